@@ -1,0 +1,7 @@
+"""Lambda handler: the authorize function. Routes are filled in by their issue; thin by design."""
+
+from __future__ import annotations
+
+from authgate.http.app import App
+
+handler = App("authorize", {})

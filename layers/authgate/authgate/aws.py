@@ -1,0 +1,46 @@
+"""AWS clients, built on first use and cached for warm invocations (never at import).
+
+`AUTHGATE_AWS_ENDPOINT_URL` points every client at a local endpoint (the emulator's embedded
+moto server, or an external DynamoDB-compatible server).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from authgate.settings import get_settings
+
+
+def _client(service: str) -> Any:
+    import boto3  # deferred: functions that never touch AWS on a path don't pay for it
+    from botocore.config import Config
+
+    settings = get_settings()
+    config = Config(retries={"max_attempts": 2, "mode": "standard"},
+                    connect_timeout=2, read_timeout=5, tcp_keepalive=True)
+    kwargs: dict[str, Any] = {"region_name": settings.aws_region, "config": config}
+    if settings.aws_endpoint_url:
+        kwargs["endpoint_url"] = settings.aws_endpoint_url
+    return boto3.session.Session().client(service, **kwargs)
+
+
+@lru_cache(maxsize=1)
+def dynamodb() -> Any:
+    return _client("dynamodb")
+
+
+@lru_cache(maxsize=1)
+def secretsmanager() -> Any:
+    return _client("secretsmanager")
+
+
+@lru_cache(maxsize=1)
+def kms() -> Any:
+    return _client("kms")
+
+
+def reset() -> None:
+    """Forget cached clients (tests, and the emulator when its endpoint changes)."""
+    for fn in (dynamodb, secretsmanager, kms):
+        fn.cache_clear()

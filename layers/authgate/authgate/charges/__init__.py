@@ -1,0 +1,1 @@
+"""Charges: validation, invoices, idempotent creation, tenant isolation."""

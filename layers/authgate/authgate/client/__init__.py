@@ -1,0 +1,1 @@
+"""Client-side helpers: reading any error response of the contract into one value."""

@@ -1,0 +1,109 @@
+"""One Lambda function = one App: event in, route, render every failure in one place, result out.
+
+API Gateway already routes by resource; the App maps (resource, method) to a handler. A known
+resource with another method is 405 with Allow; anything else is 404. Every response carries
+the correlation headers; every failure is an ApiError rendered for the route's surface; an
+unexpected exception is a 500 internal_error whose trace goes to the log only.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Literal, Mapping
+
+from authgate.errors import ApiError
+from authgate.errors.render import render_error
+from authgate.http.correlation import correlate
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.logs import get_logger
+from authgate.settings import get_settings
+
+# How a route reports errors: "api" negotiates problem+json / JSON:API / legacy shapes;
+# "oauth" is RFC 6749 5.2 JSON; "authorize" is the authorization endpoint (error page or redirect).
+Surface = Literal["api", "oauth", "authorize"]
+Handler = Callable[[Request], Response]
+
+
+@dataclass(frozen=True)
+class Route:
+    handler: Handler
+    surface: Surface = "api"
+
+
+class App:
+    """Dispatch table of one function, plus the single error boundary."""
+
+    def __init__(self, name: str, routes: Mapping[tuple[str, str], Route]) -> None:
+        self.name = name
+        self.routes = dict(routes)
+        self._methods: dict[str, list[str]] = {}
+        for resource, method in self.routes:
+            self._methods.setdefault(resource, []).append(method)
+
+    def allowed_methods(self, resource: str) -> list[str]:
+        return sorted(self._methods.get(resource, []))
+
+    def __call__(self, event: Mapping[str, Any], context: Any = None) -> dict[str, Any]:
+        return self.handle(event, context).to_proxy()
+
+    def handle(self, event: Mapping[str, Any], context: Any = None) -> Response:
+        started = time.perf_counter()
+        logger = get_logger()
+        request: Request | None = None
+        surface: Surface = "api"
+        try:
+            request = Request.from_event(event)
+            corr = correlate(request.header("x-request-id"), request.header("x-correlation-id"),
+                             request.header("traceparent"), request.gateway_request_id)
+            request.request_id = corr.request_id
+            logger.set_correlation_id(corr.request_id)
+            route = self.routes.get((request.resource, request.method))
+            if route is not None:
+                surface = route.surface
+            response = self._dispatch(request, route)
+        except ApiError as error:
+            response = self._render(error, request, surface)
+        except Exception:  # the one top-level boundary: nothing internal reaches the client
+            logger.exception("unhandled exception", extra={"function": self.name})
+            response = self._render(ApiError("internal_error", "An unexpected error occurred."), request, surface)
+        if request is not None:
+            corr = correlate(request.header("x-request-id"), request.header("x-correlation-id"),
+                             request.header("traceparent"), request.gateway_request_id)
+            for name, value in corr.headers().items():
+                response.set_header(name, value)
+        self._log(request, response, started)
+        return response
+
+    def _dispatch(self, request: Request, route: Route | None) -> Response:
+        if route is None:
+            allowed = self.allowed_methods(request.resource)
+            if allowed:
+                raise ApiError("method_not_allowed", f"{request.method} is not allowed on {request.resource}.",
+                               headers={"Allow": ", ".join(allowed)})
+            raise ApiError("not_found", f"No route for {request.method} {request.path}.")
+        limit = get_settings().max_body_bytes
+        if len(request.body) > limit:
+            raise ApiError("payload_too_large", f"The request body exceeds {limit} bytes.")
+        return route.handler(request)
+
+    def _render(self, error: ApiError, request: Request | None, surface: Surface) -> Response:
+        if error.status >= 500 or error.internal:
+            get_logger().warning("request failed", extra={"code": error.code, "status": error.status,
+                                                          "internal": error.internal})
+        response = render_error(error, request, surface)
+        response.error_code = error.code
+        return response
+
+    def _log(self, request: Request | None, response: Response, started: float) -> None:
+        get_logger().info("request", extra={
+            "function": self.name,
+            "method": request.method if request else None,
+            "resource": request.resource if request else None,
+            "path": request.path if request else None,
+            "status": response.status,
+            "code": response.error_code or None,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+            "request_id": request.request_id if request else None,
+        })

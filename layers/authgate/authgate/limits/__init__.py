@@ -1,0 +1,1 @@
+"""Rate limiting on DynamoDB and the IETF RateLimit header fields."""

@@ -1,0 +1,1 @@
+"""Local stand-ins for AWS: the template reader, moto made atomic, the API Gateway emulator."""

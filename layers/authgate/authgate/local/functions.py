@@ -1,0 +1,42 @@
+"""Loads a function's handler (functions/<name>/app.py) in-process, as Lambda would."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from types import ModuleType
+from typing import Any, Callable
+
+from authgate.local import template
+
+_MODULES: dict[str, ModuleType] = {}
+
+
+class UnknownFunction(LookupError):
+    pass
+
+
+def names() -> list[str]:
+    """Short function names from the template (authorize, token, jwks, charges, rotate_keys)."""
+    return sorted(template.function_names())
+
+
+def load_handler(name: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    """The `handler` of functions/<name>/app.py; `name` may also be the template's logical id."""
+    by_short = template.function_names()
+    logical = by_short.get(name) or (name if name in by_short.values() else None)
+    if logical is None:
+        raise UnknownFunction(f"unknown function {name!r}; known: {', '.join(sorted(by_short))}")
+    short = template.function_dir(logical).name
+    module = _MODULES.get(short)
+    if module is None:
+        fn = template.resources("AWS::Serverless::Function")[logical]["Properties"]
+        module_file, attr = fn["Handler"].rsplit(".", 1)
+        path = template.function_dir(logical) / f"{module_file}.py"
+        spec = importlib.util.spec_from_file_location(f"authgate_function_{short}", path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        _MODULES[short] = module
+    return getattr(module, "handler")

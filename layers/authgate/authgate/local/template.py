@@ -1,0 +1,139 @@
+"""Reads template.yaml, the single source of truth for routes, tables and gateway responses.
+
+The emulator and the tests derive everything from here; nothing keeps a second copy of a route
+list or a table schema.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO_ROOT = Path(__file__).resolve().parents[4]
+TEMPLATE_PATH = REPO_ROOT / "template.yaml"
+
+
+class _CfnLoader(yaml.SafeLoader):
+    """SafeLoader that understands CloudFormation's short-form intrinsic functions."""
+
+
+def _intrinsic(tag: str):
+    name = "Ref" if tag == "Ref" else f"Fn::{tag}"
+
+    def construct(loader: yaml.SafeLoader, node: yaml.Node) -> dict[str, Any]:
+        if isinstance(node, yaml.ScalarNode):
+            value: Any = loader.construct_scalar(node)
+            if tag == "GetAtt":
+                value = value.split(".", 1)
+        elif isinstance(node, yaml.SequenceNode):
+            value = loader.construct_sequence(node, deep=True)
+        else:
+            value = loader.construct_mapping(node, deep=True)
+        return {name: value}
+
+    return construct
+
+
+for _tag in ("Ref", "Sub", "GetAtt", "If", "Not", "Equals", "And", "Or", "Join", "Select",
+             "Split", "FindInMap", "ImportValue", "Base64", "Condition", "GetAZs", "Cidr"):
+    _CfnLoader.add_constructor(f"!{_tag}", _intrinsic(_tag))
+
+
+@lru_cache(maxsize=4)
+def load(path: Path = TEMPLATE_PATH) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=_CfnLoader)  # noqa: S506 - SafeLoader subclass
+
+
+def resources(kind: str, path: Path = TEMPLATE_PATH) -> dict[str, dict[str, Any]]:
+    return {name: res for name, res in load(path)["Resources"].items() if res.get("Type") == kind}
+
+
+@dataclass(frozen=True)
+class ApiRoute:
+    function: str        # logical id, e.g. "TokenFunction"
+    event: str           # event name, e.g. "TokenPost"
+    path: str            # API Gateway resource path, e.g. "/charges/{id}"
+    method: str          # upper case, or "ANY"
+    api_key_required: bool
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """Regex matching request paths of this resource; named groups are path parameters."""
+        parts = []
+        for segment in self.path.strip("/").split("/") if self.path != "/" else []:
+            m = re.fullmatch(r"\{(\w+)(\+?)\}", segment)
+            if m and m.group(2):
+                parts.append(f"(?P<{m.group(1)}>.+)")
+            elif m:
+                parts.append(f"(?P<{m.group(1)}>[^/]+)")
+            else:
+                parts.append(re.escape(segment))
+        return re.compile("^/" + "/".join(parts) + "/?$" if parts else "^/$")
+
+    @property
+    def specificity(self) -> tuple[int, int, int]:
+        """API Gateway prefers literal segments over {param} over {proxy+}, and a method over ANY."""
+        segments = self.path.strip("/").split("/")
+        greedy = any(s.endswith("+}") for s in segments)
+        params = sum(1 for s in segments if s.startswith("{"))
+        return (0 if greedy else 1, -params, 0 if self.method == "ANY" else 1)
+
+
+def api_routes(path: Path = TEMPLATE_PATH) -> list[ApiRoute]:
+    """Every Api event of every function, most specific first."""
+    routes = []
+    for fn_name, fn in resources("AWS::Serverless::Function", path).items():
+        for event_name, event in (fn["Properties"].get("Events") or {}).items():
+            if event.get("Type") != "Api":
+                continue
+            props = event["Properties"]
+            routes.append(ApiRoute(
+                function=fn_name,
+                event=event_name,
+                path=props["Path"],
+                method=props["Method"].upper(),
+                api_key_required=bool((props.get("Auth") or {}).get("ApiKeyRequired", False)),
+            ))
+    return sorted(routes, key=lambda r: r.specificity, reverse=True)
+
+
+def function_dir(function: str, path: Path = TEMPLATE_PATH) -> Path:
+    """The CodeUri folder of a function, e.g. TokenFunction -> functions/token."""
+    fn = resources("AWS::Serverless::Function", path)[function]
+    return (path.parent / fn["Properties"]["CodeUri"]).resolve()
+
+
+def function_names(path: Path = TEMPLATE_PATH) -> dict[str, str]:
+    """Short names (the CodeUri folder name, e.g. "token") -> logical ids."""
+    return {function_dir(name, path).name: name for name in resources("AWS::Serverless::Function", path)}
+
+
+def table_definitions(path: Path = TEMPLATE_PATH) -> dict[str, dict[str, Any]]:
+    """CreateTable arguments for every AWS::DynamoDB::Table, named by logical id."""
+    out = {}
+    for name, res in resources("AWS::DynamoDB::Table", path).items():
+        props = res["Properties"]
+        args: dict[str, Any] = {
+            "TableName": name,
+            "AttributeDefinitions": props["AttributeDefinitions"],
+            "KeySchema": props["KeySchema"],
+            "BillingMode": props.get("BillingMode", "PAY_PER_REQUEST"),
+        }
+        for index_kind in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
+            if props.get(index_kind):
+                args[index_kind] = props[index_kind]
+        out[name] = {"create": args, "ttl": (props.get("TimeToLiveSpecification") or {}).get("AttributeName")}
+    return out
+
+
+def table_environment(path: Path = TEMPLATE_PATH) -> dict[str, str]:
+    """Global environment variables that name tables (`!Ref XTable`), resolved to local names."""
+    env = load(path)["Globals"]["Function"]["Environment"]["Variables"]
+    tables = resources("AWS::DynamoDB::Table", path)
+    return {k: v["Ref"] for k, v in env.items() if isinstance(v, dict) and v.get("Ref") in tables}

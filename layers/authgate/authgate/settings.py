@@ -1,0 +1,152 @@
+"""Deployment settings: environment variables -> one frozen, validated object, built on first use.
+
+Precedence follows Powertools: explicit argument > environment > default. Every environment
+variable the service reads is named here and nowhere else. A bad value fails at cold start
+with a message naming the variable.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from typing import Mapping
+
+ENV_PREFIX = "AUTHGATE_"
+
+TABLE_ENV = {
+    "tenants": "AUTHGATE_TENANTS_TABLE",
+    "clients": "AUTHGATE_CLIENTS_TABLE",
+    "users": "AUTHGATE_USERS_TABLE",
+    "codes": "AUTHGATE_CODES_TABLE",
+    "refresh": "AUTHGATE_REFRESH_TABLE",
+    "revocations": "AUTHGATE_REVOCATIONS_TABLE",
+    "keys": "AUTHGATE_KEYS_TABLE",
+    "idempotency": "AUTHGATE_IDEMPOTENCY_TABLE",
+    "charges": "AUTHGATE_CHARGES_TABLE",
+    "invoices": "AUTHGATE_INVOICES_TABLE",
+    "limits": "AUTHGATE_LIMITS_TABLE",
+}
+
+
+class SettingsError(ValueError):
+    """A deployment setting is missing or invalid; the message names the variable."""
+
+
+@dataclass(frozen=True)
+class Tables:
+    """DynamoDB table names, one per store."""
+
+    tenants: str = "TenantsTable"
+    clients: str = "ClientsTable"
+    users: str = "UsersTable"
+    codes: str = "CodesTable"
+    refresh: str = "RefreshTokensTable"
+    revocations: str = "RevocationsTable"
+    keys: str = "KeysTable"
+    idempotency: str = "IdempotencyTable"
+    charges: str = "ChargesTable"
+    invoices: str = "InvoicesTable"
+    limits: str = "LimitsTable"
+
+
+@dataclass(frozen=True)
+class Settings:
+    stage: str = "local"
+    # Empty: derive from the request (API Gateway domain + stage, or the local emulator's URL).
+    issuer: str = ""
+    signing_backend: str = "local"
+    signing_alg: str = "RS256"
+    access_token_ttl: int = 900
+    refresh_token_ttl: int = 30 * 24 * 3600
+    auth_code_ttl: int = 60
+    leeway: int = 120
+    # JWKS responses are cacheable for this long; key publication leads signing by more.
+    jwks_max_age: int = 300
+    password_grant: bool = False
+    session_secret_arn: str = ""
+    # Local development only: lets the emulator hand a fixed session secret to the handlers.
+    session_secret: str = ""
+    aws_endpoint_url: str = ""
+    aws_region: str = "us-east-1"
+    max_body_bytes: int = 64 * 1024
+    tables: Tables = field(default_factory=Tables)
+
+
+_VALID = {
+    "stage": {"local", "staging", "production"},
+    "signing_backend": {"local", "kms"},
+    "signing_alg": {"RS256", "ES256"},
+}
+
+
+def _int(env: Mapping[str, str], name: str, default: int, lo: int, hi: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be an integer, got {raw!r}") from None
+    if not lo <= value <= hi:
+        raise SettingsError(f"{name} must be between {lo} and {hi}, got {value}")
+    return value
+
+
+def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    if raw.lower() in {"true", "1", "yes"}:
+        return True
+    if raw.lower() in {"false", "0", "no"}:
+        return False
+    raise SettingsError(f"{name} must be true or false, got {raw!r}")
+
+
+def _choice(env: Mapping[str, str], name: str, attr: str, default: str) -> str:
+    raw = env.get(name) or default
+    if raw not in _VALID[attr]:
+        raise SettingsError(f"{name} must be one of {sorted(_VALID[attr])}, got {raw!r}")
+    return raw
+
+
+def from_env(env: Mapping[str, str] | None = None) -> Settings:
+    """Build settings from the environment (defaults for what is unset)."""
+    env = os.environ if env is None else env
+    issuer = env.get("AUTHGATE_ISSUER", "").rstrip("/")
+    if issuer and not issuer.startswith(("https://", "http://127.0.0.1", "http://localhost")):
+        raise SettingsError(f"AUTHGATE_ISSUER must be an https URL, got {issuer!r}")
+    tables = Tables(**{
+        f.name: env.get(TABLE_ENV[f.name]) or f.default  # type: ignore[misc]
+        for f in fields(Tables)
+    })
+    return Settings(
+        stage=_choice(env, "AUTHGATE_STAGE", "stage", "local"),
+        issuer=issuer,
+        signing_backend=_choice(env, "AUTHGATE_SIGNING_BACKEND", "signing_backend", "local"),
+        signing_alg=_choice(env, "AUTHGATE_SIGNING_ALG", "signing_alg", "RS256"),
+        access_token_ttl=_int(env, "AUTHGATE_ACCESS_TOKEN_TTL", 900, 60, 3600),
+        refresh_token_ttl=_int(env, "AUTHGATE_REFRESH_TOKEN_TTL", 30 * 24 * 3600, 3600, 400 * 24 * 3600),
+        auth_code_ttl=_int(env, "AUTHGATE_AUTH_CODE_TTL", 60, 5, 600),
+        leeway=_int(env, "AUTHGATE_LEEWAY", 120, 0, 300),
+        jwks_max_age=_int(env, "AUTHGATE_JWKS_MAX_AGE", 300, 0, 3600),
+        password_grant=_bool(env, "AUTHGATE_PASSWORD_GRANT", False),
+        session_secret_arn=env.get("AUTHGATE_SESSION_SECRET_ARN", ""),
+        session_secret=env.get("AUTHGATE_SESSION_SECRET", ""),
+        aws_endpoint_url=env.get("AUTHGATE_AWS_ENDPOINT_URL", ""),
+        aws_region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1",
+        max_body_bytes=_int(env, "AUTHGATE_MAX_BODY_BYTES", 64 * 1024, 1024, 6 * 1024 * 1024),
+        tables=tables,
+    )
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, built on first use (never at import)."""
+    return from_env()
+
+
+def reset() -> None:
+    """Forget cached settings (tests and the local emulator change the environment)."""
+    get_settings.cache_clear()

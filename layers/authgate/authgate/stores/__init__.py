@@ -1,0 +1,1 @@
+"""DynamoDB stores, one per table. Each takes its client; ClientError codes become domain errors at the edge."""
