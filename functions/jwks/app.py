@@ -1,8 +1,17 @@
-"""Lambda handler: published keys, RFC 8414 metadata, problem pages, and the 404/405 catch-all."""
+"""Lambda handler: published keys, RFC 8414 metadata, problem pages, and the 404/405 catch-all.
+
+"/{proxy+}" and "/" have no routes: every request there is a 404 rendered by the App.
+"""
 
 from __future__ import annotations
 
-from authgate.http.app import App
+from authgate.errors.problems import get_problem
+from authgate.http.app import App, Route
+from authgate.oauth.metadata import get_metadata
+from authgate.tokens.jwks import get_jwks
 
-# "/{proxy+}" and "/" have no routes: every request there is a 404 rendered by the App.
-handler = App("jwks", {})
+handler = App("jwks", {
+    ("/.well-known/jwks.json", "GET"): Route(get_jwks),
+    ("/.well-known/oauth-authorization-server", "GET"): Route(get_metadata),
+    ("/problems/{code}", "GET"): Route(get_problem),
+})
