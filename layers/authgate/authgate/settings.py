@@ -51,6 +51,26 @@ class Tables:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """In-Lambda rate limits (README "Limits"): fixed windows, quotas in requests per window."""
+
+    # API routes: one window shared by the per-tenant, per-client and per-source-IP quotas.
+    window: int = 60
+    tenant: int = 3000
+    client: int = 1200
+    ip: int = 600
+    # Failed client authentications at the token endpoint (and failed logins), per window.
+    auth_failure_window: int = 300
+    auth_failure_client: int = 10
+    auth_failure_ip: int = 30
+
+
+# The tenant quota bounds the limiter item: every admitted request adds at most two ~16-byte
+# counters, so 10000 keeps one (tenant, window) item well under DynamoDB's 400 KB.
+MAX_TENANT_QUOTA = 10_000
+
+
+@dataclass(frozen=True)
 class Settings:
     stage: str = "local"
     # Empty: derive from the request (API Gateway domain + stage, or the local emulator's URL).
@@ -71,6 +91,7 @@ class Settings:
     aws_region: str = "us-east-1"
     max_body_bytes: int = 64 * 1024
     tables: Tables = field(default_factory=Tables)
+    limits: Limits = field(default_factory=Limits)
 
 
 _VALID = {
@@ -138,6 +159,15 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         aws_region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1",
         max_body_bytes=_int(env, "AUTHGATE_MAX_BODY_BYTES", 64 * 1024, 1024, 6 * 1024 * 1024),
         tables=tables,
+        limits=Limits(
+            window=_int(env, "AUTHGATE_RATE_WINDOW", 60, 1, 3600),
+            tenant=_int(env, "AUTHGATE_RATE_TENANT", 3000, 1, MAX_TENANT_QUOTA),
+            client=_int(env, "AUTHGATE_RATE_CLIENT", 1200, 1, MAX_TENANT_QUOTA),
+            ip=_int(env, "AUTHGATE_RATE_IP", 600, 1, MAX_TENANT_QUOTA),
+            auth_failure_window=_int(env, "AUTHGATE_AUTH_FAILURE_WINDOW", 300, 10, 86400),
+            auth_failure_client=_int(env, "AUTHGATE_AUTH_FAILURE_CLIENT", 10, 1, 100_000),
+            auth_failure_ip=_int(env, "AUTHGATE_AUTH_FAILURE_IP", 30, 1, 100_000),
+        ),
     )
 
 
