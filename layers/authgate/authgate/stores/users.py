@@ -1,0 +1,207 @@
+"""Users (UsersTable): scrypt password hashes and login throttling (RFC 9700 4.x brute force; NIST 800-63B 5.2.2).
+
+Throttling, per user, counted in `failed_logins` (consecutive failures since the last success):
+- the first FREE_ATTEMPTS failures cost nothing;
+- from then on every attempt must wait 2**(failures - FREE_ATTEMPTS) seconds after the previous
+  one (1, 2, 4 ... capped at MAX_DELAY); an attempt inside the window is refused unchecked;
+- the LOCK_AFTER-th consecutive failure locks the account for LOCK_SECONDS, then counting restarts.
+Each attempt first reserves itself with one conditional write that also moves the window, so
+a burst of parallel guesses gets no more tries than a sequence would. Unknown users, refused
+attempts and wrong passwords look the same to the caller and cost one scrypt each.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Literal, Mapping
+
+from authgate.settings import get_settings
+from authgate.stores.faults import dynamodb_faults
+
+FREE_ATTEMPTS = 3
+MAX_DELAY = 60
+LOCK_AFTER = 10
+LOCK_SECONDS = 15 * 60
+
+# scrypt cost (RFC 7914): N=2**14, r=8, p=1 is 16 MiB and ~50 ms; stored with each hash so it
+# can be raised later without invalidating existing hashes.
+SCRYPT_N, SCRYPT_R, SCRYPT_P, SCRYPT_DKLEN = 2**14, 8, 1, 32
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def hash_password(password: str, *, n: int = SCRYPT_N, r: int = SCRYPT_R, p: int = SCRYPT_P) -> str:
+    """`scrypt$N$r$p$salt$hash` with a fresh 16-byte salt."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p,
+                            maxmem=128 * n * r * p + 1024 * 1024, dklen=SCRYPT_DKLEN)
+    return f"scrypt${n}${r}${p}${_b64(salt)}${_b64(digest)}"
+
+
+def check_password(password: str, encoded: str) -> bool:
+    """Constant-time comparison against a stored `scrypt$...` hash; malformed hashes never match."""
+    try:
+        scheme, n, r, p, salt, expected = encoded.split("$")
+        if scheme != "scrypt":
+            return False
+        n_, r_, p_ = int(n), int(r), int(p)
+        digest = hashlib.scrypt(password.encode("utf-8", "surrogatepass"), salt=_unb64(salt), n=n_, r=r_, p=p_,
+                                maxmem=128 * n_ * r_ * p_ + 1024 * 1024, dklen=len(_unb64(expected)))
+    except (ValueError, TypeError, UnicodeEncodeError):
+        return False
+    return hmac.compare_digest(digest, _unb64(expected))
+
+
+@lru_cache(maxsize=1)
+def _dummy_hash() -> str:
+    # Work done for unknown users and refused attempts, so timing does not tell them apart.
+    return hash_password(secrets.token_urlsafe(16))
+
+
+def delay_after(failures: int) -> int:
+    """Seconds an attempt must wait after `failures` consecutive failures."""
+    if failures < FREE_ATTEMPTS:
+        return 0
+    return min(2 ** (failures - FREE_ATTEMPTS), MAX_DELAY)
+
+
+@dataclass(frozen=True)
+class User:
+    tenant_id: str
+    username: str
+    failed_logins: int
+    locked_until: int
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    """Outcome of one login attempt. `reason` is for logs; callers show one message for all failures."""
+
+    ok: bool
+    reason: Literal["ok", "invalid", "throttled", "locked"]
+    subject: str = ""
+
+
+class UserStore:
+    """UsersTable: (tenant_id, username) -> password hash and throttling state."""
+
+    def __init__(self, dynamodb: Any = None, table: str | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        if dynamodb is None:
+            from authgate.aws import dynamodb as default_client
+
+            dynamodb = default_client()
+        self._db = dynamodb
+        self._table = table or get_settings().tables.users
+        self._clock = clock
+
+    def create(self, tenant_id: str, username: str, password: str, *, overwrite: bool = False) -> User:
+        """Add a user (or replace one when `overwrite`); the password is stored as scrypt only."""
+        from botocore.exceptions import ClientError
+
+        item = {
+            "tenant_id": {"S": tenant_id},
+            "username": {"S": username},
+            "password_hash": {"S": hash_password(password)},
+            "failed_logins": {"N": "0"},
+            "created_at": {"N": str(int(self._clock()))},
+        }
+        kwargs: dict[str, Any] = {} if overwrite else {"ConditionExpression": "attribute_not_exists(username)"}
+        try:
+            with dynamodb_faults("users.create"):
+                self._db.put_item(TableName=self._table, Item=item, **kwargs)
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+                raise UserExists(f"user {username!r} already exists in tenant {tenant_id!r}") from exc
+            raise
+        return User(tenant_id, username, 0, 0)
+
+    def get(self, tenant_id: str, username: str) -> User | None:
+        with dynamodb_faults("users.get"):
+            item = self._db.get_item(TableName=self._table, ConsistentRead=True,
+                                     Key={"tenant_id": {"S": tenant_id}, "username": {"S": username}}).get("Item")
+        if not item:
+            return None
+        return User(tenant_id, username, int(item.get("failed_logins", {}).get("N", "0")),
+                    int(item.get("locked_until", {}).get("N", "0")))
+
+    def verify(self, tenant_id: str, username: str, password: str) -> LoginResult:
+        """Check a password under the throttling rules in the module docstring."""
+        from botocore.exceptions import ClientError
+
+        now = int(self._clock())
+        key = {"tenant_id": {"S": tenant_id}, "username": {"S": username}}
+        try:
+            with dynamodb_faults("users.reserve"):
+                # The reservation: refuse while locked or inside the wait window; otherwise count
+                # this attempt as a failure up front and close the window for one second, so
+                # parallel attempts cannot all slip through before any failure is recorded.
+                reserved = self._db.update_item(
+                    TableName=self._table, Key=key,
+                    UpdateExpression="SET failed_logins = if_not_exists(failed_logins, :zero) + :one, "
+                                     "next_attempt_at = :soon",
+                    ConditionExpression="attribute_exists(username) "
+                                        "AND (attribute_not_exists(locked_until) OR locked_until <= :now) "
+                                        "AND (attribute_not_exists(failed_logins) OR failed_logins < :free "
+                                        "OR attribute_not_exists(next_attempt_at) OR next_attempt_at <= :now)",
+                    ExpressionAttributeValues={":zero": {"N": "0"}, ":one": {"N": "1"}, ":now": {"N": str(now)},
+                                               ":soon": {"N": str(now + 1)}, ":free": {"N": str(FREE_ATTEMPTS)}},
+                    ReturnValues="ALL_NEW",
+                    ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                )["Attributes"]
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                raise
+            check_password(password, _dummy_hash())
+            old = exc.response.get("Item")
+            if not old:
+                return LoginResult(False, "invalid")
+            locked = int(old.get("locked_until", {}).get("N", "0")) > now
+            return LoginResult(False, "locked" if locked else "throttled")
+
+        if check_password(password, reserved.get("password_hash", {}).get("S", "")):
+            with dynamodb_faults("users.success"):
+                self._db.update_item(TableName=self._table, Key=key,
+                                     UpdateExpression="SET failed_logins = :zero REMOVE next_attempt_at, locked_until",
+                                     ExpressionAttributeValues={":zero": {"N": "0"}})
+            return LoginResult(True, "ok", subject=username)
+
+        failures = int(reserved["failed_logins"]["N"])
+        with dynamodb_faults("users.failure"):
+            if failures >= LOCK_AFTER:
+                self._db.update_item(TableName=self._table, Key=key,
+                                     UpdateExpression="SET locked_until = :until, failed_logins = :zero "
+                                                      "REMOVE next_attempt_at",
+                                     ExpressionAttributeValues={":until": {"N": str(now + LOCK_SECONDS)},
+                                                                ":zero": {"N": "0"}})
+            else:
+                self._db.update_item(TableName=self._table, Key=key,
+                                     UpdateExpression="SET next_attempt_at = :next",
+                                     ExpressionAttributeValues={":next": {"N": str(now + delay_after(failures))}})
+        return LoginResult(False, "invalid")
+
+
+class UserExists(ValueError):
+    """`UserStore.create` without overwrite for a username the tenant already has."""
+
+
+def seed(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
+    """Load the seed file's "users" section: [{"tenant_id", "username", "password"}]; returns the count."""
+    store = UserStore(dynamodb)
+    count = 0
+    for entry in items:
+        store.create(str(entry["tenant_id"]), str(entry["username"]), str(entry["password"]), overwrite=True)
+        count += 1
+    return count

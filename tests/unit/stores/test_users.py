@@ -1,0 +1,115 @@
+"""UserStore: scrypt hashes, constant-time verification, throttling then lockout (numbers in the module)."""
+
+from __future__ import annotations
+
+import threading
+
+import boto3
+import pytest
+
+from authgate.stores import users
+from authgate.stores.users import LoginResult, UserExists, UserStore, check_password, hash_password
+
+
+class Clock:
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_hash_is_scrypt_with_parameters_and_salt():
+    a, b = hash_password("pw"), hash_password("pw")
+    assert a != b  # per-user salt
+    scheme, n, r, p, salt, digest = a.split("$")
+    assert (scheme, n, r, p) == ("scrypt", "16384", "8", "1")
+    assert check_password("pw", a) and not check_password("pW", a)
+    assert not check_password("pw", "garbage") and not check_password("pw", "md5$x$y$z$a$b")
+
+
+def test_password_is_never_stored(aws):
+    UserStore().create("demo", "alice", "alice-password")
+    items = boto3.client("dynamodb").scan(TableName="UsersTable")["Items"]
+    assert "alice-password" not in str(items)
+    assert items[0]["password_hash"]["S"].startswith("scrypt$")
+
+
+def test_verify_right_wrong_and_unknown(aws):
+    store = UserStore()
+    store.create("demo", "alice", "alice-password")
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice")
+    assert store.verify("demo", "alice", "nope") == LoginResult(False, "invalid")
+    assert store.verify("demo", "bob", "alice-password") == LoginResult(False, "invalid")
+    assert store.verify("acme", "alice", "alice-password") == LoginResult(False, "invalid")  # tenant-scoped
+    assert boto3.client("dynamodb").scan(TableName="UsersTable")["Count"] == 1  # no item for unknown users
+
+
+def test_create_twice_refused_unless_overwrite(aws):
+    store = UserStore()
+    store.create("demo", "alice", "one")
+    with pytest.raises(UserExists):
+        store.create("demo", "alice", "two")
+    store.create("demo", "alice", "two", overwrite=True)
+    assert store.verify("demo", "alice", "two").ok
+
+
+def test_failures_slow_down_then_lock_then_recover(aws):
+    clock = Clock()
+    store = UserStore(clock=clock)
+    store.create("demo", "alice", "alice-password")
+    for _ in range(users.FREE_ATTEMPTS):
+        assert store.verify("demo", "alice", "wrong").reason == "invalid"
+    # From here every failure opens a window of 2**(failures-3) seconds (1, 2, 4, ... 64 -> 60).
+    for failures in range(users.FREE_ATTEMPTS, users.LOCK_AFTER - 1):
+        wait = users.delay_after(failures)
+        clock.now += wait - 1
+        if wait > 1:
+            assert store.verify("demo", "alice", "alice-password").reason == "throttled"  # even the right one
+        clock.now += 1
+        assert store.verify("demo", "alice", "wrong").reason == "invalid"
+    assert [users.delay_after(f) for f in range(3, 10)] == [1, 2, 4, 8, 16, 32, 60]
+    clock.now += users.delay_after(users.LOCK_AFTER - 1)
+    assert store.verify("demo", "alice", "wrong").reason == "invalid"  # the 10th failure locks
+    assert store.get("demo", "alice").locked_until == int(clock.now) + users.LOCK_SECONDS
+    clock.now += users.LOCK_SECONDS - 1
+    assert store.verify("demo", "alice", "alice-password").reason == "locked"
+    clock.now += 1
+    assert store.verify("demo", "alice", "alice-password").ok
+    assert store.get("demo", "alice").failed_logins == 0
+
+
+def test_success_resets_the_count(aws):
+    clock = Clock()
+    store = UserStore(clock=clock)
+    store.create("demo", "alice", "alice-password")
+    store.verify("demo", "alice", "wrong")
+    store.verify("demo", "alice", "wrong")
+    assert store.verify("demo", "alice", "alice-password").ok
+    assert store.get("demo", "alice").failed_logins == 0
+
+
+def test_parallel_burst_gets_no_more_tries_than_the_free_ones(aws):
+    clock = Clock()
+    store = UserStore(clock=clock)
+    store.create("demo", "alice", "alice-password")
+    results: list[str] = []
+    barrier = threading.Barrier(16)
+
+    def guess() -> None:
+        barrier.wait()
+        results.append(store.verify("demo", "alice", "wrong").reason)
+
+    threads = [threading.Thread(target=guess) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count("invalid") == users.FREE_ATTEMPTS
+    assert results.count("throttled") == 16 - users.FREE_ATTEMPTS
+
+
+def test_seed_loads_users(aws):
+    assert users.seed([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1
+    assert users.seed([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1  # re-seed
+    assert UserStore().verify("demo", "alice", "alice-password").ok
