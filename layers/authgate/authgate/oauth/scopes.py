@@ -1,0 +1,29 @@
+"""Scopes (RFC 6749 3.3): the scopes this server knows, and parsing of a `scope` parameter."""
+
+from __future__ import annotations
+
+import re
+
+# Known on every deployment (PRODUCT.md); clients are registered with a subset, tenants may forbid some.
+KNOWN_SCOPES: tuple[str, ...] = ("charges:read", "charges:write", "charges:refund")
+
+# scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), space-delimited (RFC 6749 3.3).
+_SCOPE_TOKEN = re.compile(r"[\x21\x23-\x5B\x5D-\x7E]+")
+
+
+class ScopeSyntaxError(ValueError):
+    """The scope parameter is not a space-delimited list of RFC 6749 scope-tokens."""
+
+
+def parse_scope(raw: str) -> tuple[str, ...]:
+    """Scope tokens in request order, duplicates dropped; empty string -> ()."""
+    if raw == "":
+        return ()
+    tokens = raw.split(" ")
+    if any(not _SCOPE_TOKEN.fullmatch(t) for t in tokens):
+        raise ScopeSyntaxError("scope must be scope-tokens separated by single spaces (RFC 6749 3.3)")
+    return tuple(dict.fromkeys(tokens))
+
+
+def format_scope(scopes: tuple[str, ...] | list[str]) -> str:
+    return " ".join(scopes)
