@@ -1,16 +1,82 @@
-"""Seed data for a local stack (PRODUCT.md demo seed). STUB: issue 4 implements the format.
+"""Seed data for a local stack (PRODUCT.md demo seed); never used by a deployed stage.
 
-`load_seed(path)` writes tenants, clients, users (and invoices, API keys) through the stores.
+A seed file is a JSON object of sections. Each section is a list of items handed to the loader
+`seed(items, dynamodb)` of the store that owns the table: tenants, clients, users, invoices.
+`api_keys` is read by the local API Gateway emulator, not written to a table. `include` lists
+further seed files (paths relative to this one) loaded first. Secrets and passwords are
+plaintext in the file and hashed by the loaders.
 """
 
 from __future__ import annotations
 
+import importlib
+import json
 from pathlib import Path
 from typing import Any
 
 DEMO_SEED = Path(__file__).with_name("demo_seed.json")
+STAGING_SEED = Path(__file__).with_name("staging_seed.json")
+
+# Section -> module whose `seed(items, dynamodb)` loads it, in load order (tenants before the
+# clients and users that name them).
+LOADERS = {
+    "tenants": "authgate.stores.tenants",
+    "clients": "authgate.stores.clients",
+    "users": "authgate.stores.users",
+    "invoices": "authgate.stores.invoices",
+}
+# Sections consumed elsewhere (the emulator reads api_keys from the seed itself).
+PASSIVE = {"api_keys", "include"}
 
 
-def load_seed(path: Path = DEMO_SEED) -> dict[str, Any]:
-    """Load a seed file into the tables; returns a summary for the start-up banner."""
-    return {}
+class SeedError(ValueError):
+    """The seed file is not valid (unknown section, wrong shape)."""
+
+
+def read_seed(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """The merged sections of a seed file and its includes (includes first)."""
+    path = Path(path)
+    try:
+        raw = json.loads(path.read_text("utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise SeedError(f"{path}: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise SeedError(f"{path}: a seed file is a JSON object of sections")
+    merged: dict[str, list[dict[str, Any]]] = {}
+    for include in raw.get("include", []):
+        for section, items in read_seed(path.parent / include).items():
+            merged.setdefault(section, []).extend(items)
+    for section, items in raw.items():
+        if section.startswith("_") or section == "include":
+            continue
+        if section not in LOADERS and section not in PASSIVE:
+            raise SeedError(f"{path}: unknown section {section!r}; known: {sorted(LOADERS) + ['api_keys']}")
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            raise SeedError(f"{path}: section {section!r} must be a list of objects")
+        merged.setdefault(section, []).extend(items)
+    return merged
+
+
+def load_seed(path: Path = DEMO_SEED, dynamodb: Any = None) -> dict[str, Any]:
+    """Load a seed file into the tables; returns a summary (counts, api_keys) for the banner."""
+    sections = read_seed(path)
+    summary: dict[str, Any] = {}
+    for section, module_name in LOADERS.items():
+        items = sections.get(section)
+        if not items:
+            continue
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            module = None
+        if module is None or not hasattr(module, "seed"):
+            from authgate.logs import get_logger
+
+            get_logger().warning("seed section skipped: its store has no loader yet",
+                                 extra={"section": section, "store": module_name})
+            continue
+        summary[section] = module.seed(items, dynamodb)
+    summary["api_keys"] = list(sections.get("api_keys", []))
+    return summary

@@ -1,0 +1,251 @@
+"""ClientsTable: registered OAuth clients (RFC 6749 §2) and their hashed secrets.
+
+Secrets are server-generated, 256-bit random values, so a single SHA-256 is the right hash
+(no per-request KDF: nothing to brute-force); comparison is constant-time. Reads are strongly
+consistent so a rotated-out secret stops working at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from authgate.settings import get_settings
+from authgate.stores.faults import dynamodb_faults
+
+CLIENT_TYPES = ("confidential", "public")
+ERROR_FORMATS = ("problem", "legacy-a", "legacy-b")
+ENVIRONMENTS = ("local", "staging", "production")
+# Hash compared against when the client is unknown, so both paths do the same work.
+_DUMMY_HASH = hashlib.sha256(b"authgate-unknown-client").hexdigest()
+
+
+class ClientExists(Exception):
+    """A client with this id is already registered."""
+
+
+class ClientNotFound(LookupError):
+    """No confidential client with this id (rotation target)."""
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def new_secret() -> str:
+    """256 bits from the OS CSPRNG, URL-safe: shown once, stored only as its hash."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True)
+class Client:
+    client_id: str
+    tenant_id: str
+    environment: str
+    client_type: str
+    secret_hash: str | None
+    redirect_uris: tuple[str, ...]
+    grant_types: tuple[str, ...]
+    scopes: tuple[str, ...]
+    error_format: str = "problem"
+    requires_admin_approval: bool = False
+    name: str = ""
+    created_at: int = 0
+
+    @property
+    def is_public(self) -> bool:
+        return self.client_type == "public"
+
+    def verify_secret(self, secret: str) -> bool:
+        """Constant-time check of a presented secret (RFC 6749 §2.3.1)."""
+        return client_secret_matches(self, secret)
+
+    def allows_grant(self, grant_type: str) -> bool:
+        return grant_type in self.grant_types
+
+    def public_view(self) -> dict[str, Any]:
+        """What an admin listing shows: everything except the secret hash."""
+        return {
+            "client_id": self.client_id, "tenant_id": self.tenant_id, "environment": self.environment,
+            "client_type": self.client_type, "redirect_uris": list(self.redirect_uris),
+            "grant_types": list(self.grant_types), "scopes": list(self.scopes),
+            "error_format": self.error_format, "requires_admin_approval": self.requires_admin_approval,
+            "name": self.name, "created_at": self.created_at,
+        }
+
+
+def client_secret_matches(client: Client | None, secret: str) -> bool:
+    """True when `client` is confidential and `secret` hashes to its stored hash."""
+    stored = client.secret_hash if client is not None and client.secret_hash else _DUMMY_HASH
+    ok = hmac.compare_digest(hash_secret(secret), stored)
+    return ok and client is not None and bool(client.secret_hash)
+
+
+def _to_item(c: Client) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "client_id": {"S": c.client_id}, "tenant_id": {"S": c.tenant_id},
+        "environment": {"S": c.environment}, "client_type": {"S": c.client_type},
+        "redirect_uris": {"L": [{"S": u} for u in c.redirect_uris]},
+        "grant_types": {"L": [{"S": g} for g in c.grant_types]},
+        "scopes": {"L": [{"S": s} for s in c.scopes]},
+        "error_format": {"S": c.error_format},
+        "requires_admin_approval": {"BOOL": c.requires_admin_approval},
+        "name": {"S": c.name}, "created_at": {"N": str(c.created_at)},
+    }
+    if c.secret_hash:
+        item["secret_hash"] = {"S": c.secret_hash}
+    return item
+
+
+def _strings(attr: dict[str, Any] | None) -> tuple[str, ...]:
+    if not attr:
+        return ()
+    if "L" in attr:
+        return tuple(v["S"] for v in attr["L"] if "S" in v)
+    return tuple(sorted(attr.get("SS", ())))
+
+
+def from_item(item: dict[str, Any]) -> Client:
+    """A Client from a DynamoDB item (low-level attribute values)."""
+    return Client(
+        client_id=item["client_id"]["S"],
+        tenant_id=item.get("tenant_id", {}).get("S", ""),
+        environment=item.get("environment", {}).get("S", "local"),
+        client_type=item.get("client_type", {}).get("S", "confidential"),
+        secret_hash=item.get("secret_hash", {}).get("S") or None,
+        redirect_uris=_strings(item.get("redirect_uris")),
+        grant_types=_strings(item.get("grant_types")),
+        scopes=_strings(item.get("scopes")),
+        error_format=item.get("error_format", {}).get("S", "problem"),
+        requires_admin_approval=bool(item.get("requires_admin_approval", {}).get("BOOL", False)),
+        name=item.get("name", {}).get("S", ""),
+        created_at=int(item.get("created_at", {}).get("N", "0")),
+    )
+
+
+class ClientStore:
+    """Reads and writes ClientsTable; a client of another environment reads as unknown."""
+
+    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
+        if dynamodb is None:
+            from authgate.aws import dynamodb as default_client
+
+            dynamodb = default_client()
+        self._ddb = dynamodb
+        self.table = table or get_settings().tables.clients
+
+    def key(self, client_id: str) -> dict[str, Any]:
+        return {"client_id": {"S": client_id}}
+
+    def get(self, client_id: str, *, any_environment: bool = False) -> Client | None:
+        """The client, or None when unknown or registered for another environment (contract 5.3)."""
+        if not client_id or len(client_id) > 200:
+            return None
+        with dynamodb_faults("clients.get"):
+            item = self._ddb.get_item(TableName=self.table, Key=self.key(client_id),
+                                      ConsistentRead=True).get("Item")
+        return self.visible(from_item(item), any_environment) if item else None
+
+    @staticmethod
+    def visible(client: Client, any_environment: bool = False) -> Client | None:
+        if any_environment or client.environment == get_settings().stage:
+            return client
+        return None
+
+    def create(self, *, tenant_id: str, name: str = "", client_type: str = "confidential",
+               redirect_uris: Iterable[str] = (), grant_types: Iterable[str] = (),
+               scopes: Iterable[str] = (), error_format: str = "problem",
+               requires_admin_approval: bool = False, client_id: str | None = None,
+               environment: str | None = None, secret: str | None = None) -> tuple[Client, str | None]:
+        """Register a client; returns it and its plaintext secret (confidential only), shown ONCE.
+
+        `secret` lets a local seed fix a known demo secret; otherwise one is generated.
+        """
+        if client_type not in CLIENT_TYPES:
+            raise ValueError(f"client_type must be one of {CLIENT_TYPES}")
+        if error_format not in ERROR_FORMATS:
+            raise ValueError(f"error_format must be one of {ERROR_FORMATS}")
+        environment = environment or get_settings().stage
+        if environment not in ENVIRONMENTS:
+            raise ValueError(f"environment must be one of {ENVIRONMENTS}")
+        plaintext = None
+        if client_type == "confidential":
+            plaintext = secret or new_secret()
+        client = Client(
+            client_id=client_id or f"client_{secrets.token_hex(8)}", tenant_id=tenant_id,
+            environment=environment, client_type=client_type,
+            secret_hash=hash_secret(plaintext) if plaintext else None,
+            redirect_uris=tuple(redirect_uris), grant_types=tuple(grant_types), scopes=tuple(scopes),
+            error_format=error_format, requires_admin_approval=requires_admin_approval, name=name,
+            created_at=int(time.time()),
+        )
+        from botocore.exceptions import ClientError
+
+        try:
+            with dynamodb_faults("clients.create"):
+                self._ddb.put_item(TableName=self.table, Item=_to_item(client),
+                                   ConditionExpression="attribute_not_exists(client_id)")
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise ClientExists(client.client_id) from exc
+            raise
+        return client, plaintext
+
+    def put(self, client: Client) -> None:
+        """Write a client as given (seed loading; replaces an existing record)."""
+        with dynamodb_faults("clients.put"):
+            self._ddb.put_item(TableName=self.table, Item=_to_item(client))
+
+    def rotate_secret(self, client_id: str) -> str:
+        """Replace the secret of a confidential client; the old one fails from the next request."""
+        from botocore.exceptions import ClientError
+
+        secret = new_secret()
+        try:
+            with dynamodb_faults("clients.rotate_secret"):
+                # Only an existing confidential client has a secret to rotate.
+                self._ddb.update_item(
+                    TableName=self.table, Key=self.key(client_id),
+                    UpdateExpression="SET secret_hash = :h",
+                    ConditionExpression="attribute_exists(client_id) AND client_type = :c",
+                    ExpressionAttributeValues={":h": {"S": hash_secret(secret)}, ":c": {"S": "confidential"}},
+                )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise ClientNotFound(client_id) from exc
+            raise
+        return secret
+
+    def list(self) -> Iterator[Client]:
+        """Every client of every environment (admin listing)."""
+        kwargs: dict[str, Any] = {"TableName": self.table}
+        while True:
+            with dynamodb_faults("clients.list"):
+                page = self._ddb.scan(**kwargs)
+            for item in page.get("Items", []):
+                yield from_item(item)
+            if not page.get("LastEvaluatedKey"):
+                return
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def seed(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
+    """Seed loader: plaintext `secret` in the seed is hashed on load; records are replaced."""
+    store = ClientStore(dynamodb)
+    for raw in items:
+        secret = raw.get("secret")
+        client_type = raw.get("client_type") or ("confidential" if secret else "public")
+        store.put(Client(
+            client_id=raw["client_id"], tenant_id=raw["tenant_id"],
+            environment=raw.get("environment") or get_settings().stage, client_type=client_type,
+            secret_hash=hash_secret(secret) if secret else None,
+            redirect_uris=tuple(raw.get("redirect_uris", ())), grant_types=tuple(raw.get("grant_types", ())),
+            scopes=tuple(raw.get("scopes", ())), error_format=raw.get("error_format", "problem"),
+            requires_admin_approval=bool(raw.get("requires_admin_approval", False)),
+            name=raw.get("name", raw["client_id"]), created_at=int(time.time()),
+        ))
+    return len(items)

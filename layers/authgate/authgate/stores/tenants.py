@@ -1,0 +1,86 @@
+"""TenantsTable: tenants, their enabled currencies, forbidden scopes and admin-approved clients."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from authgate.settings import get_settings
+from authgate.stores.faults import dynamodb_faults
+
+
+@dataclass(frozen=True)
+class Tenant:
+    tenant_id: str
+    name: str = ""
+    currencies: tuple[str, ...] = ()
+    forbidden_scopes: frozenset[str] = frozenset()
+    approved_clients: frozenset[str] = frozenset()
+
+    def forbids(self, scope: str) -> bool:
+        return scope in self.forbidden_scopes
+
+    def has_approved(self, client_id: str) -> bool:
+        return client_id in self.approved_clients
+
+
+def _strings(attr: dict[str, Any] | None) -> list[str]:
+    if not attr:
+        return []
+    if "L" in attr:
+        return [v["S"] for v in attr["L"] if "S" in v]
+    return list(attr.get("SS", ()))
+
+
+def from_item(item: dict[str, Any]) -> Tenant:
+    return Tenant(
+        tenant_id=item["tenant_id"]["S"],
+        name=item.get("name", {}).get("S", ""),
+        currencies=tuple(_strings(item.get("currencies"))),
+        forbidden_scopes=frozenset(_strings(item.get("forbidden_scopes"))),
+        approved_clients=frozenset(_strings(item.get("approved_clients"))),
+    )
+
+
+def _to_item(t: Tenant) -> dict[str, Any]:
+    return {
+        "tenant_id": {"S": t.tenant_id}, "name": {"S": t.name},
+        "currencies": {"L": [{"S": c} for c in t.currencies]},
+        "forbidden_scopes": {"L": [{"S": s} for s in sorted(t.forbidden_scopes)]},
+        "approved_clients": {"L": [{"S": c} for c in sorted(t.approved_clients)]},
+    }
+
+
+class TenantStore:
+    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
+        if dynamodb is None:
+            from authgate.aws import dynamodb as default_client
+
+            dynamodb = default_client()
+        self._ddb = dynamodb
+        self.table = table or get_settings().tables.tenants
+
+    def get(self, tenant_id: str) -> Tenant | None:
+        if not tenant_id:
+            return None
+        with dynamodb_faults("tenants.get"):
+            item = self._ddb.get_item(TableName=self.table, Key={"tenant_id": {"S": tenant_id}},
+                                      ConsistentRead=True).get("Item")
+        return from_item(item) if item else None
+
+    def put(self, tenant: Tenant) -> None:
+        with dynamodb_faults("tenants.put"):
+            self._ddb.put_item(TableName=self.table, Item=_to_item(tenant))
+
+
+def seed(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
+    """Seed loader: one Tenant per item (fields as in the table)."""
+    store = TenantStore(dynamodb)
+    for raw in items:
+        store.put(Tenant(
+            tenant_id=raw["tenant_id"], name=raw.get("name", raw["tenant_id"]),
+            currencies=tuple(raw.get("currencies", ())),
+            forbidden_scopes=frozenset(raw.get("forbidden_scopes", ())),
+            approved_clients=frozenset(raw.get("approved_clients", ())),
+        ))
+    return len(items)

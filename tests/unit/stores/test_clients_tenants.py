@@ -1,0 +1,110 @@
+"""ClientStore, TenantStore and the demo seed against moto's DynamoDB (built from template.yaml)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+
+@pytest.fixture
+def seeded(aws):
+    from authgate.local.seed import load_seed
+
+    return load_seed()
+
+
+def test_demo_seed_loads_every_tenant_and_client(seeded):
+    from authgate.stores.clients import ClientStore
+
+    assert seeded["tenants"] == 2
+    assert seeded["clients"] == 9  # eight demo clients + staging-web from the staging seed
+    assert seeded["api_keys"] == [{"value": "demo-api-key", "usage_plan": "StandardUsagePlan"}]
+    ids = sorted(c.client_id for c in ClientStore().list())
+    assert ids == ["acme-service", "demo-legacy-a", "demo-legacy-b", "demo-partner", "demo-reader",
+                   "demo-service", "demo-spa", "demo-web", "staging-web"]
+
+
+def test_seeded_secret_is_stored_as_sha256_only(seeded):
+    import boto3
+
+    item = boto3.client("dynamodb").get_item(TableName="ClientsTable",
+                                             Key={"client_id": {"S": "demo-web"}})["Item"]
+    assert item["secret_hash"] == {"S": hashlib.sha256(b"demo-web-secret").hexdigest()}
+    assert "demo-web-secret" not in str(item)
+
+
+def test_get_returns_the_whole_client(seeded):
+    from authgate.stores.clients import ClientStore
+
+    client = ClientStore().get("demo-web")
+    assert client is not None
+    assert (client.tenant_id, client.environment, client.client_type, client.redirect_uris,
+            client.grant_types, client.scopes, client.error_format, client.requires_admin_approval) == (
+        "demo", "local", "confidential", ("http://127.0.0.1:8765/callback",),
+        ("authorization_code", "refresh_token"), ("charges:read", "charges:write", "charges:refund"),
+        "problem", False)
+    assert client.verify_secret("demo-web-secret")
+    assert not client.verify_secret("demo-web-secret ")
+    spa = ClientStore().get("demo-spa")
+    assert spa is not None and spa.is_public and spa.secret_hash is None
+    assert not spa.verify_secret("")
+    assert ClientStore().get("demo-legacy-b").error_format == "legacy-b"
+    assert ClientStore().get("demo-partner").requires_admin_approval is True
+
+
+def test_client_of_another_environment_reads_as_unknown(seeded):
+    from authgate.stores.clients import ClientStore
+
+    assert ClientStore().get("staging-web") is None
+    assert ClientStore().get("staging-web", any_environment=True).environment == "staging"
+    assert ClientStore().get("nope") is None
+
+
+def test_create_shows_secret_once_and_rotation_invalidates_old_secret_at_once(aws):
+    from authgate.stores.clients import ClientExists, ClientNotFound, ClientStore
+
+    store = ClientStore()
+    client, secret = store.create(tenant_id="demo", name="x", grant_types=["client_credentials"],
+                                  scopes=["charges:read"], client_id="new-client")
+    assert secret and len(secret) >= 43
+    assert store.get("new-client").verify_secret(secret)
+    with pytest.raises(ClientExists):
+        store.create(tenant_id="demo", client_id="new-client")
+    rotated = store.rotate_secret("new-client")
+    assert rotated != secret
+    fresh = store.get("new-client")
+    assert fresh.verify_secret(rotated) and not fresh.verify_secret(secret)
+    with pytest.raises(ClientNotFound):
+        store.rotate_secret("missing")
+    public, none = store.create(tenant_id="demo", client_type="public", client_id="pub")
+    assert none is None
+    with pytest.raises(ClientNotFound):
+        store.rotate_secret("pub")
+
+
+def test_tenant_rules(seeded):
+    from authgate.stores.tenants import TenantStore
+
+    demo = TenantStore().get("demo")
+    assert demo.currencies == ("usd", "eur")
+    assert demo.forbids("charges:refund") and not demo.forbids("charges:read")
+    assert not demo.has_approved("demo-partner") and demo.has_approved("demo-web")
+    assert TenantStore().get("acme").currencies == ("usd",)
+    assert TenantStore().get("nope") is None
+
+
+def test_throttling_becomes_service_unavailable(aws):
+    from botocore.stub import Stubber
+
+    from authgate.aws import dynamodb
+    from authgate.errors import ApiError
+    from authgate.stores.clients import ClientStore
+
+    client = dynamodb()
+    with Stubber(client) as stub:
+        stub.add_client_error("get_item", "ProvisionedThroughputExceededException", http_status_code=400)
+        with pytest.raises(ApiError) as info:
+            ClientStore(client).get("demo-web")
+    assert (info.value.code, info.value.status, info.value.headers, info.value.oauth_error) == (
+        "service_unavailable", 503, {"Retry-After": "1"}, "temporarily_unavailable")
