@@ -1,60 +1,56 @@
-"""Chooses the renderer for a failure: the one place an ApiError becomes a Response.
+"""The one place an ApiError becomes a Response: picks the renderer for the route's surface.
 
-FOUNDATION VERSION: problem+json for API routes and RFC 6749 JSON for OAuth routes.
-Issue 3 replaces the bodies of these functions with the full set of shapes and negotiation;
-the signature `render_error(error, request, surface) -> Response` is the stable interface.
+Surfaces: "api" negotiates problem+json (default), JSON:API or a legacy shape
+(http.negotiation); "oauth" is RFC 6749 5.2 JSON; "authorize" is a redirect to the client or,
+when that is not safe, an HTML page. Renderers are pure functions of (error, request).
+Invariants kept here for every shape: the body's status is the HTTP status, the code is in the
+body, a failure is never a 2xx/3xx on the API surface, and a 401 always challenges.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from authgate.errors.issuer import base_url, problem_type
+from authgate.errors.jsonapi import MEDIA_TYPE as JSONAPI_MEDIA_TYPE, jsonapi_body
+from authgate.errors.legacy import MEDIA_TYPE as LEGACY_MEDIA_TYPE, legacy_a_body, legacy_b_body
+from authgate.errors.oauth import authorize_error, oauth_json
+from authgate.errors.problem import MEDIA_TYPE as PROBLEM_MEDIA_TYPE, problem_body
+from authgate.errors.www_authenticate import bearer
+from authgate.http.negotiation import error_shape
 from authgate.http.response import Response
-from authgate.settings import get_settings
 
 if TYPE_CHECKING:
     from authgate.errors.model import ApiError
     from authgate.http.request import Request
 
-
-def base_url(request: "Request | None") -> str:
-    """The issuer / public base URL: configured, else derived from the API Gateway context."""
-    configured = get_settings().issuer
-    if configured or request is None:
-        return configured
-    if request.domain and request.stage:
-        return f"https://{request.domain}/{request.stage}"
-    return ""
+__all__ = ["base_url", "problem_type", "render_error", "render_api_error"]
 
 
 def render_error(error: "ApiError", request: "Request | None", surface: str) -> Response:
+    """Render `error` for a route of `surface` ("api", "oauth" or "authorize")."""
     if surface == "oauth":
-        return _oauth_json(error)
-    return _problem(error, request)
+        return oauth_json(error, request)
+    if surface == "authorize":
+        return authorize_error(error, request)
+    return render_api_error(error, request)
 
 
-def _problem(error: "ApiError", request: "Request | None") -> Response:
-    body = {
-        "type": f"{base_url(request)}/problems/{error.code}",
-        "title": error.title,
-        "status": error.status,
-        "detail": error.detail,
-        "instance": request.path if request else "",
-        "code": error.code,
-        "traceId": request.request_id if request else "",
-    }
-    if error.field_errors:
-        body["errors"] = [{"pointer": f.pointer, "detail": f.message} for f in error.field_errors]
-    response = Response.json(error.status, body, "application/problem+json")
-    for name, value in error.headers.items():
-        response.set_header(name, value)
-    return response
-
-
-def _oauth_json(error: "ApiError") -> Response:
-    response = Response.json(error.status, {"error": error.oauth_error or error.code,
-                                            "error_description": error.detail},
-                             Cache_Control="no-store", Pragma="no-cache")
+def render_api_error(error: "ApiError", request: "Request | None") -> Response:
+    """An API-route failure in the negotiated shape, with Vary: Accept."""
+    shape = error_shape(request)
+    if shape == "jsonapi":
+        response = Response.json(error.status, jsonapi_body(error, request), JSONAPI_MEDIA_TYPE)
+    elif shape == "legacy-a":
+        response = Response.json(error.status, legacy_a_body(error), LEGACY_MEDIA_TYPE)
+    elif shape == "legacy-b":
+        response = Response.json(error.status, legacy_b_body(error), LEGACY_MEDIA_TYPE)
+    else:
+        response = Response.json(error.status, problem_body(error, request), PROBLEM_MEDIA_TYPE)
+    response.set_header("Vary", "Accept")
+    if error.status == 401:
+        # RFC 9110 15.5.2: a 401 MUST challenge; the guard's own challenge (with error=) wins below.
+        response.set_header("WWW-Authenticate", bearer())
     for name, value in error.headers.items():
         response.set_header(name, value)
     return response
