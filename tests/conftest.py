@@ -64,10 +64,15 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture
 def invoke() -> Callable[[str, dict[str, Any]], dict[str, Any]]:
-    """Run one function's handler on one event, in-process."""
+    """Run one function's handler on one event, in-process; every error result is checked
+    against the error contract (tests/contract.py) and a defect fails the test."""
     from authgate.local.functions import load_handler
+    from tests.contract import check_proxy_result, is_browser_route
 
     def run(function: str, event: dict[str, Any]) -> dict[str, Any]:
-        return load_handler(function)(event, None)
+        result = load_handler(function)(event, None)
+        if isinstance(result, dict) and "statusCode" in result:
+            check_proxy_result(result, api=not is_browser_route(str(event.get("path") or "")))
+        return result
 
     return run

@@ -24,16 +24,24 @@ if TYPE_CHECKING:
     from authgate.errors.model import ApiError
     from authgate.http.request import Request
 
+DEFAULT_RETRY_AFTER = "1"
+
 __all__ = ["base_url", "problem_type", "render_error", "render_api_error"]
 
 
 def render_error(error: "ApiError", request: "Request | None", surface: str) -> Response:
     """Render `error` for a route of `surface` ("api", "oauth" or "authorize")."""
     if surface == "oauth":
-        return oauth_json(error, request)
-    if surface == "authorize":
-        return authorize_error(error, request)
-    return render_api_error(error, request)
+        response = oauth_json(error, request)
+    elif surface == "authorize":
+        response = authorize_error(error, request)
+    else:
+        response = render_api_error(error, request)
+    if error.status in (429, 503) and response.get_header("Retry-After") is None:
+        # Contract 7.5 / 8.1: a client told to come back must be told when. Whoever raised the
+        # error usually knows better (limiter reset, store backoff); this is the floor.
+        response.set_header("Retry-After", DEFAULT_RETRY_AFTER)
+    return response
 
 
 def render_api_error(error: "ApiError", request: "Request | None") -> Response:
