@@ -1,0 +1,85 @@
+"""RevocationsTable: revoked access tokens by `jti` and revoked grants (RFC 7009 section 2).
+
+Items are `revocation_id` = "jti#<jti>" or "grant#<grant_id>" with `expires_at` (TTL): a
+revocation only needs to outlive the tokens it covers. DynamoDB's TTL deletion is lazy (and
+moto never deletes), so expiry is checked here, in code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from authgate.stores.faults import dynamodb_faults, unavailable
+
+
+def jti_key(jti: str) -> str:
+    return f"jti#{jti}"
+
+
+def grant_key(grant_id: str) -> str:
+    return f"grant#{grant_id}"
+
+
+class RevocationStore:
+    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
+        if dynamodb is None:
+            from authgate.aws import dynamodb as default_client
+
+            dynamodb = default_client()
+        if table is None:
+            from authgate.settings import get_settings
+
+            table = get_settings().tables.revocations
+        self._db = dynamodb
+        self._table = table
+
+    def revoke_jti(self, jti: str, expires_at: int) -> None:
+        """Revoke one access token until `expires_at` (its own `exp` plus leeway is enough)."""
+        self._put(jti_key(jti), expires_at)
+
+    def revoke_grant(self, grant_id: str, expires_at: int) -> None:
+        """Revoke every token carrying `grant_id` (a code's or a refresh family's) until `expires_at`."""
+        self._put(grant_key(grant_id), expires_at)
+
+    def _put(self, revocation_id: str, expires_at: int) -> None:
+        from botocore.exceptions import ClientError
+
+        from authgate.tokens.clock import now
+
+        try:
+            with dynamodb_faults("revocations.put"):
+                self._db.put_item(
+                    TableName=self._table,
+                    Item={"revocation_id": {"S": revocation_id}, "expires_at": {"N": str(int(expires_at))},
+                          "revoked_at": {"N": str(now())}},
+                    # Revoking twice keeps the later expiry: a second revoke with an earlier
+                    # expires_at must not shorten the first.
+                    ConditionExpression="attribute_not_exists(revocation_id) OR expires_at < :e",
+                    ExpressionAttributeValues={":e": {"N": str(int(expires_at))}},
+                )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
+
+    def is_revoked(self, jti: str, grant_id: str | None, now: int) -> bool:
+        """True if the token or its grant is revoked: ONE BatchGetItem for both ids."""
+        ids = [jti_key(jti)] + ([grant_key(grant_id)] if grant_id else [])
+        request: dict[str, Any] = {self._table: {
+            "Keys": [{"revocation_id": {"S": i}} for i in ids],
+            "ProjectionExpression": "revocation_id, expires_at",
+            # Strongly consistent: a token revoked a moment ago must not pass.
+            "ConsistentRead": True,
+        }}
+        items: list[dict[str, Any]] = []
+        # BatchGetItem returns throttled keys as UnprocessedKeys instead of failing; one retry,
+        # then it is an outage like any other throttle.
+        for _attempt in range(2):
+            with dynamodb_faults("revocations.batch_get"):
+                result = self._db.batch_get_item(RequestItems=request)
+            items.extend(result.get("Responses", {}).get(self._table, []))
+            request = result.get("UnprocessedKeys") or {}
+            if not request:
+                break
+        else:
+            raise unavailable("revocations.batch_get: unprocessed keys")
+        return any(int(item["expires_at"]["N"]) > now for item in items)
