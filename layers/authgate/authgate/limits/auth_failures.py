@@ -1,0 +1,146 @@
+"""Brute-force protection: failed authentications per credential subject and per source IP.
+
+Used by the token endpoint for client authentication (RFC 6749 2.3.1 / 10.10: the server must
+protect against brute force on client secrets) and by the login form for user passwords.
+
+The success path costs no extra DynamoDB call: the caller fetches the failure counters in the
+same BatchGetItem as the client record (`keys()` gives the LimitsTable keys, `check()` judges
+the fetched items and refuses with 429 BEFORE the secret is compared). Only a failed attempt
+pays one more write per counter (`record_failure()`).
+
+Counts are exact (atomic ADD). The gate is check-then-act, so up to the number of attempts
+already in flight when the limit is reached may still be judged; the window then refuses.
+
+Fail closed on the read: the counters are read together with the client record, so when the
+table is unavailable the whole request is a 503 and no secret is compared. Fail open on the
+write: a lost increment is logged and counted, and the attempt still gets its honest 401.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from authgate.errors import ApiError
+from authgate.limits import clock, degraded
+from authgate.limits.counters import digest
+from authgate.limits.fields import ServiceLimit, header_fields
+from authgate.limits.policies import AuthFailurePolicies, Policy, auth_failure_policies
+from authgate.limits.window import Window, window_at
+from authgate.settings import get_settings
+from authgate.stores.faults import is_unavailable
+
+_TTL_GRACE = 3600
+
+
+@dataclass(frozen=True)
+class _Counter:
+    policy: Policy
+    key: str
+    window: Window
+
+
+class AuthFailureGuard:
+    """Failure counters of one kind of credential ("client" at /oauth/token, "user" at login)."""
+
+    def __init__(self, kind: str = "client", dynamodb: Any = None,
+                 policies: AuthFailurePolicies | None = None) -> None:
+        self.kind = kind
+        self._db = dynamodb
+        self.table = get_settings().tables.limits
+        self.policies = policies or auth_failure_policies(kind)
+
+    # -- read side: fetched with the caller's own BatchGetItem --------------------------------
+
+    def keys(self, subject: str, source_ip: str) -> list[dict[str, dict[str, str]]]:
+        """LimitsTable keys to add to the caller's BatchGetItem (RequestItems[guard.table])."""
+        return [{"limit_key": {"S": c.key}} for c in self._counters(subject, source_ip, clock.now())]
+
+    def check(self, items: Iterable[dict[str, Any]], subject: str, source_ip: str) -> None:
+        """Refuse (429 rate_limited, Retry-After) when either counter has reached its quota.
+
+        `items` are the LimitsTable items the BatchGetItem returned (absent counters are zero).
+        """
+        now = clock.now()
+        by_key = {item["limit_key"]["S"]: item for item in items if "limit_key" in item}
+        limits, tripped = [], []
+        for counter in self._counters(subject, source_ip, now):
+            count = _count(by_key.get(counter.key))
+            limit = ServiceLimit(counter.policy, counter.policy.quota - count,
+                                 counter.window.reset_after(now))
+            limits.append(limit)
+            if limit.remaining <= 0:
+                tripped.append(limit)
+        if tripped:
+            raise self._refused(limits, tripped)
+
+    def gate(self, subject: str, source_ip: str) -> None:
+        """`check()` with its own BatchGetItem, for callers with nothing to fetch alongside."""
+        from authgate.stores.faults import dynamodb_faults
+
+        with dynamodb_faults("limits.auth_failures.gate"):
+            result = self._client().batch_get_item(RequestItems={
+                self.table: {"Keys": self.keys(subject, source_ip), "ConsistentRead": True}})
+        self.check(result.get("Responses", {}).get(self.table, []), subject, source_ip)
+
+    # -- write side: one atomic ADD per counter, only after a failed attempt -------------------
+
+    def record_failure(self, subject: str, source_ip: str) -> None:
+        """Count one failed attempt against the subject and the source IP (fails open)."""
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        for counter in self._counters(subject, source_ip, clock.now()):
+            try:
+                self._client().update_item(
+                    TableName=self.table,
+                    Key={"limit_key": {"S": counter.key}},
+                    UpdateExpression="ADD failures :one SET expires_at = :exp",
+                    ExpressionAttributeValues={":one": {"N": "1"},
+                                               ":exp": {"N": str(counter.window.end + _TTL_GRACE)}},
+                )
+            except (ClientError, BotoCoreError) as exc:
+                if not is_unavailable(exc):
+                    raise
+                degraded.record(f"auth-failures-{self.kind}", type(exc).__name__)
+                return
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _client(self) -> Any:
+        if self._db is None:
+            from authgate.aws import dynamodb
+
+            self._db = dynamodb()
+        return self._db
+
+    def _counters(self, subject: str, source_ip: str, now: float) -> list[_Counter]:
+        p = self.policies
+        subject_window = window_at(now, p.subject.window, f"{self.kind}:{subject}")
+        ip_window = window_at(now, p.ip.window, f"ip:{source_ip}")
+        # Subjects and IPs are hashed into the key: no raw client id or address in the table.
+        return [
+            _Counter(p.subject, f"authfail#{self.kind}#{digest(subject)}#{subject_window.start}", subject_window),
+            _Counter(p.ip, f"authfail#ip#{digest(source_ip or 'unknown')}#{ip_window.start}", ip_window),
+        ]
+
+    def _refused(self, limits: list[ServiceLimit], tripped: list[ServiceLimit]) -> ApiError:
+        retry = max(s.reset for s in tripped)
+        headers = header_fields(limits)
+        headers["Retry-After"] = str(retry)
+        what = "client" if self.kind == "client" else "account"
+        return ApiError(
+            "rate_limited",
+            f"Too many failed authentication attempts for this {what} or address; "
+            f"retry after {retry} seconds.",
+            internal="failed-auth limit: " + ", ".join(s.policy.name for s in tripped),
+            headers=headers,
+            # RFC 6749 has no token-endpoint code for this; temporarily_unavailable is the
+            # registered "retry later" code, and the 429 status says why (README "Limits").
+            oauth_error="temporarily_unavailable",
+        )
+
+
+def _count(item: dict[str, Any] | None) -> int:
+    if not item:
+        return 0
+    return int((item.get("failures") or {}).get("N", "0"))

@@ -1,0 +1,52 @@
+"""The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers-11, sections 3 and 4).
+
+    RateLimit-Policy: "tenant";q=3000;w=60, "client";q=1200;w=60
+    RateLimit: "tenant";r=2999;t=42, "client";r=1199;t=42
+
+Both are Structured Field Lists (RFC 9651) whose items are Strings naming the policy.
+A 429 adds Retry-After (RFC 9110 10.2.3) no earlier than the end of the effective window
+(draft section 6).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from authgate.limits.policies import Policy
+
+# sf-string allows printable ASCII; policy names are ours, so keep them to a safe subset.
+_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+@dataclass(frozen=True)
+class ServiceLimit:
+    """The current service limit under one policy (draft section 4.1)."""
+
+    policy: Policy
+    remaining: int
+    reset: int  # seconds until the window ends (the "t" parameter)
+
+
+def _name(policy: Policy) -> str:
+    if not _NAME.match(policy.name):
+        raise ValueError(f"policy name {policy.name!r} is not a plain token")
+    return f'"{policy.name}"'
+
+
+def policy_field(policies: Iterable[Policy]) -> str:
+    """RateLimit-Policy: one quota policy item per policy."""
+    return ", ".join(f"{_name(p)};q={p.quota};w={p.window}" for p in policies)
+
+
+def ratelimit_field(limits: Iterable[ServiceLimit]) -> str:
+    """RateLimit: the available quota and effective window per policy."""
+    return ", ".join(f"{_name(s.policy)};r={max(0, s.remaining)};t={max(0, s.reset)}" for s in limits)
+
+
+def header_fields(limits: Iterable[ServiceLimit]) -> dict[str, str]:
+    """Both fields, for a response on a limited route."""
+    limits = list(limits)
+    return {"RateLimit-Policy": policy_field(s.policy for s in limits),
+            "RateLimit": ratelimit_field(limits)}
