@@ -1,7 +1,59 @@
-"""Lambda handler: the charges function. Routes are filled in by their issue; thin by design."""
+"""Lambda handler: the charges function — POST /charges, GET /charges/{id}, GET /charges.
+
+Thin by design: authenticate (bearer guard), count (limiter), parse, call authgate.charges,
+render. Every failure is an ApiError rendered by the App in the caller's negotiated shape.
+"""
 
 from __future__ import annotations
 
-from authgate.http.app import App
+from typing import Any
 
-handler = App("charges", {})
+from authgate import limits
+from authgate.charges import service
+from authgate.charges.idempotency import idempotency_key
+from authgate.charges.invocation import InvocationApp
+from authgate.errors.render import base_url
+from authgate.http.app import Route
+from authgate.http.body import json_object
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.tokens.guard import require_bearer
+
+# Charges are account data: never stored by shared caches (RFC 9111 5.2.2.5).
+NO_STORE = {"Cache_Control": "no-store"}
+
+
+def _json(request: Request, status: int, payload: Any, state: limits.RateLimitState, **headers: str) -> Response:
+    return state.apply(Response.json(status, payload, **NO_STORE, **headers))
+
+
+def create_charge(request: Request) -> Response:
+    principal = require_bearer(request, "charges:write")
+    state = limits.enforce(request, principal)
+    key = idempotency_key(request)
+    created = service.create_charge(principal, json_object(request), key)
+    headers = {"Location": f"{base_url(request)}/charges/{created.charge['id']}"}
+    if created.replayed:
+        headers["Idempotent_Replayed"] = "true"
+    return _json(request, created.status, created.charge, state, **headers)
+
+
+def get_charge(request: Request) -> Response:
+    principal = require_bearer(request, "charges:read")
+    state = limits.enforce(request, principal)
+    charge = service.get_charge(principal, request.path_params.get("id", ""))
+    return _json(request, 200, charge, state)
+
+
+def list_charges(request: Request) -> Response:
+    principal = require_bearer(request, "charges:read")
+    state = limits.enforce(request, principal)
+    limit, cursor = service.page_parameters(request.query)
+    return _json(request, 200, service.list_charges(principal, limit, cursor), state)
+
+
+handler = InvocationApp("charges", {
+    ("/charges", "POST"): Route(create_charge, "api"),
+    ("/charges", "GET"): Route(list_charges, "api"),
+    ("/charges/{id}", "GET"): Route(get_charge, "api"),
+})

@@ -1,0 +1,142 @@
+"""InvoicesTable: invoices a charge may pay, and the conditional update that pays one.
+
+Item: tenant_id S (hash), invoice_id S (range), status S (open | locked | paid),
+amount_due N? and currency S? (when set, a charge paying the invoice must match them),
+description S?, charge_id S? and paid_at N? (set when paid).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from authgate import aws
+from authgate.errors import ApiError, FieldError
+from authgate.settings import get_settings
+from authgate.stores.faults import dynamodb_faults
+
+STATUSES = ("open", "locked", "paid")
+
+
+@dataclass(frozen=True)
+class Invoice:
+    tenant_id: str
+    invoice_id: str
+    status: str
+    amount_due: int | None = None
+    currency: str | None = None
+    description: str | None = None
+    charge_id: str | None = None
+    paid_at: int | None = None
+
+
+def from_item(item: Mapping[str, Any]) -> Invoice:
+    def opt_n(name: str) -> int | None:
+        return int(item[name]["N"]) if name in item else None
+
+    def opt_s(name: str) -> str | None:
+        return item[name]["S"] if name in item else None
+
+    return Invoice(item["tenant_id"]["S"], item["invoice_id"]["S"], item["status"]["S"],
+                   opt_n("amount_due"), opt_s("currency"), opt_s("description"),
+                   opt_s("charge_id"), opt_n("paid_at"))
+
+
+def to_item(invoice: Invoice) -> dict[str, Any]:
+    if invoice.status not in STATUSES:
+        raise ValueError(f"invoice {invoice.invoice_id}: status must be one of {STATUSES}, got {invoice.status!r}")
+    item: dict[str, Any] = {"tenant_id": {"S": invoice.tenant_id}, "invoice_id": {"S": invoice.invoice_id},
+                            "status": {"S": invoice.status}}
+    for name in ("amount_due", "paid_at"):
+        if getattr(invoice, name) is not None:
+            item[name] = {"N": str(int(getattr(invoice, name)))}
+    for name in ("currency", "description", "charge_id"):
+        if getattr(invoice, name) is not None:
+            item[name] = {"S": getattr(invoice, name)}
+    return item
+
+
+def pay_update(tenant_id: str, invoice_id: str, *, charge_id: str, amount: int, currency: str,
+               now: int) -> dict[str, Any]:
+    """The TransactWriteItems member that marks an open invoice paid by a charge.
+
+    The condition is the whole business rule, so it holds under concurrency: the invoice exists
+    in this tenant, is open, and (when it states them) the amount and currency match. ALL_OLD on
+    failure lets `payment_error` say which rule failed without another read.
+    """
+    return {"Update": {
+        "TableName": get_settings().tables.invoices,
+        "Key": {"tenant_id": {"S": tenant_id}, "invoice_id": {"S": invoice_id}},
+        "UpdateExpression": "SET #status = :paid, charge_id = :charge, paid_at = :now",
+        "ConditionExpression": (
+            "attribute_exists(invoice_id) AND #status = :open"
+            " AND (attribute_not_exists(amount_due) OR amount_due = :amount)"
+            " AND (attribute_not_exists(currency) OR currency = :currency)"
+        ),
+        "ExpressionAttributeNames": {"#status": "status"},
+        "ExpressionAttributeValues": {
+            ":paid": {"S": "paid"}, ":open": {"S": "open"}, ":charge": {"S": charge_id},
+            ":now": {"N": str(now)}, ":amount": {"N": str(amount)}, ":currency": {"S": currency},
+        },
+        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+    }}
+
+
+def payment_error(invoice_id: str, old_item: Mapping[str, Any] | None, amount: int, currency: str) -> ApiError:
+    """Why `pay_update`'s condition failed, from the item as it was (None: no such invoice here)."""
+    if not old_item:
+        # Another tenant's invoice reads exactly like a missing one: no existence leak.
+        return ApiError("invoice_not_found", f"No invoice {invoice_id} exists.",
+                        field_errors=(FieldError("/invoice_id", "does not name an invoice of this tenant"),))
+    invoice = from_item(old_item)
+    if invoice.status == "locked":
+        return ApiError("invoice_locked", f"Invoice {invoice_id} is locked and cannot be charged.")
+    if invoice.status == "paid":
+        return ApiError("invoice_already_paid", f"Invoice {invoice_id} has already been paid.")
+    errors = []
+    if invoice.amount_due is not None and invoice.amount_due != amount:
+        errors.append(FieldError("/amount", f"must equal the invoice's amount due ({invoice.amount_due})"))
+    if invoice.currency is not None and invoice.currency != currency:
+        errors.append(FieldError("/currency", f"must equal the invoice's currency ({invoice.currency})"))
+    if errors:
+        return ApiError("validation_failed", f"The charge does not match invoice {invoice_id}; see errors.",
+                        field_errors=tuple(errors))
+    raise RuntimeError(f"invoice {invoice_id} failed its payment condition in status {invoice.status!r}")
+
+
+class InvoiceStore:
+    """Reads invoices; payment happens inside the charge transaction (stores.charges)."""
+
+    def __init__(self, dynamodb: Any = None) -> None:
+        self._client = dynamodb
+
+    @property
+    def client(self) -> Any:
+        return self._client or aws.dynamodb()
+
+    def get(self, tenant_id: str, invoice_id: str) -> Invoice | None:
+        with dynamodb_faults("invoices.get"):
+            item = self.client.get_item(TableName=get_settings().tables.invoices, ConsistentRead=True,
+                                        Key={"tenant_id": {"S": tenant_id}, "invoice_id": {"S": invoice_id}}).get("Item")
+        return from_item(item) if item else None
+
+    def put(self, invoice: Invoice) -> None:
+        with dynamodb_faults("invoices.put"):
+            self.client.put_item(TableName=get_settings().tables.invoices, Item=to_item(invoice))
+
+
+def seed(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
+    """Load the seed file's "invoices" section: [{"tenant_id", "invoice_id", "status", "amount_due"?, ...}]."""
+    store = InvoiceStore(dynamodb)
+    count = 0
+    for raw in items:
+        missing = [k for k in ("tenant_id", "invoice_id", "status") if not raw.get(k)]
+        if missing:
+            raise ValueError(f"seed invoice {raw!r} lacks {', '.join(missing)}")
+        unknown = set(raw) - {"tenant_id", "invoice_id", "status", "amount_due", "currency", "description"}
+        if unknown:
+            raise ValueError(f"seed invoice {raw['invoice_id']}: unknown members {sorted(unknown)}")
+        store.put(Invoice(raw["tenant_id"], raw["invoice_id"], raw["status"],
+                          raw.get("amount_due"), raw.get("currency"), raw.get("description")))
+        count += 1
+    return count
