@@ -1,0 +1,91 @@
+"""The `authgate` command: `serve` (local API), `invoke` (one handler, one event), admin groups.
+
+Importing this module is cheap (argparse only): each subcommand imports what it needs when it
+runs, and an admin group's module is imported only when that group is the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Sequence
+
+# (command, module exposing `register(subparsers)`); a module not written yet is skipped.
+ADMIN_GROUPS = (
+    ("clients", "authgate.admin.clients", "manage OAuth clients"),
+    ("users", "authgate.admin.users", "manage users"),
+    ("keys", "authgate.admin.keys", "signing keys (rotate, list)"),
+)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from authgate.local.serve import default_port, serve
+
+    port = args.port if args.port is not None else default_port()
+    return serve(host=args.host, port=port, seed=args.seed, dynamodb_endpoint=args.dynamodb_endpoint)
+
+
+def _invoke(args: argparse.Namespace) -> int:
+    from authgate.local.invoke import main
+
+    return main(args.function, args.event, seed=args.seed)
+
+
+def _exists(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="authgate",
+        description="authgate: OAuth 2.0 authorization server and charges API. "
+                    "Run it locally, invoke one handler, or administer a stack.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="run the API locally (API Gateway emulator, in-process AWS)",
+                           description="Serve the API on http://127.0.0.1:PORT with moto's AWS inside "
+                                       "the process and the demo seed loaded.")
+    serve.add_argument("--port", type=int, default=None,
+                       help="port to listen on (default: $PORT, else 3000; 0 picks a free one)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--seed", type=Path, default=None, metavar="FILE",
+                       help="seed file to load instead of the demo seed (format: README, 'Seed file')")
+    serve.add_argument("--dynamodb-endpoint", default=None, metavar="URL",
+                       help="use this DynamoDB-compatible endpoint instead of the embedded moto")
+    serve.set_defaults(func=_serve)
+
+    invoke = sub.add_parser("invoke", help="run one function's handler on one event file (no Docker)",
+                            description="Like `sam local invoke`: run FUNCTION's handler on EVENT.json "
+                                        "against an in-process moto with the demo seed; print the result.")
+    invoke.add_argument("function", metavar="FUNCTION", help="authorize, token, jwks, charges or rotate_keys")
+    invoke.add_argument("event", type=Path, metavar="EVENT.json", help="an API Gateway event file (see events/)")
+    invoke.add_argument("--seed", type=Path, default=None, metavar="FILE", help="seed file (default: demo seed)")
+    invoke.set_defaults(func=_invoke)
+
+    wanted = next((a for a in argv if not a.startswith("-")), None)
+    for name, module, summary in ADMIN_GROUPS:
+        if not _exists(module):
+            continue
+        if name == wanted:
+            importlib.import_module(module).register(sub)
+        else:
+            # Listed in --help without importing the group (and its AWS dependencies).
+            sub.add_parser(name, help=summary, add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Brings a local stack to life: tables from template.yaml, signing keys, then the seed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from authgate.local import template
+
+
+def create_tables(client: Any) -> list[str]:
+    """Create every table of the template that does not exist yet (TTL enabled where declared)."""
+    existing = set(client.list_tables().get("TableNames", []))
+    created = []
+    for name, definition in template.table_definitions().items():
+        if name in existing:
+            continue
+        client.create_table(**definition["create"])
+        client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 60})
+        if definition["ttl"]:
+            client.update_time_to_live(TableName=name, TimeToLiveSpecification={
+                "Enabled": True, "AttributeName": definition["ttl"]})
+        created.append(name)
+    return created
+
+
+def bootstrap(seed: Path | None = None) -> dict[str, Any]:
+    """Tables, then keys (authgate.tokens.keys), then the seed (authgate.local.seed); returns the seed summary.
+
+    Runs against whatever the environment points the AWS clients at; call after it is set.
+    """
+    from authgate import aws
+    from authgate.local.seed import DEMO_SEED, load_seed
+    from authgate.tokens.keys import ensure_keys
+
+    create_tables(aws.dynamodb())
+    ensure_keys()
+    return load_seed(seed or DEMO_SEED) or {}
