@@ -15,6 +15,7 @@ from typing import Any, Callable, Literal, Mapping
 from authgate.errors import ApiError
 from authgate.errors.render import render_error
 from authgate.http.correlation import correlate
+from authgate.http.negotiation import check_jsonapi_media_types
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.logs import get_logger
@@ -45,6 +46,13 @@ class App:
     def allowed_methods(self, resource: str) -> list[str]:
         return sorted(self._methods.get(resource, []))
 
+    def surface_of(self, resource: str, route: Route | None) -> Surface:
+        """A 405 on an OAuth resource still speaks OAuth: the surface of the resource's routes."""
+        if route is not None:
+            return route.surface
+        surfaces = {r.surface for (res, _), r in self.routes.items() if res == resource}
+        return surfaces.pop() if len(surfaces) == 1 else "api"
+
     def __call__(self, event: Mapping[str, Any], context: Any = None) -> dict[str, Any]:
         return self.handle(event, context).to_proxy()
 
@@ -53,6 +61,8 @@ class App:
         logger = get_logger()
         request: Request | None = None
         surface: Surface = "api"
+        # A warm container must not carry the previous invocation's id into this one's logs.
+        logger.set_correlation_id(_gateway_request_id(event))
         try:
             request = Request.from_event(event)
             corr = correlate(request.header("x-request-id"), request.header("x-correlation-id"),
@@ -60,8 +70,7 @@ class App:
             request.request_id = corr.request_id
             logger.set_correlation_id(corr.request_id)
             route = self.routes.get((request.resource, request.method))
-            if route is not None:
-                surface = route.surface
+            surface = self.surface_of(request.resource, route)
             response = self._dispatch(request, route)
         except ApiError as error:
             response = self._render(error, request, surface)
@@ -86,6 +95,8 @@ class App:
         limit = get_settings().max_body_bytes
         if len(request.body) > limit:
             raise ApiError("payload_too_large", f"The request body exceeds {limit} bytes.")
+        if route.surface == "api":
+            check_jsonapi_media_types(request)
         return route.handler(request)
 
     def _render(self, error: ApiError, request: Request | None, surface: Surface) -> Response:
@@ -107,3 +118,9 @@ class App:
             "duration_ms": round((time.perf_counter() - started) * 1000, 2),
             "request_id": request.request_id if request else None,
         })
+
+
+def _gateway_request_id(event: Any) -> str | None:
+    ctx = event.get("requestContext") if isinstance(event, Mapping) else None
+    value = ctx.get("requestId") if isinstance(ctx, Mapping) else None
+    return value if isinstance(value, str) else None

@@ -11,8 +11,12 @@ from dataclasses import dataclass
 
 # Visible ASCII without separators that break log parsing or header folding; bounded length.
 _SANE_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
-# W3C Trace Context: version 00, 32-hex trace id not all zero, 16-hex parent id not all zero.
-_TRACEPARENT = re.compile(r"^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$")
+# W3C Trace Context 3.2: lower-case hex; version ff is invalid; version 00 is exactly 55
+# characters; a later version may append "-" fields, which we keep (3.2.4, forward
+# compatibility). Trace id and parent id must not be all zeros.
+_TRACEPARENT = re.compile(
+    r"^(?!ff)(?P<version>[0-9a-f]{2})-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}(?P<rest>-.*)?$")
+_MAX_TRACEPARENT = 512
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,16 @@ def sane_id(value: str | None) -> str | None:
 
 
 def valid_traceparent(value: str | None) -> str | None:
-    return value if value is not None and _TRACEPARENT.match(value.strip()) else None
+    """The traceparent to echo, or None when it is not a valid W3C Trace Context header."""
+    if value is None or len(value) > _MAX_TRACEPARENT:
+        return None
+    value = value.strip(" \t")
+    m = _TRACEPARENT.match(value)
+    if m is None or (m.group("version") == "00" and m.group("rest")):
+        return None
+    if m.group("rest") and not all(0x21 <= ord(ch) <= 0x7E for ch in m.group("rest")):
+        return None
+    return value
 
 
 def correlate(incoming_request_id: str | None, correlation_id: str | None, traceparent: str | None,
