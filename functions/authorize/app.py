@@ -1,7 +1,11 @@
-"""Lambda handler: the authorize function. Routes are filled in by their issue; thin by design."""
+"""Lambda handler: GET/POST /oauth/authorize — the login + consent page and the code redirect."""
 
 from __future__ import annotations
 
-from authgate.http.app import App
+from authgate.http.app import App, Route
+from authgate.oauth.authorize import get_authorize, post_authorize
 
-handler = App("authorize", {})
+handler = App("authorize", {
+    ("/oauth/authorize", "GET"): Route(get_authorize, "authorize"),
+    ("/oauth/authorize", "POST"): Route(post_authorize, "authorize"),
+})

@@ -1,0 +1,146 @@
+"""The authorization endpoint, GET and POST /oauth/authorize (RFC 6749 4.1.1-4.1.2, RFC 9207, RFC 9700).
+
+GET validates the request and shows the login + consent form. POST (the form) checks the
+signed state and CSRF token, then the user's decision and password, and redirects with a code.
+
+Errors are raised as ApiError and rendered by errors.render on the "authorize" surface. Until
+the client and redirect URI are trusted, request.state has no "validated_redirect_uri" and the
+error is an HTML page; from the moment it is set, every error (including an unexpected one,
+which the App turns into internal_error -> server_error) is a 302 to that URI with error,
+error_description, state and iss.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from authgate.errors import ApiError
+from authgate.errors.issuer import base_url
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.logs import get_logger
+from authgate.oauth import session
+from authgate.oauth.authorize_request import (AuthorizationRequest, client_id_of, recheck, resolve_target,
+                                              single, validate)
+from authgate.oauth.consent_page import (MISSING_CREDENTIALS, MISSING_DECISION, WRONG_CREDENTIALS,
+                                         render_consent)
+from authgate.stores.clients import Client, ClientStore
+from authgate.stores.codes import CodeStore
+from authgate.stores.tenants import Tenant, TenantStore
+from authgate.stores.users import UserStore
+
+FORM_TYPE = "application/x-www-form-urlencoded"
+FORM_FIELDS = ("request_blob", "csrf", "username", "password", "decision")
+STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
+
+
+def get_authorize(request: Request) -> Response:
+    """Validate the authorization request and show the login + consent page (RFC 6749 4.1.1)."""
+    params = request.query
+    client = ClientStore().get(client_id_of(params))
+    target = resolve_target(params, client)
+    _trust(request, target.redirect_uri, target.state)
+    tenant = _tenant(target.client)
+    auth = validate(params, target, tenant)
+    return _form(request, auth, target.client, tenant)
+
+
+def post_authorize(request: Request) -> Response:
+    """The submitted form: decision, credentials, then a code (RFC 6749 4.1.2) or an error redirect."""
+    if request.content_type != FORM_TYPE:
+        raise ApiError("invalid_request", "The sign-in form must be posted as application/x-www-form-urlencoded.")
+    fields: dict[str, list[str]] = {}
+    for name, value in request.form():
+        fields.setdefault(name, []).append(value)
+    try:
+        auth, _nonce = session.unseal(single(fields, "request_blob"), single(fields, "csrf"),
+                                      session.binding_from(request.headers.get_all("cookie")))
+    except session.SessionInvalid as exc:
+        raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
+    client = ClientStore().get(auth.client_id)
+    # The registration may have changed since the form was shown: trust the URI only if it still holds.
+    if client is None:
+        raise ApiError("unauthorized_client", "The client is not registered for this environment.")
+    if auth.redirect_uri not in client.redirect_uris:
+        raise ApiError("invalid_request", "The redirect_uri is no longer registered for this client.")
+    _trust(request, auth.redirect_uri, auth.state)
+    for name, values in fields.items():
+        if len(values) > 1:
+            raise ApiError("invalid_request", f"The {name} field is repeated.")
+    tenant = _tenant(client)
+    recheck(auth, client, tenant)
+
+    decision = single(fields, "decision")
+    if decision == "deny":
+        _log("denied", auth)
+        raise ApiError("access_denied", "The user denied the request.")
+    username, password = single(fields, "username") or "", single(fields, "password") or ""
+    if decision != "approve":
+        return _form(request, auth, client, tenant, MISSING_DECISION, username, fields)
+    if not username or not password:
+        return _form(request, auth, client, tenant, MISSING_CREDENTIALS, username, fields)
+    result = UserStore().verify(tenant.tenant_id, username, password)
+    if not result.ok:
+        _log(f"login_{result.reason}", auth)
+        return _form(request, auth, client, tenant, WRONG_CREDENTIALS, username, fields)
+
+    code = CodeStore().create(
+        client_id=auth.client_id, tenant_id=auth.tenant_id,
+        redirect_uri=auth.redirect_uri if auth.redirect_uri_sent else None,
+        code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
+        scope=" ".join(auth.scopes), subject=result.subject,
+    )
+    _log("approved", auth)
+    params = [("code", code)] + ([("state", auth.state)] if auth.state is not None else [])
+    params.append(("iss", base_url(request)))
+    return Response(302, "", {"Location": with_query(auth.redirect_uri, params),
+                              "Cache-Control": "no-store", "Pragma": "no-cache",
+                              "Referrer-Policy": "no-referrer"})
+
+
+def with_query(redirect_uri: str, params: list[tuple[str, str]]) -> str:
+    """The redirect URI with our parameters added, its own query kept (RFC 6749 3.1.2)."""
+    scheme, netloc, path, query, _fragment = urlsplit(redirect_uri)
+    names = {name for name, _ in params}
+    kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k not in names]
+    return urlunsplit((scheme, netloc, path, urlencode(kept + params), ""))
+
+
+def _trust(request: Request, redirect_uri: str, state: str | None) -> None:
+    # From here on errors.oauth.authorize_error redirects instead of showing the page.
+    request.state["validated_redirect_uri"] = redirect_uri
+    request.state["oauth_state"] = state
+
+
+def _tenant(client: Client) -> Tenant:
+    tenant = TenantStore().get(client.tenant_id)
+    if tenant is None:
+        raise ApiError("server_error", internal=f"tenant {client.tenant_id!r} of client {client.client_id!r} not found")
+    return tenant
+
+
+def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: Tenant, message: str = "",
+          username: str = "", posted: Mapping[str, Sequence[str]] | None = None) -> Response:
+    """The consent page; a re-shown form keeps the posted state and CSRF token unchanged."""
+    binding = session.binding_from(request.headers.get_all("cookie"))
+    if posted is not None:
+        blob, csrf = (posted.get("request_blob") or [""])[0], (posted.get("csrf") or [""])[0]
+    else:
+        blob, nonce = session.seal(auth)
+        if binding is None:
+            binding = session.new_binding()
+        csrf = session.csrf_token(binding, nonce)
+    response = render_consent(request=auth, client_name=client.name or client.client_id,
+                              tenant_name=tenant.name or tenant.tenant_id, blob=blob, csrf=csrf,
+                              message=message, username=username)
+    if binding is not None and posted is None:
+        secure = base_url(request).startswith("https://")
+        response.multi_headers["Set-Cookie"] = [session.binding_cookie(binding, secure)]
+    return response
+
+
+def _log(outcome: str, auth: AuthorizationRequest) -> None:
+    # Ids and outcomes only: never the username, password, code or state.
+    get_logger().info("authorize", extra={"outcome": outcome, "client_id": auth.client_id,
+                                          "tenant": auth.tenant_id, "scope": " ".join(auth.scopes)})

@@ -1,0 +1,135 @@
+"""The consent page's hidden state: a signed, short-lived copy of the validated request, and CSRF.
+
+The authorize function keeps no server-side session. The GET that validated the request puts
+an HMAC-SHA256-signed copy of it in the form; the POST trusts only that copy, so nothing the
+browser could edit (query string, hidden fields) changes what a code is bound to.
+
+CSRF (RFC 6749 10.12, login CSRF in particular) uses a browser-binding cookie: a random value
+set once per browser (HttpOnly, SameSite=Strict). The form's CSRF token is
+HMAC(key, binding || request nonce), so it is valid only with that cookie and that request; an
+attacker who fetched a form of their own cannot make a victim's browser post it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from dataclasses import asdict
+from typing import Any, Callable
+
+from authgate.dependencies import cached
+from authgate.errors import ApiError
+from authgate.oauth.authorize_request import AuthorizationRequest
+from authgate.settings import get_settings
+
+SESSION_TTL = 600  # seconds a consent form stays usable
+COOKIE = "authgate_binding"
+_VERSION = 1
+
+
+class SessionInvalid(Exception):
+    """The posted form state is missing, altered, expired, or not bound to this browser."""
+
+
+@cached
+def session_key() -> bytes:
+    """HMAC key: settings.session_secret locally, else the Secrets Manager secret (cached warm)."""
+    settings = get_settings()
+    if settings.session_secret:
+        return settings.session_secret.encode("utf-8")
+    if settings.session_secret_arn:
+        from authgate.aws import secretsmanager
+        from authgate.stores.faults import dynamodb_faults
+
+        # Same fault mapping as storage: throttling/timeouts are temporarily_unavailable.
+        with dynamodb_faults("secretsmanager.get_secret_value"):
+            secret = secretsmanager().get_secret_value(SecretId=settings.session_secret_arn)
+        value = secret.get("SecretString") or base64.b64encode(secret.get("SecretBinary", b"")).decode()
+        if len(value) < 32:
+            raise ApiError("internal_error", internal="session secret is shorter than 32 characters")
+        return value.encode("utf-8")
+    if settings.stage == "local":
+        # A local process with no configured secret: forms stay valid for this process only.
+        return secrets.token_bytes(32)
+    raise ApiError("internal_error", internal="no session secret configured (AUTHGATE_SESSION_SECRET_ARN)")
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _mac(purpose: bytes, data: bytes) -> bytes:
+    # The purpose label keeps a blob MAC from ever being accepted as a CSRF token and vice versa.
+    return hmac.new(session_key(), purpose + b"\x00" + data, hashlib.sha256).digest()
+
+
+def new_binding() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def seal(request: AuthorizationRequest, clock: Callable[[], float] = time.time) -> tuple[str, str]:
+    """(blob, nonce): the signed copy of `request`, and the nonce its CSRF token is derived from."""
+    now = int(clock())
+    nonce = secrets.token_urlsafe(16)
+    payload = {"v": _VERSION, "iat": now, "exp": now + SESSION_TTL, "nonce": nonce,
+               "req": {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(request).items()}}
+    data = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return f"{_b64(data)}.{_b64(_mac(b'request', data))}", nonce
+
+
+def csrf_token(binding: str, nonce: str) -> str:
+    return _b64(_mac(b"csrf", f"{binding}|{nonce}".encode("utf-8")))
+
+
+def unseal(blob: str | None, csrf: str | None, binding: str | None,
+           clock: Callable[[], float] = time.time) -> tuple[AuthorizationRequest, str]:
+    """The request a valid blob carries, and its nonce; SessionInvalid for anything else."""
+    if not blob or not csrf or not binding or len(blob) > 8192:
+        raise SessionInvalid("missing form state or binding cookie")
+    try:
+        data_part, mac_part = blob.split(".")
+        data, mac = _unb64(data_part), _unb64(mac_part)
+    except ValueError:
+        raise SessionInvalid("malformed form state") from None
+    if not hmac.compare_digest(mac, _mac(b"request", data)):
+        raise SessionInvalid("form state signature does not verify")
+    try:
+        payload: dict[str, Any] = json.loads(data)
+        req = payload["req"]
+        request = AuthorizationRequest(**{**req, "scopes": tuple(req["scopes"])})
+        expires, nonce = int(payload["exp"]), str(payload["nonce"])
+    except (ValueError, KeyError, TypeError):
+        raise SessionInvalid("form state of an unknown version") from None
+    if payload.get("v") != _VERSION:
+        raise SessionInvalid("form state of an unknown version")
+    if clock() >= expires:
+        raise SessionInvalid("form state expired")
+    if not hmac.compare_digest(csrf.encode("utf-8", "surrogateescape"), csrf_token(binding, nonce).encode("ascii")):
+        raise SessionInvalid("CSRF token does not match this browser")
+    return request, nonce
+
+
+def binding_cookie(value: str, secure: bool) -> str:
+    """Set-Cookie for the browser binding: unreadable by scripts, never sent cross-site."""
+    attrs = [f"{COOKIE}={value}", "HttpOnly", "SameSite=Strict", f"Max-Age={30 * 24 * 3600}"]
+    if secure:
+        attrs.append("Secure")
+    return "; ".join(attrs)
+
+
+def binding_from(cookie_headers: list[str]) -> str | None:
+    """The binding value from Cookie headers, if well formed."""
+    for header in cookie_headers:
+        for part in header.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == COOKIE and 20 <= len(value) <= 100 and all(c.isalnum() or c in "-_" for c in value):
+                return value
+    return None
