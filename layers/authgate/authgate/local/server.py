@@ -83,6 +83,8 @@ class Emulator:
         started = time.perf_counter()
         request_id, extended_id = str(uuid.uuid4()), events.extended_request_id()
         reply = self._handle(request, request_id, extended_id)
+        # API Gateway adds its own ids to every response, whatever the integration returned.
+        reply.headers += [("x-amzn-RequestId", request_id), ("x-amz-apigw-id", extended_id)]
         reply.request_id = _header(reply.headers, "x-request-id") or request_id
         self._log_line(request, reply, request_id, started)
         return reply

@@ -1,0 +1,136 @@
+"""A real `authgate serve` for end-to-end tests: a subprocess on a free port with the demo seed.
+
+Fixtures:
+- `local_stack` (session): the running stack — base_url, state_dir (for admin commands:
+  pass env={"AUTHGATE_STATE_DIR": local_stack.state_dir, ...}), log_path, and `log()`.
+- `base_url` (session): just its base URL, e.g. "http://127.0.0.1:41234".
+
+The server's output goes to a log file; when a test fails, the tail of that log is attached to
+the report. Teardown sends SIGTERM and waits (the server exits 0 on it), then kills if needed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+READY_TIMEOUT = 60.0
+
+
+@dataclass
+class LocalStack:
+    base_url: str
+    port: int
+    state_dir: Path
+    log_path: Path
+    process: subprocess.Popen[bytes]
+
+    def log(self, tail: int = 200) -> str:
+        """The server's output so far (last `tail` lines)."""
+        try:
+            lines = self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return ""
+        return "\n".join(lines[-tail:])
+
+    def env(self) -> dict[str, str]:
+        """Environment for a subprocess (e.g. `authgate clients ...`) aimed at this stack."""
+        return {**os.environ, "AUTHGATE_STATE_DIR": str(self.state_dir)}
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def authgate_command() -> list[str]:
+    """The installed console script next to this interpreter, else `python -m authgate.cli`."""
+    script = Path(sys.executable).with_name("authgate")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "authgate.cli"]
+
+
+def start_stack(tmp: Path, *extra: str) -> LocalStack:
+    """Start `authgate serve` on a free port and wait until it answers HTTP."""
+    port = free_port()
+    state_dir = tmp / "state"
+    log_path = tmp / "serve.log"
+    env = {**os.environ, "AUTHGATE_STATE_DIR": str(state_dir), "PYTHONUNBUFFERED": "1"}
+    env.pop("PORT", None)
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen([*authgate_command(), "serve", "--port", str(port), *extra],
+                                   cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    stack = LocalStack(f"http://127.0.0.1:{port}", port, state_dir, log_path, process)
+    deadline = time.monotonic() + READY_TIMEOUT
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"authgate serve exited with {process.returncode} before it was ready:\n{stack.log()}")
+        # Ready once the start-up banner is out (tables, keys and seed are loaded by then).
+        if "authgate is running on" in stack.log() and _answers(stack.base_url):
+            return stack
+        if time.monotonic() > deadline:
+            stop_stack(stack)
+            raise RuntimeError(f"authgate serve not ready after {READY_TIMEOUT:.0f}s:\n{stack.log()}")
+        time.sleep(0.1)
+
+
+def _answers(base_url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base_url}/.well-known/jwks.json", timeout=2):
+            return True
+    except urllib.error.HTTPError:
+        return True  # an HTTP answer of any status: the server is up
+    except OSError:
+        return False
+
+
+def stop_stack(stack: LocalStack) -> int | None:
+    if stack.process.poll() is None:
+        stack.process.send_signal(signal.SIGTERM)
+        try:
+            stack.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            stack.process.kill()
+            stack.process.wait(timeout=10)
+    return stack.process.returncode
+
+
+@pytest.fixture(scope="session")
+def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
+    stack = start_stack(tmp_path_factory.mktemp("authgate-serve"))
+    _STACKS.append(stack)
+    try:
+        yield stack
+    finally:
+        stop_stack(stack)
+        _STACKS.remove(stack)
+
+
+@pytest.fixture(scope="session")
+def base_url(local_stack: LocalStack) -> str:
+    return local_stack.base_url
+
+
+_STACKS: list[LocalStack] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """On a failing e2e test, attach the server's recent output to the report."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and _STACKS:
+        for stack in _STACKS:
+            report.sections.append((f"authgate serve log ({stack.base_url})", stack.log(80)))

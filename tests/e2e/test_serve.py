@@ -1,0 +1,144 @@
+"""`authgate serve` over real HTTP: template routes, gateway responses, correlation, start/stop."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.e2e.conftest import LocalStack, authgate_command, start_stack, stop_stack
+
+pytestmark = pytest.mark.e2e
+
+
+def headers_of(response: requests.Response) -> dict[str, str]:
+    """Response headers without the ones that vary per run (Date)."""
+    return {k.lower(): v for k, v in response.headers.items() if k.lower() != "date"}
+
+
+def test_jwks_is_served(base_url: str) -> None:
+    response = requests.get(f"{base_url}/.well-known/jwks.json", timeout=10)
+    assert response.status_code == 200
+    request_id = response.headers["x-request-id"]
+    assert headers_of(response) == {
+        "content-type": "application/json",
+        "cache-control": "public, max-age=300",
+        "x-request-id": request_id,
+        "x-amzn-requestid": request_id,
+        "x-amz-apigw-id": response.headers["x-amz-apigw-id"],
+        "content-length": str(len(response.content)),
+    }
+    keys = response.json()["keys"]
+    assert keys, "the local stack publishes at least one signing key"
+    for key in keys:
+        assert {"kty", "kid", "alg", "use"} <= set(key) and key["use"] == "sig"
+        assert not {"d", "p", "q", "dp", "dq", "qi"} & set(key), "no private members"
+
+
+def test_metadata_is_served_with_the_local_issuer(base_url: str) -> None:
+    response = requests.get(f"{base_url}/.well-known/oauth-authorization-server", timeout=10)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    assert body["issuer"] == base_url
+    assert body["token_endpoint"] == f"{base_url}/oauth/token"
+    assert body["jwks_uri"] == f"{base_url}/.well-known/jwks.json"
+
+
+@pytest.mark.parametrize("method, path", [
+    ("GET", "/no/such/route"),
+    ("POST", "/no/such/route"),
+    ("GET", "/"),
+    ("DELETE", "/nothing-here"),
+])
+def test_unknown_route_is_a_problem_never_html(base_url: str, method: str, path: str) -> None:
+    response = requests.request(method, f"{base_url}{path}", headers={"Accept": "text/html"}, timeout=10)
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert "<html" not in response.text.lower()
+    body = response.json()
+    assert body["status"] == 404 and body["code"] == "not_found"
+    assert body["traceId"] == response.headers["x-request-id"]
+
+
+def test_http_level_errors_are_problems_never_html(base_url: str) -> None:
+    """What never reaches a route (an unknown HTTP method) is still problem+json."""
+    response = requests.request("BREW", f"{base_url}/", timeout=10)
+    assert response.status_code == 405
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["code"] == "method_not_allowed"
+
+
+def test_charges_without_api_key_is_the_invalid_api_key_gateway_response(base_url: str) -> None:
+    response = requests.get(f"{base_url}/charges", timeout=10)
+    assert response.status_code == 403
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body = response.json()
+    assert body["status"] == 403 and body["code"] == "invalid_api_key"
+    wrong = requests.get(f"{base_url}/charges", headers={"x-api-key": "not-a-key"}, timeout=10)
+    assert (wrong.status_code, wrong.json()["code"]) == (403, "invalid_api_key")
+
+
+def test_charges_with_the_demo_api_key_reaches_the_function(base_url: str) -> None:
+    """With a valid key the gateway lets the request through: the function's bearer guard answers."""
+    response = requests.get(f"{base_url}/charges", headers={"x-api-key": "demo-api-key"}, timeout=10)
+    assert response.status_code != 403 or response.json()["code"] != "invalid_api_key"
+
+
+def test_request_id_is_echoed_and_correlation_headers_kept(base_url: str) -> None:
+    traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    response = requests.get(f"{base_url}/no/such/route", timeout=10, headers={
+        "x-request-id": "e2e-req-42", "x-correlation-id": "corr-7", "traceparent": traceparent})
+    assert response.headers["x-request-id"] == "e2e-req-42"
+    assert response.headers["x-correlation-id"] == "corr-7"
+    assert response.headers["traceparent"] == traceparent
+    assert response.json()["traceId"] == "e2e-req-42"
+
+
+def test_each_request_is_one_structured_log_line_without_secrets(local_stack: LocalStack) -> None:
+    requests.get(f"{local_stack.base_url}/no/such/route?code=SECRET-CODE", timeout=10,
+                 headers={"x-request-id": "log-line-1", "Authorization": "Bearer SECRET-TOKEN"})
+    lines = [json.loads(line) for line in local_stack.log(2000).splitlines()
+             if line.startswith("{") and '"authgate-emulator"' in line]
+    mine = [line for line in lines if line["request_id"] == "log-line-1"]
+    assert len(mine) == 1
+    assert {k: mine[0][k] for k in ("method", "path", "status")} == {
+        "method": "GET", "path": "/no/such/route", "status": 404}
+    assert isinstance(mine[0]["duration_ms"], float)
+    assert "SECRET-CODE" not in local_stack.log(2000) and "SECRET-TOKEN" not in local_stack.log(2000)
+
+
+def test_state_file_points_admin_commands_at_this_stack(local_stack: LocalStack) -> None:
+    state = json.loads((local_stack.state_dir / "local.json").read_text())
+    assert state["base_url"] == local_stack.base_url
+    assert state["env"]["AUTHGATE_ISSUER"] == local_stack.base_url
+    assert state["env"]["AUTHGATE_CLIENTS_TABLE"] == "ClientsTable"
+    assert "AUTHGATE_SESSION_SECRET" not in state["env"]
+    assert requests.get(state["aws_endpoint"] + "/moto-api/", timeout=10).status_code == 200
+
+
+def test_busy_port_says_so_and_exits_non_zero(local_stack: LocalStack) -> None:
+    result = subprocess.run([*authgate_command(), "serve", "--port", str(local_stack.port)],
+                            capture_output=True, text=True, timeout=60, env=local_stack.env())
+    assert result.returncode != 0
+    assert f"port {local_stack.port} is already in use" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_sigint_stops_cleanly_and_removes_the_state_file(tmp_path: Path) -> None:
+    stack = start_stack(tmp_path)
+    try:
+        assert (stack.state_dir / "local.json").exists()
+        stack.process.send_signal(signal.SIGINT)
+        assert stack.process.wait(timeout=20) == 0
+    finally:
+        stop_stack(stack)
+    assert not (stack.state_dir / "local.json").exists()
+    assert "authgate serve: stopped" in stack.log()
+    with socket.socket() as sock:  # the port is free again
+        sock.bind(("127.0.0.1", stack.port))
