@@ -1,7 +1,14 @@
-"""Lambda handler: the token function. Routes are filled in by their issue; thin by design."""
+"""Lambda handler: the token function — POST /oauth/token, /oauth/revoke, /oauth/introspect."""
 
 from __future__ import annotations
 
-from authgate.http.app import App
+from authgate.http.app import App, Route
+from authgate.oauth.introspection import post_introspect
+from authgate.oauth.revocation import post_revoke
+from authgate.oauth.token_endpoint import post_token
 
-handler = App("token", {})
+handler = App("token", {
+    ("/oauth/token", "POST"): Route(post_token, "oauth"),
+    ("/oauth/revoke", "POST"): Route(post_revoke, "oauth"),
+    ("/oauth/introspect", "POST"): Route(post_introspect, "oauth"),
+})

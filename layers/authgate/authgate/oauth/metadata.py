@@ -1,13 +1,56 @@
-"""GET /.well-known/oauth-authorization-server (RFC 8414). STUB: issue 4 implements."""
+"""GET /.well-known/oauth-authorization-server (RFC 8414 §2, §3): authorization server metadata.
+
+Served by the jwks function, whose cold start must stay lean: nothing here imports jwt,
+cryptography or the grant modules (the grant list is spelled out and a test keeps it equal
+to authgate.oauth.grants.supported_grant_types()).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from authgate.errors import ApiError
+from authgate.errors.issuer import base_url
+from authgate.http.response import Response
+from authgate.oauth.scopes import KNOWN_SCOPES
+from authgate.settings import get_settings
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
-    from authgate.http.response import Response
+
+AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"]
+MAX_AGE = 3600
 
 
-def get_metadata(request: "Request") -> "Response":
-    raise NotImplementedError("issue 4")
+def grant_types() -> list[str]:
+    grants = ["authorization_code", "refresh_token", "client_credentials"]
+    return grants + (["password"] if get_settings().password_grant else [])
+
+
+def metadata(issuer: str) -> dict[str, Any]:
+    return {
+        "issuer": issuer,
+        "authorization_endpoint": f"{issuer}/oauth/authorize",
+        "token_endpoint": f"{issuer}/oauth/token",
+        "jwks_uri": f"{issuer}/.well-known/jwks.json",
+        "revocation_endpoint": f"{issuer}/oauth/revoke",
+        "introspection_endpoint": f"{issuer}/oauth/introspect",
+        "scopes_supported": list(KNOWN_SCOPES),
+        "response_types_supported": ["code"],
+        "response_modes_supported": ["query"],
+        "grant_types_supported": grant_types(),
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": AUTH_METHODS,
+        "revocation_endpoint_auth_methods_supported": AUTH_METHODS,
+        "introspection_endpoint_auth_methods_supported": AUTH_METHODS,
+        # RFC 9207: every authorization response carries `iss`.
+        "authorization_response_iss_parameter_supported": True,
+        "service_documentation": f"{issuer}/openapi.json",
+    }
+
+
+def get_metadata(request: "Request") -> Response:
+    issuer = base_url(request)
+    if not issuer:
+        raise ApiError("internal_error", "The issuer is not configured.", internal="no issuer and no API context")
+    return Response.json(200, metadata(issuer), Cache_Control=f"public, max-age={MAX_AGE}")

@@ -150,6 +150,40 @@ class ClientStore:
                                       ConsistentRead=True).get("Item")
         return self.visible(from_item(item), any_environment) if item else None
 
+    def get_with(self, client_id: str, extra: dict[str, list[dict[str, Any]]]
+                 ) -> tuple[Client | None, dict[str, list[dict[str, Any]]]]:
+        """The client plus other items (e.g. limiter counters) in ONE strongly consistent BatchGetItem.
+
+        Returns the client (None if unknown or of another environment) and the other tables'
+        items by table name.
+        """
+        request: dict[str, Any] = {t: {"Keys": list(keys), "ConsistentRead": True} for t, keys in extra.items() if keys}
+        fetch_client = bool(client_id) and len(client_id) <= 200
+        if fetch_client:
+            request.setdefault(self.table, {"Keys": [], "ConsistentRead": True})["Keys"].append(self.key(client_id))
+        responses: dict[str, list[dict[str, Any]]] = {}
+        # BatchGetItem reports throttled keys as UnprocessedKeys instead of failing: one retry,
+        # then it is an outage like any other throttle.
+        for _attempt in range(2):
+            if not request:
+                break
+            with dynamodb_faults("clients.batch_get"):
+                result = self._ddb.batch_get_item(RequestItems=request)
+            for table, items in result.get("Responses", {}).items():
+                responses.setdefault(table, []).extend(items)
+            request = result.get("UnprocessedKeys") or {}
+        if request:
+            from authgate.stores.faults import unavailable
+
+            raise unavailable("clients.batch_get: unprocessed keys")
+        client = None
+        for item in responses.pop(self.table, []) if fetch_client else []:
+            if item.get("client_id", {}).get("S") == client_id:
+                client = self.visible(from_item(item))
+            else:  # another item of the same table was asked for alongside
+                responses.setdefault(self.table, []).append(item)
+        return client, responses
+
     @staticmethod
     def visible(client: Client, any_environment: bool = False) -> Client | None:
         if any_environment or client.environment == get_settings().stage:

@@ -1,0 +1,116 @@
+"""Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3).
+
+Methods: client_secret_basic (§2.3.1, id and secret form-urlencoded inside Basic),
+client_secret_post (§2.3.1, in the body), and none for public clients (§2.1, PKCE required).
+Using two methods at once is invalid_request (§2.3: MUST NOT use more than one). Every other
+failure is 401 invalid_client with `WWW-Authenticate: Basic realm="oauth"` (§5.2); unknown
+clients, clients of another environment, wrong and rotated-out secrets look identical.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping
+from urllib.parse import unquote_plus
+
+from authgate.errors import ApiError
+from authgate.stores.clients import Client, ClientStore, client_secret_matches
+
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+
+METHODS = ("client_secret_basic", "client_secret_post", "none")
+CHALLENGE = 'Basic realm="oauth"'
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What the request presented, before any lookup."""
+
+    method: str
+    client_id: str
+    secret: str | None
+
+
+def invalid_client(detail: str = "Client authentication failed.", internal: str = "") -> ApiError:
+    return ApiError("invalid_client", detail, internal=internal, headers={"WWW-Authenticate": CHALLENGE})
+
+
+def _basic(header: str) -> tuple[str, str]:
+    """Decode Basic credentials; id and secret are form-urlencoded first (RFC 6749 2.3.1)."""
+    token = header[6:].strip()
+    try:
+        decoded = base64.b64decode(token, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        raise ApiError("invalid_request", "The Authorization header is not valid Basic credentials.") from None
+    if ":" not in decoded:
+        raise ApiError("invalid_request", "Basic credentials must be client_id:client_secret.")
+    raw_id, raw_secret = decoded.split(":", 1)
+    return unquote_plus(raw_id), unquote_plus(raw_secret)
+
+
+def read_credentials(request: "Request", form: Mapping[str, str]) -> Credentials | None:
+    """The single authentication method the request used (RFC 6749 2.3); None when it used none."""
+    headers = request.headers.get_all("authorization")
+    if len(headers) > 1:
+        raise ApiError("invalid_request", "The Authorization header is repeated.")
+    header = headers[0] if headers else None
+    body_id, body_secret = form.get("client_id"), form.get("client_secret")
+    if header is not None:
+        if header[:6].lower() != "basic ":
+            raise invalid_client("Use client_secret_basic, client_secret_post, or none for public clients.",
+                                 internal="unsupported Authorization scheme")
+        client_id, secret = _basic(header)
+        if body_secret is not None:
+            raise ApiError("invalid_request", "Use one client authentication method, not Basic and client_secret together.")
+        if body_id is not None and body_id != client_id:
+            raise ApiError("invalid_request", "client_id in the body differs from the Basic credentials.")
+        return Credentials("client_secret_basic", client_id, secret)
+    if body_id is None:
+        if body_secret is not None:
+            raise ApiError("invalid_request", "client_secret was sent without client_id.")
+        return None
+    if body_secret is not None:
+        return Credentials("client_secret_post", body_id, body_secret)
+    return Credentials("none", body_id, None)
+
+
+def authenticate(request: "Request", form: Mapping[str, str], creds: Credentials | None = None,
+                 store: Any = None) -> Client:
+    """The authenticated client, or raise invalid_client/invalid_request/rate_limited (RFC 6749 2.3, 10.10).
+
+    One BatchGetItem reads the client and its failed-authentication counters; a client or
+    address over its failure quota is refused (429) before any secret is compared.
+    """
+    from authgate.limits.auth_failures import AuthFailureGuard
+
+    creds = creds or read_credentials(request, form)
+    if creds is None:
+        raise invalid_client("Client authentication is required.", internal="no client credentials")
+    store = store or ClientStore()
+    guard = AuthFailureGuard("client")
+    client, others = store.get_with(creds.client_id, {guard.table: guard.keys(creds.client_id, request.source_ip)})
+    guard.check(others.get(guard.table, []), creds.client_id, request.source_ip)
+    failure = _failure(client, creds)
+    if failure:
+        guard.record_failure(creds.client_id, request.source_ip)
+        raise invalid_client(internal=f"client {creds.client_id[:64]!r}: {failure}")
+    assert client is not None
+    request.state["client_id"] = client.client_id
+    request.state["tenant"] = client.tenant_id
+    request.state["client_auth_method"] = creds.method
+    return client
+
+
+def _failure(client: Client | None, creds: Credentials) -> str:
+    """Why authentication failed (for logs only), or "" when it succeeded."""
+    if creds.secret is None:
+        if client is None:
+            return "unknown client"
+        return "" if client.is_public else "confidential client sent no secret"
+    # A public client has no secret: presenting one is a failed authentication too.
+    if not client_secret_matches(client, creds.secret):
+        return "unknown client" if client is None else "wrong or rotated-out secret"
+    return ""

@@ -1,0 +1,39 @@
+"""The form body of the token, revocation and introspection endpoints (RFC 6749 §3.2, §3.1).
+
+Requests are application/x-www-form-urlencoded; a parameter sent more than once, or any
+parameter in the URI query, is invalid_request. A parameter with an empty value is treated
+as omitted (RFC 6749 §3.1).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from authgate.errors import ApiError
+
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+
+FORM_TYPE = "application/x-www-form-urlencoded"
+
+
+def read_form(request: "Request") -> dict[str, str]:
+    """The body's parameters, each at most once; empty values dropped."""
+    if request.content_type != FORM_TYPE:
+        raise ApiError("invalid_request",
+                       f"The request body must be {FORM_TYPE} (RFC 6749 3.2).",
+                       internal=f"content type {request.content_type or '(none)'}")
+    if request.query:
+        # Credentials and grants never travel in the URI (RFC 6749 2.3.1, 3.2).
+        raise ApiError("invalid_request", "Parameters must be sent in the request body, not the URI query.")
+    params: dict[str, str] = {}
+    seen: set[str] = set()
+    for name, value in request.form():
+        if name in seen:
+            raise ApiError("invalid_request", f"The parameter {name!r} is repeated (RFC 6749 3.2).")
+        seen.add(name)
+        if any(ord(ch) < 0x20 or ch == "\x7f" for ch in value):
+            raise ApiError("invalid_request", f"The parameter {name!r} contains control characters.")
+        if value:
+            params[name] = value
+    return params

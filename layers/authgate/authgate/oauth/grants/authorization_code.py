@@ -1,0 +1,65 @@
+"""The authorization code grant's token request (RFC 6749 §4.1.3) with PKCE (RFC 7636 §4.5-4.6)."""
+
+from __future__ import annotations
+
+from authgate.errors import ApiError
+from authgate.oauth import pkce
+from authgate.oauth.grant_revocation import revoke_grant
+from authgate.oauth.grants.base import Grant, TokenRequest, TokenResult
+from authgate.stores.codes import CodeAlreadyUsed, CodeError, CodeStore
+from authgate.stores.refresh_tokens import RefreshTokenStore
+from authgate.tokens.issue import issue_access_token
+
+
+def _invalid_grant(detail: str, internal: str = "") -> ApiError:
+    return ApiError("invalid_grant", detail, internal=internal)
+
+
+class AuthorizationCodeGrant(Grant):
+    GRANT_TYPE = "authorization_code"
+
+    def exchange(self, req: TokenRequest) -> TokenResult:
+        code = req.param("code")
+        verifier = req.form.get("code_verifier")
+        if verifier is not None and not pkce.is_valid_verifier(verifier):
+            raise ApiError("invalid_request", "code_verifier must be 43-128 unreserved characters (RFC 7636 4.1).")
+        client = req.client
+        try:
+            # One conditional write: of any number of concurrent exchanges, one gets the record.
+            record = CodeStore().consume(code)
+        except CodeAlreadyUsed as used:
+            assert used.record is not None
+            revoke_grant(used.record.grant_id, req.now, "authorization code replayed")
+            raise _invalid_grant("The authorization code has already been used.") from used
+        except CodeError as exc:
+            raise _invalid_grant("The authorization code is invalid or expired.", internal=exc.reason) from exc
+
+        if record.client_id != client.client_id:
+            raise _invalid_grant("The authorization code was issued to another client.",
+                                 internal=f"code of {record.client_id!r} presented by {client.client_id!r}")
+        redirect_uri = req.form.get("redirect_uri")
+        if record.redirect_uri is not None and redirect_uri != record.redirect_uri:
+            # RFC 6749 4.1.3: required and identical when the authorization request had one.
+            raise _invalid_grant("redirect_uri does not match the authorization request.")
+        if record.redirect_uri is None and redirect_uri is not None and redirect_uri not in client.redirect_uris:
+            raise _invalid_grant("redirect_uri is not registered for this client.")
+        if record.code_challenge:
+            if verifier is None:
+                raise _invalid_grant("code_verifier is required: the authorization request used PKCE.")
+            if not pkce.verify(verifier, record.code_challenge, record.code_challenge_method):
+                raise _invalid_grant("code_verifier does not match the code challenge (RFC 7636 4.6).")
+        elif verifier is not None:
+            # PKCE downgrade: a verifier for a code issued without a challenge (RFC 9700 2.1.1).
+            raise _invalid_grant("code_verifier sent, but the authorization request had no code_challenge.")
+        elif client.is_public:
+            raise _invalid_grant("Public clients must use PKCE.")
+
+        refresh_token = None
+        if client.allows_grant("refresh_token"):
+            # The family is the code's grant: replaying the code revokes this family too.
+            refresh_token = RefreshTokenStore().start_family(
+                family_id=record.grant_id, client_id=client.client_id, tenant_id=record.tenant_id,
+                subject=record.subject, scope=record.scope, now=req.now)
+        issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=client.client_id,
+                                    tenant=record.tenant_id, scope=record.scope, grant_id=record.grant_id)
+        return TokenResult(issued.token, issued.expires_in, issued.scope, refresh_token)

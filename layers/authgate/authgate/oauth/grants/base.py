@@ -1,0 +1,94 @@
+"""What every grant shares: its input, its result, and scope checks (RFC 6749 §3.3, §5.1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+
+from authgate.errors import ApiError
+from authgate.oauth.scopes import KNOWN_SCOPES, ScopeSyntaxError, format_scope, parse_scope
+
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+    from authgate.stores.clients import Client
+    from authgate.stores.tenants import Tenant
+
+
+@dataclass
+class TokenRequest:
+    """An authenticated client's token request."""
+
+    request: "Request"
+    form: Mapping[str, str]
+    client: "Client"
+    issuer: str
+    now: int
+
+    def param(self, name: str) -> str:
+        """A required parameter, or invalid_request (RFC 6749 5.2)."""
+        value = self.form.get(name)
+        if value is None:
+            raise ApiError("invalid_request", f"The {name} parameter is required.")
+        return value
+
+
+@dataclass(frozen=True)
+class TokenResult:
+    """The successful response (RFC 6749 5.1)."""
+
+    access_token: str
+    expires_in: int
+    scope: str
+    refresh_token: str | None = None
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"access_token": self.access_token, "token_type": "Bearer",
+                               "expires_in": self.expires_in, "scope": self.scope}
+        if self.refresh_token:
+            out["refresh_token"] = self.refresh_token
+        return out
+
+
+class Grant:
+    GRANT_TYPE: ClassVar[str] = ""
+
+    def exchange(self, req: TokenRequest) -> TokenResult:
+        raise NotImplementedError
+
+
+def requested_scopes(raw: str | None) -> tuple[str, ...] | None:
+    """The `scope` parameter as tokens; None when absent; invalid_scope when malformed."""
+    if raw is None:
+        return None
+    try:
+        return parse_scope(raw)
+    except ScopeSyntaxError:
+        raise ApiError("invalid_scope", "The scope parameter is not a list of scope tokens (RFC 6749 3.3).") from None
+
+
+def check_scopes(requested: tuple[str, ...] | None, client: "Client", tenant: "Tenant | None") -> tuple[str, ...]:
+    """The granted scopes: requested ones if all are known, allowed and not forbidden; else the default.
+
+    Absent scope means the client's registered scopes minus the tenant's forbidden ones
+    (RFC 6749 3.3: a documented default).
+    """
+    forbidden = tenant.forbidden_scopes if tenant else frozenset()
+    if requested is None:
+        granted = tuple(s for s in client.scopes if s not in forbidden)
+        if not granted:
+            raise ApiError("invalid_scope", "No scope is available to this client.")
+        return granted
+    for scope in requested:
+        if scope not in KNOWN_SCOPES:
+            raise ApiError("invalid_scope", f"The scope {scope[:64]!r} is unknown.")
+        if scope not in client.scopes:
+            raise ApiError("invalid_scope", f"The scope {scope!r} is not allowed for this client.")
+        if scope in forbidden:
+            raise ApiError("invalid_scope", f"The scope {scope!r} is forbidden by the tenant.")
+    if not requested:
+        raise ApiError("invalid_scope", "The scope parameter is empty.")
+    return requested
+
+
+def scope_string(scopes: tuple[str, ...]) -> str:
+    return format_scope(scopes)

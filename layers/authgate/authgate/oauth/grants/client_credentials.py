@@ -1,0 +1,26 @@
+"""The client credentials grant (RFC 6749 §4.4): confidential clients only, no refresh token (§4.4.3)."""
+
+from __future__ import annotations
+
+from authgate.errors import ApiError
+from authgate.oauth.grants.base import Grant, TokenRequest, TokenResult, check_scopes, requested_scopes, scope_string
+from authgate.stores.tenants import TenantStore
+from authgate.tokens.issue import issue_access_token
+
+
+class ClientCredentialsGrant(Grant):
+    GRANT_TYPE = "client_credentials"
+
+    def exchange(self, req: TokenRequest) -> TokenResult:
+        client = req.client
+        if client.is_public:
+            raise ApiError("unauthorized_client", "Public clients cannot use client_credentials (RFC 6749 4.4).")
+        requested = requested_scopes(req.form.get("scope"))
+        tenant = TenantStore().get(client.tenant_id)
+        if client.requires_admin_approval and (tenant is None or not tenant.has_approved(client.client_id)):
+            raise ApiError("unauthorized_client", "The tenant's administrator has not approved this client.")
+        scopes = check_scopes(requested, client, tenant)
+        # RFC 9068 2.2: with no resource owner, sub is the client itself.
+        issued = issue_access_token(issuer=req.issuer, subject=client.client_id, client_id=client.client_id,
+                                    tenant=client.tenant_id, scope=scope_string(scopes))
+        return TokenResult(issued.token, issued.expires_in, issued.scope)

@@ -1,0 +1,56 @@
+"""The refresh token grant (RFC 6749 §6) with rotation and reuse detection (RFC 9700 §4.14.2).
+
+Every use rotates the token. Presenting a token that was already rotated (a replay, or the
+loser of two concurrent refreshes) is invalid_grant and revokes the whole family, including
+its access tokens. The scope may only narrow; the new refresh token keeps the original scope
+(RFC 6749 §6) and the family's original expiry.
+"""
+
+from __future__ import annotations
+
+from authgate.errors import ApiError
+from authgate.oauth.grant_revocation import revoke_grant
+from authgate.oauth.grants.base import Grant, TokenRequest, TokenResult, requested_scopes, scope_string
+from authgate.oauth.scopes import parse_scope
+from authgate.stores.refresh_tokens import RefreshTokenStore, RotationFailed
+from authgate.tokens.issue import issue_access_token
+
+
+class RefreshTokenGrant(Grant):
+    GRANT_TYPE = "refresh_token"
+
+    def exchange(self, req: TokenRequest) -> TokenResult:
+        presented = req.param("refresh_token")
+        requested = requested_scopes(req.form.get("scope"))
+        store = RefreshTokenStore()
+        record = store.get(presented)
+        if record is None:
+            raise ApiError("invalid_grant", "The refresh token is invalid.", internal="unknown refresh token")
+        if record.client_id != req.client.client_id:
+            raise ApiError("invalid_grant", "The refresh token was issued to another client.",
+                           internal=f"refresh token of {record.client_id!r}")
+        if record.expires_at <= req.now:
+            raise ApiError("invalid_grant", "The refresh token has expired.")
+        if record.state == "rotated":
+            revoke_grant(record.family_id, req.now, "rotated refresh token replayed")
+            raise ApiError("invalid_grant", "The refresh token has already been used; its grant is revoked.")
+        if record.state != "active":
+            raise ApiError("invalid_grant", "The refresh token has been revoked.")
+
+        granted = parse_scope(record.scope)
+        if requested is not None:
+            wider = [s for s in requested if s not in granted]
+            if wider:
+                raise ApiError("invalid_scope", f"The scope {wider[0][:64]!r} exceeds the original grant (RFC 6749 6).")
+            granted = requested
+        try:
+            new_token = store.rotate(record, req.now)
+        except RotationFailed as failed:
+            if failed.reused:
+                # Lost a race with another use of the same token: that is reuse too.
+                revoke_grant(record.family_id, req.now, "concurrent refresh token reuse")
+                raise ApiError("invalid_grant", "The refresh token has already been used; its grant is revoked.") from failed
+            raise ApiError("invalid_grant", "The refresh token has been revoked.") from failed
+        issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=record.client_id,
+                                    tenant=record.tenant_id, scope=scope_string(granted), grant_id=record.family_id)
+        return TokenResult(issued.token, issued.expires_in, issued.scope, new_token)

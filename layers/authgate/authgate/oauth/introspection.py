@@ -1,0 +1,81 @@
+"""POST /oauth/introspect (RFC 7662): client-authenticated token introspection.
+
+Anything not currently valid — unknown, malformed, expired, revoked, rotated, or issued to
+another client — is `{"active": false}` and nothing more (§2.2). A client may introspect
+only its own tokens (§4: the server decides who may see what).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import TYPE_CHECKING, Any
+
+from authgate.errors import ApiError
+from authgate.errors.issuer import base_url
+from authgate.http.response import Response
+from authgate.oauth import client_auth
+from authgate.oauth.form import read_form
+from authgate.tokens import clock
+
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+    from authgate.stores.clients import Client
+
+INACTIVE: dict[str, Any] = {"active": False}
+
+
+def _claims(token: str) -> dict[str, Any]:
+    """The payload of a JWT whose signature the guard has already verified."""
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+def _access(token: str, client: "Client", issuer: str) -> dict[str, Any] | None:
+    from authgate.tokens.guard import validate_access_token
+
+    if token.count(".") != 2:
+        return None
+    try:
+        principal = validate_access_token(token, issuer=issuer)
+    except ApiError:
+        return None
+    if principal.client_id != client.client_id:
+        return None
+    claims = _claims(token)
+    return {
+        "active": True, "scope": claims["scope"], "client_id": claims["client_id"], "sub": claims["sub"],
+        "exp": claims["exp"], "iat": claims["iat"], "iss": claims["iss"], "aud": claims["aud"],
+        "token_type": "Bearer", "jti": claims["jti"],
+    }
+
+
+def _refresh(token: str, client: "Client", issuer: str, now: int) -> dict[str, Any] | None:
+    from authgate.stores.refresh_tokens import RefreshTokenStore
+
+    if "." in token:
+        return None
+    store = RefreshTokenStore()
+    record = store.get(token)
+    if (record is None or record.client_id != client.client_id or record.state != "active"
+            or record.expires_at <= now or not store.family_active(record.family_id)):
+        return None
+    return {
+        "active": True, "scope": record.scope, "client_id": record.client_id, "sub": record.subject,
+        "exp": record.expires_at, "iat": record.issued_at, "iss": issuer, "token_type": "refresh_token",
+    }
+
+
+def post_introspect(request: "Request") -> Response:
+    form = read_form(request)
+    creds = client_auth.read_credentials(request, form)
+    client = client_auth.authenticate(request, form, creds)
+    token = form.get("token")
+    if token is None:
+        raise ApiError("invalid_request", "The token parameter is required (RFC 7662 2.1).")
+    issuer, now = base_url(request), clock.now()
+    if form.get("token_type_hint") == "refresh_token":
+        body = _refresh(token, client, issuer, now) or _access(token, client, issuer)
+    else:
+        body = _access(token, client, issuer) or _refresh(token, client, issuer, now)
+    return Response.json(200, body or INACTIVE, Cache_Control="no-store", Pragma="no-cache")

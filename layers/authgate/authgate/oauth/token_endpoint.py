@@ -1,0 +1,38 @@
+"""POST /oauth/token (RFC 6749 §3.2): form body, client authentication, grant dispatch, §5.1 response.
+
+Checks run cheapest first and in this order: the body (content type, repeats, grant_type
+present), the shape of client authentication (two methods), the grant type (supported),
+the client (authenticated), the grant (allowed for the client), then the grant itself.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from authgate.errors import ApiError
+from authgate.errors.issuer import base_url
+from authgate.http.response import Response
+from authgate.oauth import client_auth
+from authgate.oauth.form import read_form
+from authgate.oauth.grants import TokenRequest, grant_for
+from authgate.tokens import clock
+
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+
+NO_STORE = {"Cache_Control": "no-store", "Pragma": "no-cache"}
+
+
+def post_token(request: "Request") -> Response:
+    form = read_form(request)
+    grant_type = form.get("grant_type")
+    if grant_type is None:
+        raise ApiError("invalid_request", "The grant_type parameter is required.")
+    creds = client_auth.read_credentials(request, form)
+    grant = grant_for(grant_type)
+    client = client_auth.authenticate(request, form, creds)
+    if not client.allows_grant(grant_type):
+        raise ApiError("unauthorized_client", f"This client may not use the {grant_type} grant.")
+    result = grant.exchange(TokenRequest(request=request, form=form, client=client,
+                                         issuer=base_url(request), now=clock.now()))
+    return Response.json(200, result.body(), **NO_STORE)
