@@ -75,5 +75,7 @@ def parse_charge_request(body: dict[str, Any]) -> ChargeRequest:
         return ChargeRequest.model_validate(body)
     except ValidationError as exc:
         errors = field_errors(exc)
-        raise ApiError("validation_failed", "The charge request is not valid; see errors.",
+        # The pointers are in the detail too, for shapes that carry no errors[] (legacy A).
+        summary = "; ".join(f"{e.pointer or '/'} {e.message}" for e in errors)
+        raise ApiError("validation_failed", f"The charge request is not valid: {summary}.",
                        field_errors=errors) from None
