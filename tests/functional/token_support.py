@@ -1,0 +1,125 @@
+"""Driving the token function in-process: form posts, Basic credentials, codes, parsed results."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from typing import Any, Callable, Iterator
+from urllib.parse import quote_plus, urlencode
+
+import pytest
+
+from authgate.local.events import HttpRequest, build_event
+
+ISSUER = "http://127.0.0.1:3000"
+WEB_REDIRECT = "http://127.0.0.1:8765/callback"
+SPA_REDIRECT = "http://127.0.0.1:8765/spa/callback"
+VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=").decode()
+FORM = "application/x-www-form-urlencoded"
+SECRETS = {c: f"{c}-secret" for c in ("demo-web", "demo-partner", "demo-service", "demo-reader",
+                                      "demo-legacy-a", "demo-legacy-b", "acme-service")}
+SECRETS["staging-web"] = "staging-web-secret"
+NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+BASIC_CHALLENGE = 'Basic realm="oauth"'
+
+
+def basic(client_id: str, secret: str) -> str:
+    """RFC 6749 2.3.1: each part form-urlencoded, then Basic."""
+    raw = f"{quote_plus(client_id)}:{quote_plus(secret)}".encode()
+    return "Basic " + base64.b64encode(raw).decode()
+
+
+def headers_of(result: dict[str, Any]) -> dict[str, str]:
+    return {k: ", ".join(v) for k, v in (result.get("multiValueHeaders") or {}).items()}
+
+
+def body_of(result: dict[str, Any]) -> Any:
+    return json.loads(result["body"]) if result["body"] else None
+
+
+def oauth_error(result: dict[str, Any]) -> tuple[int, str]:
+    return result["statusCode"], body_of(result)["error"]
+
+
+class TokenClient:
+    """POSTs to /oauth/token, /oauth/revoke, /oauth/introspect through the token handler."""
+
+    def __init__(self, invoke: Callable[[str, dict[str, Any]], dict[str, Any]]) -> None:
+        self.invoke = invoke
+
+    def post(self, fields: list[tuple[str, str]] | dict[str, str] | None = None, *, path: str = "/oauth/token",
+             auth: str | None = None, body: bytes | None = None, content_type: str | None = FORM,
+             headers: list[tuple[str, str]] | None = None, raw_query: str = "", method: str = "POST",
+             source_ip: str = "127.0.0.1") -> dict[str, Any]:
+        if isinstance(fields, dict):
+            fields = list(fields.items())
+        data = body if body is not None else urlencode(fields or []).encode()
+        hdrs = [("Host", "127.0.0.1:3000")] + (headers or [])
+        if content_type:
+            hdrs.append(("Content-Type", content_type))
+        if auth:
+            hdrs.append(("Authorization", auth))
+        request = HttpRequest(method, path, raw_query, hdrs, data, source_ip=source_ip)
+        return self.invoke("token", build_event(request, resource=path, path_params=None))
+
+    def client_credentials(self, client_id: str = "demo-service", scope: str | None = None,
+                           **kwargs: Any) -> dict[str, Any]:
+        fields = [("grant_type", "client_credentials")] + ([("scope", scope)] if scope else [])
+        return self.post(fields, auth=basic(client_id, SECRETS[client_id]), **kwargs)
+
+    def exchange(self, code: str, *, client_id: str = "demo-web", redirect_uri: str = WEB_REDIRECT,
+                 verifier: str | None = VERIFIER) -> dict[str, Any]:
+        fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect_uri)]
+        if verifier:
+            fields.append(("code_verifier", verifier))
+        if client_id in SECRETS:
+            return self.post(fields, auth=basic(client_id, SECRETS[client_id]))
+        return self.post(fields + [("client_id", client_id)])
+
+    def refresh(self, refresh_token: str, *, client_id: str = "demo-web", scope: str | None = None) -> dict[str, Any]:
+        fields = [("grant_type", "refresh_token"), ("refresh_token", refresh_token)]
+        if scope:
+            fields.append(("scope", scope))
+        if client_id in SECRETS:
+            return self.post(fields, auth=basic(client_id, SECRETS[client_id]))
+        return self.post(fields + [("client_id", client_id)])
+
+    def revoke(self, token: str, *, client_id: str = "demo-web", hint: str | None = None) -> dict[str, Any]:
+        fields = [("token", token)] + ([("token_type_hint", hint)] if hint else [])
+        if client_id in SECRETS:
+            return self.post(fields, path="/oauth/revoke", auth=basic(client_id, SECRETS[client_id]))
+        return self.post(fields + [("client_id", client_id)], path="/oauth/revoke")
+
+    def introspect(self, token: str, *, client_id: str = "demo-web", hint: str | None = None) -> dict[str, Any]:
+        fields = [("token", token)] + ([("token_type_hint", hint)] if hint else [])
+        if client_id in SECRETS:
+            return self.post(fields, path="/oauth/introspect", auth=basic(client_id, SECRETS[client_id]))
+        return self.post(fields + [("client_id", client_id)], path="/oauth/introspect")
+
+
+def new_code(*, client_id: str = "demo-web", redirect_uri: str | None = WEB_REDIRECT,
+             challenge: str = CHALLENGE, scope: str = "charges:read charges:write", ttl: int | None = None) -> str:
+    """A code as the authorize endpoint stores it (through the real CodeStore)."""
+    from authgate.stores.codes import CodeStore
+
+    return CodeStore().create(client_id=client_id, tenant_id="demo", redirect_uri=redirect_uri,
+                              code_challenge=challenge, code_challenge_method="S256" if challenge else "",
+                              scope=scope, subject="alice", ttl=ttl)
+
+
+@pytest.fixture
+def demo(aws: None) -> Iterator[None]:
+    """The demo seed and signing keys in moto."""
+    from authgate.local.seed import load_seed
+    from authgate.tokens.keys import ensure_keys
+
+    load_seed()
+    ensure_keys()
+    yield
+
+
+@pytest.fixture
+def tokens(demo: None, invoke: Callable[[str, dict[str, Any]], dict[str, Any]]) -> TokenClient:
+    return TokenClient(invoke)
