@@ -61,6 +61,12 @@ class Reply:
     request_id: str = ""
 
 
+def _usage_plans() -> Any:
+    from authgate.local.usage_plans import UsagePlanEnforcer
+
+    return UsagePlanEnforcer.from_template()
+
+
 @dataclass
 class Emulator:
     """Routes, API keys and handlers of one local API; `handle` is one request, no sockets."""
@@ -73,11 +79,16 @@ class Emulator:
     log: TextIO | None = None
     load: Callable[[str], Callable[[dict[str, Any], Any], dict[str, Any]]] = load_handler
     _log_lock: threading.Lock = field(default_factory=threading.Lock)
+    # The template's usage plans (authgate.local.usage_plans.UsagePlanEnforcer).
+    usage_plans: Any = field(default_factory=_usage_plans)
 
     def admit(self, api_key: str | None, usage_plan: str | None, route: ApiRoute) -> str | None:
         """Usage-plan hook, called per request before the handler: None admits, else a gateway
-        response type (THROTTLED, QUOTA_EXCEEDED). Plans are enforced by a later issue."""
-        return None
+        response type (THROTTLED, QUOTA_EXCEEDED). As on API Gateway, plans only apply to
+        methods that require an API key."""
+        if not route.api_key_required or not api_key or not usage_plan:
+            return None
+        return self.usage_plans.admit(api_key, usage_plan)
 
     def handle(self, request: events.HttpRequest) -> Reply:
         started = time.perf_counter()
