@@ -199,9 +199,9 @@ def read_error(status: int, headers: Mapping[str, Any] | Iterable[tuple[str, Any
     if isinstance(data, dict) and data.get("success") is False and 200 <= status < 300:
         defects.append(SUCCESS_FALSE_WITH_2XX)
         failing = True
-    if any(str(s) != str(status) for s in body_statuses):
-        defects.append(STATUS_MISMATCH)
     if failing:
+        if any(str(s) != str(status) for s in body_statuses):
+            defects.append(STATUS_MISMATCH)
         if shape == "html" and api:
             defects.append(HTML_ON_API_ROUTE)
         if shape == "unknown":
@@ -218,11 +218,10 @@ def read_error(status: int, headers: Mapping[str, Any] | Iterable[tuple[str, Any
             defects.append(NO_ALLOW)
         if status in (429, 503) and retry_raw is None:
             defects.append(NO_RETRY_AFTER)
+        if traces and any(t != h.get("x-request-id") for t in traces):
+            defects.append(TRACE_ID_MISMATCH)
     if retry_raw is not None and retry_after is None:
         defects.append(BAD_RETRY_AFTER)
-    x_request_id = h.get("x-request-id")
-    if traces and any(t != x_request_id for t in traces):
-        defects.append(TRACE_ID_MISMATCH)
     return ErrorReading(status=status, code=code, message=message, shape=shape, request_id=request_id,
                         retry_after=retry_after, defects=tuple(defects), content_type=content_type,
                         body=data if data is not None else text)
