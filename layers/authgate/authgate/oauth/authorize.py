@@ -19,6 +19,7 @@ from authgate.errors import ApiError
 from authgate.errors.issuer import base_url
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
 from authgate.oauth import session
 from authgate.oauth.authorize_request import (AuthorizationRequest, client_id_of, recheck, resolve_target,
@@ -80,8 +81,13 @@ def post_authorize(request: Request) -> Response:
         return _form(request, auth, client, tenant, MISSING_DECISION, username, fields)
     if not username or not password:
         return _form(request, auth, client, tenant, MISSING_CREDENTIALS, username, fields)
+    # Brute-force protection (RFC 6749 10.10): failed logins per account and per address; over
+    # the quota the redirect is temporarily_unavailable, before the password is checked.
+    guard, account = AuthFailureGuard("user"), f"{tenant.tenant_id}/{username}"
+    guard.gate(account, request.source_ip)
     result = UserStore().verify(tenant.tenant_id, username, password)
     if not result.ok:
+        guard.record_failure(account, request.source_ip)
         _log(f"login_{result.reason}", auth)
         return _form(request, auth, client, tenant, WRONG_CREDENTIALS, username, fields)
 
