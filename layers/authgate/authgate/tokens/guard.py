@@ -9,6 +9,8 @@ token 401 invalid_token; missing scope 403 insufficient_scope. Each carries WWW-
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 import threading
@@ -19,6 +21,7 @@ from authgate.dependencies import cached
 from authgate.errors import ApiError
 from authgate.errors.render import base_url
 from authgate.settings import get_settings
+from authgate.stores.keys import PREVIOUS
 from authgate.tokens import clock
 from authgate.tokens.issue import TOKEN_TYPE, default_audience
 
@@ -120,6 +123,9 @@ class VerificationKey:
     kid: str
     alg: str
     key: Any  # a cryptography public key
+    # A previous key's retirement time is known in advance: from then on it verifies nothing,
+    # even while an older copy of the key list is still cached.
+    retires_at: int = 0
 
 
 class KeyCache:
@@ -141,7 +147,8 @@ class KeyCache:
             stale = self._loaded_at is None or now - self._loaded_at >= self._max_age or now < self._loaded_at
             if stale or (kid not in self._keys and now - (self._loaded_at or 0) >= self._refresh_interval):
                 self._reload(now)
-            return self._keys.get(kid)
+            key = self._keys.get(kid)
+            return None if key is None or (key.retires_at and now >= key.retires_at) else key
 
     def _reload(self, now: int) -> None:
         from jwt import PyJWK
@@ -149,9 +156,20 @@ class KeyCache:
         keys = {}
         for record in self._load():
             if record.alg in ALLOWED_ALGS:
-                keys[record.kid] = VerificationKey(record.kid, record.alg, PyJWK(json.loads(record.public_jwk)).key)
+                keys[record.kid] = VerificationKey(record.kid, record.alg, PyJWK(json.loads(record.public_jwk)).key,
+                                                   record.retires_at if record.state == PREVIOUS else 0)
         self._keys, self._loaded_at = keys, now
         self.loads += 1
+
+
+def _json_segment(segment: str) -> dict[str, Any] | None:
+    """A base64url JSON object (a JOSE header), or None. Parsed here, not by PyJWT, so every
+    header parameter is judged by our allow-list before any library acts on it."""
+    try:
+        value = json.loads(base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4)))
+    except (ValueError, binascii.Error):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _number(claims: dict[str, Any], name: str) -> int | float:
@@ -175,14 +193,15 @@ class Guard:
         now = clock.now()
         if len(token) > MAX_TOKEN_LENGTH or token.count(".") != 2:
             raise invalid_token("The access token is not a JWT.")
-        try:
-            header = jwt.get_unverified_header(token)
-        except jwt.PyJWTError:
-            raise invalid_token("The access token is not a JWT.") from None
+        header = _json_segment(token.split(".", 1)[0])
+        if header is None:
+            raise invalid_token("The access token is not a JWT.")
         unexpected = sorted(set(header) - ALLOWED_HEADER)
         if unexpected:
             raise invalid_token(f"The token header parameter {unexpected[0]} is not accepted.")
         alg = header.get("alg")
+        if not isinstance(alg, str):
+            raise invalid_token("The token header names no algorithm.")
         if alg not in ALLOWED_ALGS:
             raise invalid_token(f"The algorithm {str(alg)[:20]} is not accepted.")
         typ = header.get("typ")
