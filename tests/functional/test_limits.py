@@ -313,3 +313,14 @@ def test_throttled_storage_redirects_with_temporarily_unavailable_on_the_authori
 
     assert result["statusCode"] == 302
     assert redirect_of(result).one("error") == "temporarily_unavailable"
+
+
+def test_a_counted_request_that_fails_later_still_carries_the_ratelimit_fields(
+        demo: Demo, invoke: Invoke, clock: ManualClock) -> None:
+    at_window_start(clock, into=30.5)
+
+    result = invoke("charges", demo.event("GET", "/charges/ch_does_not_exist"))
+
+    assert result["statusCode"] == 404
+    assert headers(result)["ratelimit-policy"] == POLICY
+    assert headers(result)["ratelimit"] == '"tenant";r=99;t=30, "client";r=2;t=30, "ip";r=49;t=30'

@@ -82,6 +82,11 @@ class App:
                              request.header("traceparent"), request.gateway_request_id)
             for name, value in corr.headers().items():
                 response.set_header(name, value)
+            # Headers a layer component attached to the request for whatever response it gets
+            # (the limiter's RateLimit fields also ride on a 404 or 422 of a counted request).
+            for name, value in (request.state.get("response_headers") or {}).items():
+                if response.get_header(name) is None:
+                    response.set_header(name, value)
         self._log(request, response, started)
         return response
 
