@@ -84,7 +84,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+    from authgate.admin.target import TargetError
+
+    try:
+        return int(args.func(args) or 0)
+    except TargetError as exc:
+        print(f"authgate {args.command}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """`authgate invoke FUNCTION EVENT.json`: one handler, one event, like `sam local invoke`, no Docker.
 
 AWS is moto in this process (atomic, tables from the template, keys, the demo seed), so it
-works without a running `serve`. Event files may carry placeholders such as
-`{{access_token client=demo-service scope=charges:write}}`, replaced by a freshly minted token
-for that seeded client, and an `_expect` member documenting the expected status (API Gateway
+works without a running `serve`. Event files may carry placeholders:
+`{{access_token client=demo-service scope=charges:write}}` becomes a freshly minted access token
+for that seeded client, `{{filler bytes=70000}}` that many bytes of text; and an `_expect` member documenting the expected status (API Gateway
 ignores unknown members; it is removed before the handler sees the event).
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import sys
 import traceback
@@ -67,8 +68,11 @@ def has_placeholders(value: Any) -> bool:
 
 def mint(kind: str, args: dict[str, str]) -> str:
     """Placeholder values, minted against the current (local) stack."""
+    if kind == "filler":
+        # Bulk text for size-limit cases, so the event file itself stays small.
+        return "x" * int(args.get("bytes", "0"))
     if kind != "access_token":
-        raise InvokeError(f"unknown placeholder {{{{{kind}}}}}; known: access_token")
+        raise InvokeError(f"unknown placeholder {{{{{kind}}}}}; known: access_token, filler")
     client_id = args.get("client")
     if not client_id:
         raise InvokeError("{{access_token}} needs client=CLIENT_ID")
@@ -107,13 +111,17 @@ def local_aws(seed: Path | None = None) -> Iterator[None]:
     from authgate.local.bootstrap import bootstrap
 
     make_dynamodb_atomic()
-    with mock_aws():
-        stack.apply(stack.environment(issuer=LOCAL_ISSUER, aws_endpoint=None))
-        try:
+    saved = dict(os.environ)
+    try:
+        with mock_aws():
+            stack.apply(stack.environment(issuer=LOCAL_ISSUER, aws_endpoint=None))
             bootstrap(seed)
             yield
-        finally:
-            stack.reset_caches()
+    finally:
+        # Leave the caller's environment as it was (tests run this in a shared process).
+        os.environ.clear()
+        os.environ.update(saved)
+        stack.reset_caches()
 
 
 def run(function: str, event: dict[str, Any]) -> Any:

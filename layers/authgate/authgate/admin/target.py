@@ -1,0 +1,105 @@
+"""Which stack an admin command acts on: the running local stack, or a deployed CloudFormation stack.
+
+Either way the result is the environment the stack's functions see (table names, stage,
+issuer, AWS endpoint), applied to this process, so admin code uses the same stores and
+settings as the handlers do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from authgate.local import stack, template
+
+# Set by one kind of target and never meaningful for the other; cleared before applying.
+_TARGET_VARS = ("AUTHGATE_AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB",
+                "AUTHGATE_SESSION_SECRET")
+
+
+class TargetError(Exception):
+    """No stack to act on (none running locally, or the named stack is missing or incomplete)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str          # "local" or the CloudFormation stack name
+    stage: str
+    issuer: str
+    env: dict[str, str]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("target stack (default: the running `authgate serve`)")
+    group.add_argument("--stack-name", metavar="NAME", help="act on this deployed CloudFormation stack")
+    group.add_argument("--region", metavar="REGION", help="AWS region of --stack-name")
+
+
+def use(args: argparse.Namespace) -> Target:
+    """Point this process at the chosen stack (environment + fresh caches) and describe it."""
+    stack_name = getattr(args, "stack_name", None)
+    region = getattr(args, "region", None)
+    target = deployed(stack_name, region) if stack_name else local()
+    for name in _TARGET_VARS:
+        os.environ.pop(name, None)
+    stack.apply(target.env, fake_credentials=target.name == "local")
+    return target
+
+
+def local() -> Target:
+    state = stack.read_state()
+    if state is None:
+        raise TargetError(f"no local stack is running (no {stack.state_path()}): start one with "
+                          "`authgate serve` or `make run`, or pass --stack-name NAME")
+    env = {str(k): str(v) for k, v in (state.get("env") or {}).items()}
+    return Target("local", env.get("AUTHGATE_STAGE", "local"), str(state.get("issuer", "")), env)
+
+
+def deployed(stack_name: str, region: str | None = None, cloudformation: Any = None) -> Target:
+    """The environment of a deployed stack, from its Outputs and Parameters (see template.yaml)."""
+    if cloudformation is None:
+        import boto3
+
+        cloudformation = boto3.client("cloudformation", region_name=region) if region else boto3.client("cloudformation")
+    from botocore.exceptions import ClientError
+
+    try:
+        described = cloudformation.describe_stacks(StackName=stack_name)["Stacks"][0]
+    except ClientError as exc:
+        raise TargetError(f"stack {stack_name!r}: {exc.response['Error'].get('Message', exc)}") from exc
+    outputs = {o["OutputKey"]: o["OutputValue"] for o in described.get("Outputs", [])}
+    params = {p["ParameterKey"]: p.get("ResolvedValue") or p.get("ParameterValue", "")
+              for p in described.get("Parameters", [])}
+    env = environment_from(outputs, params)
+    if region:
+        env["AWS_REGION"] = env["AWS_DEFAULT_REGION"] = region
+    return Target(stack_name, env.get("AUTHGATE_STAGE", ""), env.get("AUTHGATE_ISSUER", ""), env)
+
+
+def environment_from(outputs: Mapping[str, str], params: Mapping[str, str]) -> dict[str, str]:
+    """Resolve the template's Globals environment: `!Ref Parameter` from the stack's parameters,
+    `!Ref <Table>` from the `<Table>Name` output, the session secret and issuer from theirs."""
+    variables = template.load()["Globals"]["Function"]["Environment"]["Variables"]
+    tables = template.resources("AWS::DynamoDB::Table")
+    env: dict[str, str] = {}
+    missing = []
+    for name, value in variables.items():
+        if isinstance(value, str):
+            env[name] = value
+        elif isinstance(value, dict) and "Ref" in value:
+            ref = value["Ref"]
+            if ref in params:
+                env[name] = params[ref]
+            elif f"{ref}Name" in outputs:
+                env[name] = outputs[f"{ref}Name"]
+            elif f"{ref}Arn" in outputs:
+                env[name] = outputs[f"{ref}Arn"]
+            elif ref in tables:
+                missing.append(f"{ref}Name")
+    if "Issuer" in outputs:
+        env["AUTHGATE_ISSUER"] = outputs["Issuer"]
+    if missing:
+        raise TargetError(f"the stack has no output(s) {', '.join(missing)}; deploy the current template.yaml")
+    return env
