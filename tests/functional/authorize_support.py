@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -91,7 +92,8 @@ class Page:
         return raw.split(";", 1)[0] if raw else None
 
     def text(self) -> str:
-        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", self.body)).strip()
+        visible = re.sub(r"<(style|title)>.*?</\1>", " ", self.body, flags=re.S)
+        return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", visible)).strip())
 
 
 def page_of(result: dict[str, Any]) -> Page:
