@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from authgate.settings import get_settings
+from authgate.settings import SettingsError, get_settings
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -12,7 +12,12 @@ if TYPE_CHECKING:
 
 def base_url(request: "Request | None") -> str:
     """Configured issuer, else derived from the API Gateway context (https://domain/stage)."""
-    configured = get_settings().issuer
+    try:
+        configured = get_settings().issuer
+    except SettingsError:
+        # A misconfigured deployment still has to render its 500 problem; the error itself is
+        # logged by the App's boundary.
+        configured = ""
     if configured or request is None:
         return configured
     if request.domain and request.stage:

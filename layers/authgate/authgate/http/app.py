@@ -106,7 +106,7 @@ class App:
 
     def _render(self, error: ApiError, request: Request | None, surface: Surface) -> Response:
         if error.status >= 500 or error.internal:
-            get_logger().warning("request failed", extra={"code": error.code, "status": error.status,
+            get_logger().warning("request failed", extra={"error_code": error.code, "status": error.status,
                                                           "internal": error.internal})
         response = render_error(error, request, surface)
         response.error_code = error.code
@@ -119,7 +119,8 @@ class App:
             "resource": request.resource if request else None,
             "path": request.path if request else None,
             "status": response.status,
-            "code": response.error_code or None,
+            # Not "code": the log redaction masks that key (it also names OAuth authorization codes).
+            "error_code": response.error_code or None,
             "duration_ms": round((time.perf_counter() - started) * 1000, 2),
             "request_id": request.request_id if request else None,
         })
