@@ -324,3 +324,53 @@ def test_a_counted_request_that_fails_later_still_carries_the_ratelimit_fields(
     assert result["statusCode"] == 404
     assert headers(result)["ratelimit-policy"] == POLICY
     assert headers(result)["ratelimit"] == '"tenant";r=99;t=30, "client";r=2;t=30, "ip";r=49;t=30'
+
+
+# ------------------------------------------------------------------------------ usage plans (emulator)
+
+
+def _emulator(**kwargs: Any) -> Any:
+    from authgate.local.routing import Router
+    from authgate.local.server import Emulator
+    from authgate.local.template import api_routes
+
+    return Emulator(Router(api_routes()), issuer="http://127.0.0.1:3000",
+                    api_keys={"demo-api-key": "StandardUsagePlan"}, **kwargs)
+
+
+def _get(emulator: Any, path: str = "/charges", key: str | None = "demo-api-key") -> tuple[int, dict[str, str], Any]:
+    from authgate.local.events import HttpRequest
+
+    reply = emulator.handle(HttpRequest("GET", path, "", [("x-api-key", key)] if key else []))
+    return reply.status, {k.lower(): v for k, v in reply.headers}, json.loads(reply.body or b"null")
+
+
+def test_the_emulator_throttles_an_api_key_past_its_plans_burst(demo: Demo, clock: ManualClock) -> None:
+    emulator = _emulator()
+
+    statuses = [_get(emulator)[0] for _ in range(20)]  # standard plan: burst 20, 10 per second
+    status, hdrs, problem = _get(emulator)
+
+    assert statuses == [401] * 20  # admitted by the plan; the function wants a bearer token
+    assert status == 429
+    assert hdrs["content-type"] == "application/problem+json" and hdrs["retry-after"] == "1"
+    assert (problem["status"], problem["code"]) == (429, "rate_limited")
+    clock.advance(0.1)  # one token back
+    assert _get(emulator)[0] == 401
+    assert _get(emulator)[0] == 429
+    # Routes that need no API key are outside every usage plan.
+    assert _get(emulator, "/.well-known/jwks.json")[0] == 200
+
+
+def test_the_emulator_enforces_the_plans_daily_quota(demo: Demo, clock: ManualClock) -> None:
+    from authgate.local.usage_plans import UsagePlanEnforcer
+
+    emulator = _emulator(usage_plans=UsagePlanEnforcer.from_template(overrides={"StandardPlanDailyQuota": 2}))
+
+    first, second = _get(emulator)[0], _get(emulator)[0]
+    status, hdrs, problem = _get(emulator)
+
+    assert (first, second, status) == (401, 401, 429)
+    assert hdrs["retry-after"] == "3600"
+    assert (problem["status"], problem["code"]) == (429, "quota_exceeded")
+    assert _get(emulator, key=None)[0] == 403  # no key at all: INVALID_API_KEY, not a quota

@@ -111,7 +111,8 @@ class UsagePlanEnforcer:
                     return QUOTA_EXCEEDED
             tokens, last = self._buckets.get(api_key, (float(plan.burst), now))
             tokens = min(float(plan.burst), tokens + max(0.0, now - last) * plan.rate)
-            if tokens < 1.0:
+            # Epoch seconds as floats carry ~1e-7 s of rounding: a whole token is 1 within that.
+            if tokens < 1.0 - 1e-6:
                 self._buckets[api_key] = (tokens, now)
                 return THROTTLED
             self._buckets[api_key] = (tokens - 1.0, now)
