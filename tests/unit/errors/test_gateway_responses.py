@@ -11,7 +11,8 @@ from authgate.errors.catalogue import catalogue
 from authgate.local.gateway import DEFAULTS, gateway_responses, render_gateway_response
 
 CONTEXT = {"extendedRequestId": "Xyz1AbCdIAMEb-A=", "requestId": "c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
-           "domainName": "abc123.execute-api.us-east-1.amazonaws.com", "stage": "production"}
+           "domainName": "abc123.execute-api.us-east-1.amazonaws.com", "stage": "production",
+           "issuer": ""}  # deployed without IssuerUrl: the stage URL is the base
 REQUIRED = ["DEFAULT_4XX", "DEFAULT_5XX", "MISSING_AUTHENTICATION_TOKEN", "THROTTLED", "QUOTA_EXCEEDED",
             "INTEGRATION_TIMEOUT", "INTEGRATION_FAILURE", "BAD_REQUEST_BODY", "BAD_REQUEST_PARAMETERS",
             "INVALID_API_KEY", "ACCESS_DENIED", "UNAUTHORIZED", "API_CONFIGURATION_ERROR"]
@@ -58,3 +59,9 @@ def test_unauthorized_challenges():
 def test_default_4xx_carries_the_gateway_message_json_quoted():
     status, _, body = render_gateway_response("DEFAULT_4XX", {**CONTEXT, "error.message": 'Bad "thing"'})
     assert (status, json.loads(body)["detail"]) == (400, 'Bad "thing"')
+
+
+def test_locally_the_configured_issuer_is_the_base():
+    context = {k: v for k, v in CONTEXT.items() if k != "issuer"}
+    _, _, body = render_gateway_response("INVALID_API_KEY", context)
+    assert json.loads(body)["type"] == "https://auth.example.test/problems/invalid_api_key"

@@ -113,6 +113,9 @@ def render_gateway_response(response_type: str, context: Mapping[str, str],
     responses = gateway_responses(path)
     entry = responses.get(response_type) or responses.get("DEFAULT_4XX" if default_status < 500 else "DEFAULT_5XX")
     ctx = {"error.responseType": response_type, "error.message": default_message, **context}
+    if "issuer" not in ctx:
+        # The template's IssuerUrl parameter; locally that is the configured issuer (AUTHGATE_ISSUER).
+        ctx["issuer"] = _configured_issuer()
     ctx.setdefault("error.messageString", json.dumps(ctx["error.message"]))
     stage_vars = dict(stage_variables or {})
     if entry is None:  # no customisation: API Gateway's own JSON
@@ -133,3 +136,12 @@ def render_gateway_response(response_type: str, context: Mapping[str, str],
         if value is not None:
             headers[name] = value
     return status, headers, body
+
+
+def _configured_issuer() -> str:
+    from authgate.settings import SettingsError, get_settings
+
+    try:
+        return get_settings().issuer
+    except SettingsError:
+        return ""
