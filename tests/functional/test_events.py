@@ -8,8 +8,9 @@ tables, signing keys and the demo seed, exactly as `authgate invoke` sets it up.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 

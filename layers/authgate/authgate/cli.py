@@ -10,8 +10,8 @@ import argparse
 import importlib
 import importlib.util
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 # (command, module exposing `register(subparsers)`); a module not written yet is skipped.
 ADMIN_GROUPS = (

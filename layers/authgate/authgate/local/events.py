@@ -12,8 +12,9 @@ import base64
 import secrets
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 ACCOUNT_ID = "123456789012"

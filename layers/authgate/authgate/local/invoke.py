@@ -15,8 +15,9 @@ import os
 import re
 import sys
 import traceback
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from authgate.local.context import LambdaContext
 

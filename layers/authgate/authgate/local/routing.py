@@ -9,8 +9,8 @@ less specific resource: API Gateway answers MISSING_AUTHENTICATION_TOKEN, and so
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 from urllib.parse import unquote
 
 from authgate.local.template import ApiRoute

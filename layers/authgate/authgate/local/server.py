@@ -3,7 +3,7 @@
 Routes come only from template.yaml. Each HTTP request becomes a REST proxy event (payload
 1.0) and the matched function's handler runs in this process, in a thread per connection.
 What API Gateway itself answers (no route, bad API key, a crashed integration) is the
-template's gateway response. One JSON line per request goes to stdout: request id, method,
+template's gateway response (authgate.local.gateway renders it). One JSON line per request goes to stdout: request id, method,
 path (never the query string or a header value), status and duration.
 """
 
@@ -16,9 +16,10 @@ import threading
 import time
 import traceback
 import uuid
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Mapping, TextIO
+from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from authgate.local import events
@@ -29,30 +30,6 @@ from authgate.local.template import ApiRoute
 
 # API Gateway's REST payload limit.
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
-# The status, code and title a gateway response falls back to until template.yaml's
-# GatewayResponses can be rendered (authgate.local.gateway).
-_FALLBACK = {
-    "MISSING_AUTHENTICATION_TOKEN": (404, "not_found", "Not found"),
-    "INVALID_API_KEY": (403, "invalid_api_key", "Invalid API key"),
-    "INTEGRATION_FAILURE": (502, "bad_gateway", "Bad gateway"),
-    "INTEGRATION_TIMEOUT": (504, "gateway_timeout", "Gateway timeout"),
-    "REQUEST_TOO_LARGE": (413, "payload_too_large", "Payload too large"),
-    "THROTTLED": (429, "rate_limited", "Too many requests"),
-    "QUOTA_EXCEEDED": (429, "quota_exceeded", "Quota exceeded"),
-    "DEFAULT_4XX": (400, "invalid_request", "Invalid request"),
-    "DEFAULT_5XX": (500, "internal_error", "Internal error"),
-}
-_MESSAGES = {
-    "MISSING_AUTHENTICATION_TOKEN": "Missing Authentication Token",
-    "INVALID_API_KEY": "Forbidden",
-    "INTEGRATION_FAILURE": "Internal server error",
-    "INTEGRATION_TIMEOUT": "Endpoint request timed out",
-    "REQUEST_TOO_LARGE": "Request Too Long",
-    "THROTTLED": "Too Many Requests",
-    "QUOTA_EXCEEDED": "Limit Exceeded",
-}
-
-
 @dataclass
 class Reply:
     status: int
@@ -105,19 +82,19 @@ class Emulator:
                "httpMethod": request.method, "stage": self.stage,
                "identity.sourceIp": request.source_ip}
         if request.too_large or len(request.body) > MAX_PAYLOAD_BYTES:
-            return self.gateway_response("REQUEST_TOO_LARGE", ctx)
+            return self.gateway_response("REQUEST_TOO_LARGE", ctx, request)
         match = self.router.match(request.method, request.path)
         if match is None:
-            return self.gateway_response("MISSING_AUTHENTICATION_TOKEN", ctx)
+            return self.gateway_response("MISSING_AUTHENTICATION_TOKEN", ctx, request)
         route = match.route
         ctx["resourcePath"] = route.path
         api_key = request.header("x-api-key")
         plan = self.api_keys.get(api_key) if api_key else None
         if route.api_key_required and plan is None:
-            return self.gateway_response("INVALID_API_KEY", ctx)
+            return self.gateway_response("INVALID_API_KEY", ctx, request)
         rejected = self.admit(api_key if plan else None, plan, route)
         if rejected:
-            return self.gateway_response(rejected, ctx)
+            return self.gateway_response(rejected, ctx, request)
         event = events.build_event(request, resource=route.path, path_params=match.path_params,
                                    stage=self.stage, api_key=api_key if plan else None,
                                    request_id=request_id, extended_id=extended_id)
@@ -125,24 +102,20 @@ class Emulator:
             handler = self.load(route.function)
             result = handler(event, LambdaContext(route.function))
             return _from_proxy_result(result)
-        except Exception as exc:  # the integration failed: API Gateway answers, not the function
+        except Exception as exc:  # noqa: BLE001 - the integration failed: API Gateway answers
             sys.stderr.write(f"handler {route.function} failed on {request.method} {route.path}: "
                              f"{type(exc).__name__}\n{traceback.format_exc()}")
-            ctx["error.message"] = "Internal server error"
-            return self.gateway_response("INTEGRATION_FAILURE", ctx)
+            return self.gateway_response("INTEGRATION_FAILURE", ctx, request)
 
-    def gateway_response(self, response_type: str, context: dict[str, Any]) -> Reply:
+    def gateway_response(self, response_type: str, context: dict[str, Any],
+                         request: events.HttpRequest | None = None) -> Reply:
         """The template's gateway response of this type (problem+json, never HTML)."""
-        context = {"error.responseType": response_type,
-                   "error.message": _MESSAGES.get(response_type, response_type),
-                   "domainName": urlsplit(self.issuer).hostname or "127.0.0.1",
+        context = {"domainName": urlsplit(self.issuer).hostname or "127.0.0.1", "issuer": self.issuer,
                    **context}
-        context.setdefault("error.messageString", json.dumps(context["error.message"]))
-        try:
-            from authgate.local.gateway import render_gateway_response
-        except ImportError:
-            return _fallback_gateway_response(response_type, context, self.issuer)
-        status, headers, body = render_gateway_response(response_type, context)
+        from authgate.local.gateway import render_gateway_response
+
+        request_headers = {k.lower(): v for k, v in request.headers} if request else None
+        status, headers, body = render_gateway_response(response_type, context, request_headers)
         items = list(headers.items()) if isinstance(headers, Mapping) else list(headers)
         return Reply(status, items, body.encode("utf-8") if isinstance(body, str) else body)
 
@@ -171,7 +144,7 @@ def _header(headers: list[tuple[str, str]], name: str) -> str | None:
 def _from_proxy_result(result: Any) -> Reply:
     """API Gateway's reading of a proxy result; a malformed one is an integration failure."""
     if not isinstance(result, dict) or not isinstance(result.get("statusCode"), int):
-        raise ValueError("Malformed Lambda proxy response")
+        raise TypeError("Malformed Lambda proxy response")
     merged: dict[str, list[str]] = {}
     # Like API Gateway: both maps are merged; a name in multiValueHeaders takes its values from there.
     for name, value in (result.get("headers") or {}).items():
@@ -181,18 +154,6 @@ def _from_proxy_result(result: Any) -> Reply:
     body = result.get("body") or ""
     raw = base64.b64decode(body) if result.get("isBase64Encoded") else str(body).encode("utf-8")
     return Reply(result["statusCode"], [(k, v) for k, vs in merged.items() for v in vs], raw)
-
-
-def _fallback_gateway_response(response_type: str, context: Mapping[str, Any], issuer: str) -> Reply:
-    status, code, title = _FALLBACK.get(response_type, _FALLBACK["DEFAULT_4XX"])
-    trace = str(context.get("extendedRequestId") or context.get("requestId"))
-    body = {"type": f"{issuer}/problems/{code}", "title": title, "status": status,
-            "detail": str(context.get("error.message") or title), "instance": str(context.get("path", "")),
-            "code": code, "traceId": trace}
-    headers = [("Content-Type", "application/problem+json"), ("x-request-id", trace)]
-    if status == 429:
-        headers.append(("Retry-After", "1"))
-    return Reply(status, headers, json.dumps(body, separators=(",", ":")).encode("utf-8"))
 
 
 class _HttpHandler(BaseHTTPRequestHandler):
@@ -275,7 +236,7 @@ class _HttpHandler(BaseHTTPRequestHandler):
             self.command = "GET"
         self._write(Reply(status, headers, body))
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's name
+    def log_message(self, format: str, *args: Any) -> None:
         """Silenced: the emulator writes its own structured line per request."""
 
 
