@@ -1,0 +1,58 @@
+"""GET /.well-known/oauth-authorization-server (RFC 8414) through the jwks function."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from authgate.local.events import HttpRequest, build_event
+
+ISSUER = "http://127.0.0.1:3000"
+
+
+def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untyped-def]
+    request = HttpRequest("GET", "/.well-known/oauth-authorization-server", "", [("Host", "127.0.0.1:3000")])
+    result = invoke("jwks", build_event(request, resource="/.well-known/oauth-authorization-server", path_params=None))
+    headers = {k: ", ".join(v) for k, v in result["multiValueHeaders"].items()}
+    assert headers.pop("x-request-id")
+    assert (result["statusCode"], headers) == (200, {"Content-Type": "application/json",
+                                                     "Cache-Control": "public, max-age=3600"})
+    methods = ["client_secret_basic", "client_secret_post", "none"]
+    assert json.loads(result["body"]) == {
+        "issuer": ISSUER,
+        "authorization_endpoint": f"{ISSUER}/oauth/authorize",
+        "token_endpoint": f"{ISSUER}/oauth/token",
+        "jwks_uri": f"{ISSUER}/.well-known/jwks.json",
+        "revocation_endpoint": f"{ISSUER}/oauth/revoke",
+        "introspection_endpoint": f"{ISSUER}/oauth/introspect",
+        "scopes_supported": ["charges:read", "charges:write", "charges:refund"],
+        "response_types_supported": ["code"],
+        "response_modes_supported": ["query"],
+        "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": methods,
+        "revocation_endpoint_auth_methods_supported": methods,
+        "introspection_endpoint_auth_methods_supported": methods,
+        "authorization_response_iss_parameter_supported": True,
+        "service_documentation": f"{ISSUER}/openapi.json",
+    }
+
+
+def test_metadata_grant_list_matches_the_grant_registry(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from authgate import settings
+    from authgate.oauth.grants import supported_grant_types
+    from authgate.oauth.metadata import grant_types
+
+    assert grant_types() == supported_grant_types()
+    monkeypatch.setenv("AUTHGATE_PASSWORD_GRANT", "true")
+    settings.reset()
+    assert grant_types() == supported_grant_types() and "password" in grant_types()
+    settings.reset()
+
+
+def test_metadata_path_imports_no_jwt_or_cryptography() -> None:
+    code = ("import sys; import authgate.oauth.metadata; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jwt', 'cryptography')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
