@@ -23,8 +23,8 @@ from authgate.tokens.guard import require_bearer
 NO_STORE = {"Cache_Control": "no-store"}
 
 
-def _json(request: Request, status: int, payload: Any, state: limits.RateLimitState, **headers: str) -> Response:
-    return state.apply(Response.json(status, payload, **NO_STORE, **headers))
+def _json(status: int, payload: Any, state: limits.RateLimitState) -> Response:
+    return state.apply(Response.json(status, payload, **NO_STORE))
 
 
 def create_charge(request: Request) -> Response:
@@ -32,24 +32,27 @@ def create_charge(request: Request) -> Response:
     state = limits.enforce(request, principal)
     key = idempotency_key(request)
     created = service.create_charge(principal, json_object(request), key)
-    headers = {"Location": f"{base_url(request)}/charges/{created.charge['id']}"}
+    response = Response(created.status, created.body, {
+        "Content-Type": "application/json", "Cache-Control": "no-store",
+        "Location": f"{base_url(request)}/charges/{created.charge_id}",
+    })
     if created.replayed:
-        headers["Idempotent_Replayed"] = "true"
-    return _json(request, created.status, created.charge, state, **headers)
+        response.set_header("Idempotent-Replayed", "true")
+    return state.apply(response)
 
 
 def get_charge(request: Request) -> Response:
     principal = require_bearer(request, "charges:read")
     state = limits.enforce(request, principal)
     charge = service.get_charge(principal, request.path_params.get("id", ""))
-    return _json(request, 200, charge, state)
+    return _json(200, charge, state)
 
 
 def list_charges(request: Request) -> Response:
     principal = require_bearer(request, "charges:read")
     state = limits.enforce(request, principal)
     limit, cursor = service.page_parameters(request.query)
-    return _json(request, 200, service.list_charges(principal, limit, cursor), state)
+    return _json(200, service.list_charges(principal, limit, cursor), state)
 
 
 handler = InvocationApp("charges", {

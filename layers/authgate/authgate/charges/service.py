@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -23,11 +24,18 @@ MAX_LIMIT = 100
 
 @dataclass(frozen=True)
 class Created:
-    """The result of POST /charges: the charge's JSON and whether it is a replay."""
+    """The result of POST /charges: the response body exactly as first sent, and whether it is a replay."""
 
-    charge: dict[str, Any]
+    charge_id: str
+    body: str
     replayed: bool
     status: int = 201
+
+
+def _stored(charge: Charge) -> dict[str, Any]:
+    # The body is kept as its serialized text so a replay is byte-for-byte the first response.
+    return {"status": 201, "charge_id": charge.charge_id,
+            "body": json.dumps(charge.to_json(), separators=(",", ":"), ensure_ascii=False)}
 
 
 def _validated(principal: "Principal", body: dict[str, Any]) -> ChargeRequest:
@@ -52,7 +60,8 @@ def create_charge(principal: "Principal", body: dict[str, Any], key: str | None,
     if key is None:
         charge = _charge(principal, request)
         store.create(charge)
-        return Created(charge.to_json(), replayed=False)
+        stored = _stored(charge)
+        return Created(stored["charge_id"], stored["body"], replayed=False)
 
     scoped = ScopedKey(principal.client_id, key)
     canonical = request.canonical()
@@ -73,12 +82,13 @@ def create_charge(principal: "Principal", body: dict[str, Any], key: str | None,
             if existing is None:
                 raise RuntimeError(f"idempotency marker names missing charge {done.charge_id}") from None
             recovered.append(True)
-            return {"status": 201, "charge": existing.to_json()}
-        return {"status": 201, "charge": charge.to_json()}
+            return _stored(existing)
+        return _stored(charge)
 
     outcome = run_once(scoped, canonical, first_attempt)
-    return Created(outcome.result["charge"], replayed=outcome.replayed or bool(recovered),
-                   status=int(outcome.result["status"]))
+    result = outcome.result
+    return Created(result["charge_id"], result["body"], replayed=outcome.replayed or bool(recovered),
+                   status=int(result["status"]))
 
 
 def get_charge(principal: "Principal", charge_id: str, store: ChargeStore | None = None) -> dict[str, Any]:

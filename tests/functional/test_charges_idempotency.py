@@ -1,0 +1,266 @@
+"""Idempotency-Key on POST /charges (contract 7.6, PRODUCT.md "Charges and idempotency").
+
+Timeouts are simulated the way Lambda produces them: the runtime stops the invocation at some
+point (here a botocore hook raising a BaseException that no `except Exception` catches, right
+after or before the charge transaction), leaving whatever was written, and the in-progress
+lock expires with the invocation's remaining time.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import pytest
+
+from tests.contract import check_proxy_result
+from tests.functional.charges_support import body, count_charges, demo, headers  # noqa: F401
+
+CHARGE = {"amount": 1050, "currency": "usd", "description": "Order 42"}
+
+
+class LambdaTimedOut(BaseException):
+    """The runtime ended the invocation (a timeout): nothing after this point runs."""
+
+
+class Context:
+    """A Lambda context with a chosen time budget."""
+
+    def __init__(self, remaining_ms: int) -> None:
+        self.deadline = time.monotonic() + remaining_ms / 1000
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self.deadline - time.monotonic()) * 1000))
+
+
+@contextmanager
+def on_dynamodb(event: str, action) -> Iterator[None]:
+    """Run `action` on a botocore event of the shared DynamoDB client (e.g. after-call.dynamodb.X)."""
+    from authgate import aws
+
+    events = aws.dynamodb().meta.events
+    events.register(event, action, unique_id="charges-test-hook")
+    try:
+        yield
+    finally:
+        events.unregister(event, unique_id="charges-test-hook")
+
+
+def timeout(**_: Any) -> None:
+    raise LambdaTimedOut()
+
+
+def post(demo, key: str | None = "order-42", payload: dict | None = None, client: str = "demo-service",
+         raw: str | None = None) -> dict:
+    extra = {"Idempotency-Key": key} if key is not None else {}
+    if raw is not None:
+        return demo.event("POST", raw_body=raw, client=client, headers={**extra, "Content-Type": "application/json"})
+    return demo.event("POST", body=payload or CHARGE, client=client, headers=extra)
+
+
+def run(event: dict, context: Any) -> dict:
+    from authgate.local.functions import load_handler
+
+    result = load_handler("charges")(event, context)
+    check_proxy_result(result)
+    return result
+
+
+def records() -> list[dict[str, Any]]:
+    from boto3.dynamodb.types import TypeDeserializer
+
+    from authgate import aws
+    from authgate.settings import get_settings
+
+    items = aws.dynamodb().scan(TableName=get_settings().tables.idempotency)["Items"]
+    return [TypeDeserializer().deserialize({"M": item}) for item in items]
+
+
+def without_request_id(result: dict) -> dict:
+    """The result minus what differs per request: its id, the replay flag, the remaining quota."""
+    varying = ("x-request-id", "idempotent-replayed", "ratelimit")
+    hdrs = {k: v for k, v in result["multiValueHeaders"].items() if k.lower() not in varying}
+    return {**result, "multiValueHeaders": hdrs}
+
+
+def test_retry_with_same_key_and_body_replays_201(demo, invoke):
+    first = invoke("charges", post(demo))
+    again = invoke("charges", post(demo))
+    assert first["statusCode"] == again["statusCode"] == 201
+    assert headers(again)["idempotent-replayed"] == "true"
+    assert "idempotent-replayed" not in headers(first)
+    assert without_request_id(again) == without_request_id(first)  # status, Location, body
+    assert count_charges() == 1
+
+
+def test_member_order_and_spacing_do_not_change_the_fingerprint(demo, invoke):
+    first = body(invoke("charges", post(demo)))
+    raw = '{ "description": "Order 42",\n "currency": "usd", "amount": 1050 }'
+    again = invoke("charges", post(demo, raw=raw))
+    assert (again["statusCode"], body(again)) == (201, first)
+    assert headers(again)["idempotent-replayed"] == "true"
+
+
+def test_same_key_different_body_is_422(demo, invoke):
+    assert invoke("charges", post(demo))["statusCode"] == 201
+    result = invoke("charges", post(demo, payload={**CHARGE, "amount": 1051}))
+    assert result["statusCode"] == 422
+    problem = body(result)
+    assert (problem["code"], problem["title"], problem["detail"]) == (
+        "idempotency_key_reused", "Idempotency-Key reused",
+        "This Idempotency-Key was already used with a different request body.")
+    assert count_charges() == 1
+
+
+def test_key_is_scoped_to_the_client(demo, invoke):
+    mine = invoke("charges", post(demo, client="demo-service"))
+    theirs = invoke("charges", post(demo, client="demo-legacy-a"))
+    assert mine["statusCode"] == theirs["statusCode"] == 201
+    assert "idempotent-replayed" not in headers(theirs)
+    assert body(mine)["id"] != body(theirs)["id"]
+    assert count_charges() == 2
+
+
+def test_without_a_key_every_post_creates_a_charge(demo, invoke):
+    ids = {body(invoke("charges", post(demo, key=None)))["id"] for _ in range(3)}
+    assert len(ids) == 3 and count_charges() == 3
+
+
+def test_records_expire_after_24_hours_and_never_hold_the_raw_key(demo, invoke):
+    first = body(invoke("charges", post(demo, key="secret-looking-key")))
+    now = time.time()
+    stored = records()
+    assert len(stored) == 2  # Powertools' record and the charge marker
+    for record in stored:
+        assert now + 24 * 3600 - 60 <= record["expiration"] <= now + 24 * 3600 + 5
+        assert "secret-looking-key" not in json.dumps(record, default=str)
+    powertools = next(r for r in stored if r["id"].startswith("charges#"))
+    assert powertools["status"] == "COMPLETED"
+    assert json.loads(json.loads(powertools["data"])["body"]) == first
+
+    # A day later (TTL may lag, so both records are only expired, not deleted) the key is free.
+    from authgate import aws
+    from authgate.settings import get_settings
+
+    for record in stored:
+        aws.dynamodb().update_item(TableName=get_settings().tables.idempotency, Key={"id": {"S": record["id"]}},
+                                   UpdateExpression="SET expiration = :past",
+                                   ExpressionAttributeValues={":past": {"N": str(int(now) - 1)}})
+    later = invoke("charges", post(demo, key="secret-looking-key"))
+    assert later["statusCode"] == 201 and "idempotent-replayed" not in headers(later)
+    assert body(later)["id"] != first["id"]
+    assert count_charges() == 2
+
+
+def test_failed_attempts_are_not_stored(demo, invoke):
+    """A 4xx changes nothing, so the key stays usable: a retry runs again."""
+    locked = {"amount": 100, "currency": "usd", "invoice_id": "inv_locked"}
+    assert body(invoke("charges", post(demo, payload=locked)))["code"] == "invoice_locked"
+    assert body(invoke("charges", post(demo, payload=locked)))["code"] == "invoice_locked"
+
+    from authgate.stores.invoices import Invoice, InvoiceStore
+
+    InvoiceStore().put(Invoice("demo", "inv_locked", "open"))
+    result = invoke("charges", post(demo, payload=locked))
+    assert result["statusCode"] == 201 and "idempotent-replayed" not in headers(result)
+
+    # Invalid bodies never reach the idempotency layer either.
+    assert invoke("charges", post(demo, key="k2", payload={"amount": 0, "currency": "usd"}))["statusCode"] == 422
+    assert "idempotent-replayed" not in headers(invoke("charges", post(demo, key="k2")))
+    assert count_charges() == 2
+
+
+def test_retry_while_the_first_runs_is_409_with_retry_after(demo, invoke):
+    seen: dict[str, dict] = {}
+
+    def meanwhile(**_: Any) -> None:
+        if not seen:  # the nested requests also write; only the first attempt's write triggers this
+            seen["same"] = invoke("charges", post(demo))
+            seen["other_body"] = invoke("charges", post(demo, payload={**CHARGE, "amount": 1}))
+
+    with on_dynamodb("before-call.dynamodb.TransactWriteItems", meanwhile):
+        first = invoke("charges", post(demo))
+    assert first["statusCode"] == 201
+    busy = seen["same"]
+    assert busy["statusCode"] == 409
+    assert headers(busy)["retry-after"] == "1"
+    assert headers(busy)["content-type"] == "application/problem+json"
+    problem = body(busy)
+    assert (problem["code"], problem["status"], problem["detail"]) == (
+        "idempotency_request_in_progress", 409, "A request with this Idempotency-Key is still being processed.")
+    assert body(seen["other_body"])["code"] == "idempotency_key_reused"
+    assert count_charges() == 1
+
+
+def test_in_progress_lock_follows_the_remaining_time(demo):
+    with on_dynamodb("after-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
+        run(post(demo), Context(remaining_ms=5000))
+    record = next(r for r in records() if r["id"].startswith("charges#"))
+    assert record["status"] == "INPROGRESS"
+    assert abs(int(record["in_progress_expiration"]) - (time.time() * 1000 + 5000)) < 1500
+
+
+def test_timeout_after_the_charge_then_retry_with_same_key_returns_that_charge(demo):
+    """Contract 7.6: first call timed out (client saw 504), retry with the same key: no duplicate."""
+    with on_dynamodb("after-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
+        run(post(demo), Context(remaining_ms=300))
+    assert count_charges() == 1
+    written = body(run(post(demo, key=None), Context(10_000)))  # (an unrelated charge, for contrast)
+    assert count_charges() == 2
+
+    early = run(post(demo), Context(10_000))  # the dead invocation's lock still holds
+    assert (early["statusCode"], body(early)["code"]) == (409, "idempotency_request_in_progress")
+
+    time.sleep(0.35)
+    retry = run(post(demo), Context(10_000))
+    assert retry["statusCode"] == 201
+    assert headers(retry)["idempotent-replayed"] == "true"
+    charge = body(retry)
+    assert charge["id"] != written["id"] and charge["amount"] == 1050
+    assert headers(retry)["location"].endswith(f"/charges/{charge['id']}")
+    assert count_charges() == 2  # no second charge for the key
+
+    replay = run(post(demo), Context(10_000))
+    assert (replay["statusCode"], body(replay)) == (201, charge)
+    assert count_charges() == 2
+
+
+def test_timeout_then_retry_with_a_new_key_creates_a_second_charge(demo):
+    """Contract 7.6: first call timed out, retry with a new key: a duplicate (by design)."""
+    with on_dynamodb("after-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
+        run(post(demo, key="first"), Context(remaining_ms=300))
+    retry = run(post(demo, key="second"), Context(10_000))
+    assert retry["statusCode"] == 201 and "idempotent-replayed" not in headers(retry)
+    assert count_charges() == 2
+
+
+def test_timeout_before_the_charge_then_retry_creates_it_once(demo):
+    with on_dynamodb("before-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
+        run(post(demo), Context(remaining_ms=200))
+    assert count_charges() == 0
+    time.sleep(0.25)
+    retry = run(post(demo), Context(10_000))
+    assert retry["statusCode"] == 201 and "idempotent-replayed" not in headers(retry)
+    assert count_charges() == 1
+
+
+def test_timeout_after_paying_an_invoice_then_retry_returns_the_charge(demo):
+    payload = {"amount": 700, "currency": "usd", "invoice_id": "inv_open"}
+    with on_dynamodb("after-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
+        run(post(demo, payload=payload), Context(remaining_ms=200))
+    time.sleep(0.25)
+    retry = run(post(demo, payload=payload), Context(10_000))
+    assert retry["statusCode"] == 201  # not invoice_already_paid: it was paid by this very charge
+    assert body(retry)["invoice_id"] == "inv_open"
+    assert count_charges() == 1
+
+
+def test_timeout_then_retry_with_same_key_but_other_body_is_422(demo):
+    with on_dynamodb("after-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
+        run(post(demo), Context(remaining_ms=200))
+    time.sleep(0.25)
+    result = run(post(demo, payload={**CHARGE, "amount": 9}), Context(10_000))
+    assert (result["statusCode"], body(result)["code"]) == (422, "idempotency_key_reused")
+    assert count_charges() == 1
