@@ -8,12 +8,13 @@ by botocore event hooks on the shared DynamoDB client.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
-
 from authgate.limits.clock import ManualClock, using
+
 from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
 from tests.functional.charges_support import Demo, body, headers
 from tests.functional.token_support import TokenClient, basic

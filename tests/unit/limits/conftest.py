@@ -5,10 +5,10 @@ Faults are injected with botocore's event hooks on the real client (nothing of o
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
-
 from authgate.limits import clock as limiter_clock
 
 

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-
 from authgate.limits.clock import ManualClock
 from authgate.local.usage_plans import (
-    QUOTA_EXCEEDED, THROTTLED, UnknownPlan, UsagePlan, UsagePlanEnforcer, load_plans, period_start,
+    QUOTA_EXCEEDED,
+    THROTTLED,
+    UnknownPlan,
+    UsagePlan,
+    UsagePlanEnforcer,
+    load_plans,
+    period_start,
 )
 
-NOON = datetime(2026, 3, 4, 12, 0, tzinfo=timezone.utc).timestamp()
+NOON = datetime(2026, 3, 4, 12, 0, tzinfo=UTC).timestamp()
 
 
 def test_plans_are_read_from_the_template_with_parameter_defaults() -> None:
@@ -55,16 +60,16 @@ def test_the_daily_quota_refuses_until_midnight_utc_and_refusals_cost_nothing(cl
     assert [plans.admit("k", "P") for _ in range(5)] == [None, None, None, QUOTA_EXCEEDED, QUOTA_EXCEEDED]
     assert plans.remaining_quota("k", "P") == 0
 
-    clock.value = datetime(2026, 3, 4, 23, 59, 59, tzinfo=timezone.utc).timestamp()
+    clock.value = datetime(2026, 3, 4, 23, 59, 59, tzinfo=UTC).timestamp()
     assert plans.admit("k", "P") == QUOTA_EXCEEDED
-    clock.value = datetime(2026, 3, 5, 0, 0, 0, tzinfo=timezone.utc).timestamp()
+    clock.value = datetime(2026, 3, 5, 0, 0, 0, tzinfo=UTC).timestamp()
     assert plans.admit("k", "P") is None
     assert plans.remaining_quota("k", "P") == 2
 
 
 def test_quota_periods_start_at_utc_midnight_of_day_week_and_month() -> None:
     def utc(*args: int) -> float:
-        return datetime(*args, tzinfo=timezone.utc).timestamp()
+        return datetime(*args, tzinfo=UTC).timestamp()
 
     assert period_start(NOON, "DAY") == utc(2026, 3, 4)
     assert period_start(NOON, "WEEK") == utc(2026, 3, 2)   # Monday

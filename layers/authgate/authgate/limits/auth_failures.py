@@ -18,8 +18,9 @@ write: a lost increment is logged and counted, and the attempt still gets its ho
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from authgate.errors import ApiError
 from authgate.limits import clock, degraded

@@ -11,8 +11,8 @@ A 429 adds Retry-After (RFC 9110 10.2.3) no earlier than the end of the effectiv
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from authgate.limits.policies import Policy
 

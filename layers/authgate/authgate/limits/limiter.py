@@ -58,7 +58,7 @@ class RateLimitState:
             return header_fields(self.limits)
         return {"RateLimit-Policy": policy_field(self.policies)} if self.policies else {}
 
-    def apply(self, response: "Response") -> "Response":
+    def apply(self, response: Response) -> Response:
         for name, value in self.headers().items():
             response.set_header(name, value)
         return response
@@ -148,7 +148,7 @@ def _counts(item: dict[str, Any], names: dict[str, str]) -> dict[str, int]:
     return {alias: int((item.get(attr) or {}).get("N", "0")) for alias, attr in names.items()}
 
 
-def enforce(request: "Request", principal: "Principal", *, dynamodb: Any = None) -> RateLimitState:
+def enforce(request: Request, principal: Principal, *, dynamodb: Any = None) -> RateLimitState:
     """Count an authenticated API request (RateLimit fields ride on every response it gets).
 
     Raises ApiError("rate_limited") (429, Retry-After, RateLimit fields) when a quota is spent.
@@ -163,5 +163,5 @@ def enforce(request: "Request", principal: "Principal", *, dynamodb: Any = None)
     return state
 
 
-def _remember(request: "Request", key: str, headers: dict[str, str]) -> None:
+def _remember(request: Request, key: str, headers: dict[str, str]) -> None:
     request.state.setdefault(key, {}).update(headers)

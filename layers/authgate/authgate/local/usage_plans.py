@@ -11,10 +11,11 @@ spent (quota periods start at 00:00 UTC: the day, the ISO week, the month).
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from authgate.limits import clock
 from authgate.local import template
@@ -71,7 +72,7 @@ def load_plans(path: Path = template.TEMPLATE_PATH,
 
 def period_start(now: float, period: str) -> float:
     """Start (epoch seconds, UTC) of the quota period containing `now`."""
-    moment = datetime.fromtimestamp(now, tz=timezone.utc)
+    moment = datetime.fromtimestamp(now, tz=UTC)
     day = moment.replace(hour=0, minute=0, second=0, microsecond=0)
     if period == "WEEK":
         day -= timedelta(days=day.weekday())
@@ -91,7 +92,7 @@ class UsagePlanEnforcer:
 
     @classmethod
     def from_template(cls, path: Path = template.TEMPLATE_PATH,
-                      overrides: Mapping[str, Any] | None = None) -> "UsagePlanEnforcer":
+                      overrides: Mapping[str, Any] | None = None) -> UsagePlanEnforcer:
         return cls(load_plans(path, overrides))
 
     def admit(self, api_key: str, plan_name: str) -> str | None:
