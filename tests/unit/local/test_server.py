@@ -12,7 +12,6 @@ import json
 from typing import Any
 
 import pytest
-
 from authgate.local.events import HttpRequest
 from authgate.local.routing import Router
 from authgate.local.server import Emulator
