@@ -40,5 +40,6 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             _answer_cloudformation(event, "FAILED", f"signing key bootstrap failed: {type(exc).__name__}")
         return {"bootstrapped": True}
     report = rotate().as_dict()
-    logger.info("signing keys rotated", extra={k: v for k, v in report.items() if k != "keys"})
+    # Nested: "created" would collide with a LogRecord attribute.
+    logger.info("signing keys rotated", extra={"rotation": {k: v for k, v in report.items() if k != "keys"}})
     return report

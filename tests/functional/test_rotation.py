@@ -1,0 +1,213 @@
+"""Key rotation (next -> current -> previous -> retired) never causes invalid_token.
+
+Time is driven through authgate.tokens.clock, never slept. Validators are strict: one caches
+the key list for exactly jwks_max_age and never refetches on an unknown kid; another caches
+the served JWKS for the max-age its Cache-Control announces. Both must accept every token
+until its own expiry, across rotations run on a schedule and as fast as the overlap rule allows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Iterator
+
+import jwt
+import pytest
+
+from authgate.tokens import clock as token_clock
+from tests.bearer_requests import AUDIENCE, ISSUER, FakeClock, bearer, call, event, problem, seed_client
+
+MAX_AGE, LEEWAY, TTL = 300, 120, 900
+
+
+@pytest.fixture
+def clock() -> Iterator[FakeClock]:
+    fake = FakeClock()
+    with token_clock.use(fake):
+        yield fake
+
+
+@pytest.fixture
+def keys(aws: None, clock: FakeClock) -> None:
+    from authgate.tokens.keys import ensure_keys
+
+    ensure_keys()
+    seed_client()
+
+
+def issue() -> Any:
+    from authgate.tokens.issue import issue_access_token
+
+    return issue_access_token(issuer=ISSUER, subject="demo-service", client_id="demo-service", tenant="demo",
+                              scope="charges:read")
+
+
+class JwksValidator:
+    """An outside validator: fetches GET /.well-known/jwks.json, keeps it for its max-age."""
+
+    def __init__(self, invoke: Any, clock: FakeClock) -> None:
+        self.invoke, self.clock = invoke, clock
+        self.keys: dict[str, Any] = {}
+        self.expires = -1.0
+        self.fetches = 0
+
+    def verify(self, token: str) -> bool:
+        if self.clock() >= self.expires:
+            result = self.invoke("jwks", event("GET", "/.well-known/jwks.json"))
+            max_age = int(re.search(r"max-age=(\d+)", result["multiValueHeaders"]["Cache-Control"][0]).group(1))
+            self.keys = {k["kid"]: k for k in json.loads(result["body"])["keys"]}
+            self.expires = self.clock() + max_age
+            self.fetches += 1
+        kid = jwt.get_unverified_header(token)["kid"]
+        if kid not in self.keys:
+            return False
+        key = jwt.PyJWK(self.keys[kid])
+        try:
+            jwt.decode(token, key.key, algorithms=[self.keys[kid]["alg"]],
+                       options={"verify_exp": False, "verify_iat": False, "verify_nbf": False, "verify_aud": False})
+        except jwt.InvalidTokenError:
+            return False
+        return True
+
+
+def run_stream(clock: FakeClock, invoke: Any, *, rotate_every: int, hours: int, step: int = 60) -> dict[str, int]:
+    from authgate.stores.keys import KeyStore
+    from authgate.stores.revocations import RevocationStore
+    from authgate.tokens.guard import Guard, KeyCache
+    from authgate.tokens.keys import rotate
+
+    # Strict: reloads only every max-age, never because of an unknown kid.
+    strict = Guard(KeyCache(lambda: KeyStore().published(), MAX_AGE, refresh_interval=10**9),
+                   lambda jti, grant, now: RevocationStore().is_revoked(jti, grant, now), LEEWAY)
+    outside = JwksValidator(invoke, clock)
+    live: list[Any] = []
+    counts = {"promotions": 0, "retirements": 0, "validations": 0, "invalid": 0, "kids": 0}
+    kids: set[str] = set()
+    start = clock()
+    while clock() - start < hours * 3600:
+        elapsed = int(clock() - start)
+        if elapsed and elapsed % rotate_every == 0:
+            report = rotate()
+            counts["promotions"] += bool(report.promoted)
+            counts["retirements"] += len(report.retired)
+        token = issue()
+        kids.add(jwt.get_unverified_header(token.token)["kid"])
+        live.append((token, int(clock()) + TTL))
+        live = [(t, exp) for t, exp in live if clock() <= exp]
+        for t, _exp in live:
+            counts["validations"] += 1
+            try:
+                strict.validate(t.token, issuer=ISSUER, audience=AUDIENCE)
+            except Exception:
+                counts["invalid"] += 1
+            counts["invalid"] += not outside.verify(t.token)
+            # and through the real guard on a mounted route
+            counts["invalid"] += call(event(headers=bearer(t.token)))[0] != 200
+        clock.advance(step)
+    counts["kids"] = len(kids)
+    return counts
+
+
+def test_scheduled_rotation_stream_has_zero_invalid_token(keys: None, clock: FakeClock, invoke: Any) -> None:
+    counts = run_stream(clock, invoke, rotate_every=3600, hours=3)
+    assert counts["promotions"] >= 2 and counts["kids"] >= 3 and counts["retirements"] >= 1
+    assert counts["invalid"] == 0, counts
+
+
+def test_rotation_as_fast_as_the_overlap_rule_allows_has_zero_invalid_token(
+        keys: None, clock: FakeClock, invoke: Any) -> None:
+    # rotate() on every step: keys move the moment the overlap rule lets them.
+    counts = run_stream(clock, invoke, rotate_every=60, hours=2, step=60)
+    assert counts["promotions"] >= 2 and counts["retirements"] >= 2
+    assert counts["invalid"] == 0, counts
+
+
+def test_lifecycle_times_follow_the_overlap_rule(keys: None, clock: FakeClock) -> None:
+    from authgate.stores.keys import KeyStore
+    from authgate.tokens.keys import rotate
+
+    t0 = int(clock())
+    [nxt] = [k for k in KeyStore().all() if k.state == "next"]
+    [cur] = [k for k in KeyStore().all() if k.state == "current"]
+    assert nxt.activates_at == t0 + MAX_AGE + LEEWAY
+    clock.advance(MAX_AGE + LEEWAY - 1)
+    assert rotate().promoted is None  # published for less than max-age + leeway: may not sign yet
+    clock.advance(1)
+    report = rotate()
+    assert (report.promoted, report.demoted) == (nxt.kid, cur.kid)
+    demoted = KeyStore().get(cur.kid)
+    assert demoted is not None and demoted.state == "previous"
+    assert demoted.retires_at == int(clock()) + 60 + TTL + LEEWAY  # signer cache + lifetime + leeway
+    clock.advance(60 + TTL + LEEWAY - 1)
+    assert rotate().retired == []
+    clock.advance(1)
+    assert rotate().retired == [cur.kid]
+    retired = KeyStore().get(cur.kid)
+    assert retired is not None and retired.state == "retired" and retired.expires_at > int(clock())
+
+
+def test_token_signed_by_a_retired_or_unknown_key_is_invalid_token(keys: None, clock: FakeClock) -> None:
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    from authgate.tokens.keys import current_signer, rotate
+    from authgate.tokens.signer import compact
+    from authgate.tokens.signer_local import LocalSigner
+
+    old = current_signer()
+    clock.advance(MAX_AGE + LEEWAY)
+    rotate()
+
+    def forged(signer: Any) -> str:
+        now = int(clock())
+        return compact({"typ": "at+jwt", "alg": "RS256", "kid": signer.kid},
+                       {"iss": ISSUER, "sub": "demo-service", "aud": AUDIENCE, "exp": now + TTL, "iat": now,
+                        "jti": "forged", "client_id": "demo-service", "scope": "charges:read", "tenant": "demo"},
+                       signer)
+
+    assert call(event(headers=bearer(forged(old))))[0] == 200  # previous: still published
+    clock.advance(60 + TTL + LEEWAY)  # past retires_at, before any rotation run or cache reload
+    detail = "The token was signed by an unknown key."
+    expected = problem("invalid_token", "Invalid access token", 401, detail)
+    assert call(event(headers=bearer(forged(old))))[::2] == (401, expected)
+    rotate()
+    assert call(event(headers=bearer(forged(old))))[::2] == (401, expected)
+    unknown = LocalSigner("never-published", "RS256", rsa.generate_private_key(65537, 2048))
+    assert call(event(headers=bearer(forged(unknown))))[::2] == (401, expected)
+
+
+def test_rotate_keys_handler_runs_one_lifecycle_step(keys: None, clock: FakeClock, invoke: Any) -> None:
+    clock.advance(MAX_AGE + LEEWAY)
+    report = invoke("rotate_keys", {"source": "aws.events", "detail-type": "Scheduled Event", "detail": {}})
+    assert report["promoted"] and report["demoted"] and len(report["created"]) == 1
+    assert sorted(k["state"] for k in report["keys"]) == ["current", "next", "previous"]
+
+
+def test_rotate_keys_answers_the_cloudformation_bootstrap(aws: None, invoke: Any) -> None:
+    received: list[dict[str, Any]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_PUT(self) -> None:  # noqa: N802
+            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        invoke("rotate_keys", {"RequestType": "Create", "ResponseURL": f"http://127.0.0.1:{server.server_port}/r",
+                               "StackId": "stack", "RequestId": "req", "LogicalResourceId": "SigningKeysBootstrap",
+                               "ResourceProperties": {}})
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert received == [{"Status": "SUCCESS", "Reason": "SUCCESS", "PhysicalResourceId": "authgate-signing-keys",
+                         "StackId": "stack", "RequestId": "req", "LogicalResourceId": "SigningKeysBootstrap"}]
+    from authgate.stores.keys import KeyStore
+
+    assert sorted(k.state for k in KeyStore().all()) == ["current", "next"]
