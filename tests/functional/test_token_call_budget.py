@@ -1,0 +1,51 @@
+"""DynamoDB calls per successful token request, counted with botocore event hooks (warm function).
+
+Budget: client_credentials <= 2, authorization_code <= 3, refresh_token <= 3. The client record
+and the failed-authentication counters come in one BatchGetItem; secrets are a single SHA-256.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterator
+
+import pytest
+
+from tests.functional.token_support import TokenClient, body_of, demo, new_code, tokens
+
+__all__ = ["demo", "tokens"]
+
+
+@pytest.fixture
+def calls(tokens: TokenClient) -> Iterator[Counter[str]]:
+    from authgate.aws import dynamodb
+
+    tokens.client_credentials()  # warm: signing key cached as in a warm Lambda
+    seen: Counter[str] = Counter()
+
+    def count(model: Any, **_: Any) -> None:
+        seen[model.name] += 1
+
+    client = dynamodb()
+    client.meta.events.register("before-call.dynamodb", count)
+    yield seen
+    client.meta.events.unregister("before-call.dynamodb", count)
+
+
+def test_client_credentials_costs_two_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    assert tokens.client_credentials()["statusCode"] == 200
+    assert calls == Counter({"BatchGetItem": 1, "GetItem": 1})
+
+
+def test_code_exchange_costs_three_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    code = new_code()
+    calls.clear()
+    assert tokens.exchange(code)["statusCode"] == 200
+    assert calls == Counter({"BatchGetItem": 1, "UpdateItem": 1, "TransactWriteItems": 1})
+
+
+def test_refresh_costs_three_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    first = body_of(tokens.exchange(new_code()))
+    calls.clear()
+    assert tokens.refresh(first["refresh_token"])["statusCode"] == 200
+    assert calls == Counter({"BatchGetItem": 1, "GetItem": 1, "TransactWriteItems": 1})
