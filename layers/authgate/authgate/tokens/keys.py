@@ -92,7 +92,7 @@ def rotate(now: int | None = None, store: KeyStore | None = None) -> RotationRep
     ready = [k for k in nexts if k.activates_at <= now]
     if not currents and not nexts:
         # Bootstrap: nothing was ever signed, so nothing can be invalidated by signing at once.
-        create_key(store, CURRENT, now, activates_at=now)
+        report.created.append(create_key(store, CURRENT, now, activates_at=now).kid)
     elif ready or not currents:
         incoming = (ready or nexts)[-1]  # oldest ready key (all() is newest first)
         for key in currents:
