@@ -1,0 +1,121 @@
+"""`authgate clients create | rotate-secret | list`: OAuth client registration from the command line.
+
+A new or rotated secret is printed ONCE (stdout) and stored only as its SHA-256; rotation
+invalidates the old secret from the next request (client reads are strongly consistent).
+Acts on the running `authgate serve` stack by default, or on a deployed stack (`--stack-name`),
+through authgate.admin.target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import IO, Any
+
+from authgate.admin import target
+
+GRANT_TYPES = ("authorization_code", "refresh_token", "client_credentials", "password")
+
+
+def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.oauth.scopes import KNOWN_SCOPES
+    from authgate.stores.clients import ClientExists, ClientStore
+
+    unknown = [s for s in args.scope if s not in KNOWN_SCOPES]
+    if unknown:
+        sys.stderr.write(f"authgate clients: unknown scope {unknown[0]!r}; known: {' '.join(KNOWN_SCOPES)}\n")
+        return 2
+    if args.type == "public" and "client_credentials" in args.grant:
+        sys.stderr.write("authgate clients: a public client cannot use client_credentials\n")
+        return 2
+    try:
+        client, secret = ClientStore().create(
+            client_id=args.client_id, tenant_id=args.tenant, name=args.name or args.client_id or "",
+            client_type=args.type, redirect_uris=args.redirect_uri, grant_types=args.grant, scopes=args.scope,
+            error_format=args.error_format, requires_admin_approval=args.requires_admin_approval)
+    except ClientExists:
+        sys.stderr.write(f"authgate clients: client {args.client_id!r} already exists\n")
+        return 1
+    if args.json:
+        out.write(json.dumps({**client.public_view(), "client_secret": secret}, indent=2) + "\n")
+    else:
+        out.write(f"client_id:     {client.client_id}\n")
+        if secret:
+            out.write(f"client_secret: {secret}\n")
+            out.write("The secret is shown once and stored only as a hash: keep it now.\n")
+    return 0
+
+
+def rotate_secret(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.clients import ClientNotFound, ClientStore
+
+    try:
+        secret = ClientStore().rotate_secret(args.client_id)
+    except ClientNotFound:
+        sys.stderr.write(f"authgate clients: no confidential client {args.client_id!r}\n")
+        return 1
+    if args.json:
+        out.write(json.dumps({"client_id": args.client_id, "client_secret": secret}, indent=2) + "\n")
+    else:
+        out.write(f"client_id:     {args.client_id}\nclient_secret: {secret}\n")
+        out.write("The old secret stopped working now. The new one is shown once: keep it now.\n")
+    return 0
+
+
+def list_clients(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.clients import ClientStore
+
+    clients = sorted(ClientStore().list(), key=lambda c: c.client_id)
+    if args.json:
+        out.write(json.dumps([c.public_view() for c in clients], indent=2) + "\n")
+        return 0
+    rows = [("CLIENT_ID", "TENANT", "ENV", "TYPE", "GRANTS", "SCOPES", "ERRORS")]
+    rows += [(c.client_id, c.tenant_id, c.environment, c.client_type, ",".join(c.grant_types),
+              " ".join(c.scopes), c.error_format) for c in clients]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n")
+    return 0
+
+
+ACTIONS = {"create": create_client, "rotate-secret": rotate_secret, "list": list_clients}
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        chosen = target.use(args)
+    except target.TargetError as exc:
+        sys.stderr.write(f"authgate clients: {exc}\n")
+        return 2
+    sys.stderr.write(f"target: {chosen.name} (stage {chosen.stage})\n")
+    return ACTIONS[args.clients_command](args)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("clients", help="manage OAuth clients (create, rotate-secret, list)",
+                                   description="Register OAuth clients, rotate their secrets, list them.")
+    sub = parser.add_subparsers(dest="clients_command", required=True, metavar="ACTION")
+
+    create = sub.add_parser("create", help="register a client; prints its secret once")
+    create.add_argument("--client-id", help="the client id (default: generated)")
+    create.add_argument("--tenant", required=True, help="tenant the client belongs to")
+    create.add_argument("--name", help="display name")
+    create.add_argument("--type", choices=("confidential", "public"), default="confidential")
+    create.add_argument("--redirect-uri", action="append", default=[], metavar="URI",
+                        help="exact redirect URI (repeat for several)")
+    create.add_argument("--grant", action="append", default=[], choices=GRANT_TYPES, metavar="GRANT",
+                        help=f"allowed grant type (repeat): {', '.join(GRANT_TYPES)}")
+    create.add_argument("--scope", action="append", default=[], metavar="SCOPE", help="allowed scope (repeat)")
+    create.add_argument("--error-format", choices=("problem", "legacy-a", "legacy-b"), default="problem")
+    create.add_argument("--requires-admin-approval", action="store_true",
+                        help="users of the tenant can authorize it only after the tenant admin approves it")
+
+    rotate = sub.add_parser("rotate-secret", help="new secret, printed once; the old one stops working at once")
+    rotate.add_argument("client_id", metavar="CLIENT_ID")
+
+    listing = sub.add_parser("list", help="every client (secrets are never shown)")
+    for action in (create, rotate, listing):
+        action.add_argument("--json", action="store_true", help="machine-readable output")
+        target.add_arguments(action)
+        action.set_defaults(func=_run)

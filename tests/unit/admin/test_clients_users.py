@@ -1,0 +1,70 @@
+"""admin.clients and admin.users actions against moto (the target plumbing is tested in test_target)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+
+import pytest
+
+
+def ns(**kwargs: object) -> argparse.Namespace:
+    base = {"client_id": None, "tenant": "demo", "name": None, "type": "confidential", "redirect_uri": [],
+            "grant": ["client_credentials"], "scope": ["charges:read"], "error_format": "problem",
+            "requires_admin_approval": False, "json": True}
+    base.update(kwargs)
+    return argparse.Namespace(**base)
+
+
+def test_create_prints_secret_once_and_stores_only_its_hash(aws: None) -> None:
+    from authgate.admin.clients import create_client
+    from authgate.stores.clients import ClientStore, hash_secret
+
+    out = io.StringIO()
+    assert create_client(ns(client_id="cli-client"), out) == 0
+    shown = json.loads(out.getvalue())
+    assert shown["client_id"] == "cli-client" and len(shown["client_secret"]) >= 43
+    stored = ClientStore().get("cli-client")
+    assert stored is not None and stored.secret_hash == hash_secret(shown["client_secret"])
+    listing = io.StringIO()
+    from authgate.admin.clients import list_clients
+
+    assert list_clients(ns(), listing) == 0
+    assert shown["client_secret"] not in listing.getvalue() and stored.secret_hash not in listing.getvalue()
+    assert [c["client_id"] for c in json.loads(listing.getvalue())] == ["cli-client"]
+
+
+def test_create_existing_or_bad_scope_fails(aws: None, capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate.admin.clients import create_client
+
+    assert create_client(ns(client_id="dup"), io.StringIO()) == 0
+    assert create_client(ns(client_id="dup"), io.StringIO()) == 1
+    assert create_client(ns(client_id="x", scope=["admin"]), io.StringIO()) == 2
+    assert "unknown scope 'admin'" in capsys.readouterr().err
+
+
+def test_rotate_secret_invalidates_old_secret(aws: None) -> None:
+    from authgate.admin.clients import create_client, rotate_secret
+    from authgate.stores.clients import ClientStore
+
+    out = io.StringIO()
+    create_client(ns(client_id="rot"), out)
+    old = json.loads(out.getvalue())["client_secret"]
+    out = io.StringIO()
+    assert rotate_secret(ns(client_id="rot"), out) == 0
+    new = json.loads(out.getvalue())["client_secret"]
+    client = ClientStore().get("rot")
+    assert client is not None and client.verify_secret(new) and not client.verify_secret(old)
+    assert rotate_secret(ns(client_id="missing"), io.StringIO()) == 1
+
+
+def test_users_create_reads_password_from_stdin(aws: None) -> None:
+    from authgate.admin.users import create_user
+    from authgate.stores.users import UserStore
+
+    args = argparse.Namespace(tenant="demo", username="bob", password_stdin=True, overwrite=False)
+    assert create_user(args, io.StringIO(), io.StringIO("bob-password-1\n")) == 0
+    assert UserStore().verify("demo", "bob", "bob-password-1").ok
+    assert create_user(args, io.StringIO(), io.StringIO("bob-password-2\n")) == 1
+    assert create_user(args, io.StringIO(), io.StringIO("short\n")) == 2
