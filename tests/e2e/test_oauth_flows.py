@@ -98,7 +98,7 @@ def test_code_is_single_use_and_pkce_bound(base_url: str) -> None:
     assert wrong.status_code == 400 and wrong.json()["error"] == "invalid_grant"
 
 
-def test_user_denial_reaches_authlib_as_access_denied(base_url: str) -> None:
+def test_user_denial_is_redirected_as_access_denied(base_url: str) -> None:
     client = OAuth2Session("demo-web", "demo-web-secret", scope="charges:read", redirect_uri=CALLBACK,
                            code_challenge_method="S256")
     url, state = client.create_authorization_url(f"{base_url}/oauth/authorize", code_verifier="d" * 43)
