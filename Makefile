@@ -1,47 +1,82 @@
 # authgate — two commands for a new user: `make run` and `make test`.
 # Everything is installed into the project: .venv (the app and its dev tools) and .venv-sam
-# (SAM CLI, which pins older boto3/pydantic and so lives on its own).
+# (SAM CLI, which pins older boto3/pydantic and so lives on its own). A second run only
+# reinstalls what changed (stamp files), so it is fast.
 
-PYTHON ?= python3
-VENV   := .venv
-BIN    := $(VENV)/bin
-SAMVENV:= .venv-sam
-SAM    := $(SAMVENV)/bin/sam
-STAMP  := $(VENV)/.installed
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+# The first Python >= 3.11 on PATH (the project's floor; Lambda runs 3.12).
+PYTHON ?= $(shell for p in python3 python3.12 python3.11; do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && { command -v $$p; break; }; done)
+# `sam build` needs python3.12 itself on PATH (the runtime of the template); pyenv keeps one here.
+PYTHON312_DIR ?= $(shell for p in python3.12 $$(ls -d $$(pyenv root 2>/dev/null)/versions/3.12*/bin/python3.12 2>/dev/null); do \
+	$$p -c '' >/dev/null 2>&1 && { dirname $$(command -v $$p); break; }; done)
+
+VENV     := .venv
+BIN      := $(VENV)/bin
+STAMP    := $(VENV)/.installed
+SAMVENV  := .venv-sam
+SAM      := $(SAMVENV)/bin/sam
+SAMSTAMP := $(SAMVENV)/.installed
+SAM_CLI_VERSION ?= 1.170.0
 export AWS_DEFAULT_REGION ?= us-east-1
+export SAM_CLI_TELEMETRY := 0
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test venv sam-venv browser lint validate unit functional e2e bench bench-smoke soak clean
+# pip is quiet, except for warnings about configured package locations that do not exist
+# on this machine (noise, not news).
+PIP_QUIET := --quiet --disable-pip-version-check --no-input
+PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a directory' || true; }
+
+.PHONY: help run test venv sam-venv browser validate lint unit functional e2e build bench soak clean
+
+help:
+	@echo "make run    start the API on http://127.0.0.1:$${PORT:-3000} with demo data (creates .venv)"
+	@echo "make test   the whole suite: template linters, then unit, functional and e2e tests"
+	@echo "make build  sam build (no Docker; needs python3.12 on PATH)"
+	@echo "make unit | functional | e2e | validate | lint | clean"
 
 run: $(STAMP)
 	$(BIN)/authgate serve
 
-test: $(STAMP) $(SAM) browser validate
+# Linters first, pytest last: the output ends with pytest's summary line.
+test: $(STAMP) $(SAMSTAMP) browser validate
 	$(BIN)/pytest
 
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml layers/authgate/requirements.txt
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+	@test -n "$(PYTHON)" || { echo "make: Python >= 3.11 is required (set PYTHON=/path/to/python3.11+)" >&2; exit 1; }
+	@test -x $(BIN)/python || { echo "creating $(VENV) with $(PYTHON)"; $(PYTHON) -m venv $(VENV); }
+	@echo "installing authgate and its dev tools into $(VENV)"
+	@$(BIN)/python -m pip install $(PIP_QUIET) --upgrade pip $(PIP_FILTER)
+	@$(BIN)/python -m pip install $(PIP_QUIET) -e '.[dev]' $(PIP_FILTER)
+	@$(BIN)/python -c 'import authgate.cli, moto, pytest'
 	@touch $(STAMP)
 
-sam-venv: $(SAM)
+sam-venv: $(SAMSTAMP)
 
-$(SAM):
-	@test -x $(SAMVENV)/bin/python || $(PYTHON) -m venv $(SAMVENV)
-	$(SAMVENV)/bin/python -m pip install -q --disable-pip-version-check aws-sam-cli
-	@touch $(SAM)
+$(SAMSTAMP):
+	@test -n "$(PYTHON)" || { echo "make: Python >= 3.11 is required" >&2; exit 1; }
+	@test -x $(SAMVENV)/bin/python || { echo "creating $(SAMVENV) with $(PYTHON)"; $(PYTHON) -m venv $(SAMVENV); }
+	@echo "installing AWS SAM CLI $(SAM_CLI_VERSION) into $(SAMVENV)"
+	@$(SAMVENV)/bin/python -m pip install $(PIP_QUIET) 'aws-sam-cli==$(SAM_CLI_VERSION)' $(PIP_FILTER)
+	@$(SAM) --version >/dev/null
+	@touch $(SAMSTAMP)
 
 # Headless Chromium for the login-page test (Debian's package; Playwright drives it).
 browser:
-	@scripts/ensure-chromium
+	@scripts/ensure-chromium >/dev/null
 
 # The template is validated offline by SAM's linter and by cfn-lint.
-validate: $(STAMP) $(SAM)
+validate: $(STAMP) $(SAMSTAMP)
 	$(SAM) validate --lint --template template.yaml
 	$(BIN)/cfn-lint template.yaml
+
+lint: $(STAMP)
+	$(BIN)/ruff check layers functions tests
 
 unit: $(STAMP)
 	$(BIN)/pytest tests/unit
@@ -52,6 +87,11 @@ functional: $(STAMP)
 e2e: $(STAMP) browser
 	$(BIN)/pytest tests/e2e
 
+# sam build without Docker: the layer's arm64 wheels come from PyPI (manylinux aarch64).
+build: $(SAMSTAMP)
+	@test -n "$(PYTHON312_DIR)" || { echo "make build: python3.12 must be on PATH (sam build runs the template's runtime)" >&2; exit 1; }
+	PATH="$(PYTHON312_DIR):$$PATH" $(SAM) build --template template.yaml --cached --parallel
+
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
@@ -59,4 +99,4 @@ soak: $(STAMP)
 	$(BIN)/python -m bench.soak
 
 clean:
-	rm -rf $(VENV) $(SAMVENV) .aws-sam .pytest_cache .hypothesis test-artifacts
+	rm -rf $(VENV) $(SAMVENV) .aws-sam .pytest_cache .hypothesis test-artifacts .authgate
