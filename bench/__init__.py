@@ -1,0 +1,13 @@
+"""Benchmarks: measured figures, printed, never asserted as timed tests.
+
+`python -m bench` (or `make bench`) runs every registered benchmark; `python -m bench NAME`
+runs one. Register a benchmark by adding its module (which exposes `main() -> int`) below.
+"""
+
+from __future__ import annotations
+
+REGISTERED: dict[str, str] = {
+    "guard": "bench.guard",
+    "signing": "bench.signing",
+    "charges_calls": "bench.charges_calls",
+}

@@ -1,0 +1,25 @@
+"""Run the registered benchmarks: `python -m bench [NAME ...]`."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from bench import REGISTERED
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(REGISTERED)
+    unknown = [n for n in names if n not in REGISTERED]
+    if unknown:
+        sys.stderr.write(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(REGISTERED)}\n")
+        return 2
+    status = 0
+    for name in names:
+        print(f"== {name}", flush=True)
+        status |= int(importlib.import_module(REGISTERED[name]).main() or 0)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
