@@ -264,3 +264,21 @@ def test_timeout_then_retry_with_same_key_but_other_body_is_422(demo):
     result = run(post(demo, payload={**CHARGE, "amount": 9}), Context(10_000))
     assert (result["statusCode"], body(result)["code"]) == (422, "idempotency_key_reused")
     assert count_charges() == 1
+
+
+def test_throttled_write_is_503_and_the_key_stays_usable(demo, invoke):
+    from botocore.exceptions import ClientError
+
+    def throttle(**_: Any) -> None:
+        raise ClientError({"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "slow down"}},
+                          "TransactWriteItems")
+
+    with on_dynamodb("before-call.dynamodb.TransactWriteItems", throttle):
+        result = invoke("charges", post(demo))
+    assert result["statusCode"] == 503
+    assert headers(result)["retry-after"] == "1"
+    assert body(result)["code"] == "service_unavailable"
+    assert count_charges() == 0
+    retry = invoke("charges", post(demo))
+    assert retry["statusCode"] == 201 and "idempotent-replayed" not in headers(retry)
+    assert count_charges() == 1

@@ -25,6 +25,8 @@ from authgate.stores import invoices
 from authgate.stores.faults import UNAVAILABLE_CODES, dynamodb_faults, unavailable
 
 MARKER_PREFIX = "charge-for#"
+# Cancellation reason codes (TransactWriteItems CancellationReasons) that mean "not now".
+UNAVAILABLE_REASONS = frozenset({"ThrottlingError", "ProvisionedThroughputExceeded"}) | UNAVAILABLE_CODES
 MARKER_TTL_SECONDS = 24 * 3600
 
 
@@ -140,7 +142,7 @@ class ChargeStore:
         if "TransactionConflict" in codes.values():
             return retry_after(ApiError("concurrent_update", "Another request is changing the same invoice; retry.",
                                         internal=f"transaction conflict: {codes}"), 1)
-        if UNAVAILABLE_CODES & set(codes.values()):
+        if UNAVAILABLE_REASONS & set(codes.values()):
             return unavailable(f"charges.create cancelled: {codes}")
         return RuntimeError(f"charge transaction cancelled: {codes}")
 
