@@ -1,0 +1,52 @@
+"""The `authgate` command line: cheap to import, admin groups registered lazily."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from authgate import cli
+
+
+def test_importing_the_cli_loads_no_aws_or_template_libraries() -> None:
+    code = ("import sys, authgate.cli; "
+            "print(sorted(m for m in ('boto3', 'botocore', 'moto', 'yaml') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_help_lists_local_and_admin_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--help"])
+    assert exit_info.value.code == 0
+    listed = capsys.readouterr().out
+    for command in ("serve", "invoke", "clients", "users", "keys"):
+        assert f"    {command} " in listed
+
+
+def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["frobnicate"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
+
+
+def test_serve_options() -> None:
+    args = cli.build_parser(["serve"]).parse_args(
+        ["serve", "--port", "4100", "--seed", "s.json", "--dynamodb-endpoint", "http://127.0.0.1:8000"])
+    assert (args.port, str(args.seed), args.dynamodb_endpoint, args.host) == (
+        4100, "s.json", "http://127.0.0.1:8000", "127.0.0.1")
+
+
+def test_port_defaults_to_the_port_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate.local.serve import default_port
+
+    monkeypatch.delenv("PORT", raising=False)
+    assert default_port() == 3000
+    monkeypatch.setenv("PORT", "4321")
+    assert default_port() == 4321
+    monkeypatch.setenv("PORT", "http")
+    with pytest.raises(SystemExit, match="PORT must be a port number"):
+        default_port()
