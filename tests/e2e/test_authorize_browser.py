@@ -9,8 +9,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest

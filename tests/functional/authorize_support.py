@@ -6,9 +6,10 @@ import base64
 import hashlib
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from authgate.local.events import HttpRequest, build_event
@@ -92,7 +93,7 @@ class Page:
         return raw.split(";", 1)[0] if raw else None
 
     def text(self) -> str:
-        visible = re.sub(r"<(style|title)>.*?</\1>", " ", self.body, flags=re.S)
+        visible = re.sub(r"<(style|title)>.*?</\1>", " ", self.body, flags=re.DOTALL)
         return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", visible)).strip())
 
 

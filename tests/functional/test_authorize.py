@@ -12,8 +12,19 @@ from typing import Any
 import boto3
 import pytest
 
-from tests.functional.authorize_support import (CHALLENGE, ISSUER, PAGE_HEADERS, PARTNER_REDIRECT, SPA_REDIRECT,
-                                                WEB_REDIRECT, Browser, headers_of, page_of, redirect_of, web_params)
+from tests.functional.authorize_support import (
+    CHALLENGE,
+    ISSUER,
+    PAGE_HEADERS,
+    PARTNER_REDIRECT,
+    SPA_REDIRECT,
+    WEB_REDIRECT,
+    Browser,
+    headers_of,
+    page_of,
+    redirect_of,
+    web_params,
+)
 
 NO_STORE_REDIRECT = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
@@ -32,9 +43,9 @@ def browser(aws: None, invoke: Any, monkeypatch: pytest.MonkeyPatch) -> Browser:
 def put_client(**fields: Any) -> None:
     from authgate.stores.clients import Client, ClientStore
 
-    base: dict[str, Any] = dict(client_id="x", tenant_id="demo", environment="local", client_type="confidential",
-                                secret_hash="0" * 64, redirect_uris=(), grant_types=("authorization_code",),
-                                scopes=("charges:read",), name="X")
+    base: dict[str, Any] = {"client_id": "x", "tenant_id": "demo", "environment": "local",
+                            "client_type": "confidential", "secret_hash": "0" * 64, "redirect_uris": (),
+                            "grant_types": ("authorization_code",), "scopes": ("charges:read",), "name": "X"}
     base.update(fields)
     ClientStore().put(Client(**base))
 
@@ -474,7 +485,7 @@ class dynamodb_fault:
                 {"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "slow down"},
                  "ResponseMetadata": {"HTTPStatusCode": 400}})
 
-    def __enter__(self) -> "dynamodb_fault":
+    def __enter__(self) -> dynamodb_fault:  # noqa: PYI034
         from authgate.aws import dynamodb
 
         self.events = dynamodb().meta.events

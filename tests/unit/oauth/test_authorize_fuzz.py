@@ -6,7 +6,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.functional.authorize_support import CHALLENGE, Browser, headers_of, page_of, web_params
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 
 from authgate.errors import ApiError
-from authgate.oauth.authorize_request import (client_id_of, resolve_target, single, validate,
-                                              well_formed_uri)
+from authgate.oauth.authorize_request import (
+    client_id_of,
+    resolve_target,
+    single,
+    validate,
+    well_formed_uri,
+)
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
 from authgate.stores.clients import Client
 from authgate.stores.tenants import Tenant

@@ -50,7 +50,7 @@ def test_anything_altered_is_refused(secret: None, change: str) -> None:
     elif change == "csrf":
         args = (blob, session.csrf_token(binding, "other-nonce"), binding)
     elif change == "expired":
-        clock = lambda: time.time() + session.SESSION_TTL  # noqa: E731
+        clock = lambda: time.time() + session.SESSION_TTL
     else:
         args = (None, csrf, binding)
     with pytest.raises(session.SessionInvalid):
@@ -60,7 +60,7 @@ def test_anything_altered_is_refused(secret: None, change: str) -> None:
 def test_blob_mac_is_not_a_csrf_token(secret: None) -> None:
     # Purpose labels: the request MAC can never be replayed as a CSRF token.
     binding = session.new_binding()
-    blob, nonce = session.seal(REQUEST)
+    blob, _nonce = session.seal(REQUEST)
     with pytest.raises(session.SessionInvalid):
         session.unseal(blob, blob.split(".")[1], binding)
 

@@ -85,7 +85,7 @@ def test_32_concurrent_consumes_have_exactly_one_winner(aws):
         outcomes: list[str] = []
         barrier = threading.Barrier(32)
 
-        def race() -> None:
+        def race(code: str = code, barrier: threading.Barrier = barrier, outcomes: list[str] = outcomes) -> None:
             barrier.wait()
             try:
                 store.consume(code)

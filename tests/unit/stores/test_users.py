@@ -22,7 +22,7 @@ class Clock:
 def test_hash_is_scrypt_with_parameters_and_salt():
     a, b = hash_password("pw"), hash_password("pw")
     assert a != b  # per-user salt
-    scheme, n, r, p, salt, digest = a.split("$")
+    scheme, n, r, p, _salt, _digest = a.split("$")
     assert (scheme, n, r, p) == ("scrypt", "16384", "8", "1")
     assert check_password("pw", a) and not check_password("pW", a)
     assert not check_password("pw", "garbage") and not check_password("pw", "md5$x$y$z$a$b")

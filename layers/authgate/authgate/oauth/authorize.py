@@ -12,7 +12,7 @@ error_description, state and iss.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from authgate.errors import ApiError
@@ -22,10 +22,20 @@ from authgate.http.response import Response
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
 from authgate.oauth import session
-from authgate.oauth.authorize_request import (AuthorizationRequest, client_id_of, recheck, resolve_target,
-                                              single, validate)
-from authgate.oauth.consent_page import (MISSING_CREDENTIALS, MISSING_DECISION, WRONG_CREDENTIALS,
-                                         render_consent)
+from authgate.oauth.authorize_request import (
+    AuthorizationRequest,
+    client_id_of,
+    recheck,
+    resolve_target,
+    single,
+    validate,
+)
+from authgate.oauth.consent_page import (
+    MISSING_CREDENTIALS,
+    MISSING_DECISION,
+    WRONG_CREDENTIALS,
+    render_consent,
+)
 from authgate.stores.clients import Client, ClientStore
 from authgate.stores.codes import CodeStore
 from authgate.stores.tenants import Tenant, TenantStore

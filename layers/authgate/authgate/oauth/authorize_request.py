@@ -9,8 +9,8 @@ errors are redirected to the now-trusted URI.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 from urllib.parse import urlsplit
 
 from authgate.errors import ApiError

@@ -18,8 +18,9 @@ import hmac
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any, Callable
+from typing import Any
 
 from authgate.dependencies import cached
 from authgate.errors import ApiError
@@ -86,7 +87,7 @@ def seal(request: AuthorizationRequest, clock: Callable[[], float] = time.time) 
 
 
 def csrf_token(binding: str, nonce: str) -> str:
-    return _b64(_mac(b"csrf", f"{binding}|{nonce}".encode("utf-8")))
+    return _b64(_mac(b"csrf", f"{binding}|{nonce}".encode()))
 
 
 def unseal(blob: str | None, csrf: str | None, binding: str | None,

@@ -11,8 +11,9 @@ import hashlib
 import secrets
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from authgate.settings import get_settings
 from authgate.stores.faults import dynamodb_faults

@@ -17,9 +17,10 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Literal, Mapping
+from typing import Any, Literal
 
 from authgate.settings import get_settings
 from authgate.stores.faults import dynamodb_faults
