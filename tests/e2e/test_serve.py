@@ -142,3 +142,29 @@ def test_sigint_stops_cleanly_and_removes_the_state_file(tmp_path: Path) -> None
     assert "authgate serve: stopped" in stack.log()
     with socket.socket() as sock:  # the port is free again
         sock.bind(("127.0.0.1", stack.port))
+
+
+def test_external_dynamodb_endpoint_holds_the_tables_and_data(tmp_path: Path) -> None:
+    """--dynamodb-endpoint: tables, keys and seed go to that server; the API works on top of it."""
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    external = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    external.start()
+    host, port = external.get_host_and_port()
+    endpoint = f"http://{host}:{port}"
+    try:
+        stack = start_stack(tmp_path, "--dynamodb-endpoint", endpoint)
+        try:
+            response = requests.get(f"{stack.base_url}/.well-known/jwks.json", timeout=10)
+            assert response.status_code == 200 and response.json()["keys"]
+            client = boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1",
+                                  aws_access_key_id="testing", aws_secret_access_key="testing")
+            assert "ClientsTable" in client.list_tables()["TableNames"]
+            seeded = client.get_item(TableName="ClientsTable", Key={"client_id": {"S": "demo-service"}})
+            assert seeded["Item"]["tenant_id"] == {"S": "demo"}
+            assert client.scan(TableName="KeysTable", Select="COUNT")["Count"] >= 1
+        finally:
+            stop_stack(stack)
+    finally:
+        external.stop()
