@@ -62,8 +62,21 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     reset_caches()
 
 
+@pytest.fixture(autouse=True)
+def log_hygiene() -> Iterator[Any]:
+    """Every test: no log line of the Powertools logger holds a secret the test used or received
+    (contract 5.7). `invoke` harvests secrets from each event and result; a test may add more."""
+    from tests.log_hygiene import LogCapture, SecretHarvest, leaks
+
+    harvest = SecretHarvest()
+    with LogCapture() as capture:
+        yield harvest
+    found = leaks(capture.lines, harvest.secrets)
+    assert not found, f"secrets reached the log: {found}"
+
+
 @pytest.fixture
-def invoke() -> Callable[[str, dict[str, Any]], dict[str, Any]]:
+def invoke(log_hygiene: Any) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
     """Run one function's handler on one event, in-process; every error result is checked
     against the error contract (tests/contract.py) and a defect fails the test."""
     from authgate.local.functions import load_handler
@@ -72,6 +85,7 @@ def invoke() -> Callable[[str, dict[str, Any]], dict[str, Any]]:
     def run(function: str, event: dict[str, Any]) -> dict[str, Any]:
         result = load_handler(function)(event, None)
         if isinstance(result, dict) and "statusCode" in result:
+            log_hygiene.proxy_exchange(event, result)
             check_proxy_result(result, api=not is_browser_route(str(event.get("path") or "")))
         return result
 

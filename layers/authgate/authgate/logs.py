@@ -1,12 +1,15 @@
-"""Structured JSON logging (Powertools Logger), built on first use.
+"""Structured JSON logging (Powertools Logger), built on first use; secrets never reach a record.
 
-Nothing secret is ever logged: callers log ids, codes and outcomes, never header values,
-tokens, codes, secrets, passwords or verifiers. `redact` is the last line of defence for
-anything that reaches a log record anyway.
+Callers log ids, codes and outcomes, never header values, tokens, codes, secrets, passwords or
+verifiers (contract 5.7, RFC 6750 5.3, RFC 9700 4.14). The redaction here is the last line of
+defence for anything that reaches a log line anyway: it runs on the *final* JSON document of
+every record (message, extra keys, exception text and stack frames alike), as the Logger's
+json_serializer, so no formatter path can bypass it.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from functools import lru_cache
@@ -15,47 +18,98 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from aws_lambda_powertools import Logger
 
-# Values that look like credentials: JWTs, Basic/Bearer credentials.
-_SECRET_PATTERNS = [
-    re.compile(r"eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"),
-    re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+"),
-]
+REDACTED = "[redacted]"
+
+# Member names whose values are credentials wherever they appear (dict keys, form fields,
+# query parameters, header names). "code" alone is the OAuth authorization code.
 SECRET_KEYS = frozenset({
-    "authorization", "password", "client_secret", "code", "code_verifier", "refresh_token",
-    "access_token", "token", "id_token", "secret", "x-api-key", "cookie", "set-cookie",
-    "assertion", "csrf", "request_blob",
+    "authorization", "proxy-authorization", "password", "client_secret", "code", "code_verifier",
+    "refresh_token", "access_token", "token", "id_token", "secret", "x-api-key", "api_key",
+    "cookie", "set-cookie", "assertion", "client_assertion", "csrf", "request_blob", "session",
 })
+# Any member name containing one of these is treated as secret too (e.g. "new_client_secret",
+# "subject_token", "X-Amz-Security-Token").
+_SECRET_KEY_PARTS = ("secret", "password", "passwd", "token", "verifier", "authorization",
+                     "cookie", "csrf", "assertion", "credential", "api_key", "apikey")
+# Keys that contain a secret-looking part but only carry public metadata.
+_PUBLIC_KEYS = frozenset({"token_type", "token_type_hint", "token_endpoint", "token_use",
+                          "error_code", "error_description"})
+
+_NAMES = "|".join(sorted({re.escape(k) for k in SECRET_KEYS} | {
+    r"[\w.-]*(?:secret|password|passwd|token|verifier|csrf|assertion|api_key|apikey)[\w.-]*"}, key=len, reverse=True))
+
+# Substrings that are credentials whatever surrounds them (order matters: whole header lines
+# and JSON members first, then scheme credentials, query/form pairs, and bare JWTs).
+_SECRET_PATTERNS: list[tuple[re.Pattern[str], Any]] = [
+    # "name": "value" / 'name': 'value' inside a text that embeds JSON or a Python repr.
+    (re.compile(rf"(?i)([\"']({_NAMES})[\"']\s*:\s*)([\"'])(?:\\.|(?!\3).)*\3"),
+     lambda m: m.group(0) if not is_secret_key(m.group(2)) else f"{m.group(1)}{m.group(3)}{REDACTED}{m.group(3)}"),
+    # "Authorization: ..." / "Cookie: ..." header lines in a dumped request.
+    (re.compile(r"(?im)\b((?:proxy-)?authorization|cookie|set-cookie|x-api-key)(\s*:\s*)[^\r\n,}\[\]]+"),
+     r"\1\2" + REDACTED),
+    # Credentials of an HTTP authentication scheme (RFC 9110 11.4).
+    (re.compile(r"(?i)\b(bearer|basic|digest|dpop)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]+"), r"\1\2" + REDACTED),
+    # name=value in a query string, form body or cookie header.
+    (re.compile(rf"(?i)(?<![\w.-])({_NAMES})=[^&;\s\"'<>]*"),
+     lambda m: m.group(0) if not is_secret_key(m.group(1)) else f"{m.group(1)}={REDACTED}"),
+    # A JWS/JWT (compact serialisation): access tokens, signed blobs.
+    (re.compile(r"eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*"), REDACTED),
+]
+
+
+def is_secret_key(name: Any) -> bool:
+    """True when a member called `name` carries a credential."""
+    key = str(name).lower()
+    if key in _PUBLIC_KEYS:
+        return False
+    return key in SECRET_KEYS or any(part in key for part in _SECRET_KEY_PARTS)
+
+
+def redact_text(text: str) -> str:
+    """`text` with every credential-looking substring masked."""
+    for pattern, replacement in _SECRET_PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def redact(value: Any) -> Any:
-    """A copy of `value` with secret-looking members and substrings masked."""
+    """A JSON-ready copy of `value` with secret members and substrings masked."""
     if isinstance(value, dict):
-        return {k: ("[redacted]" if str(k).lower() in SECRET_KEYS else redact(v)) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
+        return {str(k): (REDACTED if is_secret_key(k) and v not in (None, "") else redact(v))
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
         return [redact(v) for v in value]
-    if isinstance(value, str):
-        for pattern in _SECRET_PATTERNS:
-            value = pattern.sub("[redacted]", value)
+    if value is None or isinstance(value, (bool, int, float)):
         return value
-    return value
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    # Anything else (an exception, a dataclass, a Decimal) is logged as its text: redact that.
+    return redact_text(value if isinstance(value, str) else str(value))
+
+
+def serialize(log: dict[str, Any]) -> str:
+    """The Logger's json_serializer: the whole record, redacted, as one JSON line."""
+    return json.dumps(redact(log), separators=(",", ":"), ensure_ascii=False)
 
 
 class _RedactingFilter(logging.Filter):
+    """Also redacts the record itself, for any handler other than Powertools' own."""
+
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, (str, dict)):
             record.msg = redact(record.msg)
         if record.args:
             record.args = tuple(redact(a) for a in record.args) if isinstance(record.args, tuple) else redact(record.args)
         for key in list(vars(record)):
-            if key.lower() in SECRET_KEYS:
-                setattr(record, key, "[redacted]")
+            if is_secret_key(key) and key not in ("exc_info", "exc_text"):
+                setattr(record, key, REDACTED)
         return True
 
 
 @lru_cache(maxsize=1)
-def get_logger() -> "Logger":
+def get_logger() -> Logger:
     from aws_lambda_powertools import Logger
 
-    logger = Logger(service="authgate", log_uncaught_exceptions=False)
+    logger = Logger(service="authgate", log_uncaught_exceptions=False, json_serializer=serialize)
     logger.addFilter(_RedactingFilter())
     return logger

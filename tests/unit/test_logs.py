@@ -1,0 +1,81 @@
+"""authgate.logs: every record is redacted as a whole JSON document (contract 5.7, RFC 6750 5.3)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from authgate.logs import REDACTED, get_logger, is_secret_key, redact, redact_text
+from tests.log_hygiene import LogCapture, SecretHarvest, leaks
+
+JWT = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("grant_type=authorization_code&code=abc123&code_verifier=v3r1f1er&redirect_uri=x",
+     f"grant_type=authorization_code&code={REDACTED}&code_verifier={REDACTED}&redirect_uri=x"),
+    ("username=alice&password=hunter2&csrf=c5rf&request_blob=b10b",
+     f"username=alice&password={REDACTED}&csrf={REDACTED}&request_blob={REDACTED}"),
+    ("token=opaque&token_type_hint=refresh_token", f"token={REDACTED}&token_type_hint=refresh_token"),
+    ("Authorization: Bearer abc.def", f"Authorization: {REDACTED}"),
+    ("cookie: ag_bind=xyz; other=1", f"cookie: {REDACTED}"),
+    ("got Basic ZGVtbzpzZWNyZXQ= from client", f"got Basic {REDACTED} from client"),
+    ('{"Authorization": "Basic ZGVtbzpzZWNyZXQ=", "x": 1}', f'{{"Authorization": "{REDACTED}", "x": 1}}'),
+    ("{'refresh_token': 'r1', 'token_type': 'Bearer'}", f"{{'refresh_token': '{REDACTED}', 'token_type': 'Bearer'}}"),
+    (f"token {JWT} rejected", f"token {REDACTED} rejected"),
+    ("error_code=invalid_grant client_id=demo-web", "error_code=invalid_grant client_id=demo-web"),
+])
+def test_redact_text(text: str, expected: str) -> None:
+    assert redact_text(text) == expected
+
+
+def test_redact_masks_secret_members_at_any_depth_and_stringifies_objects() -> None:
+    value = {"headers": {"Authorization": "Bearer x", "Accept": "application/json"},
+             "form": [{"client_secret": "s3cr3t", "client_id": "demo"}], "new_refresh_token": "r",
+             "token_type": "Bearer", "error": ValueError("password=hunter2"), "status": 400, "ok": True,
+             "empty_password": None}
+    assert redact(value) == {
+        "headers": {"Authorization": REDACTED, "Accept": "application/json"},
+        "form": [{"client_secret": REDACTED, "client_id": "demo"}], "new_refresh_token": REDACTED,
+        "token_type": "Bearer", "error": f"password={REDACTED}", "status": 400, "ok": True,
+        "empty_password": None}
+
+
+@pytest.mark.parametrize("name, secret", [
+    ("Authorization", True), ("X-Api-Key", True), ("code", True), ("subject_token", True),
+    ("X-Amz-Security-Token", True), ("token_type", False), ("error_code", False), ("client_id", False),
+    ("grant_id", False), ("status", False),
+])
+def test_is_secret_key(name: str, secret: bool) -> None:
+    assert is_secret_key(name) is secret
+
+
+def test_a_whole_record_is_redacted_message_extras_and_exception() -> None:
+    with LogCapture() as capture:
+        try:
+            raise ValueError(f"boom refresh_token=R3FRESH {JWT}")
+        except ValueError:
+            get_logger().exception("failed with code=C0DE", extra={"client_secret": "S3CR3T",
+                                                                    "internal": "Bearer B34RER"})
+    (line,) = capture.lines
+    record = json.loads(line)
+    assert record["message"] == f"failed with code={REDACTED}"
+    assert (record["client_secret"], record["internal"]) == (REDACTED, f"Bearer {REDACTED}")
+    assert record["exception_name"] == "ValueError"
+    assert record["stack_trace"]["value"] == f"boom refresh_token={REDACTED} {REDACTED}"
+    for secret in ("R3FRESH", JWT, "C0DE", "S3CR3T", "B34RER"):
+        assert secret not in line
+
+
+def test_harvest_and_leaks_find_secrets_of_an_exchange() -> None:
+    harvest = SecretHarvest(initial=())
+    harvest.headers([("Authorization", "Basic ZGVtby13ZWI6ZGVtby13ZWItc2VjcmV0"),
+                     ("Location", "http://127.0.0.1:8765/callback?code=THE-CODE-VALUE&state=s")])
+    harvest.body("grant_type=refresh_token&refresh_token=REFRESH-VALUE", "application/x-www-form-urlencoded")
+    harvest.body('{"access_token": "ACCESS-VALUE", "token_type": "Bearer"}', "application/json")
+    assert harvest.secrets == {"Basic ZGVtby13ZWI6ZGVtby13ZWItc2VjcmV0", "ZGVtby13ZWI6ZGVtby13ZWItc2VjcmV0",
+                               "demo-web-secret", "THE-CODE-VALUE", "REFRESH-VALUE", "ACCESS-VALUE"}
+    assert leaks(['{"message": "request", "path": "/oauth/token"}'], harvest.secrets) == []
+    assert leaks(['{"message": "x THE-CODE-VALUE"}'], harvest.secrets) == [
+        ("THE-CODE-VALUE", '{"message": "x THE-CODE-VALUE"}')]
