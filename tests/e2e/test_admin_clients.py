@@ -14,7 +14,7 @@ pytestmark = pytest.mark.e2e
 
 
 def admin(stack: LocalStack, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*authgate_command(), *args], cwd=REPO_ROOT, env=stack.env(), input=stdin,
+    return subprocess.run([*authgate_command(), *args], cwd=REPO_ROOT, env=stack.env(), input=stdin, check=False,
                           capture_output=True, text=True, timeout=60)
 
 

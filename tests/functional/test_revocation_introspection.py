@@ -8,7 +8,15 @@ import pytest
 
 from tests.functional.test_token_endpoint import assert_error, assert_invalid_client
 from tests.functional.token_support import (
-    ISSUER, SPA_REDIRECT, TokenClient, basic, body_of, demo, headers_of, new_code, tokens,
+    ISSUER,
+    SPA_REDIRECT,
+    TokenClient,
+    basic,
+    body_of,
+    demo,
+    headers_of,
+    new_code,
+    tokens,
 )
 
 __all__ = ["demo", "tokens"]

@@ -7,7 +7,8 @@ and the failed-authentication counters come in one BatchGetItem; secrets are a s
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -45,7 +46,7 @@ def test_concurrent_exchanges_of_one_code_give_exactly_one_token_response(tokens
     with ThreadPoolExecutor(THREADS) as pool:
         for _ in range(ROUNDS):
             code = new_code()
-            results = race(THREADS, lambda: tokens.exchange(code), pool)
+            results = race(THREADS, lambda code=code: tokens.exchange(code), pool)
             assert outcome(results) == Counter({(200, "ok"): 1, (400, "invalid_grant"): THREADS - 1})
             (winner,) = [body_of(r) for r in results if r["statusCode"] == 200]
             assert body_of(tokens.introspect(winner["access_token"]))["active"] is False
@@ -56,7 +57,7 @@ def test_concurrent_refreshes_of_one_token_give_at_most_one_new_token(tokens: To
     with ThreadPoolExecutor(THREADS) as pool:
         for _ in range(ROUNDS):
             start = body_of(tokens.exchange(new_code()))
-            results = race(THREADS, lambda: tokens.refresh(start["refresh_token"]), pool)
+            results = race(THREADS, lambda start=start: tokens.refresh(start["refresh_token"]), pool)
             counts = outcome(results)
             assert counts[(200, "ok")] <= 1
             assert counts[(400, "invalid_grant")] == THREADS - counts[(200, "ok")]

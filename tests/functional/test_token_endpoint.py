@@ -14,8 +14,19 @@ from typing import Any
 import pytest
 
 from tests.functional.token_support import (
-    BASIC_CHALLENGE, CHALLENGE, FORM, ISSUER, SECRETS, SPA_REDIRECT, VERIFIER, WEB_REDIRECT, TokenClient,
-    basic, body_of, demo, headers_of, new_code, tokens,
+    BASIC_CHALLENGE,
+    FORM,
+    ISSUER,
+    SPA_REDIRECT,
+    VERIFIER,
+    WEB_REDIRECT,
+    TokenClient,
+    basic,
+    body_of,
+    demo,
+    headers_of,
+    new_code,
+    tokens,
 )
 
 __all__ = ["demo", "tokens"]

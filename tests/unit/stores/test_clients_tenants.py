@@ -65,7 +65,7 @@ def test_create_shows_secret_once_and_rotation_invalidates_old_secret_at_once(aw
     from authgate.stores.clients import ClientExists, ClientNotFound, ClientStore
 
     store = ClientStore()
-    client, secret = store.create(tenant_id="demo", name="x", grant_types=["client_credentials"],
+    _client, secret = store.create(tenant_id="demo", name="x", grant_types=["client_credentials"],
                                   scopes=["charges:read"], client_id="new-client")
     assert secret and len(secret) >= 43
     assert store.get("new-client").verify_secret(secret)
@@ -77,7 +77,7 @@ def test_create_shows_secret_once_and_rotation_invalidates_old_secret_at_once(aw
     assert fresh.verify_secret(rotated) and not fresh.verify_secret(secret)
     with pytest.raises(ClientNotFound):
         store.rotate_secret("missing")
-    public, none = store.create(tenant_id="demo", client_type="public", client_id="pub")
+    _public, none = store.create(tenant_id="demo", client_type="public", client_id="pub")
     assert none is None
     with pytest.raises(ClientNotFound):
         store.rotate_secret("pub")

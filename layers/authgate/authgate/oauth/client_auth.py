@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote_plus
 
 from authgate.errors import ApiError
@@ -51,7 +52,7 @@ def _basic(header: str) -> tuple[str, str]:
     return unquote_plus(raw_id), unquote_plus(raw_secret)
 
 
-def read_credentials(request: "Request", form: Mapping[str, str]) -> Credentials | None:
+def read_credentials(request: Request, form: Mapping[str, str]) -> Credentials | None:
     """The single authentication method the request used (RFC 6749 2.3); None when it used none."""
     headers = request.headers.get_all("authorization")
     if len(headers) > 1:
@@ -77,7 +78,7 @@ def read_credentials(request: "Request", form: Mapping[str, str]) -> Credentials
     return Credentials("none", body_id, None)
 
 
-def authenticate(request: "Request", form: Mapping[str, str], creds: Credentials | None = None,
+def authenticate(request: Request, form: Mapping[str, str], creds: Credentials | None = None,
                  store: Any = None) -> Client:
     """The authenticated client, or raise invalid_client/invalid_request/rate_limited (RFC 6749 2.3, 10.10).
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 FORM_TYPE = "application/x-www-form-urlencoded"
 
 
-def read_form(request: "Request") -> dict[str, str]:
+def read_form(request: Request) -> dict[str, str]:
     """The body's parameters, each at most once; empty values dropped."""
     if request.content_type != FORM_TYPE:
         raise ApiError("invalid_request",

@@ -31,7 +31,7 @@ def _claims(token: str) -> dict[str, Any]:
     return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
 
 
-def _access(token: str, client: "Client", issuer: str) -> dict[str, Any] | None:
+def _access(token: str, client: Client, issuer: str) -> dict[str, Any] | None:
     from authgate.tokens.guard import validate_access_token
 
     if token.count(".") != 2:
@@ -50,7 +50,7 @@ def _access(token: str, client: "Client", issuer: str) -> dict[str, Any] | None:
     }
 
 
-def _refresh(token: str, client: "Client", issuer: str, now: int) -> dict[str, Any] | None:
+def _refresh(token: str, client: Client, issuer: str, now: int) -> dict[str, Any] | None:
     from authgate.stores.refresh_tokens import RefreshTokenStore
 
     if "." in token:
@@ -66,7 +66,7 @@ def _refresh(token: str, client: "Client", issuer: str, now: int) -> dict[str, A
     }
 
 
-def post_introspect(request: "Request") -> Response:
+def post_introspect(request: Request) -> Response:
     form = read_form(request)
     creds = client_auth.read_credentials(request, form)
     client = client_auth.authenticate(request, form, creds)

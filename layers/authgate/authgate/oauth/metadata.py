@@ -49,7 +49,7 @@ def metadata(issuer: str) -> dict[str, Any]:
     }
 
 
-def get_metadata(request: "Request") -> Response:
+def get_metadata(request: Request) -> Response:
     issuer = base_url(request)
     if not issuer:
         raise ApiError("internal_error", "The issuer is not configured.", internal="no issuer and no API context")

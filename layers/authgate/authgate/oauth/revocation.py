@@ -31,7 +31,7 @@ def _not_yours() -> ApiError:
     return ApiError("unauthorized_client", "The token was not issued to this client.")
 
 
-def _revoke_access(token: str, client: "Client", issuer: str) -> bool:
+def _revoke_access(token: str, client: Client, issuer: str) -> bool:
     from authgate.stores.revocations import RevocationStore
     from authgate.tokens.guard import validate_access_token
 
@@ -47,7 +47,7 @@ def _revoke_access(token: str, client: "Client", issuer: str) -> bool:
     return True
 
 
-def _revoke_refresh(token: str, client: "Client", now: int) -> bool:
+def _revoke_refresh(token: str, client: Client, now: int) -> bool:
     from authgate.stores.refresh_tokens import RefreshTokenStore
 
     if "." in token:
@@ -62,7 +62,7 @@ def _revoke_refresh(token: str, client: "Client", now: int) -> bool:
     return True
 
 
-def post_revoke(request: "Request") -> Response:
+def post_revoke(request: Request) -> Response:
     form = read_form(request)
     creds = client_auth.read_credentials(request, form)
     client = client_auth.authenticate(request, form, creds)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 NO_STORE = {"Cache_Control": "no-store", "Pragma": "no-cache"}
 
 
-def post_token(request: "Request") -> Response:
+def post_token(request: Request) -> Response:
     form = read_form(request)
     grant_type = form.get("grant_type")
     if grant_type is None:

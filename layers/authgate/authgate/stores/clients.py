@@ -11,8 +11,9 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from authgate.settings import get_settings
 from authgate.stores.faults import dynamodb_faults

@@ -8,8 +8,8 @@ unchanged so the store can translate its own codes (ConditionalCheckFailedExcept
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from authgate.errors import ApiError
 
@@ -43,7 +43,8 @@ def unavailable(internal: str) -> ApiError:
 
 def is_unavailable(exc: BaseException) -> bool:
     """True for a throttling/outage ClientError or a connection/read timeout."""
-    from botocore.exceptions import ClientError, ConnectionError as BotoConnectionError, HTTPClientError
+    from botocore.exceptions import ClientError, HTTPClientError
+    from botocore.exceptions import ConnectionError as BotoConnectionError
 
     if isinstance(exc, ClientError):
         code = exc.response.get("Error", {}).get("Code", "")

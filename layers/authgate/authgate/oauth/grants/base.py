@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from authgate.errors import ApiError
 from authgate.oauth.scopes import KNOWN_SCOPES, ScopeSyntaxError, format_scope, parse_scope
@@ -18,9 +19,9 @@ if TYPE_CHECKING:
 class TokenRequest:
     """An authenticated client's token request."""
 
-    request: "Request"
+    request: Request
     form: Mapping[str, str]
-    client: "Client"
+    client: Client
     issuer: str
     now: int
 
@@ -66,7 +67,7 @@ def requested_scopes(raw: str | None) -> tuple[str, ...] | None:
         raise ApiError("invalid_scope", "The scope parameter is not a list of scope tokens (RFC 6749 3.3).") from None
 
 
-def check_scopes(requested: tuple[str, ...] | None, client: "Client", tenant: "Tenant | None") -> tuple[str, ...]:
+def check_scopes(requested: tuple[str, ...] | None, client: Client, tenant: Tenant | None) -> tuple[str, ...]:
     """The granted scopes: requested ones if all are known, allowed and not forbidden; else the default.
 
     Absent scope means the client's registered scopes minus the tenant's forbidden ones

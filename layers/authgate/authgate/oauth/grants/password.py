@@ -8,7 +8,14 @@ invalid_grant.
 from __future__ import annotations
 
 from authgate.errors import ApiError
-from authgate.oauth.grants.base import Grant, TokenRequest, TokenResult, check_scopes, requested_scopes, scope_string
+from authgate.oauth.grants.base import (
+    Grant,
+    TokenRequest,
+    TokenResult,
+    check_scopes,
+    requested_scopes,
+    scope_string,
+)
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
 from authgate.tokens.issue import issue_access_token

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from authgate.errors import ApiError
 from authgate.oauth.grant_revocation import revoke_grant
-from authgate.oauth.grants.base import Grant, TokenRequest, TokenResult, requested_scopes, scope_string
+from authgate.oauth.grants.base import (
+    Grant,
+    TokenRequest,
+    TokenResult,
+    requested_scopes,
+    scope_string,
+)
 from authgate.oauth.scopes import parse_scope
 from authgate.stores.refresh_tokens import RefreshTokenStore, RotationFailed
 from authgate.tokens.issue import issue_access_token
