@@ -15,6 +15,7 @@ from typing import Any, Callable, Literal, Mapping
 from authgate.errors import ApiError
 from authgate.errors.render import render_error
 from authgate.http.correlation import correlate
+from authgate.http.metrics import record_response
 from authgate.http.negotiation import check_jsonapi_media_types
 from authgate.http.request import Request
 from authgate.http.response import Response
@@ -88,6 +89,8 @@ class App:
                 if response.get_header(name) is None:
                     response.set_header(name, value)
         self._log(request, response, started)
+        # EMF counts by error code (alarms: invalid_token spike, 429s, storage throttling).
+        record_response(self.name, response)
         return response
 
     def _dispatch(self, request: Request, route: Route | None) -> Response:

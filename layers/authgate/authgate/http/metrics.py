@@ -1,0 +1,65 @@
+"""Error metrics as CloudWatch Embedded Metric Format (Powertools Metrics), one line per failure.
+
+Each error response adds one EMF document to the function's log (no API call, nothing on the
+success path): `ErrorResponses` by `ErrorCode`, plus the counts the alarms in template.yaml
+watch: `InvalidToken` (RFC 6750 3.1; a spike means a key or clock problem), `RateLimited`
+(429s), `StorageUnavailable` (DynamoDB throttled or down) and `ServerErrors` (5xx). Every
+metric is published twice: per service, and per service and error code.
+POWERTOOLS_METRICS_DISABLED=true turns the lines off (Powertools' own switch).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools import Metrics
+
+    from authgate.http.response import Response
+
+NAMESPACE = "authgate"
+SERVICE = "authgate"
+
+
+@lru_cache(maxsize=1)
+def _metrics() -> Metrics:
+    from aws_lambda_powertools import Metrics
+
+    # Fixed here (the template's alarms name it) rather than read from the environment, so a
+    # local run without POWERTOOLS_METRICS_NAMESPACE still emits valid EMF.
+    return Metrics(namespace=NAMESPACE, service=SERVICE)
+
+
+def counted_metrics(status: int, error_code: str) -> list[str]:
+    """The metric names one error response increments."""
+    names = ["ErrorResponses"]
+    if error_code == "invalid_token":
+        names.append("InvalidToken")
+    if status == 429:
+        names.append("RateLimited")
+    if error_code in ("service_unavailable", "temporarily_unavailable"):
+        names.append("StorageUnavailable")
+    if status >= 500:
+        names.append("ServerErrors")
+    return names
+
+
+def record_response(function: str, response: Response) -> None:
+    """Count an error response (no-op for successes); flushed at once, one EMF line."""
+    if not response.error_code:
+        return
+    from aws_lambda_powertools.metrics import MetricUnit
+
+    metrics = _metrics()
+    try:
+        for name in counted_metrics(response.status, response.error_code):
+            metrics.add_metric(name=name, unit=MetricUnit.Count, value=1)
+        metrics.add_dimension(name="ErrorCode", value=response.error_code)
+        metrics.add_dimensions(service=SERVICE)
+        metrics.add_metadata(key="function", value=function)
+        metrics.flush_metrics()
+    finally:
+        # Disabled metrics are not flushed, and so not cleared: never carry them into the next
+        # invocation of a warm container.
+        metrics.clear_metrics()
