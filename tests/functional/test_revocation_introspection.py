@@ -171,3 +171,30 @@ def test_revoked_access_token_is_refused_by_the_api(tokens: TokenClient, invoke:
     result = invoke("charges", build_event(request, resource="/charges", path_params=None, api_key="demo-api-key"))
     assert result["statusCode"] == 401
     assert 'error="invalid_token"' in headers_of(result)["WWW-Authenticate"]
+
+
+@pytest.mark.parametrize("endpoint", ["revoke", "introspect"])
+def test_storage_throttled_while_checking_the_token_is_503_not_a_silent_success(tokens: TokenClient,
+                                                                                endpoint: str) -> None:
+    from botocore.exceptions import ClientError
+
+    from authgate.aws import dynamodb
+
+    grant = issued(tokens)
+    seen = {"batch_gets": 0}
+
+    def throttle_after_client_auth(**_: Any) -> None:
+        seen["batch_gets"] += 1
+        if seen["batch_gets"] > 1:  # the first BatchGetItem is client authentication
+            raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "slow down"}}, "BatchGetItem")
+
+    client = dynamodb()
+    client.meta.events.register("before-call.dynamodb.BatchGetItem", throttle_after_client_auth)
+    try:
+        result = getattr(tokens, endpoint)(grant["access_token"])
+    finally:
+        client.meta.events.unregister("before-call.dynamodb.BatchGetItem", throttle_after_client_auth)
+    assert_error(result, 503, "temporarily_unavailable",
+                 "The service is temporarily unavailable; retry after Retry-After seconds.", {"Retry-After": "1"},
+                 code="service_unavailable")
+    assert body_of(tokens.introspect(grant["access_token"]))["active"] is True

@@ -30,10 +30,10 @@ def read_form(request: Request) -> dict[str, str]:
     seen: set[str] = set()
     for name, value in request.form():
         if name in seen:
-            raise ApiError("invalid_request", f"The parameter {name!r} is repeated (RFC 6749 3.2).")
+            raise ApiError("invalid_request", f"The parameter {name[:40]!r} is repeated (RFC 6749 3.2).")
         seen.add(name)
         if any(ord(ch) < 0x20 or ch == "\x7f" for ch in value):
-            raise ApiError("invalid_request", f"The parameter {name!r} contains control characters.")
+            raise ApiError("invalid_request", f"The parameter {name[:40]!r} contains control characters.")
         if value:
             params[name] = value
     return params

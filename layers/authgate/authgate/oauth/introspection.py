@@ -38,7 +38,9 @@ def _access(token: str, client: Client, issuer: str) -> dict[str, Any] | None:
         return None
     try:
         principal = validate_access_token(token, issuer=issuer)
-    except ApiError:
+    except ApiError as exc:
+        if exc.code != "invalid_token":
+            raise  # storage throttled or down: 503, never a silent "nothing to do"
         return None
     if principal.client_id != client.client_id:
         return None

@@ -39,7 +39,9 @@ def _revoke_access(token: str, client: Client, issuer: str) -> bool:
         return False
     try:
         principal = validate_access_token(token, issuer=issuer)
-    except ApiError:
+    except ApiError as exc:
+        if exc.code != "invalid_token":
+            raise  # storage throttled or down: 503, never a silent "nothing to do"
         return False  # expired, revoked, forged: nothing left to revoke
     if principal.client_id != client.client_id:
         raise _not_yours()
