@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import requests
@@ -123,7 +124,16 @@ def test_concurrent_posts_with_one_key_create_one_charge(base_url, tokens):
     key = {"Idempotency-Key": f"e2e-burst-{uuid.uuid4()}"}
     with ContractSession(base_url) as session:
         def post(_: int) -> requests.Response:
-            return session.post("/charges", json=CHARGE, headers=auth(tokens, **key))
+            # A connection refused or reset under the burst (the emulator's listen backlog) is
+            # retried, as a client would: with the same Idempotency-Key that is always safe.
+            for attempt in range(3):
+                try:
+                    return session.post("/charges", json=CHARGE, headers=auth(tokens, **key))
+                except requests.ConnectionError:
+                    if attempt == 2:
+                        raise
+                    time.sleep(0.2)
+            raise AssertionError("unreachable")
 
         with ThreadPoolExecutor(16) as pool:
             responses = list(pool.map(post, range(16)))

@@ -32,12 +32,12 @@ def test_one_key_32_concurrent_posts_one_charge(roomy_limits, demo, invoke):
         results: list[dict] = []
         barrier = threading.Barrier(THREADS)
 
-        def attempt() -> None:
+        def attempt(key: str, barrier: threading.Barrier, results: list[dict]) -> None:
             event = demo.event("POST", body=payload, headers={"Idempotency-Key": key})
             barrier.wait()
             results.append(invoke("charges", event))
 
-        threads = [threading.Thread(target=attempt) for _ in range(THREADS)]
+        threads = [threading.Thread(target=attempt, args=(key, barrier, results)) for _ in range(THREADS)]
         for t in threads:
             t.start()
         for t in threads:

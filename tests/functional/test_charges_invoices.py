@@ -104,13 +104,14 @@ def test_concurrent_payments_of_one_invoice_charge_once(demo, invoke):
         statuses: list[int] = []
         barrier = threading.Barrier(16)
 
-        def attempt(i: int) -> None:
+        def attempt(i: int, invoice_id: str, key: str, barrier: threading.Barrier, statuses: list[int]) -> None:
             event = demo.event("POST", body={"amount": 100, "currency": "usd", "invoice_id": invoice_id},
-                               headers={"Idempotency-Key": f"race-{round_}-{i}"})
+                               headers={"Idempotency-Key": key})
             barrier.wait()
             statuses.append(invoke("charges", event)["statusCode"])
 
-        threads = [threading.Thread(target=attempt, args=(i,)) for i in range(16)]
+        threads = [threading.Thread(target=attempt, args=(i, invoice_id, f"race-{round_}-{i}", barrier, statuses))
+                   for i in range(16)]
         for t in threads:
             t.start()
         for t in threads:

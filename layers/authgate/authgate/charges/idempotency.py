@@ -17,8 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from authgate import aws
 from authgate.charges.invocation import lambda_context
@@ -31,6 +32,7 @@ from authgate.stores.faults import is_unavailable, unavailable
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
     from authgate.http.request import Request
 
 HEADER = "Idempotency-Key"
@@ -48,7 +50,7 @@ def _bad_key(detail: str) -> ApiError:
                     field_errors=(FieldError("", detail, location="header", name=HEADER),))
 
 
-def idempotency_key(request: "Request") -> str | None:
+def idempotency_key(request: Request) -> str | None:
     """The request's Idempotency-Key, None when absent, 400 when unusable."""
     values = request.headers.get_all(HEADER)
     if not values:
@@ -85,7 +87,7 @@ def fingerprint(request: dict[str, Any]) -> str:
 
 
 @cached
-def persistence() -> "DynamoDBPersistenceLayer":
+def persistence() -> DynamoDBPersistenceLayer:
     """One persistence layer per process (it keeps the first config it is given; ours never varies)."""
     from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
 
@@ -125,7 +127,7 @@ def run_once(scoped: ScopedKey, request: dict[str, Any], create: Callable[[], di
         expires_after_seconds=RECORD_TTL_SECONDS,
         hash_function="sha256",
         lambda_context=lambda_context(),
-        response_hook=mark_replay,
+        response_hook=mark_replay,  # type: ignore[arg-type]  # Powertools types the hook narrowly
     )
 
     created: list[dict[str, Any]] = []

@@ -8,8 +8,9 @@ have timed out. A ContextVar keeps this per invocation (and per thread in local 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from contextvars import ContextVar
-from typing import Any, Mapping
+from typing import Any
 
 from authgate.http.app import App
 from authgate.http.response import Response

@@ -38,7 +38,7 @@ def _stored(charge: Charge) -> dict[str, Any]:
             "body": json.dumps(charge.to_json(), separators=(",", ":"), ensure_ascii=False)}
 
 
-def _validated(principal: "Principal", body: dict[str, Any]) -> ChargeRequest:
+def _validated(principal: Principal, body: dict[str, Any]) -> ChargeRequest:
     request = parse_charge_request(body)
     if request.currency not in enabled_currencies(principal.tenant):
         raise ApiError("currency_not_enabled", f"Currency {request.currency} is not enabled for this account.",
@@ -46,13 +46,13 @@ def _validated(principal: "Principal", body: dict[str, Any]) -> ChargeRequest:
     return request
 
 
-def _charge(principal: "Principal", request: ChargeRequest, request_hash: str | None = None) -> Charge:
+def _charge(principal: Principal, request: ChargeRequest, request_hash: str | None = None) -> Charge:
     return Charge(tenant_id=principal.tenant, charge_id=new_charge_id(), amount=request.amount,
                   currency=request.currency, created=int(time.time()), client_id=principal.client_id,
                   description=request.description, invoice_id=request.invoice_id, request_hash=request_hash)
 
 
-def create_charge(principal: "Principal", body: dict[str, Any], key: str | None,
+def create_charge(principal: Principal, body: dict[str, Any], key: str | None,
                   store: ChargeStore | None = None) -> Created:
     """Validate, then write the charge; with a key, at most once per (client, key) (contract 7.6)."""
     store = store or ChargeStore()
@@ -91,7 +91,7 @@ def create_charge(principal: "Principal", body: dict[str, Any], key: str | None,
                    status=int(result["status"]))
 
 
-def get_charge(principal: "Principal", charge_id: str, store: ChargeStore | None = None) -> dict[str, Any]:
+def get_charge(principal: Principal, charge_id: str, store: ChargeStore | None = None) -> dict[str, Any]:
     """The charge, or 404 not_found, also when it belongs to another tenant (no existence leak)."""
     charge = (store or ChargeStore()).get(principal.tenant, charge_id) if is_charge_id(charge_id) else None
     if charge is None:
@@ -105,21 +105,21 @@ def _bad_parameter(name: str, detail: str) -> ApiError:
 
 def page_parameters(query: dict[str, list[str]]) -> tuple[int, str | None]:
     """`limit` (1-100, default 10) and `cursor` from the query string, each at most once."""
-    for name in query:
+    for name, values in query.items():
         if name not in ("limit", "cursor"):
             raise _bad_parameter(name, f"Unknown query parameter {name!r}; use limit and cursor.")
-        if len(query[name]) > 1:
+        if len(values) > 1:
             raise _bad_parameter(name, f"Send {name} once.")
-    raw_limit = (query.get("limit") or [None])[0]
+    raw_limit = query["limit"][0] if query.get("limit") else None
     limit = DEFAULT_LIMIT
     if raw_limit is not None:
         if not (raw_limit.isascii() and raw_limit.isdigit() and 1 <= int(raw_limit) <= MAX_LIMIT):
             raise _bad_parameter("limit", f"limit must be an integer from 1 to {MAX_LIMIT}.")
         limit = int(raw_limit)
-    return limit, (query.get("cursor") or [None])[0]
+    return limit, query["cursor"][0] if query.get("cursor") else None
 
 
-def list_charges(principal: "Principal", limit: int, after_cursor: str | None,
+def list_charges(principal: Principal, limit: int, after_cursor: str | None,
                  store: ChargeStore | None = None) -> dict[str, Any]:
     """One page of the tenant's charges, newest first: {data, has_more, next_cursor}."""
     before = cursor.decode(principal.tenant, after_cursor) if after_cursor is not None else None

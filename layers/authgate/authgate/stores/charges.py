@@ -13,8 +13,9 @@ taken over once its in-progress lock expired, but the marker still says which ch
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from authgate import aws
 from authgate.charges.model import Charge

@@ -7,8 +7,9 @@ description S?, charge_id S? and paid_at N? (set when paid).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from authgate import aws
 from authgate.errors import ApiError, FieldError
