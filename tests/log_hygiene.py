@@ -29,6 +29,8 @@ DEMO_SECRETS = frozenset({
 SECRET_FIELDS = frozenset({"password", "client_secret", "code", "code_verifier", "refresh_token",
                            "access_token", "id_token", "token", "request_blob", "csrf", "assertion",
                            "client_assertion"})
+# In JSON bodies "code" is an error code, not an authorization code: only these are secrets.
+JSON_SECRET_FIELDS = frozenset({"access_token", "refresh_token", "id_token", "client_secret", "password"})
 # Shorter values (e.g. "x" in a fuzzed form) would match by accident; real secrets are longer.
 MIN_SECRET_LENGTH = 8
 _HIDDEN = re.compile(r'<input[^>]*name="(request_blob|csrf)"[^>]*value="([^"]*)"')
@@ -89,7 +91,7 @@ class SecretHarvest:
             except ValueError:
                 return
             if isinstance(data, Mapping):
-                for name in SECRET_FIELDS:
+                for name in JSON_SECRET_FIELDS:
                     self.add(data.get(name))
         elif "html" in media or "<form" in body:
             for _, value in _HIDDEN.findall(body):

@@ -8,10 +8,12 @@ from __future__ import annotations
 from authgate.errors.problems import get_problem
 from authgate.http.app import App, Route
 from authgate.oauth.metadata import get_metadata
+from authgate.openapi.document import get_openapi
 from authgate.tokens.jwks import get_jwks
 
 handler = App("jwks", {
     ("/.well-known/jwks.json", "GET"): Route(get_jwks),
     ("/.well-known/oauth-authorization-server", "GET"): Route(get_metadata),
     ("/problems/{code}", "GET"): Route(get_problem),
+    ("/openapi.json", "GET"): Route(get_openapi),
 })

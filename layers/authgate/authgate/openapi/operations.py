@@ -1,0 +1,202 @@
+"""What template.yaml cannot say about each route: parameters, bodies, success responses and the
+catalogue codes it can fail with (keyed by the template's (path, METHOD); build.py checks both
+lists are the same). Schemas follow the renderers in authgate.errors and the RFCs named."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_STR = {"type": "string"}
+_INT = {"type": "integer"}
+_FORM = "application/x-www-form-urlencoded"
+NO_STORE_HEADERS = {"Cache-Control": {"schema": {"type": "string", "const": "no-store"}}}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str, media: str = "application/json",
+          headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": description, "content": {media: {"schema": schema}}}
+    if headers:
+        out["headers"] = headers
+    return out
+
+
+_FIELD_ERROR = {"type": "object", "required": ["detail"], "properties": {
+    "detail": _STR, "pointer": _STR, "parameter": _STR, "header": _STR}}
+
+SCHEMAS: dict[str, Any] = {
+    "Problem": {
+        "type": "object", "description": "RFC 9457 problem details; `status` equals the HTTP status.",
+        "required": ["type", "title", "status", "code"],
+        "properties": {"type": {"type": "string", "format": "uri"}, "title": _STR,
+                       "status": {"type": "integer", "minimum": 400, "maximum": 599}, "detail": _STR,
+                       "instance": _STR, "code": _STR, "traceId": _STR,
+                       "errors": {"type": "array", "items": _FIELD_ERROR}},
+    },
+    "JsonApiErrors": {
+        "type": "object", "description": "JSON:API 1.1 error document.", "required": ["errors"],
+        "properties": {"jsonapi": {"type": "object"}, "errors": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["status", "code"],
+            "properties": {"status": _STR, "code": _STR, "title": _STR, "detail": _STR,
+                           "source": {"type": "object", "properties": {
+                               "pointer": _STR, "parameter": _STR, "header": _STR}},
+                           "links": {"type": "object"}, "meta": {"type": "object"}}}}},
+    },
+    "LegacyA": {
+        "type": "object", "description": "Legacy variant A (clients registered with error_format legacy-a).",
+        "required": ["error", "message", "code", "status"],
+        "properties": {"error": _STR, "message": _STR, "code": _STR, "status": _INT},
+    },
+    "LegacyB": {
+        "type": "object", "description": "Legacy variant B (legacy-b); always sent with the real 4xx/5xx.",
+        "required": ["success", "errors"],
+        "properties": {"success": {"const": False}, "errors": {"type": "array", "items": {
+            "type": "object", "required": ["field", "message"],
+            "properties": {"field": _STR, "message": _STR, "code": _STR}}}},
+    },
+    "OAuthError": {
+        "type": "object", "description": "RFC 6749 5.2 error response.", "required": ["error"],
+        "properties": {"error": _STR, "error_description": _STR, "error_uri": _STR},
+    },
+    "TokenResponse": {
+        "type": "object", "description": "RFC 6749 5.1; access_token is an RFC 9068 JWT.",
+        "required": ["access_token", "token_type", "expires_in"],
+        "properties": {"access_token": _STR, "token_type": {"const": "Bearer"}, "expires_in": _INT,
+                       "scope": _STR, "refresh_token": _STR},
+    },
+    "Introspection": {
+        "type": "object", "description": "RFC 7662 2.2.", "required": ["active"],
+        "properties": {"active": {"type": "boolean"}, "scope": _STR, "client_id": _STR, "sub": _STR,
+                       "exp": _INT, "iat": _INT, "iss": _STR, "aud": {}, "jti": _STR, "token_type": _STR},
+    },
+    "Jwks": {"type": "object", "required": ["keys"], "properties": {"keys": {"type": "array", "items": {
+        "type": "object", "required": ["kty", "kid"]}}}},
+    "Metadata": {"type": "object", "description": "RFC 8414 2.", "required": ["issuer", "token_endpoint"]},
+    "ChargeCreate": {
+        "type": "object", "additionalProperties": False, "required": ["amount", "currency"],
+        "properties": {"amount": {"type": "integer", "minimum": 1}, "currency": {"type": "string"},
+                       "description": {"type": ["string", "null"]},
+                       "invoice_id": {"type": ["string", "null"]}},
+    },
+    "Charge": {
+        "type": "object", "required": ["id", "object", "amount", "currency", "status", "created"],
+        "properties": {"id": _STR, "object": {"const": "charge"}, "amount": _INT, "currency": _STR,
+                       "description": {"type": ["string", "null"]}, "invoice_id": {"type": ["string", "null"]},
+                       "status": _STR, "created": _INT},
+    },
+    "ChargeList": {
+        "type": "object", "required": ["object", "data", "has_more"],
+        "properties": {"object": {"const": "list"}, "data": {"type": "array", "items": _ref("Charge")},
+                       "has_more": {"type": "boolean"}, "next_cursor": {"type": ["string", "null"]}},
+    },
+}
+
+_CLIENT_AUTH_FORM = {
+    "client_id": {"type": "string", "description": "client_secret_post or a public client (none)."},
+    "client_secret": {"type": "string", "description": "client_secret_post; never together with Basic."},
+}
+_TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
+    "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password"]},
+    "code": _STR, "redirect_uri": _STR, "code_verifier": _STR, "refresh_token": _STR, "scope": _STR,
+    "username": _STR, "password": _STR, **_CLIENT_AUTH_FORM}}
+_TOKEN_ONLY_FORM = {"type": "object", "required": ["token"], "properties": {
+    "token": _STR, "token_type_hint": {"type": "string", "enum": ["access_token", "refresh_token"]},
+    **_CLIENT_AUTH_FORM}}
+_OAUTH_CODES = ("invalid_request", "invalid_client", "service_unavailable")
+_BEARER_CODES = ("invalid_request", "unauthenticated", "invalid_token", "insufficient_scope", "invalid_api_key")
+_AUTHORIZE_QUERY = [{"name": n, "in": "query", "required": False, "schema": _STR} for n in (
+    "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method")]
+_REDIRECT = {"description": "Redirect to the client's registered redirect URI with `code` or `error` "
+                            "(RFC 6749 4.1.2 / 4.1.2.1), `state` and `iss` (RFC 9207).",
+             "headers": {"Location": {"schema": _STR}}}
+_PAGE = {"description": "Login and consent page (HTML form).", "content": {"text/html": {"schema": _STR}}}
+_ID = [{"name": "id", "in": "path", "required": True, "schema": _STR}]
+_IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
+                "description": "1-255 visible ASCII characters, scoped to the client, kept 24 h.",
+                "schema": {"type": "string", "minLength": 1, "maxLength": 255}}
+
+OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
+    ("/oauth/authorize", "GET"): {
+        "summary": "Authorization request (RFC 6749 4.1.1, PKCE RFC 7636): login and consent page",
+        "surface": "authorize", "parameters": _AUTHORIZE_QUERY,
+        "codes": ("invalid_request", "unauthorized_client", "service_unavailable"),
+        "responses": {"200": _PAGE, "302": _REDIRECT},
+    },
+    ("/oauth/authorize", "POST"): {
+        "summary": "Login and decision (approve or deny); redirects with a code or an error",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            "request_blob": _STR, "csrf": _STR, "username": _STR, "password": _STR,
+            "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
+        "codes": ("invalid_request", "unauthorized_client", "unsupported_media_type", "service_unavailable"),
+        "responses": {"200": _PAGE, "302": _REDIRECT},
+    },
+    ("/oauth/token", "POST"): {
+        "summary": "Token endpoint (RFC 6749 3.2): authorization_code + PKCE, refresh_token, client_credentials",
+        "surface": "oauth", "security": [{"clientBasic": []}, {}],
+        "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_FORM}}},
+        "codes": _OAUTH_CODES + ("invalid_grant", "unauthorized_client", "unsupported_grant_type",
+                                 "invalid_scope", "unsupported_media_type"),
+        "responses": {"200": _json(_ref("TokenResponse"), "Token response.", headers=NO_STORE_HEADERS)},
+    },
+    ("/oauth/revoke", "POST"): {
+        "summary": "Token revocation (RFC 7009)", "surface": "oauth", "security": [{"clientBasic": []}, {}],
+        "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_ONLY_FORM}}},
+        "codes": _OAUTH_CODES + ("unsupported_media_type",),
+        "responses": {"200": _json({"type": "object"}, "Revoked, or the token was unknown (RFC 7009 2.2).")},
+    },
+    ("/oauth/introspect", "POST"): {
+        "summary": "Token introspection (RFC 7662)", "surface": "oauth", "security": [{"clientBasic": []}, {}],
+        "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_ONLY_FORM}}},
+        "codes": _OAUTH_CODES + ("unsupported_media_type",),
+        "responses": {"200": _json(_ref("Introspection"), "Introspection response.")},
+    },
+    ("/.well-known/jwks.json", "GET"): {
+        "summary": "Published signing keys (RFC 7517): next, current and previous",
+        "surface": "api", "codes": (), "responses": {"200": _json(_ref("Jwks"), "JWK Set.")},
+    },
+    ("/.well-known/oauth-authorization-server", "GET"): {
+        "summary": "Authorization server metadata (RFC 8414)",
+        "surface": "api", "codes": (), "responses": {"200": _json(_ref("Metadata"), "Metadata.")},
+    },
+    ("/problems/{code}", "GET"): {
+        "summary": "Documentation of one problem type (the `type` URI of problem+json)",
+        "surface": "api", "parameters": [{"name": "code", "in": "path", "required": True, "schema": _STR}],
+        "codes": ("not_found",),
+        "responses": {"200": {"description": "The code's page (HTML) or its catalogue entry (JSON).",
+                              "content": {"text/html": {"schema": _STR},
+                                          "application/json": {"schema": {"type": "object"}}}}},
+    },
+    ("/openapi.json", "GET"): {
+        "summary": "This OpenAPI document", "surface": "api", "codes": (),
+        "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1 document.")},
+    },
+    ("/charges", "POST"): {
+        "summary": "Create a charge (scope charges:write); idempotent with Idempotency-Key",
+        "surface": "api", "parameters": [_IDEMPOTENCY],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("ChargeCreate")}}},
+        "codes": _BEARER_CODES + ("malformed_json", "validation_failed", "invalid_idempotency_key",
+                                  "idempotency_key_reused", "idempotency_request_in_progress", "invoice_locked",
+                                  "invoice_already_paid", "currency_not_enabled", "invoice_not_found",
+                                  "concurrent_update"),
+        "responses": {
+            "201": _json(_ref("Charge"), "Created.", headers={"Location": {"schema": _STR}}),
+            "200": _json(_ref("Charge"), "Replay of an earlier request with the same Idempotency-Key "
+                                         "(Idempotent-Replayed: true; status as first sent)."),
+        },
+    },
+    ("/charges", "GET"): {
+        "summary": "List the tenant's charges, newest first (scope charges:read)", "surface": "api",
+        "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+                       {"name": "cursor", "in": "query", "schema": _STR}],
+        "codes": _BEARER_CODES, "responses": {"200": _json(_ref("ChargeList"), "One page.")},
+    },
+    ("/charges/{id}", "GET"): {
+        "summary": "One charge of the caller's tenant (scope charges:read)", "surface": "api",
+        "parameters": _ID, "codes": _BEARER_CODES + ("not_found",),
+        "responses": {"200": _json(_ref("Charge"), "The charge.")},
+    },
+}
