@@ -10,7 +10,8 @@ Run: `python -m bench guard`.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 N = 2000
 

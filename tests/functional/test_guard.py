@@ -6,13 +6,22 @@ import base64
 import hashlib
 import hmac
 import json
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from authgate.tokens import clock as token_clock
-from tests.bearer_requests import (AUDIENCE, ISSUER, FakeClock, bearer, call, event, problem,
-                                   seed_client)
+from tests.bearer_requests import (
+    AUDIENCE,
+    ISSUER,
+    FakeClock,
+    bearer,
+    call,
+    event,
+    problem,
+    seed_client,
+)
 
 
 @pytest.fixture
@@ -287,7 +296,7 @@ def test_header_without_alg_is_invalid_token(keys: None) -> None:
 def test_hs256_signed_with_the_public_key_is_rejected(keys: None, clock: FakeClock) -> None:
     from authgate.stores.keys import KeyStore
 
-    record = [k for k in KeyStore().published() if k.state == "current"][0]
+    record = next(k for k in KeyStore().published() if k.state == "current")
     head = segment(current_header(alg="HS256"))
     body = segment(claims_now(int(clock())))
     for secret in (record.public_jwk.encode(), json.loads(record.public_jwk)["n"].encode()):

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import sys
 import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from typing import Any
 
 import jwt
 import pytest
@@ -28,7 +29,7 @@ def jwks_url(aws: None, invoke: Any) -> Iterator[str]:
     """The jwks function served over HTTP on a loopback port."""
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             result = invoke("jwks", event("GET", self.path))
             body = result["body"].encode()
             self.send_response(result["statusCode"])

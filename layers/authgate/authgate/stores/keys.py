@@ -9,8 +9,9 @@ This module must not import jwt or cryptography: the JWKS path reads it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Iterable
+from typing import Any
 
 from authgate.stores.faults import dynamodb_faults
 
@@ -36,7 +37,7 @@ class KeyRecord:
     secret_id: str = ""
     kms_key_id: str = ""
 
-    def with_state(self, state: str, **changes: Any) -> "KeyRecord":
+    def with_state(self, state: str, **changes: Any) -> KeyRecord:
         return replace(self, state=state, **changes)
 
 

@@ -7,8 +7,8 @@ of sleeping, so a stream of requests can cross two key rotations in milliseconds
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 _source: Callable[[], float] = time.time
 

@@ -14,8 +14,9 @@ import binascii
 import json
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from authgate.dependencies import cached
 from authgate.errors import ApiError
@@ -87,7 +88,7 @@ def insufficient_scope(required: str) -> ApiError:
                     headers={"WWW-Authenticate": challenge("insufficient_scope", detail, required)})
 
 
-def extract_token(request: "Request") -> str:
+def extract_token(request: Request) -> str:
     """The bearer token of a request (RFC 6750 section 2), or the RFC 6750 section 3.1 error."""
     headers = request.headers.get_all("authorization")
     in_query = request.query.get("access_token", [])
@@ -132,7 +133,7 @@ class KeyCache:
     """Published verification keys by kid, reloaded every `max_age` and, for an unknown kid,
     at most once per `refresh_interval` (bounded: junk kids cannot flood the keys table)."""
 
-    def __init__(self, load: Callable[[], list["KeyRecord"]], max_age: int,
+    def __init__(self, load: Callable[[], list[KeyRecord]], max_age: int,
                  refresh_interval: int = UNKNOWN_KID_REFRESH_SECONDS) -> None:
         self._load = load
         self._max_age = max_age
@@ -297,7 +298,7 @@ def validate_access_token(token: str, *, issuer: str, audience: str | None = Non
     return default_guard().validate(token, issuer=issuer, audience=audience or default_audience(issuer))
 
 
-def require_bearer(request: "Request", scope: str, *, audience: str | None = None) -> Principal:
+def require_bearer(request: Request, scope: str, *, audience: str | None = None) -> Principal:
     """Validate the bearer token and the required scope(s), or raise ApiError with WWW-Authenticate.
 
     On success sets request.state["client_id"], ["tenant"] and ["error_format"]; the client's

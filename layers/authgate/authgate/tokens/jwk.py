@@ -23,12 +23,13 @@ def public_jwk(public_key: Any, kid: str, alg: str) -> dict[str, Any]:
     from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
     if isinstance(public_key, rsa.RSAPublicKey):
-        numbers = public_key.public_numbers()
-        return {"kty": "RSA", "kid": kid, "alg": alg, "use": "sig", "n": _uint(numbers.n), "e": _uint(numbers.e)}
+        rsa_numbers = public_key.public_numbers()
+        return {"kty": "RSA", "kid": kid, "alg": alg, "use": "sig",
+                "n": _uint(rsa_numbers.n), "e": _uint(rsa_numbers.e)}
     if isinstance(public_key, ec.EllipticCurvePublicKey) and isinstance(public_key.curve, ec.SECP256R1):
-        numbers = public_key.public_numbers()
+        ec_numbers = public_key.public_numbers()
         return {"kty": "EC", "kid": kid, "alg": alg, "use": "sig", "crv": "P-256",
-                "x": _uint(numbers.x, 32), "y": _uint(numbers.y, 32)}
+                "x": _uint(ec_numbers.x, 32), "y": _uint(ec_numbers.y, 32)}
     raise ValueError(f"unsupported public key type {type(public_key).__name__}")
 
 

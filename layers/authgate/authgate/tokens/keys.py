@@ -70,7 +70,8 @@ def create_key(store: KeyStore, state: str, now: int, activates_at: int) -> KeyR
     refs, jwk = backend(settings.signing_backend).create_key(kid, settings.signing_alg)
     record = KeyRecord(kid=kid, state=state, alg=settings.signing_alg, backend=settings.signing_backend,
                        public_jwk=json.dumps(jwk, separators=(",", ":")), created_at=now,
-                       activates_at=activates_at, **refs)
+                       activates_at=activates_at, secret_id=refs.get("secret_id", ""),
+                       kms_key_id=refs.get("kms_key_id", ""))
     store.create(record)
     return record
 

@@ -19,8 +19,11 @@ ALGORITHMS = {"RS256": "RSA", "ES256": "EC"}
 
 
 class Signer(Protocol):
-    kid: str
-    alg: str
+    @property
+    def kid(self) -> str: ...
+
+    @property
+    def alg(self) -> str: ...
 
     def sign(self, signing_input: bytes) -> bytes:
         """The JWS signature over `signing_input` (for ES256: r || s, 64 bytes)."""
@@ -32,9 +35,9 @@ class Backend(Protocol):
         """Make a key pair; returns the record's reference fields and the public JWK."""
         ...
 
-    def load_signer(self, record: "KeyRecord") -> Signer: ...
+    def load_signer(self, record: KeyRecord) -> Signer: ...
 
-    def destroy(self, record: "KeyRecord") -> None:
+    def destroy(self, record: KeyRecord) -> None:
         """Schedule deletion of the private key of a retired key."""
         ...
 

@@ -63,10 +63,10 @@ class KmsBackend:
         der = self._kms.get_public_key(KeyId=key_id)["PublicKey"]
         return {"kms_key_id": key_id}, public_jwk(load_der_public_key(der), kid, alg)
 
-    def load_signer(self, record: "KeyRecord") -> KmsSigner:
+    def load_signer(self, record: KeyRecord) -> KmsSigner:
         return KmsSigner(record.kid, record.alg, record.kms_key_id, self._kms)
 
-    def destroy(self, record: "KeyRecord") -> None:
+    def destroy(self, record: KeyRecord) -> None:
         from botocore.exceptions import ClientError
 
         try:

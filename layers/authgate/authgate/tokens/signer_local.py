@@ -67,7 +67,7 @@ class LocalBackend:
         _LOADED[kid] = key
         return {"secret_id": name}, public_jwk(key.public_key(), kid, alg)
 
-    def load_signer(self, record: "KeyRecord") -> LocalSigner:
+    def load_signer(self, record: KeyRecord) -> LocalSigner:
         key = _LOADED.get(record.kid)
         if key is None:
             from cryptography.hazmat.primitives import serialization
@@ -77,7 +77,7 @@ class LocalBackend:
             _LOADED[record.kid] = key
         return LocalSigner(record.kid, record.alg, key)
 
-    def destroy(self, record: "KeyRecord") -> None:
+    def destroy(self, record: KeyRecord) -> None:
         from botocore.exceptions import ClientError
 
         _LOADED.pop(record.kid, None)
