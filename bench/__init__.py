@@ -10,4 +10,5 @@ REGISTERED: dict[str, str] = {
     "guard": "bench.guard",
     "signing": "bench.signing",
     "charges_calls": "bench.charges_calls",
+    "token_endpoint": "bench.token_endpoint",
 }
