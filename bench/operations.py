@@ -1,0 +1,122 @@
+"""The operations the issue budgets, as repeatable handler invocations on the demo stack.
+
+Each operation yields a fresh event per call (a new authorization code, the refresh token the
+previous call returned, a new Idempotency-Key), so a loop measures the success path every time
+and never a replayed or rejected request. Work that only prepares an event (storing a code)
+happens in `next_event`, outside whatever the caller times or counts.
+Use inside `authgate.local.invoke.local_aws()` (moto, atomic, demo seed, keys).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote_plus, urlencode
+
+EVENTS = Path(__file__).resolve().parents[1] / "events"
+WEB_REDIRECT = "http://127.0.0.1:8765/callback"
+VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=").decode()
+# The bench's own quotas, so hundreds of calls a minute from one client and IP stay 2xx.
+BENCH_LIMITS = {"AUTHGATE_RATE_TENANT": "10000", "AUTHGATE_RATE_CLIENT": "10000", "AUTHGATE_RATE_IP": "10000"}
+
+
+@dataclass
+class Operation:
+    """One budgeted request: which function, how to build its next event, what success is."""
+
+    name: str
+    function: str
+    next_event: Callable[[], dict[str, Any]]
+    status: int
+    budget: int | None = None  # DynamoDB calls allowed (issue 9), None when unbudgeted
+    # Called with each result, e.g. to carry the rotated refresh token into the next event.
+    after: Callable[[dict[str, Any]], None] = lambda result: None
+
+
+def sample(name: str) -> dict[str, Any]:
+    """events/<name>.json with placeholders ({{access_token ...}}) minted on the current stack."""
+    from authgate.local.invoke import prepare
+
+    event, _ = prepare(json.loads((EVENTS / f"{name}.json").read_text("utf-8")))
+    return event
+
+
+def with_header(event: dict[str, Any], name: str, value: str) -> dict[str, Any]:
+    event = {**event, "headers": {**event["headers"], name: value},
+             "multiValueHeaders": {**event["multiValueHeaders"], name: [value]}}
+    return event
+
+
+def with_form(event: dict[str, Any], fields: list[tuple[str, str]], client_id: str, secret: str) -> dict[str, Any]:
+    """A token-endpoint event with this form body and client_secret_basic (RFC 6749 2.3.1)."""
+    raw = f"{quote_plus(client_id)}:{quote_plus(secret)}".encode()
+    event = with_header(event, "Authorization", "Basic " + base64.b64encode(raw).decode())
+    return {**event, "body": urlencode(fields)}
+
+
+def new_code() -> str:
+    """A code exactly as the authorize endpoint stores it (through the real CodeStore)."""
+    from authgate.stores.codes import CodeStore
+
+    return CodeStore().create(client_id="demo-web", tenant_id="demo", redirect_uri=WEB_REDIRECT,
+                              code_challenge=CHALLENGE, code_challenge_method="S256",
+                              scope="charges:read charges:write", subject="alice")
+
+
+def build() -> list[Operation]:
+    """The budgeted operations, in the README's order."""
+    token_base = sample("token-client-credentials")
+
+    def exchange_event() -> dict[str, Any]:
+        fields = [("grant_type", "authorization_code"), ("code", new_code()),
+                  ("redirect_uri", WEB_REDIRECT), ("code_verifier", VERIFIER)]
+        return with_form(token_base, fields, "demo-web", "demo-web-secret")
+
+    refresh = {"token": ""}
+
+    def refresh_event() -> dict[str, Any]:
+        if not refresh["token"]:
+            from authgate.local.context import LambdaContext
+            from authgate.local.functions import load_handler
+
+            first = load_handler("token")(exchange_event(), LambdaContext("token"))
+            refresh["token"] = json.loads(first["body"])["refresh_token"]
+        fields = [("grant_type", "refresh_token"), ("refresh_token", refresh["token"])]
+        return with_form(token_base, fields, "demo-web", "demo-web-secret")
+
+    def rotated(result: dict[str, Any]) -> None:
+        refresh["token"] = json.loads(result["body"])["refresh_token"]
+
+    keys = itertools.count()
+    create = sample("charges-create-idempotent")
+    replay = with_header(create, "Idempotency-Key", "bench-replay")
+    charge: dict[str, str] = {}
+
+    def get_event() -> dict[str, Any]:
+        if not charge:
+            from authgate.local.context import LambdaContext
+            from authgate.local.functions import load_handler
+
+            created = load_handler("charges")(replay, LambdaContext("charges"))
+            charge["id"] = json.loads(created["body"])["id"]
+        event = sample("charges-get-not-found-404")
+        return {**event, "path": f"/charges/{charge['id']}", "pathParameters": {"id": charge["id"]}}
+
+    return [
+        Operation("client_credentials token", "token", lambda: token_base, 200, budget=2),
+        Operation("authorization_code exchange", "token", exchange_event, 200, budget=3),
+        Operation("refresh_token", "token", refresh_event, 200, budget=3, after=rotated),
+        Operation("GET /oauth/authorize", "authorize", lambda: sample("authorize-get-login-page"), 200),
+        Operation("GET /.well-known/jwks.json", "jwks", lambda: sample("jwks-get-jwks"), 200),
+        Operation("POST /charges, first with Idempotency-Key", "charges",
+                  lambda: with_header(create, "Idempotency-Key", f"bench-{next(keys)}"), 201, budget=5),
+        Operation("POST /charges, replay", "charges", lambda: replay, 201, budget=3),
+        Operation("GET /charges/{id}", "charges", get_event, 200),
+    ]

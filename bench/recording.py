@@ -1,0 +1,104 @@
+"""Record the AWS answers one request got, then answer the same calls from memory (botocore Stubber).
+
+Recording hooks `after-call` on the shared clients (authgate.aws) and keeps each parsed
+response, errors included (a failed conditional write is part of the sequence). Replaying queues
+those responses on a Stubber, which answers at `before-call`: parameters are still validated and
+serialized by botocore, but nothing is sent and nothing is parsed. That is what "I/O stubbed"
+means in the figures: the CPU of the project's code and the libraries it drives, no network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+SERVICES = ("dynamodb", "secretsmanager", "kms")
+
+
+@dataclass
+class Call:
+    service: str
+    operation: str
+    response: dict[str, Any]
+
+
+@dataclass
+class Recording:
+    calls: list[Call] = field(default_factory=list)
+
+    def services(self) -> list[str]:
+        return sorted({c.service for c in self.calls})
+
+    def count(self, service: str = "dynamodb") -> int:
+        return sum(1 for c in self.calls if c.service == service)
+
+    def operations(self, service: str = "dynamodb") -> list[str]:
+        return [c.operation for c in self.calls if c.service == service]
+
+
+def clients() -> dict[str, Any]:
+    """The process's cached clients, built now if need be (building them is not I/O)."""
+    from authgate import aws
+
+    return {service: getattr(aws, service)() for service in SERVICES}
+
+
+@contextmanager
+def recording() -> Iterator[Recording]:
+    """`with recording() as rec:` every call the shared clients make lands in `rec.calls`."""
+    rec = Recording()
+    hooks = []
+    for service, client in clients().items():
+        def seen(parsed: dict[str, Any], model: Any, service: str = service, **_: Any) -> None:
+            rec.calls.append(Call(service, model.name, parsed))
+
+        uid = f"bench-record-{id(rec)}-{service}"
+        client.meta.events.register(f"after-call.{client.meta.service_model.endpoint_prefix}", seen, unique_id=uid)
+        hooks.append((client, uid))
+    try:
+        yield rec
+    finally:
+        for client, uid in hooks:
+            client.meta.events.unregister(f"after-call.{client.meta.service_model.endpoint_prefix}", unique_id=uid)
+
+
+class Replay:
+    """Stubbers on the shared clients; `queue(recording)` before each request answers its calls."""
+
+    def __init__(self, services: list[str] | None = None) -> None:
+        from botocore.stub import Stubber
+
+        from authgate import aws
+
+        self.stubbers = {s: Stubber(getattr(aws, s)()) for s in (services or SERVICES)}
+
+    def activate(self) -> None:
+        for stubber in self.stubbers.values():
+            stubber.activate()
+
+    def queue(self, rec: Recording) -> None:
+        from botocore import xform_name
+
+        for call in rec.calls:
+            stubber = self.stubbers[call.service]
+            method = xform_name(call.operation)
+            response = dict(call.response)
+            meta = response.pop("ResponseMetadata", {})
+            error = response.pop("Error", None)
+            if error is None:
+                stubber.add_response(method, response)
+            else:
+                stubber.add_client_error(method, service_error_code=error.get("Code", ""),
+                                         service_message=error.get("Message", ""),
+                                         http_status_code=meta.get("HTTPStatusCode", 400),
+                                         modeled_fields=response or None)
+
+    def assert_drained(self) -> None:
+        for stubber in self.stubbers.values():
+            stubber.assert_no_pending_responses()
+
+    def deactivate(self) -> None:
+        for stubber in self.stubbers.values():
+            stubber.deactivate()
