@@ -140,7 +140,8 @@ def test_sigint_stops_cleanly_and_removes_the_state_file(tmp_path: Path) -> None
         stop_stack(stack)
     assert not (stack.state_dir / "local.json").exists()
     assert "authgate serve: stopped" in stack.log()
-    with socket.socket() as sock:  # the port is free again
+    with socket.socket() as sock:  # nothing listens on the port any more (TIME_WAIT aside)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", stack.port))
 
 
