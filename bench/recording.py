@@ -55,13 +55,15 @@ def recording() -> Iterator[Recording]:
             rec.calls.append(Call(service, model.name, parsed))
 
         uid = f"bench-record-{id(rec)}-{service}"
-        client.meta.events.register(f"after-call.{client.meta.service_model.endpoint_prefix}", seen, unique_id=uid)
-        hooks.append((client, uid))
+        # botocore names events by the hyphenized service id ("secrets-manager").
+        event = f"after-call.{client.meta.service_model.service_id.hyphenize()}"
+        client.meta.events.register(event, seen, unique_id=uid)
+        hooks.append((client, event, uid))
     try:
         yield rec
     finally:
-        for client, uid in hooks:
-            client.meta.events.unregister(f"after-call.{client.meta.service_model.endpoint_prefix}", unique_id=uid)
+        for client, event, uid in hooks:
+            client.meta.events.unregister(event, unique_id=uid)
 
 
 class Replay:

@@ -10,13 +10,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from authgate.dependencies import cached
 from authgate.settings import get_settings
 
 if TYPE_CHECKING:
     from authgate.stores.keys import KeyRecord
 
-# Loaded private keys by kid; a process signs with one or two keys in its lifetime.
-_LOADED: dict[str, Any] = {}
+
+@cached
+def _loaded() -> dict[str, Any]:
+    """Loaded private keys by kid; a process signs with one or two keys in its lifetime.
+
+    A warm cache like the others, so `dependencies.reset()` makes a process truly cold again.
+    """
+    return {}
+
+
 # Deleted secrets stay recoverable this long (Secrets Manager allows 7-30 days).
 RECOVERY_WINDOW_DAYS = 7
 
@@ -64,23 +73,23 @@ class LocalBackend:
         self._sm.create_secret(Name=name, SecretString=pem,
                                Description=f"authgate access-token signing key {kid} ({alg})",
                                Tags=[{"Key": "authgate-stage", "Value": get_settings().stage}])
-        _LOADED[kid] = key
+        _loaded()[kid] = key
         return {"secret_id": name}, public_jwk(key.public_key(), kid, alg)
 
     def load_signer(self, record: KeyRecord) -> LocalSigner:
-        key = _LOADED.get(record.kid)
+        key = _loaded().get(record.kid)
         if key is None:
             from cryptography.hazmat.primitives import serialization
 
             pem = self._sm.get_secret_value(SecretId=record.secret_id)["SecretString"]
             key = serialization.load_pem_private_key(pem.encode("ascii"), password=None)
-            _LOADED[record.kid] = key
+            _loaded()[record.kid] = key
         return LocalSigner(record.kid, record.alg, key)
 
     def destroy(self, record: KeyRecord) -> None:
         from botocore.exceptions import ClientError
 
-        _LOADED.pop(record.kid, None)
+        _loaded().pop(record.kid, None)
         try:
             self._sm.delete_secret(SecretId=record.secret_id, RecoveryWindowInDays=RECOVERY_WINDOW_DAYS)
         except ClientError as exc:

@@ -1,0 +1,131 @@
+"""Cold init per function against `python -c "import boto3"`, medians over fresh processes.
+
+The scenario of each function (its first request's event and the AWS answers a cold moto run
+of that request got) is recorded here; bench/cold_child.py then replays it in a fresh
+interpreter. A function's cold init is the child's process wall time (interpreter start to
+exit, as the baseline is) minus the bench's scaffolding that the child timed and reported.
+Rounds interleave the baseline and every function, so background load hits all alike.
+
+The interpreter is the lean one when it exists (.venv-bench: boto3 plus the layer's
+requirements only, the layer on PYTHONPATH as /opt/python is on Lambda), else this one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.operations import BENCH_LIMITS, sample, with_header
+from bench.recording import recording
+
+ROOT = Path(__file__).resolve().parents[1]
+LEAN_PYTHON = ROOT / ".venv-bench" / "bin" / "python"
+FIRST_REQUEST = {  # function: (sample event, status of its success)
+    "authorize": ("authorize-get-login-page", 200),
+    "token": ("token-client-credentials", 200),
+    "jwks": ("jwks-get-jwks", 200),
+    "charges": ("charges-create-idempotent", 201),
+    "rotate_keys": ("rotate_keys-scheduled", None),
+}
+ENV_PREFIXES = ("AUTHGATE_", "AWS_", "POWERTOOLS_")
+
+
+def interpreter() -> tuple[str, bool]:
+    """(python executable, whether it is the lean environment)."""
+    if LEAN_PYTHON.exists():
+        return str(LEAN_PYTHON), True
+    import sys
+
+    return sys.executable, False
+
+
+def record_scenarios(directory: Path) -> dict[str, Path]:
+    """One pickle per function: app path, first event, AWS answers of a cold run, environment."""
+    from authgate.local import stack
+    from authgate.local.context import LambdaContext
+    from authgate.local.functions import load_handler
+    from authgate.local.invoke import local_aws
+    from authgate.local.template import function_dir, function_names
+
+    paths: dict[str, Path] = {}
+    with local_aws():
+        os.environ.update(BENCH_LIMITS)
+        env = {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)}
+        for name, (event_name, status) in FIRST_REQUEST.items():
+            event = sample(event_name)
+            if name == "charges":
+                event = with_header(event, "Idempotency-Key", f"bench-cold-{time.time_ns()}")
+            handler = load_handler(name)
+            stack.reset_caches()  # a fresh container: no settings, clients or caches
+            with recording() as rec:
+                result = handler(event, LambdaContext(name))
+            if status is not None and result["statusCode"] != status:
+                raise AssertionError(f"cold scenario {name}: {result['statusCode']} {result['body'][:300]}")
+            path = directory / f"{name}.pickle"
+            path.write_bytes(pickle.dumps({
+                "function": name, "app": str(function_dir(function_names()[name]) / "app.py"), "event": event,
+                "services": rec.services(), "calls": [(c.service, c.operation, c.response) for c in rec.calls],
+                "env": env, "status": status,
+            }))
+            paths[name] = path
+    return paths
+
+
+def _child_env(extra: dict[str, str]) -> dict[str, str]:
+    env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "TMPDIR") if k in os.environ}
+    env["PYTHONPATH"] = f"{ROOT / 'layers' / 'authgate'}{os.pathsep}{ROOT}"
+    return {**env, **extra}
+
+
+def _wall(argv: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return (time.perf_counter() - start) * 1e3
+
+
+def measure(rounds: int) -> dict[str, Any]:
+    python, lean = interpreter()
+    with tempfile.TemporaryDirectory(prefix="authgate-bench-") as tmp:
+        scenarios = record_scenarios(Path(tmp))
+        envs = {name: _child_env(pickle.loads(path.read_bytes())["env"]) for name, path in scenarios.items()}
+        baseline_env = _child_env({})
+        samples: dict[str, list[dict[str, Any]]] = {name: [] for name in scenarios}
+        baseline: list[float] = []
+        # Round 0 is discarded: it writes bytecode caches and warms the page cache.
+        for round_ in range(rounds + 1):
+            wall = _wall([python, "-c", "import boto3"], baseline_env)
+            if round_:
+                baseline.append(wall)
+            for name, path in scenarios.items():
+                out = Path(tmp) / f"{name}.json"
+                try:
+                    wall = _wall([python, str(ROOT / "bench" / "cold_child.py"), str(path), str(out)], envs[name])
+                except subprocess.CalledProcessError as exc:
+                    raise RuntimeError(f"cold start of {name} failed:\n{exc.stderr.decode()[-3000:]}") from None
+                child = json.loads(out.read_text("utf-8"))
+                if child["status"] != pickle.loads(path.read_bytes())["status"]:
+                    raise RuntimeError(f"cold start of {name} answered {child['status']}")
+                if round_:
+                    samples[name].append({**child, "wall_ms": wall, "cold_ms": wall - child["scaffolding_ms"]})
+    boto3_ms = statistics.median(baseline)
+    functions: dict[str, Any] = {}
+    for name, runs in samples.items():
+        cold = statistics.median(r["cold_ms"] for r in runs)
+        target = 1.1 if name == "jwks" else 1.3
+        functions[name] = {
+            "cold_ms": cold, "ratio": cold / boto3_ms, "target_ratio": target, "holds": cold / boto3_ms <= target,
+            "import_ms": statistics.median(r["import_ms"] for r in runs),
+            "clients_ms": statistics.median(r["clients_ms"] for r in runs),
+            "first_request_ms": statistics.median(r["first_request_ms"] for r in runs),
+            "loaded": runs[-1]["loaded"], "dev_only_modules": runs[-1]["dev_only_modules"],
+            "runs": [round(r["cold_ms"], 1) for r in runs],
+        }
+    return {"interpreter": python, "lean": lean, "processes": rounds, "import_boto3_ms": boto3_ms,
+            "import_boto3_runs": [round(b, 1) for b in baseline], "functions": functions}
