@@ -14,7 +14,8 @@ import base64
 import json
 import time
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlencode
 
 N = 200
