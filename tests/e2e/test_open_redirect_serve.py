@@ -90,4 +90,5 @@ def test_host_name_variants_are_never_redirected_to(browser: Browser, redirect_u
 
 def test_host_name_registered_uri_itself_gets_the_page(browser: Browser) -> None:  # noqa: F811
     put_client(client_id="host-client", redirect_uris=(HOST_REGISTERED,))
-    assert browser.get(web_params(client_id="host-client", redirect_uri=HOST_REGISTERED))["statusCode"] == 200
+    page = browser.get(web_params(client_id="host-client", redirect_uri=HOST_REGISTERED, scope="charges:read"))
+    assert page["statusCode"] == 200, page["statusCode"]
