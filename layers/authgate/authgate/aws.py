@@ -12,8 +12,19 @@ from typing import Any
 from authgate.settings import get_settings
 
 
+@lru_cache(maxsize=1)
+def _session() -> Any:
+    """One botocore session for every client: the second client reuses its loaded endpoint data.
+
+    botocore directly, not boto3: boto3.client() is a thin wrapper over this, and importing boto3
+    (its resource layer, s3transfer) costs a cold start ~15 ms for nothing used here.
+    """
+    import botocore.session  # deferred: functions that never touch AWS on a path don't pay for it
+
+    return botocore.session.get_session()
+
+
 def _client(service: str) -> Any:
-    import boto3  # deferred: functions that never touch AWS on a path don't pay for it
     from botocore.config import Config
 
     settings = get_settings()
@@ -22,7 +33,7 @@ def _client(service: str) -> Any:
     kwargs: dict[str, Any] = {"region_name": settings.aws_region, "config": config}
     if settings.aws_endpoint_url:
         kwargs["endpoint_url"] = settings.aws_endpoint_url
-    return boto3.session.Session().client(service, **kwargs)
+    return _session().create_client(service, **kwargs)
 
 
 @lru_cache(maxsize=1)
@@ -42,5 +53,5 @@ def kms() -> Any:
 
 def reset() -> None:
     """Forget cached clients (tests, and the emulator when its endpoint changes)."""
-    for fn in (dynamodb, secretsmanager, kms):
+    for fn in (dynamodb, secretsmanager, kms, _session):
         fn.cache_clear()
