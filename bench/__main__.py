@@ -1,4 +1,4 @@
-"""Run the registered benchmarks: `python -m bench [NAME ...]`."""
+"""`python -m bench [--quick]`: the performance report; `python -m bench NAME ...`: one benchmark."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ from bench import REGISTERED
 
 
 def main(argv: list[str]) -> int:
-    names = argv or list(REGISTERED)
+    names = [a for a in argv if not a.startswith("--")]
+    if not names:
+        from bench.report import main as report
+
+        return report(argv)
     unknown = [n for n in names if n not in REGISTERED]
     if unknown:
         sys.stderr.write(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(REGISTERED)}\n")

@@ -1,0 +1,158 @@
+"""The performance report (issue 9): every figure, its target, and whether it holds.
+
+`python -m bench` (or `make bench`) measures cold init, per-operation calls/latency/CPU, the
+guard's cost and the deployment size, prints Markdown tables (the README's Performance section
+is this output) and writes bench/results.json. `--quick` is the smoke run of `make test`:
+the same figures from fewer processes and iterations, so it proves the bench works, not that
+the figures are good.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results.json"
+FUNCTIONS = ["authorize", "token", "jwks", "charges", "rotate_keys"]
+GUARD_TARGET = 1.3
+CPU_TARGET_MS = 1.0
+
+
+@contextmanager
+def quiet_stdout() -> Iterator[None]:
+    """Handlers log a JSON line per request to stdout (as on Lambda): keep it off the report."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+
+
+def machine() -> dict[str, Any]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
+            "platform": platform.platform(), "load_average": list(os.getloadavg()),
+            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
+def guard_figures(iterations: int) -> dict[str, Any]:
+    from bench import guard
+
+    out: dict[str, Any] = {}
+    for alg in ("RS256", "ES256"):
+        m = guard.measure(alg, iterations)
+        ratio = m["no_storage"] / m["bare"]
+        out[alg] = {"jwt_decode_us": m["bare"], "guard_us": m["no_storage"], "ratio": ratio,
+                    "guard_with_revocation_check_moto_us": m["whole"], "target_ratio": GUARD_TARGET,
+                    "holds": ratio <= GUARD_TARGET}
+    return out
+
+
+def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every issue-9 target as (what, figure, target, holds)."""
+    rows: list[dict[str, Any]] = []
+    cold = results["cold_init"]
+    for name, f in cold["functions"].items():
+        rows.append({"what": f"cold init {name} / import boto3", "figure": round(f["ratio"], 2),
+                     "target": f"<= {f['target_ratio']}x", "holds": f["holds"]})
+    for name, op in results["operations"].items():
+        if op["budget"] is not None:
+            rows.append({"what": f"DynamoDB calls, {name}", "figure": op["dynamodb_calls"],
+                         "target": f"<= {op['budget']}", "holds": op["within_budget"]})
+    for alg, g in results["guard"].items():
+        rows.append({"what": f"guard / bare jwt.decode ({alg})", "figure": round(g["ratio"], 2),
+                     "target": f"<= {GUARD_TARGET}x", "holds": g["holds"]})
+    cpu = results["operations"]["client_credentials token"]["cpu_ms"]["p50"]
+    rows.append({"what": "client_credentials CPU p50, I/O stubbed (ms)", "figure": round(cpu, 3),
+                 "target": f"<= {CPU_TARGET_MS}", "holds": cpu <= CPU_TARGET_MS})
+    return rows
+
+
+def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> dict[str, Any]:
+    from bench import cold, per_request, size
+
+    results: dict[str, Any] = {"machine": machine(), "quick": quick,
+                               "settings": {"processes": rounds, "iterations": iterations,
+                                            "guard_iterations": guard_iterations}}
+    with quiet_stdout():
+        results["cold_init"] = cold.measure(rounds)
+        results["operations"] = per_request.measure(iterations)
+        results["guard"] = guard_figures(guard_iterations)
+    results["deployment_size"] = size.measure(FUNCTIONS)
+    results["targets"] = targets(results)
+    return results
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def render(r: dict[str, Any]) -> str:
+    m, cold = r["machine"], r["cold_init"]
+    lines = [f"Machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']} (load average "
+             f"{m['load_average'][0]:.1f} at start); {cold['processes']} processes per cold figure, "
+             f"{r['settings']['iterations']} iterations per operation{' (quick run)' if r['quick'] else ''}.",
+             f"Interpreter for cold starts: {cold['interpreter']} ({'lean: boto3 + layer requirements' if cold['lean'] else 'the dev venv'}).",
+             "", f"Cold init (median; `python -c \"import boto3\"` = {cold['import_boto3_ms']:.0f} ms in the same run):", "",
+             "| function | cold init | x import boto3 | target | holds | handler import | clients | first request | heavy modules loaded |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for name, f in cold["functions"].items():
+        lines.append(f"| {name} | {f['cold_ms']:.0f} ms | {f['ratio']:.2f}x | <= {f['target_ratio']}x | "
+                     f"{'yes' if f['holds'] else 'no'} | {f['import_ms']:.0f} ms | {f['clients_ms']:.0f} ms | "
+                     f"{f['first_request_ms']:.0f} ms | {', '.join(f['loaded'])} |")
+    lines += ["", "Per operation (warm):", "",
+              "| operation | DynamoDB calls | budget | latency p50 / p99 (moto) | CPU p50 / p99 (I/O stubbed) |",
+              "|---|---|---|---|---|"]
+    for name, op in r["operations"].items():
+        calls = ", ".join(f"{k} x{v}" for k, v in op["dynamodb_operations"].items())
+        budget = "-" if op["budget"] is None else f"<= {op['budget']} ({'ok' if op['within_budget'] else 'OVER'})"
+        lines.append(f"| {name} | {op['dynamodb_calls']} ({calls}) | {budget} | "
+                     f"{op['latency_ms']['p50']:.1f} / {op['latency_ms']['p99']:.1f} ms | "
+                     f"{op['cpu_ms']['p50']:.2f} / {op['cpu_ms']['p99']:.2f} ms |")
+    lines += ["", "Bearer guard vs bare `jwt.decode` of the same token (per call, warm):", "",
+              "| alg | jwt.decode | guard | ratio | target | guard + revocation check (moto) |", "|---|---|---|---|---|---|"]
+    for alg, g in r["guard"].items():
+        lines.append(f"| {alg} | {g['jwt_decode_us']:.0f} us | {g['guard_us']:.0f} us | {g['ratio']:.2f}x | "
+                     f"<= {g['target_ratio']}x | {g['guard_with_revocation_check_moto_us']:.0f} us |")
+    size = r["deployment_size"]
+    layer = size["layer"]
+    lines += ["", f"Deployment size (python3.12 arm64; layer = requirements {_mb(layer['requirements_unzipped_bytes'])} "
+              f"+ authgate {_mb(layer['authgate_unzipped_bytes'])} unzipped):", "",
+              "| function | code | code + layer unzipped | code + layer zipped |", "|---|---|---|---|"]
+    for name, f in size["functions"].items():
+        lines.append(f"| {name} | {f['code_unzipped_bytes']} B | {_mb(f['total_unzipped_bytes'])} | "
+                     f"{_mb(f['total_zipped_bytes'])} |")
+    lines += ["", "Targets:", "", "| target | figure | bound | holds |", "|---|---|---|---|"]
+    for t in r["targets"]:
+        lines.append(f"| {t['what']} | {t['figure']} | {t['target']} | {'yes' if t['holds'] else 'NO'} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    results = run(rounds=3 if quick else 9, iterations=20 if quick else 300,
+                  guard_iterations=200 if quick else 2000, quick=quick)
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(render(results))
+    print(f"\nwrote {RESULTS.relative_to(Path.cwd()) if RESULTS.is_relative_to(Path.cwd()) else RESULTS}")
+    return 0
