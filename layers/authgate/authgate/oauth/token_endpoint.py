@@ -16,6 +16,7 @@ from authgate.oauth import client_auth
 from authgate.oauth.form import read_form
 from authgate.oauth.grants import TokenRequest, grant_for
 from authgate.tokens import clock
+from authgate.tokens.keys import current_signer
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -33,6 +34,9 @@ def post_token(request: Request) -> Response:
     client = client_auth.authenticate(request, form, creds)
     if not client.allows_grant(grant_type):
         raise ApiError("unauthorized_client", f"This client may not use the {grant_type} grant.")
+    # Load the signing key before any grant changes state: a key-store fault is then a plain 503
+    # with the code or refresh token untouched, not a consumed code whose tokens were never sent.
+    current_signer()
     result = grant.exchange(TokenRequest(request=request, form=form, client=client,
                                          issuer=base_url(request), now=clock.now()))
     return Response.json(200, result.body(), **NO_STORE)

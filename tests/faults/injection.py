@@ -1,0 +1,64 @@
+"""DynamoDB faults at the SDK edge: a botocore `before-call` hook on the shared client raises at
+the N-th call, as an exhausted retry would (no project code is mocked or patched)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from botocore.exceptions import ClientError, ReadTimeoutError
+
+ERRORS: dict[str, Callable[[str], BaseException]] = {
+    "ProvisionedThroughputExceededException": lambda op: ClientError(
+        {"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "injected"}}, op),
+    "ThrottlingException": lambda op: ClientError(
+        {"Error": {"Code": "ThrottlingException", "Message": "injected"}}, op),
+    "InternalServerError": lambda op: ClientError(
+        {"Error": {"Code": "InternalServerError", "Message": "injected"}}, op),
+    "ReadTimeoutError": lambda op: ReadTimeoutError(endpoint_url="https://dynamodb.us-east-1.amazonaws.com"),
+}
+
+
+class DynamoDBCalls:
+    """The calls made so far as (operation, table); raises `error` at call index `at` once."""
+
+    def __init__(self, at: int | None = None, error: str = "ThrottlingException") -> None:
+        self.at, self.error = at, error
+        self.calls: list[tuple[str, str]] = []
+        self.injected: tuple[str, str] | None = None
+
+    def __call__(self, model: Any, params: dict[str, Any], **_: Any) -> None:
+        call = (model.name, _tables(params))
+        self.calls.append(call)
+        if self.at is not None and len(self.calls) - 1 == self.at:
+            self.injected = call
+            raise ERRORS[self.error](model.name)
+
+
+def _tables(request: dict[str, Any]) -> str:
+    """Table name(s) of a serialized DynamoDB request (before-call sees the wire body)."""
+    try:
+        body = json.loads(request.get("body") or b"{}")
+    except ValueError:
+        return "?"
+    if "TableName" in body:
+        return str(body["TableName"])
+    if "RequestItems" in body:
+        return ",".join(sorted(body["RequestItems"]))
+    names = {next(iter(item.values())).get("TableName", "?") for item in body.get("TransactItems", [])}
+    return ",".join(sorted(names)) or "?"
+
+
+@contextmanager
+def dynamodb_calls(at: int | None = None, error: str = "ThrottlingException") -> Iterator[DynamoDBCalls]:
+    from authgate import aws
+
+    recorder = DynamoDBCalls(at, error)
+    events = aws.dynamodb().meta.events
+    events.register("before-call.dynamodb", recorder, unique_id="faults-suite")
+    try:
+        yield recorder
+    finally:
+        events.unregister("before-call.dynamodb", unique_id="faults-suite")

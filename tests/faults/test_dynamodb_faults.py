@@ -1,0 +1,210 @@
+"""DynamoDB faults at every step of the code exchange, refresh, revocation and idempotent charge.
+
+For each flow the DynamoDB calls of a cold, successful run are recorded; then, for every call
+index and every error (ProvisionedThroughputExceeded, Throttling, InternalServerError, read
+timeout), a fresh run fails exactly that call. Each answer must be a documented 503
+(`temporarily_unavailable` on OAuth routes, `service_unavailable` problem on the API, with
+Retry-After) or a success the fault did not touch (the limiter fails open), contract-clean; and
+afterwards the state must be consistent:
+- code exchange: at most one success per code; if the failed attempt consumed the code, the
+  retry is invalid_grant and the client restarts the flow; never a usable token without a
+  consumed code;
+- refresh: at most one rotation per token; a lost rotation makes the retry invalid_grant
+  (reuse detection) and the family is revoked;
+- revocation: a retry succeeds and the token is then inactive;
+- charge with Idempotency-Key: retries with the same key end in exactly one charge, and the
+  key never blocks retries beyond the invocation's time budget.
+`OUTCOMES` collects what each step leaves behind (README "Operations" documents it).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.contract import check_proxy_result
+from tests.faults.injection import ERRORS, dynamodb_calls
+from tests.functional.charges_support import Demo
+from tests.functional.token_support import TokenClient, body_of, demo, new_code, tokens  # noqa: F401
+
+OUTCOMES: dict[tuple[str, str], set[str]] = {}
+
+
+def cold() -> None:
+    """Forget warm caches (clients, keys), so a run makes every call a cold start makes."""
+    from authgate import dependencies
+
+    dependencies.reset()
+
+
+def assert_unavailable(result: dict[str, Any], oauth: bool) -> None:
+    headers = {k.lower(): v[-1] for k, v in result["multiValueHeaders"].items()}
+    assert result["statusCode"] == 503, (result["statusCode"], result["body"][:300])
+    assert int(headers["retry-after"]) >= 1
+    body = json.loads(result["body"])
+    if oauth:
+        assert body["error"] == "temporarily_unavailable"
+    else:
+        assert (body["code"], headers["content-type"]) == ("service_unavailable", "application/problem+json")
+
+
+def steps(run: Callable[[], dict[str, Any]]) -> list[tuple[str, str]]:
+    cold()
+    with dynamodb_calls() as calls:
+        result = run()
+    assert result["statusCode"] in (200, 201), result["body"][:300]
+    return calls.calls
+
+
+def record(flow: str, call: tuple[str, str] | None, outcome: str) -> None:
+    if call is not None:  # None: this run made fewer calls than the index (nothing injected)
+        OUTCOMES.setdefault((flow, f"{call[0]} {call[1]}"), set()).add(outcome)
+
+
+# ---------------------------------------------------------------- code exchange
+def test_code_exchange(tokens: TokenClient) -> None:  # noqa: F811
+    calls = steps(lambda: tokens.exchange(new_code()))
+    assert len(calls) >= 3
+    for at in range(len(calls)):
+        for error in ERRORS:
+            code = new_code()
+            cold()
+            with dynamodb_calls(at, error) as fault:
+                first = tokens.exchange(code)
+            if first["statusCode"] == 200:
+                record("code exchange", fault.injected, "no effect (fail-open)")
+                assert tokens.exchange(code)["statusCode"] == 400  # still single-use
+                continue
+            assert_unavailable(first, oauth=True)
+            retry = tokens.exchange(code)
+            if retry["statusCode"] == 200:
+                record("code exchange", fault.injected, "nothing consumed; retry succeeds")
+                assert body_of(tokens.exchange(code))["error"] == "invalid_grant"
+            else:
+                # The failed attempt consumed the code; its tokens were never sent. The retry is
+                # invalid_grant, and (code replay) every token of that grant is revoked.
+                assert (retry["statusCode"], body_of(retry)["error"]) == (400, "invalid_grant")
+                record("code exchange", fault.injected, "code consumed, response lost; client restarts the flow")
+
+
+# ---------------------------------------------------------------- refresh
+def test_refresh(tokens: TokenClient) -> None:  # noqa: F811
+    def fresh_refresh_token() -> str:
+        return body_of(tokens.exchange(new_code()))["refresh_token"]
+
+    calls = steps(lambda: tokens.refresh(fresh_refresh_token()))
+    for at in range(len(calls)):
+        for error in ERRORS:
+            token = fresh_refresh_token()
+            cold()
+            with dynamodb_calls(at, error) as fault:
+                first = tokens.refresh(token)
+            if first["statusCode"] == 200:
+                record("refresh", fault.injected, "no effect (fail-open)")
+                continue
+            assert_unavailable(first, oauth=True)
+            retry = tokens.refresh(token)
+            if retry["statusCode"] == 200:
+                record("refresh", fault.injected, "nothing rotated; retry succeeds")
+                new = body_of(retry)["refresh_token"]
+                # Exactly one rotation: the old token is now spent.
+                assert body_of(tokens.refresh(token))["error"] == "invalid_grant"
+                assert tokens.introspect(new)["statusCode"] == 200
+            else:
+                assert (retry["statusCode"], body_of(retry)["error"]) == (400, "invalid_grant")
+                record("refresh", fault.injected, "rotated, response lost; retry is reuse: family revoked, log in again")
+
+
+# ---------------------------------------------------------------- revocation
+@pytest.mark.parametrize("kind", ["refresh_token", "access_token"])
+def test_revocation(tokens: TokenClient, kind: str) -> None:  # noqa: F811
+    def fresh() -> str:
+        return body_of(tokens.exchange(new_code()))[kind]
+
+    calls = steps(lambda: tokens.revoke(fresh()))
+    for at in range(len(calls)):
+        for error in ERRORS:
+            token = fresh()
+            cold()
+            with dynamodb_calls(at, error) as fault:
+                first = tokens.revoke(token)
+            if first["statusCode"] == 200:
+                record(f"revocation ({kind})", fault.injected, "no effect (fail-open)")
+            else:
+                assert_unavailable(first, oauth=True)
+                assert tokens.revoke(token)["statusCode"] == 200
+                record(f"revocation ({kind})", fault.injected, "retry revokes")
+            assert body_of(tokens.introspect(token)) == {"active": False}
+
+
+# ---------------------------------------------------------------- idempotent charge
+class _Context:
+    """A Lambda context with a short time budget: an in-progress record expires quickly."""
+
+    def __init__(self, budget_ms: int) -> None:
+        self.deadline = time.monotonic() + budget_ms / 1000
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self.deadline - time.monotonic()) * 1000))
+
+
+BUDGET_MS = 300
+
+
+def test_idempotent_charge(demo: None) -> None:  # noqa: F811
+    from authgate.local.functions import load_handler
+    from authgate.stores.charges import ChargeStore
+
+    handler = load_handler("charges")
+    api = Demo()
+
+    def post(key: str, marker: str) -> dict[str, Any]:
+        event = api.event("POST", body={"amount": 700, "currency": "usd", "description": marker},
+                          headers={"Idempotency-Key": key})
+        result = handler(event, _Context(BUDGET_MS))
+        check_proxy_result(result)
+        return result
+
+    def charges_with(marker: str) -> int:
+        return sum(1 for c in ChargeStore().page("demo", 1000)[0] if c.description == marker)
+
+    calls = steps(lambda: post(str(uuid.uuid4()), "probe"))
+    assert len(calls) >= 3
+    for at in range(len(calls)):
+        for error in ERRORS:
+            key, marker = str(uuid.uuid4()), f"fault-{at}-{error}"
+            cold()
+            with dynamodb_calls(at, error) as fault:
+                first = post(key, marker)
+            if first["statusCode"] == 201:
+                record("charge (Idempotency-Key)", fault.injected,
+                       "created (limiter fails open / record completion failed: charge found by marker)")
+            else:
+                assert_unavailable(first, oauth=False)
+            # Retries with the same key converge on exactly one charge, within the time budget.
+            deadline = time.monotonic() + 5
+            while True:
+                retry = post(key, marker)
+                if retry["statusCode"] in (200, 201):
+                    break
+                assert retry["statusCode"] == 409, retry["body"][:300]  # in progress, lock expiring
+                assert time.monotonic() < deadline, "the idempotency key blocks retries"
+                time.sleep(BUDGET_MS / 1000)
+            assert charges_with(marker) == 1
+            if first["statusCode"] != 201:
+                created_first = json.loads(retry["body"]).get("description") == marker
+                record("charge (Idempotency-Key)", fault.injected,
+                       "retry with the same key: one charge" + (" (replayed)" if
+                                                               retry["multiValueHeaders"].get("Idempotent-Replayed")
+                                                               else "") if created_first else "?")
+
+
+def test_zz_print_outcomes() -> None:
+    """Not an assertion: the table README "Operations" quotes (run with -s)."""
+    for (flow, step), outcomes in sorted(OUTCOMES.items()):
+        print(f"FAULT | {flow} | {step} | {'; '.join(sorted(outcomes))}")
