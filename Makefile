@@ -36,6 +36,7 @@ help:
 	@echo "make run    start the API on http://127.0.0.1:$${PORT:-3000} with demo data (creates .venv)"
 	@echo "make test   the whole suite: template linters, then unit, functional and e2e tests"
 	@echo "make build  sam build (no Docker; needs python3.12 on PATH)"
+	@echo "make bench  the performance report (cold starts, DynamoDB calls, CPU, sizes) -> bench/results.json"
 	@echo "make unit | functional | e2e | validate | lint | clean"
 
 run: $(STAMP)
@@ -92,11 +93,21 @@ build: $(SAMSTAMP)
 	@test -n "$(PYTHON312_DIR)" || { echo "make build: python3.12 must be on PATH (sam build runs the template's runtime)" >&2; exit 1; }
 	PATH="$(PYTHON312_DIR):$$PATH" $(SAM) build --template template.yaml --cached --parallel
 
-bench: $(STAMP)
+# The performance report (README "Performance"); writes bench/results.json. Cold starts run in
+# .venv-bench: boto3 plus the layer's requirements only, as close to Lambda as a venv gets.
+BENCHVENV   := .venv-bench
+BENCHSTAMP  := $(BENCHVENV)/.installed
+
+bench: $(STAMP) $(BENCHSTAMP)
 	$(BIN)/python -m bench
+
+$(BENCHSTAMP): layers/authgate/requirements.txt
+	@test -x $(BENCHVENV)/bin/python || { echo "creating $(BENCHVENV) with $(PYTHON)"; $(PYTHON) -m venv $(BENCHVENV); }
+	@$(BENCHVENV)/bin/python -m pip install $(PIP_QUIET) boto3 -r layers/authgate/requirements.txt $(PIP_FILTER)
+	@touch $(BENCHSTAMP)
 
 soak: $(STAMP)
 	$(BIN)/python -m bench.soak
 
 clean:
-	rm -rf $(VENV) $(SAMVENV) .aws-sam .pytest_cache .hypothesis test-artifacts .authgate
+	rm -rf $(VENV) $(SAMVENV) .venv-bench .bench-cache .aws-sam .pytest_cache .hypothesis test-artifacts .authgate

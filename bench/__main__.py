@@ -1,4 +1,4 @@
-"""`python -m bench [--quick]`: the performance report; `python -m bench NAME ...`: one benchmark."""
+"""`python -m bench [--quick] [--output FILE]`: the performance report; `python -m bench NAME ...`: one benchmark."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from bench import REGISTERED
 
 
 def main(argv: list[str]) -> int:
-    names = [a for a in argv if not a.startswith("--")]
+    names = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] != "--output")]
     if not names:
         from bench.report import main as report
 

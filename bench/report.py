@@ -109,9 +109,9 @@ def _mb(n: int) -> str:
 
 def render(r: dict[str, Any]) -> str:
     m, cold = r["machine"], r["cold_init"]
-    lines = [f"Machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']} (load average "
+    lines = [(f"Machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']} (load average "
              f"{m['load_average'][0]:.1f} at start); {cold['processes']} processes per cold figure, "
-             f"{r['settings']['iterations']} iterations per operation{' (quick run)' if r['quick'] else ''}.",
+             f"{r['settings']['iterations']} iterations per operation{' (quick run)' if r['quick'] else ''}."),
              f"Interpreter for cold starts: {cold['interpreter']} ({'lean: boto3 + layer requirements' if cold['lean'] else 'the dev venv'}).",
              "", f"Cold init (median; `python -c \"import boto3\"` = {cold['import_boto3_ms']:.0f} ms in the same run):", "",
              "| function | cold init | x import boto3 | target | holds | handler import | clients | first request | heavy modules loaded |",
@@ -136,8 +136,8 @@ def render(r: dict[str, Any]) -> str:
                      f"<= {g['target_ratio']}x | {g['guard_with_revocation_check_moto_us']:.0f} us |")
     size = r["deployment_size"]
     layer = size["layer"]
-    lines += ["", f"Deployment size (python3.12 arm64; layer = requirements {_mb(layer['requirements_unzipped_bytes'])} "
-              f"+ authgate {_mb(layer['authgate_unzipped_bytes'])} unzipped):", "",
+    lines += ["", (f"Deployment size (python3.12 arm64; layer = requirements {_mb(layer['requirements_unzipped_bytes'])} "
+              f"+ authgate {_mb(layer['authgate_unzipped_bytes'])} unzipped):"), "",
               "| function | code | code + layer unzipped | code + layer zipped |", "|---|---|---|---|"]
     for name, f in size["functions"].items():
         lines.append(f"| {name} | {f['code_unzipped_bytes']} B | {_mb(f['total_unzipped_bytes'])} | "
@@ -152,7 +152,8 @@ def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     results = run(rounds=3 if quick else 9, iterations=20 if quick else 300,
                   guard_iterations=200 if quick else 2000, quick=quick)
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    output = Path(argv[argv.index("--output") + 1]) if "--output" in argv else RESULTS
+    output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(render(results))
-    print(f"\nwrote {RESULTS.relative_to(Path.cwd()) if RESULTS.is_relative_to(Path.cwd()) else RESULTS}")
+    print(f"\nwrote {output}")
     return 0

@@ -1,0 +1,58 @@
+"""Smoke of `make bench`: `python -m bench --quick` produces every figure the issue asks for.
+
+A benchmark, not a timed test: nothing here asserts that a figure is fast or within its target;
+only that each is measured (a number, for every function and operation) and that the handlers'
+cold imports pull no dev-only package (moto, yaml, pytest ...), which would make the cold figures
+lie about Lambda.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FUNCTIONS = {"authorize", "token", "jwks", "charges", "rotate_keys"}
+OPERATIONS = {"client_credentials token", "authorization_code exchange", "refresh_token", "GET /oauth/authorize",
+              "GET /.well-known/jwks.json", "POST /charges, first with Idempotency-Key", "POST /charges, replay",
+              "GET /charges/{id}"}
+
+
+def positive(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
+    output = tmp_path / "results.json"
+    run = subprocess.run([sys.executable, "-m", "bench", "--quick", "--output", str(output)], cwd=ROOT, check=False,
+                         capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stderr[-4000:]
+    results = json.loads(output.read_text("utf-8"))
+
+    cold = results["cold_init"]
+    assert positive(cold["import_boto3_ms"]) and len(cold["import_boto3_runs"]) == 3
+    assert set(cold["functions"]) == FUNCTIONS
+    for name, figures in cold["functions"].items():
+        assert all(positive(figures[k]) for k in ("cold_ms", "ratio", "import_ms", "clients_ms", "first_request_ms")), name
+        assert len(figures["runs"]) == 3 and isinstance(figures["holds"], bool)
+        assert figures["dev_only_modules"] == [], (name, figures["dev_only_modules"])
+
+    assert set(results["operations"]) == OPERATIONS
+    for name, op in results["operations"].items():
+        assert positive(op["dynamodb_calls"]), name
+        assert sum(op["dynamodb_operations"].values()) == op["dynamodb_calls"]
+        assert all(positive(op[kind][q]) for kind in ("latency_ms", "cpu_ms") for q in ("p50", "p99")), name
+
+    for alg in ("RS256", "ES256"):
+        guard = results["guard"][alg]
+        assert all(positive(guard[k]) for k in ("jwt_decode_us", "guard_us", "ratio")), alg
+
+    size = results["deployment_size"]
+    assert set(size["functions"]) == FUNCTIONS
+    assert all(positive(f["total_unzipped_bytes"]) and positive(f["total_zipped_bytes"])
+               for f in size["functions"].values())
+    assert {t["what"] for t in results["targets"]} >= {"client_credentials CPU p50, I/O stubbed (ms)"}
+    assert all(isinstance(t["holds"], bool) for t in results["targets"])
+    assert "| function | cold init |" in run.stdout and "Targets:" in run.stdout
