@@ -59,7 +59,13 @@ _SECRET_PATTERNS: list[tuple[re.Pattern[str], Any]] = [
 
 def is_secret_key(name: Any) -> bool:
     """True when a member called `name` carries a credential."""
-    key = str(name).lower()
+    return _is_secret_name(str(name).lower())
+
+
+# Every log record asks about the same few dozen names (record attributes, extra keys): memoised,
+# redaction costs a warm request a fraction of what it did. Bounded, as names may come from input.
+@lru_cache(maxsize=2048)
+def _is_secret_name(key: str) -> bool:
     if key in _PUBLIC_KEYS:
         return False
     return key in SECRET_KEYS or any(part in key for part in _SECRET_KEY_PARTS)

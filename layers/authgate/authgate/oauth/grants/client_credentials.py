@@ -11,7 +11,7 @@ from authgate.oauth.grants.base import (
     requested_scopes,
     scope_string,
 )
-from authgate.stores.tenants import TenantStore
+from authgate.stores.tenant_cache import get_tenant
 from authgate.tokens.issue import issue_access_token
 
 
@@ -23,7 +23,7 @@ class ClientCredentialsGrant(Grant):
         if client.is_public:
             raise ApiError("unauthorized_client", "Public clients cannot use client_credentials (RFC 6749 4.4).")
         requested = requested_scopes(req.form.get("scope"))
-        tenant = TenantStore().get(client.tenant_id)
+        tenant = get_tenant(client.tenant_id)  # warm-cached for 60 s: one DynamoDB call per token
         if client.requires_admin_approval and (tenant is None or not tenant.has_approved(client.client_id)):
             raise ApiError("unauthorized_client", "The tenant's administrator has not approved this client.")
         scopes = check_scopes(requested, client, tenant)

@@ -1,0 +1,46 @@
+"""Tenant records cached for 60 s across warm invocations (the token endpoint's hot path).
+
+client_credentials reads its client's tenant (admin approval, forbidden scopes) on every
+request; the cache keeps that read out of the per-request DynamoDB budget and CPU. A change to
+a tenant (a scope newly forbidden, an approval withdrawn) reaches a warm function within the
+TTL, as the charges route's currency cache does. Failures are never cached: a throttled read
+raises service_unavailable now and is retried on the next request.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from authgate.dependencies import cached
+from authgate.stores.tenants import Tenant, TenantStore
+
+TTL_SECONDS = 60.0
+
+
+class _Cache:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: dict[str, tuple[float, Tenant | None]] = {}
+
+    def get(self, tenant_id: str, clock: Callable[[], float]) -> Tenant | None:
+        now = clock()
+        with self._lock:
+            hit = self._entries.get(tenant_id)
+        if hit is not None and 0 <= now - hit[0] < TTL_SECONDS:
+            return hit[1]
+        tenant = TenantStore().get(tenant_id)
+        with self._lock:
+            self._entries[tenant_id] = (now, tenant)
+        return tenant
+
+
+@cached
+def _cache() -> _Cache:
+    return _Cache()
+
+
+def get_tenant(tenant_id: str, clock: Callable[[], float] = time.monotonic) -> Tenant | None:
+    """TenantStore().get(tenant_id), at most TTL_SECONDS old."""
+    return _cache().get(tenant_id, clock)

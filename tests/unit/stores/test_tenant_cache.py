@@ -1,0 +1,74 @@
+"""authgate.stores.tenant_cache: a tenant read at most once per TTL per warm process."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+
+from authgate.errors import ApiError
+from authgate.stores import tenant_cache
+from authgate.stores.tenants import Tenant, TenantStore
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def reads(aws: None) -> Counter[str]:
+    from authgate.aws import dynamodb
+
+    seen: Counter[str] = Counter()
+
+    def count(model: Any, **_: Any) -> None:
+        seen[model.name] += 1
+
+    dynamodb().meta.events.register("before-call.dynamodb", count)
+    return seen
+
+
+def test_reads_once_within_the_ttl_then_again(reads: Counter[str]) -> None:
+    clock = Clock()
+    TenantStore().put(Tenant("t1", currencies=("usd",), forbidden_scopes=frozenset({"charges:refund"})))
+    reads.clear()
+    first = tenant_cache.get_tenant("t1", clock)
+    clock.now += tenant_cache.TTL_SECONDS - 1
+    assert tenant_cache.get_tenant("t1", clock) == first
+    assert reads == Counter({"GetItem": 1})
+
+    TenantStore().put(Tenant("t1", currencies=("usd",)))  # the scope is no longer forbidden
+    clock.now += 1
+    assert tenant_cache.get_tenant("t1", clock).forbidden_scopes == frozenset()
+    assert reads == Counter({"GetItem": 2, "PutItem": 1})
+
+
+def test_unknown_tenant_is_cached_as_unknown(reads: Counter[str]) -> None:
+    clock = Clock()
+    assert tenant_cache.get_tenant("nobody", clock) is None
+    assert tenant_cache.get_tenant("nobody", clock) is None
+    assert reads == Counter({"GetItem": 1})
+
+
+def test_a_throttled_read_is_not_cached(aws: None) -> None:
+    from authgate.aws import dynamodb
+
+    clock = Clock()
+    TenantStore().put(Tenant("t1"))
+    client = dynamodb()
+
+    def throttle(**_: Any) -> None:
+        raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "slow down"}}, "GetItem")
+
+    client.meta.events.register("before-call.dynamodb.GetItem", throttle, unique_id="throttle")
+    with pytest.raises(ApiError) as raised:
+        tenant_cache.get_tenant("t1", clock)
+    assert raised.value.code == "service_unavailable"
+    client.meta.events.unregister("before-call.dynamodb.GetItem", unique_id="throttle")
+    assert tenant_cache.get_tenant("t1", clock) == Tenant("t1")
