@@ -188,9 +188,17 @@ class UserStore:
                                      ExpressionAttributeValues={":until": {"N": str(now + LOCK_SECONDS)},
                                                                 ":zero": {"N": "0"}})
             else:
-                self._db.update_item(TableName=self._table, Key=key,
-                                     UpdateExpression="SET next_attempt_at = :next",
-                                     ExpressionAttributeValues={":next": {"N": str(now + delay_after(failures))}})
+                # Only ever push the window later: a slow attempt that reserved early must not
+                # reopen a window that later reservations closed (that let a parallel guess in).
+                try:
+                    self._db.update_item(TableName=self._table, Key=key,
+                                         UpdateExpression="SET next_attempt_at = :next",
+                                         ConditionExpression="attribute_not_exists(next_attempt_at) "
+                                                             "OR next_attempt_at < :next",
+                                         ExpressionAttributeValues={":next": {"N": str(now + delay_after(failures))}})
+                except ClientError as exc:
+                    if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                        raise
         return LoginResult(False, "invalid")
 
 
