@@ -243,6 +243,12 @@ class _HttpHandler(BaseHTTPRequestHandler):
 def make_server(emulator: Emulator, host: str, port: int) -> ThreadingHTTPServer:
     """Bind (raises OSError when the port is taken); serve with `serve_forever()`."""
     handler = type("Handler", (_HttpHandler,), {"emulator": emulator})
-    server = ThreadingHTTPServer((host, port), handler)
+    server = _Server((host, port), handler)
     server.daemon_threads = True
     return server
+
+
+class _Server(ThreadingHTTPServer):
+    # The default listen backlog (5) resets connections under a burst of concurrent clients
+    # (seen with 16 parallel POSTs); API Gateway never does that, so neither should the emulator.
+    request_queue_size = 128
