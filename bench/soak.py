@@ -58,8 +58,14 @@ def free_port() -> int:
 
 def start_server(workdir: Path, workers: int) -> tuple[subprocess.Popen[bytes], str, Path]:
     seed = workdir / "soak_seed.json"
-    seed.write_text(json.dumps({"include": [str(DEMO_SEED)], "api_keys": [
-        {"value": f"soak-key-{i}", "usage_plan": "PremiumUsagePlan"} for i in range(workers)]}))
+    seed.write_text(json.dumps({
+        "include": [str(DEMO_SEED)],
+        "api_keys": [{"value": f"soak-key-{i}", "usage_plan": "PremiumUsagePlan"} for i in range(workers)],
+        # One user per worker: the users store counts parallel sign-ins of one user as attempts
+        # in flight (a burst beyond FREE_ATTEMPTS is throttled, by design against guessing).
+        "users": [{"tenant_id": "demo", "username": f"soak-user-{i}", "password": f"soak-password-{i}"}
+                  for i in range(workers)],
+    }))
     port, log_path = free_port(), workdir / "serve.log"
     script = Path(sys.executable).with_name("authgate")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "authgate.cli"]
@@ -153,9 +159,9 @@ def charges_flow(flows: Flows, stats: Stats) -> None:
     expect(stats, flows.list_charges(token), 200)
 
 
-def code_flow(flows: Flows, stats: Stats, racer: Flows, race: bool) -> None:
+def code_flow(flows: Flows, stats: Stats, racer: Flows, race: bool, user: int) -> None:
     client = random.choice([WEB, SPA])
-    code, verifier = flows.authorize(client)
+    code, verifier = flows.authorize(client, f"soak-user-{user}", f"soak-password-{user}")
     if race:
         # Two clients exchange one code at once: exactly one wins (RFC 6749 4.1.2), and the
         # replay revokes what the winner got, so its refresh token is then invalid_grant.
@@ -217,7 +223,7 @@ def worker(index: int, base_url: str, stop_at: float, stats: Stats) -> None:
                 if choice == "charges":
                     charges_flow(flows, stats)
                 elif choice == "code":
-                    code_flow(flows, stats, racers[0], race=rng.random() < 0.5)
+                    code_flow(flows, stats, racers[0], race=rng.random() < 0.5, user=index)
                 elif choice == "idempotency":
                     idempotency_flow(flows, stats, racers)
                 else:

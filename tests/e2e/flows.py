@@ -64,17 +64,18 @@ class Flows:
         return self.request("GET", "/oauth/authorize", params=params, headers={"Accept": "text/html"})
 
     def submit_login(self, page: requests.Response, password: str = "alice-password",
-                     decision: str = "approve") -> requests.Response:
+                     decision: str = "approve", username: str = "alice") -> requests.Response:
         fields = {name: html.unescape(value) for name, value in _HIDDEN.findall(page.text)}
-        fields.update(username="alice", password=password, decision=decision)
+        fields.update(username=username, password=password, decision=decision)
         return self.request("POST", "/oauth/authorize", data=fields, headers={"Accept": "text/html"})
 
-    def authorize(self, client: tuple[str, str | None, str] = WEB) -> tuple[str, str]:
-        """Log in as alice through the form and approve: (code, verifier)."""
+    def authorize(self, client: tuple[str, str | None, str] = WEB, username: str = "alice",
+                  password: str = "alice-password") -> tuple[str, str]:
+        """Log in through the form and approve: (code, verifier)."""
         verifier, challenge = pkce_pair()
         page = self.login_page(client, challenge)
         assert page.status_code == 200, page.text[:300]
-        redirect = self.submit_login(page)
+        redirect = self.submit_login(page, password=password, username=username)
         assert redirect.status_code == 302, redirect.text[:300]
         query = parse_qs(urlsplit(redirect.headers["Location"]).query)
         return query["code"][0], verifier
