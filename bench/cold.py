@@ -35,6 +35,9 @@ FIRST_REQUEST = {  # function: (sample event, status of its success)
     "rotate_keys": ("rotate_keys-scheduled", None),
 }
 ENV_PREFIXES = ("AUTHGATE_", "AWS_", "POWERTOOLS_")
+# The floor of any function that reads DynamoDB: botocore imported and one client built.
+FLOOR = ("import botocore.session; botocore.session.get_session().create_client("
+         "'dynamodb', region_name='us-east-1', aws_access_key_id='x', aws_secret_access_key='x')")
 
 
 def interpreter() -> tuple[str, bool]:
@@ -98,11 +101,14 @@ def measure(rounds: int) -> dict[str, Any]:
         baseline_env = _child_env({})
         samples: dict[str, list[dict[str, Any]]] = {name: [] for name in scenarios}
         baseline: list[float] = []
+        floor: list[float] = []
         # Round 0 is discarded: it writes bytecode caches and warms the page cache.
         for round_ in range(rounds + 1):
             wall = _wall([python, "-c", "import boto3"], baseline_env)
+            floor_wall = _wall([python, "-c", FLOOR], baseline_env)
             if round_:
                 baseline.append(wall)
+                floor.append(floor_wall)
             for name, path in scenarios.items():
                 out = Path(tmp) / f"{name}.json"
                 try:
@@ -127,5 +133,7 @@ def measure(rounds: int) -> dict[str, Any]:
             "loaded": runs[-1]["loaded"], "dev_only_modules": runs[-1]["dev_only_modules"],
             "runs": [round(r["cold_ms"], 1) for r in runs],
         }
+    floor_ms = statistics.median(floor)
     return {"interpreter": python, "lean": lean, "processes": rounds, "import_boto3_ms": boto3_ms,
+            "dynamodb_client_floor_ms": floor_ms, "dynamodb_client_floor_ratio": floor_ms / boto3_ms,
             "import_boto3_runs": [round(b, 1) for b in baseline], "functions": functions}

@@ -113,7 +113,9 @@ def render(r: dict[str, Any]) -> str:
              f"{m['load_average'][0]:.1f} at start); {cold['processes']} processes per cold figure, "
              f"{r['settings']['iterations']} iterations per operation{' (quick run)' if r['quick'] else ''}."),
              f"Interpreter for cold starts: {cold['interpreter']} ({'lean: boto3 + layer requirements' if cold['lean'] else 'the dev venv'}).",
-             "", f"Cold init (median; `python -c \"import boto3\"` = {cold['import_boto3_ms']:.0f} ms in the same run):", "",
+             "", (f"Cold init (median; `python -c \"import boto3\"` = {cold['import_boto3_ms']:.0f} ms in the same run; "
+                  f"floor of any DynamoDB-reading function, botocore + one DynamoDB client, = "
+                  f"{cold['dynamodb_client_floor_ms']:.0f} ms = {cold['dynamodb_client_floor_ratio']:.2f}x):"), "",
              "| function | cold init | x import boto3 | target | holds | handler import | clients | first request | heavy modules loaded |",
              "|---|---|---|---|---|---|---|---|---|"]
     for name, f in cold["functions"].items():

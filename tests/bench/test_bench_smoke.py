@@ -33,6 +33,7 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
 
     cold = results["cold_init"]
     assert positive(cold["import_boto3_ms"]) and len(cold["import_boto3_runs"]) == 3
+    assert positive(cold["dynamodb_client_floor_ms"]) and positive(cold["dynamodb_client_floor_ratio"])
     assert set(cold["functions"]) == FUNCTIONS
     for name, figures in cold["functions"].items():
         assert all(positive(figures[k]) for k in ("cold_ms", "ratio", "import_ms", "clients_ms", "first_request_ms")), name
