@@ -23,9 +23,13 @@ def moto_stack(**env: str) -> Iterator[None]:
     make_dynamodb_atomic()
     os.environ.update(template.table_environment())
     with mock_aws():
-        settings.reset(), aws.reset(), dependencies.reset()
+        settings.reset()
+        aws.reset()
+        dependencies.reset()
         client = boto3.client("dynamodb", region_name="us-east-1")
         for definition in template.table_definitions().values():
             client.create_table(**definition["create"])
         yield
-    settings.reset(), aws.reset(), dependencies.reset()
+    settings.reset()
+    aws.reset()
+    dependencies.reset()
