@@ -99,3 +99,12 @@ def test_api_error_raised_by_route_is_rendered():
     result = app(event("POST", "/x"))
     assert result["statusCode"] == 403
     assert json.loads(result["body"])["code"] == "invoice_locked"
+
+
+def test_unparseable_event_is_400_problem_with_the_gateway_request_id():
+    result = APP({"requestContext": {"requestId": "gw-req-9"}, "path": "/things"})
+    assert result["statusCode"] == 400
+    assert result["multiValueHeaders"]["x-request-id"] == ["gw-req-9"]
+    assert result["multiValueHeaders"]["Content-Type"] == ["application/problem+json"]
+    body = json.loads(result["body"])
+    assert body["code"] == "invalid_request" and body["status"] == 400 and body["traceId"] == "gw-req-9"

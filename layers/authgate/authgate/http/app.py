@@ -62,10 +62,16 @@ class App:
         logger = get_logger()
         request: Request | None = None
         surface: Surface = "api"
-        # A warm container must not carry the previous invocation's id into this one's logs.
-        logger.set_correlation_id(_gateway_request_id(event))
+        # Until the event parses, the gateway's id is all we have; a warm container must not
+        # carry the previous invocation's id into this one's logs.
+        corr = correlate(None, None, None, _gateway_request_id(event) or "")
+        logger.set_correlation_id(corr.request_id)
         try:
-            request = Request.from_event(event)
+            try:
+                request = Request.from_event(event)
+            except ApiError:
+                request = Request.unparsed(event, corr.request_id)
+                raise
             corr = correlate(request.header("x-request-id"), request.header("x-correlation-id"),
                              request.header("traceparent"), request.gateway_request_id)
             request.request_id = corr.request_id
@@ -78,11 +84,9 @@ class App:
         except Exception:  # the one top-level boundary: nothing internal reaches the client
             logger.exception("unhandled exception", extra={"function": self.name})
             response = self._render(ApiError("internal_error", "An unexpected error occurred."), request, surface)
+        for name, value in corr.headers().items():
+            response.set_header(name, value)
         if request is not None:
-            corr = correlate(request.header("x-request-id"), request.header("x-correlation-id"),
-                             request.header("traceparent"), request.gateway_request_id)
-            for name, value in corr.headers().items():
-                response.set_header(name, value)
             # Headers a layer component attached to the request for whatever response it gets
             # (the limiter's RateLimit fields also ride on a 404 or 422 of a counted request).
             for name, value in (request.state.get("response_headers") or {}).items():

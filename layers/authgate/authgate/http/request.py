@@ -64,6 +64,14 @@ class Request:
             domain=ctx.get("domainName") or "",
         )
 
+    @classmethod
+    def unparsed(cls, event: Any, request_id: str) -> "Request":
+        """A stand-in for an event that is not a REST proxy event, so its error renders like any other."""
+        path = event.get("path") if isinstance(event, Mapping) else None
+        return cls(method="", path=path if isinstance(path, str) else "/", resource="", path_params={},
+                   headers=Headers(), query={}, body=b"", source_ip="", gateway_request_id=request_id,
+                   stage="", domain="", request_id=request_id)
+
     def header(self, name: str) -> str | None:
         return self.headers.get(name)
 
