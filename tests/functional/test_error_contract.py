@@ -18,6 +18,7 @@ from authgate.http.body import json_object
 from authgate.http.response import Response
 from authgate.logs import get_logger
 
+from tests import events
 from tests.contract import check_proxy_result
 from tests.functional.charges_support import demo  # noqa: F401
 
@@ -32,17 +33,9 @@ FUNCTIONS = [
 
 
 def event(method: str, resource: str, path: str | None = None, *, body: str | None = None,
-          headers: dict[str, str] | None = None, request_id: str = "gw-req-1") -> dict[str, Any]:
-    headers = headers or {}
-    return {
-        "resource": resource, "path": path or resource, "httpMethod": method,
-        "headers": headers, "multiValueHeaders": {k: [v] for k, v in headers.items()},
-        "queryStringParameters": None, "multiValueQueryStringParameters": None,
-        "pathParameters": None, "stageVariables": None, "body": body, "isBase64Encoded": False,
-        "requestContext": {"requestId": request_id, "extendedRequestId": "ext-1", "stage": "local",
-                           "domainName": "127.0.0.1:3000", "resourcePath": resource, "httpMethod": method,
-                           "identity": {"sourceIp": "203.0.113.9"}},
-    }
+          headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """An event as the local stack's gateway sends it (its domain and stage name the issuer)."""
+    return events.event(method, resource, path, body=body, headers=headers, stage="local", domain="127.0.0.1:3000")
 
 
 def whole(result: dict[str, Any]) -> tuple[int, dict[str, list[str]], Any]:

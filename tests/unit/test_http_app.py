@@ -4,23 +4,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from authgate.errors import ApiError
 from authgate.http.app import App, Route
 from authgate.http.response import Response
-
-
-def event(method: str = "GET", resource: str = "/things", path: str | None = None, body: str = "",
-          headers: dict[str, str] | None = None) -> dict:
-    return {
-        "resource": resource, "path": path or resource, "httpMethod": method,
-        "headers": headers or {}, "multiValueHeaders": {k: [v] for k, v in (headers or {}).items()},
-        "queryStringParameters": None, "multiValueQueryStringParameters": None,
-        "pathParameters": None, "body": body, "isBase64Encoded": False,
-        "requestContext": {"requestId": "gw-req-1", "stage": "test", "domainName": "example.test",
-                           "identity": {"sourceIp": "127.0.0.1"}},
-    }
+from tests.events import event, issuer  # noqa: F401
 
 
 def ok(_request):
@@ -32,16 +19,6 @@ def boom(_request):
 
 
 APP = App("test", {("/things", "GET"): Route(ok), ("/things", "POST"): Route(ok), ("/boom", "GET"): Route(boom)})
-
-
-@pytest.fixture(autouse=True)
-def issuer(monkeypatch):
-    from authgate import settings
-
-    monkeypatch.setenv("AUTHGATE_ISSUER", "https://auth.example.test")
-    settings.reset()
-    yield
-    settings.reset()
 
 
 def test_success_carries_request_id_from_gateway():

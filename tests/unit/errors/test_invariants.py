@@ -15,7 +15,7 @@ from authgate.errors import ApiError, FieldError
 from authgate.errors.catalogue import catalogue
 from authgate.errors.render import render_error
 
-from tests.unit.errors.events import request
+from tests.events import request
 
 CODES = sorted(catalogue())
 SHAPES = {  # how a shape is asked for -> (expected content type, shape read_error must see)

@@ -7,7 +7,7 @@ import json
 from authgate.errors import ApiError, FieldError
 from authgate.errors.render import render_error
 
-from tests.unit.errors.events import request
+from tests.events import request
 
 FIELDS = (FieldError("/amount", "Must be a positive integer."),
           FieldError("", "Unknown currency.", "query", "currency"),

@@ -9,7 +9,7 @@ import pytest
 from authgate.errors import ApiError, FieldError
 from authgate.http.body import MAX_DEPTH, json_object
 
-from tests.unit.errors.events import request
+from tests.events import request
 
 
 def parse(body: str | bytes, content_type: str | None = "application/json"):

@@ -13,7 +13,7 @@ from authgate.http.correlation import correlate, valid_traceparent
 from authgate.http.response import Response
 from authgate.logs import get_logger
 
-from tests.unit.errors.events import event
+from tests.events import event
 
 @pytest.fixture
 def log_lines():

@@ -10,7 +10,7 @@ from authgate.errors import ApiError
 from authgate.http.app import App, Route
 from authgate.http.metrics import counted_metrics
 from authgate.http.response import Response
-from tests.unit.test_http_app import event
+from tests.events import event
 
 
 def fail(code: str):

@@ -7,7 +7,7 @@ import pytest
 from authgate.errors import ApiError
 from authgate.http.negotiation import check_jsonapi_media_types, error_shape, parse_accept, preferred
 
-from tests.unit.errors.events import request
+from tests.events import request
 
 
 @pytest.mark.parametrize("accept, registered, shape", [
