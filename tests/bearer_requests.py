@@ -7,7 +7,10 @@ so tests cross rotations and expiries without sleeping.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 from authgate.http.app import App, Route
 from authgate.http.response import Response
@@ -26,6 +29,33 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
+
+
+@pytest.fixture
+def clock() -> Iterator[FakeClock]:
+    from authgate.tokens import clock as token_clock
+
+    fake = FakeClock()
+    with token_clock.use(fake):
+        yield fake
+
+
+@pytest.fixture
+def keys(aws: None, clock: FakeClock) -> None:
+    """A current signing key and the demo-service client, at the fake clock's time."""
+    from authgate.tokens.keys import ensure_keys
+
+    ensure_keys()
+    seed_client()
+
+
+def issue(scope: str = "charges:read charges:write", **kwargs: Any) -> Any:
+    """An access token from the real issuer for demo-service (tenant demo)."""
+    from authgate.tokens.issue import issue_access_token
+
+    args = {"issuer": ISSUER, "subject": "demo-service", "client_id": "demo-service", "tenant": "demo",
+            "scope": scope, **kwargs}
+    return issue_access_token(**args)
 
 
 def event(method: str = "GET", path: str = "/charges", headers: dict[str, list[str]] | None = None,

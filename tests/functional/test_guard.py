@@ -6,45 +6,25 @@ import base64
 import hashlib
 import hmac
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from authgate.tokens import clock as token_clock
 from tests.bearer_requests import (
     AUDIENCE,
     ISSUER,
     FakeClock,
     bearer,
     call,
+    clock,
     event,
+    issue,
+    keys,
     problem,
     seed_client,
 )
 
-
-@pytest.fixture
-def clock() -> Iterator[FakeClock]:
-    fake = FakeClock()
-    with token_clock.use(fake):
-        yield fake
-
-
-@pytest.fixture
-def keys(aws: None, clock: FakeClock) -> None:
-    from authgate.tokens.keys import ensure_keys
-
-    ensure_keys()
-    seed_client()
-
-
-def issue(scope: str = "charges:read charges:write", **kwargs: Any) -> Any:
-    from authgate.tokens.issue import issue_access_token
-
-    args = {"issuer": ISSUER, "subject": "demo-service", "client_id": "demo-service", "tenant": "demo",
-            "scope": scope, **kwargs}
-    return issue_access_token(**args)
+__all__ = ["clock", "keys"]  # fixtures
 
 
 def b64(data: bytes) -> str:

@@ -11,49 +11,28 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import jwt
-import pytest
 
 from authgate.errors import ApiError
-from authgate.tokens import clock as token_clock
 from tests.bearer_requests import (
     AUDIENCE,
     ISSUER,
     FakeClock,
     bearer,
     call,
+    clock,
     event,
+    issue,
+    keys,
     problem,
-    seed_client,
 )
 
+__all__ = ["clock", "keys"]  # fixtures
+
 MAX_AGE, LEEWAY, TTL = 300, 120, 900
-
-
-@pytest.fixture
-def clock() -> Iterator[FakeClock]:
-    fake = FakeClock()
-    with token_clock.use(fake):
-        yield fake
-
-
-@pytest.fixture
-def keys(aws: None, clock: FakeClock) -> None:
-    from authgate.tokens.keys import ensure_keys
-
-    ensure_keys()
-    seed_client()
-
-
-def issue() -> Any:
-    from authgate.tokens.issue import issue_access_token
-
-    return issue_access_token(issuer=ISSUER, subject="demo-service", client_id="demo-service", tenant="demo",
-                              scope="charges:read")
 
 
 class JwksValidator:
@@ -104,7 +83,7 @@ def run_stream(clock: FakeClock, invoke: Any, *, rotate_every: int, hours: int, 
             report = rotate()
             counts["promotions"] += bool(report.promoted)
             counts["retirements"] += len(report.retired)
-        token = issue()
+        token = issue("charges:read")
         kids.add(jwt.get_unverified_header(token.token)["kid"])
         live.append((token, int(clock()) + TTL))
         live = [(t, exp) for t, exp in live if clock() <= exp]
