@@ -11,8 +11,8 @@ import pytest
 
 from tests.contract import ContractSession
 from tests.e2e.flows import pkce_pair
-from tests.functional.authorize_support import Browser, headers_of, web_params
-from tests.functional.test_authorize import OPEN_REDIRECT_MATRIX, browser, put_client  # noqa: F401
+from tests.functional.authorize_support import Browser, browser, headers_of, web_params  # noqa: F401
+from tests.functional.test_authorize import OPEN_REDIRECT_MATRIX, put_client
 
 REGISTERED = "http://127.0.0.1:8765/callback"
 EXTRA_VARIANTS = [

@@ -12,6 +12,8 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pytest
+
 from authgate.local.events import HttpRequest, build_event
 
 ISSUER = "http://127.0.0.1:3000"
@@ -139,3 +141,16 @@ class Browser:
         if decision:
             fields.append(("decision", decision))
         return self.post(fields)
+
+
+@pytest.fixture
+def browser(aws: None, invoke: Callable[[str, dict[str, Any]], dict[str, Any]],
+            monkeypatch: pytest.MonkeyPatch) -> Browser:
+    """A Browser on the authorize function, with the demo seed loaded and a session secret set."""
+    from authgate import settings
+    from authgate.local.seed import load_seed
+
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "test-session-secret-0123456789abcdef")
+    settings.reset()
+    load_seed()
+    return Browser(invoke)

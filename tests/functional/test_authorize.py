@@ -20,24 +20,16 @@ from tests.functional.authorize_support import (
     SPA_REDIRECT,
     WEB_REDIRECT,
     Browser,
+    browser,
     headers_of,
     page_of,
     redirect_of,
     web_params,
 )
 
+__all__ = ["browser"]  # fixture
+
 NO_STORE_REDIRECT = {"Cache-Control": "no-store", "Pragma": "no-cache"}
-
-
-@pytest.fixture
-def browser(aws: None, invoke: Any, monkeypatch: pytest.MonkeyPatch) -> Browser:
-    from authgate import settings
-    from authgate.local.seed import load_seed
-
-    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "test-session-secret-0123456789abcdef")
-    settings.reset()
-    load_seed()
-    return Browser(invoke)
 
 
 def put_client(**fields: Any) -> None:

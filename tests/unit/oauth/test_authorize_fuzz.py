@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.functional.authorize_support import CHALLENGE, Browser, headers_of, page_of, web_params
+from tests.functional.authorize_support import CHALLENGE, Browser, browser, headers_of, page_of, web_params
+
+__all__ = ["browser"]  # fixture
 
 REGISTERED = ("http://127.0.0.1:8765/callback?", "http://127.0.0.1:8765/spa/callback?",
               "http://127.0.0.1:8765/partner/callback?")
@@ -24,17 +25,6 @@ VALUES = st.one_of(
 PAIRS = st.lists(st.tuples(st.one_of(st.sampled_from(NAMES), st.text(max_size=10)), VALUES), max_size=10)
 RAW = st.text(alphabet=st.characters(codec="ascii"), max_size=120)
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-
-
-@pytest.fixture
-def browser(aws: None, invoke: Any, monkeypatch: pytest.MonkeyPatch) -> Browser:
-    from authgate import settings as app_settings
-    from authgate.local.seed import load_seed
-
-    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "fuzz-session-secret-0123456789abcdef")
-    app_settings.reset()
-    load_seed()
-    return Browser(invoke)
 
 
 def check(result: dict[str, Any]) -> None:
