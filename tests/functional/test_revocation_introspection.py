@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
-from tests.functional.test_token_endpoint import assert_error, assert_invalid_client
 from tests.functional.token_support import (
     ISSUER,
     SPA_REDIRECT,
     TokenClient,
+    assert_error,
+    assert_invalid_client,
     basic,
     body_of,
     demo,

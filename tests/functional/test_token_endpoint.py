@@ -14,13 +14,14 @@ from typing import Any
 import pytest
 
 from tests.functional.token_support import (
-    BASIC_CHALLENGE,
     FORM,
     ISSUER,
     SPA_REDIRECT,
     VERIFIER,
     WEB_REDIRECT,
     TokenClient,
+    assert_error,
+    assert_invalid_client,
     basic,
     body_of,
     demo,
@@ -30,27 +31,6 @@ from tests.functional.token_support import (
 )
 
 __all__ = ["demo", "tokens"]
-
-
-def assert_error(result: dict[str, Any], status: int, error: str, description: str,
-                 extra_headers: dict[str, str] | None = None, code: str | None = None) -> None:
-    """The whole RFC 6749 5.2 response: status, exactly these headers, exactly this body.
-
-    `code` is the application code behind the OAuth error when they differ (error_uri names it).
-    """
-    headers = headers_of(result)
-    request_id = headers.pop("x-request-id")
-    assert request_id
-    assert (result["statusCode"], headers, body_of(result)) == (
-        status,
-        {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache",
-         **(extra_headers or {})},
-        {"error": error, "error_description": description, "error_uri": f"{ISSUER}/problems/{code or error}"},
-    )
-
-
-def assert_invalid_client(result: dict[str, Any], description: str = "Client authentication failed.") -> None:
-    assert_error(result, 401, "invalid_client", description, {"WWW-Authenticate": BASIC_CHALLENGE})
 
 
 def claims_of(token: str) -> dict[str, Any]:

@@ -44,6 +44,27 @@ def oauth_error(result: dict[str, Any]) -> tuple[int, str]:
     return result["statusCode"], body_of(result)["error"]
 
 
+def assert_error(result: dict[str, Any], status: int, error: str, description: str,
+                 extra_headers: dict[str, str] | None = None, code: str | None = None) -> None:
+    """The whole RFC 6749 5.2 response: status, exactly these headers, exactly this body.
+
+    `code` is the application code behind the OAuth error when they differ (error_uri names it).
+    """
+    headers = headers_of(result)
+    request_id = headers.pop("x-request-id")
+    assert request_id
+    assert (result["statusCode"], headers, body_of(result)) == (
+        status,
+        {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache",
+         **(extra_headers or {})},
+        {"error": error, "error_description": description, "error_uri": f"{ISSUER}/problems/{code or error}"},
+    )
+
+
+def assert_invalid_client(result: dict[str, Any], description: str = "Client authentication failed.") -> None:
+    assert_error(result, 401, "invalid_client", description, {"WWW-Authenticate": BASIC_CHALLENGE})
+
+
 class TokenClient:
     """POSTs to /oauth/token, /oauth/revoke, /oauth/introspect through the token handler."""
 
@@ -65,6 +86,12 @@ class TokenClient:
         request = HttpRequest(method, path, raw_query, hdrs, data, source_ip=source_ip)
         return self.invoke("token", build_event(request, resource=path, path_params=None))
 
+    def as_client(self, client_id: str, fields: list[tuple[str, str]], path: str = "/oauth/token") -> dict[str, Any]:
+        """POST as `client_id`: Basic with its secret when it has one, else client_id in the form (public)."""
+        if client_id in SECRETS:
+            return self.post(fields, path=path, auth=basic(client_id, SECRETS[client_id]))
+        return self.post(fields + [("client_id", client_id)], path=path)
+
     def client_credentials(self, client_id: str = "demo-service", scope: str | None = None,
                            **kwargs: Any) -> dict[str, Any]:
         fields = [("grant_type", "client_credentials")] + ([("scope", scope)] if scope else [])
@@ -75,29 +102,21 @@ class TokenClient:
         fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect_uri)]
         if verifier:
             fields.append(("code_verifier", verifier))
-        if client_id in SECRETS:
-            return self.post(fields, auth=basic(client_id, SECRETS[client_id]))
-        return self.post(fields + [("client_id", client_id)])
+        return self.as_client(client_id, fields)
 
     def refresh(self, refresh_token: str, *, client_id: str = "demo-web", scope: str | None = None) -> dict[str, Any]:
         fields = [("grant_type", "refresh_token"), ("refresh_token", refresh_token)]
         if scope:
             fields.append(("scope", scope))
-        if client_id in SECRETS:
-            return self.post(fields, auth=basic(client_id, SECRETS[client_id]))
-        return self.post(fields + [("client_id", client_id)])
+        return self.as_client(client_id, fields)
 
     def revoke(self, token: str, *, client_id: str = "demo-web", hint: str | None = None) -> dict[str, Any]:
         fields = [("token", token)] + ([("token_type_hint", hint)] if hint else [])
-        if client_id in SECRETS:
-            return self.post(fields, path="/oauth/revoke", auth=basic(client_id, SECRETS[client_id]))
-        return self.post(fields + [("client_id", client_id)], path="/oauth/revoke")
+        return self.as_client(client_id, fields, path="/oauth/revoke")
 
     def introspect(self, token: str, *, client_id: str = "demo-web", hint: str | None = None) -> dict[str, Any]:
         fields = [("token", token)] + ([("token_type_hint", hint)] if hint else [])
-        if client_id in SECRETS:
-            return self.post(fields, path="/oauth/introspect", auth=basic(client_id, SECRETS[client_id]))
-        return self.post(fields + [("client_id", client_id)], path="/oauth/introspect")
+        return self.as_client(client_id, fields, path="/oauth/introspect")
 
 
 def new_code(*, client_id: str = "demo-web", redirect_uri: str | None = WEB_REDIRECT,
