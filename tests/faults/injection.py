@@ -10,13 +10,16 @@ from typing import Any
 
 from botocore.exceptions import ClientError, ReadTimeoutError
 
+
+def client_error(code: str, operation: str = "UpdateItem") -> ClientError:
+    """The error botocore raises when DynamoDB answers `operation` with `code`."""
+    return ClientError({"Error": {"Code": code, "Message": "injected"}}, operation)
+
+
 ERRORS: dict[str, Callable[[str], BaseException]] = {
-    "ProvisionedThroughputExceededException": lambda op: ClientError(
-        {"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "injected"}}, op),
-    "ThrottlingException": lambda op: ClientError(
-        {"Error": {"Code": "ThrottlingException", "Message": "injected"}}, op),
-    "InternalServerError": lambda op: ClientError(
-        {"Error": {"Code": "InternalServerError", "Message": "injected"}}, op),
+    "ProvisionedThroughputExceededException": lambda op: client_error("ProvisionedThroughputExceededException", op),
+    "ThrottlingException": lambda op: client_error("ThrottlingException", op),
+    "InternalServerError": lambda op: client_error("InternalServerError", op),
     "ReadTimeoutError": lambda op: ReadTimeoutError(endpoint_url="https://dynamodb.us-east-1.amazonaws.com"),
 }
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from authgate.limits.clock import ManualClock, using
 
+from tests.faults.injection import client_error
 from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
 from tests.functional.charges_support import Demo, body, headers
 from tests.functional.token_support import TokenClient, basic
@@ -77,12 +78,6 @@ def fault(db: Any) -> Iterator[Callable[..., None]]:
     yield add
     for event, hook in hooks:
         db.meta.events.unregister(event, hook)
-
-
-def client_error(code: str, operation: str) -> BaseException:
-    from botocore.exceptions import ClientError
-
-    return ClientError({"Error": {"Code": code, "Message": "injected"}}, operation)
 
 
 def at_window_start(clock: ManualClock, tenant: str = "demo", into: float = 0.5) -> None:

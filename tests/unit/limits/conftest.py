@@ -55,9 +55,3 @@ def inject(db: Any) -> Iterator[Callable[[str, BaseException], None]]:
     yield add
     for event, hook in hooks:
         db.meta.events.unregister(event, hook)
-
-
-def client_error(code: str, operation: str = "UpdateItem") -> BaseException:
-    from botocore.exceptions import ClientError
-
-    return ClientError({"Error": {"Code": code, "Message": "injected"}}, operation)

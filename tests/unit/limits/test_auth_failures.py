@@ -12,7 +12,7 @@ from authgate.limits.clock import ManualClock
 from authgate.limits.policies import AuthFailurePolicies, Policy
 from authgate.limits.window import window_at
 
-from tests.unit.limits.conftest import client_error
+from tests.faults.injection import client_error
 
 WINDOW = 300
 
