@@ -1,10 +1,10 @@
-"""Tenant records cached for 60 s across warm invocations (the token endpoint's hot path).
+"""Tenant records cached for 60 s across warm invocations (the token and charges hot paths).
 
-client_credentials reads its client's tenant (admin approval, forbidden scopes) on every
-request; the cache keeps that read out of the per-request DynamoDB budget and CPU. A change to
-a tenant (a scope newly forbidden, an approval withdrawn) reaches a warm function within the
-TTL, as the charges route's currency cache does. Failures are never cached: a throttled read
-raises service_unavailable now and is retried on the next request.
+client_credentials reads its client's tenant (admin approval, forbidden scopes) and the charges
+route its tenant's currencies on every request; the cache keeps that read out of the
+per-request DynamoDB budget and CPU. A change to a tenant (a scope newly forbidden, an approval
+withdrawn, a currency enabled) reaches a warm function within the TTL. Failures are never
+cached: a throttled read raises service_unavailable now and is retried on the next request.
 """
 
 from __future__ import annotations
