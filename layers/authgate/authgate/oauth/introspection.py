@@ -32,17 +32,10 @@ def _claims(token: str) -> dict[str, Any]:
 
 
 def _access(token: str, client: Client, issuer: str) -> dict[str, Any] | None:
-    from authgate.tokens.guard import validate_access_token
+    from authgate.tokens.guard import active_access_token
 
-    if token.count(".") != 2:
-        return None
-    try:
-        principal = validate_access_token(token, issuer=issuer)
-    except ApiError as exc:
-        if exc.code != "invalid_token":
-            raise  # storage throttled or down: 503, never a silent "nothing to do"
-        return None
-    if principal.client_id != client.client_id:
+    principal = active_access_token(token, issuer=issuer)
+    if principal is None or principal.client_id != client.client_id:
         return None
     claims = _claims(token)
     return {
@@ -70,8 +63,7 @@ def _refresh(token: str, client: Client, issuer: str, now: int) -> dict[str, Any
 
 def post_introspect(request: Request) -> Response:
     form = read_form(request)
-    creds = client_auth.read_credentials(request, form)
-    client = client_auth.authenticate(request, form, creds)
+    client = client_auth.authenticate(request, form)
     token = form.get("token")
     if token is None:
         raise ApiError("invalid_request", "The token parameter is required (RFC 7662 2.1).")

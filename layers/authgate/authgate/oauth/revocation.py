@@ -33,16 +33,11 @@ def _not_yours() -> ApiError:
 
 def _revoke_access(token: str, client: Client, issuer: str) -> bool:
     from authgate.stores.revocations import RevocationStore
-    from authgate.tokens.guard import validate_access_token
+    from authgate.tokens.guard import active_access_token
 
-    if token.count(".") != 2:
-        return False
-    try:
-        principal = validate_access_token(token, issuer=issuer)
-    except ApiError as exc:
-        if exc.code != "invalid_token":
-            raise  # storage throttled or down: 503, never a silent "nothing to do"
-        return False  # expired, revoked, forged: nothing left to revoke
+    principal = active_access_token(token, issuer=issuer)
+    if principal is None:
+        return False  # not a JWT, expired, revoked, forged: nothing left to revoke
     if principal.client_id != client.client_id:
         raise _not_yours()
     RevocationStore().revoke_jti(principal.jti, principal.expires_at + get_settings().leeway)
@@ -66,8 +61,7 @@ def _revoke_refresh(token: str, client: Client, now: int) -> bool:
 
 def post_revoke(request: Request) -> Response:
     form = read_form(request)
-    creds = client_auth.read_credentials(request, form)
-    client = client_auth.authenticate(request, form, creds)
+    client = client_auth.authenticate(request, form)
     token = form.get("token")
     if token is None:
         raise ApiError("invalid_request", "The token parameter is required (RFC 7009 2.1).")

@@ -298,6 +298,21 @@ def validate_access_token(token: str, *, issuer: str, audience: str | None = Non
     return default_guard().validate(token, issuer=issuer, audience=audience or default_audience(issuer))
 
 
+def active_access_token(token: str, *, issuer: str) -> Principal | None:
+    """The principal of `token` if it is a currently valid access token, else None (RFC 7662, RFC 7009).
+
+    Storage failures still raise (503): "not active" must never stand in for "could not check".
+    """
+    if token.count(".") != 2:
+        return None
+    try:
+        return validate_access_token(token, issuer=issuer)
+    except ApiError as exc:
+        if exc.code != "invalid_token":
+            raise
+        return None
+
+
 def require_bearer(request: Request, scope: str, *, audience: str | None = None) -> Principal:
     """Validate the bearer token and the required scope(s), or raise ApiError with WWW-Authenticate.
 
