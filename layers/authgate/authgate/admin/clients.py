@@ -83,13 +83,7 @@ ACTIONS = {"create": create_client, "rotate-secret": rotate_secret, "list": list
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        chosen = target.use(args)
-    except target.TargetError as exc:
-        sys.stderr.write(f"authgate clients: {exc}\n")
-        return 2
-    sys.stderr.write(f"target: {chosen.name} (stage {chosen.stage})\n")
-    return ACTIONS[args.clients_command](args)
+    return target.run(args, "clients", lambda: ACTIONS[args.clients_command](args))
 
 
 def register(subparsers: Any) -> None:

@@ -69,14 +69,8 @@ def rotate_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        chosen = target.use(args)
-    except target.TargetError as exc:
-        sys.stderr.write(f"authgate keys: {exc}\n")
-        return 2
-    sys.stderr.write(f"target: {chosen.name} (stage {chosen.stage})\n")
     command = rotate_keys if args.keys_command == "rotate" else list_keys
-    return command(sys.stdout, as_json=args.json)
+    return target.run(args, "keys", lambda: command(sys.stdout, as_json=args.json))
 
 
 def register(subparsers: Any) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,17 @@ def use(args: argparse.Namespace) -> Target:
         os.environ.pop(name, None)
     stack.apply(target.env, fake_credentials=target.name == "local")
     return target
+
+
+def run(args: argparse.Namespace, command: str, action: Callable[[], int]) -> int:
+    """`use` the chosen stack, name it on stderr, then run `action`; exit status 2 when there is none."""
+    try:
+        chosen = use(args)
+    except TargetError as exc:
+        sys.stderr.write(f"authgate {command}: {exc}\n")
+        return 2
+    sys.stderr.write(f"target: {chosen.name} (stage {chosen.stage})\n")
+    return action()
 
 
 def local() -> Target:

@@ -35,13 +35,7 @@ def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[s
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        chosen = target.use(args)
-    except target.TargetError as exc:
-        sys.stderr.write(f"authgate users: {exc}\n")
-        return 2
-    sys.stderr.write(f"target: {chosen.name} (stage {chosen.stage})\n")
-    return create_user(args)
+    return target.run(args, "users", lambda: create_user(args))
 
 
 def register(subparsers: Any) -> None:
