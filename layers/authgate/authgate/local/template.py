@@ -6,7 +6,6 @@ list or a table schema.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -62,31 +61,9 @@ class ApiRoute:
     method: str          # upper case, or "ANY"
     api_key_required: bool
 
-    @property
-    def pattern(self) -> re.Pattern[str]:
-        """Regex matching request paths of this resource; named groups are path parameters."""
-        parts = []
-        for segment in self.path.strip("/").split("/") if self.path != "/" else []:
-            m = re.fullmatch(r"\{(\w+)(\+?)\}", segment)
-            if m and m.group(2):
-                parts.append(f"(?P<{m.group(1)}>.+)")
-            elif m:
-                parts.append(f"(?P<{m.group(1)}>[^/]+)")
-            else:
-                parts.append(re.escape(segment))
-        return re.compile("^/" + "/".join(parts) + "/?$" if parts else "^/$")
-
-    @property
-    def specificity(self) -> tuple[int, int, int]:
-        """API Gateway prefers literal segments over {param} over {proxy+}, and a method over ANY."""
-        segments = self.path.strip("/").split("/")
-        greedy = any(s.endswith("+}") for s in segments)
-        params = sum(1 for s in segments if s.startswith("{"))
-        return (0 if greedy else 1, -params, 0 if self.method == "ANY" else 1)
-
 
 def api_routes(path: Path = TEMPLATE_PATH) -> list[ApiRoute]:
-    """Every Api event of every function, most specific first."""
+    """Every Api event of every function, in template order (local.routing ranks them as API Gateway does)."""
     routes = []
     for fn_name, fn in resources("AWS::Serverless::Function", path).items():
         for event_name, event in (fn["Properties"].get("Events") or {}).items():
@@ -100,7 +77,7 @@ def api_routes(path: Path = TEMPLATE_PATH) -> list[ApiRoute]:
                 method=props["Method"].upper(),
                 api_key_required=bool((props.get("Auth") or {}).get("ApiKeyRequired", False)),
             ))
-    return sorted(routes, key=lambda r: r.specificity, reverse=True)
+    return routes
 
 
 def function_dir(function: str, path: Path = TEMPLATE_PATH) -> Path:
