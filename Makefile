@@ -16,19 +16,25 @@ PYTHON312_DIR ?= $(shell for p in python3.12 $$(ls -d $$(pyenv root 2>/dev/null)
 
 VENV     := .venv
 BIN      := $(VENV)/bin
-STAMP    := $(VENV)/.installed
+# `make run` installs only what serving needs (authgate, authgate-cli[local]); `make test` adds
+# the dev tools to the same environment.
+RUNSTAMP := $(VENV)/.installed-local
+STAMP    := $(VENV)/.installed-dev
 SAMVENV  := .venv-sam
 SAM      := $(SAMVENV)/bin/sam
 SAMSTAMP := $(SAMVENV)/.installed
 SAM_CLI_VERSION ?= 1.170.0
+# pytest workers (pytest-xdist): both cores by default.
+PYTEST_WORKERS ?= auto
 export AWS_DEFAULT_REGION ?= us-east-1
 export SAM_CLI_TELEMETRY := 0
 export PYTHONDONTWRITEBYTECODE := 1
 
 # pip is quiet, except for warnings about configured package locations that do not exist
 # on this machine (noise, not news).
-PIP_QUIET := --quiet --disable-pip-version-check --no-input
+PIP_QUIET := -qq --disable-pip-version-check --no-input
 PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a directory' || true; }
+PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requirements.txt
 
 .PHONY: help run test venv sam-venv browser validate lint unit functional e2e build bench soak clean
 
@@ -39,22 +45,32 @@ help:
 	@echo "make bench  the performance report (cold starts, DynamoDB calls, CPU, sizes) -> bench/results.json"
 	@echo "make unit | functional | e2e | validate | lint | clean"
 
-run: $(STAMP)
+run: $(RUNSTAMP)
 	$(BIN)/authgate serve
 
 # Linters first, pytest last: the output ends with pytest's summary line.
 test: $(STAMP) $(SAMSTAMP) browser validate
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml layers/authgate/requirements.txt
+$(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "make: Python >= 3.11 is required (set PYTHON=/path/to/python3.11+)" >&2; exit 1; }
-	@test -x $(BIN)/python || { echo "creating $(VENV) with $(PYTHON)"; $(PYTHON) -m venv $(VENV); }
-	@echo "installing authgate and its dev tools into $(VENV)"
+	@echo "creating $(VENV) with $(PYTHON)"
+	@$(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install $(PIP_QUIET) --upgrade pip $(PIP_FILTER)
-	@$(BIN)/python -m pip install $(PIP_QUIET) -e '.[dev]' $(PIP_FILTER)
-	@$(BIN)/python -c 'import authgate.cli, moto, pytest'
+
+# The runtime (authgate) and the command (authgate-cli) with the local stack's extra.
+$(RUNSTAMP): $(PACKAGES) | $(BIN)/python
+	@echo "installing authgate and authgate-cli[local] into $(VENV)"
+	@$(BIN)/python -m pip install $(PIP_QUIET) -e layers/authgate -e '.[local]' $(PIP_FILTER)
+	@$(BIN)/python -c 'import authgate_cli.main, moto'
+	@touch $(RUNSTAMP)
+
+$(STAMP): $(RUNSTAMP)
+	@echo "installing the dev tools (authgate-cli[dev]) into $(VENV)"
+	@$(BIN)/python -m pip install $(PIP_QUIET) -e layers/authgate -e '.[dev]' $(PIP_FILTER)
+	@$(BIN)/python -c 'import authgate_cli.main, moto, pytest, xdist'
 	@touch $(STAMP)
 
 sam-venv: $(SAMSTAMP)
@@ -77,16 +93,16 @@ validate: $(STAMP) $(SAMSTAMP)
 	$(BIN)/cfn-lint template.yaml
 
 lint: $(STAMP)
-	$(BIN)/ruff check layers functions tests
+	$(BIN)/ruff check layers cli functions tests bench scripts
 
 unit: $(STAMP)
-	$(BIN)/pytest tests/unit
+	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/unit
 
 functional: $(STAMP)
-	$(BIN)/pytest tests/functional
+	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/functional
 
 e2e: $(STAMP) browser
-	$(BIN)/pytest tests/e2e
+	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/e2e
 
 # sam build without Docker: the layer's arm64 wheels come from PyPI (manylinux aarch64).
 build: $(SAMSTAMP)
@@ -106,7 +122,7 @@ $(BENCHSTAMP): layers/authgate/requirements.txt
 	@$(BENCHVENV)/bin/python -m pip install $(PIP_QUIET) boto3 -r layers/authgate/requirements.txt $(PIP_FILTER)
 	@touch $(BENCHSTAMP)
 
-soak: $(STAMP)
+soak: $(RUNSTAMP)
 	$(BIN)/python -m bench.soak
 
 clean:

@@ -20,7 +20,7 @@ TARGETS = {"POST /charges, first with Idempotency-Key": 5, "POST /charges, repla
 
 
 def _event(name: str, **changes: Any) -> dict[str, Any]:
-    from authgate.local.invoke import prepare
+    from authgate_cli.local.invoke import prepare
 
     event, _ = prepare(json.loads((EVENTS / f"{name}.json").read_text("utf-8")))
     event.update(changes)
@@ -37,8 +37,8 @@ def _keyed(key: str) -> dict[str, Any]:
 def measure() -> list[tuple[str, int, str]]:
     """(operation, calls, detail) rows; warm unless the name says cold."""
     from authgate import dependencies
-    from authgate.local.context import LambdaContext
-    from authgate.local.functions import load_handler
+    from authgate_cli.local.context import LambdaContext
+    from authgate_cli.local.functions import load_handler
 
     handler = load_handler("charges")
 
@@ -74,7 +74,7 @@ def measure() -> list[tuple[str, int, str]]:
 
 
 def main() -> int:
-    from authgate.local.invoke import local_aws
+    from authgate_cli.local.invoke import local_aws
 
     with local_aws():
         rows = measure()

@@ -51,11 +51,11 @@ def interpreter() -> tuple[str, bool]:
 
 def record_scenarios(directory: Path) -> dict[str, Path]:
     """One pickle per function: app path, first event, AWS answers of a cold run, environment."""
-    from authgate.local import stack
-    from authgate.local.context import LambdaContext
-    from authgate.local.functions import load_handler
-    from authgate.local.invoke import local_aws
-    from authgate.local.template import function_dir, function_names
+    from authgate_cli.local import stack
+    from authgate_cli.local.context import LambdaContext
+    from authgate_cli.local.functions import load_handler
+    from authgate_cli.local.invoke import local_aws
+    from authgate_cli.local.template import function_dir, function_names
 
     paths: dict[str, Path] = {}
     with local_aws():

@@ -22,7 +22,7 @@ NOTABLE = ("boto3", "botocore", "jwt", "cryptography", "pydantic", "aws_lambda_p
 
 
 class Context:
-    """The Lambda context attributes handlers read (stdlib only, unlike authgate.local.context)."""
+    """The Lambda context attributes handlers read (stdlib only, unlike authgate_cli.local.context)."""
 
     def __init__(self, name: str) -> None:
         self.function_name = name

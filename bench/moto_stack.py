@@ -17,8 +17,8 @@ def moto_stack(**env: str) -> Iterator[None]:
     from moto import mock_aws
 
     from authgate import aws, dependencies, settings
-    from authgate.local import template
-    from authgate.local.atomic import make_dynamodb_atomic
+    from authgate_cli.local import template
+    from authgate_cli.local.atomic import make_dynamodb_atomic
 
     make_dynamodb_atomic()
     os.environ.update(template.table_environment())

@@ -4,7 +4,7 @@ Each operation yields a fresh event per call (a new authorization code, the refr
 previous call returned, a new Idempotency-Key), so a loop measures the success path every time
 and never a replayed or rejected request. Work that only prepares an event (storing a code)
 happens in `next_event`, outside whatever the caller times or counts.
-Use inside `authgate.local.invoke.local_aws()` (moto, atomic, demo seed, keys).
+Use inside `authgate_cli.local.invoke.local_aws()` (moto, atomic, demo seed, keys).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Operation:
 
 def sample(name: str) -> dict[str, Any]:
     """events/<name>.json with placeholders ({{access_token ...}}) minted on the current stack."""
-    from authgate.local.invoke import prepare
+    from authgate_cli.local.invoke import prepare
 
     event, _ = prepare(json.loads((EVENTS / f"{name}.json").read_text("utf-8")))
     return event
@@ -83,8 +83,8 @@ def build() -> list[Operation]:
 
     def refresh_event() -> dict[str, Any]:
         if not refresh["token"]:
-            from authgate.local.context import LambdaContext
-            from authgate.local.functions import load_handler
+            from authgate_cli.local.context import LambdaContext
+            from authgate_cli.local.functions import load_handler
 
             first = load_handler("token")(exchange_event(), LambdaContext("token"))
             refresh["token"] = json.loads(first["body"])["refresh_token"]
@@ -101,8 +101,8 @@ def build() -> list[Operation]:
 
     def get_event() -> dict[str, Any]:
         if not charge:
-            from authgate.local.context import LambdaContext
-            from authgate.local.functions import load_handler
+            from authgate_cli.local.context import LambdaContext
+            from authgate_cli.local.functions import load_handler
 
             created = load_handler("charges")(replay, LambdaContext("charges"))
             charge["id"] = json.loads(created["body"])["id"]

@@ -27,8 +27,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def _invoke(op: Operation, event: dict[str, Any]) -> dict[str, Any]:
-    from authgate.local.context import LambdaContext
-    from authgate.local.functions import load_handler
+    from authgate_cli.local.context import LambdaContext
+    from authgate_cli.local.functions import load_handler
 
     result = load_handler(op.function)(event, LambdaContext(op.function))
     if result["statusCode"] != op.status:
@@ -84,8 +84,8 @@ def measure(iterations: int) -> dict[str, dict[str, Any]]:
     """{operation name: figures} for every budgeted operation, on a fresh demo stack."""
     import os
 
-    from authgate.local import stack
-    from authgate.local.invoke import local_aws
+    from authgate_cli.local import stack
+    from authgate_cli.local.invoke import local_aws
 
     with local_aws():
         os.environ.update(BENCH_LIMITS)

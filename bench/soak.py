@@ -9,7 +9,7 @@ client_credentials + charges create/get/list; login form + code exchange (half t
 by two threads: exactly one winner per code, whose tokens the replay revokes; else refresh,
 introspect and revoke); one Idempotency-Key posted by
 three threads at once (exactly one charge per key); and error cases (unknown client, invalid
-bearer token, 404, 405). Every failure response goes through authgate.client.read_error.
+bearer token, 404, 405). Every failure response goes through authgate_cli.check.read_error.
 
 Fails (exit 1) on any 5xx, any contract defect, an unexpected status, two winners for a code
 or two charges for a key. Reports request count, throughput, counts by status and error code,
@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 
 import requests
 
-from authgate.local.seed import DEMO_SEED
+from authgate_cli.local.seed import DEMO_SEED
 from tests.contract import ContractViolation
 from tests.e2e.flows import SPA, WEB, Flows
 
@@ -68,7 +68,7 @@ def start_server(workdir: Path, workers: int) -> tuple[subprocess.Popen[bytes], 
     }))
     port, log_path = free_port(), workdir / "serve.log"
     script = Path(sys.executable).with_name("authgate")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "authgate.cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "authgate_cli.main"]
     env = {**os.environ, **RAISED_LIMITS, "AUTHGATE_STATE_DIR": str(workdir / "state"), "PYTHONUNBUFFERED": "1"}
     env.pop("PORT", None)
     with open(log_path, "wb") as log:
@@ -119,7 +119,7 @@ class Stats:
     keys_raced: int = 0
 
     def observe(self, response: requests.Response) -> None:
-        from authgate.client import read_error
+        from authgate_cli.check import read_error
 
         route = route_of(response.request.method or "?", response.request.url or "")
         reading = read_error(response.status_code, list(response.headers.items()), response.content,

@@ -50,10 +50,10 @@ def main() -> int:
 
     with moto_stack():
         from authgate.aws import dynamodb
-        from authgate.local.functions import load_handler
-        from authgate.local.seed import load_seed
         from authgate.stores.codes import CodeStore
         from authgate.tokens.keys import ensure_keys
+        from authgate_cli.local.functions import load_handler
+        from authgate_cli.local.seed import load_seed
 
         load_seed()
         ensure_keys()

@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "layers" / "authgate"))
 
-from authgate.errors.catalogue_doc import render_markdown  # noqa: E402
+from authgate_cli.docs.errors import render_markdown
 
 if __name__ == "__main__":
     target = ROOT / "docs" / "errors.md"

@@ -7,7 +7,8 @@ Secrets Manager and KMS.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -43,8 +44,8 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """moto's in-memory AWS, atomic, with every table of template.yaml created."""
     from moto import mock_aws
 
-    from authgate.local import template
-    from authgate.local.atomic import make_dynamodb_atomic
+    from authgate_cli.local import template
+    from authgate_cli.local.atomic import make_dynamodb_atomic
 
     make_dynamodb_atomic()
     for name, value in template.table_environment().items():
@@ -79,7 +80,7 @@ def log_hygiene() -> Iterator[Any]:
 def invoke(log_hygiene: Any) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
     """Run one function's handler on one event, in-process; every error result is checked
     against the error contract (tests/contract.py) and a defect fails the test."""
-    from authgate.local.functions import load_handler
+    from authgate_cli.local.functions import load_handler
     from tests.contract import check_proxy_result, is_browser_route
 
     def run(function: str, event: dict[str, Any]) -> dict[str, Any]:

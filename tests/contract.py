@@ -1,17 +1,18 @@
 """The error contract, checked on every error response a test sees (contract 7.4).
 
-`check_response` runs a response through authgate.client.read_error and fails the test on any
+`check_response` runs a response through authgate_cli.check.read_error and fails the test on any
 defect. The `invoke` fixture calls it for every handler result; e2e tests use
 `ContractSession`, a requests.Session that does the same for every HTTP response.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import requests
 
-from authgate.client import ErrorReading, read_error
+from authgate_cli.check import ErrorReading, read_error
 
 
 class ContractViolation(AssertionError):

@@ -57,9 +57,9 @@ def free_port() -> int:
 
 
 def authgate_command() -> list[str]:
-    """The installed console script next to this interpreter, else `python -m authgate.cli`."""
+    """The installed console script next to this interpreter, else `python -m authgate_cli.main`."""
     script = Path(sys.executable).with_name("authgate")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "authgate.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "authgate_cli.main"]
 
 
 def start_stack(tmp: Path, *extra: str) -> LocalStack:

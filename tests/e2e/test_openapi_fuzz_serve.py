@@ -2,7 +2,7 @@
 counters it trips stay out of the shared e2e stack).
 
 Every generated request must get a documented status, content type, headers and body schema,
-no 5xx, and every failure must pass authgate.client.read_error with no defect. Bounded:
+no 5xx, and every failure must pass authgate_cli.check.read_error with no defect. Bounded:
 a few examples per operation, no deadline (the suite runs on 2 shared cores).
 """
 
@@ -27,7 +27,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from authgate.openapi.build import DOCUMENT_PATH
+from authgate_cli.openapi.build import DOCUMENT_PATH
 from tests.contract import check_response, is_browser_route
 from tests.e2e.conftest import LocalStack, start_stack, stop_stack
 

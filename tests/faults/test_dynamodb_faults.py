@@ -157,8 +157,8 @@ BUDGET_MS = 300
 
 
 def test_idempotent_charge(demo: None) -> None:  # noqa: F811
-    from authgate.local.functions import load_handler
     from authgate.stores.charges import ChargeStore
+    from authgate_cli.local.functions import load_handler
 
     handler = load_handler("charges")
     api = Demo()

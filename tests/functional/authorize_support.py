@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from authgate.local.events import HttpRequest, build_event
+from authgate_cli.local.events import HttpRequest, build_event
 
 ISSUER = "http://127.0.0.1:3000"
 WEB_REDIRECT = "http://127.0.0.1:8765/callback"
@@ -148,7 +148,7 @@ def browser(aws: None, invoke: Callable[[str, dict[str, Any]], dict[str, Any]],
             monkeypatch: pytest.MonkeyPatch) -> Browser:
     """A Browser on the authorize function, with the demo seed loaded and a session secret set."""
     from authgate import settings
-    from authgate.local.seed import load_seed
+    from authgate_cli.local.seed import load_seed
 
     monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "test-session-secret-0123456789abcdef")
     settings.reset()

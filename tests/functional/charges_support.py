@@ -67,9 +67,9 @@ class Demo:
 
 @pytest.fixture
 def demo(aws: None) -> Iterator[Demo]:
-    from authgate.local.seed import DEMO_SEED, read_seed
     from authgate.stores import clients, invoices, tenants
     from authgate.tokens.keys import ensure_keys
+    from authgate_cli.local.seed import DEMO_SEED, read_seed
 
     # The demo seed minus its users: their scrypt hashes cost a second per test, and the
     # charges routes never read users.

@@ -5,7 +5,7 @@ rounds; in every round exactly one wins and 31 get ConditionalCheckFailedExcepti
 both through the embedded moto server over HTTP (what `authgate serve` uses) and through
 in-process mock_aws (what the tests and `authgate invoke` use).
 
-Without authgate.local.atomic.make_dynamodb_atomic(), moto's backend is not thread-safe:
+Without authgate_cli.local.atomic.make_dynamodb_atomic(), moto's backend is not thread-safe:
 measured on this machine, about 1% of rounds had 2-4 winners. That is too rare to assert
 deterministically, so the unpatched case is documented here rather than tested.
 """
@@ -69,7 +69,7 @@ def race(client_for: Callable[[], Any]) -> list[int]:
 
 @pytest.fixture
 def embedded_endpoint() -> Iterator[str]:
-    from authgate.local import embedded
+    from authgate_cli.local import embedded
 
     server = embedded.start()
     try:
@@ -88,7 +88,7 @@ def test_embedded_server_over_http_has_exactly_one_winner_per_round(embedded_end
 def test_in_process_mock_has_exactly_one_winner_per_round() -> None:
     from moto import mock_aws
 
-    from authgate.local.atomic import make_dynamodb_atomic
+    from authgate_cli.local.atomic import make_dynamodb_atomic
 
     make_dynamodb_atomic()
     with mock_aws():

@@ -62,7 +62,7 @@ def post(demo, key: str | None = "order-42", payload: dict | None = None, client
 
 
 def run(event: dict, context: Any) -> dict:
-    from authgate.local.functions import load_handler
+    from authgate_cli.local.functions import load_handler
 
     result = load_handler("charges")(event, context)
     check_proxy_result(result)

@@ -17,7 +17,6 @@ from authgate.http.app import App, Route
 from authgate.http.body import json_object
 from authgate.http.response import Response
 from authgate.logs import get_logger
-
 from tests import events
 from tests.contract import check_proxy_result
 from tests.functional.charges_support import demo  # noqa: F401

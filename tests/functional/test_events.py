@@ -21,7 +21,7 @@ EVENTS = sorted((Path(__file__).resolve().parents[2] / "events").glob("*.json"))
 
 @pytest.fixture(scope="module")
 def local_stack() -> Iterator[None]:
-    from authgate.local.invoke import local_aws
+    from authgate_cli.local.invoke import local_aws
 
     with local_aws():
         yield
@@ -32,14 +32,14 @@ def function_of(path: Path) -> str:
 
 
 def test_there_is_an_event_for_every_function() -> None:
-    from authgate.local.functions import names
+    from authgate_cli.local.functions import names
 
     assert {function_of(p) for p in EVENTS} == set(names())
 
 
 @pytest.mark.parametrize("path", EVENTS, ids=[p.stem for p in EVENTS])
 def test_event_gets_its_documented_status(path: Path, local_stack: None) -> None:
-    from authgate.local.invoke import NeedsImplementation, run
+    from authgate_cli.local.invoke import NeedsImplementation, run
 
     event: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     assert "_expect" in event, f"{path.name} must document its expected outcome in _expect"
@@ -57,7 +57,7 @@ def test_event_gets_its_documented_status(path: Path, local_stack: None) -> None
 
 def test_event_files_are_proxy_events_named_after_their_resource() -> None:
     """A trimmed event still has what API Gateway always sends, and a resource its function serves."""
-    from authgate.local.template import api_routes, function_names
+    from authgate_cli.local.template import api_routes, function_names
 
     routes = {(r.path, r.function) for r in api_routes()}
     for path in EVENTS:

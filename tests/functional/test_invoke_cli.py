@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def authgate(*args: str) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("authgate")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "authgate.cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "authgate_cli.main"]
     return subprocess.run([*command, *args], cwd=ROOT, capture_output=True, text=True, timeout=120,
                           check=False)
 

@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from authgate.limits.clock import ManualClock, using
 
+from authgate.limits.clock import ManualClock, using
 from tests.faults.injection import client_error
 from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
 from tests.functional.charges_support import Demo, body, headers
@@ -45,8 +45,8 @@ def small_limits(monkeypatch: pytest.MonkeyPatch, aws: None) -> None:
 
 @pytest.fixture
 def demo(small_limits: None, clock: ManualClock) -> Iterator[Demo]:
-    from authgate.local.seed import load_seed
     from authgate.tokens.keys import ensure_keys
+    from authgate_cli.local.seed import load_seed
 
     load_seed()
     ensure_keys()
@@ -326,16 +326,16 @@ def test_a_counted_request_that_fails_later_still_carries_the_ratelimit_fields(
 
 
 def _emulator(**kwargs: Any) -> Any:
-    from authgate.local.routing import Router
-    from authgate.local.server import Emulator
-    from authgate.local.template import api_routes
+    from authgate_cli.local.routing import Router
+    from authgate_cli.local.server import Emulator
+    from authgate_cli.local.template import api_routes
 
     return Emulator(Router(api_routes()), issuer="http://127.0.0.1:3000",
                     api_keys={"demo-api-key": "StandardUsagePlan"}, **kwargs)
 
 
 def _get(emulator: Any, path: str = "/charges", key: str | None = "demo-api-key") -> tuple[int, dict[str, str], Any]:
-    from authgate.local.events import HttpRequest
+    from authgate_cli.local.events import HttpRequest
 
     reply = emulator.handle(HttpRequest("GET", path, "", [("x-api-key", key)] if key else []))
     return reply.status, {k.lower(): v for k, v in reply.headers}, json.loads(reply.body or b"null")
@@ -359,7 +359,7 @@ def test_the_emulator_throttles_an_api_key_past_its_plans_burst(demo: Demo, cloc
 
 
 def test_the_emulator_enforces_the_plans_daily_quota(demo: Demo, clock: ManualClock) -> None:
-    from authgate.local.usage_plans import UsagePlanEnforcer
+    from authgate_cli.local.usage_plans import UsagePlanEnforcer
 
     emulator = _emulator(usage_plans=UsagePlanEnforcer.from_template(overrides={"StandardPlanDailyQuota": 2}))
 

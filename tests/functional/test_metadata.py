@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from authgate.local.events import HttpRequest, build_event
+from authgate_cli.local.events import HttpRequest, build_event
 
 ISSUER = "http://127.0.0.1:3000"
 

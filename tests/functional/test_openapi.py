@@ -8,15 +8,15 @@ from collections.abc import Callable
 from typing import Any
 
 from authgate.errors.catalogue import catalogue
-from authgate.local.events import HttpRequest, build_event
-from authgate.local.template import api_routes
-from authgate.openapi.build import DOCUMENT_PATH, build_document, render
+from authgate_cli.local.events import HttpRequest, build_event
+from authgate_cli.local.template import api_routes
+from authgate_cli.openapi.build import DOCUMENT_PATH, build_document, render
 
 ISSUER = "http://127.0.0.1:3000"
 
 
 def test_committed_document_is_the_generated_one() -> None:
-    # On failure: python -m authgate.openapi.build
+    # On failure: python -m authgate_cli.openapi.build
     assert DOCUMENT_PATH.read_text(encoding="utf-8") == render(build_document())
 
 

@@ -163,7 +163,7 @@ def test_revoke_wrong_content_type_is_invalid_request(tokens: TokenClient) -> No
 
 
 def test_revoked_access_token_is_refused_by_the_api(tokens: TokenClient, invoke: Any) -> None:
-    from authgate.local.events import HttpRequest, build_event
+    from authgate_cli.local.events import HttpRequest, build_event
 
     grant = issued(tokens)
     tokens.revoke(grant["access_token"])

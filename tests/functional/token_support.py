@@ -11,7 +11,7 @@ from urllib.parse import quote_plus, urlencode
 
 import pytest
 
-from authgate.local.events import HttpRequest, build_event
+from authgate_cli.local.events import HttpRequest, build_event
 
 ISSUER = "http://127.0.0.1:3000"
 WEB_REDIRECT = "http://127.0.0.1:8765/callback"
@@ -132,8 +132,8 @@ def new_code(*, client_id: str = "demo-web", redirect_uri: str | None = WEB_REDI
 @pytest.fixture
 def demo(aws: None) -> Iterator[None]:
     """The demo seed and signing keys in moto."""
-    from authgate.local.seed import load_seed
     from authgate.tokens.keys import ensure_keys
+    from authgate_cli.local.seed import load_seed
 
     load_seed()
     ensure_keys()

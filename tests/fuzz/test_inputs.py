@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from authgate.local.events import HttpRequest, build_event
-from authgate.openapi.build import DOCUMENT_PATH
+from authgate_cli.local.events import HttpRequest, build_event
+from authgate_cli.openapi.build import DOCUMENT_PATH
 from tests.functional.token_support import CHALLENGE, VERIFIER, WEB_REDIRECT, basic
 
 FUZZ = settings(max_examples=100, deadline=None, database=None,
@@ -60,9 +60,9 @@ ISSUED: set[str] = set()
 
 @pytest.fixture
 def demo(aws: None) -> None:
-    from authgate.local.seed import DEMO_SEED, read_seed
     from authgate.stores import clients, tenants
     from authgate.tokens.keys import ensure_keys
+    from authgate_cli.local.seed import DEMO_SEED, read_seed
 
     sections = read_seed(DEMO_SEED)
     for store in (tenants, clients):

@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
-from authgate import cli
+from authgate_cli import main as cli
 
 
 def test_importing_the_cli_loads_no_aws_or_template_libraries() -> None:
-    code = ("import sys, authgate.cli; "
+    code = ("import sys, authgate_cli.main; "
             "print(sorted(m for m in ('boto3', 'botocore', 'moto', 'yaml') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -41,7 +41,7 @@ def test_serve_options() -> None:
 
 
 def test_port_defaults_to_the_port_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    from authgate.local.serve import default_port
+    from authgate_cli.local.serve import default_port
 
     monkeypatch.delenv("PORT", raising=False)
     assert default_port() == 3000

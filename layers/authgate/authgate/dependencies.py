@@ -6,8 +6,9 @@ the local emulator call `reset()` to forget them all. Nothing is built at import
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 _REGISTRY: list[Any] = []

@@ -8,9 +8,9 @@ with a message naming the variable.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import Mapping
 
 ENV_PREFIX = "AUTHGATE_"
 

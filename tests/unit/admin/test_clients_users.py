@@ -18,8 +18,8 @@ def ns(**kwargs: object) -> argparse.Namespace:
 
 
 def test_create_prints_secret_once_and_stores_only_its_hash(aws: None) -> None:
-    from authgate.admin.clients import create_client
     from authgate.stores.clients import ClientStore, hash_secret
+    from authgate_cli.admin.clients import create_client
 
     out = io.StringIO()
     assert create_client(ns(client_id="cli-client"), out) == 0
@@ -28,7 +28,7 @@ def test_create_prints_secret_once_and_stores_only_its_hash(aws: None) -> None:
     stored = ClientStore().get("cli-client")
     assert stored is not None and stored.secret_hash == hash_secret(shown["client_secret"])
     listing = io.StringIO()
-    from authgate.admin.clients import list_clients
+    from authgate_cli.admin.clients import list_clients
 
     assert list_clients(ns(), listing) == 0
     assert shown["client_secret"] not in listing.getvalue() and stored.secret_hash not in listing.getvalue()
@@ -36,7 +36,7 @@ def test_create_prints_secret_once_and_stores_only_its_hash(aws: None) -> None:
 
 
 def test_create_existing_or_bad_scope_fails(aws: None, capsys: pytest.CaptureFixture[str]) -> None:
-    from authgate.admin.clients import create_client
+    from authgate_cli.admin.clients import create_client
 
     assert create_client(ns(client_id="dup"), io.StringIO()) == 0
     assert create_client(ns(client_id="dup"), io.StringIO()) == 1
@@ -45,8 +45,8 @@ def test_create_existing_or_bad_scope_fails(aws: None, capsys: pytest.CaptureFix
 
 
 def test_rotate_secret_invalidates_old_secret(aws: None) -> None:
-    from authgate.admin.clients import create_client, rotate_secret
     from authgate.stores.clients import ClientStore
+    from authgate_cli.admin.clients import create_client, rotate_secret
 
     out = io.StringIO()
     create_client(ns(client_id="rot"), out)
@@ -60,8 +60,8 @@ def test_rotate_secret_invalidates_old_secret(aws: None) -> None:
 
 
 def test_users_create_reads_password_from_stdin(aws: None) -> None:
-    from authgate.admin.users import create_user
     from authgate.stores.users import UserStore
+    from authgate_cli.admin.users import create_user
 
     args = argparse.Namespace(tenant="demo", username="bob", password_stdin=True, overwrite=False)
     assert create_user(args, io.StringIO(), io.StringIO("bob-password-1\n")) == 0

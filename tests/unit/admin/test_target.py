@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from authgate.admin import target
-from authgate.local import stack, template
+from authgate_cli.admin import target
+from authgate_cli.local import stack, template
 
 
 @pytest.fixture

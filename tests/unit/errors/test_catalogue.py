@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from authgate.errors.catalogue import catalogue
-from authgate.errors.catalogue_doc import render_markdown
+from authgate_cli.docs.errors import render_markdown
 
 ROOT = Path(__file__).resolve().parents[3]
 PUBLISHED = json.loads((Path(__file__).parent / "published_codes.json").read_text("utf-8"))["codes"]

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from authgate.client import read_error
 from authgate.errors.catalogue import catalogue
-from authgate.local.gateway import DEFAULTS, gateway_responses, render_gateway_response
+from authgate_cli.check import read_error
+from authgate_cli.local.gateway import DEFAULTS, gateway_responses, render_gateway_response
 
 CONTEXT = {"extendedRequestId": "Xyz1AbCdIAMEb-A=", "requestId": "c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
            "domainName": "abc123.execute-api.us-east-1.amazonaws.com", "stage": "production",

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from authgate.client import read_error
 from authgate.errors import ApiError, FieldError
 from authgate.errors.catalogue import catalogue
 from authgate.errors.render import render_error
-
+from authgate_cli.check import read_error
 from tests.events import request
 
 CODES = sorted(catalogue())

@@ -6,7 +6,6 @@ import json
 
 from authgate.errors import ApiError, FieldError
 from authgate.errors.render import render_error
-
 from tests.events import request
 
 FIELDS = (FieldError("/amount", "Must be a positive integer."),

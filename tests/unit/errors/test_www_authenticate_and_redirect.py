@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlsplit
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from authgate.errors.oauth import authorization_redirect
 from authgate.errors.www_authenticate import basic, bearer, quoted_string

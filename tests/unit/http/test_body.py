@@ -8,7 +8,6 @@ import pytest
 
 from authgate.errors import ApiError, FieldError
 from authgate.http.body import MAX_DEPTH, json_object
-
 from tests.events import request
 
 

@@ -12,8 +12,8 @@ from authgate.http.app import App, Route
 from authgate.http.correlation import correlate, valid_traceparent
 from authgate.http.response import Response
 from authgate.logs import get_logger
-
 from tests.events import event
+
 
 @pytest.fixture
 def log_lines():

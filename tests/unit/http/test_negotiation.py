@@ -5,8 +5,12 @@ from __future__ import annotations
 import pytest
 
 from authgate.errors import ApiError
-from authgate.http.negotiation import check_jsonapi_media_types, error_shape, parse_accept, preferred
-
+from authgate.http.negotiation import (
+    check_jsonapi_media_types,
+    error_shape,
+    parse_accept,
+    preferred,
+)
 from tests.events import request
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+
 from authgate.limits import clock as limiter_clock
 
 

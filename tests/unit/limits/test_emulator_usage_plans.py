@@ -1,4 +1,4 @@
-"""authgate.local.usage_plans: the emulator's usage-plan throttle (token bucket) and daily quota."""
+"""authgate_cli.local.usage_plans: the emulator's usage-plan throttle (token bucket) and daily quota."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+
 from authgate.limits.clock import ManualClock
-from authgate.local.usage_plans import (
+from authgate_cli.local.usage_plans import (
     QUOTA_EXCEEDED,
     THROTTLED,
     UnknownPlan,

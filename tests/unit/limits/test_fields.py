@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from authgate.limits.fields import ServiceLimit, header_fields, policy_field, ratelimit_field
 from authgate.limits.policies import Policy
 

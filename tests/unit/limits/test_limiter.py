@@ -6,12 +6,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+
 from authgate.errors import ApiError
 from authgate.limits import ApiLimiter
 from authgate.limits.clock import ManualClock
 from authgate.limits.policies import ApiPolicies, Policy
 from authgate.limits.window import window_at
-
 from tests.faults.injection import client_error
 
 WINDOW = 60

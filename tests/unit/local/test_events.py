@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 
-from authgate.local.events import HttpRequest, build_event, is_text
+from authgate_cli.local.events import HttpRequest, build_event, is_text
 
 
 def test_full_event_shape() -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from authgate.local.routing import Router
-from authgate.local.template import ApiRoute, api_routes
+
+from authgate_cli.local.routing import Router
+from authgate_cli.local.template import ApiRoute, api_routes
 
 ROUTER = Router(api_routes())
 

@@ -12,10 +12,11 @@ import json
 from typing import Any
 
 import pytest
-from authgate.local.events import HttpRequest
-from authgate.local.routing import Router
-from authgate.local.server import Emulator
-from authgate.local.template import api_routes
+
+from authgate_cli.local.events import HttpRequest
+from authgate_cli.local.routing import Router
+from authgate_cli.local.server import Emulator
+from authgate_cli.local.template import api_routes
 
 ISSUER = "http://127.0.0.1:3000"
 SEEN: list[dict[str, Any]] = []

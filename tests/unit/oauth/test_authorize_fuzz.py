@@ -8,7 +8,14 @@ from urllib.parse import urlencode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.functional.authorize_support import CHALLENGE, Browser, browser, headers_of, page_of, web_params
+from tests.functional.authorize_support import (
+    CHALLENGE,
+    Browser,
+    browser,
+    headers_of,
+    page_of,
+    web_params,
+)
 
 __all__ = ["browser"]  # fixture
 

@@ -9,7 +9,7 @@ import pytest
 
 @pytest.fixture
 def seeded(aws):
-    from authgate.local.seed import load_seed
+    from authgate_cli.local.seed import load_seed
 
     return load_seed()
 

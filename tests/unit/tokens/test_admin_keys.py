@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 import json
 
-from authgate.admin.keys import list_keys, rotate_keys
 from authgate.tokens import clock
+from authgate_cli.admin.keys import list_keys, rotate_keys
 
 
 def test_rotate_bootstraps_then_explains_why_the_next_key_waits(aws: None) -> None:

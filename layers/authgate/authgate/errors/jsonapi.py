@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 MEDIA_TYPE = "application/vnd.api+json"
 
 
-def _source(field: "FieldError") -> dict[str, str]:
+def _source(field: FieldError) -> dict[str, str]:
     if field.location == "query":
         return {"parameter": field.name}
     if field.location == "header":
@@ -27,7 +27,7 @@ def _source(field: "FieldError") -> dict[str, str]:
     return {"pointer": field.pointer}
 
 
-def jsonapi_body(error: "ApiError", request: "Request | None") -> dict[str, Any]:
+def jsonapi_body(error: ApiError, request: Request | None) -> dict[str, Any]:
     trace_id = request.request_id if request else ""
     base = {
         "status": str(error.status),

@@ -16,11 +16,11 @@ if TYPE_CHECKING:
 MEDIA_TYPE = "application/json"
 
 
-def legacy_a_body(error: "ApiError") -> dict[str, Any]:
+def legacy_a_body(error: ApiError) -> dict[str, Any]:
     return {"error": error.code, "message": error.detail, "code": error.code, "status": error.status}
 
 
-def field_name(field: "FieldError") -> str:
+def field_name(field: FieldError) -> str:
     """A variant-B `field`: the dotted member path ("items.0.name"), or the parameter/header name."""
     if field.location in {"query", "header"}:
         return field.name
@@ -28,7 +28,7 @@ def field_name(field: "FieldError") -> str:
     return ".".join(parts)
 
 
-def legacy_b_body(error: "ApiError") -> dict[str, Any]:
+def legacy_b_body(error: ApiError) -> dict[str, Any]:
     if error.field_errors:
         errors = [{"field": field_name(f), "message": f.message, "code": error.code} for f in error.field_errors]
     else:

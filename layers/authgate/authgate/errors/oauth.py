@@ -37,7 +37,7 @@ AUTHORIZE_CODES = frozenset({
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 
-def oauth_error_code(error: "ApiError", allowed: frozenset[str] = TOKEN_ENDPOINT_CODES) -> str:
+def oauth_error_code(error: ApiError, allowed: frozenset[str] = TOKEN_ENDPOINT_CODES) -> str:
     """The RFC code for an error: its explicit oauth_error, its own code, or the status's stand-in."""
     if error.oauth_error:
         return error.oauth_error
@@ -50,7 +50,7 @@ def oauth_error_code(error: "ApiError", allowed: frozenset[str] = TOKEN_ENDPOINT
     return "invalid_request"
 
 
-def oauth_json(error: "ApiError", request: "Request | None") -> Response:
+def oauth_json(error: ApiError, request: Request | None) -> Response:
     """RFC 6749 5.2 JSON error with no-store; invalid_client 401 challenges with Basic (5.2)."""
     body = {
         "error": oauth_error_code(error),
@@ -86,7 +86,7 @@ def authorization_redirect(redirect_uri: str, error: str, description: str = "",
     return urlunsplit((scheme, netloc, path, urlencode(kept + ours), ""))
 
 
-def authorize_error(error: "ApiError", request: "Request | None") -> Response:
+def authorize_error(error: ApiError, request: Request | None) -> Response:
     """The authorization endpoint's failure: a 302 to the client when safe, else an error page.
 
     The authorize flow sets request.state["validated_redirect_uri"] (and "oauth_state") only
@@ -102,7 +102,7 @@ def authorize_error(error: "ApiError", request: "Request | None") -> Response:
     return error_page(error, request)
 
 
-def error_page(error: "ApiError", request: "Request | None") -> Response:
+def error_page(error: ApiError, request: Request | None) -> Response:
     """A minimal HTML page for a person in a browser; nothing but escaped, client-facing text."""
     request_id = request.request_id if request else ""
     page = (

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 MEDIA_TYPE = "application/problem+json"
 
 
-def field_error_member(field: "FieldError") -> dict[str, str]:
+def field_error_member(field: FieldError) -> dict[str, str]:
     """One errors[] entry: `detail` and exactly one of pointer / parameter / header."""
     if field.location == "query":
         return {"detail": field.message, "parameter": field.name}
@@ -30,7 +30,7 @@ def field_error_member(field: "FieldError") -> dict[str, str]:
     return {"detail": field.message, "pointer": field.pointer}
 
 
-def problem_body(error: "ApiError", request: "Request | None") -> dict[str, Any]:
+def problem_body(error: ApiError, request: Request | None) -> dict[str, Any]:
     body: dict[str, Any] = {
         "type": problem_type(request, error.code),
         "title": error.title,

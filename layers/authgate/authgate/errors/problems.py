@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 CACHE = "public, max-age=3600"
 
 
-def get_problem(request: "Request") -> Response:
+def get_problem(request: Request) -> Response:
     code = request.path_params.get("code", "")
     info = catalogue().get(code)
     if info is None or code.startswith("_"):

@@ -12,10 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authgate.errors.issuer import base_url, problem_type
-from authgate.errors.jsonapi import MEDIA_TYPE as JSONAPI_MEDIA_TYPE, jsonapi_body
-from authgate.errors.legacy import MEDIA_TYPE as LEGACY_MEDIA_TYPE, legacy_a_body, legacy_b_body
+from authgate.errors.jsonapi import MEDIA_TYPE as JSONAPI_MEDIA_TYPE
+from authgate.errors.jsonapi import jsonapi_body
+from authgate.errors.legacy import MEDIA_TYPE as LEGACY_MEDIA_TYPE
+from authgate.errors.legacy import legacy_a_body, legacy_b_body
 from authgate.errors.oauth import authorize_error, oauth_json
-from authgate.errors.problem import MEDIA_TYPE as PROBLEM_MEDIA_TYPE, problem_body
+from authgate.errors.problem import MEDIA_TYPE as PROBLEM_MEDIA_TYPE
+from authgate.errors.problem import problem_body
 from authgate.errors.www_authenticate import bearer
 from authgate.http.negotiation import error_shape
 from authgate.http.response import Response
@@ -26,10 +29,10 @@ if TYPE_CHECKING:
 
 DEFAULT_RETRY_AFTER = "1"
 
-__all__ = ["base_url", "problem_type", "render_error", "render_api_error"]
+__all__ = ["base_url", "problem_type", "render_api_error", "render_error"]
 
 
-def render_error(error: "ApiError", request: "Request | None", surface: str) -> Response:
+def render_error(error: ApiError, request: Request | None, surface: str) -> Response:
     """Render `error` for a route of `surface` ("api", "oauth" or "authorize")."""
     if surface == "oauth":
         response = oauth_json(error, request)
@@ -44,7 +47,7 @@ def render_error(error: "ApiError", request: "Request | None", surface: str) -> 
     return response
 
 
-def render_api_error(error: "ApiError", request: "Request | None") -> Response:
+def render_api_error(error: ApiError, request: Request | None) -> Response:
     """An API-route failure in the negotiated shape, with Vary: Accept."""
     shape = error_shape(request)
     if shape == "jsonapi":

@@ -9,8 +9,9 @@ unexpected exception is a 500 internal_error whose trace goes to the log only.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Mapping
+from typing import Any, Literal
 
 from authgate.errors import ApiError
 from authgate.errors.render import render_error

@@ -60,7 +60,7 @@ def _depth(value: Any) -> int:
     return depth
 
 
-def check_json_content_type(request: "Request") -> None:
+def check_json_content_type(request: Request) -> None:
     """415 unless the body is declared as JSON in UTF-8."""
     check_jsonapi_media_types(request)
     media = request.content_type
@@ -79,7 +79,7 @@ def check_json_content_type(request: "Request") -> None:
                            field_errors=(FieldError("", "Expected charset=utf-8.", "header", "Content-Type"),))
 
 
-def json_object(request: "Request") -> dict[str, Any]:
+def json_object(request: Request) -> dict[str, Any]:
     """The request body as a JSON object, or ApiError 415 / 400 malformed_json with a pointer."""
     check_json_content_type(request)
     raw = request.body

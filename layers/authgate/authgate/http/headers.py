@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 
 class Headers:
@@ -16,7 +16,7 @@ class Headers:
             self._items.setdefault(name.lower(), []).append(value)
 
     @classmethod
-    def from_event(cls, single: Mapping[str, str] | None, multi: Mapping[str, list[str]] | None) -> "Headers":
+    def from_event(cls, single: Mapping[str, str] | None, multi: Mapping[str, list[str]] | None) -> Headers:
         if multi:
             return cls((k, v) for k, values in multi.items() for v in (values or []))
         return cls((k, v) for k, v in (single or {}).items() if v is not None)

@@ -111,7 +111,7 @@ def quality(ranges: list[MediaRange], media_type: str) -> float:
     return max(matching, key=lambda r: r.specificity).q
 
 
-def preferred(request: "Request", offers: list[str]) -> str | None:
+def preferred(request: Request, offers: list[str]) -> str | None:
     """The offer the Accept header likes best (ties: the earlier offer), or None if none is acceptable."""
     ranges = parse_accept(request.header("accept"))
     best, best_q = None, 0.0
@@ -132,7 +132,7 @@ def _usable_jsonapi(params: dict[str, str]) -> bool:
     return set(params) <= _JSONAPI_ALLOWED_PARAMS
 
 
-def error_shape(request: "Request | None") -> Shape:
+def error_shape(request: Request | None) -> Shape:
     """The shape an API error is rendered in for this request."""
     if request is None:
         return "problem"
@@ -147,7 +147,7 @@ def error_shape(request: "Request | None") -> Shape:
     return "problem"
 
 
-def check_jsonapi_media_types(request: "Request") -> None:
+def check_jsonapi_media_types(request: Request) -> None:
     """JSON:API 1.1 content negotiation: 415 for a parametrised Content-Type, 406 for such an Accept."""
     content_type = request.header("content-type")
     if content_type:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 from urllib.parse import parse_qsl
 
 from authgate.errors import ApiError
@@ -31,7 +32,7 @@ class Request:
     state: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_event(cls, event: Mapping[str, Any]) -> "Request":
+    def from_event(cls, event: Mapping[str, Any]) -> Request:
         if not isinstance(event, Mapping) or not isinstance(event.get("httpMethod"), str):
             raise ApiError("invalid_request", "The event is not an API Gateway REST proxy event.")
         ctx = event.get("requestContext") or {}
@@ -65,7 +66,7 @@ class Request:
         )
 
     @classmethod
-    def unparsed(cls, event: Any, request_id: str) -> "Request":
+    def unparsed(cls, event: Any, request_id: str) -> Request:
         """A stand-in for an event that is not a REST proxy event, so its error renders like any other."""
         path = event.get("path") if isinstance(event, Mapping) else None
         return cls(method="", path=path if isinstance(path, str) else "/", resource="", path_params={},

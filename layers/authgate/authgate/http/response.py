@@ -19,7 +19,7 @@ class Response:
     error_code: str = ""
 
     @classmethod
-    def json(cls, status: int, payload: Any, content_type: str = "application/json", **headers: str) -> "Response":
+    def json(cls, status: int, payload: Any, content_type: str = "application/json", **headers: str) -> Response:
         body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
         return cls(status, body, {"Content-Type": content_type, **_dashed(headers)})
 

@@ -4,7 +4,7 @@
 only moves keys the overlap rule allows, so it is safe to run at any time, and a next key
 that is not yet published long enough is reported with the time it may start signing.
 Both act on the running `authgate serve` stack by default, or on a deployed stack
-(`--stack-name`), through authgate.admin.target.
+(`--stack-name`), through authgate_cli.admin.target.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sys
 import time
 from typing import IO, Any
 
-from authgate.admin import target
+from authgate_cli.admin import target
 
 
 def _when(seconds: int) -> str:

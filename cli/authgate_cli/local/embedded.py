@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from authgate.local.atomic import make_dynamodb_atomic
+from authgate_cli.local.atomic import make_dynamodb_atomic
 
 
 @dataclass

@@ -1,11 +1,10 @@
-"""authgate.client.read_error: every shape, request ids, Retry-After, and the contract defects."""
+"""authgate_cli.check.read_error: every shape, request ids, Retry-After, and the contract defects."""
 
 from __future__ import annotations
 
 import json
 
-from authgate.client import ErrorReading, read_error
-from authgate.client import reader
+from authgate_cli.check import ErrorReading, read_error, reading
 
 PROBLEM_HEADERS = {"Content-Type": "application/problem+json", "x-request-id": "r-1"}
 NOW = 1_700_000_000.0  # 2023-11-14T22:13:20Z
@@ -56,61 +55,61 @@ def test_request_id_from_any_correlation_header():
 
 
 def test_retry_after_seconds_or_http_date():
-    assert reader.parse_retry_after("120") == 120
-    assert reader.parse_retry_after("Tue, 14 Nov 2023 22:15:20 GMT", now=NOW) == 120
-    assert reader.parse_retry_after("Tue, 14 Nov 2023 22:00:00 GMT", now=NOW) == 0
-    assert reader.parse_retry_after("soon") is None
+    assert reading.parse_retry_after("120") == 120
+    assert reading.parse_retry_after("Tue, 14 Nov 2023 22:15:20 GMT", now=NOW) == 120
+    assert reading.parse_retry_after("Tue, 14 Nov 2023 22:00:00 GMT", now=NOW) == 0
+    assert reading.parse_retry_after("soon") is None
     r = read_error(429, {**PROBLEM_HEADERS, "Retry-After": "soon"},
                    problem(status=429, code="rate_limited"))
-    assert r.defects == (reader.BAD_RETRY_AFTER,)
+    assert r.defects == (reading.BAD_RETRY_AFTER,)
 
 
 def test_defect_success_false_with_200():
     r = read_error(200, {"content-type": "application/json", "x-request-id": "r"},
                    '{"success": false, "errors": [{"field": "a", "message": "no", "code": "x"}]}')
-    assert r.defects == (reader.SUCCESS_FALSE_WITH_2XX,) and r.is_failure
+    assert r.defects == (reading.SUCCESS_FALSE_WITH_2XX,) and r.is_failure
 
 
 def test_defect_body_status_differs():
-    assert read_error(400, PROBLEM_HEADERS, problem()).defects == (reader.STATUS_MISMATCH,)
+    assert read_error(400, PROBLEM_HEADERS, problem()).defects == (reading.STATUS_MISMATCH,)
     jsonapi = {"errors": [{"status": "404", "code": "not_found"}]}
-    assert reader.STATUS_MISMATCH in read_error(400, {"x-request-id": "r"}, jsonapi).defects
+    assert reading.STATUS_MISMATCH in read_error(400, {"x-request-id": "r"}, jsonapi).defects
 
 
 def test_defect_html_on_api_route_but_not_on_a_browser_route():
     page = "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>oops</body></html>"
     r = read_error(502, {"Content-Type": "text/html", "x-request-id": "r"}, page)
-    assert (r.shape, r.message, r.defects) == ("html", "502 Bad Gateway", (reader.HTML_ON_API_ROUTE,))
+    assert (r.shape, r.message, r.defects) == ("html", "502 Bad Gateway", (reading.HTML_ON_API_ROUTE,))
     assert read_error(400, {"Content-Type": "text/html", "x-request-id": "r"}, page, api=False).defects == ()
 
 
 def test_defect_problem_without_problem_content_type():
     r = read_error(404, {"Content-Type": "application/json", "x-request-id": "r-1"}, problem())
-    assert r.defects == (reader.PROBLEM_WITHOUT_MEDIA_TYPE,)
+    assert r.defects == (reading.PROBLEM_WITHOUT_MEDIA_TYPE,)
 
 
 def test_defect_missing_code_and_trace_mismatch_and_no_request_id():
     body = json.loads(problem())
     del body["code"]
-    assert read_error(404, PROBLEM_HEADERS, body).defects == (reader.MISSING_CODE,)
+    assert read_error(404, PROBLEM_HEADERS, body).defects == (reading.MISSING_CODE,)
     assert read_error(404, {**PROBLEM_HEADERS, "x-request-id": "other"}, problem()).defects == (
-        reader.TRACE_ID_MISMATCH,)
+        reading.TRACE_ID_MISMATCH,)
     assert read_error(404, {"Content-Type": "application/problem+json"}, problem()).defects == (
-        reader.NO_REQUEST_ID, reader.TRACE_ID_MISMATCH)
+        reading.NO_REQUEST_ID, reading.TRACE_ID_MISMATCH)
 
 
 def test_defects_of_missing_headers():
     assert read_error(401, PROBLEM_HEADERS, problem(status=401, code="unauthenticated")).defects == (
-        reader.NO_CHALLENGE,)
+        reading.NO_CHALLENGE,)
     assert read_error(405, PROBLEM_HEADERS, problem(status=405, code="method_not_allowed")).defects == (
-        reader.NO_ALLOW,)
+        reading.NO_ALLOW,)
     assert read_error(503, PROBLEM_HEADERS, problem(status=503, code="service_unavailable")).defects == (
-        reader.NO_RETRY_AFTER,)
+        reading.NO_RETRY_AFTER,)
 
 
 def test_unknown_body():
     r = read_error(500, {"x-request-id": "r"}, "Internal Server Error")
-    assert (r.shape, r.code, r.defects) == ("unknown", None, (reader.UNPARSEABLE,))
+    assert (r.shape, r.code, r.defects) == ("unknown", None, (reading.UNPARSEABLE,))
 
 
 def test_success_is_not_a_failure():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from authgate.local import template
+from authgate_cli.local import template
 
 
 def create_tables(client: Any) -> list[str]:
@@ -25,13 +25,13 @@ def create_tables(client: Any) -> list[str]:
 
 
 def bootstrap(seed: Path | None = None) -> dict[str, Any]:
-    """Tables, then keys (authgate.tokens.keys), then the seed (authgate.local.seed); returns the seed summary.
+    """Tables, then keys (authgate.tokens.keys), then the seed (authgate_cli.local.seed); returns the seed summary.
 
     Runs against whatever the environment points the AWS clients at; call after it is set.
     """
     from authgate import aws
-    from authgate.local.seed import DEMO_SEED, load_seed
     from authgate.tokens.keys import ensure_keys
+    from authgate_cli.local.seed import DEMO_SEED, load_seed
 
     create_tables(aws.dynamodb())
     ensure_keys()

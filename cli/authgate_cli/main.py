@@ -15,21 +15,21 @@ from pathlib import Path
 
 # (command, module exposing `register(subparsers)`); a module not written yet is skipped.
 ADMIN_GROUPS = (
-    ("clients", "authgate.admin.clients", "manage OAuth clients"),
-    ("users", "authgate.admin.users", "manage users"),
-    ("keys", "authgate.admin.keys", "signing keys (rotate, list)"),
+    ("clients", "authgate_cli.admin.clients", "manage OAuth clients"),
+    ("users", "authgate_cli.admin.users", "manage users"),
+    ("keys", "authgate_cli.admin.keys", "signing keys (rotate, list)"),
 )
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from authgate.local.serve import default_port, serve
+    from authgate_cli.local.serve import default_port, serve
 
     port = args.port if args.port is not None else default_port()
     return serve(host=args.host, port=port, seed=args.seed, dynamodb_endpoint=args.dynamodb_endpoint)
 
 
 def _invoke(args: argparse.Namespace) -> int:
-    from authgate.local.invoke import main
+    from authgate_cli.local.invoke import main
 
     return main(args.function, args.event, seed=args.seed)
 
@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
-    from authgate.admin.target import TargetError
+    from authgate_cli.admin.target import TargetError
 
     try:
         return int(args.func(args) or 0)

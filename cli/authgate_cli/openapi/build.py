@@ -7,19 +7,18 @@ RFC 9457 problem+json, JSON:API and the two legacy shapes on API routes, RFC 674
 OAuth routes, an HTML page or a 302 on the authorization endpoint. A template route with no
 entry in OPERATIONS fails the build, so the document cannot silently miss a route.
 
-    python -m authgate.openapi.build          # rewrites authgate/openapi/openapi.json
+    python -m authgate_cli.openapi.build          # rewrites authgate/openapi/openapi.json
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from authgate.openapi.operations import OPERATIONS, SCHEMAS
-
-DOCUMENT_PATH = Path(__file__).with_name("openapi.json")
+# The document ships in the runtime package (the jwks function serves it); this builder does not.
+from authgate.openapi.document import DOCUMENT_PATH
+from authgate_cli.openapi.operations import OPERATIONS, SCHEMAS
 
 # Failures any routed request may meet: the App (413 body bound, 500) and API Gateway itself
 # (429 throttling, 502 integration failure, 504 integration timeout): gateway responses are
@@ -90,7 +89,7 @@ def _error_responses(surface: str, codes: tuple[str, ...]) -> dict[str, Any]:
 def build_document(routes: list[Any] | None = None) -> dict[str, Any]:
     """The OpenAPI document for the template's routes (ANY routes are the 404/405 catch-alls)."""
     if routes is None:
-        from authgate.local.template import api_routes
+        from authgate_cli.local.template import api_routes
 
         routes = api_routes()
     paths: dict[str, dict[str, Any]] = {}
@@ -99,7 +98,7 @@ def build_document(routes: list[Any] | None = None) -> dict[str, Any]:
             continue
         key = (route.path, route.method)
         if key not in OPERATIONS:
-            raise KeyError(f"template route {route.method} {route.path} has no entry in authgate.openapi.operations")
+            raise KeyError(f"template route {route.method} {route.path} has no entry in authgate_cli.openapi.operations")
         op = OPERATIONS[key]
         operation = {k: v for k, v in op.items() if k not in ("surface", "codes", "responses")}
         operation["responses"] = {**op["responses"], **_error_responses(op["surface"], op["codes"])}

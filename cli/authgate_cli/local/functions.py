@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
-from authgate.local import template
+from authgate_cli.local import template
 
 _MODULES: dict[str, ModuleType] = {}
 
@@ -39,4 +40,4 @@ def load_handler(name: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
         sys.modules[spec.name] = module
         spec.loader.exec_module(module)
         _MODULES[short] = module
-    return getattr(module, "handler")
+    return module.handler

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-REPO_ROOT = Path(__file__).resolve().parents[4]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 TEMPLATE_PATH = REPO_ROOT / "template.yaml"
 
 
@@ -46,7 +46,7 @@ for _tag in ("Ref", "Sub", "GetAtt", "If", "Not", "Equals", "And", "Or", "Join",
 @lru_cache(maxsize=4)
 def load(path: Path = TEMPLATE_PATH) -> dict[str, Any]:
     with open(path, encoding="utf-8") as fh:
-        return yaml.load(fh, Loader=_CfnLoader)  # noqa: S506 - SafeLoader subclass
+        return yaml.load(fh, Loader=_CfnLoader)
 
 
 def resources(kind: str, path: Path = TEMPLATE_PATH) -> dict[str, dict[str, Any]]:

@@ -11,9 +11,10 @@ import json
 import math
 import re
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Literal
 
 Shape = Literal["problem", "jsonapi", "legacy-a", "legacy-b", "oauth", "www-authenticate", "html", "unknown"]
 
@@ -21,7 +22,7 @@ Shape = Literal["problem", "jsonapi", "legacy-a", "legacy-b", "oauth", "www-auth
 REQUEST_ID_HEADERS = ("x-request-id", "x-correlation-id", "cf-ray", "traceparent")
 _TRACEPARENT = re.compile(r"^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$")
 _AUTH_PARAM = re.compile(r'([A-Za-z0-9_-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,]+)')
-_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 # Defect names (stable: tests and dashboards match on them).
 SUCCESS_FALSE_WITH_2XX = "success_false_with_2xx"

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from authgate.local.context import LambdaContext
+from authgate_cli.local.context import LambdaContext
 
 LOCAL_ISSUER = "http://127.0.0.1:3000"
 PLACEHOLDER = re.compile(r"\{\{\s*(\w+)((?:\s+[\w:.-]+=[^\s}]*)*)\s*\}\}")
@@ -107,9 +107,9 @@ def local_aws(seed: Path | None = None) -> Iterator[None]:
     """moto in this process, atomic, with the template's tables, keys and a seed loaded."""
     from moto import mock_aws
 
-    from authgate.local import stack
-    from authgate.local.atomic import make_dynamodb_atomic
-    from authgate.local.bootstrap import bootstrap
+    from authgate_cli.local import stack
+    from authgate_cli.local.atomic import make_dynamodb_atomic
+    from authgate_cli.local.bootstrap import bootstrap
 
     make_dynamodb_atomic()
     saved = dict(os.environ)
@@ -127,7 +127,7 @@ def local_aws(seed: Path | None = None) -> Iterator[None]:
 
 def run(function: str, event: dict[str, Any]) -> Any:
     """Invoke `function` on `event` (placeholders expanded) in the current environment."""
-    from authgate.local.functions import UnknownFunction, load_handler
+    from authgate_cli.local.functions import UnknownFunction, load_handler
 
     try:
         handler = load_handler(function)
@@ -139,7 +139,7 @@ def run(function: str, event: dict[str, Any]) -> Any:
 
 def main(function: str, event_path: Path, seed: Path | None = None) -> int:
     """CLI entry: the result as JSON on stdout; handler logs on stderr; bad input exits 2."""
-    from authgate.local.functions import names
+    from authgate_cli.local.functions import names
 
     try:
         if function not in names():

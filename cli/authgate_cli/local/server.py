@@ -3,7 +3,7 @@
 Routes come only from template.yaml. Each HTTP request becomes a REST proxy event (payload
 1.0) and the matched function's handler runs in this process, in a thread per connection.
 What API Gateway itself answers (no route, bad API key, a crashed integration) is the
-template's gateway response (authgate.local.gateway renders it). One JSON line per request goes to stdout: request id, method,
+template's gateway response (authgate_cli.local.gateway renders it). One JSON line per request goes to stdout: request id, method,
 path (never the query string or a header value), status and duration.
 """
 
@@ -22,11 +22,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
-from authgate.local import events
-from authgate.local.context import LambdaContext
-from authgate.local.functions import load_handler
-from authgate.local.routing import Router
-from authgate.local.template import ApiRoute
+from authgate_cli.local import events
+from authgate_cli.local.context import LambdaContext
+from authgate_cli.local.functions import load_handler
+from authgate_cli.local.routing import Router
+from authgate_cli.local.template import ApiRoute
 
 # API Gateway's REST payload limit.
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
@@ -39,7 +39,7 @@ class Reply:
 
 
 def _usage_plans() -> Any:
-    from authgate.local.usage_plans import UsagePlanEnforcer
+    from authgate_cli.local.usage_plans import UsagePlanEnforcer
 
     return UsagePlanEnforcer.from_template()
 
@@ -56,7 +56,7 @@ class Emulator:
     log: TextIO | None = None
     load: Callable[[str], Callable[[dict[str, Any], Any], dict[str, Any]]] = load_handler
     _log_lock: threading.Lock = field(default_factory=threading.Lock)
-    # The template's usage plans (authgate.local.usage_plans.UsagePlanEnforcer).
+    # The template's usage plans (authgate_cli.local.usage_plans.UsagePlanEnforcer).
     usage_plans: Any = field(default_factory=_usage_plans)
 
     def admit(self, api_key: str | None, usage_plan: str | None, route: ApiRoute) -> str | None:
@@ -112,7 +112,7 @@ class Emulator:
         """The template's gateway response of this type (problem+json, never HTML)."""
         context = {"domainName": urlsplit(self.issuer).hostname or "127.0.0.1", "issuer": self.issuer,
                    **context}
-        from authgate.local.gateway import render_gateway_response
+        from authgate_cli.local.gateway import render_gateway_response
 
         request_headers = {k.lower(): v for k, v in request.headers} if request else None
         status, headers, body = render_gateway_response(response_type, context, request_headers)

@@ -11,7 +11,7 @@ import getpass
 import sys
 from typing import IO, Any
 
-from authgate.admin import target
+from authgate_cli.admin import target
 
 
 def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[str] | None = None) -> int:

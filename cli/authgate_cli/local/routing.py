@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from authgate.local.template import ApiRoute
+from authgate_cli.local.template import ApiRoute
 
 
 @dataclass(frozen=True)

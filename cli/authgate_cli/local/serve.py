@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from authgate.local import stack
-from authgate.local.routing import Router
-from authgate.local.seed import DEMO_SEED
-from authgate.local.server import Emulator, make_server
-from authgate.local.template import api_routes
+from authgate_cli.local import stack
+from authgate_cli.local.routing import Router
+from authgate_cli.local.seed import DEMO_SEED
+from authgate_cli.local.server import Emulator, make_server
+from authgate_cli.local.template import api_routes
 
 DEFAULT_PORT = 3000
 
@@ -61,13 +61,13 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | Non
     issuer = f"http://{'localhost' if host == 'localhost' else '127.0.0.1'}:{bound_port}"
     emulator.issuer = issuer
 
-    from authgate.local import embedded
+    from authgate_cli.local import embedded
 
     aws = embedded.start()
     env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=dynamodb_endpoint)
     stack.apply(env, fake_credentials=not (dynamodb_endpoint and os.environ.get("AWS_ACCESS_KEY_ID")))
     try:
-        from authgate.local.bootstrap import bootstrap
+        from authgate_cli.local.bootstrap import bootstrap
 
         bootstrap(seed)
     except Exception as exc:  # noqa: BLE001 - start-up failure: say what failed and stop
@@ -105,7 +105,7 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | Non
 
 def _read_seed(path: Path) -> dict[str, Any]:
     try:
-        from authgate.local.seed import read_seed
+        from authgate_cli.local.seed import read_seed
     except ImportError:  # the seed format is another issue's; until then there is nothing to show
         return {}
     return read_seed(path)

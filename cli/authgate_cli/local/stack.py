@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from authgate.local import template
+from authgate_cli.local import template
 
 STATE_DIR_ENV = "AUTHGATE_STATE_DIR"
 FAKE_CREDENTIALS = {

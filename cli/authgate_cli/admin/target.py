@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from authgate.local import stack, template
+from authgate_cli.local import stack, template
 
 # Set by one kind of target and never meaningful for the other; cleared before applying.
 _TARGET_VARS = ("AUTHGATE_AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB",

@@ -3,7 +3,7 @@
 A new or rotated secret is printed ONCE (stdout) and stored only as its SHA-256; rotation
 invalidates the old secret from the next request (client reads are strongly consistent).
 Acts on the running `authgate serve` stack by default, or on a deployed stack (`--stack-name`),
-through authgate.admin.target.
+through authgate_cli.admin.target.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 import sys
 from typing import IO, Any
 
-from authgate.admin import target
+from authgate_cli.admin import target
 
 GRANT_TYPES = ("authorization_code", "refresh_token", "client_credentials", "password")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from authgate.limits import clock
-from authgate.local import template
+from authgate_cli.local import template
 
 THROTTLED = "THROTTLED"
 QUOTA_EXCEEDED = "QUOTA_EXCEEDED"

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from authgate.local import template
+from authgate_cli.local import template
 
 # Default status and message of each response type (API Gateway developer guide,
 # "Gateway response types").

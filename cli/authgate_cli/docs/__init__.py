@@ -1,0 +1,1 @@
+"""Generators of the reference parts of docs/ (error codes) from their sources."""
