@@ -24,6 +24,9 @@ from authgate_cli.check.transport import Exchange
 OAUTH_CODES = frozenset({"invalid_request", "invalid_client", "invalid_grant", "unauthorized_client",
                          "unsupported_grant_type", "invalid_scope", "unsupported_token_type",
                          "temporarily_unavailable", "server_error"})
+# RFC 6749 5.2: "400 (Bad Request) ... unless specified otherwise" (405 is, by RFC 9110).
+OAUTH_400_CODES = frozenset({"invalid_request", "invalid_grant", "unauthorized_client", "unsupported_grant_type",
+                             "invalid_scope", "unsupported_token_type"})
 LIMITED = (429, 503)
 
 
@@ -138,9 +141,14 @@ def judge(exchange: Exchange, expect: Expect, *, secret_headers: frozenset[str] 
             add("request-id-echoed", f"sent x-request-id {sent_id!r}, got {echoed!r} back")
         if status >= 500 and status != 503 and 500 not in expect.status and status not in expect.status:
             add("client-error-not-5xx", f"a request the client got wrong was answered {status}")
-        if expect.oauth and status not in LIMITED and not (r.shape == "oauth" and r.code in OAUTH_CODES):
-            add("oauth-error-shape", f"expected RFC 6749 JSON {{error, error_description}}; read a {r.shape} "
-                                     f"body with code {r.code!r}")
+        if expect.oauth and status not in LIMITED:
+            if not (r.shape == "oauth" and r.code in OAUTH_CODES):
+                add("oauth-error-shape", f"expected RFC 6749 JSON {{error, error_description}}; read a {r.shape} "
+                                         f"body with code {r.code!r}")
+            elif r.code in OAUTH_400_CODES and status not in (400, 405):
+                add("oauth-error-status", f"{r.code} with status {status}; RFC 6749 5.2 gives 400")
+            elif r.code == "invalid_client" and status not in (400, 401):
+                add("oauth-error-status", f"invalid_client with status {status}; RFC 6749 5.2 gives 401 (or 400)")
     if status == 405 and expect.refused_method:
         allow = [m.strip().upper() for m in (response.header("allow") or "").split(",") if m.strip()]
         if expect.refused_method.upper() in allow:

@@ -79,11 +79,16 @@ def run(ctx: Context, probes: Sequence[Probe], mode: dict[str, Any], progress: P
             except BudgetSpent:
                 outcome.stopped = f"stopped after --max-time {ctx.client.budget.seconds:g} s"
                 result.skip_reason = "not finished: the time budget was spent"
+            except CannotRun:
+                raise
             except TransportError as exc:
                 if ctx.client.answered == 0:
                     raise CannotRun(f"cannot reach {ctx.base_url}: {exc}") from None
                 shown = show_request(exc.request, ctx.secret_headers) if exc.request else None
                 result.findings.append(Finding("answers", f"no HTTP answer: {exc}", "defect", shown))
+            except Exception as exc:  # a bug of the checker: say so in one line, never a traceback
+                raise CannotRun(f"probe {probe.name} failed: {type(exc).__name__}: {exc} "
+                                "(a bug in authgate check)") from exc
             finally:
                 result.duration_ms = (time.monotonic() - began) * 1000
                 ctx.current = None

@@ -49,8 +49,10 @@ def verify_issued(token: str, jwks: dict[str, Any], issuer: str) -> list[str]:
     keys = [k for k in jwks.get("keys", []) if isinstance(k, dict) and k.get("kid") == header.get("kid")]
     if not keys:
         return [*problems, f"kid {header.get('kid')!r} is not in the published JWKS"]
+    # Only the public members: a JWKS that wrongly publishes "d" would otherwise build a private key.
+    public = {k: v for k, v in keys[0].items() if k not in ("d", "p", "q", "dp", "dq", "qi", "oth", "k")}
     try:
-        key = jwt.PyJWK.from_dict(keys[0], algorithm=header.get("alg"))
+        key = jwt.PyJWK.from_dict(public, algorithm=header.get("alg"))
         claims = jwt.decode(token, key.key, algorithms=[str(header.get("alg"))],
                             options={"verify_aud": False, "require": ["exp", "iss"]}, issuer=issuer)
     except jwt.ExpiredSignatureError:
