@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from authgate_cli.check.findings import Finding, ProbeResult, show_request
@@ -25,7 +25,7 @@ class Run:
     base_url: str
     mode: dict[str, Any]
     results: list[ProbeResult] = field(default_factory=list)
-    started_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    started_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     duration_ms: float = 0.0
     requests: int = 0
     stopped: str | None = None  # why the run ended before every probe ran

@@ -43,7 +43,7 @@ def base_url_of(text: str) -> str:
     if parts.query or parts.fragment:
         raise InvalidBaseUrl(f"a base URL has no query or fragment: {text!r}")
     try:
-        parts.port
+        _ = parts.port  # urlsplit checks the port only when asked
     except ValueError:
         raise InvalidBaseUrl(f"bad port in {text!r}") from None
     return text.strip().rstrip("/")
@@ -142,7 +142,7 @@ class Client:
             response = Response(status=answer.status, reason=answer.reason, headers=tuple(answer.getheaders()),
                                 body=data[:MAX_BODY], elapsed_ms=(time.monotonic() - started) * 1000,
                                 truncated=len(data) > MAX_BODY)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             raise TransportError(f"no answer within {timeout:.0f} s", request) from None
         except ssl.SSLError as exc:
             raise TransportError(f"TLS failed: {exc.reason or exc}", request) from None

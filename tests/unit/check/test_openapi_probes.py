@@ -75,9 +75,9 @@ def test_an_undocumented_status_is_a_warning_only(capsys, tmp_path):
 
 
 def test_the_document_can_be_fetched_from_a_url(capsys):
-    with serving(PetsServer()) as base:
-        with serving(DocumentServer(DOCUMENT.read_bytes(), "application/yaml")) as doc_base:
-            result = check(capsys, base, "--openapi", f"{doc_base}/openapi.yaml", "--json", "--quiet", *CREDENTIALS)
+    document = DocumentServer(DOCUMENT.read_bytes(), "application/yaml")
+    with serving(PetsServer()) as base, serving(document) as doc_base:
+        result = check(capsys, base, "--openapi", f"{doc_base}/openapi.yaml", "--json", "--quiet", *CREDENTIALS)
     assert result.code == 0 and len(result.report["probes"]) == len(EXPECTED_PROBES)
 
 

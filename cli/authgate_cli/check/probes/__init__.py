@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from authgate_cli.check.probes import bearer, discovery, mutating, oauth, openapi, problem_types, routes
+from authgate_cli.check.probes import (
+    bearer,
+    discovery,
+    mutating,
+    oauth,
+    openapi,
+    problem_types,
+    routes,
+)
 from authgate_cli.check.probes.base import Options, Probe
 
 

@@ -195,8 +195,8 @@ class Probe:
 
 @dataclass(frozen=True)
 class RequestProbe(Probe):
-    send: Send = Send("GET", "/")
-    expect: Expect = Expect()
+    send: Send = field(default_factory=lambda: Send("GET", "/"))
+    expect: Expect = field(default_factory=Expect)
 
     def run(self, ctx: Context) -> None:
         ctx.judge(ctx.send(self.send), self.expect)

@@ -26,14 +26,14 @@ BURST_WORKERS = 8
 def plan(options: Options, base_url: str, run_id: str) -> list[str]:
     """What a --mutating run will create or consume, in the words it prints before starting."""
     return [
-        f"request 2 access tokens for client {options.client_id} (client_credentials; scopes "
-        f"\"{options.scope}\" and \"{options.read_scope}\")",
-        f"POST {options.resource} with the \"{options.read_scope}\" token, which must be refused "
-        "(403 insufficient_scope; if it is wrongly accepted, that creates one charge)",
-        f"create 1 charge ({options.amount} {options.currency}, description \"authgate check {run_id}\") with a "
-        "fresh Idempotency-Key, replay it once, then reuse the key with another amount (must be refused: 422)",
-        f"send at most {options.burst} GET {options.resource}?limit=1 ({BURST_WORKERS} at a time, "
-        f"{options.burst_seconds:.0f} s at most) until one is refused with 429",
+        (f"request 2 access tokens for client {options.client_id} (client_credentials; scopes "
+         f"\"{options.scope}\" and \"{options.read_scope}\")"),
+        (f"POST {options.resource} with the \"{options.read_scope}\" token, which must be refused "
+         "(403 insufficient_scope; if it is wrongly accepted, that creates one charge)"),
+        (f"create 1 charge ({options.amount} {options.currency}, description \"authgate check {run_id}\") with a "
+         "fresh Idempotency-Key, replay it once, then reuse the key with another amount (must be refused: 422)"),
+        (f"send at most {options.burst} GET {options.resource}?limit=1 ({BURST_WORKERS} at a time, "
+         f"{options.burst_seconds:.0f} s at most) until one is refused with 429"),
     ]
 
 

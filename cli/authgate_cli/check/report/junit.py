@@ -13,7 +13,6 @@ import xml.etree.ElementTree as ET
 from authgate_cli.check.findings import Finding
 from authgate_cli.check.runner import Run
 
-
 # XML 1.0 2.2: characters a document may not contain at all, even escaped (an answer's excerpt may).
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 

@@ -42,8 +42,9 @@ def render(run: Run) -> str:
     mode = "read-only" if not run.mode.get("mutating") else "mutating"
     if run.mode.get("openapi"):
         mode += f", OpenAPI {run.mode['openapi']}"
-    lines = [f"authgate check {run.base_url}  ({mode}; {len(run.results)} probes, {run.requests} requests, "
-             f"{run.duration_ms / 1000:.1f} s)", ""]
+    heading = (f"authgate check {run.base_url}  ({mode}; {len(run.results)} probes, {run.requests} requests, "
+               f"{run.duration_ms / 1000:.1f} s)")
+    lines = [heading, ""]
     width = max([len("PROBE"), *(len(r.name) for r in run.results)])
     lines.append(f"{'PROBE':<{width}}  RESULT  NOTE")
     for result in run.results:
