@@ -94,10 +94,14 @@ def test_the_readable_report(capsys):
     assert lines[2] == "PROBE                         RESULT  NOTE"
     assert "token.wrong-method            FAIL    1 defect" in lines
     assert "discovery.metadata            pass" in lines
-    start = lines.index("FINDINGS")
-    assert lines[start + 1] == "[1] token.wrong-method: allow-on-405 (defect; contract 7.5; RFC 9110 10.2.1, 15.5.6)"
-    assert lines[start + 2] == "    a 405 without Allow"
-    assert lines[start + 3] == f"    request: GET {base}/oauth/token"
+    start = lines.index("FINDINGS (each answer once, then every rule it breaks)")
+    block = lines[start + 1:lines.index("[2] revocation.wrong-method")]
+    assert block[0] == "[1] token.wrong-method"
+    assert block[1] == f"    request: GET {base}/oauth/token"
+    assert block[2].startswith("             x-request-id: authgate-check-")
+    assert block[3] == "    seen:    405 application/json"
+    assert block[-2:] == ["    broken:  allow-on-405 (defect; contract 7.5; RFC 9110 10.2.1, 15.5.6)",
+                          "               a 405 without Allow"]
     assert lines[-1].startswith("defects found: 15 passed, 4 failed, 0 warned, 4 skipped; 4 defects, 0 warnings")
     assert lines[-1].endswith("(exit 1)") and result.code == 1
 

@@ -21,21 +21,39 @@ def _note(result: ProbeResult) -> str:
     return "; ".join(result.notes)
 
 
-def _finding(number: int, probe: str, finding: Finding) -> list[str]:
-    lines = [f"[{number}] {probe}: {finding.rule} ({finding.severity}; {finding.cite})",
-             f"    {finding.message}"]
-    if finding.request is not None:
-        lines.append(f"    request: {finding.request.method} {finding.request.url}")
-        lines.extend(f"             {name}: {value}" for name, value in finding.request.headers.items())
-        if finding.request.body_bytes is not None:
-            lines.append(f"             ({finding.request.body_bytes}-byte body)")
-    if finding.seen is not None:
-        lines.append(f"    seen:    {finding.seen.status} {finding.seen.content_type or '(no Content-Type)'}")
-        lines.extend(f"             {name}: {value}" for name, value in finding.seen.headers.items()
+def _group(number: int, probe: str, findings: list[Finding]) -> list[str]:
+    """One answer and every rule it breaks: the request and what was seen are shown once."""
+    first = findings[0]
+    lines = [f"[{number}] {probe}"]
+    if first.request is not None:
+        lines.append(f"    request: {first.request.method} {first.request.url}")
+        lines.extend(f"             {name}: {value}" for name, value in first.request.headers.items())
+        if first.request.body_bytes is not None:
+            lines.append(f"             ({first.request.body_bytes}-byte body)")
+    if first.seen is not None:
+        lines.append(f"    seen:    {first.seen.status} {first.seen.content_type or '(no Content-Type)'}")
+        lines.extend(f"             {name}: {value}" for name, value in first.seen.headers.items()
                      if name != "content-type")
-        if finding.seen.body_excerpt:
-            lines.append(f"             {finding.seen.body_excerpt}")
+        if first.seen.body_excerpt:
+            lines.append(f"             {first.seen.body_excerpt}")
+    for index, finding in enumerate(findings):
+        label = "    broken:  " if index == 0 else "             "
+        lines.append(f"{label}{finding.rule} ({finding.severity}; {finding.cite})")
+        lines.append(f"               {finding.message}")
     return lines
+
+
+def _groups(run: Run) -> list[tuple[str, list[Finding]]]:
+    """Findings of one probe about the same exchange, together, in the order they were found."""
+    groups: list[tuple[str, list[Finding]]] = []
+    for result in run.results:
+        for finding in result.findings:
+            if groups and groups[-1][0] == result.name and finding.request is not None and \
+                    (groups[-1][1][0].request, groups[-1][1][0].seen) == (finding.request, finding.seen):
+                groups[-1][1].append(finding)
+            else:
+                groups.append((result.name, [finding]))
+    return groups
 
 
 def render(run: Run) -> str:
@@ -49,11 +67,11 @@ def render(run: Run) -> str:
     lines.append(f"{'PROBE':<{width}}  RESULT  NOTE")
     for result in run.results:
         lines.append(f"{result.name:<{width}}  {_OUTCOME[result.outcome]:<6}  {_note(result)}".rstrip())
-    findings = [(r.name, f) for r in run.results for f in r.findings]
-    if findings:
-        lines += ["", "FINDINGS"]
-        for number, (probe, finding) in enumerate(findings, 1):
-            lines += _finding(number, probe, finding)
+    groups = _groups(run)
+    if groups:
+        lines += ["", "FINDINGS (each answer once, then every rule it breaks)"]
+        for number, (probe, findings) in enumerate(groups, 1):
+            lines += _group(number, probe, findings)
     lines.append("")
     failed = run.count("fail")
     verdict = "clean" if run.exit_code == 0 else ("could not finish" if run.exit_code == 2 else "defects found")
