@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 if TYPE_CHECKING:
     from authgate_cli.check.findings import ProbeResult
@@ -68,6 +68,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     limits.add_argument("--max-time", type=float, default=120.0, metavar="S",
                         help="for the whole run (default 120 s); a run cut short exits 2")
     parser.set_defaults(func=main)
+    parser.error = _usage_error  # type: ignore[method-assign]
+
+
+def _usage_error(message: str) -> NoReturn:
+    """A bad option is one line on stderr and exit 2, like every other reason the check cannot run."""
+    print(f"authgate check: {message} (see authgate check --help)", file=sys.stderr)
+    sys.exit(2)
 
 
 class _Progress:

@@ -44,6 +44,14 @@ def test_bad_arguments_are_one_line_and_exit_2(capsys, monkeypatch, args, line):
     assert (result.code, result.out, result.err) == (2, "", f"authgate check: {line}\n")
 
 
+def test_a_malformed_option_is_one_line_and_exit_2(capsys):
+    with pytest.raises(SystemExit) as exited:
+        check(capsys, "http://example.test", "--amount", "lots")
+    assert exited.value.code == 2
+    assert capsys.readouterr().err == ("authgate check: argument --amount: invalid int value: 'lots' "
+                                       "(see authgate check --help)\n")
+
+
 def test_an_unreachable_base_url_is_one_line_and_exit_2_from_the_installed_command():
     port = closed_port()
     script = Path(sys.executable).with_name("authgate")
