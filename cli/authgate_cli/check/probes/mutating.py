@@ -112,11 +112,18 @@ def insufficient_scope(ctx: Context) -> None:
                               challenge_rule="insufficient-scope", cite="contract 7.3; RFC 6750 3.1"))
 
 
+def _issued_token(ctx: Context) -> str | None:
+    """The token mutating.token obtained; without one the probe is a skip that says so."""
+    access = ctx.tokens.get("full")
+    if access is None and ctx.current is not None:
+        ctx.current.skip_reason = "no access token (mutating.token did not get one)"
+    return access
+
+
 def idempotent_replay(ctx: Context) -> None:
     assert ctx.current is not None
-    access = ctx.tokens.get("full")
+    access = _issued_token(ctx)
     if access is None:
-        ctx.current.skip_reason = "no access token (mutating.token did not get one)"
         return
     key = f"authgate-check-{ctx.run_id}-{secrets.token_hex(8)}"
     url = ctx.url(ctx.options.resource)
@@ -147,9 +154,8 @@ def idempotent_replay(ctx: Context) -> None:
 
 def burst(ctx: Context) -> None:
     assert ctx.current is not None
-    access = ctx.tokens.get("full")
+    access = _issued_token(ctx)
     if access is None:
-        ctx.current.skip_reason = "no access token (mutating.token did not get one)"
         return
     url = ctx.url(ctx.options.resource) + "?limit=1"
     deadline = time.monotonic() + min(ctx.options.burst_seconds, max(0.0, ctx.client.budget.left()))
