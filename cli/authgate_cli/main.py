@@ -1,4 +1,5 @@
-"""The `authgate` command: `serve` (local API), `invoke` (one handler, one event), admin groups.
+"""The `authgate` command: `serve` (local API), `invoke` (one handler, one event), `check` (the
+error-contract checker), admin groups.
 
 Importing this module is cheap (argparse only): each subcommand imports what it needs when it
 runs, and an admin group's module is imported only when that group is the command.
@@ -67,6 +68,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     invoke.add_argument("event", type=Path, metavar="EVENT.json", help="an API Gateway event file (see events/)")
     invoke.add_argument("--seed", type=Path, default=None, metavar="FILE", help="seed file (default: demo seed)")
     invoke.set_defaults(func=_invoke)
+
+    from authgate_cli.check.command import register as register_check
+
+    register_check(sub)
 
     wanted = next((a for a in argv if not a.startswith("-")), None)
     for name, module, summary in ADMIN_GROUPS:

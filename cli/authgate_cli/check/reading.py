@@ -104,7 +104,7 @@ def parse_retry_after(value: str | None, now: float | None = None) -> int | None
 def parse_challenge(value: str) -> tuple[str, dict[str, str]]:
     """The scheme and auth-params of the first challenge in a WWW-Authenticate value."""
     scheme, _, rest = value.strip().partition(" ")
-    params = {}
+    params: dict[str, str] = {}
     for name, raw in _AUTH_PARAM.findall(rest):
         if raw.startswith('"'):
             raw = re.sub(r"\\(.)", r"\1", raw[1:-1])
@@ -148,7 +148,7 @@ def _shape_of(media: str, data: Any, text: str, challenge: str | None) -> Shape:
     return "unknown"
 
 
-def _read_fields(shape: Shape, data: Any, text: str, challenge: dict[str, str]) -> tuple[str | None, str | None, list[Any], list[str]]:
+def _read_fields(shape: Shape, data: Any, text: str, challenge: dict[str, str]) -> tuple[str | None, str | None, list[Any], list[Any]]:
     """(code, message, body statuses, body trace ids) of a recognised shape."""
     if shape == "problem":
         code = data.get("code") if isinstance(data.get("code"), str) else None

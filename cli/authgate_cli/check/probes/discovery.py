@@ -1,0 +1,106 @@
+"""Discovery: authorization server metadata (RFC 8414) and the published signing keys (RFC 7517)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from authgate_cli.check.expectations import Expect, is_absolute
+from authgate_cli.check.probes.base import Context, ScenarioProbe
+from authgate_cli.check.transport import Exchange
+
+WELL_KNOWN = "/.well-known/oauth-authorization-server"
+JWKS_PATH = "/.well-known/jwks.json"
+REQUIRED_METADATA = ("issuer", "token_endpoint", "jwks_uri", "response_types_supported")
+# RFC 7518 6.2.2, 6.3.2, 6.4.1 (and RFC 8037 2 for OKP "d"): members only a private or secret key has.
+PRIVATE_MEMBERS = ("d", "p", "q", "dp", "dq", "qi", "oth", "k")
+JSON_DOCUMENT = Expect(status=(200,), status_rule="metadata-document")
+
+
+def _json_object(ctx: Context, exchange: Exchange, rule: str, what: str) -> dict[str, Any] | None:
+    """The answer's JSON object, or None after recording why it is not one."""
+    response = exchange.response
+    if response.status != 200:
+        ctx.judge(exchange, Expect(status=(200,), status_rule=rule))
+        return None
+    if response.media_type not in ("application/json", "application/jwk-set+json"):
+        ctx.find(rule, f"the {what} is served as {response.media_type or 'no Content-Type'}, not application/json",
+                 exchange)
+    try:
+        data = json.loads(response.body)
+    except ValueError:
+        ctx.find(rule, f"the {what} is not JSON", exchange)
+        return None
+    if not isinstance(data, dict):
+        ctx.find(rule, f"the {what} is not a JSON object", exchange)
+        return None
+    return data
+
+
+def _inserted_well_known(base_url: str) -> str | None:
+    """RFC 8414 3.1: for an issuer with a path, the well-known segment goes before the path."""
+    parts = urlsplit(base_url)
+    if not parts.path.strip("/"):
+        return None
+    return urlunsplit((parts.scheme, parts.netloc, WELL_KNOWN + parts.path.rstrip("/"), "", ""))
+
+
+def metadata(ctx: Context) -> None:
+    exchange = ctx.exchange("GET", ctx.base_url + WELL_KNOWN, [("Accept", "application/json")])
+    inserted = _inserted_well_known(ctx.base_url)
+    if exchange.response.status == 404 and inserted:
+        exchange = ctx.exchange("GET", inserted, [("Accept", "application/json")])
+    data = _json_object(ctx, exchange, "metadata-document", "metadata")
+    if data is None:
+        return
+    ctx.metadata = data
+    missing = [name for name in REQUIRED_METADATA if name not in data]
+    if missing:
+        ctx.find("metadata-document", f"metadata lacks {', '.join(missing)}", exchange)
+    issuer = data.get("issuer")
+    if issuer != ctx.base_url:
+        ctx.find("metadata-issuer", f"issuer {issuer!r} is not the base URL {ctx.base_url!r}", exchange)
+    secure = ctx.base_url.startswith("https:")
+    for name, value in sorted(data.items()):
+        if not (name.endswith(("_endpoint", "_uri")) or name in ("service_documentation", "op_policy_uri")):
+            continue
+        if not isinstance(value, str) or not is_absolute(value) or urlsplit(value).scheme not in ("http", "https"):
+            ctx.find("metadata-absolute-endpoints", f"{name} {value!r} is not an absolute http(s) URL", exchange)
+        elif secure and not value.startswith("https:"):
+            ctx.find("metadata-absolute-endpoints", f"{name} {value!r} is not https, though the issuer is", exchange)
+
+
+def jwks(ctx: Context) -> None:
+    exchange = ctx.exchange("GET", ctx.url("@jwks_uri", JWKS_PATH), [("Accept", "application/json")])
+    data = _json_object(ctx, exchange, "jwks-document", "JWKS")
+    if data is None:
+        return
+    keys = data.get("keys")
+    if not isinstance(keys, list) or not keys:
+        ctx.find("jwks-document", "the JWKS has no keys array, or an empty one", exchange)
+        return
+    ctx.jwks = data
+    kids: list[Any] = []
+    for index, key in enumerate(keys):
+        if not isinstance(key, dict) or not isinstance(key.get("kty"), str):
+            ctx.find("jwks-document", f"keys[{index}] has no kty", exchange)
+            continue
+        private = [m for m in PRIVATE_MEMBERS if m in key]
+        if private:
+            ctx.find("jwks-public-only", f"keys[{index}] (kid {key.get('kid')!r}) publishes private key "
+                                         f"material: {', '.join(private)}", exchange)
+        if not isinstance(key.get("kid"), str):
+            ctx.find("jwks-document", f"keys[{index}] has no kid", exchange)
+        kids.append(key.get("kid"))
+    duplicates = sorted({k for k in kids if isinstance(k, str) and kids.count(k) > 1})
+    if duplicates:
+        ctx.find("jwks-document", f"kid {', '.join(duplicates)} is used by more than one key", exchange)
+
+
+PROBES = (
+    ScenarioProbe("discovery.metadata", "authorization server metadata: issuer is the base URL, endpoints absolute",
+                  ("metadata-document", "metadata-issuer", "metadata-absolute-endpoints"), steps=metadata),
+    ScenarioProbe("discovery.jwks", "published signing keys: public keys only, each with a unique kid",
+                  ("jwks-document", "jwks-public-only"), steps=jwks),
+)

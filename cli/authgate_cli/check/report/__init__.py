@@ -1,0 +1,1 @@
+"""Renderings of a run: a readable report, a JSON document (`--json`) and JUnit XML (`--junit`)."""

@@ -1,0 +1,121 @@
+"""`authgate check` fails on every planted contract defect, with the right rule, and passes the clean server.
+
+Each case starts tests/unit/check/servers.py's authgate look-alike with exactly one defect and
+runs the real command against it over HTTP; the clean server (no defect) must give exit 0 with
+no finding at all, so the checker is shown both able to fail and able to pass.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from tests.unit.check import servers
+from tests.unit.check.checking import check, mutating_args
+from tests.unit.check.servers import API_KEY, ContractServer, serving
+
+# (planted defect, the rule the checker must report for it, needs the state-changing probes)
+DEFECTS = [
+    # Contract 7.4: reading any error.
+    ("html-502", "no-html-on-api-route", False),
+    ("gateway-html-403", "no-html-on-api-route", False),
+    ("html-for-browsers", "no-html-on-api-route", False),
+    ("status-mismatch", "body-status-matches", False),
+    ("success-false-200", "success-false-is-failure", False),
+    ("problem-as-json", "problem-media-type", False),
+    ("no-content-type", "content-type-present", False),
+    ("missing-code", "code-present", False),
+    ("500-on-bad-bearer", "client-error-not-5xx", False),
+    # Contract 7.5: the headers of an error.
+    ("401-no-challenge", "challenge-on-401", False),
+    ("405-no-allow", "allow-on-405", False),
+    ("allow-lists-refused", "allow-on-405", False),
+    ("503-no-retry-after", "retry-after-on-429-503", False),
+    ("429-no-retry-after", "retry-after-on-429-503", True),
+    ("retry-after-garbage", "retry-after-valid", True),
+    ("trace-id-mismatch", "trace-id-joins", False),
+    ("no-request-id", "request-id-present", False),
+    ("request-id-not-echoed", "request-id-echoed", False),
+    # Problem types.
+    ("relative-problem-type", "problem-type-absolute", False),
+    ("unresolvable-problem-type", "problem-type-resolves", False),
+    # Discovery.
+    ("issuer-mismatch", "metadata-issuer", False),
+    ("relative-endpoint", "metadata-absolute-endpoints", False),
+    ("metadata-redirect", "metadata-document", False),
+    ("private-jwks", "jwks-public-only", False),
+    ("duplicate-kid", "jwks-document", False),
+    # OAuth and bearer.
+    ("invalid-client-400", "oauth-client-challenge", False),
+    ("oauth-status-wrong", "oauth-error-status", False),
+    ("oauth-error-as-problem", "oauth-error-shape", False),
+    ("bearer-wrong-error", "bearer-challenge", False),
+    ("accepts-foreign-token", "bearer-rejects-bad-tokens", False),
+    ("token-cacheable", "token-response", True),
+    ("token-wrong-typ", "access-token-verifies", True),
+    ("insufficient-scope-as-401", "insufficient-scope", True),
+    # Idempotency and limits.
+    ("replay-duplicates", "idempotent-replay", True),
+    ("key-reuse-accepted", "idempotency-key-reuse", True),
+    ("no-ratelimit-fields", "ratelimit-fields", True),
+]
+
+
+@pytest.mark.parametrize(("defect", "rule", "mutating"), DEFECTS, ids=[d[0] for d in DEFECTS])
+def test_a_planted_defect_is_reported_with_its_rule(capsys, defect, rule, mutating):
+    with serving(ContractServer(defect)) as base:
+        args = mutating_args() if mutating else ["--api-key", API_KEY]
+        result = check(capsys, base, "--json", "--quiet", *args)
+    assert result.code == 1, result.out
+    assert rule in result.rules(), f"{defect}: expected {rule}, got {sorted(result.rules())}"
+    assert result.report["exit_code"] == 1 and result.report["summary"]["defects"] >= 1
+
+
+def test_every_defect_in_the_table_is_planted_by_the_server():
+    """A misspelt defect would silently run the clean server: every name must be a switch in servers.py."""
+    source = inspect.getsource(servers)
+    for defect, _, _ in DEFECTS:
+        assert f'"{defect}"' in source, defect
+
+
+@pytest.mark.parametrize("mutating", [False, True], ids=["read-only", "mutating"])
+def test_the_clean_server_passes(capsys, mutating):
+    with serving(ContractServer()) as base:
+        result = check(capsys, base, "--json", "--quiet", *(mutating_args() if mutating else ["--api-key", API_KEY]))
+    assert result.findings() == []
+    assert result.code == 0
+    skipped = {name for name, outcome in result.outcomes().items() if outcome == "skip"}
+    assert skipped == (set() if mutating else {"mutating.token", "mutating.insufficient-scope",
+                                               "mutating.idempotent-replay", "mutating.rate-limit"})
+    assert set(result.outcomes().values()) <= {"pass", "skip"}
+
+
+def test_a_finding_names_the_probe_the_request_what_was_seen_and_the_rule(capsys):
+    with serving(ContractServer("405-no-allow")) as base:
+        result = check(capsys, base, "--json", "--quiet", "--api-key", API_KEY)
+    finding = next(f for f in result.findings() if f["probe"] == "route.wrong-method")
+    assert finding["rule"] == "allow-on-405" and finding["severity"] == "defect"
+    assert finding["cite"] == "contract 7.5; RFC 9110 10.2.1, 15.5.6"
+    assert finding["message"] == "a 405 without Allow"
+    request = finding["request"]
+    assert (request["method"], request["url"]) == ("POST", f"{base}/.well-known/jwks.json")
+    assert request["headers"]["x-request-id"].startswith("authgate-check-") and request["body_bytes"] == 2
+    seen = finding["seen"]
+    assert (seen["status"], seen["content_type"]) == (405, "application/problem+json")
+    assert "allow" not in seen["headers"] and seen["headers"]["x-request-id"] == request["headers"]["x-request-id"]
+    assert '"code":"method_not_allowed"' in seen["body_excerpt"]
+    assert result.report["rules"]["allow-on-405"]["cite"] == finding["cite"]
+
+
+def test_without_an_api_key_the_bearer_probes_are_skipped_not_passed(capsys):
+    with serving(ContractServer()) as base:
+        result = check(capsys, base, "--json", "--quiet")
+    outcomes = result.outcomes()
+    assert {n for n, o in outcomes.items() if n.startswith("bearer.")} == {
+        "bearer.no-credentials", "bearer.empty-token", "bearer.garbage-token", "bearer.expired-token",
+        "bearer.foreign-signed-token"}
+    assert all(o == "skip" for n, o in outcomes.items() if n.startswith("bearer."))
+    reason = next(p["skip_reason"] for p in result.report["probes"] if p["name"] == "bearer.garbage-token")
+    assert reason.startswith("needs --api-key")
+    assert result.code == 0
