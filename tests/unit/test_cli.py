@@ -50,3 +50,15 @@ def test_port_defaults_to_the_port_variable(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("PORT", "http")
     with pytest.raises(SystemExit, match="PORT must be a port number"):
         default_port()
+
+
+def test_a_reader_that_goes_away_is_not_a_traceback() -> None:
+    """`authgate check --list | head -1`: the closed pipe ends the command quietly."""
+    script = ("import subprocess, sys\n"
+              "p = subprocess.Popen([sys.executable, '-m', 'authgate_cli', 'check', '--list'],\n"
+              "                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)\n"
+              "p.stdout.readline(); p.stdout.close()\n"
+              "err = p.stderr.read().decode(); print(p.wait()); print(err)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    status, _, err = out.stdout.partition("\n")
+    assert (status, err.strip()) == ("0", "")
