@@ -24,8 +24,21 @@ ADMIN_GROUPS = (
 def _serve(args: argparse.Namespace) -> int:
     from authgate_cli.local.serve import default_port, serve
 
+    from authgate_cli.local.listeners import Timeouts
+
     port = args.port if args.port is not None else default_port()
-    return serve(host=args.host, port=port, seed=args.seed, dynamodb_endpoint=args.dynamodb_endpoint)
+    return serve(host=args.host, port=port, seed=args.seed, dynamodb_endpoint=args.dynamodb_endpoint,
+                 timeouts=Timeouts(idle=args.idle_timeout, read=args.read_timeout))
+
+
+def _seconds(raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {raw!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 3600 seconds, got {raw}")
+    return value
 
 
 def _invoke(args: argparse.Namespace) -> int:
@@ -58,6 +71,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
                        help="seed file to load instead of the demo seed (format: README, 'Seed file')")
     serve.add_argument("--dynamodb-endpoint", default=None, metavar="URL",
                        help="use this DynamoDB-compatible endpoint instead of the embedded moto")
+    serve.add_argument("--idle-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                       help="close a connection that sends no complete request head for this long (default 30)")
+    serve.add_argument("--read-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                       help="close a connection whose request body stalls for this long (default 30)")
     serve.set_defaults(func=_serve)
 
     invoke = sub.add_parser("invoke", help="run one function's handler on one event file (no Docker)",

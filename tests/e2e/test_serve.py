@@ -67,11 +67,12 @@ def test_unknown_route_is_a_problem_never_html(base_url: str, method: str, path:
 
 
 def test_http_level_errors_are_problems_never_html(base_url: str) -> None:
-    """What never reaches a route (an unknown HTTP method) is still problem+json."""
+    """A method API Gateway does not know matches no route: MISSING_AUTHENTICATION_TOKEN, problem+json."""
     response = requests.request("BREW", f"{base_url}/", timeout=10)
-    assert response.status_code == 405
+    assert response.status_code == 404
     assert response.headers["content-type"] == "application/problem+json"
-    assert response.json()["code"] == "method_not_allowed"
+    assert response.json()["code"] == "not_found"
+    assert "allow" not in response.headers
 
 
 def test_charges_without_api_key_is_the_invalid_api_key_gateway_response(base_url: str) -> None:

@@ -9,22 +9,18 @@ from __future__ import annotations
 
 import errno
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from authgate_cli.local import stack
+from authgate_cli.local.listeners import Site, Timeouts, listen, run
 from authgate_cli.local.routing import Router
 from authgate_cli.local.seed import DEMO_SEED
-from authgate_cli.local.server import Emulator, make_server
+from authgate_cli.local.server import Emulator
 from authgate_cli.local.template import api_routes
 
 DEFAULT_PORT = 3000
-
-
-class _Stop(Exception):
-    """SIGTERM: stop like Ctrl-C."""
 
 
 def default_port() -> int:
@@ -37,7 +33,8 @@ def default_port() -> int:
 
 
 def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | None = None,
-          dynamodb_endpoint: str | None = None, out: TextIO = sys.stdout) -> int:
+          dynamodb_endpoint: str | None = None, timeouts: Timeouts = Timeouts(),
+          out: TextIO = sys.stdout) -> int:
     seed = seed or DEMO_SEED
     try:
         sections = _read_seed(seed)
@@ -48,7 +45,7 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | Non
     emulator.api_keys = {k["value"]: k.get("usage_plan", "") for k in sections.get("api_keys", [])
                          if isinstance(k, dict) and k.get("value")}
     try:
-        httpd = make_server(emulator, host, port)
+        sock = listen(host, port)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             print(f"authgate serve: port {port} is already in use (choose another with --port or PORT)",
@@ -56,7 +53,10 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | Non
         else:
             print(f"authgate serve: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
         return 1
-    bound_port = httpd.server_address[1]
+    from authgate_cli.local.asgi import GatewayApp
+
+    api = Site(sock, GatewayApp(emulator))
+    bound_port = api.port
     # The issuer must be a loopback http URL (settings.py accepts no other plain-http issuer).
     issuer = f"http://{'localhost' if host == 'localhost' else '127.0.0.1'}:{bound_port}"
     emulator.issuer = issuer
@@ -72,7 +72,7 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | Non
         bootstrap(seed)
     except Exception as exc:  # noqa: BLE001 - start-up failure: say what failed and stop
         print(f"authgate serve: could not prepare the local stack: {type(exc).__name__}: {exc}", file=sys.stderr)
-        httpd.server_close()
+        sock.close()
         aws.stop()
         return 1
     pid = os.getpid()
@@ -85,17 +85,11 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | Non
     out.write(banner(issuer, sections, aws.endpoint, dynamodb_endpoint))
     out.flush()
 
-    def stop(_signum: int, _frame: Any) -> None:
-        raise _Stop()
-
-    previous = signal.signal(signal.SIGTERM, stop)
     try:
-        httpd.serve_forever(poll_interval=0.25)
-    except (KeyboardInterrupt, _Stop):
+        run([api], timeouts)
+    except KeyboardInterrupt:  # Ctrl-C before the loop took over the signal
         pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
-        httpd.server_close()
         aws.stop()
         stack.remove_state(pid)
     out.write("authgate serve: stopped\n")

@@ -29,6 +29,19 @@ def test_template_routes(method: str, path: str, resource: str, event: str, para
     assert (match.route.path, match.route.event, match.path_params) == (resource, event, params)
 
 
+@pytest.mark.parametrize("method", ["BREW", "PROPFIND", "get", "ANY"])
+def test_a_method_outside_the_seven_matches_nothing_not_even_any(method: str) -> None:
+    """ANY is DELETE, GET, HEAD, OPTIONS, PATCH, POST or PUT; methods are case-sensitive (RFC 9110 9.1)."""
+    assert ROUTER.match(method, "/charges") is None
+    assert ROUTER.match(method, "/anything") is None
+
+
+@pytest.mark.parametrize("method", ["HEAD", "OPTIONS"])
+def test_head_and_options_reach_the_function_through_any(method: str) -> None:
+    match = ROUTER.match(method, "/.well-known/jwks.json")
+    assert match is not None and match.route.event == "JwksAny"
+
+
 def test_api_key_flag_comes_from_the_template() -> None:
     assert ROUTER.match("POST", "/charges").route.api_key_required is True
     assert ROUTER.match("DELETE", "/charges").route.api_key_required is False
