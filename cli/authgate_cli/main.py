@@ -22,9 +22,8 @@ ADMIN_GROUPS = (
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from authgate_cli.local.serve import default_port, serve
-
     from authgate_cli.local.listeners import Timeouts
+    from authgate_cli.local.serve import default_port, serve
 
     port = args.port if args.port is not None else default_port()
     return serve(host=args.host, port=port, seed=args.seed, dynamodb_endpoint=args.dynamodb_endpoint,

@@ -92,7 +92,7 @@ def parse(raw: bytes, *, head: bool = False) -> tuple[list[Response], bytes]:
         version, status, reason = (status_line.split(" ", 2) + [""])[:3]
         assert version == "HTTP/1.1", status_line
         headers = [tuple(part.strip() for part in line.split(":", 1)) for line in lines]
-        length = 0 if head else int(dict((k.lower(), v) for k, v in headers).get("content-length", "0"))
+        length = 0 if head else int({k.lower(): v for k, v in headers}.get("content-length", "0"))
         body, raw = raw[:length], raw[length:]
         responses.append(Response(int(status), reason, headers, body))  # type: ignore[arg-type]
     return responses, raw

@@ -57,7 +57,7 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(sites: list[Site], timeouts: Timeouts = Timeouts()) -> None:
+def run(sites: list[Site], timeouts: Timeouts) -> None:
     """Serve every site until SIGINT or SIGTERM; in-flight requests get a few seconds to finish."""
     asyncio.run(_serve(sites, timeouts))
 

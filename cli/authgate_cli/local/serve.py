@@ -33,7 +33,7 @@ def default_port() -> int:
 
 
 def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | None = None,
-          dynamodb_endpoint: str | None = None, timeouts: Timeouts = Timeouts(),
+          dynamodb_endpoint: str | None = None, timeouts: Timeouts | None = None,
           out: TextIO = sys.stdout) -> int:
     seed = seed or DEMO_SEED
     try:
@@ -86,7 +86,7 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | Non
     out.flush()
 
     try:
-        run([api], timeouts)
+        run([api], timeouts or Timeouts())
     except KeyboardInterrupt:  # Ctrl-C before the loop took over the signal
         pass
     finally:
