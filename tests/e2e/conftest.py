@@ -47,7 +47,14 @@ class LocalStack:
 
     def env(self) -> dict[str, str]:
         """Environment for a subprocess (e.g. `authgate clients ...`) aimed at this stack."""
-        return {**os.environ, "AUTHGATE_STATE_DIR": str(self.state_dir)}
+        env = {**os.environ, "AUTHGATE_STATE_DIR": str(self.state_dir)}
+        env.pop("AUTHGATE_URL", None)
+        return env
+
+    @property
+    def state_file(self) -> Path:
+        """This server's record, which admin commands read to find it."""
+        return self.state_dir / "servers" / f"127.0.0.1_{self.port}.json"
 
 
 def free_port() -> int:
@@ -62,10 +69,11 @@ def authgate_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "authgate_cli.main"]
 
 
-def start_stack(tmp: Path, *extra: str) -> LocalStack:
+def start_stack(tmp: Path, *extra: str, state_dir: Path | None = None) -> LocalStack:
     """Start `authgate serve` on a free port and wait until it answers HTTP."""
     port = free_port()
-    state_dir = tmp / "state"
+    tmp.mkdir(parents=True, exist_ok=True)
+    state_dir = state_dir or tmp / "state"
     log_path = tmp / "serve.log"
     env = {**os.environ, "AUTHGATE_STATE_DIR": str(state_dir), "PYTHONUNBUFFERED": "1"}
     env.pop("PORT", None)

@@ -115,7 +115,7 @@ def test_each_request_is_one_structured_log_line_without_secrets(local_stack: Lo
 
 
 def test_state_file_points_admin_commands_at_this_stack(local_stack: LocalStack) -> None:
-    state = json.loads((local_stack.state_dir / "local.json").read_text())
+    state = json.loads(local_stack.state_file.read_text())
     assert state["base_url"] == local_stack.base_url
     assert state["env"]["AUTHGATE_ISSUER"] == local_stack.base_url
     assert state["env"]["AUTHGATE_CLIENTS_TABLE"] == "ClientsTable"
@@ -134,12 +134,12 @@ def test_busy_port_says_so_and_exits_non_zero(local_stack: LocalStack) -> None:
 def test_sigint_stops_cleanly_and_removes_the_state_file(tmp_path: Path) -> None:
     stack = start_stack(tmp_path)
     try:
-        assert (stack.state_dir / "local.json").exists()
+        assert stack.state_file.exists()
         stack.process.send_signal(signal.SIGINT)
         assert stack.process.wait(timeout=20) == 0
     finally:
         stop_stack(stack)
-    assert not (stack.state_dir / "local.json").exists()
+    assert not stack.state_file.exists()
     assert "authgate serve: stopped" in stack.log()
     with socket.socket() as sock:  # nothing listens on the port any more (TIME_WAIT aside)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -76,6 +76,7 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | Non
         aws.stop()
         return 1
     pid = os.getpid()
+    stack.running()  # forget servers that died without cleaning up
     stack.write_state({
         "pid": pid, "base_url": issuer, "issuer": issuer, "aws_endpoint": aws.endpoint,
         "dynamodb_endpoint": dynamodb_endpoint or aws.endpoint, "seed": str(seed),
@@ -91,7 +92,7 @@ def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | Non
         pass
     finally:
         aws.stop()
-        stack.remove_state(pid)
+        stack.remove_state(issuer, pid)
     out.write("authgate serve: stopped\n")
     out.flush()
     return 0
