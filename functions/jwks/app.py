@@ -1,4 +1,4 @@
-"""Lambda handler: published keys, RFC 8414 metadata, problem pages, and the 404/405 catch-all.
+"""Lambda handler: published keys, RFC 8414 metadata, problem pages, the pages' stylesheet, and the 404/405 catch-all.
 
 "/{proxy+}" and "/" have no routes: every request there is a 404 rendered by the App.
 """
@@ -9,6 +9,7 @@ from authgate.errors.problems import get_problem
 from authgate.http.app import App, Route
 from authgate.oauth.metadata import get_metadata
 from authgate.openapi.document import get_openapi
+from authgate.pages.stylesheet import get_stylesheet
 from authgate.tokens.jwks import get_jwks
 
 handler = App("jwks", {
@@ -16,4 +17,5 @@ handler = App("jwks", {
     ("/.well-known/oauth-authorization-server", "GET"): Route(get_metadata),
     ("/problems/{code}", "GET"): Route(get_problem),
     ("/openapi.json", "GET"): Route(get_openapi),
+    ("/assets/authgate.css", "GET"): Route(get_stylesheet),
 })

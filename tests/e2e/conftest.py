@@ -11,6 +11,7 @@ the report. Teardown sends SIGTERM and waits (the server exits 0 on it), then ki
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -36,6 +37,8 @@ class LocalStack:
     state_dir: Path
     log_path: Path
     process: subprocess.Popen[bytes]
+    # The demo app's origin (http://127.0.0.1:PORT) when started with --callback-port, else None.
+    demo_app: str | None = None
 
     def log(self, tail: int = 200) -> str:
         """The server's output so far (last `tail` lines)."""
@@ -76,9 +79,12 @@ def start_stack(tmp: Path, *extra: str, state_dir: Path | None = None) -> LocalS
     state_dir = state_dir or tmp / "state"
     log_path = tmp / "serve.log"
     env = {**os.environ, "AUTHGATE_STATE_DIR": str(state_dir), "PYTHONUNBUFFERED": "1"}
-    env.pop("PORT", None)
+    for name in ("PORT", "CALLBACK_PORT"):
+        env.pop(name, None)
     with open(log_path, "wb") as log:
-        process = subprocess.Popen([*authgate_command(), "serve", "--port", str(port), *extra],
+        # No fixed port: the demo app is off unless a test asks for it (--callback-port 0).
+        demo = [] if "--callback-port" in extra else ["--callback-port", "off"]
+        process = subprocess.Popen([*authgate_command(), "serve", "--port", str(port), *demo, *extra],
                                    cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     stack = LocalStack(f"http://127.0.0.1:{port}", port, state_dir, log_path, process)
     deadline = time.monotonic() + READY_TIMEOUT
@@ -87,6 +93,7 @@ def start_stack(tmp: Path, *extra: str, state_dir: Path | None = None) -> LocalS
             raise RuntimeError(f"authgate serve exited with {process.returncode} before it was ready:\n{stack.log()}")
         # Ready once the start-up banner is out (tables, keys and seed are loaded by then).
         if "authgate is running on" in stack.log() and _answers(stack.base_url):
+            stack.demo_app = json.loads(stack.state_file.read_text()).get("demo_app")
             return stack
         if time.monotonic() > deadline:
             stop_stack(stack)

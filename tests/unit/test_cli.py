@@ -50,3 +50,15 @@ def test_port_defaults_to_the_port_variable(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("PORT", "http")
     with pytest.raises(SystemExit, match="PORT must be a port number"):
         default_port()
+
+
+def test_version_names_the_command_the_runtime_and_python() -> None:
+    import platform
+    from importlib import metadata
+
+    from tests.e2e.conftest import authgate_command
+
+    done = subprocess.run([*authgate_command(), "--version"], capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (f"authgate-cli {metadata.version('authgate-cli')} (runtime authgate "
+                           f"{metadata.version('authgate')}, Python {platform.python_version()})\n")

@@ -174,6 +174,12 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "summary": "This OpenAPI document", "surface": "api", "codes": (),
         "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1 document.")},
     },
+    ("/assets/authgate.css", "GET"): {
+        "summary": "The one stylesheet of every HTML page (sign-in, authorization errors, problem pages)",
+        "surface": "api", "codes": (),
+        "responses": {"200": {"description": "CSS, cacheable for a year (pages link it with a content digest).",
+                              "content": {"text/css": {"schema": _STR}}}},
+    },
     ("/charges", "POST"): {
         "summary": "Create a charge (scope charges:write); idempotent with Idempotency-Key",
         "surface": "api", "parameters": [_IDEMPOTENCY],
