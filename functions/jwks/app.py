@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from authgate.errors.problems import get_problem
 from authgate.http.app import App, Route
+from authgate.http.cors import CorsPolicy
+from authgate.oauth.browser_origins import allowed_origins
 from authgate.oauth.metadata import get_metadata
 from authgate.openapi.document import get_openapi
 from authgate.pages.stylesheet import get_stylesheet
@@ -18,4 +20,8 @@ handler = App("jwks", {
     ("/problems/{code}", "GET"): Route(get_problem),
     ("/openapi.json", "GET"): Route(get_openapi),
     ("/assets/authgate.css", "GET"): Route(get_stylesheet),
+}, cors={
+    # What a browser-based client reads before it starts (authgate.http.cors).
+    "/.well-known/jwks.json": CorsPolicy(("GET",), allowed_origins),
+    "/.well-known/oauth-authorization-server": CorsPolicy(("GET",), allowed_origins),
 })

@@ -196,7 +196,7 @@ def test_obs_fold_is_unfolded_and_the_connection_stays_in_step(stack: LocalStack
 # ------------------------------------------------------------------ methods and targets
 
 def test_head_is_answered_without_a_body_and_keeps_the_connection_usable(stack: LocalStack) -> None:
-    """ANY covers HEAD, so API Gateway hands it to the function (jwks: no HEAD route -> 405 Allow: GET)."""
+    """ANY covers HEAD, so API Gateway hands it to the function (jwks: no HEAD route -> 405 with Allow)."""
     data = (b"HEAD /.well-known/jwks.json HTTP/1.1\r\n" + HOST + b"\r\n" +
             b"GET /.well-known/jwks.json HTTP/1.1\r\n" + HOST + b"Connection: close\r\n\r\n")
     with socket.create_connection(("127.0.0.1", stack.port), timeout=5) as sock:
@@ -206,7 +206,7 @@ def test_head_is_answered_without_a_body_and_keeps_the_connection_usable(stack: 
             raw += chunk
     head_block, rest = raw.split(b"\r\n\r\n", 1)
     head = parse(head_block + b"\r\n\r\n", head=True)[0][0]
-    assert head.status == 405 and head.header("allow") == "GET"
+    assert head.status == 405 and head.header("allow") == "GET, OPTIONS"
     assert head.header("content-type") == "application/problem+json"
     get, left = parse(rest)
     assert [r.status for r in get] == [200] and left == b"", "the HEAD response carried no body"

@@ -28,6 +28,7 @@ def test_jwks_is_served(base_url: str) -> None:
     assert headers_of(response) == {
         "content-type": "application/json",
         "cache-control": "public, max-age=300",
+        "vary": "Origin",  # cacheable and CORS-enabled: caches key it by Origin
         "x-request-id": request_id,
         "x-amzn-requestid": request_id,
         "x-amz-apigw-id": response.headers["x-amz-apigw-id"],

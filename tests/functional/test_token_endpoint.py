@@ -413,7 +413,7 @@ def test_missing_refresh_token_is_invalid_request(tokens: TokenClient) -> None:
 def test_get_on_token_endpoint_is_405_problem_with_allow(tokens: TokenClient) -> None:
     result = tokens.post(method="GET", content_type=None)
     assert result["statusCode"] == 405
-    assert headers_of(result)["Allow"] == "POST"
+    assert headers_of(result)["Allow"] == "OPTIONS, POST"  # OPTIONS: the CORS preflight
 
 
 def test_dynamodb_throttling_is_503_temporarily_unavailable(tokens: TokenClient) -> None:

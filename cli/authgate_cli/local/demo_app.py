@@ -89,6 +89,8 @@ class DemoApp:
     origin: str
     clients: list[DemoClient]
     api_key: str | None = None
+    # A seeded (username, password) to suggest on the start page.
+    user: tuple[str, str] | None = None
     log: TextIO | None = None
     _pending: dict[str, Pending] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -138,10 +140,12 @@ class DemoApp:
                     else "confidential client: this app exchanges the code with its secret")
             items.append(f'<li><a class="button" href="{html.escape(start)}">Sign in with '
                          f'{html.escape(c.client_id)}</a> <span class="fine">{html.escape(c.name)}: {kind}</span></li>')
+        who = (f" as <code>{html.escape(self.user[0])}</code> / <code>{html.escape(self.user[1])}</code>"
+               if self.user else "")
         body = (f"<p>This is the client side of the authorization-code flow for the demo clients of "
-                f"<code>{html.escape(self.issuer)}</code>. Sign in as <code>alice</code> / "
-                f"<code>alice-password</code> and approve; you come back here with a code, which is "
-                f"exchanged for tokens, and the access token then calls <code>GET /charges</code>.</p>"
+                f"<code>{html.escape(self.issuer)}</code>. Sign in{who} and approve; you come back here "
+                f"with a code, which is exchanged for tokens, and the access token then calls "
+                f"<code>GET /charges</code>.</p>"
                 f'<ul class="choices">{"".join(items)}</ul>')
         return self._page(200, "authgate demo app", body)
 
@@ -198,7 +202,8 @@ class DemoApp:
             steps.append(_step("The access token's claims (decoded here, verified by the API)", _pre(_pretty(claims_of(access)))))
             charges_status, charges_body = self._get_charges(access)
             key = f"-H 'x-api-key: {self.api_key}' " if self.api_key else ""
-            curl = f"curl -s {key}-H \"Authorization: Bearer $ACCESS_TOKEN\" {self.issuer}/charges"
+            curl = (f"ACCESS_TOKEN={access}\n"
+                    f"curl -s {key}-H \"Authorization: Bearer $ACCESS_TOKEN\" '{self.issuer}/charges?limit=5'")
             steps.append(_step(f"3. GET /charges: HTTP {charges_status}", _pre(curl) + _pre(_pretty(charges_body))))
             title = "Signed in: tokens issued and GET /charges called"
         else:
@@ -218,7 +223,7 @@ class DemoApp:
     def _post_token(self, client: DemoClient, form: Mapping[str, str]) -> tuple[int, Any]:
         # client_secret_basic: id and secret form-urlencoded before Basic (RFC 6749 2.3.1).
         basic = base64.b64encode(f"{quote(client.client_id, safe='')}:{quote(client.secret or '', safe='')}"
-                                 .encode("utf-8")).decode("ascii")
+                                 .encode()).decode("ascii")
         return _call(f"{self.issuer}/oauth/token", data=urlencode(form).encode("ascii"),
                      headers={"Authorization": f"Basic {basic}",
                               "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"})

@@ -96,9 +96,12 @@ def serve(options: ServeOptions, out: TextIO = sys.stdout) -> int:
     if demo_sock is not None:
         from authgate_cli.local.demo_app import DemoApp, demo_clients
 
+        users = [u for u in sections.get("users", []) if u.get("username") and u.get("password")]
         sites.append(Site(demo_sock, DemoApp(issuer=issuer, origin=demo_origin,
                                              clients=demo_clients(sections.get("clients", []), demo_origin),
-                                             api_key=api_keys[0]["value"] if api_keys else None, log=out)))
+                                             api_key=api_keys[0]["value"] if api_keys else None,
+                                             user=(users[0]["username"], users[0]["password"]) if users else None,
+                                             log=out)))
 
     from authgate_cli.local import embedded
 

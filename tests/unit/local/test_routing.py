@@ -36,10 +36,10 @@ def test_a_method_outside_the_seven_matches_nothing_not_even_any(method: str) ->
     assert ROUTER.match(method, "/anything") is None
 
 
-@pytest.mark.parametrize("method", ["HEAD", "OPTIONS"])
-def test_head_and_options_reach_the_function_through_any(method: str) -> None:
-    match = ROUTER.match(method, "/.well-known/jwks.json")
-    assert match is not None and match.route.event == "JwksAny"
+def test_head_reaches_the_function_through_any_and_options_through_its_own_method() -> None:
+    assert ROUTER.match("HEAD", "/.well-known/jwks.json").route.event == "JwksAny"
+    assert ROUTER.match("OPTIONS", "/.well-known/jwks.json").route.event == "JwksOptions"
+    assert ROUTER.match("OPTIONS", "/oauth/introspect").route.event == "IntrospectAny"
 
 
 def test_api_key_flag_comes_from_the_template() -> None:
