@@ -67,8 +67,8 @@ def strict_headers(response: Any, csp: str = PAGE_CSP, cache: str = "no-store") 
     ("unknown-client", {"client_id": "demo-wbe"}, 400, "Unknown client",
      "No client with this client_id is registered. Check the client_id the application sends."),
     ("client-of-another-environment", {"client_id": "staging-web"}, 400, "Client of another environment",
-     "The client staging-web is registered for the staging environment, not for this one (local). "
-     "Use a client registered here."),
+     ("The client staging-web is registered for the staging environment, not for this one (local). "
+      "Use a client registered here.")),
     ("redirect-uri-mismatch", {"redirect_uri": "http://127.0.0.1:1/callback"}, 400, "Redirect URI not registered",
      "The redirect_uri does not match a URI registered for this client."),
     ("missing-client-id", {"client_id": ""}, 400, "Invalid request", "The client_id parameter is required."),
