@@ -180,7 +180,7 @@ def stranger(stack: LocalStack) -> Iterator[str]:
     page = STRANGER.replace("ISSUER", json.dumps(stack.base_url)).encode("utf-8")
 
     class Page(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        def do_GET(self) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(page)))
