@@ -39,7 +39,7 @@ PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requir
 .PHONY: help run test venv sam-venv browser validate lint unit functional e2e build bench soak clean
 
 help:
-	@echo "make run    start the API on http://127.0.0.1:$${PORT:-3000} with demo data (creates .venv)"
+	@echo "make run    serve the API on http://127.0.0.1:$${PORT:-3000} and the demo app on :$${CALLBACK_PORT:-8765} (creates .venv)"
 	@echo "make test   the whole suite: template linters, then unit, functional and e2e tests"
 	@echo "make build  sam build (no Docker; needs python3.12 on PATH)"
 	@echo "make bench  the performance report (cold starts, DynamoDB calls, CPU, sizes) -> bench/results.json"
