@@ -62,10 +62,10 @@ def read_first_flow(readme: Path) -> FirstFlow:
     text = readme.read_text("utf-8")
     assert text.count(START) == 1 and text.count(END) == 1, "README must mark its first flow exactly once"
     section = text.split(START, 1)[1].split(END, 1)[0]
-    blocks = re.findall(r"```sh\n(.*?)```", section, flags=re.S)
+    blocks = re.findall(r"```sh\n(.*?)```", section, flags=re.DOTALL)
     commands = [line for block in blocks for line in block.strip().splitlines()
                 if line.strip() and not line.lstrip().startswith("#")]
-    return FirstFlow(commands, re.sub(r"```sh\n.*?```", "", section, flags=re.S))
+    return FirstFlow(commands, re.sub(r"```sh\n.*?```", "", section, flags=re.DOTALL))
 
 
 def test_the_readme_marks_a_first_flow_of_make_run_a_token_and_a_browser() -> None:
