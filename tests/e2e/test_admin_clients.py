@@ -74,15 +74,15 @@ def test_a_client_for_a_tenant_that_does_not_exist_is_refused(local_stack: Local
 
 @pytest.mark.parametrize("args, line", [
     (["--grant", "authorization_code"],
-     "authgate clients: the authorization_code grant needs at least one --redirect-uri (the code is sent back "
-     "there, RFC 6749 3.1.2.2)"),
+     ("authgate clients: the authorization_code grant needs at least one --redirect-uri (the code is sent back "
+     "there, RFC 6749 3.1.2.2)")),
     (["--client-id", "bad\x1b[31mid", "--grant", "client_credentials"],
      "authgate clients: --client-id 'bad\\x1b[31mid' must be printable ASCII without spaces or control characters"),
     (["--name", "two\nlines", "--grant", "client_credentials"],
      "authgate clients: --name 'two\\nlines' contains the control character U+000A"),
     (["--grant", "authorization_code", "--redirect-uri", "https://app.example/cb#x"],
-     "authgate clients: redirect URI 'https://app.example/cb#x' is not an absolute URI in printable ASCII "
-     "without a fragment (RFC 6749 3.1.2); it must be exactly what the application will send"),
+     ("authgate clients: redirect URI 'https://app.example/cb#x' is not an absolute URI in printable ASCII "
+     "without a fragment (RFC 6749 3.1.2); it must be exactly what the application will send")),
     (["--type", "public", "--grant", "client_credentials"],
      "authgate clients: a public client cannot use client_credentials: it has no secret (RFC 6749 4.4)"),
 ], ids=["code-without-redirect-uri", "control-in-id", "newline-in-name", "fragment", "public-cc"])
