@@ -125,7 +125,9 @@ def test_redirect_uri_omitted_uses_the_only_registered_one_and_the_code_remember
     result = browser.submit(page_of(browser.get(web_params(redirect_uri=None, state=None))))
     redirect = redirect_of(result)
     assert redirect.base == WEB_REDIRECT and sorted(redirect.params) == ["code", "iss"]
-    assert CodeStore().consume(redirect.one("code")).redirect_uri is None
+    record = CodeStore().consume(redirect.one("code"))
+    # Bound to where it went, remembering that the request named no URI (RFC 6749 4.1.3).
+    assert (record.redirect_uri, record.redirect_uri_sent) == (WEB_REDIRECT, False)
 
 
 def test_public_client_with_pkce_and_default_scope(browser: Browser) -> None:

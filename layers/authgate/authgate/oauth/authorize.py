@@ -104,7 +104,7 @@ def post_authorize(request: Request) -> Response:
 
     code = CodeStore().create(
         client_id=auth.client_id, tenant_id=auth.tenant_id,
-        redirect_uri=auth.redirect_uri if auth.redirect_uri_sent else None,
+        redirect_uri=auth.redirect_uri, redirect_uri_sent=auth.redirect_uri_sent,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
         scope=" ".join(auth.scopes), subject=result.subject,
     )
