@@ -29,7 +29,8 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(ServeOptions(
         host=args.host, port=args.port if args.port is not None else default_port(),
         callback_port=None if callback in (None, "off") else int(callback), seed=args.seed,
-        dynamodb_endpoint=args.dynamodb_endpoint, timeouts=Timeouts(idle=args.idle_timeout, read=args.read_timeout)))
+        dynamodb_endpoint=args.dynamodb_endpoint, data_dir=args.data,
+        timeouts=Timeouts(idle=args.idle_timeout, read=args.read_timeout)))
 
 
 def _callback_port(raw: str) -> int | str:
@@ -85,6 +86,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
                             "else 8765; 0 picks a free one and the redirect URIs follow; off: no demo app)")
     serve.add_argument("--seed", type=Path, default=None, metavar="FILE",
                        help="seed file to load instead of the demo seed (format: README, 'Seed file')")
+    serve.add_argument("--data", type=Path, default=None, metavar="DIR",
+                       help="keep tables, keys, clients and users in DIR across restarts (default: in memory, "
+                            "forgotten on stop)")
     serve.add_argument("--dynamodb-endpoint", default=None, metavar="URL",
                        help="use this DynamoDB-compatible endpoint instead of the embedded moto")
     serve.add_argument("--idle-timeout", type=_seconds, default=30.0, metavar="SECONDS",

@@ -12,6 +12,7 @@ import errno
 import os
 import socket
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -62,6 +63,23 @@ def default_callback_port() -> int | None:
 
 def serve(options: ServeOptions, out: TextIO = sys.stdout) -> int:
     """Run a local stack until Ctrl-C or SIGTERM; the exit status of `authgate serve`."""
+    if options.data_dir is not None and options.dynamodb_endpoint:
+        print("authgate serve: --data keeps the embedded AWS's data; an external --dynamodb-endpoint keeps its "
+              "own: give one of them", file=sys.stderr)
+        return 2
+    if options.data_dir is None:
+        return _serve(options, out, None)
+    from authgate_cli.local import snapshot
+
+    try:
+        with snapshot.claim(options.data_dir):
+            return _serve(options, out, snapshot.read(options.data_dir))
+    except (snapshot.DataDirError, OSError) as exc:
+        print(f"authgate serve: --data {options.data_dir}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> int:
     api_sock = _bind(options.host, options.port, "--port or PORT")
     if api_sock is None:
         return 1
@@ -105,13 +123,25 @@ def serve(options: ServeOptions, out: TextIO = sys.stdout) -> int:
 
     from authgate_cli.local import embedded
 
+    if options.data_dir is not None:
+        from authgate_cli.local.snapshot import watch_writes
+
+        watch_writes()
     aws = embedded.start()
     env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=options.dynamodb_endpoint)
+    if saved and saved.get("session_secret"):
+        env["AUTHGATE_SESSION_SECRET"] = str(saved["session_secret"])  # open sign-in forms still post
     stack.apply(env, fake_credentials=not (options.dynamodb_endpoint and os.environ.get("AWS_ACCESS_KEY_ID")))
+    saver = None
     try:
-        from authgate_cli.local.bootstrap import bootstrap
+        data_note = _prepare(options, seed, demo_origin, saved)
+        if options.data_dir is not None:
+            from authgate import aws as clients
+            from authgate_cli.local.snapshot import Saver
 
-        bootstrap(seed, demo_app=demo_origin)
+            saver = Saver(options.data_dir, clients.dynamodb(), clients.secretsmanager(),
+                          env["AUTHGATE_SESSION_SECRET"])
+            saver.start()
     except Exception as exc:  # noqa: BLE001 - start-up failure: say what failed and stop
         print(f"authgate serve: could not prepare the local stack: {type(exc).__name__}: {exc}", file=sys.stderr)
         for site in sites:
@@ -128,7 +158,7 @@ def serve(options: ServeOptions, out: TextIO = sys.stdout) -> int:
         "env": {k: v for k, v in env.items() if k != "AUTHGATE_SESSION_SECRET"},
     })
     out.write(banner(issuer, sections, aws.endpoint, options.dynamodb_endpoint,
-                     demo_origin if demo_sock else None))
+                     demo_origin if demo_sock else None, data_note))
     out.flush()
 
     try:
@@ -136,11 +166,35 @@ def serve(options: ServeOptions, out: TextIO = sys.stdout) -> int:
     except KeyboardInterrupt:  # Ctrl-C before the loop took over the signal
         pass
     finally:
-        aws.stop()
         stack.remove_state(issuer, pid)
+        try:
+            if saver is not None:
+                saver.close()
+        finally:
+            aws.stop()
     out.write("authgate serve: stopped\n")
     out.flush()
     return 0
+
+
+def _prepare(options: ServeOptions, seed: Path, demo_origin: str, saved: dict[str, Any] | None) -> str:
+    """Tables, keys and data: restored from --data, else bootstrapped from the seed; says which."""
+    from authgate_cli.local.bootstrap import bootstrap
+
+    if saved is None:
+        bootstrap(seed, demo_app=demo_origin)
+        if options.data_dir is None:
+            return "in memory: stopping the server forgets it (--data DIR keeps it)"
+        return f"{options.data_dir} (new: the seed was loaded; kept across restarts)"
+    from authgate import aws as clients
+    from authgate.tokens.keys import ensure_keys
+    from authgate_cli.local.snapshot import restore
+
+    items = restore(saved, clients.dynamodb(), clients.secretsmanager())
+    ensure_keys()
+    return (f"{options.data_dir} (restored {items} items and {len(saved.get('secrets') or [])} secrets "
+            f"saved {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(saved.get('saved_at', 0)))}; "
+            "the seed was not loaded again)")
 
 
 def _bind(host: str, port: int, hint: str, what: str = "port") -> socket.socket | None:
@@ -156,11 +210,13 @@ def _bind(host: str, port: int, hint: str, what: str = "port") -> socket.socket 
 
 
 def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endpoint: str | None,
-           demo_app: str | None = None) -> str:
+           demo_app: str | None = None, data: str | None = None) -> str:
     """What a new user needs on start: where it runs, who to log in as, and what to type first."""
     lines = [f"authgate is running on {base}  (Ctrl-C to stop)"]
     if demo_app:
         lines.append(f"Demo app: {demo_app}/  (open it in a browser: sign in, approve, get tokens)")
+    if data:
+        lines.append(f"Data: {data}")
     lines.append("")
     clients = sections.get("clients", [])
     local_clients = [c for c in clients if c.get("environment", "local") == "local"]
