@@ -23,6 +23,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -136,6 +137,27 @@ def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack
 @pytest.fixture(scope="session")
 def base_url(local_stack: LocalStack) -> str:
     return local_stack.base_url
+
+
+@pytest.fixture(scope="session")
+def demo_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
+    """A stack with its demo app on a free port (the demo clients' redirect URIs follow it)."""
+    stack = start_stack(tmp_path_factory.mktemp("authgate-demo"), "--callback-port", "0")
+    _STACKS.append(stack)
+    try:
+        yield stack
+    finally:
+        stop_stack(stack)
+        _STACKS.remove(stack)
+
+
+@pytest.fixture(scope="module")
+def chromium_browser() -> Iterator[Any]:
+    """Headless Chromium (tests/e2e/chromium.py), one per test module."""
+    from tests.e2e.chromium import chromium
+
+    with chromium() as browser:
+        yield browser
 
 
 _STACKS: list[LocalStack] = []

@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.chromium import chromium, screenshot, watch
-from tests.e2e.conftest import LocalStack, start_stack, stop_stack
+from tests.e2e.chromium import screenshot, watch
+from tests.e2e.conftest import LocalStack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
@@ -112,21 +112,16 @@ window.__result = {
 """
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
+@pytest.fixture
+def stack(demo_stack: LocalStack) -> LocalStack:
     if not LIBRARY.exists():
         pytest.fail(f"{LIBRARY} is missing: run `npm ci --prefix tests/e2e/js` (make test does)")
-    running = start_stack(tmp_path_factory.mktemp("browser-client"), "--callback-port", "0")
-    try:
-        yield running
-    finally:
-        stop_stack(running)
+    return demo_stack
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
+@pytest.fixture
+def browser(chromium_browser: Any) -> Any:
+    return chromium_browser
 
 
 def serve_spa(context: Any, stack: LocalStack) -> str:

@@ -1,7 +1,7 @@
 """Every HTML page in headless Chromium: one stylesheet, one strict header set, no CSP violation.
 
-The stack runs the demo app on a free port (--callback-port 0; the demo clients' redirect URIs
-follow it), so the flows end on a real page. A CSP violation the browser reports fails the
+The stack (conftest's `demo_stack`) runs the demo app on a free port (--callback-port 0; the
+demo clients' redirect URIs follow it), so the flows end on a real page. A CSP violation the browser reports fails the
 test; screenshots of every page are kept in test-artifacts/.
 """
 
@@ -14,8 +14,8 @@ from urllib.parse import urlencode
 import pytest
 import requests
 
-from tests.e2e.chromium import chromium, screenshot, styled, watch
-from tests.e2e.conftest import LocalStack, start_stack, stop_stack
+from tests.e2e.chromium import screenshot, styled, watch
+from tests.e2e.conftest import LocalStack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
@@ -24,23 +24,14 @@ PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action '
             "frame-ancestors 'none'; base-uri 'none'")
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
-    running = start_stack(tmp_path_factory.mktemp("pages"), "--callback-port", "0")
-    try:
-        yield running
-    finally:
-        stop_stack(running)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
+@pytest.fixture
+def stack(demo_stack: LocalStack) -> LocalStack:
+    return demo_stack
 
 
 @pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
+def context(chromium_browser: Any) -> Iterator[Any]:
+    browser = chromium_browser
     ctx = browser.new_context()
     try:
         yield ctx

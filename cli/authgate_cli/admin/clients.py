@@ -39,16 +39,12 @@ def check_create(args: argparse.Namespace) -> None:
 
 def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.stores.clients import ClientExists, ClientStore
-    from authgate.stores.tenants import TenantStore
 
     try:
         check_create(args)
+        validation.existing_tenant(args.tenant)
     except validation.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
-        return 2
-    if TenantStore().get(args.tenant) is None:
-        sys.stderr.write(f"authgate clients: tenant {args.tenant!r} does not exist here; create it first "
-                         "(authgate tenants create)\n")
         return 2
     try:
         client, secret = ClientStore().create(

@@ -48,18 +48,14 @@ def read_password(args: argparse.Namespace, stdin: IO[str] | None = None) -> str
 
 
 def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[str] | None = None) -> int:
-    from authgate.stores.tenants import TenantStore
     from authgate.stores.users import UserExists, UserStore
 
     try:
         check_create(args, stdin)
+        validation.existing_tenant(args.tenant)
         password = read_password(args, stdin)
     except validation.InvalidInput as exc:
         sys.stderr.write(f"authgate users: {exc}\n")
-        return 2
-    if TenantStore().get(args.tenant) is None:
-        sys.stderr.write(f"authgate users: tenant {args.tenant!r} does not exist here; create it first "
-                         "(authgate tenants create)\n")
         return 2
     try:
         UserStore().create(args.tenant, args.username, password, overwrite=args.overwrite)

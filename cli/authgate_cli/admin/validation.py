@@ -76,3 +76,11 @@ def client_grants(grants: Sequence[str], client_type: str, redirect_uris: Sequen
 def _shown(value: str) -> str:
     """The value quoted for an error line, control characters escaped so the line stays one line."""
     return repr(value[:60] + ("…" if len(value) > 60 else ""))
+
+
+def existing_tenant(tenant_id: str) -> None:
+    """The tenant must exist on the stack the command acts on (checked once the stack is known)."""
+    from authgate.stores.tenants import TenantStore
+
+    if TenantStore().get(tenant_id) is None:
+        raise InvalidInput(f"tenant {tenant_id!r} does not exist here; create it first (authgate tenants create)")
