@@ -11,6 +11,7 @@ the report. Teardown sends SIGTERM and waits (the server exits 0 on it), then ki
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -123,15 +124,22 @@ def stop_stack(stack: LocalStack) -> int | None:
     return stack.process.returncode
 
 
-@pytest.fixture(scope="session")
-def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
-    stack = start_stack(tmp_path_factory.mktemp("authgate-serve"))
+@contextlib.contextmanager
+def running_stack(tmp: Path, *extra: str) -> Iterator[LocalStack]:
+    """A started stack, stopped at the end; its log is attached to a failing test's report."""
+    stack = start_stack(tmp, *extra)
     _STACKS.append(stack)
     try:
         yield stack
     finally:
         stop_stack(stack)
         _STACKS.remove(stack)
+
+
+@pytest.fixture(scope="session")
+def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
+    with running_stack(tmp_path_factory.mktemp("authgate-serve")) as stack:
+        yield stack
 
 
 @pytest.fixture(scope="session")
@@ -142,13 +150,8 @@ def base_url(local_stack: LocalStack) -> str:
 @pytest.fixture(scope="session")
 def demo_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
     """A stack with its demo app on a free port (the demo clients' redirect URIs follow it)."""
-    stack = start_stack(tmp_path_factory.mktemp("authgate-demo"), "--callback-port", "0")
-    _STACKS.append(stack)
-    try:
+    with running_stack(tmp_path_factory.mktemp("authgate-demo"), "--callback-port", "0") as stack:
         yield stack
-    finally:
-        stop_stack(stack)
-        _STACKS.remove(stack)
 
 
 @pytest.fixture(scope="module")
