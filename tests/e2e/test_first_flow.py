@@ -131,6 +131,11 @@ def test_first_flow_from_a_fresh_clone(clone: Path, tmp_path: Path, capsys: pyte
             server.wait(timeout=10)
     assert "Traceback" not in log_path.read_text("utf-8", "replace")
     assert result["charges_status"] == "3. GET /charges: HTTP 200"
+    # `make run` installs what serving needs and nothing of the test suite.
+    for module, wanted in (("moto", 0), ("hypercorn", 0), ("pytest", 1), ("playwright", 1), ("cfnlint", 1)):
+        found = subprocess.run([str(clone / ".venv" / "bin" / "python"), "-c", f"import {module}"],
+                               capture_output=True, timeout=60, check=False)
+        assert (found.returncode != 0) == bool(wanted), f"import {module} in make run's .venv"
 
     figures = {"clone_to_server_ready_s": round(ready, 1), "clone_to_first_token_s": round(first_token, 1),
                "clone_to_first_authorization_code_flow_s": round(first_flow, 1),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 import requests
@@ -155,6 +155,8 @@ def test_demo_app_confidential_client_flow_ends_with_tokens_and_charges(stack: L
     assert styled(page)
     screenshot(page, "demo-app-callback")
     seen.assert_clean()
+    code = parse_qs(urlsplit(page.url).query)["code"][0]
+    assert code not in stack.log(100_000), "the demo app logs paths, never the code in the query"
 
 
 def test_demo_app_spa_does_the_flow_in_the_browser_over_cors(stack: LocalStack, context: Any) -> None:
