@@ -39,7 +39,7 @@ PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requir
 .PHONY: help run test venv sam-venv browser validate lint unit functional e2e build bench soak clean
 
 help:
-	@echo "make run    start the API on http://127.0.0.1:$${PORT:-3000} with demo data (creates .venv)"
+	@echo "make run    serve the API on http://127.0.0.1:$${PORT:-3000} and the demo app on :$${CALLBACK_PORT:-8765} (creates .venv)"
 	@echo "make test   the whole suite: template linters, then unit, functional and e2e tests"
 	@echo "make build  sam build (no Docker; needs python3.12 on PATH)"
 	@echo "make bench  the performance report (cold starts, DynamoDB calls, CPU, sizes) -> bench/results.json"
@@ -49,7 +49,7 @@ run: $(RUNSTAMP)
 	$(BIN)/authgate serve
 
 # Linters first, pytest last: the output ends with pytest's summary line.
-test: $(STAMP) $(SAMSTAMP) browser validate
+test: $(STAMP) $(SAMSTAMP) browser $(NPMSTAMP) validate
 	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 venv: $(STAMP)
@@ -83,9 +83,20 @@ $(SAMSTAMP):
 	@$(SAM) --version >/dev/null
 	@touch $(SAMSTAMP)
 
-# Headless Chromium for the login-page test (Debian's package; Playwright drives it).
+# Headless Chromium for the page tests (Debian's package; Playwright drives it).
 browser:
 	@scripts/ensure-chromium >/dev/null
+
+# The OAuth client library the browser-client test runs in Chromium (oauth4webapi, pinned by the
+# lock file).
+NPMDIR   := tests/e2e/js
+NPMSTAMP := $(NPMDIR)/node_modules/.installed
+
+$(NPMSTAMP): $(NPMDIR)/package.json $(NPMDIR)/package-lock.json
+	@command -v npm >/dev/null || { echo "make: npm (Node.js 20+) is required for the browser-client test" >&2; exit 1; }
+	@echo "installing $(NPMDIR) (npm ci)"
+	@npm ci --prefix $(NPMDIR) --no-audit --no-fund --loglevel=error
+	@touch $(NPMSTAMP)
 
 # The template is validated offline by SAM's linter and by cfn-lint.
 validate: $(STAMP) $(SAMSTAMP)
@@ -101,7 +112,7 @@ unit: $(STAMP)
 functional: $(STAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/functional
 
-e2e: $(STAMP) browser
+e2e: $(STAMP) browser $(NPMSTAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/e2e
 
 # sam build without Docker: the layer's arm64 wheels come from PyPI (manylinux aarch64).
@@ -126,4 +137,4 @@ soak: $(RUNSTAMP)
 	$(BIN)/python -m bench.soak
 
 clean:
-	rm -rf $(VENV) $(SAMVENV) .venv-bench .bench-cache .aws-sam .pytest_cache .hypothesis test-artifacts .authgate
+	rm -rf $(VENV) $(SAMVENV) .venv-bench .bench-cache .aws-sam .pytest_cache .hypothesis test-artifacts .authgate $(NPMDIR)/node_modules

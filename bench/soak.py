@@ -72,7 +72,8 @@ def start_server(workdir: Path, workers: int) -> tuple[subprocess.Popen[bytes], 
     env = {**os.environ, **RAISED_LIMITS, "AUTHGATE_STATE_DIR": str(workdir / "state"), "PYTHONUNBUFFERED": "1"}
     env.pop("PORT", None)
     with open(log_path, "wb") as log:
-        process = subprocess.Popen([*command, "serve", "--host", "127.0.0.1", "--port", str(port), "--seed", str(seed)],
+        process = subprocess.Popen([*command, "serve", "--host", "127.0.0.1", "--port", str(port),
+                                    "--callback-port", "off", "--seed", str(seed)],
                                    cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90

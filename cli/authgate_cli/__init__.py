@@ -9,9 +9,17 @@ from __future__ import annotations
 from importlib import metadata
 
 
-def version() -> str:
-    """The installed authgate-cli version ("unknown" when run from a bare checkout)."""
+def version(distribution: str = "authgate-cli") -> str:
+    """The installed version of `distribution` ("unknown" when run from a bare checkout)."""
     try:
-        return metadata.version("authgate-cli")
+        return metadata.version(distribution)
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+def version_line() -> str:
+    """What `authgate --version` prints: the command's version, the runtime's, and Python's."""
+    import platform
+
+    return (f"authgate-cli {version()} (runtime authgate {version('authgate')}, "
+            f"Python {platform.python_version()})")

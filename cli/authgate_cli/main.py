@@ -24,10 +24,33 @@ ADMIN_GROUPS = (
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from authgate_cli.local.serve import default_port, serve
+    from authgate_cli.local.listeners import Timeouts
+    from authgate_cli.local.serve import ServeOptions, default_callback_port, default_port, serve
 
-    port = args.port if args.port is not None else default_port()
-    return serve(host=args.host, port=port, seed=args.seed, dynamodb_endpoint=args.dynamodb_endpoint)
+    callback = default_callback_port() if args.callback_port is None else args.callback_port
+    return serve(ServeOptions(
+        host=args.host, port=args.port if args.port is not None else default_port(),
+        callback_port=None if callback in (None, "off") else int(callback), seed=args.seed,
+        dynamodb_endpoint=args.dynamodb_endpoint, data_dir=args.data,
+        timeouts=Timeouts(idle=args.idle_timeout, read=args.read_timeout)))
+
+
+def _callback_port(raw: str) -> int | str:
+    if raw == "off":
+        return raw
+    if not raw.isdigit() or int(raw) > 65535:
+        raise argparse.ArgumentTypeError(f"a port number, 0 (any free port) or off; got {raw!r}")
+    return int(raw)
+
+
+def _seconds(raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {raw!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 3600 seconds, got {raw}")
+    return value
 
 
 def _invoke(args: argparse.Namespace) -> int:
@@ -48,6 +71,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         prog="authgate",
         description="authgate: OAuth 2.0 authorization server and charges API. "
                     "Run it locally, invoke one handler, or administer a stack.")
+    from authgate_cli import version_line
+
+    parser.add_argument("--version", action="version", version=version_line(),
+                        help="print the versions of authgate-cli, the authgate runtime and Python")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = sub.add_parser("serve", help="run the API locally (API Gateway emulator, in-process AWS)",
@@ -56,10 +83,20 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=None,
                        help="port to listen on (default: $PORT, else 3000; 0 picks a free one)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--callback-port", type=_callback_port, default=None, metavar="PORT",
+                       help="port of the demo app on the demo clients' redirect URIs (default: $CALLBACK_PORT, "
+                            "else 8765; 0 picks a free one and the redirect URIs follow; off: no demo app)")
     serve.add_argument("--seed", type=Path, default=None, metavar="FILE",
                        help="seed file to load instead of the demo seed (format: README, 'Seed file')")
+    serve.add_argument("--data", type=Path, default=None, metavar="DIR",
+                       help="keep tables, keys, clients and users in DIR across restarts (default: in memory, "
+                            "forgotten on stop)")
     serve.add_argument("--dynamodb-endpoint", default=None, metavar="URL",
                        help="use this DynamoDB-compatible endpoint instead of the embedded moto")
+    serve.add_argument("--idle-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                       help="close a connection that sends no complete request head for this long (default 30)")
+    serve.add_argument("--read-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                       help="close a connection whose request body stalls for this long (default 30)")
     serve.set_defaults(func=_serve)
 
     invoke = sub.add_parser("invoke", help="run one function's handler on one event file (no Docker)",

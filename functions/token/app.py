@@ -1,8 +1,14 @@
-"""Lambda handler: the token function — POST /oauth/token, /oauth/revoke, /oauth/introspect."""
+"""Lambda handler: the token function — POST /oauth/token, /oauth/revoke, /oauth/introspect.
+
+Token and revocation answer CORS for browser-based public clients (authgate.http.cors);
+introspection is for resource servers, not browsers.
+"""
 
 from __future__ import annotations
 
 from authgate.http.app import App, Route
+from authgate.http.cors import CorsPolicy
+from authgate.oauth.browser_origins import allowed_origins
 from authgate.oauth.introspection import post_introspect
 from authgate.oauth.revocation import post_revoke
 from authgate.oauth.token_endpoint import post_token
@@ -11,4 +17,7 @@ handler = App("token", {
     ("/oauth/token", "POST"): Route(post_token, "oauth"),
     ("/oauth/revoke", "POST"): Route(post_revoke, "oauth"),
     ("/oauth/introspect", "POST"): Route(post_introspect, "oauth"),
+}, cors={
+    "/oauth/token": CorsPolicy(("POST",), allowed_origins),
+    "/oauth/revoke": CorsPolicy(("POST",), allowed_origins),
 })

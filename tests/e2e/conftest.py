@@ -11,6 +11,8 @@ the report. Teardown sends SIGTERM and waits (the server exits 0 on it), then ki
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
 import socket
@@ -22,6 +24,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,6 +39,8 @@ class LocalStack:
     state_dir: Path
     log_path: Path
     process: subprocess.Popen[bytes]
+    # The demo app's origin (http://127.0.0.1:PORT) when started with --callback-port, else None.
+    demo_app: str | None = None
 
     def log(self, tail: int = 200) -> str:
         """The server's output so far (last `tail` lines)."""
@@ -47,7 +52,14 @@ class LocalStack:
 
     def env(self) -> dict[str, str]:
         """Environment for a subprocess (e.g. `authgate clients ...`) aimed at this stack."""
-        return {**os.environ, "AUTHGATE_STATE_DIR": str(self.state_dir)}
+        env = {**os.environ, "AUTHGATE_STATE_DIR": str(self.state_dir)}
+        env.pop("AUTHGATE_URL", None)
+        return env
+
+    @property
+    def state_file(self) -> Path:
+        """This server's record, which admin commands read to find it."""
+        return self.state_dir / "servers" / f"127.0.0.1_{self.port}.json"
 
 
 def free_port() -> int:
@@ -62,15 +74,19 @@ def authgate_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "authgate_cli.main"]
 
 
-def start_stack(tmp: Path, *extra: str) -> LocalStack:
+def start_stack(tmp: Path, *extra: str, state_dir: Path | None = None) -> LocalStack:
     """Start `authgate serve` on a free port and wait until it answers HTTP."""
     port = free_port()
-    state_dir = tmp / "state"
+    tmp.mkdir(parents=True, exist_ok=True)
+    state_dir = state_dir or tmp / "state"
     log_path = tmp / "serve.log"
     env = {**os.environ, "AUTHGATE_STATE_DIR": str(state_dir), "PYTHONUNBUFFERED": "1"}
-    env.pop("PORT", None)
+    for name in ("PORT", "CALLBACK_PORT"):
+        env.pop(name, None)
     with open(log_path, "wb") as log:
-        process = subprocess.Popen([*authgate_command(), "serve", "--port", str(port), *extra],
+        # No fixed port: the demo app is off unless a test asks for it (--callback-port 0).
+        demo = [] if "--callback-port" in extra else ["--callback-port", "off"]
+        process = subprocess.Popen([*authgate_command(), "serve", "--port", str(port), *demo, *extra],
                                    cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     stack = LocalStack(f"http://127.0.0.1:{port}", port, state_dir, log_path, process)
     deadline = time.monotonic() + READY_TIMEOUT
@@ -79,6 +95,7 @@ def start_stack(tmp: Path, *extra: str) -> LocalStack:
             raise RuntimeError(f"authgate serve exited with {process.returncode} before it was ready:\n{stack.log()}")
         # Ready once the start-up banner is out (tables, keys and seed are loaded by then).
         if "authgate is running on" in stack.log() and _answers(stack.base_url):
+            stack.demo_app = json.loads(stack.state_file.read_text()).get("demo_app")
             return stack
         if time.monotonic() > deadline:
             stop_stack(stack)
@@ -107,9 +124,10 @@ def stop_stack(stack: LocalStack) -> int | None:
     return stack.process.returncode
 
 
-@pytest.fixture(scope="session")
-def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
-    stack = start_stack(tmp_path_factory.mktemp("authgate-serve"))
+@contextlib.contextmanager
+def running_stack(tmp: Path, *extra: str) -> Iterator[LocalStack]:
+    """A started stack, stopped at the end; its log is attached to a failing test's report."""
+    stack = start_stack(tmp, *extra)
     _STACKS.append(stack)
     try:
         yield stack
@@ -119,8 +137,30 @@ def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack
 
 
 @pytest.fixture(scope="session")
+def local_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
+    with running_stack(tmp_path_factory.mktemp("authgate-serve")) as stack:
+        yield stack
+
+
+@pytest.fixture(scope="session")
 def base_url(local_stack: LocalStack) -> str:
     return local_stack.base_url
+
+
+@pytest.fixture(scope="session")
+def demo_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
+    """A stack with its demo app on a free port (the demo clients' redirect URIs follow it)."""
+    with running_stack(tmp_path_factory.mktemp("authgate-demo"), "--callback-port", "0") as stack:
+        yield stack
+
+
+@pytest.fixture(scope="module")
+def chromium_browser() -> Iterator[Any]:
+    """Headless Chromium (tests/e2e/chromium.py), one per test module."""
+    from tests.e2e.chromium import chromium
+
+    with chromium() as browser:
+        yield browser
 
 
 _STACKS: list[LocalStack] = []

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+from pathlib import Path
 
 import pytest
 import requests
@@ -50,3 +52,69 @@ def test_users_create_against_the_local_stack(local_stack: LocalStack) -> None:
                  stdin="e2e-user-password\n")
     assert done.returncode == 0, done.stderr
     assert "e2e-user created" in done.stdout
+
+
+# ------------------------------------------------------------------ input the CLI refuses
+
+def one_line_refusal(done: subprocess.CompletedProcess[str], line: str) -> None:
+    """Exit 2, nothing on stdout, exactly one line on stderr (no traceback, no usage dump)."""
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", line + "\n")
+
+
+def test_a_client_for_a_tenant_that_does_not_exist_is_refused(local_stack: LocalStack) -> None:
+    done = admin(local_stack, "clients", "create", "--client-id", "orphan-cli", "--tenant", "no-such-tenant",
+                 "--grant", "client_credentials", "--scope", "charges:read")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"target: local stack {local_stack.base_url} (stage local)",
+        "authgate clients: tenant 'no-such-tenant' does not exist here; create it first (authgate tenants create)"]
+    listed = admin(local_stack, "clients", "list", "--json")
+    assert "orphan-cli" not in {c["client_id"] for c in json.loads(listed.stdout)}
+
+
+@pytest.mark.parametrize("args, line", [
+    (["--grant", "authorization_code"],
+     ("authgate clients: the authorization_code grant needs at least one --redirect-uri (the code is sent back "
+     "there, RFC 6749 3.1.2.2)")),
+    (["--client-id", "bad\x1b[31mid", "--grant", "client_credentials"],
+     "authgate clients: --client-id 'bad\\x1b[31mid' must be printable ASCII without spaces or control characters"),
+    (["--name", "two\nlines", "--grant", "client_credentials"],
+     "authgate clients: --name 'two\\nlines' contains the control character U+000A"),
+    (["--grant", "authorization_code", "--redirect-uri", "https://app.example/cb#x"],
+     ("authgate clients: redirect URI 'https://app.example/cb#x' is not an absolute URI in printable ASCII "
+     "without a fragment (RFC 6749 3.1.2); it must be exactly what the application will send")),
+    (["--type", "public", "--grant", "client_credentials"],
+     "authgate clients: a public client cannot use client_credentials: it has no secret (RFC 6749 4.4)"),
+], ids=["code-without-redirect-uri", "control-in-id", "newline-in-name", "fragment", "public-cc"])
+def test_bad_client_arguments_are_one_line_and_exit_2_before_any_stack(tmp_path: Path, args: list[str],
+                                                                     line: str) -> None:
+    """Checked before the stack is looked up: the same answer with no stack running at all."""
+    env = {**os.environ, "AUTHGATE_STATE_DIR": str(tmp_path)}
+    env.pop("AUTHGATE_URL", None)
+    done = subprocess.run([*authgate_command(), "clients", "create", "--tenant", "demo", *args], cwd=REPO_ROOT,
+                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    one_line_refusal(done, line)
+
+
+def test_users_create_without_a_terminal_asks_for_password_stdin(local_stack: LocalStack) -> None:
+    done = subprocess.run([*authgate_command(), "users", "create", "--tenant", "demo", "--username", "no-tty"],
+                          cwd=REPO_ROOT, env=local_stack.env(), stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60, check=False)
+    one_line_refusal(done, "authgate users: no terminal to ask for the password on: pipe it in with "
+                           "--password-stdin")
+
+
+@pytest.mark.parametrize("args, stdin, line", [
+    (["--tenant", "no-such-tenant", "--username", "bob"], "bob-password\n",
+     "authgate users: tenant 'no-such-tenant' does not exist here; create it first (authgate tenants create)"),
+    (["--tenant", "demo", "--username", "bob\x07"], "bob-password\n",
+     "authgate users: --username 'bob\\x07' contains the control character U+0007"),
+    (["--tenant", "demo", "--username", "bob"], "",
+     "authgate users: the password must have at least 8 characters"),
+], ids=["unknown-tenant", "control-in-username", "no-password"])
+def test_bad_user_arguments_are_one_line_and_exit_2(local_stack: LocalStack, args: list[str], stdin: str,
+                                                    line: str) -> None:
+    done = admin(local_stack, "users", "create", *args, "--password-stdin", stdin=stdin)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1] == line
+    assert len(done.stderr.splitlines()) <= 2  # at most the "target:" line before it

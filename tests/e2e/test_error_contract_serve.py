@@ -46,7 +46,7 @@ def test_insane_request_id_is_replaced(http):
 def test_token_endpoint_405_speaks_oauth(http, base_url):
     r = http.get("/oauth/token")
     assert (r.status_code, r.headers["Allow"], r.headers["Content-Type"], r.headers["Cache-Control"]) == (
-        405, "POST", "application/json", "no-store")
+        405, "OPTIONS, POST", "application/json", "no-store")
     assert r.json() == {"error": "invalid_request", "error_description": "GET is not allowed on /oauth/token.",
                         "error_uri": f"{base_url}/problems/method_not_allowed"}
 

@@ -28,6 +28,7 @@ def test_jwks_is_served(base_url: str) -> None:
     assert headers_of(response) == {
         "content-type": "application/json",
         "cache-control": "public, max-age=300",
+        "vary": "Origin",  # cacheable and CORS-enabled: caches key it by Origin
         "x-request-id": request_id,
         "x-amzn-requestid": request_id,
         "x-amz-apigw-id": response.headers["x-amz-apigw-id"],
@@ -67,11 +68,12 @@ def test_unknown_route_is_a_problem_never_html(base_url: str, method: str, path:
 
 
 def test_http_level_errors_are_problems_never_html(base_url: str) -> None:
-    """What never reaches a route (an unknown HTTP method) is still problem+json."""
+    """A method API Gateway does not know matches no route: MISSING_AUTHENTICATION_TOKEN, problem+json."""
     response = requests.request("BREW", f"{base_url}/", timeout=10)
-    assert response.status_code == 405
+    assert response.status_code == 404
     assert response.headers["content-type"] == "application/problem+json"
-    assert response.json()["code"] == "method_not_allowed"
+    assert response.json()["code"] == "not_found"
+    assert "allow" not in response.headers
 
 
 def test_charges_without_api_key_is_the_invalid_api_key_gateway_response(base_url: str) -> None:
@@ -114,7 +116,7 @@ def test_each_request_is_one_structured_log_line_without_secrets(local_stack: Lo
 
 
 def test_state_file_points_admin_commands_at_this_stack(local_stack: LocalStack) -> None:
-    state = json.loads((local_stack.state_dir / "local.json").read_text())
+    state = json.loads(local_stack.state_file.read_text())
     assert state["base_url"] == local_stack.base_url
     assert state["env"]["AUTHGATE_ISSUER"] == local_stack.base_url
     assert state["env"]["AUTHGATE_CLIENTS_TABLE"] == "ClientsTable"
@@ -133,12 +135,12 @@ def test_busy_port_says_so_and_exits_non_zero(local_stack: LocalStack) -> None:
 def test_sigint_stops_cleanly_and_removes_the_state_file(tmp_path: Path) -> None:
     stack = start_stack(tmp_path)
     try:
-        assert (stack.state_dir / "local.json").exists()
+        assert stack.state_file.exists()
         stack.process.send_signal(signal.SIGINT)
         assert stack.process.wait(timeout=20) == 0
     finally:
         stop_stack(stack)
-    assert not (stack.state_dir / "local.json").exists()
+    assert not stack.state_file.exists()
     assert "authgate serve: stopped" in stack.log()
     with socket.socket() as sock:  # nothing listens on the port any more (TIME_WAIT aside)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

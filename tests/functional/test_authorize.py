@@ -46,6 +46,11 @@ def without_request_id(result: dict[str, Any]) -> dict[str, str]:
     return {k: v for k, v in headers_of(result).items() if k != "x-request-id"}
 
 
+# An error page loads the shared stylesheet and nothing else, and has no form.
+ERROR_PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; "
+                  "frame-ancestors 'none'; base-uri 'none'")
+
+
 def assert_error_page(result: dict[str, Any], code: str, detail: str, status: int = 400) -> None:
     """The whole error page: status, headers, and its body (title, detail, code, request id)."""
     from authgate.errors.catalogue import lookup
@@ -53,8 +58,9 @@ def assert_error_page(result: dict[str, Any], code: str, detail: str, status: in
     headers = without_request_id(result)
     assert "Location" not in headers
     assert headers == {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                       "Pragma": "no-cache", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
-                       "X-Content-Type-Options": "nosniff", **({"Retry-After": "1"} if status == 503 else {})}
+                       "Pragma": "no-cache", "Content-Security-Policy": ERROR_PAGE_CSP, "X-Frame-Options": "DENY",
+                       "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                       **({"Retry-After": "1"} if status == 503 else {})}
     assert result["statusCode"] == status
     request_id = headers_of(result)["x-request-id"]
     title = lookup(code).title
@@ -119,7 +125,9 @@ def test_redirect_uri_omitted_uses_the_only_registered_one_and_the_code_remember
     result = browser.submit(page_of(browser.get(web_params(redirect_uri=None, state=None))))
     redirect = redirect_of(result)
     assert redirect.base == WEB_REDIRECT and sorted(redirect.params) == ["code", "iss"]
-    assert CodeStore().consume(redirect.one("code")).redirect_uri is None
+    record = CodeStore().consume(redirect.one("code"))
+    # Bound to where it went, remembering that the request named no URI (RFC 6749 4.1.3).
+    assert (record.redirect_uri, record.redirect_uri_sent) == (WEB_REDIRECT, False)
 
 
 def test_public_client_with_pkce_and_default_scope(browser: Browser) -> None:
@@ -158,10 +166,24 @@ def test_missing_repeated_or_badly_encoded_client_id_is_the_page(browser: Browse
     assert_error_page(browser.get_raw(raw_query), "invalid_request", detail)
 
 
-@pytest.mark.parametrize("client_id", ["no-such-client", "staging-web"])
-def test_unknown_client_and_client_of_another_environment_look_the_same(browser: Browser, client_id: str) -> None:
-    result = browser.get(web_params(client_id=client_id))
-    assert_error_page(result, "unauthorized_client", "The client is not registered for this environment.")
+def test_unknown_client_is_its_own_page(browser: Browser) -> None:
+    result = browser.get(web_params(client_id="no-such-client"))
+    assert_error_page(result, "unknown_client",
+                      "No client with this client_id is registered. Check the client_id the application sends.")
+
+
+def test_client_of_another_environment_says_where_it_belongs(browser: Browser) -> None:
+    """staging-web exists, for staging: a different mistake from a typo, with its own heading."""
+    result = browser.get(web_params(client_id="staging-web"))
+    assert_error_page(result, "client_of_another_environment",
+                      "The client staging-web is registered for the staging environment, not for this one "
+                      "(local). Use a client registered here.")
+
+
+def test_redirect_uri_not_registered_is_its_own_page(browser: Browser) -> None:
+    result = browser.get(web_params(redirect_uri=WEB_REDIRECT + "/"))
+    assert_error_page(result, "redirect_uri_mismatch",
+                      "The redirect_uri does not match a URI registered for this client.")
 
 
 def test_redirect_uri_repeated_is_the_page(browser: Browser) -> None:

@@ -25,8 +25,8 @@ ISSUER = "http://127.0.0.1:3000"
 # (function, a resource it serves, the methods it takes there, its surface)
 FUNCTIONS = [
     ("authorize", "/oauth/authorize", "GET, POST", "authorize"),
-    ("token", "/oauth/token", "POST", "oauth"),
-    ("jwks", "/.well-known/jwks.json", "GET", "api"),
+    ("token", "/oauth/token", "OPTIONS, POST", "oauth"),      # OPTIONS: the CORS preflight
+    ("jwks", "/.well-known/jwks.json", "GET, OPTIONS", "api"),
     ("charges", "/charges", "GET, POST", "api"),
 ]
 

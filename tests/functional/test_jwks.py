@@ -84,7 +84,9 @@ def test_jwks_response_publishes_next_current_previous_with_public_members_only(
     result = invoke("jwks", event("GET", "/.well-known/jwks.json"))
     assert result["statusCode"] == 200
     assert {k: v for k, v in result["multiValueHeaders"].items() if k != "x-request-id"} == {
-        "Content-Type": ["application/json"], "Cache-Control": ["public, max-age=300"]}
+        "Content-Type": ["application/json"], "Cache-Control": ["public, max-age=300"],
+        # Cacheable and CORS-enabled: a shared cache must key it by Origin (authgate.http.cors).
+        "Vary": ["Origin"]}
     keys = json.loads(result["body"])["keys"]
     states = {k.kid: k.state for k in KeyStore().all()}
     assert [states[k["kid"]] for k in keys] == ["current", "next", "previous"]
@@ -94,7 +96,7 @@ def test_jwks_response_publishes_next_current_previous_with_public_members_only(
 
 def test_jwks_other_method_is_405(aws: None, invoke: Any) -> None:
     result = invoke("jwks", event("POST", "/.well-known/jwks.json"))
-    assert result["statusCode"] == 405 and result["multiValueHeaders"]["Allow"] == ["GET"]
+    assert result["statusCode"] == 405 and result["multiValueHeaders"]["Allow"] == ["GET, OPTIONS"]
 
 
 def test_jwks_path_imports_neither_jwt_nor_cryptography() -> None:

@@ -17,7 +17,7 @@ def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untype
     headers = {k: ", ".join(v) for k, v in result["multiValueHeaders"].items()}
     assert headers.pop("x-request-id")
     assert (result["statusCode"], headers) == (200, {"Content-Type": "application/json",
-                                                     "Cache-Control": "public, max-age=3600"})
+                                                     "Cache-Control": "public, max-age=3600", "Vary": "Origin"})
     methods = ["client_secret_basic", "client_secret_post", "none"]
     assert json.loads(result["body"]) == {
         "issuer": ISSUER,

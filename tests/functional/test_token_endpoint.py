@@ -346,6 +346,27 @@ def test_redirect_uri_differing_by_any_character_is_invalid_grant(tokens: TokenC
                  "redirect_uri does not match the authorization request.")
 
 
+def test_code_requested_without_redirect_uri_may_be_exchanged_without_it(tokens: TokenClient) -> None:
+    """RFC 6749 4.1.3: redirect_uri is REQUIRED only if the authorization request included it."""
+    code = new_code(redirect_uri=WEB_REDIRECT, redirect_uri_sent=False)
+    result = tokens.post({"grant_type": "authorization_code", "code": code, "code_verifier": VERIFIER},
+                         auth=basic("demo-web", "demo-web-secret"))
+    assert_token_response(result, "charges:read charges:write", refresh=True)
+
+
+def test_code_requested_without_redirect_uri_may_name_the_uri_it_was_sent_to(tokens: TokenClient) -> None:
+    code = new_code(redirect_uri=WEB_REDIRECT, redirect_uri_sent=False)
+    assert_token_response(tokens.exchange(code, redirect_uri=WEB_REDIRECT), "charges:read charges:write", refresh=True)
+
+
+@pytest.mark.parametrize("redirect_uri", [WEB_REDIRECT + "/", SPA_REDIRECT, "https://elsewhere.example/cb"])
+def test_code_requested_without_redirect_uri_refuses_any_other_uri(tokens: TokenClient, redirect_uri: str) -> None:
+    """Not even one the client registered: only the URI the code went to (stricter than Authlib)."""
+    code = new_code(redirect_uri=WEB_REDIRECT, redirect_uri_sent=False)
+    assert_error(tokens.exchange(code, redirect_uri=redirect_uri), 400, "invalid_grant",
+                 "redirect_uri is not the URI the authorization code was sent to.")
+
+
 def test_missing_redirect_uri_when_the_request_had_one_is_invalid_grant(tokens: TokenClient) -> None:
     result = tokens.post({"grant_type": "authorization_code", "code": new_code(), "code_verifier": VERIFIER},
                          auth=basic("demo-web", "demo-web-secret"))
@@ -413,7 +434,7 @@ def test_missing_refresh_token_is_invalid_request(tokens: TokenClient) -> None:
 def test_get_on_token_endpoint_is_405_problem_with_allow(tokens: TokenClient) -> None:
     result = tokens.post(method="GET", content_type=None)
     assert result["statusCode"] == 405
-    assert headers_of(result)["Allow"] == "POST"
+    assert headers_of(result)["Allow"] == "OPTIONS, POST"  # OPTIONS: the CORS preflight
 
 
 def test_dynamodb_throttling_is_503_temporarily_unavailable(tokens: TokenClient) -> None:

@@ -120,13 +120,14 @@ class TokenClient:
 
 
 def new_code(*, client_id: str = "demo-web", redirect_uri: str | None = WEB_REDIRECT,
-             challenge: str = CHALLENGE, scope: str = "charges:read charges:write", ttl: int | None = None) -> str:
+             challenge: str = CHALLENGE, scope: str = "charges:read charges:write", ttl: int | None = None,
+             redirect_uri_sent: bool = True) -> str:
     """A code as the authorize endpoint stores it (through the real CodeStore)."""
     from authgate.stores.codes import CodeStore
 
     return CodeStore().create(client_id=client_id, tenant_id="demo", redirect_uri=redirect_uri,
                               code_challenge=challenge, code_challenge_method="S256" if challenge else "",
-                              scope=scope, subject="alice", ttl=ttl)
+                              scope=scope, subject="alice", ttl=ttl, redirect_uri_sent=redirect_uri_sent)
 
 
 @pytest.fixture

@@ -62,3 +62,15 @@ def test_a_reader_that_goes_away_is_not_a_traceback() -> None:
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     status, _, err = out.stdout.partition("\n")
     assert (status, err.strip()) == ("0", "")
+
+
+def test_version_names_the_command_the_runtime_and_python() -> None:
+    import platform
+    from importlib import metadata
+
+    from tests.e2e.conftest import authgate_command
+
+    done = subprocess.run([*authgate_command(), "--version"], capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (f"authgate-cli {metadata.version('authgate-cli')} (runtime authgate "
+                           f"{metadata.version('authgate')}, Python {platform.python_version()})\n")

@@ -2,6 +2,8 @@
 
 A new or rotated secret is printed ONCE (stdout) and stored only as its SHA-256; rotation
 invalidates the old secret from the next request (client reads are strongly consistent).
+Arguments are checked before any stack is looked up (authgate_cli.admin.validation), the tenant
+once the stack is known; a refusal is one line on stderr and exit status 2.
 Acts on the running `authgate serve` stack by default, or on a deployed stack (`--stack-name`),
 through authgate_cli.admin.target.
 """
@@ -13,21 +15,36 @@ import json
 import sys
 from typing import IO, Any
 
-from authgate_cli.admin import target
+from authgate_cli.admin import target, validation
 
 GRANT_TYPES = ("authorization_code", "refresh_token", "client_credentials", "password")
 
 
-def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+def check_create(args: argparse.Namespace) -> None:
+    """Refuse bad arguments before any stack is looked up (InvalidInput names the problem)."""
     from authgate.oauth.scopes import KNOWN_SCOPES
-    from authgate.stores.clients import ClientExists, ClientStore
 
+    if args.client_id is not None:
+        validation.identifier(args.client_id, "--client-id")
+    validation.identifier(args.tenant, "--tenant")
+    if args.name is not None:
+        validation.text(args.name, "--name")
+    for uri in args.redirect_uri:
+        validation.redirect_uri(uri)
     unknown = [s for s in args.scope if s not in KNOWN_SCOPES]
     if unknown:
-        sys.stderr.write(f"authgate clients: unknown scope {unknown[0]!r}; known: {' '.join(KNOWN_SCOPES)}\n")
-        return 2
-    if args.type == "public" and "client_credentials" in args.grant:
-        sys.stderr.write("authgate clients: a public client cannot use client_credentials\n")
+        raise validation.InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(KNOWN_SCOPES)}")
+    validation.client_grants(args.grant, args.type, args.redirect_uri)
+
+
+def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.clients import ClientExists, ClientStore
+
+    try:
+        check_create(args)
+        validation.existing_tenant(args.tenant)
+    except validation.InvalidInput as exc:
+        sys.stderr.write(f"authgate clients: {exc}\n")
         return 2
     try:
         client, secret = ClientStore().create(
@@ -83,6 +100,14 @@ ACTIONS = {"create": create_client, "rotate-secret": rotate_secret, "list": list
 
 
 def _run(args: argparse.Namespace) -> int:
+    try:
+        if args.clients_command == "create":
+            check_create(args)
+        elif args.clients_command == "rotate-secret":
+            validation.identifier(args.client_id, "CLIENT_ID")
+    except validation.InvalidInput as exc:
+        sys.stderr.write(f"authgate clients: {exc}\n")
+        return 2
     return target.run(args, "clients", lambda: ACTIONS[args.clients_command](args))
 
 

@@ -1,6 +1,8 @@
-"""Which stack an admin command acts on: the running local stack, or a deployed CloudFormation stack.
+"""Which stack an admin command acts on: a running local stack, or a deployed CloudFormation stack.
 
-Either way the result is the environment the stack's functions see (table names, stage,
+Locally that is the only `authgate serve` running, or the one `--url` (or $AUTHGATE_URL) names
+when several are; a deployed stack is `--stack-name NAME [--region R]`. Every command says on
+stderr which stack it acts on before it acts. Either way the result is the environment the stack's functions see (table names, stage,
 issuer, AWS endpoint), applied to this process, so admin code uses the same stores and
 settings as the handlers do.
 """
@@ -25,6 +27,9 @@ class TargetError(Exception):
     """No stack to act on (none running locally, or the named stack is missing or incomplete)."""
 
 
+URL_ENV = "AUTHGATE_URL"
+
+
 @dataclass(frozen=True)
 class Target:
     name: str          # "local" or the CloudFormation stack name
@@ -32,9 +37,20 @@ class Target:
     issuer: str
     env: dict[str, str]
 
+    def describe(self) -> str:
+        """What an admin command names before it acts: which stack, at which URL."""
+        if self.name == "local":
+            return f"local stack {self.issuer} (stage {self.stage})"
+        at = f" at {self.issuer}" if self.issuer else ""
+        return f"stack {self.name}{at} (stage {self.stage})"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("target stack (default: the running `authgate serve`)")
+    group = parser.add_argument_group(
+        "target stack (default: the running `authgate serve`, when exactly one is running)")
+    group.add_argument("--url", metavar="URL", default=os.environ.get(URL_ENV) or None,
+                       help=f"act on the local stack serving this base URL, e.g. http://127.0.0.1:4000 "
+                            f"(default: ${URL_ENV})")
     group.add_argument("--stack-name", metavar="NAME", help="act on this deployed CloudFormation stack")
     group.add_argument("--region", metavar="REGION", help="AWS region of --stack-name")
 
@@ -43,7 +59,10 @@ def use(args: argparse.Namespace) -> Target:
     """Point this process at the chosen stack (environment + fresh caches) and describe it."""
     stack_name = getattr(args, "stack_name", None)
     region = getattr(args, "region", None)
-    target = deployed(stack_name, region) if stack_name else local()
+    url = getattr(args, "url", None)
+    if stack_name and url:
+        raise TargetError("--url names a local stack and --stack-name a deployed one: give one of them")
+    target = deployed(stack_name, region) if stack_name else local(url)
     for name in _TARGET_VARS:
         os.environ.pop(name, None)
     stack.apply(target.env, fake_credentials=target.name == "local")
@@ -57,15 +76,19 @@ def run(args: argparse.Namespace, command: str, action: Callable[[], int]) -> in
     except TargetError as exc:
         sys.stderr.write(f"authgate {command}: {exc}\n")
         return 2
-    sys.stderr.write(f"target: {chosen.name} (stage {chosen.stage})\n")
+    sys.stderr.write(f"target: {chosen.describe()}\n")
     return action()
 
 
-def local() -> Target:
-    state = stack.read_state()
-    if state is None:
-        raise TargetError(f"no local stack is running (no {stack.state_path()}): start one with "
-                          "`authgate serve` or `make run`, or pass --stack-name NAME")
+def local(url: str | None = None) -> Target:
+    """The running local stack at `url`, or the only one running."""
+    def stale(base_url: str, why: str) -> None:
+        sys.stderr.write(f"removed the record of the local stack at {base_url}: {why}\n")
+
+    try:
+        state = stack.find(url, on_stale=stale)
+    except stack.NoStack as exc:
+        raise TargetError(str(exc)) from None
     env = {str(k): str(v) for k, v in (state.get("env") or {}).items()}
     return Target("local", env.get("AUTHGATE_STAGE", "local"), str(state.get("issuer", "")), env)
 

@@ -1,7 +1,10 @@
 """`authgate users create`: add a user (password stored as scrypt only) to a tenant.
 
 The password is read from --password-stdin or prompted for, never taken as an argument that
-would land in shell history. Acts on the running local stack or a deployed one (`--stack-name`).
+would land in shell history; without a terminal to prompt on, --password-stdin is required.
+Arguments are checked before any stack is looked up, the tenant once it is known; a refusal is
+one line on stderr and exit status 2. Acts on the running local stack or a deployed one
+(`--stack-name`).
 """
 
 from __future__ import annotations
@@ -9,20 +12,50 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+import unicodedata
 from typing import IO, Any
 
-from authgate_cli.admin import target
+from authgate_cli.admin import target, validation
+
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024
+MAX_USERNAME = 128
+
+
+def check_create(args: argparse.Namespace, stdin: IO[str] | None = None) -> None:
+    """Refuse bad arguments, and a prompt nobody can answer, before any stack is looked up."""
+    validation.identifier(args.tenant, "--tenant")
+    validation.text(args.username, "--username", limit=MAX_USERNAME)
+    if not args.password_stdin and not (stdin or sys.stdin).isatty():
+        raise validation.InvalidInput("no terminal to ask for the password on: pipe it in with --password-stdin")
+
+
+def read_password(args: argparse.Namespace, stdin: IO[str] | None = None) -> str:
+    if args.password_stdin:
+        password = (stdin or sys.stdin).readline().rstrip("\r\n")
+    else:
+        try:
+            password = getpass.getpass(f"password for {args.username}: ")
+        except (EOFError, KeyboardInterrupt):
+            raise validation.InvalidInput("no password given") from None
+    if len(password) < MIN_PASSWORD:
+        raise validation.InvalidInput(f"the password must have at least {MIN_PASSWORD} characters")
+    if len(password) > MAX_PASSWORD:
+        raise validation.InvalidInput(f"the password must have at most {MAX_PASSWORD} characters")
+    if any(unicodedata.category(c) == "Cc" for c in password):
+        raise validation.InvalidInput("the password contains a control character")
+    return password
 
 
 def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[str] | None = None) -> int:
     from authgate.stores.users import UserExists, UserStore
 
-    if args.password_stdin:
-        password = (stdin or sys.stdin).readline().rstrip("\r\n")
-    else:
-        password = getpass.getpass(f"password for {args.username}: ")
-    if len(password) < 8:
-        sys.stderr.write("authgate users: the password must have at least 8 characters\n")
+    try:
+        check_create(args, stdin)
+        validation.existing_tenant(args.tenant)
+        password = read_password(args, stdin)
+    except validation.InvalidInput as exc:
+        sys.stderr.write(f"authgate users: {exc}\n")
         return 2
     try:
         UserStore().create(args.tenant, args.username, password, overwrite=args.overwrite)
@@ -35,6 +68,11 @@ def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[s
 
 
 def _run(args: argparse.Namespace) -> int:
+    try:
+        check_create(args)
+    except validation.InvalidInput as exc:
+        sys.stderr.write(f"authgate users: {exc}\n")
+        return 2
     return target.run(args, "users", lambda: create_user(args))
 
 

@@ -24,15 +24,15 @@ def create_tables(client: Any) -> list[str]:
     return created
 
 
-def bootstrap(seed: Path | None = None) -> dict[str, Any]:
+def bootstrap(seed: Path | None = None, demo_app: str | None = None) -> dict[str, Any]:
     """Tables, then keys (authgate.tokens.keys), then the seed (authgate_cli.local.seed); returns the seed summary.
 
     Runs against whatever the environment points the AWS clients at; call after it is set.
     """
     from authgate import aws
     from authgate.tokens.keys import ensure_keys
-    from authgate_cli.local.seed import DEMO_SEED, load_seed
+    from authgate_cli.local.seed import DEMO_APP_ORIGIN, DEMO_SEED, load_seed
 
     create_tables(aws.dynamodb())
     ensure_keys()
-    return load_seed(seed or DEMO_SEED) or {}
+    return load_seed(seed or DEMO_SEED, demo_app=demo_app or DEMO_APP_ORIGIN) or {}

@@ -4,6 +4,10 @@ First the resource: the most specific resource whose path matches, comparing seg
 segment (a literal beats `{param}`, which beats `{proxy+}`). Then the method on that resource:
 an explicit method beats ANY. A matched resource without the method is not a fall-through to a
 less specific resource: API Gateway answers MISSING_AUTHENTICATION_TOKEN, and so do we.
+
+A REST API knows seven methods, and ANY stands for those seven only (API Gateway developer
+guide, x-amazon-apigateway-any-method; "HTTP methods" of AWS::ApiGateway::Method). Any other
+method (BREW, PROPFIND) can match no method of any resource.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from authgate_cli.local.template import ApiRoute
+
+# The methods a REST API method (and ANY) can be: DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT.
+METHODS = frozenset({"DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"})
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,8 @@ class Router:
         if found is None:
             return None
         resource, params = found
+        if method not in METHODS:  # methods are case-sensitive (RFC 9110 9.1): "get" is not GET
+            return None
         methods = self._by_resource[resource]
-        route = methods.get(method.upper()) or methods.get("ANY")
+        route = methods.get(method) or methods.get("ANY")
         return Match(route, params) if route else None

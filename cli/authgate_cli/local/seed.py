@@ -1,10 +1,12 @@
-"""Seed data for a local stack (PRODUCT.md demo seed); never used by a deployed stage.
+"""Seed data for a local stack (the demo tenants, clients, users, API key); never used by a deployed stage.
 
 A seed file is a JSON object of sections. Each section is a list of items handed to the loader
 `seed(items, dynamodb)` of the store that owns the table: tenants, clients, users, invoices.
 `api_keys` is read by the local API Gateway emulator, not written to a table. `include` lists
 further seed files (paths relative to this one) loaded first. Secrets and passwords are
-plaintext in the file and hashed by the loaders.
+plaintext in the file and hashed by the loaders. In a client's `redirect_uris`, `{demo_app}`
+stands for the origin of the demo app `authgate serve` runs (http://127.0.0.1:8765 unless
+--callback-port says otherwise), so the demo clients' redirect URIs follow its port.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from typing import Any
 
 DEMO_SEED = Path(__file__).with_name("demo_seed.json")
 STAGING_SEED = Path(__file__).with_name("staging_seed.json")
+# Where the demo app listens unless `authgate serve --callback-port` moves it.
+DEMO_APP_ORIGIN = "http://127.0.0.1:8765"
+DEMO_APP_PLACEHOLDER = "{demo_app}"
 
 # Section -> module whose `seed(items, dynamodb)` loads it, in load order (tenants before the
 # clients and users that name them).
@@ -33,8 +38,8 @@ class SeedError(ValueError):
     """The seed file is not valid (unknown section, wrong shape)."""
 
 
-def read_seed(path: Path) -> dict[str, list[dict[str, Any]]]:
-    """The merged sections of a seed file and its includes (includes first)."""
+def read_seed(path: Path, demo_app: str = DEMO_APP_ORIGIN) -> dict[str, list[dict[str, Any]]]:
+    """The merged sections of a seed file and its includes (includes first), `{demo_app}` resolved."""
     path = Path(path)
     try:
         raw = json.loads(path.read_text("utf-8"))
@@ -44,7 +49,7 @@ def read_seed(path: Path) -> dict[str, list[dict[str, Any]]]:
         raise SeedError(f"{path}: a seed file is a JSON object of sections")
     merged: dict[str, list[dict[str, Any]]] = {}
     for include in raw.get("include", []):
-        for section, items in read_seed(path.parent / include).items():
+        for section, items in read_seed(path.parent / include, demo_app).items():
             merged.setdefault(section, []).extend(items)
     for section, items in raw.items():
         if section.startswith("_") or section == "include":
@@ -53,13 +58,23 @@ def read_seed(path: Path) -> dict[str, list[dict[str, Any]]]:
             raise SeedError(f"{path}: unknown section {section!r}; known: {sorted(LOADERS) + ['api_keys']}")
         if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
             raise SeedError(f"{path}: section {section!r} must be a list of objects")
+        if section == "clients":
+            items = [_with_demo_app(item, demo_app) for item in items]
         merged.setdefault(section, []).extend(items)
     return merged
 
 
-def load_seed(path: Path = DEMO_SEED, dynamodb: Any = None) -> dict[str, Any]:
+def _with_demo_app(client: dict[str, Any], demo_app: str) -> dict[str, Any]:
+    uris = client.get("redirect_uris")
+    if not isinstance(uris, list):
+        return client
+    return {**client, "redirect_uris": [u.replace(DEMO_APP_PLACEHOLDER, demo_app) if isinstance(u, str) else u
+                                        for u in uris]}
+
+
+def load_seed(path: Path = DEMO_SEED, dynamodb: Any = None, demo_app: str = DEMO_APP_ORIGIN) -> dict[str, Any]:
     """Load a seed file into the tables; returns a summary (counts, api_keys) for the banner."""
-    sections = read_seed(path)
+    sections = read_seed(path, demo_app)
     summary: dict[str, Any] = {}
     for section, module_name in LOADERS.items():
         items = sections.get(section)

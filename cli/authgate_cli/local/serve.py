@@ -1,119 +1,223 @@
 """`authgate serve`: bind, start the embedded AWS, bootstrap the stack, print how to try it, serve.
 
-Order matters: the HTTP port is bound first (a busy port fails before anything starts), moto
-is made atomic before it serves, and the environment is set before any handler or store builds
-a client.
+Order matters: both ports are bound first (a busy port fails before anything starts), moto is
+made atomic before it serves, and the environment is set before any handler or store builds a
+client. Two sites are served: the API (the API Gateway emulator) and, unless turned off, the
+demo app on the demo clients' redirect URIs (authgate_cli.local.demo_app).
 """
 
 from __future__ import annotations
 
 import errno
 import os
-import signal
+import socket
 import sys
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from authgate_cli.local import stack
+from authgate_cli.local.listeners import Site, Timeouts, listen, run
 from authgate_cli.local.routing import Router
-from authgate_cli.local.seed import DEMO_SEED
-from authgate_cli.local.server import Emulator, make_server
+from authgate_cli.local.seed import DEMO_APP_ORIGIN, DEMO_SEED, SeedError, read_seed
+from authgate_cli.local.server import Emulator
 from authgate_cli.local.template import api_routes
 
 DEFAULT_PORT = 3000
+DEFAULT_CALLBACK_PORT = 8765
 
 
-class _Stop(Exception):
-    """SIGTERM: stop like Ctrl-C."""
+@dataclass(frozen=True)
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    # None: no demo app (nothing listens on the demo redirect URIs, which keep port 8765).
+    callback_port: int | None = DEFAULT_CALLBACK_PORT
+    seed: Path | None = None
+    dynamodb_endpoint: str | None = None
+    data_dir: Path | None = None
+    timeouts: Timeouts = field(default_factory=Timeouts)
 
 
-def default_port() -> int:
-    raw = os.environ.get("PORT", "")
+def port_from_env(name: str, default: int) -> int:
+    """A port number from environment variable `name`, else `default`; a bad value stops `serve`."""
+    raw = os.environ.get(name, "")
     if not raw:
-        return DEFAULT_PORT
+        return default
     if not raw.isdigit() or not 0 <= int(raw) <= 65535:
-        raise SystemExit(f"authgate serve: PORT must be a port number, got {raw!r}")
+        raise SystemExit(f"authgate serve: {name} must be a port number, got {raw!r}")
     return int(raw)
 
 
-def serve(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, seed: Path | None = None,
-          dynamodb_endpoint: str | None = None, out: TextIO = sys.stdout) -> int:
-    seed = seed or DEMO_SEED
-    try:
-        sections = _read_seed(seed)
-    except ValueError as exc:  # SeedError: names the file and what is wrong
-        print(f"authgate serve: bad seed file: {exc}", file=sys.stderr)
+def default_port() -> int:
+    return port_from_env("PORT", DEFAULT_PORT)
+
+
+def default_callback_port() -> int | None:
+    """$CALLBACK_PORT (a port, 0, or off: no demo app), else 8765."""
+    if os.environ.get("CALLBACK_PORT") == "off":
+        return None
+    return port_from_env("CALLBACK_PORT", DEFAULT_CALLBACK_PORT)
+
+
+def serve(options: ServeOptions, out: TextIO = sys.stdout) -> int:
+    """Run a local stack until Ctrl-C or SIGTERM; the exit status of `authgate serve`."""
+    if options.data_dir is not None and options.dynamodb_endpoint:
+        print("authgate serve: --data keeps the embedded AWS's data; an external --dynamodb-endpoint keeps its "
+              "own: give one of them", file=sys.stderr)
         return 2
-    emulator = Emulator(Router(api_routes()), issuer="", log=out)
-    emulator.api_keys = {k["value"]: k.get("usage_plan", "") for k in sections.get("api_keys", [])
-                         if isinstance(k, dict) and k.get("value")}
+    if options.data_dir is None:
+        return _serve(options, out, None)
+    from authgate_cli.local import snapshot
+
     try:
-        httpd = make_server(emulator, host, port)
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            print(f"authgate serve: port {port} is already in use (choose another with --port or PORT)",
-                  file=sys.stderr)
-        else:
-            print(f"authgate serve: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
+        with snapshot.claim(options.data_dir):
+            return _serve(options, out, snapshot.read(options.data_dir))
+    except (snapshot.DataDirError, OSError) as exc:
+        print(f"authgate serve: --data {options.data_dir}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> int:
+    api_sock = _bind(options.host, options.port, "--port or PORT")
+    if api_sock is None:
         return 1
-    bound_port = httpd.server_address[1]
+    demo_sock = None
+    if options.callback_port is not None:
+        demo_sock = _bind(options.host, options.callback_port,
+                          "--callback-port or CALLBACK_PORT (0 picks a free port, off runs no demo app)",
+                          what="the demo app's port")
+        if demo_sock is None:
+            api_sock.close()
+            return 1
+    host = "localhost" if options.host == "localhost" else "127.0.0.1"
     # The issuer must be a loopback http URL (settings.py accepts no other plain-http issuer).
-    issuer = f"http://{'localhost' if host == 'localhost' else '127.0.0.1'}:{bound_port}"
-    emulator.issuer = issuer
+    issuer = f"http://{host}:{api_sock.getsockname()[1]}"
+    demo_origin = f"http://{host}:{demo_sock.getsockname()[1]}" if demo_sock else DEMO_APP_ORIGIN
+    seed = options.seed or DEMO_SEED
+    try:
+        sections = read_seed(seed, demo_origin)
+    except SeedError as exc:  # names the file and what is wrong
+        print(f"authgate serve: bad seed file: {exc}", file=sys.stderr)
+        for sock in (api_sock, demo_sock):
+            if sock is not None:
+                sock.close()
+        return 2
+
+    api_keys = [k for k in sections.get("api_keys", []) if isinstance(k, dict) and k.get("value")]
+    emulator = Emulator(Router(api_routes()), issuer=issuer, log=out,
+                        api_keys={k["value"]: k.get("usage_plan", "") for k in api_keys})
+    from authgate_cli.local.asgi import GatewayApp
+
+    sites = [Site(api_sock, GatewayApp(emulator))]
+    if demo_sock is not None:
+        from authgate_cli.local.demo_app import DemoApp, demo_clients
+
+        users = [u for u in sections.get("users", []) if u.get("username") and u.get("password")]
+        sites.append(Site(demo_sock, DemoApp(issuer=issuer, origin=demo_origin,
+                                             clients=demo_clients(sections.get("clients", []), demo_origin),
+                                             api_key=api_keys[0]["value"] if api_keys else None,
+                                             user=(users[0]["username"], users[0]["password"]) if users else None,
+                                             log=out)))
 
     from authgate_cli.local import embedded
 
-    aws = embedded.start()
-    env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=dynamodb_endpoint)
-    stack.apply(env, fake_credentials=not (dynamodb_endpoint and os.environ.get("AWS_ACCESS_KEY_ID")))
-    try:
-        from authgate_cli.local.bootstrap import bootstrap
+    if options.data_dir is not None:
+        from authgate_cli.local.snapshot import watch_writes
 
-        bootstrap(seed)
+        watch_writes()
+    aws = embedded.start()
+    env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=options.dynamodb_endpoint)
+    if saved and saved.get("session_secret"):
+        env["AUTHGATE_SESSION_SECRET"] = str(saved["session_secret"])  # open sign-in forms still post
+    stack.apply(env, fake_credentials=not (options.dynamodb_endpoint and os.environ.get("AWS_ACCESS_KEY_ID")))
+    saver = None
+    try:
+        data_note = _prepare(options, seed, demo_origin, saved)
+        if options.data_dir is not None:
+            from authgate import aws as clients
+            from authgate_cli.local.snapshot import Saver
+
+            saver = Saver(options.data_dir, clients.dynamodb(), clients.secretsmanager(),
+                          env["AUTHGATE_SESSION_SECRET"])
+            saver.start()
     except Exception as exc:  # noqa: BLE001 - start-up failure: say what failed and stop
         print(f"authgate serve: could not prepare the local stack: {type(exc).__name__}: {exc}", file=sys.stderr)
-        httpd.server_close()
+        for site in sites:
+            site.sock.close()
         aws.stop()
         return 1
     pid = os.getpid()
+    stack.running()  # forget servers that died without cleaning up
     stack.write_state({
         "pid": pid, "base_url": issuer, "issuer": issuer, "aws_endpoint": aws.endpoint,
-        "dynamodb_endpoint": dynamodb_endpoint or aws.endpoint, "seed": str(seed),
+        "dynamodb_endpoint": options.dynamodb_endpoint or aws.endpoint, "seed": str(seed),
+        "demo_app": demo_origin if demo_sock else None,
         # The session secret stays in this process: admin commands never need it.
         "env": {k: v for k, v in env.items() if k != "AUTHGATE_SESSION_SECRET"},
     })
-    out.write(banner(issuer, sections, aws.endpoint, dynamodb_endpoint))
+    out.write(banner(issuer, sections, aws.endpoint, options.dynamodb_endpoint,
+                     demo_origin if demo_sock else None, data_note))
     out.flush()
 
-    def stop(_signum: int, _frame: Any) -> None:
-        raise _Stop()
-
-    previous = signal.signal(signal.SIGTERM, stop)
     try:
-        httpd.serve_forever(poll_interval=0.25)
-    except (KeyboardInterrupt, _Stop):
+        run(sites, options.timeouts)
+    except KeyboardInterrupt:  # Ctrl-C before the loop took over the signal
         pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
-        httpd.server_close()
-        aws.stop()
-        stack.remove_state(pid)
+        stack.remove_state(issuer, pid)
+        try:
+            if saver is not None:
+                saver.close()
+        finally:
+            aws.stop()
     out.write("authgate serve: stopped\n")
     out.flush()
     return 0
 
 
-def _read_seed(path: Path) -> dict[str, Any]:
+def _prepare(options: ServeOptions, seed: Path, demo_origin: str, saved: dict[str, Any] | None) -> str:
+    """Tables, keys and data: restored from --data, else bootstrapped from the seed; says which."""
+    from authgate_cli.local.bootstrap import bootstrap
+
+    if saved is None:
+        bootstrap(seed, demo_app=demo_origin)
+        if options.data_dir is None:
+            return "in memory: stopping the server forgets it (--data DIR keeps it)"
+        return f"{options.data_dir} (new: the seed was loaded; kept across restarts)"
+    from authgate import aws as clients
+    from authgate.tokens.keys import ensure_keys
+    from authgate_cli.local.snapshot import restore
+
+    items = restore(saved, clients.dynamodb(), clients.secretsmanager())
+    ensure_keys()
+    return (f"{options.data_dir} (restored {items} items and {len(saved.get('secrets') or [])} secrets "
+            f"saved {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(saved.get('saved_at', 0)))}; "
+            "the seed was not loaded again)")
+
+
+def _bind(host: str, port: int, hint: str, what: str = "port") -> socket.socket | None:
+    """A listening socket, or None after one line on stderr saying why not."""
     try:
-        from authgate_cli.local.seed import read_seed
-    except ImportError:  # the seed format is another issue's; until then there is nothing to show
-        return {}
-    return read_seed(path)
+        return listen(host, port)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            print(f"authgate serve: {what} {port} is already in use (choose another with {hint})", file=sys.stderr)
+        else:
+            print(f"authgate serve: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
+        return None
 
 
-def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endpoint: str | None) -> str:
+def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endpoint: str | None,
+           demo_app: str | None = None, data: str | None = None) -> str:
     """What a new user needs on start: where it runs, who to log in as, and what to type first."""
-    lines = [f"authgate is running on {base}  (Ctrl-C to stop)", ""]
+    lines = [f"authgate is running on {base}  (Ctrl-C to stop)"]
+    if demo_app:
+        lines.append(f"Demo app: {demo_app}/  (open it in a browser: sign in, approve, get tokens)")
+    if data:
+        lines.append(f"Data: {data}")
+    lines.append("")
     clients = sections.get("clients", [])
     local_clients = [c for c in clients if c.get("environment", "local") == "local"]
     if local_clients:

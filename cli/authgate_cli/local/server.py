@@ -1,16 +1,18 @@
-"""The local API Gateway (REST) emulator behind `authgate serve`.
+"""The local API Gateway (REST) emulator behind `authgate serve`: one request in, one reply out.
 
 Routes come only from template.yaml. Each HTTP request becomes a REST proxy event (payload
-1.0) and the matched function's handler runs in this process, in a thread per connection.
-What API Gateway itself answers (no route, bad API key, a crashed integration) is the
-template's gateway response (authgate_cli.local.gateway renders it). One JSON line per request goes to stdout: request id, method,
-path (never the query string or a header value), status and duration.
+1.0) and the matched function's handler runs in this process. What API Gateway itself answers
+(no route, bad API key, a crashed integration) is the template's gateway response
+(authgate_cli.local.gateway renders it). One JSON line per request goes to the log: request id,
+method, path (never the query string or a header value), status and duration. The wire is
+authgate_cli.local.asgi's business; nothing here touches a socket.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import re
 import sys
 import threading
 import time
@@ -18,7 +20,6 @@ import traceback
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
@@ -30,6 +31,11 @@ from authgate_cli.local.template import ApiRoute
 
 # API Gateway's REST payload limit.
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
+# A field a response may carry (RFC 9110 5.1, 5.5: a token name; visible Latin-1 text, no CR/LF).
+_FIELD_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
+
+
 @dataclass
 class Reply:
     status: int
@@ -68,9 +74,23 @@ class Emulator:
         return self.usage_plans.admit(api_key, usage_plan)
 
     def handle(self, request: events.HttpRequest) -> Reply:
+        """One request through the gateway: route, API key, usage plan, integration."""
+        return self._answer(request, lambda request_id, extended_id: self._handle(request, request_id, extended_id))
+
+    def refuse(self, request: events.HttpRequest, response_type: str, message: str) -> Reply:
+        """A request the gateway refuses before routing (e.g. ambiguous framing, RFC 9112 6.1)."""
+        def reply(request_id: str, extended_id: str) -> Reply:
+            ctx = {"requestId": request_id, "extendedRequestId": extended_id, "path": request.path,
+                   "httpMethod": request.method, "stage": self.stage,
+                   "identity.sourceIp": request.source_ip, "error.message": message}
+            return self.gateway_response(response_type, ctx, request)
+
+        return self._answer(request, reply)
+
+    def _answer(self, request: events.HttpRequest, make: Callable[[str, str], Reply]) -> Reply:
         started = time.perf_counter()
         request_id, extended_id = str(uuid.uuid4()), events.extended_request_id()
-        reply = self._handle(request, request_id, extended_id)
+        reply = make(request_id, extended_id)
         # API Gateway adds its own ids to every response, whatever the integration returned.
         reply.headers += [("x-amzn-RequestId", request_id), ("x-amz-apigw-id", extended_id)]
         reply.request_id = _header(reply.headers, "x-request-id") or request_id
@@ -151,104 +171,9 @@ def _from_proxy_result(result: Any) -> Reply:
         merged[name] = [str(value)]
     for name, values in (result.get("multiValueHeaders") or {}).items():
         merged[name] = [str(v) for v in values]
+    for name, values in merged.items():
+        if not _FIELD_NAME.fullmatch(name) or not all(_FIELD_VALUE.fullmatch(v) for v in values):
+            raise TypeError(f"Malformed header {name!r} in the Lambda proxy response")
     body = result.get("body") or ""
     raw = base64.b64decode(body) if result.get("isBase64Encoded") else str(body).encode("utf-8")
     return Reply(result["statusCode"], [(k, v) for k, vs in merged.items() for v in vs], raw)
-
-
-class _HttpHandler(BaseHTTPRequestHandler):
-    """Turns each HTTP/1.1 request into an HttpRequest for the emulator; keep-alive supported."""
-
-    protocol_version = "HTTP/1.1"
-    server_version = "authgate-emulator"
-    sys_version = ""
-    emulator: Emulator  # set on the subclass made by make_server
-
-    def _serve(self) -> None:
-        try:
-            body = self._read_body()
-        except ValueError:
-            self.send_error(400, "Bad request body framing")
-            return
-        split = urlsplit(self.path)
-        request = events.HttpRequest(method=self.command, path=split.path or "/", raw_query=split.query,
-                                     headers=list(self.headers.items()), body=body or b"",
-                                     source_ip=self.client_address[0], too_large=body is None)
-        reply = self.emulator.handle(request)
-        self._write(reply)
-
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
-
-    def _read_body(self) -> bytes | None:
-        """The body (chunked or Content-Length framed); None when it exceeds API Gateway's limit."""
-        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-            chunks = []
-            while True:
-                size = int(self.rfile.readline().split(b";", 1)[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass
-                    return b"".join(chunks)
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline()
-                if sum(map(len, chunks)) > MAX_PAYLOAD_BYTES:
-                    self.close_connection = True
-                    return None
-        length = int(self.headers.get("Content-Length") or 0)
-        if length < 0:
-            raise ValueError("negative Content-Length")
-        if length > MAX_PAYLOAD_BYTES:
-            # Not read: answer 413 and close the connection rather than drain that much.
-            self.close_connection = True
-            return None
-        return self.rfile.read(length)
-
-    def _write(self, reply: Reply) -> None:
-        self.send_response_only(reply.status)
-        skip = {"content-length", "connection", "transfer-encoding"}
-        for name, value in reply.headers:
-            if name.lower() not in skip:
-                self.send_header(name, value)
-        self.send_header("Date", self.date_time_string())
-        self.send_header("Content-Length", str(len(reply.body)))
-        if self.close_connection:
-            self.send_header("Connection", "close")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(reply.body)
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        """http.server's own errors (bad request line, unknown method) as problem+json, never HTML."""
-        self.close_connection = True
-        codes = {400: "invalid_request", 405: "method_not_allowed", 413: "payload_too_large",
-                 414: "invalid_request", 431: "invalid_request", 501: "method_not_allowed"}
-        status = 405 if code == 501 else code
-        problem_code = codes.get(code, "invalid_request")
-        trace = str(uuid.uuid4())
-        body = json.dumps({"type": f"{self.emulator.issuer}/problems/{problem_code}",
-                           "title": message or "Bad request", "status": status,
-                           "detail": message or "", "instance": "", "code": problem_code,
-                           "traceId": trace}).encode("utf-8")
-        headers = [("Content-Type", "application/problem+json"), ("x-request-id", trace)]
-        if status == 405:
-            headers.append(("Allow", "DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT"))
-        if getattr(self, "command", None) is None:
-            self.command = "GET"
-        self._write(Reply(status, headers, body))
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Silenced: the emulator writes its own structured line per request."""
-
-
-def make_server(emulator: Emulator, host: str, port: int) -> ThreadingHTTPServer:
-    """Bind (raises OSError when the port is taken); serve with `serve_forever()`."""
-    handler = type("Handler", (_HttpHandler,), {"emulator": emulator})
-    server = _Server((host, port), handler)
-    server.daemon_threads = True
-    return server
-
-
-class _Server(ThreadingHTTPServer):
-    # The default listen backlog (5) resets connections under a burst of concurrent clients
-    # (seen with 16 parallel POSTs); API Gateway never does that, so neither should the emulator.
-    request_queue_size = 128

@@ -27,6 +27,24 @@ def _json(schema: dict[str, Any], description: str, media: str = "application/js
 _FIELD_ERROR = {"type": "object", "required": ["detail"], "properties": {
     "detail": _STR, "pointer": _STR, "parameter": _STR, "header": _STR}}
 
+def _cors_options(what: str, method: str, surface: str) -> dict[str, Any]:
+    """OPTIONS on a resource browser-based clients call: CORS preflight (authgate.http.cors)."""
+    header = {"schema": _STR}
+    return {
+        "summary": f"CORS preflight of {what} (browser-based public clients); plain OPTIONS lists the methods",
+        "surface": surface,
+        "parameters": [{"name": "Origin", "in": "header", "schema": _STR},
+                       {"name": "Access-Control-Request-Method", "in": "header", "schema": _STR}],
+        "codes": ("origin_not_allowed",),
+        "responses": {"204": {
+            "description": f"Preflight allowed: the Origin is that of a public client's redirect URI; {method} "
+                           "may follow. Without Access-Control-Request-Method: just Allow.",
+            "headers": {"Allow": header, "Access-Control-Allow-Origin": header,
+                        "Access-Control-Allow-Methods": header, "Access-Control-Allow-Headers": header,
+                        "Access-Control-Max-Age": header, "Vary": header}}},
+    }
+
+
 SCHEMAS: dict[str, Any] = {
     "Problem": {
         "type": "object", "description": "RFC 9457 problem details; `status` equals the HTTP status.",
@@ -173,6 +191,16 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/openapi.json", "GET"): {
         "summary": "This OpenAPI document", "surface": "api", "codes": (),
         "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1 document.")},
+    },
+    ("/oauth/token", "OPTIONS"): _cors_options("the token endpoint", "POST", "oauth"),
+    ("/oauth/revoke", "OPTIONS"): _cors_options("the revocation endpoint", "POST", "oauth"),
+    ("/.well-known/jwks.json", "OPTIONS"): _cors_options("the JWK Set", "GET", "api"),
+    ("/.well-known/oauth-authorization-server", "OPTIONS"): _cors_options("the metadata", "GET", "api"),
+    ("/assets/authgate.css", "GET"): {
+        "summary": "The one stylesheet of every HTML page (sign-in, authorization errors, problem pages)",
+        "surface": "api", "codes": (),
+        "responses": {"200": {"description": "CSS, cacheable for a year (pages link it with a content digest).",
+                              "content": {"text/css": {"schema": _STR}}}},
     },
     ("/charges", "POST"): {
         "summary": "Create a charge (scope charges:write); idempotent with Idempotency-Key",

@@ -9,6 +9,15 @@ import json
 import pytest
 
 
+@pytest.fixture
+def demo(aws: None) -> None:
+    """The tenant every client and user here belongs to (admin commands refuse unknown tenants)."""
+    from authgate.stores.tenants import seed
+
+    seed([{"tenant_id": "demo", "name": "Demo", "currencies": ["usd"], "forbidden_scopes": [],
+           "approved_clients": []}])
+
+
 def ns(**kwargs: object) -> argparse.Namespace:
     base = {"client_id": None, "tenant": "demo", "name": None, "type": "confidential", "redirect_uri": [],
             "grant": ["client_credentials"], "scope": ["charges:read"], "error_format": "problem",
@@ -17,7 +26,7 @@ def ns(**kwargs: object) -> argparse.Namespace:
     return argparse.Namespace(**base)
 
 
-def test_create_prints_secret_once_and_stores_only_its_hash(aws: None) -> None:
+def test_create_prints_secret_once_and_stores_only_its_hash(demo: None) -> None:
     from authgate.stores.clients import ClientStore, hash_secret
     from authgate_cli.admin.clients import create_client
 
@@ -35,7 +44,7 @@ def test_create_prints_secret_once_and_stores_only_its_hash(aws: None) -> None:
     assert [c["client_id"] for c in json.loads(listing.getvalue())] == ["cli-client"]
 
 
-def test_create_existing_or_bad_scope_fails(aws: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_create_existing_or_bad_scope_fails(demo: None, capsys: pytest.CaptureFixture[str]) -> None:
     from authgate_cli.admin.clients import create_client
 
     assert create_client(ns(client_id="dup"), io.StringIO()) == 0
@@ -44,7 +53,7 @@ def test_create_existing_or_bad_scope_fails(aws: None, capsys: pytest.CaptureFix
     assert "unknown scope 'admin'" in capsys.readouterr().err
 
 
-def test_rotate_secret_invalidates_old_secret(aws: None) -> None:
+def test_rotate_secret_invalidates_old_secret(demo: None) -> None:
     from authgate.stores.clients import ClientStore
     from authgate_cli.admin.clients import create_client, rotate_secret
 
@@ -59,7 +68,7 @@ def test_rotate_secret_invalidates_old_secret(aws: None) -> None:
     assert rotate_secret(ns(client_id="missing"), io.StringIO()) == 1
 
 
-def test_users_create_reads_password_from_stdin(aws: None) -> None:
+def test_users_create_reads_password_from_stdin(demo: None) -> None:
     from authgate.stores.users import UserStore
     from authgate_cli.admin.users import create_user
 
@@ -68,3 +77,17 @@ def test_users_create_reads_password_from_stdin(aws: None) -> None:
     assert UserStore().verify("demo", "bob", "bob-password-1").ok
     assert create_user(args, io.StringIO(), io.StringIO("bob-password-2\n")) == 1
     assert create_user(args, io.StringIO(), io.StringIO("short\n")) == 2
+
+
+def test_create_for_a_tenant_that_does_not_exist_is_refused(demo: None, capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate.stores.clients import ClientStore
+    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.users import create_user
+
+    assert create_client(ns(client_id="orphan", tenant="nope"), io.StringIO()) == 2
+    assert capsys.readouterr().err == ("authgate clients: tenant 'nope' does not exist here; create it first "
+                                       "(authgate tenants create)\n")
+    assert ClientStore().get("orphan") is None
+    args = argparse.Namespace(tenant="nope", username="bob", password_stdin=True, overwrite=False)
+    assert create_user(args, io.StringIO(), io.StringIO("bob-password-1\n")) == 2
+    assert "tenant 'nope' does not exist here" in capsys.readouterr().err

@@ -151,13 +151,21 @@ def test_authorize_5xx_stand_ins_on_the_redirect():
 
 
 def test_authorize_errors_before_validation_are_a_page_never_a_redirect():
+    from authgate.pages import stylesheet
+
     req = request(path="/oauth/authorize", method="GET")
     response = render_error(ApiError("invalid_request", "Unknown client_id <script>."), req, "authorize")
     assert response.status == 400
     assert response.headers == {
         "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Pragma": "no-cache",
-        "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", "X-Content-Type-Options": "nosniff"}
+        "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; "
+                                   "frame-ancestors 'none'; base-uri 'none'",
+        "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
     assert response.body == (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Invalid request</title></head><body>'
-        "<h1>Invalid request</h1><p>Unknown client_id &lt;script&gt;.</p>"
-        "<p>Error code: <code>invalid_request</code> &middot; request id <code>req-1</code></p></body></html>")
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="referrer" content="no-referrer"><title>Invalid request</title>'
+        f'<link rel="stylesheet" href="../assets/authgate.css?v={stylesheet.version()}"></head>'
+        '<body><main class="error"><h1>Invalid request</h1><p>Unknown client_id &lt;script&gt;.</p>'
+        '<p class="meta">Error code: <code>invalid_request</code> &middot; request id <code>req-1</code></p>'
+        "</main></body></html>")

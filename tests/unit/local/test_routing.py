@@ -29,6 +29,19 @@ def test_template_routes(method: str, path: str, resource: str, event: str, para
     assert (match.route.path, match.route.event, match.path_params) == (resource, event, params)
 
 
+@pytest.mark.parametrize("method", ["BREW", "PROPFIND", "get", "ANY"])
+def test_a_method_outside_the_seven_matches_nothing_not_even_any(method: str) -> None:
+    """ANY is DELETE, GET, HEAD, OPTIONS, PATCH, POST or PUT; methods are case-sensitive (RFC 9110 9.1)."""
+    assert ROUTER.match(method, "/charges") is None
+    assert ROUTER.match(method, "/anything") is None
+
+
+def test_head_reaches_the_function_through_any_and_options_through_its_own_method() -> None:
+    assert ROUTER.match("HEAD", "/.well-known/jwks.json").route.event == "JwksAny"
+    assert ROUTER.match("OPTIONS", "/.well-known/jwks.json").route.event == "JwksOptions"
+    assert ROUTER.match("OPTIONS", "/oauth/introspect").route.event == "IntrospectAny"
+
+
 def test_api_key_flag_comes_from_the_template() -> None:
     assert ROUTER.match("POST", "/charges").route.api_key_required is True
     assert ROUTER.match("DELETE", "/charges").route.api_key_required is False

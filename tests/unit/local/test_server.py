@@ -129,3 +129,18 @@ def test_body_over_api_gateway_limit_is_413() -> None:
     assert reply.status == 413
     assert problem(reply)["status"] == 413
     assert SEEN == []
+
+
+@pytest.mark.parametrize("headers", [
+    {"X-Injected": "a\r\nSet-Cookie: evil=1"},
+    {"Bad Name": "x"},
+    {"X-Text": "caf\u00e9 \u2603"},
+])
+def test_a_header_that_cannot_go_on_the_wire_is_an_integration_failure(headers: dict[str, str]) -> None:
+    """CR/LF, a name that is not a token, or text outside Latin-1 never reach the socket (RFC 9110 5.5)."""
+    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        return {"statusCode": 200, "headers": headers, "body": "{}"}
+
+    reply = emulator(handler).handle(HttpRequest("GET", "/.well-known/jwks.json"))
+    assert reply.status == 502
+    assert problem(reply)["code"] == "bad_gateway"

@@ -70,8 +70,18 @@ def test_resolve_target_is_exact_match_only() -> None:
     assert (target.redirect_uri, target.redirect_uri_sent, target.state) == ("https://app.example/cb", False, "s")
     assert resolve_target(q(redirect_uri="com.example.app:/cb"), SPA).redirect_uri == "com.example.app:/cb"
     assert code_of(resolve_target, q(), SPA)[0] == "invalid_request"  # two registered, none sent
-    assert code_of(resolve_target, q(redirect_uri="https://APP.example/cb"), WEB)[0] == "invalid_request"
-    assert code_of(resolve_target, q(), None)[0] == "unauthorized_client"
+    assert code_of(resolve_target, q(redirect_uri="https://APP.example/cb"), WEB)[0] == "redirect_uri_mismatch"
+    assert code_of(resolve_target, q(), None)[0] == "unknown_client"
+
+
+def test_a_client_of_another_environment_is_named_as_such() -> None:
+    """Read in any environment, a client registered elsewhere gets its own page, not "unknown"."""
+    import dataclasses
+
+    staging = dataclasses.replace(WEB, environment="staging")
+    assert code_of(resolve_target, q(), staging, "local")[0] == "client_of_another_environment"
+    assert resolve_target(q(), WEB, "local").client is WEB
+    assert code_of(resolve_target, q(), None, "local")[0] == "unknown_client"
 
 
 def test_validate_happy_path_and_defaults() -> None:

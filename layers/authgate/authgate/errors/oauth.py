@@ -17,6 +17,8 @@ from authgate.errors.description import oauth_description
 from authgate.errors.issuer import base_url, problem_type
 from authgate.errors.www_authenticate import basic
 from authgate.http.response import Response
+from authgate.pages import stylesheet
+from authgate.pages.headers import page_headers
 
 if TYPE_CHECKING:
     from authgate.errors.model import ApiError
@@ -103,20 +105,23 @@ def authorize_error(error: ApiError, request: Request | None) -> Response:
 
 
 def error_page(error: ApiError, request: Request | None) -> Response:
-    """A minimal HTML page for a person in a browser; nothing but escaped, client-facing text."""
+    """The page a person sees when nothing may be redirected: heading, what went wrong, code, request id.
+
+    Escaped, client-facing text only, with the pages' shared stylesheet and strict headers
+    (no-store: it describes this one request).
+    """
     request_id = request.request_id if request else ""
+    title = html.escape(error.title)
     page = (
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{html.escape(error.title)}</title></head><body>"
-        f"<h1>{html.escape(error.title)}</h1><p>{html.escape(error.detail)}</p>"
-        f"<p>Error code: <code>{html.escape(error.code)}</code>"
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="referrer" content="no-referrer"><title>{title}</title>{stylesheet.link()}</head>'
+        f'<body><main class="error"><h1>{title}</h1><p>{html.escape(error.detail)}</p>'
+        f'<p class="meta">Error code: <code>{html.escape(error.code)}</code>'
         + (f" &middot; request id <code>{html.escape(request_id)}</code>" if request_id else "")
-        + "</p></body></html>"
+        + "</p></main></body></html>"
     )
-    headers = {"Content-Type": "text/html; charset=utf-8", **NO_STORE,
-               "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
-               "X-Content-Type-Options": "nosniff"}
-    response = Response(error.status, page, headers)
+    response = Response(error.status, page, page_headers())
     for name, value in error.headers.items():
         response.set_header(name, value)
     return response

@@ -16,6 +16,8 @@ from authgate.errors.issuer import problem_type
 from authgate.errors.model import ApiError
 from authgate.http.negotiation import preferred
 from authgate.http.response import Response
+from authgate.pages import stylesheet
+from authgate.pages.headers import page_headers
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -35,11 +37,9 @@ def get_problem(request: Request) -> Response:
                 "meaning": info.meaning}
         response = Response.json(200, body, "application/json")
     else:
-        response = Response(200, problem_page(info.code, info.status, info.title, info.meaning), {
-            "Content-Type": "text/html; charset=utf-8",
-            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
-            "X-Content-Type-Options": "nosniff",
-        })
+        # Public documentation: cacheable, unlike the pages that hold a request's state.
+        response = Response(200, problem_page(info.code, info.status, info.title, info.meaning),
+                            page_headers(cache=CACHE))
     response.set_header("Cache-Control", CACHE)
     response.set_header("Vary", "Accept")
     return response
@@ -52,9 +52,8 @@ def problem_page(code: str, status: int, title: str, meaning: str) -> str:
                                       "code": code}, indent=2))
     return (
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{c}: {t}</title>"
-        "<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}"
-        "code,pre{background:#f4f4f4;padding:.1rem .3rem}</style></head><body>"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{c}: {t}</title>{stylesheet.link()}</head><body><main class=\"wide\">"
         f"<h1><code>{c}</code> &mdash; {t}</h1>"
         f"<p><strong>HTTP status:</strong> {status}</p>"
         f"<p>{m}</p>"
@@ -63,5 +62,5 @@ def problem_page(code: str, status: int, title: str, meaning: str) -> str:
         "<p>The same code appears as <code>errors[].code</code> in JSON:API, as <code>code</code> in the "
         "legacy shapes, and behind <code>error_uri</code> on OAuth endpoints. Quote the response's "
         "<code>x-request-id</code> when you ask for help.</p>"
-        "</body></html>"
+        "</main></body></html>"
     )

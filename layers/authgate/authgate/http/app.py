@@ -16,6 +16,7 @@ from typing import Any, Literal
 from authgate.errors import ApiError
 from authgate.errors.render import render_error
 from authgate.http.correlation import correlate
+from authgate.http.cors import CorsPolicy
 from authgate.http.metrics import record_response
 from authgate.http.negotiation import check_jsonapi_media_types
 from authgate.http.request import Request
@@ -38,12 +39,17 @@ class Route:
 class App:
     """Dispatch table of one function, plus the single error boundary."""
 
-    def __init__(self, name: str, routes: Mapping[tuple[str, str], Route]) -> None:
+    def __init__(self, name: str, routes: Mapping[tuple[str, str], Route],
+                 cors: Mapping[str, CorsPolicy] | None = None) -> None:
         self.name = name
         self.routes = dict(routes)
+        # Resources browsers may call cross-origin (authgate.http.cors); they also answer OPTIONS.
+        self.cors = dict(cors or {})
         self._methods: dict[str, list[str]] = {}
         for resource, method in self.routes:
             self._methods.setdefault(resource, []).append(method)
+        for resource in self.cors:
+            self._methods.setdefault(resource, []).append("OPTIONS")
 
     def allowed_methods(self, resource: str) -> list[str]:
         return sorted(self._methods.get(resource, []))
@@ -79,7 +85,11 @@ class App:
             logger.set_correlation_id(corr.request_id)
             route = self.routes.get((request.resource, request.method))
             surface = self.surface_of(request.resource, route)
-            response = self._dispatch(request, route)
+            policy = self.cors.get(request.resource)
+            if policy is not None and request.method == "OPTIONS" and route is None:
+                response = policy.preflight(request)
+            else:
+                response = self._dispatch(request, route)
         except ApiError as error:
             response = self._render(error, request, surface)
         except Exception:  # the one top-level boundary: nothing internal reaches the client
@@ -87,6 +97,8 @@ class App:
             response = self._render(ApiError("internal_error", "An unexpected error occurred."), request, surface)
         for name, value in corr.headers().items():
             response.set_header(name, value)
+        if request is not None and request.resource in self.cors:
+            self.cors[request.resource].apply(request, response, preflight=request.method == "OPTIONS")
         if request is not None:
             # Headers a layer component attached to the request for whatever response it gets
             # (the limiter's RateLimit fields also ride on a 404 or 422 of a counted request).

@@ -21,6 +21,7 @@ from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
+from authgate.settings import get_settings
 from authgate.oauth import session
 from authgate.oauth.authorize_request import (
     AuthorizationRequest,
@@ -49,8 +50,8 @@ STALE_FORM = "The sign-in form has expired or was altered. Start again from the 
 def get_authorize(request: Request) -> Response:
     """Validate the authorization request and show the login + consent page (RFC 6749 4.1.1)."""
     params = request.query
-    client = ClientStore().get(client_id_of(params))
-    target = resolve_target(params, client)
+    client = ClientStore().get(client_id_of(params), any_environment=True)
+    target = resolve_target(params, client, stage=get_settings().stage)
     _trust(request, target.redirect_uri, target.state)
     tenant = _tenant(target.client)
     auth = validate(params, target, tenant)
@@ -72,9 +73,9 @@ def post_authorize(request: Request) -> Response:
     client = ClientStore().get(auth.client_id)
     # The registration may have changed since the form was shown: trust the URI only if it still holds.
     if client is None:
-        raise ApiError("unauthorized_client", "The client is not registered for this environment.")
+        raise ApiError("unknown_client", "The client is no longer registered.")
     if auth.redirect_uri not in client.redirect_uris:
-        raise ApiError("invalid_request", "The redirect_uri is no longer registered for this client.")
+        raise ApiError("redirect_uri_mismatch", "The redirect_uri is no longer registered for this client.")
     _trust(request, auth.redirect_uri, auth.state)
     for name, values in fields.items():
         if len(values) > 1:
@@ -103,7 +104,7 @@ def post_authorize(request: Request) -> Response:
 
     code = CodeStore().create(
         client_id=auth.client_id, tenant_id=auth.tenant_id,
-        redirect_uri=auth.redirect_uri if auth.redirect_uri_sent else None,
+        redirect_uri=auth.redirect_uri, redirect_uri_sent=auth.redirect_uri_sent,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
         scope=" ".join(auth.scopes), subject=result.subject,
     )

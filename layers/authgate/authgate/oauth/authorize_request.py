@@ -82,12 +82,22 @@ def well_formed_uri(uri: str) -> bool:
     return bool(parts.scheme) and bool(parts.netloc or parts.path)
 
 
-def resolve_target(params: Mapping[str, Sequence[str]], client: Client | None) -> Target:
-    """Trust the redirect URI: an exact, character-for-character match with a registered one (RFC 9700 4.1.3)."""
+def resolve_target(params: Mapping[str, Sequence[str]], client: Client | None, stage: str | None = None) -> Target:
+    """Trust the client, then the redirect URI: an exact, character-for-character match with a
+    registered one (RFC 6749 3.1.2.3, RFC 9700 4.1.3).
+
+    With `stage`, `client` was read in any environment, and one registered for another gets its
+    own page (unknown and misplaced clients are different mistakes); without it, `client` is
+    already known to belong here."""
     if client is None:
-        # Unknown, or registered for another environment: the same words either way, so the
-        # page does not reveal that an id exists elsewhere.
-        raise ApiError("unauthorized_client", "The client is not registered for this environment.", status=400)
+        raise ApiError("unknown_client", "No client with this client_id is registered. Check the client_id "
+                                         "the application sends.")
+    if stage is not None and client.environment != stage:
+        # Client ids are not secrets (RFC 6749 2.2); saying where this one belongs is what the
+        # developer who mixed up two stages needs. Its secret and redirect URIs stay unusable.
+        raise ApiError("client_of_another_environment",
+                       f"The client {client.client_id} is registered for the {client.environment} environment, "
+                       f"not for this one ({stage}). Use a client registered here.")
     try:
         sent = single(params, "redirect_uri")
     except ApiError:
@@ -100,7 +110,7 @@ def resolve_target(params: Mapping[str, Sequence[str]], client: Client | None) -
         raise ApiError("invalid_request", "The redirect_uri parameter is not a well-formed absolute URI.")
     # Plain string equality on purpose: no normalisation of case, port, path or encoding.
     if sent not in client.redirect_uris:
-        raise ApiError("invalid_request", "The redirect_uri does not match a URI registered for this client.")
+        raise ApiError("redirect_uri_mismatch", "The redirect_uri does not match a URI registered for this client.")
     return Target(client, sent, True, first_state(params))
 
 

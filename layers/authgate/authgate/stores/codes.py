@@ -26,7 +26,8 @@ class AuthorizationCode:
     code_hash: str
     client_id: str
     tenant_id: str
-    # Exactly as sent in the authorization request; None when the request had none (RFC 6749 4.1.3).
+    # Where the code was sent: as the authorization request named it, or the client's only
+    # registered URI when it named none (None: an item written before this was recorded).
     redirect_uri: str | None
     code_challenge: str
     code_challenge_method: str
@@ -37,6 +38,9 @@ class AuthorizationCode:
     state: str
     issued_at: int
     expires_at: int
+    # Whether the authorization request included redirect_uri: then the token request must repeat
+    # it; if not, it may omit it or name the same URI (RFC 6749 4.1.3).
+    redirect_uri_sent: bool = True
 
 
 class CodeError(Exception):
@@ -88,6 +92,7 @@ def _from_item(item: dict[str, Any]) -> AuthorizationCode:
         state=s("state"),
         issued_at=int(item.get("issued_at", {}).get("N", "0")),
         expires_at=int(item.get("expires_at", {}).get("N", "0")),
+        redirect_uri_sent=bool(item.get("redirect_uri_sent", {}).get("BOOL", "redirect_uri" in item)),
     )
 
 
@@ -106,7 +111,7 @@ class CodeStore:
 
     def create(self, *, client_id: str, tenant_id: str, redirect_uri: str | None,
                code_challenge: str, code_challenge_method: str, scope: str, subject: str,
-               ttl: int | None = None) -> str:
+               ttl: int | None = None, redirect_uri_sent: bool | None = None) -> str:
         """Store a new code and return it in plain text (the only time it exists unhashed)."""
         code = secrets.token_urlsafe(32)
         now = int(self._clock())
@@ -126,6 +131,8 @@ class CodeStore:
         }
         if redirect_uri is not None:
             item["redirect_uri"] = {"S": redirect_uri}
+        item["redirect_uri_sent"] = {"BOOL": redirect_uri is not None if redirect_uri_sent is None
+                                     else redirect_uri_sent}
         with dynamodb_faults("codes.create"):
             # 256 random bits never collide in practice; the condition makes sure of it.
             self._db.put_item(TableName=self._table, Item=item,

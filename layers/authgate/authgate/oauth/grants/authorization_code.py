@@ -6,13 +6,29 @@ from authgate.errors import ApiError
 from authgate.oauth import pkce
 from authgate.oauth.grant_revocation import revoke_grant
 from authgate.oauth.grants.base import Grant, TokenRequest, TokenResult
-from authgate.stores.codes import CodeAlreadyUsed, CodeError, CodeStore
+from authgate.stores.codes import AuthorizationCode, CodeAlreadyUsed, CodeError, CodeStore
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.tokens.issue import issue_access_token
 
 
 def _invalid_grant(detail: str, internal: str = "") -> ApiError:
     return ApiError("invalid_grant", detail, internal=internal)
+
+
+def check_redirect_uri(record: AuthorizationCode, sent: str | None) -> None:
+    """RFC 6749 4.1.3, read strictly: the token request's redirect_uri against where the code went.
+
+    When the authorization request included redirect_uri, the token request must include it too,
+    identical (the RFC's REQUIRED). When it did not (the client's only registered URI was used),
+    the RFC asks for nothing; we accept an omitted redirect_uri, or exactly the URI the code was
+    sent to, and nothing else: not another URI the client has registered since (Authlib accepts
+    any value then; node-oidc-provider the client's single registered URI at exchange time).
+    """
+    if record.redirect_uri_sent:
+        if sent != record.redirect_uri:
+            raise _invalid_grant("redirect_uri does not match the authorization request.")
+    elif sent is not None and sent != record.redirect_uri:
+        raise _invalid_grant("redirect_uri is not the URI the authorization code was sent to.")
 
 
 class AuthorizationCodeGrant(Grant):
@@ -37,12 +53,7 @@ class AuthorizationCodeGrant(Grant):
         if record.client_id != client.client_id:
             raise _invalid_grant("The authorization code was issued to another client.",
                                  internal=f"code of {record.client_id!r} presented by {client.client_id!r}")
-        redirect_uri = req.form.get("redirect_uri")
-        if record.redirect_uri is not None and redirect_uri != record.redirect_uri:
-            # RFC 6749 4.1.3: required and identical when the authorization request had one.
-            raise _invalid_grant("redirect_uri does not match the authorization request.")
-        if record.redirect_uri is None and redirect_uri is not None and redirect_uri not in client.redirect_uris:
-            raise _invalid_grant("redirect_uri is not registered for this client.")
+        check_redirect_uri(record, req.form.get("redirect_uri"))
         if record.code_challenge:
             if verifier is None:
                 raise _invalid_grant("code_verifier is required: the authorization request used PKCE.")

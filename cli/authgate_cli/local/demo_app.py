@@ -1,0 +1,318 @@
+"""The demo app `authgate serve` runs on the demo clients' redirect URIs (http://127.0.0.1:8765).
+
+A newcomer's first authorization-code flow needs a client to come back to. This is that
+client, for every seed client whose redirect URI lies under the demo app's origin:
+- a confidential client (demo-web, demo-partner): `/login?client=ID` starts the flow with
+  state and a PKCE pair (RFC 7636 4.1-4.2) kept in memory; its redirect URI is a page that
+  checks `state` and `iss` (RFC 9207 2.4), exchanges the code at the token endpoint with the
+  client's seeded secret (RFC 6749 4.1.3, client_secret_basic), calls `GET /charges` with the
+  access token, and shows each step with the curl command that does the same;
+- a public client (demo-spa): its redirect URI serves a single-page app that does the whole
+  flow in the browser (PKCE, then a cross-origin POST to the token endpoint).
+
+Local only: it holds the demo secrets from the seed and shows the tokens it gets. Its requests
+are logged like the emulator's, one JSON line each, without the query string (codes travel there).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import html
+import json
+import secrets
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from string import Template
+from typing import Any, TextIO
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
+
+from authgate_cli.local.asgi import Receive, Scope, Send, lifespan
+
+# How long a started sign-in may take before its state is forgotten (the login form lasts 10 min).
+PENDING_SECONDS = 600
+STYLESHEET_PATH = "/assets/authgate.css"
+
+
+@dataclass(frozen=True)
+class DemoClient:
+    client_id: str
+    name: str
+    secret: str | None
+    redirect_uri: str
+    scopes: tuple[str, ...]
+    grant_types: tuple[str, ...]
+
+    @property
+    def path(self) -> str:
+        return urlsplit(self.redirect_uri).path or "/"
+
+    @property
+    def is_public(self) -> bool:
+        return self.secret is None
+
+
+def demo_clients(seed_clients: list[Mapping[str, Any]], origin: str) -> list[DemoClient]:
+    """The seed's local authorization-code clients whose first redirect URI is under `origin`."""
+    out = []
+    for raw in seed_clients:
+        uris = [u for u in raw.get("redirect_uris") or [] if isinstance(u, str) and u.startswith(origin + "/")]
+        if (not uris or raw.get("environment", "local") != "local"
+                or "authorization_code" not in (raw.get("grant_types") or [])):
+            continue
+        out.append(DemoClient(client_id=str(raw["client_id"]), name=str(raw.get("name") or raw["client_id"]),
+                              secret=raw.get("secret"), redirect_uri=uris[0],
+                              scopes=tuple(raw.get("scopes") or ()),
+                              grant_types=tuple(raw.get("grant_types") or ())))
+    return out
+
+
+@dataclass
+class Pending:
+    client: DemoClient
+    verifier: str
+    expires: float
+
+
+@dataclass
+class DemoApp:
+    """ASGI application: the demo clients' side of the authorization-code flow."""
+
+    issuer: str
+    origin: str
+    clients: list[DemoClient]
+    api_key: str | None = None
+    # A seeded (username, password) to suggest on the start page.
+    user: tuple[str, str] | None = None
+    log: TextIO | None = None
+    _pending: dict[str, Pending] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        started = time.perf_counter()
+        path = scope["path"]
+        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
+        status, headers, body = await asyncio.get_running_loop().run_in_executor(
+            None, self.answer, scope["method"], path, query)
+        headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+        headers.append((b"content-length", str(len(body)).encode("ascii")))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+        self._log_line(scope["method"], path, status, started)
+
+    # ------------------------------------------------------------------ routing
+    def answer(self, method: str, path: str, query: Mapping[str, str]) -> tuple[int, list[tuple[str, str]], bytes]:
+        if method not in ("GET", "HEAD"):
+            return self._page(405, "Method not allowed", "<p>The demo app only answers GET.</p>",
+                              extra=[("Allow", "GET, HEAD")])
+        if path == "/":
+            return self._index()
+        if path == "/login":
+            return self._login(query.get("client", ""))
+        if path == "/spa.js":
+            return 200, [("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "no-cache"),
+                         ("X-Content-Type-Options", "nosniff")], _asset("spa.js").encode("utf-8")
+        client = next((c for c in self.clients if c.path == path), None)
+        if client is not None and client.is_public:
+            return self._spa(client)
+        if client is not None:
+            return self._callback(client, query)
+        return self._page(404, "Not found", f"<p>The demo app has nothing at <code>{html.escape(path)}</code>. "
+                                            f'Start from <a href="/">the demo app</a>.</p>')
+
+    def _index(self) -> tuple[int, list[tuple[str, str]], bytes]:
+        items = []
+        for c in self.clients:
+            start = c.path if c.is_public else f"/login?client={quote(c.client_id)}"
+            kind = ("public client: PKCE and the token request run in your browser" if c.is_public
+                    else "confidential client: this app exchanges the code with its secret")
+            items.append(f'<li><a class="button" href="{html.escape(start)}">Sign in with '
+                         f'{html.escape(c.client_id)}</a> <span class="fine">{html.escape(c.name)}: {kind}</span></li>')
+        who = (f" as <code>{html.escape(self.user[0])}</code> / <code>{html.escape(self.user[1])}</code>"
+               if self.user else "")
+        body = (f"<p>This is the client side of the authorization-code flow for the demo clients of "
+                f"<code>{html.escape(self.issuer)}</code>. Sign in{who} and approve; you come back here "
+                f"with a code, which is exchanged for tokens, and the access token then calls "
+                f"<code>GET /charges</code>.</p>"
+                f'<ul class="choices">{"".join(items)}</ul>')
+        return self._page(200, "authgate demo app", body)
+
+    def _login(self, client_id: str) -> tuple[int, list[tuple[str, str]], bytes]:
+        client = next((c for c in self.clients if c.client_id == client_id and not c.is_public), None)
+        if client is None:
+            return self._page(404, "Unknown demo client",
+                              f"<p>No confidential demo client <code>{html.escape(client_id)}</code> "
+                              f'redirects here. Start from <a href="/">the demo app</a>.</p>')
+        state = secrets.token_urlsafe(24)
+        verifier = secrets.token_urlsafe(48)  # 64 characters of the unreserved set (RFC 7636 4.1)
+        with self._lock:
+            now = time.monotonic()
+            self._pending = {k: v for k, v in self._pending.items() if v.expires > now}
+            self._pending[state] = Pending(client, verifier, now + PENDING_SECONDS)
+        # No scope: the server grants the client's registered scopes its tenant allows (RFC 6749 3.3).
+        params = {"response_type": "code", "client_id": client.client_id, "redirect_uri": client.redirect_uri,
+                  "state": state, "code_challenge": challenge_of(verifier), "code_challenge_method": "S256"}
+        location = f"{self.issuer}/oauth/authorize?{urlencode(params, quote_via=quote)}"
+        return 302, [("Location", location), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer")], b""
+
+    def _callback(self, client: DemoClient, query: Mapping[str, str]) -> tuple[int, list[tuple[str, str]], bytes]:
+        with self._lock:
+            pending = self._pending.pop(query.get("state", ""), None)
+        if pending is None or pending.client.client_id != client.client_id or pending.expires < time.monotonic():
+            return self._page(400, "This sign-in was not started here",
+                              "<p>The <code>state</code> does not match a sign-in this demo app started (or it "
+                              "is older than 10 minutes, or was already used). "
+                              f'<a href="/login?client={quote(client.client_id)}">Start again</a>.</p>')
+        if query.get("iss") != self.issuer:
+            # RFC 9207 2.4: a response from another issuer must not be used.
+            return self._page(400, "Response from an unexpected issuer",
+                              f"<p>The response names the issuer <code>{html.escape(query.get('iss', ''))}"
+                              f"</code>, not <code>{html.escape(self.issuer)}</code> (RFC 9207).</p>")
+        if "error" in query:
+            return self._page(200, f"The authorization server answered {query['error']}",
+                              f"<p><code>error={html.escape(query['error'])}</code>: "
+                              f"{html.escape(query.get('error_description', ''))}</p>"
+                              f'<p><a href="/login?client={quote(client.client_id)}">Try again</a> or go back to '
+                              f'<a href="/">the demo app</a>.</p>')
+        code = query.get("code", "")
+        exchange_form = {"grant_type": "authorization_code", "code": code, "redirect_uri": client.redirect_uri,
+                         "code_verifier": pending.verifier}
+        token_status, token_body = self._post_token(client, exchange_form)
+        steps = [_step("1. The code came back", f"<p>{html.escape(client.redirect_uri)}?code=<code>"
+                       f"{html.escape(code[:8])}…</code>&amp;state=…&amp;iss={html.escape(self.issuer)}</p>"
+                       "<p>State and issuer match the sign-in this app started.</p>")]
+        curl = (f"curl -s -u {client.client_id}:{client.secret} -d grant_type=authorization_code \\\n"
+                f"  -d code={code} \\\n  --data-urlencode redirect_uri={client.redirect_uri} \\\n"
+                f"  -d code_verifier={pending.verifier} \\\n  {self.issuer}/oauth/token")
+        steps.append(_step(f"2. Code exchanged: HTTP {token_status}", _pre(curl) + _pre(_pretty(token_body))))
+        access = token_body.get("access_token") if isinstance(token_body, dict) else None
+        if token_status == 200 and isinstance(access, str):
+            steps.append(_step("The access token's claims (decoded here, verified by the API)", _pre(_pretty(claims_of(access)))))
+            charges_status, charges_body = self._get_charges(access)
+            key = f"-H 'x-api-key: {self.api_key}' " if self.api_key else ""
+            curl = (f"ACCESS_TOKEN={access}\n"
+                    f"curl -s {key}-H \"Authorization: Bearer $ACCESS_TOKEN\" '{self.issuer}/charges?limit=5'")
+            steps.append(_step(f"3. GET /charges: HTTP {charges_status}", _pre(curl) + _pre(_pretty(charges_body))))
+            title = "Signed in: tokens issued and GET /charges called"
+        else:
+            title = "The code exchange failed"
+        more = (f'<p><a href="/login?client={quote(client.client_id)}">Sign in again</a> · '
+                f'<a href="/">the demo app</a></p>')
+        return self._page(200, title, "".join(steps) + more, flow_done=token_status == 200)
+
+    def _spa(self, client: DemoClient) -> tuple[int, list[tuple[str, str]], bytes]:
+        config = html.escape(json.dumps({"issuer": self.issuer, "client_id": client.client_id,
+                                         "redirect_uri": client.redirect_uri, "api_key": self.api_key}))
+        body = (f'<div id="spa" data-config="{config}"><p>Loading the single-page app…</p></div>'
+                f'<noscript><p>This page needs JavaScript: the public client runs in the browser.</p></noscript>')
+        return self._page(200, f"{client.name} (a browser-based public client)", body, script="/spa.js")
+
+    # ------------------------------------------------------------------ calls to the API
+    def _post_token(self, client: DemoClient, form: Mapping[str, str]) -> tuple[int, Any]:
+        # client_secret_basic: id and secret form-urlencoded before Basic (RFC 6749 2.3.1).
+        basic = base64.b64encode(f"{quote(client.client_id, safe='')}:{quote(client.secret or '', safe='')}"
+                                 .encode()).decode("ascii")
+        return _call(f"{self.issuer}/oauth/token", data=urlencode(form).encode("ascii"),
+                     headers={"Authorization": f"Basic {basic}",
+                              "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"})
+
+    def _get_charges(self, access_token: str) -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {access_token}", "Accept": "application/json"}
+        if self.api_key:
+            headers["x-api-key"] = self.api_key
+        return _call(f"{self.issuer}/charges?limit=5", headers=headers)
+
+    # ------------------------------------------------------------------ pages
+    def _page(self, status: int, title: str, body: str, *, script: str | None = None, flow_done: bool = False,
+              extra: list[tuple[str, str]] | None = None) -> tuple[int, list[tuple[str, str]], bytes]:
+        page = _template().substitute(
+            title=html.escape(title), body=body, stylesheet=html.escape(self.issuer + STYLESHEET_PATH),
+            script=f'<script src="{html.escape(script)}" defer></script>' if script else "",
+            done="true" if flow_done else "false")
+        return status, [*page_headers(self.issuer, script=script is not None), *(extra or [])], page.encode("utf-8")
+
+    def _log_line(self, method: str, path: str, status: int, started: float) -> None:
+        if self.log is None:
+            return
+        self.log.write(json.dumps({
+            "level": "INFO", "message": "request", "service": "authgate-demo-app",
+            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "method": method,
+            "path": path, "status": status, "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+        }) + "\n")
+        self.log.flush()
+
+
+def page_headers(issuer: str, *, script: bool = False) -> list[tuple[str, str]]:
+    """The demo app's pages: the API's stylesheet, its own script, fetches to the API, nothing else."""
+    policy = ["default-src 'none'", f"style-src {issuer}", "img-src 'self'"]
+    if script:
+        policy += ["script-src 'self'", f"connect-src {issuer}"]
+    policy += ["form-action 'none'", "frame-ancestors 'none'", "base-uri 'none'"]
+    return [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+            ("Content-Security-Policy", "; ".join(policy)), ("X-Content-Type-Options", "nosniff"),
+            # The callback URL carries the code: never send it on (stylesheet, links).
+            ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY")]
+
+
+def challenge_of(verifier: str) -> str:
+    """S256 code challenge (RFC 7636 4.2)."""
+    digest = hashlib.sha256(verifier.encode("ascii")).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def claims_of(jwt: str) -> Any:
+    """The payload of a JWS compact serialization, decoded without verification (for display only)."""
+    try:
+        payload = jwt.split(".")[1]
+        return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except (IndexError, ValueError):
+        return {"note": "not a JWT"}
+
+
+def _call(url: str, *, data: bytes | None = None, headers: Mapping[str, str]) -> tuple[int, Any]:
+    request = urllib.request.Request(url, data=data, headers=dict(headers), method="POST" if data else "GET")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, raw = response.status, response.read()
+    except urllib.error.HTTPError as failure:
+        status, raw = failure.code, failure.read()
+    except OSError as exc:
+        return 0, {"error": f"the API did not answer: {exc}"}
+    try:
+        return status, json.loads(raw)
+    except ValueError:
+        return status, raw.decode("utf-8", "replace")
+
+
+def _pretty(value: Any) -> str:
+    return json.dumps(value, indent=2) if not isinstance(value, str) else value
+
+
+def _pre(text: str) -> str:
+    return f"<pre>{html.escape(text)}</pre>"
+
+
+def _step(title: str, body: str) -> str:
+    return f'<section class="step"><h2>{html.escape(title)}</h2>{body}</section>'
+
+
+@lru_cache(maxsize=4)
+def _asset(name: str) -> str:
+    return resources.files("authgate_cli.local").joinpath(f"demo_pages/{name}").read_text("utf-8")
+
+
+@lru_cache(maxsize=1)
+def _template() -> Template:
+    return Template(_asset("page.html"))

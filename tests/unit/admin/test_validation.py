@@ -1,0 +1,64 @@
+"""admin.validation: what admin commands refuse before touching a stack, and the line that says why."""
+
+from __future__ import annotations
+
+import pytest
+
+from authgate_cli.admin import validation
+from authgate_cli.admin.validation import InvalidInput
+
+
+@pytest.mark.parametrize("value, message", [
+    ("", "--client-id must not be empty"),
+    ("a b", "--client-id 'a b' must be printable ASCII without spaces or control characters"),
+    ("evil\x1b[2Jid", "--client-id 'evil\\x1b[2Jid' must be printable ASCII without spaces or control characters"),
+    ("new\nline", "--client-id 'new\\nline' must be printable ASCII without spaces or control characters"),
+    ("caf\u00e9", "--client-id 'café' must be printable ASCII without spaces or control characters"),
+    ("x" * 201, "--client-id is longer than 200 characters"),
+])
+def test_identifiers(value: str, message: str) -> None:
+    with pytest.raises(InvalidInput) as raised:
+        validation.identifier(value, "--client-id")
+    assert str(raised.value) == message
+    assert "\n" not in str(raised.value) and "\x1b" not in str(raised.value)
+
+
+@pytest.mark.parametrize("value, message", [
+    ("bob\x00", "--username 'bob\\x00' contains the control character U+0000"),
+    ("bob\u202eevil", "--username 'bob\\u202eevil' contains the control character U+202E"),
+    ("line\u2028break", "--username 'line\\u2028break' contains the control character U+2028"),
+    (" bob", "--username ' bob' starts or ends with a space"),
+    ("   ", "--username must not be empty"),
+])
+def test_text(value: str, message: str) -> None:
+    with pytest.raises(InvalidInput) as raised:
+        validation.text(value, "--username")
+    assert str(raised.value) == message
+
+
+def test_text_allows_any_printable_name() -> None:
+    assert validation.text("Zoë's app — v2", "--name") == "Zoë's app — v2"
+
+
+@pytest.mark.parametrize("uri", ["https://app.example/cb#frag", "/relative/cb", "https://app.example/c b",
+                                 "https://app.example/%ZZ", "https://app.example:99999/cb", "https://é.example/cb"])
+def test_redirect_uris_must_be_what_the_authorization_endpoint_can_match(uri: str) -> None:
+    with pytest.raises(InvalidInput, match="is not an absolute URI in printable ASCII without a fragment"):
+        validation.redirect_uri(uri)
+
+
+@pytest.mark.parametrize("grants, kind, uris, message", [
+    ([], "confidential", [], "give at least one --grant"),
+    (["authorization_code"], "confidential", [], "the authorization_code grant needs at least one --redirect-uri"),
+    (["client_credentials"], "confidential", ["https://a.example/cb"], "--redirect-uri is only used by"),
+    (["refresh_token"], "confidential", [], "the refresh_token grant needs authorization_code or password"),
+    (["client_credentials"], "public", [], "a public client cannot use client_credentials"),
+])
+def test_grants(grants: list[str], kind: str, uris: list[str], message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        validation.client_grants(grants, kind, uris)
+
+
+def test_a_sound_registration_passes() -> None:
+    validation.client_grants(["authorization_code", "refresh_token"], "public", ["http://127.0.0.1:8765/cb"])
+    validation.client_grants(["client_credentials"], "confidential", [])
