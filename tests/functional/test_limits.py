@@ -367,6 +367,8 @@ def test_the_emulator_enforces_the_plans_daily_quota(demo: Demo, clock: ManualCl
     status, hdrs, problem = _get(emulator)
 
     assert (first, second, status) == (401, 401, 429)
-    assert hdrs["retry-after"] == "3600"
+    # A daily quota resets at 00:00 UTC: a day is the only bound the gateway can promise.
+    assert hdrs["retry-after"] == "86400"
     assert (problem["status"], problem["code"]) == (429, "quota_exceeded")
+    assert problem["detail"] == "The daily usage-plan quota of this API key is used up; it resets at 00:00 UTC."
     assert _get(emulator, key=None)[0] == 403  # no key at all: INVALID_API_KEY, not a quota

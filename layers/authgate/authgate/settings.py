@@ -8,6 +8,7 @@ with a message naming the variable.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -73,6 +74,9 @@ MAX_TENANT_QUOTA = 10_000
 @dataclass(frozen=True)
 class Settings:
     stage: str = "local"
+    # The CloudFormation stack (AWS::StackName): names and tags the signing keys it creates, so
+    # two stacks of one stage in one account never read each other's keys. Locally: the stage.
+    stack: str = "local"
     # Empty: derive from the request (API Gateway domain + stage, or the local emulator's URL).
     issuer: str = ""
     signing_backend: str = "local"
@@ -132,9 +136,21 @@ def _choice(env: Mapping[str, str], name: str, attr: str, default: str) -> str:
     return raw
 
 
+# CloudFormation stack names: a letter, then letters, digits and hyphens, at most 128 characters.
+_STACK_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,127}$")
+
+
+def _stack(env: Mapping[str, str], stage: str) -> str:
+    raw = env.get("AUTHGATE_STACK_NAME") or stage
+    if not _STACK_NAME.match(raw):
+        raise SettingsError(f"AUTHGATE_STACK_NAME must be a CloudFormation stack name, got {raw!r}")
+    return raw
+
+
 def from_env(env: Mapping[str, str] | None = None) -> Settings:
     """Build settings from the environment (defaults for what is unset)."""
     env = os.environ if env is None else env
+    stage = _choice(env, "AUTHGATE_STAGE", "stage", "local")
     issuer = env.get("AUTHGATE_ISSUER", "").rstrip("/")
     if issuer and not issuer.startswith(("https://", "http://127.0.0.1", "http://localhost")):
         raise SettingsError(f"AUTHGATE_ISSUER must be an https URL, got {issuer!r}")
@@ -143,7 +159,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         for f in fields(Tables)
     })
     return Settings(
-        stage=_choice(env, "AUTHGATE_STAGE", "stage", "local"),
+        stage=stage,
+        stack=_stack(env, stage),
         issuer=issuer,
         signing_backend=_choice(env, "AUTHGATE_SIGNING_BACKEND", "signing_backend", "local"),
         signing_alg=_choice(env, "AUTHGATE_SIGNING_ALG", "signing_alg", "RS256"),
