@@ -41,8 +41,8 @@ def preflight(region: str | None, session: Any = None) -> list[str]:
     except (ClientError, BotoCoreError) as exc:
         return [f"cannot read API Gateway's account settings: {exc}"]
     if not account.get("cloudwatchRoleArn"):
-        return [f"API Gateway in {session.region_name} (account {identity['Account']}) has no CloudWatch "
-                "logging role, which the stage's access log needs: run `make account-setup` once"]
+        return [(f"API Gateway in {session.region_name} (account {identity['Account']}) has no CloudWatch "
+                "logging role, which the stage's access log needs: run `make account-setup` once")]
     return []
 
 
@@ -65,12 +65,12 @@ def outputs(config_env: str, region: str | None, session: Any = None) -> str:
         f"stack {name}: {stack['StackStatus']}",
         f"  issuer:      {out.get('Issuer', '?')}",
         f"  API URL:     {out.get('ApiUrl', '?')}",
-        f"  API key id:  {out.get('DefaultApiKeyId', '?')} (value: aws apigateway get-api-key --include-value "
-        f"--api-key {out.get('DefaultApiKeyId', 'ID')}{where})",
+        (f"  API key id:  {out.get('DefaultApiKeyId', '?')} (value: aws apigateway get-api-key --include-value "
+        f"--api-key {out.get('DefaultApiKeyId', 'ID')}{where})"),
         "next:",
         f"  .venv/bin/authgate tenants create ACME --currency usd --stack-name {name}{where}",
-        f"  .venv/bin/authgate clients create --tenant ACME --grant client_credentials --scope charges:write "
-        f"--stack-name {name}{where}",
+        (f"  .venv/bin/authgate clients create --tenant ACME --grant client_credentials --scope charges:write "
+        f"--stack-name {name}{where}"),
         f"  .venv/bin/authgate check \"{out.get('Issuer', '$ISSUER')}\"",
     ]) + "\n"
 

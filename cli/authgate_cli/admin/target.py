@@ -44,9 +44,13 @@ def use(args: argparse.Namespace) -> Target:
     stack_name = getattr(args, "stack_name", None)
     region = getattr(args, "region", None)
     target = deployed(stack_name, region) if stack_name else local()
+    # A deployed stack is reached the way the caller's AWS configuration says, endpoint overrides
+    # included (AWS_ENDPOINT_URL*: e.g. an emulated account); only a local stack manages them.
+    kept = {k: v for k, v in os.environ.items() if k.startswith("AWS_ENDPOINT_URL")} if stack_name else {}
     for name in _TARGET_VARS:
         os.environ.pop(name, None)
     stack.apply(target.env, fake_credentials=target.name == "local")
+    os.environ.update(kept)
     return target
 
 

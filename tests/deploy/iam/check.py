@@ -78,8 +78,8 @@ class Report:
         return bool(self.denied or self.problems or self.unused)
 
     def summary(self) -> list[str]:
-        lines = [f"IAM least privilege: {self.calls} distinct recorded requests, "
-                 f"{len(self.denied)} denied, {len(self.unused)} unused grants, {len(self.excused)} excused"]
+        lines = [(f"IAM least privilege: {self.calls} distinct recorded requests, "
+                 f"{len(self.denied)} denied, {len(self.unused)} unused grants, {len(self.excused)} excused")]
         lines += [f"  DENIED  {c.function} {c.action} {c.resource} ({c.world}; {c.test or 'no test'}): "
                   f"{r['result']}{' ' + json.dumps(r.get('errors')) if r.get('errors') else ''}"
                   for c, r in self.denied]

@@ -16,8 +16,11 @@ are appended as JSON lines to one file per process; tests/deploy/iam evaluates t
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import json
 import os
+import sys
 import threading
 import uuid
 from typing import Any
@@ -32,17 +35,48 @@ _installed = False
 
 
 def install(directory: str | None = None) -> bool:
-    """Start recording into `directory` (default: $AUTHGATE_AWS_CALL_LOG_DIR). Idempotent."""
+    """Start recording into `directory` (default: $AUTHGATE_AWS_CALL_LOG_DIR). Idempotent.
+
+    botocore is patched when it is first imported (never imported here: a process that makes
+    no AWS call pays nothing, and what it imports stays as it was).
+    """
     global _installed, _path
     directory = directory or os.environ.get(ENV)
     if not directory or _installed:
         return _installed
-    try:
-        from botocore.client import BaseClient
-    except ImportError:  # a process without botocore makes no AWS call
-        return False
     os.makedirs(directory, exist_ok=True)
     _path = os.path.join(directory, f"calls-{os.getpid()}-{uuid.uuid4().hex[:8]}.jsonl")
+    _installed = True
+    if "botocore.client" in sys.modules:
+        _patch(sys.modules["botocore.client"])
+    else:
+        sys.meta_path.insert(0, _PatchOnImport())
+    return True
+
+
+class _PatchOnImport(importlib.abc.MetaPathFinder):
+    """Patches botocore.client right after it is executed, whoever imports it."""
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name != "botocore.client":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        original_exec = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            original_exec(module)
+            _patch(module)
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def _patch(client_module: Any) -> None:
+    BaseClient = client_module.BaseClient
     original = BaseClient._make_api_call
 
     def _make_api_call(self: Any, operation_name: str, api_params: dict[str, Any]) -> Any:
@@ -53,15 +87,19 @@ def install(directory: str | None = None) -> bool:
         try:
             response = original(self, operation_name, api_params)
         except Exception as exc:
-            _record(self, function, operation_name, api_params, None, before,
-                    getattr(exc, "response", {}).get("Error", {}).get("Code") or type(exc).__name__)
+            _record(self, function, operation_name, api_params, None, before, _error_code(exc))
             raise
         _record(self, function, operation_name, api_params, response, before, None)
         return response
 
-    BaseClient._make_api_call = _make_api_call  # type: ignore[method-assign]
-    _installed = True
-    return True
+    BaseClient._make_api_call = _make_api_call
+
+
+def _error_code(exc: BaseException) -> str:
+    response = getattr(exc, "response", None)
+    if isinstance(response, dict):
+        return str((response.get("Error") or {}).get("Code") or type(exc).__name__)
+    return type(exc).__name__
 
 
 def _running_function() -> str | None:
@@ -133,6 +171,13 @@ def _secret(region: str, secret_id: str) -> tuple[str, dict[str, str]]:
 
 def _resource_tags(client: Any, operation: str, params: dict[str, Any]) -> dict[str, Any]:
     """What must be read before the call: the resource's tags (a deletion may remove it)."""
+    try:
+        return _read_tags(client, params)
+    except Exception:  # noqa: BLE001 - recording must never change what the code under test sees
+        return {}
+
+
+def _read_tags(client: Any, params: dict[str, Any]) -> dict[str, Any]:
     service = client.meta.service_model.service_name
     region = client.meta.region_name
     if service == "kms" and "KeyId" in params:
