@@ -48,8 +48,8 @@ def test_teardown_deletes_the_stack_without_prompts_and_account_setup_deploys_it
     assert make("teardown", "STAGE=production", "DRY_RUN=1").stdout.splitlines() == [
         ".venv-sam/bin/sam delete --config-env production --no-prompts"]
     assert make("account-setup", "DRY_RUN=1").stdout.splitlines() == [
-        ".venv-sam/bin/sam deploy --template-file deploy/apigateway-account.yaml --stack-name authgate-account "
-        "--capabilities CAPABILITY_IAM --no-confirm-changeset --no-fail-on-empty-changeset"]
+        (".venv-sam/bin/sam deploy --template-file deploy/apigateway-account.yaml --stack-name authgate-account "
+        "--capabilities CAPABILITY_IAM --no-confirm-changeset --no-fail-on-empty-changeset")]
 
 
 def sam_config(command: str, env: str) -> dict[str, Any]:
@@ -100,8 +100,8 @@ def test_preflight_names_what_stops_a_deploy(moto_aws: Any, monkeypatch: pytest.
         assert preflight(None, boto3.session.Session()) == [
             "no AWS region: set AWS_REGION (or a profile's region), or pass REGION=... to make"]
     problems = preflight("us-east-1", moto_aws)
-    assert problems == ["API Gateway in us-east-1 (account 123456789012) has no CloudWatch logging role, which the "
-                        "stage's access log needs: run `make account-setup` once"]
+    assert problems == [("API Gateway in us-east-1 (account 123456789012) has no CloudWatch logging role, which the "
+                        "stage's access log needs: run `make account-setup` once")]
     moto_aws.client("apigateway").update_account(patchOperations=[
         {"op": "replace", "path": "/cloudwatchRoleArn", "value": "arn:aws:iam::123456789012:role/apigw-logs"}])
     assert preflight("us-east-1", moto_aws) == []
@@ -122,7 +122,7 @@ def test_outputs_print_the_issuer_and_the_next_commands(moto_aws: Any) -> None:
         "  API key id:  k123 (value: aws apigateway get-api-key --include-value --api-key k123)",
         "next:",
         "  .venv/bin/authgate tenants create ACME --currency usd --stack-name authgate-staging",
-        "  .venv/bin/authgate clients create --tenant ACME --grant client_credentials --scope charges:write "
-        "--stack-name authgate-staging",
+        ("  .venv/bin/authgate clients create --tenant ACME --grant client_credentials --scope charges:write "
+        "--stack-name authgate-staging"),
         '  .venv/bin/authgate check "https://abc.execute-api.us-east-1.amazonaws.com/staging"',
     ]
