@@ -69,263 +69,155 @@ def _complete_import(api: Any, body: dict[str, Any]) -> None:
                 resource.resource_methods[method_type].api_key_required = True
 
 
+def _create_rest_api(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> Any:
+    backend = _apigateway(account_id, region_name)
+    api = backend.create_rest_api(name=props.get("Name", resource_name), description=props.get("Description", ""),
+                                  endpoint_configuration=props.get("EndpointConfiguration"))
+    if props.get("Body"):
+        backend.put_rest_api(api.id, props["Body"], fail_on_warnings=False, mode="overwrite")
+        _complete_import(api, props["Body"])
+    return api
+
+
+def _rest_api_attribute(api: Any, attribute: str) -> Any:
+    if attribute == "RootResourceId":
+        return next(r.id for r in api.resources.values() if r.path_part == "/")
+    return api.id
+
+
+def _create_stage(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    backend = _apigateway(account_id, region_name)
+    # moto's Deployment model has no physical id: its Ref resolves to the model itself.
+    deployment = props["DeploymentId"]
+    deployment_id = deployment if isinstance(deployment, str) else deployment.id
+    backend.create_stage(props["RestApiId"], props["StageName"], deployment_id,
+                         variables=props.get("Variables"), description=props.get("Description", ""),
+                         cacheClusterEnabled=props.get("CacheClusterEnabled"), tags=_tags(props),
+                         tracing_enabled=props.get("TracingEnabled"))
+    operations = []
+    for setting in props.get("MethodSettings") or []:
+        prefix = f"{setting['ResourcePath']}/{setting['HttpMethod']}"
+        for key, field in (("ThrottlingRateLimit", "throttling/rateLimit"),
+                           ("ThrottlingBurstLimit", "throttling/burstLimit"),
+                           ("MetricsEnabled", "metrics/enabled"), ("LoggingLevel", "logging/loglevel"),
+                           ("DataTraceEnabled", "logging/dataTrace")):
+            if key in setting:
+                operations.append({"op": "replace", "path": f"{prefix}/{field}", "value": str(setting[key])})
+    access = props.get("AccessLogSetting")
+    if access:
+        operations += [{"op": "replace", "path": "/accessLogSettings/destinationArn", "value": access["DestinationArn"]},
+                       {"op": "replace", "path": "/accessLogSettings/format", "value": access["Format"]}]
+    if operations:
+        backend.update_stage(props["RestApiId"], props["StageName"], operations)
+    return str(props["StageName"])
+
+
+def _create_usage_plan(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    throttle, quota = props.get("Throttle") or {}, props.get("Quota") or {}
+    return _apigateway(account_id, region_name).create_usage_plan({
+        "name": props.get("UsagePlanName", resource_name), "description": props.get("Description", ""),
+        "apiStages": [{"apiId": s["ApiId"], "stage": s["Stage"]} for s in props.get("ApiStages") or []],
+        "throttle": {"rateLimit": float(throttle["RateLimit"]), "burstLimit": int(throttle["BurstLimit"])}
+        if throttle else None,
+        "quota": {"limit": int(quota["Limit"]), "period": quota["Period"]} if quota else None,
+        "tags": _tags(props)}).id
+
+
+def _create_api_key(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    # No Value: API Gateway generates one, as moto does.
+    return _apigateway(account_id, region_name).create_api_key({
+        "name": props.get("Name", resource_name), "description": props.get("Description", ""),
+        "enabled": bool(props.get("Enabled", False)), "tags": _tags(props)}).id
+
+
+def _create_usage_plan_key(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    _apigateway(account_id, region_name).create_usage_plan_key(
+        props["UsagePlanId"], {"keyId": props["KeyId"], "keyType": props["KeyType"]})
+    return str(props["KeyId"])
+
+
+def _create_alarm(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    from moto.cloudwatch.models import cloudwatch_backends
+
+    name = props.get("AlarmName", resource_name)
+    cloudwatch_backends[account_id][region_name].put_metric_alarm(
+        name=name, namespace=props.get("Namespace"), metric_name=props.get("MetricName"),
+        metric_data_queries=None, comparison_operator=props["ComparisonOperator"],
+        evaluation_periods=int(props["EvaluationPeriods"]), period=int(props.get("Period", 60)),
+        threshold=float(props["Threshold"]), statistic=props.get("Statistic"),
+        description=props.get("AlarmDescription"),
+        dimensions=[{"Name": d["Name"], "Value": d["Value"]} for d in props.get("Dimensions") or []],
+        alarm_actions=props.get("AlarmActions") or [], ok_actions=props.get("OKActions") or [],
+        insufficient_data_actions=[], unit=None, actions_enabled=True,
+        treat_missing_data=props.get("TreatMissingData"),
+        datapoints_to_alarm=int(props["DatapointsToAlarm"]) if "DatapointsToAlarm" in props else None,
+        evaluate_low_sample_count_percentile=None, threshold_metric_id=None, rule=None, tags=[],
+        extended_statistic=None)
+    return str(name)
+
+
+def _create_secret(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    from moto.secretsmanager.models import secretsmanager_backends
+
+    generate = props.get("GenerateSecretString") or {}
+    alphabet = string.ascii_letters + string.digits
+    if not generate.get("ExcludePunctuation"):
+        alphabet += "!#$%&()*+,-./:;<=>?@[]^_{|}~"
+    value = props.get("SecretString") or "".join(
+        secrets.choice(alphabet) for _ in range(int(generate.get("PasswordLength", 32))))
+    created = secretsmanager_backends[account_id][region_name].create_secret(
+        name=props.get("Name", resource_name), secret_string=value, secret_binary=None,
+        description=props.get("Description"), tags=[{"Key": k, "Value": v} for k, v in _tags(props).items()],
+        kms_key_id=None, client_request_token=None, replica_regions=[], force_overwrite=False)
+    return str(json.loads(created)["ARN"])
+
+
+# name, CloudFormation type, backend, create(props, account, region, generated name) -> physical id
+# (or the created model, for a type answering GetAtt), the property naming the resource, GetAtt.
+_ADAPTERS: tuple[tuple[str, str, str, Callable[..., Any], str, Callable[[Any, str], Any] | None], ...] = (
+    ("AdapterApiGatewayRestApiWithBody", "AWS::ApiGateway::RestApi", "apigateway (OpenAPI body imported)",
+     _create_rest_api, "Name", _rest_api_attribute),
+    ("AdapterApiGatewayStage", "AWS::ApiGateway::Stage", "apigateway", _create_stage, "", None),
+    ("AdapterApiGatewayUsagePlan", "AWS::ApiGateway::UsagePlan", "apigateway", _create_usage_plan, "", None),
+    ("AdapterApiGatewayApiKey", "AWS::ApiGateway::ApiKey", "apigateway", _create_api_key, "", None),
+    ("AdapterApiGatewayUsagePlanKey", "AWS::ApiGateway::UsagePlanKey", "apigateway", _create_usage_plan_key, "",
+     None),
+    ("AdapterCloudWatchAlarm", "AWS::CloudWatch::Alarm", "cloudwatch", _create_alarm, "AlarmName", None),
+    ("AdapterSecretsManagerSecret", "AWS::SecretsManager::Secret", "secretsmanager", _create_secret, "Name", None),
+)
+
+
+def _adapter(name: str, kind: str, backend: str, create: Callable[..., Any], name_property: str,
+             attribute: Callable[[Any, str], Any] | None) -> type:
+    """A CloudFormation model of moto for `kind`, created by `create` through moto's `backend`.
+
+    A direct subclass of moto's CloudFormationModel: that is how moto finds its models.
+    """
+    def create_from_cloudformation_json(cls: Any, resource_name: str, cloudformation_json: dict[str, Any],
+                                        account_id: str, region_name: str, **kwargs: Any) -> Any:
+        created = create(cloudformation_json["Properties"], account_id, region_name, resource_name)
+        model = cls.__new__(cls)
+        model.created = created
+        LOG.warning("adapter %s: %s %s created through moto's %s backend (moto has no CloudFormation "
+                    "model for it)", name, kind, model.physical_resource_id, backend)
+        return model
+
+    namespace = {
+        "__doc__": f"{kind} created through moto's {backend} backend.",
+        "cloudformation_type": staticmethod(lambda: kind),
+        "cloudformation_name_type": staticmethod(lambda: name_property),
+        "create_from_cloudformation_json": classmethod(create_from_cloudformation_json),
+        "physical_resource_id": property(lambda self: self.created if isinstance(self.created, str)
+                                         else self.created.id),
+        "has_cfn_attr": classmethod(lambda cls, attr: attribute is not None),
+        "get_cfn_attribute": lambda self, attr: attribute(self.created, attr) if attribute else None,
+    }
+    return type(name, (_base(),), namespace)
+
+
 def define() -> list[type]:
-    """The adapter models (classes are made on first use: moto is imported only by these tests)."""
-    Base = _base()
-
-    class AdapterApiGatewayRestApiWithBody(Base):  # type: ignore[misc, valid-type]
-        """AWS::ApiGateway::RestApi created by moto, then its OpenAPI Body imported (moto ignores it)."""
-
-        def __init__(self, api: Any) -> None:
-            self.api = api
-
-        @staticmethod
-        def cloudformation_type() -> str:
-            return "AWS::ApiGateway::RestApi"
-
-        @staticmethod
-        def cloudformation_name_type() -> str:
-            return "Name"
-
-        @classmethod
-        def create_from_cloudformation_json(cls, resource_name: str, cloudformation_json: dict[str, Any],
-                                            account_id: str, region_name: str, **kwargs: Any) -> Any:
-            props = cloudformation_json["Properties"]
-            backend = _apigateway(account_id, region_name)
-            api = backend.create_rest_api(name=props.get("Name", resource_name),
-                                          description=props.get("Description", ""),
-                                          endpoint_configuration=props.get("EndpointConfiguration"))
-            if props.get("Body"):
-                backend.put_rest_api(api.id, props["Body"], fail_on_warnings=False, mode="overwrite")
-                _complete_import(api, props["Body"])
-            LOG.warning("adapter AdapterApiGatewayRestApiWithBody: RestApi %s created by moto, its OpenAPI body "
-                        "(%d paths) imported through moto's apigateway backend", api.id,
-                        len((props.get("Body") or {}).get("paths", {})))
-            return cls(api)
-
-        @property
-        def physical_resource_id(self) -> str:
-            return self.api.id
-
-        @classmethod
-        def has_cfn_attr(cls, attr: str) -> bool:
-            return attr in ("RootResourceId", "RestApiId")
-
-        def get_cfn_attribute(self, attribute_name: str) -> Any:
-            if attribute_name == "RootResourceId":
-                return next(r.id for r in self.api.resources.values() if r.path_part == "/")
-            return self.api.id
-
-    class AdapterApiGatewayStage(Base):  # type: ignore[misc, valid-type]
-        """AWS::ApiGateway::Stage through moto's apigateway backend (moto has no CloudFormation model)."""
-
-        def __init__(self, api_id: str, name: str) -> None:
-            self.api_id, self.name = api_id, name
-
-        @staticmethod
-        def cloudformation_type() -> str:
-            return "AWS::ApiGateway::Stage"
-
-        @classmethod
-        def create_from_cloudformation_json(cls, resource_name: str, cloudformation_json: dict[str, Any],
-                                            account_id: str, region_name: str, **kwargs: Any) -> Any:
-            props = cloudformation_json["Properties"]
-            backend = _apigateway(account_id, region_name)
-            # moto's Deployment model has no physical id: its Ref resolves to the model itself.
-            deployment = props["DeploymentId"]
-            deployment_id = deployment if isinstance(deployment, str) else deployment.id
-            backend.create_stage(props["RestApiId"], props["StageName"], deployment_id,
-                                 variables=props.get("Variables"), description=props.get("Description", ""),
-                                 cacheClusterEnabled=props.get("CacheClusterEnabled"), tags=_tags(props),
-                                 tracing_enabled=props.get("TracingEnabled"))
-            operations = []
-            for setting in props.get("MethodSettings") or []:
-                prefix = f"{setting['ResourcePath']}/{setting['HttpMethod']}"
-                for key, field in (("ThrottlingRateLimit", "throttling/rateLimit"),
-                                   ("ThrottlingBurstLimit", "throttling/burstLimit"),
-                                   ("MetricsEnabled", "metrics/enabled"), ("LoggingLevel", "logging/loglevel"),
-                                   ("DataTraceEnabled", "logging/dataTrace")):
-                    if key in setting:
-                        operations.append({"op": "replace", "path": f"{prefix}/{field}", "value": str(setting[key])})
-            access = props.get("AccessLogSetting")
-            if access:
-                operations += [{"op": "replace", "path": "/accessLogSettings/destinationArn",
-                                "value": access["DestinationArn"]},
-                               {"op": "replace", "path": "/accessLogSettings/format", "value": access["Format"]}]
-            if operations:
-                backend.update_stage(props["RestApiId"], props["StageName"], operations)
-            LOG.warning("adapter AdapterApiGatewayStage: stage %s of %s created through moto's apigateway backend "
-                        "(%d method settings)", props["StageName"], props["RestApiId"], len(props.get("MethodSettings") or []))
-            return cls(props["RestApiId"], props["StageName"])
-
-        @property
-        def physical_resource_id(self) -> str:
-            return self.name
-
-    class AdapterApiGatewayUsagePlan(Base):  # type: ignore[misc, valid-type]
-        """AWS::ApiGateway::UsagePlan through moto's apigateway backend."""
-
-        def __init__(self, plan_id: str) -> None:
-            self.plan_id = plan_id
-
-        @staticmethod
-        def cloudformation_type() -> str:
-            return "AWS::ApiGateway::UsagePlan"
-
-        @classmethod
-        def create_from_cloudformation_json(cls, resource_name: str, cloudformation_json: dict[str, Any],
-                                            account_id: str, region_name: str, **kwargs: Any) -> Any:
-            props = cloudformation_json["Properties"]
-            throttle, quota = props.get("Throttle") or {}, props.get("Quota") or {}
-            payload = {
-                "name": props.get("UsagePlanName", resource_name), "description": props.get("Description", ""),
-                "apiStages": [{"apiId": s["ApiId"], "stage": s["Stage"]} for s in props.get("ApiStages") or []],
-                "throttle": {"rateLimit": float(throttle["RateLimit"]), "burstLimit": int(throttle["BurstLimit"])}
-                if throttle else None,
-                "quota": {"limit": int(quota["Limit"]), "period": quota["Period"]} if quota else None,
-                "tags": _tags(props),
-            }
-            plan = _apigateway(account_id, region_name).create_usage_plan(payload)
-            LOG.warning("adapter AdapterApiGatewayUsagePlan: usage plan %s (%s) created through moto's apigateway "
-                        "backend", plan.id, payload["name"])
-            return cls(plan.id)
-
-        @property
-        def physical_resource_id(self) -> str:
-            return self.plan_id
-
-    class AdapterApiGatewayApiKey(Base):  # type: ignore[misc, valid-type]
-        """AWS::ApiGateway::ApiKey through moto's apigateway backend (a generated value, as AWS does)."""
-
-        def __init__(self, key_id: str) -> None:
-            self.key_id = key_id
-
-        @staticmethod
-        def cloudformation_type() -> str:
-            return "AWS::ApiGateway::ApiKey"
-
-        @classmethod
-        def create_from_cloudformation_json(cls, resource_name: str, cloudformation_json: dict[str, Any],
-                                            account_id: str, region_name: str, **kwargs: Any) -> Any:
-            props = cloudformation_json["Properties"]
-            key = _apigateway(account_id, region_name).create_api_key({
-                "name": props.get("Name", resource_name), "description": props.get("Description", ""),
-                "enabled": bool(props.get("Enabled", False)), "tags": _tags(props)})
-            LOG.warning("adapter AdapterApiGatewayApiKey: API key %s created through moto's apigateway backend", key.id)
-            return cls(key.id)
-
-        @property
-        def physical_resource_id(self) -> str:
-            return self.key_id
-
-    class AdapterApiGatewayUsagePlanKey(Base):  # type: ignore[misc, valid-type]
-        """AWS::ApiGateway::UsagePlanKey through moto's apigateway backend."""
-
-        def __init__(self, key_id: str) -> None:
-            self.key_id = key_id
-
-        @staticmethod
-        def cloudformation_type() -> str:
-            return "AWS::ApiGateway::UsagePlanKey"
-
-        @classmethod
-        def create_from_cloudformation_json(cls, resource_name: str, cloudformation_json: dict[str, Any],
-                                            account_id: str, region_name: str, **kwargs: Any) -> Any:
-            props = cloudformation_json["Properties"]
-            _apigateway(account_id, region_name).create_usage_plan_key(
-                props["UsagePlanId"], {"keyId": props["KeyId"], "keyType": props["KeyType"]})
-            LOG.warning("adapter AdapterApiGatewayUsagePlanKey: key %s added to usage plan %s through moto's "
-                        "apigateway backend", props["KeyId"], props["UsagePlanId"])
-            return cls(props["KeyId"])
-
-        @property
-        def physical_resource_id(self) -> str:
-            return self.key_id
-
-    class AdapterCloudWatchAlarm(Base):  # type: ignore[misc, valid-type]
-        """AWS::CloudWatch::Alarm through moto's cloudwatch backend."""
-
-        def __init__(self, name: str) -> None:
-            self.name = name
-
-        @staticmethod
-        def cloudformation_type() -> str:
-            return "AWS::CloudWatch::Alarm"
-
-        @staticmethod
-        def cloudformation_name_type() -> str:
-            return "AlarmName"
-
-        @classmethod
-        def create_from_cloudformation_json(cls, resource_name: str, cloudformation_json: dict[str, Any],
-                                            account_id: str, region_name: str, **kwargs: Any) -> Any:
-            from moto.cloudwatch.models import cloudwatch_backends
-
-            props = cloudformation_json["Properties"]
-            name = props.get("AlarmName", resource_name)
-            cloudwatch_backends[account_id][region_name].put_metric_alarm(
-                name=name, namespace=props.get("Namespace"), metric_name=props.get("MetricName"),
-                metric_data_queries=None, comparison_operator=props["ComparisonOperator"],
-                evaluation_periods=int(props["EvaluationPeriods"]), period=int(props.get("Period", 60)),
-                threshold=float(props["Threshold"]), statistic=props.get("Statistic"),
-                description=props.get("AlarmDescription"),
-                dimensions=[{"Name": d["Name"], "Value": d["Value"]} for d in props.get("Dimensions") or []],
-                alarm_actions=props.get("AlarmActions") or [], ok_actions=props.get("OKActions") or [],
-                insufficient_data_actions=[], unit=None, actions_enabled=True,
-                treat_missing_data=props.get("TreatMissingData"),
-                datapoints_to_alarm=int(props["DatapointsToAlarm"]) if "DatapointsToAlarm" in props else None,
-                evaluate_low_sample_count_percentile=None, threshold_metric_id=None, rule=None, tags=[],
-                extended_statistic=None)
-            LOG.warning("adapter AdapterCloudWatchAlarm: alarm %s created through moto's cloudwatch backend", name)
-            return cls(name)
-
-        @property
-        def physical_resource_id(self) -> str:
-            return self.name
-
-    class AdapterSecretsManagerSecret(Base):  # type: ignore[misc, valid-type]
-        """AWS::SecretsManager::Secret through moto's secretsmanager backend (GenerateSecretString honoured)."""
-
-        def __init__(self, arn: str) -> None:
-            self.arn = arn
-
-        @staticmethod
-        def cloudformation_type() -> str:
-            return "AWS::SecretsManager::Secret"
-
-        @staticmethod
-        def cloudformation_name_type() -> str:
-            return "Name"
-
-        @classmethod
-        def create_from_cloudformation_json(cls, resource_name: str, cloudformation_json: dict[str, Any],
-                                            account_id: str, region_name: str, **kwargs: Any) -> Any:
-            from moto.secretsmanager.models import secretsmanager_backends
-
-            props = cloudformation_json["Properties"]
-            generate = props.get("GenerateSecretString") or {}
-            alphabet = string.ascii_letters + string.digits
-            if not generate.get("ExcludePunctuation"):
-                alphabet += "!#$%&()*+,-./:;<=>?@[]^_{|}~"
-            value = props.get("SecretString") or "".join(
-                secrets.choice(alphabet) for _ in range(int(generate.get("PasswordLength", 32))))
-            created = secretsmanager_backends[account_id][region_name].create_secret(
-                name=props.get("Name", resource_name), secret_string=value, secret_binary=None,
-                description=props.get("Description"),
-                tags=[{"Key": k, "Value": v} for k, v in _tags(props).items()], kms_key_id=None,
-                client_request_token=None, replica_regions=[], force_overwrite=False)
-            arn = json.loads(created)["ARN"]
-            LOG.warning("adapter AdapterSecretsManagerSecret: secret %s created through moto's secretsmanager "
-                        "backend", arn)
-            return cls(arn)
-
-        @property
-        def physical_resource_id(self) -> str:
-            return self.arn
-
-    return [AdapterApiGatewayRestApiWithBody, AdapterApiGatewayStage, AdapterApiGatewayUsagePlan,
-            AdapterApiGatewayApiKey, AdapterApiGatewayUsagePlanKey, AdapterCloudWatchAlarm,
-            AdapterSecretsManagerSecret]
+    """The adapter models (made on first use: moto is imported only by the tests that deploy)."""
+    return [_adapter(*spec) for spec in _ADAPTERS]
 
 
 _lock = threading.Lock()
