@@ -24,6 +24,20 @@ SAMVENV  := .venv-sam
 SAM      := $(SAMVENV)/bin/sam
 SAMSTAMP := $(SAMVENV)/.installed
 SAM_CLI_VERSION ?= 1.170.0
+# checkov pins many libraries of its own: like SAM CLI, it lives in its own environment.
+CHECKOVVENV  := .venv-checkov
+CHECKOV      := $(CHECKOVVENV)/bin/checkov
+CHECKOVSTAMP := $(CHECKOVVENV)/.installed
+CHECKOV_VERSION ?= 3.3.30
+# The IAM policy simulator the least-privilege check runs (Node; tools/iam-simulate's lock file).
+IAMSIM      := tools/iam-simulate
+IAMSIMSTAMP := $(IAMSIM)/node_modules/.installed
+# The OAuth client library the browser-client test runs in Chromium (oauth4webapi, pinned by the
+# lock file). Defined before any rule names it: make expands prerequisites as it reads them.
+NPMDIR   := tests/e2e/js
+NPMSTAMP := $(NPMDIR)/node_modules/.installed
+# Templates the linters and scanners read.
+TEMPLATES := template.yaml deploy/apigateway-account.yaml
 # pytest workers (pytest-xdist): both cores by default.
 PYTEST_WORKERS ?= auto
 export AWS_DEFAULT_REGION ?= us-east-1
@@ -36,21 +50,27 @@ PIP_QUIET := -qq --disable-pip-version-check --no-input
 PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a directory' || true; }
 PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requirements.txt
 
-.PHONY: help run test venv sam-venv browser validate lint unit functional e2e build bench soak clean
+.PHONY: help run test venv sam-venv checkov-venv iam-simulator browser validate lint unit functional e2e build bench soak clean \
+	deploy account-setup teardown
 
 help:
 	@echo "make run    serve the API on http://127.0.0.1:$${PORT:-3000} and the demo app on :$${CALLBACK_PORT:-8765} (creates .venv)"
 	@echo "make test   the whole suite: template linters, then unit, functional and e2e tests"
 	@echo "make build  sam build (no Docker; needs python3.12 on PATH)"
 	@echo "make bench  the performance report (cold starts, DynamoDB calls, CPU, sizes) -> bench/results.json"
+	@echo "make deploy STAGE=staging|production   build and deploy one stage (docs/deploy.md); DRY_RUN=1 prints the commands"
+	@echo "make account-setup   once per AWS account and region: API Gateway's CloudWatch logging role"
+	@echo "make teardown STAGE=...   delete a stage's stack; its data (tables, secret, logs) is kept"
 	@echo "make unit | functional | e2e | validate | lint | clean"
 
 run: $(RUNSTAMP)
 	$(BIN)/authgate serve
 
-# Linters first, pytest last: the output ends with pytest's summary line.
-test: $(STAMP) $(SAMSTAMP) browser $(NPMSTAMP) validate
-	$(BIN)/pytest -n $(PYTEST_WORKERS)
+# Linters first, pytest last: the output ends with pytest's summary line. --iam-unused: the whole
+# suite records every AWS call of every function, and a grant none of them needs fails the run
+# (tests/deploy/iam).
+test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) validate
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --iam-unused
 
 venv: $(STAMP)
 
@@ -83,14 +103,28 @@ $(SAMSTAMP):
 	@$(SAM) --version >/dev/null
 	@touch $(SAMSTAMP)
 
+checkov-venv: $(CHECKOVSTAMP)
+
+$(CHECKOVSTAMP):
+	@test -n "$(PYTHON)" || { echo "make: Python >= 3.11 is required" >&2; exit 1; }
+	@test -x $(CHECKOVVENV)/bin/python || { echo "creating $(CHECKOVVENV) with $(PYTHON)"; $(PYTHON) -m venv $(CHECKOVVENV); }
+	@echo "installing checkov $(CHECKOV_VERSION) into $(CHECKOVVENV)"
+	@$(CHECKOVVENV)/bin/python -m pip install $(PIP_QUIET) 'checkov==$(CHECKOV_VERSION)' $(PIP_FILTER)
+	@$(CHECKOV) --version >/dev/null
+	@touch $(CHECKOVSTAMP)
+
+iam-simulator: $(IAMSIMSTAMP)
+
+# npm ci: exactly the versions of the committed lock file.
+$(IAMSIMSTAMP): $(IAMSIM)/package.json $(IAMSIM)/package-lock.json
+	@command -v node >/dev/null || { echo "make: the IAM check needs Node.js (apt-get install nodejs npm)" >&2; exit 1; }
+	@echo "installing the IAM policy simulator into $(IAMSIM)/node_modules"
+	@cd $(IAMSIM) && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $(IAMSIMSTAMP)
+
 # Headless Chromium for the page tests (Debian's package; Playwright drives it).
 browser:
 	@scripts/ensure-chromium >/dev/null
-
-# The OAuth client library the browser-client test runs in Chromium (oauth4webapi, pinned by the
-# lock file).
-NPMDIR   := tests/e2e/js
-NPMSTAMP := $(NPMDIR)/node_modules/.installed
 
 $(NPMSTAMP): $(NPMDIR)/package.json $(NPMDIR)/package-lock.json
 	@command -v npm >/dev/null || { echo "make: npm (Node.js 20+) is required for the browser-client test" >&2; exit 1; }
@@ -98,10 +132,12 @@ $(NPMSTAMP): $(NPMDIR)/package.json $(NPMDIR)/package-lock.json
 	@npm ci --prefix $(NPMDIR) --no-audit --no-fund --loglevel=error
 	@touch $(NPMSTAMP)
 
-# The template is validated offline by SAM's linter and by cfn-lint.
-validate: $(STAMP) $(SAMSTAMP)
+# The templates are validated offline by SAM's linter, cfn-lint (its informational checks too)
+# and checkov; every remaining finding is fixed or suppressed in the template with its reason.
+validate: $(STAMP) $(SAMSTAMP) $(CHECKOVSTAMP)
 	$(SAM) validate --lint --template template.yaml
-	$(BIN)/cfn-lint template.yaml
+	$(BIN)/cfn-lint --include-checks I -- $(TEMPLATES)
+	$(CHECKOV) --quiet --compact --framework cloudformation --skip-download $(addprefix -f ,$(TEMPLATES))
 
 lint: $(STAMP)
 	$(BIN)/ruff check layers cli functions tests bench scripts
@@ -120,6 +156,54 @@ build: $(SAMSTAMP)
 	@test -n "$(PYTHON312_DIR)" || { echo "make build: python3.12 must be on PATH (sam build runs the template's runtime)" >&2; exit 1; }
 	PATH="$(PYTHON312_DIR):$$PATH" $(SAM) build --template template.yaml --cached --parallel
 
+# ---------------------------------------------------------------------------- deploy (docs/deploy.md)
+# `make deploy STAGE=staging` builds and deploys with samconfig.toml's environment: no prompt.
+# DRY_RUN=1 prints the commands instead of running them (tests/deploy/test_deploy_command.py).
+STAGE   ?=
+REGION  ?=
+DRY_RUN ?=
+REGION_FLAG   = $(if $(REGION), --region $(REGION))
+DEPLOY_CMD    = $(SAM) deploy --config-env $(STAGE) --no-confirm-changeset --no-fail-on-empty-changeset$(REGION_FLAG)
+PREFLIGHT_CMD = $(BIN)/python scripts/deploy_check.py preflight$(REGION_FLAG)
+OUTPUTS_CMD   = $(BIN)/python scripts/deploy_check.py outputs --config-env $(STAGE)$(REGION_FLAG)
+TEARDOWN_CMD  = $(SAM) delete --config-env $(STAGE) --no-prompts$(REGION_FLAG)
+ACCOUNT_CMD   = $(SAM) deploy --template-file deploy/apigateway-account.yaml --stack-name authgate-account \
+	--capabilities CAPABILITY_IAM --no-confirm-changeset --no-fail-on-empty-changeset$(REGION_FLAG)
+CHECK_STAGE   = case "$(STAGE)" in staging|production) ;; \
+	*) echo "make $@: set STAGE=staging or STAGE=production (samconfig.toml's environments)" >&2; exit 2;; esac
+
+ifdef DRY_RUN
+deploy:
+	@$(CHECK_STAGE)
+	@echo "$(MAKE) build"
+	@echo "$(PREFLIGHT_CMD)"
+	@echo "$(DEPLOY_CMD)"
+	@echo "$(OUTPUTS_CMD)"
+
+teardown:
+	@$(CHECK_STAGE)
+	@echo "$(TEARDOWN_CMD)"
+
+account-setup:
+	@echo "$(ACCOUNT_CMD)"
+else
+deploy: $(RUNSTAMP) $(SAMSTAMP)
+	@$(CHECK_STAGE)
+	$(MAKE) build
+	$(PREFLIGHT_CMD)
+	$(DEPLOY_CMD)
+	$(OUTPUTS_CMD)
+
+# The stack goes; what it retains stays: tables, the session secret, log groups (docs/deploy.md).
+teardown: $(SAMSTAMP)
+	@$(CHECK_STAGE)
+	$(TEARDOWN_CMD)
+	@echo "kept: the stage's DynamoDB tables, session secret and log groups (docs/deploy.md, Teardown)"
+
+account-setup: $(SAMSTAMP)
+	$(ACCOUNT_CMD)
+endif
+
 # The performance report (README "Performance"); writes bench/results.json. Cold starts run in
 # .venv-bench: boto3 plus the layer's requirements only, as close to Lambda as a venv gets.
 BENCHVENV   := .venv-bench
@@ -137,4 +221,5 @@ soak: $(RUNSTAMP)
 	$(BIN)/python -m bench.soak
 
 clean:
-	rm -rf $(VENV) $(SAMVENV) .venv-bench .bench-cache .aws-sam .pytest_cache .hypothesis test-artifacts .authgate $(NPMDIR)/node_modules
+	rm -rf $(VENV) $(SAMVENV) $(CHECKOVVENV) $(IAMSIM)/node_modules $(NPMDIR)/node_modules .venv-bench .bench-cache \
+		.aws-sam .pytest_cache .hypothesis test-artifacts .authgate

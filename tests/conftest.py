@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+# Every AWS call a function makes is recorded and checked against its IAM role (tests/deploy/iam).
+pytest_plugins = ["tests.deploy.iam.plugin"]
+
 # Fake credentials before anything can build a client: no test may reach real AWS.
 os.environ.update({
     "AWS_ACCESS_KEY_ID": "testing",

@@ -20,6 +20,7 @@ ADMIN_GROUPS = (
     ("clients", "authgate_cli.admin.clients", "manage OAuth clients"),
     ("users", "authgate_cli.admin.users", "manage users"),
     ("keys", "authgate_cli.admin.keys", "signing keys (rotate, list)"),
+    ("tenants", "authgate_cli.admin.tenants", "manage tenants (create, list, show)"),
 )
 
 

@@ -1,45 +1,77 @@
-"""Lambda handler: signing-key rotation on the EventBridge schedule, and key bootstrap on deploy.
+"""Lambda handler: signing-key rotation on the EventBridge schedule, and the keys' custom resource.
 
 A scheduled event runs one lifecycle step (authgate.tokens.keys.rotate). The template's
-`SigningKeysBootstrap` custom resource calls the same function once at deploy time so a fresh
-stack has a current key before the first token request, not a schedule period later.
+`SigningKeysBootstrap` custom resource calls the same function: on Create and Update it makes
+sure a current and a next key exist (a fresh stack can sign its first token at once); on
+Delete (the stack is deleted) it retires every key of the stack and schedules deletion of the
+private keys (recoverable for 7 days), so a deleted stack leaves no live signing key behind.
+
+The answer to CloudFormation is a PUT to the pre-signed ResponseURL. It is retried with
+backoff: a lost answer would leave the stack waiting until the resource's ServiceTimeout.
 """
 
 from __future__ import annotations
 
 import json
+import time
+import urllib.error
 import urllib.request
 from typing import Any
 
 from authgate.logs import get_logger
-from authgate.tokens.keys import ensure_keys, rotate
+from authgate.tokens.keys import destroy_all, ensure_keys, rotate
+
+PHYSICAL_ID = "authgate-signing-keys"
+# Attempts at delivering the answer, and the pause before each retry (seconds).
+ANSWER_ATTEMPTS = 5
+ANSWER_BACKOFF = (0.5, 1.0, 2.0, 4.0)
 
 
 def _answer_cloudformation(event: dict[str, Any], status: str, reason: str = "") -> None:
     """PUT the custom-resource result to the pre-signed ResponseURL (CloudFormation protocol)."""
     body = json.dumps({
         "Status": status, "Reason": reason or status,
-        "PhysicalResourceId": event.get("PhysicalResourceId") or "authgate-signing-keys",
+        "PhysicalResourceId": event.get("PhysicalResourceId") or PHYSICAL_ID,
         "StackId": event["StackId"], "RequestId": event["RequestId"], "LogicalResourceId": event["LogicalResourceId"],
     }).encode("utf-8")
+    # The pre-signed S3 URL is signed for an empty Content-Type.
     request = urllib.request.Request(event["ResponseURL"], data=body, method="PUT",
                                      headers={"Content-Type": "", "Content-Length": str(len(body))})
-    with urllib.request.urlopen(request, timeout=10):
-        pass
+    for attempt in range(ANSWER_ATTEMPTS):
+        try:
+            with urllib.request.urlopen(request, timeout=10):
+                return
+        except urllib.error.HTTPError as exc:
+            # A 4xx will not change on retry (an expired or malformed URL); a 5xx may.
+            if exc.code < 500 or attempt == ANSWER_ATTEMPTS - 1:
+                raise
+        except (urllib.error.URLError, TimeoutError, ConnectionError):
+            if attempt == ANSWER_ATTEMPTS - 1:
+                raise
+        time.sleep(ANSWER_BACKOFF[min(attempt, len(ANSWER_BACKOFF) - 1)])
+
+
+def _custom_resource(event: dict[str, Any]) -> dict[str, Any]:
+    logger = get_logger()
+    request_type = event["RequestType"]
+    try:
+        if request_type in ("Create", "Update"):
+            ensure_keys()
+        elif request_type == "Delete":
+            retired = destroy_all()
+            logger.info("signing keys retired with the stack", extra={"retired": len(retired)})
+    except Exception as exc:  # the stack must hear about a failure, or it waits until ServiceTimeout
+        logger.exception("signing key custom resource failed", extra={"request_type": request_type})
+        _answer_cloudformation(event, "FAILED", f"signing keys {request_type.lower()} failed: {type(exc).__name__}")
+        return {"status": "FAILED"}
+    _answer_cloudformation(event, "SUCCESS")
+    return {"status": "SUCCESS"}
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    logger = get_logger()
     if "RequestType" in event and "ResponseURL" in event:
-        try:
-            if event["RequestType"] in ("Create", "Update"):
-                ensure_keys()
-            _answer_cloudformation(event, "SUCCESS")
-        except Exception as exc:  # the stack must hear about a failure, or it hangs for an hour
-            logger.exception("signing key bootstrap failed")
-            _answer_cloudformation(event, "FAILED", f"signing key bootstrap failed: {type(exc).__name__}")
-        return {"bootstrapped": True}
+        return _custom_resource(event)
     report = rotate().as_dict()
     # Nested: "created" would collide with a LogRecord attribute.
-    logger.info("signing keys rotated", extra={"rotation": {k: v for k, v in report.items() if k != "keys"}})
+    get_logger().info("signing keys rotated", extra={"rotation": {k: v for k, v in report.items() if k != "keys"}})
     return report

@@ -185,6 +185,37 @@ def test_a_limited_get_spends_exactly_one_dynamodb_call_on_limiting(
     assert [c for c in calls if c[1] == "LimitsTable"] == [("UpdateItem", "LimitsTable")]
 
 
+def test_a_ten_thousand_per_second_tenant_is_counted_in_partitions_through_the_handler(
+        demo: Demo, invoke: Invoke, db: Any, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TenantRateLimit=600000 per 60 s: 60 items of 10 000 each; each response names its share."""
+    import base64
+
+    from authgate import settings
+    from authgate.limits.partitions import partition_of
+
+    monkeypatch.setenv("AUTHGATE_RATE_TENANT", "600000")
+    settings.reset()
+    at_window_start(clock, into=20.5)
+
+    first = invoke("charges", demo.event("GET"))
+    second = invoke("charges", demo.event("GET", client="demo-reader", scope="charges:read"))
+
+    keys = {}
+    for client, result in (("demo-service", first), ("demo-reader", second)):
+        partition = partition_of(client, 60)
+        pk = base64.b64encode(f"{partition.index}/60".encode()).decode()
+        share = partition.share(600_000)
+        assert result["statusCode"] == 200
+        assert headers(result)["ratelimit-policy"] == (
+            f'"tenant";q={share};w=60;pk=:{pk}:, "client";q=3;w=60, "ip";q=50;w=60;pk=:{pk}:')
+        assert headers(result)["ratelimit"] == (
+            f'"tenant";r={share - 1};t=40;pk=:{pk}:, "client";r=2;t=40, "ip";r=49;t=40;pk=:{pk}:')
+        keys[client] = f"#p{partition.index}of60"
+    items = db.scan(TableName="LimitsTable", ConsistentRead=True)["Items"]
+    assert sorted(i["limit_key"]["S"][-len(keys[c]):] for c in keys for i in items
+                  if i["limit_key"]["S"].endswith(keys[c])) == sorted(keys.values())
+
+
 # ------------------------------------------------------------------------------ token endpoint
 
 
@@ -367,6 +398,8 @@ def test_the_emulator_enforces_the_plans_daily_quota(demo: Demo, clock: ManualCl
     status, hdrs, problem = _get(emulator)
 
     assert (first, second, status) == (401, 401, 429)
-    assert hdrs["retry-after"] == "3600"
+    # A daily quota resets at 00:00 UTC: a day is the only bound the gateway can promise.
+    assert hdrs["retry-after"] == "86400"
     assert (problem["status"], problem["code"]) == (429, "quota_exceeded")
+    assert problem["detail"] == "The daily usage-plan quota of this API key is used up; it resets at 00:00 UTC."
     assert _get(emulator, key=None)[0] == 403  # no key at all: INVALID_API_KEY, not a quota

@@ -1,4 +1,4 @@
-"""Admin commands (`authgate clients|users|keys ...`) and how they find the stack they act on.
+"""Admin commands (`authgate clients|users|keys|tenants ...`) and how they find the stack they act on.
 
 Each group module exposes `register(subparsers)`; its commands call `target.add_arguments(parser)`
 and, before touching AWS, `target.use(args)`. The default target is the running local stack

@@ -63,9 +63,13 @@ def use(args: argparse.Namespace) -> Target:
     if stack_name and url:
         raise TargetError("--url names a local stack and --stack-name a deployed one: give one of them")
     target = deployed(stack_name, region) if stack_name else local(url)
+    # A deployed stack is reached the way the caller's AWS configuration says, endpoint overrides
+    # included (AWS_ENDPOINT_URL*: e.g. an emulated account); only a local stack manages them.
+    kept = {k: v for k, v in os.environ.items() if k.startswith("AWS_ENDPOINT_URL")} if stack_name else {}
     for name in _TARGET_VARS:
         os.environ.pop(name, None)
     stack.apply(target.env, fake_credentials=target.name == "local")
+    os.environ.update(kept)
     return target
 
 

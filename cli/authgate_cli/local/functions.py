@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 from collections.abc import Callable
+from contextvars import ContextVar
 from types import ModuleType
 from typing import Any
 
 from authgate_cli.local import template
 
 _MODULES: dict[str, ModuleType] = {}
+# The logical id of the function whose handler runs in this thread, as a Lambda role would be
+# chosen: the IAM check of the test suite (tests/deploy/iam) attributes AWS calls with it.
+_RUNNING: ContextVar[str | None] = ContextVar("authgate_running_function", default=None)
+
+
+def running_function() -> str | None:
+    """The template logical id of the handler running in this thread (None outside any)."""
+    return _RUNNING.get()
 
 
 class UnknownFunction(LookupError):
@@ -40,4 +50,16 @@ def load_handler(name: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
         sys.modules[spec.name] = module
         spec.loader.exec_module(module)
         _MODULES[short] = module
-    return module.handler
+    return _attributed(logical, module.handler)
+
+
+def _attributed(logical: str, handler: Callable[[dict[str, Any], Any], Any]) -> Callable[[dict[str, Any], Any], Any]:
+    @functools.wraps(handler)
+    def run(event: dict[str, Any], context: Any) -> Any:
+        token = _RUNNING.set(logical)
+        try:
+            return handler(event, context)
+        finally:
+            _RUNNING.reset(token)
+
+    return run

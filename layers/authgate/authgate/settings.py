@@ -8,6 +8,7 @@ with a message naming the variable.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -65,14 +66,24 @@ class Limits:
     auth_failure_ip: int = 30
 
 
-# The tenant quota bounds the limiter item: every admitted request adds at most two ~16-byte
-# counters, so 10000 keeps one (tenant, window) item well under DynamoDB's 400 KB.
-MAX_TENANT_QUOTA = 10_000
+# Limits of one limiter item (authgate.limits.partitions). Every admitted request adds at most two
+# ~18-byte counters, so 10 000 admissions per window keep an item well under DynamoDB's 400 KB;
+# 500 writes per second leave half of one partition's 1 000 WCU/s for refusals and growth.
+PARTITION_QUOTA_MAX = 10_000
+PARTITION_WRITE_RATE = 500
+# A tenant quota is split into at most this many partitions (items) per window.
+MAX_PARTITIONS = 256
+MAX_TENANT_QUOTA = MAX_PARTITIONS * PARTITION_QUOTA_MAX
+# One client's counter lives in one item: at most this many admissions per window per client.
+MAX_CLIENT_QUOTA = 30_000
 
 
 @dataclass(frozen=True)
 class Settings:
     stage: str = "local"
+    # The CloudFormation stack (AWS::StackName): names and tags the signing keys it creates, so
+    # two stacks of one stage in one account never read each other's keys. Locally: the stage.
+    stack: str = "local"
     # Empty: derive from the request (API Gateway domain + stage, or the local emulator's URL).
     issuer: str = ""
     signing_backend: str = "local"
@@ -132,9 +143,38 @@ def _choice(env: Mapping[str, str], name: str, attr: str, default: str) -> str:
     return raw
 
 
+# CloudFormation stack names: a letter, then letters, digits and hyphens, at most 128 characters.
+_STACK_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,127}$")
+
+
+def _stack(env: Mapping[str, str], stage: str) -> str:
+    raw = env.get("AUTHGATE_STACK_NAME") or stage
+    if not _STACK_NAME.match(raw):
+        raise SettingsError(f"AUTHGATE_STACK_NAME must be a CloudFormation stack name, got {raw!r}")
+    return raw
+
+
+def _limits(env: Mapping[str, str]) -> Limits:
+    limits = Limits(
+        window=_int(env, "AUTHGATE_RATE_WINDOW", 60, 1, 3600),
+        tenant=_int(env, "AUTHGATE_RATE_TENANT", 3000, 1, MAX_TENANT_QUOTA),
+        client=_int(env, "AUTHGATE_RATE_CLIENT", 1200, 1, MAX_CLIENT_QUOTA),
+        ip=_int(env, "AUTHGATE_RATE_IP", 600, 1, PARTITION_QUOTA_MAX),
+        auth_failure_window=_int(env, "AUTHGATE_AUTH_FAILURE_WINDOW", 300, 10, 86400),
+        auth_failure_client=_int(env, "AUTHGATE_AUTH_FAILURE_CLIENT", 10, 1, 100_000),
+        auth_failure_ip=_int(env, "AUTHGATE_AUTH_FAILURE_IP", 30, 1, 100_000),
+    )
+    # A client's requests all count in one item: faster than that item takes writes is a hot item.
+    if limits.client > PARTITION_WRITE_RATE * limits.window:
+        raise SettingsError(f"AUTHGATE_RATE_CLIENT must be at most {PARTITION_WRITE_RATE} per second "
+                            f"({PARTITION_WRITE_RATE * limits.window} per {limits.window} s window), got {limits.client}")
+    return limits
+
+
 def from_env(env: Mapping[str, str] | None = None) -> Settings:
     """Build settings from the environment (defaults for what is unset)."""
     env = os.environ if env is None else env
+    stage = _choice(env, "AUTHGATE_STAGE", "stage", "local")
     issuer = env.get("AUTHGATE_ISSUER", "").rstrip("/")
     if issuer and not issuer.startswith(("https://", "http://127.0.0.1", "http://localhost")):
         raise SettingsError(f"AUTHGATE_ISSUER must be an https URL, got {issuer!r}")
@@ -143,7 +183,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         for f in fields(Tables)
     })
     return Settings(
-        stage=_choice(env, "AUTHGATE_STAGE", "stage", "local"),
+        stage=stage,
+        stack=_stack(env, stage),
         issuer=issuer,
         signing_backend=_choice(env, "AUTHGATE_SIGNING_BACKEND", "signing_backend", "local"),
         signing_alg=_choice(env, "AUTHGATE_SIGNING_ALG", "signing_alg", "RS256"),
@@ -159,15 +200,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         aws_region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1",
         max_body_bytes=_int(env, "AUTHGATE_MAX_BODY_BYTES", 64 * 1024, 1024, 6 * 1024 * 1024),
         tables=tables,
-        limits=Limits(
-            window=_int(env, "AUTHGATE_RATE_WINDOW", 60, 1, 3600),
-            tenant=_int(env, "AUTHGATE_RATE_TENANT", 3000, 1, MAX_TENANT_QUOTA),
-            client=_int(env, "AUTHGATE_RATE_CLIENT", 1200, 1, MAX_TENANT_QUOTA),
-            ip=_int(env, "AUTHGATE_RATE_IP", 600, 1, MAX_TENANT_QUOTA),
-            auth_failure_window=_int(env, "AUTHGATE_AUTH_FAILURE_WINDOW", 300, 10, 86400),
-            auth_failure_client=_int(env, "AUTHGATE_AUTH_FAILURE_CLIENT", 10, 1, 100_000),
-            auth_failure_ip=_int(env, "AUTHGATE_AUTH_FAILURE_IP", 30, 1, 100_000),
-        ),
+        limits=_limits(env),
     )
 
 

@@ -45,7 +45,7 @@ def test_missing_route_is_a_404_not_found_with_the_issuer_when_configured():
 
 
 @pytest.mark.parametrize("response_type, code, retry_after", [("THROTTLED", "rate_limited", "1"),
-                                                              ("QUOTA_EXCEEDED", "quota_exceeded", "3600")])
+                                                              ("QUOTA_EXCEEDED", "quota_exceeded", "86400")])
 def test_429s_carry_retry_after(response_type, code, retry_after):
     status, headers, body = render_gateway_response(response_type, CONTEXT)
     assert (status, headers["Retry-After"], json.loads(body)["code"]) == (429, retry_after, code)

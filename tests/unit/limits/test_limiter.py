@@ -175,3 +175,84 @@ def test_counter_names_hold_no_raw_client_id_or_address(db: Any, clock: ManualCl
     text = repr(item)
     assert "demo-service" not in text and "198.51.100.7" not in text
     assert sorted(k[:2] for k in item) == ["c_", "ex", "i_", "li", "to"]
+
+
+# ------------------------------------------------------------------ a tenant split into partitions
+
+
+def partitioned(tenant: int = 10, partitions: int = 4, client: int = 100, ip: int = 100) -> ApiPolicies:
+    return ApiPolicies(Policy("tenant", tenant, WINDOW), Policy("client", client, WINDOW),
+                       Policy("ip", ip, WINDOW), partitions=partitions)
+
+
+def clients_in(partition: int, count: int, partitions: int = 4) -> list[str]:
+    from authgate.limits.partitions import partition_of
+
+    found = [f"client-{n}" for n in range(10_000) if partition_of(f"client-{n}", partitions).index == partition]
+    return found[:count]
+
+
+def test_a_partitioned_tenant_advertises_its_share_and_partition_key(db: Any, clock: ManualClock,
+                                                                      calls: list[str]) -> None:
+    at_window_start(clock, "big", into=18.5)
+    client = clients_in(2, 1)[0]
+
+    state = ApiLimiter(db, partitioned()).hit("big", client, "198.51.100.7")
+
+    pk = "Mi80"  # base64 of "2/4": partition 2 of 4
+    assert state.headers() == {
+        "RateLimit-Policy": f'"tenant";q=2;w=60;pk=:{pk}:, "client";q=100;w=60, "ip";q=100;w=60;pk=:{pk}:',
+        "RateLimit": f'"tenant";r=1;t=42;pk=:{pk}:, "client";r=99;t=42, "ip";r=99;t=42;pk=:{pk}:',
+    }
+    assert calls == ["UpdateItem"]  # still one DynamoDB call per request
+    keys = [item["limit_key"]["S"] for item in db.scan(TableName="LimitsTable")["Items"]]
+    assert len(keys) == 1 and keys[0].endswith("#p2of4")
+
+
+def test_each_partition_admits_exactly_its_share_under_concurrency(db: Any, clock: ManualClock) -> None:
+    at_window_start(clock)
+    limiter = ApiLimiter(db, partitioned(tenant=10, partitions=4))  # shares 3, 3, 2, 2
+    crowd = clients_in(0, 32)
+
+    def one(client: str) -> str:
+        try:
+            limiter.hit("big", client, "198.51.100.7")
+        except ApiError as error:
+            return error.detail.split(";")[0]
+        return "ok"
+
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        outcomes = list(pool.map(one, crowd))
+
+    assert outcomes.count("ok") == 3
+    assert set(outcomes) - {"ok"} == {"Too many requests for this tenant"}
+
+
+def test_the_tenant_is_never_admitted_past_its_quota_across_partitions(db: Any, clock: ManualClock,
+                                                                       calls: list[str]) -> None:
+    at_window_start(clock)
+    limiter = ApiLimiter(db, partitioned(tenant=10, partitions=4))
+    crowd = [c for p in range(4) for c in clients_in(p, 8)]  # more than every share
+
+    def one(client: str) -> bool:
+        try:
+            limiter.hit("big", client, f"198.51.100.{len(client)}")
+        except ApiError:
+            return False
+        return True
+
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        admitted = sum(pool.map(one, crowd))
+
+    assert admitted == 10  # every share filled, not one request more
+    assert calls == ["UpdateItem"] * len(crowd)
+    items = db.scan(TableName="LimitsTable", ConsistentRead=True)["Items"]
+    totals = sorted((item["limit_key"]["S"].rsplit("#", 1)[1], int(item["total"]["N"])) for item in items)
+    assert totals == [("p0of4", 3), ("p1of4", 3), ("p2of4", 2), ("p3of4", 2)]
+
+
+def test_a_client_faster_than_one_item_takes_is_refused_at_start_up() -> None:
+    from authgate.settings import SettingsError, from_env
+
+    with pytest.raises(SettingsError, match="AUTHGATE_RATE_CLIENT must be at most 500 per second"):
+        from_env({"AUTHGATE_RATE_WINDOW": "1", "AUTHGATE_RATE_CLIENT": "1200"})

@@ -24,12 +24,11 @@ from typing import Any
 
 from authgate.errors import ApiError
 from authgate.limits import clock, degraded
-from authgate.limits.counters import digest
+from authgate.limits.counters import failure_key
 from authgate.limits.fields import ServiceLimit, header_fields
 from authgate.limits.policies import AuthFailurePolicies, Policy, auth_failure_policies
 from authgate.limits.window import Window, window_at
-from authgate.settings import get_settings
-from authgate.stores.faults import is_unavailable
+from authgate.stores.limits import LimitsStore, LimitsUnavailable
 
 _TTL_GRACE = 3600
 
@@ -45,29 +44,48 @@ class AuthFailureGuard:
     """Failure counters of one kind of credential ("client" at /oauth/token, "user" at login)."""
 
     def __init__(self, kind: str = "client", dynamodb: Any = None,
-                 policies: AuthFailurePolicies | None = None) -> None:
+                 policies: AuthFailurePolicies | None = None, store: LimitsStore | None = None) -> None:
         self.kind = kind
-        self._db = dynamodb
-        self.table = get_settings().tables.limits
+        self._store = store or LimitsStore(dynamodb)
+        self.table = self._store.table
         self.policies = policies or auth_failure_policies(kind)
 
     # -- read side: fetched with the caller's own BatchGetItem --------------------------------
 
     def keys(self, subject: str, source_ip: str) -> list[dict[str, dict[str, str]]]:
         """LimitsTable keys to add to the caller's BatchGetItem (RequestItems[guard.table])."""
-        return [{"limit_key": {"S": c.key}} for c in self._counters(subject, source_ip, clock.now())]
+        return self._store.item_keys(c.key for c in self._counters(subject, source_ip, clock.now()))
 
     def check(self, items: Iterable[dict[str, Any]], subject: str, source_ip: str) -> None:
         """Refuse (429 rate_limited, Retry-After) when either counter has reached its quota.
 
         `items` are the LimitsTable items the BatchGetItem returned (absent counters are zero).
         """
+        self._judge(self._store.failures(items), subject, source_ip)
+
+    def gate(self, subject: str, source_ip: str) -> None:
+        """`check()` with its own BatchGetItem, for callers with nothing to fetch alongside."""
+        counters = self._counters(subject, source_ip, clock.now())
+        self._judge(self._store.read([c.key for c in counters]), subject, source_ip)
+
+    # -- write side: one atomic ADD per counter, only after a failed attempt -------------------
+
+    def record_failure(self, subject: str, source_ip: str) -> None:
+        """Count one failed attempt against the subject and the source IP (fails open)."""
+        for counter in self._counters(subject, source_ip, clock.now()):
+            try:
+                self._store.add(counter.key, "failures", counter.window.end + _TTL_GRACE)
+            except LimitsUnavailable as exc:
+                degraded.record(f"auth-failures-{self.kind}", exc.internal)
+                return
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _judge(self, failures: dict[str, int], subject: str, source_ip: str) -> None:
         now = clock.now()
-        by_key = {item["limit_key"]["S"]: item for item in items if "limit_key" in item}
         limits, tripped = [], []
         for counter in self._counters(subject, source_ip, now):
-            count = _count(by_key.get(counter.key))
-            limit = ServiceLimit(counter.policy, counter.policy.quota - count,
+            limit = ServiceLimit(counter.policy, counter.policy.quota - failures.get(counter.key, 0),
                                  counter.window.reset_after(now))
             limits.append(limit)
             if limit.remaining <= 0:
@@ -75,53 +93,14 @@ class AuthFailureGuard:
         if tripped:
             raise self._refused(limits, tripped)
 
-    def gate(self, subject: str, source_ip: str) -> None:
-        """`check()` with its own BatchGetItem, for callers with nothing to fetch alongside."""
-        from authgate.stores.faults import dynamodb_faults
-
-        with dynamodb_faults("limits.auth_failures.gate"):
-            result = self._client().batch_get_item(RequestItems={
-                self.table: {"Keys": self.keys(subject, source_ip), "ConsistentRead": True}})
-        self.check(result.get("Responses", {}).get(self.table, []), subject, source_ip)
-
-    # -- write side: one atomic ADD per counter, only after a failed attempt -------------------
-
-    def record_failure(self, subject: str, source_ip: str) -> None:
-        """Count one failed attempt against the subject and the source IP (fails open)."""
-        from botocore.exceptions import BotoCoreError, ClientError
-
-        for counter in self._counters(subject, source_ip, clock.now()):
-            try:
-                self._client().update_item(
-                    TableName=self.table,
-                    Key={"limit_key": {"S": counter.key}},
-                    UpdateExpression="ADD failures :one SET expires_at = :exp",
-                    ExpressionAttributeValues={":one": {"N": "1"},
-                                               ":exp": {"N": str(counter.window.end + _TTL_GRACE)}},
-                )
-            except (ClientError, BotoCoreError) as exc:
-                if not is_unavailable(exc):
-                    raise
-                degraded.record(f"auth-failures-{self.kind}", type(exc).__name__)
-                return
-
-    # -- internals ------------------------------------------------------------------------------
-
-    def _client(self) -> Any:
-        if self._db is None:
-            from authgate.aws import dynamodb
-
-            self._db = dynamodb()
-        return self._db
-
     def _counters(self, subject: str, source_ip: str, now: float) -> list[_Counter]:
         p = self.policies
         subject_window = window_at(now, p.subject.window, f"{self.kind}:{subject}")
         ip_window = window_at(now, p.ip.window, f"ip:{source_ip}")
         # Subjects and IPs are hashed into the key: no raw client id or address in the table.
         return [
-            _Counter(p.subject, f"authfail#{self.kind}#{digest(subject)}#{subject_window.start}", subject_window),
-            _Counter(p.ip, f"authfail#ip#{digest(source_ip or 'unknown')}#{ip_window.start}", ip_window),
+            _Counter(p.subject, failure_key(self.kind, subject, subject_window), subject_window),
+            _Counter(p.ip, failure_key("ip", source_ip or "unknown", ip_window), ip_window),
         ]
 
     def _refused(self, limits: list[ServiceLimit], tripped: list[ServiceLimit]) -> ApiError:
@@ -139,9 +118,3 @@ class AuthFailureGuard:
             # registered "retry later" code, and the 429 status says why (README "Limits").
             oauth_error="temporarily_unavailable",
         )
-
-
-def _count(item: dict[str, Any] | None) -> int:
-    if not item:
-        return 0
-    return int((item.get("failures") or {}).get("N", "0"))

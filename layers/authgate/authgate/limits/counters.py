@@ -1,7 +1,7 @@
-"""Names of the counters kept in a limiter item.
+"""Names of the limiters' items and of the counters kept in them (LimitsTable, authgate.stores.limits).
 
 Client ids and IP addresses are stored as short keyed-free hashes, not raw: every counter then
-costs a bounded ~16 bytes (so the tenant quota bounds the item size, settings.MAX_TENANT_QUOTA),
+costs a bounded ~18 bytes (so an item's admissions bound its size, settings.PARTITION_QUOTA_MAX),
 and the limits table holds no raw IP addresses.
 """
 
@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+
+from authgate.limits.partitions import Partition
+from authgate.limits.window import Window
 
 
 def digest(value: str) -> str:
@@ -26,3 +29,14 @@ def ip_counter(source_ip: str) -> str:
 
 
 TENANT_COUNTER = "total"
+
+
+def api_key(tenant: str, window: Window, partition: Partition) -> str:
+    """The item of one partition of a tenant's window (one partition: no suffix, as ever)."""
+    base = f"api#{tenant}#{window.start}"
+    return base if partition.count == 1 else f"{base}#p{partition.index}of{partition.count}"
+
+
+def failure_key(kind: str, subject: str, window: Window) -> str:
+    """The item counting failed authentications of one subject ("client", "user" or "ip")."""
+    return f"authfail#{kind}#{digest(subject)}#{window.start}"

@@ -1,8 +1,10 @@
 """The API limiter: per-tenant, per-client and per-source-IP quotas in ONE DynamoDB call.
 
-Algorithm: fixed window. One LimitsTable item per (tenant, window) holds the tenant total and
-one counter per client and per source IP seen in that window. A single UpdateItem ADDs 1 to
-the three counters under a condition that all three are below their quotas, so:
+Algorithm: fixed window. One LimitsTable item per (tenant, window) -- per partition of it for
+a tenant too large for one item (authgate.limits.partitions) -- holds the tenant total and one
+counter per client and per source IP seen in that window. A single UpdateItem
+(authgate.stores.limits.LimitsStore.count) ADDs 1 to the three counters under a condition that
+all three are below their quotas, so:
 
 - the decision and the count are one atomic write (exact under any concurrency; a refused
   request is not counted, so hammering while limited does not extend the wait);
@@ -26,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 from authgate.errors import ApiError
 from authgate.limits import clock, counters, degraded
 from authgate.limits.fields import ServiceLimit, header_fields, policy_field
+from authgate.limits.partitions import partition_of
 from authgate.limits.policies import ApiPolicies, Policy, api_policies
 from authgate.limits.window import Window, window_at
-from authgate.settings import get_settings
-from authgate.stores.faults import is_unavailable
+from authgate.stores.limits import LimitReached, LimitsStore, LimitsUnavailable
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -67,65 +69,34 @@ class RateLimitState:
 class ApiLimiter:
     """Counts one request against its tenant's, client's and source IP's quotas."""
 
-    def __init__(self, dynamodb: Any = None, policies: ApiPolicies | None = None) -> None:
-        if dynamodb is None:
-            from authgate.aws import dynamodb as default_client
-
-            dynamodb = default_client()
-        self._db = dynamodb
-        self._table = get_settings().tables.limits
+    def __init__(self, dynamodb: Any = None, policies: ApiPolicies | None = None,
+                 store: LimitsStore | None = None) -> None:
+        self._store = store or LimitsStore(dynamodb)
         self.policies = policies or api_policies()
 
     def hit(self, tenant: str, client_id: str, source_ip: str) -> RateLimitState:
         """Admit and count the request, or raise ApiError("rate_limited") with Retry-After."""
-        from botocore.exceptions import BotoCoreError, ClientError
-
         now = clock.now()
-        window = window_at(now, self.policies.tenant.window, tenant)
-        names = {"#t": counters.TENANT_COUNTER, "#c": counters.client_counter(client_id),
-                 "#i": counters.ip_counter(source_ip)}
         p = self.policies
+        window = window_at(now, p.tenant.window, tenant)
+        partition = partition_of(client_id, p.partitions)
+        # The policies as this request sees them: the tenant's share of its partition, and the
+        # IP counted within it (both carry the partition key when there are several).
+        policies = (partition.tenant_policy(p.tenant), p.client, partition.scoped(p.ip))
+        names = (counters.TENANT_COUNTER, counters.client_counter(client_id), counters.ip_counter(source_ip))
+        quotas = {name: policy.quota for name, policy in zip(names, policies, strict=True)}
         try:
-            result = self._db.update_item(
-                TableName=self._table,
-                Key={"limit_key": {"S": f"api#{tenant}#{window.start}"}},
-                UpdateExpression="ADD #t :one, #c :one, #i :one SET expires_at = :exp",
-                # Each counter is absent (first request of the window) or below its quota.
-                ConditionExpression=("(attribute_not_exists(#t) OR #t < :tq) AND "
-                                     "(attribute_not_exists(#c) OR #c < :cq) AND "
-                                     "(attribute_not_exists(#i) OR #i < :iq)"),
-                ExpressionAttributeNames=names,
-                ExpressionAttributeValues={
-                    ":one": {"N": "1"}, ":exp": {"N": str(window.end + _TTL_GRACE)},
-                    ":tq": {"N": str(p.tenant.quota)}, ":cq": {"N": str(p.client.quota)},
-                    ":iq": {"N": str(p.ip.quota)},
-                },
-                ReturnValues="UPDATED_NEW",
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-            )
-        except ClientError as exc:
-            if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
-                raise self._refused(exc.response.get("Item") or {}, names, window, now) from exc
-            if is_unavailable(exc):
-                return self._fail_open(exc)
-            raise
-        except BotoCoreError as exc:
-            if is_unavailable(exc):
-                return self._fail_open(exc)
-            raise
-        counts = _counts(result.get("Attributes") or {}, names)
-        return RateLimitState(self._service_limits(counts, window, now), p.all())
+            counts = self._store.count(counters.api_key(tenant, window, partition), quotas,
+                                       window.end + _TTL_GRACE)
+        except LimitReached as refused:
+            raise self._refused(refused.counts, names, policies, window, now) from refused
+        except LimitsUnavailable as exc:
+            return self._fail_open(exc.internal, policies)
+        return RateLimitState(_service_limits(counts, names, policies, window, now), policies)
 
-    def _service_limits(self, counts: dict[str, int], window: Window, now: float) -> tuple[ServiceLimit, ...]:
-        reset = window.reset_after(now)
-        p = self.policies
-        return (ServiceLimit(p.tenant, p.tenant.quota - counts["#t"], reset),
-                ServiceLimit(p.client, p.client.quota - counts["#c"], reset),
-                ServiceLimit(p.ip, p.ip.quota - counts["#i"], reset))
-
-    def _refused(self, item: dict[str, Any], names: dict[str, str], window: Window, now: float) -> ApiError:
-        counts = _counts(item, names)
-        limits = self._service_limits(counts, window, now)
+    def _refused(self, counts: dict[str, int], names: tuple[str, ...], policies: tuple[Policy, ...],
+                 window: Window, now: float) -> ApiError:
+        limits = _service_limits(counts, names, policies, window, now)
         tripped = [s.policy.name for s in limits if s.remaining <= 0]
         reset = window.reset_after(now)
         headers = header_fields(limits)
@@ -139,13 +110,16 @@ class ApiLimiter:
             oauth_error="temporarily_unavailable",
         )
 
-    def _fail_open(self, exc: BaseException) -> RateLimitState:
-        degraded.record("api", type(exc).__name__ + ": " + str(exc)[:200])
-        return RateLimitState((), self.policies.all(), degraded=True)
+    def _fail_open(self, internal: str, policies: tuple[Policy, ...]) -> RateLimitState:
+        degraded.record("api", internal)
+        return RateLimitState((), policies, degraded=True)
 
 
-def _counts(item: dict[str, Any], names: dict[str, str]) -> dict[str, int]:
-    return {alias: int((item.get(attr) or {}).get("N", "0")) for alias, attr in names.items()}
+def _service_limits(counts: dict[str, int], names: tuple[str, ...], policies: tuple[Policy, ...],
+                    window: Window, now: float) -> tuple[ServiceLimit, ...]:
+    reset = window.reset_after(now)
+    return tuple(ServiceLimit(policy, policy.quota - counts.get(name, 0), reset)
+                 for name, policy in zip(names, policies, strict=True))
 
 
 def enforce(request: Request, principal: Principal, *, dynamodb: Any = None) -> RateLimitState:

@@ -14,15 +14,22 @@ class Policy:
     name: str
     quota: int
     window: int
+    # The partition key (`pk`, base64 of opaque bytes) when the quota is allocated per partition
+    # of the tenant (authgate.limits.partitions); empty when it is not partitioned.
+    partition: str = ""
 
 
 @dataclass(frozen=True)
 class ApiPolicies:
-    """The API routes' three quotas; they share one window so one item holds all three counters."""
+    """The API routes' three quotas; they share one window so one item holds all three counters.
+
+    `partitions`: how many items a tenant's window is split into (authgate.limits.partitions).
+    """
 
     tenant: Policy
     client: Policy
     ip: Policy
+    partitions: int = 1
 
     def all(self) -> tuple[Policy, Policy, Policy]:
         return (self.tenant, self.client, self.ip)
@@ -40,11 +47,15 @@ class AuthFailurePolicies:
 
 
 def api_policies(settings: Settings | None = None) -> ApiPolicies:
+    from authgate.limits.partitions import count_for
+
     limits = (settings or get_settings()).limits
+    tenant = Policy("tenant", limits.tenant, limits.window)
     return ApiPolicies(
-        tenant=Policy("tenant", limits.tenant, limits.window),
+        tenant=tenant,
         client=Policy("client", limits.client, limits.window),
         ip=Policy("ip", limits.ip, limits.window),
+        partitions=count_for(tenant),
     )
 
 

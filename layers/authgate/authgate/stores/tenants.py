@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from authgate.settings import get_settings
 from authgate.stores.faults import dynamodb_faults
+
+
+class TenantExists(Exception):
+    """A tenant with this id is already stored (create never overwrites)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,30 @@ class TenantStore:
     def put(self, tenant: Tenant) -> None:
         with dynamodb_faults("tenants.put"):
             self._ddb.put_item(TableName=self.table, Item=_to_item(tenant))
+
+    def create(self, tenant: Tenant) -> None:
+        """Store a new tenant; raises TenantExists rather than overwrite one (admin CLI)."""
+        from botocore.exceptions import ClientError
+
+        try:
+            with dynamodb_faults("tenants.create"):
+                self._ddb.put_item(TableName=self.table, Item=_to_item(tenant),
+                                   ConditionExpression="attribute_not_exists(tenant_id)")
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise TenantExists(tenant.tenant_id) from exc
+            raise
+
+    def list(self) -> Iterator[Tenant]:
+        """Every tenant (a Scan: for the admin CLI, never a request path)."""
+        kwargs: dict[str, Any] = {"TableName": self.table, "ConsistentRead": True}
+        while True:
+            with dynamodb_faults("tenants.scan"):
+                page = self._ddb.scan(**kwargs)
+            yield from (from_item(item) for item in page.get("Items", []))
+            if "LastEvaluatedKey" not in page:
+                return
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
 def seed(items: list[dict[str, Any]], dynamodb: Any = None) -> int:

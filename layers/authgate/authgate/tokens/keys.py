@@ -121,6 +121,21 @@ def ensure_keys(now: int | None = None, store: KeyStore | None = None) -> None:
         rotate(now, store)
 
 
+def destroy_all(now: int | None = None, store: KeyStore | None = None) -> list[str]:
+    """Retire every unretired key and schedule deletion of its private key (the stack is deleted).
+
+    Deletion stays recoverable for the backend's window (7 days for secrets and KMS keys).
+    """
+    now = clock.now() if now is None else now
+    store = store or KeyStore()
+    live = [k for k in store.all() if k.state != RETIRED]
+    store.transition([(k, k.with_state(RETIRED, expires_at=now + RETIRED_RECORD_SECONDS)) for k in live])
+    for key in live:
+        backend(key.backend).destroy(key)
+    signing_cache().clear()
+    return [k.kid for k in live]
+
+
 class _SigningCache:
     """The current key's signer, re-read at most every SIGNER_CACHE_SECONDS."""
 

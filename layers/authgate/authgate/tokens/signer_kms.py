@@ -1,6 +1,7 @@
 """KMS signing backend: an asymmetric KMS key per signing key; each token is one KMS Sign call.
 
-Keys are tagged `authgate-stage=<stage>` (IAM conditions scope Sign to that tag). Sign uses
+Keys are tagged `authgate-stack=<stack>` (the template's IAM conditions scope CreateKey, Sign,
+GetPublicKey and ScheduleKeyDeletion to that tag, so a stack touches only its own keys). Sign uses
 `MessageType=RAW` (KMS hashes the JWS signing input itself); ES256 signatures come back DER
 encoded and are converted to JWS's fixed-width r || s (RFC 7518 section 3.4).
 """
@@ -54,11 +55,13 @@ class KmsBackend:
 
         from authgate.tokens.jwk import public_jwk
 
-        stage = get_settings().stage
+        settings = get_settings()
         key_id = self._kms.create_key(
             KeySpec=KEY_SPEC[alg], KeyUsage="SIGN_VERIFY",
-            Description=f"authgate {stage} access-token signing key {kid} ({alg})",
-            Tags=[{"TagKey": "authgate-stage", "TagValue": stage}, {"TagKey": "authgate-kid", "TagValue": kid}],
+            Description=f"authgate {settings.stack} access-token signing key {kid} ({alg})",
+            Tags=[{"TagKey": "authgate-stack", "TagValue": settings.stack},
+                  {"TagKey": "authgate-stage", "TagValue": settings.stage},
+                  {"TagKey": "authgate-kid", "TagValue": kid}],
         )["KeyMetadata"]["KeyId"]
         der = self._kms.get_public_key(KeyId=key_id)["PublicKey"]
         return {"kms_key_id": key_id}, public_jwk(load_der_public_key(der), kid, alg)

@@ -1,7 +1,8 @@
 """Local signing backend: the private key lives in Secrets Manager, signing happens in memory.
 
-Secret name `authgate/<stage>/signing/<kid>` (the functions' IAM policies are scoped to that
-prefix), tagged `authgate-stage=<stage>`. A warm function fetches a key's PEM once and keeps
+Secret name `authgate/<stack>/signing/<kid>` (the functions' IAM policies are scoped to that
+prefix), tagged `authgate-stack=<stack>`: named by the CloudFormation stack, not the stage, so two
+stacks of one stage in one account never share keys. A warm function fetches a key's PEM once and keeps
 the loaded key object; signing is then a local RSA/ECDSA operation with no network call.
 """
 
@@ -31,7 +32,7 @@ RECOVERY_WINDOW_DAYS = 7
 
 
 def secret_name(kid: str) -> str:
-    return f"authgate/{get_settings().stage}/signing/{kid}"
+    return f"authgate/{get_settings().stack}/signing/{kid}"
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ class LocalBackend:
         name = secret_name(kid)
         self._sm.create_secret(Name=name, SecretString=pem,
                                Description=f"authgate access-token signing key {kid} ({alg})",
-                               Tags=[{"Key": "authgate-stage", "Value": get_settings().stage}])
+                               Tags=[{"Key": "authgate-stack", "Value": get_settings().stack},
+                                     {"Key": "authgate-stage", "Value": get_settings().stage}])
         _loaded()[kid] = key
         return {"secret_id": name}, public_jwk(key.public_key(), kid, alg)
 

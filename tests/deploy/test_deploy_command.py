@@ -1,0 +1,128 @@
+"""`make deploy STAGE=...` as far as it goes without an AWS account: the exact commands it runs,
+samconfig.toml as SAM CLI's own parser reads it (no prompt anywhere), and the pre-flight and
+post-deploy checks against moto's AWS."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SAM_PYTHON = REPO_ROOT / ".venv-sam" / "bin" / "python"
+
+
+def make(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+    return subprocess.run(["make", "--no-print-directory", *args], cwd=REPO_ROOT, env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+@pytest.mark.parametrize("stage", ["staging", "production"])
+def test_make_deploy_runs_build_preflight_sam_deploy_and_the_next_steps(stage: str) -> None:
+    done = make("deploy", f"STAGE={stage}", "DRY_RUN=1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "make build",
+        ".venv/bin/python scripts/deploy_check.py preflight",
+        f".venv-sam/bin/sam deploy --config-env {stage} --no-confirm-changeset --no-fail-on-empty-changeset",
+        f".venv/bin/python scripts/deploy_check.py outputs --config-env {stage}",
+    ]
+
+
+def test_make_deploy_passes_a_region_and_refuses_an_unknown_stage() -> None:
+    done = make("deploy", "STAGE=staging", "REGION=eu-west-1", "DRY_RUN=1")
+    assert ".venv-sam/bin/sam deploy --config-env staging --no-confirm-changeset --no-fail-on-empty-changeset " \
+           "--region eu-west-1" in done.stdout.splitlines()
+    bad = make("deploy", "STAGE=prod", "DRY_RUN=1")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert "make deploy: set STAGE=staging or STAGE=production (samconfig.toml's environments)" in bad.stderr
+    assert make("deploy", "DRY_RUN=1").returncode == 2
+
+
+def test_teardown_deletes_the_stack_without_prompts_and_account_setup_deploys_its_own_stack() -> None:
+    assert make("teardown", "STAGE=production", "DRY_RUN=1").stdout.splitlines() == [
+        ".venv-sam/bin/sam delete --config-env production --no-prompts"]
+    assert make("account-setup", "DRY_RUN=1").stdout.splitlines() == [
+        (".venv-sam/bin/sam deploy --template-file deploy/apigateway-account.yaml --stack-name authgate-account "
+        "--capabilities CAPABILITY_IAM --no-confirm-changeset --no-fail-on-empty-changeset")]
+
+
+def sam_config(command: str, env: str) -> dict[str, Any]:
+    """samconfig.toml as SAM CLI reads it (its own parser, in .venv-sam)."""
+    assert SAM_PYTHON.exists(), "run `make sam-venv`"
+    code = ("import json, sys; from samcli.lib.config.samconfig import SamConfig; "
+            f"print(json.dumps(SamConfig(sys.argv[1]).get_all([{command!r}], 'parameters', env={env!r})))")
+    done = subprocess.run([str(SAM_PYTHON), "-c", code, str(REPO_ROOT)], capture_output=True, text=True,
+                          timeout=60, check=True, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("stage", ["staging", "production"])
+def test_samconfig_deploys_each_stage_as_its_own_stack_with_no_prompt(stage: str) -> None:
+    deploy = sam_config("deploy", stage)
+    assert deploy == {
+        "stack_name": f"authgate-{stage}", "resolve_s3": True, "s3_prefix": f"authgate-{stage}",
+        "capabilities": "CAPABILITY_IAM", "confirm_changeset": False, "fail_on_empty_changeset": False,
+        "parameter_overrides": f"Stage={stage}",
+        "tags": f'authgate-stack="authgate-{stage}" authgate-stage="{stage}"',
+    }
+    assert "guided" not in deploy
+    assert sam_config("delete", stage) == {"stack_name": f"authgate-{stage}", "no_prompts": True}
+
+
+# ------------------------------------------------------------------ pre-flight and outputs, on moto
+
+
+@pytest.fixture
+def moto_aws(monkeypatch: pytest.MonkeyPatch) -> Any:
+    from moto import mock_aws
+
+    with mock_aws():
+        import boto3
+
+        yield boto3.session.Session(region_name="us-east-1")
+
+
+def test_preflight_names_what_stops_a_deploy(moto_aws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import boto3
+
+    from scripts.deploy_check import preflight
+
+    with monkeypatch.context() as no_region:
+        for name in ("AWS_DEFAULT_REGION", "AWS_REGION", "AWS_PROFILE", "AWS_CONFIG_FILE"):
+            no_region.delenv(name, raising=False)
+        no_region.setenv("AWS_CONFIG_FILE", "/nonexistent")
+        assert preflight(None, boto3.session.Session()) == [
+            "no AWS region: set AWS_REGION (or a profile's region), or pass REGION=... to make"]
+    problems = preflight("us-east-1", moto_aws)
+    assert problems == [("API Gateway in us-east-1 (account 123456789012) has no CloudWatch logging role, which the "
+                        "stage's access log needs: run `make account-setup` once")]
+    moto_aws.client("apigateway").update_account(patchOperations=[
+        {"op": "replace", "path": "/cloudwatchRoleArn", "value": "arn:aws:iam::123456789012:role/apigw-logs"}])
+    assert preflight("us-east-1", moto_aws) == []
+
+
+def test_outputs_print_the_issuer_and_the_next_commands(moto_aws: Any) -> None:
+    from scripts.deploy_check import outputs
+
+    moto_aws.client("cloudformation").create_stack(StackName="authgate-staging", TemplateBody=json.dumps({
+        "Resources": {"T": {"Type": "AWS::SNS::Topic"}},
+        "Outputs": {"Issuer": {"Value": "https://abc.execute-api.us-east-1.amazonaws.com/staging"},
+                    "ApiUrl": {"Value": "https://abc.execute-api.us-east-1.amazonaws.com/staging"},
+                    "DefaultApiKeyId": {"Value": "k123"}}}))
+    text = outputs("staging", None, moto_aws)
+    assert text.splitlines()[1:] == [
+        "  issuer:      https://abc.execute-api.us-east-1.amazonaws.com/staging",
+        "  API URL:     https://abc.execute-api.us-east-1.amazonaws.com/staging",
+        "  API key id:  k123 (value: aws apigateway get-api-key --include-value --api-key k123)",
+        "next:",
+        "  .venv/bin/authgate tenants create ACME --currency usd --stack-name authgate-staging",
+        ("  .venv/bin/authgate clients create --tenant ACME --grant client_credentials --scope charges:write "
+        "--stack-name authgate-staging"),
+        '  .venv/bin/authgate check "https://abc.execute-api.us-east-1.amazonaws.com/staging"',
+    ]

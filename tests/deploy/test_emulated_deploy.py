@@ -1,0 +1,292 @@
+"""The SAM-transformed template deployed into an emulated CloudFormation (moto, server mode), then
+used as a new user would: the custom resource bootstraps keys, the admin CLI adds the first tenant
+and client through `--stack-name`, and a token, a charge, a 404, the login page and the JWKS go
+through the deployed API's stage (routes read back from the deployed RestApi). Deleting the stack
+retires the keys and keeps the data.
+
+Every resource CloudFormation reports is read back through its own service's API, so nothing is
+counted as created that was not (adapters for what moto lacks: tests/deploy/adapters.py).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.contract import check_response
+from tests.deploy import adapters
+from tests.deploy.emulated import DeployedStack, EmulatedCloud
+from tests.deploy.transform import resolve
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def cloud() -> Iterator[EmulatedCloud]:
+    # The IAM check evaluates calls against this cloud's stacks: each deploy records its world.
+    calls = os.environ.get("AUTHGATE_AWS_CALL_LOG_DIR")
+    emulated = EmulatedCloud.start(worlds_dir=Path(calls) / "worlds" if calls else None)
+    adapters.DELETE_ANSWERS.clear()
+    try:
+        yield emulated
+    finally:
+        emulated.stop()
+
+
+def cli(cloud: EmulatedCloud, *args: str) -> subprocess.CompletedProcess[str]:
+    """The installed `authgate` command, aimed at the emulated account as AWS_ENDPOINT_URL does."""
+    command = Path(os.sys.executable).with_name("authgate")  # type: ignore[attr-defined]
+    env = {**os.environ, "AWS_ENDPOINT_URL": cloud.endpoint, "AWS_ACCESS_KEY_ID": "testing",
+           "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing", "AWS_DEFAULT_REGION": "us-east-1"}
+    for name in [n for n in env if n.startswith("AUTHGATE_") and n != "AUTHGATE_AWS_CALL_LOG_DIR"]:
+        env.pop(name)
+    return subprocess.run([str(command), *args], cwd=REPO_ROOT, env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def body(reply: Any) -> Any:
+    return json.loads(reply.body)
+
+
+def headers(reply: Any) -> dict[str, str]:
+    return {k.lower(): v for k, v in reply.headers}
+
+
+def contract(reply: Any, api: bool = True) -> None:
+    check_response(reply.status, reply.headers, reply.body, api=api)
+
+
+def read_back(stack: DeployedStack) -> dict[str, str]:
+    """Each resource CloudFormation reports, found through its service's API: logical id -> how."""
+    c = stack.cloud.client
+    found: dict[str, str] = {}
+    physical = stack.physical()
+    api_id = physical["AuthgateApi"]
+    for resource in stack.resources():
+        logical, kind = resource["LogicalResourceId"], resource["ResourceType"]
+        assert resource["ResourceStatus"] == "CREATE_COMPLETE", resource
+        pid = resource.get("PhysicalResourceId", "")
+        if kind == "AWS::DynamoDB::Table":
+            assert c("dynamodb").describe_table(TableName=pid)["Table"]["TableStatus"] == "ACTIVE"
+        elif kind == "AWS::IAM::Role":
+            assert c("iam").list_role_policies(RoleName=pid)["PolicyNames"]
+        elif kind == "AWS::Lambda::Function":
+            assert c("lambda").get_function(FunctionName=pid)["Configuration"]["Runtime"] == "python3.12"
+        elif kind == "AWS::Lambda::LayerVersion":
+            # moto reports no physical id for a layer version and names it after the resource.
+            assert [layer for layer in c("lambda").list_layers()["Layers"]
+                    if layer["LayerName"].startswith(f"{stack.name}-{logical}")]
+        elif kind == "AWS::Lambda::Permission":
+            function = logical.split("Function", 1)[0] + "Function"
+            assert json.loads(c("lambda").get_policy(FunctionName=physical[function])["Policy"])["Statement"]
+        elif kind == "AWS::Logs::LogGroup":
+            assert c("logs").describe_log_groups(logGroupNamePrefix=pid)["logGroups"][0]["logGroupName"] == pid
+        elif kind == "AWS::Events::Rule":
+            assert c("events").describe_rule(Name=pid)["ScheduleExpression"] == "rate(7 days)"
+        elif kind == "AWS::ApiGateway::RestApi":
+            assert c("apigateway").get_rest_api(restApiId=pid)["name"] == f"{stack.name}-api"
+        elif kind == "AWS::ApiGateway::Deployment":
+            # moto reports no physical id for a deployment: the API must have exactly this one.
+            assert len(c("apigateway").get_deployments(restApiId=api_id)["items"]) == 1
+        elif kind == "AWS::ApiGateway::Stage":
+            assert c("apigateway").get_stage(restApiId=api_id, stageName=pid)["stageName"] == pid
+        elif kind == "AWS::ApiGateway::UsagePlan":
+            assert c("apigateway").get_usage_plan(usagePlanId=pid)["apiStages"][0]["apiId"] == api_id
+        elif kind == "AWS::ApiGateway::ApiKey":
+            assert c("apigateway").get_api_key(apiKey=pid)["enabled"] is True
+        elif kind == "AWS::ApiGateway::UsagePlanKey":
+            plan = physical["StandardUsagePlan"]
+            assert pid in {k["id"] for k in c("apigateway").get_usage_plan_keys(usagePlanId=plan)["items"]}
+        elif kind == "AWS::CloudWatch::Alarm":
+            assert c("cloudwatch").describe_alarms(AlarmNames=[pid])["MetricAlarms"][0]["AlarmName"] == pid
+        elif kind == "AWS::SecretsManager::Secret":
+            tags = c("secretsmanager").describe_secret(SecretId=pid)["Tags"]
+            assert {"Key": "authgate-stack", "Value": stack.name} in tags
+        elif kind == "Custom::SigningKeys":
+            pass  # its effect is checked below: the keys exist
+        else:
+            raise AssertionError(f"no read-back for {kind} ({logical})")
+        found[logical] = kind
+    return found
+
+
+def _document(value: Any) -> Any:
+    """moto returns an inline policy given as a mapping as that mapping's repr."""
+    import ast
+
+    return ast.literal_eval(value) if isinstance(value, str) else value
+
+
+def deploy(cloud: EmulatedCloud, name: str, **parameters: str) -> DeployedStack:
+    stack = cloud.deploy(name, parameters)
+    assert stack.status == "CREATE_COMPLETE"
+    return stack
+
+
+def published_kids(stack: DeployedStack, physical: dict[str, str] | None = None) -> dict[str, str]:
+    table = (physical or stack.physical())["KeysTable"]
+    items = stack.cloud.client("dynamodb").scan(TableName=table, ConsistentRead=True)["Items"]
+    return {i["kid"]["S"]: i["state"]["S"] for i in items}
+
+
+def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_the_jwks(
+        cloud: EmulatedCloud) -> None:
+    stack = deploy(cloud, "authgate-emulated", Stage="staging")
+
+    # Every resource of the transformed template, created, and found through its own API.
+    found = read_back(stack)
+    assert set(found) == set(stack.template["Resources"])
+    adapter_types = {a.cloudformation_type() for a in adapters.install()}
+    assert {k for k in found.values() if k in adapter_types} == adapter_types - {"AWS::ApiGateway::RestApi"} | {
+        "AWS::ApiGateway::RestApi"}
+    # Exactly one stage, the template's, with its throttles and access log.
+    apigateway = cloud.client("apigateway")
+    api_id = stack.physical()["AuthgateApi"]
+    stages = apigateway.get_stages(restApiId=api_id)["item"]
+    assert [s["stageName"] for s in stages] == ["staging"]
+    settings = stages[0]["methodSettings"]
+    assert settings["*/*"]["throttlingRateLimit"] == 3000.0
+    assert settings["~1oauth~1token/POST"]["throttlingRateLimit"] == 1000.0
+    destination = stages[0]["accessLogSettings"]["destinationArn"]
+    assert destination.removesuffix(":*").endswith(f":log-group:{stack.physical()['ApiAccessLogGroup']}")
+    assert '"extendedRequestId":"$context.extendedRequestId"' in stages[0]["accessLogSettings"]["format"]
+
+    # The roles CloudFormation created hold exactly the policies the IAM check resolves.
+    world = stack.world()
+    iam = cloud.client("iam")
+    for function in ("AuthorizeFunction", "TokenFunction", "JwksFunction", "ChargesFunction", "RotateKeysFunction"):
+        role = stack.physical()[f"{function}Role"]
+        deployed = [_document(iam.get_role_policy(RoleName=role, PolicyName=n)["PolicyDocument"])
+                    for n in iam.list_role_policies(RoleName=role)["PolicyNames"]]
+        expected = [resolve(p["PolicyDocument"], stack.template, world)
+                    for p in stack.template["Resources"][f"{function}Role"]["Properties"]["Policies"]]
+        assert deployed == expected, function
+
+    # The custom resource bootstrapped a current and a next key (its answer completed the stack).
+    assert ("RotateKeysFunction", "Create") in cloud.invoker.invocations
+    assert sorted(published_kids(stack).values()) == ["current", "next"]
+
+    # The first tenant and client, with the admin CLI and --stack-name (no hand-written JSON).
+    where = ["--stack-name", "authgate-emulated", "--region", "us-east-1"]
+    done = cli(cloud, "tenants", "create", "acme", "--currency", "usd", *where)
+    assert done.returncode == 0, done.stderr
+    done = cli(cloud, "clients", "create", "--client-id", "acme-backend", "--tenant", "acme", "--grant",
+               "client_credentials", "--scope", "charges:write", "--scope", "charges:read", "--json", *where)
+    assert done.returncode == 0, done.stderr
+    secret = json.loads(done.stdout)["client_secret"]
+    done = cli(cloud, "clients", "create", "--client-id", "acme-web", "--tenant", "acme", "--type", "public",
+               "--grant", "authorization_code", "--redirect-uri", "https://app.example/cb", "--scope",
+               "charges:read", *where)
+    assert done.returncode == 0, done.stderr
+
+    stage = stack.stage()
+    assert {(r.method, r.path) for r in stage.routes} >= {("POST", "/oauth/token"), ("GET", "/charges"),
+                                                          ("ANY", "/{proxy+}"), ("GET", "/.well-known/jwks.json")}
+
+    jwks = stage.request("GET", "/.well-known/jwks.json")
+    assert jwks.status == 200 and headers(jwks)["content-type"].startswith("application/json")
+    assert {k["kid"] for k in body(jwks)["keys"]} == set(published_kids(stack))
+
+    basic = base64.b64encode(f"acme-backend:{secret}".encode()).decode()
+    token = stage.request("POST", "/oauth/token", headers={
+        "Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded"},
+        body=b"grant_type=client_credentials&scope=charges%3Awrite%20charges%3Aread")
+    assert token.status == 200, token.body
+    issued = body(token)
+    assert (issued["token_type"], issued["scope"]) == ("Bearer", "charges:write charges:read")
+    header = json.loads(base64.urlsafe_b64decode(issued["access_token"].split(".")[0] + "=="))
+    current = next(kid for kid, state in published_kids(stack).items() if state == "current")
+    assert header["kid"] == current
+
+    api_key = next(iter(stage.api_keys))
+    auth = {"Authorization": f"Bearer {issued['access_token']}", "x-api-key": api_key}
+    charge = stage.request("POST", "/charges", headers={**auth, "Content-Type": "application/json"},
+                           body=json.dumps({"amount": 1250, "currency": "usd", "description": "first"}).encode())
+    assert charge.status == 201, charge.body
+    created = body(charge)
+    assert (created["amount"], created["currency"]) == (1250, "usd")
+    again = stage.request("GET", f"/charges/{created['id']}", headers=auth)
+    assert again.status == 200 and body(again)["id"] == created["id"]
+    assert "ratelimit" in headers(again)
+
+    missing = stage.request("GET", "/no/such/route", headers={"Accept": "application/json"})
+    assert missing.status == 404
+    assert headers(missing)["content-type"] == "application/problem+json"
+    assert (body(missing)["status"], body(missing)["code"]) == (404, "not_found")
+    assert body(missing)["type"] == f"https://{stage.domain}/staging/problems/not_found"
+    contract(missing)
+    no_key = stage.request("GET", "/charges", headers={"Authorization": f"Bearer {issued['access_token']}"})
+    assert (no_key.status, body(no_key)["code"]) == (403, "invalid_api_key")
+    contract(no_key)
+
+    login = stage.request("GET", "/oauth/authorize", query=(
+        "response_type=code&client_id=acme-web&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&scope=charges%3Aread"
+        "&state=s1&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"))
+    assert login.status == 200 and headers(login)["content-type"].startswith("text/html")
+
+    # The schedule's rotation, through Lambda's Invoke API.
+    report = cloud.invoke_arn(f"arn:aws:lambda:us-east-1:123456789012:function:{stack.physical()['RotateKeysFunction']}",
+                              {"source": "aws.events", "detail-type": "Scheduled Event", "detail": {}})
+    assert set(report) >= {"promoted", "created", "retired", "keys"}
+
+    # Teardown: the stack goes, its keys are retired, its data stays.
+    physical = stack.physical()
+    secrets = cloud.client("secretsmanager")
+    signing = [s["Name"] for s in secrets.list_secrets()["SecretList"]
+               if s["Name"].startswith("authgate/authgate-emulated/signing/")]
+    assert len(signing) == 2
+    cloud.client("cloudformation").delete_stack(StackName="authgate-emulated")
+    summary = cloud.client("cloudformation").list_stacks()["StackSummaries"]
+    assert [s["StackStatus"] for s in summary if s["StackName"] == "authgate-emulated"] == ["DELETE_COMPLETE"]
+    assert [a["Status"] for a in adapters.DELETE_ANSWERS] == ["SUCCESS"]
+    assert set(published_kids(stack, physical).values()) == {"retired"}
+    for name in signing:
+        assert "DeletedDate" in secrets.describe_secret(SecretId=name)  # recoverable for 7 days
+    for logical in ("TenantsTable", "ClientsTable", "ChargesTable", "UsersTable"):
+        assert cloud.client("dynamodb").describe_table(TableName=physical[logical])["Table"]["ItemCount"] >= 0
+    assert "DeletedDate" not in secrets.describe_secret(SecretId=physical["SessionSecret"])
+    assert cloud.client("logs").describe_log_groups(logGroupNamePrefix=physical["ApiAccessLogGroup"])["logGroups"]
+    with pytest.raises(cloud.client("lambda").exceptions.ResourceNotFoundException):
+        cloud.client("lambda").get_function(FunctionName=physical["TokenFunction"])
+
+
+def test_a_kms_stack_signs_with_its_own_tagged_keys_and_retires_them_on_deletion(cloud: EmulatedCloud) -> None:
+    stack = deploy(cloud, "authgate-emulated-kms", Stage="production", SigningBackend="kms",
+                   SigningAlgorithm="ES256")
+    kms = cloud.client("kms")
+    keys = [k["KeyId"] for k in kms.list_keys()["Keys"]]
+    tagged = {k: {t["TagKey"]: t["TagValue"] for t in kms.list_resource_tags(KeyId=k)["Tags"]} for k in keys}
+    ours = [k for k, tags in tagged.items() if tags.get("authgate-stack") == "authgate-emulated-kms"]
+    assert len(ours) == 2 and all(tagged[k]["authgate-stage"] == "production" for k in ours)
+
+    where = ["--stack-name", "authgate-emulated-kms", "--region", "us-east-1"]
+    assert cli(cloud, "tenants", "create", "globex", "--currency", "eur", *where).returncode == 0
+    done = cli(cloud, "clients", "create", "--client-id", "globex-backend", "--tenant", "globex", "--grant",
+               "client_credentials", "--scope", "charges:read", "--json", *where)
+    assert done.returncode == 0, done.stderr
+    secret = json.loads(done.stdout)["client_secret"]
+
+    stage = stack.stage()
+    basic = base64.b64encode(f"globex-backend:{secret}".encode()).decode()
+    token = stage.request("POST", "/oauth/token", headers={
+        "Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded"},
+        body=b"grant_type=client_credentials&scope=charges%3Aread")
+    assert token.status == 200, token.body
+    access = body(token)["access_token"]
+    header = json.loads(base64.urlsafe_b64decode(access.split(".")[0] + "=="))
+    assert header["alg"] == "ES256" and header["kid"] in {k["kid"] for k in body(stage.request(
+        "GET", "/.well-known/jwks.json"))["keys"]}
+    listed = stage.request("GET", "/charges", headers={"Authorization": f"Bearer {access}",
+                                                        "x-api-key": next(iter(stage.api_keys))})
+    assert listed.status == 200, listed.body
+
+    cloud.client("cloudformation").delete_stack(StackName="authgate-emulated-kms")
+    assert [a["Status"] for a in adapters.DELETE_ANSWERS] == ["SUCCESS"]
+    assert {kms.describe_key(KeyId=k)["KeyMetadata"]["KeyState"] for k in ours} == {"PendingDeletion"}
