@@ -5,15 +5,16 @@
 
 from __future__ import annotations
 
-from authgate.errors.problems import get_problem
+from authgate.failures import api_error
 from authgate.http.app import App, Route
+from authgate.http.problem_pages import get_problem
 from authgate.oauth.metadata import get_metadata
 from authgate.openapi.document import get_openapi
-from authgate.tokens.jwks import get_jwks
+from authgate.tokens.jwk_set import get_jwks
 
 handler = App("jwks", {
     ("/.well-known/jwks.json", "GET"): Route(get_jwks),
     ("/.well-known/oauth-authorization-server", "GET"): Route(get_metadata),
     ("/problems/{code}", "GET"): Route(get_problem),
     ("/openapi.json", "GET"): Route(get_openapi),
-})
+}, translate=api_error)

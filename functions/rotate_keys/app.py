@@ -1,6 +1,6 @@
 """Lambda handler: signing-key rotation on the EventBridge schedule, and key bootstrap on deploy.
 
-A scheduled event runs one lifecycle step (authgate.tokens.keys.rotate). The template's
+A scheduled event runs one lifecycle step (authgate.tokens.rotation.rotate). The template's
 `SigningKeysBootstrap` custom resource calls the same function once at deploy time so a fresh
 stack has a current key before the first token request, not a schedule period later.
 """
@@ -12,7 +12,7 @@ import urllib.request
 from typing import Any
 
 from authgate.logs import get_logger
-from authgate.tokens.keys import ensure_keys, rotate
+from authgate.tokens.rotation import ensure_keys, rotate
 
 
 def _answer_cloudformation(event: dict[str, Any], status: str, reason: str = "") -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.oauth.introspection import post_introspect
 from authgate.oauth.revocation import post_revoke
@@ -11,4 +12,4 @@ handler = App("token", {
     ("/oauth/token", "POST"): Route(post_token, "oauth"),
     ("/oauth/revoke", "POST"): Route(post_revoke, "oauth"),
     ("/oauth/introspect", "POST"): Route(post_introspect, "oauth"),
-})
+}, translate=api_error)

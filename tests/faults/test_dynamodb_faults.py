@@ -28,18 +28,18 @@ from typing import Any
 import pytest
 
 from tests.contract import check_proxy_result
+from tests.demo import Demo
 from tests.faults.injection import ERRORS, dynamodb_calls
-from tests.functional.charges_support import Demo
-from tests.functional.token_support import TokenClient, body_of, demo, new_code, tokens  # noqa: F401
+from tests.functional.token_support import TokenClient, body_of, new_code
 
 OUTCOMES: dict[tuple[str, str], set[str]] = {}
 
 
 def cold() -> None:
     """Forget warm caches (clients, keys), so a run makes every call a cold start makes."""
-    from authgate import dependencies
+    from authgate import caches
 
-    dependencies.reset()
+    caches.reset()
 
 
 def assert_unavailable(result: dict[str, Any], oauth: bool) -> None:
@@ -67,7 +67,7 @@ def record(flow: str, call: tuple[str, str] | None, outcome: str) -> None:
 
 
 # ---------------------------------------------------------------- code exchange
-def test_code_exchange(tokens: TokenClient) -> None:  # noqa: F811
+def test_code_exchange(tokens: TokenClient) -> None:
     calls = steps(lambda: tokens.exchange(new_code()))
     assert len(calls) >= 3
     for at in range(len(calls)):
@@ -93,7 +93,7 @@ def test_code_exchange(tokens: TokenClient) -> None:  # noqa: F811
 
 
 # ---------------------------------------------------------------- refresh
-def test_refresh(tokens: TokenClient) -> None:  # noqa: F811
+def test_refresh(tokens: TokenClient) -> None:
     def fresh_refresh_token() -> str:
         return body_of(tokens.exchange(new_code()))["refresh_token"]
 
@@ -122,7 +122,7 @@ def test_refresh(tokens: TokenClient) -> None:  # noqa: F811
 
 # ---------------------------------------------------------------- revocation
 @pytest.mark.parametrize("kind", ["refresh_token", "access_token"])
-def test_revocation(tokens: TokenClient, kind: str) -> None:  # noqa: F811
+def test_revocation(tokens: TokenClient, kind: str) -> None:
     def fresh() -> str:
         return body_of(tokens.exchange(new_code()))[kind]
 
@@ -156,7 +156,7 @@ class _Context:
 BUDGET_MS = 300
 
 
-def test_idempotent_charge(demo: None) -> None:  # noqa: F811
+def test_idempotent_charge(demo: None) -> None:
     from authgate.stores.charges import ChargeStore
     from authgate_cli.local.functions import load_handler
 

@@ -7,7 +7,8 @@ import json
 from authgate.errors import ApiError
 from authgate.http.app import App, Route
 from authgate.http.response import Response
-from tests.events import event, issuer  # noqa: F401
+from tests.demo import ISSUER
+from tests.events import event
 
 
 def ok(_request):
@@ -42,7 +43,7 @@ def test_unknown_path_is_404_problem():
     result = APP(event("GET", "/{proxy+}", "/nope"))
     assert result["statusCode"] == 404
     body = json.loads(result["body"])
-    assert body["type"] == "https://auth.example.test/problems/not_found"
+    assert body["type"] == f"{ISSUER}/problems/not_found"
     assert body["code"] == "not_found"
 
 
@@ -54,10 +55,10 @@ def test_unhandled_exception_is_500_without_internals():
 
 
 def test_oversized_body_is_413(monkeypatch):
-    from authgate import settings
+    from authgate import caches
 
     monkeypatch.setenv("AUTHGATE_MAX_BODY_BYTES", "1024")
-    settings.reset()
+    caches.reset()
     result = APP(event("POST", body="x" * 2000))
     assert result["statusCode"] == 413
     assert json.loads(result["body"])["code"] == "payload_too_large"

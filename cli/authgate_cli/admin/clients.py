@@ -20,7 +20,8 @@ GRANT_TYPES = ("authorization_code", "refresh_token", "client_credentials", "pas
 
 def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.oauth.scopes import KNOWN_SCOPES
-    from authgate.stores.clients import ClientExists, ClientStore
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.exceptions import ClientExists
 
     unknown = [s for s in args.scope if s not in KNOWN_SCOPES]
     if unknown:
@@ -48,7 +49,8 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def rotate_secret(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.clients import ClientNotFound, ClientStore
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.exceptions import ClientNotFound
 
     try:
         secret = ClientStore().rotate_secret(args.client_id)

@@ -15,7 +15,8 @@ from authgate_cli.admin import target
 
 
 def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[str] | None = None) -> int:
-    from authgate.stores.users import UserExists, UserStore
+    from authgate.stores.exceptions import UserExists
+    from authgate.stores.users import UserStore
 
     if args.password_stdin:
         password = (stdin or sys.stdin).readline().rstrip("\r\n")

@@ -30,7 +30,7 @@ def bootstrap(seed: Path | None = None) -> dict[str, Any]:
     Runs against whatever the environment points the AWS clients at; call after it is set.
     """
     from authgate import aws
-    from authgate.tokens.keys import ensure_keys
+    from authgate.tokens.rotation import ensure_keys
     from authgate_cli.local.seed import DEMO_SEED, load_seed
 
     create_tables(aws.dynamodb())

@@ -1,4 +1,4 @@
-"""AWS clients, built on first use and cached for warm invocations (never at import).
+"""AWS clients, built on first use and cached for warm invocations (never at import; `caches.reset()` forgets them).
 
 `AUTHGATE_AWS_ENDPOINT_URL` points every client at a local endpoint (the emulator's embedded
 moto server, or an external DynamoDB-compatible server).
@@ -6,13 +6,13 @@ moto server, or an external DynamoDB-compatible server).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
+from authgate.caches import cached
 from authgate.settings import get_settings
 
 
-@lru_cache(maxsize=1)
+@cached
 def _session() -> Any:
     """One botocore session for every client: the second client reuses its loaded endpoint data.
 
@@ -22,7 +22,7 @@ def _session() -> Any:
     import botocore.loaders  # deferred: functions that never touch AWS on a path don't pay for it
     import botocore.session
 
-    class _KnownServicesLoader(botocore.loaders.Loader):
+    class _KnownServicesLoader(botocore.loaders.Loader):  # type: ignore[misc]  # botocore is untyped
         # botocore answers "which services exist?" by listing ~400 model directories (~880
         # listdir calls, ~18 ms of every cold start, measured); we only ever build these.
         def list_available_services(self, type_name: str) -> list[str]:
@@ -50,22 +50,16 @@ def _client(service: str) -> Any:
     return _session().create_client(service, **kwargs)
 
 
-@lru_cache(maxsize=1)
+@cached
 def dynamodb() -> Any:
     return _client("dynamodb")
 
 
-@lru_cache(maxsize=1)
+@cached
 def secretsmanager() -> Any:
     return _client("secretsmanager")
 
 
-@lru_cache(maxsize=1)
+@cached
 def kms() -> Any:
     return _client("kms")
-
-
-def reset() -> None:
-    """Forget cached clients (tests, and the emulator when its endpoint changes)."""
-    for fn in (dynamodb, secretsmanager, kms, _session):
-        fn.cache_clear()

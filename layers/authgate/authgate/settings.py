@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+
+from authgate.caches import cached
 
 ENV_PREFIX = "AUTHGATE_"
 
@@ -138,10 +139,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
     issuer = env.get("AUTHGATE_ISSUER", "").rstrip("/")
     if issuer and not issuer.startswith(("https://", "http://127.0.0.1", "http://localhost")):
         raise SettingsError(f"AUTHGATE_ISSUER must be an https URL, got {issuer!r}")
-    tables = Tables(**{
-        f.name: env.get(TABLE_ENV[f.name]) or f.default  # type: ignore[misc]
-        for f in fields(Tables)
-    })
+    defaults = Tables()
+    tables = Tables(**{f.name: env.get(TABLE_ENV[f.name]) or getattr(defaults, f.name) for f in fields(Tables)})
     return Settings(
         stage=_choice(env, "AUTHGATE_STAGE", "stage", "local"),
         issuer=issuer,
@@ -171,12 +170,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
     )
 
 
-@lru_cache(maxsize=1)
+@cached
 def get_settings() -> Settings:
-    """The process-wide settings, built on first use (never at import)."""
+    """The process-wide settings, built on first use (never at import); `caches.reset()` forgets them."""
     return from_env()
-
-
-def reset() -> None:
-    """Forget cached settings (tests and the local emulator change the environment)."""
-    get_settings.cache_clear()

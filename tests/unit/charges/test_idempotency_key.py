@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from authgate.charges.idempotency import ScopedKey, fingerprint, idempotency_key
+from authgate.charges.idempotency import digest, fingerprint, idempotency_key
 from authgate.errors import ApiError
 from authgate.http.headers import Headers
 from authgate.http.request import Request
@@ -30,7 +30,7 @@ def test_bad_keys_are_400(values):
 
 
 def test_scope_and_fingerprint():
-    assert ScopedKey("a", "k").digest != ScopedKey("b", "k").digest
-    assert "k" not in ScopedKey("a", "secret-k").digest
+    assert digest("a", "k") != digest("b", "k")
+    assert "secret" not in digest("a", "secret-k")
     assert fingerprint({"amount": 1, "currency": "usd"}) == fingerprint({"currency": "usd", "amount": 1})
     assert fingerprint({"amount": 1, "currency": "usd"}) != fingerprint({"amount": 2, "currency": "usd"})

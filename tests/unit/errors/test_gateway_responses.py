@@ -9,6 +9,7 @@ import pytest
 from authgate.errors.catalogue import catalogue
 from authgate_cli.check import read_error
 from authgate_cli.local.gateway import DEFAULTS, gateway_responses, render_gateway_response
+from tests.demo import ISSUER
 
 CONTEXT = {"extendedRequestId": "Xyz1AbCdIAMEb-A=", "requestId": "c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
            "domainName": "abc123.execute-api.us-east-1.amazonaws.com", "stage": "production",
@@ -64,4 +65,4 @@ def test_default_4xx_carries_the_gateway_message_json_quoted():
 def test_locally_the_configured_issuer_is_the_base():
     context = {k: v for k, v in CONTEXT.items() if k != "issuer"}
     _, _, body = render_gateway_response("INVALID_API_KEY", context)
-    assert json.loads(body)["type"] == "https://auth.example.test/problems/invalid_api_key"
+    assert json.loads(body)["type"] == f"{ISSUER}/problems/invalid_api_key"

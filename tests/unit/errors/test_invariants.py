@@ -13,17 +13,18 @@ from hypothesis import strategies as st
 
 from authgate.errors import ApiError, FieldError
 from authgate.errors.catalogue import catalogue
-from authgate.errors.render import render_error
+from authgate.http.context import RequestContext
+from authgate.http.shapes.render import render_error
 from authgate_cli.check import read_error
 from tests.events import request
 
 CODES = sorted(catalogue())
 SHAPES = {  # how a shape is asked for -> (expected content type, shape read_error must see)
-    "problem": ({}, {}, "application/problem+json", "problem"),
-    "jsonapi": ({"Accept": "application/vnd.api+json"}, {}, "application/vnd.api+json", "jsonapi"),
-    "legacy-a": ({}, {"error_format": "legacy-a"}, "application/json", "legacy-a"),
-    "legacy-b": ({"Accept": "*/*"}, {"error_format": "legacy-b"}, "application/json", "legacy-b"),
-    "oauth": ({}, {}, "application/json", "oauth"),
+    "problem": ({}, RequestContext(), "application/problem+json", "problem"),
+    "jsonapi": ({"Accept": "application/vnd.api+json"}, RequestContext(), "application/vnd.api+json", "jsonapi"),
+    "legacy-a": ({}, RequestContext(error_format="legacy-a"), "application/json", "legacy-a"),
+    "legacy-b": ({"Accept": "*/*"}, RequestContext(error_format="legacy-b"), "application/json", "legacy-b"),
+    "oauth": ({}, RequestContext(), "application/json", "oauth"),
 }
 request_ids = st.from_regex(r"[A-Za-z0-9._:@/+=-]{1,128}", fullmatch=True)
 texts = st.text(max_size=200)
@@ -35,8 +36,8 @@ field_errors = st.lists(st.builds(FieldError, st.from_regex(r"(/[a-z0-9~]{1,8}){
 @given(code=st.sampled_from(CODES), shape=st.sampled_from(sorted(SHAPES)), detail=texts, request_id=request_ids,
        fields=field_errors)
 def test_every_code_in_every_shape_keeps_the_contract(code, shape, detail, request_id, fields):
-    headers, state, content_type, seen_shape = SHAPES[shape]
-    req = request(headers, state=state)
+    headers, context, content_type, seen_shape = SHAPES[shape]
+    req = request(headers, context=context)
     req.request_id = request_id
     # The raiser of a 405 names the allowed methods (http.app does); everything else is the renderer's.
     extra = {"Allow": "GET, POST"} if catalogue()[code].status == 405 else {}

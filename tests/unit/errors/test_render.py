@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 
 from authgate.errors import ApiError, FieldError
-from authgate.errors.render import render_error
+from authgate.http.context import AuthorizationRedirect, RequestContext
+from authgate.http.shapes.render import render_error
+from tests.demo import ISSUER
 from tests.events import request
 
 FIELDS = (FieldError("/amount", "Must be a positive integer."),
@@ -22,7 +24,7 @@ def test_problem_details_is_the_default():
     assert whole(render_error(error, request(), "api")) == (422, {
         "Content-Type": "application/problem+json", "Vary": "Accept",
     }, {
-        "type": "https://auth.example.test/problems/validation_failed",
+        "type": f"{ISSUER}/problems/validation_failed",
         "title": "Validation failed", "status": 422, "detail": "Two members are wrong.",
         "instance": "/charges", "code": "validation_failed", "traceId": "req-1",
         "errors": [{"detail": "Must be a positive integer.", "pointer": "/amount"},
@@ -34,7 +36,7 @@ def test_problem_details_is_the_default():
 def test_jsonapi_when_accept_names_it():
     error = ApiError("validation_failed", "Two members are wrong.", field_errors=FIELDS[:2])
     base = {"status": "422", "code": "validation_failed", "title": "Validation failed",
-            "links": {"type": "https://auth.example.test/problems/validation_failed"},
+            "links": {"type": f"{ISSUER}/problems/validation_failed"},
             "meta": {"traceId": "req-1"}}
     assert whole(render_error(error, request({"Accept": "application/vnd.api+json"}), "api")) == (422, {
         "Content-Type": "application/vnd.api+json", "Vary": "Accept",
@@ -49,13 +51,13 @@ def test_jsonapi_without_field_errors_is_one_error_object():
                             request({"Accept": "application/vnd.api+json"}), "api")
     assert json.loads(response.body)["errors"] == [{
         "status": "403", "code": "invoice_locked", "title": "Invoice locked",
-        "links": {"type": "https://auth.example.test/problems/invoice_locked"},
+        "links": {"type": f"{ISSUER}/problems/invoice_locked"},
         "meta": {"traceId": "req-1"}, "detail": "Invoice inv_locked is locked."}]
 
 
 def test_legacy_a_for_a_client_registered_with_it():
     response = render_error(ApiError("invoice_locked", "Invoice inv_locked is locked."),
-                            request(state={"error_format": "legacy-a"}), "api")
+                            request(context=RequestContext(error_format="legacy-a")), "api")
     assert whole(response) == (403, {"Content-Type": "application/json", "Vary": "Accept"}, {
         "error": "invoice_locked", "message": "Invoice inv_locked is locked.", "code": "invoice_locked",
         "status": 403})
@@ -64,7 +66,7 @@ def test_legacy_a_for_a_client_registered_with_it():
 def test_legacy_b_carries_the_real_status_never_200():
     response = render_error(ApiError("validation_failed", "Bad.", field_errors=(
         FieldError("/items/0/name", "Required."), FieldError("", "Bad key.", "header", "Idempotency-Key"))),
-        request(state={"error_format": "legacy-b"}), "api")
+        request(context=RequestContext(error_format="legacy-b")), "api")
     assert whole(response) == (422, {"Content-Type": "application/json", "Vary": "Accept"}, {
         "success": False, "errors": [
             {"field": "items.0.name", "message": "Required.", "code": "validation_failed"},
@@ -72,13 +74,13 @@ def test_legacy_b_carries_the_real_status_never_200():
 
 
 def test_legacy_b_without_field_errors():
-    response = render_error(ApiError("not_found", "No charge ch_1."), request(state={"error_format": "legacy-b"}), "api")
+    response = render_error(ApiError("not_found", "No charge ch_1."), request(context=RequestContext(error_format="legacy-b")), "api")
     assert json.loads(response.body) == {"success": False, "errors": [
         {"field": "", "message": "No charge ch_1.", "code": "not_found"}]}
 
 
 def test_explicit_accept_wins_over_the_registered_legacy_format():
-    req = request({"Accept": "application/problem+json"}, state={"error_format": "legacy-a"})
+    req = request({"Accept": "application/problem+json"}, context=RequestContext(error_format="legacy-a"))
     assert render_error(ApiError("not_found"), req, "api").headers["Content-Type"] == "application/problem+json"
 
 
@@ -103,7 +105,7 @@ def test_oauth_json_for_token_endpoint_errors():
     assert whole(response) == (400, {"Content-Type": "application/json", "Cache-Control": "no-store",
                                      "Pragma": "no-cache"}, {
         "error": "invalid_grant", "error_description": "The code was already used.",
-        "error_uri": "https://auth.example.test/problems/invalid_grant"})
+        "error_uri": f"{ISSUER}/problems/invalid_grant"})
 
 
 def test_oauth_invalid_client_is_401_with_basic_challenge():
@@ -111,7 +113,7 @@ def test_oauth_invalid_client_is_401_with_basic_challenge():
     assert whole(response) == (401, {"Content-Type": "application/json", "Cache-Control": "no-store",
                                      "Pragma": "no-cache", "WWW-Authenticate": 'Basic realm="oauth"'}, {
         "error": "invalid_client", "error_description": "Unknown client.",
-        "error_uri": "https://auth.example.test/problems/invalid_client"})
+        "error_uri": f"{ISSUER}/problems/invalid_client"})
 
 
 def test_oauth_maps_application_codes_keeping_the_status():
@@ -122,7 +124,7 @@ def test_oauth_maps_application_codes_keeping_the_status():
         response = render_error(ApiError(code), request(), "oauth")
         body = json.loads(response.body)
         assert (response.status, body["error"], body["error_uri"]) == (
-            status, oauth, f"https://auth.example.test/problems/{code}"), code
+            status, oauth, f"{ISSUER}/problems/{code}"), code
 
 
 def test_oauth_description_is_restricted_to_the_rfc_charset():
@@ -132,18 +134,19 @@ def test_oauth_description_is_restricted_to_the_rfc_charset():
 
 
 def test_authorize_errors_redirect_once_the_redirect_uri_is_validated():
-    req = request(state={"validated_redirect_uri": "http://127.0.0.1:8765/callback?tenant=demo",
-                         "oauth_state": "xyz 1"}, path="/oauth/authorize", method="GET")
+    trusted = AuthorizationRedirect("http://127.0.0.1:8765/callback?tenant=demo", "xyz 1")
+    req = request(context=RequestContext(redirect=trusted), path="/oauth/authorize", method="GET")
     response = render_error(ApiError("access_denied", "The user denied the request."), req, "authorize")
     assert (response.status, response.headers, response.body) == (302, {
         "Location": "http://127.0.0.1:8765/callback?tenant=demo&error=access_denied"
                     "&error_description=The+user+denied+the+request.&state=xyz+1"
-                    "&iss=https%3A%2F%2Fauth.example.test",
+                    "&iss=http%3A%2F%2F127.0.0.1%3A3000",
         "Cache-Control": "no-store", "Pragma": "no-cache"}, "")
 
 
 def test_authorize_5xx_stand_ins_on_the_redirect():
-    req = request(state={"validated_redirect_uri": "https://c.example/cb"}, path="/oauth/authorize", method="GET")
+    req = request(context=RequestContext(redirect=AuthorizationRedirect("https://c.example/cb", None)),
+                  path="/oauth/authorize", method="GET")
     for code, oauth in (("service_unavailable", "temporarily_unavailable"), ("internal_error", "server_error"),
                         ("rate_limited", "temporarily_unavailable")):
         location = render_error(ApiError(code), req, "authorize").headers["Location"]

@@ -7,8 +7,9 @@ from urllib.parse import parse_qsl, urlsplit
 from hypothesis import given
 from hypothesis import strategies as st
 
-from authgate.errors.oauth import authorization_redirect
-from authgate.errors.www_authenticate import basic, bearer, quoted_string
+from authgate.errors.challenges import basic, bearer, quoted_string
+from authgate.http.shapes.oauth import authorization_redirect
+from tests.demo import ISSUER
 
 
 def test_bearer_without_credentials_has_no_error():
@@ -37,10 +38,10 @@ def test_no_value_can_break_out_of_the_header(text):
 
 def test_redirect_keeps_the_registered_query_and_adds_iss():
     location = authorization_redirect("https://client.example/cb?a=1&b=two%20words", "invalid_scope",
-                                      "Scope charges:refund is forbidden.", "st&ate", "https://auth.example.test")
+                                      "Scope charges:refund is forbidden.", "st&ate", ISSUER)
     assert location == ("https://client.example/cb?a=1&b=two+words&error=invalid_scope"
                         "&error_description=Scope+charges%3Arefund+is+forbidden.&state=st%26ate"
-                        "&iss=https%3A%2F%2Fauth.example.test")
+                        "&iss=http%3A%2F%2F127.0.0.1%3A3000")
 
 
 def test_redirect_without_state_or_description():

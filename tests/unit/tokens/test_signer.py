@@ -7,10 +7,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-from authgate.tokens.jwk import only_public, public_jwk
-from authgate.tokens.signer import compact
-from authgate.tokens.signer_kms import der_to_raw
-from authgate.tokens.signer_local import LocalSigner
+from authgate.tokens.jws import compact, der_to_raw
+from authgate.tokens.local_backend import LocalSigner
+from authgate.tokens.public_jwk import only_public, public_jwk
 
 
 def test_der_to_raw_pads_short_integers_to_32_bytes() -> None:

@@ -2,8 +2,10 @@
 
 API Gateway already routes by resource; the App maps (resource, method) to a handler. A known
 resource with another method is 405 with Allow; anything else is 404. Every response carries
-the correlation headers; every failure is an ApiError rendered for the route's surface; an
-unexpected exception is a 500 internal_error whose trace goes to the log only.
+the correlation headers and the request context's response headers (http.context); every
+failure is an ApiError rendered for the route's surface (http.shapes). A domain exception (a
+store's, say) becomes an ApiError through the function's `translate` mapping (authgate.failures);
+anything else is a 500 internal_error whose trace goes to the log only.
 """
 
 from __future__ import annotations
@@ -11,22 +13,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from authgate.errors import ApiError
-from authgate.errors.render import render_error
 from authgate.http.correlation import correlate
 from authgate.http.metrics import record_response
 from authgate.http.negotiation import check_jsonapi_media_types
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.http.shapes.render import Surface, render_error
 from authgate.logs import get_logger
 from authgate.settings import get_settings
 
-# How a route reports errors: "api" negotiates problem+json / JSON:API / legacy shapes;
-# "oauth" is RFC 6749 5.2 JSON; "authorize" is the authorization endpoint (error page or redirect).
-Surface = Literal["api", "oauth", "authorize"]
 Handler = Callable[[Request], Response]
+# A function's mapping of domain exceptions to the ApiError a client sees (None: not a domain
+# exception, so a 500).
+Translate = Callable[[Exception], "ApiError | None"]
 
 
 @dataclass(frozen=True)
@@ -38,9 +40,11 @@ class Route:
 class App:
     """Dispatch table of one function, plus the single error boundary."""
 
-    def __init__(self, name: str, routes: Mapping[tuple[str, str], Route]) -> None:
+    def __init__(self, name: str, routes: Mapping[tuple[str, str], Route], *,
+                 translate: Translate | None = None) -> None:
         self.name = name
         self.routes = dict(routes)
+        self.translate = translate
         self._methods: dict[str, list[str]] = {}
         for resource, method in self.routes:
             self._methods.setdefault(resource, []).append(method)
@@ -82,15 +86,19 @@ class App:
             response = self._dispatch(request, route)
         except ApiError as error:
             response = self._render(error, request, surface)
-        except Exception:  # the one top-level boundary: nothing internal reaches the client
-            logger.exception("unhandled exception", extra={"function": self.name})
-            response = self._render(ApiError("internal_error", "An unexpected error occurred."), request, surface)
+        except Exception as exc:  # the one top-level boundary: nothing internal reaches the client
+            translated = self.translate(exc) if self.translate is not None else None
+            if translated is None:
+                logger.exception("unhandled exception", extra={"function": self.name})
+                translated = ApiError("internal_error", "An unexpected error occurred.")
+            response = self._render(translated, request, surface)
         for name, value in corr.headers().items():
             response.set_header(name, value)
         if request is not None:
-            # Headers a layer component attached to the request for whatever response it gets
-            # (the limiter's RateLimit fields also ride on a 404 or 422 of a counted request).
-            for name, value in (request.state.get("response_headers") or {}).items():
+            # Headers a component attached to the request for whatever response it gets (the
+            # limiter's RateLimit fields also ride on a 404 or 422 of a counted request); an
+            # error's own header of the same name (a 429's) is the same value or more precise.
+            for name, value in request.context.response_headers.items():
                 if response.get_header(name) is None:
                     response.set_header(name, value)
         self._log(request, response, started)

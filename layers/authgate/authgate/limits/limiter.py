@@ -34,7 +34,7 @@ from authgate.stores.faults import is_unavailable
 if TYPE_CHECKING:
     from authgate.http.request import Request
     from authgate.http.response import Response
-    from authgate.tokens.guard import Principal
+    from authgate.tokens.principal import Principal
 
 # Where the App (http/app.py) finds headers to add to whatever response the request gets.
 RESPONSE_HEADERS = "response_headers"
@@ -164,4 +164,4 @@ def enforce(request: Request, principal: Principal, *, dynamodb: Any = None) -> 
 
 
 def _remember(request: Request, key: str, headers: dict[str, str]) -> None:
-    request.state.setdefault(key, {}).update(headers)
+    request.context.response_headers.update(headers)

@@ -12,8 +12,8 @@ import json
 from typing import TYPE_CHECKING
 
 from authgate.errors.catalogue import catalogue
-from authgate.errors.issuer import problem_type
 from authgate.errors.model import ApiError
+from authgate.http.issuer import problem_type
 from authgate.http.negotiation import preferred
 from authgate.http.response import Response
 

@@ -12,19 +12,18 @@ moment and any number of times (the EventBridge schedule, `authgate keys rotate`
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from authgate.dependencies import cached
+from authgate import clock
 from authgate.settings import get_settings
-from authgate.stores.keys import CURRENT, NEXT, PREVIOUS, RETIRED, KeyRecord, KeyStore
-from authgate.tokens import clock
-from authgate.tokens.signer import Signer, backend
+from authgate.stores.signing_keys import CURRENT, NEXT, PREVIOUS, RETIRED, KeyRecord, KeyStore
+from authgate.tokens.backends import backend
+from authgate.tokens.current_signer import SIGNER_CACHE_SECONDS, signing_cache
 
-# How long a warm token function keeps signing with the key it read as current.
-SIGNER_CACHE_SECONDS = 60
 # Retired key records stay readable (for audit, `authgate keys list`) this long, then TTL.
 RETIRED_RECORD_SECONDS = 30 * 24 * 3600
 
@@ -63,8 +62,6 @@ class RotationReport:
 
 def create_key(store: KeyStore, state: str, now: int, activates_at: int) -> KeyRecord:
     """Make a key pair in the configured backend and record it with its public JWK."""
-    import json
-
     settings = get_settings()
     kid = new_kid(now)
     refs, jwk = backend(settings.signing_backend).create_key(kid, settings.signing_alg)
@@ -78,7 +75,7 @@ def create_key(store: KeyStore, state: str, now: int, activates_at: int) -> KeyR
 
 def rotate(now: int | None = None, store: KeyStore | None = None) -> RotationReport:
     """One step of the lifecycle at time `now`; moves only what the overlap rule allows."""
-    now = clock.now() if now is None else now
+    now = clock.seconds() if now is None else now
     store = store or KeyStore()
     keys = store.all()
     report = RotationReport()
@@ -119,36 +116,3 @@ def ensure_keys(now: int | None = None, store: KeyStore | None = None) -> None:
     states = {k.state for k in store.all()}
     if CURRENT not in states or NEXT not in states:
         rotate(now, store)
-
-
-class _SigningCache:
-    """The current key's signer, re-read at most every SIGNER_CACHE_SECONDS."""
-
-    def __init__(self) -> None:
-        self.signer: Signer | None = None
-        self.loaded_at = 0
-
-    def clear(self) -> None:
-        self.signer = None
-
-    def get(self, now: int) -> Signer:
-        if self.signer is None or now - self.loaded_at >= SIGNER_CACHE_SECONDS or now < self.loaded_at:
-            currents = [k for k in KeyStore().all() if k.state == CURRENT]
-            if not currents:
-                from authgate.stores.faults import unavailable
-
-                raise unavailable("no current signing key: run `authgate keys rotate`")
-            record = currents[0]
-            self.signer = backend(record.backend).load_signer(record)
-            self.loaded_at = now
-        return self.signer
-
-
-@cached
-def signing_cache() -> _SigningCache:
-    return _SigningCache()
-
-
-def current_signer() -> Signer:
-    """The signer of the current key (cached for SIGNER_CACHE_SECONDS in a warm function)."""
-    return signing_cache().get(clock.now())

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from authgate.http.response import Response
 from authgate.settings import get_settings
-from authgate.tokens.jwk import only_public
+from authgate.tokens.public_jwk import only_public
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def jwk_set() -> dict[str, list[dict[str, object]]]:
     """The published JWK Set: only public members, and kid, alg, use on every key."""
-    from authgate.stores.keys import KeyStore
+    from authgate.stores.signing_keys import KeyStore
 
     keys = []
     for record in KeyStore().published():

@@ -10,18 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from authgate.dependencies import cached
+from authgate.caches import cached
 from authgate.settings import get_settings
+from authgate.tokens.jws import der_to_raw
 
 if TYPE_CHECKING:
-    from authgate.stores.keys import KeyRecord
+    from authgate.stores.signing_keys import KeyRecord
 
 
 @cached
 def _loaded() -> dict[str, Any]:
     """Loaded private keys by kid; a process signs with one or two keys in its lifetime.
 
-    A warm cache like the others, so `dependencies.reset()` makes a process truly cold again.
+    A warm cache like the others, so `caches.reset()` makes a process truly cold again.
     """
     return {}
 
@@ -43,13 +44,11 @@ class LocalSigner:
     def sign(self, signing_input: bytes) -> bytes:
         from cryptography.hazmat.primitives import hashes
         from cryptography.hazmat.primitives.asymmetric import ec, padding
-        from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
         if self.alg == "RS256":
-            return self.private_key.sign(signing_input, padding.PKCS1v15(), hashes.SHA256())
-        der = self.private_key.sign(signing_input, ec.ECDSA(hashes.SHA256()))
-        r, s = decode_dss_signature(der)
-        return r.to_bytes(32, "big") + s.to_bytes(32, "big")
+            signature: bytes = self.private_key.sign(signing_input, padding.PKCS1v15(), hashes.SHA256())
+            return signature
+        return der_to_raw(self.private_key.sign(signing_input, ec.ECDSA(hashes.SHA256())))
 
 
 class LocalBackend:
@@ -64,7 +63,7 @@ class LocalBackend:
         from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
-        from authgate.tokens.jwk import public_jwk
+        from authgate.tokens.public_jwk import public_jwk
 
         key: Any = rsa.generate_private_key(65537, 2048) if alg == "RS256" else ec.generate_private_key(ec.SECP256R1())
         pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,

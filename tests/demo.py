@@ -1,18 +1,31 @@
-"""Fixtures and event builders for the charges tests: the demo seed, real tokens, REST v1 events.
+"""The demo stack as the tests see it: its issuer, real tokens, REST v1 events, result parsing.
 
-Nothing is mocked: tokens are signed by the real key store on moto, handlers run in-process.
+The `demo` fixture (tests/conftest.py) loads the demo seed and signing keys into moto and hands
+out a Demo. Nothing is mocked: tokens are signed by the real key store, handlers run in-process.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
+# The one issuer of every test: the local stack's (the `aws` fixture and the unit tests' `issuer`
+# fixture configure it; e2e tests talk to `authgate serve` on it).
 ISSUER = "http://127.0.0.1:3000"
+# The charges resource's audience (tokens.access_token.default_audience).
+AUDIENCE = ISSUER + "/charges"
+# The demo seed's clients: redirect URIs, and every confidential client's secret.
+WEB_REDIRECT = "http://127.0.0.1:8765/callback"
+SPA_REDIRECT = "http://127.0.0.1:8765/spa/callback"
+PARTNER_REDIRECT = "http://127.0.0.1:8765/partner/callback"
+SECRETS = {c: f"{c}-secret" for c in ("demo-web", "demo-partner", "demo-service", "demo-reader",
+                                      "demo-legacy-a", "demo-legacy-b", "acme-service", "staging-web")}
+# A PKCE pair (RFC 7636 appendix B).
+VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=").decode()
 WRITE = "charges:read charges:write"
 
 
@@ -24,7 +37,7 @@ class Demo:
 
     def token(self, client: str = "demo-service", scope: str = WRITE) -> str:
         from authgate.stores.clients import ClientStore
-        from authgate.tokens.issue import issue_access_token
+        from authgate.tokens.access_token import issue_access_token
 
         if (client, scope) not in self._tokens:
             record = ClientStore().get(client)
@@ -63,21 +76,6 @@ class Demo:
                                "resourcePath": resource, "httpMethod": method,
                                "identity": {"sourceIp": "127.0.0.1"}},
         }
-
-
-@pytest.fixture
-def demo(aws: None) -> Iterator[Demo]:
-    from authgate.stores import clients, invoices, tenants
-    from authgate.tokens.keys import ensure_keys
-    from authgate_cli.local.seed import DEMO_SEED, read_seed
-
-    # The demo seed minus its users: their scrypt hashes cost a second per test, and the
-    # charges routes never read users.
-    sections = read_seed(DEMO_SEED)
-    for store in (tenants, clients, invoices):
-        store.seed(sections[store.__name__.rsplit(".", 1)[1]])
-    ensure_keys()
-    yield Demo()
 
 
 def body(result: dict[str, Any]) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from authgate.tokens.signer import b64url
+from authgate import base64url
 
 # The members a published key may carry; anything else (d, p, q, ...) never leaves the server.
 PUBLIC_MEMBERS = {
@@ -15,7 +15,7 @@ PUBLIC_MEMBERS = {
 
 def _uint(value: int, length: int | None = None) -> str:
     size = length or max(1, (value.bit_length() + 7) // 8)
-    return b64url(value.to_bytes(size, "big"))
+    return base64url.encode(value.to_bytes(size, "big"))
 
 
 def public_jwk(public_key: Any, kid: str, alg: str) -> dict[str, Any]:

@@ -13,14 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from authgate.stores.exceptions import KeyStateConflict
 from authgate.stores.faults import dynamodb_faults
 
 NEXT, CURRENT, PREVIOUS, RETIRED = "next", "current", "previous", "retired"
 PUBLISHED = (CURRENT, NEXT, PREVIOUS)
-
-
-class KeyStateConflict(Exception):
-    """Another rotation changed the key first (the conditional write lost)."""
 
 
 @dataclass(frozen=True)

@@ -9,30 +9,30 @@ body, a failure is never a 2xx/3xx on the API surface, and a 401 always challeng
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from authgate.errors.issuer import base_url, problem_type
-from authgate.errors.jsonapi import MEDIA_TYPE as JSONAPI_MEDIA_TYPE
-from authgate.errors.jsonapi import jsonapi_body
-from authgate.errors.legacy import MEDIA_TYPE as LEGACY_MEDIA_TYPE
-from authgate.errors.legacy import legacy_a_body, legacy_b_body
-from authgate.errors.oauth import authorize_error, oauth_json
-from authgate.errors.problem import MEDIA_TYPE as PROBLEM_MEDIA_TYPE
-from authgate.errors.problem import problem_body
-from authgate.errors.www_authenticate import bearer
+from authgate.errors.challenges import bearer
 from authgate.http.negotiation import error_shape
 from authgate.http.response import Response
+from authgate.http.shapes.jsonapi import MEDIA_TYPE as JSONAPI_MEDIA_TYPE
+from authgate.http.shapes.jsonapi import jsonapi_body
+from authgate.http.shapes.legacy import MEDIA_TYPE as LEGACY_MEDIA_TYPE
+from authgate.http.shapes.legacy import legacy_a_body, legacy_b_body
+from authgate.http.shapes.oauth import authorize_error, oauth_json
+from authgate.http.shapes.problem import MEDIA_TYPE as PROBLEM_MEDIA_TYPE
+from authgate.http.shapes.problem import problem_body
 
 if TYPE_CHECKING:
     from authgate.errors.model import ApiError
     from authgate.http.request import Request
 
+# How a route reports errors: "api" negotiates problem+json / JSON:API / legacy shapes;
+# "oauth" is RFC 6749 5.2 JSON; "authorize" is the authorization endpoint (error page or redirect).
+Surface = Literal["api", "oauth", "authorize"]
+
 DEFAULT_RETRY_AFTER = "1"
 
-__all__ = ["base_url", "problem_type", "render_api_error", "render_error"]
-
-
-def render_error(error: ApiError, request: Request | None, surface: str) -> Response:
+def render_error(error: ApiError, request: Request | None, surface: Surface) -> Response:
     """Render `error` for a route of `surface` ("api", "oauth" or "authorize")."""
     if surface == "oauth":
         response = oauth_json(error, request)

@@ -1,7 +1,10 @@
-"""WWW-Authenticate challenges: Bearer (RFC 6750 3) and Basic (RFC 7617), RFC 9110 11.6.1 syntax.
+"""WWW-Authenticate challenges, built here and nowhere else (RFC 9110 11.6.1 syntax).
 
-Auth-param values are quoted-strings (RFC 9110 5.6.4): `\\` and `"` are escaped with a
-backslash and control characters are never emitted, so no value can split or fold a header.
+Bearer (RFC 6750 3) on protected API routes, realm "api"; Basic (RFC 7617) for client
+authentication at the OAuth endpoints, realm "oauth" (RFC 6749 5.2). A new scheme (DPoP,
+RFC 9449 7.1) is one more function here. Auth-param values are quoted-strings (RFC 9110 5.6.4):
+`\\` and `"` are escaped with a backslash and control characters are never emitted, so no
+value can split or fold a header.
 """
 
 from __future__ import annotations

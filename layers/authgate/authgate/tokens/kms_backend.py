@@ -11,21 +11,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from authgate.settings import get_settings
+from authgate.tokens.jws import der_to_raw
 
 if TYPE_CHECKING:
-    from authgate.stores.keys import KeyRecord
+    from authgate.stores.signing_keys import KeyRecord
 
 KEY_SPEC = {"RS256": "RSA_2048", "ES256": "ECC_NIST_P256"}
 SIGNING_ALGORITHM = {"RS256": "RSASSA_PKCS1_V1_5_SHA_256", "ES256": "ECDSA_SHA_256"}
 PENDING_DELETION_DAYS = 7
-
-
-def der_to_raw(der: bytes) -> bytes:
-    """ECDSA DER (SEQUENCE of two INTEGERs) -> r || s, 32 bytes each for P-256."""
-    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
-
-    r, s = decode_dss_signature(der)
-    return r.to_bytes(32, "big") + s.to_bytes(32, "big")
 
 
 @dataclass(frozen=True)
@@ -52,7 +45,7 @@ class KmsBackend:
     def create_key(self, kid: str, alg: str) -> tuple[dict[str, str], dict[str, Any]]:
         from cryptography.hazmat.primitives.serialization import load_der_public_key
 
-        from authgate.tokens.jwk import public_jwk
+        from authgate.tokens.public_jwk import public_jwk
 
         stage = get_settings().stage
         key_id = self._kms.create_key(

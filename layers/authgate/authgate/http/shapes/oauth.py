@@ -13,13 +13,13 @@ import html
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from authgate.errors.challenges import basic
 from authgate.errors.description import oauth_description
-from authgate.errors.issuer import base_url, problem_type
-from authgate.errors.www_authenticate import basic
+from authgate.http.issuer import base_url, problem_type
 from authgate.http.response import Response
 
 if TYPE_CHECKING:
-    from authgate.errors.model import ApiError
+    from authgate.errors.model import ApiError, OAuthCode
     from authgate.http.request import Request
 
 # Codes a token, revocation or introspection endpoint may return as they are:
@@ -37,12 +37,12 @@ AUTHORIZE_CODES = frozenset({
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 
-def oauth_error_code(error: ApiError, allowed: frozenset[str] = TOKEN_ENDPOINT_CODES) -> str:
+def oauth_error_code(error: ApiError, allowed: frozenset[str] = TOKEN_ENDPOINT_CODES) -> OAuthCode:
     """The RFC code for an error: its explicit oauth_error, its own code, or the status's stand-in."""
     if error.oauth_error:
         return error.oauth_error
     if error.code in allowed:
-        return error.code
+        return error.code  # type: ignore[return-value]  # an allowed code is an OAuth code
     if error.status in (429, 503):
         return "temporarily_unavailable"
     if error.status >= 500:
@@ -72,7 +72,6 @@ def authorization_redirect(redirect_uri: str, error: str, description: str = "",
     `redirect_uri` must already be the validated, registered one; its query is kept, and any
     parameter of ours it already carries is replaced rather than repeated.
     """
-    scheme, netloc, path, query, _fragment = urlsplit(redirect_uri)
     ours = [("error", error)]
     if description:
         ours.append(("error_description", oauth_description(description)))
@@ -80,24 +79,32 @@ def authorization_redirect(redirect_uri: str, error: str, description: str = "",
         ours.append(("state", state))
     if issuer:
         ours.append(("iss", issuer))
-    names = {name for name, _ in ours}
+    return with_query(redirect_uri, ours)
+
+
+def with_query(redirect_uri: str, params: list[tuple[str, str]]) -> str:
+    """The redirect URI with our parameters added, its own query kept (RFC 6749 3.1.2).
+
+    A parameter of ours the URI already carries is replaced rather than repeated; the fragment
+    is dropped (a redirect URI must not have one).
+    """
+    scheme, netloc, path, query, _fragment = urlsplit(redirect_uri)
+    names = {name for name, _ in params}
     kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k not in names]
-    # The fragment is dropped: a redirect URI must not have one (RFC 6749 3.1.2).
-    return urlunsplit((scheme, netloc, path, urlencode(kept + ours), ""))
+    return urlunsplit((scheme, netloc, path, urlencode(kept + params), ""))
 
 
 def authorize_error(error: ApiError, request: Request | None) -> Response:
     """The authorization endpoint's failure: a 302 to the client when safe, else an error page.
 
-    The authorize flow sets request.state["validated_redirect_uri"] (and "oauth_state") only
-    once client_id and redirect_uri are known to be good; before that, an error must never
-    redirect (RFC 6749 4.1.2.1, 10.15), so the user sees a page instead.
+    The authorize flow sets request.context.redirect only once client_id and redirect_uri are
+    known to be good; before that, an error must never redirect (RFC 6749 4.1.2.1, 10.15), so
+    the user sees a page instead.
     """
-    state = request.state if request is not None else {}
-    redirect_uri = state.get("validated_redirect_uri")
-    if redirect_uri:
-        location = authorization_redirect(redirect_uri, oauth_error_code(error, AUTHORIZE_CODES), error.detail,
-                                          state.get("oauth_state"), base_url(request))
+    trusted = request.context.redirect if request is not None else None
+    if trusted is not None:
+        location = authorization_redirect(trusted.redirect_uri, oauth_error_code(error, AUTHORIZE_CODES),
+                                          error.detail, trusted.state, base_url(request))
         return Response(302, "", {"Location": location, **NO_STORE})
     return error_page(error, request)
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from authgate import clock
 from authgate.settings import get_settings
-from authgate.tokens import clock
-from authgate.tokens.keys import current_signer
-from authgate.tokens.signer import compact
+from authgate.tokens.current_signer import current_signer
+from authgate.tokens.jws import compact
 
 TOKEN_TYPE = "at+jwt"
 RESOURCE_PATH = "/charges"
@@ -38,7 +38,7 @@ def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str
                        audience: str | None = None, grant_id: str | None = None) -> IssuedToken:
     """Sign an access token (typ at+jwt) with the current key. `grant_id` ties it to a code or refresh family."""
     signer = current_signer()
-    now = clock.now()
+    now = clock.seconds()
     ttl = get_settings().access_token_ttl
     jti = secrets.token_urlsafe(18)
     claims: dict[str, object] = {
