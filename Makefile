@@ -117,9 +117,10 @@ BENCHSTAMP  := $(BENCHVENV)/.installed
 bench: $(STAMP) $(BENCHSTAMP)
 	$(BIN)/python -m bench
 
-$(BENCHSTAMP): layers/authgate/requirements.txt
+$(BENCHSTAMP): layers/authgate/requirements.txt bench/reference/requirements.txt
 	@test -x $(BENCHVENV)/bin/python || { echo "creating $(BENCHVENV) with $(PYTHON)"; $(PYTHON) -m venv $(BENCHVENV); }
-	@$(BENCHVENV)/bin/python -m pip install $(PIP_QUIET) boto3 -r layers/authgate/requirements.txt $(PIP_FILTER)
+	@$(BENCHVENV)/bin/python -m pip install $(PIP_QUIET) boto3 -r layers/authgate/requirements.txt \
+	  -r bench/reference/requirements.txt $(PIP_FILTER)
 	@touch $(BENCHSTAMP)
 
 soak: $(RUNSTAMP)

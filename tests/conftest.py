@@ -6,6 +6,7 @@ Secrets Manager and KMS.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -96,6 +97,15 @@ def log_hygiene() -> Iterator[Any]:
         yield harvest
     found = leaks(capture.lines, harvest.secrets)
     assert not found, f"secrets reached the log: {found}"
+
+
+@pytest.fixture
+def log_lines() -> Iterator[Callable[[], list[dict[str, Any]]]]:
+    """The service logger's lines while the test runs, parsed: `log_lines()` -> [record, ...]."""
+    from tests.log_hygiene import LogCapture
+
+    with LogCapture() as capture:
+        yield lambda: [json.loads(line) for line in capture.lines]
 
 
 @pytest.fixture

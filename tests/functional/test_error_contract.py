@@ -6,9 +6,7 @@ through tests/contract.py). Responses are asserted whole.
 
 from __future__ import annotations
 
-import io
 import json
-import logging
 from typing import Any
 
 import pytest
@@ -16,7 +14,6 @@ import pytest
 from authgate.http.app import App, Route
 from authgate.http.body import json_object
 from authgate.http.response import Response
-from authgate.logs import get_logger
 from tests import events
 from tests.contract import check_proxy_result
 
@@ -45,15 +42,6 @@ def problem(code: str, status: int, title: str, detail: str, instance: str, trac
             "instance": instance, "code": code, "traceId": trace}
 
 
-@pytest.fixture
-def log_lines():
-    logger = get_logger()
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(logger.registered_formatter)
-    logger._logger.addHandler(handler)
-    yield lambda: [json.loads(line) for line in stream.getvalue().splitlines()]
-    logger._logger.removeHandler(handler)
 
 
 @pytest.mark.parametrize("function, resource, allow, surface", FUNCTIONS)

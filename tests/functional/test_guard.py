@@ -32,8 +32,8 @@ def segment(value: dict[str, Any]) -> str:
 
 def signed(header: dict[str, Any], claims: dict[str, Any]) -> str:
     """A token signed by the real current key with any header and claims we like."""
-    from authgate.tokens.jws import compact
     from authgate.tokens.current_signer import current_signer
+    from authgate.tokens.jws import compact
 
     return compact(header, claims, current_signer())
 

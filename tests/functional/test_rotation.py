@@ -16,8 +16,8 @@ from typing import Any
 
 import jwt
 
-from authgate.errors import ApiError
 from authgate.clock import ManualClock
+from authgate.errors import ApiError
 from tests.bearer_requests import (
     bearer,
     call,
@@ -136,9 +136,9 @@ def test_lifecycle_times_follow_the_overlap_rule(keys: None, clock: ManualClock)
 def test_token_signed_by_a_retired_or_unknown_key_is_invalid_token(keys: None, clock: ManualClock) -> None:
     from cryptography.hazmat.primitives.asymmetric import rsa
 
+    from authgate.tokens.current_signer import current_signer
     from authgate.tokens.jws import compact
     from authgate.tokens.local_backend import LocalSigner
-    from authgate.tokens.current_signer import current_signer
     from authgate.tokens.rotation import rotate
 
     old = current_signer()

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from authgate.logs import REDACTED, get_logger, is_secret_key, redact, redact_text
+from authgate.logs import get_logger
+from authgate.redaction import REDACTED, is_secret_key, redact, redact_text
 from tests.log_hygiene import LogCapture, SecretHarvest, leaks
 
 JWT = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl"
@@ -79,3 +82,29 @@ def test_harvest_and_leaks_find_secrets_of_an_exchange() -> None:
     assert leaks(['{"message": "request", "path": "/oauth/token"}'], harvest.secrets) == []
     assert leaks(['{"message": "x THE-CODE-VALUE"}'], harvest.secrets) == [
         ("THE-CODE-VALUE", '{"message": "x THE-CODE-VALUE"}')]
+
+
+PIECES = [*"aAbBeEjJyY\\\"'=: .-_/0123456789", "bearer ", "eyJ", "token", "Cookie", "x-api-key"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join) | st.text(max_size=80))
+@example("token=abc")
+@example('{"password": "x"}')
+@example("'secret': 'x'")
+@example("Bearer abc")
+@example("cookie: a")
+@example("X-Api-Key: k")
+@example("Proxy-Authorization: k")
+@example(JWT)
+@example("x Basic dXNlcg")
+@example("Digest abc")
+@example("DPoP abc")
+def test_the_quick_check_never_skips_a_redaction(text: str) -> None:
+    """redact_text skips the substitutions only when none of them could match."""
+    from authgate.redaction import _SECRET_PATTERNS
+
+    full = text
+    for pattern, replacement in _SECRET_PATTERNS:
+        full = pattern.sub(replacement, full)
+    assert redact_text(text) == full

@@ -11,18 +11,6 @@ from __future__ import annotations
 
 from authgate.errors import ApiError, FieldError
 from authgate.errors.model import retry_after
-from authgate.stores.codes import CodeAlreadyUsed, CodeError
-from authgate.stores.exceptions import (
-    ConcurrentUpdate,
-    IdempotencyKeyInFlight,
-    IdempotencyKeyReused,
-    InvoiceAlreadyPaid,
-    InvoiceLocked,
-    InvoiceMismatch,
-    InvoiceNotFound,
-    RotationFailed,
-    StorageUnavailable,
-)
 
 # How soon a client told "not now" may come back (RFC 9110 10.2.3); storage retries and
 # conflicts resolve within a second.
@@ -32,6 +20,20 @@ KEY_REUSED = "This Idempotency-Key was already used with a different request bod
 
 def api_error(exc: BaseException) -> ApiError | None:
     """The ApiError for a domain exception, or None when `exc` is not one."""
+    # Imported here: every function's App holds this mapping, only a failure needs the classes.
+    from authgate.stores.codes import CodeAlreadyUsed, CodeError
+    from authgate.stores.exceptions import (
+        ConcurrentUpdate,
+        IdempotencyKeyInFlight,
+        IdempotencyKeyReused,
+        InvoiceAlreadyPaid,
+        InvoiceLocked,
+        InvoiceMismatch,
+        InvoiceNotFound,
+        RotationFailed,
+        StorageUnavailable,
+    )
+
     if isinstance(exc, StorageUnavailable):
         # 503, and temporarily_unavailable on OAuth surfaces (RFC 6749 4.1.2.1).
         return ApiError("service_unavailable", "The service is temporarily unavailable; retry after Retry-After seconds.",

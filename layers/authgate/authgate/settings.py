@@ -170,6 +170,13 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
     )
 
 
+def log_level() -> str:
+    """The log level (POWERTOOLS_LOG_LEVEL, as the template names it, or LOG_LEVEL); INFO when
+    unset or not a level. Never raises: a misconfigured deployment still logs why."""
+    raw = (os.environ.get("POWERTOOLS_LOG_LEVEL") or os.environ.get("LOG_LEVEL") or "INFO").upper()
+    return raw if raw in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL") else "INFO"
+
+
 @cached
 def get_settings() -> Settings:
     """The process-wide settings, built on first use (never at import); `caches.reset()` forgets them."""

@@ -41,8 +41,8 @@ def test_each_renders_to_a_valid_problem(response_type):
 def test_missing_route_is_a_404_not_found_with_the_issuer_when_configured():
     assert render_gateway_response("MISSING_AUTHENTICATION_TOKEN", {**CONTEXT, "issuer": "https://auth.example.test"}) == (
         404, {"Content-Type": "application/problem+json", "Vary": "Accept", "x-request-id": "Xyz1AbCdIAMEb-A="},
-        '{"type":"https://auth.example.test/problems/not_found","title":"Not found","status":404,'
-        '"detail":"No route matches this method and path.","code":"not_found","traceId":"Xyz1AbCdIAMEb-A="}')
+        ('{"type":"https://auth.example.test/problems/not_found","title":"Not found","status":404,'
+        '"detail":"No route matches this method and path.","code":"not_found","traceId":"Xyz1AbCdIAMEb-A="}'))
 
 
 @pytest.mark.parametrize("response_type, code, retry_after", [("THROTTLED", "rate_limited", "1"),

@@ -22,7 +22,7 @@ from authgate.http.negotiation import check_jsonapi_media_types
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.http.shapes.render import Surface, render_error
-from authgate.logs import get_logger
+from authgate.logs import get_logger, set_correlation_id
 from authgate.settings import get_settings
 
 Handler = Callable[[Request], Response]
@@ -70,7 +70,7 @@ class App:
         # Until the event parses, the gateway's id is all we have; a warm container must not
         # carry the previous invocation's id into this one's logs.
         corr = correlate(None, None, None, _gateway_request_id(event) or "")
-        logger.set_correlation_id(corr.request_id)
+        set_correlation_id(corr.request_id)
         try:
             try:
                 request = Request.from_event(event)
@@ -80,7 +80,7 @@ class App:
             corr = correlate(request.header("x-request-id"), request.header("x-correlation-id"),
                              request.header("traceparent"), request.gateway_request_id)
             request.request_id = corr.request_id
-            logger.set_correlation_id(corr.request_id)
+            set_correlation_id(corr.request_id)
             route = self.routes.get((request.resource, request.method))
             surface = self.surface_of(request.resource, route)
             response = self._dispatch(request, route)

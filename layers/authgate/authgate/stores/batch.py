@@ -17,13 +17,13 @@ any other throttle (StorageUnavailable).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from authgate import aws
 from authgate.stores.faults import dynamodb_faults, unavailable
 
 Key = dict[str, dict[str, str]]
+KeyId = tuple[tuple[str, str, str], ...]
 Item = dict[str, Any]
 MAX_KEYS = 100  # BatchGetItem's limit per call
 
@@ -33,7 +33,7 @@ class Pending:
 
     __slots__ = ("_batch", "_id", "table")
 
-    def __init__(self, batch: BatchRead, table: str, key_id: str) -> None:
+    def __init__(self, batch: BatchRead, table: str, key_id: KeyId) -> None:
         self._batch, self.table, self._id = batch, table, key_id
 
     @property
@@ -47,8 +47,8 @@ class BatchRead:
     def __init__(self, dynamodb: Any = None, operation: str = "batch_get") -> None:
         self._client = dynamodb
         self._operation = operation
-        self._keys: dict[str, dict[str, Key]] = {}
-        self._found: dict[str, dict[str, Item]] | None = None
+        self._keys: dict[str, dict[KeyId, Key]] = {}
+        self._found: dict[str, dict[KeyId, Item]] | None = None
 
     def add(self, table: str, key: Key) -> Pending:
         """Register `key` of `table`; read when the batch runs."""
@@ -68,7 +68,7 @@ class BatchRead:
         """Read every registered key (no call when there is none); idempotent."""
         if self._found is not None:
             return
-        found: dict[str, dict[str, Item]] = {table: {} for table in self._keys}
+        found: dict[str, dict[KeyId, Item]] = {table: {} for table in self._keys}
         request: dict[str, Any] = {table: {"Keys": list(keys.values()), "ConsistentRead": True}
                                    for table, keys in self._keys.items()}
         for _attempt in range(2):
@@ -85,16 +85,17 @@ class BatchRead:
             raise unavailable(self._operation, "unprocessed keys")
         self._found = found
 
-    def found(self, table: str, key_id: str) -> Item | None:
+    def found(self, table: str, key_id: KeyId) -> Item | None:
         if self._found is None:
             raise RuntimeError("BatchRead: read an item before run()")
         return self._found.get(table, {}).get(key_id)
 
 
-def _key_id(key: Key) -> str:
-    return json.dumps(key, sort_keys=True, separators=(",", ":"))
+def _key_id(key: Key) -> KeyId:
+    # ((name, type, value), ...) in name order: hashable, and equal for equal keys.
+    return tuple(sorted((name, *next(iter(value.items()))) for name, value in key.items()))
 
 
-def _key_names(keys: dict[str, Key]) -> tuple[str, ...]:
+def _key_names(keys: dict[KeyId, Key]) -> tuple[str, ...]:
     first = next(iter(keys.values()))
     return tuple(first)

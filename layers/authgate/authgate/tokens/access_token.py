@@ -16,9 +16,7 @@ from authgate import clock
 from authgate.settings import get_settings
 from authgate.tokens.current_signer import current_signer
 from authgate.tokens.jws import compact
-
-TOKEN_TYPE = "at+jwt"
-RESOURCE_PATH = "/charges"
+from authgate.tokens.profile import TOKEN_TYPE, default_audience
 
 
 @dataclass(frozen=True)
@@ -27,11 +25,6 @@ class IssuedToken:
     jti: str
     expires_in: int
     scope: str
-
-
-def default_audience(issuer: str) -> str:
-    """The resource server identifier tokens are issued for (and the guard requires)."""
-    return issuer.rstrip("/") + RESOURCE_PATH
 
 
 def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str, scope: str,

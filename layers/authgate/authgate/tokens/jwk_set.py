@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from authgate.http.response import Response
 from authgate.settings import get_settings
-from authgate.tokens.public_jwk import only_public
+from authgate.tokens.jwk import only_public
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -25,9 +25,9 @@ def jwk_set() -> dict[str, list[dict[str, object]]]:
 
     keys = []
     for record in KeyStore().published():
-        jwk = json.loads(record.public_jwk)
-        jwk.update(kid=record.kid, alg=record.alg, use="sig")
-        keys.append(only_public(jwk))
+        published = json.loads(record.public_jwk)
+        published.update(kid=record.kid, alg=record.alg, use="sig")
+        keys.append(only_public(published))
     return {"keys": keys}
 
 

@@ -45,7 +45,7 @@ class KmsBackend:
     def create_key(self, kid: str, alg: str) -> tuple[dict[str, str], dict[str, Any]]:
         from cryptography.hazmat.primitives.serialization import load_der_public_key
 
-        from authgate.tokens.public_jwk import public_jwk
+        from authgate.tokens.jwk import public_jwk
 
         stage = get_settings().stage
         key_id = self._kms.create_key(

@@ -20,8 +20,8 @@ from authgate.http.issuer import base_url
 from authgate.stores import client_cache
 from authgate.stores.batch import BatchRead
 from authgate.stores.revocations import RevocationStore
-from authgate.tokens.access_token import default_audience
 from authgate.tokens.bearer import extract_token, insufficient_scope, invalid_token
+from authgate.tokens.profile import default_audience
 from authgate.tokens.validation import default_validator
 
 if TYPE_CHECKING:

@@ -1,7 +1,8 @@
 """Access-token validation as RFC 9068 section 4 asks of a resource server: all local, no I/O per token.
 
 Order of checks: size and JWS shape, JOSE header (an allow-list: only alg/typ/kid; alg in the
-allowed set, typ at+jwt, a known kid whose alg matches), signature, then claims (exact iss, aud,
+allowed set, typ at+jwt, a known kid whose alg matches), strict base64url segments, signature
+(tokens.jwa, over cryptography), then claims (exact iss, aud,
 exp/nbf/iat with the leeway, types). Any failure is 401 invalid_token (RFC 6750 3.1). What needs
 storage (revocation, the client, scope) is the resource's job (tokens.resource), in one batch.
 """
@@ -12,18 +13,19 @@ import json
 import re
 from typing import Any
 
+from authgate import base64url
 from authgate.caches import cached
 from authgate.settings import get_settings
-from authgate.tokens.access_token import TOKEN_TYPE
+from authgate.tokens import jwa
 from authgate.tokens.bearer import invalid_token
 from authgate.tokens.jws import segment_json
 from authgate.tokens.principal import Principal
+from authgate.tokens.profile import REQUIRED_CLAIMS, TOKEN_TYPE
 from authgate.tokens.verification_keys import ALLOWED_ALGS, KeyCache
 
 # jku/x5u/jwk/x5c would let the token name its own key; crit names extensions we do not
 # implement (RFC 7515 section 4.1.11). Our tokens carry exactly these three.
 ALLOWED_HEADER = frozenset({"alg", "typ", "kid"})
-REQUIRED_CLAIMS = ("iss", "sub", "aud", "exp", "iat", "jti", "client_id", "scope", "tenant")
 _KID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 MAX_TOKEN_LENGTH = 4096
 
@@ -44,13 +46,12 @@ class AccessTokenValidator:
 
     def validate(self, token: str, *, issuer: str, audience: str, now: int) -> Principal:
         """The token's principal, or ApiError invalid_token saying why not."""
-        import jwt
-
         if len(token) > MAX_TOKEN_LENGTH or token.count(".") != 2:
             raise invalid_token("The access token is not a JWT.")
-        # Parsed here, not by PyJWT, so every header parameter is judged by our allow-list
-        # before any library acts on it.
-        header = segment_json(token.split(".", 1)[0])
+        head, body, tail = token.split(".")
+        # The compact serialization is parsed here (strict base64url, RFC 7515 7.1), so every
+        # header parameter is judged by our allow-list before any library acts on the token.
+        header = segment_json(head)
         if header is None:
             raise invalid_token("The access token is not a JWT.")
         unexpected = sorted(set(header) - ALLOWED_HEADER)
@@ -73,11 +74,14 @@ class AccessTokenValidator:
         if key.alg != alg:
             raise invalid_token(f"The algorithm {alg} does not match the signing key.")
         try:
-            signed = jwt.PyJWS().decode_complete(token, key.key, algorithms=[key.alg])
-            claims = json.loads(signed["payload"])
-        except jwt.InvalidSignatureError:
-            raise invalid_token("The token signature is invalid.") from None
-        except (jwt.PyJWTError, ValueError):
+            payload, signature = base64url.decode(body), base64url.decode(tail)
+        except ValueError:
+            raise invalid_token("The access token is not a JWT.") from None
+        if not jwa.verify(alg, key.key, f"{head}.{body}".encode("ascii"), signature):
+            raise invalid_token("The token signature is invalid.")
+        try:
+            claims = json.loads(payload)
+        except ValueError:
             raise invalid_token("The access token is not a JWT.") from None
         if not isinstance(claims, dict):
             raise invalid_token("The token claims are not a JSON object.")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from authgate.stores.signing_keys import PREVIOUS
+from authgate.tokens import jwk
 
 if TYPE_CHECKING:
     from authgate.stores.signing_keys import KeyRecord
@@ -57,12 +58,10 @@ class KeyCache:
             return None if key is None or (key.retires_at and now >= key.retires_at) else key
 
     def _reload(self, now: int) -> None:
-        from jwt import PyJWK
-
         keys = {}
         for record in self._load():
             if record.alg in ALLOWED_ALGS:
-                keys[record.kid] = VerificationKey(record.kid, record.alg, PyJWK(json.loads(record.public_jwk)).key,
+                keys[record.kid] = VerificationKey(record.kid, record.alg, jwk.public_key(json.loads(record.public_jwk)),
                                                    record.retires_at if record.state == PREVIOUS else 0)
         self._keys, self._loaded_at = keys, now
         self.loads += 1

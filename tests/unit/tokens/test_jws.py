@@ -1,4 +1,4 @@
-"""JWS compact serialization, ES256 DER -> r||s, public-only JWKs (RFC 7515, 7517, 7518)."""
+"""authgate.tokens.jws: JWS compact serialization and ES256 r || s (RFC 7515 7.1, RFC 7518 3.4)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-from authgate.tokens.jws import compact, der_to_raw
+from authgate.tokens.jwk import public_jwk
+from authgate.tokens.jws import compact, der_to_raw, segment_json
 from authgate.tokens.local_backend import LocalSigner
-from authgate.tokens.public_jwk import only_public, public_jwk
 
 
 def test_der_to_raw_pads_short_integers_to_32_bytes() -> None:
@@ -23,12 +23,14 @@ def test_local_signer_output_verifies_with_pyjwt_and_the_published_jwk(alg: str)
     jwk = public_jwk(key.public_key(), "k1", alg)
     token = compact({"typ": "at+jwt", "alg": alg, "kid": "k1"}, {"sub": "x"}, LocalSigner("k1", alg, key))
     assert jwt.decode(token, jwt.PyJWK(jwk).key, algorithms=[alg]) == {"sub": "x"}
-    assert set(jwk) == ({"kty", "kid", "alg", "use", "n", "e"} if alg == "RS256"
-                        else {"kty", "kid", "alg", "use", "crv", "x", "y"})
 
 
-def test_only_public_drops_private_members() -> None:
-    leaked = {"kty": "RSA", "kid": "k", "alg": "RS256", "use": "sig", "n": "AQAB", "e": "AQAB",
-              "d": "secret", "p": "secret", "q": "secret", "dp": "s", "dq": "s", "qi": "s"}
-    assert only_public(leaked) == {"kty": "RSA", "kid": "k", "alg": "RS256", "use": "sig", "n": "AQAB", "e": "AQAB"}
-    assert only_public({"kty": "oct", "k": "secret"}) == {}
+@pytest.mark.parametrize(("segment", "value"), [
+    ("eyJhIjoxfQ", {"a": 1}),
+    ("eyJhIjoxfQ==", {"a": 1}),  # padding is tolerated when correct
+    ("W10", None),               # a JSON array, not an object
+    ("eyJhIjox!fQ", None),       # outside the alphabet: never silently dropped
+    ("bm90anNvbg", None),        # not JSON
+])
+def test_segment_json(segment: str, value: object) -> None:
+    assert segment_json(segment) == value
