@@ -36,20 +36,20 @@ PIP_QUIET := -qq --disable-pip-version-check --no-input
 PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a directory' || true; }
 PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requirements.txt
 
-.PHONY: help run test venv sam-venv browser validate lint unit functional e2e build bench soak clean
+.PHONY: help run test venv sam-venv browser validate imports typecheck lint unit functional e2e build bench soak clean
 
 help:
 	@echo "make run    start the API on http://127.0.0.1:$${PORT:-3000} with demo data (creates .venv)"
 	@echo "make test   the whole suite: template linters, then unit, functional and e2e tests"
 	@echo "make build  sam build (no Docker; needs python3.12 on PATH)"
 	@echo "make bench  the performance report (cold starts, DynamoDB calls, CPU, sizes) -> bench/results.json"
-	@echo "make unit | functional | e2e | validate | lint | clean"
+	@echo "make unit | functional | e2e | validate | imports | typecheck | lint | clean"
 
 run: $(RUNSTAMP)
 	$(BIN)/authgate serve
 
 # Linters first, pytest last: the output ends with pytest's summary line.
-test: $(STAMP) $(SAMSTAMP) browser validate
+test: $(STAMP) $(SAMSTAMP) browser validate imports typecheck
 	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 venv: $(STAMP)
@@ -91,6 +91,18 @@ browser:
 validate: $(STAMP) $(SAMSTAMP)
 	$(SAM) validate --lint --template template.yaml
 	$(BIN)/cfn-lint template.yaml
+
+# The runtime's import contract (pyproject.toml [tool.importlinter]): its layers, no cycle, and
+# never the tools.
+imports: $(STAMP)
+	$(BIN)/lint-imports
+
+# The runtime and its handlers, strictly typed: an ApiError whose code is not in the catalogue
+# fails here. MYPYPATH: mypy does not follow the editable install's import hook; the handlers
+# are checked one by one (every one is a module named `app`).
+typecheck: $(STAMP)
+	MYPYPATH=layers/authgate $(BIN)/mypy layers/authgate/authgate
+	for app in functions/*/app.py; do MYPYPATH=layers/authgate $(BIN)/mypy --strict "$$app"; done
 
 lint: $(STAMP)
 	$(BIN)/ruff check layers cli functions tests bench scripts

@@ -20,16 +20,11 @@ from typing import Any
 from authgate.redaction import REDACTED, is_secret_key, redact
 from authgate.settings import log_level
 
-__all__ = ["FORMATTER", "REDACTED", "JsonFormatter", "get_logger", "serialize", "set_correlation_id"]
+__all__ = ["FORMATTER", "REDACTED", "JsonFormatter", "get_logger", "set_correlation_id"]
 
 SERVICE = "authgate"
 # What every LogRecord carries; anything else on a record is an `extra` key of the call.
 _STANDARD = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
-
-
-def serialize(log: dict[str, Any]) -> str:
-    """The whole record, redacted, as one JSON line."""
-    return json.dumps(redact(log), separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 def _timestamp(record: logging.LogRecord) -> str:
@@ -60,23 +55,31 @@ class JsonFormatter(logging.Formatter):
         self.correlation_id: str | None = None
 
     def format(self, record: logging.LogRecord) -> str:
+        # What the record's caller and the request supplied is redacted; the keys built here
+        # from the record's own level, place and time never hold a credential.
+        supplied: dict[str, Any] = {
+            "message": record.msg if isinstance(record.msg, dict) else record.getMessage(),
+            "correlation_id": self.correlation_id,
+        }
+        for key in vars(record).keys() - _STANDARD:
+            if not key.startswith("_"):
+                supplied[key] = getattr(record, key)
+        if record.exc_info and record.exc_info[1] is not None:
+            supplied["exception"] = self.formatException(record.exc_info)
+            supplied["exception_name"] = type(record.exc_info[1]).__name__
+            supplied["stack_trace"] = _stack_trace(record.exc_info[1])
         log: dict[str, Any] = {
             "level": record.levelname,
             "location": f"{record.funcName}:{record.lineno}",
-            "message": record.msg if isinstance(record.msg, dict) else record.getMessage(),
+            "message": None,
             "timestamp": _timestamp(record),
             "service": SERVICE,
-            "correlation_id": self.correlation_id,
+            "correlation_id": None,
             "xray_trace_id": _xray_trace_id(),
+            **redact({k: v for k, v in supplied.items() if v is not None}),
         }
-        for key, value in vars(record).items():
-            if key not in _STANDARD and not key.startswith("_"):
-                log[key] = value
-        if record.exc_info and record.exc_info[1] is not None:
-            log["exception"] = self.formatException(record.exc_info)
-            log["exception_name"] = type(record.exc_info[1]).__name__
-            log["stack_trace"] = _stack_trace(record.exc_info[1])
-        return serialize({k: v for k, v in log.items() if v is not None})
+        return json.dumps({k: v for k, v in log.items() if v is not None}, separators=(",", ":"),
+                          ensure_ascii=False, default=str)
 
 
 class _RedactingFilter(logging.Filter):
@@ -87,8 +90,8 @@ class _RedactingFilter(logging.Filter):
             record.msg = redact(record.msg)
         if record.args:
             record.args = tuple(redact(a) for a in record.args) if isinstance(record.args, tuple) else redact(record.args)
-        for key in list(vars(record)):
-            if is_secret_key(key) and key not in ("exc_info", "exc_text"):
+        for key in vars(record).keys() - _STANDARD:  # the call's extra keys
+            if is_secret_key(key):
                 setattr(record, key, REDACTED)
         return True
 

@@ -53,13 +53,15 @@ _SECRET_PATTERNS: list[tuple[re.Pattern[str], Any]] = [
 
 def is_secret_key(name: Any) -> bool:
     """True when a member called `name` carries a credential."""
-    return _is_secret_name(str(name).lower())
+    return _is_secret_name(name if isinstance(name, str) else str(name))
 
 
-# Every log record asks about the same few dozen names (record attributes, extra keys): memoised,
-# redaction costs a warm request a fraction of what it did. Bounded, as names may come from input.
+# Every log record asks about the same few dozen names (record attributes, extra keys): memoised
+# on the name as given, redaction costs a warm request a fraction of what it did. Bounded, as
+# names may come from input.
 @lru_cache(maxsize=2048)
-def _is_secret_name(key: str) -> bool:
+def _is_secret_name(name: str) -> bool:
+    key = name.lower()
     if key in _PUBLIC_KEYS:
         return False
     return key in SECRET_KEYS or any(part in key for part in _SECRET_KEY_PARTS)
@@ -81,6 +83,11 @@ def redact_text(text: str) -> str:
 
 def redact(value: Any) -> Any:
     """A JSON-ready copy of `value` with secret members and substrings masked."""
+    # Most values are text, then numbers: tested first (every log record walks this).
+    if type(value) is str:
+        return redact_text(value)
+    if value is None or type(value) in (int, float, bool):
+        return value
     if isinstance(value, dict):
         return {str(k): (REDACTED if is_secret_key(k) and v not in (None, "") else redact(v))
                 for k, v in value.items()}

@@ -64,6 +64,8 @@ def _split_params(text: str) -> tuple[str, dict[str, str]]:
 
 
 def _split_outside_quotes(text: str, sep: str) -> list[str]:
+    if '"' not in text:  # the usual header: nothing quoted, a plain split is the same
+        return text.split(sep)
     out: list[str] = []
     current: list[str] = []
     quoted = escaped = False
