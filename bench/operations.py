@@ -70,6 +70,25 @@ def new_code() -> str:
                               scope="charges:read charges:write", subject="alice")
 
 
+def charge_get(handler: Callable[[dict[str, Any], Any], dict[str, Any]],
+               create: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    """GET /charges/{id} of the charge `create` makes through `handler` (made on the first call).
+
+    Built once: a GET changes nothing, and minting a token per event is the bench's own cost."""
+    from authgate_cli.local.context import LambdaContext
+
+    built: list[dict[str, Any]] = []
+
+    def event() -> dict[str, Any]:
+        if not built:
+            charge_id = json.loads(handler(create, LambdaContext("charges"))["body"])["id"]
+            built.append({**sample("charges-get-not-found-404"), "path": f"/charges/{charge_id}",
+                          "pathParameters": {"id": charge_id}})
+        return built[0]
+
+    return event
+
+
 def build() -> list[Operation]:
     """The budgeted operations, in the README's order."""
     token_base = sample("token-client-credentials")
@@ -94,22 +113,12 @@ def build() -> list[Operation]:
     def rotated(result: dict[str, Any]) -> None:
         refresh["token"] = json.loads(result["body"])["refresh_token"]
 
+    from authgate_cli.local.functions import load_handler
+
     keys = itertools.count()
     create = sample("charges-create-idempotent")
     replay = with_header(create, "Idempotency-Key", "bench-replay")
-    charge: dict[str, Any] = {}
-
-    def get_event() -> dict[str, Any]:
-        if not charge:
-            from authgate_cli.local.context import LambdaContext
-            from authgate_cli.local.functions import load_handler
-
-            created = load_handler("charges")(replay, LambdaContext("charges"))
-            charge["id"] = json.loads(created["body"])["id"]
-            # Built once: a GET changes nothing, and minting a token per event is the bench's cost.
-            event = sample("charges-get-not-found-404")
-            charge["event"] = {**event, "path": f"/charges/{charge['id']}", "pathParameters": {"id": charge["id"]}}
-        return charge["event"]
+    get_event = charge_get(load_handler("charges"), replay)
 
     return [
         Operation("client_credentials token", "token", lambda: token_base, 200, budget=2),
@@ -126,22 +135,13 @@ def build() -> list[Operation]:
 
 def build_reference() -> list[tuple[Operation, Any, dict[str, Any]]]:
     """The same operations served by the reference stack (bench/reference): (operation, handler, clients)."""
-    from authgate_cli.local.context import LambdaContext
     from bench import reference
 
     token_app, charges_app = reference.load("token"), reference.load("charges")
     keys = itertools.count()
     create = sample("charges-create-idempotent")
     replay = with_header(create, "Idempotency-Key", "reference-replay")
-    charge: dict[str, Any] = {}
-
-    def get_event() -> dict[str, Any]:
-        if not charge:
-            created = charges_app.handler(replay, LambdaContext("charges"))
-            charge["id"] = json.loads(created["body"])["id"]
-            event = sample("charges-get-not-found-404")
-            charge["event"] = {**event, "path": f"/charges/{charge['id']}", "pathParameters": {"id": charge["id"]}}
-        return charge["event"]
+    get_event = charge_get(charges_app.handler, replay)
 
     token_base = sample("token-client-credentials")
     token, charges = (token_app.handler, token_app.clients()), (charges_app.handler, charges_app.clients())
