@@ -54,12 +54,18 @@ def _client(service: str) -> Any:
     if settings.aws_endpoint_url:
         kwargs["endpoint_url"] = settings.aws_endpoint_url
     client = _session().create_client(service, **kwargs)
-    # botocore, its models and the client live as long as the process: move them (and every
-    # module imported so far) out of the collector's sight, so the cold start's next full
-    # collection, and every later one, traverses only what requests create (~15-45 ms of a
-    # first token or charges request was one full collection, measured).
-    gc.freeze()
+    if len(_FROZEN) < len(_SERVICES):
+        # botocore, its models and the client live as long as the process: move them (and every
+        # module imported so far) out of the collector's sight, so the cold start's next full
+        # collection, and every later one, traverses only what requests create (~15-45 ms of a
+        # first token or charges request was one full collection, measured). Bounded: a process
+        # that rebuilds clients (tests, the emulator) must not freeze its garbage for good.
+        gc.freeze()
+        _FROZEN.append(service)
     return client
+
+
+_FROZEN: list[str] = []
 
 
 @cached
