@@ -50,8 +50,8 @@ PIP_QUIET := -qq --disable-pip-version-check --no-input
 PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a directory' || true; }
 PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requirements.txt
 
-.PHONY: help run test venv sam-venv checkov-venv iam-simulator browser validate lint unit functional e2e build bench soak clean \
-	deploy account-setup teardown
+.PHONY: help run test venv sam-venv checkov-venv iam-simulator browser validate imports typecheck lint unit functional e2e \
+	build bench soak clean deploy account-setup teardown
 
 help:
 	@echo "make run    serve the API on http://127.0.0.1:$${PORT:-3000} and the demo app on :$${CALLBACK_PORT:-8765} (creates .venv)"
@@ -61,7 +61,7 @@ help:
 	@echo "make deploy STAGE=staging|production   build and deploy one stage (docs/deploy.md); DRY_RUN=1 prints the commands"
 	@echo "make account-setup   once per AWS account and region: API Gateway's CloudWatch logging role"
 	@echo "make teardown STAGE=...   delete a stage's stack; its data (tables, secret, logs) is kept"
-	@echo "make unit | functional | e2e | validate | lint | clean"
+	@echo "make unit | functional | e2e | validate | imports | typecheck | lint | clean"
 
 run: $(RUNSTAMP)
 	$(BIN)/authgate serve
@@ -69,7 +69,7 @@ run: $(RUNSTAMP)
 # Linters first, pytest last: the output ends with pytest's summary line. --iam-unused: the whole
 # suite records every AWS call of every function, and a grant none of them needs fails the run
 # (tests/deploy/iam).
-test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) validate
+test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) validate imports typecheck
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --iam-unused
 
 venv: $(STAMP)
@@ -138,6 +138,18 @@ validate: $(STAMP) $(SAMSTAMP) $(CHECKOVSTAMP)
 	$(SAM) validate --lint --template template.yaml
 	$(BIN)/cfn-lint --include-checks I -- $(TEMPLATES)
 	$(CHECKOV) --quiet --compact --framework cloudformation --skip-download $(addprefix -f ,$(TEMPLATES))
+
+# The runtime's import contract (pyproject.toml [tool.importlinter]): its layers, no cycle, and
+# never the tools.
+imports: $(STAMP)
+	$(BIN)/lint-imports
+
+# The runtime and its handlers, strictly typed: an ApiError whose code is not in the catalogue
+# fails here. MYPYPATH: mypy does not follow the editable install's import hook; the handlers
+# are checked one by one (every one is a module named `app`).
+typecheck: $(STAMP)
+	MYPYPATH=layers/authgate $(BIN)/mypy layers/authgate/authgate
+	for app in functions/*/app.py; do MYPYPATH=layers/authgate $(BIN)/mypy --strict "$$app"; done
 
 lint: $(STAMP)
 	$(BIN)/ruff check layers cli functions tests bench scripts
@@ -212,9 +224,10 @@ BENCHSTAMP  := $(BENCHVENV)/.installed
 bench: $(STAMP) $(BENCHSTAMP)
 	$(BIN)/python -m bench
 
-$(BENCHSTAMP): layers/authgate/requirements.txt
+$(BENCHSTAMP): layers/authgate/requirements.txt bench/reference/requirements.txt
 	@test -x $(BENCHVENV)/bin/python || { echo "creating $(BENCHVENV) with $(PYTHON)"; $(PYTHON) -m venv $(BENCHVENV); }
-	@$(BENCHVENV)/bin/python -m pip install $(PIP_QUIET) boto3 -r layers/authgate/requirements.txt $(PIP_FILTER)
+	@$(BENCHVENV)/bin/python -m pip install $(PIP_QUIET) boto3 -r layers/authgate/requirements.txt \
+	  -r bench/reference/requirements.txt $(PIP_FILTER)
 	@touch $(BENCHSTAMP)
 
 soak: $(RUNSTAMP)

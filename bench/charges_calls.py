@@ -1,4 +1,4 @@
-"""DynamoDB calls per charges operation, guard and limiter included (issue 6 targets).
+"""DynamoDB calls per charges operation, guard and limiter included (issue 6 and 15 targets).
 
 Run: `python -m bench.charges_calls`. Uses the sample events in events/ on in-process moto with
 the demo seed, exactly as `authgate invoke` does. Warm figures are what a warm Lambda pays
@@ -15,8 +15,8 @@ from typing import Any
 from bench.dynamodb_calls import counting
 
 EVENTS = Path(__file__).resolve().parents[1] / "events"
-TARGETS = {"POST /charges, first with Idempotency-Key": 5, "POST /charges, replay": 3,
-           "GET /charges/{id}": 3, "GET /charges": 3}
+TARGETS = {"POST /charges, first with Idempotency-Key": 3, "POST /charges, replay": 2,
+           "GET /charges/{id}": 2, "GET /charges": 3}
 
 
 def _event(name: str, **changes: Any) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def _keyed(key: str) -> dict[str, Any]:
 
 def measure() -> list[tuple[str, int, str]]:
     """(operation, calls, detail) rows; warm unless the name says cold."""
-    from authgate import dependencies
+    from authgate import caches
     from authgate_cli.local.context import LambdaContext
     from authgate_cli.local.functions import load_handler
 
@@ -48,7 +48,7 @@ def measure() -> list[tuple[str, int, str]]:
         return result, calls
 
     rows: list[tuple[str, int, str]] = []
-    dependencies.reset()  # a fresh container: no client, tenant or key cache
+    caches.reset()  # a fresh container: no client, tenant or key cache
     _, cold = call(_keyed("bench-cold"))
     rows.append(("POST /charges, first with Idempotency-Key (cold)", cold.total, str(cold)))
 

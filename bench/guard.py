@@ -1,9 +1,10 @@
 """The bearer guard's cost per request against a bare `jwt.decode` of the same token, one run.
 
 Warm figures (key and client caches filled), in-process moto. Three rows: PyJWT alone
-(signature + exp/aud/iss), the guard without storage (header parsing, allow-lists, signature,
-claims), and the whole guard as a route sees it (plus the one BatchGetItem revocation check,
-here against moto, so the storage part is moto's cost, not DynamoDB's).
+(signature + exp/aud/iss), the guard without storage (tokens.validation: header parsing,
+allow-lists, signature, claims), and the whole check as a route sees it (tokens.resource: plus
+the one BatchGetItem of the revocation ids, here against moto, so the storage part is moto's
+cost, not DynamoDB's).
 Run: `python -m bench guard`.
 """
 
@@ -33,10 +34,12 @@ def measure(alg: str, n: int = N) -> dict[str, float]:
 
         from authgate.http.request import Request
         from authgate.stores.clients import Client, ClientStore
-        from authgate.stores.keys import KeyStore
-        from authgate.tokens.guard import Guard, KeyCache, default_guard, require_bearer
-        from authgate.tokens.issue import issue_access_token
-        from authgate.tokens.keys import ensure_keys
+        from authgate.stores.signing_keys import KeyStore
+        from authgate.tokens.access_token import issue_access_token
+        from authgate.tokens.resource import require_bearer
+        from authgate.tokens.rotation import ensure_keys
+        from authgate.tokens.validation import AccessTokenValidator, default_validator
+        from authgate.tokens.verification_keys import KeyCache
 
         ensure_keys()
         ClientStore().put(Client("bench", "demo", "local", "confidential", "x", (), ("client_credentials",),
@@ -45,12 +48,13 @@ def measure(alg: str, n: int = N) -> dict[str, float]:
         token = issue_access_token(issuer=issuer, subject="bench", client_id="bench", tenant="demo",
                                    scope="charges:read").token
         kid = jwt.get_unverified_header(token)["kid"]
-        key = default_guard().keys.get(kid, int(time.time()))
+        key = default_validator().keys.get(kid, int(time.time()))
         assert key is not None
         audience = issuer + "/charges"
         bare = _per_call_us(lambda: jwt.decode(token, key.key, algorithms=[alg], audience=audience, issuer=issuer), n)
-        offline = Guard(KeyCache(lambda: KeyStore().published(), 300), lambda *_: False, 120)
-        no_storage = _per_call_us(lambda: offline.validate(token, issuer=issuer, audience=audience), n)
+        offline = AccessTokenValidator(KeyCache(lambda: KeyStore().published(), 300), 120)
+        no_storage = _per_call_us(lambda: offline.validate(token, issuer=issuer, audience=audience,
+                                                           now=int(time.time())), n)
         event = {"httpMethod": "GET", "path": "/charges", "resource": "/charges",
                  "headers": {"Authorization": f"Bearer {token}"}, "requestContext": {"requestId": "b"}}
 

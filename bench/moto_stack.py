@@ -16,20 +16,16 @@ def moto_stack(**env: str) -> Iterator[None]:
     import boto3
     from moto import mock_aws
 
-    from authgate import aws, dependencies, settings
+    from authgate import caches
     from authgate_cli.local import template
     from authgate_cli.local.atomic import make_dynamodb_atomic
 
     make_dynamodb_atomic()
     os.environ.update(template.table_environment())
     with mock_aws():
-        settings.reset()
-        aws.reset()
-        dependencies.reset()
+        caches.reset()
         client = boto3.client("dynamodb", region_name="us-east-1")
         for definition in template.table_definitions().values():
             client.create_table(**definition["create"])
         yield
-    settings.reset()
-    aws.reset()
-    dependencies.reset()
+    caches.reset()

@@ -35,7 +35,7 @@ class Operation:
     function: str
     next_event: Callable[[], dict[str, Any]]
     status: int
-    budget: int | None = None  # DynamoDB calls allowed (issue 9), None when unbudgeted
+    budget: int | None = None  # DynamoDB calls allowed (issues 9 and 15), None when unbudgeted
     # Called with each result, e.g. to carry the rotated refresh token into the next event.
     after: Callable[[dict[str, Any]], None] = lambda result: None
 
@@ -70,6 +70,25 @@ def new_code() -> str:
                               scope="charges:read charges:write", subject="alice")
 
 
+def charge_get(handler: Callable[[dict[str, Any], Any], dict[str, Any]],
+               create: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    """GET /charges/{id} of the charge `create` makes through `handler` (made on the first call).
+
+    Built once: a GET changes nothing, and minting a token per event is the bench's own cost."""
+    from authgate_cli.local.context import LambdaContext
+
+    built: list[dict[str, Any]] = []
+
+    def event() -> dict[str, Any]:
+        if not built:
+            charge_id = json.loads(handler(create, LambdaContext("charges"))["body"])["id"]
+            built.append({**sample("charges-get-not-found-404"), "path": f"/charges/{charge_id}",
+                          "pathParameters": {"id": charge_id}})
+        return built[0]
+
+    return event
+
+
 def build() -> list[Operation]:
     """The budgeted operations, in the README's order."""
     token_base = sample("token-client-credentials")
@@ -94,20 +113,12 @@ def build() -> list[Operation]:
     def rotated(result: dict[str, Any]) -> None:
         refresh["token"] = json.loads(result["body"])["refresh_token"]
 
+    from authgate_cli.local.functions import load_handler
+
     keys = itertools.count()
     create = sample("charges-create-idempotent")
     replay = with_header(create, "Idempotency-Key", "bench-replay")
-    charge: dict[str, str] = {}
-
-    def get_event() -> dict[str, Any]:
-        if not charge:
-            from authgate_cli.local.context import LambdaContext
-            from authgate_cli.local.functions import load_handler
-
-            created = load_handler("charges")(replay, LambdaContext("charges"))
-            charge["id"] = json.loads(created["body"])["id"]
-        event = sample("charges-get-not-found-404")
-        return {**event, "path": f"/charges/{charge['id']}", "pathParameters": {"id": charge["id"]}}
+    get_event = charge_get(load_handler("charges"), replay)
 
     return [
         Operation("client_credentials token", "token", lambda: token_base, 200, budget=2),
@@ -116,7 +127,28 @@ def build() -> list[Operation]:
         Operation("GET /oauth/authorize", "authorize", lambda: sample("authorize-get-login-page"), 200),
         Operation("GET /.well-known/jwks.json", "jwks", lambda: sample("jwks-get-jwks"), 200),
         Operation("POST /charges, first with Idempotency-Key", "charges",
-                  lambda: with_header(create, "Idempotency-Key", f"bench-{next(keys)}"), 201, budget=5),
-        Operation("POST /charges, replay", "charges", lambda: replay, 201, budget=3),
-        Operation("GET /charges/{id}", "charges", get_event, 200),
+                  lambda: with_header(create, "Idempotency-Key", f"bench-{next(keys)}"), 201, budget=3),
+        Operation("POST /charges, replay", "charges", lambda: replay, 201, budget=2),
+        Operation("GET /charges/{id}", "charges", get_event, 200, budget=2),
+    ]
+
+
+def build_reference() -> list[tuple[Operation, Any, dict[str, Any]]]:
+    """The same operations served by the reference stack (bench/reference): (operation, handler, clients)."""
+    from bench import reference
+
+    token_app, charges_app = reference.load("token"), reference.load("charges")
+    keys = itertools.count()
+    create = sample("charges-create-idempotent")
+    replay = with_header(create, "Idempotency-Key", "reference-replay")
+    get_event = charge_get(charges_app.handler, replay)
+
+    token_base = sample("token-client-credentials")
+    token, charges = (token_app.handler, token_app.clients()), (charges_app.handler, charges_app.clients())
+    return [
+        (Operation("client_credentials token", "token", lambda: token_base, 200), *token),
+        (Operation("POST /charges, first with Idempotency-Key", "charges",
+                   lambda: with_header(create, "Idempotency-Key", f"reference-{next(keys)}"), 201), *charges),
+        (Operation("POST /charges, replay", "charges", lambda: replay, 201), *charges),
+        (Operation("GET /charges/{id}", "charges", get_event, 200), *charges),
     ]

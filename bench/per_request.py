@@ -7,17 +7,25 @@ settings, keys, client and tenant caches filled). For each operation:
   so it includes moto's own work and is an upper bound on the code's share;
 - CPU: `time.process_time()` of the same call with every AWS call answered by a Stubber from a
   recording of that request (no network, no moto, no response parsing), p50/p99.
+Only the handler call is timed: finding the handler, building the event and its Lambda context,
+and checking the result happen outside the timed span. The reference stack (bench/reference)
+serves the operations it implements under the same measurement, its CPU samples interleaved
+with authgate's (one request of each in turn), so background load hits both alike.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from bench.dynamodb_calls import counting
-from bench.operations import BENCH_LIMITS, Operation, build
-from bench.recording import Replay, recording
+from bench.operations import BENCH_LIMITS, Operation, build, build_reference
+from bench.recording import Recording, Replay, recording
+
+Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -26,68 +34,107 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
-def _invoke(op: Operation, event: dict[str, Any]) -> dict[str, Any]:
-    from authgate_cli.local.context import LambdaContext
-    from authgate_cli.local.functions import load_handler
+@dataclass
+class Served:
+    """One operation served by one stack: its handler, its AWS clients (None: authgate's), samples."""
 
-    result = load_handler(op.function)(event, LambdaContext(op.function))
-    if result["statusCode"] != op.status:
-        raise AssertionError(f"{op.name}: expected {op.status}, got {result['statusCode']}: {result['body'][:300]}")
-    op.after(result)
-    return result
+    op: Operation
+    handler: Handler
+    clients: dict[str, Any] | None = None
+    calls: Any = None
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    _recording: Recording | None = None
+    _replay: Replay | None = None
 
+    def call(self, event: dict[str, Any]) -> dict[str, Any]:
+        from authgate_cli.local.context import LambdaContext
 
-def measure_operation(op: Operation, iterations: int) -> dict[str, Any]:
-    for _ in range(3):  # warm: imports, clients, key/client/tenant caches
-        _invoke(op, op.next_event())
+        result = self.handler(event, LambdaContext(self.op.function))
+        self.check(result)
+        return result
 
-    event = op.next_event()
-    with counting() as calls:
-        _invoke(op, event)
+    def check(self, result: dict[str, Any]) -> None:
+        if result["statusCode"] != self.op.status:
+            raise AssertionError(f"{self.op.name}: expected {self.op.status}, got {result['statusCode']}: "
+                                 f"{result['body'][:300]}")
+        self.op.after(result)
 
-    wall: list[float] = []
-    for _ in range(iterations):
-        event = op.next_event()
-        start = time.perf_counter()
-        _invoke(op, event)
-        wall.append((time.perf_counter() - start) * 1e3)
+    def prepare(self, iterations: int) -> None:
+        """Warm up, count one request's calls, time `iterations` requests against moto, record one."""
+        from authgate_cli.local.context import LambdaContext
 
-    event = op.next_event()
-    with recording() as rec:
-        _invoke(op, event)
-    replay = Replay()
-    cpu: list[float] = []
-    for _ in range(iterations):
-        event = op.next_event()  # outside the stubs: preparing an event may write to moto
-        replay.queue(rec)
-        replay.activate()
+        for _ in range(3):  # warm: imports, clients, key/client/tenant caches
+            self.call(self.op.next_event())
+        event = self.op.next_event()  # preparing an event may write to moto: never inside a count
+        with counting((self.clients or {}).get("dynamodb")) as calls:
+            self.call(event)
+        self.calls = calls
+        for _ in range(iterations):
+            event, context = self.op.next_event(), LambdaContext(self.op.function)
+            start = time.perf_counter()
+            result = self.handler(event, context)
+            self.wall.append((time.perf_counter() - start) * 1e3)
+            self.check(result)
+        event = self.op.next_event()
+        with recording(self.clients) as rec:
+            self.call(event)
+        self._recording, self._replay = rec, Replay(clients=self.clients)
+
+    def sample_cpu(self) -> None:
+        """One request with AWS answered from the recording; its process CPU time."""
+        from authgate_cli.local.context import LambdaContext
+
+        assert self._recording is not None and self._replay is not None
+        event, context = self.op.next_event(), LambdaContext(self.op.function)  # outside the stubs
+        self._replay.queue(self._recording)
+        self._replay.activate()
         try:
             start = time.process_time()
-            _invoke(op, event)
-            cpu.append((time.process_time() - start) * 1e3)
-            replay.assert_drained()
+            result = self.handler(event, context)
+            self.cpu.append((time.process_time() - start) * 1e3)
+            self.check(result)
+            self._replay.assert_drained()
         finally:
-            replay.deactivate()
-    return {
-        "function": op.function,
-        "dynamodb_calls": calls.total,
-        "dynamodb_operations": calls.by_operation(),
-        "budget": op.budget,
-        "within_budget": None if op.budget is None else calls.total <= op.budget,
-        "latency_ms": {"p50": percentile(wall, 50), "p99": percentile(wall, 99), "n": len(wall)},
-        "cpu_ms": {"p50": percentile(cpu, 50), "p99": percentile(cpu, 99), "mean": statistics.fmean(cpu),
-                   "n": len(cpu)},
-    }
+            self._replay.deactivate()
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "function": self.op.function,
+            "dynamodb_calls": self.calls.total,
+            "dynamodb_operations": self.calls.by_operation(),
+            "budget": self.op.budget,
+            "within_budget": None if self.op.budget is None else self.calls.total <= self.op.budget,
+            "latency_ms": {"p50": percentile(self.wall, 50), "p99": percentile(self.wall, 99), "n": len(self.wall)},
+            "cpu_ms": {"p50": percentile(self.cpu, 50), "p99": percentile(self.cpu, 99),
+                       "mean": statistics.fmean(self.cpu), "n": len(self.cpu)},
+        }
 
 
-def measure(iterations: int) -> dict[str, dict[str, Any]]:
-    """{operation name: figures} for every budgeted operation, on a fresh demo stack."""
+def measure(iterations: int) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """({operation: figures} for every budgeted operation, {operation: figures} of the reference
+    stack for the operations it implements), on a fresh demo stack."""
     import os
 
+    from authgate import clock
     from authgate_cli.local import stack
+    from authgate_cli.local.functions import load_handler
     from authgate_cli.local.invoke import local_aws
 
     with local_aws():
         os.environ.update(BENCH_LIMITS)
         stack.reset_caches()
-        return {op.name: measure_operation(op, iterations) for op in build()}
+        ours = {op.name: Served(op, load_handler(op.function)) for op in build()}
+        theirs = {op.name: Served(op, handler, clients) for op, handler, clients in build_reference()}
+        # One operation at a time, on authgate's clock stopped at the operation's start: warm
+        # caches (signer, keys, clients, tenants) stay warm from the recording to the last
+        # sample, however slow moto is, so every sample makes exactly the recorded calls.
+        for name, served in ours.items():
+            pair = [served] + ([theirs[name]] if name in theirs else [])
+            with clock.using(clock.ManualClock(time.time())):
+                for one in pair:
+                    one.prepare(iterations)
+                for _ in range(iterations):
+                    for one in pair:
+                        one.sample_cpu()
+    return ({name: s.figures() for name, s in ours.items()}, {name: s.figures() for name, s in theirs.items()})

@@ -46,11 +46,11 @@ def clients() -> dict[str, Any]:
 
 
 @contextmanager
-def recording() -> Iterator[Recording]:
-    """`with recording() as rec:` every call the shared clients make lands in `rec.calls`."""
+def recording(clients_by_service: dict[str, Any] | None = None) -> Iterator[Recording]:
+    """`with recording() as rec:` every call the clients make lands in `rec.calls` (default: authgate's)."""
     rec = Recording()
     hooks = []
-    for service, client in clients().items():
+    for service, client in (clients_by_service or clients()).items():
         def seen(parsed: dict[str, Any], model: Any, service: str = service, **_: Any) -> None:
             rec.calls.append(Call(service, model.name, parsed))
 
@@ -67,14 +67,17 @@ def recording() -> Iterator[Recording]:
 
 
 class Replay:
-    """Stubbers on the shared clients; `queue(recording)` before each request answers its calls."""
+    """Stubbers on the clients (default: authgate's shared ones); `queue(recording)` before each
+    request answers its calls."""
 
-    def __init__(self, services: list[str] | None = None) -> None:
+    def __init__(self, services: list[str] | None = None, clients: dict[str, Any] | None = None) -> None:
         from botocore.stub import Stubber
 
-        from authgate import aws
+        if clients is None:
+            from authgate import aws
 
-        self.stubbers = {s: Stubber(getattr(aws, s)()) for s in (services or SERVICES)}
+            clients = {s: getattr(aws, s)() for s in (services or SERVICES)}
+        self.stubbers = {s: Stubber(client) for s, client in clients.items()}
 
     def activate(self) -> None:
         for stubber in self.stubbers.values():

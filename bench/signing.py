@@ -16,8 +16,8 @@ def measure(backend: str, alg: str) -> float:
     from bench.moto_stack import moto_stack
 
     with moto_stack(AUTHGATE_SIGNING_BACKEND=backend, AUTHGATE_SIGNING_ALG=alg):
-        from authgate.tokens.issue import issue_access_token
-        from authgate.tokens.keys import ensure_keys
+        from authgate.tokens.access_token import issue_access_token
+        from authgate.tokens.rotation import ensure_keys
 
         ensure_keys()
 

@@ -61,7 +61,7 @@ def _compiled(source: Path, into: Path) -> Path:
     # bytecode sizes barely differ between the two.
     for python in (shutil.which("python3.12"), sys.executable):
         if python and subprocess.run([python, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode",
-                                      "unchecked-hash", str(into)], stdout=subprocess.DEVNULL,
+                                      "unchecked-hash", str(into)], check=False, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL).returncode == 0:
             return into
     raise RuntimeError(f"could not compile {source} to bytecode")

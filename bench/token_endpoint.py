@@ -51,7 +51,7 @@ def main() -> int:
     with moto_stack():
         from authgate.aws import dynamodb
         from authgate.stores.codes import CodeStore
-        from authgate.tokens.keys import ensure_keys
+        from authgate.tokens.rotation import ensure_keys
         from authgate_cli.local.functions import load_handler
         from authgate_cli.local.seed import load_seed
 

@@ -1,57 +1,23 @@
-"""Test support for the token tests: a settable clock, API Gateway events, a guarded route.
+"""Test support for the bearer-check tests: API Gateway events, a guarded route, a seeded client.
 
-The clock is injected through authgate.tokens.clock.use (the seam production code reads),
-so tests cross rotations and expiries without sleeping.
+Time comes from the `clock` fixture (authgate.clock), so tests cross rotations and expiries
+without sleeping; the `keys` fixture (tests/functional/conftest.py) makes a current key.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
+from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.http.response import Response
-
-ISSUER = "http://127.0.0.1:3000"
-AUDIENCE = ISSUER + "/charges"
-START = 1_750_000_000
-
-
-class FakeClock:
-    def __init__(self, start: float = START) -> None:
-        self.t = float(start)
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-
-@pytest.fixture
-def clock() -> Iterator[FakeClock]:
-    from authgate.tokens import clock as token_clock
-
-    fake = FakeClock()
-    with token_clock.use(fake):
-        yield fake
-
-
-@pytest.fixture
-def keys(aws: None, clock: FakeClock) -> None:
-    """A current signing key and the demo-service client, at the fake clock's time."""
-    from authgate.tokens.keys import ensure_keys
-
-    ensure_keys()
-    seed_client()
+from tests.demo import ISSUER
 
 
 def issue(scope: str = "charges:read charges:write", **kwargs: Any) -> Any:
     """An access token from the real issuer for demo-service (tenant demo)."""
-    from authgate.tokens.issue import issue_access_token
+    from authgate.tokens.access_token import issue_access_token
 
     args = {"issuer": ISSUER, "subject": "demo-service", "client_id": "demo-service", "tenant": "demo",
             "scope": scope, **kwargs}
@@ -78,22 +44,23 @@ def bearer(token: str, **extra: list[str]) -> dict[str, list[str]]:
 
 
 def _charges_read(request: Any) -> Response:
-    from authgate.tokens.guard import require_bearer
+    from authgate.tokens.resource import require_bearer
 
     principal = require_bearer(request, "charges:read")
-    return Response.json(200, {"sub": principal.subject, "client_id": request.state["client_id"],
-                               "tenant": request.state["tenant"], "error_format": request.state["error_format"]})
+    return Response.json(200, {"sub": principal.subject, "client_id": principal.client_id,
+                               "tenant": principal.tenant, "error_format": request.context.error_format})
 
 
 def _charges_write(request: Any) -> Response:
-    from authgate.tokens.guard import require_bearer
+    from authgate.tokens.resource import require_bearer
 
     require_bearer(request, "charges:write")
     return Response.json(201, {"ok": True})
 
 
 # A tiny protected route, mounted the way functions/charges/app.py mounts its routes.
-GUARDED = App("guard-test", {("/charges", "GET"): Route(_charges_read), ("/charges", "POST"): Route(_charges_write)})
+GUARDED = App("guard-test", {("/charges", "GET"): Route(_charges_read), ("/charges", "POST"): Route(_charges_write)},
+              translate=api_error)
 
 
 def call(evt: dict[str, Any]) -> tuple[int, dict[str, list[str]], Any]:

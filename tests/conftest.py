@@ -6,11 +6,17 @@ Secrets Manager and KMS.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+
+from authgate.clock import ManualClock
+from tests.demo import ISSUER, Demo
+from tests.functional.authorize_support import Browser
+from tests.functional.token_support import TokenClient
 
 # Every AWS call a function makes is recorded and checked against its IAM role (tests/deploy/iam).
 pytest_plugins = ["tests.deploy.iam.plugin"]
@@ -28,18 +34,8 @@ os.environ.update({
 })
 os.environ.pop("AUTHGATE_AWS_ENDPOINT_URL", None)
 
-
-def reset_caches() -> None:
-    """Forget every process-wide cache (settings, AWS clients, dependencies)."""
-    from authgate import aws, settings
-
-    settings.reset()
-    aws.reset()
-    try:
-        from authgate import dependencies
-    except ImportError:
-        return
-    dependencies.reset()
+# Where the `clock` fixture stops time (an instant in 2025).
+START = 1_750_000_000
 
 
 @pytest.fixture
@@ -47,23 +43,50 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """moto's in-memory AWS, atomic, with every table of template.yaml created."""
     from moto import mock_aws
 
+    from authgate import caches
     from authgate_cli.local import template
     from authgate_cli.local.atomic import make_dynamodb_atomic
 
     make_dynamodb_atomic()
     for name, value in template.table_environment().items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setenv("AUTHGATE_ISSUER", "http://127.0.0.1:3000")
+    monkeypatch.setenv("AUTHGATE_ISSUER", ISSUER)
     monkeypatch.setenv("AUTHGATE_STAGE", "local")
     with mock_aws():
-        reset_caches()
+        caches.reset()
         import boto3
 
         client = boto3.client("dynamodb", region_name="us-east-1")
         for definition in template.table_definitions().values():
             client.create_table(**definition["create"])
         yield
-    reset_caches()
+    caches.reset()
+
+
+@pytest.fixture
+def demo(aws: None) -> Demo:
+    """The demo stack in moto: the demo seed (tenants, clients, users, invoices) and signing keys.
+
+    The Demo it returns mints real access tokens and builds the charges function's events."""
+    from authgate.tokens.rotation import ensure_keys
+    from authgate_cli.local.seed import load_seed
+
+    load_seed()
+    ensure_keys()
+    return Demo()
+
+
+@pytest.fixture
+def clock() -> Iterator[ManualClock]:
+    """The runtime's one clock (authgate.clock), stopped at START: `clock.advance(seconds)` moves it.
+
+    Tokens, keys, codes, sessions, charges and caches all read it, so a test crosses an expiry
+    or a rotation without sleeping."""
+    from authgate.clock import using
+
+    manual = ManualClock(START)
+    with using(manual):
+        yield manual
 
 
 @pytest.fixture(autouse=True)
@@ -77,6 +100,15 @@ def log_hygiene() -> Iterator[Any]:
         yield harvest
     found = leaks(capture.lines, harvest.secrets)
     assert not found, f"secrets reached the log: {found}"
+
+
+@pytest.fixture
+def log_lines() -> Iterator[Callable[[], list[dict[str, Any]]]]:
+    """The service logger's lines while the test runs, parsed: `log_lines()` -> [record, ...]."""
+    from tests.log_hygiene import LogCapture
+
+    with LogCapture() as capture:
+        yield lambda: [json.loads(line) for line in capture.lines]
 
 
 @pytest.fixture
@@ -94,3 +126,32 @@ def invoke(log_hygiene: Any) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
         return result
 
     return run
+
+
+Invoke = Callable[[str, dict[str, Any]], dict[str, Any]]
+
+
+@pytest.fixture
+def keys(aws: None, clock: ManualClock) -> None:
+    """A current signing key and the demo-service client, at the clock's time (no other seed)."""
+    from authgate.tokens.rotation import ensure_keys
+    from tests.bearer_requests import seed_client
+
+    ensure_keys()
+    seed_client()
+
+
+@pytest.fixture
+def tokens(demo: Demo, invoke: Invoke) -> TokenClient:
+    """The token function (/oauth/token, /oauth/revoke, /oauth/introspect) on the demo stack."""
+    return TokenClient(invoke)
+
+
+@pytest.fixture
+def browser(demo: Demo, invoke: Invoke, monkeypatch: pytest.MonkeyPatch) -> Browser:
+    """A Browser on the authorize function, on the demo stack, with a session secret set."""
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "test-session-secret-0123456789abcdef")
+    caches.reset()
+    return Browser(invoke)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
+from authgate.http.context import RequestContext
 from authgate.http.request import Request
 
 
@@ -26,20 +24,10 @@ def event(method: str = "GET", resource: str = "/things", path: str | None = Non
     }
 
 
-def request(headers: dict[str, str] | None = None, *, path: str = "/charges", state: dict[str, Any] | None = None,
+def request(headers: dict[str, str] | None = None, *, path: str = "/charges", context: RequestContext | None = None,
             body: str = "", method: str = "POST") -> Request:
     req = Request.from_event(event(method, path, body=body, headers=headers))
     req.request_id = "req-1"
-    req.state.update(state or {})
+    if context is not None:
+        req.context = context
     return req
-
-
-@pytest.fixture(autouse=True)
-def issuer(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The issuer the error documents name; import it into a conftest or test module to use it."""
-    from authgate import settings
-
-    monkeypatch.setenv("AUTHGATE_ISSUER", "https://auth.example.test")
-    settings.reset()
-    yield
-    settings.reset()

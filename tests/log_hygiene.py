@@ -124,7 +124,7 @@ def _proxy_headers(message: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 class LogCapture(logging.Handler):
-    """Keeps each record exactly as the Powertools logger prints it (its formatter, its filters)."""
+    """Keeps each record exactly as the service's logger prints it (its formatter, its filters)."""
 
     def __init__(self) -> None:
         super().__init__(level=logging.DEBUG)
@@ -132,7 +132,9 @@ class LogCapture(logging.Handler):
 
         self.logger = get_logger()
         self.lines: list[str] = []
-        self.setFormatter(self.logger.registered_handler.formatter)
+        from authgate.logs import FORMATTER
+
+        self.setFormatter(FORMATTER)
 
     def emit(self, record: logging.LogRecord) -> None:
         self.lines.append(self.format(record))

@@ -5,14 +5,15 @@
 
 from __future__ import annotations
 
-from authgate.errors.problems import get_problem
+from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.http.cors import CorsPolicy
-from authgate.oauth.browser_origins import allowed_origins
+from authgate.http.pages.stylesheet import get_stylesheet
+from authgate.http.problem_pages import get_problem
+from authgate.oauth.browser_origins import origin_allowed
 from authgate.oauth.metadata import get_metadata
 from authgate.openapi.document import get_openapi
-from authgate.pages.stylesheet import get_stylesheet
-from authgate.tokens.jwks import get_jwks
+from authgate.tokens.jwk_set import get_jwks
 
 handler = App("jwks", {
     ("/.well-known/jwks.json", "GET"): Route(get_jwks),
@@ -20,8 +21,8 @@ handler = App("jwks", {
     ("/problems/{code}", "GET"): Route(get_problem),
     ("/openapi.json", "GET"): Route(get_openapi),
     ("/assets/authgate.css", "GET"): Route(get_stylesheet),
-}, cors={
+}, translate=api_error, cors={
     # What a browser-based client reads before it starts (authgate.http.cors).
-    "/.well-known/jwks.json": CorsPolicy(("GET",), allowed_origins),
-    "/.well-known/oauth-authorization-server": CorsPolicy(("GET",), allowed_origins),
+    "/.well-known/jwks.json": CorsPolicy(("GET",), origin_allowed),
+    "/.well-known/oauth-authorization-server": CorsPolicy(("GET",), origin_allowed),
 })

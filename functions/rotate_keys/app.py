@@ -1,6 +1,6 @@
 """Lambda handler: signing-key rotation on the EventBridge schedule, and the keys' custom resource.
 
-A scheduled event runs one lifecycle step (authgate.tokens.keys.rotate). The template's
+A scheduled event runs one lifecycle step (authgate.tokens.rotation.rotate). The template's
 `SigningKeysBootstrap` custom resource calls the same function: on Create and Update it makes
 sure a current and a next key exist (a fresh stack can sign its first token at once); on
 Delete (the stack is deleted) it retires every key of the stack and schedules deletion of the
@@ -19,7 +19,7 @@ import urllib.request
 from typing import Any
 
 from authgate.logs import get_logger
-from authgate.tokens.keys import destroy_all, ensure_keys, rotate
+from authgate.tokens.rotation import destroy_all, ensure_keys, rotate
 
 PHYSICAL_ID = "authgate-signing-keys"
 # Attempts at delivering the answer, and the pause before each retry (seconds).

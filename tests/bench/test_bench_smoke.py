@@ -18,6 +18,9 @@ FUNCTIONS = {"authorize", "token", "jwks", "charges", "rotate_keys"}
 OPERATIONS = {"client_credentials token", "authorization_code exchange", "refresh_token", "GET /oauth/authorize",
               "GET /.well-known/jwks.json", "POST /charges, first with Idempotency-Key", "POST /charges, replay",
               "GET /charges/{id}"}
+REFERENCE_FUNCTIONS = {"token", "charges"}
+REFERENCE_OPERATIONS = {"client_credentials token", "POST /charges, first with Idempotency-Key", "POST /charges, replay",
+                        "GET /charges/{id}"}
 
 
 def positive(value: object) -> bool:
@@ -36,9 +39,17 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     assert positive(cold["dynamodb_client_floor_ms"]) and positive(cold["dynamodb_client_floor_ratio"])
     assert set(cold["functions"]) == FUNCTIONS
     for name, figures in cold["functions"].items():
-        assert all(positive(figures[k]) for k in ("cold_ms", "ratio", "import_ms", "clients_ms", "first_request_ms")), name
+        assert all(positive(figures[k]) for k in ("cold_ms", "ratio", "floor_ratio", "import_ms", "clients_ms",
+                                                    "first_request_ms")), name
         assert len(figures["runs"]) == 3 and isinstance(figures["holds"], bool)
         assert figures["dev_only_modules"] == [], (name, figures["dev_only_modules"])
+    # The reference stack (bench/reference) is measured the same way, and compared.
+    assert set(cold["reference"]) == REFERENCE_FUNCTIONS
+    assert all(positive(f["cold_ms"]) and f["dev_only_modules"] == [] for f in cold["reference"].values())
+    versus = results["versus_reference"]
+    assert set(versus["cold_init"]) == REFERENCE_FUNCTIONS and set(versus["warm_cpu"]) == REFERENCE_OPERATIONS
+    assert all(positive(v) for part in versus.values() for v in part.values())
+    assert set(results["reference_operations"]) == REFERENCE_OPERATIONS
 
     assert set(results["operations"]) == OPERATIONS
     for name, op in results["operations"].items():
@@ -54,6 +65,9 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     assert set(size["functions"]) == FUNCTIONS
     assert all(positive(f["total_unzipped_bytes"]) and positive(f["total_zipped_bytes"])
                for f in size["functions"].values())
-    assert {t["what"] for t in results["targets"]} >= {"client_credentials CPU p50, I/O stubbed (ms)"}
+    assert {t["what"] for t in results["targets"]} >= {"client_credentials CPU p50, I/O stubbed (ms)"} | {
+        f"warm CPU p50 / reference, {name}" for name in REFERENCE_OPERATIONS} | {
+        f"cold init {name} / floor" for name in FUNCTIONS}
     assert all(isinstance(t["holds"], bool) for t in results["targets"])
     assert "| function | cold init |" in run.stdout and "Targets:" in run.stdout
+    assert "| warm CPU p50, I/O stubbed | authgate | reference | ratio |" in run.stdout

@@ -11,7 +11,7 @@ import pytest
 
 from tests.contract import ContractSession
 from tests.e2e.flows import pkce_pair
-from tests.functional.authorize_support import Browser, browser, headers_of, web_params  # noqa: F401
+from tests.functional.authorize_support import Browser, headers_of, web_params
 from tests.functional.test_authorize import OPEN_REDIRECT_MATRIX, put_client
 
 REGISTERED = "http://127.0.0.1:8765/callback"
@@ -81,14 +81,14 @@ HOST_VARIANTS = [
 
 
 @pytest.mark.parametrize("redirect_uri", HOST_VARIANTS)
-def test_host_name_variants_are_never_redirected_to(browser: Browser, redirect_uri: str) -> None:  # noqa: F811
+def test_host_name_variants_are_never_redirected_to(browser: Browser, redirect_uri: str) -> None:
     put_client(client_id="host-client", redirect_uris=(HOST_REGISTERED,))
     result: dict[str, Any] = browser.get(web_params(client_id="host-client", redirect_uri=redirect_uri))
     assert result["statusCode"] == 400, (redirect_uri, result["statusCode"])
     assert "Location" not in headers_of(result)
 
 
-def test_host_name_registered_uri_itself_gets_the_page(browser: Browser) -> None:  # noqa: F811
+def test_host_name_registered_uri_itself_gets_the_page(browser: Browser) -> None:
     put_client(client_id="host-client", redirect_uris=(HOST_REGISTERED,))
     page = browser.get(web_params(client_id="host-client", redirect_uri=HOST_REGISTERED, scope="charges:read"))
     assert page["statusCode"] == 200, page["statusCode"]

@@ -65,3 +65,19 @@ def dynamodb_calls(at: int | None = None, error: str = "ThrottlingException") ->
         yield recorder
     finally:
         events.unregister("before-call.dynamodb", unique_id="faults-suite")
+
+
+class Outcomes:
+    """What each (flow, failed call) left behind, across the error kinds injected at that call."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[str, str], set[str]] = {}
+
+    def record(self, flow: str, call: tuple[str, str] | None, outcome: str) -> None:
+        if call is not None:  # None: this run made fewer calls than the index (nothing injected)
+            self.seen.setdefault((flow, f"{call[0]} {call[1]}"), set()).add(outcome)
+
+    def table(self) -> list[str]:
+        """One "FAULT | flow | step | outcomes" line per step (README "Operations" quotes them)."""
+        return [f"FAULT | {flow} | {step} | {'; '.join(sorted(found))}"
+                for (flow, step), found in sorted(self.seen.items())]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import html
 import re
 from collections.abc import Callable
@@ -12,16 +10,8 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-import pytest
-
 from authgate_cli.local.events import HttpRequest, build_event
-
-ISSUER = "http://127.0.0.1:3000"
-WEB_REDIRECT = "http://127.0.0.1:8765/callback"
-SPA_REDIRECT = "http://127.0.0.1:8765/spa/callback"
-PARTNER_REDIRECT = "http://127.0.0.1:8765/partner/callback"
-VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=").decode()
+from tests.demo import CHALLENGE, WEB_REDIRECT
 
 PAGE_HEADERS = {
     "Content-Type": "text/html; charset=utf-8",
@@ -141,16 +131,3 @@ class Browser:
         if decision:
             fields.append(("decision", decision))
         return self.post(fields)
-
-
-@pytest.fixture
-def browser(aws: None, invoke: Callable[[str, dict[str, Any]], dict[str, Any]],
-            monkeypatch: pytest.MonkeyPatch) -> Browser:
-    """A Browser on the authorize function, with the demo seed loaded and a session secret set."""
-    from authgate import settings
-    from authgate_cli.local.seed import load_seed
-
-    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "test-session-secret-0123456789abcdef")
-    settings.reset()
-    load_seed()
-    return Browser(invoke)

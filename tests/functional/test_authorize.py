@@ -12,22 +12,16 @@ from typing import Any
 import boto3
 import pytest
 
+from authgate.clock import ManualClock
+from tests.demo import CHALLENGE, ISSUER, PARTNER_REDIRECT, SPA_REDIRECT, WEB_REDIRECT
 from tests.functional.authorize_support import (
-    CHALLENGE,
-    ISSUER,
     PAGE_HEADERS,
-    PARTNER_REDIRECT,
-    SPA_REDIRECT,
-    WEB_REDIRECT,
     Browser,
-    browser,
     headers_of,
     page_of,
     redirect_of,
     web_params,
 )
-
-__all__ = ["browser"]  # fixture
 
 NO_STORE_REDIRECT = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
@@ -438,17 +432,12 @@ def test_missing_or_unbound_form_state_is_the_page(browser: Browser, mutate: str
                       "The sign-in form has expired or was altered. Start again from the application.")
 
 
-def test_expired_form_state_is_the_page(browser: Browser) -> None:
+def test_expired_form_state_is_the_page(browser: Browser, clock: ManualClock) -> None:
     from authgate.oauth import session
 
     page = page_of(browser.get(web_params()))
-    request, _ = session.unseal(page.hidden()["request_blob"], page.hidden()["csrf"],
-                                browser.cookie.split("=", 1)[1])
-    blob, nonce = session.seal(request, clock=lambda: time.time() - session.SESSION_TTL)
-    csrf = session.csrf_token(browser.cookie.split("=", 1)[1], nonce)
-    result = browser.post([("request_blob", blob), ("csrf", csrf), ("username", "alice"),
-                           ("password", "alice-password"), ("decision", "approve")])
-    assert_error_page(result, "invalid_request",
+    clock.advance(session.SESSION_TTL)
+    assert_error_page(browser.submit(page), "invalid_request",
                       "The sign-in form has expired or was altered. Start again from the application.")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.functional.charges_support import ISSUER, body, demo, headers  # noqa: F401
+from tests.demo import ISSUER, body, headers
 
 CHARGE = {"amount": 1050, "currency": "usd", "description": "Order 42"}
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tests.functional.charges_support import body, count_charges, demo, headers  # noqa: F401
+from tests.demo import body, count_charges, headers
 
 THREADS = 32
 ROUNDS = 25
@@ -16,11 +16,11 @@ ROUNDS = 25
 @pytest.fixture
 def roomy_limits(monkeypatch):
     """The limiter is not under test here: give the burst room (it still runs, one call each)."""
-    from authgate import settings
+    from authgate import caches
 
     for name in ("AUTHGATE_RATE_TENANT", "AUTHGATE_RATE_CLIENT", "AUTHGATE_RATE_IP"):
         monkeypatch.setenv(name, "10000")
-    settings.reset()
+    caches.reset()
 
 
 @pytest.mark.slow

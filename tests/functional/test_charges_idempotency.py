@@ -1,9 +1,10 @@
-"""Idempotency-Key on POST /charges (contract 7.6, PRODUCT.md "Charges and idempotency").
+"""Idempotency-Key on POST /charges (contract 7.6, "Charges and idempotency").
 
-Timeouts are simulated the way Lambda produces them: the runtime stops the invocation at some
-point (here a botocore hook raising a BaseException that no `except Exception` catches, right
-after or before the charge transaction), leaving whatever was written, and the in-progress
-lock expires with the invocation's remaining time.
+One mechanism: the key's record is written in the charge's own transaction and read with the
+guard's batch read (authgate.charges.idempotency). Timeouts are simulated the way Lambda
+produces them: the runtime stops the invocation at some point (here a botocore hook raising a
+BaseException that no `except Exception` catches, right after or before the charge
+transaction), leaving whatever was written.
 """
 
 from __future__ import annotations
@@ -17,23 +18,13 @@ from typing import Any
 import pytest
 
 from tests.contract import check_proxy_result
-from tests.functional.charges_support import body, count_charges, demo, headers  # noqa: F401
+from tests.demo import body, count_charges, headers
 
 CHARGE = {"amount": 1050, "currency": "usd", "description": "Order 42"}
 
 
 class LambdaTimedOut(BaseException):
     """The runtime ended the invocation (a timeout): nothing after this point runs."""
-
-
-class Context:
-    """A Lambda context with a chosen time budget."""
-
-    def __init__(self, remaining_ms: int) -> None:
-        self.deadline = time.monotonic() + remaining_ms / 1000
-
-    def get_remaining_time_in_millis(self) -> int:
-        return max(0, int((self.deadline - time.monotonic()) * 1000))
 
 
 @contextmanager
@@ -61,10 +52,11 @@ def post(demo, key: str | None = "order-42", payload: dict | None = None, client
     return demo.event("POST", body=payload or CHARGE, client=client, headers=extra)
 
 
-def run(event: dict, context: Any) -> dict:
+def run(event: dict) -> dict:
+    """The charges handler on one event, outside `invoke` (a timed-out call has no result to check)."""
     from authgate_cli.local.functions import load_handler
 
-    result = load_handler("charges")(event, context)
+    result = load_handler("charges")(event, None)
     check_proxy_result(result)
     return result
 
@@ -130,28 +122,26 @@ def test_without_a_key_every_post_creates_a_charge(demo, invoke):
 
 
 def test_records_expire_after_24_hours_and_never_hold_the_raw_key(demo, invoke):
-    first = body(invoke("charges", post(demo, key="secret-looking-key")))
+    first = invoke("charges", post(demo, key="secret-looking-key"))
     now = time.time()
     stored = records()
-    assert len(stored) == 2  # Powertools' record and the charge marker
-    for record in stored:
-        assert now + 24 * 3600 - 60 <= record["expiration"] <= now + 24 * 3600 + 5
-        assert "secret-looking-key" not in json.dumps(record, default=str)
-    powertools = next(r for r in stored if r["id"].startswith("charges#"))
-    assert powertools["status"] == "COMPLETED"
-    assert json.loads(json.loads(powertools["data"])["body"]) == first
+    assert len(stored) == 1  # one mechanism: the record written with the charge
+    record = stored[0]
+    assert now + 24 * 3600 - 60 <= record["expiration"] <= now + 24 * 3600 + 5
+    assert "secret-looking-key" not in json.dumps(record, default=str)
+    assert record["id"].startswith("charge-for#") and record["charge_id"] == body(first)["id"]
+    assert (record["status"], record["body"]) == (201, first["body"])  # the response, byte for byte
 
-    # A day later (TTL may lag, so both records are only expired, not deleted) the key is free.
+    # A day later (TTL may lag, so the record is only expired, not deleted) the key is free.
     from authgate import aws
     from authgate.settings import get_settings
 
-    for record in stored:
-        aws.dynamodb().update_item(TableName=get_settings().tables.idempotency, Key={"id": {"S": record["id"]}},
-                                   UpdateExpression="SET expiration = :past",
-                                   ExpressionAttributeValues={":past": {"N": str(int(now) - 1)}})
+    aws.dynamodb().update_item(TableName=get_settings().tables.idempotency, Key={"id": {"S": record["id"]}},
+                               UpdateExpression="SET expiration = :past",
+                               ExpressionAttributeValues={":past": {"N": str(int(now) - 1)}})
     later = invoke("charges", post(demo, key="secret-looking-key"))
     assert later["statusCode"] == 201 and "idempotent-replayed" not in headers(later)
-    assert body(later)["id"] != first["id"]
+    assert body(later)["id"] != body(first)["id"]
     assert count_charges() == 2
 
 
@@ -173,49 +163,62 @@ def test_failed_attempts_are_not_stored(demo, invoke):
     assert count_charges() == 2
 
 
-def test_retry_while_the_first_runs_is_409_with_retry_after(demo, invoke):
+def test_a_duplicate_that_wins_the_race_answers_the_first_too(demo, invoke):
+    """Two requests with one key in flight at once: the first to commit makes the charge, the other
+    gets its response (a replay); the same key with another body is 422 either way."""
     seen: dict[str, dict] = {}
+    started: list[bool] = []
 
     def meanwhile(**_: Any) -> None:
-        if not seen:  # the nested requests also write; only the first attempt's write triggers this
+        if not started:  # the nested requests also write; only the first attempt's write triggers this
+            started.append(True)
             seen["same"] = invoke("charges", post(demo))
             seen["other_body"] = invoke("charges", post(demo, payload={**CHARGE, "amount": 1}))
 
     with on_dynamodb("before-call.dynamodb.TransactWriteItems", meanwhile):
         first = invoke("charges", post(demo))
-    assert first["statusCode"] == 201
-    busy = seen["same"]
+    winner = seen["same"]
+    assert winner["statusCode"] == 201 and "idempotent-replayed" not in headers(winner)
+    assert first["statusCode"] == 201 and headers(first)["idempotent-replayed"] == "true"
+    assert without_request_id(first) == without_request_id(winner)  # status, Location, body
+    loser = seen["other_body"]
+    assert (loser["statusCode"], body(loser)["code"]) == (422, "idempotency_key_reused")
+    assert count_charges() == 1
+
+
+def test_a_conflicting_transaction_on_the_key_is_409_with_retry_after(demo, invoke):
+    """Real DynamoDB may cancel a transaction whose record another in-flight transaction holds
+    (TransactionConflict): the client is told to retry, and nothing was written."""
+    from botocore.exceptions import ClientError
+
+    def conflict(**_: Any) -> None:
+        raise ClientError({"Error": {"Code": "TransactionCanceledException", "Message": "conflict"},
+                           "CancellationReasons": [{"Code": "None"}, {"Code": "TransactionConflict"}]},
+                          "TransactWriteItems")
+
+    with on_dynamodb("before-call.dynamodb.TransactWriteItems", conflict):
+        busy = invoke("charges", post(demo))
     assert busy["statusCode"] == 409
-    assert headers(busy)["retry-after"] == "1"
-    assert headers(busy)["content-type"] == "application/problem+json"
+    assert (headers(busy)["retry-after"], headers(busy)["content-type"]) == ("1", "application/problem+json")
     problem = body(busy)
     assert (problem["code"], problem["status"], problem["detail"]) == (
         "idempotency_request_in_progress", 409, "A request with this Idempotency-Key is still being processed.")
-    assert body(seen["other_body"])["code"] == "idempotency_key_reused"
+    assert count_charges() == 0
+    retry = invoke("charges", post(demo))
+    assert retry["statusCode"] == 201 and "idempotent-replayed" not in headers(retry)
     assert count_charges() == 1
-
-
-def test_in_progress_lock_follows_the_remaining_time(demo):
-    with on_dynamodb("after-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
-        run(post(demo), Context(remaining_ms=5000))
-    record = next(r for r in records() if r["id"].startswith("charges#"))
-    assert record["status"] == "INPROGRESS"
-    assert abs(int(record["in_progress_expiration"]) - (time.time() * 1000 + 5000)) < 1500
 
 
 def test_timeout_after_the_charge_then_retry_with_same_key_returns_that_charge(demo):
-    """Contract 7.6: first call timed out (client saw 504), retry with the same key: no duplicate."""
+    """Contract 7.6: first call timed out (client saw 504), retry with the same key: no duplicate,
+    and no waiting: the record was written with the charge."""
     with on_dynamodb("after-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
-        run(post(demo), Context(remaining_ms=300))
+        run(post(demo))
     assert count_charges() == 1
-    written = body(run(post(demo, key=None), Context(10_000)))  # (an unrelated charge, for contrast)
+    written = body(run(post(demo, key=None)))  # (an unrelated charge, for contrast)
     assert count_charges() == 2
 
-    early = run(post(demo), Context(10_000))  # the dead invocation's lock still holds
-    assert (early["statusCode"], body(early)["code"]) == (409, "idempotency_request_in_progress")
-
-    time.sleep(0.35)
-    retry = run(post(demo), Context(10_000))
+    retry = run(post(demo))
     assert retry["statusCode"] == 201
     assert headers(retry)["idempotent-replayed"] == "true"
     charge = body(retry)
@@ -223,7 +226,7 @@ def test_timeout_after_the_charge_then_retry_with_same_key_returns_that_charge(d
     assert headers(retry)["location"].endswith(f"/charges/{charge['id']}")
     assert count_charges() == 2  # no second charge for the key
 
-    replay = run(post(demo), Context(10_000))
+    replay = run(post(demo))
     assert (replay["statusCode"], body(replay)) == (201, charge)
     assert count_charges() == 2
 
@@ -231,18 +234,17 @@ def test_timeout_after_the_charge_then_retry_with_same_key_returns_that_charge(d
 def test_timeout_then_retry_with_a_new_key_creates_a_second_charge(demo):
     """Contract 7.6: first call timed out, retry with a new key: a duplicate (by design)."""
     with on_dynamodb("after-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
-        run(post(demo, key="first"), Context(remaining_ms=300))
-    retry = run(post(demo, key="second"), Context(10_000))
+        run(post(demo, key="first"))
+    retry = run(post(demo, key="second"))
     assert retry["statusCode"] == 201 and "idempotent-replayed" not in headers(retry)
     assert count_charges() == 2
 
 
 def test_timeout_before_the_charge_then_retry_creates_it_once(demo):
     with on_dynamodb("before-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
-        run(post(demo), Context(remaining_ms=200))
+        run(post(demo))
     assert count_charges() == 0
-    time.sleep(0.25)
-    retry = run(post(demo), Context(10_000))
+    retry = run(post(demo))
     assert retry["statusCode"] == 201 and "idempotent-replayed" not in headers(retry)
     assert count_charges() == 1
 
@@ -250,9 +252,8 @@ def test_timeout_before_the_charge_then_retry_creates_it_once(demo):
 def test_timeout_after_paying_an_invoice_then_retry_returns_the_charge(demo):
     payload = {"amount": 700, "currency": "usd", "invoice_id": "inv_open"}
     with on_dynamodb("after-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
-        run(post(demo, payload=payload), Context(remaining_ms=200))
-    time.sleep(0.25)
-    retry = run(post(demo, payload=payload), Context(10_000))
+        run(post(demo, payload=payload))
+    retry = run(post(demo, payload=payload))
     assert retry["statusCode"] == 201  # not invoice_already_paid: it was paid by this very charge
     assert body(retry)["invoice_id"] == "inv_open"
     assert count_charges() == 1
@@ -260,9 +261,8 @@ def test_timeout_after_paying_an_invoice_then_retry_returns_the_charge(demo):
 
 def test_timeout_then_retry_with_same_key_but_other_body_is_422(demo):
     with on_dynamodb("after-call.dynamodb.TransactWriteItems", timeout), pytest.raises(LambdaTimedOut):
-        run(post(demo), Context(remaining_ms=200))
-    time.sleep(0.25)
-    result = run(post(demo, payload={**CHARGE, "amount": 9}), Context(10_000))
+        run(post(demo))
+    result = run(post(demo, payload={**CHARGE, "amount": 9}))
     assert (result["statusCode"], body(result)["code"]) == (422, "idempotency_key_reused")
     assert count_charges() == 1
 
@@ -282,4 +282,24 @@ def test_throttled_write_is_503_and_the_key_stays_usable(demo, invoke):
     assert count_charges() == 0
     retry = invoke("charges", post(demo))
     assert retry["statusCode"] == 201 and "idempotent-replayed" not in headers(retry)
+    assert count_charges() == 1
+
+
+def test_a_record_written_before_records_kept_the_response_still_replays(demo, invoke):
+    """A deployment's first day: a key's record from before the response was recorded (no body)
+    names its charge; the retry gets that charge, never a second one."""
+    from authgate import aws
+    from authgate.charges.idempotency import digest, fingerprint
+    from authgate.settings import get_settings
+
+    first = invoke("charges", post(demo, key=None))
+    charge = body(first)
+    aws.dynamodb().put_item(TableName=get_settings().tables.idempotency, Item={
+        "id": {"S": "charge-for#" + digest("demo-service", "order-42")},
+        "tenant_id": {"S": "demo"}, "charge_id": {"S": charge["id"]},
+        "request_hash": {"S": fingerprint(CHARGE)}, "expiration": {"N": str(int(time.time()) + 3600)}})
+    retry = invoke("charges", post(demo))
+    assert (retry["statusCode"], body(retry)) == (201, charge)
+    assert headers(retry)["idempotent-replayed"] == "true"
+    assert headers(retry)["location"].endswith(f"/charges/{charge['id']}")
     assert count_charges() == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from tests.functional.charges_support import body, count_charges, demo, headers  # noqa: F401
+from tests.demo import body, count_charges, headers
 
 
 def invoice(tenant="demo", invoice_id="inv_open"):

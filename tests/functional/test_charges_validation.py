@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.functional.charges_support import ISSUER, body, count_charges, demo, headers  # noqa: F401
+from tests.demo import ISSUER, body, count_charges, headers
 
 GOOD = {"amount": 1050, "currency": "usd"}
 VALIDATION = [

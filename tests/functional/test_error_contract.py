@@ -6,9 +6,7 @@ through tests/contract.py). Responses are asserted whole.
 
 from __future__ import annotations
 
-import io
 import json
-import logging
 from typing import Any
 
 import pytest
@@ -16,10 +14,8 @@ import pytest
 from authgate.http.app import App, Route
 from authgate.http.body import json_object
 from authgate.http.response import Response
-from authgate.logs import get_logger
 from tests import events
 from tests.contract import check_proxy_result
-from tests.functional.charges_support import demo  # noqa: F401
 
 ISSUER = "http://127.0.0.1:3000"
 # (function, a resource it serves, the methods it takes there, its surface)
@@ -46,15 +42,6 @@ def problem(code: str, status: int, title: str, detail: str, instance: str, trac
             "instance": instance, "code": code, "traceId": trace}
 
 
-@pytest.fixture
-def log_lines():
-    logger = get_logger()
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(logger.registered_formatter)
-    logger._logger.addHandler(handler)
-    yield lambda: [json.loads(line) for line in stream.getvalue().splitlines()]
-    logger._logger.removeHandler(handler)
 
 
 @pytest.mark.parametrize("function, resource, allow, surface", FUNCTIONS)
@@ -90,10 +77,10 @@ def whole_any(result: dict[str, Any]) -> tuple[int, dict[str, list[str]], str]:
 
 @pytest.mark.parametrize("function, resource, allow, surface", FUNCTIONS)
 def test_oversized_body_is_413(aws, invoke, monkeypatch, function, resource, allow, surface):
-    from authgate import settings
+    from authgate import caches
 
     monkeypatch.setenv("AUTHGATE_MAX_BODY_BYTES", "1024")
-    settings.reset()
+    caches.reset()
     method = "POST" if "POST" in allow else "GET"
     result = invoke(function, event(method, resource, body="x" * 1025,
                                     headers={"Content-Type": "application/json"}))
@@ -109,11 +96,11 @@ def test_oversized_body_is_413(aws, invoke, monkeypatch, function, resource, all
 @pytest.mark.parametrize("function, resource, allow, surface", FUNCTIONS)
 def test_unhandled_exception_is_500_without_internals_and_logged(aws, invoke, monkeypatch, log_lines,
                                                                  function, resource, allow, surface):
-    from authgate import settings
+    from authgate import caches
 
     # A real failure, not a mock: the deployment is misconfigured, so settings cannot be built.
     monkeypatch.setenv("AUTHGATE_MAX_BODY_BYTES", "lots")
-    settings.reset()
+    caches.reset()
     method = "POST" if "POST" in allow else "GET"
     result = invoke(function, event(method, resource))
     status, headers, body = whole_any(result)
@@ -168,7 +155,7 @@ def test_jsonapi_content_type_with_parameters_is_415_as_jsonapi(aws):
         415, ["application/vnd.api+json"], "unsupported_media_type")
 
 
-def test_charges_rejects_a_form_body_with_415(invoke, demo):  # noqa: F811
+def test_charges_rejects_a_form_body_with_415(invoke, demo):
     result = invoke("charges", demo.event("POST", body=None, raw_body="amount=100",
                                           headers={"Content-Type": "application/x-www-form-urlencoded"}))
     status, headers, body = whole(result)
@@ -176,7 +163,7 @@ def test_charges_rejects_a_form_body_with_415(invoke, demo):  # noqa: F811
                                                                "unsupported_media_type")
 
 
-def test_charges_rejects_malformed_json_with_a_pointer(invoke, demo):  # noqa: F811
+def test_charges_rejects_malformed_json_with_a_pointer(invoke, demo):
     result = invoke("charges", demo.event("POST", raw_body='{"amount": 100, "amount": 5}'))
     status, _, body = whole(result)
     assert (status, body["code"], body["errors"]) == (

@@ -10,21 +10,16 @@ from typing import Any
 
 import pytest
 
+from authgate.clock import ManualClock
 from tests.bearer_requests import (
-    AUDIENCE,
-    ISSUER,
-    FakeClock,
     bearer,
     call,
-    clock,
     event,
     issue,
-    keys,
     problem,
     seed_client,
 )
-
-__all__ = ["clock", "keys"]  # fixtures
+from tests.demo import AUDIENCE, ISSUER
 
 
 def b64(data: bytes) -> str:
@@ -37,8 +32,8 @@ def segment(value: dict[str, Any]) -> str:
 
 def signed(header: dict[str, Any], claims: dict[str, Any]) -> str:
     """A token signed by the real current key with any header and claims we like."""
-    from authgate.tokens.keys import current_signer
-    from authgate.tokens.signer import compact
+    from authgate.tokens.current_signer import current_signer
+    from authgate.tokens.jws import compact
 
     return compact(header, claims, current_signer())
 
@@ -51,7 +46,7 @@ def claims_now(now: int, **changes: Any) -> dict[str, Any]:
 
 
 def current_header(**changes: Any) -> dict[str, Any]:
-    from authgate.tokens.keys import current_signer
+    from authgate.tokens.current_signer import current_signer
 
     signer = current_signer()
     header = {"typ": "at+jwt", "alg": signer.alg, "kid": signer.kid}
@@ -91,7 +86,7 @@ def test_scheme_is_case_insensitive(keys: None, scheme: str) -> None:
     assert call(event(headers={"Authorization": [f"{scheme} {token}"]}))[0] == 200
 
 
-def test_issued_token_is_rfc9068(keys: None, clock: FakeClock) -> None:
+def test_issued_token_is_rfc9068(keys: None, clock: ManualClock) -> None:
     import jwt
 
     issued = issue(grant_id="grant-1")
@@ -169,13 +164,13 @@ def test_token_in_header_and_form_body_is_invalid_request(keys: None) -> None:
 # ------------------------------------------------------------------ invalid_token
 
 
-def test_expired_token_is_invalid_token(keys: None, clock: FakeClock) -> None:
+def test_expired_token_is_invalid_token(keys: None, clock: ManualClock) -> None:
     token = issue().token
     clock.advance(900 + 120 + 1)
     assert_invalid_token(event(headers=bearer(token)), "The access token expired.")
 
 
-def test_revoked_token_and_revoked_grant_are_invalid_token(keys: None, clock: FakeClock) -> None:
+def test_revoked_token_and_revoked_grant_are_invalid_token(keys: None, clock: ManualClock) -> None:
     from authgate.stores.revocations import RevocationStore
 
     by_jti, by_grant, other = issue(grant_id="g-1"), issue(grant_id="g-2"), issue(grant_id="g-3")
@@ -186,7 +181,7 @@ def test_revoked_token_and_revoked_grant_are_invalid_token(keys: None, clock: Fa
     assert call(event(headers=bearer(other.token)))[0] == 200
 
 
-def test_revocation_is_one_batch_get(keys: None, clock: FakeClock) -> None:
+def test_revocation_is_one_batch_get(keys: None, clock: ManualClock) -> None:
     import boto3
 
     from authgate.stores.revocations import RevocationStore
@@ -198,7 +193,7 @@ def test_revocation_is_one_batch_get(keys: None, clock: FakeClock) -> None:
     assert calls == ["BatchGetItem"]
 
 
-def test_expired_revocation_record_no_longer_counts(keys: None, clock: FakeClock) -> None:
+def test_expired_revocation_record_no_longer_counts(keys: None, clock: ManualClock) -> None:
     from authgate.stores.revocations import RevocationStore
 
     store = RevocationStore()
@@ -217,23 +212,23 @@ def test_expired_revocation_record_no_longer_counts(keys: None, clock: FakeClock
     ({"exp": "tomorrow"}, "The exp claim is not a NumericDate."),
     ({"scope": ["charges:read"]}, "The token claims have the wrong types."),
 ])
-def test_wrong_claims_are_invalid_token(keys: None, clock: FakeClock, claims: dict[str, Any], detail: str) -> None:
+def test_wrong_claims_are_invalid_token(keys: None, clock: ManualClock, claims: dict[str, Any], detail: str) -> None:
     token = signed(current_header(), claims_now(int(clock()), **claims))
     assert_invalid_token(event(headers=bearer(token)), detail)
 
 
-def test_audience_list_containing_ours_is_accepted(keys: None, clock: FakeClock) -> None:
+def test_audience_list_containing_ours_is_accepted(keys: None, clock: ManualClock) -> None:
     token = signed(current_header(), claims_now(int(clock()), aud=["https://other.example", AUDIENCE]))
     assert call(event(headers=bearer(token)))[0] == 200
 
 
 @pytest.mark.parametrize("typ", ["at+jwt", "AT+JWT", "application/at+jwt", "Application/At+JWT"])
-def test_typ_accepted_forms(keys: None, clock: FakeClock, typ: str) -> None:
+def test_typ_accepted_forms(keys: None, clock: ManualClock, typ: str) -> None:
     assert call(event(headers=bearer(signed(current_header(typ=typ), claims_now(int(clock()))))))[0] == 200
 
 
 @pytest.mark.parametrize("typ", ["JWT", "jwt", "at+jwt; x", "application/jwt", None])
-def test_wrong_typ_is_invalid_token(keys: None, clock: FakeClock, typ: str | None) -> None:
+def test_wrong_typ_is_invalid_token(keys: None, clock: ManualClock, typ: str | None) -> None:
     token = signed(current_header(typ=typ), claims_now(int(clock())))
     assert_invalid_token(event(headers=bearer(token)), "The token is not an access token (typ must be at+jwt).")
 
@@ -246,16 +241,16 @@ def test_bad_signature_is_invalid_token(keys: None) -> None:
                          "The token signature is invalid.")
 
 
-def test_unknown_kid_is_invalid_token_and_reload_is_bounded(keys: None, clock: FakeClock) -> None:
-    from authgate.tokens.guard import default_guard
+def test_unknown_kid_is_invalid_token_and_reload_is_bounded(keys: None, clock: ManualClock) -> None:
+    from authgate.tokens.validation import default_validator
 
     assert call(event(headers=bearer(issue().token)))[0] == 200
-    loads = default_guard().keys.loads
+    loads = default_validator().keys.loads
     for n in range(50):
         token = signed(current_header(kid=f"junk-{n}"), claims_now(int(clock())))
         assert_invalid_token(event(headers=bearer(token)), "The token was signed by an unknown key.")
     # 50 junk kids within the refresh interval cost at most one reload of the keys table.
-    assert default_guard().keys.loads - loads <= 1
+    assert default_validator().keys.loads - loads <= 1
 
 
 @pytest.mark.parametrize("token", ["abc", "a.b", "a.b.c.d", "bm90anNvbg.e30.e30", "W10.e30.e30", "!!!.e30.", "x" * 5000])
@@ -273,8 +268,8 @@ def test_header_without_alg_is_invalid_token(keys: None) -> None:
 # ------------------------------------------------------------------ algorithm confusion
 
 
-def test_hs256_signed_with_the_public_key_is_rejected(keys: None, clock: FakeClock) -> None:
-    from authgate.stores.keys import KeyStore
+def test_hs256_signed_with_the_public_key_is_rejected(keys: None, clock: ManualClock) -> None:
+    from authgate.stores.signing_keys import KeyStore
 
     record = next(k for k in KeyStore().published() if k.state == "current")
     head = segment(current_header(alg="HS256"))
@@ -286,29 +281,29 @@ def test_hs256_signed_with_the_public_key_is_rejected(keys: None, clock: FakeClo
 
 
 @pytest.mark.parametrize("alg", ["none", "None", "NONE"])
-def test_alg_none_is_rejected(keys: None, clock: FakeClock, alg: str) -> None:
+def test_alg_none_is_rejected(keys: None, clock: ManualClock, alg: str) -> None:
     token = f"{segment(current_header(alg=alg))}.{segment(claims_now(int(clock())))}."
     assert_invalid_token(event(headers=bearer(token)), f"The algorithm {alg} is not accepted.")
 
 
-def test_alg_not_matching_the_key_is_rejected(keys: None, clock: FakeClock) -> None:
+def test_alg_not_matching_the_key_is_rejected(keys: None, clock: ManualClock) -> None:
     token = signed(current_header(alg="ES256"), claims_now(int(clock())))
     assert_invalid_token(event(headers=bearer(token)), "The algorithm ES256 does not match the signing key.")
 
 
 @pytest.mark.parametrize("parameter", ["jku", "x5u", "jwk", "x5c", "crit"])
-def test_key_naming_headers_are_rejected_even_with_a_good_signature(keys: None, clock: FakeClock, parameter: str) -> None:
+def test_key_naming_headers_are_rejected_even_with_a_good_signature(keys: None, clock: ManualClock, parameter: str) -> None:
     value: Any = {"jku": "https://evil.example/jwks.json", "x5u": "https://evil.example/cert.pem",
                   "jwk": {"kty": "oct", "k": "AAAA"}, "x5c": ["MIIB"], "crit": ["exp"]}[parameter]
     token = signed(current_header(**{parameter: value}), claims_now(int(clock())))
     assert_invalid_token(event(headers=bearer(token)), f"The token header parameter {parameter} is not accepted.")
 
 
-def test_token_signed_by_an_attacker_key_with_our_kid_is_rejected(keys: None, clock: FakeClock) -> None:
+def test_token_signed_by_an_attacker_key_with_our_kid_is_rejected(keys: None, clock: ManualClock) -> None:
     from cryptography.hazmat.primitives.asymmetric import rsa
 
-    from authgate.tokens.signer import compact
-    from authgate.tokens.signer_local import LocalSigner
+    from authgate.tokens.jws import compact
+    from authgate.tokens.local_backend import LocalSigner
 
     attacker = LocalSigner(current_header()["kid"], "RS256", rsa.generate_private_key(65537, 2048))
     token = compact(current_header(), claims_now(int(clock())), attacker)
@@ -326,7 +321,7 @@ def test_token_signed_by_an_attacker_key_with_our_kid_is_rejected(keys: None, cl
     ({"exp": -600, "iat": -1500}, False),         # expired 10 minutes ago
     ({"nbf": 600}, False),
 ])
-def test_clock_skew_leeway(keys: None, clock: FakeClock, claims: dict[str, int], ok: bool) -> None:
+def test_clock_skew_leeway(keys: None, clock: ManualClock, claims: dict[str, int], ok: bool) -> None:
     now = int(clock())
     values = claims_now(now, **{k: now + v for k, v in claims.items()})
     if "exp" not in claims:
@@ -340,12 +335,12 @@ def test_clock_skew_leeway(keys: None, clock: FakeClock, claims: dict[str, int],
         assert (status, body) == (401, problem("invalid_token", "Invalid access token", 401, detail))
 
 
-def test_leeway_is_configurable(keys: None, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.conftest import reset_caches
+def test_leeway_is_configurable(keys: None, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
 
     token = issue().token
     monkeypatch.setenv("AUTHGATE_LEEWAY", "0")
-    reset_caches()
+    caches.reset()
     clock.advance(901)
     assert_invalid_token(event(headers=bearer(token)), "The access token expired.")
 
@@ -362,7 +357,7 @@ def test_missing_scope_is_403_insufficient_scope(keys: None) -> None:
 
 
 def test_insufficient_scope_uses_the_clients_legacy_shape(keys: None) -> None:
-    from authgate.tokens.issue import issue_access_token
+    from authgate.tokens.access_token import issue_access_token
 
     seed_client("demo-legacy-a", error_format="legacy-a")
     token = issue_access_token(issuer=ISSUER, subject="demo-legacy-a", client_id="demo-legacy-a",
@@ -378,7 +373,7 @@ def test_insufficient_scope_uses_the_clients_legacy_shape(keys: None) -> None:
 @pytest.mark.parametrize("environment", [None, "staging"])
 def test_token_of_an_unknown_or_other_environment_client_is_invalid_token(
         keys: None, environment: str | None) -> None:
-    from authgate.tokens.issue import issue_access_token
+    from authgate.tokens.access_token import issue_access_token
 
     if environment:
         seed_client("staging-web", environment=environment)

@@ -13,15 +13,17 @@ from typing import Any
 import jwt
 import pytest
 
-from tests.bearer_requests import AUDIENCE, ISSUER, event
+from authgate.clock import ManualClock
+from tests.bearer_requests import event
+from tests.demo import AUDIENCE, ISSUER
 
 
 def configure(monkeypatch: pytest.MonkeyPatch, backend: str, alg: str) -> None:
-    from tests.conftest import reset_caches
+    from authgate import caches
 
     monkeypatch.setenv("AUTHGATE_SIGNING_BACKEND", backend)
     monkeypatch.setenv("AUTHGATE_SIGNING_ALG", alg)
-    reset_caches()
+    caches.reset()
 
 
 @pytest.fixture
@@ -54,9 +56,9 @@ def jwks_url(aws: None, invoke: Any) -> Iterator[str]:
 @pytest.mark.parametrize("alg", ["RS256", "ES256"])
 def test_pyjwkclient_verifies_issued_tokens(jwks_url: str, monkeypatch: pytest.MonkeyPatch,
                                            backend: str, alg: str) -> None:
-    from authgate.tokens.guard import validate_access_token
-    from authgate.tokens.issue import issue_access_token
-    from authgate.tokens.keys import ensure_keys
+    from authgate.tokens.access_token import issue_access_token
+    from authgate.tokens.resource import verify_access_token
+    from authgate.tokens.rotation import ensure_keys
 
     configure(monkeypatch, backend, alg)
     ensure_keys()
@@ -69,18 +71,17 @@ def test_pyjwkclient_verifies_issued_tokens(jwks_url: str, monkeypatch: pytest.M
     assert jwt.get_unverified_header(issued.token) == {"typ": "at+jwt", "alg": alg, "kid": signing_key.key_id}
     if alg == "ES256":  # JWS r || s, not DER
         assert len(jwt.utils.base64url_decode(issued.token.split(".")[2])) == 64
-    assert validate_access_token(issued.token, issuer=ISSUER).jti == issued.jti
+    assert verify_access_token(issued.token, issuer=ISSUER).jti == issued.jti
 
 
 def test_jwks_response_publishes_next_current_previous_with_public_members_only(
-        aws: None, invoke: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from authgate.stores.keys import KeyStore
-    from authgate.tokens import clock
-    from authgate.tokens.keys import ensure_keys, rotate
+        aws: None, invoke: Any, clock: ManualClock) -> None:
+    from authgate.stores.signing_keys import KeyStore
+    from authgate.tokens.rotation import ensure_keys, rotate
 
-    ensure_keys(now=1_000_000)
-    with clock.use(lambda: 1_000_000 + 420):
-        rotate()
+    ensure_keys()
+    clock.advance(420)
+    rotate()
     result = invoke("jwks", event("GET", "/.well-known/jwks.json"))
     assert result["statusCode"] == 200
     assert {k: v for k, v in result["multiValueHeaders"].items() if k != "x-request-id"} == {
@@ -102,7 +103,7 @@ def test_jwks_other_method_is_405(aws: None, invoke: Any) -> None:
 def test_jwks_path_imports_neither_jwt_nor_cryptography() -> None:
     import subprocess
 
-    code = ("import sys, authgate.tokens.jwks, authgate.stores.keys; "
+    code = ("import sys, authgate.tokens.jwk_set, authgate.stores.signing_keys; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'jwt', 'cryptography'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -14,10 +14,15 @@ from typing import Any
 
 import pytest
 
-from authgate.limits.clock import ManualClock, using
+from authgate.clock import ManualClock, using
+from tests.demo import Demo, body, headers
 from tests.faults.injection import client_error
-from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
-from tests.functional.charges_support import Demo, body, headers
+from tests.functional.authorize_support import (
+    Browser,
+    page_of,
+    redirect_of,
+    web_params,
+)
 from tests.functional.token_support import TokenClient, basic
 
 Invoke = Callable[[str, dict[str, Any]], dict[str, Any]]
@@ -33,19 +38,19 @@ def clock() -> Iterator[ManualClock]:
 
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch, aws: None) -> None:
-    from authgate import settings
+    from authgate import caches
 
     for name, value in {"AUTHGATE_RATE_WINDOW": "60", "AUTHGATE_RATE_TENANT": "100",
                         "AUTHGATE_RATE_CLIENT": "3", "AUTHGATE_RATE_IP": "50",
                         "AUTHGATE_AUTH_FAILURE_WINDOW": "300", "AUTHGATE_AUTH_FAILURE_CLIENT": "3",
                         "AUTHGATE_AUTH_FAILURE_IP": "6"}.items():
         monkeypatch.setenv(name, value)
-    settings.reset()
+    caches.reset()
 
 
 @pytest.fixture
 def demo(small_limits: None, clock: ManualClock) -> Iterator[Demo]:
-    from authgate.tokens.keys import ensure_keys
+    from authgate.tokens.rotation import ensure_keys
     from authgate_cli.local.seed import load_seed
 
     load_seed()
@@ -152,10 +157,10 @@ def test_one_tenant_being_limited_does_not_limit_another(demo: Demo, invoke: Inv
 
 def test_limiter_counts_are_exact_under_32_concurrent_requests(
         demo: Demo, invoke: Invoke, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
-    from authgate import settings
+    from authgate import caches
 
     monkeypatch.setenv("AUTHGATE_RATE_CLIENT", "20")
-    settings.reset()
+    caches.reset()
     at_window_start(clock)
     events = [demo.event("GET") for _ in range(32)]
 

@@ -40,15 +40,15 @@ def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untype
 
 
 def test_metadata_grant_list_matches_the_grant_registry(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from authgate import settings
+    from authgate import caches
     from authgate.oauth.grants import supported_grant_types
     from authgate.oauth.metadata import grant_types
 
     assert grant_types() == supported_grant_types()
     monkeypatch.setenv("AUTHGATE_PASSWORD_GRANT", "true")
-    settings.reset()
+    caches.reset()
     assert grant_types() == supported_grant_types() and "password" in grant_types()
-    settings.reset()
+    caches.reset()
 
 
 def test_metadata_path_imports_no_jwt_or_cryptography() -> None:

@@ -6,21 +6,17 @@ from typing import Any
 
 import pytest
 
+from tests.demo import ISSUER, SPA_REDIRECT
 from tests.functional.token_support import (
-    ISSUER,
-    SPA_REDIRECT,
     TokenClient,
     assert_error,
     assert_invalid_client,
     basic,
     body_of,
-    demo,
     headers_of,
     new_code,
-    tokens,
 )
 
-__all__ = ["demo", "tokens"]
 OK_HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"}
 
 

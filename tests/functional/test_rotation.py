@@ -1,6 +1,6 @@
 """Key rotation (next -> current -> previous -> retired) never causes invalid_token.
 
-Time is driven through authgate.tokens.clock, never slept. Validators are strict: one caches
+Time is driven through authgate.clock (the `clock` fixture), never slept. Validators are strict: one caches
 the key list for exactly jwks_max_age and never refetches on an unknown kid; another caches
 the served JWKS for the max-age its Cache-Control announces. Both must accept every token
 until its own expiry, across rotations run on a schedule and as fast as the overlap rule allows.
@@ -16,21 +16,16 @@ from typing import Any
 
 import jwt
 
+from authgate.clock import ManualClock
 from authgate.errors import ApiError
 from tests.bearer_requests import (
-    AUDIENCE,
-    ISSUER,
-    FakeClock,
     bearer,
     call,
-    clock,
     event,
     issue,
-    keys,
     problem,
 )
-
-__all__ = ["clock", "keys"]  # fixtures
+from tests.demo import AUDIENCE, ISSUER
 
 MAX_AGE, LEEWAY, TTL = 300, 120, 900
 
@@ -38,7 +33,7 @@ MAX_AGE, LEEWAY, TTL = 300, 120, 900
 class JwksValidator:
     """An outside validator: fetches GET /.well-known/jwks.json, keeps it for its max-age."""
 
-    def __init__(self, invoke: Any, clock: FakeClock) -> None:
+    def __init__(self, invoke: Any, clock: ManualClock) -> None:
         self.invoke, self.clock = invoke, clock
         self.keys: dict[str, Any] = {}
         self.expires = -1.0
@@ -63,15 +58,14 @@ class JwksValidator:
         return True
 
 
-def run_stream(clock: FakeClock, invoke: Any, *, rotate_every: int, hours: int, step: int = 60) -> dict[str, int]:
-    from authgate.stores.keys import KeyStore
-    from authgate.stores.revocations import RevocationStore
-    from authgate.tokens.guard import Guard, KeyCache
-    from authgate.tokens.keys import rotate
+def run_stream(clock: ManualClock, invoke: Any, *, rotate_every: int, hours: int, step: int = 60) -> dict[str, int]:
+    from authgate.stores.signing_keys import KeyStore
+    from authgate.tokens.rotation import rotate
+    from authgate.tokens.validation import AccessTokenValidator
+    from authgate.tokens.verification_keys import KeyCache
 
     # Strict: reloads only every max-age, never because of an unknown kid.
-    strict = Guard(KeyCache(lambda: KeyStore().published(), MAX_AGE, refresh_interval=10**9),
-                   lambda jti, grant, now: RevocationStore().is_revoked(jti, grant, now), LEEWAY)
+    strict = AccessTokenValidator(KeyCache(lambda: KeyStore().published(), MAX_AGE, refresh_interval=10**9), LEEWAY)
     outside = JwksValidator(invoke, clock)
     live: list[Any] = []
     counts = {"promotions": 0, "retirements": 0, "validations": 0, "invalid": 0, "kids": 0}
@@ -90,7 +84,7 @@ def run_stream(clock: FakeClock, invoke: Any, *, rotate_every: int, hours: int, 
         for t, _exp in live:
             counts["validations"] += 1
             try:
-                strict.validate(t.token, issuer=ISSUER, audience=AUDIENCE)
+                strict.validate(t.token, issuer=ISSUER, audience=AUDIENCE, now=int(clock()))
             except ApiError:
                 counts["invalid"] += 1
             counts["invalid"] += not outside.verify(t.token)
@@ -101,23 +95,23 @@ def run_stream(clock: FakeClock, invoke: Any, *, rotate_every: int, hours: int, 
     return counts
 
 
-def test_scheduled_rotation_stream_has_zero_invalid_token(keys: None, clock: FakeClock, invoke: Any) -> None:
+def test_scheduled_rotation_stream_has_zero_invalid_token(keys: None, clock: ManualClock, invoke: Any) -> None:
     counts = run_stream(clock, invoke, rotate_every=3600, hours=3)
     assert counts["promotions"] >= 2 and counts["kids"] >= 3 and counts["retirements"] >= 1
     assert counts["invalid"] == 0, counts
 
 
 def test_rotation_as_fast_as_the_overlap_rule_allows_has_zero_invalid_token(
-        keys: None, clock: FakeClock, invoke: Any) -> None:
+        keys: None, clock: ManualClock, invoke: Any) -> None:
     # rotate() on every step: keys move the moment the overlap rule lets them.
     counts = run_stream(clock, invoke, rotate_every=60, hours=2, step=60)
     assert counts["promotions"] >= 2 and counts["retirements"] >= 2
     assert counts["invalid"] == 0, counts
 
 
-def test_lifecycle_times_follow_the_overlap_rule(keys: None, clock: FakeClock) -> None:
-    from authgate.stores.keys import KeyStore
-    from authgate.tokens.keys import rotate
+def test_lifecycle_times_follow_the_overlap_rule(keys: None, clock: ManualClock) -> None:
+    from authgate.stores.signing_keys import KeyStore
+    from authgate.tokens.rotation import rotate
 
     t0 = int(clock())
     [nxt] = [k for k in KeyStore().all() if k.state == "next"]
@@ -139,12 +133,13 @@ def test_lifecycle_times_follow_the_overlap_rule(keys: None, clock: FakeClock) -
     assert retired is not None and retired.state == "retired" and retired.expires_at > int(clock())
 
 
-def test_token_signed_by_a_retired_or_unknown_key_is_invalid_token(keys: None, clock: FakeClock) -> None:
+def test_token_signed_by_a_retired_or_unknown_key_is_invalid_token(keys: None, clock: ManualClock) -> None:
     from cryptography.hazmat.primitives.asymmetric import rsa
 
-    from authgate.tokens.keys import current_signer, rotate
-    from authgate.tokens.signer import compact
-    from authgate.tokens.signer_local import LocalSigner
+    from authgate.tokens.current_signer import current_signer
+    from authgate.tokens.jws import compact
+    from authgate.tokens.local_backend import LocalSigner
+    from authgate.tokens.rotation import rotate
 
     old = current_signer()
     clock.advance(MAX_AGE + LEEWAY)
@@ -168,7 +163,7 @@ def test_token_signed_by_a_retired_or_unknown_key_is_invalid_token(keys: None, c
     assert call(event(headers=bearer(forged(unknown))))[::2] == (401, expected)
 
 
-def test_rotate_keys_handler_runs_one_lifecycle_step(keys: None, clock: FakeClock, invoke: Any) -> None:
+def test_rotate_keys_handler_runs_one_lifecycle_step(keys: None, clock: ManualClock, invoke: Any) -> None:
     clock.advance(MAX_AGE + LEEWAY)
     report = invoke("rotate_keys", {"source": "aws.events", "detail-type": "Scheduled Event", "detail": {}})
     assert report["promoted"] and report["demoted"] and len(report["created"]) == 1
@@ -198,6 +193,6 @@ def test_rotate_keys_answers_the_cloudformation_bootstrap(aws: None, invoke: Any
         server.server_close()
     assert received == [{"Status": "SUCCESS", "Reason": "SUCCESS", "PhysicalResourceId": "authgate-signing-keys",
                          "StackId": "stack", "RequestId": "req", "LogicalResourceId": "SigningKeysBootstrap"}]
-    from authgate.stores.keys import KeyStore
+    from authgate.stores.signing_keys import KeyStore
 
     assert sorted(k.state for k in KeyStore().all()) == ["current", "next"]

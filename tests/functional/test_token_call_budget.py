@@ -12,9 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.functional.token_support import TokenClient, body_of, demo, new_code, tokens
-
-__all__ = ["demo", "tokens"]
+from tests.functional.token_support import TokenClient, body_of, new_code
 
 
 @pytest.fixture

@@ -19,9 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.functional.token_support import TokenClient, body_of, demo, new_code, tokens
+from tests.functional.token_support import TokenClient, body_of, new_code
 
-__all__ = ["demo", "tokens"]
 # About 30-40 s each on two shared cores.
 pytestmark = pytest.mark.slow
 THREADS = 32

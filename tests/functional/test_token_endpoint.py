@@ -8,29 +8,22 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 from typing import Any
 
 import pytest
 
+from authgate.clock import ManualClock
+from tests.demo import ISSUER, SPA_REDIRECT, VERIFIER, WEB_REDIRECT
 from tests.functional.token_support import (
     FORM,
-    ISSUER,
-    SPA_REDIRECT,
-    VERIFIER,
-    WEB_REDIRECT,
     TokenClient,
     assert_error,
     assert_invalid_client,
     basic,
     body_of,
-    demo,
     headers_of,
     new_code,
-    tokens,
 )
-
-__all__ = ["demo", "tokens"]
 
 
 def claims_of(token: str) -> dict[str, Any]:
@@ -254,11 +247,11 @@ def test_unsupported_grant_types(tokens: TokenClient, grant_type: str) -> None:
 
 
 def test_password_grant_when_enabled(tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from authgate import settings
+    from authgate import caches
     from authgate.stores.clients import ClientStore
 
     monkeypatch.setenv("AUTHGATE_PASSWORD_GRANT", "true")
-    settings.reset()
+    caches.reset()
     _, secret = ClientStore().create(tenant_id="demo", client_id="pw-client", grant_types=["password"],
                                      scopes=["charges:read"])
     auth = basic("pw-client", secret or "")
@@ -404,13 +397,10 @@ def test_reused_refresh_token_is_invalid_grant_and_revokes_the_family(tokens: To
     assert not introspect_active(tokens, first["access_token"])
 
 
-def test_expired_refresh_token_is_invalid_grant(tokens: TokenClient) -> None:
-    from authgate.tokens import clock
-
+def test_expired_refresh_token_is_invalid_grant(tokens: TokenClient, clock: ManualClock) -> None:
     first = body_of(tokens.exchange(new_code()))
-    later = time.time() + 30 * 24 * 3600 + 1
-    with clock.use(lambda: later):
-        assert_error(tokens.refresh(first["refresh_token"]), 400, "invalid_grant", "The refresh token has expired.")
+    clock.advance(30 * 24 * 3600 + 1)
+    assert_error(tokens.refresh(first["refresh_token"]), 400, "invalid_grant", "The refresh token has expired.")
 
 
 def test_refresh_token_of_another_client_is_invalid_grant(tokens: TokenClient) -> None:

@@ -12,9 +12,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.functional.token_support import FORM, TokenClient, basic, demo, tokens
-
-__all__ = ["demo", "tokens"]
+from tests.functional.token_support import FORM, TokenClient, basic
 
 # Values of secret-bearing fields are kept apart from every other value: the autouse log
 # hygiene check treats them as secrets, and an identifier that happens to equal one (a

@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote_plus, urlencode
 
-import pytest
-
 from authgate_cli.local.events import HttpRequest, build_event
+from tests.demo import CHALLENGE, ISSUER, SECRETS, VERIFIER, WEB_REDIRECT
 
-ISSUER = "http://127.0.0.1:3000"
-WEB_REDIRECT = "http://127.0.0.1:8765/callback"
-SPA_REDIRECT = "http://127.0.0.1:8765/spa/callback"
-VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=").decode()
 FORM = "application/x-www-form-urlencoded"
-SECRETS = {c: f"{c}-secret" for c in ("demo-web", "demo-partner", "demo-service", "demo-reader",
-                                      "demo-legacy-a", "demo-legacy-b", "acme-service")}
-SECRETS["staging-web"] = "staging-web-secret"
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 BASIC_CHALLENGE = 'Basic realm="oauth"'
 
@@ -128,19 +118,3 @@ def new_code(*, client_id: str = "demo-web", redirect_uri: str | None = WEB_REDI
     return CodeStore().create(client_id=client_id, tenant_id="demo", redirect_uri=redirect_uri,
                               code_challenge=challenge, code_challenge_method="S256" if challenge else "",
                               scope=scope, subject="alice", ttl=ttl, redirect_uri_sent=redirect_uri_sent)
-
-
-@pytest.fixture
-def demo(aws: None) -> Iterator[None]:
-    """The demo seed and signing keys in moto."""
-    from authgate.tokens.keys import ensure_keys
-    from authgate_cli.local.seed import load_seed
-
-    load_seed()
-    ensure_keys()
-    yield
-
-
-@pytest.fixture
-def tokens(demo: None, invoke: Callable[[str, dict[str, Any]], dict[str, Any]]) -> TokenClient:
-    return TokenClient(invoke)

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from authgate_cli.local.events import HttpRequest, build_event
 from authgate_cli.openapi.build import DOCUMENT_PATH
-from tests.functional.token_support import CHALLENGE, VERIFIER, WEB_REDIRECT, basic
+from tests.demo import CHALLENGE, VERIFIER, WEB_REDIRECT
+from tests.functional.token_support import basic
 
 FUZZ = settings(max_examples=100, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -61,7 +62,7 @@ ISSUED: set[str] = set()
 @pytest.fixture
 def demo(aws: None) -> None:
     from authgate.stores import clients, tenants
-    from authgate.tokens.keys import ensure_keys
+    from authgate.tokens.rotation import ensure_keys
     from authgate_cli.local.seed import DEMO_SEED, read_seed
 
     sections = read_seed(DEMO_SEED)
@@ -71,7 +72,7 @@ def demo(aws: None) -> None:
 
 
 def bearer() -> str:
-    from authgate.tokens.issue import issue_access_token
+    from authgate.tokens.access_token import issue_access_token
 
     token = issue_access_token(issuer="http://127.0.0.1:3000", subject="demo-service", client_id="demo-service",
                                tenant="demo", scope="charges:read charges:write").token

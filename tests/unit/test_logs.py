@@ -1,54 +1,29 @@
-"""authgate.logs: every record is redacted as a whole JSON document (contract 5.7, RFC 6750 5.3)."""
+"""authgate.logs: one JSON line per record, in the Powertools shape, every value redacted (contract 5.7)."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-
-from authgate.logs import REDACTED, get_logger, is_secret_key, redact, redact_text
+from authgate.logs import get_logger, set_correlation_id
+from authgate.redaction import REDACTED
 from tests.log_hygiene import LogCapture, SecretHarvest, leaks
 
 JWT = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl"
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("grant_type=authorization_code&code=abc123&code_verifier=v3r1f1er&redirect_uri=x",
-     f"grant_type=authorization_code&code={REDACTED}&code_verifier={REDACTED}&redirect_uri=x"),
-    ("username=alice&password=hunter2&csrf=c5rf&request_blob=b10b",
-     f"username=alice&password={REDACTED}&csrf={REDACTED}&request_blob={REDACTED}"),
-    ("token=opaque&token_type_hint=refresh_token", f"token={REDACTED}&token_type_hint=refresh_token"),
-    ("Authorization: Bearer abc.def", f"Authorization: {REDACTED}"),
-    ("cookie: ag_bind=xyz; other=1", f"cookie: {REDACTED}"),
-    ("got Basic ZGVtbzpzZWNyZXQ= from client", f"got Basic {REDACTED} from client"),
-    ('{"Authorization": "Basic ZGVtbzpzZWNyZXQ=", "x": 1}', f'{{"Authorization": "{REDACTED}", "x": 1}}'),
-    ("{'refresh_token': 'r1', 'token_type': 'Bearer'}", f"{{'refresh_token': '{REDACTED}', 'token_type': 'Bearer'}}"),
-    (f"token {JWT} rejected", f"token {REDACTED} rejected"),
-    ("error_code=invalid_grant client_id=demo-web", "error_code=invalid_grant client_id=demo-web"),
-])
-def test_redact_text(text: str, expected: str) -> None:
-    assert redact_text(text) == expected
-
-
-def test_redact_masks_secret_members_at_any_depth_and_stringifies_objects() -> None:
-    value = {"headers": {"Authorization": "Bearer x", "Accept": "application/json"},
-             "form": [{"client_secret": "s3cr3t", "client_id": "demo"}], "new_refresh_token": "r",
-             "token_type": "Bearer", "error": ValueError("password=hunter2"), "status": 400, "ok": True,
-             "empty_password": None}
-    assert redact(value) == {
-        "headers": {"Authorization": REDACTED, "Accept": "application/json"},
-        "form": [{"client_secret": REDACTED, "client_id": "demo"}], "new_refresh_token": REDACTED,
-        "token_type": "Bearer", "error": f"password={REDACTED}", "status": 400, "ok": True,
-        "empty_password": None}
-
-
-@pytest.mark.parametrize("name, secret", [
-    ("Authorization", True), ("X-Api-Key", True), ("code", True), ("subject_token", True),
-    ("X-Amz-Security-Token", True), ("token_type", False), ("error_code", False), ("client_id", False),
-    ("grant_id", False), ("status", False),
-])
-def test_is_secret_key(name: str, secret: bool) -> None:
-    assert is_secret_key(name) is secret
+def test_a_record_has_the_standard_keys_then_its_extras() -> None:
+    set_correlation_id("req-1")
+    with LogCapture() as capture:
+        get_logger().info("request", extra={"function": "token", "status": 200, "error_code": None})
+    set_correlation_id(None)
+    (line,) = capture.lines
+    record = json.loads(line)
+    assert list(record) == ["level", "location", "message", "timestamp", "service", "correlation_id",
+                            "function", "status"]  # None values are left out
+    assert (record["level"], record["message"], record["service"], record["correlation_id"]) == (
+        "INFO", "request", "authgate", "req-1")
+    assert record["location"].startswith("test_a_record_has_the_standard_keys_then_its_extras:")
+    assert (record["function"], record["status"]) == ("token", 200)
 
 
 def test_a_whole_record_is_redacted_message_extras_and_exception() -> None:

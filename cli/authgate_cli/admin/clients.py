@@ -38,7 +38,8 @@ def check_create(args: argparse.Namespace) -> None:
 
 
 def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.clients import ClientExists, ClientStore
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.exceptions import ClientExists
 
     try:
         check_create(args)
@@ -65,7 +66,8 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def rotate_secret(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.clients import ClientNotFound, ClientStore
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.exceptions import ClientNotFound
 
     try:
         secret = ClientStore().rotate_secret(args.client_id)

@@ -1,6 +1,6 @@
 """`authgate keys rotate | list`: the signing-key lifecycle from the command line.
 
-`rotate` runs exactly what the EventBridge schedule runs (authgate.tokens.keys.rotate): it
+`rotate` runs exactly what the EventBridge schedule runs (authgate.tokens.rotation.rotate): it
 only moves keys the overlap rule allows, so it is safe to run at any time, and a next key
 that is not yet published long enough is reported with the time it may start signing.
 Both act on the running `authgate serve` stack by default, or on a deployed stack
@@ -32,7 +32,7 @@ def _table(keys: list[Any], out: IO[str]) -> None:
 
 def list_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
     """Print every key record of the current target (newest first)."""
-    from authgate.stores.keys import KeyStore
+    from authgate.stores.signing_keys import KeyStore
 
     keys = KeyStore().all()
     if as_json:
@@ -46,8 +46,8 @@ def list_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
 
 def rotate_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
     """One lifecycle step now; says what moved and, if nothing could, why."""
-    from authgate.tokens import clock
-    from authgate.tokens.keys import rotate
+    from authgate import clock
+    from authgate.tokens.rotation import rotate
 
     report = rotate()
     if as_json:
@@ -59,7 +59,7 @@ def rotate_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
         out.write(f"created {kid}\n")
     for kid in report.retired:
         out.write(f"retired {kid} (every token it signed has expired)\n")
-    waiting = [k for k in report.keys if k.state == "next" and k.activates_at > clock.now()]
+    waiting = [k for k in report.keys if k.state == "next" and k.activates_at > clock.seconds()]
     if not report.promoted and waiting:
         out.write(f"next key {waiting[0].kid} is published but may not sign before "
                   f"{_when(waiting[0].activates_at)} (JWKS max-age + leeway after publication); "

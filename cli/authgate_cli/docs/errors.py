@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from authgate.errors.catalogue import catalogue
 from authgate.errors.model import ApiError
-from authgate.errors.oauth import oauth_error_code
+from authgate.http.shapes.oauth import oauth_error_code
 
 
 def _oauth_code(code: str) -> str:

@@ -25,12 +25,12 @@ def create_tables(client: Any) -> list[str]:
 
 
 def bootstrap(seed: Path | None = None, demo_app: str | None = None) -> dict[str, Any]:
-    """Tables, then keys (authgate.tokens.keys), then the seed (authgate_cli.local.seed); returns the seed summary.
+    """Tables, then keys (authgate.tokens.rotation), then the seed (authgate_cli.local.seed); returns the seed summary.
 
     Runs against whatever the environment points the AWS clients at; call after it is set.
     """
     from authgate import aws
-    from authgate.tokens.keys import ensure_keys
+    from authgate.tokens.rotation import ensure_keys
     from authgate_cli.local.seed import DEMO_APP_ORIGIN, DEMO_SEED, load_seed
 
     create_tables(aws.dynamodb())

@@ -42,7 +42,7 @@ def load_handler(name: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
     module = _MODULES.get(short)
     if module is None:
         fn = template.resources("AWS::Serverless::Function")[logical]["Properties"]
-        module_file, attr = fn["Handler"].rsplit(".", 1)
+        module_file, _handler_name = fn["Handler"].rsplit(".", 1)
         path = template.function_dir(logical) / f"{module_file}.py"
         spec = importlib.util.spec_from_file_location(f"authgate_function_{short}", path)
         assert spec and spec.loader

@@ -79,7 +79,7 @@ def mint(kind: str, args: dict[str, str]) -> str:
         raise InvokeError("{{access_token}} needs client=CLIENT_ID")
     from authgate.settings import get_settings
     from authgate.stores.clients import ClientStore
-    from authgate.tokens.issue import issue_access_token
+    from authgate.tokens.access_token import issue_access_token
 
     client = ClientStore().get(client_id)
     if client is None:
@@ -91,7 +91,7 @@ def mint(kind: str, args: dict[str, str]) -> str:
                                     audience=args.get("audience"))
     except NotImplementedError:
         raise NeedsImplementation("this event needs {{access_token}}, and token issuing "
-                                  "(authgate.tokens.issue) is not implemented yet") from None
+                                  "(authgate.tokens.access_token) is not implemented yet") from None
     return issued.token
 
 

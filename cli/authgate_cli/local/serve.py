@@ -187,7 +187,7 @@ def _prepare(options: ServeOptions, seed: Path, demo_origin: str, saved: dict[st
             return "in memory: stopping the server forgets it (--data DIR keeps it)"
         return f"{options.data_dir} (new: the seed was loaded; kept across restarts)"
     from authgate import aws as clients
-    from authgate.tokens.keys import ensure_keys
+    from authgate.tokens.rotation import ensure_keys
     from authgate_cli.local.snapshot import restore
 
     items = restore(saved, clients.dynamodb(), clients.secretsmanager())

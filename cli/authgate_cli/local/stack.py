@@ -70,11 +70,10 @@ def apply(env: Mapping[str, str], *, fake_credentials: bool = True) -> None:
 
 
 def reset_caches() -> None:
-    from authgate import aws, dependencies, settings
+    """Forget the runtime's settings, clients and warm caches (authgate.caches)."""
+    from authgate import caches
 
-    settings.reset()
-    aws.reset()
-    dependencies.reset()
+    caches.reset()
 
 
 class NoStack(LookupError):

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from authgate.limits import clock
+from authgate import clock
 from authgate_cli.local import template
 
 THROTTLED = "THROTTLED"

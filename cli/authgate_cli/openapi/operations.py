@@ -1,6 +1,6 @@
 """What template.yaml cannot say about each route: parameters, bodies, success responses and the
 catalogue codes it can fail with (keyed by the template's (path, METHOD); build.py checks both
-lists are the same). Schemas follow the renderers in authgate.errors and the RFCs named."""
+lists are the same). Schemas follow the renderers in authgate.http.shapes and the RFCs named."""
 
 from __future__ import annotations
 

@@ -1,121 +1,122 @@
-"""Structured JSON logging (Powertools Logger), built on first use; secrets never reach a record.
+"""Structured JSON logging: one line per record on stdout, every record redacted (authgate.redaction).
 
-Callers log ids, codes and outcomes, never header values, tokens, codes, secrets, passwords or
-verifiers (contract 5.7, RFC 6750 5.3, RFC 9700 4.14). The redaction here is the last line of
-defence for anything that reaches a log line anyway: it runs on the *final* JSON document of
-every record (message, extra keys, exception text and stack frames alike), as the Logger's
-json_serializer, so no formatter path can bypass it.
+The lines keep the shape Powertools' Logger gave them (level, location, message, timestamp,
+service, correlation_id, xray_trace_id, the extra keys, and for an exception its text, name and
+structured stack_trace), so dashboards and queries keep working. Written on the standard
+library's logging rather than through Powertools: its Logger import and first record cost
+every cold start about 11 ms (measured), a fifth of the headroom the functions have over the
+floor, and a warm request a tenth of its CPU.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import re
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+import os
+import sys
+import time
+from typing import Any
 
-if TYPE_CHECKING:
-    from aws_lambda_powertools import Logger
+from authgate.redaction import REDACTED, is_secret_key, redact
+from authgate.settings import log_level
 
-REDACTED = "[redacted]"
+__all__ = ["FORMATTER", "REDACTED", "JsonFormatter", "get_logger", "set_correlation_id"]
 
-# Member names whose values are credentials wherever they appear (dict keys, form fields,
-# query parameters, header names). "code" alone is the OAuth authorization code.
-SECRET_KEYS = frozenset({
-    "authorization", "proxy-authorization", "password", "client_secret", "code", "code_verifier",
-    "refresh_token", "access_token", "token", "id_token", "secret", "x-api-key", "api_key",
-    "cookie", "set-cookie", "assertion", "client_assertion", "csrf", "request_blob", "session",
-})
-# Any member name containing one of these is treated as secret too (e.g. "new_client_secret",
-# "subject_token", "X-Amz-Security-Token").
-_SECRET_KEY_PARTS = ("secret", "password", "passwd", "token", "verifier", "authorization",
-                     "cookie", "csrf", "assertion", "credential", "api_key", "apikey")
-# Keys that contain a secret-looking part but only carry public metadata.
-_PUBLIC_KEYS = frozenset({"token_type", "token_type_hint", "token_endpoint", "token_use",
-                          "error_code", "error_description"})
-
-_NAMES = "|".join(sorted({re.escape(k) for k in SECRET_KEYS} | {
-    r"[\w.-]*(?:secret|password|passwd|token|verifier|csrf|assertion|api_key|apikey)[\w.-]*"}, key=len, reverse=True))
-
-# Substrings that are credentials whatever surrounds them (order matters: whole header lines
-# and JSON members first, then scheme credentials, query/form pairs, and bare JWTs).
-_SECRET_PATTERNS: list[tuple[re.Pattern[str], Any]] = [
-    # "name": "value" / 'name': 'value' inside a text that embeds JSON or a Python repr.
-    (re.compile(rf"(?i)([\"']({_NAMES})[\"']\s*:\s*)([\"'])(?:\\.|(?!\3).)*\3"),
-     lambda m: m.group(0) if not is_secret_key(m.group(2)) else f"{m.group(1)}{m.group(3)}{REDACTED}{m.group(3)}"),
-    # "Authorization: ..." / "Cookie: ..." header lines in a dumped request.
-    (re.compile(r"(?im)\b((?:proxy-)?authorization|cookie|set-cookie|x-api-key)(\s*:\s*)[^\r\n,}\[\]]+"),
-     r"\1\2" + REDACTED),
-    # Credentials of an HTTP authentication scheme (RFC 9110 11.4).
-    (re.compile(r"(?i)\b(bearer|basic|digest|dpop)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]+"), r"\1\2" + REDACTED),
-    # name=value in a query string, form body or cookie header.
-    (re.compile(rf"(?i)(?<![\w.-])({_NAMES})=[^&;\s\"'<>]*"),
-     lambda m: m.group(0) if not is_secret_key(m.group(1)) else f"{m.group(1)}={REDACTED}"),
-    # A JWS/JWT (compact serialisation): access tokens, signed blobs.
-    (re.compile(r"eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*"), REDACTED),
-]
+SERVICE = "authgate"
+# What every LogRecord carries; anything else on a record is an `extra` key of the call.
+_STANDARD = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 
 
-def is_secret_key(name: Any) -> bool:
-    """True when a member called `name` carries a credential."""
-    return _is_secret_name(str(name).lower())
+def _timestamp(record: logging.LogRecord) -> str:
+    # Powertools' format: "2026-01-31 12:00:00,123+0000" (UTC).
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(record.created)) + f",{int(record.msecs):03d}+0000"
 
 
-# Every log record asks about the same few dozen names (record attributes, extra keys): memoised,
-# redaction costs a warm request a fraction of what it did. Bounded, as names may come from input.
-@lru_cache(maxsize=2048)
-def _is_secret_name(key: str) -> bool:
-    if key in _PUBLIC_KEYS:
-        return False
-    return key in SECRET_KEYS or any(part in key for part in _SECRET_KEY_PARTS)
+def _xray_trace_id() -> str | None:
+    # The X-Ray trace of the current invocation (Lambda sets it per invocation when tracing is on).
+    header = os.environ.get("_X_AMZN_TRACE_ID", "")
+    return header.split(";", 1)[0].removeprefix("Root=") if header.startswith("Root=") else None
 
 
-def redact_text(text: str) -> str:
-    """`text` with every credential-looking substring masked."""
-    for pattern, replacement in _SECRET_PATTERNS:
-        text = pattern.sub(replacement, text)
-    return text
+def _stack_trace(exc: BaseException) -> dict[str, Any]:
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    return {"type": type(exc).__name__, "value": str(exc), "module": type(exc).__module__,
+            "frames": [{"file": f.filename, "line": f.lineno, "function": f.name, "statement": f.line or ""}
+                       for f in frames]}
 
 
-def redact(value: Any) -> Any:
-    """A JSON-ready copy of `value` with secret members and substrings masked."""
-    if isinstance(value, dict):
-        return {str(k): (REDACTED if is_secret_key(k) and v not in (None, "") else redact(v))
-                for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [redact(v) for v in value]
-    if value is None or isinstance(value, (bool, int, float)):
-        return value
-    if isinstance(value, bytes):
-        value = value.decode("utf-8", "replace")
-    # Anything else (an exception, a dataclass, a Decimal) is logged as its text: redact that.
-    return redact_text(value if isinstance(value, str) else str(value))
+class JsonFormatter(logging.Formatter):
+    """A record as one JSON object: the standard keys, then the call's extra keys."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.correlation_id: str | None = None
 
-def serialize(log: dict[str, Any]) -> str:
-    """The Logger's json_serializer: the whole record, redacted, as one JSON line."""
-    return json.dumps(redact(log), separators=(",", ":"), ensure_ascii=False)
+    def format(self, record: logging.LogRecord) -> str:
+        # What the record's caller and the request supplied is redacted; the keys built here
+        # from the record's own level, place and time never hold a credential.
+        supplied: dict[str, Any] = {
+            "message": record.msg if isinstance(record.msg, dict) else record.getMessage(),
+            "correlation_id": self.correlation_id,
+        }
+        for key in vars(record).keys() - _STANDARD:
+            if not key.startswith("_"):
+                supplied[key] = getattr(record, key)
+        if record.exc_info and record.exc_info[1] is not None:
+            supplied["exception"] = self.formatException(record.exc_info)
+            supplied["exception_name"] = type(record.exc_info[1]).__name__
+            supplied["stack_trace"] = _stack_trace(record.exc_info[1])
+        log: dict[str, Any] = {
+            "level": record.levelname,
+            "location": f"{record.funcName}:{record.lineno}",
+            "message": None,
+            "timestamp": _timestamp(record),
+            "service": SERVICE,
+            "correlation_id": None,
+            "xray_trace_id": _xray_trace_id(),
+            **redact({k: v for k, v in supplied.items() if v is not None}),
+        }
+        return json.dumps({k: v for k, v in log.items() if v is not None}, separators=(",", ":"),
+                          ensure_ascii=False, default=str)
 
 
 class _RedactingFilter(logging.Filter):
-    """Also redacts the record itself, for any handler other than Powertools' own."""
+    """Also redacts the record itself, for any handler other than our own formatter."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, (str, dict)):
             record.msg = redact(record.msg)
         if record.args:
             record.args = tuple(redact(a) for a in record.args) if isinstance(record.args, tuple) else redact(record.args)
-        for key in list(vars(record)):
-            if is_secret_key(key) and key not in ("exc_info", "exc_text"):
+        for key in vars(record).keys() - _STANDARD:  # the call's extra keys
+            if is_secret_key(key):
                 setattr(record, key, REDACTED)
         return True
 
 
-@lru_cache(maxsize=1)
-def get_logger() -> Logger:
-    from aws_lambda_powertools import Logger
+# One formatter for the process: it carries the current request's correlation id.
+FORMATTER = JsonFormatter()
+_configured: list[logging.Logger] = []
 
-    logger = Logger(service="authgate", log_uncaught_exceptions=False, json_serializer=serialize)
-    logger.addFilter(_RedactingFilter())
-    return logger
+
+def get_logger() -> logging.Logger:
+    """The service's logger ("authgate"), configured on first use: JSON lines on stdout.
+
+    It propagates to the root logger, as the Powertools Logger it replaces did (a test's log
+    capture sees its records)."""
+    if not _configured:
+        logger = logging.getLogger(SERVICE)
+        logger.setLevel(log_level())
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(FORMATTER)
+        logger.addHandler(handler)
+        logger.addFilter(_RedactingFilter())
+        _configured.append(logger)
+    return _configured[0]
+
+
+def set_correlation_id(value: str | None) -> None:
+    """The id every following record carries (the request's x-request-id)."""
+    FORMATTER.correlation_id = value

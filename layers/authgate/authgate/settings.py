@@ -11,7 +11,8 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+
+from authgate.caches import cached
 
 ENV_PREFIX = "AUTHGATE_"
 
@@ -178,10 +179,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
     issuer = env.get("AUTHGATE_ISSUER", "").rstrip("/")
     if issuer and not issuer.startswith(("https://", "http://127.0.0.1", "http://localhost")):
         raise SettingsError(f"AUTHGATE_ISSUER must be an https URL, got {issuer!r}")
-    tables = Tables(**{
-        f.name: env.get(TABLE_ENV[f.name]) or f.default  # type: ignore[misc]
-        for f in fields(Tables)
-    })
+    defaults = Tables()
+    tables = Tables(**{f.name: env.get(TABLE_ENV[f.name]) or getattr(defaults, f.name) for f in fields(Tables)})
     return Settings(
         stage=stage,
         stack=_stack(env, stage),
@@ -204,12 +203,14 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
     )
 
 
-@lru_cache(maxsize=1)
+def log_level() -> str:
+    """The log level (POWERTOOLS_LOG_LEVEL, as the template names it, or LOG_LEVEL); INFO when
+    unset or not a level. Never raises: a misconfigured deployment still logs why."""
+    raw = (os.environ.get("POWERTOOLS_LOG_LEVEL") or os.environ.get("LOG_LEVEL") or "INFO").upper()
+    return raw if raw in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL") else "INFO"
+
+
+@cached
 def get_settings() -> Settings:
-    """The process-wide settings, built on first use (never at import)."""
+    """The process-wide settings, built on first use (never at import); `caches.reset()` forgets them."""
     return from_env()
-
-
-def reset() -> None:
-    """Forget cached settings (tests and the local emulator change the environment)."""
-    get_settings.cache_clear()

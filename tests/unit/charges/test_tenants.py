@@ -5,17 +5,16 @@ from __future__ import annotations
 from authgate.charges import tenants
 
 
-def test_cached_for_the_ttl(aws):
+def test_cached_for_the_ttl(aws, clock):
     from authgate.stores.tenants import Tenant, TenantStore
 
     TenantStore().put(Tenant("t1", currencies=("usd",)))
-    now = [1000.0]
-    assert tenants.enabled_currencies("t1", clock=lambda: now[0]) == {"usd"}
+    assert tenants.enabled_currencies("t1") == {"usd"}
     TenantStore().put(Tenant("t1", currencies=("usd", "eur")))
-    now[0] += 59
-    assert tenants.enabled_currencies("t1", clock=lambda: now[0]) == {"usd"}
-    now[0] += 2
-    assert tenants.enabled_currencies("t1", clock=lambda: now[0]) == {"usd", "eur"}
+    clock.advance(59)
+    assert tenants.enabled_currencies("t1") == {"usd"}
+    clock.advance(2)
+    assert tenants.enabled_currencies("t1") == {"usd", "eur"}
 
 
 def test_unknown_tenant_has_no_currencies(aws):

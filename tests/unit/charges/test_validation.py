@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
-from authgate.charges.validation import ChargeRequest, parse_charge_request, pointer
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from authgate.charges.validation import MESSAGES, ChargeRequest, parse_charge_request, pointer
 from authgate.errors import ApiError
 
 
@@ -22,7 +26,7 @@ def test_amount_must_be_a_json_integer(amount):
         ("/amount", "must be an integer (minor units, e.g. 1050 for 10.50)")]
 
 
-def test_messages_are_never_pydantics_own():
+def test_messages_are_never_a_librarys_own():
     with pytest.raises(ApiError) as info:
         parse_charge_request({"amount": 0, "currency": "US", "description": 1, "invoice_id": "", "z": 1})
     messages = [f.message for f in info.value.field_errors]
@@ -33,3 +37,57 @@ def test_messages_are_never_pydantics_own():
 def test_pointer_escapes_rfc_6901():
     assert pointer(("a/b", "c~d", 0)) == "/a~1b/c~0d/0"
     assert pointer(()) == ""
+
+
+# ---------------------------------------------------------------- held to pydantic's own results
+def _oracle() -> Any:
+    """The schema as a pydantic model in strict mode: what charges.validation must agree with."""
+    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+    from pydantic_core import PydanticCustomError
+
+    from authgate.charges.currencies import is_iso_4217
+    from authgate.charges.model import MAX_AMOUNT, MAX_DESCRIPTION
+
+    class Charge(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+        amount: StrictInt = Field(gt=0, le=MAX_AMOUNT)
+        currency: StrictStr
+        description: StrictStr | None = Field(default=None, max_length=MAX_DESCRIPTION)
+        invoice_id: StrictStr | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
+
+        @field_validator("currency")
+        @classmethod
+        def _iso_4217(cls, value: str) -> str:
+            if not is_iso_4217(value):
+                raise PydanticCustomError("currency_code", "not ISO 4217")
+            return value
+
+    return Charge
+
+
+ORACLE = _oracle()
+VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.sampled_from([0, 1, 99_999_999, 100_000_000]),
+    st.floats(allow_nan=False), st.text(max_size=70),
+    st.sampled_from(["usd", "eur", "US", "xts", "", "a" * 500, "a" * 501, "é" * 501, "inv_1", "a" * 64, "a" * 65,
+                     "x-y_z", "a b", "abc\n", "usd\n"]),
+    st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
+BODIES = st.dictionaries(st.sampled_from(["amount", "currency", "description", "invoice_id", "z", "a/b", "~x", ""]),
+                         VALUES, max_size=7)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(BODIES)
+def test_agrees_with_pydantic_strict_mode(body: dict[str, Any]) -> None:
+    from pydantic import ValidationError
+
+    try:
+        expected: Any = ORACLE.model_validate(body).model_dump(exclude_none=True)
+    except ValidationError as exc:
+        expected = [(pointer(e["loc"]), MESSAGES[e["type"]]) for e in exc.errors()]
+    try:
+        seen: Any = parse_charge_request(body).canonical()
+    except ApiError as error:
+        seen = [(f.pointer, f.message) for f in error.field_errors]
+    assert seen == expected

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import io
 import json
-import logging
 
 import pytest
 
@@ -13,19 +11,6 @@ from authgate.http.correlation import correlate, valid_traceparent
 from authgate.http.response import Response
 from authgate.logs import get_logger
 from tests.events import event
-
-
-@pytest.fixture
-def log_lines():
-    """The service's log lines as emitted (formatted at emit time, as CloudWatch would see them)."""
-    logger = get_logger()
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(logger.registered_formatter)
-    logger._logger.addHandler(handler)
-    yield lambda: [json.loads(line) for line in stream.getvalue().splitlines()]
-    logger._logger.removeHandler(handler)
-
 
 TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 

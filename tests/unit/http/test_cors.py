@@ -1,6 +1,6 @@
 """authgate.http.cors through an App: preflight, exact origins, Vary, errors readable, never * or credentials.
 
-The origins callable stands in for ClientsTable (the App takes any callable); what is tested is
+The origin predicate stands in for ClientsTable's origin records (the App takes any callable); what is tested is
 the CORS protocol the App speaks.
 """
 
@@ -15,15 +15,16 @@ from authgate.errors import ApiError
 from authgate.http.app import App, Route
 from authgate.http.cors import ALLOWED_HEADERS, EXPOSED_HEADERS, CorsPolicy, origin_of
 from authgate.http.response import Response
+from tests.demo import ISSUER
 from tests.events import event
 
 SPA = "http://127.0.0.1:8765"
 CALLS: list[int] = []
 
 
-def origins() -> frozenset[str]:
+def origins(origin: str) -> bool:
     CALLS.append(1)
-    return frozenset({SPA, "https://spa.example"})
+    return origin in {SPA, "https://spa.example"}
 
 
 def token(_request: Any) -> Response:
@@ -75,7 +76,7 @@ def test_preflight_from_any_other_origin_is_403_without_cors_headers(origin: str
     assert headers["Vary"] == "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"
     payload = json.loads(body)
     assert payload["error"] == "invalid_request"  # OAuth JSON on an OAuth route; error_uri names the code
-    assert payload["error_uri"] == "https://auth.example.test/problems/origin_not_allowed"
+    assert payload["error_uri"] == f"{ISSUER}/problems/origin_not_allowed"
 
 
 def test_plain_options_lists_the_methods() -> None:
@@ -127,7 +128,7 @@ def test_405_on_a_cors_resource_lists_options() -> None:
 
 
 def test_origins_that_cannot_be_read_mean_no_cors_not_a_failure() -> None:
-    def broken() -> frozenset[str]:
+    def broken(_origin: str) -> bool:
         raise ApiError("service_unavailable")
 
     app = App("t", {("/x", "GET"): Route(token)}, cors={"/x": CorsPolicy(("GET",), broken)})

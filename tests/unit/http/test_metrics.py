@@ -29,13 +29,12 @@ APP = App("metrics-test", {
 
 @pytest.fixture(autouse=True)
 def issuer(monkeypatch):
-    from authgate import settings
+    from authgate import caches
 
-    monkeypatch.setenv("AUTHGATE_ISSUER", "https://auth.example.test")
     monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
-    settings.reset()
+    caches.reset()
     yield
-    settings.reset()
+    caches.reset()
 
 
 def emf_lines(text: str) -> list[dict]:

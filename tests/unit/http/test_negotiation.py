@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from authgate.errors import ApiError
+from authgate.http.context import RequestContext
 from authgate.http.negotiation import (
     check_jsonapi_media_types,
     error_shape,
@@ -36,8 +37,7 @@ from tests.events import request
 ])
 def test_error_shape(accept, registered, shape):
     headers = {"Accept": accept} if accept is not None else {}
-    state = {"error_format": registered} if registered else {}
-    assert error_shape(request(headers, state=state)) == shape
+    assert error_shape(request(headers, context=RequestContext(error_format=registered))) == shape
 
 
 def test_q_values_are_parsed():

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from authgate.limits import clock as limiter_clock
+from authgate import clock as limiter_clock
 
 
 @pytest.fixture

@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 
+from authgate.clock import ManualClock
 from authgate.errors import ApiError
+from authgate.failures import api_error
 from authgate.limits import AuthFailureGuard
-from authgate.limits.clock import ManualClock
 from authgate.limits.policies import AuthFailurePolicies, Policy
 from authgate.limits.window import window_at
+from authgate.stores.exceptions import StorageUnavailable
 from tests.faults.injection import client_error
 
 WINDOW = 300
@@ -95,8 +97,9 @@ def test_an_unavailable_table_on_record_fails_open_and_on_gate_is_a_503(
     g = guard(db)
 
     g.record_failure("demo-service", "198.51.100.7")  # no exception: the 401 stays honest
-    with pytest.raises(ApiError) as unavailable:
+    with pytest.raises(StorageUnavailable) as unavailable:
         g.gate("demo-service", "198.51.100.7")
 
-    assert (unavailable.value.code, unavailable.value.status) == ("service_unavailable", 503)
-    assert unavailable.value.headers == {"Retry-After": "1"}
+    error = api_error(unavailable.value)
+    assert error is not None and (error.code, error.status) == ("service_unavailable", 503)
+    assert error.headers == {"Retry-After": "1"}

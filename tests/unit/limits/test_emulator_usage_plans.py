@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from authgate.limits.clock import ManualClock
+from authgate.clock import ManualClock
 from authgate_cli.local.usage_plans import (
     QUOTA_EXCEEDED,
     THROTTLED,

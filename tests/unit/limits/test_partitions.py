@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from authgate.limits.partitions import Partition, count_for, partition_of
-from authgate.limits.policies import Policy, api_policies
+from authgate.limits.partitions import Partition, partition_of
+from authgate.limits.policies import Policy, api_policies, count_for
 from authgate.settings import MAX_TENANT_QUOTA, PARTITION_QUOTA_MAX, PARTITION_WRITE_RATE, from_env
 
 

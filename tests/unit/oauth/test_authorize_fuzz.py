@@ -8,16 +8,13 @@ from urllib.parse import urlencode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.demo import CHALLENGE
 from tests.functional.authorize_support import (
-    CHALLENGE,
     Browser,
-    browser,
     headers_of,
     page_of,
     web_params,
 )
-
-__all__ = ["browser"]  # fixture
 
 REGISTERED = ("http://127.0.0.1:8765/callback?", "http://127.0.0.1:8765/spa/callback?",
               "http://127.0.0.1:8765/partner/callback?")

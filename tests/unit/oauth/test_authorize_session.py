@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import boto3
 import pytest
 
+from authgate.clock import ManualClock
 from authgate.oauth import session
 from authgate.oauth.authorize_request import AuthorizationRequest
 
@@ -17,14 +16,12 @@ REQUEST = AuthorizationRequest(client_id="demo-web", tenant_id="demo", redirect_
 
 @pytest.fixture
 def secret(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    from authgate import dependencies, settings
+    from authgate import caches
 
     monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "unit-test-session-secret-0123456789")
-    settings.reset()
-    dependencies.reset()
+    caches.reset()
     yield
-    settings.reset()
-    dependencies.reset()
+    caches.reset()
 
 
 def test_round_trip(secret: None) -> None:
@@ -34,13 +31,12 @@ def test_round_trip(secret: None) -> None:
 
 
 @pytest.mark.parametrize("change", ["payload", "mac", "binding", "csrf", "expired", "missing"])
-def test_anything_altered_is_refused(secret: None, change: str) -> None:
+def test_anything_altered_is_refused(secret: None, clock: ManualClock, change: str) -> None:
     binding = session.new_binding()
     blob, nonce = session.seal(REQUEST)
     csrf = session.csrf_token(binding, nonce)
     data, mac = blob.split(".")
     args: tuple[str | None, str | None, str | None] = (blob, csrf, binding)
-    clock = time.time
     if change == "payload":
         args = (data[:-2] + ("AA" if data[-2:] != "AA" else "BB") + "." + mac, csrf, binding)
     elif change == "mac":
@@ -50,11 +46,11 @@ def test_anything_altered_is_refused(secret: None, change: str) -> None:
     elif change == "csrf":
         args = (blob, session.csrf_token(binding, "other-nonce"), binding)
     elif change == "expired":
-        clock = lambda: time.time() + session.SESSION_TTL
+        clock.advance(session.SESSION_TTL)
     else:
         args = (None, csrf, binding)
     with pytest.raises(session.SessionInvalid):
-        session.unseal(*args, clock=clock)
+        session.unseal(*args)
 
 
 def test_blob_mac_is_not_a_csrf_token(secret: None) -> None:
@@ -66,31 +62,28 @@ def test_blob_mac_is_not_a_csrf_token(secret: None) -> None:
 
 
 def test_secret_from_secrets_manager(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    from authgate import dependencies, settings
+    from authgate import caches
 
     arn = boto3.client("secretsmanager").create_secret(Name="authgate/session", SecretString="k" * 64)["ARN"]
     monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
     monkeypatch.setenv("AUTHGATE_SESSION_SECRET_ARN", arn)
     monkeypatch.setenv("AUTHGATE_STAGE", "staging")
-    settings.reset()
-    dependencies.reset()
+    caches.reset()
     assert session.session_key() == b"k" * 64
 
 
 def test_no_secret_outside_local_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from authgate import dependencies, settings
+    from authgate import caches
     from authgate.errors import ApiError
 
     monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
     monkeypatch.delenv("AUTHGATE_SESSION_SECRET_ARN", raising=False)
     monkeypatch.setenv("AUTHGATE_STAGE", "production")
-    settings.reset()
-    dependencies.reset()
+    caches.reset()
     with pytest.raises(ApiError) as info:
         session.session_key()
     assert info.value.code == "internal_error"
-    settings.reset()
-    dependencies.reset()
+    caches.reset()
 
 
 def test_binding_cookie() -> None:

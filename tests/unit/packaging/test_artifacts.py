@@ -20,11 +20,11 @@ def _build(tmp_path: Path) -> Path:
     site = tmp_path / "AuthgateLayer" / "python"
     shutil.copytree(check_artifacts.RUNTIME, site / "authgate",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    info = site / "pyjwt-2.15.1.dist-info"
+    info = site / "jmespath-1.1.0.dist-info"
     info.mkdir(parents=True)
-    (info / "RECORD").write_text("jwt/__init__.py,sha256=x,1\n../../bin/x,sha256=y,1\n")
-    (site / "jwt").mkdir()
-    (site / "jwt" / "__init__.py").write_text("")
+    (info / "RECORD").write_text("jmespath/__init__.py,sha256=x,1\n../../bin/x,sha256=y,1\n")
+    (site / "jmespath").mkdir()
+    (site / "jmespath" / "__init__.py").write_text("")
     function = tmp_path / "TokenFunction"
     function.mkdir()
     (function / "app.py").write_text("handler = None\n")

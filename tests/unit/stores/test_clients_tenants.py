@@ -62,7 +62,8 @@ def test_client_of_another_environment_reads_as_unknown(seeded):
 
 
 def test_create_shows_secret_once_and_rotation_invalidates_old_secret_at_once(aws):
-    from authgate.stores.clients import ClientExists, ClientNotFound, ClientStore
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.exceptions import ClientExists, ClientNotFound
 
     store = ClientStore()
     _client, secret = store.create(tenant_id="demo", name="x", grant_types=["client_credentials"],
@@ -98,13 +99,15 @@ def test_throttling_becomes_service_unavailable(aws):
     from botocore.stub import Stubber
 
     from authgate.aws import dynamodb
-    from authgate.errors import ApiError
+    from authgate.failures import api_error
     from authgate.stores.clients import ClientStore
+    from authgate.stores.exceptions import StorageUnavailable
 
     client = dynamodb()
     with Stubber(client) as stub:
         stub.add_client_error("get_item", "ProvisionedThroughputExceededException", http_status_code=400)
-        with pytest.raises(ApiError) as info:
+        with pytest.raises(StorageUnavailable) as info:
             ClientStore(client).get("demo-web")
-    assert (info.value.code, info.value.status, info.value.headers, info.value.oauth_error) == (
+    error = api_error(info.value)
+    assert error is not None and (error.code, error.status, error.headers, error.oauth_error) == (
         "service_unavailable", 503, {"Retry-After": "1"}, "temporarily_unavailable")

@@ -11,14 +11,6 @@ import pytest
 from authgate.stores.codes import CodeAlreadyUsed, CodeExpired, CodeNotFound, CodeStore
 
 
-class Clock:
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def new_code(store: CodeStore, redirect_uri: str | None = "http://127.0.0.1:8765/callback") -> str:
     return store.create(client_id="demo-web", tenant_id="demo", redirect_uri=redirect_uri,
                         code_challenge="E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
@@ -35,9 +27,8 @@ def test_only_the_hash_is_stored(aws):
     assert len(code) == 43  # token_urlsafe(32): 256 bits
 
 
-def test_consume_returns_the_binding_then_reuse_carries_the_record(aws):
-    clock = Clock()
-    store = CodeStore(clock=clock)
+def test_consume_returns_the_binding_then_reuse_carries_the_record(aws, clock):
+    store = CodeStore()
     code = new_code(store)
     record = store.consume(code)
     assert (record.client_id, record.tenant_id, record.redirect_uri, record.scope, record.subject) == (
@@ -62,11 +53,10 @@ def test_redirect_uri_absent_when_not_sent(aws):
     assert store.consume(new_code(store, redirect_uri=None)).redirect_uri is None
 
 
-def test_expired_code_is_refused_even_though_the_item_remains(aws):
-    clock = Clock()
-    store = CodeStore(clock=clock)
+def test_expired_code_is_refused_even_though_the_item_remains(aws, clock):
+    store = CodeStore()
     code = new_code(store)
-    clock.now += 60
+    clock.advance(60)
     with pytest.raises(CodeExpired) as info:
         store.consume(code)
     assert info.value.record.client_id == "demo-web"
@@ -104,13 +94,15 @@ def test_32_concurrent_consumes_have_exactly_one_winner(aws):
 def test_throttling_is_service_unavailable(aws):
     from botocore.stub import Stubber
 
-    from authgate.errors import ApiError
+    from authgate.failures import api_error
+    from authgate.stores.exceptions import StorageUnavailable
 
     client = boto3.client("dynamodb")
     stub = Stubber(client)
     stub.add_client_error("update_item", "ProvisionedThroughputExceededException", http_status_code=400)
-    with stub, pytest.raises(ApiError) as info:
+    with stub, pytest.raises(StorageUnavailable) as info:
         CodeStore(dynamodb=client).consume("whatever")
-    assert (info.value.code, info.value.status, info.value.oauth_error) == (
+    error = api_error(info.value)
+    assert error is not None and (error.code, error.status, error.oauth_error) == (
         "service_unavailable", 503, "temporarily_unavailable")
-    assert info.value.headers == {"Retry-After": "1"}
+    assert error.headers == {"Retry-After": "1"}

@@ -8,17 +8,10 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from authgate.errors import ApiError
+from authgate.clock import ManualClock
 from authgate.stores import tenant_cache
+from authgate.stores.exceptions import StorageUnavailable
 from authgate.stores.tenants import Tenant, TenantStore
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -34,32 +27,29 @@ def reads(aws: None) -> Counter[str]:
     return seen
 
 
-def test_reads_once_within_the_ttl_then_again(reads: Counter[str]) -> None:
-    clock = Clock()
+def test_reads_once_within_the_ttl_then_again(reads: Counter[str], clock: ManualClock) -> None:
     TenantStore().put(Tenant("t1", currencies=("usd",), forbidden_scopes=frozenset({"charges:refund"})))
     reads.clear()
-    first = tenant_cache.get_tenant("t1", clock)
-    clock.now += tenant_cache.TTL_SECONDS - 1
-    assert tenant_cache.get_tenant("t1", clock) == first
+    first = tenant_cache.get_tenant("t1")
+    clock.advance(tenant_cache.TTL_SECONDS - 1)
+    assert tenant_cache.get_tenant("t1") == first
     assert reads == Counter({"GetItem": 1})
 
     TenantStore().put(Tenant("t1", currencies=("usd",)))  # the scope is no longer forbidden
-    clock.now += 1
-    assert tenant_cache.get_tenant("t1", clock).forbidden_scopes == frozenset()
+    clock.advance(1)
+    assert tenant_cache.get_tenant("t1").forbidden_scopes == frozenset()
     assert reads == Counter({"GetItem": 2, "PutItem": 1})
 
 
-def test_unknown_tenant_is_cached_as_unknown(reads: Counter[str]) -> None:
-    clock = Clock()
-    assert tenant_cache.get_tenant("nobody", clock) is None
-    assert tenant_cache.get_tenant("nobody", clock) is None
+def test_unknown_tenant_is_cached_as_unknown(reads: Counter[str], clock: ManualClock) -> None:
+    assert tenant_cache.get_tenant("nobody") is None
+    assert tenant_cache.get_tenant("nobody") is None
     assert reads == Counter({"GetItem": 1})
 
 
-def test_a_throttled_read_is_not_cached(aws: None) -> None:
+def test_a_throttled_read_is_not_cached(aws: None, clock: ManualClock) -> None:
     from authgate.aws import dynamodb
 
-    clock = Clock()
     TenantStore().put(Tenant("t1"))
     client = dynamodb()
 
@@ -67,8 +57,8 @@ def test_a_throttled_read_is_not_cached(aws: None) -> None:
         raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "slow down"}}, "GetItem")
 
     client.meta.events.register("before-call.dynamodb.GetItem", throttle, unique_id="throttle")
-    with pytest.raises(ApiError) as raised:
-        tenant_cache.get_tenant("t1", clock)
-    assert raised.value.code == "service_unavailable"
+    with pytest.raises(StorageUnavailable) as raised:
+        tenant_cache.get_tenant("t1")
+    assert raised.value.reason == "ThrottlingException"
     client.meta.events.unregister("before-call.dynamodb.GetItem", unique_id="throttle")
-    assert tenant_cache.get_tenant("t1", clock) == Tenant("t1")
+    assert tenant_cache.get_tenant("t1") == Tenant("t1")

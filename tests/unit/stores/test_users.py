@@ -8,15 +8,8 @@ import boto3
 import pytest
 
 from authgate.stores import users
-from authgate.stores.users import LoginResult, UserExists, UserStore, check_password, hash_password
-
-
-class Clock:
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from authgate.stores.exceptions import UserExists
+from authgate.stores.users import LoginResult, UserStore, check_password, hash_password
 
 
 def test_hash_is_scrypt_with_parameters_and_salt():
@@ -54,34 +47,32 @@ def test_create_twice_refused_unless_overwrite(aws):
     assert store.verify("demo", "alice", "two").ok
 
 
-def test_failures_slow_down_then_lock_then_recover(aws):
-    clock = Clock()
-    store = UserStore(clock=clock)
+def test_failures_slow_down_then_lock_then_recover(aws, clock):
+    store = UserStore()
     store.create("demo", "alice", "alice-password")
     for _ in range(users.FREE_ATTEMPTS):
         assert store.verify("demo", "alice", "wrong").reason == "invalid"
     # From here every failure opens a window of 2**(failures-3) seconds (1, 2, 4, ... 64 -> 60).
     for failures in range(users.FREE_ATTEMPTS, users.LOCK_AFTER - 1):
         wait = users.delay_after(failures)
-        clock.now += wait - 1
+        clock.advance(wait - 1)
         if wait > 1:
             assert store.verify("demo", "alice", "alice-password").reason == "throttled"  # even the right one
-        clock.now += 1
+        clock.advance(1)
         assert store.verify("demo", "alice", "wrong").reason == "invalid"
     assert [users.delay_after(f) for f in range(3, 10)] == [1, 2, 4, 8, 16, 32, 60]
-    clock.now += users.delay_after(users.LOCK_AFTER - 1)
+    clock.advance(users.delay_after(users.LOCK_AFTER - 1))
     assert store.verify("demo", "alice", "wrong").reason == "invalid"  # the 10th failure locks
-    assert store.get("demo", "alice").locked_until == int(clock.now) + users.LOCK_SECONDS
-    clock.now += users.LOCK_SECONDS - 1
+    assert store.get("demo", "alice").locked_until == int(clock.value) + users.LOCK_SECONDS
+    clock.advance(users.LOCK_SECONDS - 1)
     assert store.verify("demo", "alice", "alice-password").reason == "locked"
-    clock.now += 1
+    clock.advance(1)
     assert store.verify("demo", "alice", "alice-password").ok
     assert store.get("demo", "alice").failed_logins == 0
 
 
-def test_success_resets_the_count(aws):
-    clock = Clock()
-    store = UserStore(clock=clock)
+def test_success_resets_the_count(aws, clock):
+    store = UserStore()
     store.create("demo", "alice", "alice-password")
     store.verify("demo", "alice", "wrong")
     store.verify("demo", "alice", "wrong")
@@ -89,9 +80,8 @@ def test_success_resets_the_count(aws):
     assert store.get("demo", "alice").failed_logins == 0
 
 
-def test_parallel_burst_gets_no_more_tries_than_the_free_ones(aws):
-    clock = Clock()
-    store = UserStore(clock=clock)
+def test_parallel_burst_gets_no_more_tries_than_the_free_ones(aws, clock):
+    store = UserStore()
     store.create("demo", "alice", "alice-password")
     results: list[str] = []
     barrier = threading.Barrier(16)

@@ -9,24 +9,16 @@ forged cursor can only select a starting point within the caller's own charges.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import hashlib
 import hmac
 import json
 
+from authgate import base64url
 from authgate.charges.model import is_charge_id
 from authgate.errors import ApiError, FieldError
 
 MAX_CURSOR_LENGTH = 200
-
-
-def _b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 def _check(tenant_id: str, payload: bytes) -> bytes:
@@ -35,7 +27,7 @@ def _check(tenant_id: str, payload: bytes) -> bytes:
 
 def encode(tenant_id: str, before: str) -> str:
     payload = json.dumps({"v": 1, "before": before}, separators=(",", ":")).encode()
-    return f"{_b64(payload)}.{_b64(_check(tenant_id, payload))}"
+    return f"{base64url.encode(payload)}.{base64url.encode(_check(tenant_id, payload))}"
 
 
 def _invalid() -> ApiError:
@@ -50,7 +42,7 @@ def decode(tenant_id: str, cursor: str) -> str:
         raise _invalid()
     head, tail = cursor.split(".")
     try:
-        payload, check = _unb64(head), _unb64(tail)
+        payload, check = base64url.decode(head), base64url.decode(tail)
         if not hmac.compare_digest(check, _check(tenant_id, payload)):
             raise _invalid()
         data = json.loads(payload)

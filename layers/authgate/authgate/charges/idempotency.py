@@ -1,15 +1,15 @@
-"""Idempotent POST /charges on Powertools' idempotency utility (IETF draft-ietf-httpapi-idempotency-key-header).
+"""Idempotency-Key on POST /charges (IETF draft-ietf-httpapi-idempotency-key-header; contract 7.6).
 
-- The key is scoped to the calling client: the record id is "charges#" + sha256(client#key).
-- The validated request is fingerprinted (Powertools payload validation): the same key with a
-  different body is 422 idempotency_key_reused.
-- Only a completed success is stored and replayed (status and body, `Idempotent-Replayed: true`).
-  A failed attempt raises, Powertools deletes the record, and a retry runs again: a failure
-  changed nothing (the charge write is one transaction), so re-running is safe and lets a
-  client retry after, say, an invoice is unlocked.
-- While the first attempt runs, a retry is 409 idempotency_request_in_progress with Retry-After.
-  The in-progress lock expires with the Lambda's remaining time, so an invocation that timed out
-  does not block retries for the record's 24 h.
+- The key is scoped to the calling client: its record is found by sha256(client#key), and the
+  raw key never reaches storage or logs.
+- The validated request is fingerprinted: the same key with a different body is 422
+  idempotency_key_reused.
+- Only a success is recorded, in the same transaction as the charge (stores.idempotency), with
+  its response: a retry, a concurrent duplicate that lost the race, and a retry after a timeout
+  all get that response again, `Idempotent-Replayed: true`. A failure changed nothing (the write
+  is one transaction), so a retry runs again, e.g. once an invoice is unlocked.
+- The record is read in the request's one BatchGetItem (tokens.resource), so a replay costs the
+  guard's read and the limiter's write, nothing more. Records live 24 h.
 """
 
 from __future__ import annotations
@@ -17,30 +17,21 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from authgate import aws
-from authgate.charges.invocation import lambda_context
-from authgate.dependencies import cached
+from authgate import clock
 from authgate.errors import ApiError, FieldError
-from authgate.errors.model import retry_after
-from authgate.logs import get_logger
-from authgate.settings import get_settings
-from authgate.stores.faults import is_unavailable, unavailable
+from authgate.stores import idempotency
 
 if TYPE_CHECKING:
-    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
-
     from authgate.http.request import Request
+    from authgate.stores.batch import BatchRead, Pending
+    from authgate.stores.idempotency import IdempotencyRecord
+    from authgate.tokens.principal import Principal
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
-RECORD_TTL_SECONDS = 24 * 3600
-# A charge takes milliseconds; a second later the first attempt has finished or timed out.
-IN_PROGRESS_RETRY_AFTER = 1
-KEY_PREFIX = "charges"
 # RFC 9110 5.6.2 "visible" characters (VCHAR): no space, no control characters, ASCII only.
 _VISIBLE_ASCII = re.compile(r"^[\x21-\x7e]+$")
 
@@ -67,17 +58,9 @@ def idempotency_key(request: Request) -> str | None:
     return value
 
 
-@dataclass(frozen=True)
-class ScopedKey:
-    """An Idempotency-Key bound to the client that sent it."""
-
-    client_id: str
-    key: str
-
-    @property
-    def digest(self) -> str:
-        # The raw key never reaches storage or logs; only this digest does.
-        return hashlib.sha256(f"{self.client_id}#{self.key}".encode()).hexdigest()
+def digest(client_id: str, key: str) -> str:
+    """The key bound to the client that sent it, as stored: sha256(client#key)."""
+    return hashlib.sha256(f"{client_id}#{key}".encode()).hexdigest()
 
 
 def fingerprint(request: dict[str, Any]) -> str:
@@ -86,76 +69,36 @@ def fingerprint(request: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-@cached
-def persistence() -> DynamoDBPersistenceLayer:
-    """One persistence layer per process (it keeps the first config it is given; ours never varies)."""
-    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
-
-    return DynamoDBPersistenceLayer(table_name=get_settings().tables.idempotency,
-                                    key_attr="id", expiry_attr="expiration",
-                                    boto3_client=aws.dynamodb())
-
-
 @dataclass(frozen=True)
-class Outcome:
-    result: dict[str, Any]
-    replayed: bool
+class KeyedRequest:
+    """A POST's Idempotency-Key as the header gave it: its value, or the 400 to raise in turn.
+
+    Read before the bearer check so its record joins the guard's batch read; an unusable header
+    is still reported where it always was, after authentication and the rate limit.
+    """
+
+    key: str | None
+    error: ApiError | None = None
+
+    @classmethod
+    def of(cls, request: Request) -> KeyedRequest:
+        try:
+            return cls(idempotency_key(request))
+        except ApiError as error:
+            return cls(None, error)
+
+    def require(self) -> str | None:
+        """The key (None without one), or the header's 400."""
+        if self.error is not None:
+            raise self.error
+        return self.key
+
+    def prefetch(self, principal: Principal, reads: BatchRead) -> Pending | None:
+        """Register the (client, key) record in the request's batch read (tokens.resource)."""
+        return idempotency.prefetch(reads, digest(principal.client_id, self.key)) if self.key else None
 
 
-def run_once(scoped: ScopedKey, request: dict[str, Any], create: Callable[[], dict[str, Any]]) -> Outcome:
-    """Run `create` at most once per (client, key); replay its stored result otherwise."""
-    from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
-    from aws_lambda_powertools.utilities.idempotency.exceptions import (
-        IdempotencyAlreadyInProgressError,
-        IdempotencyInconsistentStateError,
-        IdempotencyPersistenceLayerError,
-        IdempotencyValidationError,
-    )
-
-    replayed: list[bool] = []
-
-    def mark_replay(response: Any, _record: Any) -> Any:
-        replayed.append(True)
-        return response
-
-    # A config per call (cheap): it carries this invocation's context and hook. The persistence
-    # layer copies the static members from the first config only; they are the same every time.
-    config = IdempotencyConfig(
-        event_key_jmespath="key",
-        payload_validation_jmespath="request",
-        raise_on_no_idempotency_key=True,
-        expires_after_seconds=RECORD_TTL_SECONDS,
-        hash_function="sha256",
-        lambda_context=lambda_context(),
-        response_hook=mark_replay,  # type: ignore[arg-type]  # Powertools types the hook narrowly
-    )
-
-    created: list[dict[str, Any]] = []
-
-    def charge_once(data: dict[str, Any]) -> dict[str, Any]:
-        created.append(create())
-        return created[0]
-
-    idempotent = idempotent_function(charge_once, data_keyword_argument="data",
-                                     persistence_store=persistence(), config=config,
-                                     key_prefix=KEY_PREFIX)
-    try:
-        result = idempotent(data={"key": scoped.digest, "request": request})
-    except IdempotencyValidationError:
-        raise ApiError("idempotency_key_reused",
-                       "This Idempotency-Key was already used with a different request body.") from None
-    except (IdempotencyAlreadyInProgressError, IdempotencyInconsistentStateError):
-        raise retry_after(ApiError("idempotency_request_in_progress",
-                                   "A request with this Idempotency-Key is still being processed."),
-                          IN_PROGRESS_RETRY_AFTER) from None
-    except IdempotencyPersistenceLayerError as exc:
-        if created:
-            # The charge is written but its record could not be marked complete: the client is
-            # told the truth (201); a retry finds the charge through its marker (stores.charges).
-            get_logger().warning("idempotency record not completed", extra={"error": str(exc.__cause__)})
-            return Outcome(created[0], False)
-        cause = exc.__cause__
-        if cause is not None and is_unavailable(cause):
-            raise unavailable(f"idempotency store: {type(cause).__name__}") from exc
-        raise
-    return Outcome(result, bool(replayed))
+def recorded(pending: Pending | None) -> IdempotencyRecord | None:
+    """The live record a prefetched read found, if any."""
+    item = pending.item if pending is not None else None
+    return idempotency.from_item(item, clock.seconds()) if item else None

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import json
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from authgate import clock
 from authgate.charges import cursor
-from authgate.charges.idempotency import ScopedKey, fingerprint, run_once
-from authgate.charges.model import Charge, is_charge_id, new_charge_id
+from authgate.charges.idempotency import digest, fingerprint
+from authgate.charges.model import is_charge_id, new_charge_id, representation
 from authgate.charges.tenants import enabled_currencies
 from authgate.charges.validation import ChargeRequest, parse_charge_request
 from authgate.errors import ApiError, FieldError
-from authgate.stores.charges import ChargeStore, KeyAlreadyCharged, Marker
+from authgate.stores import idempotency
+from authgate.stores.charges import Charge, ChargeStore, from_item
+from authgate.stores.exceptions import IdempotencyKeyReused
+from authgate.stores.idempotency import IdempotencyKeyUsed, IdempotencyRecord
 
 if TYPE_CHECKING:
-    from authgate.tokens.guard import Principal
+    from authgate.stores.batch import BatchRead, Pending
+    from authgate.tokens.principal import Principal
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
@@ -32,10 +37,9 @@ class Created:
     status: int = 201
 
 
-def _stored(charge: Charge) -> dict[str, Any]:
-    # The body is kept as its serialized text so a replay is byte-for-byte the first response.
-    return {"status": 201, "charge_id": charge.charge_id,
-            "body": json.dumps(charge.to_json(), separators=(",", ":"), ensure_ascii=False)}
+def _body(charge: Charge) -> str:
+    # Serialized once and kept as text, so a replay is byte for byte the first response.
+    return json.dumps(representation(charge), separators=(",", ":"), ensure_ascii=False)
 
 
 def _validated(principal: Principal, body: dict[str, Any]) -> ChargeRequest:
@@ -48,55 +52,66 @@ def _validated(principal: Principal, body: dict[str, Any]) -> ChargeRequest:
 
 def _charge(principal: Principal, request: ChargeRequest, request_hash: str | None = None) -> Charge:
     return Charge(tenant_id=principal.tenant, charge_id=new_charge_id(), amount=request.amount,
-                  currency=request.currency, created=int(time.time()), client_id=principal.client_id,
+                  currency=request.currency, created=clock.seconds(), client_id=principal.client_id,
                   description=request.description, invoice_id=request.invoice_id, request_hash=request_hash)
 
 
+def _replay(record: IdempotencyRecord, request_hash: str, store: ChargeStore) -> Created:
+    """The recorded response for the key, if this request is the one that made it."""
+    if record.request_hash != request_hash:
+        raise IdempotencyKeyReused(record.charge_id)
+    body = record.body
+    if body is None:  # a record that predates recording the response: render its charge
+        existing = store.get(record.tenant_id, record.charge_id)
+        if existing is None:
+            raise RuntimeError(f"idempotency record names missing charge {record.charge_id}")
+        body = _body(existing)
+    return Created(record.charge_id, body, replayed=True, status=record.status)
+
+
 def create_charge(principal: Principal, body: dict[str, Any], key: str | None,
-                  store: ChargeStore | None = None) -> Created:
-    """Validate, then write the charge; with a key, at most once per (client, key) (contract 7.6)."""
+                  recorded: IdempotencyRecord | None = None, store: ChargeStore | None = None) -> Created:
+    """Validate, then write the charge; with a key, at most once per (client, key) (contract 7.6).
+
+    `recorded` is the key's live record when the request's batch read found one (a replay).
+    """
     store = store or ChargeStore()
     request = _validated(principal, body)
     if key is None:
         charge = _charge(principal, request)
         store.create(charge)
-        stored = _stored(charge)
-        return Created(stored["charge_id"], stored["body"], replayed=False)
-
-    scoped = ScopedKey(principal.client_id, key)
-    canonical = request.canonical()
-    request_hash = fingerprint(canonical)
-    recovered: list[bool] = []
-
-    def first_attempt() -> dict[str, Any]:
-        charge = _charge(principal, request, request_hash)
-        try:
-            store.create(charge, Marker(scoped.digest, request_hash))
-        except KeyAlreadyCharged as done:
-            # An earlier attempt with this key wrote its charge and then died before its
-            # idempotency record was completed (a timeout): hand back that charge.
-            if done.request_hash != request_hash:
-                raise ApiError("idempotency_key_reused",
-                               "This Idempotency-Key was already used with a different request body.") from None
-            existing = store.get(done.tenant_id, done.charge_id)
-            if existing is None:
-                raise RuntimeError(f"idempotency marker names missing charge {done.charge_id}") from None
-            recovered.append(True)
-            return _stored(existing)
-        return _stored(charge)
-
-    outcome = run_once(scoped, canonical, first_attempt)
-    result = outcome.result
-    return Created(result["charge_id"], result["body"], replayed=outcome.replayed or bool(recovered),
-                   status=int(result["status"]))
+        return Created(charge.charge_id, _body(charge), replayed=False)
+    request_hash = fingerprint(request.canonical())
+    if recorded is not None:
+        return _replay(recorded, request_hash, store)
+    charge = _charge(principal, request, request_hash)
+    first = _body(charge)
+    record = IdempotencyRecord(digest=digest(principal.client_id, key), request_hash=request_hash,
+                               tenant_id=principal.tenant, charge_id=charge.charge_id, status=201, body=first,
+                               expiration=clock.seconds() + idempotency.TTL_SECONDS)
+    try:
+        store.create(charge, record)
+    except IdempotencyKeyUsed as used:
+        # Another request with this key wrote first: a concurrent duplicate that won the race, or
+        # an earlier attempt that timed out after its write. Its response is this one's.
+        return _replay(used.record, request_hash, store)
+    return Created(charge.charge_id, first, replayed=False)
 
 
-def get_charge(principal: Principal, charge_id: str, store: ChargeStore | None = None) -> dict[str, Any]:
-    """The charge, or 404 not_found, also when it belongs to another tenant (no existence leak)."""
-    charge = (store or ChargeStore()).get(principal.tenant, charge_id) if is_charge_id(charge_id) else None
-    if charge is None:
+def charge_reader(charge_id: str) -> Callable[[Principal, BatchRead], Pending | None]:
+    """The prefetch of GET /charges/{id}: the charge, read with the guard's batch (tokens.resource)."""
+    def prefetch(principal: Principal, reads: BatchRead) -> Pending | None:
+        return ChargeStore.prefetch(reads, principal.tenant, charge_id) if is_charge_id(charge_id) else None
+
+    return prefetch
+
+
+def found_charge(charge_id: str, pending: Pending | None) -> dict[str, Any]:
+    """The prefetched charge, or 404 not_found, also when it belongs to another tenant (no existence leak)."""
+    item = pending.item if pending is not None else None
+    if item is None:
         raise ApiError("not_found", f"No charge {charge_id} exists." if is_charge_id(charge_id) else "No such charge.")
-    return charge.to_json()
+    return representation(from_item(item))
 
 
 def _bad_parameter(name: str, detail: str) -> ApiError:
@@ -125,5 +140,5 @@ def list_charges(principal: Principal, limit: int, after_cursor: str | None,
     before = cursor.decode(principal.tenant, after_cursor) if after_cursor is not None else None
     charges, has_more = (store or ChargeStore()).page(principal.tenant, limit, before)
     next_cursor = cursor.encode(principal.tenant, charges[-1].charge_id) if has_more and charges else None
-    return {"object": "list", "data": [c.to_json() for c in charges], "has_more": has_more,
+    return {"object": "list", "data": [representation(c) for c in charges], "has_more": has_more,
             "next_cursor": next_cursor}

@@ -6,13 +6,10 @@ per-request DynamoDB budget. A change to a tenant's currencies takes effect with
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from authgate.stores.tenant_cache import get_tenant
 
 
-def enabled_currencies(tenant_id: str, clock: Callable[[], float] = time.monotonic) -> frozenset[str]:
-    from authgate.stores.tenant_cache import get_tenant
-
-    tenant = get_tenant(tenant_id, clock)
+def enabled_currencies(tenant_id: str) -> frozenset[str]:
+    tenant = get_tenant(tenant_id)
     # An unknown tenant has no currencies: every charge is currency_not_enabled, never a 500.
     return frozenset(c.lower() for c in tenant.currencies) if tenant else frozenset()

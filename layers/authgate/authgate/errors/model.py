@@ -1,14 +1,26 @@
-"""The one internal error type. Renderers (errors/render_*.py) turn it into each wire shape.
+"""The one internal error type. The HTTP boundary (authgate.http.shapes) renders it in each wire shape.
 
 Modelled on node-oidc-provider's error class: a client-facing description and a separate
-internal detail that only reaches logs.
+internal detail that only reaches logs. `code` is typed as the catalogue's `Code`, so a code
+that is not published fails the type check where it is raised.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from authgate.errors.catalogue import lookup
+from authgate.errors.codes import Code
+
+# Where a field error's value came from: the JSON body (a pointer), the query, or a header.
+Location = Literal["body", "query", "header"]
+# RFC 6749 4.1.2.1 / 5.2, RFC 6750 3.1 and RFC 7009 2.2.1 error codes an OAuth response may carry.
+OAuthCode = Literal[
+    "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type",
+    "invalid_scope", "unsupported_token_type", "access_denied", "unsupported_response_type",
+    "server_error", "temporarily_unavailable",
+]
 
 
 @dataclass(frozen=True)
@@ -17,8 +29,7 @@ class FieldError:
 
     pointer: str  # RFC 6901 pointer, e.g. "/amount"; "" for the whole body
     message: str
-    # Where the offending value came from: "body" (JSON pointer), "query" or "header".
-    location: str = "body"
+    location: Location = "body"
     # For location query/header: the parameter or header name.
     name: str = ""
 
@@ -31,7 +42,7 @@ class ApiError(Exception):
     `detail` is shown to the client; `internal` only reaches logs.
     """
 
-    code: str
+    code: Code
     detail: str = ""
     internal: str = ""
     status: int = 0
@@ -39,7 +50,7 @@ class ApiError(Exception):
     headers: dict[str, str] = field(default_factory=dict)
     # OAuth error code when it differs from `code` (e.g. 503 service_unavailable is
     # temporarily_unavailable on OAuth surfaces).
-    oauth_error: str = ""
+    oauth_error: OAuthCode | None = None
 
     def __post_init__(self) -> None:
         info = lookup(self.code)

@@ -2,8 +2,10 @@
 
 API Gateway already routes by resource; the App maps (resource, method) to a handler. A known
 resource with another method is 405 with Allow; anything else is 404. Every response carries
-the correlation headers; every failure is an ApiError rendered for the route's surface; an
-unexpected exception is a 500 internal_error whose trace goes to the log only.
+the correlation headers and the request context's response headers (http.context); every
+failure is an ApiError rendered for the route's surface (http.shapes). A domain exception (a
+store's, say) becomes an ApiError through the function's `translate` mapping (authgate.failures);
+anything else is a 500 internal_error whose trace goes to the log only.
 """
 
 from __future__ import annotations
@@ -11,23 +13,23 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from authgate.errors import ApiError
-from authgate.errors.render import render_error
 from authgate.http.correlation import correlate
 from authgate.http.cors import CorsPolicy
 from authgate.http.metrics import record_response
 from authgate.http.negotiation import check_jsonapi_media_types
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.logs import get_logger
+from authgate.http.shapes.render import Surface, render_error
+from authgate.logs import get_logger, set_correlation_id
 from authgate.settings import get_settings
 
-# How a route reports errors: "api" negotiates problem+json / JSON:API / legacy shapes;
-# "oauth" is RFC 6749 5.2 JSON; "authorize" is the authorization endpoint (error page or redirect).
-Surface = Literal["api", "oauth", "authorize"]
 Handler = Callable[[Request], Response]
+# A function's mapping of domain exceptions to the ApiError a client sees (None: not a domain
+# exception, so a 500).
+Translate = Callable[[Exception], "ApiError | None"]
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,12 @@ class Route:
 class App:
     """Dispatch table of one function, plus the single error boundary."""
 
-    def __init__(self, name: str, routes: Mapping[tuple[str, str], Route],
+    def __init__(self, name: str, routes: Mapping[tuple[str, str], Route], *,
+                 translate: Translate | None = None,
                  cors: Mapping[str, CorsPolicy] | None = None) -> None:
         self.name = name
         self.routes = dict(routes)
+        self.translate = translate
         # Resources browsers may call cross-origin (authgate.http.cors); they also answer OPTIONS.
         self.cors = dict(cors or {})
         self._methods: dict[str, list[str]] = {}
@@ -72,7 +76,7 @@ class App:
         # Until the event parses, the gateway's id is all we have; a warm container must not
         # carry the previous invocation's id into this one's logs.
         corr = correlate(None, None, None, _gateway_request_id(event) or "")
-        logger.set_correlation_id(corr.request_id)
+        set_correlation_id(corr.request_id)
         try:
             try:
                 request = Request.from_event(event)
@@ -82,7 +86,7 @@ class App:
             corr = correlate(request.header("x-request-id"), request.header("x-correlation-id"),
                              request.header("traceparent"), request.gateway_request_id)
             request.request_id = corr.request_id
-            logger.set_correlation_id(corr.request_id)
+            set_correlation_id(corr.request_id)
             route = self.routes.get((request.resource, request.method))
             surface = self.surface_of(request.resource, route)
             policy = self.cors.get(request.resource)
@@ -92,17 +96,21 @@ class App:
                 response = self._dispatch(request, route)
         except ApiError as error:
             response = self._render(error, request, surface)
-        except Exception:  # the one top-level boundary: nothing internal reaches the client
-            logger.exception("unhandled exception", extra={"function": self.name})
-            response = self._render(ApiError("internal_error", "An unexpected error occurred."), request, surface)
+        except Exception as exc:  # the one top-level boundary: nothing internal reaches the client
+            translated = self.translate(exc) if self.translate is not None else None
+            if translated is None:
+                logger.exception("unhandled exception", extra={"function": self.name})
+                translated = ApiError("internal_error", "An unexpected error occurred.")
+            response = self._render(translated, request, surface)
         for name, value in corr.headers().items():
             response.set_header(name, value)
         if request is not None and request.resource in self.cors:
             self.cors[request.resource].apply(request, response, preflight=request.method == "OPTIONS")
         if request is not None:
-            # Headers a layer component attached to the request for whatever response it gets
-            # (the limiter's RateLimit fields also ride on a 404 or 422 of a counted request).
-            for name, value in (request.state.get("response_headers") or {}).items():
+            # Headers a component attached to the request for whatever response it gets (the
+            # limiter's RateLimit fields also ride on a 404 or 422 of a counted request); an
+            # error's own header of the same name (a 429's) is the same value or more precise.
+            for name, value in request.context.response_headers.items():
                 if response.get_header(name) is None:
                     response.set_header(name, value)
         self._log(request, response, started)

@@ -10,13 +10,14 @@ runs on are those of its registered redirect URIs. A resource with a `CorsPolicy
   the headers a client needs to read (x-request-id, WWW-Authenticate, Retry-After, RateLimit).
 Exact origins only, never `*`, never Access-Control-Allow-Credentials (these endpoints use no
 cookies), and `Vary: Origin` on every response a cache could keep (GET without no-store) and on
-every response to a request with an Origin, so a cache never hands one origin's answer to another. Allowed origins come from a callable, read only when a request
-carries an Origin header: requests from servers cost nothing.
+every response to a request with an Origin, so a cache never hands one origin's answer to
+another. Whether an origin is allowed comes from a callable, asked only when a request carries
+an Origin header: requests from servers cost nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -58,7 +59,8 @@ class CorsPolicy:
     """CORS for one resource: the methods browsers may use on it and where they may call from."""
 
     methods: tuple[str, ...]
-    origins: Callable[[], Collection[str]]
+    # Whether an origin may read the responses (called only for requests with an Origin header).
+    allows: Callable[[str], bool]
 
     def allowed_origin(self, request: Request) -> str | None:
         """The request's Origin when it may read the response, else None."""
@@ -66,11 +68,11 @@ class CorsPolicy:
         if not origin or origin == "null":
             return None
         try:
-            allowed = self.origins()
-        except Exception:  # noqa: BLE001 - no origins beats failing a JWKS or metadata read
+            allowed = self.allows(origin)
+        except Exception:  # noqa: BLE001 - no CORS beats failing a JWKS or metadata read
             get_logger().warning("cors origins unavailable", exc_info=True)
             return None
-        return origin if origin in allowed else None
+        return origin if allowed else None
 
     def preflight(self, request: Request) -> Response:
         """OPTIONS on the resource: a CORS preflight, or a plain OPTIONS (RFC 9110 9.3.7)."""

@@ -1,6 +1,6 @@
 """Which error shape a caller gets, and the JSON:API 1.1 media-type rules.
 
-Order (PRODUCT.md "Error shapes"): an explicit, acceptable Accept of application/problem+json
+Order (the error contract, "Error shapes"): an explicit, acceptable Accept of application/problem+json
 or application/vnd.api+json wins (the higher q; problem+json on a tie); else the
 authenticated client's registered error_format (legacy-a | legacy-b); else problem+json.
 Wildcards (*/*, application/*) name no shape, so they do not override a client's setting.
@@ -64,7 +64,11 @@ def _split_params(text: str) -> tuple[str, dict[str, str]]:
 
 
 def _split_outside_quotes(text: str, sep: str) -> list[str]:
-    out, current, quoted, escaped = [], [], False, False
+    if '"' not in text:  # the usual header: nothing quoted, a plain split is the same
+        return text.split(sep)
+    out: list[str] = []
+    current: list[str] = []
+    quoted = escaped = False
     for ch in text:
         if escaped:
             escaped = False
@@ -141,8 +145,8 @@ def error_shape(request: Request | None) -> Shape:
     jsonapi_q = _explicit_q(ranges, JSONAPI, jsonapi=True)
     if problem_q or jsonapi_q:
         return "jsonapi" if jsonapi_q > problem_q else "problem"
-    registered = request.state.get("error_format")
-    if registered in ("legacy-a", "legacy-b"):
+    registered = request.context.error_format
+    if registered == "legacy-a" or registered == "legacy-b":
         return registered
     return "problem"
 

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from authgate.errors import ApiError
+from authgate.http.context import RequestContext
 from authgate.http.headers import Headers
 
 
@@ -28,8 +29,8 @@ class Request:
     domain: str
     # Chosen by http.correlation: the id echoed as x-request-id and used as the log key.
     request_id: str = ""
-    # Filled in as the request is understood (e.g. client_id, tenant, error_format).
-    state: dict[str, Any] = field(default_factory=dict)
+    # What handling the request has learned, for the renderer and the App (http.context).
+    context: RequestContext = field(default_factory=RequestContext)
 
     @classmethod
     def from_event(cls, event: Mapping[str, Any]) -> Request:

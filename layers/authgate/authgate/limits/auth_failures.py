@@ -22,8 +22,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from authgate import clock
 from authgate.errors import ApiError
-from authgate.limits import clock, degraded
+from authgate.limits import degraded
 from authgate.limits.counters import failure_key
 from authgate.limits.fields import ServiceLimit, header_fields
 from authgate.limits.policies import AuthFailurePolicies, Policy, auth_failure_policies

@@ -25,8 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from authgate import clock
 from authgate.errors import ApiError
-from authgate.limits import clock, counters, degraded
+from authgate.limits import counters, degraded
 from authgate.limits.fields import ServiceLimit, header_fields, policy_field
 from authgate.limits.partitions import partition_of
 from authgate.limits.policies import ApiPolicies, Policy, api_policies
@@ -36,7 +37,7 @@ from authgate.stores.limits import LimitReached, LimitsStore, LimitsUnavailable
 if TYPE_CHECKING:
     from authgate.http.request import Request
     from authgate.http.response import Response
-    from authgate.tokens.guard import Principal
+    from authgate.tokens.principal import Principal
 
 # Where the App (http/app.py) finds headers to add to whatever response the request gets.
 RESPONSE_HEADERS = "response_headers"
@@ -138,4 +139,4 @@ def enforce(request: Request, principal: Principal, *, dynamodb: Any = None) -> 
 
 
 def _remember(request: Request, key: str, headers: dict[str, str]) -> None:
-    request.state.setdefault(key, {}).update(headers)
+    request.context.response_headers.update(headers)

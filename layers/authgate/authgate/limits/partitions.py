@@ -28,18 +28,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import math
 from dataclasses import dataclass, replace
 
 from authgate.limits.policies import Policy
-from authgate.settings import PARTITION_QUOTA_MAX, PARTITION_WRITE_RATE
-
-
-def count_for(tenant: Policy) -> int:
-    """How many partitions the tenant policy needs (1 for quotas one item can carry)."""
-    by_size = math.ceil(tenant.quota / PARTITION_QUOTA_MAX)
-    by_rate = math.ceil(tenant.quota / tenant.window / PARTITION_WRITE_RATE)
-    return max(1, by_size, by_rate)
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from authgate.settings import Settings, get_settings
+from authgate.settings import PARTITION_QUOTA_MAX, PARTITION_WRITE_RATE, Settings, get_settings
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,14 @@ class AuthFailurePolicies:
         return (self.subject, self.ip)
 
 
-def api_policies(settings: Settings | None = None) -> ApiPolicies:
-    from authgate.limits.partitions import count_for
+def count_for(tenant: Policy) -> int:
+    """How many partitions the tenant policy needs (1 for quotas one item can carry)."""
+    by_size = math.ceil(tenant.quota / PARTITION_QUOTA_MAX)
+    by_rate = math.ceil(tenant.quota / tenant.window / PARTITION_WRITE_RATE)
+    return max(1, by_size, by_rate)
 
+
+def api_policies(settings: Settings | None = None) -> ApiPolicies:
     limits = (settings or get_settings()).limits
     tenant = Policy("tenant", limits.tenant, limits.window)
     return ApiPolicies(

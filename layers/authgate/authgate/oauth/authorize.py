@@ -3,25 +3,25 @@
 GET validates the request and shows the login + consent form. POST (the form) checks the
 signed state and CSRF token, then the user's decision and password, and redirects with a code.
 
-Errors are raised as ApiError and rendered by errors.render on the "authorize" surface. Until
-the client and redirect URI are trusted, request.state has no "validated_redirect_uri" and the
-error is an HTML page; from the moment it is set, every error (including an unexpected one,
-which the App turns into internal_error -> server_error) is a 302 to that URI with error,
+Errors are raised as ApiError and rendered by http.shapes on the "authorize" surface. Until
+the client and redirect URI are trusted, request.context.redirect is unset and the error is an
+HTML page; from the moment it is set, every error (including an unexpected one, which the App
+turns into internal_error -> server_error) is a 302 to that URI with error,
 error_description, state and iss.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from authgate.errors import ApiError
-from authgate.errors.issuer import base_url
+from authgate.http.context import AuthorizationRedirect
+from authgate.http.issuer import base_url
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.http.shapes.oauth import with_query
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
-from authgate.settings import get_settings
 from authgate.oauth import session
 from authgate.oauth.authorize_request import (
     AuthorizationRequest,
@@ -37,6 +37,7 @@ from authgate.oauth.consent_page import (
     WRONG_CREDENTIALS,
     render_consent,
 )
+from authgate.settings import get_settings
 from authgate.stores.clients import Client, ClientStore
 from authgate.stores.codes import CodeStore
 from authgate.stores.tenants import Tenant, TenantStore
@@ -116,18 +117,9 @@ def post_authorize(request: Request) -> Response:
                               "Referrer-Policy": "no-referrer"})
 
 
-def with_query(redirect_uri: str, params: list[tuple[str, str]]) -> str:
-    """The redirect URI with our parameters added, its own query kept (RFC 6749 3.1.2)."""
-    scheme, netloc, path, query, _fragment = urlsplit(redirect_uri)
-    names = {name for name, _ in params}
-    kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k not in names]
-    return urlunsplit((scheme, netloc, path, urlencode(kept + params), ""))
-
-
 def _trust(request: Request, redirect_uri: str, state: str | None) -> None:
-    # From here on errors.oauth.authorize_error redirects instead of showing the page.
-    request.state["validated_redirect_uri"] = redirect_uri
-    request.state["oauth_state"] = state
+    # From here on http.shapes.oauth.authorize_error redirects instead of showing the page.
+    request.context.redirect = AuthorizationRedirect(redirect_uri, state)
 
 
 def _tenant(client: Client) -> Tenant:

@@ -13,17 +13,17 @@ import base64
 import binascii
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import unquote_plus
 
 from authgate.errors import ApiError
+from authgate.errors.challenges import basic
 from authgate.stores.clients import Client, ClientStore, client_secret_matches
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
 
 METHODS = ("client_secret_basic", "client_secret_post", "none")
-CHALLENGE = 'Basic realm="oauth"'
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Credentials:
 
 
 def invalid_client(detail: str = "Client authentication failed.", internal: str = "") -> ApiError:
-    return ApiError("invalid_client", detail, internal=internal, headers={"WWW-Authenticate": CHALLENGE})
+    return ApiError("invalid_client", detail, internal=internal, headers={"WWW-Authenticate": basic()})
 
 
 def _basic(header: str) -> tuple[str, str]:
@@ -79,7 +79,7 @@ def read_credentials(request: Request, form: Mapping[str, str]) -> Credentials |
 
 
 def authenticate(request: Request, form: Mapping[str, str], creds: Credentials | None = None,
-                 store: Any = None) -> Client:
+                 store: ClientStore | None = None) -> Client:
     """The authenticated client, or raise invalid_client/invalid_request/rate_limited (RFC 6749 2.3, 10.10).
 
     One BatchGetItem reads the client and its failed-authentication counters; a client or
@@ -99,9 +99,6 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
         guard.record_failure(creds.client_id, request.source_ip)
         raise invalid_client(internal=f"client {creds.client_id[:64]!r}: {failure}")
     assert client is not None
-    request.state["client_id"] = client.client_id
-    request.state["tenant"] = client.tenant_id
-    request.state["client_auth_method"] = creds.method
     return client
 
 

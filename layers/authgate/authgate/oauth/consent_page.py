@@ -1,6 +1,6 @@
 """The login + consent page (RFC 6749 4.1.1 "authenticates the resource owner"; RFC 9700 4.15 clickjacking).
 
-Every value is HTML-escaped; the page carries authgate.pages' header set: never cached, never
+Every value is HTML-escaped; the page carries authgate.http.pages' header set: never cached, never
 framed, no Referer, the shared stylesheet only, and it may only submit to this origin (and,
 because browsers apply form-action to the redirect that follows a submission, to the client's
 redirect origin).
@@ -14,10 +14,10 @@ from importlib import resources
 from string import Template
 from urllib.parse import urlsplit
 
+from authgate.http.pages import stylesheet
+from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
 from authgate.oauth.authorize_request import AuthorizationRequest
-from authgate.pages import stylesheet
-from authgate.pages.headers import page_headers
 
 SCOPE_DESCRIPTIONS = {
     "charges:read": "See your charges",

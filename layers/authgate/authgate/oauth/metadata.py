@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from authgate.errors import ApiError
-from authgate.errors.issuer import base_url
+from authgate.http.issuer import base_url
 from authgate.http.response import Response
 from authgate.oauth.scopes import KNOWN_SCOPES
 from authgate.settings import get_settings

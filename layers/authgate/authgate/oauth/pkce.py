@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import re
+
+from authgate import base64url
 
 # code-verifier = 43*128unreserved; unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~" (RFC 7636 4.1).
 VERIFIER = re.compile(r"[A-Za-z0-9\-._~]{43,128}")
@@ -20,8 +21,7 @@ def is_valid_verifier(verifier: str) -> bool:
 
 def s256(verifier: str) -> str:
     """BASE64URL-ENCODE(SHA256(ASCII(code_verifier))) (RFC 7636 4.2)."""
-    digest = hashlib.sha256(verifier.encode("ascii")).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+    return base64url.encode(hashlib.sha256(verifier.encode("ascii")).digest())
 
 
 def verify(verifier: str, challenge: str, method: str = "S256") -> bool:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from authgate import clock
 from authgate.errors import ApiError
-from authgate.errors.issuer import base_url
+from authgate.http.issuer import base_url
 from authgate.http.response import Response
 from authgate.oauth import client_auth
 from authgate.oauth.form import read_form
 from authgate.oauth.grant_revocation import revoke_grant
 from authgate.settings import get_settings
-from authgate.tokens import clock
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -33,7 +33,7 @@ def _not_yours() -> ApiError:
 
 def _revoke_access(token: str, client: Client, issuer: str) -> bool:
     from authgate.stores.revocations import RevocationStore
-    from authgate.tokens.guard import active_access_token
+    from authgate.tokens.resource import active_access_token
 
     principal = active_access_token(token, issuer=issuer)
     if principal is None:
@@ -65,7 +65,7 @@ def post_revoke(request: Request) -> Response:
     token = form.get("token")
     if token is None:
         raise ApiError("invalid_request", "The token parameter is required (RFC 7009 2.1).")
-    issuer, now = base_url(request), clock.now()
+    issuer, now = base_url(request), clock.seconds()
     if form.get("token_type_hint") == "refresh_token":
         _revoke_refresh(token, client, now) or _revoke_access(token, client, issuer)
     else:

@@ -17,12 +17,11 @@ import hashlib
 import hmac
 import json
 import secrets
-import time
-from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from authgate.dependencies import cached
+from authgate import base64url, clock
+from authgate.caches import cached
 from authgate.errors import ApiError
 from authgate.oauth.authorize_request import AuthorizationRequest
 from authgate.settings import get_settings
@@ -59,14 +58,6 @@ def session_key() -> bytes:
     raise ApiError("internal_error", internal="no session secret configured (AUTHGATE_SESSION_SECRET_ARN)")
 
 
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
 def _mac(purpose: bytes, data: bytes) -> bytes:
     # The purpose label keeps a blob MAC from ever being accepted as a CSRF token and vice versa.
     return hmac.new(session_key(), purpose + b"\x00" + data, hashlib.sha256).digest()
@@ -76,28 +67,27 @@ def new_binding() -> str:
     return secrets.token_urlsafe(32)
 
 
-def seal(request: AuthorizationRequest, clock: Callable[[], float] = time.time) -> tuple[str, str]:
+def seal(request: AuthorizationRequest) -> tuple[str, str]:
     """(blob, nonce): the signed copy of `request`, and the nonce its CSRF token is derived from."""
-    now = int(clock())
+    now = clock.seconds()
     nonce = secrets.token_urlsafe(16)
     payload = {"v": _VERSION, "iat": now, "exp": now + SESSION_TTL, "nonce": nonce,
                "req": {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(request).items()}}
     data = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")
-    return f"{_b64(data)}.{_b64(_mac(b'request', data))}", nonce
+    return f"{base64url.encode(data)}.{base64url.encode(_mac(b'request', data))}", nonce
 
 
 def csrf_token(binding: str, nonce: str) -> str:
-    return _b64(_mac(b"csrf", f"{binding}|{nonce}".encode()))
+    return base64url.encode(_mac(b"csrf", f"{binding}|{nonce}".encode()))
 
 
-def unseal(blob: str | None, csrf: str | None, binding: str | None,
-           clock: Callable[[], float] = time.time) -> tuple[AuthorizationRequest, str]:
+def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[AuthorizationRequest, str]:
     """The request a valid blob carries, and its nonce; SessionInvalid for anything else."""
     if not blob or not csrf or not binding or len(blob) > 8192:
         raise SessionInvalid("missing form state or binding cookie")
     try:
         data_part, mac_part = blob.split(".")
-        data, mac = _unb64(data_part), _unb64(mac_part)
+        data, mac = base64url.decode(data_part), base64url.decode(mac_part)
     except ValueError:
         raise SessionInvalid("malformed form state") from None
     if not hmac.compare_digest(mac, _mac(b"request", data)):
@@ -111,7 +101,7 @@ def unseal(blob: str | None, csrf: str | None, binding: str | None,
         raise SessionInvalid("form state of an unknown version") from None
     if payload.get("v") != _VERSION:
         raise SessionInvalid("form state of an unknown version")
-    if clock() >= expires:
+    if clock.now() >= expires:
         raise SessionInvalid("form state expired")
     if not hmac.compare_digest(csrf.encode("utf-8", "surrogateescape"), csrf_token(binding, nonce).encode("ascii")):
         raise SessionInvalid("CSRF token does not match this browser")

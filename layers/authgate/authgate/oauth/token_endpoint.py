@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from authgate import clock
 from authgate.errors import ApiError
-from authgate.errors.issuer import base_url
+from authgate.http.issuer import base_url
 from authgate.http.response import Response
 from authgate.oauth import client_auth
 from authgate.oauth.form import read_form
 from authgate.oauth.grants import TokenRequest, grant_for
-from authgate.tokens import clock
-from authgate.tokens.keys import current_signer
+from authgate.tokens.current_signer import current_signer
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -38,5 +38,5 @@ def post_token(request: Request) -> Response:
     # with the code or refresh token untouched, not a consumed code whose tokens were never sent.
     current_signer()
     result = grant.exchange(TokenRequest(request=request, form=form, client=client,
-                                         issuer=base_url(request), now=clock.now()))
+                                         issuer=base_url(request), now=clock.seconds()))
     return Response.json(200, result.body(), **NO_STORE)

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from authgate.errors.render import base_url
+from authgate.http.issuer import base_url
 from authgate.http.request import Request
 from authgate.http.response import Response
 
@@ -19,7 +19,8 @@ DOCUMENT_PATH = Path(__file__).with_name("openapi.json")
 
 @lru_cache(maxsize=1)
 def _document() -> dict[str, Any]:
-    return json.loads(DOCUMENT_PATH.read_text(encoding="utf-8"))
+    document: dict[str, Any] = json.loads(DOCUMENT_PATH.read_text(encoding="utf-8"))
+    return document
 
 
 def get_openapi(request: Request) -> Response:

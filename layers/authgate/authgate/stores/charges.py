@@ -4,49 +4,51 @@ Item: tenant_id S (hash), charge_id S (range, time-ordered "ch_<ULID>"), amount 
 status S, created N, client_id S, description S?, invoice_id S?, request_hash S?.
 
 Creating a charge is ONE TransactWriteItems: the charge, the invoice it pays (stores.invoices),
-and, when the client sent an Idempotency-Key, a marker in IdempotencyTable naming the charge.
-The marker is what makes a retry after a timeout safe: Powertools' own record may have been
-taken over once its in-progress lock expired, but the marker still says which charge this
-(client, key) created, so the retry returns that charge instead of writing a second one.
+and, when the client sent an Idempotency-Key, the key's record (stores.idempotency) holding the
+response. All or nothing, so a charge never exists without its record nor its record without
+the charge: exactly once per (client, key), whatever times out or races. A cancelled
+transaction's per-item reasons become domain exceptions (stores.exceptions).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from authgate import aws
-from authgate.charges.model import Charge
-from authgate.errors import ApiError
-from authgate.errors.model import retry_after
+from authgate import aws, clock
 from authgate.settings import get_settings
-from authgate.stores import invoices
-from authgate.stores.faults import UNAVAILABLE_CODES, dynamodb_faults, unavailable
+from authgate.stores import idempotency, invoices
+from authgate.stores.exceptions import ConcurrentUpdate, IdempotencyKeyInFlight, StorageUnavailable
+from authgate.stores.faults import (
+    UNAVAILABLE_CANCELLATION_REASONS,
+    cancellation_codes,
+    dynamodb_faults,
+)
 
-MARKER_PREFIX = "charge-for#"
-# Cancellation reason codes (TransactWriteItems CancellationReasons) that mean "not now".
-UNAVAILABLE_REASONS = frozenset({"ThrottlingError", "ProvisionedThroughputExceeded"}) | UNAVAILABLE_CODES
-MARKER_TTL_SECONDS = 24 * 3600
+if TYPE_CHECKING:
+    from authgate.stores.batch import BatchRead, Pending
+    from authgate.stores.idempotency import IdempotencyRecord
+
+FAILED = "ConditionalCheckFailed"
+CONFLICT = "TransactionConflict"
 
 
 @dataclass(frozen=True)
-class Marker:
-    """Idempotency marker: (client, key) digest -> the charge it created, for 24 h."""
+class Charge:
+    """A succeeded charge, owned by one tenant."""
 
-    digest: str
-    request_hash: str
-
-
-class KeyAlreadyCharged(Exception):
-    """The (client, key) already created a charge; carries what the marker recorded."""
-
-    def __init__(self, tenant_id: str, charge_id: str, request_hash: str) -> None:
-        super().__init__(charge_id)
-        self.tenant_id = tenant_id
-        self.charge_id = charge_id
-        self.request_hash = request_hash
+    tenant_id: str
+    charge_id: str
+    amount: int
+    currency: str
+    created: int  # epoch seconds
+    client_id: str
+    description: str | None = None
+    invoice_id: str | None = None
+    status: str = "succeeded"
+    # sha256 of the canonical request when the charge was created with an Idempotency-Key.
+    request_hash: str | None = None
 
 
 def to_item(charge: Charge) -> dict[str, Any]:
@@ -73,6 +75,37 @@ def from_item(item: Mapping[str, Any]) -> Charge:
                   status=item["status"]["S"], request_hash=opt("request_hash"))
 
 
+def key(tenant_id: str, charge_id: str) -> dict[str, dict[str, str]]:
+    return {"tenant_id": {"S": tenant_id}, "charge_id": {"S": charge_id}}
+
+
+def cancellation_error(charge: Charge, record: IdempotencyRecord | None, reasons: list[str],
+                       old_items: list[dict[str, Any] | None], now: int) -> Exception:
+    """Turn a cancelled transaction's reasons (one per item, in order) into the domain exception.
+
+    Items: the charge, the idempotency record (with a key), the invoice (when one is paid).
+    """
+    names = ["charge"] + (["record"] if record is not None else []) + (["invoice"] if charge.invoice_id else [])
+    codes = dict(zip(names, reasons + ["None"] * (len(names) - len(reasons)), strict=False))
+    olds = dict(zip(names, old_items + [None] * (len(names) - len(old_items)), strict=False))
+    # The record first: after a timed-out first attempt the invoice is paid by *that* charge,
+    # and the retry must be told about it rather than report the invoice already paid.
+    if codes.get("record") == FAILED:
+        held = idempotency.from_item(olds["record"] or {}, now) if olds.get("record") else None
+        if held is not None:
+            return idempotency.IdempotencyKeyUsed(held)
+    if codes.get("record") == CONFLICT:
+        return IdempotencyKeyInFlight(f"idempotency record of charge {charge.charge_id}")
+    if codes.get("invoice") == FAILED:
+        assert charge.invoice_id is not None
+        return invoices.payment_failure(charge.invoice_id, olds.get("invoice"), charge.amount, charge.currency)
+    if CONFLICT in codes.values():
+        return ConcurrentUpdate(f"transaction conflict: {codes}")
+    if UNAVAILABLE_CANCELLATION_REASONS & set(codes.values()):
+        return StorageUnavailable("charges.create", f"cancelled: {codes}")
+    return RuntimeError(f"charge transaction cancelled: {codes}")
+
+
 class ChargeStore:
     def __init__(self, dynamodb: Any = None) -> None:
         self._client = dynamodb
@@ -81,32 +114,22 @@ class ChargeStore:
     def client(self) -> Any:
         return self._client or aws.dynamodb()
 
-    def create(self, charge: Charge, marker: Marker | None = None) -> None:
-        """Write the charge, pay its invoice, record its marker: all or nothing.
+    def create(self, charge: Charge, record: IdempotencyRecord | None = None) -> None:
+        """Write the charge, pay its invoice, record its key's response: all or nothing.
 
-        Raises KeyAlreadyCharged, or ApiError for a business rule (invoice_*), a concurrent
-        transaction on the same items (concurrent_update) or throttling (service_unavailable).
+        Raises IdempotencyKeyUsed (the key's live record, which names the charge it made),
+        IdempotencyKeyInFlight, InvoiceNotPayable, ConcurrentUpdate or StorageUnavailable.
         """
         tables = get_settings().tables
-        now = int(time.time())
+        now = clock.seconds()
         items: list[dict[str, Any]] = [{"Put": {
             "TableName": tables.charges, "Item": to_item(charge),
             # Ids are 80 random bits per millisecond; the condition makes a collision an error,
             # never an overwrite.
             "ConditionExpression": "attribute_not_exists(charge_id)",
         }}]
-        if marker is not None:
-            items.append({"Put": {
-                "TableName": tables.idempotency,
-                "Item": {"id": {"S": MARKER_PREFIX + marker.digest},
-                         "expiration": {"N": str(now + MARKER_TTL_SECONDS)},
-                         "tenant_id": {"S": charge.tenant_id}, "charge_id": {"S": charge.charge_id},
-                         "request_hash": {"S": marker.request_hash}},
-                # Free, or expired (TTL deletion lags, and moto never deletes).
-                "ConditionExpression": "attribute_not_exists(id) OR expiration < :now",
-                "ExpressionAttributeValues": {":now": {"N": str(now)}},
-                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-            }})
+        if record is not None:
+            items.append(idempotency.put_member(record, now))
         if charge.invoice_id is not None:
             items.append(invoices.pay_update(charge.tenant_id, charge.invoice_id, charge_id=charge.charge_id,
                                              amount=charge.amount, currency=charge.currency, now=now))
@@ -118,41 +141,22 @@ class ChargeStore:
         except ClientError as exc:
             if exc.response.get("Error", {}).get("Code") != "TransactionCanceledException":
                 raise
-            raise self._cancelled(charge, marker, exc.response.get("CancellationReasons") or []) from exc
-
-    @staticmethod
-    def _cancelled(charge: Charge, marker: Marker | None, reasons: list[dict[str, Any]]) -> Exception:
-        """Turn cancellation reasons (one per item, in order) into the error the client should see."""
-        by_item = {"charge": reasons[0] if reasons else {}}
-        position = 1
-        if marker is not None:
-            by_item["marker"] = reasons[position] if len(reasons) > position else {}
-            position += 1
-        if charge.invoice_id is not None:
-            by_item["invoice"] = reasons[position] if len(reasons) > position else {}
-        codes = {name: reason.get("Code", "None") for name, reason in by_item.items()}
-        # The marker first: after a timed-out first attempt the invoice is paid by *that* charge,
-        # and the retry must return it rather than report invoice_already_paid.
-        if codes.get("marker") == "ConditionalCheckFailed":
-            old = by_item["marker"].get("Item") or {}
-            return KeyAlreadyCharged(old["tenant_id"]["S"], old["charge_id"]["S"], old["request_hash"]["S"])
-        if codes.get("invoice") == "ConditionalCheckFailed":
-            assert charge.invoice_id is not None
-            return invoices.payment_error(charge.invoice_id, by_item["invoice"].get("Item"),
-                                          charge.amount, charge.currency)
-        if "TransactionConflict" in codes.values():
-            return retry_after(ApiError("concurrent_update", "Another request is changing the same invoice; retry.",
-                                        internal=f"transaction conflict: {codes}"), 1)
-        if UNAVAILABLE_REASONS & set(codes.values()):
-            return unavailable(f"charges.create cancelled: {codes}")
-        return RuntimeError(f"charge transaction cancelled: {codes}")
+            reasons = exc.response.get("CancellationReasons") or []
+            error = cancellation_error(charge, record, cancellation_codes(exc.response),
+                                       [reason.get("Item") for reason in reasons], now)
+            raise error from exc
 
     def get(self, tenant_id: str, charge_id: str) -> Charge | None:
         """The tenant's charge; another tenant's id simply is not found under this tenant's key."""
         with dynamodb_faults("charges.get"):
             item = self.client.get_item(TableName=get_settings().tables.charges, ConsistentRead=True,
-                                        Key={"tenant_id": {"S": tenant_id}, "charge_id": {"S": charge_id}}).get("Item")
+                                        Key=key(tenant_id, charge_id)).get("Item")
         return from_item(item) if item else None
+
+    @staticmethod
+    def prefetch(reads: BatchRead, tenant_id: str, charge_id: str) -> Pending:
+        """Register the charge in the request's batch read (`from_item` of `.item` once it ran)."""
+        return reads.add(get_settings().tables.charges, key(tenant_id, charge_id))
 
     def page(self, tenant_id: str, limit: int, before: str | None = None) -> tuple[list[Charge], bool]:
         """Up to `limit` charges, newest first, strictly older than `before`; and whether more exist."""
@@ -168,3 +172,4 @@ class ChargeStore:
                                          ScanIndexForward=False, Limit=limit + 1)
         charges = [from_item(item) for item in response.get("Items", [])]
         return charges[:limit], len(charges) > limit
+

@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from authgate import clock
 from authgate.settings import get_settings
+from authgate.stores.batch import BatchRead, Pending
+from authgate.stores.exceptions import ClientExists, ClientNotFound
 from authgate.stores.faults import dynamodb_faults
 
 CLIENT_TYPES = ("confidential", "public")
@@ -23,14 +25,6 @@ ERROR_FORMATS = ("problem", "legacy-a", "legacy-b")
 ENVIRONMENTS = ("local", "staging", "production")
 # Hash compared against when the client is unknown, so both paths do the same work.
 _DUMMY_HASH = hashlib.sha256(b"authgate-unknown-client").hexdigest()
-
-
-class ClientExists(Exception):
-    """A client with this id is already registered."""
-
-
-class ClientNotFound(LookupError):
-    """No confidential client with this id (rotation target)."""
 
 
 def hash_secret(secret: str) -> str:
@@ -84,6 +78,26 @@ def client_secret_matches(client: Client | None, secret: str) -> bool:
     stored = client.secret_hash if client is not None and client.secret_hash else _DUMMY_HASH
     ok = hmac.compare_digest(hash_secret(secret), stored)
     return ok and client is not None and bool(client.secret_hash)
+
+
+# Origin records share ClientsTable with the clients: key "origin <environment> <origin>", an
+# attribute `clients` holding the ids of the public clients whose redirect URIs have that origin.
+# A space never appears in a registered client_id (authgate_cli.admin.validation), so an origin
+# record can never be read as a client, and ids that start with the prefix are refused.
+ORIGIN_PREFIX = "origin "
+
+
+def origin_record_id(environment: str, origin: str) -> str:
+    return f"{ORIGIN_PREFIX}{environment} {origin}"
+
+
+def browser_origins(client: Client) -> set[str]:
+    """The web origins (RFC 6454) of a public client's redirect URIs: where its code runs."""
+    from authgate.http.cors import origin_of
+
+    if not client.is_public:
+        return set()
+    return {o for o in (origin_of(uri) for uri in client.redirect_uris) if o}
 
 
 def _to_item(c: Client) -> dict[str, Any]:
@@ -144,7 +158,7 @@ class ClientStore:
 
     def get(self, client_id: str, *, any_environment: bool = False) -> Client | None:
         """The client, or None when unknown or registered for another environment (contract 5.3)."""
-        if not client_id or len(client_id) > 200:
+        if not client_id or len(client_id) > 200 or client_id.startswith(ORIGIN_PREFIX):
             return None
         with dynamodb_faults("clients.get"):
             item = self._ddb.get_item(TableName=self.table, Key=self.key(client_id),
@@ -158,32 +172,23 @@ class ClientStore:
         Returns the client (None if unknown or of another environment) and the other tables'
         items by table name.
         """
-        request: dict[str, Any] = {t: {"Keys": list(keys), "ConsistentRead": True} for t, keys in extra.items() if keys}
-        fetch_client = bool(client_id) and len(client_id) <= 200
-        if fetch_client:
-            request.setdefault(self.table, {"Keys": [], "ConsistentRead": True})["Keys"].append(self.key(client_id))
-        responses: dict[str, list[dict[str, Any]]] = {}
-        # BatchGetItem reports throttled keys as UnprocessedKeys instead of failing: one retry,
-        # then it is an outage like any other throttle.
-        for _attempt in range(2):
-            if not request:
-                break
-            with dynamodb_faults("clients.batch_get"):
-                result = self._ddb.batch_get_item(RequestItems=request)
-            for table, items in result.get("Responses", {}).items():
-                responses.setdefault(table, []).extend(items)
-            request = result.get("UnprocessedKeys") or {}
-        if request:
-            from authgate.stores.faults import unavailable
+        reads = BatchRead(self._ddb, "clients.batch_get")
+        others = {table: [reads.add(table, key) for key in keys] for table, keys in extra.items()}
+        client = self.prefetch(reads, client_id)
+        reads.run()
+        return (self.found(client),
+                {table: [p.item for p in pending if p.item is not None] for table, pending in others.items()})
 
-            raise unavailable("clients.batch_get: unprocessed keys")
-        client = None
-        for item in responses.pop(self.table, []) if fetch_client else []:
-            if item.get("client_id", {}).get("S") == client_id:
-                client = self.visible(from_item(item))
-            else:  # another item of the same table was asked for alongside
-                responses.setdefault(self.table, []).append(item)
-        return client, responses
+    def prefetch(self, reads: BatchRead, client_id: str) -> Pending | None:
+        """Register the client's record in the request's batch read (None: an id no client can have)."""
+        if not client_id or len(client_id) > 200 or client_id.startswith(ORIGIN_PREFIX):
+            return None
+        return reads.add(self.table, self.key(client_id))
+
+    def found(self, pending: Pending | None) -> Client | None:
+        """The client a prefetched read found (None if unknown or of another environment)."""
+        item = pending.item if pending is not None else None
+        return self.visible(from_item(item)) if item else None
 
     @staticmethod
     def visible(client: Client, any_environment: bool = False) -> Client | None:
@@ -216,7 +221,7 @@ class ClientStore:
             secret_hash=hash_secret(plaintext) if plaintext else None,
             redirect_uris=tuple(redirect_uris), grant_types=tuple(grant_types), scopes=tuple(scopes),
             error_format=error_format, requires_admin_approval=requires_admin_approval, name=name,
-            created_at=int(time.time()),
+            created_at=clock.seconds(),
         )
         from botocore.exceptions import ClientError
 
@@ -228,12 +233,31 @@ class ClientStore:
             if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
                 raise ClientExists(client.client_id) from exc
             raise
+        self._index_origins(client)
         return client, plaintext
 
     def put(self, client: Client) -> None:
         """Write a client as given (seed loading; replaces an existing record)."""
         with dynamodb_faults("clients.put"):
             self._ddb.put_item(TableName=self.table, Item=_to_item(client))
+        self._index_origins(client)
+
+    def _index_origins(self, client: Client) -> None:
+        """Record the client under each of its browser origins (one UpdateItem per origin)."""
+        for origin in sorted(browser_origins(client)):
+            with dynamodb_faults("clients.index_origin"):
+                self._ddb.update_item(
+                    TableName=self.table, Key=self.key(origin_record_id(client.environment, origin)),
+                    UpdateExpression="ADD clients :c", ExpressionAttributeValues={":c": {"SS": [client.client_id]}})
+
+    def origin_allowed(self, origin: str) -> bool:
+        """Whether a public client of this environment has a redirect URI on `origin` (one GetItem)."""
+        if not origin or len(origin) > 300:
+            return False
+        with dynamodb_faults("clients.origin"):
+            item = self._ddb.get_item(TableName=self.table,
+                                      Key=self.key(origin_record_id(get_settings().stage, origin))).get("Item")
+        return bool(item and item.get("clients", {}).get("SS"))
 
     def rotate_secret(self, client_id: str) -> str:
         """Replace the secret of a confidential client; the old one fails from the next request."""
@@ -262,7 +286,8 @@ class ClientStore:
             with dynamodb_faults("clients.list"):
                 page = self._ddb.scan(**kwargs)
             for item in page.get("Items", []):
-                yield from_item(item)
+                if not item["client_id"]["S"].startswith(ORIGIN_PREFIX):
+                    yield from_item(item)
             if not page.get("LastEvaluatedKey"):
                 return
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
@@ -281,6 +306,6 @@ def seed(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
             redirect_uris=tuple(raw.get("redirect_uris", ())), grant_types=tuple(raw.get("grant_types", ())),
             scopes=tuple(raw.get("scopes", ())), error_format=raw.get("error_format", "problem"),
             requires_admin_approval=bool(raw.get("requires_admin_approval", False)),
-            name=raw.get("name", raw["client_id"]), created_at=int(time.time()),
+            name=raw.get("name", raw["client_id"]), created_at=clock.seconds(),
         ))
     return len(items)

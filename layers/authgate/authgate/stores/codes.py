@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from authgate import clock
 from authgate.settings import get_settings
+from authgate.stores.exceptions import StoreError
 from authgate.stores.faults import dynamodb_faults
 
 
@@ -43,7 +43,7 @@ class AuthorizationCode:
     redirect_uri_sent: bool = True
 
 
-class CodeError(Exception):
+class CodeError(StoreError):
     """The code cannot be exchanged; every subclass means invalid_grant at the token endpoint."""
 
     reason = "invalid"
@@ -99,22 +99,20 @@ def _from_item(item: dict[str, Any]) -> AuthorizationCode:
 class CodeStore:
     """CodesTable: code_hash -> the authorization request a code was issued for."""
 
-    def __init__(self, dynamodb: Any = None, table: str | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
         if dynamodb is None:
             from authgate.aws import dynamodb as default_client
 
             dynamodb = default_client()
         self._db = dynamodb
         self._table = table or get_settings().tables.codes
-        self._clock = clock
 
     def create(self, *, client_id: str, tenant_id: str, redirect_uri: str | None,
                code_challenge: str, code_challenge_method: str, scope: str, subject: str,
                ttl: int | None = None, redirect_uri_sent: bool | None = None) -> str:
         """Store a new code and return it in plain text (the only time it exists unhashed)."""
         code = secrets.token_urlsafe(32)
-        now = int(self._clock())
+        now = clock.seconds()
         lifetime = ttl if ttl is not None else get_settings().auth_code_ttl
         item: dict[str, Any] = {
             "code_hash": {"S": hash_code(code)},
@@ -140,10 +138,10 @@ class CodeStore:
         return code
 
     def consume(self, code: str) -> AuthorizationCode:
-        """Mark the code consumed and return it; raise CodeError subclasses otherwise (RFC 6749 4.1.2)."""
+        """Mark the code consumed and return it; raise a CodeError otherwise (RFC 6749 4.1.2)."""
         from botocore.exceptions import ClientError
 
-        now = int(self._clock())
+        now = clock.seconds()
         try:
             with dynamodb_faults("codes.consume"):
                 # One write decides: the item must exist, still be `issued` and not be expired.

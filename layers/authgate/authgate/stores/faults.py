@@ -1,17 +1,20 @@
-"""Storage faults at the store edge: DynamoDB throttling or outage -> 503 service_unavailable.
+"""Storage faults at the store edge: the one classifier of "not now, retry later".
 
-Every store wraps its DynamoDB calls in `dynamodb_faults()`. Throttling and unavailability
-become ApiError("service_unavailable") with Retry-After (RFC 9110 10.2.3); on OAuth surfaces
-the same error is `temporarily_unavailable` (RFC 6749 4.1.2.1). Other ClientErrors propagate
-unchanged so the store can translate its own codes (ConditionalCheckFailedException, ...).
+Every store wraps its AWS calls in `dynamodb_faults()`: throttling, an outage or a timeout
+becomes StorageUnavailable (a domain exception; authgate.failures makes it 503 with
+Retry-After, `temporarily_unavailable` on OAuth surfaces). Other ClientErrors propagate so the
+store can translate its own codes (ConditionalCheckFailedException, ...). The limiter asks
+`is_unavailable` the same question to fail open, and a cancelled transaction's per-item reasons
+are judged by the same sets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
-from authgate.errors import ApiError
+from authgate.stores.exceptions import StorageUnavailable
 
 # Error codes DynamoDB (and the SDK's retry layer) use for "not now, try again".
 UNAVAILABLE_CODES = frozenset({
@@ -22,23 +25,12 @@ UNAVAILABLE_CODES = frozenset({
     "ServiceUnavailable",
     "LimitExceededException",
 })
-# A cancelled transaction names the reason per item; these reasons mean "not now" too.
+# A cancelled transaction names a reason per item (TransactWriteItems CancellationReasons); these
+# mean "not now" too. TransactionConflict is not among them: it names an item another request is
+# changing, which the store reports as a domain conflict.
 UNAVAILABLE_CANCELLATION_REASONS = frozenset({
     "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded",
-    "TransactionConflict",
-})
-RETRY_AFTER_SECONDS = 1
-
-
-def unavailable(internal: str) -> ApiError:
-    """The 503 a client sees when storage is throttled or down; nothing was changed."""
-    return ApiError(
-        "service_unavailable",
-        "The service is temporarily unavailable; retry after Retry-After seconds.",
-        internal=internal,
-        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-        oauth_error="temporarily_unavailable",
-    )
+}) | UNAVAILABLE_CODES
 
 
 def is_unavailable(exc: BaseException) -> bool:
@@ -56,15 +48,24 @@ def is_unavailable(exc: BaseException) -> bool:
     return isinstance(exc, (BotoConnectionError, HTTPClientError))
 
 
+def cancellation_codes(response: dict[str, Any]) -> list[str]:
+    """The per-item reason codes of a TransactionCanceledException, in item order ("None": passed)."""
+    return [str(reason.get("Code", "None")) for reason in response.get("CancellationReasons") or []]
+
+
 def cancellation_reasons(exc: BaseException) -> set[str]:
-    """The per-item reason codes of a TransactionCanceledException ("None" for items that passed)."""
-    reasons = getattr(exc, "response", {}).get("CancellationReasons") or []
-    return {str(r.get("Code", "None")) for r in reasons}
+    """The set of per-item reason codes of a TransactionCanceledException."""
+    return set(cancellation_codes(getattr(exc, "response", {})))
+
+
+def unavailable(operation: str, reason: str) -> StorageUnavailable:
+    """The exception a store raises for a fault it detected itself (unprocessed keys, no key)."""
+    return StorageUnavailable(operation, reason)
 
 
 @contextmanager
 def dynamodb_faults(operation: str = "dynamodb") -> Iterator[None]:
-    """Translate throttling/outage inside the block into service_unavailable (`raise ... from`)."""
+    """Translate throttling/outage inside the block into StorageUnavailable (`raise ... from`)."""
     from botocore.exceptions import BotoCoreError, ClientError
 
     try:
@@ -72,5 +73,5 @@ def dynamodb_faults(operation: str = "dynamodb") -> Iterator[None]:
     except (ClientError, BotoCoreError) as exc:
         if is_unavailable(exc):
             code = exc.response["Error"]["Code"] if isinstance(exc, ClientError) else type(exc).__name__
-            raise unavailable(f"{operation}: {code}") from exc
+            raise StorageUnavailable(operation, code) from exc
         raise

@@ -12,8 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from authgate import aws
-from authgate.errors import ApiError, FieldError
 from authgate.settings import get_settings
+from authgate.stores.exceptions import (
+    InvoiceAlreadyPaid,
+    InvoiceLocked,
+    InvoiceMismatch,
+    InvoiceNotFound,
+    InvoiceNotPayable,
+)
 from authgate.stores.faults import dynamodb_faults
 
 STATUSES = ("open", "locked", "paid")
@@ -63,7 +69,7 @@ def pay_update(tenant_id: str, invoice_id: str, *, charge_id: str, amount: int, 
 
     The condition is the whole business rule, so it holds under concurrency: the invoice exists
     in this tenant, is open, and (when it states them) the amount and currency match. ALL_OLD on
-    failure lets `payment_error` say which rule failed without another read.
+    failure lets `payment_failure` say which rule failed without another read.
     """
     return {"Update": {
         "TableName": get_settings().tables.invoices,
@@ -83,26 +89,22 @@ def pay_update(tenant_id: str, invoice_id: str, *, charge_id: str, amount: int, 
     }}
 
 
-def payment_error(invoice_id: str, old_item: Mapping[str, Any] | None, amount: int, currency: str) -> ApiError:
+def payment_failure(invoice_id: str, old_item: Mapping[str, Any] | None, amount: int,
+                    currency: str) -> InvoiceNotPayable:
     """Why `pay_update`'s condition failed, from the item as it was (None: no such invoice here)."""
     if not old_item:
         # Another tenant's invoice reads exactly like a missing one: no existence leak.
-        return ApiError("invoice_not_found", f"No invoice {invoice_id} exists.",
-                        field_errors=(FieldError("/invoice_id", "does not name an invoice of this tenant"),))
+        return InvoiceNotFound(invoice_id)
     invoice = from_item(old_item)
     if invoice.status == "locked":
-        return ApiError("invoice_locked", f"Invoice {invoice_id} is locked and cannot be charged.")
+        return InvoiceLocked(invoice_id)
     if invoice.status == "paid":
-        return ApiError("invoice_already_paid", f"Invoice {invoice_id} has already been paid.")
-    errors = []
-    if invoice.amount_due is not None and invoice.amount_due != amount:
-        errors.append(FieldError("/amount", f"must equal the invoice's amount due ({invoice.amount_due})"))
-    if invoice.currency is not None and invoice.currency != currency:
-        errors.append(FieldError("/currency", f"must equal the invoice's currency ({invoice.currency})"))
-    if errors:
-        return ApiError("validation_failed", f"The charge does not match invoice {invoice_id}; see errors.",
-                        field_errors=tuple(errors))
-    raise RuntimeError(f"invoice {invoice_id} failed its payment condition in status {invoice.status!r}")
+        return InvoiceAlreadyPaid(invoice_id)
+    amount_due = invoice.amount_due if invoice.amount_due is not None and invoice.amount_due != amount else None
+    due_currency = invoice.currency if invoice.currency is not None and invoice.currency != currency else None
+    if amount_due is None and due_currency is None:
+        raise RuntimeError(f"invoice {invoice_id} failed its payment condition in status {invoice.status!r}")
+    return InvoiceMismatch(invoice_id, amount_due, due_currency)
 
 
 class InvoiceStore:

@@ -18,16 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from authgate.settings import get_settings
-from authgate.stores.faults import dynamodb_faults
-
-
-class RotationFailed(Exception):
-    """The token could not be rotated; `reused` says whether it had already been rotated."""
-
-    def __init__(self, reused: bool, family_revoked: bool) -> None:
-        super().__init__("reused" if reused else "family revoked" if family_revoked else "not active")
-        self.reused = reused
-        self.family_revoked = family_revoked
+from authgate.stores.exceptions import RotationFailed, StorageUnavailable
+from authgate.stores.faults import cancellation_codes, dynamodb_faults
 
 
 @dataclass(frozen=True)
@@ -99,12 +91,20 @@ class RefreshTokenStore:
         expires_at = now + (ttl if ttl is not None else get_settings().refresh_token_ttl)
         record = RefreshToken(hash_token(token), family_id, client_id, tenant_id, subject, scope,
                               "active", expires_at, now)
-        with dynamodb_faults("refresh.start_family"):
-            self._ddb.transact_write_items(TransactItems=[
-                {"Put": {"TableName": self.table, "Item": _token_item(record),
-                         "ConditionExpression": "attribute_not_exists(token_hash)"}},
-                self._family_upsert(family_id, expires_at),
-            ])
+        from botocore.exceptions import ClientError
+
+        try:
+            with dynamodb_faults("refresh.start_family"):
+                self._ddb.transact_write_items(TransactItems=[
+                    {"Put": {"TableName": self.table, "Item": _token_item(record),
+                             "ConditionExpression": "attribute_not_exists(token_hash)"}},
+                    self._family_upsert(family_id, expires_at),
+                ])
+        except ClientError as exc:
+            if "TransactionConflict" in cancellation_codes(exc.response):
+                # A revocation of the family at the same instant (real DynamoDB): retry later.
+                raise StorageUnavailable("refresh.start_family", "TransactionConflict") from exc
+            raise
         return token
 
     def get(self, token: str) -> RefreshToken | None:
@@ -150,7 +150,11 @@ class RefreshTokenStore:
         except ClientError as exc:
             if exc.response["Error"]["Code"] != "TransactionCanceledException":
                 raise
-            reasons = [r.get("Code", "None") for r in exc.response.get("CancellationReasons") or []]
+            reasons = cancellation_codes(exc.response)
+            if "TransactionConflict" in reasons:
+                # Another transaction on the token or family at the same instant (real DynamoDB):
+                # nothing changed; the client may retry, and a concurrent use still wins at most once.
+                raise StorageUnavailable("refresh.rotate", "TransactionConflict") from exc
             reused = bool(reasons) and reasons[0] == "ConditionalCheckFailed"
             family_revoked = len(reasons) > 1 and reasons[1] == "ConditionalCheckFailed"
             if not reasons:

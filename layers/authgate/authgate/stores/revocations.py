@@ -2,14 +2,19 @@
 
 Items are `revocation_id` = "jti#<jti>" or "grant#<grant_id>" with `expires_at` (TTL): a
 revocation only needs to outlive the tokens it covers. DynamoDB's TTL deletion is lazy (and
-moto never deletes), so expiry is checked here, in code.
+moto never deletes), so expiry is checked here, in code. A token's check reads both ids in the
+request's one BatchGetItem (stores.batch), strongly consistent: a token revoked a moment ago
+must not pass.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from authgate.stores.faults import dynamodb_faults, unavailable
+from authgate import clock
+from authgate.stores.batch import BatchRead, Pending
+from authgate.stores.faults import dynamodb_faults
 
 
 def jti_key(jti: str) -> str:
@@ -18,6 +23,16 @@ def jti_key(jti: str) -> str:
 
 def grant_key(grant_id: str) -> str:
     return f"grant#{grant_id}"
+
+
+@dataclass(frozen=True)
+class RevocationCheck:
+    """A token's revocation ids registered in a batch read; `revoked(now)` once it ran."""
+
+    pending: tuple[Pending, ...]
+
+    def revoked(self, now: int) -> bool:
+        return any(int(p.item["expires_at"]["N"]) > now for p in self.pending if p.item is not None)
 
 
 class RevocationStore:
@@ -44,14 +59,12 @@ class RevocationStore:
     def _put(self, revocation_id: str, expires_at: int) -> None:
         from botocore.exceptions import ClientError
 
-        from authgate.tokens.clock import now
-
         try:
             with dynamodb_faults("revocations.put"):
                 self._db.put_item(
                     TableName=self._table,
                     Item={"revocation_id": {"S": revocation_id}, "expires_at": {"N": str(int(expires_at))},
-                          "revoked_at": {"N": str(now())}},
+                          "revoked_at": {"N": str(clock.seconds())}},
                     # Revoking twice keeps the later expiry: a second revoke with an earlier
                     # expires_at must not shorten the first.
                     ConditionExpression="attribute_not_exists(revocation_id) OR expires_at < :e",
@@ -61,25 +74,14 @@ class RevocationStore:
             if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
                 raise
 
+    def prefetch(self, reads: BatchRead, jti: str, grant_id: str | None) -> RevocationCheck:
+        """Register the token's ids (its jti and its grant) in the request's batch read."""
+        ids = [jti_key(jti)] + ([grant_key(grant_id)] if grant_id else [])
+        return RevocationCheck(tuple(reads.add(self._table, {"revocation_id": {"S": i}}) for i in ids))
+
     def is_revoked(self, jti: str, grant_id: str | None, now: int) -> bool:
         """True if the token or its grant is revoked: ONE BatchGetItem for both ids."""
-        ids = [jti_key(jti)] + ([grant_key(grant_id)] if grant_id else [])
-        request: dict[str, Any] = {self._table: {
-            "Keys": [{"revocation_id": {"S": i}} for i in ids],
-            "ProjectionExpression": "revocation_id, expires_at",
-            # Strongly consistent: a token revoked a moment ago must not pass.
-            "ConsistentRead": True,
-        }}
-        items: list[dict[str, Any]] = []
-        # BatchGetItem returns throttled keys as UnprocessedKeys instead of failing; one retry,
-        # then it is an outage like any other throttle.
-        for _attempt in range(2):
-            with dynamodb_faults("revocations.batch_get"):
-                result = self._db.batch_get_item(RequestItems=request)
-            items.extend(result.get("Responses", {}).get(self._table, []))
-            request = result.get("UnprocessedKeys") or {}
-            if not request:
-                break
-        else:
-            raise unavailable("revocations.batch_get: unprocessed keys")
-        return any(int(item["expires_at"]["N"]) > now for item in items)
+        reads = BatchRead(self._db, "revocations.batch_get")
+        check = self.prefetch(reads, jti, grant_id)
+        reads.run()
+        return check.revoked(now)

@@ -10,10 +10,9 @@ cached: a throttled read raises service_unavailable now and is retried on the ne
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
 
-from authgate.dependencies import cached
+from authgate import clock
+from authgate.caches import cached
 from authgate.stores.tenants import Tenant, TenantStore
 
 TTL_SECONDS = 60.0
@@ -24,8 +23,8 @@ class _Cache:
         self._lock = threading.Lock()
         self._entries: dict[str, tuple[float, Tenant | None]] = {}
 
-    def get(self, tenant_id: str, clock: Callable[[], float]) -> Tenant | None:
-        now = clock()
+    def get(self, tenant_id: str) -> Tenant | None:
+        now = clock.now()
         with self._lock:
             hit = self._entries.get(tenant_id)
         if hit is not None and 0 <= now - hit[0] < TTL_SECONDS:
@@ -41,6 +40,6 @@ def _cache() -> _Cache:
     return _Cache()
 
 
-def get_tenant(tenant_id: str, clock: Callable[[], float] = time.monotonic) -> Tenant | None:
-    """TenantStore().get(tenant_id), at most TTL_SECONDS old."""
-    return _cache().get(tenant_id, clock)
+def get_tenant(tenant_id: str) -> Tenant | None:
+    """TenantStore().get(tenant_id), at most TTL_SECONDS old (by authgate.clock)."""
+    return _cache().get(tenant_id)

@@ -12,17 +12,17 @@ attempts and wrong passwords look the same to the caller and cost one scrypt eac
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import secrets
-import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from authgate import base64url, clock
 from authgate.settings import get_settings
+from authgate.stores.exceptions import UserExists
 from authgate.stores.faults import dynamodb_faults
 
 FREE_ATTEMPTS = 3
@@ -35,20 +35,12 @@ LOCK_SECONDS = 15 * 60
 SCRYPT_N, SCRYPT_R, SCRYPT_P, SCRYPT_DKLEN = 2**14, 8, 1, 32
 
 
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
 def hash_password(password: str, *, n: int = SCRYPT_N, r: int = SCRYPT_R, p: int = SCRYPT_P) -> str:
     """`scrypt$N$r$p$salt$hash` with a fresh 16-byte salt."""
     salt = secrets.token_bytes(16)
     digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p,
                             maxmem=128 * n * r * p + 1024 * 1024, dklen=SCRYPT_DKLEN)
-    return f"scrypt${n}${r}${p}${_b64(salt)}${_b64(digest)}"
+    return f"scrypt${n}${r}${p}${base64url.encode(salt)}${base64url.encode(digest)}"
 
 
 def check_password(password: str, encoded: str) -> bool:
@@ -58,11 +50,11 @@ def check_password(password: str, encoded: str) -> bool:
         if scheme != "scrypt":
             return False
         n_, r_, p_ = int(n), int(r), int(p)
-        digest = hashlib.scrypt(password.encode("utf-8", "surrogatepass"), salt=_unb64(salt), n=n_, r=r_, p=p_,
-                                maxmem=128 * n_ * r_ * p_ + 1024 * 1024, dklen=len(_unb64(expected)))
+        digest = hashlib.scrypt(password.encode("utf-8", "surrogatepass"), salt=base64url.decode(salt), n=n_, r=r_, p=p_,
+                                maxmem=128 * n_ * r_ * p_ + 1024 * 1024, dklen=len(base64url.decode(expected)))
     except (ValueError, TypeError, UnicodeEncodeError):
         return False
-    return hmac.compare_digest(digest, _unb64(expected))
+    return hmac.compare_digest(digest, base64url.decode(expected))
 
 
 @lru_cache(maxsize=1)
@@ -75,7 +67,7 @@ def delay_after(failures: int) -> int:
     """Seconds an attempt must wait after `failures` consecutive failures."""
     if failures < FREE_ATTEMPTS:
         return 0
-    return min(2 ** (failures - FREE_ATTEMPTS), MAX_DELAY)
+    return min(int(2 ** (failures - FREE_ATTEMPTS)), MAX_DELAY)
 
 
 @dataclass(frozen=True)
@@ -98,15 +90,13 @@ class LoginResult:
 class UserStore:
     """UsersTable: (tenant_id, username) -> password hash and throttling state."""
 
-    def __init__(self, dynamodb: Any = None, table: str | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
         if dynamodb is None:
             from authgate.aws import dynamodb as default_client
 
             dynamodb = default_client()
         self._db = dynamodb
         self._table = table or get_settings().tables.users
-        self._clock = clock
 
     def create(self, tenant_id: str, username: str, password: str, *, overwrite: bool = False) -> User:
         """Add a user (or replace one when `overwrite`); the password is stored as scrypt only."""
@@ -117,7 +107,7 @@ class UserStore:
             "username": {"S": username},
             "password_hash": {"S": hash_password(password)},
             "failed_logins": {"N": "0"},
-            "created_at": {"N": str(int(self._clock()))},
+            "created_at": {"N": str(clock.seconds())},
         }
         kwargs: dict[str, Any] = {} if overwrite else {"ConditionExpression": "attribute_not_exists(username)"}
         try:
@@ -142,7 +132,7 @@ class UserStore:
         """Check a password under the throttling rules in the module docstring."""
         from botocore.exceptions import ClientError
 
-        now = int(self._clock())
+        now = clock.seconds()
         key = {"tenant_id": {"S": tenant_id}, "username": {"S": username}}
         try:
             with dynamodb_faults("users.reserve"):
@@ -200,10 +190,6 @@ class UserStore:
                     if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
                         raise
         return LoginResult(False, "invalid")
-
-
-class UserExists(ValueError):
-    """`UserStore.create` without overwrite for a username the tenant already has."""
 
 
 def seed(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:

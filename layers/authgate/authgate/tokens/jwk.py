@@ -1,21 +1,36 @@
-"""Public keys as JWKs (RFC 7517 section 4, RFC 7518 section 6): only public parameters."""
+"""Keys as JWKs (RFC 7517 section 4, RFC 7518 section 6), both ways: the one key format we use.
+
+Public JWKs are what the JWKS publishes (only public members, ever). A private JWK (RFC 7518
+6.3.2 / 6.2.2: d, p, q, dp, dq, qi; EC d) is how the local backend keeps a signing key in
+Secrets Manager: it loads with cryptography's number classes alone, where a PEM needs its
+serialization package, about 30 ms of a token function's cold start (measured). No module-level
+cryptography import: the JWKS path imports this module.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from authgate.tokens.signer import b64url
+from authgate import base64url
 
 # The members a published key may carry; anything else (d, p, q, ...) never leaves the server.
 PUBLIC_MEMBERS = {
     "RSA": ("kty", "kid", "alg", "use", "n", "e"),
     "EC": ("kty", "kid", "alg", "use", "crv", "x", "y"),
 }
+P256_COORDINATE = 32
 
 
-def _uint(value: int, length: int | None = None) -> str:
+def _b64(value: int, length: int | None = None) -> str:
     size = length or max(1, (value.bit_length() + 7) // 8)
-    return b64url(value.to_bytes(size, "big"))
+    return base64url.encode(value.to_bytes(size, "big"))
+
+
+def _int(jwk: dict[str, Any], member: str) -> int:
+    value = jwk.get(member)
+    if not isinstance(value, str):
+        raise TypeError(f"JWK member {member} is not a string")
+    return int.from_bytes(base64url.decode(value), "big")
 
 
 def public_jwk(public_key: Any, kid: str, alg: str) -> dict[str, Any]:
@@ -25,11 +40,11 @@ def public_jwk(public_key: Any, kid: str, alg: str) -> dict[str, Any]:
     if isinstance(public_key, rsa.RSAPublicKey):
         rsa_numbers = public_key.public_numbers()
         return {"kty": "RSA", "kid": kid, "alg": alg, "use": "sig",
-                "n": _uint(rsa_numbers.n), "e": _uint(rsa_numbers.e)}
+                "n": _b64(rsa_numbers.n), "e": _b64(rsa_numbers.e)}
     if isinstance(public_key, ec.EllipticCurvePublicKey) and isinstance(public_key.curve, ec.SECP256R1):
         ec_numbers = public_key.public_numbers()
         return {"kty": "EC", "kid": kid, "alg": alg, "use": "sig", "crv": "P-256",
-                "x": _uint(ec_numbers.x, 32), "y": _uint(ec_numbers.y, 32)}
+                "x": _b64(ec_numbers.x, P256_COORDINATE), "y": _b64(ec_numbers.y, P256_COORDINATE)}
     raise ValueError(f"unsupported public key type {type(public_key).__name__}")
 
 
@@ -37,3 +52,47 @@ def only_public(jwk: dict[str, Any]) -> dict[str, Any]:
     """`jwk` reduced to its public members (defence in depth for the JWKS response)."""
     allowed = PUBLIC_MEMBERS.get(str(jwk.get("kty")), ())
     return {k: jwk[k] for k in allowed if k in jwk}
+
+
+def public_key(jwk: dict[str, Any]) -> Any:
+    """The cryptography public key of an RSA or EC P-256 JWK; ValueError (TypeError) for anything else."""
+    from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+    if jwk.get("kty") == "RSA":
+        return rsa.RSAPublicNumbers(_int(jwk, "e"), _int(jwk, "n")).public_key()
+    if jwk.get("kty") == "EC" and jwk.get("crv") == "P-256":
+        return ec.EllipticCurvePublicNumbers(_int(jwk, "x"), _int(jwk, "y"), ec.SECP256R1()).public_key()
+    raise ValueError(f"unsupported JWK (kty {jwk.get('kty')!r}, crv {jwk.get('crv')!r})")
+
+
+def private_jwk(private_key: Any, kid: str, alg: str) -> dict[str, Any]:
+    """The private JWK of a cryptography RSA or P-256 private key (public members included)."""
+    from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+    jwk = public_jwk(private_key.public_key(), kid, alg)
+    if isinstance(private_key, rsa.RSAPrivateKey):
+        n = private_key.private_numbers()
+        jwk.update(d=_b64(n.d), p=_b64(n.p), q=_b64(n.q), dp=_b64(n.dmp1), dq=_b64(n.dmq1), qi=_b64(n.iqmp))
+    elif isinstance(private_key, ec.EllipticCurvePrivateKey):
+        jwk["d"] = _b64(private_key.private_numbers().private_value, P256_COORDINATE)
+    return jwk
+
+
+def private_key(jwk: dict[str, Any]) -> Any:
+    """The cryptography private key of a private JWK written by `private_jwk`.
+
+    RSA keys load without cryptography's consistency checks (about 40 ms per load): safe only
+    because the key is ours, generated and stored by this service in a secret only its roles
+    can read; never load a key from elsewhere this way.
+    """
+    from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+    if jwk.get("kty") == "RSA":
+        public = rsa.RSAPublicNumbers(_int(jwk, "e"), _int(jwk, "n"))
+        numbers = rsa.RSAPrivateNumbers(_int(jwk, "p"), _int(jwk, "q"), _int(jwk, "d"), _int(jwk, "dp"),
+                                        _int(jwk, "dq"), _int(jwk, "qi"), public)
+        return numbers.private_key(unsafe_skip_rsa_key_validation=True)
+    if jwk.get("kty") == "EC" and jwk.get("crv") == "P-256":
+        public_ec = ec.EllipticCurvePublicNumbers(_int(jwk, "x"), _int(jwk, "y"), ec.SECP256R1())
+        return ec.EllipticCurvePrivateNumbers(_int(jwk, "d"), public_ec).private_key()
+    raise ValueError(f"unsupported private JWK (kty {jwk.get('kty')!r})")

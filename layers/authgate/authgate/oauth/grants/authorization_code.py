@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from authgate.errors import ApiError
+from authgate.failures import as_api_error
 from authgate.oauth import pkce
 from authgate.oauth.grant_revocation import revoke_grant
 from authgate.oauth.grants.base import Grant, TokenRequest, TokenResult
 from authgate.stores.codes import AuthorizationCode, CodeAlreadyUsed, CodeError, CodeStore
 from authgate.stores.refresh_tokens import RefreshTokenStore
-from authgate.tokens.issue import issue_access_token
+from authgate.tokens.access_token import issue_access_token
 
 
 def _invalid_grant(detail: str, internal: str = "") -> ApiError:
@@ -46,9 +47,9 @@ class AuthorizationCodeGrant(Grant):
         except CodeAlreadyUsed as used:
             assert used.record is not None
             revoke_grant(used.record.grant_id, req.now, "authorization code replayed")
-            raise _invalid_grant("The authorization code has already been used.") from used
+            raise as_api_error(used) from used
         except CodeError as exc:
-            raise _invalid_grant("The authorization code is invalid or expired.", internal=exc.reason) from exc
+            raise as_api_error(exc) from exc
 
         if record.client_id != client.client_id:
             raise _invalid_grant("The authorization code was issued to another client.",

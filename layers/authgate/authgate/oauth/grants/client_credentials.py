@@ -12,7 +12,7 @@ from authgate.oauth.grants.base import (
     scope_string,
 )
 from authgate.stores.tenant_cache import get_tenant
-from authgate.tokens.issue import issue_access_token
+from authgate.tokens.access_token import issue_access_token
 
 
 class ClientCredentialsGrant(Grant):

@@ -18,7 +18,7 @@ from authgate.oauth.grants.base import (
 )
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
-from authgate.tokens.issue import issue_access_token
+from authgate.tokens.access_token import issue_access_token
 
 
 class PasswordGrant(Grant):

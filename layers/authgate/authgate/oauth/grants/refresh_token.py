@@ -9,6 +9,7 @@ its access tokens. The scope may only narrow; the new refresh token keeps the or
 from __future__ import annotations
 
 from authgate.errors import ApiError
+from authgate.failures import as_api_error
 from authgate.oauth.grant_revocation import revoke_grant
 from authgate.oauth.grants.base import (
     Grant,
@@ -18,8 +19,9 @@ from authgate.oauth.grants.base import (
     scope_string,
 )
 from authgate.oauth.scopes import parse_scope
-from authgate.stores.refresh_tokens import RefreshTokenStore, RotationFailed
-from authgate.tokens.issue import issue_access_token
+from authgate.stores.exceptions import RotationFailed
+from authgate.stores.refresh_tokens import RefreshTokenStore
+from authgate.tokens.access_token import issue_access_token
 
 
 class RefreshTokenGrant(Grant):
@@ -55,8 +57,7 @@ class RefreshTokenGrant(Grant):
             if failed.reused:
                 # Lost a race with another use of the same token: that is reuse too.
                 revoke_grant(record.family_id, req.now, "concurrent refresh token reuse")
-                raise ApiError("invalid_grant", "The refresh token has already been used; its grant is revoked.") from failed
-            raise ApiError("invalid_grant", "The refresh token has been revoked.") from failed
+            raise as_api_error(failed) from failed
         issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=record.client_id,
                                     tenant=record.tenant_id, scope=scope_string(granted), grant_id=record.family_id)
         return TokenResult(issued.token, issued.expires_in, issued.scope, new_token)

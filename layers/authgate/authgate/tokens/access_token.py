@@ -1,0 +1,51 @@
+"""RFC 9068 JWT access tokens: header typ at+jwt and kid (section 2.1), claims (section 2.2).
+
+Claims: iss, sub, aud, exp, iat, jti, client_id, scope, plus `tenant` and, when the token
+comes from a code or refresh family, `grant_id` (what revoking the grant matches on). For
+client_credentials the caller passes subject=client_id (RFC 9068 section 2.2). The default
+audience is the charges resource server, `<issuer>/charges`: the API shares the issuer's base
+URL, and a distinct identifier keeps tokens for this resource apart from any other.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from authgate import clock
+from authgate.settings import get_settings
+from authgate.tokens.current_signer import current_signer
+from authgate.tokens.jws import compact
+from authgate.tokens.profile import TOKEN_TYPE, default_audience
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    token: str
+    jti: str
+    expires_in: int
+    scope: str
+
+
+def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str, scope: str,
+                       audience: str | None = None, grant_id: str | None = None) -> IssuedToken:
+    """Sign an access token (typ at+jwt) with the current key. `grant_id` ties it to a code or refresh family."""
+    signer = current_signer()
+    now = clock.seconds()
+    ttl = get_settings().access_token_ttl
+    jti = secrets.token_urlsafe(18)
+    claims: dict[str, object] = {
+        "iss": issuer,
+        "sub": subject,
+        "aud": audience or default_audience(issuer),
+        "exp": now + ttl,
+        "iat": now,
+        "jti": jti,
+        "client_id": client_id,
+        "scope": scope,
+        "tenant": tenant,
+    }
+    if grant_id:
+        claims["grant_id"] = grant_id
+    header = {"typ": TOKEN_TYPE, "alg": signer.alg, "kid": signer.kid}
+    return IssuedToken(token=compact(header, claims, signer), jti=jti, expires_in=ttl, scope=scope)

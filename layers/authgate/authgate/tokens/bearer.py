@@ -1,0 +1,76 @@
+"""The Bearer scheme at a protected resource (RFC 6750): the token in a request, and its errors.
+
+Credentials: only the Authorization header (section 2.1). The query and form methods (2.2,
+2.3) are refused as an unsupported authentication method (tokens in URLs end up in logs).
+Errors (section 3.1), each with its challenge (errors.challenges): no credentials 401 without
+an error code; malformed request 400 invalid_request; any bad token 401 invalid_token; missing
+scope 403 insufficient_scope.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from authgate.errors import ApiError
+from authgate.errors.challenges import bearer
+
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+
+# RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
+_TOKEN68 = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+_CREDENTIALS = re.compile(r"(\S+)(\s*)(.*?)\s*")
+NO_CREDENTIALS = "The request carries no credentials; send Authorization: Bearer <token>."
+
+
+def unauthenticated(detail: str = NO_CREDENTIALS) -> ApiError:
+    """401 with no error code: the request had no (supported) credentials (RFC 6750 section 3.1)."""
+    return ApiError("unauthenticated", detail, headers={"WWW-Authenticate": bearer()})
+
+
+def invalid_request(detail: str) -> ApiError:
+    return ApiError("invalid_request", detail, headers={"WWW-Authenticate": bearer(error="invalid_request",
+                                                                                   description=detail)})
+
+
+def invalid_token(detail: str, internal: str = "") -> ApiError:
+    return ApiError("invalid_token", detail, internal=internal,
+                    headers={"WWW-Authenticate": bearer(error="invalid_token", description=detail)})
+
+
+def insufficient_scope(required: str) -> ApiError:
+    detail = f"The access token lacks the scope {required}."
+    return ApiError("insufficient_scope", detail, headers={
+        "WWW-Authenticate": bearer(error="insufficient_scope", description=detail, scope=required)})
+
+
+def extract_token(request: Request) -> str:
+    """The bearer token of a request (RFC 6750 section 2), or the RFC 6750 section 3.1 error."""
+    headers = request.headers.get_all("authorization")
+    in_query = request.query.get("access_token", [])
+    in_form: list[str] = []
+    if request.content_type == "application/x-www-form-urlencoded" and request.body:
+        in_form = [v for k, v in request.form() if k == "access_token"]
+    if len(headers) > 1:
+        raise invalid_request("The request carries more than one Authorization header.")
+    from_header: str | None = None
+    if headers and headers[0].strip():
+        match = _CREDENTIALS.fullmatch(headers[0].strip())
+        scheme, separator, credentials = match.groups() if match else ("", "", "")
+        if scheme.lower() == "bearer":
+            if not credentials:
+                raise invalid_request("The Bearer credentials are empty.")
+            if set(separator) != {" "} or not _TOKEN68.fullmatch(credentials):
+                raise invalid_request("The Authorization header must be Bearer followed by exactly one token (token68 syntax).")
+            from_header = credentials
+    methods = (from_header is not None) + bool(in_query) + bool(in_form)
+    if methods > 1 or len(in_query) > 1 or len(in_form) > 1:
+        raise invalid_request("The access token was sent by more than one method; send it only in the Authorization header.")
+    if from_header is not None:
+        return from_header
+    if in_query or in_form:
+        # RFC 6750 2.2/2.3 methods are not supported (tokens in URLs end up in logs): treated
+        # as an unsupported authentication method, which carries no error code (section 3.1).
+        raise unauthenticated("The access_token parameter is not accepted; send Authorization: Bearer <token>.")
+    raise unauthenticated()

@@ -1,0 +1,56 @@
+"""JWS compact serialization (RFC 7515 sections 3.1, 5.1 and 7.1) and what signs it.
+
+A signer turns a JWS signing input into the raw JWS signature for its key; the backends in
+tokens.backends make and load signers (a local key from Secrets Manager, or a KMS key).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from authgate import base64url
+
+# JWS alg -> JWK kty (RFC 7518 section 3.1)
+ALGORITHMS = {"RS256": "RSA", "ES256": "EC"}
+
+
+class Signer(Protocol):
+    @property
+    def kid(self) -> str: ...
+
+    @property
+    def alg(self) -> str: ...
+
+    def sign(self, signing_input: bytes) -> bytes:
+        """The JWS signature over `signing_input` (for ES256: r || s, 64 bytes)."""
+        ...
+
+
+def der_to_raw(der: bytes) -> bytes:
+    """An ECDSA signature from DER (SEQUENCE of two INTEGERs) to JWS's r || s, 32 bytes each for
+    P-256 (RFC 7518 section 3.4)."""
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+    r, s = decode_dss_signature(der)
+    return r.to_bytes(32, "big") + s.to_bytes(32, "big")
+
+
+def encode_json(value: dict[str, Any]) -> str:
+    """BASE64URL(UTF8(JSON)) of a JOSE header or claims set (RFC 7515 section 5.1)."""
+    return base64url.encode(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+
+def compact(header: dict[str, Any], claims: dict[str, Any], signer: Signer) -> str:
+    """header.payload.signature, signed by `signer` (RFC 7515 section 7.1)."""
+    signing_input = f"{encode_json(header)}.{encode_json(claims)}"
+    return f"{signing_input}.{base64url.encode(signer.sign(signing_input.encode('ascii')))}"
+
+
+def segment_json(segment: str) -> dict[str, Any] | None:
+    """A base64url JSON object (a JOSE header or a verified payload), or None when it is not one."""
+    try:
+        value = json.loads(base64url.decode(segment))
+    except ValueError:  # binascii.Error, UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return None
+    return value if isinstance(value, dict) else None

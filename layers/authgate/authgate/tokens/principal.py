@@ -1,0 +1,18 @@
+"""Who an access token speaks for, once the resource has accepted it (RFC 9068 section 2.2 claims)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The validated claims a protected route acts on."""
+
+    subject: str
+    client_id: str
+    tenant: str
+    scopes: frozenset[str]
+    jti: str
+    grant_id: str | None
+    expires_at: int

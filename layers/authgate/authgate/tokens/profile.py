@@ -1,0 +1,19 @@
+"""The access-token profile both sides share (RFC 9068): its type, its audience, its claims.
+
+Issuing (tokens.access_token) and validating (tokens.validation) both read it; a resource
+function imports only this, never the signing side.
+"""
+
+from __future__ import annotations
+
+# RFC 9068 section 2.1: the JOSE header's typ.
+TOKEN_TYPE = "at+jwt"
+# The charges API is the resource tokens are for (RFC 9068 section 2.2 `aud`).
+RESOURCE_PATH = "/charges"
+# RFC 9068 section 2.2, plus the tenant every route is scoped to.
+REQUIRED_CLAIMS = ("iss", "sub", "aud", "exp", "iat", "jti", "client_id", "scope", "tenant")
+
+
+def default_audience(issuer: str) -> str:
+    """The resource server identifier tokens are issued for (and the guard requires)."""
+    return issuer.rstrip("/") + RESOURCE_PATH

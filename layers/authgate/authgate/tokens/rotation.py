@@ -1,0 +1,133 @@
+"""Signing-key lifecycle: next -> current -> previous -> retired (RFC 7517 key rotation).
+
+The overlap rule, which makes rotation invisible to validators:
+- a key is published (state `next`, in the JWKS) at least `jwks_max_age + leeway` before it
+  may sign (`activates_at`), so every validator's cached JWKS already holds it;
+- a demoted key (`previous`) stays published until every token it signed has expired:
+  `retires_at` = demotion + SIGNER_CACHE_SECONDS (a warm token function may still sign with
+  it) + `access_token_ttl` + `leeway`.
+`rotate(now)` only ever moves keys when those times have passed, so it is safe to run at any
+moment and any number of times (the EventBridge schedule, `authgate keys rotate`).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from authgate import clock
+from authgate.settings import get_settings
+from authgate.stores.signing_keys import CURRENT, NEXT, PREVIOUS, RETIRED, KeyRecord, KeyStore
+from authgate.tokens.backends import backend
+from authgate.tokens.current_signer import SIGNER_CACHE_SECONDS, signing_cache
+
+# Retired key records stay readable (for audit, `authgate keys list`) this long, then TTL.
+RETIRED_RECORD_SECONDS = 30 * 24 * 3600
+
+
+def publish_lead() -> int:
+    """Seconds a key is public before it signs: the JWKS cache lifetime plus the clock leeway."""
+    s = get_settings()
+    return s.jwks_max_age + s.leeway
+
+
+def retention() -> int:
+    """Seconds a demoted key stays public: until the last token it signed has expired."""
+    s = get_settings()
+    return SIGNER_CACHE_SECONDS + s.access_token_ttl + s.leeway
+
+
+def new_kid(now: int) -> str:
+    """Sortable by creation time, unguessable suffix; kids are never reused."""
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now)) + "-" + secrets.token_hex(4)
+
+
+@dataclass
+class RotationReport:
+    promoted: str | None = None
+    demoted: str | None = None
+    created: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
+    keys: list[KeyRecord] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"promoted": self.promoted, "demoted": self.demoted, "created": self.created,
+                "retired": self.retired,
+                "keys": [{"kid": k.kid, "state": k.state, "alg": k.alg, "backend": k.backend,
+                          "activates_at": k.activates_at, "retires_at": k.retires_at} for k in self.keys]}
+
+
+def create_key(store: KeyStore, state: str, now: int, activates_at: int) -> KeyRecord:
+    """Make a key pair in the configured backend and record it with its public JWK."""
+    settings = get_settings()
+    kid = new_kid(now)
+    refs, jwk = backend(settings.signing_backend).create_key(kid, settings.signing_alg)
+    record = KeyRecord(kid=kid, state=state, alg=settings.signing_alg, backend=settings.signing_backend,
+                       public_jwk=json.dumps(jwk, separators=(",", ":")), created_at=now,
+                       activates_at=activates_at, secret_id=refs.get("secret_id", ""),
+                       kms_key_id=refs.get("kms_key_id", ""))
+    store.create(record)
+    return record
+
+
+def rotate(now: int | None = None, store: KeyStore | None = None) -> RotationReport:
+    """One step of the lifecycle at time `now`; moves only what the overlap rule allows."""
+    now = clock.seconds() if now is None else now
+    store = store or KeyStore()
+    keys = store.all()
+    report = RotationReport()
+    by_state: dict[str, list[KeyRecord]] = {}
+    for key in keys:
+        by_state.setdefault(key.state, []).append(key)
+    changes: list[tuple[KeyRecord, KeyRecord]] = []
+    retiring = [k for k in by_state.get(PREVIOUS, []) if k.retires_at <= now]
+    for key in retiring:
+        changes.append((key, key.with_state(RETIRED, expires_at=now + RETIRED_RECORD_SECONDS)))
+    currents, nexts = by_state.get(CURRENT, []), by_state.get(NEXT, [])
+    ready = [k for k in nexts if k.activates_at <= now]
+    if not currents and not nexts:
+        # Bootstrap: nothing was ever signed, so nothing can be invalidated by signing at once.
+        report.created.append(create_key(store, CURRENT, now, activates_at=now).kid)
+    elif ready or not currents:
+        incoming = (ready or nexts)[-1]  # oldest ready key (all() is newest first)
+        for key in currents:
+            changes.append((key, key.with_state(PREVIOUS, retires_at=now + retention())))
+            report.demoted = key.kid
+        changes.append((incoming, incoming.with_state(CURRENT)))
+        report.promoted = incoming.kid
+    store.transition(changes)
+    report.retired = [k.kid for k in retiring]
+    for key in retiring:
+        backend(key.backend).destroy(key)
+    if not [k for k in store.all() if k.state == NEXT]:
+        report.created.append(create_key(store, NEXT, now, activates_at=now + publish_lead()).kid)
+    report.keys = store.all()
+    if report.promoted or report.retired:
+        signing_cache().clear()
+    return report
+
+
+def ensure_keys(now: int | None = None, store: KeyStore | None = None) -> None:
+    """Make sure a current and a next signing key exist; called by the local emulator on start."""
+    store = store or KeyStore()
+    states = {k.state for k in store.all()}
+    if CURRENT not in states or NEXT not in states:
+        rotate(now, store)
+
+
+def destroy_all(now: int | None = None, store: KeyStore | None = None) -> list[str]:
+    """Retire every unretired key and schedule deletion of its private key (the stack is deleted).
+
+    Deletion stays recoverable for the backend's window (7 days for secrets and KMS keys).
+    """
+    now = clock.seconds() if now is None else now
+    store = store or KeyStore()
+    live = [k for k in store.all() if k.state != RETIRED]
+    store.transition([(k, k.with_state(RETIRED, expires_at=now + RETIRED_RECORD_SECONDS)) for k in live])
+    for key in live:
+        backend(key.backend).destroy(key)
+    signing_cache().clear()
+    return [k.kid for k in live]

@@ -1,0 +1,122 @@
+"""Access-token validation as RFC 9068 section 4 asks of a resource server: all local, no I/O per token.
+
+Order of checks: size and JWS shape, JOSE header (an allow-list: only alg/typ/kid; alg in the
+allowed set, typ at+jwt, a known kid whose alg matches), strict base64url segments, signature
+(tokens.jwa, over cryptography), then claims (exact iss, aud,
+exp/nbf/iat with the leeway, types). Any failure is 401 invalid_token (RFC 6750 3.1). What needs
+storage (revocation, the client, scope) is the resource's job (tokens.resource), in one batch.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from authgate import base64url
+from authgate.caches import cached
+from authgate.settings import get_settings
+from authgate.tokens import jwa
+from authgate.tokens.bearer import invalid_token
+from authgate.tokens.jws import segment_json
+from authgate.tokens.principal import Principal
+from authgate.tokens.profile import REQUIRED_CLAIMS, TOKEN_TYPE
+from authgate.tokens.verification_keys import ALLOWED_ALGS, KeyCache
+
+# jku/x5u/jwk/x5c would let the token name its own key; crit names extensions we do not
+# implement (RFC 7515 section 4.1.11). Our tokens carry exactly these three.
+ALLOWED_HEADER = frozenset({"alg", "typ", "kid"})
+_KID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+MAX_TOKEN_LENGTH = 4096
+
+
+def _number(claims: dict[str, Any], name: str) -> int | float:
+    value = claims.get(name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise invalid_token(f"The {name} claim is not a NumericDate.")
+    return value
+
+
+class AccessTokenValidator:
+    """Validates RFC 9068 access tokens against the published keys."""
+
+    def __init__(self, keys: KeyCache, leeway: int) -> None:
+        self.keys = keys
+        self.leeway = leeway
+
+    def validate(self, token: str, *, issuer: str, audience: str, now: int) -> Principal:
+        """The token's principal, or ApiError invalid_token saying why not."""
+        if len(token) > MAX_TOKEN_LENGTH or token.count(".") != 2:
+            raise invalid_token("The access token is not a JWT.")
+        head, body, tail = token.split(".")
+        # The compact serialization is parsed here (strict base64url, RFC 7515 7.1), so every
+        # header parameter is judged by our allow-list before any library acts on the token.
+        header = segment_json(head)
+        if header is None:
+            raise invalid_token("The access token is not a JWT.")
+        unexpected = sorted(set(header) - ALLOWED_HEADER)
+        if unexpected:
+            raise invalid_token(f"The token header parameter {unexpected[0]} is not accepted.")
+        alg = header.get("alg")
+        if not isinstance(alg, str):
+            raise invalid_token("The token header names no algorithm.")
+        if alg not in ALLOWED_ALGS:
+            raise invalid_token(f"The algorithm {str(alg)[:20]} is not accepted.")
+        typ = header.get("typ")
+        if not isinstance(typ, str) or typ.lower().removeprefix("application/") != TOKEN_TYPE:
+            raise invalid_token("The token is not an access token (typ must be at+jwt).")
+        kid = header.get("kid")
+        if not isinstance(kid, str) or not _KID.fullmatch(kid):
+            raise invalid_token("The token does not name a valid signing key.")
+        key = self.keys.get(kid, now)
+        if key is None:
+            raise invalid_token("The token was signed by an unknown key.", internal=f"kid={kid}")
+        if key.alg != alg:
+            raise invalid_token(f"The algorithm {alg} does not match the signing key.")
+        try:
+            payload, signature = base64url.decode(body), base64url.decode(tail)
+        except ValueError:
+            raise invalid_token("The access token is not a JWT.") from None
+        if not jwa.verify(alg, key.key, f"{head}.{body}".encode("ascii"), signature):
+            raise invalid_token("The token signature is invalid.")
+        try:
+            claims = json.loads(payload)
+        except ValueError:
+            raise invalid_token("The access token is not a JWT.") from None
+        if not isinstance(claims, dict):
+            raise invalid_token("The token claims are not a JSON object.")
+        return self._check_claims(claims, issuer=issuer, audience=audience, now=now)
+
+    def _check_claims(self, claims: dict[str, Any], *, issuer: str, audience: str, now: int) -> Principal:
+        missing = [name for name in REQUIRED_CLAIMS if name not in claims]
+        if missing:
+            raise invalid_token(f"The token lacks the {missing[0]} claim.")
+        if claims["iss"] != issuer:
+            raise invalid_token("The token was issued by another issuer.")
+        aud = claims["aud"]
+        audiences = [aud] if isinstance(aud, str) else aud if isinstance(aud, list) else []
+        if audience not in audiences:
+            raise invalid_token("The token is not meant for this resource (aud).")
+        exp, iat = _number(claims, "exp"), _number(claims, "iat")
+        if now > exp + self.leeway:
+            raise invalid_token("The access token expired.")
+        if iat > now + self.leeway:
+            raise invalid_token("The token was issued in the future (iat).")
+        if "nbf" in claims and _number(claims, "nbf") > now + self.leeway:
+            raise invalid_token("The token is not valid yet (nbf).")
+        strings = {name: claims[name] for name in ("sub", "jti", "client_id", "scope", "tenant")}
+        grant_id = claims.get("grant_id")
+        if any(not isinstance(v, str) for v in strings.values()) or not (grant_id is None or isinstance(grant_id, str)):
+            raise invalid_token("The token claims have the wrong types.")
+        return Principal(subject=strings["sub"], client_id=strings["client_id"], tenant=strings["tenant"],
+                         scopes=frozenset(strings["scope"].split()), jti=strings["jti"], grant_id=grant_id,
+                         expires_at=int(exp))
+
+
+@cached
+def default_validator() -> AccessTokenValidator:
+    """The process's validator: the keys table's published keys, the configured leeway."""
+    from authgate.stores.signing_keys import KeyStore
+
+    settings = get_settings()
+    return AccessTokenValidator(KeyCache(lambda: KeyStore().published(), settings.jwks_max_age), settings.leeway)

@@ -1,3 +1,0 @@
-from __future__ import annotations
-
-from tests.events import issuer  # noqa: F401

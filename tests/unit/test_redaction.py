@@ -1,0 +1,76 @@
+"""authgate.redaction: what looks like a credential never reaches a log line (contract 5.7, RFC 6750 5.3)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from authgate.redaction import REDACTED, is_secret_key, redact, redact_text
+
+JWT = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("grant_type=authorization_code&code=abc123&code_verifier=v3r1f1er&redirect_uri=x",
+     f"grant_type=authorization_code&code={REDACTED}&code_verifier={REDACTED}&redirect_uri=x"),
+    ("username=alice&password=hunter2&csrf=c5rf&request_blob=b10b",
+     f"username=alice&password={REDACTED}&csrf={REDACTED}&request_blob={REDACTED}"),
+    ("token=opaque&token_type_hint=refresh_token", f"token={REDACTED}&token_type_hint=refresh_token"),
+    ("Authorization: Bearer abc.def", f"Authorization: {REDACTED}"),
+    ("cookie: ag_bind=xyz; other=1", f"cookie: {REDACTED}"),
+    ("got Basic ZGVtbzpzZWNyZXQ= from client", f"got Basic {REDACTED} from client"),
+    ('{"Authorization": "Basic ZGVtbzpzZWNyZXQ=", "x": 1}', f'{{"Authorization": "{REDACTED}", "x": 1}}'),
+    ("{'refresh_token': 'r1', 'token_type': 'Bearer'}", f"{{'refresh_token': '{REDACTED}', 'token_type': 'Bearer'}}"),
+    (f"token {JWT} rejected", f"token {REDACTED} rejected"),
+    ("error_code=invalid_grant client_id=demo-web", "error_code=invalid_grant client_id=demo-web"),
+])
+def test_redact_text(text: str, expected: str) -> None:
+    assert redact_text(text) == expected
+
+
+def test_redact_masks_secret_members_at_any_depth_and_stringifies_objects() -> None:
+    value = {"headers": {"Authorization": "Bearer x", "Accept": "application/json"},
+             "form": [{"client_secret": "s3cr3t", "client_id": "demo"}], "new_refresh_token": "r",
+             "token_type": "Bearer", "error": ValueError("password=hunter2"), "status": 400, "ok": True,
+             "empty_password": None}
+    assert redact(value) == {
+        "headers": {"Authorization": REDACTED, "Accept": "application/json"},
+        "form": [{"client_secret": REDACTED, "client_id": "demo"}], "new_refresh_token": REDACTED,
+        "token_type": "Bearer", "error": f"password={REDACTED}", "status": 400, "ok": True,
+        "empty_password": None}
+
+
+@pytest.mark.parametrize("name, secret", [
+    ("Authorization", True), ("X-Api-Key", True), ("code", True), ("subject_token", True),
+    ("X-Amz-Security-Token", True), ("token_type", False), ("error_code", False), ("client_id", False),
+    ("grant_id", False), ("status", False),
+])
+def test_is_secret_key(name: str, secret: bool) -> None:
+    assert is_secret_key(name) is secret
+
+
+PIECES = [*"aAbBeEjJyY\\\"'=: .-_/0123456789", "bearer ", "eyJ", "token", "Cookie", "x-api-key"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join) | st.text(max_size=80))
+@example("token=abc")
+@example('{"password": "x"}')
+@example("'secret': 'x'")
+@example("Bearer abc")
+@example("cookie: a")
+@example("X-Api-Key: k")
+@example("Proxy-Authorization: k")
+@example(JWT)
+@example("x Basic dXNlcg")
+@example("Digest abc")
+@example("DPoP abc")
+def test_the_quick_check_never_skips_a_redaction(text: str) -> None:
+    """redact_text skips the substitutions only when none of them could match."""
+    from authgate.redaction import _SECRET_PATTERNS
+
+    full = text
+    for pattern, replacement in _SECRET_PATTERNS:
+        full = pattern.sub(replacement, full)
+    assert redact_text(text) == full
