@@ -17,3 +17,12 @@ REQUIRED_CLAIMS = ("iss", "sub", "aud", "exp", "iat", "jti", "client_id", "scope
 def default_audience(issuer: str) -> str:
     """The resource server identifier tokens are issued for (and the guard requires)."""
     return issuer.rstrip("/") + RESOURCE_PATH
+
+# RFC 9728 3: the well-known suffix of protected resource metadata.
+RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource"
+
+
+def resource_metadata_url(issuer: str) -> str:
+    """Where the charges resource's metadata is served (RFC 9728 3.1: the well-known suffix, then the
+    resource identifier's path), the `resource_metadata` of its challenges (RFC 9728 5.1)."""
+    return issuer.rstrip("/") + RESOURCE_METADATA_PATH + RESOURCE_PATH
