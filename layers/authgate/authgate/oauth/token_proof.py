@@ -40,6 +40,9 @@ def token_proof(request: Request, client: Client, now: int) -> dpop.Proof | None
         dpop.use_once(proof, leeway)
     except dpop.ProofError as failed:
         raise proof_error(failed, now) from None
+    fresh = dpop_nonce.changed(proof.nonce, now)
+    if fresh:
+        request.context.response_headers[NONCE_HEADER] = fresh
     return proof
 
 

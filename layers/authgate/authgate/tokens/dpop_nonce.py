@@ -59,6 +59,16 @@ def current(now: int) -> str:
 
 
 @cached
+def changed(used: str | None, now: int) -> str | None:
+    """The nonce a successful response hands out when it differs from the one the proof used (RFC 9449 8.2)."""
+    nonces = checker()
+    if nonces is None:
+        return None
+    fresh = nonces.current(now)
+    return None if used == fresh else fresh
+
+
+@cached
 def _nonces() -> SlotNonces:
     from authgate.stores.session_secret import session_secret
 

@@ -11,8 +11,8 @@ insufficient_scope.
 DPoP (RFC 9449 7): a token bound to a key (cnf.jkt) is accepted only as `Authorization: DPoP`
 with a proof of that key for this request and token (`ath`); sent as Bearer it is invalid_token
 (7.1), and an unbound token under the DPoP scheme is refused too. The proof is checked locally
-right after the token; its `jti` is spent (one conditional write) once the token's storage
-verdicts pass. Every failure here carries both challenges, Bearer and DPoP, each naming the
+once the token's storage verdicts pass and the client's error format is known (so its failures
+are rendered in the client's shape), then its `jti` is spent (one conditional write). Every failure here carries both challenges, Bearer and DPoP, each naming the
 resource's metadata (RFC 9728 5.1); the proof failures are 401 at a resource (RFC 9449 7.1).
 """
 
@@ -90,7 +90,6 @@ def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchR
     now = clock.seconds()
     principal = default_validator().validate(token, issuer=issuer, audience=audience or default_audience(issuer),
                                              now=now)
-    proof = _proof(request, scheme, token, principal, issuer, now)
     reads = BatchRead(operation="resource.batch_get")
     revocation = RevocationStore().prefetch(reads, principal.jti, principal.grant_id)
     client = client_cache.lookup(reads, principal.client_id)
@@ -103,6 +102,8 @@ def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchR
         raise invalid_token("The client this token was issued to is not registered.",
                             internal=f"client_id={principal.client_id}")
     request.context.error_format = cast("ErrorFormat", error_format if error_format in ERROR_FORMATS else "problem")
+    # After the client's error format is known, so a proof failure is rendered in the client's shape.
+    proof = _proof(request, scheme, token, principal, issuer, now)
     if proof is not None:
         try:
             dpop.use_once(proof, get_settings().leeway)
@@ -135,6 +136,9 @@ def _proof(request: Request, scheme: str, token: str, principal: Principal, issu
         raise ApiError(failed.code, failed.detail, headers=headers) from None
     if proof.jkt != principal.jkt:
         raise ApiError("invalid_dpop_proof", "The DPoP proof's key is not the key the access token is bound to.")
+    fresh = dpop_nonce.changed(proof.nonce, now)
+    if fresh:
+        request.context.response_headers[NONCE_HEADER] = fresh
     return proof
 
 
