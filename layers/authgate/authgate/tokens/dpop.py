@@ -27,6 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from authgate import base64url
 from authgate.tokens import jwa, jwk
+from authgate.tokens.profile import DPOP_ALGORITHMS
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 # RFC 9449 4.2: the JOSE header's typ.
 PROOF_TYPE = "dpop+jwt"
 # The algorithms a proof may use (RFC 9449 4.3 step 5, 5.1 dpop_signing_alg_values_supported).
-ALGORITHMS = ("ES256", "EdDSA", "RS256", "PS256")
+ALGORITHMS = DPOP_ALGORITHMS
 # The key types each algorithm takes (RFC 7518 3.1, RFC 8037 3.1).
 ALGORITHM_KEY_TYPES = {"ES256": "EC", "EdDSA": "OKP", "RS256": "RSA", "PS256": "RSA"}
 # A proof carries one public key and a few short claims: 8 KiB is far above any honest proof

@@ -10,6 +10,10 @@ from __future__ import annotations
 TOKEN_TYPE = "at+jwt"
 # The charges API is the resource tokens are for (RFC 9068 section 2.2 `aud`).
 RESOURCE_PATH = "/charges"
+# The algorithms a DPoP proof may use (RFC 9449 4.3 step 5; 5.1 dpop_signing_alg_values_supported):
+# asymmetric only, never `none` or a MAC. Here, beside the profile, so the metadata documents
+# can name them without importing the proof checker.
+DPOP_ALGORITHMS = ("ES256", "EdDSA", "RS256", "PS256")
 # RFC 9068 section 2.2, plus the tenant every route is scoped to.
 REQUIRED_CLAIMS = ("iss", "sub", "aud", "exp", "iat", "jti", "client_id", "scope", "tenant")
 

@@ -73,6 +73,9 @@ class AuthorizationCodeGrant(Grant):
             raise _invalid_grant("Public clients must use PKCE.")
         # RFC 9449 10.1: a code bound by dpop_jkt is redeemed only with a proof of that key.
         check_key_binding(record.dpop_jkt, req.dpop_jkt, "authorization code")
+        if req.resource and record.resource and req.resource != record.resource:
+            # RFC 8707 2.2: the token request may only name a resource the grant covers.
+            raise ApiError("invalid_target", "The resource is not the one the authorization request named.")
 
         refresh_token = None
         if client.allows_grant("refresh_token"):
@@ -84,5 +87,5 @@ class AuthorizationCodeGrant(Grant):
                 dpop_jkt=req.dpop_jkt if client.is_public else None)
         issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=client.client_id,
                                     tenant=record.tenant_id, scope=record.scope, grant_id=record.grant_id,
-                                    audience=record.resource, jkt=req.dpop_jkt)
+                                    audience=req.resource or record.resource, jkt=req.dpop_jkt)
         return TokenResult(issued.token, issued.expires_in, issued.scope, refresh_token, token_type(req))

@@ -26,6 +26,8 @@ class TokenRequest:
     now: int
     # The verified DPoP proof's key thumbprint (RFC 9449 5): the access token's cnf.jkt.
     dpop_jkt: str | None = None
+    # The resource the token request names (RFC 8707 2), already checked: the token's audience.
+    resource: str | None = None
 
     def param(self, name: str) -> str:
         """A required parameter, or invalid_request (RFC 6749 5.2)."""

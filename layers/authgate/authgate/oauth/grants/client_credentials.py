@@ -30,5 +30,6 @@ class ClientCredentialsGrant(Grant):
         scopes = check_scopes(requested, client, tenant)
         # RFC 9068 2.2: with no resource owner, sub is the client itself.
         issued = issue_access_token(issuer=req.issuer, subject=client.client_id, client_id=client.client_id,
-                                    tenant=client.tenant_id, scope=scope_string(scopes), jkt=req.dpop_jkt)
+                                    tenant=client.tenant_id, scope=scope_string(scopes), jkt=req.dpop_jkt,
+                                    audience=req.resource)
         return TokenResult(issued.token, issued.expires_in, issued.scope, token_type=token_type(req))

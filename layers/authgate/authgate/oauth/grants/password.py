@@ -35,5 +35,6 @@ class PasswordGrant(Grant):
         if not result.ok:
             raise ApiError("invalid_grant", "The resource owner credentials are invalid.", internal=result.reason)
         issued = issue_access_token(issuer=req.issuer, subject=result.subject, client_id=client.client_id,
-                                    tenant=client.tenant_id, scope=scope_string(scopes), jkt=req.dpop_jkt)
+                                    tenant=client.tenant_id, scope=scope_string(scopes), jkt=req.dpop_jkt,
+                                    audience=req.resource)
         return TokenResult(issued.token, issued.expires_in, issued.scope, token_type=token_type(req))

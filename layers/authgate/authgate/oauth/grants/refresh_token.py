@@ -63,6 +63,6 @@ class RefreshTokenGrant(Grant):
             raise as_api_error(failed) from failed
         issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=record.client_id,
                                     tenant=record.tenant_id, scope=scope_string(granted), grant_id=record.family_id,
-                                    jkt=req.dpop_jkt)
+                                    jkt=req.dpop_jkt, audience=req.resource)
         return TokenResult(issued.token, issued.expires_in, issued.scope, new_token, token_type(req))
 
