@@ -237,26 +237,3 @@ def test_a_nonce_lives_one_to_two_slots(nonces: None) -> None:
     assert not SlotNonces(b"j" * 32).accepts(issued, start)  # another stack's key
     assert nonces.current(start + NONCE_SLOT_SECONDS) != issued
 
-
-def test_nonces_keyed_from_the_stacks_session_secret(monkeypatch: pytest.MonkeyPatch, demo: Demo,
-                                                     tokens: TokenClient, invoke: Any, clock: Any) -> None:
-    """As deployed: the key comes from Secrets Manager, read by the token and the charges functions alike."""
-    import boto3
-
-    from authgate import caches
-
-    arn = boto3.client("secretsmanager").create_secret(Name="authgate/local/session",
-                                                        SecretString="s" * 64)["ARN"]
-    monkeypatch.setenv("AUTHGATE_DPOP_NONCES", "true")
-    monkeypatch.setenv("AUTHGATE_SESSION_SECRET_ARN", arn)
-    monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
-    caches.reset()
-    key = DpopKey()
-    now = int(clock())
-    asked = tokens.client_credentials(headers=[("DPoP", key.proof("POST", TOKEN_URL, iat=now))])
-    nonce = headers_of(asked)["DPoP-Nonce"]
-    token = body_of(tokens.client_credentials(
-        headers=[("DPoP", key.proof("POST", TOKEN_URL, nonce=nonce, iat=now))]))["access_token"]
-    caches.reset()  # a cold charges container: it reads the secret itself and computes the same nonce
-    result = get(demo, invoke, token, [key.proof("GET", CHARGES_URL, access_token=token, nonce=nonce, iat=now)])
-    assert result["statusCode"] == 200
