@@ -113,8 +113,8 @@ def holding(results: dict[str, Any]) -> str:
     missed = [t for t in results["targets"] if not t["holds"]]
     if not missed:
         return f"All {len(results['targets'])} targets hold in this run."
-    lines = [f"{len(results['targets']) - len(missed)} of {len(results['targets'])} targets hold in this run; "
-             "these do not:", ""]
+    total = len(results["targets"])
+    lines = [f"{total - len(missed)} of {total} targets hold in this run; these do not:", ""]
     lines += [f"- {t['what']}: {t['figure']} (target {t['target']})" for t in missed]
     return "\n".join(lines)
 
