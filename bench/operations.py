@@ -90,7 +90,7 @@ def charge_get(handler: Callable[[dict[str, Any], Any], dict[str, Any]],
 
 
 def build() -> list[Operation]:
-    """The budgeted operations, in the README's order."""
+    """The budgeted operations, in docs/performance.md's order."""
     token_base = sample("token-client-credentials")
 
     def exchange_event() -> dict[str, Any]:
