@@ -119,7 +119,10 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
 def _shown(path: str) -> str:
     """A path inside the repository relative to it: the report is committed (docs/performance.md)."""
     root = RESULTS.parents[1]
-    return Path(path).relative_to(root).as_posix() if Path(path).is_relative_to(root) else path
+    if Path(path).is_relative_to(root):
+        return Path(path).relative_to(root).as_posix()
+    parts = Path(path).parts  # measured in another checkout of the repository
+    return "/".join(parts[parts.index(".venv-bench"):]) if ".venv-bench" in parts else path
 
 
 def _mb(n: int) -> str:
