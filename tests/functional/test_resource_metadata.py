@@ -61,8 +61,8 @@ def test_token_for_the_charges_resource(tokens: TokenClient, resource: str) -> N
 
 
 @pytest.mark.parametrize(("resource", "description"), [
-    ("https://other.example/api", f"The resource https://other.example/api is unknown; this server protects only "
-                                  f"{ISSUER}/charges."),
+    ("https://other.example/api", (f"The resource https://other.example/api is unknown; this server protects "
+                                   f"only {ISSUER}/charges.")),
     ("/charges", "The resource parameter must be an absolute URI without a fragment (RFC 8707 2)."),
     (f"{ISSUER}/charges#x", "The resource parameter must be an absolute URI without a fragment (RFC 8707 2)."),
 ])
