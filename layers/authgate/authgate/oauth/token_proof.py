@@ -22,9 +22,6 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
     from authgate.stores.clients import Client
 
-NONCE_HEADER = "DPoP-Nonce"
-
-
 def token_proof(request: Request, client: Client, now: int) -> dpop.Proof | None:
     """The request's verified, now spent, DPoP proof; None for a Bearer request; ApiError otherwise."""
     try:
@@ -40,13 +37,10 @@ def token_proof(request: Request, client: Client, now: int) -> dpop.Proof | None
         dpop.use_once(proof, leeway)
     except dpop.ProofError as failed:
         raise proof_error(failed, now) from None
-    fresh = dpop_nonce.changed(proof.nonce, now)
-    if fresh:
-        request.context.response_headers[NONCE_HEADER] = fresh
+    dpop_nonce.hand_out(request.context.response_headers, proof.nonce, now)
     return proof
 
 
 def proof_error(failed: dpop.ProofError, now: int) -> ApiError:
     """The token endpoint's answer to a bad proof: 400 in OAuth JSON, with DPoP-Nonce when one is due."""
-    headers = {NONCE_HEADER: dpop_nonce.current(now)} if failed.code == "use_dpop_nonce" else {}
-    return ApiError(failed.code, failed.detail, headers=headers)
+    return ApiError(failed.code, failed.detail, headers=dpop_nonce.error_headers(failed.code, now))

@@ -21,6 +21,8 @@ from authgate.caches import cached
 from authgate.settings import get_settings
 
 NONCE_SLOT_SECONDS = 300
+# RFC 9449 8.1: the response header a nonce travels in.
+NONCE_HEADER = "DPoP-Nonce"
 _PURPOSE = b"authgate dpop-nonce v1"
 
 
@@ -66,6 +68,18 @@ def changed(used: str | None, now: int) -> str | None:
         return None
     fresh = nonces.current(now)
     return None if used == fresh else fresh
+
+
+def error_headers(code: str, now: int) -> dict[str, str]:
+    """The headers of a refused proof: the nonce to use when the refusal is use_dpop_nonce (RFC 9449 8)."""
+    return {NONCE_HEADER: current(now)} if code == "use_dpop_nonce" else {}
+
+
+def hand_out(response_headers: dict[str, str], used: str | None, now: int) -> None:
+    """Add the next nonce to a successful response's headers when it changed (RFC 9449 8.2)."""
+    fresh = changed(used, now)
+    if fresh:
+        response_headers[NONCE_HEADER] = fresh
 
 
 @cached

@@ -68,7 +68,6 @@ def require_bearer_with(request: Request, scope: str, prefetch: Callable[[Princi
 # The failures of a resource's authentication that carry its challenges (RFC 6750 3, RFC 9449 7.1).
 CHALLENGED = frozenset({"unauthenticated", "invalid_request", "invalid_token", "insufficient_scope",
                         "invalid_dpop_proof", "use_dpop_nonce"})
-NONCE_HEADER = "DPoP-Nonce"
 
 
 def _challenge(error: ApiError, request: Request, scope: str) -> None:
@@ -132,13 +131,10 @@ def _proof(request: Request, scheme: str, token: str, principal: Principal, issu
         proof = dpop.check_proof(header, method=request.method, uri=issuer + request.path, now=now,
                                  leeway=get_settings().leeway, access_token=token, nonce=dpop_nonce.checker())
     except dpop.ProofError as failed:
-        headers = {NONCE_HEADER: dpop_nonce.current(now)} if failed.code == "use_dpop_nonce" else {}
-        raise ApiError(failed.code, failed.detail, headers=headers) from None
+        raise ApiError(failed.code, failed.detail, headers=dpop_nonce.error_headers(failed.code, now)) from None
     if proof.jkt != principal.jkt:
         raise ApiError("invalid_dpop_proof", "The DPoP proof's key is not the key the access token is bound to.")
-    fresh = dpop_nonce.changed(proof.nonce, now)
-    if fresh:
-        request.context.response_headers[NONCE_HEADER] = fresh
+    dpop_nonce.hand_out(request.context.response_headers, proof.nonce, now)
     return proof
 
 
