@@ -138,7 +138,8 @@ def published_kids(stack: DeployedStack, physical: dict[str, str] | None = None)
 
 def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_the_jwks(
         cloud: EmulatedCloud) -> None:
-    stack = deploy(cloud, "authgate-emulated", Stage="staging")
+    # DPoP nonces on: the token and charges functions derive them from the stack's SessionSecret.
+    stack = deploy(cloud, "authgate-emulated", Stage="staging", DpopNonces="true")
 
     # Every resource of the transformed template, created, and found through its own API.
     found = read_back(stack)
@@ -215,6 +216,26 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
     again = stage.request("GET", f"/charges/{created['id']}", headers=auth)
     assert again.status == 200 and body(again)["id"] == created["id"]
     assert "ratelimit" in headers(again)
+
+    # DPoP with server nonces (RFC 9449 8): asked for, then a bound token and a DPoP call to /charges.
+    from tests.dpop_support import DpopKey
+
+    key, base = DpopKey(), f"https://{stage.domain}/staging"
+    form = {"Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded"}
+    cc = b"grant_type=client_credentials&scope=charges%3Aread"
+    asked = stage.request("POST", "/oauth/token", headers={**form, "DPoP": key.proof("POST", f"{base}/oauth/token")},
+                          body=cc)
+    nonce = headers(asked)["dpop-nonce"]
+    assert (asked.status, body(asked)["error"]) == (400, "use_dpop_nonce")
+    bound = stage.request("POST", "/oauth/token", body=cc, headers={
+        **form, "DPoP": key.proof("POST", f"{base}/oauth/token", nonce=nonce)})
+    assert (bound.status, body(bound)["token_type"]) == (200, "DPoP"), bound.body
+    dpop_token = body(bound)["access_token"]
+    url = f"{base}/charges/{created['id']}"
+    read = stage.request("GET", f"/charges/{created['id']}", headers={
+        "Authorization": f"DPoP {dpop_token}", "x-api-key": api_key,
+        "DPoP": key.proof("GET", url, access_token=dpop_token, nonce=nonce)})
+    assert read.status == 200, read.body
 
     missing = stage.request("GET", "/no/such/route", headers={"Accept": "application/json"})
     assert missing.status == 404

@@ -66,10 +66,12 @@ def test_charges_without_api_key_is_the_gateway_response(http, base_url):
     assert body["traceId"] == r.headers["x-request-id"]
 
 
-def test_charges_without_bearer_is_401_challenge(http):
+def test_charges_without_bearer_is_401_challenge(http, base_url):
     r = http.get("/charges", headers={"x-api-key": "demo-api-key"})
+    # Both schemes the API accepts (RFC 9449 7.1), each naming the resource metadata (RFC 9728 5.1).
+    metadata = f'resource_metadata="{base_url}/.well-known/oauth-protected-resource/charges"'
     assert (r.status_code, r.headers["WWW-Authenticate"], r.json()["code"]) == (
-        401, 'Bearer realm="api"', "unauthenticated")
+        401, f'Bearer realm="api", {metadata}, DPoP algs="ES256 EdDSA RS256 PS256", {metadata}', "unauthenticated")
 
 
 def test_problem_pages(http, base_url):

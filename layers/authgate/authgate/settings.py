@@ -28,6 +28,7 @@ TABLE_ENV = {
     "charges": "AUTHGATE_CHARGES_TABLE",
     "invoices": "AUTHGATE_INVOICES_TABLE",
     "limits": "AUTHGATE_LIMITS_TABLE",
+    "replay": "AUTHGATE_REPLAY_TABLE",
 }
 
 
@@ -50,6 +51,7 @@ class Tables:
     charges: str = "ChargesTable"
     invoices: str = "InvoicesTable"
     limits: str = "LimitsTable"
+    replay: str = "ReplayTable"
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,8 @@ class Settings:
     # JWKS responses are cacheable for this long; key publication leads signing by more.
     jwks_max_age: int = 300
     password_grant: bool = False
+    # RFC 9449 8, 9: ask DPoP clients for server nonces (tokens.dpop_nonce).
+    dpop_nonces: bool = False
     session_secret_arn: str = ""
     # Local development only: lets the emulator hand a fixed session secret to the handlers.
     session_secret: str = ""
@@ -193,6 +197,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         leeway=_int(env, "AUTHGATE_LEEWAY", 120, 0, 300),
         jwks_max_age=_int(env, "AUTHGATE_JWKS_MAX_AGE", 300, 0, 3600),
         password_grant=_bool(env, "AUTHGATE_PASSWORD_GRANT", False),
+        dpop_nonces=_bool(env, "AUTHGATE_DPOP_NONCES", False),
         session_secret_arn=env.get("AUTHGATE_SESSION_SECRET_ARN", ""),
         session_secret=env.get("AUTHGATE_SESSION_SECRET", ""),
         aws_endpoint_url=env.get("AUTHGATE_AWS_ENDPOINT_URL", ""),

@@ -49,4 +49,7 @@ Code = Literal[
     "client_of_another_environment",
     "redirect_uri_mismatch",
     "origin_not_allowed",
+    "invalid_dpop_proof",
+    "use_dpop_nonce",
+    "invalid_target",
 ]

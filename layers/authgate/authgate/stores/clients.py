@@ -50,6 +50,9 @@ class Client:
     requires_admin_approval: bool = False
     name: str = ""
     created_at: int = 0
+    # -- DPoP (RFC 9449): one block, kept together --
+    # RFC 9449 5.2 client metadata: every access token of this client must be DPoP-bound.
+    dpop_bound_access_tokens: bool = False
 
     @property
     def is_public(self) -> bool:
@@ -70,6 +73,7 @@ class Client:
             "grant_types": list(self.grant_types), "scopes": list(self.scopes),
             "error_format": self.error_format, "requires_admin_approval": self.requires_admin_approval,
             "name": self.name, "created_at": self.created_at,
+            "dpop_bound_access_tokens": self.dpop_bound_access_tokens,
         }
 
 
@@ -113,6 +117,9 @@ def _to_item(c: Client) -> dict[str, Any]:
     }
     if c.secret_hash:
         item["secret_hash"] = {"S": c.secret_hash}
+    # -- DPoP (RFC 9449 5.2) --
+    if c.dpop_bound_access_tokens:
+        item["dpop_bound_access_tokens"] = {"BOOL": True}
     return item
 
 
@@ -139,6 +146,8 @@ def from_item(item: dict[str, Any]) -> Client:
         requires_admin_approval=bool(item.get("requires_admin_approval", {}).get("BOOL", False)),
         name=item.get("name", {}).get("S", ""),
         created_at=int(item.get("created_at", {}).get("N", "0")),
+        # -- DPoP (RFC 9449 5.2) --
+        dpop_bound_access_tokens=bool(item.get("dpop_bound_access_tokens", {}).get("BOOL", False)),
     )
 
 
