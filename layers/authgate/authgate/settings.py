@@ -96,6 +96,9 @@ class Settings:
     # JWKS responses are cacheable for this long; key publication leads signing by more.
     jwks_max_age: int = 300
     password_grant: bool = False
+    # Every client must push its authorization requests (RFC 9126 5 metadata
+    # require_pushed_authorization_requests); per client it is a registration attribute.
+    require_par: bool = False
     session_secret_arn: str = ""
     # Local development only: lets the emulator hand a fixed session secret to the handlers.
     session_secret: str = ""
@@ -193,6 +196,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         leeway=_int(env, "AUTHGATE_LEEWAY", 120, 0, 300),
         jwks_max_age=_int(env, "AUTHGATE_JWKS_MAX_AGE", 300, 0, 3600),
         password_grant=_bool(env, "AUTHGATE_PASSWORD_GRANT", False),
+        require_par=_bool(env, "AUTHGATE_REQUIRE_PAR", False),
         session_secret_arn=env.get("AUTHGATE_SESSION_SECRET_ARN", ""),
         session_secret=env.get("AUTHGATE_SESSION_SECRET", ""),
         aws_endpoint_url=env.get("AUTHGATE_AWS_ENDPOINT_URL", ""),

@@ -1,8 +1,10 @@
-"""The JWS algorithms a resource verifies (RFC 7518 section 3): RS256 and ES256, over cryptography.
+"""The JWS algorithms we verify (RFC 7518 section 3, RFC 8037 3.1): RS256, ES256, PS256, EdDSA.
 
 A signature is checked as RFC 7518 specifies: RS256 is RSASSA-PKCS1-v1_5 with SHA-256 (3.3);
 ES256 is ECDSA P-256 with SHA-256 whose JWS signature is r || s, 32 bytes each (3.4), turned
-into DER for cryptography (keys come from tokens.jwk). Written here rather than through PyJWT:
+into DER for cryptography (keys come from tokens.jwk); PS256 is RSASSA-PSS with SHA-256, MGF1
+SHA-256 and a 32-byte salt (3.5); EdDSA is Ed25519 (RFC 8037 3.1). The caller picks which
+algorithms it accepts (client assertions: the FAPI 2.0 5.4 set, never RS256 or none). Written here rather than through PyJWT:
 this is all a resource needs of it, and importing PyJWT costs the charges function's cold start
 about 30 ms (measured).
 """
@@ -15,7 +17,7 @@ ES256_SIGNATURE_LENGTH = 64
 
 
 def verify(alg: str, key: Any, signing_input: bytes, signature: bytes) -> bool:
-    """True when `signature` is `key`'s `alg` signature over `signing_input` (RS256 or ES256)."""
+    """True when `signature` is `key`'s `alg` signature over `signing_input` (RFC 7518 3, RFC 8037 3.1)."""
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.asymmetric import ec, padding
@@ -23,6 +25,17 @@ def verify(alg: str, key: Any, signing_input: bytes, signature: bytes) -> bool:
     try:
         if alg == "RS256":
             key.verify(signature, signing_input, padding.PKCS1v15(), hashes.SHA256())
+            return True
+        if alg == "PS256":
+            key.verify(signature, signing_input,
+                       padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=32), hashes.SHA256())
+            return True
+        if alg == "EdDSA":
+            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+            if not isinstance(key, Ed25519PublicKey):
+                return False
+            key.verify(signature, signing_input)
             return True
         if alg == "ES256":
             if len(signature) != ES256_SIGNATURE_LENGTH:

@@ -1,0 +1,55 @@
+"""POST /oauth/par: the pushed authorization request endpoint (RFC 9126 2).
+
+The client authenticates exactly as at the token endpoint (2: "the same rules"), then the
+authorization request is validated as the authorization endpoint would validate it (2.1), so
+its mistakes come back here as 400 OAuth JSON (2.3) rather than later in the person's browser:
+the client and redirect URI, response_type, PKCE, scope, the client's profile. Accepted, the
+whole parameter set is stored for 60 s and answered 201 with a `request_uri` (2.2).
+Request objects (`request`, RFC 9101) are not supported and refused; `request_uri` MUST NOT
+be pushed (2.1).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from authgate.errors import ApiError
+from authgate.http.response import Response
+from authgate.oauth import client_auth
+from authgate.oauth.authorize_request import resolve_target, validate
+from authgate.oauth.client_profile import check_authorization
+from authgate.oauth.form import read_form
+from authgate.stores.pushed_requests import PushedRequestStore
+from authgate.stores.tenants import TenantStore
+
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+
+NO_STORE = {"Cache_Control": "no-store", "Pragma": "no-cache"}
+# Relied upon for client authentication only, never part of the authorization request (2.1).
+AUTHENTICATION_PARAMETERS = ("client_secret", "client_assertion", "client_assertion_type")
+
+
+def post_par(request: Request) -> Response:
+    form = read_form(request)
+    if "request_uri" in form:
+        raise ApiError("invalid_request", "request_uri must not be pushed (RFC 9126 2.1).")
+    if "request" in form:
+        raise ApiError("invalid_request", "Request objects (the request parameter, RFC 9101) are not supported; "
+                                          "push the authorization parameters themselves.")
+    creds = client_auth.read_credentials(request, form)
+    client = client_auth.authenticate(request, form, creds)
+    if form.get("client_id") is None and creds is not None and creds.method == "client_secret_basic":
+        # client_id is a required authorization request parameter, but Basic already names the client.
+        form = {**form, "client_id": client.client_id}
+    if form.get("client_id") != client.client_id:
+        raise ApiError("invalid_request", "The client_id parameter is required and must be the authenticated client.")
+    params = {name: [value] for name, value in form.items() if name not in AUTHENTICATION_PARAMETERS}
+    target = resolve_target(params, client)
+    tenant = TenantStore().get(client.tenant_id)
+    if tenant is None:
+        raise ApiError("server_error", internal=f"tenant {client.tenant_id!r} of client {client.client_id!r} not found")
+    auth = validate(params, target, tenant)
+    check_authorization(client, auth.redirect_uri_sent, auth.code_challenge)
+    request_uri, lifetime = PushedRequestStore().create(client.client_id, params)
+    return Response.json(201, {"request_uri": request_uri, "expires_in": lifetime}, **NO_STORE)
