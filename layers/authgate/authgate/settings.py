@@ -28,6 +28,7 @@ TABLE_ENV = {
     "charges": "AUTHGATE_CHARGES_TABLE",
     "invoices": "AUTHGATE_INVOICES_TABLE",
     "limits": "AUTHGATE_LIMITS_TABLE",
+    "replay": "AUTHGATE_REPLAY_TABLE",
 }
 
 
@@ -50,6 +51,7 @@ class Tables:
     charges: str = "ChargesTable"
     invoices: str = "InvoicesTable"
     limits: str = "LimitsTable"
+    replay: str = "ReplayTable"
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,12 @@ class RotationFailed(StoreError):
         self.family_revoked = family_revoked
 
 
+# -- single-use JWT ids (DPoP proofs, client assertions): stores.replay -----------------------------
+
+class Replayed(StoreError):
+    """This JWT id was already seen within its window (RFC 9449 11.1, RFC 7523 3 item 7)."""
+
+
 # -- signing keys and administration (never reach a client) -----------------------------------------
 
 class KeyStateConflict(StoreError):

@@ -1,0 +1,61 @@
+"""ReplayTable: single-use JWT ids (DPoP proof `jti`, RFC 9449 11.1; client assertion `jti`, RFC 7523 3 item 7).
+
+One conditional PutItem decides: the first writer of an id wins, every later one within the
+id's window learns `Replayed`. DynamoDB deletes expired items by TTL only eventually (and moto
+never), so an item whose `expires_at` has passed no longer counts: the condition lets a write
+replace it. Ids are namespaced by what they guard, so a proof and an assertion never collide:
+`dpop#<jkt>#<jti>`, `assertion#<client_id>#<jti>`. Only a SHA-256 of the id is stored, so the
+table holds nothing a client chose verbatim and every key has the same size.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from authgate import clock
+from authgate.settings import get_settings
+from authgate.stores.exceptions import Replayed
+from authgate.stores.faults import dynamodb_faults
+
+
+def dpop_key(jkt: str, jti: str) -> str:
+    """The ReplayTable id of a DPoP proof: its key's thumbprint and its `jti` (RFC 9449 11.1)."""
+    return f"dpop#{jkt}#{jti}"
+
+
+def assertion_key(client_id: str, jti: str) -> str:
+    """The ReplayTable id of a client assertion: its issuer (the client) and its `jti` (RFC 7523 3)."""
+    return f"assertion#{client_id}#{jti}"
+
+
+class ReplayGuard:
+    """Remembers each id until it expires; `use` raises `Replayed` for an id seen before."""
+
+    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
+        if dynamodb is None:
+            from authgate.aws import dynamodb as default_client
+
+            dynamodb = default_client()
+        self._db = dynamodb
+        self._table = table or get_settings().tables.replay
+
+    def use(self, key: str, expires_at: int) -> None:
+        """Record `key` as used until `expires_at` (epoch seconds); raise `Replayed` if it is in use."""
+        from botocore.exceptions import ClientError
+
+        now = clock.seconds()
+        try:
+            with dynamodb_faults("replay.use"):
+                self._db.put_item(
+                    TableName=self._table,
+                    Item={"id": {"S": hashlib.sha256(key.encode("utf-8")).hexdigest()},
+                          "expires_at": {"N": str(max(expires_at, now + 1))}},
+                    # An expired item is as good as absent (TTL deletes it eventually).
+                    ConditionExpression="attribute_not_exists(id) OR expires_at <= :now",
+                    ExpressionAttributeValues={":now": {"N": str(now)}},
+                )
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                raise
+            raise Replayed(key) from exc
