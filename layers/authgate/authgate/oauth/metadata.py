@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
 # private_key_jwt assertions (authgate.oauth.client_assertion; FAPI 2.0 5.4): spelled out so this
 # module imports no token code; a test keeps it equal to client_assertion.ALGORITHMS.
-ASSERTION_ALGORITHMS = ["ES256", "PS256", "EdDSA"]
+ASSERTION_ALGORITHMS = ["ES256", "PS256", "EdDSA", "Ed25519"]
 MAX_AGE = 3600
 
 

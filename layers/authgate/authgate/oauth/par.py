@@ -39,11 +39,9 @@ def post_par(request: Request) -> Response:
                                           "push the authorization parameters themselves.")
     creds = client_auth.read_credentials(request, form)
     client = client_auth.authenticate(request, form, creds)
-    if form.get("client_id") is None and creds is not None and creds.method == "client_secret_basic":
-        # client_id is a required authorization request parameter, but Basic already names the client.
-        form = {**form, "client_id": client.client_id}
-    if form.get("client_id") != client.client_id:
-        raise ApiError("invalid_request", "The client_id parameter is required and must be the authenticated client.")
+    # client_id is a required authorization request parameter (2.1); Basic credentials and an
+    # assertion name the client already, and a different client_id was refused with them.
+    form = {**form, "client_id": client.client_id}
     params = {name: [value] for name, value in form.items() if name not in AUTHENTICATION_PARAMETERS}
     target = resolve_target(params, client)
     tenant = TenantStore().get(client.tenant_id)

@@ -14,7 +14,9 @@ from typing import Any
 from authgate.tokens import jwk as jwk_module
 
 # JWS alg -> (kty, crv) of the key that verifies it (RFC 7518 3.1, RFC 8037 3.1).
-ASSERTION_ALGORITHMS = {"ES256": ("EC", "P-256"), "PS256": ("RSA", None), "EdDSA": ("OKP", "Ed25519")}
+# Ed25519 is RFC 9864's fully specified name for EdDSA over Ed25519 (which it deprecates).
+ASSERTION_ALGORITHMS = {"ES256": ("EC", "P-256"), "PS256": ("RSA", None), "EdDSA": ("OKP", "Ed25519"),
+                        "Ed25519": ("OKP", "Ed25519")}
 PRIVATE_MEMBERS = ("d", "p", "q", "dp", "dq", "qi", "oth", "k")
 MIN_RSA_BITS = 2048
 MAX_KEYS = 10

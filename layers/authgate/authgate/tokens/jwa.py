@@ -3,7 +3,7 @@
 A signature is checked as RFC 7518 specifies: RS256 is RSASSA-PKCS1-v1_5 with SHA-256 (3.3);
 ES256 is ECDSA P-256 with SHA-256 whose JWS signature is r || s, 32 bytes each (3.4), turned
 into DER for cryptography (keys come from tokens.jwk); PS256 is RSASSA-PSS with SHA-256, MGF1
-SHA-256 and a 32-byte salt (3.5); EdDSA is Ed25519 (RFC 8037 3.1). The caller picks which
+SHA-256 and a 32-byte salt (3.5); EdDSA is Ed25519 (RFC 8037 3.1), which RFC 9864 2.2 names Ed25519. The caller picks which
 algorithms it accepts (client assertions: the FAPI 2.0 5.4 set, never RS256 or none). Written here rather than through PyJWT:
 this is all a resource needs of it, and importing PyJWT costs the charges function's cold start
 about 30 ms (measured).
@@ -30,7 +30,7 @@ def verify(alg: str, key: Any, signing_input: bytes, signature: bytes) -> bool:
             key.verify(signature, signing_input,
                        padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=32), hashes.SHA256())
             return True
-        if alg == "EdDSA":
+        if alg in ("EdDSA", "Ed25519"):
             from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
             if not isinstance(key, Ed25519PublicKey):
