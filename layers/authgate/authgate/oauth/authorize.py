@@ -70,7 +70,7 @@ def get_authorize(request: Request) -> Response:
     _trust(request, target.redirect_uri, target.state)
     tenant = _tenant(target.client)
     auth = validate(params, target, tenant)
-    check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge)
+    check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
     return _form(request, auth, target.client, tenant)
 
 

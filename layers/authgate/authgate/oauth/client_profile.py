@@ -45,10 +45,26 @@ def code_ttl(client: Client) -> int:
     return min(ttl, FAPI2_CODE_TTL) if is_fapi2(client) else ttl
 
 
-def check_authorization(client: Client, redirect_uri_sent: bool, code_challenge: str) -> None:
+def fapi2_redirect_uri_allowed(uri: str) -> bool:
+    """https, or http on a loopback address (RFC 8252 7.3, RFC 9700 2.1), which the local demo uses.
+
+    FAPI 2.0 requires TLS for every endpoint (5.2.1, 5.3.2.1 via RFC 9700): a loopback redirect
+    never leaves the user's machine, so it is the one exception allowed."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(uri)
+    if parts.scheme == "https":
+        return True
+    return parts.scheme == "http" and parts.hostname in ("127.0.0.1", "::1", "localhost")
+
+
+def check_authorization(client: Client, redirect_uri_sent: bool, code_challenge: str,
+                        redirect_uri: str = "") -> None:
     """The profile's rules on a (pushed) authorization request, after the generic ones (FAPI 2.0 5.3.2.2)."""
     if not is_fapi2(client):
         return
+    if redirect_uri and not fapi2_redirect_uri_allowed(redirect_uri):
+        raise ApiError("invalid_request", "This client's profile (FAPI 2.0) requires an https redirect_uri.")
     if not code_challenge:
         raise ApiError("invalid_request", "This client's profile (FAPI 2.0) requires PKCE: send code_challenge "
                                           "with code_challenge_method=S256.")

@@ -48,6 +48,6 @@ def post_par(request: Request) -> Response:
     if tenant is None:
         raise ApiError("server_error", internal=f"tenant {client.tenant_id!r} of client {client.client_id!r} not found")
     auth = validate(params, target, tenant)
-    check_authorization(client, auth.redirect_uri_sent, auth.code_challenge)
+    check_authorization(client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
     request_uri, lifetime = PushedRequestStore().create(client.client_id, params)
     return Response.json(201, {"request_uri": request_uri, "expires_in": lifetime}, **NO_STORE)
