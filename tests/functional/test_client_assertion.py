@@ -49,11 +49,19 @@ def test_a_replayed_assertion_is_invalid_client(tokens: TokenClient, keys_of_cli
     assert_invalid_client(post(tokens, token))
 
 
-@pytest.mark.parametrize("aud", [f"{ISSUER}/oauth/token", f"{ISSUER}/oauth/par", [ISSUER], "https://other.example"])
-def test_an_audience_other_than_the_issuer_string_is_invalid_client(tokens: TokenClient, keys_of_client: Any,
-                                                                      aud: Any) -> None:
-    # FAPI 2.0 5.3.2.1 / RFC 7523bis: only the issuer identifier, as a string (audience injection).
+@pytest.mark.parametrize("aud", [[ISSUER], [ISSUER, "https://other.example"], "https://other.example",
+                                 f"{ISSUER}/oauth/introspect", ISSUER + "/"])
+def test_an_audience_other_than_this_server_as_a_string_is_invalid_client(tokens: TokenClient, keys_of_client: Any,
+                                                                          aud: Any) -> None:
+    # Arrays never (audience injection, draft-ietf-oauth-rfc7523bis); other strings are not this server.
     assert_invalid_client(post(tokens, assertion(keys_of_client["EC"], CLIENT, START, aud=aud)))
+
+
+@pytest.mark.parametrize("aud", [ISSUER, f"{ISSUER}/oauth/token", f"{ISSUER}/oauth/par"])
+def test_the_issuer_and_the_endpoint_urls_are_accepted_audiences(tokens: TokenClient, keys_of_client: Any,
+                                                                 aud: str) -> None:
+    # RFC 9126 2: the server MUST accept its issuer identifier, token endpoint URL or PAR endpoint URL.
+    assert post(tokens, assertion(keys_of_client["EC"], CLIENT, START, aud=aud))["statusCode"] == 200
 
 
 def test_an_assertion_signed_by_an_unregistered_key_is_invalid_client(tokens: TokenClient,
@@ -69,12 +77,18 @@ def test_an_expired_assertion_is_invalid_client(tokens: TokenClient, keys_of_cli
 
 
 @pytest.mark.parametrize("claims", [
-    {"exp": None}, {"exp": START + 3600}, {"iat": START + 600}, {"nbf": START + 600}, {"jti": None},
+    {"exp": None}, {"exp": START + 3600}, {"iat": START + 61}, {"nbf": START + 61}, {"jti": None},
     {"iss": "demo-service"}, {"sub": "demo-service"}, {"exp": "soon"},
 ])
 def test_claims_out_of_bounds_are_invalid_client(tokens: TokenClient, keys_of_client: Any,
                                                  claims: dict[str, Any]) -> None:
     assert_invalid_client(post(tokens, assertion(keys_of_client["EC"], CLIENT, START, **claims)))
+
+
+def test_iat_and_nbf_up_to_60_seconds_ahead_are_accepted(tokens: TokenClient, keys_of_client: Any) -> None:
+    # FAPI 2.0 5.3.2.1 item 13: accept 10 s of clock offset; we accept up to the 60 s it allows.
+    token = assertion(keys_of_client["EC"], CLIENT, START, iat=START + 60, nbf=START + 10, exp=START + 120)
+    assert post(tokens, token)["statusCode"] == 200
 
 
 def test_kid_selects_the_key_and_a_missing_kid_tries_every_key_of_the_type(tokens: TokenClient,

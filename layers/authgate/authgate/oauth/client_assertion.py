@@ -4,10 +4,13 @@ RFC 7521 4.2; OpenID Connect Core 9; FAPI 2.0 5.3.2.1).
 Checks, in order, each failure a reason for the log and `invalid_client` for the client:
 the JWS header (`alg` in ES256/PS256/EdDSA, never none, HS* or RS256: FAPI 2.0 5.4), the
 signature by a registered key (picked by `kid`), `iss` = `sub` = client_id (RFC 7523 3 items 1-2),
-`aud` = this server's issuer identifier as a string (FAPI 2.0 5.3.2.1 and RFC 7523bis: the
-token or PAR endpoint URL is NOT accepted, which closes the audience-injection attack), `exp`
-required and at most MAX_LIFETIME ahead (3 item 4), `nbf`/`iat` not in the future beyond the
-leeway (items 5-6), and last `jti` single-use until `exp` (item 7) by one conditional write.
+`aud` a single string (never an array: an array lets an assertion name this server and another,
+the audience-injection attack that draft-ietf-oauth-rfc7523bis closes) equal to this server's
+issuer identifier, or for a client not on the fapi2 profile also the token or PAR endpoint URL
+(RFC 9126 2: the server MUST accept those three for interoperability; FAPI 2.0 5.3.2.1 item 8:
+only the issuer identifier), `exp`
+required and at most MAX_LIFETIME ahead (3 item 4), `nbf`/`iat` at most 60 s in the future
+(items 5-6; FAPI 2.0 5.3.2.1 item 13), and last `jti` single-use until `exp` (item 7) by one conditional write.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ ALGORITHMS = tuple(client_keys.ASSERTION_ALGORITHMS)
 # a few minutes too.
 MAX_LIFETIME = 300
 MAX_ASSERTION = 8192
+# iat/nbf may lie this far ahead of our clock, never more: FAPI 2.0 5.3.2.1 item 13 (accept 10 s,
+# reject beyond 60 s), whatever the deployment's leeway for past expiries.
+MAX_FUTURE_SKEW = 60
 
 
 class AssertionRejected(ValueError):
@@ -67,6 +73,13 @@ def parse(token: str) -> Assertion:
     return Assertion(header, claims, f"{parts[0]}.{parts[1]}".encode("ascii"), signature)
 
 
+def audiences(client: Client, issuer: str) -> tuple[str, ...]:
+    """The `aud` values that name this server for `client` (RFC 9126 2; FAPI 2.0 5.3.2.1 item 8)."""
+    if client.profile == "fapi2":
+        return (issuer,)
+    return (issuer, f"{issuer}/oauth/token", f"{issuer}/oauth/par")
+
+
 def verify(assertion: Assertion, client: Client, issuer: str) -> None:
     """Authenticate `client` by `assertion`, or raise AssertionRejected (RFC 7523 3)."""
     header, claims = assertion.header, assertion.claims
@@ -85,7 +98,7 @@ def verify(assertion: Assertion, client: Client, issuer: str) -> None:
         raise AssertionRejected("signature not made by a registered key")
     if claims.get("iss") != client.client_id or claims.get("sub") != client.client_id:
         raise AssertionRejected("iss and sub must both be the client_id")
-    if claims.get("aud") != issuer:
+    if not isinstance(claims.get("aud"), str) or claims["aud"] not in audiences(client, issuer):
         raise AssertionRejected(f"aud {json.dumps(claims.get('aud'))[:120]} is not the issuer identifier")
     now, leeway = clock.seconds(), get_settings().leeway
     exp = _number(claims, "exp")
@@ -99,7 +112,7 @@ def verify(assertion: Assertion, client: Client, issuer: str) -> None:
         value = _number(claims, name)
         if name in claims and value is None:
             raise AssertionRejected(f"{name} is not a number")
-        if value is not None and value > now + leeway:
+        if value is not None and value > now + min(leeway, MAX_FUTURE_SKEW):
             raise AssertionRejected(f"{name} is in the future")
     jti = claims.get("jti")
     if not isinstance(jti, str) or not jti or len(jti) > 200:

@@ -55,7 +55,14 @@ def fapi2_redirect_uri_allowed(uri: str) -> bool:
     parts = urlsplit(uri)
     if parts.scheme == "https":
         return True
-    return parts.scheme == "http" and parts.hostname in ("127.0.0.1", "::1", "localhost")
+    # IP literals only: RFC 8252 8.3 advises against "localhost", which DNS may not resolve to loopback.
+    return parts.scheme == "http" and parts.hostname in ("127.0.0.1", "::1")
+
+
+def check_grant(client: Client, grant_type: str) -> None:
+    """FAPI 2.0 5.3.2.1 item 2: no resource owner password credentials grant for a fapi2 client."""
+    if is_fapi2(client) and grant_type == "password":
+        raise ApiError("unauthorized_client", "This client's profile (FAPI 2.0) does not allow the password grant.")
 
 
 def check_authorization(client: Client, redirect_uri_sent: bool, code_challenge: str,
