@@ -55,6 +55,23 @@ def test_oauth4webapi_runs_the_fapi2_flow(local_stack: Any) -> None:
     assert result["bearer_fallback"]["status"] == 401
 
 
+def test_the_python_flow_in_the_docs_runs(local_stack: Any, tmp_path: Path) -> None:
+    """docs/fapi2.md's joserfc + requests flow, exactly as printed there, against authgate serve."""
+    import sys
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "fapi2.md").read_text("utf-8")
+    block = re.search(r"<!-- fapi2-python-begin -->\n```python\n(.*?)```\n<!-- fapi2-python-end -->", doc, re.S)
+    assert block, "docs/fapi2.md lost its Python flow"
+    script = tmp_path / "fapi2_flow.py"
+    script.write_text(block.group(1))
+    key = tmp_path / "demo-fapi.jwk"
+    key.write_text(json.dumps(demo_fapi_key()))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False,
+                         env={"ISSUER": local_stack.base_url, "CLIENT_JWK_FILE": str(key), "PATH": "/usr/bin:/bin"})
+    assert run.returncode == 0, (run.stderr[-2000:], local_stack.log(40))
+    assert json.loads(run.stdout) == {"token_type": "DPoP", "refreshed_type": "DPoP", "charges_status": 200}
+
+
 # ------------------------------------------------------------------ the attacks (joserfc + requests)
 
 @pytest.fixture
