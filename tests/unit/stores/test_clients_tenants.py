@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
@@ -36,8 +37,9 @@ def test_demo_fapi_is_seeded_with_its_public_key_only(seeded):
             client.require_pushed_authorization_requests) == ("fapi2", "private_key_jwt", None, True)
     (key,) = client.jwks
     assert set(key) == {"kty", "kid", "alg", "use", "crv", "x", "y"}
-    raw = str(boto3.client("dynamodb").get_item(TableName="ClientsTable", Key={"client_id": {"S": "demo-fapi"}}))
-    assert '"d"' not in raw and "private" not in raw
+    item = boto3.client("dynamodb").get_item(TableName="ClientsTable", Key={"client_id": {"S": "demo-fapi"}})["Item"]
+    (stored,) = json.loads(item["jwks"]["S"])["keys"]
+    assert not {"d", "p", "q", "dp", "dq", "qi"} & set(stored) and "private_jwk" not in item
 
 
 def test_seeded_secret_is_stored_as_sha256_only(seeded):
