@@ -143,7 +143,9 @@ def test_post_needs_write_scope(demo, invoke):
 def test_no_token_is_401_and_nothing_is_created(demo, invoke):
     result = invoke("charges", demo.event("POST", body=CHARGE, client=None))
     assert result["statusCode"] == 401
-    assert headers(result)["www-authenticate"] == 'Bearer realm="api"'
+    metadata = 'resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/charges"'
+    assert headers(result)["www-authenticate"] == (
+        f'Bearer realm="api", {metadata}, DPoP algs="ES256 EdDSA RS256 PS256", {metadata}')
     assert body(result)["code"] == "unauthenticated"
 
 

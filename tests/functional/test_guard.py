@@ -54,9 +54,15 @@ def current_header(**changes: Any) -> dict[str, Any]:
     return {k: v for k, v in header.items() if v is not None}
 
 
+METADATA = f'resource_metadata="{ISSUER}/.well-known/oauth-protected-resource/charges"'
+# RFC 9449 7.1: the DPoP challenge beside Bearer on every failure of the resource.
+DPOP = f'DPoP algs="ES256 EdDSA RS256 PS256", {METADATA}'
+NO_CREDENTIALS = f'Bearer realm="api", {METADATA}, {DPOP}'
+
+
 def challenge(error: str, description: str, scope: str | None = None) -> str:
     value = f'Bearer realm="api", error="{error}", error_description="{description}"'
-    return value + (f', scope="{scope}"' if scope else "")
+    return value + (f', scope="{scope}"' if scope else "") + f", {METADATA}, {DPOP}"
 
 
 def error_headers(www_authenticate: str) -> dict[str, list[str]]:
@@ -107,14 +113,14 @@ def test_issued_token_is_rfc9068(keys: None, clock: ManualClock) -> None:
 def test_no_bearer_credentials_is_401_without_error(keys: None, headers: dict[str, list[str]]) -> None:
     detail = "The request carries no credentials; send Authorization: Bearer <token>."
     assert call(event(headers=headers)) == (
-        401, error_headers('Bearer realm="api"'),
+        401, error_headers(NO_CREDENTIALS),
         problem("unauthenticated", "Authentication required", 401, detail))
 
 
 def test_token_only_in_query_is_an_unsupported_method_401_without_error(keys: None) -> None:
     detail = "The access_token parameter is not accepted; send Authorization: Bearer <token>."
     assert call(event(query={"access_token": [issue().token]})) == (
-        401, error_headers('Bearer realm="api"'),
+        401, error_headers(NO_CREDENTIALS),
         problem("unauthenticated", "Authentication required", 401, detail))
 
 

@@ -43,6 +43,7 @@ def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untype
         "introspection_endpoint_auth_signing_alg_values_supported": algorithms,
         "authorization_response_iss_parameter_supported": True,
         "service_documentation": f"{ISSUER}/openapi.json",
+        "dpop_signing_alg_values_supported": ["ES256", "EdDSA", "RS256", "PS256"],
     }
 
 

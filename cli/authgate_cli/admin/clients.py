@@ -42,6 +42,8 @@ def _registration(args: argparse.Namespace, client_type: str, redirect_uris: lis
     out: dict[str, Any] = {"jwks": keys, "token_endpoint_auth_method": method}
     if profile is not None:
         out["profile"] = "" if profile == "none" else profile
+    if profile == "fapi2":
+        out["dpop_bound_access_tokens"] = True  # FAPI 2.0 5.3.2.1 items 4-5 (the runtime insists anyway)
     if getattr(args, "require_par", None) is not None or profile == "fapi2":
         out["require_pushed_authorization_requests"] = profile == "fapi2" or bool(args.require_par)
     return out

@@ -82,7 +82,7 @@ SCHEMAS: dict[str, Any] = {
     "TokenResponse": {
         "type": "object", "description": "RFC 6749 5.1; access_token is an RFC 9068 JWT.",
         "required": ["access_token", "token_type", "expires_in"],
-        "properties": {"access_token": _STR, "token_type": {"const": "Bearer"}, "expires_in": _INT,
+        "properties": {"access_token": _STR, "token_type": {"enum": ["Bearer", "DPoP"]}, "expires_in": _INT,
                        "scope": _STR, "refresh_token": _STR},
     },
     "Introspection": {
@@ -93,6 +93,8 @@ SCHEMAS: dict[str, Any] = {
     "Jwks": {"type": "object", "required": ["keys"], "properties": {"keys": {"type": "array", "items": {
         "type": "object", "required": ["kty", "kid"]}}}},
     "Metadata": {"type": "object", "description": "RFC 8414 2.", "required": ["issuer", "token_endpoint"]},
+    "ResourceMetadata": {"type": "object", "description": "RFC 9728 2.",
+                         "required": ["resource", "authorization_servers"]},
     "ChargeCreate": {
         "type": "object", "additionalProperties": False, "required": ["amount", "currency"],
         "properties": {"amount": {"type": "integer", "minimum": 1}, "currency": {"type": "string"},
@@ -123,7 +125,9 @@ _CLIENT_AUTH_FORM = {
 _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
     "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password"]},
     "code": _STR, "redirect_uri": _STR, "code_verifier": _STR, "refresh_token": _STR, "scope": _STR,
-    "username": _STR, "password": _STR, **_CLIENT_AUTH_FORM}}
+    "username": _STR, "password": _STR,
+    "resource": {"type": "string", "description": "RFC 8707: the charges API's identifier, <issuer>/charges."},
+    **_CLIENT_AUTH_FORM}}
 _TOKEN_ONLY_FORM = {"type": "object", "required": ["token"], "properties": {
     "token": _STR, "token_type_hint": {"type": "string", "enum": ["access_token", "refresh_token"]},
     **_CLIENT_AUTH_FORM}}
@@ -131,14 +135,15 @@ _OAUTH_CODES = ("invalid_request", "invalid_client", "service_unavailable")
 _PAR_FORM = {"type": "object", "required": ["client_id", "response_type"], "properties": {
     "client_id": _STR, "response_type": {"type": "string", "enum": ["code"]}, "redirect_uri": _STR,
     "scope": _STR, "state": _STR, "code_challenge": _STR, "code_challenge_method": {"type": "string", "enum": ["S256"]},
-    **_CLIENT_AUTH_FORM}}
+    "resource": _STR, "dpop_jkt": _STR, **_CLIENT_AUTH_FORM}}
 _PAR_RESPONSE = {"type": "object", "required": ["request_uri", "expires_in"], "properties": {
     "request_uri": {"type": "string", "pattern": "^urn:ietf:params:oauth:request_uri:"},
     "expires_in": {"type": "integer", "maximum": 60}}}
-_BEARER_CODES = ("invalid_request", "unauthenticated", "invalid_token", "insufficient_scope", "invalid_api_key")
+_BEARER_CODES = ("invalid_request", "unauthenticated", "invalid_token", "insufficient_scope", "invalid_api_key",
+                 "invalid_dpop_proof", "use_dpop_nonce")
 _AUTHORIZE_QUERY = [{"name": n, "in": "query", "required": False, "schema": _STR} for n in (
     "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method",
-    "request_uri")]
+    "resource", "dpop_jkt", "request_uri")]
 _REDIRECT = {"description": "Redirect to the client's registered redirect URI with `code` or `error` "
                             "(RFC 6749 4.1.2 / 4.1.2.1), `state` and `iss` (RFC 9207).",
              "headers": {"Location": {"schema": _STR}}}
@@ -169,7 +174,10 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "surface": "oauth", "security": [{"clientBasic": []}, {}],
         "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_FORM}}},
         "codes": _OAUTH_CODES + ("invalid_grant", "unauthorized_client", "unsupported_grant_type",
-                                 "invalid_scope", "unsupported_media_type"),
+                                 "invalid_scope", "unsupported_media_type", "invalid_dpop_proof", "use_dpop_nonce",
+                                 "invalid_target"),
+        "parameters": [{"name": "DPoP", "in": "header", "required": False, "schema": _STR,
+                        "description": "A DPoP proof (RFC 9449 4): the token is then DPoP-bound."}],
         "responses": {"200": _json(_ref("TokenResponse"), "Token response.", headers=NO_STORE_HEADERS)},
     },
     ("/oauth/par", "POST"): {
@@ -201,6 +209,14 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "summary": "Authorization server metadata (RFC 8414)",
         "surface": "api", "codes": (), "responses": {"200": _json(_ref("Metadata"), "Metadata.")},
     },
+    ("/.well-known/oauth-protected-resource", "GET"): {
+        "summary": "The charges API's protected resource metadata (RFC 9728)",
+        "surface": "api", "codes": (), "responses": {"200": _json(_ref("ResourceMetadata"), "Metadata.")},
+    },
+    ("/.well-known/oauth-protected-resource/charges", "GET"): {
+        "summary": "The charges API's protected resource metadata at its RFC 9728 3.1 path",
+        "surface": "api", "codes": (), "responses": {"200": _json(_ref("ResourceMetadata"), "Metadata.")},
+    },
     ("/problems/{code}", "GET"): {
         "summary": "Documentation of one problem type (the `type` URI of problem+json)",
         "surface": "api", "parameters": [{"name": "code", "in": "path", "required": True, "schema": _STR}],
@@ -217,6 +233,9 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/oauth/revoke", "OPTIONS"): _cors_options("the revocation endpoint", "POST", "oauth"),
     ("/.well-known/jwks.json", "OPTIONS"): _cors_options("the JWK Set", "GET", "api"),
     ("/.well-known/oauth-authorization-server", "OPTIONS"): _cors_options("the metadata", "GET", "api"),
+    ("/.well-known/oauth-protected-resource", "OPTIONS"): _cors_options("the resource metadata", "GET", "api"),
+    ("/.well-known/oauth-protected-resource/charges", "OPTIONS"): _cors_options("the resource metadata", "GET",
+                                                                                 "api"),
     ("/assets/authgate.css", "GET"): {
         "summary": "The one stylesheet of every HTML page (sign-in, authorization errors, problem pages)",
         "surface": "api", "codes": (),

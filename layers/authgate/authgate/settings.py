@@ -101,6 +101,8 @@ class Settings:
     # Every client must push its authorization requests (RFC 9126 5 metadata
     # require_pushed_authorization_requests); per client it is a registration attribute.
     require_par: bool = False
+    # RFC 9449 8, 9: ask DPoP clients for server nonces (tokens.dpop_nonce).
+    dpop_nonces: bool = False
     session_secret_arn: str = ""
     # Local development only: lets the emulator hand a fixed session secret to the handlers.
     session_secret: str = ""
@@ -199,6 +201,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         jwks_max_age=_int(env, "AUTHGATE_JWKS_MAX_AGE", 300, 0, 3600),
         password_grant=_bool(env, "AUTHGATE_PASSWORD_GRANT", False),
         require_par=_bool(env, "AUTHGATE_REQUIRE_PAR", False),
+        dpop_nonces=_bool(env, "AUTHGATE_DPOP_NONCES", False),
         session_secret_arn=env.get("AUTHGATE_SESSION_SECRET_ARN", ""),
         session_secret=env.get("AUTHGATE_SESSION_SECRET", ""),
         aws_endpoint_url=env.get("AUTHGATE_AWS_ENDPOINT_URL", ""),

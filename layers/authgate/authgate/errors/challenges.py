@@ -1,8 +1,9 @@
 """WWW-Authenticate challenges, built here and nowhere else (RFC 9110 11.6.1 syntax).
 
 Bearer (RFC 6750 3) on protected API routes, realm "api"; Basic (RFC 7617) for client
-authentication at the OAuth endpoints, realm "oauth" (RFC 6749 5.2). A new scheme (DPoP,
-RFC 9449 7.1) is one more function here. Auth-param values are quoted-strings (RFC 9110 5.6.4):
+authentication at the OAuth endpoints, realm "oauth" (RFC 6749 5.2); DPoP (RFC 9449 7.1) beside
+Bearer where a resource accepts both (`resource`), each with `resource_metadata` (RFC 9728 5.1)
+naming the resource's metadata document. Auth-param values are quoted-strings (RFC 9110 5.6.4):
 `\\` and `"` are escaped with a backslash and control characters are never emitted, so no
 value can split or fold a header.
 """
@@ -27,17 +28,47 @@ def _scope(scope: str) -> str:
     return " ".join(t for t in tokens if t)
 
 
-def bearer(realm: str = API_REALM, error: str | None = None, description: str | None = None,
-           scope: str | None = None) -> str:
-    """A Bearer challenge (RFC 6750 3); with no `error` when the request had no credentials (3.1)."""
-    params = [f"realm={quoted_string(realm)}"]
+def _params(error: str | None, description: str | None, scope: str | None,
+            resource_metadata: str | None) -> list[str]:
+    params = []
     if error:
         params.append(f"error={quoted_string(error)}")
         if description:
             params.append(f"error_description={quoted_string(oauth_description(description))}")
     if scope:
         params.append(f"scope={quoted_string(_scope(scope))}")
-    return "Bearer " + ", ".join(params)
+    if resource_metadata:
+        params.append(f"resource_metadata={quoted_string(resource_metadata)}")
+    return params
+
+
+def bearer(realm: str = API_REALM, error: str | None = None, description: str | None = None,
+           scope: str | None = None, resource_metadata: str | None = None) -> str:
+    """A Bearer challenge (RFC 6750 3); with no `error` when the request had no credentials (3.1)."""
+    return "Bearer " + ", ".join([f"realm={quoted_string(realm)}",
+                                  *_params(error, description, scope, resource_metadata)])
+
+
+def dpop(algs: tuple[str, ...], error: str | None = None, description: str | None = None,
+         scope: str | None = None, resource_metadata: str | None = None) -> str:
+    """A DPoP challenge (RFC 9449 7.1): `algs` the proof algorithms accepted, then the Bearer-like params."""
+    return "DPoP " + ", ".join([f"algs={quoted_string(' '.join(algs))}",
+                                *_params(error, description, scope, resource_metadata)])
+
+
+def resource(scheme: str | None, algs: tuple[str, ...], error: str | None = None, description: str | None = None,
+             scope: str | None = None, resource_metadata: str | None = None) -> str:
+    """Both challenges of a resource accepting Bearer and DPoP (RFC 9449 7.1, RFC 9110 11.6.1).
+
+    The error goes on the challenge of the scheme the request used (`scheme` "dpop", else Bearer),
+    which comes first; the other challenge only says the scheme is accepted.
+    """
+    if scheme == "dpop":
+        return ", ".join([dpop(algs, error, description, scope, resource_metadata),
+                          bearer(resource_metadata=resource_metadata)])
+    return ", ".join([bearer(error=error, description=description, scope=scope,
+                             resource_metadata=resource_metadata),
+                      dpop(algs, resource_metadata=resource_metadata)])
 
 
 def basic(realm: str = OAUTH_REALM) -> str:

@@ -50,4 +50,7 @@ Code = Literal[
     "invalid_request_uri",
     "redirect_uri_mismatch",
     "origin_not_allowed",
+    "invalid_dpop_proof",
+    "use_dpop_nonce",
+    "invalid_target",
 ]

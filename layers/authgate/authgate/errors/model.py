@@ -20,6 +20,8 @@ OAuthCode = Literal[
     "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type",
     "invalid_scope", "unsupported_token_type", "access_denied", "unsupported_response_type",
     "server_error", "temporarily_unavailable",
+    # RFC 9449 5.0, 8 (DPoP) and RFC 8707 2 (resource indicators).
+    "invalid_dpop_proof", "use_dpop_nonce", "invalid_target",
 ]
 
 

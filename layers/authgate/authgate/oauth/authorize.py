@@ -69,7 +69,7 @@ def get_authorize(request: Request) -> Response:
     target = resolve_target(params, client, stage=stage)
     _trust(request, target.redirect_uri, target.state)
     tenant = _tenant(target.client)
-    auth = validate(params, target, tenant)
+    auth = validate(params, target, tenant, base_url(request))
     check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
     return _form(request, auth, target.client, tenant)
 
@@ -136,6 +136,7 @@ def post_authorize(request: Request) -> Response:
         redirect_uri=auth.redirect_uri, redirect_uri_sent=auth.redirect_uri_sent,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
         scope=" ".join(auth.scopes), subject=result.subject, ttl=code_ttl(client),
+        dpop_jkt=auth.dpop_jkt, resource=auth.resource,
     )
     _log("approved", auth)
     params = [("code", code)] + ([("state", auth.state)] if auth.state is not None else [])

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from authgate.errors import ApiError
+from authgate.oauth.resource_indicator import requested_resource
 from authgate.oauth.scopes import KNOWN_SCOPES, ScopeSyntaxError, parse_scope
 from authgate.stores.clients import Client
 from authgate.stores.tenants import Tenant
@@ -27,7 +28,9 @@ _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _CODE_CHALLENGE = re.compile(r"[A-Za-z0-9\-._~]{43,128}")
 
 PARAMETERS = ("response_type", "client_id", "redirect_uri", "scope", "state",
-              "code_challenge", "code_challenge_method")
+              "code_challenge", "code_challenge_method", "resource", "dpop_jkt")
+# RFC 9449 10: dpop_jkt is a base64url SHA-256 JWK thumbprint (43 characters).
+_JKT = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,10 @@ class AuthorizationRequest:
     state: str | None
     code_challenge: str
     code_challenge_method: str
+    # RFC 8707 2: the resource the token will be for (None: not named).
+    resource: str | None = None
+    # RFC 9449 10: the DPoP key the code must be redeemed with (None: not bound).
+    dpop_jkt: str | None = None
 
 
 def single(params: Mapping[str, Sequence[str]], name: str) -> str | None:
@@ -124,7 +131,8 @@ def client_id_of(params: Mapping[str, Sequence[str]]) -> str:
     return client_id
 
 
-def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant) -> AuthorizationRequest:
+def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant,
+             issuer: str = "") -> AuthorizationRequest:
     """Every check after the redirect URI is trusted; each failure is redirected (RFC 6749 4.1.2.1)."""
     for name, values in params.items():
         if len(values) > 1:
@@ -141,10 +149,14 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     scopes = _scopes(single(params, "scope"), client, tenant)
     if client.requires_admin_approval and not tenant.has_approved(client.client_id):
         raise ApiError("access_denied", "The tenant's administrator has not approved this application.")
+    resource = requested_resource(list(params.get("resource") or []), issuer)
+    dpop_jkt = single(params, "dpop_jkt")
+    if dpop_jkt is not None and not _JKT.fullmatch(dpop_jkt):
+        raise ApiError("invalid_request", "dpop_jkt must be a base64url SHA-256 JWK thumbprint (RFC 9449 10).")
     return AuthorizationRequest(
         client_id=client.client_id, tenant_id=client.tenant_id, redirect_uri=target.redirect_uri,
         redirect_uri_sent=target.redirect_uri_sent, scopes=scopes, state=target.state,
-        code_challenge=challenge, code_challenge_method=method,
+        code_challenge=challenge, code_challenge_method=method, resource=resource, dpop_jkt=dpop_jkt,
     )
 
 

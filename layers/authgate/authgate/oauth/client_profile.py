@@ -36,7 +36,7 @@ def requires_pushed_request(client: Client) -> bool:
 
 def requires_dpop(client: Client) -> bool:
     """Whether every access token of this client must be DPoP-bound (RFC 9449 5.2; FAPI 2.0 5.3.2.1)."""
-    return bool(getattr(client, "dpop_bound_access_tokens", False)) or is_fapi2(client)
+    return client.dpop_bound_access_tokens or is_fapi2(client)
 
 
 def code_ttl(client: Client) -> int:

@@ -14,6 +14,7 @@ from authgate.http.issuer import base_url
 from authgate.http.response import Response
 from authgate.oauth.scopes import KNOWN_SCOPES
 from authgate.settings import get_settings
+from authgate.tokens.profile import DPOP_ALGORITHMS
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -56,6 +57,8 @@ def metadata(issuer: str) -> dict[str, Any]:
         # RFC 9207: every authorization response carries `iss`.
         "authorization_response_iss_parameter_supported": True,
         "service_documentation": f"{issuer}/openapi.json",
+        # RFC 9449 5.1: DPoP proofs at the token endpoint, and the algorithms they may use.
+        "dpop_signing_alg_values_supported": list(DPOP_ALGORITHMS),
     }
 
 

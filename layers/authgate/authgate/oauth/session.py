@@ -12,7 +12,6 @@ attacker who fetched a form of their own cannot make a victim's browser post it.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import json
@@ -21,10 +20,8 @@ from dataclasses import asdict
 from typing import Any
 
 from authgate import base64url, clock
-from authgate.caches import cached
-from authgate.errors import ApiError
 from authgate.oauth.authorize_request import AuthorizationRequest
-from authgate.settings import get_settings
+from authgate.stores.session_secret import session_secret
 
 SESSION_TTL = 600  # seconds a consent form stays usable
 COOKIE = "authgate_binding"
@@ -35,27 +32,9 @@ class SessionInvalid(Exception):
     """The posted form state is missing, altered, expired, or not bound to this browser."""
 
 
-@cached
 def session_key() -> bytes:
-    """HMAC key: settings.session_secret locally, else the Secrets Manager secret (cached warm)."""
-    settings = get_settings()
-    if settings.session_secret:
-        return settings.session_secret.encode("utf-8")
-    if settings.session_secret_arn:
-        from authgate.aws import secretsmanager
-        from authgate.stores.faults import dynamodb_faults
-
-        # Same fault mapping as storage: throttling/timeouts are temporarily_unavailable.
-        with dynamodb_faults("secretsmanager.get_secret_value"):
-            secret = secretsmanager().get_secret_value(SecretId=settings.session_secret_arn)
-        value = secret.get("SecretString") or base64.b64encode(secret.get("SecretBinary", b"")).decode()
-        if len(value) < 32:
-            raise ApiError("internal_error", internal="session secret is shorter than 32 characters")
-        return value.encode("utf-8")
-    if settings.stage == "local":
-        # A local process with no configured secret: forms stay valid for this process only.
-        return secrets.token_bytes(32)
-    raise ApiError("internal_error", internal="no session secret configured (AUTHGATE_SESSION_SECRET_ARN)")
+    """HMAC key: the stack's session secret (stores.session_secret)."""
+    return session_secret()
 
 
 def _mac(purpose: bytes, data: bytes) -> bytes:

@@ -17,6 +17,8 @@ from authgate.oauth import client_auth
 from authgate.oauth.client_profile import check_grant
 from authgate.oauth.form import read_form
 from authgate.oauth.grants import TokenRequest, grant_for
+from authgate.oauth.resource_indicator import requested_resource
+from authgate.oauth.token_proof import token_proof
 from authgate.tokens.current_signer import current_signer
 
 if TYPE_CHECKING:
@@ -39,6 +41,11 @@ def post_token(request: Request) -> Response:
     # Load the signing key before any grant changes state: a key-store fault is then a plain 503
     # with the code or refresh token untouched, not a consumed code whose tokens were never sent.
     current_signer()
-    result = grant.exchange(TokenRequest(request=request, form=form, client=client,
-                                         issuer=base_url(request), now=clock.seconds()))
+    now = clock.seconds()
+    # RFC 9449 5: the proof is checked and its jti spent before the grant changes any state.
+    issuer = base_url(request)
+    resource = requested_resource([form["resource"]] if "resource" in form else [], issuer)
+    proof = token_proof(request, client, now)
+    result = grant.exchange(TokenRequest(request=request, form=form, client=client, issuer=issuer,
+                                         now=now, dpop_jkt=proof.jkt if proof else None, resource=resource))
     return Response.json(200, result.body(), **NO_STORE)

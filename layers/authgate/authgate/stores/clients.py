@@ -62,6 +62,9 @@ class Client:
     token_endpoint_auth_method: str = ""
     require_pushed_authorization_requests: bool = False
     profile: str = ""
+    # -- DPoP (RFC 9449): one block, kept together --
+    # RFC 9449 5.2 client metadata: every access token of this client must be DPoP-bound.
+    dpop_bound_access_tokens: bool = False
 
     @property
     def auth_methods(self) -> tuple[str, ...]:
@@ -92,6 +95,7 @@ class Client:
             "jwks": {"keys": list(self.jwks)}, "token_endpoint_auth_method": self.auth_methods[0],
             "require_pushed_authorization_requests": self.require_pushed_authorization_requests,
             "profile": self.profile,
+            "dpop_bound_access_tokens": self.dpop_bound_access_tokens,
         }
 
 
@@ -143,6 +147,9 @@ def _to_item(c: Client) -> dict[str, Any]:
         item["require_pushed_authorization_requests"] = {"BOOL": True}
     if c.profile:
         item["profile"] = {"S": c.profile}
+    # -- DPoP (RFC 9449 5.2) --
+    if c.dpop_bound_access_tokens:
+        item["dpop_bound_access_tokens"] = {"BOOL": True}
     return item
 
 
@@ -181,6 +188,8 @@ def from_item(item: dict[str, Any]) -> Client:
         require_pushed_authorization_requests=bool(
             item.get("require_pushed_authorization_requests", {}).get("BOOL", False)),
         profile=item.get("profile", {}).get("S", ""),
+        # -- DPoP (RFC 9449 5.2) --
+        dpop_bound_access_tokens=bool(item.get("dpop_bound_access_tokens", {}).get("BOOL", False)),
     )
 
 
@@ -375,5 +384,6 @@ def seed(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
             token_endpoint_auth_method=raw.get("token_endpoint_auth_method", ""),
             require_pushed_authorization_requests=bool(raw.get("require_pushed_authorization_requests", False)),
             profile=raw.get("profile", ""),
+            dpop_bound_access_tokens=bool(raw.get("dpop_bound_access_tokens", False)),
         ))
     return len(items)

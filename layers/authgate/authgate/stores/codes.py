@@ -41,6 +41,10 @@ class AuthorizationCode:
     # Whether the authorization request included redirect_uri: then the token request must repeat
     # it; if not, it may omit it or name the same URI (RFC 6749 4.1.3).
     redirect_uri_sent: bool = True
+    # RFC 9449 10: the DPoP key (thumbprint) the code must be redeemed with, when the request named one.
+    dpop_jkt: str | None = None
+    # RFC 8707 2: the resource the authorization request named (the token's audience), if any.
+    resource: str | None = None
 
 
 class CodeError(StoreError):
@@ -93,6 +97,8 @@ def _from_item(item: dict[str, Any]) -> AuthorizationCode:
         issued_at=int(item.get("issued_at", {}).get("N", "0")),
         expires_at=int(item.get("expires_at", {}).get("N", "0")),
         redirect_uri_sent=bool(item.get("redirect_uri_sent", {}).get("BOOL", "redirect_uri" in item)),
+        dpop_jkt=item.get("dpop_jkt", {}).get("S"),
+        resource=item.get("resource", {}).get("S"),
     )
 
 
@@ -109,7 +115,8 @@ class CodeStore:
 
     def create(self, *, client_id: str, tenant_id: str, redirect_uri: str | None,
                code_challenge: str, code_challenge_method: str, scope: str, subject: str,
-               ttl: int | None = None, redirect_uri_sent: bool | None = None) -> str:
+               ttl: int | None = None, redirect_uri_sent: bool | None = None,
+               dpop_jkt: str | None = None, resource: str | None = None) -> str:
         """Store a new code and return it in plain text (the only time it exists unhashed)."""
         code = secrets.token_urlsafe(32)
         now = clock.seconds()
@@ -129,6 +136,10 @@ class CodeStore:
         }
         if redirect_uri is not None:
             item["redirect_uri"] = {"S": redirect_uri}
+        if dpop_jkt:
+            item["dpop_jkt"] = {"S": dpop_jkt}
+        if resource:
+            item["resource"] = {"S": resource}
         item["redirect_uri_sent"] = {"BOOL": redirect_uri is not None if redirect_uri_sent is None
                                      else redirect_uri_sent}
         with dynamodb_faults("codes.create"):

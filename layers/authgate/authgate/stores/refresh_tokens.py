@@ -34,6 +34,8 @@ class RefreshToken:
     expires_at: int
     issued_at: int
     rotated_to: str | None = None
+    # RFC 9449 5.0: a public client's family is bound to the key (thumbprint) of its first proof.
+    dpop_jkt: str | None = None
 
 
 def hash_token(token: str) -> str:
@@ -45,12 +47,15 @@ def family_key(family_id: str) -> str:
 
 
 def _token_item(r: RefreshToken) -> dict[str, Any]:
-    return {
+    item: dict[str, Any] = {
         "token_hash": {"S": r.token_hash}, "kind": {"S": "token"}, "family_id": {"S": r.family_id},
         "client_id": {"S": r.client_id}, "tenant_id": {"S": r.tenant_id}, "subject": {"S": r.subject},
         "scope": {"S": r.scope}, "state": {"S": r.state}, "expires_at": {"N": str(r.expires_at)},
         "issued_at": {"N": str(r.issued_at)},
     }
+    if r.dpop_jkt:
+        item["dpop_jkt"] = {"S": r.dpop_jkt}
+    return item
 
 
 def _from_item(item: dict[str, Any]) -> RefreshToken:
@@ -61,6 +66,7 @@ def _from_item(item: dict[str, Any]) -> RefreshToken:
         state=item["state"]["S"], expires_at=int(item["expires_at"]["N"]),
         issued_at=int(item.get("issued_at", {}).get("N", "0")),
         rotated_to=item.get("rotated_to", {}).get("S"),
+        dpop_jkt=item.get("dpop_jkt", {}).get("S"),
     )
 
 
@@ -85,12 +91,15 @@ class RefreshTokenStore:
         }}
 
     def start_family(self, *, family_id: str, client_id: str, tenant_id: str, subject: str,
-                     scope: str, now: int, ttl: int | None = None) -> str:
-        """Issue the first refresh token of a family (one transaction); returns it in plain text."""
+                     scope: str, now: int, ttl: int | None = None, dpop_jkt: str | None = None) -> str:
+        """Issue the first refresh token of a family (one transaction); returns it in plain text.
+
+        `dpop_jkt` binds every token of the family to that DPoP key (RFC 9449 5.0, public clients).
+        """
         token = secrets.token_urlsafe(32)
         expires_at = now + (ttl if ttl is not None else get_settings().refresh_token_ttl)
         record = RefreshToken(hash_token(token), family_id, client_id, tenant_id, subject, scope,
-                              "active", expires_at, now)
+                              "active", expires_at, now, dpop_jkt=dpop_jkt)
         from botocore.exceptions import ClientError
 
         try:
@@ -124,7 +133,7 @@ class RefreshTokenStore:
 
         token = secrets.token_urlsafe(32)
         new = RefreshToken(hash_token(token), old.family_id, old.client_id, old.tenant_id, old.subject,
-                           old.scope, "active", old.expires_at, now)
+                           old.scope, "active", old.expires_at, now, dpop_jkt=old.dpop_jkt)
         try:
             with dynamodb_faults("refresh.rotate"):
                 self._ddb.transact_write_items(TransactItems=[

@@ -28,8 +28,10 @@ class IssuedToken:
 
 
 def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str, scope: str,
-                       audience: str | None = None, grant_id: str | None = None) -> IssuedToken:
-    """Sign an access token (typ at+jwt) with the current key. `grant_id` ties it to a code or refresh family."""
+                       audience: str | None = None, grant_id: str | None = None,
+                       jkt: str | None = None) -> IssuedToken:
+    """Sign an access token (typ at+jwt) with the current key. `grant_id` ties it to a code or refresh family;
+    `jkt` binds it to a DPoP key (`cnf`, RFC 9449 6.1)."""
     signer = current_signer()
     now = clock.seconds()
     ttl = get_settings().access_token_ttl
@@ -47,5 +49,7 @@ def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str
     }
     if grant_id:
         claims["grant_id"] = grant_id
+    if jkt:
+        claims["cnf"] = {"jkt": jkt}
     header = {"typ": TOKEN_TYPE, "alg": signer.alg, "kid": signer.kid}
     return IssuedToken(token=compact(header, claims, signer), jti=jti, expires_in=ttl, scope=scope)

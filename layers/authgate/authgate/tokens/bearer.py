@@ -47,6 +47,11 @@ def insufficient_scope(required: str) -> ApiError:
 
 def extract_token(request: Request) -> str:
     """The bearer token of a request (RFC 6750 section 2), or the RFC 6750 section 3.1 error."""
+    return extract_credentials(request)[1]
+
+
+def extract_credentials(request: Request) -> tuple[str, str]:
+    """The scheme ("bearer" or "dpop", RFC 9449 7.1) and access token of a request, or the RFC 6750 3.1 error."""
     headers = request.headers.get_all("authorization")
     in_query = request.query.get("access_token", [])
     in_form: list[str] = []
@@ -55,20 +60,24 @@ def extract_token(request: Request) -> str:
     if len(headers) > 1:
         raise invalid_request("The request carries more than one Authorization header.")
     from_header: str | None = None
+    used = "bearer"
     if headers and headers[0].strip():
         match = _CREDENTIALS.fullmatch(headers[0].strip())
         scheme, separator, credentials = match.groups() if match else ("", "", "")
-        if scheme.lower() == "bearer":
+        if scheme.lower() in ("bearer", "dpop"):
+            used = scheme.lower()
+            name = "Bearer" if used == "bearer" else "DPoP"
             if not credentials:
-                raise invalid_request("The Bearer credentials are empty.")
+                raise invalid_request(f"The {name} credentials are empty.")
             if set(separator) != {" "} or not _TOKEN68.fullmatch(credentials):
-                raise invalid_request("The Authorization header must be Bearer followed by exactly one token (token68 syntax).")
+                raise invalid_request(f"The Authorization header must be {name} followed by exactly one token "
+                                      "(token68 syntax).")
             from_header = credentials
     methods = (from_header is not None) + bool(in_query) + bool(in_form)
     if methods > 1 or len(in_query) > 1 or len(in_form) > 1:
         raise invalid_request("The access token was sent by more than one method; send it only in the Authorization header.")
     if from_header is not None:
-        return from_header
+        return used, from_header
     if in_query or in_form:
         # RFC 6750 2.2/2.3 methods are not supported (tokens in URLs end up in logs): treated
         # as an unsupported authentication method, which carries no error code (section 3.1).

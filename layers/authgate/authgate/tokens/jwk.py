@@ -20,6 +20,12 @@ PUBLIC_MEMBERS = {
     "OKP": ("kty", "kid", "alg", "use", "crv", "x"),
 }
 P256_COORDINATE = 32
+# RFC 7518 6.2.2 (EC d) and 6.3.2 (RSA); RFC 8037 2 (OKP d): any of these makes a JWK private.
+PRIVATE_MEMBERS = ("d", "p", "q", "dp", "dq", "qi", "oth", "k")
+# RFC 7638 3.2 (RSA, EC) and RFC 8037 2 (OKP): the members a thumbprint hashes.
+THUMBPRINT_MEMBERS = {"RSA": ("e", "kty", "n"), "EC": ("crv", "kty", "x", "y"), "OKP": ("crv", "kty", "x")}
+# NIST SP 800-57 / RFC 7518 3.3: RSA keys of 2048 bits or larger.
+MIN_RSA_BITS = 2048
 
 
 def _b64(value: int, length: int | None = None) -> str:
@@ -72,6 +78,45 @@ def public_key(jwk: dict[str, Any]) -> Any:
             raise TypeError("JWK member x is not a string")
         return Ed25519PublicKey.from_public_bytes(base64url.decode(x))
     raise ValueError(f"unsupported JWK (kty {jwk.get('kty')!r}, crv {jwk.get('crv')!r})")
+
+
+def public_proof_key(jwk: dict[str, Any]) -> Any:
+    """The public key of a JWK a client sent (a DPoP `jwk`): RSA (2048 bits or more), EC P-256, OKP Ed25519.
+
+    ValueError (TypeError) for a private key (RFC 9449 4.3 step 7: `d` or RSA's other private
+    members present), a symmetric key (`oct`) or any other type or curve.
+    """
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
+    if any(member in jwk for member in PRIVATE_MEMBERS):
+        raise ValueError("the JWK holds private key members")
+    if jwk.get("kty") == "OKP":
+        if jwk.get("crv") != "Ed25519":
+            raise ValueError(f"unsupported OKP curve {jwk.get('crv')!r}")
+        x = jwk.get("x")
+        if not isinstance(x, str):
+            raise TypeError("JWK member x is not a string")
+        return ed25519.Ed25519PublicKey.from_public_bytes(base64url.decode(x))
+    key = public_key(jwk)
+    if jwk.get("kty") == "RSA" and key.key_size < MIN_RSA_BITS:
+        raise ValueError(f"RSA key of {key.key_size} bits; at least {MIN_RSA_BITS} required")
+    return key
+
+
+def thumbprint(jwk: dict[str, Any]) -> str:
+    """The RFC 7638 SHA-256 JWK thumbprint, base64url: the `jkt` of RFC 9449 6.1 (cnf) and 10 (dpop_jkt).
+
+    Only the required members, in lexicographic order, no whitespace (RFC 7638 3.2); member
+    values are base64url or curve names, so no JSON escaping question arises (3.3).
+    """
+    import hashlib
+    import json
+
+    members = THUMBPRINT_MEMBERS.get(str(jwk.get("kty")))
+    if members is None or any(not isinstance(jwk.get(m), str) for m in members):
+        raise ValueError("the JWK lacks the members its thumbprint needs")
+    canonical = json.dumps({m: jwk[m] for m in members}, separators=(",", ":"), sort_keys=True)
+    return base64url.encode(hashlib.sha256(canonical.encode("utf-8")).digest())
 
 
 def private_jwk(private_key: Any, kid: str, alg: str) -> dict[str, Any]:

@@ -16,3 +16,5 @@ class Principal:
     jti: str
     grant_id: str | None
     expires_at: int
+    # The DPoP key the token is bound to (cnf.jkt, RFC 9449 6.1), or None for a bearer token.
+    jkt: str | None = None

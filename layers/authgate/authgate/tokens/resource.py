@@ -6,7 +6,14 @@ revocation ids, its client's record when the warm cache misses, and whatever the
 read alongside (`prefetch`: the charge a GET returns, the idempotency record a POST may replay).
 Then the verdicts: revoked or unknown client 401 invalid_token; the client's error format goes
 into the request context (so a 403 is rendered in the client's shape); missing scope 403
-insufficient_scope. A proof of possession (DPoP, RFC 9449 7) is one more step here.
+insufficient_scope.
+
+DPoP (RFC 9449 7): a token bound to a key (cnf.jkt) is accepted only as `Authorization: DPoP`
+with a proof of that key for this request and token (`ath`); sent as Bearer it is invalid_token
+(7.1), and an unbound token under the DPoP scheme is refused too. The proof is checked locally
+once the token's storage verdicts pass and the client's error format is known (so its failures
+are rendered in the client's shape), then its `jti` is spent (one conditional write). Every failure here carries both challenges, Bearer and DPoP, each naming the
+resource's metadata (RFC 9728 5.1); the proof failures are 401 at a resource (RFC 9449 7.1).
 """
 
 from __future__ import annotations
@@ -16,12 +23,15 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 from authgate import clock
 from authgate.errors import ApiError
+from authgate.errors.challenges import resource as resource_challenge
 from authgate.http.issuer import base_url
+from authgate.settings import get_settings
 from authgate.stores import client_cache
 from authgate.stores.batch import BatchRead
 from authgate.stores.revocations import RevocationStore
-from authgate.tokens.bearer import extract_token, insufficient_scope, invalid_token
-from authgate.tokens.profile import default_audience
+from authgate.tokens import dpop, dpop_nonce
+from authgate.tokens.bearer import extract_credentials, insufficient_scope, invalid_token
+from authgate.tokens.profile import default_audience, resource_metadata_url
 from authgate.tokens.validation import default_validator
 
 if TYPE_CHECKING:
@@ -47,7 +57,35 @@ def require_bearer_with(request: Request, scope: str, prefetch: Callable[[Princi
     tenant and client are known) and returns its handle; the batch runs after it, and the
     handle is returned with the principal.
     """
-    token = extract_token(request)
+    try:
+        return _require(request, scope, prefetch, audience)
+    except ApiError as error:
+        if error.code in CHALLENGED:
+            _challenge(error, request, scope)
+        raise
+
+
+# The failures of a resource's authentication that carry its challenges (RFC 6750 3, RFC 9449 7.1).
+CHALLENGED = frozenset({"unauthenticated", "invalid_request", "invalid_token", "insufficient_scope",
+                        "invalid_dpop_proof", "use_dpop_nonce"})
+NONCE_HEADER = "DPoP-Nonce"
+
+
+def _challenge(error: ApiError, request: Request, scope: str) -> None:
+    """Both challenges, the error on the scheme the request used; DPoP failures are 401 here (RFC 9449 7.1)."""
+    authorization = request.headers.get("authorization") or ""
+    scheme = "dpop" if authorization.strip().lower().startswith("dpop ") else "bearer"
+    if error.code in ("invalid_dpop_proof", "use_dpop_nonce"):
+        scheme, error.status = "dpop", 401
+    code = None if error.code == "unauthenticated" else error.code
+    error.headers["WWW-Authenticate"] = resource_challenge(
+        scheme, dpop.ALGORITHMS, code, error.detail, scope if error.code == "insufficient_scope" else None,
+        resource_metadata_url(base_url(request)))
+
+
+def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchRead], T],
+             audience: str | None) -> tuple[Principal, T]:
+    scheme, token = extract_credentials(request)
     issuer = base_url(request)
     now = clock.seconds()
     principal = default_validator().validate(token, issuer=issuer, audience=audience or default_audience(issuer),
@@ -64,10 +102,44 @@ def require_bearer_with(request: Request, scope: str, prefetch: Callable[[Princi
         raise invalid_token("The client this token was issued to is not registered.",
                             internal=f"client_id={principal.client_id}")
     request.context.error_format = cast("ErrorFormat", error_format if error_format in ERROR_FORMATS else "problem")
+    # After the client's error format is known, so a proof failure is rendered in the client's shape.
+    proof = _proof(request, scheme, token, principal, issuer, now)
+    if proof is not None:
+        try:
+            dpop.use_once(proof, get_settings().leeway)
+        except dpop.ProofError as failed:
+            raise ApiError(failed.code, failed.detail) from None
     required = scope.split()
     if any(s not in principal.scopes for s in required):
         raise insufficient_scope(" ".join(required))
     return principal, extra
+
+
+def _proof(request: Request, scheme: str, token: str, principal: Principal, issuer: str,
+           now: int) -> dpop.Proof | None:
+    """The request's DPoP proof for a bound token (RFC 9449 7.1), checked but not yet spent; None for Bearer."""
+    if principal.jkt is None:
+        if scheme == "dpop":
+            raise invalid_token("The access token is not DPoP-bound; send it as Authorization: Bearer.")
+        return None
+    if scheme != "dpop":
+        raise invalid_token("The access token is DPoP-bound: send it as Authorization: DPoP with a DPoP proof "
+                            "(RFC 9449 7.1).")
+    try:
+        header = dpop.proof_header(request)
+        if header is None:
+            raise dpop.ProofError("The request carries no DPoP proof; a DPoP-bound token needs one (RFC 9449 7.1).")
+        proof = dpop.check_proof(header, method=request.method, uri=issuer + request.path, now=now,
+                                 leeway=get_settings().leeway, access_token=token, nonce=dpop_nonce.checker())
+    except dpop.ProofError as failed:
+        headers = {NONCE_HEADER: dpop_nonce.current(now)} if failed.code == "use_dpop_nonce" else {}
+        raise ApiError(failed.code, failed.detail, headers=headers) from None
+    if proof.jkt != principal.jkt:
+        raise ApiError("invalid_dpop_proof", "The DPoP proof's key is not the key the access token is bound to.")
+    fresh = dpop_nonce.changed(proof.nonce, now)
+    if fresh:
+        request.context.response_headers[NONCE_HEADER] = fresh
+    return proof
 
 
 def verify_access_token(token: str, *, issuer: str, audience: str | None = None) -> Principal:

@@ -108,9 +108,14 @@ class AccessTokenValidator:
         grant_id = claims.get("grant_id")
         if any(not isinstance(v, str) for v in strings.values()) or not (grant_id is None or isinstance(grant_id, str)):
             raise invalid_token("The token claims have the wrong types.")
+        cnf = claims.get("cnf")
+        jkt = cnf.get("jkt") if isinstance(cnf, dict) else None
+        if cnf is not None and not isinstance(jkt, str):
+            # RFC 7800 3.1: a confirmation we cannot check must not be ignored.
+            raise invalid_token("The token's cnf claim is not a DPoP key thumbprint (RFC 9449 6.1).")
         return Principal(subject=strings["sub"], client_id=strings["client_id"], tenant=strings["tenant"],
                          scopes=frozenset(strings["scope"].split()), jti=strings["jti"], grant_id=grant_id,
-                         expires_at=int(exp))
+                         expires_at=int(exp), jkt=jkt)
 
 
 @cached

@@ -30,11 +30,15 @@ TOKEN_ENDPOINT_CODES = frozenset({
     "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client",
     "unsupported_grant_type", "invalid_scope", "unsupported_token_type",
     "server_error", "temporarily_unavailable",
+    # RFC 9449 5.0 and 8 (DPoP), RFC 8707 2 (resource indicators).
+    "invalid_dpop_proof", "use_dpop_nonce", "invalid_target",
 })
 # RFC 6749 4.1.2.1 codes for the authorization endpoint's redirect.
 AUTHORIZE_CODES = frozenset({
     "invalid_request", "unauthorized_client", "access_denied", "unsupported_response_type",
     "invalid_scope", "server_error", "temporarily_unavailable",
+    # RFC 8707 2: an authorization request's unknown resource.
+    "invalid_target",
 })
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 

@@ -24,6 +24,10 @@ class TokenRequest:
     client: Client
     issuer: str
     now: int
+    # The verified DPoP proof's key thumbprint (RFC 9449 5): the access token's cnf.jkt.
+    dpop_jkt: str | None = None
+    # The resource the token request names (RFC 8707 2), already checked: the token's audience.
+    resource: str | None = None
 
     def param(self, name: str) -> str:
         """A required parameter, or invalid_request (RFC 6749 5.2)."""
@@ -41,9 +45,11 @@ class TokenResult:
     expires_in: int
     scope: str
     refresh_token: str | None = None
+    # "DPoP" when the access token is bound to a DPoP key (RFC 9449 5).
+    token_type: str = "Bearer"
 
     def body(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"access_token": self.access_token, "token_type": "Bearer",
+        out: dict[str, Any] = {"access_token": self.access_token, "token_type": self.token_type,
                                "expires_in": self.expires_in, "scope": self.scope}
         if self.refresh_token:
             out["refresh_token"] = self.refresh_token
@@ -55,6 +61,23 @@ class Grant:
 
     def exchange(self, req: TokenRequest) -> TokenResult:
         raise NotImplementedError
+
+
+def token_type(req: TokenRequest) -> str:
+    """RFC 9449 5: DPoP for a token bound to the request's proof key, else Bearer (RFC 6750 4)."""
+    return "DPoP" if req.dpop_jkt else "Bearer"
+
+
+def check_key_binding(bound: str | None, presented: str | None, what: str) -> None:
+    """A code or refresh token bound to a DPoP key needs a proof of that key (RFC 9449 5.0, 10.1):
+    no proof is invalid_dpop_proof, a proof of another key invalid_grant (the grant is bound
+    elsewhere, RFC 9449 5.8; node-oidc-provider answers the same)."""
+    if bound is None:
+        return
+    if presented is None:
+        raise ApiError("invalid_dpop_proof", f"This {what} is DPoP-bound: send a DPoP proof of its key.")
+    if presented != bound:
+        raise ApiError("invalid_grant", f"The DPoP proof's key is not the key this {what} is bound to.")
 
 
 def requested_scopes(raw: str | None) -> tuple[str, ...] | None:

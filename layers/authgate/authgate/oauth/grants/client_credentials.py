@@ -10,6 +10,7 @@ from authgate.oauth.grants.base import (
     check_scopes,
     requested_scopes,
     scope_string,
+    token_type,
 )
 from authgate.stores.tenant_cache import get_tenant
 from authgate.tokens.access_token import issue_access_token
@@ -29,5 +30,6 @@ class ClientCredentialsGrant(Grant):
         scopes = check_scopes(requested, client, tenant)
         # RFC 9068 2.2: with no resource owner, sub is the client itself.
         issued = issue_access_token(issuer=req.issuer, subject=client.client_id, client_id=client.client_id,
-                                    tenant=client.tenant_id, scope=scope_string(scopes))
-        return TokenResult(issued.token, issued.expires_in, issued.scope)
+                                    tenant=client.tenant_id, scope=scope_string(scopes), jkt=req.dpop_jkt,
+                                    audience=req.resource)
+        return TokenResult(issued.token, issued.expires_in, issued.scope, token_type=token_type(req))

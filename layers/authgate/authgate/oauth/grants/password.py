@@ -15,6 +15,7 @@ from authgate.oauth.grants.base import (
     check_scopes,
     requested_scopes,
     scope_string,
+    token_type,
 )
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
@@ -34,5 +35,6 @@ class PasswordGrant(Grant):
         if not result.ok:
             raise ApiError("invalid_grant", "The resource owner credentials are invalid.", internal=result.reason)
         issued = issue_access_token(issuer=req.issuer, subject=result.subject, client_id=client.client_id,
-                                    tenant=client.tenant_id, scope=scope_string(scopes))
-        return TokenResult(issued.token, issued.expires_in, issued.scope)
+                                    tenant=client.tenant_id, scope=scope_string(scopes), jkt=req.dpop_jkt,
+                                    audience=req.resource)
+        return TokenResult(issued.token, issued.expires_in, issued.scope, token_type=token_type(req))

@@ -15,8 +15,10 @@ from authgate.oauth.grants.base import (
     Grant,
     TokenRequest,
     TokenResult,
+    check_key_binding,
     requested_scopes,
     scope_string,
+    token_type,
 )
 from authgate.oauth.scopes import parse_scope
 from authgate.stores.exceptions import RotationFailed
@@ -44,6 +46,7 @@ class RefreshTokenGrant(Grant):
             raise ApiError("invalid_grant", "The refresh token has already been used; its grant is revoked.")
         if record.state != "active":
             raise ApiError("invalid_grant", "The refresh token has been revoked.")
+        check_key_binding(record.dpop_jkt, req.dpop_jkt, "refresh token")
 
         granted = parse_scope(record.scope)
         if requested is not None:
@@ -59,5 +62,7 @@ class RefreshTokenGrant(Grant):
                 revoke_grant(record.family_id, req.now, "concurrent refresh token reuse")
             raise as_api_error(failed) from failed
         issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=record.client_id,
-                                    tenant=record.tenant_id, scope=scope_string(granted), grant_id=record.family_id)
-        return TokenResult(issued.token, issued.expires_in, issued.scope, new_token)
+                                    tenant=record.tenant_id, scope=scope_string(granted), grant_id=record.family_id,
+                                    jkt=req.dpop_jkt, audience=req.resource)
+        return TokenResult(issued.token, issued.expires_in, issued.scope, new_token, token_type(req))
+

@@ -1,0 +1,249 @@
+"""DPoP proofs (RFC 9449): every check of section 4.3, in order, cheapest first; the `jti` write last.
+
+A proof is a compact JWS in the one `DPoP` header of a request (4.3 steps 1-2). Its header
+has `typ` `dpop+jwt` (step 4), an asymmetric `alg` from ALGORITHMS (step 5: never `none`, never
+HS*), and `jwk`, a public key only (step 7). The signature verifies with that key (step 6);
+`htm` is the request's method (step 8); `htu` is the request's URI without query and fragment,
+both compared after RFC 3986 6.2.2 / 6.2.3 normalisation (step 9); `iat` lies within the
+deployment's leeway either way (step 11, section 11.1); `ath` is the SHA-256 of the access
+token at a resource (step 12, section 7); `nonce` when the server asks for nonces (step 10,
+section 8). The `jti` is single-use: one conditional write to ReplayTable for the window a proof
+is acceptable in (section 11.1), made only once everything else holds.
+
+Written on tokens.jwa / tokens.jwk (cryptography) rather than a JOSE library: the layer ships no
+PyJWT, and a warm check is a JSON parse, one cached key lookup and one signature verification.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+from authgate import base64url
+from authgate.tokens import jwa, jwk
+from authgate.tokens.profile import DPOP_ALGORITHMS
+
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+
+# RFC 9449 4.2: the JOSE header's typ.
+PROOF_TYPE = "dpop+jwt"
+# The algorithms a proof may use (RFC 9449 4.3 step 5, 5.1 dpop_signing_alg_values_supported).
+ALGORITHMS = DPOP_ALGORITHMS
+# The key types each algorithm takes (RFC 7518 3.1, RFC 8037 3.1).
+ALGORITHM_KEY_TYPES = {"ES256": "EC", "EdDSA": "OKP", "RS256": "RSA", "PS256": "RSA"}
+# A proof carries one public key and a few short claims: 8 KiB is far above any honest proof
+# (an RSA-4096 jwk is ~750 bytes) and bounds the work a hostile header can ask for.
+MAX_PROOF_LENGTH = 8192
+MAX_JTI_LENGTH = 256
+_COMPACT = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+ProofErrorCode = Literal["invalid_dpop_proof", "use_dpop_nonce"]
+
+
+class ProofError(Exception):
+    """The proof is not acceptable: `invalid_dpop_proof`, or `use_dpop_nonce` (RFC 9449 7.1, 8)."""
+
+    def __init__(self, detail: str, code: ProofErrorCode = "invalid_dpop_proof") -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A verified proof: the thumbprint of its key (RFC 7638, for `cnf.jkt`) and its claims."""
+
+    jkt: str
+    jti: str
+    iat: int
+    alg: str
+    nonce: str | None = None
+
+
+def proof_header(request: Request) -> str | None:
+    """The request's one DPoP header, or None without one; ProofError for two (RFC 9449 4.3 step 1)."""
+    values = request.headers.get_all("dpop")
+    if len(values) > 1:
+        raise ProofError("The request carries more than one DPoP header (RFC 9449 4.3).")
+    return values[0] if values else None
+
+
+def access_token_hash(token: str) -> str:
+    """`ath`: base64url SHA-256 of the ASCII access token (RFC 9449 4.2)."""
+    return base64url.encode(hashlib.sha256(token.encode("ascii", "replace")).digest())
+
+
+def normalized_uri(uri: str) -> str | None:
+    """An http(s) URI without query and fragment, normalised per RFC 3986 6.2.2 and 6.2.3; None if not one.
+
+    Scheme and host lower-cased, the scheme's default port dropped, an empty path made `/`,
+    percent-encodings upper-cased and unreserved ones decoded, dot segments removed.
+    """
+    try:
+        parts = urlsplit(uri.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.hostname.lower()
+    if ":" in host:
+        host = f"[{host}]"
+    if port is not None and port != {"http": 80, "https": 443}[scheme]:
+        host = f"{host}:{port}"
+    return urlunsplit((scheme, host, _normalized_path(parts.path), "", ""))
+
+
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+def _normalized_path(path: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        char = chr(int(match.group(1), 16))
+        return char if char in _UNRESERVED else "%" + match.group(1).upper()
+
+    path = _PERCENT.sub(one, path) or "/"
+    # RFC 3986 5.2.4 remove_dot_segments, on whole segments.
+    out: list[str] = []
+    for segment in path.split("/")[1:]:
+        if segment == "..":
+            if out:
+                out.pop()
+        elif segment != ".":
+            out.append(segment)
+    if path.endswith(("/.", "/..")):
+        out.append("")
+    return "/" + "/".join(out)
+
+
+def check_proof(proof: str, *, method: str, uri: str, now: int, leeway: int,
+                access_token: str | None = None, nonce: Any = None) -> Proof:
+    """Verify `proof` for a request (RFC 9449 4.3 steps 2-12, all but the `jti` write); ProofError if not.
+
+    `uri` is the request's URI (its query and fragment are ignored); `access_token` is given at a
+    resource (step 12); `nonce`, when given, is the deployment's nonce checker (tokens.dpop_nonce).
+    """
+    # Step 2-3: one well-formed compact JWS.
+    if len(proof) > MAX_PROOF_LENGTH or not _COMPACT.fullmatch(proof):
+        raise ProofError("The DPoP proof is not a compact JWS (RFC 9449 4.3).")
+    header_segment, payload_segment, signature_segment = proof.split(".")
+    header = _segment(header_segment)
+    if header is None:
+        raise ProofError("The DPoP proof's header is not a JSON object.")
+    # Step 4: typ.
+    if header.get("typ") != PROOF_TYPE:
+        raise ProofError("The DPoP proof's typ must be dpop+jwt (RFC 9449 4.2).")
+    # Step 5: an asymmetric algorithm we support (never none, never a MAC).
+    alg = header.get("alg")
+    if alg not in ALGORITHMS:
+        raise ProofError(f"The DPoP proof's alg must be one of {', '.join(ALGORITHMS)} (RFC 9449 4.3).")
+    if "crit" in header:
+        raise ProofError("The DPoP proof has a crit header this server does not understand (RFC 7515 4.1.11).")
+    # Step 7 (before 6, which needs the key): a public key of alg's type.
+    key_jwk = header.get("jwk")
+    if not isinstance(key_jwk, dict):
+        raise ProofError("The DPoP proof's header has no jwk (RFC 9449 4.2).")
+    if key_jwk.get("kty") != ALGORITHM_KEY_TYPES[alg]:
+        raise ProofError(f"The DPoP proof's jwk is not a key for {alg}.")
+    jkt, key = _public_key(key_jwk)
+    # Step 6: the signature, with that key.
+    try:
+        signature = base64url.decode(signature_segment)
+    except ValueError:
+        raise ProofError("The DPoP proof's signature is not base64url.") from None
+    if not jwa.verify(alg, key, f"{header_segment}.{payload_segment}".encode("ascii"), signature):
+        raise ProofError("The DPoP proof's signature does not verify with its jwk.")
+    claims = _segment(payload_segment)
+    if claims is None:
+        raise ProofError("The DPoP proof's payload is not a JSON object.")
+    jti = claims.get("jti")
+    if not isinstance(jti, str) or not 0 < len(jti) <= MAX_JTI_LENGTH:
+        raise ProofError("The DPoP proof's jti must be a string of 1 to 256 characters (RFC 9449 4.2).")
+    # Step 8: htm.
+    if claims.get("htm") != method:
+        raise ProofError(f"The DPoP proof's htm does not match the request method {method}.")
+    # Step 9: htu, both sides normalised, query and fragment ignored.
+    htu = claims.get("htu")
+    expected = normalized_uri(uri)
+    if not isinstance(htu, str) or expected is None or normalized_uri(htu) != expected:
+        raise ProofError(f"The DPoP proof's htu does not match the request URI {expected}.")
+    # Step 11: iat within the window, both ways (section 11.1).
+    iat = claims.get("iat")
+    if not isinstance(iat, int) or isinstance(iat, bool):
+        raise ProofError("The DPoP proof's iat must be an integer (RFC 9449 4.2).")
+    if iat > now + leeway:
+        raise ProofError("The DPoP proof was issued in the future (iat).")
+    if iat < now - leeway:
+        raise ProofError("The DPoP proof is too old (iat); make a new proof for each request.")
+    # Step 10: the server's nonce, when it asks for one.
+    proof_nonce = claims.get("nonce")
+    if nonce is not None:
+        if not isinstance(proof_nonce, str):
+            raise ProofError("This server requires a DPoP nonce; use the DPoP-Nonce header's value.",
+                             "use_dpop_nonce")
+        if not nonce.accepts(proof_nonce, now):
+            raise ProofError("The DPoP nonce is stale; use the DPoP-Nonce header's value.", "use_dpop_nonce")
+    # Step 12: ath, at a resource.
+    if access_token is not None:
+        ath = claims.get("ath")
+        if not isinstance(ath, str) or not hmac.compare_digest(ath, access_token_hash(access_token)):
+            raise ProofError("The DPoP proof's ath does not match the access token.")
+    return Proof(jkt=jkt, jti=jti, iat=iat, alg=alg, nonce=proof_nonce if isinstance(proof_nonce, str) else None)
+
+
+def use_once(proof: Proof, leeway: int) -> None:
+    """Record the proof's `jti` for its window (RFC 9449 11.1); ProofError if it was seen before.
+
+    The window ends `leeway` after `iat`, when `check_proof` stops accepting the proof anyway.
+    """
+    from authgate.stores.exceptions import Replayed
+    from authgate.stores.replay import ReplayGuard, dpop_key
+
+    try:
+        ReplayGuard().use(dpop_key(proof.jkt, proof.jti), proof.iat + leeway + 1)
+    except Replayed:
+        raise ProofError("The DPoP proof was already used (jti); make a new proof for each request.") from None
+
+
+def _segment(segment: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(base64url.decode(segment))
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+# A client signs every proof with the same key: its parsed public key and thumbprint are kept
+# (bounded, least recently used first out), so a warm proof check is one signature verification.
+_KEYS: OrderedDict[str, tuple[str, Any]] = OrderedDict()
+_KEY_CACHE_SIZE = 256
+
+
+def _public_key(key_jwk: dict[str, Any]) -> tuple[str, Any]:
+    try:
+        members = jwk.THUMBPRINT_MEMBERS[str(key_jwk["kty"])]
+        if any(member in key_jwk for member in jwk.PRIVATE_MEMBERS):
+            raise ValueError("private")
+        cache_key = json.dumps([key_jwk.get(m) for m in members])
+    except (KeyError, ValueError, TypeError):
+        raise ProofError("The DPoP proof's jwk must be a public key (RFC 9449 4.3).") from None
+    hit = _KEYS.get(cache_key)
+    if hit is not None:
+        _KEYS.move_to_end(cache_key)
+        return hit
+    try:
+        entry = (jwk.thumbprint(key_jwk), jwk.public_proof_key(key_jwk))
+    except (ValueError, TypeError):
+        raise ProofError("The DPoP proof's jwk is not a usable public key (RSA 2048+, P-256 or Ed25519).") from None
+    _KEYS[cache_key] = entry
+    if len(_KEYS) > _KEY_CACHE_SIZE:
+        _KEYS.popitem(last=False)
+    return entry
