@@ -243,3 +243,70 @@ def test_code_verifier_of_the_pushed_challenge(tokens: TokenClient, browser: Bro
     redirect = redirect_of(browser.submit(page_of(browser.get(by_reference("demo-web", request_uri)))))
     result = tokens.exchange(redirect.one("code"), verifier=VERIFIER[:-1] + "x")
     assert_error(result, 400, "invalid_grant", "code_verifier does not match the code challenge (RFC 7636 4.6).")
+
+
+# ---------------------------------------------------------------- DPoP with PAR (RFC 9449 10.1) and fapi2
+
+def fapi_code(tokens: TokenClient, browser: Browser, now: int, headers: list[tuple[str, str]] | None = None,
+              **overrides: str | None) -> str:
+    params = {"response_type": "code", "client_id": "demo-fapi", "redirect_uri": FAPI_REDIRECT, "scope": "charges:read",
+              "state": "s", "code_challenge": CHALLENGE, "code_challenge_method": "S256"}
+    params.update(overrides)
+    fields = [(k, v) for k, v in params.items() if v is not None]
+    pushed = tokens.post(fields + assertion_fields(assertion(demo_fapi_key(), "demo-fapi", now)), path="/oauth/par",
+                         headers=headers)
+    page = page_of(browser.get(by_reference("demo-fapi", pushed_uri(pushed))))
+    return redirect_of(browser.submit(page)).one("code")
+
+
+def fapi_exchange(tokens: TokenClient, code: str, now: int, proof: str | None) -> dict[str, Any]:
+    fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", FAPI_REDIRECT),
+              ("code_verifier", VERIFIER)] + assertion_fields(assertion(demo_fapi_key(), "demo-fapi", now))
+    return tokens.post(fields, headers=[("DPoP", proof)] if proof else None)
+
+
+def test_the_fapi2_client_gets_only_dpop_bound_tokens(tokens: TokenClient, browser: Browser,
+                                                      clock: ManualClock) -> None:
+    from tests.dpop_support import DpopKey
+
+    code = fapi_code(tokens, browser, START)
+    refused = fapi_exchange(tokens, code, START, None)
+    assert_error(refused, 400, "invalid_dpop_proof",
+                 "This client's access tokens must be DPoP-bound: send a DPoP proof (RFC 9449 5.2).")
+    key = DpopKey()
+    code = fapi_code(tokens, browser, START)
+    granted = fapi_exchange(tokens, code, START, key.proof("POST", f"{ISSUER}/oauth/token", iat=START))
+    assert granted["statusCode"] == 200, granted["body"]
+    assert body_of(granted)["token_type"] == "DPoP"
+
+
+def test_a_dpop_proof_at_par_binds_the_code_to_its_key(tokens: TokenClient, browser: Browser,
+                                                       clock: ManualClock) -> None:
+    from tests.dpop_support import DpopKey
+
+    bound, other = DpopKey(), DpopKey()
+    par_proof = bound.proof("POST", f"{ISSUER}/oauth/par", iat=START)
+    code = fapi_code(tokens, browser, START, headers=[("DPoP", par_proof)])
+    stolen = fapi_exchange(tokens, code, START, other.proof("POST", f"{ISSUER}/oauth/token", iat=START))
+    assert stolen["statusCode"] == 400 and body_of(stolen)["error"] in ("invalid_grant", "invalid_dpop_proof")
+    code = fapi_code(tokens, browser, START, headers=[("DPoP", bound.proof("POST", f"{ISSUER}/oauth/par", iat=START))])
+    ok = fapi_exchange(tokens, code, START, bound.proof("POST", f"{ISSUER}/oauth/token", iat=START))
+    assert ok["statusCode"] == 200, ok["body"]
+
+
+def test_dpop_jkt_and_a_proof_of_another_key_at_par_are_refused(tokens: TokenClient, clock: ManualClock) -> None:
+    from tests.dpop_support import DpopKey
+
+    key = DpopKey()
+    result = fapi_push_with(tokens, dpop_jkt=DpopKey().jkt,
+                            headers=[("DPoP", key.proof("POST", f"{ISSUER}/oauth/par", iat=START))])
+    assert_error(result, 400, "invalid_dpop_proof",
+                 "dpop_jkt does not match the key of the DPoP proof (RFC 9449 10.1).")
+
+
+def fapi_push_with(tokens: TokenClient, headers: list[tuple[str, str]] | None = None, **extra: str) -> dict[str, Any]:
+    fields = [("response_type", "code"), ("client_id", "demo-fapi"), ("redirect_uri", FAPI_REDIRECT),
+              ("scope", "charges:read"), ("code_challenge", CHALLENGE), ("code_challenge_method", "S256"),
+              *extra.items()]
+    return tokens.post(fields + assertion_fields(assertion(demo_fapi_key(), "demo-fapi", START)), path="/oauth/par",
+                       headers=headers)
