@@ -288,7 +288,8 @@ def test_a_dpop_proof_at_par_binds_the_code_to_its_key(tokens: TokenClient, brow
     par_proof = bound.proof("POST", f"{ISSUER}/oauth/par", iat=START)
     code = fapi_code(tokens, browser, START, headers=[("DPoP", par_proof)])
     stolen = fapi_exchange(tokens, code, START, other.proof("POST", f"{ISSUER}/oauth/token", iat=START))
-    assert stolen["statusCode"] == 400 and body_of(stolen)["error"] in ("invalid_grant", "invalid_dpop_proof")
+    assert_error(stolen, 400, "invalid_grant",
+                 "The DPoP proof's key is not the key this authorization code is bound to.")
     code = fapi_code(tokens, browser, START, headers=[("DPoP", bound.proof("POST", f"{ISSUER}/oauth/par", iat=START))])
     ok = fapi_exchange(tokens, code, START, bound.proof("POST", f"{ISSUER}/oauth/token", iat=START))
     assert ok["statusCode"] == 200, ok["body"]
