@@ -254,7 +254,7 @@ class ClientStore:
                environment: str | None = None, secret: str | None = None,
                jwks: Iterable[dict[str, Any]] = (), token_endpoint_auth_method: str = "",
                require_pushed_authorization_requests: bool = False,
-               profile: str = "") -> tuple[Client, str | None]:
+               profile: str = "", dpop_bound_access_tokens: bool = False) -> tuple[Client, str | None]:
         """Register a client; returns it and its plaintext secret (confidential only), shown ONCE.
 
         `secret` lets a local seed fix a known demo secret; otherwise one is generated. A
@@ -282,6 +282,7 @@ class ClientStore:
             error_format=error_format, requires_admin_approval=requires_admin_approval, name=name,
             created_at=clock.seconds(), jwks=tuple(jwks), token_endpoint_auth_method=token_endpoint_auth_method,
             require_pushed_authorization_requests=require_pushed_authorization_requests, profile=profile,
+            dpop_bound_access_tokens=dpop_bound_access_tokens,
         )
         from botocore.exceptions import ClientError
 
