@@ -11,4 +11,5 @@ REGISTERED: dict[str, str] = {
     "signing": "bench.signing",
     "charges_calls": "bench.charges_calls",
     "token_endpoint": "bench.token_endpoint",
+    "dpop": "bench.dpop",
 }

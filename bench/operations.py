@@ -89,6 +89,57 @@ def charge_get(handler: Callable[[dict[str, Any], Any], dict[str, Any]],
     return event
 
 
+class DpopClient:
+    """A client's DPoP key (joserfc, an outside implementation) and a fresh proof per request (RFC 9449 4.2)."""
+
+    def __init__(self) -> None:
+        from joserfc.jwk import ECKey
+
+        self.key = ECKey.generate_key("P-256")
+        self.jwk = dict(self.key.as_dict(private=False))
+        self.serial = itertools.count()
+
+    def proof(self, method: str, url: str, access_token: str | None = None) -> str:
+        from joserfc import jwt
+
+        from authgate import clock
+
+        claims: dict[str, Any] = {"jti": f"bench-{next(self.serial)}", "htm": method, "htu": url,
+                                  "iat": clock.seconds()}
+        if access_token is not None:
+            claims["ath"] = base64.urlsafe_b64encode(
+                hashlib.sha256(access_token.encode()).digest()).rstrip(b"=").decode()
+        return str(jwt.encode({"typ": "dpop+jwt", "alg": "ES256", "jwk": self.jwk}, claims, self.key,
+                              algorithms=["ES256"]))
+
+
+def dpop_operations(token_base: dict[str, Any], get_event: Callable[[], dict[str, Any]]) -> list[Operation]:
+    """The DPoP twins of the client_credentials token and GET /charges/{id} (issue 13 item 8)."""
+    from authgate_cli.local.context import LambdaContext
+    from authgate_cli.local.functions import load_handler
+
+    issuer = "http://127.0.0.1:3000"
+    client = DpopClient()
+    bound: list[str] = []
+
+    def token_event() -> dict[str, Any]:
+        return with_header(token_base, "DPoP", client.proof("POST", f"{issuer}/oauth/token"))
+
+    def charge_event() -> dict[str, Any]:
+        if not bound:
+            result = load_handler("token")(token_event(), LambdaContext("token"))
+            bound.append(json.loads(result["body"])["access_token"])
+        event = get_event()
+        event = with_header(event, "Authorization", f"DPoP {bound[0]}")
+        return with_header(event, "DPoP", client.proof("GET", issuer + event["path"], bound[0]))
+
+    return [
+        # One more call than each bearer twin: the proof's jti, one conditional PutItem.
+        Operation("client_credentials token, DPoP", "token", token_event, 200, budget=3),
+        Operation("GET /charges/{id}, DPoP", "charges", charge_event, 200, budget=3),
+    ]
+
+
 def build() -> list[Operation]:
     """The budgeted operations, in the README's order."""
     token_base = sample("token-client-credentials")
@@ -130,6 +181,7 @@ def build() -> list[Operation]:
                   lambda: with_header(create, "Idempotency-Key", f"bench-{next(keys)}"), 201, budget=3),
         Operation("POST /charges, replay", "charges", lambda: replay, 201, budget=2),
         Operation("GET /charges/{id}", "charges", get_event, 200, budget=2),
+        *dpop_operations(token_base, get_event),
     ]
 
 

@@ -84,6 +84,9 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     for alg, g in results["guard"].items():
         rows.append({"what": f"guard / bare jwt.decode ({alg})", "figure": round(g["ratio"], 2),
                      "target": f"<= {GUARD_TARGET}x", "holds": g["holds"]})
+    proof = results["dpop_proof"]
+    rows.append({"what": "DPoP proof check / bare ES256 verification", "figure": round(proof["ratio"], 2),
+                 "target": f"<= {proof['target_ratio']}x", "holds": proof["holds"]})
     cpu = results["operations"]["client_credentials token"]["cpu_ms"]["p50"]
     rows.append({"what": "client_credentials CPU p50, I/O stubbed (ms)", "figure": round(cpu, 3),
                  "target": f"<= {CPU_TARGET_MS}", "holds": cpu <= CPU_TARGET_MS})
@@ -101,7 +104,7 @@ def versus_reference(results: dict[str, Any]) -> dict[str, dict[str, float]]:
 
 
 def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> dict[str, Any]:
-    from bench import cold, per_request, size
+    from bench import cold, dpop, per_request, size
 
     results: dict[str, Any] = {"machine": machine(), "quick": quick,
                                "settings": {"processes": rounds, "iterations": iterations,
@@ -110,6 +113,7 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
         results["cold_init"] = cold.measure(rounds)
         results["operations"], results["reference_operations"] = per_request.measure(iterations)
         results["guard"] = guard_figures(guard_iterations)
+        results["dpop_proof"] = dpop.measure(guard_iterations)
     results["deployment_size"] = size.measure(FUNCTIONS)
     results["versus_reference"] = versus_reference(results)
     results["targets"] = targets(results)
@@ -163,6 +167,9 @@ def render(r: dict[str, Any]) -> str:
     for alg, g in r["guard"].items():
         lines.append(f"| {alg} | {g['jwt_decode_us']:.0f} us | {g['guard_us']:.0f} us | {g['ratio']:.2f}x | "
                      f"<= {g['target_ratio']}x | {g['guard_with_revocation_check_moto_us']:.0f} us |")
+    proof = r["dpop_proof"]
+    lines += ["", (f"DPoP proof check (tokens.dpop, warm) {proof['proof_check_us']:.0f} us vs bare ES256 verification "
+                   f"{proof['bare_es256_verify_us']:.0f} us: {proof['ratio']:.2f}x (target <= {proof['target_ratio']}x).")]
     size = r["deployment_size"]
     layer = size["layer"]
     lines += ["", (f"Deployment size (python3.12 arm64; layer = requirements {_mb(layer['requirements_unzipped_bytes'])} "

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FUNCTIONS = {"authorize", "token", "jwks", "charges", "rotate_keys"}
 OPERATIONS = {"client_credentials token", "authorization_code exchange", "refresh_token", "GET /oauth/authorize",
               "GET /.well-known/jwks.json", "POST /charges, first with Idempotency-Key", "POST /charges, replay",
-              "GET /charges/{id}"}
+              "GET /charges/{id}", "client_credentials token, DPoP", "GET /charges/{id}, DPoP"}
 REFERENCE_FUNCTIONS = {"token", "charges"}
 REFERENCE_OPERATIONS = {"client_credentials token", "POST /charges, first with Idempotency-Key", "POST /charges, replay",
                         "GET /charges/{id}"}
@@ -60,6 +60,16 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     for alg in ("RS256", "ES256"):
         guard = results["guard"][alg]
         assert all(positive(guard[k]) for k in ("jwt_decode_us", "guard_us", "ratio")), alg
+
+    # DPoP (issue 13): the proof check against a bare ES256 verification, and one extra write per request.
+    proof = results["dpop_proof"]
+    assert all(positive(proof[k]) for k in ("bare_es256_verify_us", "proof_check_us", "ratio"))
+    operations = results["operations"]
+    for bearer, dpop in (("client_credentials token", "client_credentials token, DPoP"),
+                         ("GET /charges/{id}", "GET /charges/{id}, DPoP")):
+        assert operations[dpop]["dynamodb_calls"] == operations[bearer]["dynamodb_calls"] + 1
+        assert operations[dpop]["dynamodb_operations"].get("PutItem", 0) == (
+            operations[bearer]["dynamodb_operations"].get("PutItem", 0) + 1)
 
     size = results["deployment_size"]
     assert set(size["functions"]) == FUNCTIONS

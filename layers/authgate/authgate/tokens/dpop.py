@@ -22,6 +22,7 @@ import json
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
@@ -82,6 +83,7 @@ def access_token_hash(token: str) -> str:
     return base64url.encode(hashlib.sha256(token.encode("ascii", "replace")).digest())
 
 
+@lru_cache(maxsize=256)
 def normalized_uri(uri: str) -> str | None:
     """An http(s) URI without query and fragment, normalised per RFC 3986 6.2.2 and 6.2.3; None if not one.
 
@@ -138,25 +140,9 @@ def check_proof(proof: str, *, method: str, uri: str, now: int, leeway: int,
     if len(proof) > MAX_PROOF_LENGTH or not _COMPACT.fullmatch(proof):
         raise ProofError("The DPoP proof is not a compact JWS (RFC 9449 4.3).")
     header_segment, payload_segment, signature_segment = proof.split(".")
-    header = _segment(header_segment)
-    if header is None:
-        raise ProofError("The DPoP proof's header is not a JSON object.")
-    # Step 4: typ.
-    if header.get("typ") != PROOF_TYPE:
-        raise ProofError("The DPoP proof's typ must be dpop+jwt (RFC 9449 4.2).")
-    # Step 5: an asymmetric algorithm we support (never none, never a MAC).
-    alg = header.get("alg")
-    if alg not in ALGORITHMS:
-        raise ProofError(f"The DPoP proof's alg must be one of {', '.join(ALGORITHMS)} (RFC 9449 4.3).")
-    if "crit" in header:
-        raise ProofError("The DPoP proof has a crit header this server does not understand (RFC 7515 4.1.11).")
-    # Step 7 (before 6, which needs the key): a public key of alg's type.
-    key_jwk = header.get("jwk")
-    if not isinstance(key_jwk, dict):
-        raise ProofError("The DPoP proof's header has no jwk (RFC 9449 4.2).")
-    if key_jwk.get("kty") != ALGORITHM_KEY_TYPES[alg]:
-        raise ProofError(f"The DPoP proof's jwk is not a key for {alg}.")
-    jkt, key = _public_key(key_jwk)
+    # Steps 4, 5 and 7: a client signs every proof with one key, so its header segment repeats:
+    # what the header says is checked once and remembered (bounded, least recently used out).
+    alg, jkt, key = _header(header_segment)
     # Step 6: the signature, with that key.
     try:
         signature = base64url.decode(signature_segment)
@@ -217,6 +203,44 @@ def use_once(proof: Proof, leeway: int) -> None:
         raise ProofError("The DPoP proof was already used (jti); make a new proof for each request.") from None
 
 
+def _check_header(header_segment: str) -> tuple[str, str, Any]:
+    header = _segment(header_segment)
+    if header is None:
+        raise ProofError("The DPoP proof's header is not a JSON object.")
+    # Step 4: typ.
+    if header.get("typ") != PROOF_TYPE:
+        raise ProofError("The DPoP proof's typ must be dpop+jwt (RFC 9449 4.2).")
+    # Step 5: an asymmetric algorithm we support (never none, never a MAC).
+    alg = header.get("alg")
+    if alg not in ALGORITHMS:
+        raise ProofError(f"The DPoP proof's alg must be one of {', '.join(ALGORITHMS)} (RFC 9449 4.3).")
+    if "crit" in header:
+        raise ProofError("The DPoP proof has a crit header this server does not understand (RFC 7515 4.1.11).")
+    # Step 7 (before 6, which needs the key): a public key of alg's type.
+    key_jwk = header.get("jwk")
+    if not isinstance(key_jwk, dict):
+        raise ProofError("The DPoP proof's header has no jwk (RFC 9449 4.2).")
+    if key_jwk.get("kty") != ALGORITHM_KEY_TYPES[alg]:
+        raise ProofError(f"The DPoP proof's jwk is not a key for {alg}.")
+    jkt, key = _public_key(key_jwk)
+    return alg, jkt, key
+
+
+_HEADERS: OrderedDict[str, tuple[str, str, Any]] = OrderedDict()
+
+
+def _header(header_segment: str) -> tuple[str, str, Any]:
+    hit = _HEADERS.get(header_segment)
+    if hit is not None:
+        _HEADERS.move_to_end(header_segment)
+        return hit
+    entry = _check_header(header_segment)
+    _HEADERS[header_segment] = entry
+    if len(_HEADERS) > _KEY_CACHE_SIZE:
+        _HEADERS.popitem(last=False)
+    return entry
+
+
 def _segment(segment: str) -> dict[str, Any] | None:
     try:
         value = json.loads(base64url.decode(segment))
@@ -226,7 +250,9 @@ def _segment(segment: str) -> dict[str, Any] | None:
 
 
 # A client signs every proof with the same key: its parsed public key and thumbprint are kept
-# (bounded, least recently used first out), so a warm proof check is one signature verification.
+# (bounded, least recently used first out), so a warm proof check is one signature verification
+# plus the claims. A plain bounded dict, not caches.cached: it holds only public keys of clients,
+# valid in any environment, so there is nothing for a reset to forget.
 _KEYS: OrderedDict[str, tuple[str, Any]] = OrderedDict()
 _KEY_CACHE_SIZE = 256
 
