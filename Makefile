@@ -216,7 +216,7 @@ account-setup: $(SAMSTAMP)
 	$(ACCOUNT_CMD)
 endif
 
-# The performance report (README "Performance"); writes bench/results.json. Cold starts run in
+# The performance report; writes bench/results.json and docs/performance.md. Cold starts run in
 # .venv-bench: boto3 plus the layer's requirements only, as close to Lambda as a venv gets.
 BENCHVENV   := .venv-bench
 BENCHSTAMP  := $(BENCHVENV)/.installed

@@ -141,7 +141,7 @@ def dpop_operations(token_base: dict[str, Any], get_event: Callable[[], dict[str
 
 
 def build() -> list[Operation]:
-    """The budgeted operations, in the README's order."""
+    """The budgeted operations, in docs/performance.md's order."""
     token_base = sample("token-client-credentials")
 
     def exchange_event() -> dict[str, Any]:

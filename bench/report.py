@@ -1,8 +1,8 @@
 """The performance report (issues 9 and 15): every figure, its target, and whether it holds.
 
 `python -m bench` (or `make bench`) measures cold init, per-operation calls/latency/CPU, the
-guard's cost and the deployment size, prints Markdown tables (the README's Performance section
-is this output) and writes bench/results.json. `--quick` is the smoke run of `make test`:
+guard's cost and the deployment size, prints Markdown tables and writes bench/results.json; a
+full run to the default output also rewrites docs/performance.md from it (bench.performance_doc). `--quick` is the smoke run of `make test`:
 the same figures from fewer processes and iterations, so it proves the bench works, not that
 the figures are good.
 """
@@ -120,6 +120,15 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
     return results
 
 
+def _shown(path: str) -> str:
+    """A path inside the repository relative to it: the report is committed (docs/performance.md)."""
+    root = RESULTS.parents[1]
+    if Path(path).is_relative_to(root):
+        return Path(path).relative_to(root).as_posix()
+    parts = Path(path).parts  # measured in another checkout of the repository
+    return "/".join(parts[parts.index(".venv-bench"):]) if ".venv-bench" in parts else path
+
+
 def _mb(n: int) -> str:
     return f"{n / 1e6:.1f} MB"
 
@@ -129,7 +138,7 @@ def render(r: dict[str, Any]) -> str:
     lines = [(f"Machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']} (load average "
              f"{m['load_average'][0]:.1f} at start); {cold['processes']} processes per cold figure, "
              f"{r['settings']['iterations']} iterations per operation{' (quick run)' if r['quick'] else ''}."),
-             f"Interpreter for cold starts: {cold['interpreter']} ({'lean: boto3 + layer requirements' if cold['lean'] else 'the dev venv'}).",
+             f"Interpreter for cold starts: {_shown(cold['interpreter'])} ({'lean: boto3 + layer requirements' if cold['lean'] else 'the dev venv'}).",
              "", (f"Cold init (median; floor of any DynamoDB-reading function, botocore + one DynamoDB client, = "
                   f"{cold['dynamodb_client_floor_ms']:.0f} ms; `python -c \"import boto3\"` = "
                   f"{cold['import_boto3_ms']:.0f} ms in the same run):"), "",
@@ -192,4 +201,8 @@ def main(argv: list[str]) -> int:
     output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(render(results))
     print(f"\nwrote {output}")
+    if output == RESULTS and not quick:
+        from bench.performance_doc import write
+
+        print(f"wrote {write(output).relative_to(RESULTS.parents[1])}")
     return 0

@@ -1,7 +1,7 @@
 """Access-token signing latency: local backend (key in memory) vs KMS (one Sign call per token).
 
 Against moto, so the KMS figure is the SDK + moto cost without the network round trip real
-KMS adds to every token; the README's backend choice rests on these figures plus that trip
+KMS adds to every token; docs/tokens-and-keys.md's backend choice rests on these figures plus that trip
 and KMS's per-account request quota. Run: `python -m bench signing`.
 """
 

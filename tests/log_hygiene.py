@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Self
 from urllib.parse import parse_qsl, unquote_plus, urlsplit
 
-# The demo seed's own secrets (PRODUCT.md), whatever a test sends.
+# The demo seed's own secrets (README, "Demo credentials"), whatever a test sends.
 DEMO_SECRETS = frozenset({
     "demo-web-secret", "demo-partner-secret", "demo-service-secret", "demo-reader-secret",
     "demo-legacy-a-secret", "demo-legacy-b-secret", "acme-service-secret", "staging-web-secret",

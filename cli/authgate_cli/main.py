@@ -88,7 +88,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
                        help="port of the demo app on the demo clients' redirect URIs (default: $CALLBACK_PORT, "
                             "else 8765; 0 picks a free one and the redirect URIs follow; off: no demo app)")
     serve.add_argument("--seed", type=Path, default=None, metavar="FILE",
-                       help="seed file to load instead of the demo seed (format: README, 'Seed file')")
+                       help="seed file to load instead of the demo seed (format: docs/local.md, 'The seed file')")
     serve.add_argument("--data", type=Path, default=None, metavar="DIR",
                        help="keep tables, keys, clients and users in DIR across restarts (default: in memory, "
                             "forgotten on stop)")

@@ -78,6 +78,6 @@ class Outcomes:
             self.seen.setdefault((flow, f"{call[0]} {call[1]}"), set()).add(outcome)
 
     def table(self) -> list[str]:
-        """One "FAULT | flow | step | outcomes" line per step (README "Operations" quotes them)."""
+        """One "FAULT | flow | step | outcomes" line per step (docs/operations.md quotes them)."""
         return [f"FAULT | {flow} | {step} | {'; '.join(sorted(found))}"
                 for (flow, step), found in sorted(self.seen.items())]

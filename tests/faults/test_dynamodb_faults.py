@@ -14,7 +14,7 @@ afterwards the state must be consistent:
 - revocation: a retry succeeds and the token is then inactive;
 - charge with Idempotency-Key: retries with the same key end in exactly one charge, and the
   key never blocks retries beyond the invocation's time budget.
-Each test prints what each step left behind (the `outcomes` fixture; README "Operations" quotes
+Each test prints what each step left behind (the `outcomes` fixture; docs/operations.md quotes
 the table; run with -s to see it).
 """
 

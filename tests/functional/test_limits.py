@@ -195,11 +195,11 @@ def test_a_ten_thousand_per_second_tenant_is_counted_in_partitions_through_the_h
     """TenantRateLimit=600000 per 60 s: 60 items of 10 000 each; each response names its share."""
     import base64
 
-    from authgate import settings
+    from authgate import caches
     from authgate.limits.partitions import partition_of
 
     monkeypatch.setenv("AUTHGATE_RATE_TENANT", "600000")
-    settings.reset()
+    caches.reset()
     at_window_start(clock, into=20.5)
 
     first = invoke("charges", demo.event("GET"))

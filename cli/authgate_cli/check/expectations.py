@@ -20,7 +20,7 @@ from authgate_cli.check.rules import DEFECT_RULES, RULES, Severity
 from authgate_cli.check.transport import Exchange
 
 # The RFC 6749 5.2 / RFC 7009 2.2.1 error codes an OAuth endpoint may answer, plus the two
-# RFC 6749 4.1.2.1 codes authgate also uses there for 429/5xx (README, Limits).
+# RFC 6749 4.1.2.1 codes authgate also uses there for 429/5xx (docs/limits.md).
 OAUTH_CODES = frozenset({"invalid_request", "invalid_client", "invalid_grant", "unauthorized_client",
                          "unsupported_grant_type", "invalid_scope", "unsupported_token_type",
                          "temporarily_unavailable", "server_error"})

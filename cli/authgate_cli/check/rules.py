@@ -47,7 +47,7 @@ _RULES = (
     Rule("request-id-present", "Every error carries a correlation header (x-request-id, x-correlation-id, "
          "cf-ray or traceparent).", "contract 7.5"),
     Rule("request-id-echoed", "A well-formed x-request-id sent by the client comes back unchanged.",
-         "contract 7.5; authgate README, Errors: Headers"),
+         "contract 7.5; authgate docs/error-responses.md, Headers"),
     Rule("trace-id-joins", "The body's traceId (JSON:API meta.traceId) equals the x-request-id header.",
          "contract 7.5"),
     Rule("challenge-on-401", "A 401 carries WWW-Authenticate.", "contract 7.5; RFC 9110 11.6.1, 15.5.2"),

@@ -61,8 +61,8 @@ class JsonFormatter(logging.Formatter):
             "message": record.msg if isinstance(record.msg, dict) else record.getMessage(),
             "correlation_id": self.correlation_id,
         }
-        for key in vars(record).keys() - _STANDARD:
-            if not key.startswith("_"):
+        for key in vars(record):  # the call's extra keys, in the order it gave them
+            if key not in _STANDARD and not key.startswith("_"):
                 supplied[key] = getattr(record, key)
         if record.exc_info and record.exc_info[1] is not None:
             supplied["exception"] = self.formatException(record.exc_info)
@@ -90,8 +90,8 @@ class _RedactingFilter(logging.Filter):
             record.msg = redact(record.msg)
         if record.args:
             record.args = tuple(redact(a) for a in record.args) if isinstance(record.args, tuple) else redact(record.args)
-        for key in vars(record).keys() - _STANDARD:  # the call's extra keys
-            if is_secret_key(key):
+        for key in vars(record):  # the call's extra keys
+            if key not in _STANDARD and is_secret_key(key):
                 setattr(record, key, REDACTED)
         return True
 

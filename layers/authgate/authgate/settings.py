@@ -56,7 +56,7 @@ class Tables:
 
 @dataclass(frozen=True)
 class Limits:
-    """In-Lambda rate limits (README "Limits"): fixed windows, quotas in requests per window."""
+    """In-Lambda rate limits (docs/limits.md): fixed windows, quotas in requests per window."""
 
     # API routes: one window shared by the per-tenant, per-client and per-source-IP quotas.
     window: int = 60

@@ -1,4 +1,4 @@
-"""Error-shape negotiation (PRODUCT.md) and JSON:API 1.1 content-negotiation rules."""
+"""Error-shape negotiation (docs/error-responses.md, Negotiation) and JSON:API 1.1 content-negotiation rules."""
 
 from __future__ import annotations
 

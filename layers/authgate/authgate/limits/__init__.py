@@ -1,4 +1,4 @@
-"""Rate limiting on DynamoDB and the IETF RateLimit header fields (README "Limits").
+"""Rate limiting on DynamoDB and the IETF RateLimit header fields (docs/limits.md).
 
     state = limits.enforce(request, principal)   # API routes: tenant, client, source IP
     guard = limits.AuthFailureGuard("client")     # token endpoint: failed client authentication

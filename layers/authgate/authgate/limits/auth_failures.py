@@ -116,6 +116,6 @@ class AuthFailureGuard:
             internal="failed-auth limit: " + ", ".join(s.policy.name for s in tripped),
             headers=headers,
             # RFC 6749 has no token-endpoint code for this; temporarily_unavailable is the
-            # registered "retry later" code, and the 429 status says why (README "Limits").
+            # registered "retry later" code, and the 429 status says why (docs/limits.md).
             oauth_error="temporarily_unavailable",
         )

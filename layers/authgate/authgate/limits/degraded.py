@@ -1,6 +1,6 @@
 """What the limiter does when its own table is throttled or down: admit, log once, count it.
 
-README "Limits" explains the choice: the API limiter is a fallback behind API Gateway's usage
+docs/limits.md explains the choice: the API limiter is a fallback behind API Gateway's usage
 plans and stage throttling, so failing closed would turn a limits-table hiccup into a payments
 outage; failing open leaves the gateway's limits in force.
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-# Known on every deployment (PRODUCT.md); clients are registered with a subset, tenants may forbid some.
+# Known on every deployment (docs/oauth.md); clients are registered with a subset, tenants may forbid some.
 KNOWN_SCOPES: tuple[str, ...] = ("charges:read", "charges:write", "charges:refund")
 
 # scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), space-delimited (RFC 6749 3.3).

@@ -1,4 +1,4 @@
-"""Contract invariants over every catalogue code x every shape (PRODUCT.md "Error shapes").
+"""Contract invariants over every catalogue code x every shape (docs/contract.md section 2).
 
 Body status equals HTTP status, the content type matches the shape, the code is present,
 traceId equals x-request-id, no failure is sent with 200 - checked by read_error too.
