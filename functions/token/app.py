@@ -1,7 +1,8 @@
-"""Lambda handler: the token function — POST /oauth/token, /oauth/revoke, /oauth/introspect.
+"""Lambda handler: the token function — POST /oauth/token, /oauth/par, /oauth/revoke, /oauth/introspect.
 
 Token and revocation answer CORS for browser-based public clients (authgate.http.cors);
-introspection is for resource servers, not browsers.
+introspection is for resource servers, not browsers; pushed authorization requests come from a
+client's back end (a public browser client sends its authorization request directly).
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from authgate.http.app import App, Route
 from authgate.http.cors import CorsPolicy
 from authgate.oauth.browser_origins import origin_allowed
 from authgate.oauth.introspection import post_introspect
+from authgate.oauth.par import post_par
 from authgate.oauth.revocation import post_revoke
 from authgate.oauth.token_endpoint import post_token
 
 handler = App("token", {
     ("/oauth/token", "POST"): Route(post_token, "oauth"),
+    ("/oauth/par", "POST"): Route(post_par, "oauth"),
     ("/oauth/revoke", "POST"): Route(post_revoke, "oauth"),
     ("/oauth/introspect", "POST"): Route(post_introspect, "oauth"),
 }, translate=api_error, cors={

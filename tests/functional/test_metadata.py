@@ -18,7 +18,8 @@ def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untype
     assert headers.pop("x-request-id")
     assert (result["statusCode"], headers) == (200, {"Content-Type": "application/json",
                                                      "Cache-Control": "public, max-age=3600", "Vary": "Origin"})
-    methods = ["client_secret_basic", "client_secret_post", "none"]
+    methods = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+    algorithms = ["ES256", "PS256", "EdDSA", "Ed25519"]
     assert json.loads(result["body"]) == {
         "issuer": ISSUER,
         "authorization_endpoint": f"{ISSUER}/oauth/authorize",
@@ -32,8 +33,14 @@ def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untype
         "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
         "code_challenge_methods_supported": ["S256"],
         "token_endpoint_auth_methods_supported": methods,
+        "token_endpoint_auth_signing_alg_values_supported": algorithms,
+        "pushed_authorization_request_endpoint": f"{ISSUER}/oauth/par",
+        "require_pushed_authorization_requests": False,
+        "request_parameter_supported": False,
         "revocation_endpoint_auth_methods_supported": methods,
         "introspection_endpoint_auth_methods_supported": methods,
+        "revocation_endpoint_auth_signing_alg_values_supported": algorithms,
+        "introspection_endpoint_auth_signing_alg_values_supported": algorithms,
         "authorization_response_iss_parameter_supported": True,
         "service_documentation": f"{ISSUER}/openapi.json",
         "dpop_signing_alg_values_supported": ["ES256", "EdDSA", "RS256", "PS256"],

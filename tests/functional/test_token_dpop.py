@@ -262,3 +262,11 @@ def test_32_threads_with_one_proof_one_token(tokens: TokenClient) -> None:
     for t in threads:
         t.join()
     assert sorted(statuses) == [200] + [400] * 31
+
+
+def test_a_proof_more_than_60_seconds_ahead_is_refused_whatever_the_leeway(tokens: TokenClient) -> None:
+    # FAPI 2.0 5.3.2.1 item 13: reject iat more than 60 s in the future (the leeway here is 120 s).
+    assert_invalid_proof(post(tokens, CC, [DpopKey().proof("POST", TOKEN_URL, iat=int(time.time()) + 75)]),
+                         "The DPoP proof was issued in the future (iat).")
+    key = DpopKey()
+    assert_dpop_token(post(tokens, CC, [key.proof("POST", TOKEN_URL, iat=int(time.time()) + 30)]), key)

@@ -1,9 +1,13 @@
-"""`authgate clients create | rotate-secret | list`: OAuth client registration from the command line.
+"""`authgate clients create | update | rotate-secret | list`: OAuth client registration from the command line.
 
 A new or rotated secret is printed ONCE (stdout) and stored only as its SHA-256; rotation
 invalidates the old secret from the next request (client reads are strongly consistent).
 Arguments are checked before any stack is looked up (authgate_cli.admin.validation), the tenant
 once the stack is known; a refusal is one line on stderr and exit status 2.
+A client may register public keys (`--jwks FILE|JSON`) and authenticate with private_key_jwt
+(RFC 7523) instead of a secret, be required to push its authorization requests (RFC 9126), and be
+put on the `fapi2` profile (FAPI 2.0 Security Profile), which implies all of these and DPoP; the
+runtime enforces the profile whatever was written (authgate.oauth.client_profile).
 Acts on the running `authgate serve` stack by default, or on a deployed stack (`--stack-name`),
 through authgate_cli.admin.target.
 """
@@ -18,6 +22,31 @@ from typing import IO, Any
 from authgate_cli.admin import target, validation
 
 GRANT_TYPES = ("authorization_code", "refresh_token", "client_credentials", "password")
+AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
+
+
+def _registration(args: argparse.Namespace, client_type: str, redirect_uris: list[str] | tuple[str, ...],
+                  grants: list[str] | tuple[str, ...], current_keys: tuple[dict[str, Any], ...] = (),
+                  current_method: str = "") -> dict[str, Any]:
+    """The authentication and profile attributes the arguments ask for, checked (RFC 7591 2)."""
+    keys = validation.jwks(args.jwks) if getattr(args, "jwks", None) else current_keys
+    method = getattr(args, "auth_method", None) or current_method
+    profile = getattr(args, "profile", None)
+    if profile == "fapi2":
+        validation.fapi2_registration(client_type, method, keys, redirect_uris, grants)
+        method = "private_key_jwt"
+    if method == "private_key_jwt" and not keys:
+        raise validation.InvalidInput("private_key_jwt needs the client's public keys: give --jwks FILE|JSON")
+    if method == "none" and client_type != "public" or client_type == "public" and method not in ("", "none"):
+        raise validation.InvalidInput("a public client authenticates with none, and only a public client does")
+    out: dict[str, Any] = {"jwks": keys, "token_endpoint_auth_method": method}
+    if profile is not None:
+        out["profile"] = "" if profile == "none" else profile
+    if profile == "fapi2":
+        out["dpop_bound_access_tokens"] = True  # FAPI 2.0 5.3.2.1 items 4-5 (the runtime insists anyway)
+    if getattr(args, "require_par", None) is not None or profile == "fapi2":
+        out["require_pushed_authorization_requests"] = profile == "fapi2" or bool(args.require_par)
+    return out
 
 
 def check_create(args: argparse.Namespace) -> None:
@@ -35,6 +64,7 @@ def check_create(args: argparse.Namespace) -> None:
     if unknown:
         raise validation.InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(KNOWN_SCOPES)}")
     validation.client_grants(args.grant, args.type, args.redirect_uri)
+    _registration(args, args.type, args.redirect_uri, args.grant)
 
 
 def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -51,7 +81,8 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         client, secret = ClientStore().create(
             client_id=args.client_id, tenant_id=args.tenant, name=args.name or args.client_id or "",
             client_type=args.type, redirect_uris=args.redirect_uri, grant_types=args.grant, scopes=args.scope,
-            error_format=args.error_format, requires_admin_approval=args.requires_admin_approval)
+            error_format=args.error_format, requires_admin_approval=args.requires_admin_approval,
+            **_registration(args, args.type, args.redirect_uri, args.grant))
     except ClientExists:
         sys.stderr.write(f"authgate clients: client {args.client_id!r} already exists\n")
         return 1
@@ -62,6 +93,41 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         if secret:
             out.write(f"client_secret: {secret}\n")
             out.write("The secret is shown once and stored only as a hash: keep it now.\n")
+    return 0
+
+
+def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    """Change a client's keys, authentication method, PAR requirement or profile (RFC 7591 2)."""
+    from dataclasses import replace
+
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.exceptions import ClientNotFound
+
+    store = ClientStore()
+    client = store.get(args.client_id, any_environment=True)
+    if client is None:
+        sys.stderr.write(f"authgate clients: no client {args.client_id!r}\n")
+        return 1
+    try:
+        changes = _registration(args, client.client_type, client.redirect_uris, client.grant_types,
+                                client.jwks, client.token_endpoint_auth_method)
+    except validation.InvalidInput as exc:
+        sys.stderr.write(f"authgate clients: {exc}\n")
+        return 2
+    if changes["token_endpoint_auth_method"] == "private_key_jwt":
+        changes["secret_hash"] = None  # its keys replace the secret, which stops working now
+    updated = replace(client, **changes)
+    try:
+        store.replace(updated)
+    except ClientNotFound:
+        sys.stderr.write(f"authgate clients: no client {args.client_id!r}\n")
+        return 1
+    if args.json:
+        out.write(json.dumps(updated.public_view(), indent=2) + "\n")
+    else:
+        out.write(f"client_id: {updated.client_id} updated (auth {updated.auth_methods[0]}, "
+                  f"profile {updated.profile or 'none'}, keys {len(updated.jwks)}, "
+                  f"PAR {'required' if updated.require_pushed_authorization_requests else 'optional'})\n")
     return 0
 
 
@@ -98,13 +164,18 @@ def list_clients(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     return 0
 
 
-ACTIONS = {"create": create_client, "rotate-secret": rotate_secret, "list": list_clients}
+ACTIONS = {"create": create_client, "update": update_client, "rotate-secret": rotate_secret,
+           "list": list_clients}
 
 
 def _run(args: argparse.Namespace) -> int:
     try:
         if args.clients_command == "create":
             check_create(args)
+        elif args.clients_command == "update":
+            validation.identifier(args.client_id, "CLIENT_ID")
+            if args.jwks:
+                validation.jwks(args.jwks)
         elif args.clients_command == "rotate-secret":
             validation.identifier(args.client_id, "CLIENT_ID")
     except validation.InvalidInput as exc:
@@ -114,8 +185,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("clients", help="manage OAuth clients (create, rotate-secret, list)",
-                                   description="Register OAuth clients, rotate their secrets, list them.")
+    parser = subparsers.add_parser("clients", help="manage OAuth clients (create, update, rotate-secret, list)",
+                                   description="Register OAuth clients, change their keys and profile, rotate "
+                                               "their secrets, list them.")
     sub = parser.add_subparsers(dest="clients_command", required=True, metavar="ACTION")
 
     create = sub.add_parser("create", help="register a client; prints its secret once")
@@ -132,11 +204,23 @@ def register(subparsers: Any) -> None:
     create.add_argument("--requires-admin-approval", action="store_true",
                         help="users of the tenant can authorize it only after the tenant admin approves it")
 
+    update = sub.add_parser("update", help="change keys, authentication method, PAR requirement or profile")
+    update.add_argument("client_id", metavar="CLIENT_ID")
+    for action in (create, update):
+        action.add_argument("--jwks", metavar="FILE|JSON",
+                            help='the client\'s public keys, a JWK Set {"keys": [...]} (for private_key_jwt)')
+        action.add_argument("--auth-method", choices=AUTH_METHODS,
+                            help="token endpoint authentication (default: a secret, or none for a public client)")
+        action.add_argument("--profile", choices=("fapi2", "none") if action is update else ("fapi2",),
+                            help="fapi2: FAPI 2.0 Security Profile (PAR, PKCE S256, private_key_jwt, DPoP)")
+        action.add_argument("--require-par", action=argparse.BooleanOptionalAction, default=None,
+                            help="authorization requests must be pushed to /oauth/par (RFC 9126)")
+
     rotate = sub.add_parser("rotate-secret", help="new secret, printed once; the old one stops working at once")
     rotate.add_argument("client_id", metavar="CLIENT_ID")
 
     listing = sub.add_parser("list", help="every client (secrets are never shown)")
-    for action in (create, rotate, listing):
+    for action in (create, update, rotate, listing):
         action.add_argument("--json", action="store_true", help="machine-readable output")
         target.add_arguments(action)
         action.set_defaults(func=_run)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from typing import Any
 
 MAX_ID = 200
 MAX_TEXT = 200
@@ -84,3 +85,46 @@ def existing_tenant(tenant_id: str) -> None:
 
     if TenantStore().get(tenant_id) is None:
         raise InvalidInput(f"tenant {tenant_id!r} does not exist here; create it first (authgate tenants create)")
+
+
+def jwks(value: str) -> tuple[dict[str, Any], ...]:
+    """--jwks: a JWK Set as JSON, or the path of a file holding one; public signing keys only (RFC 7591 2)."""
+    import json
+    from pathlib import Path
+
+    from authgate.tokens.client_keys import InvalidJwks, validate
+
+    text_value = value
+    if not value.lstrip().startswith("{"):
+        try:
+            text_value = Path(value).read_text("utf-8")
+        except OSError as exc:
+            raise InvalidInput(f"--jwks {_shown(value)} is neither a JSON JWK Set nor a readable file ({exc.strerror})") from None
+    try:
+        document = json.loads(text_value)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"--jwks is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    try:
+        return validate(document)
+    except InvalidJwks as exc:
+        raise InvalidInput(f"--jwks: {exc}") from None
+
+
+def fapi2_registration(client_type: str, auth_method: str, keys: Sequence[dict[str, Any]],
+                       redirect_uris: Sequence[str], grants: Sequence[str]) -> None:
+    """What the fapi2 profile needs of a registration (FAPI 2.0 5.3.2.1, 5.3.2.2)."""
+    from authgate.oauth.client_profile import fapi2_redirect_uri_allowed
+
+    if client_type != "confidential":
+        raise InvalidInput("--profile fapi2 needs a confidential client (FAPI 2.0 5.3.2.1)")
+    if auth_method not in ("", "private_key_jwt"):
+        raise InvalidInput("--profile fapi2 authenticates with private_key_jwt only, not " + auth_method)
+    if not keys:
+        raise InvalidInput("--profile fapi2 needs the client's public keys: give --jwks FILE|JSON "
+                           "(private_key_jwt, FAPI 2.0 5.3.2.1)")
+    bad = [uri for uri in redirect_uris if not fapi2_redirect_uri_allowed(uri)]
+    if bad:
+        raise InvalidInput(f"--profile fapi2: redirect URI {_shown(bad[0])} must be https (http only on a loopback "
+                           "address, for local development)")
+    if "password" in grants:
+        raise InvalidInput("--profile fapi2 does not allow the password grant")

@@ -67,6 +67,9 @@ def demo_clients(seed_clients: list[Mapping[str, Any]], origin: str) -> list[Dem
         if (not uris or raw.get("environment", "local") != "local"
                 or "authorization_code" not in (raw.get("grant_types") or [])):
             continue
+        if raw.get("client_type") == "confidential" and not raw.get("secret"):
+            # demo-fapi (private_key_jwt, PAR, DPoP) is driven by a client library: docs/fapi2.md.
+            continue
         out.append(DemoClient(client_id=str(raw["client_id"]), name=str(raw.get("name") or raw["client_id"]),
                               secret=raw.get("secret"), redirect_uri=uris[0],
                               scopes=tuple(raw.get("scopes") or ()),

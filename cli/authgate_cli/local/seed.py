@@ -59,9 +59,21 @@ def read_seed(path: Path, demo_app: str = DEMO_APP_ORIGIN) -> dict[str, list[dic
         if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
             raise SeedError(f"{path}: section {section!r} must be a list of objects")
         if section == "clients":
-            items = [_with_demo_app(item, demo_app) for item in items]
+            items = [_public_keys(_with_demo_app(item, demo_app)) for item in items]
         merged.setdefault(section, []).extend(items)
     return merged
+
+
+def _public_keys(client: dict[str, Any]) -> dict[str, Any]:
+    """A demo client's `private_jwk` (local only, for trying private_key_jwt) registered as its
+    public half: the table, like a real registration, holds public keys only."""
+    from authgate.tokens.jwk import only_public
+
+    private = client.get("private_jwk")
+    if not isinstance(private, dict):
+        return client
+    rest = {k: v for k, v in client.items() if k != "private_jwk"}
+    return {**rest, "jwks": {"keys": [only_public(private)]}}
 
 
 def _with_demo_app(client: dict[str, Any], demo_app: str) -> dict[str, Any]:

@@ -223,7 +223,8 @@ def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endp
     if local_clients:
         lines.append("Demo clients (client_id / secret):")
         for c in local_clients:
-            secret = c.get("secret") or "(public client: PKCE, no secret)"
+            secret = c.get("secret") or ("(private_key_jwt: docs/fapi2.md)" if c.get("jwks")
+                                         else "(public client: PKCE, no secret)")
             grants = " ".join(c.get("grant_types", []))
             lines.append(f"  {c['client_id']:<16} {secret:<34} {grants}")
     users = sections.get("users", [])

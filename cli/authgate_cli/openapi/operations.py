@@ -117,6 +117,10 @@ SCHEMAS: dict[str, Any] = {
 _CLIENT_AUTH_FORM = {
     "client_id": {"type": "string", "description": "client_secret_post or a public client (none)."},
     "client_secret": {"type": "string", "description": "client_secret_post; never together with Basic."},
+    "client_assertion_type": {"type": "string", "enum": ["urn:ietf:params:oauth:client-assertion-type:jwt-bearer"],
+                              "description": "private_key_jwt (RFC 7523 2.2)."},
+    "client_assertion": {"type": "string", "description": "private_key_jwt: a JWT signed by a registered key, "
+                                                          "aud = the issuer identifier."},
 }
 _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
     "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password"]},
@@ -128,11 +132,18 @@ _TOKEN_ONLY_FORM = {"type": "object", "required": ["token"], "properties": {
     "token": _STR, "token_type_hint": {"type": "string", "enum": ["access_token", "refresh_token"]},
     **_CLIENT_AUTH_FORM}}
 _OAUTH_CODES = ("invalid_request", "invalid_client", "service_unavailable")
+_PAR_FORM = {"type": "object", "required": ["client_id", "response_type"], "properties": {
+    "client_id": _STR, "response_type": {"type": "string", "enum": ["code"]}, "redirect_uri": _STR,
+    "scope": _STR, "state": _STR, "code_challenge": _STR, "code_challenge_method": {"type": "string", "enum": ["S256"]},
+    "resource": _STR, "dpop_jkt": _STR, **_CLIENT_AUTH_FORM}}
+_PAR_RESPONSE = {"type": "object", "required": ["request_uri", "expires_in"], "properties": {
+    "request_uri": {"type": "string", "pattern": "^urn:ietf:params:oauth:request_uri:"},
+    "expires_in": {"type": "integer", "maximum": 60}}}
 _BEARER_CODES = ("invalid_request", "unauthenticated", "invalid_token", "insufficient_scope", "invalid_api_key",
                  "invalid_dpop_proof", "use_dpop_nonce")
 _AUTHORIZE_QUERY = [{"name": n, "in": "query", "required": False, "schema": _STR} for n in (
     "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method",
-    "resource", "dpop_jkt")]
+    "resource", "dpop_jkt", "request_uri")]
 _REDIRECT = {"description": "Redirect to the client's registered redirect URI with `code` or `error` "
                             "(RFC 6749 4.1.2 / 4.1.2.1), `state` and `iss` (RFC 9207).",
              "headers": {"Location": {"schema": _STR}}}
@@ -146,7 +157,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/oauth/authorize", "GET"): {
         "summary": "Authorization request (RFC 6749 4.1.1, PKCE RFC 7636): login and consent page",
         "surface": "authorize", "parameters": _AUTHORIZE_QUERY,
-        "codes": ("invalid_request", "unauthorized_client", "service_unavailable"),
+        "codes": ("invalid_request", "unauthorized_client", "invalid_request_uri", "service_unavailable"),
         "responses": {"200": _PAGE, "302": _REDIRECT},
     },
     ("/oauth/authorize", "POST"): {
@@ -168,6 +179,15 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "parameters": [{"name": "DPoP", "in": "header", "required": False, "schema": _STR,
                         "description": "A DPoP proof (RFC 9449 4): the token is then DPoP-bound."}],
         "responses": {"200": _json(_ref("TokenResponse"), "Token response.", headers=NO_STORE_HEADERS)},
+    },
+    ("/oauth/par", "POST"): {
+        "summary": "Pushed authorization request (RFC 9126): the authorization request, checked now; "
+                   "answers a one-time request_uri for /oauth/authorize",
+        "surface": "oauth", "security": [{"clientBasic": []}, {}],
+        "requestBody": {"required": True, "content": {_FORM: {"schema": _PAR_FORM}}},
+        "codes": _OAUTH_CODES + ("unauthorized_client", "invalid_scope", "unsupported_media_type"),
+        "responses": {"201": _json(_PAR_RESPONSE, "The request_uri and its lifetime in seconds.",
+                                   headers=NO_STORE_HEADERS)},
     },
     ("/oauth/revoke", "POST"): {
         "summary": "Token revocation (RFC 7009)", "surface": "oauth", "security": [{"clientBasic": []}, {}],

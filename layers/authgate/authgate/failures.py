@@ -16,12 +16,21 @@ from authgate.errors.model import retry_after
 # conflicts resolve within a second.
 RETRY_AFTER_SECONDS = 1
 KEY_REUSED = "This Idempotency-Key was already used with a different request body."
+# RFC 9126 4: a request_uri is one-time use, bound to its client, short-lived.
+PUSHED_REQUEST_DETAILS = {
+    "unknown": "The request_uri is unknown. Push the authorization request again (POST /oauth/par).",
+    "already_used": "The request_uri has already been used; each is good for one authorization request. "
+                    "Push the authorization request again.",
+    "expired": "The request_uri has expired. Push the authorization request again and use it at once.",
+    "another_client": "The request_uri was not pushed by this client_id.",
+}
 
 
 def api_error(exc: BaseException) -> ApiError | None:
     """The ApiError for a domain exception, or None when `exc` is not one."""
     # Imported here: every function's App holds this mapping, only a failure needs the classes.
     from authgate.stores.codes import CodeAlreadyUsed, CodeError
+    from authgate.stores.pushed_requests import PushedRequestError
     from authgate.stores.exceptions import (
         ConcurrentUpdate,
         IdempotencyKeyInFlight,
@@ -67,6 +76,9 @@ def api_error(exc: BaseException) -> ApiError | None:
         return ApiError("invalid_grant", "The authorization code has already been used.")
     if isinstance(exc, CodeError):
         return ApiError("invalid_grant", "The authorization code is invalid or expired.", internal=exc.reason)
+    if isinstance(exc, PushedRequestError):
+        return ApiError("invalid_request_uri", PUSHED_REQUEST_DETAILS.get(exc.reason, PUSHED_REQUEST_DETAILS["unknown"]),
+                        internal=f"request_uri {exc.reason}")
     if isinstance(exc, RotationFailed):
         if exc.reused:
             return ApiError("invalid_grant", "The refresh token has already been used; its grant is revoked.")

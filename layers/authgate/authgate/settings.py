@@ -98,6 +98,9 @@ class Settings:
     # JWKS responses are cacheable for this long; key publication leads signing by more.
     jwks_max_age: int = 300
     password_grant: bool = False
+    # Every client must push its authorization requests (RFC 9126 5 metadata
+    # require_pushed_authorization_requests); per client it is a registration attribute.
+    require_par: bool = False
     # RFC 9449 8, 9: ask DPoP clients for server nonces (tokens.dpop_nonce).
     dpop_nonces: bool = False
     session_secret_arn: str = ""
@@ -197,6 +200,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         leeway=_int(env, "AUTHGATE_LEEWAY", 120, 0, 300),
         jwks_max_age=_int(env, "AUTHGATE_JWKS_MAX_AGE", 300, 0, 3600),
         password_grant=_bool(env, "AUTHGATE_PASSWORD_GRANT", False),
+        require_par=_bool(env, "AUTHGATE_REQUIRE_PAR", False),
         dpop_nonces=_bool(env, "AUTHGATE_DPOP_NONCES", False),
         session_secret_arn=env.get("AUTHGATE_SESSION_SECRET_ARN", ""),
         session_secret=env.get("AUTHGATE_SESSION_SECRET", ""),

@@ -95,3 +95,20 @@ def test_the_seed_secrets_include_every_demo_credential() -> None:
 def test_no_build_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert check_artifacts.main(["check_artifacts", str(tmp_path)]) == 2
     assert "no built layer" in capsys.readouterr().err
+
+
+def test_the_demo_fapi_private_key_is_looked_for_and_a_planted_one_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """demo-fapi's private JWK (private_key_jwt) is a demo credential like the secrets: local only."""
+    import json
+
+    seed = json.loads((check_artifacts.ROOT / "cli/authgate_cli/local/demo_seed.json").read_text())
+    (fapi,) = [c for c in seed["clients"] if c["client_id"] == "demo-fapi"]
+    private_d = fapi["private_jwk"]["d"]
+    assert private_d in check_artifacts.seed_secrets(check_artifacts.SEEDS)
+    build = _build(tmp_path)
+    assert _run(build, capsys)[0] == 0
+    (build / "AuthgateLayer" / "python" / "authgate" / "demo_key.json").write_text(
+        json.dumps({"keys": [fapi["private_jwk"]]}))
+    status, err = _run(build, capsys)
+    assert status == 1 and f"holds the seed secret {private_d[:4]}" in err

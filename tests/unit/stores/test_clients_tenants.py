@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
@@ -18,11 +19,27 @@ def test_demo_seed_loads_every_tenant_and_client(seeded):
     from authgate.stores.clients import ClientStore
 
     assert seeded["tenants"] == 2
-    assert seeded["clients"] == 9  # eight demo clients + staging-web from the staging seed
+    assert seeded["clients"] == 10  # nine demo clients + staging-web from the staging seed
     assert seeded["api_keys"] == [{"value": "demo-api-key", "usage_plan": "StandardUsagePlan"}]
     ids = sorted(c.client_id for c in ClientStore().list())
-    assert ids == ["acme-service", "demo-legacy-a", "demo-legacy-b", "demo-partner", "demo-reader",
+    assert ids == ["acme-service", "demo-fapi", "demo-legacy-a", "demo-legacy-b", "demo-partner", "demo-reader",
                    "demo-service", "demo-spa", "demo-web", "staging-web"]
+
+
+def test_demo_fapi_is_seeded_with_its_public_key_only(seeded):
+    import boto3
+
+    from authgate.stores.clients import ClientStore
+
+    client = ClientStore().get("demo-fapi")
+    assert client is not None
+    assert (client.profile, client.token_endpoint_auth_method, client.secret_hash,
+            client.require_pushed_authorization_requests) == ("fapi2", "private_key_jwt", None, True)
+    (key,) = client.jwks
+    assert set(key) == {"kty", "kid", "alg", "use", "crv", "x", "y"}
+    item = boto3.client("dynamodb").get_item(TableName="ClientsTable", Key={"client_id": {"S": "demo-fapi"}})["Item"]
+    (stored,) = json.loads(item["jwks"]["S"])["keys"]
+    assert not {"d", "p", "q", "dp", "dq", "qi"} & set(stored) and "private_jwk" not in item
 
 
 def test_seeded_secret_is_stored_as_sha256_only(seeded):

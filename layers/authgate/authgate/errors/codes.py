@@ -47,6 +47,7 @@ Code = Literal[
     "concurrent_update",
     "unknown_client",
     "client_of_another_environment",
+    "invalid_request_uri",
     "redirect_uri_mismatch",
     "origin_not_allowed",
     "invalid_dpop_proof",

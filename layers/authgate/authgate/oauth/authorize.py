@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from authgate.errors import ApiError
+from authgate.failures import as_api_error
 from authgate.http.context import AuthorizationRedirect
 from authgate.http.issuer import base_url
 from authgate.http.request import Request
@@ -31,6 +32,7 @@ from authgate.oauth.authorize_request import (
     single,
     validate,
 )
+from authgate.oauth.client_profile import check_authorization, code_ttl, requires_pushed_request
 from authgate.oauth.consent_page import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
@@ -40,6 +42,7 @@ from authgate.oauth.consent_page import (
 from authgate.settings import get_settings
 from authgate.stores.clients import Client, ClientStore
 from authgate.stores.codes import CodeStore
+from authgate.stores.pushed_requests import PushedRequestError, PushedRequestStore
 from authgate.stores.tenants import Tenant, TenantStore
 from authgate.stores.users import UserStore
 
@@ -49,14 +52,39 @@ STALE_FORM = "The sign-in form has expired or was altered. Start again from the 
 
 
 def get_authorize(request: Request) -> Response:
-    """Validate the authorization request and show the login + consent page (RFC 6749 4.1.1)."""
-    params = request.query
+    """Validate the authorization request and show the login + consent page (RFC 6749 4.1.1, RFC 9126 4)."""
+    params: Mapping[str, Sequence[str]] = request.query
     client = ClientStore().get(client_id_of(params), any_environment=True)
-    target = resolve_target(params, client, stage=get_settings().stage)
+    stage = get_settings().stage
+    request_uri = single(params, "request_uri")
+    if client is None or client.environment != stage:
+        pass  # resolve_target says which
+    elif request_uri is not None:
+        params = _pushed(request_uri, client)
+    elif requires_pushed_request(client):
+        # RFC 9126 4 (policy: PAR only) and FAPI 2.0 5.3.2.2 item 2. Shown on the page: nothing in
+        # an unpushed request is trusted for this client, not even its redirect_uri.
+        raise ApiError("invalid_request", "This client must push its authorization requests (POST /oauth/par) "
+                                          "and send only client_id and request_uri here (RFC 9126).")
+    target = resolve_target(params, client, stage=stage)
     _trust(request, target.redirect_uri, target.state)
     tenant = _tenant(target.client)
     auth = validate(params, target, tenant, base_url(request))
+    check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
     return _form(request, auth, target.client, tenant)
+
+
+def _pushed(request_uri: str, client: Client) -> Mapping[str, Sequence[str]]:
+    """The pushed request's parameters, taken once (RFC 9126 4).
+
+    Only those are used: like a request object's (RFC 9101 6.3, which RFC 9126 4 builds on), they
+    are the whole request, and any other parameter in the query is ignored; the pushed client_id
+    must be the one in the query, which consume() checks as it takes the request."""
+    try:
+        pushed = PushedRequestStore().consume(request_uri, client.client_id)
+    except PushedRequestError as exc:
+        raise as_api_error(exc) from exc
+    return pushed.params
 
 
 def post_authorize(request: Request) -> Response:
@@ -107,7 +135,7 @@ def post_authorize(request: Request) -> Response:
         client_id=auth.client_id, tenant_id=auth.tenant_id,
         redirect_uri=auth.redirect_uri, redirect_uri_sent=auth.redirect_uri_sent,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
-        scope=" ".join(auth.scopes), subject=result.subject,
+        scope=" ".join(auth.scopes), subject=result.subject, ttl=code_ttl(client),
         dpop_jkt=auth.dpop_jkt, resource=auth.resource,
     )
     _log("approved", auth)

@@ -1,7 +1,9 @@
 """Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3).
 
 Methods: client_secret_basic (§2.3.1, id and secret form-urlencoded inside Basic),
-client_secret_post (§2.3.1, in the body), and none for public clients (§2.1, PKCE required).
+client_secret_post (§2.3.1, in the body), private_key_jwt (RFC 7523 2.2: client_assertion_type +
+client_assertion, authgate.oauth.client_assertion), and none for public clients (§2.1, PKCE
+required). A client uses only the method(s) it registered (RFC 7591 2 token_endpoint_auth_method).
 Using two methods at once is invalid_request (§2.3: MUST NOT use more than one). Every other
 failure is 401 invalid_client with `WWW-Authenticate: Basic realm="oauth"` (§5.2); unknown
 clients, clients of another environment, wrong and rotated-out secrets look identical.
@@ -18,12 +20,13 @@ from urllib.parse import unquote_plus
 
 from authgate.errors import ApiError
 from authgate.errors.challenges import basic
+from authgate.oauth import client_assertion
 from authgate.stores.clients import Client, ClientStore, client_secret_matches
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
 
-METHODS = ("client_secret_basic", "client_secret_post", "none")
+METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class Credentials:
 
     method: str
     client_id: str
+    # The client secret, or for private_key_jwt the assertion (compact JWS).
     secret: str | None
 
 
@@ -59,6 +63,11 @@ def read_credentials(request: Request, form: Mapping[str, str]) -> Credentials |
         raise ApiError("invalid_request", "The Authorization header is repeated.")
     header = headers[0] if headers else None
     body_id, body_secret = form.get("client_id"), form.get("client_secret")
+    if "client_assertion" in form or "client_assertion_type" in form:
+        if header is not None or body_secret is not None:
+            raise ApiError("invalid_request", "Use one client authentication method, not client_assertion "
+                                              "and a client secret together.")
+        return _assertion_credentials(form, body_id)
     if header is not None:
         if header[:6].lower() != "basic ":
             raise invalid_client("Use client_secret_basic, client_secret_post, or none for public clients.",
@@ -78,6 +87,26 @@ def read_credentials(request: Request, form: Mapping[str, str]) -> Credentials |
     return Credentials("none", body_id, None)
 
 
+def _assertion_credentials(form: Mapping[str, str], body_id: str | None) -> Credentials:
+    """private_key_jwt credentials (RFC 7521 4.2): the client is the assertion's issuer."""
+    if form.get("client_assertion_type") != client_assertion.ASSERTION_TYPE:
+        raise ApiError("invalid_request", f"client_assertion_type must be {client_assertion.ASSERTION_TYPE} "
+                                          "(RFC 7523 2.2).")
+    token = form.get("client_assertion")
+    if token is None:
+        raise ApiError("invalid_request", "client_assertion_type was sent without client_assertion.")
+    try:
+        issuer = client_assertion.parse(token).issuer
+    except client_assertion.AssertionRejected as exc:
+        raise invalid_client(internal=f"unreadable client assertion: {exc}") from None
+    if issuer is None:
+        raise invalid_client(internal="client assertion without iss")
+    if body_id is not None and body_id != issuer:
+        # RFC 7521 4.2: client_id, when sent, must identify the same client as the assertion.
+        raise ApiError("invalid_request", "client_id differs from the client assertion's issuer.")
+    return Credentials("private_key_jwt", issuer, token)
+
+
 def authenticate(request: Request, form: Mapping[str, str], creds: Credentials | None = None,
                  store: ClientStore | None = None) -> Client:
     """The authenticated client, or raise invalid_client/invalid_request/rate_limited (RFC 6749 2.3, 10.10).
@@ -94,7 +123,7 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
     guard = AuthFailureGuard("client")
     client, others = store.get_with(creds.client_id, {guard.table: guard.keys(creds.client_id, request.source_ip)})
     guard.check(others.get(guard.table, []), creds.client_id, request.source_ip)
-    failure = _failure(client, creds)
+    failure = _failure(client, creds, request)
     if failure:
         guard.record_failure(creds.client_id, request.source_ip)
         raise invalid_client(internal=f"client {creds.client_id[:64]!r}: {failure}")
@@ -102,8 +131,23 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
     return client
 
 
-def _failure(client: Client | None, creds: Credentials) -> str:
+def _failure(client: Client | None, creds: Credentials, request: Request) -> str:
     """Why authentication failed (for logs only), or "" when it succeeded."""
+    from authgate.oauth.client_profile import allowed_auth_methods
+
+    if client is not None and creds.method not in allowed_auth_methods(client):
+        return f"method {creds.method} not registered for this client"
+    if creds.method == "private_key_jwt":
+        if client is None:
+            return "unknown client"
+        from authgate.http.issuer import base_url
+
+        assert creds.secret is not None
+        try:
+            client_assertion.verify(client_assertion.parse(creds.secret), client, base_url(request))
+        except client_assertion.AssertionRejected as exc:
+            return str(exc)
+        return ""
     if creds.secret is None:
         if client is None:
             return "unknown client"

@@ -19,7 +19,10 @@ from authgate.tokens.profile import DPOP_ALGORITHMS
 if TYPE_CHECKING:
     from authgate.http.request import Request
 
-AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"]
+AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+# private_key_jwt assertions (authgate.oauth.client_assertion; FAPI 2.0 5.4): spelled out so this
+# module imports no token code; a test keeps it equal to client_assertion.ALGORITHMS.
+ASSERTION_ALGORITHMS = ["ES256", "PS256", "EdDSA", "Ed25519"]
 MAX_AGE = 3600
 
 
@@ -42,8 +45,15 @@ def metadata(issuer: str) -> dict[str, Any]:
         "grant_types_supported": grant_types(),
         "code_challenge_methods_supported": ["S256"],
         "token_endpoint_auth_methods_supported": AUTH_METHODS,
+        "token_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,
+        # RFC 9126 5: where to push, and whether every client must.
+        "pushed_authorization_request_endpoint": f"{issuer}/oauth/par",
+        "require_pushed_authorization_requests": get_settings().require_par,
+        "request_parameter_supported": False,
         "revocation_endpoint_auth_methods_supported": AUTH_METHODS,
         "introspection_endpoint_auth_methods_supported": AUTH_METHODS,
+        "revocation_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,
+        "introspection_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,
         # RFC 9207: every authorization response carries `iss`.
         "authorization_response_iss_parameter_supported": True,
         "service_documentation": f"{issuer}/openapi.json",

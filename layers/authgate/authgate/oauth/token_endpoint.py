@@ -14,6 +14,7 @@ from authgate.errors import ApiError
 from authgate.http.issuer import base_url
 from authgate.http.response import Response
 from authgate.oauth import client_auth
+from authgate.oauth.client_profile import check_grant
 from authgate.oauth.form import read_form
 from authgate.oauth.grants import TokenRequest, grant_for
 from authgate.oauth.resource_indicator import requested_resource
@@ -36,6 +37,7 @@ def post_token(request: Request) -> Response:
     client = client_auth.authenticate(request, form, creds)
     if not client.allows_grant(grant_type):
         raise ApiError("unauthorized_client", f"This client may not use the {grant_type} grant.")
+    check_grant(client, grant_type)
     # Load the signing key before any grant changes state: a key-store fault is then a plain 503
     # with the code or refresh token untouched, not a consumed code whose tokens were never sent.
     current_signer()

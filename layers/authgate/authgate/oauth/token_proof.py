@@ -1,7 +1,7 @@
 """DPoP at the token endpoint (RFC 9449 5): the request's proof checked once, before any grant runs.
 
 No proof: the token is a Bearer token, unless the client registered `dpop_bound_access_tokens`
-(RFC 9449 5.2), which makes a missing proof `invalid_dpop_proof`. A proof that fails any check of
+(RFC 9449 5.2) or is on the fapi2 profile (authgate.oauth.client_profile), which makes a missing proof `invalid_dpop_proof`. A proof that fails any check of
 RFC 9449 4.3 is `invalid_dpop_proof` (400, RFC 9449 5.0), or `use_dpop_nonce` with a fresh
 `DPoP-Nonce` header when the deployment asks for nonces (RFC 9449 8). The proof's `jti` is spent
 here, before the grant consumes a code or rotates a refresh token, so a replayed proof changes
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
 from authgate.http.issuer import base_url
+from authgate.oauth.client_profile import requires_dpop
 from authgate.settings import get_settings
 from authgate.tokens import dpop, dpop_nonce
 
@@ -27,7 +28,7 @@ def token_proof(request: Request, client: Client, now: int) -> dpop.Proof | None
     try:
         header = dpop.proof_header(request)
         if header is None:
-            if client.dpop_bound_access_tokens:
+            if requires_dpop(client):
                 raise dpop.ProofError("This client's access tokens must be DPoP-bound: send a DPoP proof "
                                       "(RFC 9449 5.2).")
             return None

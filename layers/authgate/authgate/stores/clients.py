@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -23,6 +24,11 @@ from authgate.stores.faults import dynamodb_faults
 CLIENT_TYPES = ("confidential", "public")
 ERROR_FORMATS = ("problem", "legacy-a", "legacy-b")
 ENVIRONMENTS = ("local", "staging", "production")
+# -- client authentication and profile (RFC 7591 2, RFC 9126 6, FAPI 2.0) ---------------------------
+# "" = as before these attributes: client_secret_basic/_post for a confidential client, none for
+# a public one. private_key_jwt (RFC 7523 2.2) needs registered public keys (`jwks`).
+AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
+PROFILES = ("fapi2",)
 # Hash compared against when the client is unknown, so both paths do the same work.
 _DUMMY_HASH = hashlib.sha256(b"authgate-unknown-client").hexdigest()
 
@@ -50,9 +56,22 @@ class Client:
     requires_admin_approval: bool = False
     name: str = ""
     created_at: int = 0
+    # -- client authentication and profile (RFC 7591 2, RFC 9126 6, FAPI 2.0) -----------------------
+    # The registered JWK Set's keys (public members only), for private_key_jwt (RFC 7523 2.2).
+    jwks: tuple[dict[str, Any], ...] = ()
+    token_endpoint_auth_method: str = ""
+    require_pushed_authorization_requests: bool = False
+    profile: str = ""
     # -- DPoP (RFC 9449): one block, kept together --
     # RFC 9449 5.2 client metadata: every access token of this client must be DPoP-bound.
     dpop_bound_access_tokens: bool = False
+
+    @property
+    def auth_methods(self) -> tuple[str, ...]:
+        """The token-endpoint authentication methods this client may use (RFC 7591 2)."""
+        if self.token_endpoint_auth_method:
+            return (self.token_endpoint_auth_method,)
+        return ("none",) if self.is_public else ("client_secret_basic", "client_secret_post")
 
     @property
     def is_public(self) -> bool:
@@ -73,6 +92,9 @@ class Client:
             "grant_types": list(self.grant_types), "scopes": list(self.scopes),
             "error_format": self.error_format, "requires_admin_approval": self.requires_admin_approval,
             "name": self.name, "created_at": self.created_at,
+            "jwks": {"keys": list(self.jwks)}, "token_endpoint_auth_method": self.auth_methods[0],
+            "require_pushed_authorization_requests": self.require_pushed_authorization_requests,
+            "profile": self.profile,
             "dpop_bound_access_tokens": self.dpop_bound_access_tokens,
         }
 
@@ -117,10 +139,25 @@ def _to_item(c: Client) -> dict[str, Any]:
     }
     if c.secret_hash:
         item["secret_hash"] = {"S": c.secret_hash}
+    if c.jwks:
+        item["jwks"] = {"S": json.dumps({"keys": list(c.jwks)}, separators=(",", ":"))}
+    if c.token_endpoint_auth_method:
+        item["token_endpoint_auth_method"] = {"S": c.token_endpoint_auth_method}
+    if c.require_pushed_authorization_requests:
+        item["require_pushed_authorization_requests"] = {"BOOL": True}
+    if c.profile:
+        item["profile"] = {"S": c.profile}
     # -- DPoP (RFC 9449 5.2) --
     if c.dpop_bound_access_tokens:
         item["dpop_bound_access_tokens"] = {"BOOL": True}
     return item
+
+
+def _jwks(attr: dict[str, Any] | None) -> tuple[dict[str, Any], ...]:
+    if not attr or "S" not in attr:
+        return ()
+    keys = json.loads(attr["S"]).get("keys", [])
+    return tuple(k for k in keys if isinstance(k, dict))
 
 
 def _strings(attr: dict[str, Any] | None) -> tuple[str, ...]:
@@ -146,6 +183,11 @@ def from_item(item: dict[str, Any]) -> Client:
         requires_admin_approval=bool(item.get("requires_admin_approval", {}).get("BOOL", False)),
         name=item.get("name", {}).get("S", ""),
         created_at=int(item.get("created_at", {}).get("N", "0")),
+        jwks=_jwks(item.get("jwks")),
+        token_endpoint_auth_method=item.get("token_endpoint_auth_method", {}).get("S", ""),
+        require_pushed_authorization_requests=bool(
+            item.get("require_pushed_authorization_requests", {}).get("BOOL", False)),
+        profile=item.get("profile", {}).get("S", ""),
         # -- DPoP (RFC 9449 5.2) --
         dpop_bound_access_tokens=bool(item.get("dpop_bound_access_tokens", {}).get("BOOL", False)),
     )
@@ -209,10 +251,14 @@ class ClientStore:
                redirect_uris: Iterable[str] = (), grant_types: Iterable[str] = (),
                scopes: Iterable[str] = (), error_format: str = "problem",
                requires_admin_approval: bool = False, client_id: str | None = None,
-               environment: str | None = None, secret: str | None = None) -> tuple[Client, str | None]:
+               environment: str | None = None, secret: str | None = None,
+               jwks: Iterable[dict[str, Any]] = (), token_endpoint_auth_method: str = "",
+               require_pushed_authorization_requests: bool = False,
+               profile: str = "", dpop_bound_access_tokens: bool = False) -> tuple[Client, str | None]:
         """Register a client; returns it and its plaintext secret (confidential only), shown ONCE.
 
-        `secret` lets a local seed fix a known demo secret; otherwise one is generated.
+        `secret` lets a local seed fix a known demo secret; otherwise one is generated. A
+        private_key_jwt client gets no secret: it proves itself with its registered keys.
         """
         if client_type not in CLIENT_TYPES:
             raise ValueError(f"client_type must be one of {CLIENT_TYPES}")
@@ -221,8 +267,12 @@ class ClientStore:
         environment = environment or get_settings().stage
         if environment not in ENVIRONMENTS:
             raise ValueError(f"environment must be one of {ENVIRONMENTS}")
+        if token_endpoint_auth_method and token_endpoint_auth_method not in AUTH_METHODS:
+            raise ValueError(f"token_endpoint_auth_method must be one of {AUTH_METHODS}")
+        if profile and profile not in PROFILES:
+            raise ValueError(f"profile must be one of {PROFILES}")
         plaintext = None
-        if client_type == "confidential":
+        if client_type == "confidential" and token_endpoint_auth_method != "private_key_jwt":
             plaintext = secret or new_secret()
         client = Client(
             client_id=client_id or f"client_{secrets.token_hex(8)}", tenant_id=tenant_id,
@@ -230,7 +280,9 @@ class ClientStore:
             secret_hash=hash_secret(plaintext) if plaintext else None,
             redirect_uris=tuple(redirect_uris), grant_types=tuple(grant_types), scopes=tuple(scopes),
             error_format=error_format, requires_admin_approval=requires_admin_approval, name=name,
-            created_at=clock.seconds(),
+            created_at=clock.seconds(), jwks=tuple(jwks), token_endpoint_auth_method=token_endpoint_auth_method,
+            require_pushed_authorization_requests=require_pushed_authorization_requests, profile=profile,
+            dpop_bound_access_tokens=dpop_bound_access_tokens,
         )
         from botocore.exceptions import ClientError
 
@@ -250,6 +302,19 @@ class ClientStore:
         with dynamodb_faults("clients.put"):
             self._ddb.put_item(TableName=self.table, Item=_to_item(client))
         self._index_origins(client)
+
+    def replace(self, client: Client) -> None:
+        """Rewrite an existing client's registration (admin updates); ClientNotFound if it is gone."""
+        from botocore.exceptions import ClientError
+
+        try:
+            with dynamodb_faults("clients.replace"):
+                self._ddb.put_item(TableName=self.table, Item=_to_item(client),
+                                   ConditionExpression="attribute_exists(client_id)")
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise ClientNotFound(client.client_id) from exc
+            raise
 
     def _index_origins(self, client: Client) -> None:
         """Record the client under each of its browser origins (one UpdateItem per origin)."""
@@ -316,5 +381,10 @@ def seed(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
             scopes=tuple(raw.get("scopes", ())), error_format=raw.get("error_format", "problem"),
             requires_admin_approval=bool(raw.get("requires_admin_approval", False)),
             name=raw.get("name", raw["client_id"]), created_at=clock.seconds(),
+            jwks=tuple(raw.get("jwks", {}).get("keys", ())),
+            token_endpoint_auth_method=raw.get("token_endpoint_auth_method", ""),
+            require_pushed_authorization_requests=bool(raw.get("require_pushed_authorization_requests", False)),
+            profile=raw.get("profile", ""),
+            dpop_bound_access_tokens=bool(raw.get("dpop_bound_access_tokens", False)),
         ))
     return len(items)

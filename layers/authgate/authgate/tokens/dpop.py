@@ -56,6 +56,9 @@ class ProofError(Exception):
         self.code = code
 
 
+MAX_FUTURE_IAT = 60
+
+
 @dataclass(frozen=True)
 class Proof:
     """A verified proof: the thumbprint of its key (RFC 7638, for `cnf.jkt`) and its claims."""
@@ -165,7 +168,8 @@ def check_proof(proof: str, *, method: str, uri: str, now: int, leeway: int,
     iat = claims.get("iat")
     if not isinstance(iat, int) or isinstance(iat, bool):
         raise ProofError("The DPoP proof's iat must be an integer (RFC 9449 4.2).")
-    if iat > now + leeway:
+    # Ahead of our clock by at most 60 s whatever the leeway (FAPI 2.0 5.3.2.1 item 13).
+    if iat > now + min(leeway, MAX_FUTURE_IAT):
         raise ProofError("The DPoP proof was issued in the future (iat).")
     if iat < now - leeway:
         raise ProofError("The DPoP proof is too old (iat); make a new proof for each request.")

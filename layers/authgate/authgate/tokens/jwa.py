@@ -33,7 +33,8 @@ def verify(alg: str, key: Any, signing_input: bytes, signature: bytes) -> bool:
             key.verify(signature, signing_input, padding.PSS(mgf=padding.MGF1(hashes.SHA256()),
                                                              salt_length=PS256_SALT_LENGTH), hashes.SHA256())
             return True
-        if alg == "EdDSA" and isinstance(key, ed25519.Ed25519PublicKey):
+        # Ed25519 is RFC 9864 2.2's fully specified name for EdDSA over Ed25519.
+        if alg in ("EdDSA", "Ed25519") and isinstance(key, ed25519.Ed25519PublicKey):
             key.verify(signature, signing_input)
             return True
         if alg == "ES256" and isinstance(key, ec.EllipticCurvePublicKey):

@@ -17,6 +17,7 @@ from authgate import base64url
 PUBLIC_MEMBERS = {
     "RSA": ("kty", "kid", "alg", "use", "n", "e"),
     "EC": ("kty", "kid", "alg", "use", "crv", "x", "y"),
+    "OKP": ("kty", "kid", "alg", "use", "crv", "x"),
 }
 P256_COORDINATE = 32
 # RFC 7518 6.2.2 (EC d) and 6.3.2 (RSA); RFC 8037 2 (OKP d): any of these makes a JWK private.
@@ -68,6 +69,14 @@ def public_key(jwk: dict[str, Any]) -> Any:
         return rsa.RSAPublicNumbers(_int(jwk, "e"), _int(jwk, "n")).public_key()
     if jwk.get("kty") == "EC" and jwk.get("crv") == "P-256":
         return ec.EllipticCurvePublicNumbers(_int(jwk, "x"), _int(jwk, "y"), ec.SECP256R1()).public_key()
+    if jwk.get("kty") == "OKP" and jwk.get("crv") == "Ed25519":
+        # RFC 8037 2: x is the raw 32-byte public key.
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+        x = jwk.get("x")
+        if not isinstance(x, str):
+            raise TypeError("JWK member x is not a string")
+        return Ed25519PublicKey.from_public_bytes(base64url.decode(x))
     raise ValueError(f"unsupported JWK (kty {jwk.get('kty')!r}, crv {jwk.get('crv')!r})")
 
 
