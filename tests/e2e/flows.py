@@ -76,7 +76,7 @@ class Flows:
         page = self.login_page(client, challenge)
         assert page.status_code == 200, page.text[:300]
         redirect = self.submit_login(page, password=password, username=username)
-        assert redirect.status_code == 302, redirect.text[:300]
+        assert redirect.status_code == 303, redirect.text[:300]
         query = parse_qs(urlsplit(redirect.headers["Location"]).query)
         return query["code"][0], verifier
 

@@ -19,8 +19,8 @@ import pytest
 import requests
 
 from tests.contract import ContractSession
-from tests.functional.assertion_support import assertion, demo_fapi_key, new_private_jwk
 from tests.e2e.flows import pkce_pair
+from tests.functional.assertion_support import assertion, demo_fapi_key, new_private_jwk
 
 pytestmark = [pytest.mark.e2e]
 
@@ -60,7 +60,7 @@ def test_the_python_flow_in_the_docs_runs(local_stack: Any, tmp_path: Path) -> N
     import sys
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "fapi2.md").read_text("utf-8")
-    block = re.search(r"<!-- fapi2-python-begin -->\n```python\n(.*?)```\n<!-- fapi2-python-end -->", doc, re.S)
+    block = re.search(r"<!-- fapi2-python-begin -->\n```python\n(.*?)```\n<!-- fapi2-python-end -->", doc, re.DOTALL)
     assert block, "docs/fapi2.md lost its Python flow"
     script = tmp_path / "fapi2_flow.py"
     script.write_text(block.group(1))
@@ -186,7 +186,7 @@ def test_query_parameters_mixed_with_request_uri_change_nothing(session: Contrac
     fields.update(username="alice", password="alice-password", decision="approve")
     done = session.post("/oauth/authorize", data=fields, headers={"Accept": "text/html"}, allow_redirects=False,
                         timeout=30)
-    assert done.status_code == 302
+    assert done.status_code == 303
     location = done.headers["Location"]
     assert location.startswith(WEB_REDIRECT + "?") and "state=web-state" in location and "forged" not in location
 

@@ -47,7 +47,7 @@ def log_in_and_approve(authorization_url: str, username: str = "alice", password
     form.feed(page.text)
     answer = user.post(urljoin(page.url, form.action), timeout=10, allow_redirects=False,
                        data={**form.hidden, "username": username, "password": password, "decision": decision})
-    assert answer.status_code == 302, answer.text[:500]
+    assert answer.status_code == 303, answer.text[:500]
     return answer.headers["Location"]
 
 

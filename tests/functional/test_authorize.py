@@ -1,7 +1,8 @@
 """GET/POST /oauth/authorize through the authorize function: every code of contract table 7.1.
 
 Errors before the client and redirect URI are trusted are an HTML page (400, never a redirect);
-every later error is a 302 to the registered URI with error, error_description, state and iss.
+every later error is a redirect to the registered URI with error, error_description, state and
+iss: 302 from GET, 303 from the sign-in form's POST (RFC 9700 4.12, FAPI 2.0 5.3.2.2 item 11).
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ def test_approve_redirects_with_code_state_and_iss_and_binds_the_code(browser: B
     page = page_of(browser.get(web_params()))
     result = browser.submit(page)
     redirect = redirect_of(result)
+    assert result["statusCode"] == 303  # the browser follows with a GET, never re-posting the password
     assert without_request_id(result) == {"Location": headers_of(result)["Location"], **NO_STORE_REDIRECT,
                                           "Referrer-Policy": "no-referrer"}
     assert redirect.base == WEB_REDIRECT
@@ -323,6 +325,7 @@ def test_client_without_the_code_grant_is_unauthorized_client(browser: Browser) 
 def test_bad_scope_is_invalid_scope(browser: Browser, client_id: str, redirect_uri: str, scope: str,
                                     description: str) -> None:
     result = browser.get(web_params(client_id=client_id, redirect_uri=redirect_uri, scope=scope))
+    assert result["statusCode"] == 302  # a redirect from GET
     assert_error_redirect(result, "invalid_scope", description, base=redirect_uri)
 
 
@@ -334,7 +337,9 @@ def test_client_not_approved_by_the_tenant_admin_is_access_denied(browser: Brows
 
 def test_user_denies_is_access_denied(browser: Browser) -> None:
     page = page_of(browser.get(web_params()))
-    assert_error_redirect(browser.submit(page, "deny", "", ""), "access_denied", "The user denied the request.")
+    result = browser.submit(page, "deny", "", "")
+    assert result["statusCode"] == 303  # a redirect from the form's POST
+    assert_error_redirect(result, "access_denied", "The user denied the request.")
 
 
 def test_storage_throttling_is_temporarily_unavailable(browser: Browser) -> None:

@@ -10,8 +10,19 @@ import pytest
 from authgate.clock import ManualClock
 from tests.conftest import START
 from tests.demo import ISSUER
-from tests.functional.assertion_support import assertion, assertion_fields, new_private_jwk, public_of
-from tests.functional.token_support import TokenClient, assert_error, assert_invalid_client, basic, body_of
+from tests.functional.assertion_support import (
+    assertion,
+    assertion_fields,
+    new_private_jwk,
+    public_of,
+)
+from tests.functional.token_support import (
+    TokenClient,
+    assert_error,
+    assert_invalid_client,
+    basic,
+    body_of,
+)
 
 CLIENT = "pkjwt-service"
 GRANT = [("grant_type", "client_credentials"), ("scope", "charges:read")]

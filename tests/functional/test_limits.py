@@ -274,7 +274,7 @@ def test_failed_logins_past_the_quota_redirect_with_temporarily_unavailable(
     result = browser.submit(page)  # the right password is not checked any more
 
     redirect = redirect_of(result)
-    assert result["statusCode"] == 302
+    assert result["statusCode"] == 303
     assert redirect.one("error") == "temporarily_unavailable"
 
 
@@ -343,7 +343,7 @@ def test_throttled_storage_redirects_with_temporarily_unavailable_on_the_authori
 
     result = browser.submit(page)
 
-    assert result["statusCode"] == 302
+    assert result["statusCode"] == 303
     assert redirect_of(result).one("error") == "temporarily_unavailable"
 
 

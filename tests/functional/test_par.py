@@ -183,8 +183,8 @@ def test_a_client_registered_to_require_par(tokens: TokenClient, browser: Browse
     ({"code_challenge_method": "plain"}, "invalid_request",
      "Only code_challenge_method=S256 is supported (RFC 7636 4.3).", None),
     ({"request": "eyJ.x.y"}, "invalid_request",
-     "Request objects (the request parameter, RFC 9101) are not supported; push the authorization parameters "
-     "themselves.", None),
+     ("Request objects (the request parameter, RFC 9101) are not supported; push the authorization parameters "
+     "themselves."), None),
     ({"request_uri": "urn:ietf:params:oauth:request_uri:x"}, "invalid_request",
      "request_uri must not be pushed (RFC 9126 2.1).", None),
 ])

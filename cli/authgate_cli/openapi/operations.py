@@ -167,7 +167,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
             "request_blob": _STR, "csrf": _STR, "username": _STR, "password": _STR,
             "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
         "codes": ("invalid_request", "unauthorized_client", "unsupported_media_type", "service_unavailable"),
-        "responses": {"200": _PAGE, "302": _REDIRECT},
+        "responses": {"200": _PAGE, "303": _REDIRECT},
     },
     ("/oauth/token", "POST"): {
         "summary": "Token endpoint (RFC 6749 3.2): authorization_code + PKCE, refresh_token, client_credentials",

@@ -30,7 +30,6 @@ def api_error(exc: BaseException) -> ApiError | None:
     """The ApiError for a domain exception, or None when `exc` is not one."""
     # Imported here: every function's App holds this mapping, only a failure needs the classes.
     from authgate.stores.codes import CodeAlreadyUsed, CodeError
-    from authgate.stores.pushed_requests import PushedRequestError
     from authgate.stores.exceptions import (
         ConcurrentUpdate,
         IdempotencyKeyInFlight,
@@ -42,6 +41,7 @@ def api_error(exc: BaseException) -> ApiError | None:
         RotationFailed,
         StorageUnavailable,
     )
+    from authgate.stores.pushed_requests import PushedRequestError
 
     if isinstance(exc, StorageUnavailable):
         # 503, and temporarily_unavailable on OAuth surfaces (RFC 6749 4.1.2.1).

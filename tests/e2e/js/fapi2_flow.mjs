@@ -64,7 +64,7 @@ try {
   const submitted = await fetch(as.authorization_endpoint, { method: "POST", redirect: "manual", body: form,
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", cookie } });
   const location = submitted.headers.get("location");
-  if (submitted.status !== 302 || !location) throw new Error(`sign-in answered ${submitted.status}`);
+  if (submitted.status !== 303 || !location) throw new Error(`sign-in answered ${submitted.status}`);
   const callback = oauth.validateAuthResponse(as, client, new URL(location), state); // state and iss (RFC 9207)
   step("authorize", { iss: new URL(location).searchParams.get("iss") });
 

@@ -41,7 +41,11 @@ def refused(capsys: pytest.CaptureFixture[str], args: argparse.Namespace) -> str
 
 
 def test_a_fapi2_client_gets_keys_no_secret_and_par(demo: None) -> None:
-    from authgate.oauth.client_profile import allowed_auth_methods, requires_dpop, requires_pushed_request
+    from authgate.oauth.client_profile import (
+        allowed_auth_methods,
+        requires_dpop,
+        requires_pushed_request,
+    )
     from authgate.stores.clients import ClientStore
     from authgate_cli.admin.clients import create_client
 
@@ -66,22 +70,22 @@ def test_the_keys_may_come_from_a_file(demo: None, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "reason"), [
-    ({"jwks": None}, "--profile fapi2 needs the client's public keys: give --jwks FILE|JSON (private_key_jwt, "
-                     "FAPI 2.0 5.3.2.1)"),
+    ({"jwks": None}, ("--profile fapi2 needs the client's public keys: give --jwks FILE|JSON (private_key_jwt, "
+                     "FAPI 2.0 5.3.2.1)")),
     ({"type": "public"}, "--profile fapi2 needs a confidential client (FAPI 2.0 5.3.2.1)"),
-    ({"redirect_uri": ["http://app.example/cb"]}, "--profile fapi2: redirect URI 'http://app.example/cb' must be "
-                                                  "https (http only on a loopback address, for local development)"),
-    ({"auth_method": "client_secret_basic"}, "--profile fapi2 authenticates with private_key_jwt only, not "
-                                             "client_secret_basic"),
-    ({"jwks": json.dumps({"keys": [new_private_jwk()]})}, "--jwks: key 0 holds the private member 'd': register "
-                                                          "public keys only and keep the private key with the client"),
-    ({"jwks": "{not json"}, "--jwks is not valid JSON: Expecting property name enclosed in double quotes at line 1 "
-                            "column 2"),
-    ({"jwks": "/nonexistent/jwks.json"}, "--jwks '/nonexistent/jwks.json' is neither a JSON JWK Set nor a readable "
-                                         "file (No such file or directory)"),
-    ({"jwks": json.dumps({"keys": [{"kty": "oct", "k": "AAAA"}]})}, "--jwks: key 0 holds the private member 'k': "
+    ({"redirect_uri": ["http://app.example/cb"]}, ("--profile fapi2: redirect URI 'http://app.example/cb' must be "
+                                                  "https (http only on a loopback address, for local development)")),
+    ({"auth_method": "client_secret_basic"}, ("--profile fapi2 authenticates with private_key_jwt only, not "
+                                             "client_secret_basic")),
+    ({"jwks": json.dumps({"keys": [new_private_jwk()]})}, ("--jwks: key 0 holds the private member 'd': register "
+                                                          "public keys only and keep the private key with the client")),
+    ({"jwks": "{not json"}, ("--jwks is not valid JSON: Expecting property name enclosed in double quotes at line 1 "
+                            "column 2")),
+    ({"jwks": "/nonexistent/jwks.json"}, ("--jwks '/nonexistent/jwks.json' is neither a JSON JWK Set nor a readable "
+                                         "file (No such file or directory)")),
+    ({"jwks": json.dumps({"keys": [{"kty": "oct", "k": "AAAA"}]})}, ("--jwks: key 0 holds the private member 'k': "
                                                                      "register public keys only and keep the private "
-                                                                     "key with the client"),
+                                                                     "key with the client")),
     ({"jwks": json.dumps({"keys": [{"kty": "EC", "crv": "P-256", "x": "AA", "y": "AA"}]})},
      "--jwks: key 0 is not a valid public key: Invalid EC key. Point is not on the curve specified."),
 ])

@@ -141,7 +141,9 @@ def post_authorize(request: Request) -> Response:
     _log("approved", auth)
     params = [("code", code)] + ([("state", auth.state)] if auth.state is not None else [])
     params.append(("iss", base_url(request)))
-    return Response(302, "", {"Location": with_query(auth.redirect_uri, params),
+    # 303, not 302 or 307: the browser follows with a GET and never re-posts the password
+    # (RFC 9700 4.12; FAPI 2.0 5.3.2.2 item 11).
+    return Response(303, "", {"Location": with_query(auth.redirect_uri, params),
                               "Cache-Control": "no-store", "Pragma": "no-cache",
                               "Referrer-Policy": "no-referrer"})
 

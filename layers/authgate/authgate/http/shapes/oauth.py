@@ -101,7 +101,10 @@ def with_query(redirect_uri: str, params: list[tuple[str, str]]) -> str:
 
 
 def authorize_error(error: ApiError, request: Request | None) -> Response:
-    """The authorization endpoint's failure: a 302 to the client when safe, else an error page.
+    """The authorization endpoint's failure: a redirect to the client when safe, else an error page.
+
+The redirect is 302 from GET and 303 from the sign-in form's POST (RFC 9700 4.12, FAPI 2.0
+5.3.2.2 item 11: 303 makes every user agent follow with a GET that carries no credentials).
 
     The authorize flow sets request.context.redirect only once client_id and redirect_uri are
     known to be good; before that, an error must never redirect (RFC 6749 4.1.2.1, 10.15), so
@@ -111,7 +114,8 @@ def authorize_error(error: ApiError, request: Request | None) -> Response:
     if trusted is not None:
         location = authorization_redirect(trusted.redirect_uri, oauth_error_code(error, AUTHORIZE_CODES),
                                           error.detail, trusted.state, base_url(request))
-        return Response(302, "", {"Location": location, **NO_STORE})
+        return Response(303 if request is not None and request.method == "POST" else 302, "",
+                        {"Location": location, **NO_STORE})
     return error_page(error, request)
 
 
