@@ -17,6 +17,7 @@ import json
 import logging
 import re
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any, Self
 from urllib.parse import parse_qsl, unquote_plus, urlsplit
 
@@ -33,6 +34,10 @@ SECRET_FIELDS = frozenset({"password", "client_secret", "code", "code_verifier",
 JSON_SECRET_FIELDS = frozenset({"access_token", "refresh_token", "id_token", "client_secret", "password"})
 # Shorter values (e.g. "x" in a fuzzed form) would match by accident; real secrets are longer.
 MIN_SECRET_LENGTH = 8
+# Words the service logs by design (its error codes, OAuth's): a fuzzed request that happens to
+# send one as a "secret" must not make an ordinary log line look like a leak.
+VOCABULARY = frozenset(entry["code"] for entry in json.loads(
+    (Path(__file__).resolve().parents[1] / "layers/authgate/authgate/errors/catalogue.json").read_text("utf-8"))["codes"])
 _HIDDEN = re.compile(r'<input[^>]*name="(request_blob|csrf)"[^>]*value="([^"]*)"')
 
 
@@ -48,7 +53,7 @@ class SecretHarvest:
             self.add(value)
 
     def add(self, value: Any) -> None:
-        if isinstance(value, str) and len(value.strip()) >= MIN_SECRET_LENGTH:
+        if isinstance(value, str) and len(value.strip()) >= MIN_SECRET_LENGTH and value.strip() not in VOCABULARY:
             self.secrets.add(value.strip())
 
     def headers(self, pairs: Iterable[tuple[str, Any]]) -> None:
