@@ -93,7 +93,8 @@ def tenant_from(args: argparse.Namespace) -> Any:
 
 
 def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.tenants import TenantExists, TenantStore
+    from authgate.stores.exceptions import TenantExists
+    from authgate.stores.tenants import TenantStore
 
     try:
         tenant = tenant_from(args)

@@ -284,16 +284,9 @@ class ClientStore:
             require_pushed_authorization_requests=require_pushed_authorization_requests, profile=profile,
             dpop_bound_access_tokens=dpop_bound_access_tokens,
         )
-        from botocore.exceptions import ClientError
-
-        try:
-            with dynamodb_faults("clients.create"):
-                self._ddb.put_item(TableName=self.table, Item=_to_item(client),
-                                   ConditionExpression="attribute_not_exists(client_id)")
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise ClientExists(client.client_id) from exc
-            raise
+        with dynamodb_faults("clients.create", refused=lambda: ClientExists(client.client_id)):
+            self._ddb.put_item(TableName=self.table, Item=_to_item(client),
+                               ConditionExpression="attribute_not_exists(client_id)")
         self._index_origins(client)
         return client, plaintext
 
@@ -305,16 +298,9 @@ class ClientStore:
 
     def replace(self, client: Client) -> None:
         """Rewrite an existing client's registration (admin updates); ClientNotFound if it is gone."""
-        from botocore.exceptions import ClientError
-
-        try:
-            with dynamodb_faults("clients.replace"):
-                self._ddb.put_item(TableName=self.table, Item=_to_item(client),
-                                   ConditionExpression="attribute_exists(client_id)")
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise ClientNotFound(client.client_id) from exc
-            raise
+        with dynamodb_faults("clients.replace", refused=lambda: ClientNotFound(client.client_id)):
+            self._ddb.put_item(TableName=self.table, Item=_to_item(client),
+                               ConditionExpression="attribute_exists(client_id)")
 
     def _index_origins(self, client: Client) -> None:
         """Record the client under each of its browser origins (one UpdateItem per origin)."""
@@ -335,22 +321,16 @@ class ClientStore:
 
     def rotate_secret(self, client_id: str) -> str:
         """Replace the secret of a confidential client; the old one fails from the next request."""
-        from botocore.exceptions import ClientError
 
         secret = new_secret()
-        try:
-            with dynamodb_faults("clients.rotate_secret"):
-                # Only an existing confidential client has a secret to rotate.
-                self._ddb.update_item(
-                    TableName=self.table, Key=self.key(client_id),
-                    UpdateExpression="SET secret_hash = :h",
-                    ConditionExpression="attribute_exists(client_id) AND client_type = :c",
-                    ExpressionAttributeValues={":h": {"S": hash_secret(secret)}, ":c": {"S": "confidential"}},
-                )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise ClientNotFound(client_id) from exc
-            raise
+        with dynamodb_faults("clients.rotate_secret", refused=lambda: ClientNotFound(client_id)):
+            # Only an existing confidential client has a secret to rotate.
+            self._ddb.update_item(
+                TableName=self.table, Key=self.key(client_id),
+                UpdateExpression="SET secret_hash = :h",
+                ConditionExpression="attribute_exists(client_id) AND client_type = :c",
+                ExpressionAttributeValues={":h": {"S": hash_secret(secret)}, ":c": {"S": "confidential"}},
+            )
         return secret
 
     def list(self) -> Iterator[Client]:

@@ -16,7 +16,7 @@ from typing import Any
 from authgate import clock
 from authgate.settings import get_settings
 from authgate.stores.exceptions import StoreError
-from authgate.stores.faults import dynamodb_faults
+from authgate.stores.faults import condition_failed, dynamodb_faults
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ class CodeStore:
                     ReturnValuesOnConditionCheckFailure="ALL_OLD",
                 )
         except ClientError as exc:
-            if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
             old = exc.response.get("Item")
             if not old:

@@ -91,6 +91,10 @@ class KeyStateConflict(StoreError):
     """Another rotation changed the key first (the conditional write lost)."""
 
 
+class TenantExists(StoreError):
+    """A tenant with this id is already stored (create never overwrites)."""
+
+
 class ClientExists(StoreError):
     """A client with this id is already registered."""
 

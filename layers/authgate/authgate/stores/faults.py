@@ -3,18 +3,20 @@
 Every store wraps its AWS calls in `dynamodb_faults()`: throttling, an outage or a timeout
 becomes StorageUnavailable (a domain exception; authgate.failures makes it 503 with
 Retry-After, `temporarily_unavailable` on OAuth surfaces). Other ClientErrors propagate so the
-store can translate its own codes (ConditionalCheckFailedException, ...). The limiter asks
+store can translate its own codes: `refused=` turns a failed write condition into the store's
+domain exception, and `condition_failed` answers the same question where a store reads the
+failed item first (ConditionalCheckFailedException). The limiter asks
 `is_unavailable` the same question to fail open, and a cancelled transaction's per-item reasons
 are judged by the same sets.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from authgate.stores.exceptions import StorageUnavailable
+from authgate.stores.exceptions import StorageUnavailable, StoreError
 
 # Error codes DynamoDB (and the SDK's retry layer) use for "not now, try again".
 UNAVAILABLE_CODES = frozenset({
@@ -48,6 +50,14 @@ def is_unavailable(exc: BaseException) -> bool:
     return isinstance(exc, (BotoConnectionError, HTTPClientError))
 
 
+def condition_failed(exc: BaseException) -> bool:
+    """True when a conditional write was refused because its condition did not hold."""
+    from botocore.exceptions import ClientError
+
+    return (isinstance(exc, ClientError)
+            and exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException")
+
+
 def cancellation_codes(response: dict[str, Any]) -> list[str]:
     """The per-item reason codes of a TransactionCanceledException, in item order ("None": passed)."""
     return [str(reason.get("Code", "None")) for reason in response.get("CancellationReasons") or []]
@@ -64,13 +74,17 @@ def unavailable(operation: str, reason: str) -> StorageUnavailable:
 
 
 @contextmanager
-def dynamodb_faults(operation: str = "dynamodb") -> Iterator[None]:
-    """Translate throttling/outage inside the block into StorageUnavailable (`raise ... from`)."""
+def dynamodb_faults(operation: str = "dynamodb", *,
+                    refused: Callable[[], StoreError] | None = None) -> Iterator[None]:
+    """Translate throttling/outage inside the block into StorageUnavailable (`raise ... from`),
+    and a failed write condition into `refused()` when given."""
     from botocore.exceptions import BotoCoreError, ClientError
 
     try:
         yield
     except (ClientError, BotoCoreError) as exc:
+        if refused is not None and condition_failed(exc):
+            raise refused() from exc
         if is_unavailable(exc):
             code = exc.response["Error"]["Code"] if isinstance(exc, ClientError) else type(exc).__name__
             raise StorageUnavailable(operation, code) from exc

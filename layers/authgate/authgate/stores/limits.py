@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from authgate.settings import get_settings
-from authgate.stores.faults import is_unavailable
+from authgate.stores.faults import condition_failed, is_unavailable
 
 
 class LimitReached(Exception):
@@ -88,7 +88,7 @@ class LimitsStore:
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except ClientError as exc:
-            if _client_error_code(exc) == "ConditionalCheckFailedException":
+            if condition_failed(exc):
                 raise LimitReached(_numbers(exc.response.get("Item") or {}, quotas)) from exc
             if is_unavailable(exc):
                 raise LimitsUnavailable(f"{_client_error_code(exc)}: {str(exc)[:200]}") from exc

@@ -20,7 +20,7 @@ from typing import Any
 from authgate import clock
 from authgate.settings import get_settings
 from authgate.stores.exceptions import StoreError
-from authgate.stores.faults import dynamodb_faults
+from authgate.stores.faults import condition_failed, dynamodb_faults
 
 URN_PREFIX = "urn:ietf:params:oauth:request_uri:"
 LIFETIME = 60
@@ -102,7 +102,7 @@ class PushedRequestStore:
                                                ":client": {"S": client_id}, ":now": {"N": str(now)}},
                     ReturnValues="ALL_NEW", ReturnValuesOnConditionCheckFailure="ALL_OLD")
         except ClientError as exc:
-            if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
             old = exc.response.get("Item")
             if not old or "params" not in old:

@@ -42,20 +42,14 @@ class ReplayGuard:
 
     def use(self, key: str, expires_at: int) -> None:
         """Record `key` as used until `expires_at` (epoch seconds); raise `Replayed` if it is in use."""
-        from botocore.exceptions import ClientError
 
         now = clock.seconds()
-        try:
-            with dynamodb_faults("replay.use"):
-                self._db.put_item(
-                    TableName=self._table,
-                    Item={"id": {"S": hashlib.sha256(key.encode("utf-8")).hexdigest()},
-                          "expires_at": {"N": str(max(expires_at, now + 1))}},
-                    # An expired item is as good as absent (TTL deletes it eventually).
-                    ConditionExpression="attribute_not_exists(id) OR expires_at <= :now",
-                    ExpressionAttributeValues={":now": {"N": str(now)}},
-                )
-        except ClientError as exc:
-            if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
-                raise
-            raise Replayed(key) from exc
+        with dynamodb_faults("replay.use", refused=lambda: Replayed(key)):
+            self._db.put_item(
+                TableName=self._table,
+                Item={"id": {"S": hashlib.sha256(key.encode("utf-8")).hexdigest()},
+                      "expires_at": {"N": str(max(expires_at, now + 1))}},
+                # An expired item is as good as absent (TTL deletes it eventually).
+                ConditionExpression="attribute_not_exists(id) OR expires_at <= :now",
+                ExpressionAttributeValues={":now": {"N": str(now)}},
+            )

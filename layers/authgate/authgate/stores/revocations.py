@@ -14,7 +14,7 @@ from typing import Any
 
 from authgate import clock
 from authgate.stores.batch import BatchRead, Pending
-from authgate.stores.faults import dynamodb_faults
+from authgate.stores.faults import condition_failed, dynamodb_faults
 
 
 def jti_key(jti: str) -> str:
@@ -71,7 +71,7 @@ class RevocationStore:
                     ExpressionAttributeValues={":e": {"N": str(int(expires_at))}},
                 )
         except ClientError as exc:
-            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
 
     def prefetch(self, reads: BatchRead, jti: str, grant_id: str | None) -> RevocationCheck:

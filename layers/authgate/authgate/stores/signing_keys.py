@@ -93,16 +93,9 @@ class KeyStore:
 
     def create(self, record: KeyRecord) -> None:
         """Store a new key; a kid is never reused."""
-        from botocore.exceptions import ClientError
-
-        try:
-            with dynamodb_faults("keys.create"):
-                self._db.put_item(TableName=self._table, Item=to_item(record),
-                                  ConditionExpression="attribute_not_exists(kid)")
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise KeyStateConflict(f"key {record.kid} already exists") from exc
-            raise
+        with dynamodb_faults("keys.create", refused=lambda: KeyStateConflict(f"key {record.kid} already exists")):
+            self._db.put_item(TableName=self._table, Item=to_item(record),
+                              ConditionExpression="attribute_not_exists(kid)")
 
     def transition(self, changes: Iterable[tuple[KeyRecord, KeyRecord]]) -> None:
         """Apply (old, new) state changes in one transaction, each conditional on the old state.

@@ -7,11 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from authgate.settings import get_settings
+from authgate.stores.exceptions import TenantExists
 from authgate.stores.faults import dynamodb_faults
-
-
-class TenantExists(Exception):
-    """A tenant with this id is already stored (create never overwrites)."""
 
 
 @dataclass(frozen=True)
@@ -79,16 +76,9 @@ class TenantStore:
 
     def create(self, tenant: Tenant) -> None:
         """Store a new tenant; raises TenantExists rather than overwrite one (admin CLI)."""
-        from botocore.exceptions import ClientError
-
-        try:
-            with dynamodb_faults("tenants.create"):
-                self._ddb.put_item(TableName=self.table, Item=_to_item(tenant),
-                                   ConditionExpression="attribute_not_exists(tenant_id)")
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise TenantExists(tenant.tenant_id) from exc
-            raise
+        with dynamodb_faults("tenants.create", refused=lambda: TenantExists(tenant.tenant_id)):
+            self._ddb.put_item(TableName=self.table, Item=_to_item(tenant),
+                               ConditionExpression="attribute_not_exists(tenant_id)")
 
     def list(self) -> Iterator[Tenant]:
         """Every tenant (a Scan: for the admin CLI, never a request path)."""

@@ -23,7 +23,7 @@ from typing import Any, Literal
 from authgate import base64url, clock
 from authgate.settings import get_settings
 from authgate.stores.exceptions import UserExists
-from authgate.stores.faults import dynamodb_faults
+from authgate.stores.faults import condition_failed, dynamodb_faults
 
 FREE_ATTEMPTS = 3
 MAX_DELAY = 60
@@ -100,7 +100,6 @@ class UserStore:
 
     def create(self, tenant_id: str, username: str, password: str, *, overwrite: bool = False) -> User:
         """Add a user (or replace one when `overwrite`); the password is stored as scrypt only."""
-        from botocore.exceptions import ClientError
 
         item = {
             "tenant_id": {"S": tenant_id},
@@ -110,13 +109,9 @@ class UserStore:
             "created_at": {"N": str(clock.seconds())},
         }
         kwargs: dict[str, Any] = {} if overwrite else {"ConditionExpression": "attribute_not_exists(username)"}
-        try:
-            with dynamodb_faults("users.create"):
-                self._db.put_item(TableName=self._table, Item=item, **kwargs)
-        except ClientError as exc:
-            if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
-                raise UserExists(f"user {username!r} already exists in tenant {tenant_id!r}") from exc
-            raise
+        with dynamodb_faults("users.create",
+                             refused=lambda: UserExists(f"user {username!r} already exists in tenant {tenant_id!r}")):
+            self._db.put_item(TableName=self._table, Item=item, **kwargs)
         return User(tenant_id, username, 0, 0)
 
     def get(self, tenant_id: str, username: str) -> User | None:
@@ -153,7 +148,7 @@ class UserStore:
                     ReturnValuesOnConditionCheckFailure="ALL_OLD",
                 )["Attributes"]
         except ClientError as exc:
-            if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+            if not condition_failed(exc):
                 raise
             check_password(password, _dummy_hash())
             old = exc.response.get("Item")
@@ -187,7 +182,7 @@ class UserStore:
                                                              "OR next_attempt_at < :next",
                                          ExpressionAttributeValues={":next": {"N": str(now + delay_after(failures))}})
                 except ClientError as exc:
-                    if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                    if not condition_failed(exc):
                         raise
         return LoginResult(False, "invalid")
 

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from authgate import base64url
 from authgate.tokens import jwa, jwk
+from authgate.tokens.jws import segment_json
 from authgate.tokens.profile import DPOP_ALGORITHMS
 
 if TYPE_CHECKING:
@@ -150,7 +151,7 @@ def check_proof(proof: str, *, method: str, uri: str, now: int, leeway: int,
         raise ProofError("The DPoP proof's signature is not base64url.") from None
     if not jwa.verify(alg, key, f"{header_segment}.{payload_segment}".encode("ascii"), signature):
         raise ProofError("The DPoP proof's signature does not verify with its jwk.")
-    claims = _segment(payload_segment)
+    claims = segment_json(payload_segment)
     if claims is None:
         raise ProofError("The DPoP proof's payload is not a JSON object.")
     jti = claims.get("jti")
@@ -204,7 +205,7 @@ def use_once(proof: Proof, leeway: int) -> None:
 
 
 def _check_header(header_segment: str) -> tuple[str, str, Any]:
-    header = _segment(header_segment)
+    header = segment_json(header_segment)
     if header is None:
         raise ProofError("The DPoP proof's header is not a JSON object.")
     # Step 4: typ.
@@ -239,14 +240,6 @@ def _header(header_segment: str) -> tuple[str, str, Any]:
     if len(_HEADERS) > _KEY_CACHE_SIZE:
         _HEADERS.popitem(last=False)
     return entry
-
-
-def _segment(segment: str) -> dict[str, Any] | None:
-    try:
-        value = json.loads(base64url.decode(segment))
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
 
 
 # A client signs every proof with the same key: its parsed public key and thumbprint are kept
