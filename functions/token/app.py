@@ -11,16 +11,14 @@ from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.http.cors import CorsPolicy
 from authgate.oauth.browser_origins import origin_allowed
-from authgate.oauth.introspection import post_introspect
-from authgate.oauth.par import post_par
-from authgate.oauth.revocation import post_revoke
 from authgate.oauth.token_endpoint import post_token
 
+# The token endpoint loads with the function; the other routes on their first request.
 handler = App("token", {
     ("/oauth/token", "POST"): Route(post_token, "oauth"),
-    ("/oauth/par", "POST"): Route(post_par, "oauth"),
-    ("/oauth/revoke", "POST"): Route(post_revoke, "oauth"),
-    ("/oauth/introspect", "POST"): Route(post_introspect, "oauth"),
+    ("/oauth/par", "POST"): Route("authgate.oauth.par:post_par", "oauth"),
+    ("/oauth/revoke", "POST"): Route("authgate.oauth.revocation:post_revoke", "oauth"),
+    ("/oauth/introspect", "POST"): Route("authgate.oauth.introspection:post_introspect", "oauth"),
 }, translate=api_error, cors={
     "/oauth/token": CorsPolicy(("POST",), origin_allowed),
     "/oauth/revoke": CorsPolicy(("POST",), origin_allowed),

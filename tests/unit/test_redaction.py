@@ -68,9 +68,9 @@ PIECES = [*"aAbBeEjJyY\\\"'=: .-_/0123456789", "bearer ", "eyJ", "token", "Cooki
 @example("DPoP abc")
 def test_the_quick_check_never_skips_a_redaction(text: str) -> None:
     """redact_text skips the substitutions only when none of them could match."""
-    from authgate.redaction import _SECRET_PATTERNS
+    from authgate.redaction import _secret_patterns
 
     full = text
-    for pattern, replacement in _SECRET_PATTERNS:
+    for pattern, replacement in _secret_patterns():
         full = pattern.sub(replacement, full)
     assert redact_text(text) == full

@@ -33,22 +33,26 @@ _NAMES = "|".join(sorted({re.escape(k) for k in SECRET_KEYS} | {
     r"[\w.-]*(?:secret|password|passwd|token|verifier|csrf|assertion|api_key|apikey)[\w.-]*"}, key=len, reverse=True))
 
 # Substrings that are credentials whatever surrounds them (order matters: whole header lines
-# and JSON members first, then scheme credentials, query/form pairs, and bare JWTs).
-_SECRET_PATTERNS: list[tuple[re.Pattern[str], Any]] = [
-    # "name": "value" / 'name': 'value' inside a text that embeds JSON or a Python repr.
-    (re.compile(rf"(?i)([\"']({_NAMES})[\"']\s*:\s*)([\"'])(?:\\.|(?!\3).)*\3"),
-     lambda m: m.group(0) if not is_secret_key(m.group(2)) else f"{m.group(1)}{m.group(3)}{REDACTED}{m.group(3)}"),
-    # "Authorization: ..." / "Cookie: ..." header lines in a dumped request.
-    (re.compile(r"(?im)\b((?:proxy-)?authorization|cookie|set-cookie|x-api-key)(\s*:\s*)[^\r\n,}\[\]]+"),
-     r"\1\2" + REDACTED),
-    # Credentials of an HTTP authentication scheme (RFC 9110 11.4).
-    (re.compile(r"(?i)\b(bearer|basic|digest|dpop)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]+"), r"\1\2" + REDACTED),
-    # name=value in a query string, form body or cookie header.
-    (re.compile(rf"(?i)(?<![\w.-])({_NAMES})=[^&;\s\"'<>]*"),
-     lambda m: m.group(0) if not is_secret_key(m.group(1)) else f"{m.group(1)}={REDACTED}"),
-    # A JWS/JWT (compact serialisation): access tokens, signed blobs.
-    (re.compile(r"eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*"), REDACTED),
-]
+# and JSON members first, then scheme credentials, query/form pairs, and bare JWTs). Compiled on
+# the first text that may hold one (most log lines never do): compiling them costs every cold
+# start about 2 ms otherwise.
+@lru_cache(maxsize=1)
+def _secret_patterns() -> list[tuple[re.Pattern[str], Any]]:
+    return [
+        # "name": "value" / 'name': 'value' inside a text that embeds JSON or a Python repr.
+        (re.compile(rf"(?i)([\"']({_NAMES})[\"']\s*:\s*)([\"'])(?:\\.|(?!\3).)*\3"),
+         lambda m: m.group(0) if not is_secret_key(m.group(2)) else f"{m.group(1)}{m.group(3)}{REDACTED}{m.group(3)}"),
+        # "Authorization: ..." / "Cookie: ..." header lines in a dumped request.
+        (re.compile(r"(?im)\b((?:proxy-)?authorization|cookie|set-cookie|x-api-key)(\s*:\s*)[^\r\n,}\[\]]+"),
+         r"\1\2" + REDACTED),
+        # Credentials of an HTTP authentication scheme (RFC 9110 11.4).
+        (re.compile(r"(?i)\b(bearer|basic|digest|dpop)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]+"), r"\1\2" + REDACTED),
+        # name=value in a query string, form body or cookie header.
+        (re.compile(rf"(?i)(?<![\w.-])({_NAMES})=[^&;\s\"'<>]*"),
+         lambda m: m.group(0) if not is_secret_key(m.group(1)) else f"{m.group(1)}={REDACTED}"),
+        # A JWS/JWT (compact serialisation): access tokens, signed blobs.
+        (re.compile(r"eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*"), REDACTED),
+    ]
 
 
 def is_secret_key(name: Any) -> bool:
@@ -76,7 +80,7 @@ def redact_text(text: str) -> str:
     """`text` with every credential-looking substring masked."""
     if not _MAY_HOLD_SECRET.search(text):
         return text
-    for pattern, replacement in _SECRET_PATTERNS:
+    for pattern, replacement in _secret_patterns():
         text = pattern.sub(replacement, text)
     return text
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from typing import NamedTuple
 
 from authgate.caches import cached
 
@@ -36,8 +36,9 @@ class SettingsError(ValueError):
     """A deployment setting is missing or invalid; the message names the variable."""
 
 
-@dataclass(frozen=True)
-class Tables:
+# Settings, Tables and Limits are NamedTuples, not frozen dataclasses: immutable and typed alike,
+# and building the three classes costs every cold start ~0.5 ms instead of ~4 ms (make bench).
+class Tables(NamedTuple):
     """DynamoDB table names, one per store."""
 
     tenants: str = "TenantsTable"
@@ -54,8 +55,7 @@ class Tables:
     replay: str = "ReplayTable"
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """In-Lambda rate limits (docs/limits.md): fixed windows, quotas in requests per window."""
 
     # API routes: one window shared by the per-tenant, per-client and per-source-IP quotas.
@@ -81,8 +81,7 @@ MAX_TENANT_QUOTA = MAX_PARTITIONS * PARTITION_QUOTA_MAX
 MAX_CLIENT_QUOTA = 30_000
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     stage: str = "local"
     # The CloudFormation stack (AWS::StackName): names and tags the signing keys it creates, so
     # two stacks of one stage in one account never read each other's keys. Locally: the stage.
@@ -109,8 +108,8 @@ class Settings:
     aws_endpoint_url: str = ""
     aws_region: str = "us-east-1"
     max_body_bytes: int = 64 * 1024
-    tables: Tables = field(default_factory=Tables)
-    limits: Limits = field(default_factory=Limits)
+    tables: Tables = Tables()
+    limits: Limits = Limits()
 
 
 _VALID = {
@@ -187,7 +186,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
     if issuer and not issuer.startswith(("https://", "http://127.0.0.1", "http://localhost")):
         raise SettingsError(f"AUTHGATE_ISSUER must be an https URL, got {issuer!r}")
     defaults = Tables()
-    tables = Tables(**{f.name: env.get(TABLE_ENV[f.name]) or getattr(defaults, f.name) for f in fields(Tables)})
+    tables = Tables(**{name: env.get(TABLE_ENV[name]) or getattr(defaults, name) for name in Tables._fields})
     return Settings(
         stage=stage,
         stack=_stack(env, stage),

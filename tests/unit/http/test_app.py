@@ -86,3 +86,29 @@ def test_unparseable_event_is_400_problem_with_the_gateway_request_id():
     assert result["multiValueHeaders"]["Content-Type"] == ["application/problem+json"]
     body = json.loads(result["body"])
     assert body["code"] == "invalid_request" and body["status"] == 400 and body["traceId"] == "gw-req-9"
+
+
+def test_a_lazy_route_loads_its_handler_on_first_request():
+    app = App("test", {("/things", "GET"): Route("tests.unit.http.test_app:ok")})
+    result = app(event())
+    assert (result["statusCode"], json.loads(result["body"])) == (200, {"ok": True})
+    assert app._loaded == {"tests.unit.http.test_app:ok": ok}
+
+
+def test_every_lazy_route_of_every_function_names_a_handler():
+    import importlib
+    import importlib.util
+    from pathlib import Path
+
+    lazy = {}
+    for path in sorted(Path(__file__).resolve().parents[3].glob("functions/*/app.py")):
+        spec = importlib.util.spec_from_file_location(f"lazy_routes_{path.parent.name}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for key, route in getattr(module.handler, "routes", {}).items():
+            if isinstance(route.handler, str):
+                name, _, attr = route.handler.partition(":")
+                lazy[(path.parent.name, *key)] = getattr(importlib.import_module(name), attr)
+    assert ("token", "/oauth/par", "POST") in lazy
+    assert all(callable(handler) for handler in lazy.values())

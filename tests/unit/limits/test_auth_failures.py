@@ -10,7 +10,7 @@ import pytest
 from authgate.clock import ManualClock
 from authgate.errors import ApiError
 from authgate.failures import api_error
-from authgate.limits import AuthFailureGuard
+from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.limits.policies import AuthFailurePolicies, Policy
 from authgate.limits.window import window_at
 from authgate.stores.exceptions import StorageUnavailable

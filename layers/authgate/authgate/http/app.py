@@ -10,6 +10,7 @@ anything else is a 500 internal_error whose trace goes to the log only.
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -34,7 +35,12 @@ Translate = Callable[[Exception], "ApiError | None"]
 
 @dataclass(frozen=True)
 class Route:
-    handler: Handler
+    """A route's handler and surface. `handler` may be "module:function", imported on the route's
+    first request: a cold start pays only for the routes its first request uses (a function
+    serving several routes, like token with PAR, revocation and introspection, loads the others
+    when they are first called)."""
+
+    handler: Handler | str
     surface: Surface = "api"
 
 
@@ -49,6 +55,7 @@ class App:
         self.translate = translate
         # Resources browsers may call cross-origin (authgate.http.cors); they also answer OPTIONS.
         self.cors = dict(cors or {})
+        self._loaded: dict[str, Handler] = {}
         self._methods: dict[str, list[str]] = {}
         for resource, method in self.routes:
             self._methods.setdefault(resource, []).append(method)
@@ -130,7 +137,15 @@ class App:
             raise ApiError("payload_too_large", f"The request body exceeds {limit} bytes.")
         if route.surface == "api":
             check_jsonapi_media_types(request)
-        return route.handler(request)
+        handler = route.handler if callable(route.handler) else self._load(route.handler)
+        return handler(request)
+
+    def _load(self, path: str) -> Handler:
+        handler = self._loaded.get(path)
+        if handler is None:
+            module, _, name = path.partition(":")
+            handler = self._loaded[path] = getattr(importlib.import_module(module), name)
+        return handler
 
     def _render(self, error: ApiError, request: Request | None, surface: Surface) -> Response:
         if error.status >= 500 or error.internal:

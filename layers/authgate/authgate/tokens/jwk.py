@@ -63,11 +63,14 @@ def only_public(jwk: dict[str, Any]) -> dict[str, Any]:
 
 def public_key(jwk: dict[str, Any]) -> Any:
     """The cryptography public key of an RSA or EC P-256 JWK; ValueError (TypeError) for anything else."""
-    from cryptography.hazmat.primitives.asymmetric import ec, rsa
-
+    # Only the key type's own module: a cold RSA verifier does not pay for importing EC's.
     if jwk.get("kty") == "RSA":
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
         return rsa.RSAPublicNumbers(_int(jwk, "e"), _int(jwk, "n")).public_key()
     if jwk.get("kty") == "EC" and jwk.get("crv") == "P-256":
+        from cryptography.hazmat.primitives.asymmetric import ec
+
         return ec.EllipticCurvePublicNumbers(_int(jwk, "x"), _int(jwk, "y"), ec.SECP256R1()).public_key()
     if jwk.get("kty") == "OKP" and jwk.get("crv") == "Ed25519":
         # RFC 8037 2: x is the raw 32-byte public key.
@@ -139,14 +142,17 @@ def private_key(jwk: dict[str, Any]) -> Any:
     because the key is ours, generated and stored by this service in a secret only its roles
     can read; never load a key from elsewhere this way.
     """
-    from cryptography.hazmat.primitives.asymmetric import ec, rsa
-
+    # Only the key type's own module: a cold RSA signer does not pay for importing EC's.
     if jwk.get("kty") == "RSA":
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
         public = rsa.RSAPublicNumbers(_int(jwk, "e"), _int(jwk, "n"))
         numbers = rsa.RSAPrivateNumbers(_int(jwk, "p"), _int(jwk, "q"), _int(jwk, "d"), _int(jwk, "dp"),
                                         _int(jwk, "dq"), _int(jwk, "qi"), public)
         return numbers.private_key(unsafe_skip_rsa_key_validation=True)
     if jwk.get("kty") == "EC" and jwk.get("crv") == "P-256":
+        from cryptography.hazmat.primitives.asymmetric import ec
+
         public_ec = ec.EllipticCurvePublicNumbers(_int(jwk, "x"), _int(jwk, "y"), ec.SECP256R1())
         return ec.EllipticCurvePrivateNumbers(_int(jwk, "d"), public_ec).private_key()
     raise ValueError(f"unsupported private JWK (kty {jwk.get('kty')!r})")
