@@ -160,14 +160,13 @@ def test_a_deployment_can_require_par_for_every_client(tokens: TokenClient, brow
 
 
 def test_a_client_registered_to_require_par(tokens: TokenClient, browser: Browser) -> None:
-    from dataclasses import replace
 
     from authgate.stores.clients import ClientStore
 
     store = ClientStore()
     client = store.get("demo-web")
     assert client is not None
-    store.replace(replace(client, require_pushed_authorization_requests=True))
+    store.replace(client._replace(require_pushed_authorization_requests=True))
     assert browser.get(web_params())["statusCode"] == 400
     assert page_of(browser.get(by_reference("demo-web", pushed_uri(push(tokens, web_params()))))).status == 200
 

@@ -54,3 +54,27 @@ def test_harvest_and_leaks_find_secrets_of_an_exchange() -> None:
     assert leaks(['{"message": "request", "path": "/oauth/token"}'], harvest.secrets) == []
     assert leaks(['{"message": "x THE-CODE-VALUE"}'], harvest.secrets) == [
         ("THE-CODE-VALUE", '{"message": "x THE-CODE-VALUE"}')]
+
+
+def test_records_do_not_reach_the_root_loggers_handlers() -> None:
+    """Lambda's Python runtime puts a handler on the root logger: a record that propagated there
+    would reach CloudWatch twice, once in the runtime's text format."""
+    import logging
+
+    class Runtime(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__()
+            self.records: list[logging.LogRecord] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.records.append(record)
+
+    runtime = Runtime()
+    logging.getLogger().addHandler(runtime)
+    try:
+        with LogCapture() as capture:
+            get_logger().warning("request failed", extra={"error_code": "internal_error"})
+    finally:
+        logging.getLogger().removeHandler(runtime)
+    assert [json.loads(line)["message"] for line in capture.lines] == ["request failed"]
+    assert runtime.records == []

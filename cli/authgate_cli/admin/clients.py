@@ -98,7 +98,6 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """Change a client's keys, authentication method, PAR requirement or profile (RFC 7591 2)."""
-    from dataclasses import replace
 
     from authgate.stores.clients import ClientStore
     from authgate.stores.exceptions import ClientNotFound
@@ -116,7 +115,7 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         return 2
     if changes["token_endpoint_auth_method"] == "private_key_jwt":
         changes["secret_hash"] = None  # its keys replace the secret, which stops working now
-    updated = replace(client, **changes)
+    updated = client._replace(**changes)
     try:
         store.replace(updated)
     except ClientNotFound:

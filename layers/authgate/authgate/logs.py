@@ -27,9 +27,16 @@ SERVICE = "authgate"
 _STANDARD = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 
 
+_SECOND: list[Any] = [None, ""]  # (the last whole second formatted, its text)
+
+
 def _timestamp(record: logging.LogRecord) -> str:
-    # Powertools' format: "2026-01-31 12:00:00,123+0000" (UTC).
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(record.created)) + f",{int(record.msecs):03d}+0000"
+    # Powertools' format: "2026-01-31 12:00:00,123+0000" (UTC). The seconds' text is reused
+    # while the second lasts: a warm function logs many records a second.
+    second = int(record.created)
+    if _SECOND[0] != second:
+        _SECOND[0], _SECOND[1] = second, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(second))
+    return f"{_SECOND[1]},{int(record.msecs):03d}+0000"
 
 
 def _xray_trace_id() -> str | None:
@@ -61,9 +68,9 @@ class JsonFormatter(logging.Formatter):
             "message": record.msg if isinstance(record.msg, dict) else record.getMessage(),
             "correlation_id": self.correlation_id,
         }
-        for key in vars(record):  # the call's extra keys, in the order it gave them
-            if key not in _STANDARD and not key.startswith("_"):
-                supplied[key] = getattr(record, key)
+        for key, value in record.__dict__.items():  # the call's extra keys, in the order it gave them
+            if value is not None and key not in _STANDARD and key[0] != "_":
+                supplied[key] = value
         if record.exc_info and record.exc_info[1] is not None:
             supplied["exception"] = self.formatException(record.exc_info)
             supplied["exception_name"] = type(record.exc_info[1]).__name__
@@ -75,11 +82,22 @@ class JsonFormatter(logging.Formatter):
             "timestamp": _timestamp(record),
             "service": SERVICE,
             "correlation_id": None,
-            "xray_trace_id": _xray_trace_id(),
-            **redact({k: v for k, v in supplied.items() if v is not None}),
         }
-        return json.dumps({k: v for k, v in log.items() if v is not None}, separators=(",", ":"),
-                          ensure_ascii=False, default=str)
+        trace = _xray_trace_id()
+        if trace is not None:
+            log["xray_trace_id"] = trace
+        for key, value in redact(supplied).items():
+            if value is not None:
+                log[key] = value
+        if log["message"] is None:
+            del log["message"]
+        if log["correlation_id"] is None:
+            del log["correlation_id"]
+        return _ENCODER.encode(log)
+
+
+# One encoder for every record (json.dumps with options builds a new one per call).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 class _RedactingFilter(logging.Filter):
@@ -104,8 +122,10 @@ _configured: list[logging.Logger] = []
 def get_logger() -> logging.Logger:
     """The service's logger ("authgate"), configured on first use: JSON lines on stdout.
 
-    It propagates to the root logger, as the Powertools Logger it replaces did (a test's log
-    capture sees its records)."""
+    It does not propagate to the root logger. On Lambda the Python runtime installs its own
+    handler there, so every record would reach CloudWatch twice: once as our JSON line and
+    once more in the runtime's text format. (Powertools' Logger prevents the same duplication
+    by filtering its records out of the root's handlers.)"""
     if not _configured:
         logger = logging.getLogger(SERVICE)
         logger.setLevel(log_level())
@@ -113,6 +133,7 @@ def get_logger() -> logging.Logger:
         handler.setFormatter(FORMATTER)
         logger.addHandler(handler)
         logger.addFilter(_RedactingFilter())
+        logger.propagate = False
         _configured.append(logger)
     return _configured[0]
 

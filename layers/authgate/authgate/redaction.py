@@ -95,6 +95,8 @@ def redact(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): (REDACTED if is_secret_key(k) and v not in (None, "") else redact(v))
                 for k, v in value.items()}
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):  # a record (NamedTuple): by field name
+        return redact(value._asdict())
     if isinstance(value, (list, tuple, set, frozenset)):
         return [redact(v) for v in value]
     if value is None or isinstance(value, (bool, int, float)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -138,15 +139,18 @@ def test_counts_are_exact_under_32_concurrent_requests(db: Any, clock: ManualClo
 @pytest.mark.parametrize("code", ["ProvisionedThroughputExceededException", "ThrottlingException",
                                   "RequestLimitExceeded", "InternalServerError"])
 def test_an_unavailable_limits_table_fails_open_with_a_log_line_and_metric(
-        db: Any, clock: ManualClock, inject: Any, code: str, capsys: pytest.CaptureFixture[str],
-        caplog: pytest.LogCaptureFixture) -> None:
+        db: Any, clock: ManualClock, inject: Any, code: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.log_hygiene import LogCapture
+
     inject("UpdateItem", client_error(code))
 
-    state = ApiLimiter(db, policies()).hit("demo", "demo-service", "198.51.100.7")
+    with LogCapture() as capture:
+        state = ApiLimiter(db, policies()).hit("demo", "demo-service", "198.51.100.7")
 
     assert state.degraded is True
     assert state.headers() == {"RateLimit-Policy": '"tenant";q=100;w=60, "client";q=3;w=60, "ip";q=50;w=60'}
-    assert [r.getMessage() for r in caplog.records] == ["rate limiter unavailable; request admitted (fail open)"]
+    assert [json.loads(line)["message"] for line in capture.lines] == [
+        "rate limiter unavailable; request admitted (fail open)"]
     assert '"limiter":"api"' in capsys.readouterr().out  # the EMF metric line
 
 

@@ -76,9 +76,8 @@ def test_resolve_target_is_exact_match_only() -> None:
 
 def test_a_client_of_another_environment_is_named_as_such() -> None:
     """Read in any environment, a client registered elsewhere gets its own page, not "unknown"."""
-    import dataclasses
 
-    staging = dataclasses.replace(WEB, environment="staging")
+    staging = WEB._replace(environment="staging")
     assert code_of(resolve_target, q(), staging, "local")[0] == "client_of_another_environment"
     assert resolve_target(q(), WEB, "local").client is WEB
     assert code_of(resolve_target, q(), None, "local")[0] == "unknown_client"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from authgate.errors import ApiError
@@ -13,7 +11,7 @@ from authgate.stores.clients import Client
 PLAIN = Client(client_id="c", tenant_id="t", environment="local", client_type="confidential", secret_hash="h",
                redirect_uris=("https://app.example/cb",), grant_types=("authorization_code", "password"),
                scopes=("charges:read",))
-FAPI = replace(PLAIN, profile="fapi2", secret_hash=None, token_endpoint_auth_method="private_key_jwt")
+FAPI = PLAIN._replace(profile="fapi2", secret_hash=None, token_endpoint_auth_method="private_key_jwt")
 
 
 def test_a_plain_client_keeps_its_registered_behaviour() -> None:
@@ -25,7 +23,7 @@ def test_a_plain_client_keeps_its_registered_behaviour() -> None:
 
 def test_the_fapi2_profile_overrides_whatever_the_registration_says() -> None:
     # Even a fapi2 record written with a secret method is held to private_key_jwt (runtime, not CLI).
-    loose = replace(FAPI, token_endpoint_auth_method="client_secret_basic", secret_hash="h")
+    loose = FAPI._replace(token_endpoint_auth_method="client_secret_basic", secret_hash="h")
     assert client_profile.allowed_auth_methods(loose) == ("private_key_jwt",)
     assert client_profile.requires_pushed_request(FAPI) and client_profile.requires_dpop(FAPI)
     assert client_profile.code_ttl(FAPI) <= 60

@@ -17,8 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate import clock
 from authgate.errors import ApiError, FieldError
@@ -69,8 +68,7 @@ def fingerprint(request: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-@dataclass(frozen=True)
-class KeyedRequest:
+class KeyedRequest(NamedTuple):
     """A POST's Idempotency-Key as the header gave it: its value, or the 400 to raise in turn.
 
     Read before the bearer check so its record joins the guard's batch read; an unusable header

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate import clock
 from authgate.charges import cursor
@@ -27,8 +26,7 @@ DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
 
 
-@dataclass(frozen=True)
-class Created:
+class Created(NamedTuple):
     """The result of POST /charges: the response body exactly as first sent, and whether it is a replay."""
 
     charge_id: str

@@ -13,8 +13,7 @@ bodies. Messages are ours, per error type, so clients never see a library's word
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate.charges.currencies import is_iso_4217
 from authgate.charges.model import MAX_AMOUNT, MAX_DESCRIPTION
@@ -38,8 +37,7 @@ MESSAGES = {
 }
 
 
-@dataclass(frozen=True)
-class ChargeRequest:
+class ChargeRequest(NamedTuple):
     """The body of POST /charges, valid."""
 
     amount: int
@@ -49,7 +47,7 @@ class ChargeRequest:
 
     def canonical(self) -> dict[str, Any]:
         """The request as compared for idempotency: unset optional members dropped."""
-        return {name: value for name, value in asdict(self).items() if value is not None}
+        return {name: value for name, value in self._asdict().items() if value is not None}
 
 
 def _error(name: str, value: Any) -> str | None:

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 # Read with open(), not importlib.resources: its import costs a cold start ~20 ms, and the
 # catalogue always sits beside this module (in the layer as in a checkout).
 CATALOGUE_PATH = os.path.join(os.path.dirname(__file__), "catalogue.json")
 
 
-@dataclass(frozen=True)
-class CodeInfo:
+class CodeInfo(NamedTuple):
     code: str
     status: int
     title: str

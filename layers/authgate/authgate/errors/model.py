@@ -8,7 +8,7 @@ that is not published fails the type check where it is raised.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from authgate.errors.catalogue import lookup
 from authgate.errors.codes import Code
@@ -25,8 +25,7 @@ OAuthCode = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class FieldError:
+class FieldError(NamedTuple):
     """One field-level problem: a JSON pointer into the request and a message for people."""
 
     pointer: str  # RFC 6901 pointer, e.g. "/amount"; "" for the whole body

@@ -13,8 +13,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate.errors import ApiError
 from authgate.http.correlation import correlate
@@ -33,8 +32,7 @@ Handler = Callable[[Request], Response]
 Translate = Callable[[Exception], "ApiError | None"]
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(NamedTuple):
     """A route's handler and surface. `handler` may be "module:function", imported on the route's
     first request: a cold start pays only for the routes its first request uses (a function
     serving several routes, like token with PAR, revocation and introspection, loads the others

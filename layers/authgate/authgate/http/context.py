@@ -15,14 +15,13 @@ it and read by the renderer or the App:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 # A client's registered error shape (contract "Error shapes"); problem+json is the default.
 ErrorFormat = Literal["problem", "legacy-a", "legacy-b"]
 
 
-@dataclass(frozen=True)
-class AuthorizationRedirect:
+class AuthorizationRedirect(NamedTuple):
     """A redirect URI the authorization endpoint may send errors to, and the state to echo."""
 
     redirect_uri: str

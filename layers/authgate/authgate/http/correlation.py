@@ -7,7 +7,7 @@ is the logger's correlation id and the problem body's traceId.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Visible ASCII without separators that break log parsing or header folding; bounded length.
 _SANE_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
@@ -19,8 +19,7 @@ _TRACEPARENT = re.compile(
 _MAX_TRACEPARENT = 512
 
 
-@dataclass(frozen=True)
-class Correlation:
+class Correlation(NamedTuple):
     request_id: str
     correlation_id: str | None
     traceparent: str | None

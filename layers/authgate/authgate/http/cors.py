@@ -18,8 +18,7 @@ an Origin header: requests from servers cost nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
 from authgate.errors import ApiError
@@ -54,8 +53,7 @@ def origin_of(uri: str) -> str | None:
     return f"{scheme}://{host}" + (f":{port}" if port is not None and port != _DEFAULT_PORTS[scheme] else "")
 
 
-@dataclass(frozen=True)
-class CorsPolicy:
+class CorsPolicy(NamedTuple):
     """CORS for one resource: the methods browsers may use on it and where they may call from."""
 
     methods: tuple[str, ...]

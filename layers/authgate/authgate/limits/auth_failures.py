@@ -19,8 +19,7 @@ write: a lost increment is logged and counted, and the attempt still gets its ho
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate import clock
 from authgate.errors import ApiError
@@ -34,8 +33,7 @@ from authgate.stores.limits import LimitsStore, LimitsUnavailable
 _TTL_GRACE = 3600
 
 
-@dataclass(frozen=True)
-class _Counter:
+class _Counter(NamedTuple):
     policy: Policy
     key: str
     window: Window

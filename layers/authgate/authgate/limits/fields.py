@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from authgate.limits.policies import Policy
 
@@ -24,8 +24,7 @@ from authgate.limits.policies import Policy
 _NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
-@dataclass(frozen=True)
-class ServiceLimit:
+class ServiceLimit(NamedTuple):
     """The current service limit under one policy (draft section 4.1)."""
 
     policy: Policy

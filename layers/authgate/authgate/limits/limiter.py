@@ -30,7 +30,7 @@ from authgate.errors import ApiError
 from authgate.limits import counters, degraded
 from authgate.limits.fields import ServiceLimit, header_fields, policy_field
 from authgate.limits.partitions import partition_of
-from authgate.limits.policies import ApiPolicies, Policy, api_policies
+from authgate.limits.policies import ApiPolicies, Policy, current_api_policies
 from authgate.limits.window import Window, window_at
 from authgate.stores.limits import LimitReached, LimitsStore, LimitsUnavailable
 
@@ -73,7 +73,7 @@ class ApiLimiter:
     def __init__(self, dynamodb: Any = None, policies: ApiPolicies | None = None,
                  store: LimitsStore | None = None) -> None:
         self._store = store or LimitsStore(dynamodb)
-        self.policies = policies or api_policies()
+        self.policies = policies or current_api_policies()
 
     def hit(self, tenant: str, client_id: str, source_ip: str) -> RateLimitState:
         """Admit and count the request, or raise ApiError("rate_limited") with Retry-After."""

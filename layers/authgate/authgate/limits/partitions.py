@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from authgate.limits.policies import Policy
 
@@ -52,11 +52,11 @@ class Partition:
     def tenant_policy(self, tenant: Policy) -> Policy:
         if self.count == 1:
             return tenant
-        return replace(tenant, quota=self.share(tenant.quota), partition=self.key)
+        return tenant._replace(quota=self.share(tenant.quota), partition=self.key)
 
     def scoped(self, policy: Policy) -> Policy:
         """A policy counted within this partition (the per-IP quota)."""
-        return policy if self.count == 1 else replace(policy, partition=self.key)
+        return policy if self.count == 1 else policy._replace(partition=self.key)
 
 
 def partition_of(client_id: str, count: int) -> Partition:

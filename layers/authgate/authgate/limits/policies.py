@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
+from authgate.caches import cached
 from authgate.settings import PARTITION_QUOTA_MAX, PARTITION_WRITE_RATE, Settings, get_settings
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(NamedTuple):
     """One quota policy (draft-ietf-httpapi-ratelimit-headers-11 section 3.1)."""
 
     name: str
@@ -20,8 +20,7 @@ class Policy:
     partition: str = ""
 
 
-@dataclass(frozen=True)
-class ApiPolicies:
+class ApiPolicies(NamedTuple):
     """The API routes' three quotas; they share one window so one item holds all three counters.
 
     `partitions`: how many items a tenant's window is split into (authgate.limits.partitions).
@@ -36,8 +35,7 @@ class ApiPolicies:
         return (self.tenant, self.client, self.ip)
 
 
-@dataclass(frozen=True)
-class AuthFailurePolicies:
+class AuthFailurePolicies(NamedTuple):
     """Failed authentications allowed per credential subject and per source IP in a window."""
 
     subject: Policy
@@ -63,6 +61,12 @@ def api_policies(settings: Settings | None = None) -> ApiPolicies:
         ip=Policy("ip", limits.ip, limits.window),
         partitions=count_for(tenant),
     )
+
+
+@cached
+def current_api_policies() -> ApiPolicies:
+    """The deployment's API policies, built once per process (caches.reset() forgets them)."""
+    return api_policies()
 
 
 def auth_failure_policies(kind: str = "client", settings: Settings | None = None) -> AuthFailurePolicies:

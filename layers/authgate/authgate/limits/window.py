@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(NamedTuple):
     start: int     # epoch seconds, inclusive
     length: int    # seconds
 
@@ -26,6 +26,7 @@ class Window:
         return max(1, math.ceil(self.end - now))
 
 
+@lru_cache(maxsize=4096)
 def offset(partition: str, length: int) -> int:
     """A stable per-partition phase in [0, length)."""
     digest = hashlib.blake2b(partition.encode("utf-8"), digest_size=8).digest()

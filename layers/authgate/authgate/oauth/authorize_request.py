@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from authgate.errors import ApiError
@@ -33,8 +33,7 @@ PARAMETERS = ("response_type", "client_id", "redirect_uri", "scope", "state",
 _JKT = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """Where errors and the code may go: a known client and a redirect URI registered for it."""
 
     client: Client
@@ -45,8 +44,7 @@ class Target:
     state: str | None
 
 
-@dataclass(frozen=True)
-class AuthorizationRequest:
+class AuthorizationRequest(NamedTuple):
     """A fully validated request: what the consent page shows and the code will be bound to."""
 
     client_id: str

@@ -16,8 +16,7 @@ required and at most MAX_LIFETIME ahead (3 item 4), `nbf`/`iat` at most 60 s in 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate import base64url, clock
 from authgate.settings import get_settings
@@ -41,8 +40,7 @@ class AssertionRejected(ValueError):
     """Why an assertion does not authenticate its client (for logs only)."""
 
 
-@dataclass(frozen=True)
-class Assertion:
+class Assertion(NamedTuple):
     """A parsed, not yet verified client assertion: what the claims say and what was signed."""
 
     header: dict[str, Any]

@@ -14,8 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote_plus
 
 from authgate.errors import ApiError
@@ -29,8 +28,7 @@ if TYPE_CHECKING:
 METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
 
 
-@dataclass(frozen=True)
-class Credentials:
+class Credentials(NamedTuple):
     """What the request presented, before any lookup."""
 
     method: str

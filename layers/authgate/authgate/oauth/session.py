@@ -16,7 +16,6 @@ import hashlib
 import hmac
 import json
 import secrets
-from dataclasses import asdict
 from typing import Any
 
 from authgate import base64url, clock
@@ -51,7 +50,7 @@ def seal(request: AuthorizationRequest) -> tuple[str, str]:
     now = clock.seconds()
     nonce = secrets.token_urlsafe(16)
     payload = {"v": _VERSION, "iat": now, "exp": now + SESSION_TTL, "nonce": nonce,
-               "req": {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(request).items()}}
+               "req": {k: list(v) if isinstance(v, tuple) else v for k, v in request._asdict().items()}}
     data = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")
     return f"{base64url.encode(data)}.{base64url.encode(_mac(b'request', data))}", nonce
 

@@ -93,6 +93,10 @@ class BatchRead:
 
 def _key_id(key: Key) -> KeyId:
     # ((name, type, value), ...) in name order: hashable, and equal for equal keys.
+    if len(key) == 1:  # most tables have a partition key only
+        ((name, value),) = key.items()
+        ((kind, text),) = value.items()
+        return ((name, kind, text),)
     return tuple(sorted((name, *next(iter(value.items()))) for name, value in key.items()))
 
 

@@ -13,8 +13,7 @@ transaction's per-item reasons become domain exceptions (stores.exceptions).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate import aws, clock
 from authgate.settings import get_settings
@@ -34,8 +33,7 @@ FAILED = "ConditionalCheckFailed"
 CONFLICT = "TransactionConflict"
 
 
-@dataclass(frozen=True)
-class Charge:
+class Charge(NamedTuple):
     """A succeeded charge, owned by one tenant."""
 
     tenant_id: str

@@ -9,7 +9,7 @@ client's record is read in the request's batch read (stores.batch) with the revo
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from authgate import clock
 from authgate.caches import cached
@@ -19,8 +19,7 @@ from authgate.stores.clients import ClientStore
 TTL_SECONDS = 60
 MAX_ENTRIES = 10_000  # bounded: a warm function sees a few hundred clients
 
-@dataclass(frozen=True)
-class ClientLookup:
+class ClientLookup(NamedTuple):
     """A client's error format: known from the cache, or registered in a batch read."""
 
     client_id: str

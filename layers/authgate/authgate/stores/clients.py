@@ -12,8 +12,7 @@ import hmac
 import json
 import secrets
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate import clock
 from authgate.settings import get_settings
@@ -42,8 +41,7 @@ def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
-@dataclass(frozen=True)
-class Client:
+class Client(NamedTuple):
     client_id: str
     tenant_id: str
     environment: str

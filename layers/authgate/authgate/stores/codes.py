@@ -10,8 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate import clock
 from authgate.settings import get_settings
@@ -19,8 +18,7 @@ from authgate.stores.exceptions import StoreError
 from authgate.stores.faults import condition_failed, dynamodb_faults
 
 
-@dataclass(frozen=True)
-class AuthorizationCode:
+class AuthorizationCode(NamedTuple):
     """A stored code: what it is bound to (client, redirect URI, PKCE challenge, scope, user)."""
 
     code_hash: str

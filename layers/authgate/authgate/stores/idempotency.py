@@ -14,8 +14,7 @@ its own. DynamoDB's TTL deletion lags (and moto never deletes), so expiry is che
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate.settings import get_settings
 from authgate.stores.exceptions import StoreError
@@ -27,8 +26,7 @@ ID_PREFIX = "charge-for#"
 TTL_SECONDS = 24 * 3600
 
 
-@dataclass(frozen=True)
-class IdempotencyRecord:
+class IdempotencyRecord(NamedTuple):
     """The first response to a keyed POST: its status, the charge it created and its exact body."""
 
     digest: str

@@ -8,8 +8,7 @@ description S?, charge_id S? and paid_at N? (set when paid).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate import aws
 from authgate.settings import get_settings
@@ -25,8 +24,7 @@ from authgate.stores.faults import dynamodb_faults
 STATUSES = ("open", "locked", "paid")
 
 
-@dataclass(frozen=True)
-class Invoice:
+class Invoice(NamedTuple):
     tenant_id: str
     invoice_id: str
     status: str

@@ -14,8 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate import clock
 from authgate.settings import get_settings
@@ -26,8 +25,7 @@ URN_PREFIX = "urn:ietf:params:oauth:request_uri:"
 LIFETIME = 60
 
 
-@dataclass(frozen=True)
-class PushedRequest:
+class PushedRequest(NamedTuple):
     """The authorization request parameters a client pushed (RFC 9126 2.1), by name."""
 
     client_id: str

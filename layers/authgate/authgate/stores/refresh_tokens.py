@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate.settings import get_settings
 from authgate.stores.exceptions import RotationFailed, StorageUnavailable
 from authgate.stores.faults import cancellation_codes, dynamodb_faults
 
 
-@dataclass(frozen=True)
-class RefreshToken:
+class RefreshToken(NamedTuple):
     token_hash: str
     family_id: str
     client_id: str

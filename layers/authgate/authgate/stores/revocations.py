@@ -9,8 +9,7 @@ must not pass.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate import clock
 from authgate.stores.batch import BatchRead, Pending
@@ -25,8 +24,7 @@ def grant_key(grant_id: str) -> str:
     return f"grant#{grant_id}"
 
 
-@dataclass(frozen=True)
-class RevocationCheck:
+class RevocationCheck(NamedTuple):
     """A token's revocation ids registered in a batch read; `revoked(now)` once it ran."""
 
     pending: tuple[Pending, ...]

@@ -10,8 +10,7 @@ This module must not import jwt or cryptography: the JWKS path reads it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate.stores.exceptions import KeyStateConflict
 from authgate.stores.faults import dynamodb_faults
@@ -20,8 +19,7 @@ NEXT, CURRENT, PREVIOUS, RETIRED = "next", "current", "previous", "retired"
 PUBLISHED = (CURRENT, NEXT, PREVIOUS)
 
 
-@dataclass(frozen=True)
-class KeyRecord:
+class KeyRecord(NamedTuple):
     kid: str
     state: str
     alg: str
@@ -35,7 +33,7 @@ class KeyRecord:
     kms_key_id: str = ""
 
     def with_state(self, state: str, **changes: Any) -> KeyRecord:
-        return replace(self, state=state, **changes)
+        return self._replace(state=state, **changes)
 
 
 _NUMBERS = ("created_at", "activates_at", "retires_at", "expires_at")

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authgate.settings import get_settings
 from authgate.stores.exceptions import TenantExists
 from authgate.stores.faults import dynamodb_faults
 
 
-@dataclass(frozen=True)
-class Tenant:
+class Tenant(NamedTuple):
     tenant_id: str
     name: str = ""
     currencies: tuple[str, ...] = ()

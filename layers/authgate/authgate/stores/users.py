@@ -16,9 +16,8 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from authgate import base64url, clock
 from authgate.settings import get_settings
@@ -70,16 +69,14 @@ def delay_after(failures: int) -> int:
     return min(int(2 ** (failures - FREE_ATTEMPTS)), MAX_DELAY)
 
 
-@dataclass(frozen=True)
-class User:
+class User(NamedTuple):
     tenant_id: str
     username: str
     failed_logins: int
     locked_until: int
 
 
-@dataclass(frozen=True)
-class LoginResult:
+class LoginResult(NamedTuple):
     """Outcome of one login attempt. `reason` is for logs; callers show one message for all failures."""
 
     ok: bool

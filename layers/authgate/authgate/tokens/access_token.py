@@ -10,7 +10,7 @@ URL, and a distinct identifier keeps tokens for this resource apart from any oth
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from authgate import clock
 from authgate.settings import get_settings
@@ -19,8 +19,7 @@ from authgate.tokens.jws import compact
 from authgate.tokens.profile import TOKEN_TYPE, default_audience
 
 
-@dataclass(frozen=True)
-class IssuedToken:
+class IssuedToken(NamedTuple):
     token: str
     jti: str
     expires_in: int

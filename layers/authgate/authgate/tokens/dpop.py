@@ -21,9 +21,8 @@ import hmac
 import json
 import re
 from collections import OrderedDict
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 from authgate import base64url
@@ -60,8 +59,7 @@ class ProofError(Exception):
 MAX_FUTURE_IAT = 60
 
 
-@dataclass(frozen=True)
-class Proof:
+class Proof(NamedTuple):
     """A verified proof: the thumbprint of its key (RFC 7638, for `cnf.jkt`) and its claims."""
 
     jkt: str

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Principal:
+class Principal(NamedTuple):
     """The validated claims a protected route acts on."""
 
     subject: str

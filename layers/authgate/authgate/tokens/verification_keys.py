@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate.stores.signing_keys import PREVIOUS
 from authgate.tokens import jwk
@@ -25,8 +24,7 @@ ALLOWED_ALGS = frozenset({"RS256", "ES256"})
 UNKNOWN_KID_REFRESH_SECONDS = 10
 
 
-@dataclass(frozen=True)
-class VerificationKey:
+class VerificationKey(NamedTuple):
     kid: str
     alg: str
     key: Any  # a cryptography public key

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from authgate.errors import ApiError
 from authgate.oauth.scopes import KNOWN_SCOPES, ScopeSyntaxError, format_scope, parse_scope
@@ -37,8 +37,7 @@ class TokenRequest:
         return value
 
 
-@dataclass(frozen=True)
-class TokenResult:
+class TokenResult(NamedTuple):
     """The successful response (RFC 6749 5.1)."""
 
     access_token: str
