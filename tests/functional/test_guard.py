@@ -403,3 +403,55 @@ def test_storage_outage_during_revocation_check_is_503(keys: None, monkeypatch: 
     monkeypatch.setattr(client, "batch_get_item", throttled)  # AWS fault injection, not our code
     status, headers, body = call(event(headers=bearer(token)))
     assert status == 503 and headers["Retry-After"] == ["1"] and body["code"] == "service_unavailable"
+
+
+# ------------------------------------------------------------------ the verified-token cache
+
+
+def test_a_token_is_verified_once_then_remembered(keys: None, clock: ManualClock) -> None:
+    from authgate.tokens.validation import default_validator
+
+    token = issue().token
+    first = default_validator().validate(token, issuer=ISSUER, audience=AUDIENCE, now=int(clock()))
+    again = default_validator().validate(token, issuer=ISSUER, audience=AUDIENCE, now=int(clock()))
+    assert again is first
+    # The issuer and audience are part of what was verified: another one is checked afresh.
+    with pytest.raises(Exception, match="aud"):
+        default_validator().validate(token, issuer=ISSUER, audience=ISSUER + "/other", now=int(clock()))
+
+
+def test_a_remembered_token_still_expires(keys: None, clock: ManualClock) -> None:
+    token = issue().token
+    assert call(event(headers=bearer(token)))[0] == 200
+    clock.advance(900 + 120 + 1)
+    assert_invalid_token(event(headers=bearer(token)), "The access token expired.")
+
+
+def test_a_remembered_token_is_still_checked_for_revocation(keys: None, clock: ManualClock) -> None:
+    from authgate.stores.revocations import RevocationStore
+
+    issued = issue(grant_id="g-9")
+    assert call(event(headers=bearer(issued.token)))[0] == 200
+    RevocationStore().revoke_grant("g-9", int(clock()) + 1020)
+    assert_invalid_token(event(headers=bearer(issued.token)), "The access token was revoked.")
+
+
+def test_a_remembered_token_of_a_withdrawn_key_is_refused(keys: None, clock: ManualClock) -> None:
+    from authgate.tokens.rotation import destroy_all
+
+    token = issue().token
+    assert call(event(headers=bearer(token)))[0] == 200
+    destroy_all(int(clock()))
+    clock.advance(301)  # the published keys are reloaded after jwks_max_age
+    assert_invalid_token(event(headers=bearer(token)), "The token was signed by an unknown key.")
+
+
+def test_the_cache_is_bounded(keys: None, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate.tokens import validation
+
+    monkeypatch.setattr(validation, "VERIFIED_CACHE_SIZE", 2)
+    validator = validation.default_validator()
+    tokens = [issue().token for _ in range(3)]
+    for token in tokens:
+        validator.validate(token, issuer=ISSUER, audience=AUDIENCE, now=int(clock()))
+    assert [entry[0] for entry in validator._verified] == tokens[1:]

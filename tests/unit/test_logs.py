@@ -78,3 +78,41 @@ def test_records_do_not_reach_the_root_loggers_handlers() -> None:
         logging.getLogger().removeHandler(runtime)
     assert [json.loads(line)["message"] for line in capture.lines] == ["request failed"]
     assert runtime.records == []
+
+
+def test_the_access_line_is_the_line_a_record_gives() -> None:
+    """logs.info_line writes the request line without a LogRecord: the same JSON, key for key."""
+    import io
+
+    from authgate.logs import _HANDLER, info_line
+
+    fields = {"function": "charges", "method": "GET", "path": "/charges/ch_1?access_token=T0K3N", "status": 200,
+              "error_code": None, "duration_ms": 0.5}
+    stream = io.StringIO()
+    handler = _HANDLER[0]
+    previous = handler.setStream(stream)
+    set_correlation_id("req-9")
+    try:
+        info_line("request", fields)
+        get_logger().info("request", extra=fields)
+    finally:
+        set_correlation_id(None)
+        handler.setStream(previous)
+    fast, slow = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert list(fast) == list(slow)
+    assert {k: v for k, v in fast.items() if k not in ("location", "timestamp")} == {
+        k: v for k, v in slow.items() if k not in ("location", "timestamp")}
+    assert fast["location"].startswith("test_the_access_line_is_the_line_a_record_gives:")
+    assert fast["path"] == f"/charges/ch_1?access_token={REDACTED}" and "error_code" not in fast
+    assert fast["timestamp"][:16] == slow["timestamp"][:16]
+
+
+def test_the_access_line_reaches_any_other_handler_as_a_record() -> None:
+    from authgate.logs import info_line
+
+    with LogCapture() as capture:
+        info_line("request", {"function": "token", "status": 200})
+    (line,) = capture.lines
+    record = json.loads(line)
+    assert (record["message"], record["function"], record["status"]) == ("request", "token", 200)
+    assert record["location"].startswith("test_the_access_line_reaches_any_other_handler_as_a_record:")

@@ -23,7 +23,7 @@ from authgate.http.negotiation import check_jsonapi_media_types
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.http.shapes.render import Surface, render_error
-from authgate.logs import get_logger, set_correlation_id
+from authgate.logs import get_logger, info_line, set_correlation_id
 from authgate.settings import get_settings
 
 Handler = Callable[[Request], Response]
@@ -154,7 +154,7 @@ class App:
         return response
 
     def _log(self, request: Request | None, response: Response, started: float) -> None:
-        get_logger().info("request", extra={
+        info_line("request", {
             "function": self.name,
             "method": request.method if request else None,
             "resource": request.resource if request else None,

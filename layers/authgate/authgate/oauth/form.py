@@ -7,6 +7,7 @@ as omitted (RFC 6749 §3.1).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
 
 FORM_TYPE = "application/x-www-form-urlencoded"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def read_form(request: Request) -> dict[str, str]:
@@ -32,7 +34,7 @@ def read_form(request: Request) -> dict[str, str]:
         if name in seen:
             raise ApiError("invalid_request", f"The parameter {name[:40]!r} is repeated (RFC 6749 3.2).")
         seen.add(name)
-        if any(ord(ch) < 0x20 or ch == "\x7f" for ch in value):
+        if _CONTROL.search(value):
             raise ApiError("invalid_request", f"The parameter {name[:40]!r} contains control characters.")
         if value:
             params[name] = value

@@ -5,12 +5,21 @@ allowed set, typ at+jwt, a known kid whose alg matches), strict base64url segmen
 (tokens.jwa, over cryptography), then claims (exact iss, aud,
 exp/nbf/iat with the leeway, types). Any failure is 401 invalid_token (RFC 6750 3.1). What needs
 storage (revocation, the client, scope) is the resource's job (tokens.resource), in one batch.
+
+A warm function remembers the tokens it has verified (as Envoy's jwt_authn does with its JWT
+cache): a client sends the same access token request after request for its lifetime, and its
+signature and claims cannot change. An entry is keyed by the exact token text, issuer and
+audience, and is used only while the key object that verified it is still the published key of
+its kid (a key withdrawn, retired or reloaded means a full check again) and the token has not
+expired; failures are never remembered. Revocation is not part of it: that is checked per
+request, from storage (tokens.resource).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
 from typing import Any
 
 from authgate import base64url
@@ -21,13 +30,15 @@ from authgate.tokens.bearer import invalid_token
 from authgate.tokens.jws import segment_json
 from authgate.tokens.principal import Principal
 from authgate.tokens.profile import REQUIRED_CLAIMS, TOKEN_TYPE
-from authgate.tokens.verification_keys import ALLOWED_ALGS, KeyCache
+from authgate.tokens.verification_keys import ALLOWED_ALGS, KeyCache, VerificationKey
 
 # jku/x5u/jwk/x5c would let the token name its own key; crit names extensions we do not
 # implement (RFC 7515 section 4.1.11). Our tokens carry exactly these three.
 ALLOWED_HEADER = frozenset({"alg", "typ", "kid"})
 _KID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 MAX_TOKEN_LENGTH = 4096
+# Verified tokens a warm function remembers (about 2 KB each), oldest forgotten first.
+VERIFIED_CACHE_SIZE = 1024
 
 
 def _number(claims: dict[str, Any], name: str) -> int | float:
@@ -43,9 +54,25 @@ class AccessTokenValidator:
     def __init__(self, keys: KeyCache, leeway: int) -> None:
         self.keys = keys
         self.leeway = leeway
+        # (token, issuer, audience) -> (principal, kid, the key object that verified it).
+        self._verified: OrderedDict[tuple[str, str, str], tuple[Principal, str, VerificationKey]] = OrderedDict()
 
     def validate(self, token: str, *, issuer: str, audience: str, now: int) -> Principal:
         """The token's principal, or ApiError invalid_token saying why not."""
+        entry = (token, issuer, audience)
+        remembered = self._verified.get(entry)
+        if remembered is not None:
+            principal, kid, key = remembered
+            if self.keys.get(kid, now) is key and now <= principal.expires_at + self.leeway:
+                return principal
+            self._verified.pop(entry, None)
+        principal, kid, key = self._verify(token, issuer=issuer, audience=audience, now=now)
+        self._verified[entry] = (principal, kid, key)
+        if len(self._verified) > VERIFIED_CACHE_SIZE:
+            self._verified.popitem(last=False)
+        return principal
+
+    def _verify(self, token: str, *, issuer: str, audience: str, now: int) -> tuple[Principal, str, VerificationKey]:
         if len(token) > MAX_TOKEN_LENGTH or token.count(".") != 2:
             raise invalid_token("The access token is not a JWT.")
         head, body, tail = token.split(".")
@@ -85,7 +112,7 @@ class AccessTokenValidator:
             raise invalid_token("The access token is not a JWT.") from None
         if not isinstance(claims, dict):
             raise invalid_token("The token claims are not a JSON object.")
-        return self._check_claims(claims, issuer=issuer, audience=audience, now=now)
+        return self._check_claims(claims, issuer=issuer, audience=audience, now=now), kid, key
 
     def _check_claims(self, claims: dict[str, Any], *, issuer: str, audience: str, now: int) -> Principal:
         missing = [name for name in REQUIRED_CLAIMS if name not in claims]
