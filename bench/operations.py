@@ -24,6 +24,7 @@ WEB_REDIRECT = "http://127.0.0.1:8765/callback"
 VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=").decode()
 # The bench's own quotas, so hundreds of calls a minute from one client and IP stay 2xx.
+NEW_TOKEN_GET = "GET /charges/{id}, a new access token"
 BENCH_LIMITS = {"AUTHGATE_RATE_TENANT": "10000", "AUTHGATE_RATE_CLIENT": "10000", "AUTHGATE_RATE_IP": "10000"}
 
 
@@ -87,6 +88,18 @@ def charge_get(handler: Callable[[dict[str, Any], Any], dict[str, Any]],
         return built[0]
 
     return event
+
+
+def with_new_token(event: dict[str, Any]) -> dict[str, Any]:
+    """`event` with a newly minted access token of the same client, tenant and scope (signed by the
+    current key, outside any timed span): a request whose token the function has not verified yet."""
+    from authgate.tokens.access_token import issue_access_token
+
+    token = event["headers"]["Authorization"].split(" ", 1)[1]
+    claims = json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
+    issued = issue_access_token(issuer=claims["iss"], subject=claims["sub"], client_id=claims["client_id"],
+                                tenant=claims["tenant"], scope=claims["scope"], audience=claims["aud"])
+    return with_header(event, "Authorization", f"Bearer {issued.token}")
 
 
 class DpopClient:
@@ -181,6 +194,9 @@ def build() -> list[Operation]:
                   lambda: with_header(create, "Idempotency-Key", f"bench-{next(keys)}"), 201, budget=3),
         Operation("POST /charges, replay", "charges", lambda: replay, 201, budget=2),
         Operation("GET /charges/{id}", "charges", get_event, 200, budget=2),
+        # A token's first request: every request above reuses one token, as a client does for its
+        # lifetime, so the function checks its signature once (tokens.validation).
+        Operation(NEW_TOKEN_GET, "charges", lambda: with_new_token(get_event()), 200, budget=2),
         *dpop_operations(token_base, get_event),
     ]
 
@@ -203,4 +219,5 @@ def build_reference() -> list[tuple[Operation, Any, dict[str, Any]]]:
                    lambda: with_header(create, "Idempotency-Key", f"reference-{next(keys)}"), 201), *charges),
         (Operation("POST /charges, replay", "charges", lambda: replay, 201), *charges),
         (Operation("GET /charges/{id}", "charges", get_event, 200), *charges),
+        (Operation(NEW_TOKEN_GET, "charges", lambda: with_new_token(get_event()), 200), *charges),
     ]

@@ -62,8 +62,10 @@ Lambda times.
   one), measured exactly the same way. It does less than authgate on purpose (no revocation
   check, no rate limiter, no negotiated error shapes), so a ratio at or under 1.0 means
   authgate's extra guarantees cost nothing over the usual stack.
-- **Guard**: `bench/guard.py`: the bearer check (JOSE header allow-list, signature, claims)
-  against a bare PyJWT `jwt.decode` of the same token with the same key, both warm.
+- **Guard**: `bench/guard.py`: the bearer check (JOSE header allow-list, signature, claims),
+  every check every time as for a token's first use, against a bare PyJWT `jwt.decode` of the
+  same token with the same key, both warm; beside it, the same check of a token the function
+  has already verified (its verified-token cache, tokens.validation).
 - **Size**: `pip install --target --platform manylinux2014_aarch64 --python-version 3.12
   --only-binary=:all:` of `layers/authgate/requirements.txt` (cached in `.bench-cache/`) plus
   the `authgate` package and the function's own directory, unzipped and zipped.
