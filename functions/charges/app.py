@@ -8,7 +8,6 @@ negotiated shape; the App also adds the limiter's RateLimit fields to every resp
 
 from __future__ import annotations
 
-from authgate import limits
 from authgate.charges import service
 from authgate.charges.idempotency import KeyedRequest, recorded
 from authgate.failures import api_error
@@ -17,6 +16,7 @@ from authgate.http.body import json_object
 from authgate.http.issuer import base_url
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.limits.limiter import enforce
 from authgate.tokens.resource import require_bearer, require_bearer_with
 
 # Charges are account data: never stored by shared caches (RFC 9111 5.2.2.5).
@@ -26,7 +26,7 @@ NO_STORE = {"Cache_Control": "no-store"}
 def create_charge(request: Request) -> Response:
     keyed = KeyedRequest.of(request)
     principal, record = require_bearer_with(request, "charges:write", keyed.prefetch)
-    limits.enforce(request, principal)
+    enforce(request, principal)
     created = service.create_charge(principal, json_object(request), keyed.require(), recorded(record))
     response = Response(created.status, created.body, {
         "Content-Type": "application/json", "Cache-Control": "no-store",
@@ -40,13 +40,13 @@ def create_charge(request: Request) -> Response:
 def get_charge(request: Request) -> Response:
     charge_id = request.path_params.get("id", "")
     principal, charge = require_bearer_with(request, "charges:read", service.charge_reader(charge_id))
-    limits.enforce(request, principal)
+    enforce(request, principal)
     return Response.json(200, service.found_charge(charge_id, charge), **NO_STORE)
 
 
 def list_charges(request: Request) -> Response:
     principal = require_bearer(request, "charges:read")
-    limits.enforce(request, principal)
+    enforce(request, principal)
     limit, cursor = service.page_parameters(request.query)
     return Response.json(200, service.list_charges(principal, limit, cursor), **NO_STORE)
 

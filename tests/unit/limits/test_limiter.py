@@ -10,7 +10,7 @@ import pytest
 
 from authgate.clock import ManualClock
 from authgate.errors import ApiError
-from authgate.limits import ApiLimiter
+from authgate.limits.limiter import ApiLimiter
 from authgate.limits.policies import ApiPolicies, Policy
 from authgate.limits.window import window_at
 from tests.faults.injection import client_error

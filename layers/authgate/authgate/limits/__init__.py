@@ -1,15 +1,9 @@
 """Rate limiting on DynamoDB and the IETF RateLimit header fields (docs/limits.md).
 
-    state = limits.enforce(request, principal)   # API routes: tenant, client, source IP
-    guard = AuthFailureGuard("client")            # token endpoint: failed client authentication
-                                                  # (authgate.limits.auth_failures)
+    state = enforce(request, principal)     # API routes: tenant, client, source IP (limits.limiter)
+    guard = AuthFailureGuard("client")      # token endpoint: failed client authentication
+                                            # (limits.auth_failures)
 
-The failed-authentication guard is imported from its own module by the endpoints that
-authenticate clients or users, so the charges function does not load it.
+Each is imported from its own module, so a function loads only the limiter it uses (the
+token function never loads the API limiter, the charges function never the failed-auth guard).
 """
-
-from __future__ import annotations
-
-from authgate.limits.limiter import ApiLimiter, RateLimitState, enforce
-
-__all__ = ["ApiLimiter", "RateLimitState", "enforce"]

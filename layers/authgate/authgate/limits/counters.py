@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from authgate import base64url
-from authgate.limits.partitions import Partition
-from authgate.limits.window import Window
+
+if TYPE_CHECKING:  # types only: the failed-auth guard (token function) never loads partitions
+    from authgate.limits.partitions import Partition
+    from authgate.limits.window import Window
 
 
 # A warm function sees the same few clients and addresses request after request.

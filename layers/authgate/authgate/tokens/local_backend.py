@@ -48,11 +48,14 @@ class LocalSigner:
 
     def sign(self, signing_input: bytes) -> bytes:
         from cryptography.hazmat.primitives import hashes
-        from cryptography.hazmat.primitives.asymmetric import ec, padding
 
         if self.alg == "RS256":
+            from cryptography.hazmat.primitives.asymmetric import padding
+
             signature: bytes = self.private_key.sign(signing_input, padding.PKCS1v15(), hashes.SHA256())
             return signature
+        from cryptography.hazmat.primitives.asymmetric import ec
+
         return der_to_raw(self.private_key.sign(signing_input, ec.ECDSA(hashes.SHA256())))
 
 
