@@ -147,7 +147,7 @@ def get_logger() -> logging.Logger:
 def info_line(message: str, fields: dict[str, Any]) -> None:
     """`get_logger().info(message, extra=fields)`, the same JSON line, for the once-per-request
     access line: written straight to the service's own handler when it is the only one, without
-    a LogRecord and the logging module's machinery (about a third of a warm charges read's own
+    a LogRecord and the logging module's machinery (about a quarter of a warm charges read's own
     CPU, measured with `make bench`). Any other handler (a test's capture) gets the record."""
     logger = get_logger()
     if not logger.isEnabledFor(logging.INFO):

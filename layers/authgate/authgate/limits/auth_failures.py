@@ -26,7 +26,7 @@ from authgate.errors import ApiError
 from authgate.limits import degraded
 from authgate.limits.counters import failure_key
 from authgate.limits.fields import ServiceLimit, header_fields
-from authgate.limits.policies import AuthFailurePolicies, Policy, auth_failure_policies
+from authgate.limits.policies import AuthFailurePolicies, Policy, current_auth_failure_policies
 from authgate.limits.window import Window, window_at
 from authgate.stores.limits import LimitsStore, LimitsUnavailable
 
@@ -47,7 +47,7 @@ class AuthFailureGuard:
         self.kind = kind
         self._store = store or LimitsStore(dynamodb)
         self.table = self._store.table
-        self.policies = policies or auth_failure_policies(kind)
+        self.policies = policies or current_auth_failure_policies(kind)
         # keys() and check() of one request ask for the same two counters: built once, and
         # reused while `now` is still inside both of their windows.
         self._last: tuple[tuple[str, str], list[_Counter]] | None = None

@@ -69,6 +69,20 @@ def current_api_policies() -> ApiPolicies:
     return api_policies()
 
 
+@cached
+def _auth_failure_policies_by_kind() -> dict[str, AuthFailurePolicies]:
+    return {}
+
+
+def current_auth_failure_policies(kind: str) -> AuthFailurePolicies:
+    """The deployment's failed-auth policies for `kind`, built once per process (caches.reset() forgets them)."""
+    by_kind = _auth_failure_policies_by_kind()
+    policies = by_kind.get(kind)
+    if policies is None:
+        policies = by_kind[kind] = auth_failure_policies(kind)
+    return policies
+
+
 def auth_failure_policies(kind: str = "client", settings: Settings | None = None) -> AuthFailurePolicies:
     """`kind` names the subject: "client" at the token endpoint, "user" at the login form."""
     limits = (settings or get_settings()).limits

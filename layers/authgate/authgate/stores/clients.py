@@ -226,7 +226,7 @@ class ClientStore:
         client = self.prefetch(reads, client_id)
         reads.run()
         return (self.found(client),
-                {table: [p.item for p in pending if p.item is not None] for table, pending in others.items()})
+                {table: [item for p in pending if (item := p.item) is not None] for table, pending in others.items()})
 
     def prefetch(self, reads: BatchRead, client_id: str) -> Pending | None:
         """Register the client's record in the request's batch read (None: an id no client can have)."""
