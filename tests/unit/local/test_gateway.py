@@ -40,7 +40,9 @@ def test_each_renders_to_a_valid_problem(response_type):
 
 def test_missing_route_is_a_404_not_found_with_the_issuer_when_configured():
     assert render_gateway_response("MISSING_AUTHENTICATION_TOKEN", {**CONTEXT, "issuer": "https://auth.example.test"}) == (
-        404, {"Content-Type": "application/problem+json", "Vary": "Accept", "x-request-id": "Xyz1AbCdIAMEb-A="},
+        404, {"Content-Type": "application/problem+json", "Vary": "Accept", "x-request-id": "Xyz1AbCdIAMEb-A=",
+              "Access-Control-Allow-Origin": "*",
+              "Access-Control-Expose-Headers": "x-request-id, Retry-After, WWW-Authenticate"},
         ('{"type":"https://auth.example.test/problems/not_found","title":"Not found","status":404,'
         '"detail":"No route matches this method and path.","code":"not_found","traceId":"Xyz1AbCdIAMEb-A="}'))
 
@@ -50,6 +52,16 @@ def test_missing_route_is_a_404_not_found_with_the_issuer_when_configured():
 def test_429s_carry_retry_after(response_type, code, retry_after):
     status, headers, body = render_gateway_response(response_type, CONTEXT)
     assert (status, headers["Retry-After"], json.loads(body)["code"]) == (429, retry_after, code)
+
+
+@pytest.mark.parametrize("response_type", sorted(DEFAULTS))
+def test_each_is_readable_by_a_browser_on_any_origin(response_type):
+    """A browser client refused by the gateway (a throttled /oauth/token, say) reads the status,
+    the body and Retry-After instead of failing CORS: no credentials, nothing about the caller."""
+    _, headers, _ = render_gateway_response(response_type, CONTEXT, {"Origin": "https://spa.example"})
+    assert headers["Access-Control-Allow-Origin"] == "*"
+    assert headers["Access-Control-Expose-Headers"] == "x-request-id, Retry-After, WWW-Authenticate"
+    assert "Access-Control-Allow-Credentials" not in headers
 
 
 def test_unauthorized_challenges():
