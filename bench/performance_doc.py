@@ -43,7 +43,9 @@ Lambda times.
   AWS answers come from a botocore Stubber queued with what a moto run of the same request got:
   no network or moto time is counted. The **floor** is what any DynamoDB-reading function pays
   before its own code: `import botocore.session` plus building one DynamoDB client; the target
-  is each function within 1.2x of it. `python -c "import boto3"` is reported beside it. The
+  is each function within 1.2x of it, judged by the median of each round's own ratio (the
+  function over the floor measured moments before it: this machine has slow stretches that
+  lift whole rounds by a third, and a ratio of two medians drifted by 0.1 between runs). `python -c "import boto3"` is reported beside it. The
   bench's own scaffolding (reading the scenario, queueing stubs) is timed in the child and
   subtracted; the child also asserts that no dev-only package (moto, yaml, pytest, ...) was
   imported.
