@@ -48,7 +48,8 @@ def test_oauth4webapi_runs_the_fapi2_flow(local_stack: Any) -> None:
     assert result["par"] == {"request_uri_prefix": "urn:ietf:params:oauth:request_uri", "expires_in": 60}
     assert result["authorize"] == {"iss": local_stack.base_url}
     assert result["token"] == {"token_type": "dpop", "scope": "charges:read charges:write", "has_refresh": True}
-    assert result["refresh"] == {"token_type": "dpop", "rotated": True}
+    # FAPI 2.0 5.3.2.1 item 9: the refresh token is not rotated, and serves again.
+    assert result["refresh"] == {"token_type": "dpop", "rotated": False, "again": "dpop"}
     assert result["create_charge"]["status"] == 201
     assert result["create_charge"]["body"]["amount"] == 1234
     assert result["list_charges"] == {"status": 200}

@@ -279,6 +279,53 @@ def test_the_fapi2_client_gets_only_dpop_bound_tokens(tokens: TokenClient, brows
     assert body_of(granted)["token_type"] == "DPoP"
 
 
+def fapi_refresh(tokens: TokenClient, refresh_token: str, now: int, proof: str) -> dict[str, Any]:
+    fields = [("grant_type", "refresh_token"), ("refresh_token", refresh_token)] + assertion_fields(
+        assertion(demo_fapi_key(), "demo-fapi", now))
+    return tokens.post(fields, headers=[("DPoP", proof)])
+
+
+def test_a_fapi2_refresh_token_is_not_rotated(tokens: TokenClient, browser: Browser, clock: ManualClock) -> None:
+    """FAPI 2.0 Security Profile 5.3.2.1 item 9: no rotation. The same token refreshes again and
+    again (a lost response costs the client nothing) until its grant is revoked."""
+    from tests.dpop_support import DpopKey
+
+    key = DpopKey()
+    token_url = f"{ISSUER}/oauth/token"
+    code = fapi_code(tokens, browser, START)
+    granted = body_of(fapi_exchange(tokens, code, START, key.proof("POST", token_url, iat=START)))
+    refresh_token = granted["refresh_token"]
+    access_tokens = {granted["access_token"]}
+    for _ in range(3):
+        result = fapi_refresh(tokens, refresh_token, START, key.proof("POST", token_url, iat=START))
+        assert result["statusCode"] == 200, result["body"]
+        body = body_of(result)
+        assert (body["refresh_token"], body["token_type"], body["scope"]) == (refresh_token, "DPoP", "charges:read")
+        access_tokens.add(body["access_token"])
+    assert len(access_tokens) == 4
+    fields = [("token", refresh_token)] + assertion_fields(assertion(demo_fapi_key(), "demo-fapi", START))
+    assert tokens.post(fields, path="/oauth/revoke")["statusCode"] == 200
+    assert_error(fapi_refresh(tokens, refresh_token, START, key.proof("POST", token_url, iat=START)),
+                 400, "invalid_grant", "The refresh token has been revoked.")
+
+
+def test_a_fapi2_refresh_token_still_needs_the_clients_dpop_key_and_authentication(
+        tokens: TokenClient, browser: Browser, clock: ManualClock) -> None:
+    from tests.dpop_support import DpopKey
+
+    key = DpopKey()
+    token_url = f"{ISSUER}/oauth/token"
+    code = fapi_code(tokens, browser, START)
+    refresh_token = body_of(fapi_exchange(tokens, code, START, key.proof("POST", token_url, iat=START)))["refresh_token"]
+    # Another client presenting it is refused; without a DPoP proof the client itself is too.
+    assert_error(tokens.refresh(refresh_token), 400, "invalid_grant", "The refresh token was issued to another client.")
+    fields = [("grant_type", "refresh_token"), ("refresh_token", refresh_token)] + assertion_fields(
+        assertion(demo_fapi_key(), "demo-fapi", START))
+    assert_error(tokens.post(fields), 400, "invalid_dpop_proof",
+                 "This client's access tokens must be DPoP-bound: send a DPoP proof (RFC 9449 5.2).")
+    assert fapi_refresh(tokens, refresh_token, START, key.proof("POST", token_url, iat=START))["statusCode"] == 200
+
+
 def test_a_dpop_proof_at_par_binds_the_code_to_its_key(tokens: TokenClient, browser: Browser,
                                                        clock: ManualClock) -> None:
     from tests.dpop_support import DpopKey

@@ -75,7 +75,11 @@ try {
 
   const refreshed = await withNonce(async () => oauth.processRefreshTokenResponse(as, client,
     await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token, { ...options, DPoP })));
-  step("refresh", { token_type: refreshed.token_type, rotated: refreshed.refresh_token !== tokens.refresh_token });
+  // FAPI 2.0 5.3.2.1 item 9: no rotation, so the same refresh token serves again.
+  const again = await withNonce(async () => oauth.processRefreshTokenResponse(as, client,
+    await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token, { ...options, DPoP })));
+  step("refresh", { token_type: refreshed.token_type, rotated: refreshed.refresh_token !== tokens.refresh_token,
+                    again: again.token_type });
 
   const charges = new URL("/charges", issuer);
   const created = await withNonce(async () => oauth.protectedResourceRequest(refreshed.access_token, "POST", charges,

@@ -34,6 +34,17 @@ def requires_pushed_request(client: Client) -> bool:
     return client.require_pushed_authorization_requests or get_settings().require_par or is_fapi2(client)
 
 
+def rotates_refresh_tokens(client: Client) -> bool:
+    """Whether each use of the client's refresh token replaces it (RFC 9700 4.14.2).
+
+    Every client but a fapi2 one: FAPI 2.0 Security Profile 5.3.2.1 item 9 forbids rotation
+    "except in extraordinary circumstances" (a lost response would otherwise cost the client its
+    grant). A fapi2 client's refresh token is sender-constrained instead: only the client that
+    authenticates with its private_key_jwt can use it (RFC 9700 4.14.2, first option).
+    """
+    return not is_fapi2(client)
+
+
 def requires_dpop(client: Client) -> bool:
     """Whether every access token of this client must be DPoP-bound (RFC 9449 5.2; FAPI 2.0 5.3.2.1)."""
     return client.dpop_bound_access_tokens or is_fapi2(client)

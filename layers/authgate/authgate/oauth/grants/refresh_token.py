@@ -4,12 +4,17 @@ Every use rotates the token. Presenting a token that was already rotated (a repl
 loser of two concurrent refreshes) is invalid_grant and revokes the whole family, including
 its access tokens. The scope may only narrow; the new refresh token keeps the original scope
 (RFC 6749 §6) and the family's original expiry.
+
+A fapi2 client's token is not rotated (FAPI 2.0 Security Profile 5.3.2.1 item 9,
+authgate.oauth.client_profile.rotates_refresh_tokens): it stays valid until its family expires
+or is revoked, and the response returns the same token.
 """
 
 from __future__ import annotations
 
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
+from authgate.oauth.client_profile import rotates_refresh_tokens
 from authgate.oauth.grant_revocation import revoke_grant
 from authgate.oauth.grants.base import (
     Grant,
@@ -54,13 +59,20 @@ class RefreshTokenGrant(Grant):
             if wider:
                 raise ApiError("invalid_scope", f"The scope {wider[0][:64]!r} exceeds the original grant (RFC 6749 6).")
             granted = requested
-        try:
-            new_token = store.rotate(record, req.now)
-        except RotationFailed as failed:
-            if failed.reused:
-                # Lost a race with another use of the same token: that is reuse too.
-                revoke_grant(record.family_id, req.now, "concurrent refresh token reuse")
-            raise as_api_error(failed) from failed
+        if rotates_refresh_tokens(req.client):
+            try:
+                new_token = store.rotate(record, req.now)
+            except RotationFailed as failed:
+                if failed.reused:
+                    # Lost a race with another use of the same token: that is reuse too.
+                    revoke_grant(record.family_id, req.now, "concurrent refresh token reuse")
+                raise as_api_error(failed) from failed
+        else:
+            # FAPI 2.0 5.3.2.1 item 9: no rotation. A revocation marks the family, so its state is
+            # read here, as the rotation's transaction checks it.
+            if not store.family_active(record.family_id):
+                raise ApiError("invalid_grant", "The refresh token has been revoked.")
+            new_token = presented
         issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=record.client_id,
                                     tenant=record.tenant_id, scope=scope_string(granted), grant_id=record.family_id,
                                     jkt=req.dpop_jkt, audience=req.resource)
