@@ -68,7 +68,7 @@ class JsonFormatter(logging.Formatter):
             "correlation_id": self.correlation_id,
         }
         for key, value in record.__dict__.items():  # the call's extra keys, in the order it gave them
-            if value is not None and key not in _STANDARD and key[0] != "_":
+            if key not in _STANDARD and key[0] != "_":
                 supplied[key] = value
         if record.exc_info and record.exc_info[1] is not None:
             supplied["exception"] = self.formatException(record.exc_info)
@@ -78,7 +78,8 @@ class JsonFormatter(logging.Formatter):
                          _timestamp(int(record.created), int(record.msecs)), supplied)
 
     def line(self, level: str, location: str, timestamp: str, supplied: dict[str, Any]) -> str:
-        """The JSON line: the standard keys, then `supplied` (message, correlation id, extras) redacted."""
+        """The JSON line: the standard keys, then `supplied` (message, correlation id, extras) redacted,
+        None values left out."""
         log: dict[str, Any] = {
             "level": level,
             "location": location,
@@ -158,8 +159,7 @@ def info_line(message: str, fields: dict[str, Any]) -> None:
         return
     caller = sys._getframe(1)
     now = time.time()
-    supplied = {"message": message, "correlation_id": FORMATTER.correlation_id}
-    supplied.update((key, value) for key, value in fields.items() if value is not None)
+    supplied = {"message": message, "correlation_id": FORMATTER.correlation_id, **fields}
     text = FORMATTER.line("INFO", f"{caller.f_code.co_name}:{caller.f_lineno}",
                           _timestamp(int(now), int((now % 1) * 1000)), supplied)
     handler = _HANDLER[0]

@@ -48,9 +48,6 @@ class AuthFailureGuard:
         self._store = store or LimitsStore(dynamodb)
         self.table = self._store.table
         self.policies = policies or current_auth_failure_policies(kind)
-        # keys() and check() of one request ask for the same two counters: built once, and
-        # reused while `now` is still inside both of their windows.
-        self._last: tuple[tuple[str, str], list[_Counter]] | None = None
 
     # -- read side: fetched with the caller's own BatchGetItem --------------------------------
 
@@ -96,14 +93,6 @@ class AuthFailureGuard:
             raise self._refused(limits, tripped)
 
     def _counters(self, subject: str, source_ip: str, now: float) -> list[_Counter]:
-        if self._last is not None and self._last[0] == (subject, source_ip) and all(
-                c.window.start <= now < c.window.end for c in self._last[1]):
-            return self._last[1]
-        counters = self._build_counters(subject, source_ip, now)
-        self._last = ((subject, source_ip), counters)
-        return counters
-
-    def _build_counters(self, subject: str, source_ip: str, now: float) -> list[_Counter]:
         p = self.policies
         subject_window = window_at(now, p.subject.window, f"{self.kind}:{subject}")
         ip_window = window_at(now, p.ip.window, f"ip:{source_ip}")

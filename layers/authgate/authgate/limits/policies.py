@@ -70,17 +70,10 @@ def current_api_policies() -> ApiPolicies:
 
 
 @cached
-def _auth_failure_policies_by_kind() -> dict[str, AuthFailurePolicies]:
-    return {}
-
-
 def current_auth_failure_policies(kind: str) -> AuthFailurePolicies:
-    """The deployment's failed-auth policies for `kind`, built once per process (caches.reset() forgets them)."""
-    by_kind = _auth_failure_policies_by_kind()
-    policies = by_kind.get(kind)
-    if policies is None:
-        policies = by_kind[kind] = auth_failure_policies(kind)
-    return policies
+    """The deployment's failed-auth policies for `kind` (a function guards one kind), built once
+    per process (caches.reset() forgets them)."""
+    return auth_failure_policies(kind)
 
 
 def auth_failure_policies(kind: str = "client", settings: Settings | None = None) -> AuthFailurePolicies:

@@ -19,6 +19,7 @@ import json
 from typing import Any, NamedTuple
 
 from authgate import base64url, clock
+from authgate.oauth.client_profile import is_fapi2
 from authgate.settings import get_settings
 from authgate.stores.clients import Client
 from authgate.tokens import client_keys, jwa
@@ -73,7 +74,7 @@ def parse(token: str) -> Assertion:
 
 def audiences(client: Client, issuer: str) -> tuple[str, ...]:
     """The `aud` values that name this server for `client` (RFC 9126 2; FAPI 2.0 5.3.2.1 item 8)."""
-    if client.profile == "fapi2":
+    if is_fapi2(client):
         return (issuer,)
     return (issuer, f"{issuer}/oauth/token", f"{issuer}/oauth/par")
 
