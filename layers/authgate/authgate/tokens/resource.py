@@ -105,7 +105,7 @@ def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchR
     proof = _proof(request, scheme, token, principal, issuer, now)
     if proof is not None:
         try:
-            dpop.use_once(proof, get_settings().leeway)
+            dpop.use_once(proof, get_settings().leeway, now)
         except dpop.ProofError as failed:
             raise ApiError(failed.code, failed.detail) from None
     required = scope.split()
