@@ -168,7 +168,8 @@ def test_a_proof_key_with_a_small_rsa_exponent_or_a_padded_ec_coordinate_is_refu
                  "The DPoP proof's jwk is not a usable public key (RSA 2048+, P-256 or Ed25519).")
 
 
-def test_a_fapi2_clients_proof_must_be_ps256_es256_or_eddsa(tokens: TokenClient, clock: ManualClock) -> None:
+def test_a_fapi2_clients_proof_must_be_ps256_es256_or_eddsa(tokens: TokenClient, clock: ManualClock, demo: Demo,
+                                                            invoke: Any) -> None:
     from authgate.stores.clients import ClientStore
 
     private = new_private_jwk("EC", kid="ec-1")
@@ -181,7 +182,21 @@ def test_a_fapi2_clients_proof_must_be_ps256_es256_or_eddsa(tokens: TokenClient,
 
     assert_error(post(DpopKey("RS256").proof("POST", TOKEN_URL, iat=START)), 400, "invalid_dpop_proof",
                  "The DPoP proof's alg must be one of PS256, ES256, EdDSA for this client (FAPI 2.0 5.4).")
-    assert post(DpopKey("PS256").proof("POST", TOKEN_URL, iat=START))["statusCode"] == 200
+    key = DpopKey("PS256")
+    issued = post(key.proof("POST", TOKEN_URL, iat=START))
+    assert issued["statusCode"] == 200, issued["body"]
+    # At the resource too: the same RSA key, now signing RS256.
+    token = body_of(issued)["access_token"]
+    key.alg = "RS256"
+    result = invoke("charges", demo.event("GET", client=None, headers={
+        "Authorization": f"DPoP {token}", "DPoP": [key.proof("GET", CHARGES_URL, access_token=token, iat=START)]}))
+    detail = "The DPoP proof's alg must be one of PS256, ES256, EdDSA for this client (FAPI 2.0 5.4)."
+    assert (result["statusCode"], headers(result)["content-type"]) == (401, "application/problem+json")
+    assert body(result)["detail"] == detail and body(result)["code"] == "invalid_dpop_proof"
+    key.alg = "PS256"
+    ok = invoke("charges", demo.event("GET", client=None, headers={
+        "Authorization": f"DPoP {token}", "DPoP": [key.proof("GET", CHARGES_URL, access_token=token, iat=START)]}))
+    assert ok["statusCode"] == 200, ok["body"]
 
 
 # --------------------------------------------------------------------------- DPoP at the resource
