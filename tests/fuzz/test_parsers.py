@@ -27,8 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.demo import ISSUER, SECRETS
-from tests.fuzz.test_inputs import assert_documented, bearer, call, demo, log_hygiene  # noqa: F401  (fixtures)
 from tests.functional.token_support import basic
+from tests.fuzz.test_inputs import assert_documented, bearer, call, demo, log_hygiene  # noqa: F401  (fixtures)
 
 CORPUS = Path(__file__).with_name("corpus")
 EXAMPLES = int(os.environ.get("AUTHGATE_FUZZ_EXAMPLES", "15"))
