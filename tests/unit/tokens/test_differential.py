@@ -95,8 +95,10 @@ def authgate(tok: str, alg: str) -> bool:
 
 def pyjwt_accepts(tok: str, alg: str) -> bool:
     try:
-        pyjwt.decode(tok, KEYS[alg].public_key(), algorithms=[alg], audience=AUD, issuer=ISS,
-                     options={"require": ["exp", "iat", "iss", "aud"]})
+        with warnings.catch_warnings():  # the suite makes warnings errors; a library's advice is not a verdict
+            warnings.simplefilter("ignore")
+            pyjwt.decode(tok, KEYS[alg].public_key(), algorithms=[alg], audience=AUD, issuer=ISS,
+                         options={"require": ["exp", "iat", "iss", "aud"]})
     except (pyjwt.PyJWTError, ValueError, TypeError, OverflowError, RecursionError):
         return False
     return True
@@ -373,14 +375,18 @@ def key_verdicts(key: dict[str, Any]) -> tuple[bool, bool, bool]:
 
     def pyjwt_key() -> bool:
         try:
-            pyjwt.PyJWK(key)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pyjwt.PyJWK(key)
         except (pyjwt.PyJWTError, ValueError, TypeError):
             return False
         return key["kty"] != "oct"  # a symmetric key is never a verification key here
 
     def joserfc_key() -> bool:
         try:
-            import_key(key)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                import_key(key)
         except (JoseError, ValueError, TypeError):
             return False
         return key["kty"] != "oct"
