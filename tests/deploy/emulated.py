@@ -193,6 +193,9 @@ class DeployedStack:
                 attrs[f"{logical}.Arn"] = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{physical}"
             elif kind == "AWS::Logs::LogGroup":
                 attrs[f"{logical}.Arn"] = f"arn:aws:logs:{REGION}:{ACCOUNT}:log-group:{physical}:*"
+            elif kind == "AWS::IAM::Role":
+                # The principal a KMS key's policy names (the rotation function's environment).
+                attrs[f"{logical}.Arn"] = f"arn:aws:iam::{ACCOUNT}:role/{physical}"
         return World(stack=self.name, refs=refs, attrs=attrs, parameters=dict(self.parameters))
 
     # -------------------------------------------------------------------------- the API stage

@@ -54,7 +54,7 @@ def test_names_and_key_scopes_follow_the_stack_not_the_stage(cfn: dict[str, Any]
     text = str([resolve(r["Properties"].get("Policies"), cfn, world)
                 for r in of_type(cfn, "AWS::IAM::Role").values()])
     assert "secret:authgate/authgate-blue/signing/*" in text
-    assert "'aws:ResourceTag/authgate-stack': 'authgate-blue'" in text
+    assert "'aws:RequestTag/authgate-stack': 'authgate-blue'" in text
     assert "production" not in text and "authgate-stage" not in text.replace("'authgate-stage'", "")
     environment = cfn["Resources"]["TokenFunction"]["Properties"]["Environment"]["Variables"]
     assert environment["AUTHGATE_STACK_NAME"] == {"Ref": "AWS::StackName"}
