@@ -325,6 +325,12 @@ def install_custom_resource_delete(invoke: Callable[[str, dict[str, Any]], Any])
     original_delete = ResourceMap.delete
 
     def delete_stack(resource_map: Any) -> None:
+        # RetainExceptOnCreate is Retain for every operation but the one that created the resource
+        # (CloudFormation user guide, DeletionPolicy attribute); moto knows only "Retain". A stack
+        # deleted here was created, so its resources are kept.
+        for definition in resource_map._resource_json_map.values():
+            if definition.get("DeletionPolicy") == "RetainExceptOnCreate":
+                definition["DeletionPolicy"] = "Retain"
         # CloudFormation deletes in reverse dependency order, so a custom resource goes before the
         # function it calls; moto deletes in no order. Custom resources first, then the rest.
         for logical, parsed in list(resource_map._parsed_resources.items()):

@@ -167,7 +167,10 @@ class DeployedStack:
     _resources: list[dict[str, Any]] = field(default_factory=list)
 
     def resources(self) -> list[dict[str, Any]]:
-        return self.cloud.client("cloudformation").describe_stack_resources(StackName=self.name)["StackResources"]
+        listed = self.cloud.client("cloudformation").describe_stack_resources(StackName=self.name)["StackResources"]
+        # moto lists a resource whose Condition is false as an entry with no logical id or type;
+        # CloudFormation neither creates nor lists it.
+        return [r for r in listed if "LogicalResourceId" in r]
 
     def physical(self) -> dict[str, str]:
         return {r["LogicalResourceId"]: r["PhysicalResourceId"] for r in self.resources() if r.get("PhysicalResourceId")}
