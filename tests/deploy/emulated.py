@@ -213,7 +213,9 @@ class DeployedStack:
             for method in (resource.get("resourceMethods") or {}):
                 detail = apigateway.get_method(restApiId=api_id, resourceId=resource["id"], httpMethod=method)
                 uri = (detail.get("methodIntegration") or {}).get("uri", "")
-                function_name = uri.split(":function:", 1)[1].split("/", 1)[0] if ":function:" in uri else ""
+                # ...:function:<name>[:<alias>]/invocations (the API invokes the `live` alias).
+                function_name = (uri.split(":function:", 1)[1].split("/", 1)[0].split(":", 1)[0]
+                                 if ":function:" in uri else "")
                 routes.append(ApiRoute(function=by_function_name.get(function_name, function_name), event="",
                                        path=resource["path"], method=method.upper(),
                                        api_key_required=bool(detail.get("apiKeyRequired"))))

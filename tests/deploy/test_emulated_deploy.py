@@ -79,6 +79,14 @@ def read_back(stack: DeployedStack) -> dict[str, str]:
             assert c("iam").list_role_policies(RoleName=pid)["PolicyNames"]
         elif kind == "AWS::Lambda::Function":
             assert c("lambda").get_function(FunctionName=pid)["Configuration"]["Runtime"] == "python3.12"
+        elif kind == "AWS::Lambda::Alias":
+            # The `live` alias of each API function, on the version the deploy published.
+            alias = c("lambda").get_alias(FunctionName=physical[logical.split("Alias", 1)[0]], Name="live")
+            assert alias["AliasArn"] == pid and alias["FunctionVersion"] != "$LATEST"
+        elif kind == "AWS::Lambda::Version":
+            function = physical[logical.split("Version", 1)[0]]
+            assert [v for v in c("lambda").list_versions_by_function(FunctionName=function)["Versions"]
+                    if v["Version"] != "$LATEST"]
         elif kind == "AWS::Lambda::LayerVersion":
             # moto reports no physical id for a layer version and names it after the resource.
             assert [layer for layer in c("lambda").list_layers()["Layers"]

@@ -205,3 +205,24 @@ def test_api_gateways_execution_logs_are_kept_as_long_as_the_others(cfn: dict[st
     assert resolve(group["Properties"]["LogGroupName"], cfn, world) == "API-Gateway-Execution-Logs_a1b2c3/production"
     for name, resource in of_type(cfn, "AWS::Logs::LogGroup").items():
         assert resource["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionInDays"}, name
+
+
+API_FUNCTIONS = ("AuthorizeFunction", "TokenFunction", "JwksFunction", "ChargesFunction")
+
+
+@pytest.mark.parametrize("snapstart", ["off", "on"])
+def test_snapstart_applies_to_the_published_versions_the_api_invokes(snapstart: str) -> None:
+    doc = transformed(reader.load())
+    world = World(stack="s", parameters={"SnapStart": snapstart})
+    aliases = of_type(doc, "AWS::Lambda::Alias")
+    (api,) = of_type(doc, "AWS::ApiGateway::RestApi").values()
+    body = str(api["Properties"]["Body"])
+    for name in API_FUNCTIONS:
+        function = doc["Resources"][name]["Properties"]
+        applied = resolve({"SnapStart": function.get("SnapStart")}, doc, world)
+        assert applied == ({"SnapStart": {"ApplyOn": "PublishedVersions"}} if snapstart == "on" else {}), name
+        alias = aliases[f"{name}Aliaslive"]["Properties"]
+        assert alias["FunctionName"] == {"Ref": name} and alias["Name"] == "live"
+        # Every route of the function reaches the alias (a version), never $LATEST.
+        assert "${" + name + "Aliaslive}" in body and "${" + name + ".Arn}" not in body, name
+    assert reader.load()["Parameters"]["SnapStart"]["Default"] == "off"
