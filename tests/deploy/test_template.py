@@ -226,3 +226,25 @@ def test_snapstart_applies_to_the_published_versions_the_api_invokes(snapstart: 
         # Every route of the function reaches the alias (a version), never $LATEST.
         assert "${" + name + "Aliaslive}" in body and "${" + name + ".Arn}" not in body, name
     assert reader.load()["Parameters"]["SnapStart"]["Default"] == "off"
+
+
+@pytest.mark.parametrize(("alg", "quota", "resource"), [("RS256", 500, "CryptographicOperationsRsa"),
+                                                        ("ES256", 300, "CryptographicOperationsEcc")])
+def test_with_kms_the_token_route_is_throttled_under_the_accounts_sign_quota(alg: str, quota: int,
+                                                                           resource: str) -> None:
+    doc = transformed()
+    world = World(stack="s", parameters={"SigningBackend": "kms", "SigningAlgorithm": alg})
+    stage = doc["Resources"]["AuthgateApiStage"]["Properties"]
+    token = next(s for s in stage["MethodSettings"] if s["ResourcePath"] == "/~1oauth~1token")
+    limits = [float(resolve(token[k], doc, world)) for k in ("ThrottlingRateLimit", "ThrottlingBurstLimit")]
+    assert max(limits) <= quota  # one Sign per token: KMS is never the first limit
+    for name in ("KmsOAuthTokenRateLimit", "KmsOAuthTokenBurstLimit"):
+        assert doc["Parameters"][name]["MaxValue"] <= 300  # not even when set (ECC's quota)
+    local = World(stack="s", parameters={"SigningBackend": "local"})
+    assert float(resolve(token["ThrottlingRateLimit"], doc, local)) == 1000  # local signing: no KMS quota
+    alarm = doc["Resources"]["KmsSignQuotaAlarm"]
+    assert alarm["Condition"] == "SignsWithKms"
+    props = resolve(alarm["Properties"], doc, world)
+    assert (props["Namespace"], props["MetricName"]) == ("AWS/Usage", "CallCount")
+    assert {"Name": "Resource", "Value": resource} in props["Dimensions"]
+    assert props["Threshold"] < quota * props["Period"]

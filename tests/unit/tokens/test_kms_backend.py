@@ -97,3 +97,20 @@ def test_without_roles_the_key_keeps_kms_default_policy(aws: None) -> None:
     refs, _ = KmsBackend(kms()).create_key("k1", "RS256")
     policy = json.loads(kms().get_key_policy(KeyId=refs["kms_key_id"], PolicyName="default")["Policy"])
     assert [s["Principal"]["AWS"] for s in policy["Statement"]] == ["arn:aws:iam::123456789012:root"]
+
+
+def test_a_throttled_sign_is_storage_unavailable_not_a_500(roles: None) -> None:
+    """The account's KMS quota is shared: a throttled Sign becomes a 503 with Retry-After."""
+    from authgate.aws import kms
+    from authgate.stores.exceptions import StorageUnavailable
+    from authgate.stores.signing_keys import KeyRecord
+
+    client = kms()
+    refs, _ = KmsBackend(client).create_key("k1", "RS256")
+    record = KeyRecord(kid="k1", state="current", alg="RS256", backend="kms", public_jwk="{}", created_at=1,
+                       activates_at=1, kms_key_id=refs["kms_key_id"])
+    signer = KmsBackend(client).load_signer(record)
+    refuse_first(client, "Sign", "ThrottlingException", times=1)
+    with pytest.raises(StorageUnavailable):
+        signer.sign(b"header.payload")
+    assert len(signer.sign(b"header.payload")) == 256
