@@ -30,7 +30,7 @@ module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 started = time.perf_counter()
 module.handler.prime()
-print(json.dumps({"prime_ms": (time.perf_counter() - started) * 1e3}))
+print(json.dumps({"prime_ms": (time.perf_counter() - started) * 1e3}), flush=True)
 import os; os._exit(0)
 """
 
