@@ -13,4 +13,5 @@ REGISTERED: dict[str, str] = {
     "token_endpoint": "bench.token_endpoint",
     "dpop": "bench.dpop",
     "sign_in": "bench.sign_in",
+    "snapstart": "bench.snapstart",
 }
