@@ -1,4 +1,4 @@
-"""UserStore: scrypt hashes, constant-time verification, throttling then lockout (numbers in the module)."""
+"""UserStore: scrypt hashes, constant-time verification, throttling then lockout (numbers in users.model)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,12 @@ import threading
 import boto3
 import pytest
 
-from authgate.stores import users
 from authgate.stores.exceptions import UserExists
-from authgate.stores.users import LoginResult, UserStore, check_password, hash_password
+from authgate.stores.users import UserStore
+from authgate.users import model as users
+from authgate.users.model import LoginResult
+from authgate.users.passwords import check_password, hash_password
+from authgate_cli.local import loaders
 
 
 def test_hash_is_scrypt_with_parameters_and_salt():
@@ -100,6 +103,6 @@ def test_parallel_burst_gets_no_more_tries_than_the_free_ones(aws, clock):
 
 
 def test_seed_loads_users(aws):
-    assert users.seed([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1
-    assert users.seed([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1  # re-seed
+    assert loaders.users([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1
+    assert loaders.users([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1  # re-seed
     assert UserStore().verify("demo", "alice", "alice-password").ok

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
 from authgate.http.context import AuthorizationRedirect
@@ -40,9 +41,10 @@ from authgate.oauth.consent_page import (
     render_consent,
 )
 from authgate.settings import get_settings
-from authgate.stores.clients import Client, ClientStore
+from authgate.stores.clients import ClientStore
 from authgate.stores.codes import CodeStore
-from authgate.stores.pushed_requests import PushedRequestError, PushedRequestStore
+from authgate.stores.exceptions import PushedRequestError
+from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import Tenant, TenantStore
 from authgate.stores.users import UserStore
 

@@ -19,9 +19,9 @@ import json
 from typing import Any, NamedTuple
 
 from authgate import base64url, clock
+from authgate.clients.model import Client
 from authgate.oauth.client_profile import is_fapi2
 from authgate.settings import get_settings
-from authgate.stores.clients import Client
 from authgate.tokens import client_keys, jwa
 from authgate.tokens.jws import segment_json
 

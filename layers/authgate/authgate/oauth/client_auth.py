@@ -17,10 +17,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote_plus
 
+from authgate.clients.model import Client, client_secret_matches
 from authgate.errors import ApiError
 from authgate.errors.challenges import basic
 from authgate.oauth import client_assertion
-from authgate.stores.clients import Client, ClientStore, client_secret_matches
+from authgate.stores.clients import ClientStore
 
 if TYPE_CHECKING:
     from authgate.http.request import Request

@@ -18,8 +18,8 @@ from authgate.oauth.form import read_form
 from authgate.tokens.jws import segment_json
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
 
 INACTIVE: dict[str, Any] = {"active": False}
 

@@ -27,8 +27,8 @@ from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import TenantStore
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
 
 NO_STORE = {"Cache_Control": "no-store", "Pragma": "no-cache"}
 # Relied upon for client authentication only, never part of the authorization request (2.1).

@@ -20,8 +20,8 @@ from authgate.oauth.grant_revocation import revoke_grant
 from authgate.settings import get_settings
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
 
 HINTS = ("access_token", "refresh_token")
 

@@ -20,8 +20,8 @@ from authgate.settings import get_settings
 from authgate.tokens import dpop, dpop_nonce
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
 
 def token_proof(request: Request, client: Client, now: int) -> dpop.Proof | None:
     """The request's verified, now spent, DPoP proof; None for a Bearer request; ApiError otherwise."""
