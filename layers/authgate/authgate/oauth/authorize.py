@@ -18,10 +18,10 @@ from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
 from authgate.http.context import AuthorizationRedirect
-from authgate.http.issuer import base_url
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.http.shapes.oauth import with_query
+from authgate.issuer import base_url
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
 from authgate.oauth import session

@@ -139,7 +139,7 @@ def _failure(client: Client | None, creds: Credentials, request: Request) -> str
     if creds.method == "private_key_jwt":
         if client is None:
             return "unknown client"
-        from authgate.http.issuer import base_url
+        from authgate.issuer import base_url
 
         assert creds.secret is not None
         try:

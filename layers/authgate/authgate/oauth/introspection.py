@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from authgate import clock
 from authgate.errors import ApiError
-from authgate.http.issuer import base_url
 from authgate.http.response import Response
+from authgate.issuer import base_url
 from authgate.oauth import client_auth
 from authgate.oauth.form import read_form
 from authgate.tokens.jws import segment_json

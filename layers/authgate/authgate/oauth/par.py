@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.errors import ApiError
-from authgate.http.issuer import base_url
 from authgate.http.response import Response
+from authgate.issuer import base_url
 from authgate.oauth import client_auth
 from authgate.oauth.authorize_request import resolve_target, validate
 from authgate.oauth.client_profile import check_authorization

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
-from authgate.http.issuer import base_url
+from authgate.issuer import base_url
 from authgate.oauth.client_profile import requires_dpop
 from authgate.settings import get_settings
 from authgate.tokens import dpop, dpop_nonce
