@@ -15,9 +15,10 @@ it and read by the renderer or the App:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from authgate.request_view import ErrorFormat
+if TYPE_CHECKING:
+    from authgate.request_view import ErrorFormat
 
 
 class AuthorizationRedirect(NamedTuple):
