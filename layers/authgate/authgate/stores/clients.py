@@ -41,7 +41,7 @@ class ClientStore(TableStore):
             return None
         with self.faults("get"):
             item = self.db.get_item(TableName=self.table, Key=self.key(client_id),
-                                      ConsistentRead=True).get("Item")
+                                    ConsistentRead=True).get("Item")
         return self.visible(from_item(item), any_environment) if item else None
 
     def get_with(self, client_id: str, extra: dict[str, list[dict[str, Any]]]
@@ -106,7 +106,7 @@ class ClientStore(TableStore):
         )
         with self.faults("create", refused=lambda: ClientExists(client.client_id)):
             self.db.put_item(TableName=self.table, Item=to_item(client),
-                               ConditionExpression="attribute_not_exists(client_id)")
+                             ConditionExpression="attribute_not_exists(client_id)")
         self._index_origins(client)
         return client, plaintext
 
@@ -120,7 +120,7 @@ class ClientStore(TableStore):
         """Rewrite an existing client's registration (admin updates); ClientNotFound if it is gone."""
         with self.faults("replace", refused=lambda: ClientNotFound(client.client_id)):
             self.db.put_item(TableName=self.table, Item=to_item(client),
-                               ConditionExpression="attribute_exists(client_id)")
+                             ConditionExpression="attribute_exists(client_id)")
 
     def _index_origins(self, client: Client) -> None:
         """Record the client under each of its browser origins (one UpdateItem per origin)."""
@@ -136,7 +136,7 @@ class ClientStore(TableStore):
             return False
         with self.faults("origin"):
             item = self.db.get_item(TableName=self.table,
-                                      Key=self.key(origin_record_id(get_settings().stage, origin))).get("Item")
+                                    Key=self.key(origin_record_id(get_settings().stage, origin))).get("Item")
         return bool(item and item.get("clients", {}).get("SS"))
 
     def rotate_secret(self, client_id: str) -> str:

@@ -110,7 +110,7 @@ class CodeStore(TableStore):
         with self.faults("create"):
             # 256 random bits never collide in practice; the condition makes sure of it.
             self.db.put_item(TableName=self.table, Item=item,
-                              ConditionExpression="attribute_not_exists(code_hash)")
+                             ConditionExpression="attribute_not_exists(code_hash)")
         return code
 
     def consume(self, code: str) -> AuthorizationCode:

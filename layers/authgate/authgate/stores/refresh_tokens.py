@@ -115,7 +115,7 @@ class RefreshTokenStore(TableStore):
             return None
         with self.faults("get"):
             item = self.db.get_item(TableName=self.table, Key={"token_hash": {"S": hash_token(token)}},
-                                      ConsistentRead=True).get("Item")
+                                    ConsistentRead=True).get("Item")
         if not item or item.get("kind", {}).get("S") != "token":
             return None
         return _from_item(item)
@@ -181,5 +181,5 @@ class RefreshTokenStore(TableStore):
         """True while the family is not revoked (introspection of a refresh token)."""
         with self.faults("family"):
             item = self.db.get_item(TableName=self.table, Key={"token_hash": {"S": family_key(family_id)}},
-                                      ConsistentRead=True).get("Item")
+                                    ConsistentRead=True).get("Item")
         return bool(item) and item["state"]["S"] == "active"

@@ -83,7 +83,7 @@ class KeyStore(TableStore):
         """Store a new key; a kid is never reused."""
         with self.faults("create", refused=lambda: KeyStateConflict(f"key {record.kid} already exists")):
             self.db.put_item(TableName=self.table, Item=to_item(record),
-                              ConditionExpression="attribute_not_exists(kid)")
+                             ConditionExpression="attribute_not_exists(kid)")
 
     def transition(self, changes: Iterable[tuple[KeyRecord, KeyRecord]]) -> None:
         """Apply (old, new) state changes in one transaction, each conditional on the old state.

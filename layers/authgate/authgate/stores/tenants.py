@@ -58,7 +58,7 @@ class TenantStore(TableStore):
             return None
         with self.faults("get"):
             item = self.db.get_item(TableName=self.table, Key={"tenant_id": {"S": tenant_id}},
-                                      ConsistentRead=True).get("Item")
+                                    ConsistentRead=True).get("Item")
         return from_item(item) if item else None
 
     def put(self, tenant: Tenant) -> None:
@@ -69,7 +69,7 @@ class TenantStore(TableStore):
         """Store a new tenant; raises TenantExists rather than overwrite one (admin CLI)."""
         with self.faults("create", refused=lambda: TenantExists(tenant.tenant_id)):
             self.db.put_item(TableName=self.table, Item=_to_item(tenant),
-                               ConditionExpression="attribute_not_exists(tenant_id)")
+                             ConditionExpression="attribute_not_exists(tenant_id)")
 
     def list(self) -> Iterator[Tenant]:
         """Every tenant (a Scan: for the admin CLI, never a request path)."""

@@ -95,26 +95,26 @@ class UserStore(TableStore):
         if check_password(password, stored["password_hash"]):
             with self.faults("success"):
                 self.db.update_item(TableName=self.table, Key=item_key,
-                                     UpdateExpression="SET failed_logins = :zero REMOVE next_attempt_at, locked_until",
-                                     ExpressionAttributeValues={":zero": n(0)})
+                                    UpdateExpression="SET failed_logins = :zero REMOVE next_attempt_at, locked_until",
+                                    ExpressionAttributeValues={":zero": n(0)})
             return LoginResult(True, "ok", subject=username)
 
         failures = int(stored["failed_logins"])
         with self.faults("failure"):
             if failures >= LOCK_AFTER:
                 self.db.update_item(TableName=self.table, Key=item_key,
-                                     UpdateExpression="SET locked_until = :until, failed_logins = :zero "
-                                                      "REMOVE next_attempt_at",
-                                     ExpressionAttributeValues={":until": n(now + LOCK_SECONDS), ":zero": n(0)})
+                                    UpdateExpression="SET locked_until = :until, failed_logins = :zero "
+                                                     "REMOVE next_attempt_at",
+                                    ExpressionAttributeValues={":until": n(now + LOCK_SECONDS), ":zero": n(0)})
             else:
                 # Only ever push the window later: a slow attempt that reserved early must not
                 # reopen a window that later reservations closed (that let a parallel guess in).
                 try:
                     self.db.update_item(TableName=self.table, Key=item_key,
-                                         UpdateExpression="SET next_attempt_at = :next",
-                                         ConditionExpression="attribute_not_exists(next_attempt_at) "
-                                                             "OR next_attempt_at < :next",
-                                         ExpressionAttributeValues={":next": n(now + delay_after(failures))})
+                                        UpdateExpression="SET next_attempt_at = :next",
+                                        ConditionExpression="attribute_not_exists(next_attempt_at) "
+                                                            "OR next_attempt_at < :next",
+                                        ExpressionAttributeValues={":next": n(now + delay_after(failures))})
                 except ClientError as exc:
                     if not condition_failed(exc):
                         raise
