@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.oauth import pkce
 from authgate.oauth.resource_indicator import requested_resource
 from authgate.oauth.scopes import KNOWN_SCOPES, ScopeSyntaxError, parse_scope
-from authgate.stores.clients import Client
 from authgate.stores.tenants import Tenant
 
 # client_id is VSCHAR (RFC 6749 A.1); bounded so an absurd value is rejected before any lookup.
