@@ -39,6 +39,9 @@ from authgate.tokens.verification_keys import KeyCache
 
 ISS, AUD, KID = "https://as.example", "https://as.example/charges", "k1"
 NOW = int(time.time())
+# The tokens are made at import and verified whenever the test runs (a whole suite can take most of
+# an hour under load): they live long enough for that, and "the future" is further still.
+LIFETIME = 4 * 3600
 RSA_KEY = rsa.generate_private_key(65537, 2048)
 EC_KEY = ec.generate_private_key(ec.SECP256R1())
 KEYS = {"RS256": RSA_KEY, "ES256": EC_KEY}
@@ -58,7 +61,7 @@ def sign(alg: str, signing_input: bytes) -> bytes:
 
 
 def claims(**changes: Any) -> dict[str, Any]:
-    value = {"iss": ISS, "sub": "s", "aud": AUD, "exp": NOW + 600, "iat": NOW - 10, "jti": "j",
+    value = {"iss": ISS, "sub": "s", "aud": AUD, "exp": NOW + LIFETIME, "iat": NOW - 10, "jti": "j",
              "client_id": "c", "scope": "charges:read", "tenant": "t", **changes}
     return {k: v for k, v in value.items() if v is not None}
 
@@ -217,21 +220,21 @@ CORPUS: dict[str, tuple[Callable[[], str], str]] = {
     "lone surrogate in a claim": (lambda: raw(HEADER_JSON.encode(), CLAIMS_JSON.replace('"sub": "s"',
                                                                                         '"sub": "\\ud800"').encode()),
                                   "RS256"),
-    "exp NaN": (lambda: raw(HEADER_JSON.encode(), CLAIMS_JSON.replace(str(NOW + 600), "NaN").encode()), "RS256"),
-    "exp Infinity": (lambda: raw(HEADER_JSON.encode(), CLAIMS_JSON.replace(str(NOW + 600), "Infinity").encode()),
+    "exp NaN": (lambda: raw(HEADER_JSON.encode(), CLAIMS_JSON.replace(str(NOW + LIFETIME), "NaN").encode()), "RS256"),
+    "exp Infinity": (lambda: raw(HEADER_JSON.encode(), CLAIMS_JSON.replace(str(NOW + LIFETIME), "Infinity").encode()),
                      "RS256"),
     "exp 1e400 (overflows to infinity)": (lambda: raw(HEADER_JSON.encode(),
-                                                      CLAIMS_JSON.replace(str(NOW + 600), "1e400").encode()),
+                                                      CLAIMS_JSON.replace(str(NOW + LIFETIME), "1e400").encode()),
                                           "RS256"),
     "exp beyond year 9999": (lambda: token(header(), claims(exp=10**12)), "RS256"),
-    "exp with 5000 digits": (lambda: raw(HEADER_JSON.encode(), CLAIMS_JSON.replace(str(NOW + 600), "9" * 5000)
+    "exp with 5000 digits": (lambda: raw(HEADER_JSON.encode(), CLAIMS_JSON.replace(str(NOW + LIFETIME), "9" * 5000)
                                          .encode()), "RS256"),
-    "exp a string": (lambda: token(header(), claims(exp=str(NOW + 600))), "RS256"),
+    "exp a string": (lambda: token(header(), claims(exp=str(NOW + LIFETIME))), "RS256"),
     "exp true": (lambda: token(header(), claims(exp=True)), "RS256"),
-    "exp fractional": (lambda: token(header(), claims(exp=NOW + 600.5)), "RS256"),
+    "exp fractional": (lambda: token(header(), claims(exp=NOW + LIFETIME + 0.5)), "RS256"),
     "expired": (lambda: token(header(), claims(exp=NOW - 5)), "RS256"),
-    "iat in the future": (lambda: token(header(), claims(iat=NOW + 3600)), "RS256"),
-    "nbf in the future": (lambda: token(header(), claims(nbf=NOW + 3600)), "RS256"),
+    "iat in the future": (lambda: token(header(), claims(iat=NOW + 2 * LIFETIME)), "RS256"),
+    "nbf in the future": (lambda: token(header(), claims(nbf=NOW + 2 * LIFETIME)), "RS256"),
     "aud list with ours": (lambda: token(header(), claims(aud=[AUD, "other"])), "RS256"),
     "aud another": (lambda: token(header(), claims(aud="https://other.example")), "RS256"),
     "iss another": (lambda: token(header(), claims(iss="https://other.example")), "RS256"),
