@@ -95,9 +95,6 @@ class Budget:
     def left(self) -> float:
         return self.seconds - (time.monotonic() - self.started)
 
-    def spent(self) -> bool:
-        return self.left() <= 0
-
 
 class Client:
     """Sends one request per connection; TLS certificates are verified (ssl default context)."""

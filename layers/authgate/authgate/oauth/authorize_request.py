@@ -27,8 +27,6 @@ _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 # code_challenge = 43*128unreserved (RFC 7636 4.2).
 _CODE_CHALLENGE = re.compile(r"[A-Za-z0-9\-._~]{43,128}")
 
-PARAMETERS = ("response_type", "client_id", "redirect_uri", "scope", "state",
-              "code_challenge", "code_challenge_method", "resource", "dpop_jkt")
 # RFC 9449 10: dpop_jkt is a base64url SHA-256 JWK thumbprint (43 characters).
 _JKT = re.compile(r"[A-Za-z0-9_-]{43}")
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import html
 import os
-from functools import lru_cache
 from string import Template
 from urllib.parse import urlsplit
 
+from authgate.caches import cached
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
@@ -33,7 +33,7 @@ MISSING_DECISION = "Choose Approve or Deny."
 TEMPLATE_FILE = os.path.join(os.path.dirname(__file__), "templates", "consent.html")
 
 
-@lru_cache(maxsize=1)
+@cached
 def _template() -> Template:
     with open(TEMPLATE_FILE, encoding="utf-8") as f:
         return Template(f.read())

@@ -72,4 +72,4 @@ def post_introspect(request: Request) -> Response:
         body = _refresh(token, client, issuer, now) or _access(token, client, issuer)
     else:
         body = _access(token, client, issuer) or _refresh(token, client, issuer, now)
-    return Response.json(200, body or INACTIVE, Cache_Control="no-store", Pragma="no-cache")
+    return Response.json(200, body or INACTIVE, headers={"Cache-Control": "no-store", "Pragma": "no-cache"})

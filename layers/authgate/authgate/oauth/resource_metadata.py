@@ -44,4 +44,4 @@ def get_resource_metadata(request: Request) -> Response:
     issuer = base_url(request)
     if not issuer:
         raise ApiError("internal_error", "The issuer is not configured.", internal="no issuer and no API context")
-    return Response.json(200, resource_metadata(issuer), Cache_Control=f"public, max-age={MAX_AGE}")
+    return Response.json(200, resource_metadata(issuer), headers={"Cache-Control": f"public, max-age={MAX_AGE}"})

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
     from authgate.stores.clients import Client
 
-HINTS = ("access_token", "refresh_token")
-
 
 def _not_yours() -> ApiError:
     # RFC 7009 2.1: a token issued to another client is refused, not revoked.
@@ -70,4 +68,4 @@ def post_revoke(request: Request) -> Response:
         _revoke_refresh(token, client, now) or _revoke_access(token, client, issuer)
     else:
         _revoke_access(token, client, issuer) or _revoke_refresh(token, client, now)
-    return Response.json(200, {}, Cache_Control="no-store", Pragma="no-cache")
+    return Response.json(200, {}, headers={"Cache-Control": "no-store", "Pragma": "no-cache"})

@@ -16,10 +16,10 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from authgate import base64url, clock
+from authgate.caches import cached
 from authgate.settings import get_settings
 from authgate.stores.exceptions import UserExists
 from authgate.stores.faults import condition_failed, dynamodb_faults
@@ -56,7 +56,7 @@ def check_password(password: str, encoded: str) -> bool:
     return hmac.compare_digest(digest, base64url.decode(expected))
 
 
-@lru_cache(maxsize=1)
+@cached
 def _dummy_hash() -> str:
     # Work done for unknown users and refused attempts, so timing does not tell them apart.
     return hash_password(secrets.token_urlsafe(16))

@@ -34,4 +34,4 @@ def jwk_set() -> dict[str, list[dict[str, object]]]:
 def get_jwks(request: Request) -> Response:
     # No stale-while-revalidate / stale-if-error: either would let a cache serve a copy older
     # than max-age, which the overlap rule does not allow for.
-    return Response.json(200, jwk_set(), Cache_Control=f"public, max-age={get_settings().jwks_max_age}")
+    return Response.json(200, jwk_set(), headers={"Cache-Control": f"public, max-age={get_settings().jwks_max_age}"})

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections import OrderedDict
 from typing import Any
 
 from authgate import base64url
-from authgate.caches import cached
+from authgate.caches import BoundedCache, cached
 from authgate.settings import get_settings
 from authgate.tokens import jwa
 from authgate.tokens.bearer import invalid_token
@@ -55,7 +54,8 @@ class AccessTokenValidator:
         self.keys = keys
         self.leeway = leeway
         # (token, issuer, audience) -> (principal, kid, the key object that verified it).
-        self._verified: OrderedDict[tuple[str, str, str], tuple[Principal, str, VerificationKey]] = OrderedDict()
+        self._verified: BoundedCache[tuple[str, str, str], tuple[Principal, str, VerificationKey]] = BoundedCache(
+            VERIFIED_CACHE_SIZE)
 
     def validate(self, token: str, *, issuer: str, audience: str, now: int) -> Principal:
         """The token's principal, or ApiError invalid_token saying why not."""
@@ -65,11 +65,9 @@ class AccessTokenValidator:
             principal, kid, key = remembered
             if self.keys.get(kid, now) is key and now <= principal.expires_at + self.leeway:
                 return principal
-            self._verified.pop(entry, None)
+            self._verified.pop(entry)
         principal, kid, key = self._verify(token, issuer=issuer, audience=audience, now=now)
-        self._verified[entry] = (principal, kid, key)
-        if len(self._verified) > VERIFIED_CACHE_SIZE:
-            self._verified.popitem(last=False)
+        self._verified.put(entry, (principal, kid, key))
         return principal
 
     def verify(self, token: str, *, issuer: str, audience: str, now: int) -> Principal:

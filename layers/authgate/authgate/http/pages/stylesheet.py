@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from authgate.caches import cached
 from authgate.http.response import Response
 
 if TYPE_CHECKING:
@@ -24,13 +24,13 @@ PATH = "/assets/authgate.css"
 STYLESHEET_FILE = os.path.join(os.path.dirname(__file__), "authgate.css")
 
 
-@lru_cache(maxsize=1)
+@cached
 def stylesheet() -> str:
     with open(STYLESHEET_FILE, encoding="utf-8") as f:
         return f.read()
 
 
-@lru_cache(maxsize=1)
+@cached
 def version() -> str:
     return hashlib.sha256(stylesheet().encode("utf-8")).hexdigest()[:16]
 
