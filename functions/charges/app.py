@@ -17,7 +17,7 @@ from authgate.http.issuer import base_url
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.limits.limiter import enforce
-from authgate.tokens.resource import require_bearer, require_bearer_with
+from authgate.tokens.guard import require_bearer, require_bearer_with
 
 # Charges are account data: never stored by shared caches (RFC 9111 5.2.2.5).
 NO_STORE = {"Cache-Control": "no-store"}

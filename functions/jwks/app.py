@@ -12,7 +12,7 @@ from authgate.http.pages.stylesheet import get_stylesheet
 from authgate.http.problem_pages import get_problem
 from authgate.oauth.browser_origins import origin_allowed
 from authgate.oauth.metadata import get_metadata
-from authgate.oauth.resource_metadata import get_resource_metadata
+from authgate.oauth.protected_resource_metadata import get_resource_metadata
 from authgate.openapi.document import get_openapi
 from authgate.tokens.jwk_set import get_jwks
 

@@ -61,7 +61,7 @@ class JwksValidator:
 def run_stream(clock: ManualClock, invoke: Any, *, rotate_every: int, hours: int, step: int = 60) -> dict[str, int]:
     from authgate.stores.signing_keys import KeyStore
     from authgate.tokens.rotation import rotate
-    from authgate.tokens.validation import AccessTokenValidator
+    from authgate.tokens.validator import AccessTokenValidator
     from authgate.tokens.verification_keys import KeyCache
 
     # Strict: reloads only every max-age, never because of an unknown kid.

@@ -8,7 +8,7 @@
   its response: a retry, a concurrent duplicate that lost the race, and a retry after a timeout
   all get that response again, `Idempotent-Replayed: true`. A failure changed nothing (the write
   is one transaction), so a retry runs again, e.g. once an invoice is unlocked.
-- The record is read in the request's one BatchGetItem (tokens.resource), so a replay costs the
+- The record is read in the request's one BatchGetItem (tokens.guard), so a replay costs the
   guard's read and the limiter's write, nothing more. Records live 24 h.
 """
 
@@ -92,7 +92,7 @@ class KeyedRequest(NamedTuple):
         return self.key
 
     def prefetch(self, principal: Principal, reads: BatchRead) -> Pending | None:
-        """Register the (client, key) record in the request's batch read (tokens.resource)."""
+        """Register the (client, key) record in the request's batch read (tokens.guard)."""
         return idempotency.prefetch(reads, digest(principal.client_id, self.key)) if self.key else None
 
 

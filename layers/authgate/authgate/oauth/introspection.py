@@ -25,14 +25,14 @@ INACTIVE: dict[str, Any] = {"active": False}
 
 
 def _claims(token: str) -> dict[str, Any]:
-    """The payload of a JWT whose signature has already been verified (tokens.resource)."""
+    """The payload of a JWT whose signature has already been verified (tokens.guard)."""
     claims = segment_json(token.split(".")[1])
     assert claims is not None  # verified tokens have an object payload
     return claims
 
 
 def _access(token: str, client: Client, issuer: str) -> dict[str, Any] | None:
-    from authgate.tokens.resource import active_access_token
+    from authgate.tokens.guard import active_access_token
 
     principal = active_access_token(token, issuer=issuer)
     if principal is None or principal.client_id != client.client_id:

@@ -14,7 +14,7 @@ from authgate.http.issuer import base_url
 from authgate.http.response import Response
 from authgate.oauth.scopes import KNOWN_SCOPES
 from authgate.settings import get_settings
-from authgate.tokens.profile import DPOP_ALGORITHMS
+from authgate.tokens.jwt_profile import DPOP_ALGORITHMS
 
 if TYPE_CHECKING:
     from authgate.http.request import Request

@@ -31,7 +31,7 @@ def _not_yours() -> ApiError:
 
 def _revoke_access(token: str, client: Client, issuer: str) -> bool:
     from authgate.stores.revocations import RevocationStore
-    from authgate.tokens.resource import active_access_token
+    from authgate.tokens.guard import active_access_token
 
     principal = active_access_token(token, issuer=issuer)
     if principal is None:

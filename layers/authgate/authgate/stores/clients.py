@@ -106,7 +106,7 @@ def client_secret_matches(client: Client | None, secret: str) -> bool:
 
 # Origin records share ClientsTable with the clients: key "origin <environment> <origin>", an
 # attribute `clients` holding the ids of the public clients whose redirect URIs have that origin.
-# A space never appears in a registered client_id (authgate_cli.admin.validation), so an origin
+# A space never appears in a registered client_id (authgate_cli.admin.arguments), so an origin
 # record can never be read as a client, and ids that start with the prefix are refused.
 ORIGIN_PREFIX = "origin "
 

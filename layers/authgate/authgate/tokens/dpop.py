@@ -27,7 +27,7 @@ from authgate import base64url
 from authgate.caches import BoundedCache, cached
 from authgate.tokens import jwa, jwk
 from authgate.tokens.jws import segment_json
-from authgate.tokens.profile import DPOP_ALGORITHMS
+from authgate.tokens.jwt_profile import DPOP_ALGORITHMS
 
 if TYPE_CHECKING:
     from authgate.http.request import Request

@@ -1,6 +1,6 @@
 """A protected route's bearer check (RFC 6750, RFC 9068 section 4): request in, Principal out.
 
-Steps, in this order: the credentials (tokens.bearer), the token itself (tokens.validation,
+Steps, in this order: the credentials (tokens.bearer), the token itself (tokens.validator,
 local), then one BatchGetItem (stores.batch) for everything that needs storage: the token's
 revocation ids, its client's record when the warm cache misses, and whatever the route asks to
 read alongside (`prefetch`: the charge a GET returns, the idempotency record a POST may replay).
@@ -31,8 +31,8 @@ from authgate.stores.batch import BatchRead
 from authgate.stores.revocations import RevocationStore
 from authgate.tokens import dpop, dpop_nonce
 from authgate.tokens.bearer import extract_credentials, insufficient_scope, invalid_token
-from authgate.tokens.profile import default_audience, resource_metadata_url
-from authgate.tokens.validation import default_validator
+from authgate.tokens.jwt_profile import default_audience, resource_metadata_url
+from authgate.tokens.validator import default_validator
 
 if TYPE_CHECKING:
     from authgate.http.context import ErrorFormat

@@ -16,7 +16,7 @@ from authgate.errors import ApiError
 from authgate.http.issuer import base_url
 from authgate.http.response import Response
 from authgate.oauth.scopes import KNOWN_SCOPES
-from authgate.tokens.profile import DPOP_ALGORITHMS, default_audience
+from authgate.tokens.jwt_profile import DPOP_ALGORITHMS, default_audience
 
 if TYPE_CHECKING:
     from authgate.http.request import Request

@@ -4,7 +4,7 @@ Order of checks: size and JWS shape, JOSE header (an allow-list: only alg/typ/ki
 allowed set, typ at+jwt, a known kid whose alg matches), strict base64url segments, signature
 (tokens.jwa, over cryptography), then claims (exact iss, aud,
 exp/nbf/iat with the leeway, types). Any failure is 401 invalid_token (RFC 6750 3.1). What needs
-storage (revocation, the client, scope) is the resource's job (tokens.resource), in one batch.
+storage (revocation, the client, scope) is the resource's job (tokens.guard), in one batch.
 
 A warm function remembers the tokens it has verified (as Envoy's jwt_authn does with its JWT
 cache): a client sends the same access token request after request for its lifetime, and its
@@ -12,7 +12,7 @@ signature and claims cannot change. An entry is keyed by the exact token text, i
 audience, and is used only while the key object that verified it is still the published key of
 its kid (a key withdrawn, retired or reloaded means a full check again) and the token has not
 expired; failures are never remembered. Revocation is not part of it: that is checked per
-request, from storage (tokens.resource).
+request, from storage (tokens.guard).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from authgate.settings import get_settings
 from authgate.tokens import jwa
 from authgate.tokens.bearer import invalid_token
 from authgate.tokens.jws import segment_json
+from authgate.tokens.jwt_profile import REQUIRED_CLAIMS, TOKEN_TYPE
 from authgate.tokens.principal import Principal
-from authgate.tokens.profile import REQUIRED_CLAIMS, TOKEN_TYPE
 from authgate.tokens.verification_keys import ALLOWED_ALGS, KeyCache, VerificationKey
 
 # jku/x5u/jwk/x5c would let the token name its own key; crit names extensions we do not
