@@ -37,7 +37,6 @@ class JwksValidator:
         self.invoke, self.clock = invoke, clock
         self.keys: dict[str, Any] = {}
         self.expires = -1.0
-        self.fetches = 0
 
     def verify(self, token: str) -> bool:
         if self.clock() >= self.expires:
@@ -45,7 +44,6 @@ class JwksValidator:
             max_age = int(re.search(r"max-age=(\d+)", result["multiValueHeaders"]["Cache-Control"][0]).group(1))
             self.keys = {k["kid"]: k for k in json.loads(result["body"])["keys"]}
             self.expires = self.clock() + max_age
-            self.fetches += 1
         kid = jwt.get_unverified_header(token)["kid"]
         if kid not in self.keys:
             return False

@@ -35,8 +35,7 @@ _NAMES = "|".join(sorted({re.escape(k) for k in SECRET_KEYS} | {
 
 # Substrings that are credentials whatever surrounds them (order matters: whole header lines
 # and JSON members first, then scheme credentials, query/form pairs, and bare JWTs). Compiled on
-# the first text that may hold one (most log lines never do): compiling them costs every cold
-# start about 2 ms otherwise.
+# the first text that may hold one (most log lines never do), not at every cold start.
 @cached
 def _secret_patterns() -> list[tuple[re.Pattern[str], Any]]:
     return [

@@ -35,7 +35,7 @@ class SettingsError(ValueError):
 
 
 # Settings, Tables and Limits are NamedTuples, not frozen dataclasses: immutable and typed alike,
-# and building the three classes costs every cold start ~0.5 ms instead of ~4 ms (make bench).
+# and cheaper to build at cold start (docs/decisions.md, measured shortcuts).
 class Tables(NamedTuple):
     """DynamoDB table names, one per store."""
 

@@ -5,7 +5,7 @@ exactly the members amount (an integer, 0 < amount <= MAX_AMOUNT; never true, 1.
 currency (a lower-case ISO 4217 code), description (a string of at most MAX_DESCRIPTION
 characters, or null) and invoice_id (1-64 of [A-Za-z0-9_-], or null). Written out rather than
 through pydantic or pydantic-core: importing either costs the charges function's cold start
-20-100 ms (measured), its whole headroom over the floor, for four members;
+its whole headroom over the floor (docs/decisions.md), for four members;
 tests/unit/charges/test_charge_request.py holds this module to pydantic's own results on random
 bodies. Messages are ours, per error type, so clients never see a library's wording.
 """

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from authgate.caches import cached
 
-# Read with open(), not importlib.resources: its import costs a cold start ~20 ms, and the
+# Read with open(), not importlib.resources: its import lengthens a cold start, and the
 # catalogue always sits beside this module (in the layer as in a checkout).
 CATALOGUE_PATH = os.path.join(os.path.dirname(__file__), "catalogue.json")
 

@@ -1,15 +1,6 @@
-"""Where a browser-based client may call the token, revocation, metadata and JWKS endpoints from.
+"""Where a browser-based client (RFC 6749 2.1) may call from: an origin (RFC 6454) of a public client's redirect URI.
 
-A browser-based app is a public client (RFC 6749 2.1: it cannot keep a secret), and its code
-runs on the origins of its registered redirect URIs (the code comes back there). So an origin
-is allowed exactly when a public client of this environment has a redirect URI on it (RFC 6454
-origins: scheme, host and port; a native app's private-use scheme has none).
-
-ClientStore keeps one origin record per (environment, origin), written when a client is
-registered, so the check is one GetItem on ClientsTable, never a scan. Answers are cached per
-warm container for 60 s (a newly registered browser app can call cross-origin within a minute),
-in a bounded LRU: a stream of made-up Origin headers costs at most one read each and cannot grow
-the cache past MAX_ENTRIES.
+One GetItem on the origin index, cached per warm function for TTL_SECONDS in a bounded cache.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ WRONG_CREDENTIALS = ("The username or password is incorrect, or this account is 
                      "after repeated failed attempts. Check them and try again in a moment.")
 MISSING_CREDENTIALS = "Enter your username and password, then choose Approve."
 MISSING_DECISION = "Choose Approve or Deny."
-# open(), not importlib.resources (its import costs a cold start ~12 ms; see errors.catalogue).
+# open(), not importlib.resources: its import lengthens a cold start (docs/decisions.md).
 TEMPLATE_FILE = os.path.join(os.path.dirname(__file__), "templates", "consent.html")
 
 

@@ -1,19 +1,6 @@
-"""A protected route's bearer check (RFC 6750, RFC 9068 section 4): request in, Principal out.
+"""A protected route's bearer check (RFC 6750, RFC 9068 section 4, DPoP RFC 9449 7): request in, Principal out.
 
-Steps, in this order: the credentials (tokens.bearer), the token itself (tokens.validator,
-local), then one BatchGetItem (stores.batch) for everything that needs storage: the token's
-revocation ids, its client's record when the warm cache misses, and whatever the route asks to
-read alongside (`prefetch`: the charge a GET returns, the idempotency record a POST may replay).
-Then the verdicts: revoked or unknown client 401 invalid_token; the client's error format goes
-into the request context (so a 403 is rendered in the client's shape); missing scope 403
-insufficient_scope.
-
-DPoP (RFC 9449 7): a token bound to a key (cnf.jkt) is accepted only as `Authorization: DPoP`
-with a proof of that key for this request and token (`ath`); sent as Bearer it is invalid_token
-(7.1), and an unbound token under the DPoP scheme is refused too. The proof is checked locally
-once the token's storage verdicts pass and the client's error format is known (so its failures
-are rendered in the client's shape), then its `jti` is spent (one conditional write). Every failure here carries both challenges, Bearer and DPoP, each naming the
-resource's metadata (RFC 9728 5.1); the proof failures are 401 at a resource (RFC 9449 7.1).
+The checks, in order, and their errors: docs/tokens-and-keys.md ("The bearer guard"), docs/dpop.md.
 """
 
 from __future__ import annotations

@@ -1,18 +1,7 @@
 """Access-token validation as RFC 9068 section 4 asks of a resource server: all local, no I/O per token.
 
-Order of checks: size and JWS shape, JOSE header (an allow-list: only alg/typ/kid; alg in the
-allowed set, typ at+jwt, a known kid whose alg matches), strict base64url segments, signature
-(tokens.jwa, over cryptography), then claims (exact iss, aud,
-exp/nbf/iat with the leeway, types). Any failure is 401 invalid_token (RFC 6750 3.1). What needs
-storage (revocation, the client, scope) is the resource's job (tokens.guard), in one batch.
-
-A warm function remembers the tokens it has verified (as Envoy's jwt_authn does with its JWT
-cache): a client sends the same access token request after request for its lifetime, and its
-signature and claims cannot change. An entry is keyed by the exact token text, issuer and
-audience, and is used only while the key object that verified it is still the published key of
-its kid (a key withdrawn, retired or reloaded means a full check again) and the token has not
-expired; failures are never remembered. Revocation is not part of it: that is checked per
-request, from storage (tokens.guard).
+Verified tokens are remembered per warm function (docs/tokens-and-keys.md, "The bearer guard");
+revocation, the client and scope are the guard's (tokens.guard).
 """
 
 from __future__ import annotations

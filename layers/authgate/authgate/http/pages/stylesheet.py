@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
 
 PATH = "/assets/authgate.css"
-# Read with open(), not importlib.resources, as errors.catalogue does: that import costs every
-# function ~12 ms of cold start (this module is on every error renderer's import path).
+# Read with open(), not importlib.resources, as errors.catalogue does: that import lengthens every
+# function's cold start (docs/decisions.md); this module is on every error renderer's import path.
 STYLESHEET_FILE = os.path.join(os.path.dirname(__file__), "authgate.css")
 
 
