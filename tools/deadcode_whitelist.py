@@ -36,9 +36,12 @@ listeners.accesslog
 listeners.errorlog
 # Attributes set on other libraries' objects in the tests (moto, socketserver).
 http_method
+has_cfn_attr
+get_cfn_attribute
 moto_server_host
 daemon_threads
 # Fixtures requested for their effect only.
 fresh_origins
 roomy_limits
 small_limits
+roles
