@@ -20,7 +20,8 @@ def alice(keys: None) -> None:
     UserStore().create("demo", "alice", "correct horse battery staple")
 
 
-def test_the_token_speaks_for_the_user(alice: None, token_request: MakeRequest) -> None:
+@pytest.mark.usefixtures("alice")
+def test_the_token_speaks_for_the_user(token_request: MakeRequest) -> None:
     result = PasswordGrant().exchange(token_request(SERVICE, {"username": "alice",
                                                               "password": "correct horse battery staple",
                                                               "scope": "charges:read"}))
@@ -32,15 +33,16 @@ def test_the_token_speaks_for_the_user(alice: None, token_request: MakeRequest) 
     {"username": "alice", "password": "wrong"},
     {"username": "nobody", "password": "correct horse battery staple"},
 ])
-def test_a_wrong_password_and_an_unknown_user_look_the_same(alice: None, token_request: MakeRequest,
-                                                            form: dict[str, str]) -> None:
+@pytest.mark.usefixtures("alice")
+def test_a_wrong_password_and_an_unknown_user_look_the_same(token_request: MakeRequest, form: dict[str, str]) -> None:
     with pytest.raises(ApiError) as info:
         PasswordGrant().exchange(token_request(SERVICE, form))
     assert (info.value.code, info.value.status, info.value.detail) == (
         "invalid_grant", 400, "The resource owner credentials are invalid.")
 
 
-def test_missing_credentials_are_invalid_request(alice: None, token_request: MakeRequest) -> None:
+@pytest.mark.usefixtures("alice")
+def test_missing_credentials_are_invalid_request(token_request: MakeRequest) -> None:
     with pytest.raises(ApiError) as info:
         PasswordGrant().exchange(token_request(SERVICE, {"username": "alice"}))
     assert (info.value.code, info.value.detail) == ("invalid_request", "The password parameter is required.")
