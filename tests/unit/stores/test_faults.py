@@ -8,7 +8,12 @@ import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeoutError
 
 from authgate.stores.exceptions import StorageUnavailable, StoreError
-from authgate.stores.faults import cancellation_codes, condition_failed, dynamodb_faults, is_unavailable
+from authgate.stores.faults import (
+    cancellation_codes,
+    condition_failed,
+    dynamodb_faults,
+    is_unavailable,
+)
 
 
 def client_error(code: str, reasons: list[str] | None = None) -> ClientError:

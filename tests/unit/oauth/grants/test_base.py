@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from authgate.errors import ApiError
-from authgate.oauth.grants.base import TokenResult, check_key_binding, check_scopes, requested_scopes
+from authgate.oauth.grants.base import (
+    TokenResult,
+    check_key_binding,
+    check_scopes,
+    requested_scopes,
+)
 from authgate.stores.tenants import Tenant
 from tests.unit.oauth.grants.conftest import SERVICE
 
