@@ -1,7 +1,7 @@
 """Names vulture cannot see used (`make deadcode`): called through a string, an interface or a framework."""
 
 # ruff: noqa
-from authgate import aws
+from authgate import aws, settings
 from authgate.oauth import introspection, par, revocation
 from authgate.oauth.grants import authorization_code, client_credentials, password, refresh_token
 from authgate.stores import codes, refresh_tokens
@@ -21,6 +21,8 @@ revocation.post_revoke
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to
+# Table names read by field name (stores.base.TableStore.table_setting).
+settings.Tables.revocations
 # The Lambda context object's interface (local emulator, bench child).
 context.LambdaContext.memory_limit_in_mb
 context.LambdaContext.aws_request_id

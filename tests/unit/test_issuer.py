@@ -1,12 +1,12 @@
-"""http.issuer: the issuer (RFC 8414 2), configured or derived from API Gateway, and problem type URIs."""
+"""authgate.issuer: the issuer (RFC 8414 2), configured or derived from API Gateway, and problem type URIs."""
 
 from __future__ import annotations
 
 import pytest
 
 from authgate import caches
-from authgate.http.issuer import base_url, problem_type
 from authgate.http.request import Request
+from authgate.issuer import base_url, problem_type
 from tests.events import event
 
 
