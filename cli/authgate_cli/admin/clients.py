@@ -19,10 +19,10 @@ import json
 import sys
 from typing import IO, Any
 
+from authgate.clients.model import AUTH_METHODS
 from authgate_cli.admin import arguments, target
 
 GRANT_TYPES = ("authorization_code", "refresh_token", "client_credentials", "password")
-AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
 
 
 def _registration(args: argparse.Namespace, client_type: str, redirect_uris: list[str] | tuple[str, ...],

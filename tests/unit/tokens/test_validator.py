@@ -78,8 +78,8 @@ def test_a_valid_token_gives_its_principal(keys: Keys) -> None:
     ({"claims": {"iss": "https://other.example"}}, "The token was issued by another issuer."),
     ({"claims": {"aud": ["https://other.example/api"]}}, "The token is not meant for this resource (aud)."),
     ({"claims": {"aud": ["https://other.example/api", AUDIENCE]}}, None),
-    ({"claims": {"exp": NOW - 121}}, "The access token expired."),
-    ({"claims": {"exp": NOW - 120}}, None),  # within the leeway
+    ({"claims": {"exp": NOW - 120}}, "The access token expired."),  # not on or after exp (RFC 7519 4.1.4)
+    ({"claims": {"exp": NOW - 119}}, None),  # within the leeway
     ({"claims": {"iat": NOW + 121}}, "The token was issued in the future (iat)."),
     ({"claims": {"nbf": NOW + 121}}, "The token is not valid yet (nbf)."),
     ({"claims": {"exp": "tomorrow"}}, "The exp claim is not a NumericDate."),

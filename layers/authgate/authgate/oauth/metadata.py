@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from authgate.clients.model import AUTH_METHODS as CLIENT_AUTH_METHODS
 from authgate.errors import ApiError
 from authgate.http.response import Response
 from authgate.issuer import base_url
@@ -19,7 +20,7 @@ from authgate.tokens.jwt_profile import DPOP_ALGORITHMS
 if TYPE_CHECKING:
     from authgate.http.request import Request
 
-AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+AUTH_METHODS = list(CLIENT_AUTH_METHODS)
 # private_key_jwt assertions (authgate.oauth.client_assertion; FAPI 2.0 5.4): spelled out so this
 # module imports no token code; a test keeps it equal to client_assertion.ALGORITHMS.
 ASSERTION_ALGORITHMS = ["ES256", "PS256", "EdDSA", "Ed25519"]

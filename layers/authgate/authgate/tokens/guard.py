@@ -6,13 +6,14 @@ The checks, in order, and their errors: docs/tokens-and-keys.md ("The bearer gua
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar
 
 from authgate import clock
 from authgate.clients.model import FAPI2
 from authgate.errors import ApiError
 from authgate.errors.challenges import resource as resource_challenge
 from authgate.issuer import base_url
+from authgate.request_view import ERROR_FORMATS
 from authgate.settings import get_settings
 from authgate.stores import client_cache
 from authgate.stores.batch import BatchRead
@@ -23,11 +24,10 @@ from authgate.tokens.jwt_profile import FAPI2_ALGORITHMS, default_audience, reso
 from authgate.tokens.validator import default_validator
 
 if TYPE_CHECKING:
-    from authgate.request_view import ErrorFormat, RequestView
+    from authgate.request_view import RequestView
     from authgate.tokens.principal import Principal
 
 T = TypeVar("T")
-ERROR_FORMATS = ("problem", "legacy-a", "legacy-b")
 
 
 def require_bearer(request: RequestView, scope: str, *, audience: str | None = None) -> Principal:
@@ -87,7 +87,7 @@ def _require(request: RequestView, scope: str, prefetch: Callable[[Principal, Ba
     if error_format is None:
         raise invalid_token("The client this token was issued to is not registered.",
                             internal=f"client_id={principal.client_id}")
-    request.context.error_format = cast("ErrorFormat", error_format if error_format in ERROR_FORMATS else "problem")
+    request.context.error_format = error_format if error_format in ERROR_FORMATS else "problem"
     # After the client's error format is known, so a proof failure is rendered in the client's shape.
     fapi2 = client.profile() == FAPI2
     proof = _proof(request, scheme, token, principal, issuer, now, fapi2)
