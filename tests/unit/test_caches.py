@@ -85,9 +85,27 @@ def test_a_cache_is_bounded_by_maxsize() -> None:
 
 
 def test_the_registry_does_not_keep_a_dropped_cache_alive() -> None:
-    before = len(caches._MAPPINGS)
+    import weakref
+
     cache: BoundedCache[str, int] = BoundedCache(4)
-    assert len(caches._MAPPINGS) == before + 1
+    ref = weakref.ref(cache)
+    assert cache in caches._MAPPINGS
     del cache
     gc.collect()
-    assert len(caches._MAPPINGS) == before
+    assert ref() is None
+
+
+def test_peek_is_a_lookup_that_keeps_the_entrys_place() -> None:
+    cache: BoundedCache[str, int] = BoundedCache(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert (cache.peek("a"), cache.peek("missing")) == (1, None)
+    cache.put("c", 3)  # "a" was only peeked at: it is still the oldest
+    assert list(cache) == ["b", "c"]
+
+
+def test_peek_is_refused_on_a_cache_with_a_ttl() -> None:
+    import pytest
+
+    with pytest.raises(TypeError):
+        BoundedCache(2, ttl=60).peek("a")

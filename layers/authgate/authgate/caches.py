@@ -45,41 +45,51 @@ class BoundedCache(Generic[K, V]):
 
     Lock-free: each OrderedDict operation is atomic under the GIL, and a lost race costs one more
     miss, never a wrong answer. `None` is "not cached": wrap a value that may be None in a tuple.
+    `peek` (caches without a ttl) is the hot path's lookup: the dict's own `get`, no Python call,
+    and a hit keeps its place (docs/decisions.md, measured shortcuts).
     """
 
-    __slots__ = ("__weakref__", "_entries", "maxsize", "ttl")
+    __slots__ = ("__weakref__", "_entries", "maxsize", "peek", "ttl")
 
     def __init__(self, maxsize: int, ttl: float | None = None) -> None:
         self.maxsize = maxsize
         self.ttl = ttl
-        self._entries: OrderedDict[K, tuple[float, V]] = OrderedDict()
+        # Values as given without a ttl; (stored at, value) with one.
+        self._entries: OrderedDict[K, Any] = OrderedDict()
+        self.peek: Callable[[K], V | None] = self._entries.get if ttl is None else self._no_peek
         _MAPPINGS.add(self)
 
     def get(self, key: K, now: float = 0.0) -> V | None:
-        """The value of `key`, or None when absent or older than `ttl` at `now`."""
+        """The value of `key`, or None when absent or older than `ttl` at `now`; a hit becomes the most recent."""
         entries = self._entries
         entry = entries.get(key)
         if entry is None:
             return None
-        if self.ttl is not None and not 0 <= now - entry[0] < self.ttl:
-            entries.pop(key, None)
-            return None
+        if self.ttl is not None:
+            if not 0 <= now - entry[0] < self.ttl:
+                entries.pop(key, None)
+                return None
+            entry = entry[1]
         try:
             entries.move_to_end(key)
         except KeyError:  # another thread evicted it meanwhile
             pass
-        return entry[1]
+        value: V = entry
+        return value
 
     def put(self, key: K, value: V, now: float = 0.0) -> None:
         """Remember `value` for `key` (as of `now` when there is a `ttl`), evicting the least recently used."""
         entries = self._entries
         entries.pop(key, None)
-        entries[key] = (now, value)
+        entries[key] = value if self.ttl is None else (now, value)
         while len(entries) > self.maxsize:
             try:
                 entries.popitem(last=False)
             except KeyError:
                 break
+
+    def _no_peek(self, key: K) -> V | None:
+        raise TypeError("BoundedCache.peek needs a cache without a ttl; use get(key, now)")
 
     def pop(self, key: K) -> None:
         """Forget `key`."""

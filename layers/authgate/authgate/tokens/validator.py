@@ -48,7 +48,7 @@ class AccessTokenValidator:
     def validate(self, token: str, *, issuer: str, audience: str, now: int) -> Principal:
         """The token's principal, or ApiError invalid_token saying why not."""
         entry = (token, issuer, audience)
-        remembered = self._verified.get(entry)
+        remembered = self._verified.peek(entry)
         if remembered is not None:
             principal, kid, key = remembered
             if self.keys.get(kid, now) is key and now < principal.expires_at + self.leeway:
