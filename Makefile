@@ -50,7 +50,7 @@ PIP_QUIET := -qq --disable-pip-version-check --no-input
 PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a directory' || true; }
 PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requirements.txt
 
-.PHONY: help run test venv sam-venv checkov-venv iam-simulator browser validate imports typecheck lint unit functional e2e \
+.PHONY: help run test venv sam-venv checkov-venv iam-simulator browser validate imports deadcode typecheck lint unit functional e2e \
 	build bench soak fuzz clean deploy account-setup teardown release-snapshot
 
 help:
@@ -62,7 +62,7 @@ help:
 	@echo "make account-setup   once per AWS account and region: API Gateway's CloudWatch logging role"
 	@echo "make teardown STAGE=...   delete a stage's stack; its data (tables, secret, logs) is kept"
 	@echo "make fuzz   the parser fuzz targets at length (FUZZ_EXAMPLES per target); new outcomes kept in tests/fuzz/corpus"
-	@echo "make unit | functional | e2e | validate | imports | typecheck | lint | clean"
+	@echo "make unit | functional | e2e | validate | imports | deadcode | typecheck | lint | clean"
 
 run: $(RUNSTAMP)
 	$(BIN)/authgate serve
@@ -70,7 +70,7 @@ run: $(RUNSTAMP)
 # Linters first, pytest last: the output ends with pytest's summary line. --iam-unused: the whole
 # suite records every AWS call of every function, and a grant none of them needs fails the run
 # (tests/deploy/iam).
-test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) validate imports typecheck
+test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) validate imports deadcode typecheck
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --iam-unused
 
 venv: $(STAMP)
@@ -162,6 +162,11 @@ typecheck: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check layers cli functions tests bench scripts
+
+# Dead code: vulture over everything the repository runs (pyproject.toml [tool.vulture]); a name
+# used only through a string or an interface goes in tools/deadcode_whitelist.py.
+deadcode: $(STAMP)
+	$(BIN)/vulture
 
 unit: $(STAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/unit

@@ -1,10 +1,10 @@
 """The bearer guard's cost per request against a bare `jwt.decode` of the same token, one run.
 
 Warm figures (key and client caches filled), in-process moto. Rows: PyJWT alone
-(signature + exp/aud/iss), the guard without storage (tokens.validation: header parsing,
+(signature + exp/aud/iss), the guard without storage (tokens.validator: header parsing,
 allow-lists, signature, claims; every check every time, as for a token's first use), the same
 for a token the function has already verified (its verified-token cache), and the whole check
-as a route sees it (tokens.resource: plus the one BatchGetItem of the revocation ids, here
+as a route sees it (tokens.guard: plus the one BatchGetItem of the revocation ids, here
 against moto, so the storage part is moto's cost, not DynamoDB's).
 Run: `python -m bench guard`.
 """
@@ -38,9 +38,9 @@ def measure(alg: str, n: int = N) -> dict[str, float]:
         from authgate.stores.clients import ClientStore
         from authgate.stores.signing_keys import KeyStore
         from authgate.tokens.access_token import issue_access_token
-        from authgate.tokens.resource import require_bearer
+        from authgate.tokens.guard import require_bearer
         from authgate.tokens.rotation import ensure_keys
-        from authgate.tokens.validation import AccessTokenValidator, default_validator
+        from authgate.tokens.validator import AccessTokenValidator, default_validator
         from authgate.tokens.verification_keys import KeyCache
 
         ensure_keys()

@@ -195,7 +195,7 @@ def build() -> list[Operation]:
         Operation("POST /charges, replay", "charges", lambda: replay, 201, budget=2),
         Operation("GET /charges/{id}", "charges", get_event, 200, budget=2),
         # A token's first request: every request above reuses one token, as a client does for its
-        # lifetime, so the function checks its signature once (tokens.validation).
+        # lifetime, so the function checks its signature once (tokens.validator).
         Operation(NEW_TOKEN_GET, "charges", lambda: with_new_token(get_event()), 200, budget=2),
         *dpop_operations(token_base, get_event),
     ]

@@ -67,7 +67,7 @@ Lambda times.
 - **Guard**: `bench/guard.py`: the bearer check (JOSE header allow-list, signature, claims),
   every check every time as for a token's first use, against a bare PyJWT `jwt.decode` of the
   same token with the same key, both warm; beside it, the same check of a token the function
-  has already verified (its verified-token cache, tokens.validation).
+  has already verified (its verified-token cache, tokens.validator).
 - **Size**: `pip install --target --platform manylinux2014_aarch64 --python-version 3.12
   --only-binary=:all:` of `layers/authgate/requirements.txt` (cached in `.bench-cache/`) plus
   the `authgate` package and the function's own directory, unzipped and zipped.

@@ -44,7 +44,7 @@ def bearer(token: str, **extra: list[str]) -> dict[str, list[str]]:
 
 
 def _charges_read(request: Any) -> Response:
-    from authgate.tokens.resource import require_bearer
+    from authgate.tokens.guard import require_bearer
 
     principal = require_bearer(request, "charges:read")
     return Response.json(200, {"sub": principal.subject, "client_id": principal.client_id,
@@ -52,7 +52,7 @@ def _charges_read(request: Any) -> Response:
 
 
 def _charges_write(request: Any) -> Response:
-    from authgate.tokens.resource import require_bearer
+    from authgate.tokens.guard import require_bearer
 
     require_bearer(request, "charges:write")
     return Response.json(201, {"ok": True})

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-# (command, module exposing `register(subparsers)`); a module not written yet is skipped.
+# (command, module exposing `register(subparsers)`, summary in --help).
 ADMIN_GROUPS = (
     ("clients", "authgate_cli.admin.clients", "manage OAuth clients"),
     ("users", "authgate_cli.admin.users", "manage users"),
@@ -58,13 +57,6 @@ def _invoke(args: argparse.Namespace) -> int:
     from authgate_cli.local.invoke import main
 
     return main(args.function, args.event, seed=args.seed)
-
-
-def _exists(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        return False
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -114,8 +106,6 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
     wanted = next((a for a in argv if not a.startswith("-")), None)
     for name, module, summary in ADMIN_GROUPS:
-        if not _exists(module):
-            continue
         if name == wanted:
             importlib.import_module(module).register(sub)
         else:

@@ -17,10 +17,10 @@ from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
 from authgate.limits.limiter import enforce
-from authgate.tokens.resource import require_bearer, require_bearer_with
+from authgate.tokens.guard import require_bearer, require_bearer_with
 
 # Charges are account data: never stored by shared caches (RFC 9111 5.2.2.5).
-NO_STORE = {"Cache_Control": "no-store"}
+NO_STORE = {"Cache-Control": "no-store"}
 
 
 def create_charge(request: Request) -> Response:
@@ -41,14 +41,14 @@ def get_charge(request: Request) -> Response:
     charge_id = request.path_params.get("id", "")
     principal, charge = require_bearer_with(request, "charges:read", service.charge_reader(charge_id))
     enforce(request, principal)
-    return Response.json(200, service.found_charge(charge_id, charge), **NO_STORE)
+    return Response.json(200, service.found_charge(charge_id, charge), headers=NO_STORE)
 
 
 def list_charges(request: Request) -> Response:
     principal = require_bearer(request, "charges:read")
     enforce(request, principal)
     limit, cursor = service.page_parameters(request.query)
-    return Response.json(200, service.list_charges(principal, limit, cursor), **NO_STORE)
+    return Response.json(200, service.list_charges(principal, limit, cursor), headers=NO_STORE)
 
 
 handler = App("charges", {

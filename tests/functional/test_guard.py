@@ -248,7 +248,7 @@ def test_bad_signature_is_invalid_token(keys: None) -> None:
 
 
 def test_unknown_kid_is_invalid_token_and_reload_is_bounded(keys: None, clock: ManualClock) -> None:
-    from authgate.tokens.validation import default_validator
+    from authgate.tokens.validator import default_validator
 
     assert call(event(headers=bearer(issue().token)))[0] == 200
     loads = default_validator().keys.loads
@@ -409,7 +409,7 @@ def test_storage_outage_during_revocation_check_is_503(keys: None, monkeypatch: 
 
 
 def test_a_token_is_verified_once_then_remembered(keys: None, clock: ManualClock) -> None:
-    from authgate.tokens.validation import default_validator
+    from authgate.tokens.validator import default_validator
 
     token = issue().token
     first = default_validator().validate(token, issuer=ISSUER, audience=AUDIENCE, now=int(clock()))
@@ -447,10 +447,10 @@ def test_a_remembered_token_of_a_withdrawn_key_is_refused(keys: None, clock: Man
 
 
 def test_the_cache_is_bounded(keys: None, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
-    from authgate.tokens import validation
+    from authgate.tokens import validator as validator_module
 
-    monkeypatch.setattr(validation, "VERIFIED_CACHE_SIZE", 2)
-    validator = validation.default_validator()
+    monkeypatch.setattr(validator_module, "VERIFIED_CACHE_SIZE", 2)
+    validator = validator_module.default_validator()
     tokens = [issue().token for _ in range(3)]
     for token in tokens:
         validator.validate(token, issuer=ISSUER, audience=AUDIENCE, now=int(clock()))

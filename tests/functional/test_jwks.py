@@ -57,7 +57,7 @@ def jwks_url(aws: None, invoke: Any) -> Iterator[str]:
 def test_pyjwkclient_verifies_issued_tokens(jwks_url: str, monkeypatch: pytest.MonkeyPatch,
                                            backend: str, alg: str) -> None:
     from authgate.tokens.access_token import issue_access_token
-    from authgate.tokens.resource import verify_access_token
+    from authgate.tokens.guard import verify_access_token
     from authgate.tokens.rotation import ensure_keys
 
     configure(monkeypatch, backend, alg)

@@ -37,7 +37,6 @@ class JwksValidator:
         self.invoke, self.clock = invoke, clock
         self.keys: dict[str, Any] = {}
         self.expires = -1.0
-        self.fetches = 0
 
     def verify(self, token: str) -> bool:
         if self.clock() >= self.expires:
@@ -45,7 +44,6 @@ class JwksValidator:
             max_age = int(re.search(r"max-age=(\d+)", result["multiValueHeaders"]["Cache-Control"][0]).group(1))
             self.keys = {k["kid"]: k for k in json.loads(result["body"])["keys"]}
             self.expires = self.clock() + max_age
-            self.fetches += 1
         kid = jwt.get_unverified_header(token)["kid"]
         if kid not in self.keys:
             return False
@@ -61,7 +59,7 @@ class JwksValidator:
 def run_stream(clock: ManualClock, invoke: Any, *, rotate_every: int, hours: int, step: int = 60) -> dict[str, int]:
     from authgate.stores.signing_keys import KeyStore
     from authgate.tokens.rotation import rotate
-    from authgate.tokens.validation import AccessTokenValidator
+    from authgate.tokens.validator import AccessTokenValidator
     from authgate.tokens.verification_keys import KeyCache
 
     # Strict: reloads only every max-age, never because of an unknown kid.

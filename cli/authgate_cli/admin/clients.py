@@ -2,7 +2,7 @@
 
 A new or rotated secret is printed ONCE (stdout) and stored only as its SHA-256; rotation
 invalidates the old secret from the next request (client reads are strongly consistent).
-Arguments are checked before any stack is looked up (authgate_cli.admin.validation), the tenant
+Arguments are checked before any stack is looked up (authgate_cli.admin.arguments), the tenant
 once the stack is known; a refusal is one line on stderr and exit status 2.
 A client may register public keys (`--jwks FILE|JSON`) and authenticate with private_key_jwt
 (RFC 7523) instead of a secret, be required to push its authorization requests (RFC 9126), and be
@@ -19,26 +19,26 @@ import json
 import sys
 from typing import IO, Any
 
-from authgate_cli.admin import target, validation
+from authgate.clients.model import AUTH_METHODS
+from authgate_cli.admin import arguments, target
 
 GRANT_TYPES = ("authorization_code", "refresh_token", "client_credentials", "password")
-AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
 
 
 def _registration(args: argparse.Namespace, client_type: str, redirect_uris: list[str] | tuple[str, ...],
                   grants: list[str] | tuple[str, ...], current_keys: tuple[dict[str, Any], ...] = (),
                   current_method: str = "") -> dict[str, Any]:
     """The authentication and profile attributes the arguments ask for, checked (RFC 7591 2)."""
-    keys = validation.jwks(args.jwks) if getattr(args, "jwks", None) else current_keys
+    keys = arguments.jwks(args.jwks) if getattr(args, "jwks", None) else current_keys
     method = getattr(args, "auth_method", None) or current_method
     profile = getattr(args, "profile", None)
     if profile == "fapi2":
-        validation.fapi2_registration(client_type, method, keys, redirect_uris, grants)
+        arguments.fapi2_registration(client_type, method, keys, redirect_uris, grants)
         method = "private_key_jwt"
     if method == "private_key_jwt" and not keys:
-        raise validation.InvalidInput("private_key_jwt needs the client's public keys: give --jwks FILE|JSON")
+        raise arguments.InvalidInput("private_key_jwt needs the client's public keys: give --jwks FILE|JSON")
     if method == "none" and client_type != "public" or client_type == "public" and method not in ("", "none"):
-        raise validation.InvalidInput("a public client authenticates with none, and only a public client does")
+        raise arguments.InvalidInput("a public client authenticates with none, and only a public client does")
     out: dict[str, Any] = {"jwks": keys, "token_endpoint_auth_method": method}
     if profile is not None:
         out["profile"] = "" if profile == "none" else profile
@@ -54,16 +54,16 @@ def check_create(args: argparse.Namespace) -> None:
     from authgate.oauth.scopes import KNOWN_SCOPES
 
     if args.client_id is not None:
-        validation.identifier(args.client_id, "--client-id")
-    validation.identifier(args.tenant, "--tenant")
+        arguments.identifier(args.client_id, "--client-id")
+    arguments.identifier(args.tenant, "--tenant")
     if args.name is not None:
-        validation.text(args.name, "--name")
+        arguments.text(args.name, "--name")
     for uri in args.redirect_uri:
-        validation.redirect_uri(uri)
+        arguments.redirect_uri(uri)
     unknown = [s for s in args.scope if s not in KNOWN_SCOPES]
     if unknown:
-        raise validation.InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(KNOWN_SCOPES)}")
-    validation.client_grants(args.grant, args.type, args.redirect_uri)
+        raise arguments.InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(KNOWN_SCOPES)}")
+    arguments.client_grants(args.grant, args.type, args.redirect_uri)
     _registration(args, args.type, args.redirect_uri, args.grant)
 
 
@@ -73,8 +73,8 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
     try:
         check_create(args)
-        validation.existing_tenant(args.tenant)
-    except validation.InvalidInput as exc:
+        arguments.existing_tenant(args.tenant)
+    except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2
     try:
@@ -110,7 +110,7 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     try:
         changes = _registration(args, client.client_type, client.redirect_uris, client.grant_types,
                                 client.jwks, client.token_endpoint_auth_method)
-    except validation.InvalidInput as exc:
+    except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2
     if changes["token_endpoint_auth_method"] == "private_key_jwt":
@@ -172,12 +172,12 @@ def _run(args: argparse.Namespace) -> int:
         if args.clients_command == "create":
             check_create(args)
         elif args.clients_command == "update":
-            validation.identifier(args.client_id, "CLIENT_ID")
+            arguments.identifier(args.client_id, "CLIENT_ID")
             if args.jwks:
-                validation.jwks(args.jwks)
+                arguments.jwks(args.jwks)
         elif args.clients_command == "rotate-secret":
-            validation.identifier(args.client_id, "CLIENT_ID")
-    except validation.InvalidInput as exc:
+            arguments.identifier(args.client_id, "CLIENT_ID")
+    except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2
     return target.run(args, "clients", lambda: ACTIONS[args.clients_command](args))

@@ -15,7 +15,7 @@ import sys
 import unicodedata
 from typing import IO, Any
 
-from authgate_cli.admin import target, validation
+from authgate_cli.admin import arguments, target
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1024
@@ -24,10 +24,10 @@ MAX_USERNAME = 128
 
 def check_create(args: argparse.Namespace, stdin: IO[str] | None = None) -> None:
     """Refuse bad arguments, and a prompt nobody can answer, before any stack is looked up."""
-    validation.identifier(args.tenant, "--tenant")
-    validation.text(args.username, "--username", limit=MAX_USERNAME)
+    arguments.identifier(args.tenant, "--tenant")
+    arguments.text(args.username, "--username", limit=MAX_USERNAME)
     if not args.password_stdin and not (stdin or sys.stdin).isatty():
-        raise validation.InvalidInput("no terminal to ask for the password on: pipe it in with --password-stdin")
+        raise arguments.InvalidInput("no terminal to ask for the password on: pipe it in with --password-stdin")
 
 
 def read_password(args: argparse.Namespace, stdin: IO[str] | None = None) -> str:
@@ -37,13 +37,13 @@ def read_password(args: argparse.Namespace, stdin: IO[str] | None = None) -> str
         try:
             password = getpass.getpass(f"password for {args.username}: ")
         except (EOFError, KeyboardInterrupt):
-            raise validation.InvalidInput("no password given") from None
+            raise arguments.InvalidInput("no password given") from None
     if len(password) < MIN_PASSWORD:
-        raise validation.InvalidInput(f"the password must have at least {MIN_PASSWORD} characters")
+        raise arguments.InvalidInput(f"the password must have at least {MIN_PASSWORD} characters")
     if len(password) > MAX_PASSWORD:
-        raise validation.InvalidInput(f"the password must have at most {MAX_PASSWORD} characters")
+        raise arguments.InvalidInput(f"the password must have at most {MAX_PASSWORD} characters")
     if any(unicodedata.category(c) == "Cc" for c in password):
-        raise validation.InvalidInput("the password contains a control character")
+        raise arguments.InvalidInput("the password contains a control character")
     return password
 
 
@@ -53,9 +53,9 @@ def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[s
 
     try:
         check_create(args, stdin)
-        validation.existing_tenant(args.tenant)
+        arguments.existing_tenant(args.tenant)
         password = read_password(args, stdin)
-    except validation.InvalidInput as exc:
+    except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate users: {exc}\n")
         return 2
     try:
@@ -71,7 +71,7 @@ def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[s
 def _run(args: argparse.Namespace) -> int:
     try:
         check_create(args)
-    except validation.InvalidInput as exc:
+    except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate users: {exc}\n")
         return 2
     return target.run(args, "users", lambda: create_user(args))

@@ -66,8 +66,6 @@ class Response:
     reason: str
     headers: tuple[tuple[str, str], ...]
     body: bytes
-    elapsed_ms: float
-    truncated: bool = False
 
     def header(self, name: str) -> str | None:
         """All values of `name` joined by ", " (RFC 9110 5.3), or None."""
@@ -94,9 +92,6 @@ class Budget:
 
     def left(self) -> float:
         return self.seconds - (time.monotonic() - self.started)
-
-    def spent(self) -> bool:
-        return self.left() <= 0
 
 
 class Client:
@@ -125,7 +120,6 @@ class Client:
                                                      context=self._tls)
         else:
             connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
-        started = time.monotonic()
         self.sent += 1
         try:
             connection.putrequest(method, target, skip_accept_encoding=True)
@@ -140,8 +134,7 @@ class Client:
             answer = connection.getresponse()
             data = answer.read(MAX_BODY + 1)
             response = Response(status=answer.status, reason=answer.reason, headers=tuple(answer.getheaders()),
-                                body=data[:MAX_BODY], elapsed_ms=(time.monotonic() - started) * 1000,
-                                truncated=len(data) > MAX_BODY)
+                                body=data[:MAX_BODY])
         except TimeoutError:
             raise TransportError(f"no answer within {timeout:.0f} s", request) from None
         except ssl.SSLError as exc:

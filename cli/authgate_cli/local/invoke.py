@@ -29,10 +29,6 @@ class InvokeError(Exception):
     """Bad input to `invoke` (missing or malformed event, unknown function): exit status 2."""
 
 
-class NeedsImplementation(Exception):
-    """The event needs a capability that is still a stub (e.g. token issuing)."""
-
-
 def read_event(path: Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -63,10 +59,6 @@ def expand(value: Any, mint: Callable[[str, dict[str, str]], str]) -> Any:
     return value
 
 
-def has_placeholders(value: Any) -> bool:
-    return bool(PLACEHOLDER.search(json.dumps(value)))
-
-
 def mint(kind: str, args: dict[str, str]) -> str:
     """Placeholder values, minted against the current (local) stack."""
     if kind == "filler":
@@ -85,13 +77,9 @@ def mint(kind: str, args: dict[str, str]) -> str:
     if client is None:
         raise InvokeError(f"{{{{access_token}}}}: no seeded client {client_id!r}")
     scope = args.get("scope", " ".join(client.scopes)).replace(",", " ")
-    try:
-        issued = issue_access_token(issuer=get_settings().issuer, subject=args.get("subject", client_id),
-                                    client_id=client_id, tenant=client.tenant_id, scope=scope,
-                                    audience=args.get("audience"))
-    except NotImplementedError:
-        raise NeedsImplementation("this event needs {{access_token}}, and token issuing "
-                                  "(authgate.tokens.access_token) is not implemented yet") from None
+    issued = issue_access_token(issuer=get_settings().issuer, subject=args.get("subject", client_id),
+                                client_id=client_id, tenant=client.tenant_id, scope=scope,
+                                audience=args.get("audience"))
     return issued.token
 
 
@@ -149,7 +137,7 @@ def main(function: str, event_path: Path, seed: Path | None = None) -> int:
         with contextlib.redirect_stdout(sys.stderr), local_aws(seed):
             try:
                 result = run(function, event)
-            except (InvokeError, NeedsImplementation):
+            except InvokeError:
                 raise
             except Exception as exc:  # noqa: BLE001 - reported the way Lambda reports a crash
                 traceback.print_exc()
@@ -160,8 +148,5 @@ def main(function: str, event_path: Path, seed: Path | None = None) -> int:
     except InvokeError as exc:
         print(f"authgate invoke: {exc}", file=sys.stderr)
         return 2
-    except NeedsImplementation as exc:
-        print(f"authgate invoke: {exc}", file=sys.stderr)
-        return 1
     print(json.dumps(result, indent=2, ensure_ascii=False))
     return 1 if failed else 0

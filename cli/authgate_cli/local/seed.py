@@ -18,7 +18,6 @@ from typing import Any
 from authgate_cli.local.loaders import LOADERS
 
 DEMO_SEED = Path(__file__).with_name("demo_seed.json")
-STAGING_SEED = Path(__file__).with_name("staging_seed.json")
 # Where the demo app listens unless `authgate serve --callback-port` moves it.
 DEMO_APP_ORIGIN = "http://127.0.0.1:8765"
 DEMO_APP_PLACEHOLDER = "{demo_app}"

@@ -1,7 +1,9 @@
 """AWS clients, built on first use and cached for warm invocations (never at import; `caches.reset()` forgets them).
 
 `AUTHGATE_AWS_ENDPOINT_URL` points every client at a local endpoint (the emulator's embedded
-moto server, or an external DynamoDB-compatible server).
+moto server, or an external DynamoDB-compatible server). The cold-start shortcuts here (botocore
+without boto3, a data loader that knows our services, one gc.freeze, a lean client config) are
+measured in docs/decisions.md ("Measured shortcuts") and guarded by tests/unit/test_aws.py.
 """
 
 from __future__ import annotations
@@ -15,17 +17,13 @@ from authgate.settings import get_settings
 
 @cached
 def _session() -> Any:
-    """One botocore session for every client: the second client reuses its loaded endpoint data.
-
-    botocore directly, not boto3: boto3.client() is a thin wrapper over this, and importing boto3
-    (its resource layer, s3transfer) costs a cold start ~15 ms for nothing used here.
-    """
+    """One botocore session for every client (botocore directly: boto3.client() is a thin wrapper over it)."""
     import botocore.loaders  # deferred: functions that never touch AWS on a path don't pay for it
     import botocore.session
 
     class _KnownServicesLoader(botocore.loaders.Loader):  # type: ignore[misc]  # botocore is untyped
-        # botocore answers "which services exist?" by listing ~400 model directories (~880
-        # listdir calls, ~18 ms of every cold start, measured); we only ever build these.
+        # botocore answers "which services exist?" by listing every bundled model directory; we
+        # only ever build these.
         def list_available_services(self, type_name: str) -> list[str]:
             return list(_SERVICES)
 
@@ -43,10 +41,8 @@ def _client(service: str) -> Any:
 
     settings = get_settings()
     # parameter_validation off: our requests are built by code, not users, and DynamoDB validates
-    # them anyway; botocore's client-side walk of every request costs ~6% of a warm token request.
-    # A fixed User-Agent: botocore's default is rebuilt twice per call (SDK, OS, language,
-    # execution environment and feature components, each sanitised), about a third of a call's
-    # CPU, measured; this one still names the SDK and its version.
+    # them anyway. A fixed User-Agent: botocore rebuilds its default twice per call; this one still
+    # names the SDK and its version.
     config = Config(retries={"max_attempts": 2, "mode": "standard"},
                     connect_timeout=2, read_timeout=5, tcp_keepalive=True, parameter_validation=False,
                     user_agent=f"authgate Botocore/{botocore.__version__}")
@@ -56,10 +52,9 @@ def _client(service: str) -> Any:
     client = _session().create_client(service, **kwargs)
     if len(_FROZEN) < len(_SERVICES):
         # botocore, its models and the client live as long as the process: move them (and every
-        # module imported so far) out of the collector's sight, so the cold start's next full
-        # collection, and every later one, traverses only what requests create (~15-45 ms of a
-        # first token or charges request was one full collection, measured). Bounded: a process
-        # that rebuilds clients (tests, the emulator) must not freeze its garbage for good.
+        # module imported so far) out of the collector's sight, so every later full collection
+        # traverses only what requests create. Bounded: a process that rebuilds clients (tests,
+        # the emulator) must not freeze its garbage for good.
         gc.freeze()
         _FROZEN.append(service)
     return client

@@ -3,9 +3,8 @@
 The lines keep the shape Powertools' Logger gave them (level, location, message, timestamp,
 service, correlation_id, xray_trace_id, the extra keys, and for an exception its text, name and
 structured stack_trace), so dashboards and queries keep working. Written on the standard
-library's logging rather than through Powertools: its Logger import and first record cost
-every cold start about 11 ms (measured), a fifth of the headroom the functions have over the
-floor, and a warm request a tenth of its CPU.
+library's logging rather than through Powertools, whose Logger costs cold starts and warm CPU
+(docs/decisions.md, measured shortcuts).
 """
 
 from __future__ import annotations
@@ -146,10 +145,9 @@ def get_logger() -> logging.Logger:
 
 
 def info_line(message: str, fields: dict[str, Any]) -> None:
-    """`get_logger().info(message, extra=fields)`, the same JSON line, for the once-per-request
-    access line: written straight to the service's own handler when it is the only one, without
-    a LogRecord and the logging module's machinery (about a quarter of a warm charges read's own
-    CPU, measured with `make bench`). Any other handler (a test's capture) gets the record."""
+    """`get_logger().info(message, extra=fields)` for the access line, without a LogRecord when the
+    service's own handler is the only one (docs/decisions.md, measured shortcuts); any other
+    handler (a test's capture) gets the record."""
     logger = get_logger()
     if not logger.isEnabledFor(logging.INFO):
         return

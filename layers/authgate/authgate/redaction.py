@@ -9,8 +9,9 @@ anything that reaches a log line anyway: it runs on the final JSON document of e
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
+
+from authgate.caches import cached
 
 REDACTED = "[redacted]"
 
@@ -34,9 +35,8 @@ _NAMES = "|".join(sorted({re.escape(k) for k in SECRET_KEYS} | {
 
 # Substrings that are credentials whatever surrounds them (order matters: whole header lines
 # and JSON members first, then scheme credentials, query/form pairs, and bare JWTs). Compiled on
-# the first text that may hold one (most log lines never do): compiling them costs every cold
-# start about 2 ms otherwise.
-@lru_cache(maxsize=1)
+# the first text that may hold one (most log lines never do), not at every cold start.
+@cached
 def _secret_patterns() -> list[tuple[re.Pattern[str], Any]]:
     return [
         # "name": "value" / 'name': 'value' inside a text that embeds JSON or a Python repr.
@@ -63,7 +63,7 @@ def is_secret_key(name: Any) -> bool:
 # Every log record asks about the same few dozen names (record attributes, extra keys): memoised
 # on the name as given, redaction costs a warm request a fraction of what it did. Bounded, as
 # names may come from input.
-@lru_cache(maxsize=2048)
+@cached(maxsize=2048)
 def _is_secret_name(name: str) -> bool:
     key = name.lower()
     if key in _PUBLIC_KEYS:

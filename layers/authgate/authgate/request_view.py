@@ -9,10 +9,11 @@ no conversion, no cost).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, Protocol
+from typing import Literal, Protocol, get_args
 
 # A client's registered error shape (contract "Error shapes"); problem+json is the default.
 ErrorFormat = Literal["problem", "legacy-a", "legacy-b"]
+ERROR_FORMATS: tuple[ErrorFormat, ...] = get_args(ErrorFormat)
 
 
 class HeaderView(Protocol):

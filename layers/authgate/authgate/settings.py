@@ -14,8 +14,6 @@ from typing import NamedTuple
 
 from authgate.caches import cached
 
-ENV_PREFIX = "AUTHGATE_"
-
 TABLE_ENV = {
     "tenants": "AUTHGATE_TENANTS_TABLE",
     "clients": "AUTHGATE_CLIENTS_TABLE",
@@ -37,7 +35,7 @@ class SettingsError(ValueError):
 
 
 # Settings, Tables and Limits are NamedTuples, not frozen dataclasses: immutable and typed alike,
-# and building the three classes costs every cold start ~0.5 ms instead of ~4 ms (make bench).
+# and cheaper to build at cold start (docs/decisions.md, measured shortcuts).
 class Tables(NamedTuple):
     """DynamoDB table names, one per store."""
 
@@ -117,6 +115,10 @@ class Settings(NamedTuple):
     limits: Limits = Limits()
 
 
+# The defaults, written once (above): what an unset environment variable means.
+_DEFAULTS = Settings()
+_LIMITS = Limits()
+
 _VALID = {
     "stage": {"local", "staging", "production"},
     "signing_backend": {"local", "kms"},
@@ -168,13 +170,13 @@ def _stack(env: Mapping[str, str], stage: str) -> str:
 
 def _limits(env: Mapping[str, str]) -> Limits:
     limits = Limits(
-        window=_int(env, "AUTHGATE_RATE_WINDOW", 60, 1, 3600),
-        tenant=_int(env, "AUTHGATE_RATE_TENANT", 3000, 1, MAX_TENANT_QUOTA),
-        client=_int(env, "AUTHGATE_RATE_CLIENT", 1200, 1, MAX_CLIENT_QUOTA),
-        ip=_int(env, "AUTHGATE_RATE_IP", 600, 1, PARTITION_QUOTA_MAX),
-        auth_failure_window=_int(env, "AUTHGATE_AUTH_FAILURE_WINDOW", 300, 10, 86400),
-        auth_failure_client=_int(env, "AUTHGATE_AUTH_FAILURE_CLIENT", 10, 1, 100_000),
-        auth_failure_ip=_int(env, "AUTHGATE_AUTH_FAILURE_IP", 30, 1, 100_000),
+        window=_int(env, "AUTHGATE_RATE_WINDOW", _LIMITS.window, 1, 3600),
+        tenant=_int(env, "AUTHGATE_RATE_TENANT", _LIMITS.tenant, 1, MAX_TENANT_QUOTA),
+        client=_int(env, "AUTHGATE_RATE_CLIENT", _LIMITS.client, 1, MAX_CLIENT_QUOTA),
+        ip=_int(env, "AUTHGATE_RATE_IP", _LIMITS.ip, 1, PARTITION_QUOTA_MAX),
+        auth_failure_window=_int(env, "AUTHGATE_AUTH_FAILURE_WINDOW", _LIMITS.auth_failure_window, 10, 86400),
+        auth_failure_client=_int(env, "AUTHGATE_AUTH_FAILURE_CLIENT", _LIMITS.auth_failure_client, 1, 100_000),
+        auth_failure_ip=_int(env, "AUTHGATE_AUTH_FAILURE_IP", _LIMITS.auth_failure_ip, 1, 100_000),
     )
     # A client's requests all count in one item: faster than that item takes writes is a hot item.
     if limits.client > PARTITION_WRITE_RATE * limits.window:
@@ -186,33 +188,32 @@ def _limits(env: Mapping[str, str]) -> Limits:
 def from_env(env: Mapping[str, str] | None = None) -> Settings:
     """Build settings from the environment (defaults for what is unset)."""
     env = os.environ if env is None else env
-    stage = _choice(env, "AUTHGATE_STAGE", "stage", "local")
+    stage = _choice(env, "AUTHGATE_STAGE", "stage", _DEFAULTS.stage)
     issuer = env.get("AUTHGATE_ISSUER", "").rstrip("/")
     if issuer and not issuer.startswith(("https://", "http://127.0.0.1", "http://localhost")):
         raise SettingsError(f"AUTHGATE_ISSUER must be an https URL, got {issuer!r}")
-    defaults = Tables()
-    tables = Tables(**{name: env.get(TABLE_ENV[name]) or getattr(defaults, name) for name in Tables._fields})
+    tables = Tables(**{name: env.get(TABLE_ENV[name]) or getattr(_DEFAULTS.tables, name) for name in Tables._fields})
     return Settings(
         stage=stage,
         stack=_stack(env, stage),
         issuer=issuer,
-        signing_backend=_choice(env, "AUTHGATE_SIGNING_BACKEND", "signing_backend", "local"),
-        signing_alg=_choice(env, "AUTHGATE_SIGNING_ALG", "signing_alg", "RS256"),
-        kms_signer_role=env.get("AUTHGATE_KMS_SIGNER_ROLE", ""),
-        kms_admin_role=env.get("AUTHGATE_KMS_ADMIN_ROLE", ""),
-        access_token_ttl=_int(env, "AUTHGATE_ACCESS_TOKEN_TTL", 900, 60, 3600),
-        refresh_token_ttl=_int(env, "AUTHGATE_REFRESH_TOKEN_TTL", 30 * 24 * 3600, 3600, 400 * 24 * 3600),
-        auth_code_ttl=_int(env, "AUTHGATE_AUTH_CODE_TTL", 60, 5, 600),
-        leeway=_int(env, "AUTHGATE_LEEWAY", 120, 0, 300),
-        jwks_max_age=_int(env, "AUTHGATE_JWKS_MAX_AGE", 300, 0, 3600),
-        password_grant=_bool(env, "AUTHGATE_PASSWORD_GRANT", False),
-        require_par=_bool(env, "AUTHGATE_REQUIRE_PAR", False),
-        dpop_nonces=_bool(env, "AUTHGATE_DPOP_NONCES", False),
+        signing_backend=_choice(env, "AUTHGATE_SIGNING_BACKEND", "signing_backend", _DEFAULTS.signing_backend),
+        signing_alg=_choice(env, "AUTHGATE_SIGNING_ALG", "signing_alg", _DEFAULTS.signing_alg),
+        kms_signer_role=env.get("AUTHGATE_KMS_SIGNER_ROLE", _DEFAULTS.kms_signer_role),
+        kms_admin_role=env.get("AUTHGATE_KMS_ADMIN_ROLE", _DEFAULTS.kms_admin_role),
+        access_token_ttl=_int(env, "AUTHGATE_ACCESS_TOKEN_TTL", _DEFAULTS.access_token_ttl, 60, 3600),
+        refresh_token_ttl=_int(env, "AUTHGATE_REFRESH_TOKEN_TTL", _DEFAULTS.refresh_token_ttl, 3600, 400 * 24 * 3600),
+        auth_code_ttl=_int(env, "AUTHGATE_AUTH_CODE_TTL", _DEFAULTS.auth_code_ttl, 5, 600),
+        leeway=_int(env, "AUTHGATE_LEEWAY", _DEFAULTS.leeway, 0, 300),
+        jwks_max_age=_int(env, "AUTHGATE_JWKS_MAX_AGE", _DEFAULTS.jwks_max_age, 0, 3600),
+        password_grant=_bool(env, "AUTHGATE_PASSWORD_GRANT", _DEFAULTS.password_grant),
+        require_par=_bool(env, "AUTHGATE_REQUIRE_PAR", _DEFAULTS.require_par),
+        dpop_nonces=_bool(env, "AUTHGATE_DPOP_NONCES", _DEFAULTS.dpop_nonces),
         session_secret_arn=env.get("AUTHGATE_SESSION_SECRET_ARN", ""),
         session_secret=env.get("AUTHGATE_SESSION_SECRET", ""),
         aws_endpoint_url=env.get("AUTHGATE_AWS_ENDPOINT_URL", ""),
-        aws_region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1",
-        max_body_bytes=_int(env, "AUTHGATE_MAX_BODY_BYTES", 64 * 1024, 1024, 6 * 1024 * 1024),
+        aws_region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or _DEFAULTS.aws_region,
+        max_body_bytes=_int(env, "AUTHGATE_MAX_BODY_BYTES", _DEFAULTS.max_body_bytes, 1024, 6 * 1024 * 1024),
         tables=tables,
         limits=_limits(env),
     )

@@ -71,7 +71,6 @@ class Report:
     problems: list[str] = field(default_factory=list)
     unused: list[Grant] = field(default_factory=list)
     excused: dict[Grant, str] = field(default_factory=dict)
-    used_by: dict[Grant, Call] = field(default_factory=dict)
     rows: list[tuple[str, str, str, str, str]] = field(default_factory=list)
     calls: int = 0
 
@@ -266,7 +265,6 @@ def check(calls: Iterable[Call], worlds: dict[str, World], transformed: dict[str
     for (grant, call), result in zip(variants, evaluate(requests), strict=True):
         if result["result"] != ALLOWED and grant not in needed:
             needed[grant] = call
-    report.used_by = needed
 
     excuses = reasons if reasons is not None else read_reasons()
     for grant, shown, _, _ in grants:

@@ -29,7 +29,7 @@ def origins(origin: str) -> bool:
 
 
 def token(_request: Any) -> Response:
-    return Response.json(200, {"access_token": "t"}, Cache_Control="no-store")
+    return Response.json(200, {"access_token": "t"}, headers={"Cache-Control": "no-store"})
 
 
 def refuse(_request: Any) -> Response:
@@ -88,7 +88,7 @@ def test_plain_options_lists_the_methods() -> None:
 
 def test_a_cacheable_response_varies_on_origin_even_without_one() -> None:
     """A shared cache must not give a browser the Origin-less variant (Fetch, CORS and HTTP caching)."""
-    app = App("t", {("/jwks", "GET"): Route(lambda _r: Response.json(200, {}, Cache_Control="public, max-age=300"))},
+    app = App("t", {("/jwks", "GET"): Route(lambda _r: Response.json(200, {}, headers={"Cache-Control": "public, max-age=300"}))},
               cors={"/jwks": CorsPolicy(("GET",), origins)})
     result = app(event("GET", "/jwks"))
     assert result["multiValueHeaders"]["Vary"] == ["Origin"]

@@ -1,7 +1,7 @@
 """Differential test: authgate's access-token verification against PyJWT and joserfc (issue 20).
 
 The same tokens (a corpus of known JOSE attacks plus Hypothesis-generated headers and claims,
-signed by a real key) go through tokens.validation, `jwt.decode` (PyJWT) and joserfc's
+signed by a real key) go through tokens.validator, `jwt.decode` (PyJWT) and joserfc's
 `jwt.decode` with its claims registry; the same JWKs go through tokens.jwk, PyJWT's PyJWK and
 joserfc's import_key. Every disagreement is listed in DISAGREEMENTS with the clause that makes
 authgate's answer the right one (docs/tokens-and-keys.md, "Differences from PyJWT and joserfc");
@@ -34,7 +34,7 @@ from authgate.errors import ApiError
 from authgate.stores.signing_keys import KeyRecord
 from authgate.tokens import jwk
 from authgate.tokens.jws import der_to_raw
-from authgate.tokens.validation import AccessTokenValidator
+from authgate.tokens.validator import AccessTokenValidator
 from authgate.tokens.verification_keys import KeyCache
 
 ISS, AUD, KID = "https://as.example", "https://as.example/charges", "k1"

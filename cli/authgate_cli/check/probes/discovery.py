@@ -15,7 +15,6 @@ JWKS_PATH = "/.well-known/jwks.json"
 REQUIRED_METADATA = ("issuer", "token_endpoint", "jwks_uri", "response_types_supported")
 # RFC 7518 6.2.2, 6.3.2, 6.4.1 (and RFC 8037 2 for OKP "d"): members only a private or secret key has.
 PRIVATE_MEMBERS = ("d", "p", "q", "dp", "dq", "qi", "oth", "k")
-JSON_DOCUMENT = Expect(status=(200,), status_rule="metadata-document")
 
 
 def _json_object(ctx: Context, exchange: Exchange, rule: str, what: str) -> dict[str, Any] | None:

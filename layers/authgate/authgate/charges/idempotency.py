@@ -1,15 +1,6 @@
-"""Idempotency-Key on POST /charges (IETF draft-ietf-httpapi-idempotency-key-header; contract 7.6).
+"""Idempotency-Key on POST /charges (draft-ietf-httpapi-idempotency-key-header): per client, fingerprinted, successes only.
 
-- The key is scoped to the calling client: its record is found by sha256(client#key), and the
-  raw key never reaches storage or logs.
-- The validated request is fingerprinted: the same key with a different body is 422
-  idempotency_key_reused.
-- Only a success is recorded, in the same transaction as the charge (stores.idempotency), with
-  its response: a retry, a concurrent duplicate that lost the race, and a retry after a timeout
-  all get that response again, `Idempotent-Replayed: true`. A failure changed nothing (the write
-  is one transaction), so a retry runs again, e.g. once an invoice is unlocked.
-- The record is read in the request's one BatchGetItem (tokens.resource), so a replay costs the
-  guard's read and the limiter's write, nothing more. Records live 24 h.
+The rules: docs/charges.md ("Idempotency rules").
 """
 
 from __future__ import annotations
@@ -92,7 +83,7 @@ class KeyedRequest(NamedTuple):
         return self.key
 
     def prefetch(self, principal: Principal, reads: BatchRead) -> Pending | None:
-        """Register the (client, key) record in the request's batch read (tokens.resource)."""
+        """Register the (client, key) record in the request's batch read (tokens.guard)."""
         return idempotency.prefetch(reads, digest(principal.client_id, self.key)) if self.key else None
 
 

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate import clock
 from authgate.charges import cursor
+from authgate.charges.charge_request import ChargeRequest, parse_charge_request
 from authgate.charges.idempotency import digest, fingerprint
 from authgate.charges.model import is_charge_id, new_charge_id, representation
 from authgate.charges.tenants import enabled_currencies
-from authgate.charges.validation import ChargeRequest, parse_charge_request
 from authgate.errors import ApiError, FieldError
 from authgate.stores import idempotency
 from authgate.stores.charges import Charge, ChargeStore, from_item
@@ -97,7 +97,7 @@ def create_charge(principal: Principal, body: dict[str, Any], key: str | None,
 
 
 def charge_reader(charge_id: str) -> Callable[[Principal, BatchRead], Pending | None]:
-    """The prefetch of GET /charges/{id}: the charge, read with the guard's batch (tokens.resource)."""
+    """The prefetch of GET /charges/{id}: the charge, read with the guard's batch (tokens.guard)."""
     def prefetch(principal: Principal, reads: BatchRead) -> Pending | None:
         return ChargeStore.prefetch(reads, principal.tenant, charge_id) if is_charge_id(charge_id) else None
 

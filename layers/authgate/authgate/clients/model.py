@@ -15,14 +15,16 @@ from typing import Any, NamedTuple
 
 from authgate import records
 from authgate.records import Field
+from authgate.request_view import ERROR_FORMATS
 
 CLIENT_TYPES = ("confidential", "public")
-ERROR_FORMATS = ("problem", "legacy-a", "legacy-b")
 ENVIRONMENTS = ("local", "staging", "production")
 # -- client authentication and profile (RFC 7591 2, RFC 9126 6, FAPI 2.0) ---------------------------
 # "" = as before these attributes: client_secret_basic/_post for a confidential client, none for
 # a public one. private_key_jwt (RFC 7523 2.2) needs registered public keys (`jwks`).
 AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
+# A client id is at most this long (admin commands and stores refuse longer ones).
+MAX_CLIENT_ID_LENGTH = 200
 # The FAPI 2.0 Security Profile (oauth.client_profile says what it demands).
 FAPI2 = "fapi2"
 PROFILES = (FAPI2,)

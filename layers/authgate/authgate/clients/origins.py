@@ -2,7 +2,7 @@
 
 Origin records: key "origin <environment> <origin>", an attribute `clients` holding the ids of
 the public clients whose redirect URIs have that origin. A space never appears in a registered
-client_id (authgate_cli.admin.validation), so an origin record can never be read as a client,
+client_id (authgate_cli.admin.arguments), so an origin record can never be read as a client,
 and ids that start with the prefix are refused.
 """
 

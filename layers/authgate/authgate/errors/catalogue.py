@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-from functools import lru_cache
 from typing import NamedTuple
 
-# Read with open(), not importlib.resources: its import costs a cold start ~20 ms, and the
+from authgate.caches import cached
+
+# Read with open(), not importlib.resources: its import lengthens a cold start, and the
 # catalogue always sits beside this module (in the layer as in a checkout).
 CATALOGUE_PATH = os.path.join(os.path.dirname(__file__), "catalogue.json")
 
@@ -19,7 +20,7 @@ class CodeInfo(NamedTuple):
     meaning: str
 
 
-@lru_cache(maxsize=1)
+@cached
 def catalogue() -> dict[str, CodeInfo]:
     """Every published code, by name."""
     with open(CATALOGUE_PATH, encoding="utf-8") as f:

@@ -1,18 +1,7 @@
-"""CORS for the endpoints a browser-based client calls (Fetch standard, "CORS protocol"; RFC 6454 origins).
+"""CORS for the endpoints a browser-based client calls (Fetch standard "CORS protocol"; RFC 6454 origins).
 
-A browser app is a public client (it cannot keep a secret, RFC 6749 2.1), and the origins it
-runs on are those of its registered redirect URIs. A resource with a `CorsPolicy` answers:
-- a preflight (OPTIONS with Access-Control-Request-Method) from an allowed origin with 204 and
-  the allowed methods and request headers (cached by the browser for Max-Age); from any other
-  origin with 403 `origin_not_allowed`, so the developer sees why in the network panel;
-- OPTIONS without Access-Control-Request-Method with 204 and Allow (RFC 9110 9.3.7);
-- every other response, errors included, with Access-Control-Allow-Origin: <that origin> and
-  the headers a client needs to read (x-request-id, WWW-Authenticate, Retry-After, RateLimit).
-Exact origins only, never `*`, never Access-Control-Allow-Credentials (these endpoints use no
-cookies), and `Vary: Origin` on every response a cache could keep (GET without no-store) and on
-every response to a request with an Origin, so a cache never hands one origin's answer to
-another. Whether an origin is allowed comes from a callable, asked only when a request carries
-an Origin header: requests from servers cost nothing.
+Exact origins of public clients' redirect URIs only, never `*` or credentials; what each response
+carries: docs/local.md ("CORS for browser-based apps").
 """
 
 from __future__ import annotations

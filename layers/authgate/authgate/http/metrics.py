@@ -10,8 +10,9 @@ POWERTOOLS_METRICS_DISABLED=true turns the lines off (Powertools' own switch).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from authgate.caches import cached
 
 if TYPE_CHECKING:
     from aws_lambda_powertools import Metrics
@@ -22,7 +23,7 @@ NAMESPACE = "authgate"
 SERVICE = "authgate"
 
 
-@lru_cache(maxsize=1)
+@cached
 def _metrics() -> Metrics:
     from aws_lambda_powertools import Metrics
 

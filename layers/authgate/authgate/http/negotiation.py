@@ -1,16 +1,4 @@
-"""Which error shape a caller gets, and the JSON:API 1.1 media-type rules.
-
-Order (the error contract, "Error shapes"): an explicit, acceptable Accept of application/problem+json
-or application/vnd.api+json wins (the higher q; problem+json on a tie); else the
-authenticated client's registered error_format (legacy-a | legacy-b); else problem+json.
-Wildcards (*/*, application/*) name no shape, so they do not override a client's setting.
-Every negotiated response varies on Accept.
-
-JSON:API 1.1 "Content Negotiation": a request Content-Type of application/vnd.api+json with
-any parameter other than ext/profile is 415; an Accept in which every JSON:API instance
-carries such parameters is 406. We implement no JSON:API extensions, so any `ext` is
-unsupported too (415 / 406 as the specification requires).
-"""
+"""Which error shape a caller gets (docs/error-responses.md), and the JSON:API 1.1 media-type rules (415, 406)."""
 
 from __future__ import annotations
 

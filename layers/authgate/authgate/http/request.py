@@ -77,10 +77,6 @@ class Request:
     def header(self, name: str) -> str | None:
         return self.headers.get(name)
 
-    def query_one(self, name: str) -> str | None:
-        values = self.query.get(name)
-        return values[0] if values else None
-
     @property
     def content_type(self) -> str:
         """The media type of the body, lower-cased, without parameters."""

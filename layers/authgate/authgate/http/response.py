@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+# A response that carries a credential or a one-time value: never cached (RFC 6749 5.1, RFC 9126 2.2).
+NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 
 @dataclass
@@ -19,9 +23,10 @@ class Response:
     error_code: str = ""
 
     @classmethod
-    def json(cls, status: int, payload: Any, content_type: str = "application/json", **headers: str) -> Response:
+    def json(cls, status: int, payload: Any, content_type: str = "application/json",
+             headers: Mapping[str, str] | None = None) -> Response:
         body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-        return cls(status, body, {"Content-Type": content_type, **_dashed(headers)})
+        return cls(status, body, {"Content-Type": content_type, **(headers or {})})
 
     def set_header(self, name: str, value: str) -> None:
         for existing in list(self.headers):
@@ -49,7 +54,3 @@ class Response:
             body, is_b64 = self.body, False
         return {"statusCode": self.status, "multiValueHeaders": multi, "body": body, "isBase64Encoded": is_b64}
 
-
-def _dashed(headers: dict[str, str]) -> dict[str, str]:
-    """Keyword arguments (Cache_Control) to header names (Cache-Control)."""
-    return {k.replace("_", "-"): v for k, v in headers.items()}

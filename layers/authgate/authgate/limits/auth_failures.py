@@ -1,19 +1,7 @@
-"""Brute-force protection: failed authentications per credential subject and per source IP.
+"""Brute-force protection (RFC 6749 2.3.1, 10.10): failed authentications per credential subject and per source IP.
 
-Used by the token endpoint for client authentication (RFC 6749 2.3.1 / 10.10: the server must
-protect against brute force on client secrets) and by the login form for user passwords.
-
-The success path costs no extra DynamoDB call: the caller fetches the failure counters in the
-same BatchGetItem as the client record (`keys()` gives the LimitsTable keys, `check()` judges
-the fetched items and refuses with 429 BEFORE the secret is compared). Only a failed attempt
-pays one more write per counter (`record_failure()`).
-
-Counts are exact (atomic ADD). The gate is check-then-act, so up to the number of attempts
-already in flight when the limit is reached may still be judged; the window then refuses.
-
-Fail closed on the read: the counters are read together with the client record, so when the
-table is unavailable the whole request is a 503 and no secret is compared. Fail open on the
-write: a lost increment is logged and counted, and the attempt still gets its honest 401.
+Read in the client's BatchGetItem, judged before the secret is compared (fail closed), written
+only on failure (fail open, logged): docs/limits.md.
 """
 
 from __future__ import annotations

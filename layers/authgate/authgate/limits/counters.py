@@ -8,10 +8,10 @@ and the limits table holds no raw IP addresses.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from authgate import base64url
+from authgate.caches import cached
 
 if TYPE_CHECKING:  # types only: the failed-auth guard (token function) never loads partitions
     from authgate.limits.partitions import Partition
@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # types only: the failed-auth guard (token function) never lo
 
 
 # A warm function sees the same few clients and addresses request after request.
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def digest(value: str) -> str:
     """12 URL-safe characters (72 bits) identifying `value` within one window item."""
     raw = hashlib.blake2b(value.encode("utf-8"), digest_size=9).digest()

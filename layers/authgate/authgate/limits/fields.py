@@ -1,15 +1,6 @@
-"""The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers-11, sections 3 and 4).
+"""The RateLimit-Policy and RateLimit header fields (draft-ietf-httpapi-ratelimit-headers-11 3, 4; RFC 9651 lists).
 
-    RateLimit-Policy: "tenant";q=3000;w=60, "client";q=1200;w=60
-    RateLimit: "tenant";r=2999;t=42, "client";r=1199;t=42
-
-Both are Structured Field Lists (RFC 9651) whose items are Strings naming the policy. A policy
-allocated per partition (a large tenant's quota split over items, authgate.limits.partitions)
-carries the partition key as `pk`, a Byte Sequence (RFC 9651 section 3.3.5), on both fields:
-
-    RateLimit-Policy: "tenant";q=10000;w=60;pk=:MTcvNjA=:
-A 429 adds Retry-After (RFC 9110 10.2.3) no earlier than the end of the effective window
-(draft section 6).
+Examples and the partition key `pk`: docs/limits.md ("Headers"), docs/capacity.md.
 """
 
 from __future__ import annotations

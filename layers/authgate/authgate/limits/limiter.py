@@ -1,23 +1,6 @@
-"""The API limiter: per-tenant, per-client and per-source-IP quotas in ONE DynamoDB call.
+"""The API limiter: per-tenant, per-client and per-source-IP fixed-window quotas in one conditional UpdateItem.
 
-Algorithm: fixed window. One LimitsTable item per (tenant, window) -- per partition of it for
-a tenant too large for one item (authgate.limits.partitions) -- holds the tenant total and one
-counter per client and per source IP seen in that window. A single UpdateItem
-(authgate.stores.limits.LimitsStore.count) ADDs 1 to the three counters under a condition that
-all three are below their quotas, so:
-
-- the decision and the count are one atomic write (exact under any concurrency; a refused
-  request is not counted, so hammering while limited does not extend the wait);
-- UPDATED_NEW returns the three new counts (the remaining quota for RateLimit);
-- ReturnValuesOnConditionCheckFailure=ALL_OLD returns the counts that tripped the limit,
-  without a second read;
-- the window is part of the key, so an expired window's item is never read again (moto and
-  DynamoDB's TTL both delete late; correctness never waits for TTL).
-
-A sliding window or GCRA needs the previous state to compute the next one (a read, or several
-items), which does not fit the one-call budget of a limited request. The fixed window's known
-weakness, up to twice the quota across a window boundary, is bounded by the gateway's
-token-bucket throttling in front of it.
+The algorithm and why it is a fixed window: docs/limits.md ("How the in-Lambda limiter works").
 """
 
 from __future__ import annotations

@@ -1,27 +1,6 @@
-"""Partitions of a tenant's window: how one tenant's quota spreads over several DynamoDB items.
+"""Partitions of a tenant's window: one tenant's quota spread over several DynamoDB items.
 
-One DynamoDB item takes about 1 000 writes per second (1 KB each), and every admitted request
-can add a counter to its item (a new client or address), so one item per (tenant, window)
-caps a tenant at a few hundred requests per second. A tenant whose quota needs more is split
-into N partitions, each its own item with an exact share of the tenant quota (the shares add up
-to the quota, so the tenant is never admitted past it):
-
-    N = max(1, ceil(quota / PARTITION_QUOTA_MAX), ceil(quota / window / PARTITION_WRITE_RATE))
-
-A request's partition is a stable hash of its client id, so every counter a client needs lives
-in one item: the client quota stays exact and its RateLimit fields stay consistent from one
-response to the next. What a partition means for the other two quotas:
-
-- tenant: a partition admits at most its share. Clients that hash into one partition share it;
-  a tenant whose traffic comes from few clients can be refused before the tenant total reaches
-  the quota. The RateLimit fields say so: the "tenant" policy's `q` is the share and its `pk`
-  names the partition (draft-ietf-httpapi-ratelimit-headers-11, the partition key parameter:
-  "quotas are allocated per partition key");
-- ip: counted within the partition (an address calling through clients of k partitions may
-  spend k times its quota); the "ip" policy carries the same `pk`.
-
-With the defaults (3 000 requests per 60 s) N is 1 and nothing of this shows: one item, every
-quota exact, no `pk`, exactly as before partitions existed.
+Why and how many: docs/capacity.md; the RateLimit `pk` parameter is draft-ietf-httpapi-ratelimit-headers-11.
 """
 
 from __future__ import annotations

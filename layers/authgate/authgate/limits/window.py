@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-from functools import lru_cache
 from typing import NamedTuple
+
+from authgate.caches import cached
 
 
 class Window(NamedTuple):
@@ -26,7 +27,7 @@ class Window(NamedTuple):
         return max(1, math.ceil(self.end - now))
 
 
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def offset(partition: str, length: int) -> int:
     """A stable per-partition phase in [0, length)."""
     digest = hashlib.blake2b(partition.encode("utf-8"), digest_size=8).digest()

@@ -49,7 +49,6 @@ from authgate.stores.tenants import Tenant, TenantStore
 from authgate.stores.users import UserStore
 
 FORM_TYPE = "application/x-www-form-urlencoded"
-FORM_FIELDS = ("request_blob", "csrf", "username", "password", "decision")
 STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
 
 

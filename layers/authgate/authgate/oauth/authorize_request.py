@@ -26,8 +26,6 @@ _VSCHAR = re.compile(r"[\x20-\x7E]{1,200}")
 _URI_CHARS = re.compile(r"[\x21-\x7E]{1,2000}")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
-PARAMETERS = ("response_type", "client_id", "redirect_uri", "scope", "state",
-              "code_challenge", "code_challenge_method", "resource", "dpop_jkt")
 # RFC 9449 10: dpop_jkt is a base64url SHA-256 JWK thumbprint (43 characters).
 _JKT = re.compile(r"[A-Za-z0-9_-]{43}")
 

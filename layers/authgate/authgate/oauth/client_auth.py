@@ -26,7 +26,6 @@ from authgate.stores.clients import ClientStore
 if TYPE_CHECKING:
     from authgate.http.request import Request
 
-METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
 
 
 class Credentials(NamedTuple):

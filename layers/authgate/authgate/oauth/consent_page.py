@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import html
 import os
-from functools import lru_cache
 from string import Template
 from urllib.parse import urlsplit
 
+from authgate.caches import cached
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
@@ -29,11 +29,11 @@ WRONG_CREDENTIALS = ("The username or password is incorrect, or this account is 
                      "after repeated failed attempts. Check them and try again in a moment.")
 MISSING_CREDENTIALS = "Enter your username and password, then choose Approve."
 MISSING_DECISION = "Choose Approve or Deny."
-# open(), not importlib.resources (its import costs a cold start ~12 ms; see errors.catalogue).
+# open(), not importlib.resources: its import lengthens a cold start (docs/decisions.md).
 TEMPLATE_FILE = os.path.join(os.path.dirname(__file__), "templates", "consent.html")
 
 
-@lru_cache(maxsize=1)
+@cached
 def _template() -> Template:
     with open(TEMPLATE_FILE, encoding="utf-8") as f:
         return Template(f.read())

@@ -25,14 +25,14 @@ INACTIVE: dict[str, Any] = {"active": False}
 
 
 def _claims(token: str) -> dict[str, Any]:
-    """The payload of a JWT whose signature has already been verified (tokens.resource)."""
+    """The payload of a JWT whose signature has already been verified (tokens.guard)."""
     claims = segment_json(token.split(".")[1])
     assert claims is not None  # verified tokens have an object payload
     return claims
 
 
 def _access(token: str, client: Client, issuer: str) -> dict[str, Any] | None:
-    from authgate.tokens.resource import active_access_token
+    from authgate.tokens.guard import active_access_token
 
     principal = active_access_token(token, issuer=issuer)
     if principal is None or principal.client_id != client.client_id:
@@ -72,4 +72,4 @@ def post_introspect(request: Request) -> Response:
         body = _refresh(token, client, issuer, now) or _access(token, client, issuer)
     else:
         body = _access(token, client, issuer) or _refresh(token, client, issuer, now)
-    return Response.json(200, body or INACTIVE, Cache_Control="no-store", Pragma="no-cache")
+    return Response.json(200, body or INACTIVE, headers={"Cache-Control": "no-store", "Pragma": "no-cache"})

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from authgate.clients.model import AUTH_METHODS as CLIENT_AUTH_METHODS
 from authgate.errors import ApiError
 from authgate.http.response import Response
 from authgate.issuer import base_url
 from authgate.oauth.scopes import KNOWN_SCOPES
 from authgate.settings import get_settings
-from authgate.tokens.profile import DPOP_ALGORITHMS
+from authgate.tokens.jwt_profile import DPOP_ALGORITHMS
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
 
-AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+AUTH_METHODS = list(CLIENT_AUTH_METHODS)
 # private_key_jwt assertions (authgate.oauth.client_assertion; FAPI 2.0 5.4): spelled out so this
 # module imports no token code; a test keeps it equal to client_assertion.ALGORITHMS.
 ASSERTION_ALGORITHMS = ["ES256", "PS256", "EdDSA", "Ed25519"]
@@ -66,4 +67,4 @@ def get_metadata(request: Request) -> Response:
     issuer = base_url(request)
     if not issuer:
         raise ApiError("internal_error", "The issuer is not configured.", internal="no issuer and no API context")
-    return Response.json(200, metadata(issuer), Cache_Control=f"public, max-age={MAX_AGE}")
+    return Response.json(200, metadata(issuer), headers={"Cache-Control": f"public, max-age={MAX_AGE}"})

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.errors import ApiError
-from authgate.http.response import Response
+from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
 from authgate.oauth import client_auth
 from authgate.oauth.authorize_request import resolve_target, validate
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from authgate.clients.model import Client
     from authgate.http.request import Request
 
-NO_STORE = {"Cache_Control": "no-store", "Pragma": "no-cache"}
 # Relied upon for client authentication only, never part of the authorization request (2.1).
 AUTHENTICATION_PARAMETERS = ("client_secret", "client_assertion", "client_assertion_type")
 
@@ -56,7 +55,7 @@ def post_par(request: Request) -> Response:
     auth = validate(params, target, tenant, base_url(request))
     check_authorization(client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
     request_uri, lifetime = PushedRequestStore().create(client.client_id, params)
-    return Response.json(201, {"request_uri": request_uri, "expires_in": lifetime}, **NO_STORE)
+    return Response.json(201, {"request_uri": request_uri, "expires_in": lifetime}, headers=NO_STORE)
 
 
 def _bind_to_proof_key(request: Request, client: Client, params: dict[str, list[str]]) -> None:

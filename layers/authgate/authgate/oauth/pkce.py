@@ -12,7 +12,6 @@ from authgate import base64url
 VERIFIER = re.compile(r"[A-Za-z0-9\-._~]{43,128}")
 # S256 challenge: BASE64URL of a SHA-256 digest, no padding: always 43 characters (RFC 7636 4.2).
 S256_CHALLENGE = re.compile(r"[A-Za-z0-9\-_]{43}")
-METHODS = ("S256",)
 
 
 def is_s256_challenge(challenge: str) -> bool:

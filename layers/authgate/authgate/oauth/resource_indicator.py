@@ -1,7 +1,7 @@
 """Resource indicators (RFC 8707): the `resource` parameter names the API a token is for.
 
 authgate protects one resource, the charges API, whose identifier is `<issuer>/charges` (the
-`aud` every access token already carried, tokens.profile.default_audience). So a request may
+`aud` every access token already carried, tokens.jwt_profile.default_audience). So a request may
 name that resource, or none (the token is then for it anyway); anything else is invalid_target
 (RFC 8707 2): not an absolute URI, a URI with a fragment, more than one value (one resource per
 token), or a resource this server does not issue tokens for.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from authgate.errors import ApiError
-from authgate.tokens.profile import default_audience
+from authgate.tokens.jwt_profile import default_audience
 
 
 def requested_resource(values: list[str], issuer: str) -> str | None:

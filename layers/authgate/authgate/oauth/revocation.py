@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from authgate.clients.model import Client
     from authgate.http.request import Request
 
-HINTS = ("access_token", "refresh_token")
-
 
 def _not_yours() -> ApiError:
     # RFC 7009 2.1: a token issued to another client is refused, not revoked.
@@ -33,7 +31,7 @@ def _not_yours() -> ApiError:
 
 def _revoke_access(token: str, client: Client, issuer: str) -> bool:
     from authgate.stores.revocations import RevocationStore
-    from authgate.tokens.resource import active_access_token
+    from authgate.tokens.guard import active_access_token
 
     principal = active_access_token(token, issuer=issuer)
     if principal is None:
@@ -70,4 +68,4 @@ def post_revoke(request: Request) -> Response:
         _revoke_refresh(token, client, now) or _revoke_access(token, client, issuer)
     else:
         _revoke_access(token, client, issuer) or _revoke_refresh(token, client, now)
-    return Response.json(200, {}, Cache_Control="no-store", Pragma="no-cache")
+    return Response.json(200, {}, headers={"Cache-Control": "no-store", "Pragma": "no-cache"})

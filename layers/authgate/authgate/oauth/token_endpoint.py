@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.errors import ApiError
-from authgate.http.response import Response
+from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
 from authgate.oauth import client_auth
 from authgate.oauth.client_profile import check_grant
@@ -24,7 +24,6 @@ from authgate.tokens.current_signer import current_signer
 if TYPE_CHECKING:
     from authgate.http.request import Request
 
-NO_STORE = {"Cache_Control": "no-store", "Pragma": "no-cache"}
 
 
 def post_token(request: Request) -> Response:
@@ -48,4 +47,4 @@ def post_token(request: Request) -> Response:
     proof = token_proof(request, client, now)
     result = grant.exchange(TokenRequest(request=request, form=form, client=client, issuer=issuer,
                                          now=now, dpop_jkt=proof.jkt if proof else None, resource=resource))
-    return Response.json(200, result.body(), **NO_STORE)
+    return Response.json(200, result.body(), headers=NO_STORE)

@@ -18,7 +18,7 @@ from authgate.issuer import base_url
 from authgate.oauth.client_profile import is_fapi2, requires_dpop
 from authgate.settings import get_settings
 from authgate.tokens import dpop, dpop_nonce
-from authgate.tokens.profile import FAPI2_ALGORITHMS
+from authgate.tokens.jwt_profile import FAPI2_ALGORITHMS
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client

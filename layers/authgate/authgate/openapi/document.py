@@ -6,10 +6,10 @@ Lean on purpose (the jwks function serves it): json and the committed file, noth
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from authgate.caches import cached
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
@@ -17,7 +17,7 @@ from authgate.issuer import base_url
 DOCUMENT_PATH = Path(__file__).with_name("openapi.json")
 
 
-@lru_cache(maxsize=1)
+@cached
 def _document() -> dict[str, Any]:
     document: dict[str, Any] = json.loads(DOCUMENT_PATH.read_text(encoding="utf-8"))
     return document
@@ -25,4 +25,4 @@ def _document() -> dict[str, Any]:
 
 def get_openapi(request: Request) -> Response:
     document = {**_document(), "servers": [{"url": base_url(request)}]}
-    return Response.json(200, document, Cache_Control="public, max-age=300")
+    return Response.json(200, document, headers={"Cache-Control": "public, max-age=300"})

@@ -60,10 +60,6 @@ class BatchRead:
             raise ValueError(f"a BatchGetItem reads at most {MAX_KEYS} keys")
         return Pending(self, table, key_id)
 
-    @property
-    def empty(self) -> bool:
-        return not self._keys
-
     def run(self) -> None:
         """Read every registered key (no call when there is none); idempotent."""
         if self._found is not None:

@@ -9,16 +9,16 @@ client's record is read in the request's batch read (stores.batch) with the revo
 
 from __future__ import annotations
 
-import threading
 from typing import NamedTuple
 
 from authgate import clock
-from authgate.caches import cached
+from authgate.caches import BoundedCache, cached
 from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.clients import ClientStore
 
 TTL_SECONDS = 60
 MAX_ENTRIES = 10_000  # bounded: a warm function sees a few hundred clients
+
 
 class ClientLookup(NamedTuple):
     """A client's error format and profile: known from the cache, or registered in a batch read."""
@@ -41,32 +41,13 @@ class ClientLookup(NamedTuple):
             return self.cached
         client = ClientStore().found(self.pending)
         value = (client.error_format, client.profile) if client is not None else (None, "")
-        _cache().put(self.client_id, value)
+        _cache().put(self.client_id, value, clock.seconds())
         return value
 
 
-class _Cache:
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._entries: dict[str, tuple[int, tuple[str | None, str]]] = {}
-
-    def get(self, client_id: str, now: int) -> tuple[str | None, str] | None:
-        with self._lock:
-            hit = self._entries.get(client_id)
-        if hit is None or not 0 <= now - hit[0] < TTL_SECONDS:
-            return None
-        return hit[1]
-
-    def put(self, client_id: str, value: tuple[str | None, str]) -> None:
-        with self._lock:
-            if len(self._entries) > MAX_ENTRIES:
-                self._entries.clear()
-            self._entries[client_id] = (clock.seconds(), value)
-
-
 @cached
-def _cache() -> _Cache:
-    return _Cache()
+def _cache() -> BoundedCache[str, tuple[str | None, str]]:
+    return BoundedCache(MAX_ENTRIES, ttl=TTL_SECONDS)
 
 
 def lookup(reads: BatchRead, client_id: str) -> ClientLookup:

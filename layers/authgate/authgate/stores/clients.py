@@ -12,6 +12,7 @@ from typing import Any
 
 from authgate import clock
 from authgate.clients.model import (
+    MAX_CLIENT_ID_LENGTH,
     Client,
     check_registration,
     from_item,
@@ -37,7 +38,7 @@ class ClientStore(TableStore):
 
     def get(self, client_id: str, *, any_environment: bool = False) -> Client | None:
         """The client, or None when unknown or registered for another environment (contract 5.3)."""
-        if not client_id or len(client_id) > 200 or client_id.startswith(ORIGIN_PREFIX):
+        if not client_id or len(client_id) > MAX_CLIENT_ID_LENGTH or client_id.startswith(ORIGIN_PREFIX):
             return None
         with self.faults("get"):
             item = self.db.get_item(TableName=self.table, Key=self.key(client_id),
@@ -60,7 +61,7 @@ class ClientStore(TableStore):
 
     def prefetch(self, reads: BatchRead, client_id: str) -> Pending | None:
         """Register the client's record in the request's batch read (None: an id no client can have)."""
-        if not client_id or len(client_id) > 200 or client_id.startswith(ORIGIN_PREFIX):
+        if not client_id or len(client_id) > MAX_CLIENT_ID_LENGTH or client_id.startswith(ORIGIN_PREFIX):
             return None
         return reads.add(self.table, self.key(client_id))
 

@@ -9,37 +9,25 @@ cached: a throttled read raises service_unavailable now and is retried on the ne
 
 from __future__ import annotations
 
-import threading
-
 from authgate import clock
-from authgate.caches import cached
+from authgate.caches import BoundedCache, cached
 from authgate.stores.tenants import Tenant, TenantStore
 
 TTL_SECONDS = 60.0
-
-
-class _Cache:
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._entries: dict[str, tuple[float, Tenant | None]] = {}
-
-    def get(self, tenant_id: str) -> Tenant | None:
-        now = clock.now()
-        with self._lock:
-            hit = self._entries.get(tenant_id)
-        if hit is not None and 0 <= now - hit[0] < TTL_SECONDS:
-            return hit[1]
-        tenant = TenantStore().get(tenant_id)
-        with self._lock:
-            self._entries[tenant_id] = (now, tenant)
-        return tenant
+MAX_ENTRIES = 10_000  # bounded: a warm function sees a few tenants
 
 
 @cached
-def _cache() -> _Cache:
-    return _Cache()
+def _cache() -> BoundedCache[str, tuple[Tenant | None]]:
+    return BoundedCache(MAX_ENTRIES, ttl=TTL_SECONDS)
 
 
 def get_tenant(tenant_id: str) -> Tenant | None:
     """TenantStore().get(tenant_id), at most TTL_SECONDS old (by authgate.clock)."""
-    return _cache().get(tenant_id)
+    now = clock.now()
+    hit = _cache().get(tenant_id, now)
+    if hit is not None:
+        return hit[0]
+    tenant = TenantStore().get(tenant_id)
+    _cache().put(tenant_id, (tenant,), now)
+    return tenant

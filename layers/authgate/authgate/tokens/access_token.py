@@ -16,7 +16,7 @@ from authgate import clock
 from authgate.settings import get_settings
 from authgate.tokens.current_signer import current_signer
 from authgate.tokens.jws import compact
-from authgate.tokens.profile import TOKEN_TYPE, default_audience
+from authgate.tokens.jwt_profile import TOKEN_TYPE, default_audience
 
 
 class IssuedToken(NamedTuple):

@@ -45,11 +45,6 @@ def insufficient_scope(required: str) -> ApiError:
         "WWW-Authenticate": bearer(error="insufficient_scope", description=detail, scope=required)})
 
 
-def extract_token(request: RequestView) -> str:
-    """The bearer token of a request (RFC 6750 section 2), or the RFC 6750 section 3.1 error."""
-    return extract_credentials(request)[1]
-
-
 def extract_credentials(request: RequestView) -> tuple[str, str]:
     """The scheme ("bearer" or "dpop", RFC 9449 7.1) and access token of a request, or the RFC 6750 3.1 error."""
     headers = request.headers.get_all("authorization")

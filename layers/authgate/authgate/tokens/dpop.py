@@ -20,17 +20,16 @@ import hashlib
 import hmac
 import json
 import re
-from collections import OrderedDict
 from collections.abc import Collection
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 from authgate import base64url
+from authgate.caches import BoundedCache, cached
 from authgate.tokens import jwa, jwk
 from authgate.tokens.jws import segment_json
+from authgate.tokens.jwt_profile import DPOP_ALGORITHMS
 from authgate.tokens.numeric_date import numeric_date
-from authgate.tokens.profile import DPOP_ALGORITHMS
 
 if TYPE_CHECKING:
     from authgate.request_view import RequestView
@@ -88,7 +87,7 @@ def access_token_hash(token: str) -> str:
     return base64url.encode(hashlib.sha256(token.encode("ascii", "replace")).digest())
 
 
-@lru_cache(maxsize=256)
+@cached(maxsize=256)
 def normalized_uri(uri: str) -> str | None:
     """An http(s) URI without query and fragment, normalised per RFC 3986 6.2.2 and 6.2.3; None if not one.
 
@@ -241,27 +240,20 @@ def _check_header(header_segment: str) -> tuple[str, str, Any]:
     return alg, jkt, key
 
 
-_HEADERS: OrderedDict[str, tuple[str, str, Any]] = OrderedDict()
+# A client signs every proof with one key, so its header segment and key repeat: the parsed
+# header, public key and thumbprint are kept (bounded, least recently used out), and a warm proof
+# check is one signature verification plus the claims.
+_KEY_CACHE_SIZE = 256
+_HEADERS: BoundedCache[str, tuple[str, str, Any]] = BoundedCache(_KEY_CACHE_SIZE)
+_KEYS: BoundedCache[str, tuple[str, Any]] = BoundedCache(_KEY_CACHE_SIZE)
 
 
 def _header(header_segment: str) -> tuple[str, str, Any]:
-    hit = _HEADERS.get(header_segment)
-    if hit is not None:
-        _HEADERS.move_to_end(header_segment)
-        return hit
-    entry = _check_header(header_segment)
-    _HEADERS[header_segment] = entry
-    if len(_HEADERS) > _KEY_CACHE_SIZE:
-        _HEADERS.popitem(last=False)
+    entry = _HEADERS.get(header_segment)
+    if entry is None:
+        entry = _check_header(header_segment)
+        _HEADERS.put(header_segment, entry)
     return entry
-
-
-# A client signs every proof with the same key: its parsed public key and thumbprint are kept
-# (bounded, least recently used first out), so a warm proof check is one signature verification
-# plus the claims. A plain bounded dict, not caches.cached: it holds only public keys of clients,
-# valid in any environment, so there is nothing for a reset to forget.
-_KEYS: OrderedDict[str, tuple[str, Any]] = OrderedDict()
-_KEY_CACHE_SIZE = 256
 
 
 def _public_key(key_jwk: dict[str, Any]) -> tuple[str, Any]:
@@ -274,13 +266,10 @@ def _public_key(key_jwk: dict[str, Any]) -> tuple[str, Any]:
         raise ProofError("The DPoP proof's jwk must be a public key (RFC 9449 4.3).") from None
     hit = _KEYS.get(cache_key)
     if hit is not None:
-        _KEYS.move_to_end(cache_key)
         return hit
     try:
         entry = (jwk.thumbprint(key_jwk), jwk.public_proof_key(key_jwk))
     except (ValueError, TypeError):
         raise ProofError("The DPoP proof's jwk is not a usable public key (RSA 2048+, P-256 or Ed25519).") from None
-    _KEYS[cache_key] = entry
-    if len(_KEYS) > _KEY_CACHE_SIZE:
-        _KEYS.popitem(last=False)
+    _KEYS.put(cache_key, entry)
     return entry

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Protocol
 
 from authgate import base64url
 from authgate.caches import cached
@@ -24,10 +23,6 @@ NONCE_SLOT_SECONDS = 300
 # RFC 9449 8.1: the response header a nonce travels in.
 NONCE_HEADER = "DPoP-Nonce"
 _PURPOSE = b"authgate dpop-nonce v1"
-
-
-class NonceChecker(Protocol):
-    def accepts(self, nonce: str, now: int) -> bool: ...
 
 
 class SlotNonces:

@@ -6,8 +6,8 @@ into DER for cryptography (keys come from tokens.jwk); PS256 is RSASSA-PSS with 
 SHA-256 and a 32-byte salt (3.5); EdDSA is Ed25519 (RFC 8037 3.1). Access tokens are RS256 or
 ES256; DPoP proofs (tokens.dpop) may use any of the four. Symmetric algorithms and `none` are
 never verified: a key whose type does not match `alg` fails. Written here rather than through PyJWT:
-this is all a resource needs of it, and importing PyJWT costs the charges function's cold start
-about 30 ms (measured).
+this is all a resource needs of it, and importing PyJWT lengthens the charges function's cold
+start (docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def verify(alg: str, key: Any, signing_input: bytes, signature: bytes) -> bool:
     from cryptography.hazmat.primitives import hashes
 
     # Each algorithm imports only its own key type's module: a cold RS256 resource server does
-    # not pay for loading the EC and Ed25519 ones (about 3 ms, `python -X importtime`).
+    # not pay for loading the EC and Ed25519 ones.
     try:
         if alg in ("RS256", "PS256"):
             from cryptography.hazmat.primitives.asymmetric import padding, rsa

@@ -3,7 +3,7 @@
 Public JWKs are what the JWKS publishes (only public members, ever). A private JWK (RFC 7518
 6.3.2 / 6.2.2: d, p, q, dp, dq, qi; EC d) is how the local backend keeps a signing key in
 Secrets Manager: it loads with cryptography's number classes alone, where a PEM needs its
-serialization package, about 30 ms of a token function's cold start (measured). No module-level
+serialization package, a cost to a token function's cold start (docs/decisions.md). No module-level
 cryptography import: the JWKS path imports this module.
 """
 
@@ -183,7 +183,7 @@ def private_jwk(private_key: Any, kid: str, alg: str) -> dict[str, Any]:
 def private_key(jwk: dict[str, Any]) -> Any:
     """The cryptography private key of a private JWK written by `private_jwk`.
 
-    RSA keys load without cryptography's consistency checks (about 40 ms per load): safe only
+    RSA keys load without cryptography's consistency checks (docs/decisions.md): safe only
     because the key is ours, generated and stored by this service in a secret only its roles
     can read; never load a key from elsewhere this way.
     """

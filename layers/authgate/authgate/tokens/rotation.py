@@ -1,13 +1,7 @@
-"""Signing-key lifecycle: next -> current -> previous -> retired (RFC 7517 key rotation).
+"""Signing-key lifecycle next -> current -> previous -> retired (RFC 7517), under the overlap rule.
 
-The overlap rule, which makes rotation invisible to validators:
-- a key is published (state `next`, in the JWKS) at least `jwks_max_age + leeway` before it
-  may sign (`activates_at`), so every validator's cached JWKS already holds it;
-- a demoted key (`previous`) stays published until every token it signed has expired:
-  `retires_at` = demotion + SIGNER_CACHE_SECONDS (a warm token function may still sign with
-  it) + `access_token_ttl` + `leeway`.
-`rotate(now)` only ever moves keys when those times have passed, so it is safe to run at any
-moment and any number of times (the EventBridge schedule, `authgate keys rotate`).
+`rotate(now)` is safe at any moment and any number of times; the rule and its times:
+docs/tokens-and-keys.md ("Rotation and the overlap rule").
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from functools import lru_cache
 
 from authgate import base64url
+from authgate.caches import cached
 
 # scrypt cost (RFC 7914): N=2**17, r=8, p=1, OWASP's current minimum (Password Storage Cheat
 # Sheet): 128 MiB of memory per hash (the functions have 512 MiB); `make bench` (bench/sign_in.py)
@@ -43,7 +43,7 @@ def needs_rehash(encoded: str) -> bool:
     return encoded.split("$")[1:4] != [str(SCRYPT_N), str(SCRYPT_R), str(SCRYPT_P)]
 
 
-@lru_cache(maxsize=1)
+@cached
 def dummy_hash() -> str:
     # Work done for unknown users and refused attempts, so timing does not tell them apart.
     return hash_password(secrets.token_urlsafe(16))

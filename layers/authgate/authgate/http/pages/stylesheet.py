@@ -10,27 +10,27 @@ from __future__ import annotations
 
 import hashlib
 import os
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from authgate.caches import cached
 from authgate.http.response import Response
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
 
 PATH = "/assets/authgate.css"
-# Read with open(), not importlib.resources, as errors.catalogue does: that import costs every
-# function ~12 ms of cold start (this module is on every error renderer's import path).
+# Read with open(), not importlib.resources, as errors.catalogue does: that import lengthens every
+# function's cold start (docs/decisions.md); this module is on every error renderer's import path.
 STYLESHEET_FILE = os.path.join(os.path.dirname(__file__), "authgate.css")
 
 
-@lru_cache(maxsize=1)
+@cached
 def stylesheet() -> str:
     with open(STYLESHEET_FILE, encoding="utf-8") as f:
         return f.read()
 
 
-@lru_cache(maxsize=1)
+@cached
 def version() -> str:
     return hashlib.sha256(stylesheet().encode("utf-8")).hexdigest()[:16]
 

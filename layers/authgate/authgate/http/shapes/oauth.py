@@ -17,7 +17,7 @@ from authgate.errors.challenges import basic
 from authgate.errors.description import oauth_description
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
-from authgate.http.response import Response
+from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url, problem_type
 
 if TYPE_CHECKING:
@@ -40,7 +40,6 @@ AUTHORIZE_CODES = frozenset({
     # RFC 8707 2: an authorization request's unknown resource.
     "invalid_target",
 })
-NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 
 def oauth_error_code(error: ApiError, allowed: frozenset[str] = TOKEN_ENDPOINT_CODES) -> OAuthCode:
@@ -63,7 +62,7 @@ def oauth_json(error: ApiError, request: Request | None) -> Response:
         "error_description": oauth_description(error.detail),
         "error_uri": problem_type(request, error.code),
     }
-    response = Response.json(error.status, body, "application/json", **_underscored(NO_STORE))
+    response = Response.json(error.status, body, "application/json", headers=NO_STORE)
     if error.status == 401:
         response.set_header("WWW-Authenticate", basic())
     for name, value in error.headers.items():
@@ -146,6 +145,3 @@ def error_page(error: ApiError, request: Request | None) -> Response:
         response.set_header(name, value)
     return response
 
-
-def _underscored(headers: dict[str, str]) -> dict[str, str]:
-    return {k.replace("-", "_"): v for k, v in headers.items()}

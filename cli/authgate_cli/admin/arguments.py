@@ -14,7 +14,9 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-MAX_ID = 200
+from authgate.clients.model import MAX_CLIENT_ID_LENGTH
+
+MAX_ID = MAX_CLIENT_ID_LENGTH  # client and tenant ids alike
 MAX_TEXT = 200
 _IDENTIFIER = re.compile(r"[\x21-\x7e]+")
 

@@ -1,4 +1,4 @@
-"""The consent form's signed state and CSRF binding: round trip, tampering, expiry, secret sources."""
+"""oauth.session: the consent form's signed state and CSRF binding: round trip, tampering, expiry, secret sources."""
 
 from __future__ import annotations
 

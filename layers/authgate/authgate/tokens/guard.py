@@ -1,46 +1,33 @@
-"""A protected route's bearer check (RFC 6750, RFC 9068 section 4): request in, Principal out.
+"""A protected route's bearer check (RFC 6750, RFC 9068 section 4, DPoP RFC 9449 7): request in, Principal out.
 
-Steps, in this order: the credentials (tokens.bearer), the token itself (tokens.validation,
-local), then one BatchGetItem (stores.batch) for everything that needs storage: the token's
-revocation ids, its client's record when the warm cache misses, and whatever the route asks to
-read alongside (`prefetch`: the charge a GET returns, the idempotency record a POST may replay).
-Then the verdicts: revoked or unknown client 401 invalid_token; the client's error format goes
-into the request context (so a 403 is rendered in the client's shape); missing scope 403
-insufficient_scope.
-
-DPoP (RFC 9449 7): a token bound to a key (cnf.jkt) is accepted only as `Authorization: DPoP`
-with a proof of that key for this request and token (`ath`); sent as Bearer it is invalid_token
-(7.1), and an unbound token under the DPoP scheme is refused too. The proof is checked locally
-once the token's storage verdicts pass and the client's error format is known (so its failures
-are rendered in the client's shape), then its `jti` is spent (one conditional write). Every failure here carries both challenges, Bearer and DPoP, each naming the
-resource's metadata (RFC 9728 5.1); the proof failures are 401 at a resource (RFC 9449 7.1).
+The checks, in order, and their errors: docs/tokens-and-keys.md ("The bearer guard"), docs/dpop.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar
 
 from authgate import clock
 from authgate.clients.model import FAPI2
 from authgate.errors import ApiError
 from authgate.errors.challenges import resource as resource_challenge
 from authgate.issuer import base_url
+from authgate.request_view import ERROR_FORMATS
 from authgate.settings import get_settings
 from authgate.stores import client_cache
 from authgate.stores.batch import BatchRead
 from authgate.stores.revocations import RevocationStore
 from authgate.tokens import dpop, dpop_nonce
 from authgate.tokens.bearer import extract_credentials, insufficient_scope, invalid_token
-from authgate.tokens.profile import FAPI2_ALGORITHMS, default_audience, resource_metadata_url
-from authgate.tokens.validation import default_validator
+from authgate.tokens.jwt_profile import FAPI2_ALGORITHMS, default_audience, resource_metadata_url
+from authgate.tokens.validator import default_validator
 
 if TYPE_CHECKING:
-    from authgate.request_view import ErrorFormat, RequestView
+    from authgate.request_view import RequestView
     from authgate.tokens.principal import Principal
 
 T = TypeVar("T")
-ERROR_FORMATS = ("problem", "legacy-a", "legacy-b")
 
 
 def require_bearer(request: RequestView, scope: str, *, audience: str | None = None) -> Principal:
@@ -100,7 +87,7 @@ def _require(request: RequestView, scope: str, prefetch: Callable[[Principal, Ba
     if error_format is None:
         raise invalid_token("The client this token was issued to is not registered.",
                             internal=f"client_id={principal.client_id}")
-    request.context.error_format = cast("ErrorFormat", error_format if error_format in ERROR_FORMATS else "problem")
+    request.context.error_format = error_format if error_format in ERROR_FORMATS else "problem"
     # After the client's error format is known, so a proof failure is rendered in the client's shape.
     fapi2 = client.profile() == FAPI2
     proof = _proof(request, scheme, token, principal, issuer, now, fapi2)

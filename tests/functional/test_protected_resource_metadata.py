@@ -38,7 +38,7 @@ def test_resource_metadata_document(aws: None, invoke: Any, path: str) -> None:
 
 def test_the_challenges_resource_metadata_url_is_served(aws: None, invoke: Any) -> None:
     """The URL every /charges challenge names (RFC 9728 5.1) answers with the document whose resource it protects."""
-    from authgate.tokens.profile import resource_metadata_url
+    from authgate.tokens.jwt_profile import resource_metadata_url
 
     url = resource_metadata_url(ISSUER)
     path = url.removeprefix(ISSUER)

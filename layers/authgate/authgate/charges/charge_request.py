@@ -1,13 +1,7 @@
-"""Validates a charge request at the edge; failures become field errors with JSON pointers (RFC 6901).
+"""A charge request validated at the edge; failures are field errors with JSON pointers (RFC 6901).
 
-The rules are pydantic's strict mode for this schema, error types included: a JSON object with
-exactly the members amount (an integer, 0 < amount <= MAX_AMOUNT; never true, 1.0 or "1"),
-currency (a lower-case ISO 4217 code), description (a string of at most MAX_DESCRIPTION
-characters, or null) and invoice_id (1-64 of [A-Za-z0-9_-], or null). Written out rather than
-through pydantic or pydantic-core: importing either costs the charges function's cold start
-20-100 ms (measured), its whole headroom over the floor, for four members;
-tests/unit/charges/test_validation.py holds this module to pydantic's own results on random
-bodies. Messages are ours, per error type, so clients never see a library's wording.
+pydantic's strict-mode rules and error types, written out (docs/decisions.md says why);
+tests/unit/charges/test_charge_request.py holds it to pydantic's own results.
 """
 
 from __future__ import annotations

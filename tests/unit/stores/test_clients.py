@@ -1,4 +1,4 @@
-"""ClientStore, TenantStore and the demo seed against moto's DynamoDB (built from template.yaml)."""
+"""stores.clients: ClientStore and the demo seed against moto's DynamoDB (built from template.yaml)."""
 
 from __future__ import annotations
 
@@ -99,17 +99,6 @@ def test_create_shows_secret_once_and_rotation_invalidates_old_secret_at_once(aw
     assert none is None
     with pytest.raises(ClientNotFound):
         store.rotate_secret("pub")
-
-
-def test_tenant_rules(seeded):
-    from authgate.stores.tenants import TenantStore
-
-    demo = TenantStore().get("demo")
-    assert demo.currencies == ("usd", "eur")
-    assert demo.forbids("charges:refund") and not demo.forbids("charges:read")
-    assert not demo.has_approved("demo-partner") and demo.has_approved("demo-web")
-    assert TenantStore().get("acme").currencies == ("usd",)
-    assert TenantStore().get("nope") is None
 
 
 def test_throttling_becomes_service_unavailable(aws):

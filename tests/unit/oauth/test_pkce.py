@@ -1,14 +1,10 @@
-"""PKCE S256 (RFC 7636 Appendix B vector) and Basic credential decoding (RFC 6749 2.3.1)."""
+"""oauth.pkce: S256 (RFC 7636 4.6, the Appendix B vector) and the code_verifier syntax (4.1)."""
 
 from __future__ import annotations
 
-import base64
-
 import pytest
 
-from authgate.errors import ApiError
 from authgate.oauth import pkce
-from authgate.oauth.client_auth import _basic
 
 
 def test_rfc7636_appendix_b_vector() -> None:
@@ -23,20 +19,3 @@ def test_rfc7636_appendix_b_vector() -> None:
                                          ("-._~" * 11, True), ("a" * 42 + "+", False), ("a" * 42 + "=", False)])
 def test_verifier_syntax(verifier: str, ok: bool) -> None:
     assert pkce.is_valid_verifier(verifier) is ok
-
-
-def b(raw: str) -> str:
-    return "Basic " + base64.b64encode(raw.encode()).decode()
-
-
-def test_basic_parts_are_form_urldecoded() -> None:
-    assert _basic(b("my%3Aclient:p%40ss+word%2B")) == ("my:client", "p@ss word+")
-    assert _basic(b("id:sec:ret")) == ("id", "sec:ret")
-    assert _basic(b("id:")) == ("id", "")
-
-
-@pytest.mark.parametrize("header", ["Basic ", "Basic @@@", b("no-colon"), "Basic " + base64.b64encode(b"\xff:x").decode()])
-def test_malformed_basic_is_invalid_request(header: str) -> None:
-    with pytest.raises(ApiError) as info:
-        _basic(header)
-    assert info.value.code == "invalid_request"

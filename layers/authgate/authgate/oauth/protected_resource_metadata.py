@@ -16,7 +16,7 @@ from authgate.errors import ApiError
 from authgate.http.response import Response
 from authgate.issuer import base_url
 from authgate.oauth.scopes import KNOWN_SCOPES
-from authgate.tokens.profile import DPOP_ALGORITHMS, default_audience
+from authgate.tokens.jwt_profile import DPOP_ALGORITHMS, default_audience
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -44,4 +44,4 @@ def get_resource_metadata(request: Request) -> Response:
     issuer = base_url(request)
     if not issuer:
         raise ApiError("internal_error", "The issuer is not configured.", internal="no issuer and no API context")
-    return Response.json(200, resource_metadata(issuer), Cache_Control=f"public, max-age={MAX_AGE}")
+    return Response.json(200, resource_metadata(issuer), headers={"Cache-Control": f"public, max-age={MAX_AGE}"})

@@ -1,6 +1,6 @@
 """The access-token profile both sides share (RFC 9068): its type, its audience, its claims.
 
-Issuing (tokens.access_token) and validating (tokens.validation) both read it; a resource
+Issuing (tokens.access_token) and validating (tokens.validator) both read it; a resource
 function imports only this, never the signing side.
 """
 

@@ -1,11 +1,11 @@
-"""admin.validation: what admin commands refuse before touching a stack, and the line that says why."""
+"""admin.arguments: what admin commands refuse before touching a stack, and the line that says why."""
 
 from __future__ import annotations
 
 import pytest
 
-from authgate_cli.admin import validation
-from authgate_cli.admin.validation import InvalidInput
+from authgate_cli.admin import arguments
+from authgate_cli.admin.arguments import InvalidInput
 
 
 @pytest.mark.parametrize("value, message", [
@@ -18,7 +18,7 @@ from authgate_cli.admin.validation import InvalidInput
 ])
 def test_identifiers(value: str, message: str) -> None:
     with pytest.raises(InvalidInput) as raised:
-        validation.identifier(value, "--client-id")
+        arguments.identifier(value, "--client-id")
     assert str(raised.value) == message
     assert "\n" not in str(raised.value) and "\x1b" not in str(raised.value)
 
@@ -32,19 +32,19 @@ def test_identifiers(value: str, message: str) -> None:
 ])
 def test_text(value: str, message: str) -> None:
     with pytest.raises(InvalidInput) as raised:
-        validation.text(value, "--username")
+        arguments.text(value, "--username")
     assert str(raised.value) == message
 
 
 def test_text_allows_any_printable_name() -> None:
-    assert validation.text("Zoë's app — v2", "--name") == "Zoë's app — v2"
+    assert arguments.text("Zoë's app — v2", "--name") == "Zoë's app — v2"
 
 
 @pytest.mark.parametrize("uri", ["https://app.example/cb#frag", "/relative/cb", "https://app.example/c b",
                                  "https://app.example/%ZZ", "https://app.example:99999/cb", "https://é.example/cb"])
 def test_redirect_uris_must_be_what_the_authorization_endpoint_can_match(uri: str) -> None:
     with pytest.raises(InvalidInput, match="is not an absolute URI in printable ASCII without a fragment"):
-        validation.redirect_uri(uri)
+        arguments.redirect_uri(uri)
 
 
 @pytest.mark.parametrize("grants, kind, uris, message", [
@@ -56,9 +56,9 @@ def test_redirect_uris_must_be_what_the_authorization_endpoint_can_match(uri: st
 ])
 def test_grants(grants: list[str], kind: str, uris: list[str], message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
-        validation.client_grants(grants, kind, uris)
+        arguments.client_grants(grants, kind, uris)
 
 
 def test_a_sound_registration_passes() -> None:
-    validation.client_grants(["authorization_code", "refresh_token"], "public", ["http://127.0.0.1:8765/cb"])
-    validation.client_grants(["client_credentials"], "confidential", [])
+    arguments.client_grants(["authorization_code", "refresh_token"], "public", ["http://127.0.0.1:8765/cb"])
+    arguments.client_grants(["client_credentials"], "confidential", [])

@@ -1,34 +1,22 @@
 """Access-token validation as RFC 9068 section 4 asks of a resource server: all local, no I/O per token.
 
-Order of checks: size and JWS shape, JOSE header (an allow-list: only alg/typ/kid; alg in the
-allowed set, typ at+jwt, a known kid whose alg matches), strict base64url segments, signature
-(tokens.jwa, over cryptography), then claims (exact iss, aud,
-exp/nbf/iat with the leeway, types). Any failure is 401 invalid_token (RFC 6750 3.1). What needs
-storage (revocation, the client, scope) is the resource's job (tokens.resource), in one batch.
-
-A warm function remembers the tokens it has verified (as Envoy's jwt_authn does with its JWT
-cache): a client sends the same access token request after request for its lifetime, and its
-signature and claims cannot change. An entry is keyed by the exact token text, issuer and
-audience, and is used only while the key object that verified it is still the published key of
-its kid (a key withdrawn, retired or reloaded means a full check again) and the token has not
-expired; failures are never remembered. Revocation is not part of it: that is checked per
-request, from storage (tokens.resource).
+Verified tokens are remembered per warm function (docs/tokens-and-keys.md, "The bearer guard");
+revocation, the client and scope are the guard's (tokens.guard).
 """
 
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from typing import Any
 
-from authgate.caches import cached
+from authgate.caches import BoundedCache, cached
 from authgate.settings import get_settings
 from authgate.tokens import jwa
 from authgate.tokens.bearer import invalid_token
 from authgate.tokens.jws import segment_bytes, segment_json
+from authgate.tokens.jwt_profile import REQUIRED_CLAIMS, TOKEN_TYPE
 from authgate.tokens.numeric_date import numeric_date
 from authgate.tokens.principal import Principal
-from authgate.tokens.profile import REQUIRED_CLAIMS, TOKEN_TYPE
 from authgate.tokens.verification_keys import ALLOWED_ALGS, KeyCache, VerificationKey
 
 # jku/x5u/jwk/x5c would let the token name its own key; crit names extensions we do not
@@ -54,21 +42,20 @@ class AccessTokenValidator:
         self.keys = keys
         self.leeway = leeway
         # (token, issuer, audience) -> (principal, kid, the key object that verified it).
-        self._verified: OrderedDict[tuple[str, str, str], tuple[Principal, str, VerificationKey]] = OrderedDict()
+        self._verified: BoundedCache[tuple[str, str, str], tuple[Principal, str, VerificationKey]] = BoundedCache(
+            VERIFIED_CACHE_SIZE)
 
     def validate(self, token: str, *, issuer: str, audience: str, now: int) -> Principal:
         """The token's principal, or ApiError invalid_token saying why not."""
         entry = (token, issuer, audience)
-        remembered = self._verified.get(entry)
+        remembered = self._verified.peek(entry)
         if remembered is not None:
             principal, kid, key = remembered
             if self.keys.get(kid, now) is key and now < principal.expires_at + self.leeway:
                 return principal
-            self._verified.pop(entry, None)
+            self._verified.pop(entry)
         principal, kid, key = self._verify(token, issuer=issuer, audience=audience, now=now)
-        self._verified[entry] = (principal, kid, key)
-        if len(self._verified) > VERIFIED_CACHE_SIZE:
-            self._verified.popitem(last=False)
+        self._verified.put(entry, (principal, kid, key))
         return principal
 
     def verify(self, token: str, *, issuer: str, audience: str, now: int) -> Principal:

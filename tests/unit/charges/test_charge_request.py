@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from authgate.charges.validation import MESSAGES, ChargeRequest, parse_charge_request, pointer
+from authgate.charges.charge_request import MESSAGES, ChargeRequest, parse_charge_request, pointer
 from authgate.errors import ApiError
 
 
@@ -41,7 +41,7 @@ def test_pointer_escapes_rfc_6901():
 
 # ---------------------------------------------------------------- held to pydantic's own results
 def _oracle() -> Any:
-    """The schema as a pydantic model in strict mode: what charges.validation must agree with."""
+    """The schema as a pydantic model in strict mode: what charges.charge_request must agree with."""
     from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
     from pydantic_core import PydanticCustomError
 

@@ -1,0 +1,54 @@
+"""stores.session_secret: the configured secret, else Secrets Manager's (read once), else a local process's own."""
+
+from __future__ import annotations
+
+import boto3
+import pytest
+
+from authgate import caches
+from authgate.errors import ApiError
+from authgate.stores.session_secret import session_secret
+
+
+def test_a_configured_secret_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "x" * 32)
+    caches.reset()
+    assert session_secret() == b"x" * 32
+
+
+def test_the_stacks_secret_is_read_once(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    arn = boto3.client("secretsmanager").create_secret(Name="s", SecretString="y" * 40)["ARN"]
+    monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET_ARN", arn)
+    caches.reset()
+    assert session_secret() == b"y" * 40
+    boto3.client("secretsmanager").put_secret_value(SecretId=arn, SecretString="z" * 40)
+    assert session_secret() == b"y" * 40  # cached for the warm container
+
+
+def test_a_short_or_missing_secret_is_an_internal_error_not_a_weak_key(aws: None,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    arn = boto3.client("secretsmanager").create_secret(Name="short", SecretString="too-short")["ARN"]
+    monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET_ARN", arn)
+    caches.reset()
+    with pytest.raises(ApiError) as short:
+        session_secret()
+    monkeypatch.delenv("AUTHGATE_SESSION_SECRET_ARN")
+    monkeypatch.setenv("AUTHGATE_STAGE", "production")
+    caches.reset()
+    with pytest.raises(ApiError) as missing:
+        session_secret()
+    assert (short.value.code, short.value.internal) == ("internal_error", "session secret is shorter than 32 characters")
+    assert missing.value.internal == "no session secret configured (AUTHGATE_SESSION_SECRET_ARN)"
+
+
+def test_a_local_process_without_one_makes_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
+    monkeypatch.delenv("AUTHGATE_SESSION_SECRET_ARN", raising=False)
+    monkeypatch.setenv("AUTHGATE_STAGE", "local")
+    caches.reset()
+    first = session_secret()
+    assert len(first) == 32 and session_secret() == first
+    caches.reset()
+    assert session_secret() != first

@@ -1,0 +1,66 @@
+"""authgate.settings: the environment read once, defaults written once, a bad value named at cold start."""
+
+from __future__ import annotations
+
+import pytest
+
+from authgate.settings import Limits, Settings, SettingsError, Tables, from_env
+
+
+def test_an_empty_environment_gives_the_documented_defaults() -> None:
+    settings = from_env({})
+    assert settings == Settings()
+    assert (settings.stage, settings.signing_alg, settings.access_token_ttl, settings.leeway) == ("local", "RS256", 900, 120)
+    assert settings.tables == Tables() and settings.tables.clients == "ClientsTable"
+    assert settings.limits == Limits() and (settings.limits.window, settings.limits.tenant) == (60, 3000)
+
+
+def test_empty_values_mean_unset() -> None:
+    assert from_env({"AUTHGATE_LEEWAY": "", "AUTHGATE_PASSWORD_GRANT": "", "AUTHGATE_STAGE": ""}) == Settings()
+
+
+def test_values_are_read_and_typed() -> None:
+    settings = from_env({
+        "AUTHGATE_STAGE": "production", "AUTHGATE_STACK_NAME": "authgate-prod", "AUTHGATE_SIGNING_ALG": "ES256",
+        "AUTHGATE_ACCESS_TOKEN_TTL": "600", "AUTHGATE_PASSWORD_GRANT": "yes", "AUTHGATE_DPOP_NONCES": "TRUE",
+        "AUTHGATE_ISSUER": "https://auth.example.com/", "AUTHGATE_CLIENTS_TABLE": "prod-clients",
+        "AUTHGATE_RATE_WINDOW": "120", "AWS_REGION": "eu-west-1",
+    })
+    assert (settings.stage, settings.stack, settings.signing_alg, settings.access_token_ttl) == (
+        "production", "authgate-prod", "ES256", 600)
+    assert (settings.password_grant, settings.dpop_nonces, settings.require_par) == (True, True, False)
+    assert settings.issuer == "https://auth.example.com"  # no trailing slash
+    assert (settings.tables.clients, settings.tables.users) == ("prod-clients", "UsersTable")
+    assert (settings.limits.window, settings.aws_region) == (120, "eu-west-1")
+
+
+def test_the_stack_defaults_to_the_stage() -> None:
+    assert from_env({"AUTHGATE_STAGE": "staging"}).stack == "staging"
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"AUTHGATE_LEEWAY": "soon"}, "AUTHGATE_LEEWAY must be an integer, got 'soon'"),
+    ({"AUTHGATE_LEEWAY": "301"}, "AUTHGATE_LEEWAY must be between 0 and 300, got 301"),
+    ({"AUTHGATE_ACCESS_TOKEN_TTL": "59"}, "AUTHGATE_ACCESS_TOKEN_TTL must be between 60 and 3600, got 59"),
+    ({"AUTHGATE_PASSWORD_GRANT": "maybe"}, "AUTHGATE_PASSWORD_GRANT must be true or false, got 'maybe'"),
+    ({"AUTHGATE_STAGE": "prod"}, "AUTHGATE_STAGE must be one of ['local', 'production', 'staging'], got 'prod'"),
+    ({"AUTHGATE_SIGNING_ALG": "HS256"}, "AUTHGATE_SIGNING_ALG must be one of ['ES256', 'RS256'], got 'HS256'"),
+    ({"AUTHGATE_ISSUER": "http://auth.example.com"}, "AUTHGATE_ISSUER must be an https URL"),
+    ({"AUTHGATE_STACK_NAME": "1-stack"}, "AUTHGATE_STACK_NAME must be a CloudFormation stack name"),
+])
+def test_a_bad_value_names_its_variable(env: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError) as info:
+        from_env(env)
+    assert str(info.value).startswith(message)
+
+
+def test_a_local_issuer_may_be_plain_http() -> None:
+    assert from_env({"AUTHGATE_ISSUER": "http://127.0.0.1:3000"}).issuer == "http://127.0.0.1:3000"
+    assert from_env({"AUTHGATE_ISSUER": "http://localhost:3000"}).issuer == "http://localhost:3000"
+
+
+def test_a_client_quota_one_item_cannot_take_is_refused() -> None:
+    # 500 writes per second per item: 30 000 per 60 s window is the most one client may have.
+    assert from_env({"AUTHGATE_RATE_CLIENT": "30000"}).limits.client == 30000
+    with pytest.raises(SettingsError, match="AUTHGATE_RATE_CLIENT must be at most 500 per second"):
+        from_env({"AUTHGATE_RATE_CLIENT": "3000", "AUTHGATE_RATE_WINDOW": "5"})

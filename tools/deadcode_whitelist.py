@@ -1,0 +1,49 @@
+"""Names vulture cannot see used (`make deadcode`): called through a string, an interface or a framework."""
+
+# ruff: noqa
+from authgate import aws, settings
+from authgate.oauth import introspection, par, revocation
+from authgate.oauth.grants import authorization_code, client_credentials, password, refresh_token
+from authgate.stores import codes, refresh_tokens
+from authgate_cli.local import context, listeners
+
+# botocore calls the loader's method (authgate.aws).
+aws._session.list_available_services
+type_name
+# Loaded by name: grants from GRANTS (oauth.grants), lazy routes as Route("module:function").
+authorization_code.AuthorizationCodeGrant
+client_credentials.ClientCredentialsGrant
+password.PasswordGrant
+refresh_token.RefreshTokenGrant
+introspection.post_introspect
+par.post_par
+revocation.post_revoke
+# Record fields read from DynamoDB and kept whole, though no code reads them back yet.
+codes.code_hash
+refresh_tokens.rotated_to
+# Table names read by field name (stores.base.TableStore.table_setting).
+settings.Tables.revocations
+# The Lambda context object's interface (local emulator, bench child).
+context.LambdaContext.memory_limit_in_mb
+context.LambdaContext.aws_request_id
+context.LambdaContext.function_version
+context.LambdaContext.log_stream_name
+context.LambdaContext.invoked_function_arn
+context.LambdaContext.get_remaining_time_in_millis
+# Hypercorn's Config, set by attribute.
+listeners.keep_alive_timeout
+listeners.graceful_timeout
+listeners.include_server_header
+listeners.accesslog
+listeners.errorlog
+# Attributes set on other libraries' objects in the tests (moto, socketserver).
+http_method
+has_cfn_attr
+get_cfn_attribute
+moto_server_host
+daemon_threads
+# Fixtures requested for their effect only.
+fresh_origins
+roomy_limits
+small_limits
+roles
