@@ -26,11 +26,13 @@ class DuplicateMember(ValueError):
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in out:
-            raise DuplicateMember(name)
-        out[name] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for name, _ in pairs:
+            if name in seen:
+                raise DuplicateMember(name)
+            seen.add(name)
     return out
 
 
@@ -45,10 +47,14 @@ def _float(text: str) -> float:
     return value
 
 
+# One decoder for the process: json.loads with hooks would build a new one (and its scanner) per call.
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
+
+
 def loads(text: str) -> Any:
     """The JSON value of `text`; json.JSONDecodeError, DuplicateMember or ValueError when it is not strict JSON."""
     try:
-        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
+        value = _DECODER.decode(text)
     except RecursionError:
         raise ValueError("the JSON value nests too deeply") from None
     if _SURROGATE_ESCAPE.search(text):
