@@ -30,6 +30,8 @@ from tests.conftest import START
 LEAD = 300 + 120          # jwks_max_age + leeway (defaults)
 RETENTION = 60 + 900 + 120  # signer cache + access_token_ttl + leeway (defaults)
 
+pytestmark = pytest.mark.usefixtures("es256")
+
 
 @pytest.fixture
 def es256(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,7 +64,7 @@ def test_kids_sort_by_creation_and_are_never_reused() -> None:
     assert new_kid(START) < new_kid(START + 1)
 
 
-def test_bootstrap_makes_a_current_key_at_once_and_a_next_one(es256: None, clock: ManualClock) -> None:
+def test_bootstrap_makes_a_current_key_at_once_and_a_next_one(clock: ManualClock) -> None:
     report = rotate()
     (current,) = [k for k in report.keys if k.state == CURRENT]
     (incoming,) = [k for k in report.keys if k.state == NEXT]
@@ -75,7 +77,7 @@ def test_bootstrap_makes_a_current_key_at_once_and_a_next_one(es256: None, clock
     assert current.secret_id and not secret_deleted(current.secret_id)
 
 
-def test_nothing_moves_before_the_next_key_has_been_public_long_enough(es256: None, clock: ManualClock) -> None:
+def test_nothing_moves_before_the_next_key_has_been_public_long_enough(clock: ManualClock) -> None:
     first = rotate()
     clock.advance(LEAD - 1)
     again = rotate()
@@ -83,7 +85,7 @@ def test_nothing_moves_before_the_next_key_has_been_public_long_enough(es256: No
     assert states() == {k.kid: k.state for k in first.keys}
 
 
-def test_the_next_key_is_promoted_and_the_current_one_kept_public(es256: None, clock: ManualClock) -> None:
+def test_the_next_key_is_promoted_and_the_current_one_kept_public(clock: ManualClock) -> None:
     from authgate.tokens.current_signer import current_signer
 
     first = rotate()
@@ -100,7 +102,7 @@ def test_the_next_key_is_promoted_and_the_current_one_kept_public(es256: None, c
     assert previous is not None and previous.retires_at == START + LEAD + RETENTION
 
 
-def test_a_previous_key_retires_after_its_tokens_expired(es256: None, clock: ManualClock) -> None:
+def test_a_previous_key_retires_after_its_tokens_expired(clock: ManualClock) -> None:
     first = rotate()
     old = next(k for k in first.keys if k.state == CURRENT)
     clock.advance(LEAD)
@@ -116,7 +118,7 @@ def test_a_previous_key_retires_after_its_tokens_expired(es256: None, clock: Man
     assert secret_deleted(old.secret_id)
 
 
-def test_rotate_is_idempotent_at_one_instant(es256: None, clock: ManualClock) -> None:
+def test_rotate_is_idempotent_at_one_instant(clock: ManualClock) -> None:
     rotate()
     clock.advance(LEAD)
     rotate()
@@ -128,7 +130,7 @@ def test_rotate_is_idempotent_at_one_instant(es256: None, clock: ManualClock) ->
     assert sorted(after.values()) == [CURRENT, NEXT, PREVIOUS]
 
 
-def test_a_next_key_is_promoted_at_once_when_there_is_no_current(es256: None, clock: ManualClock) -> None:
+def test_a_next_key_is_promoted_at_once_when_there_is_no_current(clock: ManualClock) -> None:
     first = rotate()
     store = KeyStore()
     current = next(k for k in first.keys if k.state == CURRENT)
@@ -139,7 +141,7 @@ def test_a_next_key_is_promoted_at_once_when_there_is_no_current(es256: None, cl
     assert states()[incoming] == CURRENT
 
 
-def test_ensure_keys_only_rotates_when_a_state_is_missing(es256: None, clock: ManualClock) -> None:
+def test_ensure_keys_only_rotates_when_a_state_is_missing(clock: ManualClock) -> None:
     ensure_keys()
     made = states()
     assert sorted(made.values()) == [CURRENT, NEXT]
@@ -148,7 +150,7 @@ def test_ensure_keys_only_rotates_when_a_state_is_missing(es256: None, clock: Ma
     assert states() == made
 
 
-def test_destroy_all_retires_every_live_key(es256: None, clock: ManualClock) -> None:
+def test_destroy_all_retires_every_live_key(clock: ManualClock) -> None:
     rotate()
     clock.advance(LEAD)
     rotate()
@@ -160,7 +162,7 @@ def test_destroy_all_retires_every_live_key(es256: None, clock: ManualClock) -> 
     assert destroy_all() == []
 
 
-def test_the_report_as_a_dict(es256: None, clock: ManualClock) -> None:
+def test_the_report_as_a_dict(clock: ManualClock) -> None:
     report = rotate()
     as_dict: dict[str, Any] = report.as_dict()
     assert {k: as_dict[k] for k in ("promoted", "demoted", "created", "retired")} == {
