@@ -190,6 +190,18 @@ def test_nbf_and_iat_may_not_lie_ahead_beyond_the_skew(aws: None, clock: Any, na
     assert rejected(assertion(EC, "svc", START, **{name: "yesterday"}), client(EC)) == f"{name} is not a number"
 
 
+@pytest.mark.parametrize("name", ["nbf", "iat"])
+def test_nbf_and_iat_10_s_ahead_pass_even_with_no_leeway(aws: None, clock: Any, monkeypatch: pytest.MonkeyPatch,
+                                                        name: str) -> None:
+    # FAPI 2.0 5.3.2.1 item 13: an authorization server accepts iat/nbf up to 10 s in the future.
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_LEEWAY", "0")
+    caches.reset()
+    verify(parse(assertion(EC, "svc", START, **{name: START + 10})), client(EC), ISSUER)
+    assert rejected(assertion(EC, "svc", START, **{name: START + 11}), client(EC)) == f"{name} is in the future"
+
+
 def test_iat_is_optional(aws: None, clock: Any) -> None:
     verify(parse(assertion(EC, "svc", START, iat=None)), client(EC), ISSUER)
 

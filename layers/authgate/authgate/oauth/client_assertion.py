@@ -9,8 +9,8 @@ the audience-injection attack that draft-ietf-oauth-rfc7523bis closes) equal to 
 issuer identifier, or for a client not on the fapi2 profile also the token or PAR endpoint URL
 (RFC 9126 2: the server MUST accept those three for interoperability; FAPI 2.0 5.3.2.1 item 8:
 only the issuer identifier), `exp`
-required and at most MAX_LIFETIME ahead (3 item 4), `nbf`/`iat` at most 60 s in the future
-(items 5-6; FAPI 2.0 5.3.2.1 item 13), and last `jti` single-use until `exp` (item 7) by one conditional write.
+required and at most MAX_LIFETIME (plus the leeway) ahead (3 item 4), `nbf`/`iat` within the
+leeway in the future, never less than 10 s nor more than 60 s (items 5-6; FAPI 2.0 5.3.2.1 item 13), and last `jti` single-use until `exp` (item 7) by one conditional write.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ ALGORITHMS = tuple(client_keys.ASSERTION_ALGORITHMS)
 # a few minutes too.
 MAX_LIFETIME = 300
 MAX_ASSERTION = 8192
-# iat/nbf may lie this far ahead of our clock, never more: FAPI 2.0 5.3.2.1 item 13 (accept 10 s,
-# reject beyond 60 s), whatever the deployment's leeway for past expiries.
-MAX_FUTURE_SKEW = 60
+# iat/nbf may lie ahead of our clock by the leeway, but at least 10 s and never more than 60 s:
+# FAPI 2.0 5.3.2.1 item 13 (accept 10 s, reject beyond 60 s), whatever the deployment's leeway.
+MIN_FUTURE_SKEW, MAX_FUTURE_SKEW = 10, 60
 
 
 class AssertionRejected(ValueError):
@@ -113,7 +113,7 @@ def verify(assertion: Assertion, client: Client, issuer: str) -> None:
         value = _number(claims, name)
         if name in claims and value is None:
             raise AssertionRejected(f"{name} is not a number")
-        if value is not None and value > now + min(leeway, MAX_FUTURE_SKEW):
+        if value is not None and value > now + min(max(leeway, MIN_FUTURE_SKEW), MAX_FUTURE_SKEW):
             raise AssertionRejected(f"{name} is in the future")
     jti = claims.get("jti")
     if not isinstance(jti, str) or not jti or len(jti) > 200:
