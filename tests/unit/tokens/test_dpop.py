@@ -84,3 +84,18 @@ def test_a_cached_header_does_not_excuse_a_bad_signature() -> None:
 def test_a_proof_too_long_is_refused_before_parsing() -> None:
     with pytest.raises(dpop.ProofError, match="compact JWS"):
         dpop.check_proof("a" * 9000 + ".b.c", method="GET", uri="https://h/x", now=0, leeway=60)
+
+
+@pytest.mark.parametrize(("leeway", "ahead", "accepted"), [
+    (0, 10, True), (0, 11, False),  # FAPI 2.0 5.3.2.1 item 13: 10 s ahead passes whatever the leeway
+    (30, 30, True), (30, 31, False),  # otherwise the leeway decides ...
+    (120, 60, True), (120, 61, False),  # ... up to 60 s, never more
+])
+def test_how_far_ahead_iat_may_be(leeway: int, ahead: int, accepted: bool) -> None:
+    now, key = int(time.time()), DpopKey()
+    proof = key.proof("GET", "https://h/x", iat=now + ahead)
+    if accepted:
+        assert dpop.check_proof(proof, method="GET", uri="https://h/x", now=now, leeway=leeway).iat == now + ahead
+    else:
+        with pytest.raises(dpop.ProofError, match=r"issued in the future"):
+            dpop.check_proof(proof, method="GET", uri="https://h/x", now=now, leeway=leeway)

@@ -61,7 +61,8 @@ class ProofError(Exception):
         self.code = code
 
 
-MAX_FUTURE_IAT = 60
+# iat may lie ahead of our clock by the leeway, but at least 10 s and never more than 60 s (FAPI 2.0 5.3.2.1 item 13).
+MIN_FUTURE_IAT, MAX_FUTURE_IAT = 10, 60
 
 
 class Proof(NamedTuple):
@@ -177,8 +178,7 @@ def check_proof(proof: str, *, method: str, uri: str, now: int, leeway: int,
     iat = numeric_date(claims.get("iat"))
     if not isinstance(iat, int):
         raise ProofError("The DPoP proof's iat must be an integer (RFC 9449 4.2).")
-    # Ahead of our clock by at most 60 s whatever the leeway (FAPI 2.0 5.3.2.1 item 13).
-    if iat > now + min(leeway, MAX_FUTURE_IAT):
+    if iat > now + min(max(leeway, MIN_FUTURE_IAT), MAX_FUTURE_IAT):
         raise ProofError("The DPoP proof was issued in the future (iat).")
     if iat < now - leeway:
         raise ProofError("The DPoP proof is too old (iat); make a new proof for each request.")
