@@ -20,6 +20,7 @@ MCP_INTROSPECTION_CLIENT_ID and MCP_INTROSPECTION_CLIENT_SECRET in the environme
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
 import urllib.parse
@@ -58,6 +59,12 @@ def notes_server() -> MCPServer:
     return server
 
 
+@functools.cache
+def jwks_client(issuer: str) -> jwt.PyJWKClient:
+    """authgate's signing keys (RFC 7517), fetched once per process and again for an unknown `kid`."""
+    return jwt.PyJWKClient(f"{issuer}/.well-known/jwks.json", cache_keys=True)
+
+
 class BearerGuard:
     """ASGI middleware: RFC 9728 metadata, then a JWT (JWKS) + introspection check, then per-tool scopes."""
 
@@ -69,7 +76,7 @@ class BearerGuard:
         self.path = parts.path
         self.metadata_path = f"/.well-known/oauth-protected-resource{parts.path}"
         self.metadata_url = f"{parts.scheme}://{parts.netloc}{self.metadata_path}"
-        self.jwks = jwt.PyJWKClient(f"{self.issuer}/.well-known/jwks.json", cache_keys=True)
+        self.jwks = jwks_client(self.issuer)
         self._basic = base64.b64encode(
             f"{urllib.parse.quote(client_id, safe='')}:{urllib.parse.quote(client_secret, safe='')}".encode()).decode()
 
@@ -195,14 +202,29 @@ def build_app(issuer: str, resource: str, client_id: str, client_secret: str) ->
     return BearerGuard(app, issuer=issuer, resource=resource, client_id=client_id, client_secret=client_secret)
 
 
+def app_from_environment() -> BearerGuard:
+    """The app configured by MCP_ISSUER, MCP_RESOURCE and the resource's introspection credentials."""
+    env = os.environ
+    return build_app(env["MCP_ISSUER"], env["MCP_RESOURCE"], env["MCP_INTROSPECTION_CLIENT_ID"],
+                     env["MCP_INTROSPECTION_CLIENT_SECRET"])
+
+
+def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """AWS Lambda behind API Gateway (REST or HTTP API), through Mangum.
+
+    Mangum runs the ASGI lifespan around every invocation, and the MCP session manager starts
+    once per instance, so each invocation gets a fresh (stateless) app; the JWKS stays cached.
+    """
+    from mangum import Mangum
+
+    return dict(Mangum(app_from_environment(), lifespan="auto")(event, context))
+
+
 def main() -> None:
     import uvicorn
 
-    env = os.environ
-    resource = env["MCP_RESOURCE"]
-    app = build_app(env["MCP_ISSUER"], resource, env["MCP_INTROSPECTION_CLIENT_ID"],
-                    env["MCP_INTROSPECTION_CLIENT_SECRET"])
-    parts = urlsplit(resource)
+    app = app_from_environment()
+    parts = urlsplit(app.resource)
     uvicorn.run(app, host=parts.hostname or "127.0.0.1", port=parts.port or 80, log_level="warning")
 
 

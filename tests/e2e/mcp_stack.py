@@ -18,9 +18,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
+
+import requests
 
 from tests.document_server import DocumentServer, document_server
 from tests.e2e.conftest import REPO_ROOT, LocalStack, authgate_command, free_port, running_stack
+from tests.e2e.flows import pkce_pair
+from tests.e2e.mcp_clients import CLIENT_NAME, REDIRECT_URI, Consent
 
 MCP_SCOPES = "mcp:read mcp:write"
 
@@ -109,3 +114,17 @@ def mcp_stack(tmp: Path) -> Iterator[McpStack]:
                           env_extra={"SSL_CERT_FILE": str(documents.ca)}) as stack, \
             mcp_server(stack, tmp, "mcp-notes") as server, mcp_server(stack, tmp, "mcp-other") as other:
         yield McpStack(stack, documents, server, other)
+
+
+def token_by_code_flow(mcp: McpStack, resource: str, path: str, scope: str = "mcp:read") -> dict[str, Any]:
+    """A token for `resource` by the code flow of a metadata-document client (served at `path`), over plain HTTP."""
+    url = mcp.documents.document(path, client_name=CLIENT_NAME, redirect_uris=[REDIRECT_URI])
+    verifier, challenge = pkce_pair()
+    params = {"response_type": "code", "client_id": url, "redirect_uri": REDIRECT_URI, "scope": scope,
+              "state": "s", "code_challenge": challenge, "code_challenge_method": "S256", "resource": resource}
+    answer = Consent(mcp.issuer).sign_in(f"{mcp.issuer}/oauth/authorize?{urlencode(params)}")
+    token = requests.post(f"{mcp.issuer}/oauth/token", timeout=30, data={
+        "grant_type": "authorization_code", "code": answer["code"], "redirect_uri": REDIRECT_URI,
+        "code_verifier": verifier, "client_id": url, "resource": resource})
+    assert token.status_code == 200, token.text
+    return dict(token.json())

@@ -25,7 +25,7 @@ from tests.contract import ContractSession
 from tests.document_server import Route
 from tests.e2e.flows import pkce_pair
 from tests.e2e.mcp_clients import CLIENT_NAME, REDIRECT_URI, Consent
-from tests.e2e.mcp_stack import McpStack
+from tests.e2e.mcp_stack import McpStack, token_by_code_flow
 
 pytestmark = [pytest.mark.e2e]
 
@@ -138,22 +138,8 @@ def test_a_slow_document_is_cut_off(mcp: McpStack, session: ContractSession) -> 
 
 # ------------------------------------------------------------------ resources
 
-def code_flow_token(mcp: McpStack, resource: str, path: str) -> dict[str, Any]:
-    """A token for `resource` by the code flow of a metadata-document client, driven over plain HTTP."""
-    url = mcp.documents.document(path, client_name=CLIENT_NAME, redirect_uris=[REDIRECT_URI])
-    verifier, challenge = pkce_pair()
-    params = {"response_type": "code", "client_id": url, "redirect_uri": REDIRECT_URI, "scope": "mcp:read",
-              "state": "s", "code_challenge": challenge, "code_challenge_method": "S256", "resource": resource}
-    answer = Consent(mcp.issuer).sign_in(f"{mcp.issuer}/oauth/authorize?{urlencode(params)}")
-    token = requests.post(f"{mcp.issuer}/oauth/token", timeout=30, data={
-        "grant_type": "authorization_code", "code": answer["code"], "redirect_uri": REDIRECT_URI,
-        "code_verifier": verifier, "client_id": url, "resource": resource})
-    assert token.status_code == 200, token.text
-    return dict(token.json())
-
-
 def test_a_token_for_one_resource_is_refused_by_another(mcp: McpStack, session: ContractSession) -> None:
-    token = code_flow_token(mcp, mcp.server.resource, "/agents/one-resource.json")["access_token"]
+    token = token_by_code_flow(mcp, mcp.server.resource, "/agents/one-resource.json")["access_token"]
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
     # The resource it was issued for accepts it (the MCP answer itself is the SDK's business) ...
