@@ -90,7 +90,8 @@ class DocumentServer:
         url = self.url(path, host)
         doc = {"client_id": url, "client_name": "Test Agent", "redirect_uris": ["http://127.0.0.1:9/callback"],
                "token_endpoint_auth_method": "none", "grant_types": ["authorization_code", "refresh_token"],
-               "response_types": ["code"], **members}
+               "response_types": ["code"], "scope": "charges:read", **members}
+        doc = {k: v for k, v in doc.items() if v is not None}
         self.routes[path] = Route(json.dumps(doc).encode(), headers={"Content-Type": "application/json",
                                                                       "Cache-Control": "max-age=600"})
         return url

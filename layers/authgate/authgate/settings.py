@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from authgate.caches import cached
 
@@ -110,6 +110,17 @@ class Settings(NamedTuple):
     max_body_bytes: int = 64 * 1024
     tables: Tables = Tables()
     limits: Limits = Limits()
+    # -- clients that register themselves (docs/agents.md) --
+    # draft-ietf-oauth-client-id-metadata-document: an https client_id is fetched (template
+    # parameter ClientIdMetadataDocuments); each tenant's policy then says which hosts it accepts.
+    client_metadata_documents: bool = False
+    # The local stack only (`authgate serve --allow-loopback-client-metadata`, draft 8.6): documents
+    # on 127.0.0.1 / ::1 may be fetched. Refused on any other stage.
+    allow_loopback_client_metadata: bool = False
+    # Fetches per host per window (LimitsTable), and the cache lifetime's bounds (draft 5.2).
+    client_metadata_fetch_limit: int = 30
+    client_metadata_min_cache: int = 300
+    client_metadata_max_cache: int = 86400
 
 
 _VALID = {
@@ -208,7 +219,23 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         max_body_bytes=_int(env, "AUTHGATE_MAX_BODY_BYTES", 64 * 1024, 1024, 6 * 1024 * 1024),
         tables=tables,
         limits=_limits(env),
-    )
+    )._replace(**_self_registration(env, stage))
+
+
+def _self_registration(env: Mapping[str, str], stage: str) -> dict[str, Any]:
+    """The settings of clients that register themselves (client metadata documents, docs/agents.md)."""
+    loopback = _bool(env, "AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", False)
+    if loopback and stage != "local":
+        raise SettingsError("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA is for the local stack only "
+                            f"(AUTHGATE_STAGE=local), not {stage}")
+    low = _int(env, "AUTHGATE_CLIENT_METADATA_MIN_CACHE", 300, 60, 86400)
+    return {
+        "client_metadata_documents": _bool(env, "AUTHGATE_CLIENT_METADATA_DOCUMENTS", False),
+        "allow_loopback_client_metadata": loopback,
+        "client_metadata_fetch_limit": _int(env, "AUTHGATE_CLIENT_METADATA_FETCH_LIMIT", 30, 1, 10_000),
+        "client_metadata_min_cache": low,
+        "client_metadata_max_cache": _int(env, "AUTHGATE_CLIENT_METADATA_MAX_CACHE", 86400, low, 7 * 86400),
+    }
 
 
 def log_level() -> str:

@@ -37,6 +37,7 @@ from authgate.oauth.consent_page import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
     WRONG_CREDENTIALS,
+    identity_notice,
     render_consent,
 )
 from authgate.settings import get_settings
@@ -47,14 +48,14 @@ from authgate.stores.tenants import Tenant, TenantStore
 from authgate.stores.users import UserStore
 
 FORM_TYPE = "application/x-www-form-urlencoded"
-FORM_FIELDS = ("request_blob", "csrf", "username", "password", "decision")
+FORM_FIELDS = ("request_blob", "csrf", "username", "password", "decision", "tenant")
 STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
 
 
 def get_authorize(request: Request) -> Response:
     """Validate the authorization request and show the login + consent page (RFC 6749 4.1.1, RFC 9126 4)."""
     params: Mapping[str, Sequence[str]] = request.query
-    client = ClientStore().get(client_id_of(params), any_environment=True)
+    client = _client(client_id_of(params), any_environment=True)
     stage = get_settings().stage
     request_uri = single(params, "request_uri")
     if client is None or client.environment != stage:
@@ -99,7 +100,7 @@ def post_authorize(request: Request) -> Response:
                                       session.binding_from(request.headers.get_all("cookie")))
     except session.SessionInvalid as exc:
         raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
-    client = ClientStore().get(auth.client_id)
+    client = _client(auth.client_id)
     # The registration may have changed since the form was shown: trust the URI only if it still holds.
     if client is None:
         raise ApiError("unknown_client", "The client is no longer registered.")
@@ -110,6 +111,11 @@ def post_authorize(request: Request) -> Response:
         if len(values) > 1:
             raise ApiError("invalid_request", f"The {name} field is repeated.")
     tenant = _tenant(client)
+    if not client.tenant_id:
+        # A self-registered client has no tenant: the user names theirs on the form. One that does
+        # not exist holds no user, so the sign-in below fails like a wrong password.
+        chosen = (single(fields, "tenant") or "").strip()[:100]
+        tenant = (TenantStore().get(chosen) if chosen else None) or Tenant(tenant_id=chosen)
     recheck(auth, client, tenant)
 
     decision = single(fields, "decision")
@@ -119,7 +125,7 @@ def post_authorize(request: Request) -> Response:
     username, password = single(fields, "username") or "", single(fields, "password") or ""
     if decision != "approve":
         return _form(request, auth, client, tenant, MISSING_DECISION, username, fields)
-    if not username or not password:
+    if not username or not password or (not client.tenant_id and not tenant.tenant_id):
         return _form(request, auth, client, tenant, MISSING_CREDENTIALS, username, fields)
     # Brute-force protection (RFC 6749 10.10): failed logins per account and per address; over
     # the quota the redirect is temporarily_unavailable, before the password is checked.
@@ -130,9 +136,11 @@ def post_authorize(request: Request) -> Response:
         guard.record_failure(account, request.source_ip)
         _log(f"login_{result.reason}", auth)
         return _form(request, auth, client, tenant, WRONG_CREDENTIALS, username, fields)
+    if not client.tenant_id:
+        _admit_self_registered(request, client, tenant)
 
     code = CodeStore().create(
-        client_id=auth.client_id, tenant_id=auth.tenant_id,
+        client_id=auth.client_id, tenant_id=tenant.tenant_id,
         redirect_uri=auth.redirect_uri, redirect_uri_sent=auth.redirect_uri_sent,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
         scope=" ".join(auth.scopes), subject=result.subject, ttl=code_ttl(client),
@@ -153,7 +161,40 @@ def _trust(request: Request, redirect_uri: str, state: str | None) -> None:
     request.context.redirect = AuthorizationRedirect(redirect_uri, state)
 
 
+def _client(client_id: str, any_environment: bool = False) -> Client | None:
+    """The client: registered, or known by its metadata document (fetched or cached; the fetch's
+    failures are shown on the page, never redirected: draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
+    if client_id[:8].lower() == "https://":
+        from authgate.oauth.client_metadata.errors import MetadataRefused
+        from authgate.oauth.client_metadata.resolver import MetadataClients, is_metadata_client
+
+        if is_metadata_client(client_id):
+            try:
+                return MetadataClients().get(client_id)
+            except MetadataRefused as exc:
+                raise exc.at_authorization() from None
+    return ClientStore().get(client_id, any_environment=any_environment)
+
+
+def _admit_self_registered(request: Request, client: Client, tenant: Tenant) -> None:
+    """The signed-in user's tenant decides whether it accepts this client (docs/agents.md); a refusal
+    is a page: nothing is sent to a redirect URI the tenant does not accept."""
+    from urllib.parse import urlsplit
+
+    host = urlsplit(client.client_id).hostname or ""
+    if client.source == "metadata_document" and tenant.accepts_metadata_host(host):
+        return
+    request.context.redirect = None
+    raise ApiError("client_metadata_not_allowed",
+                   f"Your organisation does not accept applications known only by a metadata document"
+                   f"{' from ' + host if client.source == 'metadata_document' else ''}. Ask its administrator.",
+                   oauth_error="invalid_client", internal=f"tenant {tenant.tenant_id} policy")
+
+
 def _tenant(client: Client) -> Tenant:
+    if not client.tenant_id:
+        # A self-registered client has no tenant until a user signs in (the form asks for it).
+        return Tenant(tenant_id="")
     tenant = TenantStore().get(client.tenant_id)
     if tenant is None:
         raise ApiError("server_error", internal=f"tenant {client.tenant_id!r} of client {client.client_id!r} not found")
@@ -171,9 +212,13 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
         if binding is None:
             binding = session.new_binding()
         csrf = session.csrf_token(binding, nonce)
+    self_registered = not client.tenant_id
     response = render_consent(request=auth, client_name=client.name or client.client_id,
-                              tenant_name=tenant.name or tenant.tenant_id, blob=blob, csrf=csrf,
-                              message=message, username=username)
+                              tenant_name=tenant.name or tenant.tenant_id or "your organisation", blob=blob, csrf=csrf,
+                              message=message, username=username,
+                              identity=identity_notice(client, auth.redirect_uri) if self_registered else "",
+                              ask_tenant=self_registered,
+                              tenant=single(posted, "tenant") or "" if self_registered and posted else "")
     if binding is not None and posted is None:
         secure = base_url(request).startswith("https://")
         response.multi_headers["Set-Cookie"] = [session.binding_cookie(binding, secure)]

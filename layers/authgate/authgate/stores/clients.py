@@ -63,6 +63,14 @@ class Client(NamedTuple):
     # -- DPoP (RFC 9449): one block, kept together --
     # RFC 9449 5.2 client metadata: every access token of this client must be DPoP-bound.
     dpop_bound_access_tokens: bool = False
+    # -- clients that register themselves (docs/agents.md) --
+    # "" registered by an administrator; "metadata_document": a cached Client ID Metadata
+    # Document (its client_id is the document's URL); "registration": RFC 7591.
+    source: str = ""
+    # A metadata document is fetched again from this time on (draft 5.2; unix seconds).
+    refresh_at: int = 0
+    # DynamoDB TTL: the record disappears by itself after this time (0: never).
+    expires_at: int = 0
 
     @property
     def auth_methods(self) -> tuple[str, ...]:
@@ -148,6 +156,13 @@ def _to_item(c: Client) -> dict[str, Any]:
     # -- DPoP (RFC 9449 5.2) --
     if c.dpop_bound_access_tokens:
         item["dpop_bound_access_tokens"] = {"BOOL": True}
+    # -- clients that register themselves --
+    if c.source:
+        item["source"] = {"S": c.source}
+    if c.refresh_at:
+        item["refresh_at"] = {"N": str(c.refresh_at)}
+    if c.expires_at:
+        item["expires_at"] = {"N": str(c.expires_at)}
     return item
 
 
@@ -188,6 +203,9 @@ def from_item(item: dict[str, Any]) -> Client:
         profile=item.get("profile", {}).get("S", ""),
         # -- DPoP (RFC 9449 5.2) --
         dpop_bound_access_tokens=bool(item.get("dpop_bound_access_tokens", {}).get("BOOL", False)),
+        source=item.get("source", {}).get("S", ""),
+        refresh_at=int(item.get("refresh_at", {}).get("N", "0")),
+        expires_at=int(item.get("expires_at", {}).get("N", "0")),
     )
 
 
@@ -293,6 +311,12 @@ class ClientStore:
         with dynamodb_faults("clients.put"):
             self._ddb.put_item(TableName=self.table, Item=_to_item(client))
         self._index_origins(client)
+
+    def save(self, client: Client) -> None:
+        """Write a self-registered client's record as it is (a metadata document's cache entry,
+        RFC 7591 registration): no origin index, whose records would outlive it."""
+        with dynamodb_faults("clients.save"):
+            self._ddb.put_item(TableName=self.table, Item=_to_item(client))
 
     def replace(self, client: Client) -> None:
         """Rewrite an existing client's registration (admin updates); ClientNotFound if it is gone."""
