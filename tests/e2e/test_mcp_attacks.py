@@ -13,10 +13,11 @@ to loopback, had the check let it through).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -53,14 +54,17 @@ def authorize(session: ContractSession, params: dict[str, str]) -> requests.Resp
                        timeout=30)
 
 
-def assert_error_page(response: requests.Response, code: str, title: str) -> None:
+def assert_error_page(response: requests.Response, code: str, title: str, detail: str) -> None:
     """The authorization endpoint's refusal: a page for the person, never a redirect (the redirect URI is
     the document's, so it is not trusted)."""
     assert response.status_code == 400, (response.status_code, response.text[:400])
     assert "Location" not in response.headers
-    assert response.headers["Content-Type"] == "text/html; charset=utf-8"
-    assert response.headers["Cache-Control"] == "no-store"
-    assert title in response.text and code in response.text
+    headers = contract_headers(response)
+    assert (headers["content-type"], headers["cache-control"], headers["x-frame-options"]) == (
+        "text/html; charset=utf-8", "no-store", "DENY")
+    assert f"<title>{title}</title>" in response.text
+    assert html.escape(detail) in response.text
+    assert f"Error code: <code>{code}</code>" in response.text
     assert response.headers["x-request-id"] in response.text
 
 
@@ -70,35 +74,37 @@ def token_request(session: ContractSession, client_id: str) -> requests.Response
         "code_verifier": "v" * 43, "client_id": client_id})
 
 
-def assert_invalid_client(response: requests.Response, issuer: str, code: str, url: str) -> None:
+def assert_invalid_client(response: requests.Response, issuer: str, code: str, detail: str) -> None:
     """The token endpoint's refusal of a client whose document cannot be used: 401 invalid_client (RFC 6749 5.2)."""
-    assert (response.status_code, contract_headers(response)) == (
-        401, {**NO_STORE_JSON, "www-authenticate": 'Basic realm="oauth"'}), response.text
-    body = response.json()
-    assert set(body) == {"error", "error_description", "error_uri"}, body
-    assert (body["error"], body["error_uri"]) == ("invalid_client", f"{issuer}/problems/{code}")
-    assert url in body["error_description"] or "metadata" in body["error_description"]
+    assert (response.status_code, contract_headers(response), response.json()) == (
+        401, {**NO_STORE_JSON, "www-authenticate": 'Basic realm="oauth"'},
+        {"error": "invalid_client", "error_description": detail, "error_uri": f"{issuer}/problems/{code}"})
 
 
-def refused_everywhere(mcp: McpStack, session: ContractSession, url: str, code: str, title: str) -> None:
-    assert_error_page(authorize(session, authorization_params(url, mcp.server.resource)), code, title)
-    assert_invalid_client(token_request(session, url), mcp.issuer, code, url)
+def refused_everywhere(mcp: McpStack, session: ContractSession, url: str, code: str, title: str,
+                       detail: str) -> None:
+    """Refused at the authorization endpoint (a page) and at the token endpoint (401 invalid_client)."""
+    assert_error_page(authorize(session, authorization_params(url, mcp.server.resource)), code, title, detail)
+    assert_invalid_client(token_request(session, url), mcp.issuer, code, detail)
 
 
 # ------------------------------------------------------------------ documents
 
 def test_a_document_naming_another_client_id_is_refused(mcp: McpStack, session: ContractSession) -> None:
-    url = mcp.documents.url("/attack/mismatch.json")
-    mcp.documents.document("/attack/mismatch.json", client_id=mcp.documents.url("/attack/someone-else.json"),
-                           client_name=CLIENT_NAME, redirect_uris=[REDIRECT_URI])
-    refused_everywhere(mcp, session, url, "client_metadata_client_id_mismatch", "Metadata document names another client")
+    url, other = mcp.documents.url("/attack/mismatch.json"), mcp.documents.url("/attack/someone-else.json")
+    mcp.documents.document("/attack/mismatch.json", client_id=other, client_name=CLIENT_NAME,
+                           redirect_uris=[REDIRECT_URI])
+    refused_everywhere(mcp, session, url, "client_metadata_client_id_mismatch", "Metadata document names another client",
+                       f"The client's metadata document at {url} names another client_id ({other}); it must be "
+                       "exactly the document's URL.")
 
 
 def test_a_redirect_uri_not_in_the_document_is_refused_without_redirecting(mcp: McpStack,
                                                                            session: ContractSession) -> None:
     url = mcp.documents.document("/attack/redirect-uri.json", client_name=CLIENT_NAME, redirect_uris=[REDIRECT_URI])
     params = authorization_params(url, mcp.server.resource, redirect_uri="http://127.0.0.1:9/steal")
-    assert_error_page(authorize(session, params), "redirect_uri_mismatch", "Redirect URI not registered")
+    assert_error_page(authorize(session, params), "redirect_uri_mismatch", "Redirect URI not registered",
+                      "The redirect_uri does not match a URI registered for this client.")
 
 
 def test_a_document_on_the_unspecified_address_is_refused_before_any_connection(
@@ -106,7 +112,9 @@ def test_a_document_on_the_unspecified_address_is_refused_before_any_connection(
     url = f"https://0.0.0.0:{mcp.documents.port}/attack/inside.json"
     mcp.documents.document("/attack/inside.json", client_name=CLIENT_NAME, redirect_uris=[REDIRECT_URI])
     before = len(mcp.documents.requests)
-    refused_everywhere(mcp, session, url, "client_metadata_address_refused", "Metadata document host refused")
+    refused_everywhere(mcp, session, url, "client_metadata_address_refused", "Metadata document host refused",
+                       "The client's metadata document host 0.0.0.0 resolves to an address authgate does not "
+                       "fetch from (unspecified).")
     assert len(mcp.documents.requests) == before  # nothing reached the host
 
 
@@ -114,8 +122,10 @@ def test_a_document_behind_a_redirect_is_refused(mcp: McpStack, session: Contrac
     target = mcp.documents.document("/attack/real.json", client_name=CLIENT_NAME, redirect_uris=[REDIRECT_URI])
     url = mcp.documents.url("/attack/moved.json")
     mcp.documents.routes["/attack/moved.json"] = Route(b"", 302, {"Location": target})
-    refused_everywhere(mcp, session, url, "client_metadata_redirected", "Metadata document redirected")
-    assert ("/attack/real.json", f"127.0.0.1:{mcp.documents.port}") not in mcp.documents.requests
+    refused_everywhere(mcp, session, url, "client_metadata_redirected", "Metadata document redirected",
+                       f"The client's metadata document at {url} answered a redirect (302); redirects are not "
+                       "followed.")
+    assert not any(path == "/attack/real.json" for path, _host in mcp.documents.requests)
 
 
 def test_an_oversized_document_is_refused(mcp: McpStack, session: ContractSession) -> None:
@@ -123,7 +133,8 @@ def test_an_oversized_document_is_refused(mcp: McpStack, session: ContractSessio
     document = {"client_id": url, "client_name": CLIENT_NAME, "redirect_uris": [REDIRECT_URI],
                 "token_endpoint_auth_method": "none", "contacts": ["x" * 100] * 60}
     mcp.documents.routes["/attack/large.json"] = Route(json.dumps(document).encode())
-    refused_everywhere(mcp, session, url, "client_metadata_too_large", "Metadata document too large")
+    refused_everywhere(mcp, session, url, "client_metadata_too_large", "Metadata document too large",
+                       f"The client's metadata document at {url} is larger than 5120 bytes.")
 
 
 def test_a_slow_document_is_cut_off(mcp: McpStack, session: ContractSession) -> None:
@@ -132,7 +143,8 @@ def test_a_slow_document_is_cut_off(mcp: McpStack, session: ContractSession) -> 
                 "token_endpoint_auth_method": "none"}
     mcp.documents.routes["/attack/slow.json"] = Route(json.dumps(document).encode(), drip=1.0)
     response = authorize(session, authorization_params(url, mcp.server.resource))
-    assert_error_page(response, "client_metadata_unreachable", "Metadata document unreachable")
+    assert_error_page(response, "client_metadata_unreachable", "Metadata document unreachable",
+                      f"The client's metadata document at {url} could not be fetched: it did not answer in time.")
     assert response.elapsed.total_seconds() < 10
 
 
@@ -225,6 +237,9 @@ def test_consent_names_a_metadata_client_and_warns_about_localhost(mcp: McpStack
                         headers={"Accept": "text/html"}, allow_redirects=False, timeout=30)
     assert page.status_code == 200 and page.headers["Content-Type"] == "text/html; charset=utf-8"
     text = re.sub(r"\s+", " ", page.text)
-    assert CLIENT_NAME in text and f"127.0.0.1:{mcp.documents.port}" in text
-    assert "localhost" in text.lower()
-    assert dict(parse_qsl(urlsplit(page.url).query))["client_id"] == url
+    assert f'<h1>Sign in to authorize <span class="client">{CLIENT_NAME}</span></h1>' in text
+    assert (f'{CLIENT_NAME} describes itself in a document on <strong class="document-host">127.0.0.1</strong> '
+            f"(<code>{url}</code>). authgate has not verified who runs it.") in text
+    assert 'you will be sent to <strong class="redirect-host">127.0.0.1</strong>' in text
+    assert '<p class="warning localhost" role="alert">Every address this application can receive the answer at is ' \
+           "on this device (localhost)" in text
