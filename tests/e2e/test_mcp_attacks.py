@@ -17,7 +17,7 @@ import html
 import json
 import re
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 import requests
