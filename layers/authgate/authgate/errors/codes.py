@@ -53,4 +53,6 @@ Code = Literal[
     "invalid_dpop_proof",
     "use_dpop_nonce",
     "invalid_target",
+    "unknown_resource",
+    "resource_not_allowed",
 ]

@@ -110,7 +110,7 @@ def post_authorize(request: Request) -> Response:
         if len(values) > 1:
             raise ApiError("invalid_request", f"The {name} field is repeated.")
     tenant = _tenant(client)
-    recheck(auth, client, tenant)
+    recheck(auth, client, tenant, base_url(request))
 
     decision = single(fields, "decision")
     if decision == "deny":
