@@ -29,6 +29,7 @@ TABLE_ENV = {
     "invoices": "AUTHGATE_INVOICES_TABLE",
     "limits": "AUTHGATE_LIMITS_TABLE",
     "replay": "AUTHGATE_REPLAY_TABLE",
+    "resources": "AUTHGATE_RESOURCES_TABLE",
 }
 
 
@@ -53,6 +54,7 @@ class Tables(NamedTuple):
     invoices: str = "InvoicesTable"
     limits: str = "LimitsTable"
     replay: str = "ReplayTable"
+    resources: str = "ResourcesTable"
 
 
 class Limits(NamedTuple):

@@ -68,4 +68,6 @@ Code = Literal[
     "registration_limit_reached",
     "registration_rate_limited",
     "invalid_registration_token",
+    "unknown_resource",
+    "resource_not_allowed",
 ]

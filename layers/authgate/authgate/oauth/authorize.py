@@ -116,7 +116,7 @@ def post_authorize(request: Request) -> Response:
         # not exist holds no user, so the sign-in below fails like a wrong password.
         chosen = (single(fields, "tenant") or "").strip()[:100]
         tenant = (TenantStore().get(chosen) if chosen else None) or Tenant(tenant_id=chosen)
-    recheck(auth, client, tenant)
+    recheck(auth, client, tenant, base_url(request))
 
     decision = single(fields, "decision")
     if decision == "deny":

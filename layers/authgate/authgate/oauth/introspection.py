@@ -1,8 +1,11 @@
 """POST /oauth/introspect (RFC 7662): client-authenticated token introspection.
 
-Anything not currently valid — unknown, malformed, expired, revoked, rotated, or issued to
-another client — is `{"active": false}` and nothing more (§2.2). A client may introspect
-only its own tokens (§4: the server decides who may see what).
+Anything not currently valid — unknown, malformed, expired, revoked, rotated, or not the
+caller's to see — is `{"active": false}` and nothing more (§2.2). Who may see what (§4):
+- a client sees its own tokens (access tokens for any resource, and refresh tokens);
+- a resource server, authenticating with the introspection credentials its registration made
+  (stores.resources), sees every access token whose `aud` is its resource, whichever client it
+  was issued to, and nothing else: no refresh token, no token of another resource.
 """
 
 from __future__ import annotations
@@ -24,24 +27,26 @@ if TYPE_CHECKING:
 INACTIVE: dict[str, Any] = {"active": False}
 
 
-def _claims(token: str) -> dict[str, Any]:
-    """The payload of a JWT whose signature has already been verified (tokens.resource)."""
-    claims = segment_json(token.split(".")[1])
-    assert claims is not None  # verified tokens have an object payload
-    return claims
+def _payload(token: str) -> dict[str, Any] | None:
+    """A JWT's payload, unverified: only to learn which audience to verify it for."""
+    return segment_json(token.split(".")[1]) if token.count(".") == 2 else None
 
 
-def _access(token: str, client: Client, issuer: str) -> dict[str, Any] | None:
+def _access(token: str, client: Client, issuer: str, serves: str | None) -> dict[str, Any] | None:
     from authgate.tokens.resource import active_access_token
 
-    principal = active_access_token(token, issuer=issuer)
-    if principal is None or principal.client_id != client.client_id:
+    claimed = _payload(token)
+    audience = serves if serves is not None else (claimed or {}).get("aud")
+    if claimed is None or not isinstance(audience, str):
         return None
-    claims = _claims(token)
+    # Verified for that audience: a resource server's credentials see only its own resource's tokens.
+    principal = active_access_token(token, issuer=issuer, audience=audience)
+    if principal is None or (serves is None and principal.client_id != client.client_id):
+        return None
     return {
-        "active": True, "scope": claims["scope"], "client_id": claims["client_id"], "sub": claims["sub"],
-        "exp": claims["exp"], "iat": claims["iat"], "iss": claims["iss"], "aud": claims["aud"],
-        "token_type": "Bearer", "jti": claims["jti"],
+        "active": True, "scope": claimed["scope"], "client_id": claimed["client_id"], "sub": claimed["sub"],
+        "exp": claimed["exp"], "iat": claimed["iat"], "iss": claimed["iss"], "aud": claimed["aud"],
+        "token_type": "Bearer", "jti": claimed["jti"],
     }
 
 
@@ -62,14 +67,19 @@ def _refresh(token: str, client: Client, issuer: str, now: int) -> dict[str, Any
 
 
 def post_introspect(request: Request) -> Response:
+    from authgate.stores.resource_cache import introspected_by
+
     form = read_form(request)
     client = client_auth.authenticate(request, form)
     token = form.get("token")
     if token is None:
         raise ApiError("invalid_request", "The token parameter is required (RFC 7662 2.1).")
     issuer, now = base_url(request), clock.seconds()
-    if form.get("token_type_hint") == "refresh_token":
-        body = _refresh(token, client, issuer, now) or _access(token, client, issuer)
+    serves = introspected_by(client.client_id)
+    if serves is not None:
+        body = _access(token, client, issuer, serves)
+    elif form.get("token_type_hint") == "refresh_token":
+        body = _refresh(token, client, issuer, now) or _access(token, client, issuer, None)
     else:
-        body = _access(token, client, issuer) or _refresh(token, client, issuer, now)
+        body = _access(token, client, issuer, None) or _refresh(token, client, issuer, now)
     return Response.json(200, body or INACTIVE, Cache_Control="no-store", Pragma="no-cache")

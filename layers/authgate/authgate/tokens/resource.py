@@ -148,15 +148,16 @@ def verify_access_token(token: str, *, issuer: str, audience: str | None = None)
     return principal
 
 
-def active_access_token(token: str, *, issuer: str) -> Principal | None:
-    """The principal of `token` if it is a currently valid access token, else None (RFC 7662, RFC 7009).
+def active_access_token(token: str, *, issuer: str, audience: str | None = None) -> Principal | None:
+    """The principal of `token` if it is a currently valid access token for `audience`, else None
+    (RFC 7662, RFC 7009).
 
     Storage failures still raise (503): "not active" must never stand in for "could not check".
     """
     if token.count(".") != 2:
         return None
     try:
-        return verify_access_token(token, issuer=issuer)
+        return verify_access_token(token, issuer=issuer, audience=audience)
     except ApiError as exc:
         if exc.code != "invalid_token":
             raise
