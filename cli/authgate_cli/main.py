@@ -21,6 +21,7 @@ ADMIN_GROUPS = (
     ("users", "authgate_cli.admin.users", "manage users"),
     ("keys", "authgate_cli.admin.keys", "signing keys (rotate, list)"),
     ("tenants", "authgate_cli.admin.tenants", "manage tenants (create, list, show)"),
+    ("resources", "authgate_cli.admin.resources", "protected resources (create, list, show, update, delete)"),
 )
 
 

@@ -88,6 +88,9 @@ _RULES = (
          "with this issuer.", "contract 5 rule 5; RFC 9068 2.1, 4"),
     Rule("insufficient-scope", "A valid token without the route's scope gets 403 with error=\"insufficient_scope\".",
          "contract 7.3; RFC 6750 3.1"),
+    Rule("step-up-challenge", "The insufficient_scope challenge names the scopes the operation needs (scope=) "
+         "and the resource's metadata (resource_metadata=), so a client can ask for them without help.",
+         "RFC 6750 3.1; RFC 9728 5.1; MCP authorization, scope challenges"),
     # Idempotency and limits (contract 7.6, 8).
     Rule("idempotent-replay", "A retry with the same Idempotency-Key returns the same resource, not a new one.",
          "contract 7.6; draft-ietf-httpapi-idempotency-key-header 2.6"),

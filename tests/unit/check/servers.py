@@ -334,7 +334,10 @@ class ContractServer(_App):
         if scope not in str(claims.get("scope", "")).split():
             if self.defect == "insufficient-scope-as-401":
                 return challenge(401, "invalid_token", "invalid_token", "Token lacks scope.")
-            return challenge(403, "insufficient_scope", "insufficient_scope", f"Needs {scope}.", f', scope="{scope}"')
+            step_up = ("" if self.defect == "step-up-without-scope" else f', scope="{scope}"') + (
+                "" if self.defect == "step-up-without-metadata"
+                else f', resource_metadata="{self.base_url}/.well-known/oauth-protected-resource/charges"')
+            return challenge(403, "insufficient_scope", "insufficient_scope", f"Needs {scope}.", step_up)
         return claims
 
     def list_charges(self, req: Incoming) -> Reply:

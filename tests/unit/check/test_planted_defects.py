@@ -55,6 +55,8 @@ DEFECTS = [
     ("token-cacheable", "token-response", True),
     ("token-wrong-typ", "access-token-verifies", True),
     ("insufficient-scope-as-401", "insufficient-scope", True),
+    ("step-up-without-scope", "step-up-challenge", True),
+    ("step-up-without-metadata", "step-up-challenge", True),
     # Idempotency and limits.
     ("replay-duplicates", "idempotent-replay", True),
     ("key-reuse-accepted", "idempotency-key-reuse", True),

@@ -27,26 +27,19 @@ if TYPE_CHECKING:
 INACTIVE: dict[str, Any] = {"active": False}
 
 
-def _payload(token: str) -> dict[str, Any] | None:
-    """A JWT's payload, unverified: only to learn which audience to verify it for."""
-    return segment_json(token.split(".")[1]) if token.count(".") == 2 else None
-
-
 def _access(token: str, client: Client, issuer: str, serves: str | None) -> dict[str, Any] | None:
     from authgate.tokens.resource import active_access_token
 
-    claimed = _payload(token)
-    audience = serves if serves is not None else (claimed or {}).get("aud")
-    if claimed is None or not isinstance(audience, str):
-        return None
-    # Verified for that audience: a resource server's credentials see only its own resource's tokens.
-    principal = active_access_token(token, issuer=issuer, audience=audience)
+    # Verified for `serves`: a resource server's credentials see only its own resource's tokens.
+    principal = active_access_token(token, issuer=issuer, audience=serves)
     if principal is None or (serves is None and principal.client_id != client.client_id):
         return None
+    claims = segment_json(token.split(".")[1])
+    assert claims is not None  # verified tokens have an object payload
     return {
-        "active": True, "scope": claimed["scope"], "client_id": claimed["client_id"], "sub": claimed["sub"],
-        "exp": claimed["exp"], "iat": claimed["iat"], "iss": claimed["iss"], "aud": claimed["aud"],
-        "token_type": "Bearer", "jti": claimed["jti"],
+        "active": True, "scope": claims["scope"], "client_id": claims["client_id"], "sub": claims["sub"],
+        "exp": claims["exp"], "iat": claims["iat"], "iss": claims["iss"], "aud": claims["aud"],
+        "token_type": "Bearer", "jti": claims["jti"],
     }
 
 
