@@ -144,35 +144,39 @@ async def python_sdk_scenario(server_url: str, consent: Consent, revoke: Callabl
                                   response.headers, form))
 
     result: dict[str, Any] = {"steps": []}
+    revoked = False
     http = httpx2.AsyncClient(auth=provider, event_hooks={"response": [on_response]}, timeout=30)
-    async with http, Client(streamable_http_client(server_url, http_client=http)) as client:
-        listed = await client.call_tool("list_notes", {})
-        result["steps"].append("list_notes")
-        result["list_notes"] = {"is_error": listed.is_error, "text": _text(listed)}
-        result["first_token"] = storage.tokens.model_dump(mode="json") if storage.tokens else None
-        result["client"] = storage.client.model_dump(mode="json", exclude_none=True) if storage.client else None
+    try:
+        async with http, Client(streamable_http_client(server_url, http_client=http)) as client:
+            listed = await client.call_tool("list_notes", {})
+            result["steps"].append("list_notes")
+            result["list_notes"] = {"is_error": listed.is_error, "text": _text(listed)}
+            result["first_token"] = storage.tokens.model_dump(mode="json") if storage.tokens else None
+            result["client"] = storage.client.model_dump(mode="json", exclude_none=True) if storage.client else None
 
-        added = await client.call_tool("add_note", {"text": "from the Python SDK"})
-        result["steps"].append("add_note")
-        result["add_note"] = {"is_error": added.is_error, "text": _text(added)}
-        result["stepped_up_token"] = storage.tokens.model_dump(mode="json") if storage.tokens else None
+            added = await client.call_tool("add_note", {"text": "from the Python SDK"})
+            result["steps"].append("add_note")
+            result["add_note"] = {"is_error": added.is_error, "text": _text(added)}
+            result["stepped_up_token"] = storage.tokens.model_dump(mode="json") if storage.tokens else None
 
-        # The SDK refreshes a token it believes expired before the next request (oauth2.py _auth_flow).
-        provider.context.token_expiry_time = time.time() - 1
-        again = await client.call_tool("list_notes", {})
-        result["steps"].append("refresh")
-        result["after_refresh"] = {"is_error": again.is_error, "text": _text(again)}
-        result["refreshed_token"] = storage.tokens.model_dump(mode="json") if storage.tokens else None
+            # The SDK refreshes a token it believes expired before the next request (oauth2.py _auth_flow).
+            provider.context.token_expiry_time = time.time() - 1
+            again = await client.call_tool("list_notes", {})
+            result["steps"].append("refresh")
+            result["after_refresh"] = {"is_error": again.is_error, "text": _text(again)}
+            result["refreshed_token"] = storage.tokens.model_dump(mode="json") if storage.tokens else None
 
-        assert storage.tokens is not None
-        await anyio.to_thread.run_sync(revoke, storage.tokens.model_dump(mode="json"))
-        consent.decline = True
-        try:
+            assert storage.tokens is not None
+            await anyio.to_thread.run_sync(revoke, storage.tokens.model_dump(mode="json"))
+            consent.decline = True
+            revoked = True
             refused = await client.call_tool("list_notes", {})
             result["after_revocation"] = {"is_error": refused.is_error, "text": _text(refused)}
-        except Exception as exc:  # noqa: BLE001 (the SDK wraps the declined re-authorization in its own errors)
-            result["after_revocation"] = {"raised": _root(exc)}
-        result["steps"].append("revoked")
+    except Exception as exc:  # the SDK's task group wraps the declined re-authorization
+        if not revoked:
+            raise
+        result["after_revocation"] = {"raised": _root(exc)}
+    result["steps"].append("revoked")
     result["exchanges"] = exchanges
     return result
 
