@@ -165,11 +165,17 @@ def test_a_token_for_one_resource_is_refused_by_another(mcp: McpStack, session: 
     # ... and so does authgate's own charges API, in the error contract.
     charges = session.get("/charges", headers={"Authorization": f"Bearer {token}", "x-api-key": "demo-api-key"},
                           timeout=30)
-    assert charges.status_code == 401
-    assert charges.headers["Content-Type"] == "application/problem+json"
-    challenge = charges.headers["WWW-Authenticate"]
-    assert challenge.startswith('Bearer error="invalid_token"') and "resource_metadata=" in challenge
-    assert charges.json()["type"].endswith("/problems/invalid_token") and charges.json()["status"] == 401
+    charges_metadata = f"{mcp.issuer}/.well-known/oauth-protected-resource/charges"
+    assert (charges.status_code, charges.headers["Content-Type"], charges.headers["WWW-Authenticate"]) == (
+        401, "application/problem+json",
+        (f'Bearer realm="api", error="invalid_token", error_description="The token is not meant for this resource '
+        f'(aud).", resource_metadata="{charges_metadata}", DPoP algs="ES256 EdDSA RS256 PS256", '
+        f'resource_metadata="{charges_metadata}"'))
+    body = charges.json()
+    assert {k: body[k] for k in ("type", "title", "status", "code", "detail")} == {
+        "type": f"{mcp.issuer}/problems/invalid_token", "title": "Invalid access token", "status": 401,
+        "code": "invalid_token", "detail": "The token is not meant for this resource (aud)."}
+    assert body["traceId"] == charges.headers["x-request-id"]
     # Introspection answers only the resource the token is for.
     def introspect(credentials: dict[str, Any]) -> Any:
         return requests.post(f"{mcp.issuer}/oauth/introspect", data={"token": token}, timeout=30, auth=(

@@ -51,8 +51,8 @@ def test_the_lambda_handler_guards_the_mcp_server(mcp: McpStack, monkeypatch: py
     anonymous = lambda_handler(event("POST", path, {**host, "Accept": ACCEPT, "Content-Type": "application/json"},
                                      rpc("tools/list")), None)
     assert anonymous["statusCode"] == 401
-    assert anonymous["multiValueHeaders"]["www-authenticate"] == [
-        f'Bearer resource_metadata="{server.metadata_url}", scope="mcp:read"']
+    assert anonymous["headers"]["www-authenticate"] == (
+        f'Bearer resource_metadata="{server.metadata_url}", scope="mcp:read"')
 
     token = token_by_code_flow(mcp, server.resource, "/agents/lambda.json")["access_token"]
     authorized = {**host, "Accept": ACCEPT, "Content-Type": "application/json", "Authorization": f"Bearer {token}",
@@ -67,7 +67,7 @@ def test_the_lambda_handler_guards_the_mcp_server(mcp: McpStack, monkeypatch: py
     added = lambda_handler(event("POST", path, authorized, rpc("tools/call", {"name": "add_note",
                                                                                "arguments": {"text": "x"}}, 2)), None)
     assert added["statusCode"] == 403
-    assert added["multiValueHeaders"]["www-authenticate"] == [
-        (f'Bearer error="insufficient_scope", resource_metadata="{server.metadata_url}", '
-        'error_description="This tool needs mcp:write.", scope="mcp:read mcp:write"')]
+    assert added["headers"]["www-authenticate"] == (
+        f'Bearer error="insufficient_scope", resource_metadata="{server.metadata_url}", '
+        'error_description="This tool needs mcp:write.", scope="mcp:read mcp:write"')
     assert json.loads(added["body"]) == {"error": "insufficient_scope", "error_description": "This tool needs mcp:write."}
