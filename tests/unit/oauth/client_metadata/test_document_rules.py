@@ -38,29 +38,29 @@ def test_a_minimal_document_is_a_public_tenantless_client() -> None:
 
 @pytest.mark.parametrize("members, why", [
     ({"client_secret": "s"}, "client_secret must not be present: a self-registered client has no shared secret."),
-    ({"client_secret_expires_at": 0}, "client_secret_expires_at must not be present: a self-registered client "
-                                      "has no shared secret."),
-    ({"token_endpoint_auth_method": "client_secret_post"}, "token_endpoint_auth_method client_secret_post needs "
-     "a shared secret, which a self-registered client cannot have; use none or private_key_jwt."),
+    ({"client_secret_expires_at": 0}, ("client_secret_expires_at must not be present: a self-registered client "
+                                      "has no shared secret.")),
+    ({"token_endpoint_auth_method": "client_secret_post"}, ("token_endpoint_auth_method client_secret_post needs "
+     "a shared secret, which a self-registered client cannot have; use none or private_key_jwt.")),
     ({"token_endpoint_auth_method": "tls_client_auth"}, "token_endpoint_auth_method must be none or private_key_jwt."),
-    ({"token_endpoint_auth_method": "private_key_jwt"}, "private_key_jwt needs the client's public keys in jwks "
-                                                        "or jwks_uri."),
+    ({"token_endpoint_auth_method": "private_key_jwt"}, ("private_key_jwt needs the client's public keys in jwks "
+                                                        "or jwks_uri.")),
     ({"token_endpoint_auth_method": "private_key_jwt", "jwks": {"keys": []}, "jwks_uri": "https://x.example/j"},
      "jwks and jwks_uri must not both be present (RFC 7591 2)."),
     ({"token_endpoint_auth_method": "private_key_jwt", "jwks_uri": "http://x.example/j"},
      "jwks_uri must be an https URL."),
     ({"token_endpoint_auth_method": "private_key_jwt", "jwks": {"keys": [{"kty": "oct", "k": "c2VjcmV0"}]}},
-     "its keys: key 0 holds the private member 'k': register public keys only and keep the private key with "
-     "the client."),
+     ("its keys: key 0 holds the private member 'k': register public keys only and keep the private key with "
+     "the client.")),
     ({"redirect_uris": None}, "redirect_uris must be a non-empty array of URIs."),
-    ({"redirect_uris": ["http://evil.example/cb"]}, "redirect URI http://evil.example/cb must be https, http on a "
-     "loopback address, or a private-use scheme such as com.example.app (RFC 8252 7)."),
-    ({"redirect_uris": ["javascript:alert(1)"]}, "redirect URI javascript:alert(1) must be https, http on a "
-     "loopback address, or a private-use scheme such as com.example.app (RFC 8252 7)."),
-    ({"redirect_uris": ["https://a.example/cb#x"]}, "redirect URI https://a.example/cb#x is not an absolute URI "
-     "without a fragment."),
-    ({"grant_types": ["client_credentials"]}, "grant_types client_credentials is not available to self-registered "
-     "clients (authorization_code and refresh_token are)."),
+    ({"redirect_uris": ["http://evil.example/cb"]}, ("redirect URI http://evil.example/cb must be https, http on a "
+     "loopback address, or a private-use scheme such as com.example.app (RFC 8252 7).")),
+    ({"redirect_uris": ["javascript:alert(1)"]}, ("redirect URI javascript:alert(1) must be https, http on a "
+     "loopback address, or a private-use scheme such as com.example.app (RFC 8252 7).")),
+    ({"redirect_uris": ["https://a.example/cb#x"]}, ("redirect URI https://a.example/cb#x is not an absolute URI "
+     "without a fragment.")),
+    ({"grant_types": ["client_credentials"]}, ("grant_types client_credentials is not available to self-registered "
+     "clients (authorization_code and refresh_token are).")),
     ({"response_types": ["token"]}, 'response_types must be ["code"].'),
     ({"scope": "a  b"}, "scope: scope must be scope-tokens separated by single spaces (RFC 6749 3.3)."),
     ({"client_name": 7}, "client_name must be a string."),
