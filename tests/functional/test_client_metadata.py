@@ -146,12 +146,25 @@ def test_the_token_endpoint_refetches_a_stale_document_and_refuses_a_broken_one(
     client_id = cimd.document("/stale.json")
     code = redirect_of(approve(browser, client_id)).one("code")
     store = ClientStore()
-    cached = store.get(client_id)
-    assert cached is not None
-    store.save(cached._replace(refresh_at=1))  # stale: the next use fetches again
-    cimd.routes["/stale.json"] = Route(b"{}", 500)
+
+    def make_stale() -> None:
+        cached = store.get(client_id)
+        assert cached is not None
+        store.save(cached._replace(refresh_at=1))  # the next use fetches again
+
+    make_stale()
+    fetches = len(cimd.requests)
     result = tokens.post([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", REDIRECT),
                           ("code_verifier", VERIFIER), ("client_id", client_id)])
+    assert result["statusCode"] == 200, result["body"]
+    assert len(cimd.requests) == fetches + 1
+    refreshed = store.get(client_id)
+    assert refreshed is not None and refreshed.refresh_at > 1 and refreshed.expires_at > refreshed.refresh_at
+
+    make_stale()
+    cimd.routes["/stale.json"] = Route(b"{}", 500)
+    result = tokens.post([("grant_type", "refresh_token"), ("refresh_token", body_of(result)["refresh_token"]),
+                          ("client_id", client_id)])
     assert_error(result, 401, "invalid_client",
                  f"The client's metadata document at {client_id} could not be fetched: it answered HTTP 500, "
                  "not 200.", {"WWW-Authenticate": BASIC_CHALLENGE}, code="client_metadata_unreachable")

@@ -61,6 +61,16 @@ def _scope(value: str) -> str:
     return value
 
 
+def _host(value: str) -> str:
+    """A host ("tools.example"), a domain (".example.com") or * (docs/agents.md)."""
+    import re
+
+    if value == "*" or re.fullmatch(r"\.?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?",
+                                    value):
+        return value
+    raise InvalidInput(f"--client-metadata-host {value!r}: give a host (tools.example), a domain (.example.com) or *")
+
+
 def _unique(values: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
@@ -68,7 +78,8 @@ def _unique(values: list[str]) -> tuple[str, ...]:
 def _view(tenant: Any) -> dict[str, Any]:
     return {"tenant_id": tenant.tenant_id, "name": tenant.name, "currencies": list(tenant.currencies),
             "forbidden_scopes": sorted(tenant.forbidden_scopes),
-            "approved_clients": sorted(tenant.approved_clients)}
+            "approved_clients": sorted(tenant.approved_clients),
+            "client_metadata_hosts": list(tenant.client_metadata_hosts)}
 
 
 def _fail(message: str) -> int:
@@ -86,6 +97,7 @@ def tenant_from(args: argparse.Namespace) -> Any:
         currencies=_unique([_currency(c) for c in args.currency]),
         forbidden_scopes=frozenset(_scope(s) for s in args.forbid_scope),
         approved_clients=frozenset(_id("client id", c) for c in args.approve_client),
+        client_metadata_hosts=_unique([_host(h) for h in getattr(args, "client_metadata_host", None) or []]),
     )
     if not tenant.currencies:
         raise InvalidInput("give at least one --currency (the currencies this tenant's charges may use)")
@@ -183,6 +195,9 @@ def register(subparsers: Any) -> None:
                         help="scope its users may never grant (repeat)")
     create.add_argument("--approve-client", action="append", default=[], metavar="CLIENT_ID",
                         help="client its admin approves (repeat)")
+    create.add_argument("--client-metadata-host", action="append", default=[], metavar="HOST",
+                        help="its users may authorize clients whose metadata document is on HOST, under the "
+                             "domain .DOMAIN, or anywhere (*) (repeat; none by default; docs/agents.md)")
 
     listing = sub.add_parser("list", help="every tenant")
     show = sub.add_parser("show", help="one tenant")

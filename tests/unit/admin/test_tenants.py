@@ -24,9 +24,11 @@ def test_create_then_show_and_list(aws: None) -> None:
 
     out = io.StringIO()
     assert create_tenant(ns(name="Globex Corp.", currency=["USD", "eur", "usd"], forbid_scope=["charges:refund"],
-                            approve_client=["globex-web"]), out) == 0
+                            approve_client=["globex-web"], client_metadata_host=[".example.com", "tools.example"]),
+                         out) == 0
     expected = {"tenant_id": "globex", "name": "Globex Corp.", "currencies": ["usd", "eur"],
-                "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"]}
+                "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
+                "client_metadata_hosts": [".example.com", "tools.example"]}
     assert json.loads(out.getvalue()) == expected
     stored = TenantStore().get("globex")
     assert stored is not None and stored.currencies == ("usd", "eur") and stored.forbids("charges:refund")

@@ -44,6 +44,7 @@ DEFECTS = [
     ("issuer-mismatch", "metadata-issuer", False),
     ("relative-endpoint", "metadata-absolute-endpoints", False),
     ("metadata-redirect", "metadata-document", False),
+    ("cimd-flag-not-boolean", "metadata-self-registration", False),
     ("private-jwks", "jwks-public-only", False),
     ("duplicate-kid", "jwks-document", False),
     # OAuth and bearer.
