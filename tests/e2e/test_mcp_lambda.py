@@ -71,3 +71,19 @@ def test_the_lambda_handler_guards_the_mcp_server(mcp: McpStack, monkeypatch: py
         f'Bearer error="insufficient_scope", resource_metadata="{server.metadata_url}", '
         'error_description="This tool needs mcp:write.", scope="mcp:read mcp:write"')
     assert json.loads(added["body"]) == {"error": "insufficient_scope", "error_description": "This tool needs mcp:write."}
+
+
+def test_the_code_docs_mcp_md_shows_is_the_tested_server() -> None:
+    """Every excerpt docs/mcp.md marks as the server's code is in tests/e2e/mcp_server.py, as printed."""
+    import re
+    import textwrap
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    doc = (root / "docs" / "mcp.md").read_text("utf-8")
+    source = (root / "tests" / "e2e" / "mcp_server.py").read_text("utf-8")
+    excerpts = re.findall(r"<!-- mcp-server-excerpt -->\n *```python\n(.*?)\n *```", doc, re.DOTALL)
+    assert len(excerpts) == 2
+    flat = re.sub(r"\s+", " ", source)
+    for excerpt in excerpts:
+        assert re.sub(r"\s+", " ", textwrap.dedent(excerpt)).strip() in flat, excerpt
