@@ -29,7 +29,7 @@ SERVICE = ("demo-service", SECRETS["demo-service"])
 
 def snippet() -> str:
     text = Path(REPO_ROOT, "docs", "resources.md").read_text("utf-8")
-    block = re.search(r"<!-- resource-server:start -->\n```python\n(.*?)```\n<!-- resource-server:end -->", text, re.S)
+    block = re.search(r"<!-- resource-server:start -->\n```python\n(.*?)```\n<!-- resource-server:end -->", text, re.DOTALL)
     assert block, "docs/resources.md lost its resource-server block"
     return block.group(1)
 
@@ -38,7 +38,7 @@ def resource_server(base_url: str, creds: tuple[str, str]) -> dict[str, Any]:
     code = snippet()
     for name, value in (("ISSUER", base_url), ("RESOURCE", RESOURCE), ("METADATA_URL", METADATA_URL),
                         ("INTROSPECTION", creds)):
-        code, replaced = re.subn(rf"^{name} = .*$", f"{name} = {value!r}", code, count=1, flags=re.M)
+        code, replaced = re.subn(rf"^{name} = .*$", f"{name} = {value!r}", code, count=1, flags=re.MULTILINE)
         assert replaced == 1, name
     namespace: dict[str, Any] = {"__name__": "resource_server_doc"}
     exec(compile(code, "docs/resources.md", "exec"), namespace)  # noqa: S102 - the documented code itself
@@ -74,17 +74,17 @@ def test_the_documented_resource_server_against_authgate(local_stack: LocalStack
     assert (claims["aud"], claims["scope"], claims["client_id"]) == (RESOURCE, "mcp:read", "demo-service")
 
     assert refusal(rs, f"Bearer {reader}", "mcp:write") == (
-        403, 'Bearer error="insufficient_scope", error_description="This operation needs mcp:write.", '
-             f'scope="mcp:write", resource_metadata="{METADATA_URL}"')
+        403, ('Bearer error="insufficient_scope", error_description="This operation needs mcp:write.", '
+             f'scope="mcp:write", resource_metadata="{METADATA_URL}"'))
     assert refusal(rs, None, "mcp:read") == (401, f'Bearer resource_metadata="{METADATA_URL}"')
     charges = token(base, scope="charges:read")
     assert refusal(rs, f"Bearer {charges}", "mcp:read") == (
-        401, 'Bearer error="invalid_token", error_description="The access token is not valid here.", '
-             f'resource_metadata="{METADATA_URL}"')
+        401, ('Bearer error="invalid_token", error_description="The access token is not valid here.", '
+             f'resource_metadata="{METADATA_URL}"'))
 
     revoked = requests.post(f"{base}/oauth/revoke", data={"token": reader}, auth=SERVICE, timeout=10)
     assert (revoked.status_code, revoked.json()) == (200, {})
     assert refusal(rs, f"Bearer {reader}", "mcp:read") == (
-        401, 'Bearer error="invalid_token", error_description="The access token was revoked.", '
-             f'resource_metadata="{METADATA_URL}"')
+        401, ('Bearer error="invalid_token", error_description="The access token was revoked.", '
+             f'resource_metadata="{METADATA_URL}"'))
     admin(local_stack, "resources", "delete", RESOURCE)

@@ -14,7 +14,12 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from authgate.errors import ApiError
-from authgate.oauth.resource_indicator import client_may_request, requested_resource, resolve, several_resources
+from authgate.oauth.resource_indicator import (
+    client_may_request,
+    requested_resource,
+    resolve,
+    several_resources,
+)
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
 from authgate.stores.clients import Client
 from authgate.stores.resources import Resource
