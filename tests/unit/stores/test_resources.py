@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import pytest
 
@@ -11,21 +10,9 @@ from authgate.clock import ManualClock
 from authgate.stores import resource_cache
 from authgate.stores.exceptions import ResourceExists, ResourceNotFound
 from authgate.stores.resources import Resource, ResourceStore
+from tests.unit.stores.test_tenant_cache import reads  # noqa: F401 - the fixture: DynamoDB calls by name
 
 MCP = Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write"), ("demo",), "rs-1", 1_750_000_000)
-
-
-@pytest.fixture
-def reads(aws: None) -> Counter[str]:
-    from authgate.aws import dynamodb
-
-    seen: Counter[str] = Counter()
-
-    def count(model: Any, **_: Any) -> None:
-        seen[model.name] += 1
-
-    dynamodb().meta.events.register("before-call.dynamodb", count)
-    return seen
 
 
 def test_create_get_list_and_the_introspector_record(aws: None) -> None:
@@ -69,7 +56,7 @@ def test_tenants_empty_means_every_tenant() -> None:
     assert MCP._replace(tenants=()).allows_tenant("acme")
 
 
-def test_the_cache_reads_once_per_ttl(reads: Counter[str], clock: ManualClock) -> None:
+def test_the_cache_reads_once_per_ttl(reads: Counter[str], clock: ManualClock) -> None:  # noqa: F811
     ResourceStore().create(MCP)
     reads.clear()
     assert resource_cache.get_resource(MCP.resource) == MCP
