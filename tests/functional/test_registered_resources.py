@@ -93,12 +93,24 @@ def test_a_resource_of_other_tenants_is_not_allowed(tokens: TokenClient) -> None
     assert body_of(cc(tokens, "acme-service", resource=MCP, scope="mcp:read"))["scope"] == "mcp:read"
 
 
+SEVERAL = ("Name one resource per request: a token has one audience here (RFC 8707 2); ask for a token per "
+           "resource.")
+
+
 def test_two_resources_are_one_too_many(tokens: TokenClient) -> None:
     register()
     result = tokens.post(CC + [("resource", MCP), ("resource", f"{ISSUER}/charges")],
                          auth=basic("demo-service", SECRETS["demo-service"]))
-    # A repeated form parameter is refused before any grant logic (RFC 6749 3.2).
-    assert (result["statusCode"], body_of(result)["error"]) == (400, "invalid_request")
+    assert_error(result, 400, "invalid_target", SEVERAL)
+
+
+def test_two_resources_at_authorize_and_par(browser: Browser, tokens: TokenClient) -> None:
+    register()
+    redirect = redirect_of(browser.get(web_params(scope="mcp:read") + [("resource", MCP), ("resource", OTHER)]))
+    assert redirect.params == {"error": ["invalid_target"], "error_description": [SEVERAL], "state": ["xyz-state"],
+                               "iss": [ISSUER]}
+    pushed = push(tokens, web_params(scope="mcp:read") + [("resource", MCP), ("resource", OTHER)])
+    assert_error(pushed, 400, "invalid_target", SEVERAL)
 
 
 def test_a_token_for_another_resource_is_refused_by_the_charges_api(demo: Demo, tokens: TokenClient,

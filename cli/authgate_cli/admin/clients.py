@@ -51,8 +51,6 @@ def _registration(args: argparse.Namespace, client_type: str, redirect_uris: lis
 
 def check_create(args: argparse.Namespace) -> None:
     """Refuse bad arguments before any stack is looked up (InvalidInput names the problem)."""
-    from authgate.oauth.scopes import KNOWN_SCOPES
-
     if args.client_id is not None:
         validation.identifier(args.client_id, "--client-id")
     validation.identifier(args.tenant, "--tenant")
@@ -60,9 +58,8 @@ def check_create(args: argparse.Namespace) -> None:
         validation.text(args.name, "--name")
     for uri in args.redirect_uri:
         validation.redirect_uri(uri)
-    unknown = [s for s in args.scope if s not in KNOWN_SCOPES]
-    if unknown:
-        raise validation.InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(KNOWN_SCOPES)}")
+    for scope in args.scope:
+        validation.scope_token(scope, "--scope")
     validation.client_grants(args.grant, args.type, args.redirect_uri)
     _registration(args, args.type, args.redirect_uri, args.grant)
 
@@ -74,6 +71,7 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     try:
         check_create(args)
         validation.existing_tenant(args.tenant)
+        validation.known_scopes(args.scope)  # the charges API's, or a registered resource's
     except validation.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2

@@ -140,15 +140,21 @@ def _get(uri: str) -> Any:
     return ResourceStore().get(uri)
 
 
-def show_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    resource = _get(args.resource)
-    if resource is None:
-        return _fail(f"no resource {args.resource!r} (see `authgate resources list`)", 1)
+def _show(resource: Any, args: argparse.Namespace, out: IO[str]) -> int:
     if args.json:
         out.write(json.dumps(resource.public_view(), indent=2) + "\n")
     else:
         _table([resource], out)
     return 0
+
+
+def _unknown(args: argparse.Namespace) -> int:
+    return _fail(f"no resource {args.resource!r} (see `authgate resources list`)", 1)
+
+
+def show_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    resource = _get(args.resource)
+    return _unknown(args) if resource is None else _show(resource, args, out)
 
 
 def update_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -157,7 +163,7 @@ def update_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
     resource = _get(args.resource)
     if resource is None:
-        return _fail(f"no resource {args.resource!r} (see `authgate resources list`)", 1)
+        return _unknown(args)
     changes: dict[str, Any] = {}
     if args.scopes is not None:
         changes["scopes"] = scopes(args.scopes)
@@ -170,12 +176,8 @@ def update_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     try:
         ResourceStore().update(updated)
     except ResourceNotFound:
-        return _fail(f"no resource {args.resource!r}", 1)
-    if args.json:
-        out.write(json.dumps(updated.public_view(), indent=2) + "\n")
-    else:
-        _table([updated], out)
-    return 0
+        return _unknown(args)
+    return _show(updated, args, out)
 
 
 def delete_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -184,11 +186,11 @@ def delete_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
     resource = _get(args.resource)
     if resource is None:
-        return _fail(f"no resource {args.resource!r} (see `authgate resources list`)", 1)
+        return _unknown(args)
     try:
         ResourceStore().delete(resource)
     except ResourceNotFound:
-        return _fail(f"no resource {args.resource!r}", 1)
+        return _unknown(args)
     if args.json:
         out.write(json.dumps({"resource": resource.resource, "deleted": True}) + "\n")
     else:

@@ -17,7 +17,7 @@ import sys
 import unicodedata
 from typing import IO, Any
 
-from authgate_cli.admin import target
+from authgate_cli.admin import target, validation
 
 # Tenant and client ids end up in keys, tokens and log lines: a letter or digit, then letters,
 # digits, ".", "_" or "-" ("#" separates parts of the limiter's keys, so never in an id).
@@ -54,11 +54,11 @@ def _currency(value: str) -> str:
 
 
 def _scope(value: str) -> str:
-    from authgate.oauth.scopes import KNOWN_SCOPES
-
-    if value not in KNOWN_SCOPES:
-        raise InvalidInput(f"unknown scope {value!r}; known: {' '.join(KNOWN_SCOPES)}")
-    return value
+    """A scope token; whether it is known is asked of the stack (validation.known_scopes)."""
+    try:
+        return validation.scope_token(value, "--forbid-scope")
+    except validation.InvalidInput as exc:
+        raise InvalidInput(str(exc)) from None
 
 
 def _host(value: str) -> str:
@@ -110,7 +110,8 @@ def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
     try:
         tenant = tenant_from(args)
-    except InvalidInput as exc:
+        validation.known_scopes(sorted(tenant.forbidden_scopes))  # the charges API's, or a registered resource's
+    except (InvalidInput, validation.InvalidInput) as exc:
         return _fail(str(exc))
     try:
         TenantStore().create(tenant)

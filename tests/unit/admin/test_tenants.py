@@ -65,7 +65,7 @@ def test_create_never_overwrites(aws: None, capsys: pytest.CaptureFixture[str]) 
     (["create", "ok", "--currency", "usd", "--name", "line\nbreak"], "control characters are not allowed"),
     (["create", "ok", "--currency", "doubloon"], "unknown currency 'doubloon'"),
     (["create", "ok"], "give at least one --currency"),
-    (["create", "ok", "--currency", "usd", "--forbid-scope", "admin"], "unknown scope 'admin'"),
+    (["create", "ok", "--currency", "usd", "--forbid-scope", "a b"], "--forbid-scope 'a b' is not one scope token"),
     (["create", "ok", "--currency", "usd", "--approve-client", "a b"], "invalid client id 'a b'"),
     (["create", "x" * 65, "--currency", "usd"], "invalid tenant id"),
     (["show", "bad\tid"], "invalid tenant id"),
@@ -93,3 +93,17 @@ def _exit_code(argv: list[str]) -> int:
         return main(argv)
     except SystemExit as exc:  # argparse's own usage errors
         return int(exc.code or 0)
+
+
+def test_a_forbidden_scope_must_be_known_on_the_stack(aws: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """The charges API's scopes, or those of a registered resource (authgate resources create)."""
+    from authgate.stores.resources import Resource, ResourceStore
+    from authgate_cli.admin.tenants import create_tenant
+
+    assert create_tenant(ns(forbid_scope=["mcp:write"]), io.StringIO()) == 2
+    assert capsys.readouterr().err == ("authgate tenants: unknown scope 'mcp:write'; known: charges:read "
+                                       "charges:write charges:refund\n")
+    ResourceStore().create(Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write")))
+    out = io.StringIO()
+    assert create_tenant(ns(forbid_scope=["mcp:write"]), out) == 0
+    assert json.loads(out.getvalue())["forbidden_scopes"] == ["mcp:write"]

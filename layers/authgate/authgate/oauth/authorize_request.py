@@ -14,7 +14,12 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from authgate.errors import ApiError
-from authgate.oauth.resource_indicator import client_may_request, requested_resource, resolve
+from authgate.oauth.resource_indicator import (
+    client_may_request,
+    requested_resource,
+    resolve,
+    several_resources,
+)
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
 from authgate.stores.clients import Client
 from authgate.stores.resources import Resource
@@ -135,6 +140,8 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     """Every check after the redirect URI is trusted; each failure is redirected (RFC 6749 4.1.2.1)."""
     for name, values in params.items():
         if len(values) > 1:
+            if name == "resource":
+                raise several_resources()
             raise ApiError("invalid_request", f"The {name} parameter is repeated (RFC 6749 3.1).")
     client = target.client
     response_type = single(params, "response_type")

@@ -28,14 +28,19 @@ def builtin_resource(issuer: str) -> Resource:
     return Resource(resource=default_audience(issuer), scopes=KNOWN_SCOPES, builtin=True)
 
 
+def several_resources() -> ApiError:
+    """More than one `resource`: refused, one audience per token (RFC 8707 2 lets a server decline)."""
+    return ApiError("invalid_target", "Name one resource per request: a token has one audience here "
+                                      "(RFC 8707 2); ask for a token per resource.")
+
+
 def requested_resource(values: list[str], issuer: str) -> str | None:
     """The resource a request names (None for none), or invalid_target when malformed (RFC 8707 2)."""
     values = [v for v in values if v != ""]
     if not values:
         return None
     if len(values) > 1:
-        raise ApiError("invalid_target", "Name one resource per request: a token has one audience here "
-                                         "(RFC 8707 2); ask for a token per resource.")
+        raise several_resources()
     value = values[0]
     try:
         parts = urlsplit(value)
