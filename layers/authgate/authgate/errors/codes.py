@@ -68,4 +68,5 @@ Code = Literal[
     "registration_limit_reached",
     "registration_rate_limited",
     "invalid_registration_token",
+    "registered_client_not_allowed",
 ]
