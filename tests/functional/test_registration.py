@@ -96,11 +96,11 @@ def test_a_token_of_another_client_is_invalid_token(dcr: None, invoke: Invoke) -
 
 @pytest.mark.parametrize("members, status, error, code, description", [
     ({"redirect_uris": ["http://evil.example/cb"]}, 400, "invalid_redirect_uri", "invalid_redirect_uri",
-     "redirect URI http://evil.example/cb must be https, http on a loopback address, or a private-use scheme "
-     "such as com.example.app (RFC 8252 7)."),
+     ("redirect URI http://evil.example/cb must be https, http on a loopback address, or a private-use scheme "
+     "such as com.example.app (RFC 8252 7).")),
     ({"token_endpoint_auth_method": "client_secret_basic"}, 400, "invalid_client_metadata",
-     "invalid_client_metadata", "token_endpoint_auth_method client_secret_basic needs a shared secret, which a "
-     "self-registered client cannot have; use none or private_key_jwt."),
+     "invalid_client_metadata", ("token_endpoint_auth_method client_secret_basic needs a shared secret, which a "
+     "self-registered client cannot have; use none or private_key_jwt.")),
     ({"software_statement": "eyJ..."}, 400, "invalid_client_metadata", "invalid_client_metadata",
      "Software statements are not supported (RFC 7591 2.3); send the metadata itself."),
 ])
