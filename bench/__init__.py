@@ -12,4 +12,5 @@ REGISTERED: dict[str, str] = {
     "charges_calls": "bench.charges_calls",
     "token_endpoint": "bench.token_endpoint",
     "dpop": "bench.dpop",
+    "client_metadata": "bench.client_metadata",
 }

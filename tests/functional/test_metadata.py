@@ -79,3 +79,8 @@ def test_metadata_advertises_client_id_metadata_documents_when_switched_on(  # t
     result = invoke("jwks", build_event(request, resource="/.well-known/oauth-authorization-server", path_params=None))
     assert result["statusCode"] == 200
     assert json.loads(result["body"])["client_id_metadata_document_supported"] is True
+    assert "registration_endpoint" not in json.loads(result["body"])
+    monkeypatch.setenv("AUTHGATE_DYNAMIC_REGISTRATION", "true")
+    caches.reset()
+    result = invoke("jwks", build_event(request, resource="/.well-known/oauth-authorization-server", path_params=None))
+    assert json.loads(result["body"])["registration_endpoint"] == f"{ISSUER}/oauth/register"

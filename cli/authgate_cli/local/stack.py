@@ -49,6 +49,7 @@ def environment(*, issuer: str, aws_endpoint: str | None, dynamodb_endpoint: str
         "POWERTOOLS_METRICS_NAMESPACE": "authgate",
         # The local stack shows the whole agent flow (docs/agents.md): metadata documents are fetched.
         "AUTHGATE_CLIENT_METADATA_DOCUMENTS": "true",
+        "AUTHGATE_DYNAMIC_REGISTRATION": "true",
         **template.table_environment(),
     }
     if dynamodb_endpoint:

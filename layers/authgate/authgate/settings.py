@@ -123,6 +123,13 @@ class Settings(NamedTuple):
     client_metadata_fetch_limit: int = 30
     client_metadata_min_cache: int = 300
     client_metadata_max_cache: int = 86400
+    # RFC 7591 dynamic registration (template parameter DynamicClientRegistration): off by default;
+    # registrations per source address per hour; unassigned registrations the deployment holds;
+    # days an unused registered client lives (DynamoDB TTL, pushed back on use).
+    dynamic_registration: bool = False
+    registration_rate: int = 20
+    registration_cap: int = 1000
+    registration_idle_days: int = 30
 
 
 _VALID = {
@@ -237,6 +244,10 @@ def _self_registration(env: Mapping[str, str], stage: str) -> dict[str, Any]:
         "client_metadata_fetch_limit": _int(env, "AUTHGATE_CLIENT_METADATA_FETCH_LIMIT", 30, 1, 10_000),
         "client_metadata_min_cache": low,
         "client_metadata_max_cache": _int(env, "AUTHGATE_CLIENT_METADATA_MAX_CACHE", 86400, low, 7 * 86400),
+        "dynamic_registration": _bool(env, "AUTHGATE_DYNAMIC_REGISTRATION", False),
+        "registration_rate": _int(env, "AUTHGATE_REGISTRATION_RATE", 20, 1, 10_000),
+        "registration_cap": _int(env, "AUTHGATE_REGISTRATION_CAP", 1000, 1, 1_000_000),
+        "registration_idle_days": _int(env, "AUTHGATE_REGISTRATION_IDLE_DAYS", 30, 1, 400),
     }
 
 

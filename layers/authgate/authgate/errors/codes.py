@@ -70,4 +70,5 @@ Code = Literal[
     "invalid_registration_token",
     "unknown_resource",
     "resource_not_allowed",
+    "registered_client_not_allowed",
 ]

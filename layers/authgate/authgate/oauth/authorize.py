@@ -178,17 +178,42 @@ def _client(client_id: str, any_environment: bool = False) -> Client | None:
 
 def _admit_self_registered(request: Request, client: Client, tenant: Tenant) -> None:
     """The signed-in user's tenant decides whether it accepts this client (docs/agents.md); a refusal
-    is a page: nothing is sent to a redirect URI the tenant does not accept."""
+    is a page: nothing is sent to a redirect URI the tenant does not accept. A registered client
+    (RFC 7591) becomes the tenant's here, within the tenant's cap."""
     from urllib.parse import urlsplit
 
-    host = urlsplit(client.client_id).hostname or ""
-    if client.source == "metadata_document" and tenant.accepts_metadata_host(host):
-        return
-    request.context.redirect = None
-    raise ApiError("client_metadata_not_allowed",
-                   f"Your organisation does not accept applications known only by a metadata document"
-                   f"{' from ' + host if client.source == 'metadata_document' else ''}. Ask its administrator.",
-                   oauth_error="invalid_client", internal=f"tenant {tenant.tenant_id} policy")
+    trusted, request.context.redirect = request.context.redirect, None  # until admitted, nothing is redirected
+    if client.source == "registration":
+        _assign_registered(client, tenant)
+    else:
+        host = urlsplit(client.client_id).hostname or ""
+        if not (client.source == "metadata_document" and tenant.accepts_metadata_host(host)):
+            raise ApiError("client_metadata_not_allowed",
+                           "Your organisation does not accept applications known only by a metadata document from "
+                           f"{host}. Ask its administrator.", oauth_error="invalid_client",
+                           internal=f"tenant {tenant.tenant_id} policy")
+    request.context.redirect = trusted
+
+
+def _assign_registered(client: Client, tenant: Tenant) -> None:
+    from authgate import clock
+    from authgate.stores.exceptions import ClientNotFound
+    from authgate.stores.registrations import RegistrationStore
+
+    refused = ApiError("registered_client_not_allowed", "Your organisation does not accept applications that "
+                       "registered themselves. Ask its administrator.", oauth_error="invalid_client",
+                       internal=f"tenant {tenant.tenant_id} policy")
+    if not tenant.registered_clients:
+        raise refused
+    store = RegistrationStore()
+    cap = tenant.registered_clients_cap
+    if store.live_count(tenant.tenant_id, clock.seconds(), cap) >= cap:
+        raise ApiError("registration_limit_reached", "Your organisation already holds as many registered "
+                       "applications as it allows. Ask its administrator.", oauth_error="invalid_client")
+    try:
+        store.assign(client.client_id, tenant.tenant_id)
+    except ClientNotFound:
+        raise refused from None
 
 
 def _tenant(client: Client) -> Tenant:
@@ -216,7 +241,7 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
     response = render_consent(request=auth, client_name=client.name or client.client_id,
                               tenant_name=tenant.name or tenant.tenant_id or "your organisation", blob=blob, csrf=csrf,
                               message=message, username=username,
-                              identity=identity_notice(client, auth.redirect_uri) if self_registered else "",
+                              identity=identity_notice(client, auth.redirect_uri) if client.source else "",
                               ask_tenant=self_registered,
                               tenant=single(posted, "tenant") or "" if self_registered and posted else "")
     if binding is not None and posted is None:

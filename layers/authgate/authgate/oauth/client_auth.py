@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote_plus
 
+from authgate import clock
 from authgate.errors import ApiError
 from authgate.errors.challenges import basic
 from authgate.oauth import client_assertion
@@ -128,6 +129,10 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
         guard.record_failure(creds.client_id, request.source_ip)
         raise invalid_client(internal=f"client {creds.client_id[:64]!r}: {failure}")
     assert client is not None
+    if client.source == "registration":
+        from authgate.oauth.registration import touch
+
+        touch(client, clock.seconds())
     return client
 
 

@@ -32,6 +32,13 @@ def grant_types() -> list[str]:
 
 
 def metadata(issuer: str) -> dict[str, Any]:
+    doc = _metadata(issuer)
+    if get_settings().dynamic_registration:
+        doc["registration_endpoint"] = f"{issuer}/oauth/register"  # RFC 8414 2, RFC 7591 3
+    return doc
+
+
+def _metadata(issuer: str) -> dict[str, Any]:
     return {
         "issuer": issuer,
         "authorization_endpoint": f"{issuer}/oauth/authorize",

@@ -71,6 +71,10 @@ class Client(NamedTuple):
     refresh_at: int = 0
     # DynamoDB TTL: the record disappears by itself after this time (0: never).
     expires_at: int = 0
+    # RFC 7592: the SHA-256 of the registration access token (never the token itself).
+    registration_token_hash: str = ""
+    # Which pool a registered client counts in (stores.registrations): "unassigned", then its tenant.
+    registration_pool: str = ""
 
     @property
     def auth_methods(self) -> tuple[str, ...]:
@@ -163,6 +167,10 @@ def _to_item(c: Client) -> dict[str, Any]:
         item["refresh_at"] = {"N": str(c.refresh_at)}
     if c.expires_at:
         item["expires_at"] = {"N": str(c.expires_at)}
+    if c.registration_token_hash:
+        item["registration_token_hash"] = {"S": c.registration_token_hash}
+    if c.registration_pool:
+        item["registration_pool"] = {"S": c.registration_pool}
     return item
 
 
@@ -206,6 +214,8 @@ def from_item(item: dict[str, Any]) -> Client:
         source=item.get("source", {}).get("S", ""),
         refresh_at=int(item.get("refresh_at", {}).get("N", "0")),
         expires_at=int(item.get("expires_at", {}).get("N", "0")),
+        registration_token_hash=item.get("registration_token_hash", {}).get("S", ""),
+        registration_pool=item.get("registration_pool", {}).get("S", ""),
     )
 
 
@@ -311,6 +321,12 @@ class ClientStore:
         with dynamodb_faults("clients.put"):
             self._ddb.put_item(TableName=self.table, Item=_to_item(client))
         self._index_origins(client)
+
+    def create_record(self, client: Client) -> None:
+        """Write a new self-registered client as it is (RFC 7591); ClientExists if the id is taken."""
+        with dynamodb_faults("clients.create", refused=lambda: ClientExists(client.client_id)):
+            self._ddb.put_item(TableName=self.table, Item=_to_item(client),
+                               ConditionExpression="attribute_not_exists(client_id)")
 
     def save(self, client: Client) -> None:
         """Write a self-registered client's record as it is (a metadata document's cache entry,

@@ -20,6 +20,10 @@ class Tenant(NamedTuple):
     # (docs/agents.md): () none, ("*",) any host, else hosts ("tools.example") and domains
     # (".example.com": any host under it).
     client_metadata_hosts: tuple[str, ...] = ()
+    # Dynamically registered clients (RFC 7591): whether its users may authorize them, and how
+    # many this tenant holds at most (a client becomes the tenant's at its first sign-in).
+    registered_clients: bool = False
+    registered_clients_cap: int = 100
 
     def accepts_metadata_host(self, host: str) -> bool:
         """Whether this tenant's policy accepts a client whose metadata document is on `host`."""
@@ -52,6 +56,8 @@ def from_item(item: dict[str, Any]) -> Tenant:
         forbidden_scopes=frozenset(_strings(item.get("forbidden_scopes"))),
         approved_clients=frozenset(_strings(item.get("approved_clients"))),
         client_metadata_hosts=tuple(_strings(item.get("client_metadata_hosts"))),
+        registered_clients=bool(item.get("registered_clients", {}).get("BOOL", False)),
+        registered_clients_cap=int(item.get("registered_clients_cap", {}).get("N", "100")),
     )
 
 
@@ -64,6 +70,9 @@ def _to_item(t: Tenant) -> dict[str, Any]:
     }
     if t.client_metadata_hosts:
         item["client_metadata_hosts"] = {"L": [{"S": h} for h in t.client_metadata_hosts]}
+    if t.registered_clients:
+        item["registered_clients"] = {"BOOL": True}
+        item["registered_clients_cap"] = {"N": str(t.registered_clients_cap)}
     return item
 
 
@@ -116,5 +125,7 @@ def seed(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
             forbidden_scopes=frozenset(raw.get("forbidden_scopes", ())),
             approved_clients=frozenset(raw.get("approved_clients", ())),
             client_metadata_hosts=tuple(raw.get("client_metadata_hosts", ())),
+            registered_clients=bool(raw.get("registered_clients", False)),
+            registered_clients_cap=int(raw.get("registered_clients_cap", 100)),
         ))
     return len(items)

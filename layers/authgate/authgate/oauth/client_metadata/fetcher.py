@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from authgate.caches import cached
 from authgate.oauth.client_metadata import addresses
 from authgate.oauth.client_metadata.client_id_url import ClientIdUrl
 from authgate.oauth.client_metadata.errors import MetadataRefused
@@ -127,8 +128,11 @@ def fetch(url: ClientIdUrl, *, resolver: Resolver = system_resolver, allow_loopb
         connection.close()
 
 
+@cached
 def default_context() -> ssl.SSLContext:
-    """Certificate and host name verified, TLS 1.2 at least; the default trust store (SSL_CERT_FILE honoured)."""
+    """Certificate and host name verified, TLS 1.2 at least; the default trust store (SSL_CERT_FILE honoured).
+
+    Built once per container: loading the trust store costs milliseconds a fetch need not pay."""
     context = ssl.create_default_context()
     context.minimum_version = ssl.TLSVersion.TLSv1_2
     return context
