@@ -56,7 +56,7 @@ class Consent:
             raise Declined(authorization_url)
         with requests.Session() as session:
             page = session.get(authorization_url, headers={"Accept": "text/html"}, allow_redirects=False, timeout=30)
-            assert page.status_code == 200, (page.status_code, page.text[:500])
+            assert page.status_code == 200, (page.status_code, page.headers.get("Location"), page.text[:500])
             self.pages.append(page.text)
             fields = {name: html.unescape(value) for name, value in _HIDDEN.findall(page.text)}
             fields.update(username="alice", password="alice-password", decision="approve")
@@ -142,6 +142,8 @@ async def python_sdk_scenario(server_url: str, consent: Consent, revoke: Callabl
             form = json.loads(body or b"{}")
         exchanges.append(exchange(response.request.method, str(response.request.url), response.status_code,
                                   response.headers, form))
+        if response.request.method == "POST" and response.request.url.path == "/oauth/register":
+            exchanges[-1]["answer"] = response.json()  # the SDK keeps no RFC 7592 member
 
     result: dict[str, Any] = {"steps": []}
     revoked = False

@@ -221,13 +221,11 @@ def test_a_registration_access_token_of_another_client_is_refused(mcp: McpStack,
                                                           "redirect_uris": ["https://evil.example/cb"]}}),
                           ("DELETE", {})):
         response = session.request(method, urlsplit(uri).path, headers=wrong, timeout=30, **extra)
-        assert response.status_code == 401, (method, response.text)
-        challenge = response.headers["WWW-Authenticate"]
-        assert challenge.startswith('Bearer error="invalid_token"'), challenge
-        body = response.json()
-        assert (body["error"], body["error_uri"]) == ("invalid_token",
-                                                      f"{mcp.issuer}/problems/invalid_registration_token"), body
-        assert response.headers["Cache-Control"] == "no-store"
+        assert (response.status_code, contract_headers(response), response.json()) == (
+            401, {**NO_STORE_JSON, "www-authenticate": 'Bearer realm="oauth", error="invalid_token"'},
+            {"error": "invalid_token",
+             "error_description": "The registration access token is missing or not valid for this client.",
+             "error_uri": f"{mcp.issuer}/problems/invalid_registration_token"}), method
     # The registration is untouched and still answers its own token.
     own = session.get(urlsplit(uri).path, headers={"Authorization": f"Bearer {mine['registration_access_token']}"},
                       timeout=30)

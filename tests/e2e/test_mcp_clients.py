@@ -165,6 +165,16 @@ def test_the_python_sdk_registers_by_client_id_metadata_document(mcp: McpStack) 
     assert ("/agents/python.json", f"127.0.0.1:{mcp.documents.port}") in mcp.documents.requests
 
 
+def assert_registered(answer: dict[str, Any], client_id: str, issuer: str) -> None:
+    """RFC 7591 3.2.1 / RFC 7592 3: the client information response authgate sent."""
+    assert answer["client_id"] == client_id
+    assert answer["registration_client_uri"] == f"{issuer}/oauth/register/{client_id}"
+    assert re.fullmatch(r"[A-Za-z0-9_-]{32,}", answer["registration_access_token"])
+    assert (answer["client_name"], answer["redirect_uris"], answer["token_endpoint_auth_method"]) == (
+        CLIENT_NAME, [REDIRECT_URI], "none")
+    assert answer["scope"] == "mcp:read"  # the first challenge's scope: no limit on stepping up later
+
+
 def test_the_python_sdk_registers_dynamically(mcp: McpStack) -> None:
     result, consent = run_python(mcp, None)
     client_id = result["client"]["client_id"]
@@ -173,8 +183,9 @@ def test_the_python_sdk_registers_dynamically(mcp: McpStack) -> None:
     assert registration["form"]["redirect_uris"] == [REDIRECT_URI]
     assert registration["form"]["token_endpoint_auth_method"] == "none"
     assert registration["form"]["client_name"] == CLIENT_NAME
-    assert result["client"]["registration_client_uri"] == f"{mcp.issuer}/oauth/register/{client_id}"
-    assert result["client"]["registration_access_token"]
+    # mcp 2.3.0 keeps no RFC 7592 member (shared/auth.py OAuthClientInformationFull); authgate sent them.
+    assert "registration_access_token" not in result["client"]
+    assert_registered(registration["answer"], client_id, mcp.issuer)
     assert_the_scenario(mcp, result, consent, client_id=client_id, registered=True)
     assert result["after_revocation"] == {"raised": "Declined"}
 
@@ -213,6 +224,11 @@ def test_the_typescript_sdk_registers_dynamically(mcp: McpStack) -> None:
     assert_the_typescript_sdk_cannot_step_up_while_it_holds_a_refresh_token(result)
     client_id = result["client"]["client_id"]
     assert not client_id.startswith("https://")
+    registration = first(result["exchanges"], "POST", f"{mcp.issuer}/oauth/register")
+    # 1.32.2 keeps no RFC 7592 member either (RegistrationResponseSchema); authgate sent them.
+    assert "registration_access_token" not in result["client"]
+    assert_registered(registration["answer"], client_id, mcp.issuer)
+    assert (registration["form"]["redirect_uris"], registration["form"]["scope"]) == ([REDIRECT_URI], "mcp:read")
     assert_the_scenario(mcp, result, consent, client_id=client_id, registered=True)
     assert result["after_revocation"] == {"raised": "Error", "message": "declined"}
 

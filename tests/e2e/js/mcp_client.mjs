@@ -64,8 +64,11 @@ async function recordingFetch(input, init = {}) {
   let form = {};
   if (init.body instanceof URLSearchParams) form = Object.fromEntries(init.body);
   else if (typeof init.body === 'string' && url.includes('/register')) form = JSON.parse(init.body);
-  exchanges.push({ method: init.method || 'GET', url: url.split('?')[0], status: response.status,
-                   www_authenticate: response.headers.get('www-authenticate'), form });
+  const entry = { method: init.method || 'GET', url: url.split('?')[0], status: response.status,
+                  www_authenticate: response.headers.get('www-authenticate'), form };
+  // The SDK keeps only what its schema knows (no RFC 7592 member): record what authgate sent.
+  if (entry.method === 'POST' && new URL(url).pathname === '/oauth/register') entry.answer = await response.clone().json();
+  exchanges.push(entry);
   return response;
 }
 

@@ -74,3 +74,14 @@ def test_client_scopes_limit_the_charges_api_and_resources_they_name() -> None:
     # Registered with some of them: limited to those.
     assert not client_may_request(client("mcp:read"), MCP, "mcp:write")
     assert client_may_request(client("mcp:read"), MCP, "mcp:read")
+
+
+@pytest.mark.parametrize("source", ["registration", "metadata_document"])
+def test_a_self_registered_clients_stated_scope_does_not_limit_a_registered_resource(source: str) -> None:
+    """MCP clients register with the first challenge's scope, then step up without registering again."""
+    agent = client("mcp:read")._replace(source=source)
+    assert client_may_request(agent, MCP, "mcp:write") and client_may_request(agent, MCP, "mcp:read")
+    # The charges API keeps its rule: only the scopes it registered with.
+    charges = builtin_resource(ISSUER)
+    assert not client_may_request(agent, charges, "charges:read")
+    assert client_may_request(client("charges:read")._replace(source=source), charges, "charges:read")

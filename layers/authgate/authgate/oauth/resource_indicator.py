@@ -83,8 +83,13 @@ def client_may_request(client: Client, resource: Resource, scope: str) -> bool:
     The charges API keeps its rule: a client asks only for scopes it is registered with. For a
     registered resource, a client registered with some of its scopes is limited to those; one
     registered with none of them (an agent that met the resource today) may ask for any, and
-    the resource's list and the tenant decide.
+    the resource's list and the tenant decide. So may a client that registered itself (RFC 7591,
+    or a metadata document): its `scope` is what it said it would use, not a limit an
+    administrator set, and MCP clients register with the scope of the first challenge, then step
+    up (RFC 6750 3.1) without registering again; the person consents to each request.
     """
-    if resource.builtin or any(s in client.scopes for s in resource.scopes):
+    if resource.builtin:
         return scope in client.scopes
-    return True
+    if client.source in ("registration", "metadata_document") or not any(s in client.scopes for s in resource.scopes):
+        return True
+    return scope in client.scopes
