@@ -216,7 +216,12 @@ def test_a_private_key_jwt_document_with_jwks_uri_authenticates_by_assertion(cim
     must then authenticate with an assertion signed by one of them (RFC 7523 2.2)."""
     import time
 
-    from tests.functional.assertion_support import assertion, assertion_fields, new_private_jwk, public_of
+    from tests.functional.assertion_support import (
+        assertion,
+        assertion_fields,
+        new_private_jwk,
+        public_of,
+    )
 
     private = new_private_jwk("EC", kid="agent-1")
     cimd.routes["/jwks.json"] = Route(json.dumps({"keys": [public_of(private)]}).encode())
