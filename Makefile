@@ -51,7 +51,7 @@ PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a direct
 PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requirements.txt
 
 .PHONY: help run test venv sam-venv checkov-venv iam-simulator browser validate imports typecheck lint unit functional e2e \
-	build bench soak clean deploy account-setup teardown
+	build bench soak clean deploy account-setup teardown release-snapshot
 
 help:
 	@echo "make run    serve the API on http://127.0.0.1:$${PORT:-3000} and the demo app on :$${CALLBACK_PORT:-8765} (creates .venv)"
@@ -134,10 +134,18 @@ $(NPMSTAMP): $(NPMDIR)/package.json $(NPMDIR)/package-lock.json
 
 # The templates are validated offline by SAM's linter, cfn-lint (its informational checks too)
 # and checkov; every remaining finding is fixed or suppressed in the template with its reason.
+# Last, no change may replace a stateful resource of the last release (scripts/replacement_check.py).
 validate: $(STAMP) $(SAMSTAMP) $(CHECKOVSTAMP)
 	$(SAM) validate --lint --template template.yaml
 	$(BIN)/cfn-lint --include-checks I -- $(TEMPLATES)
 	$(CHECKOV) --quiet --compact --framework cloudformation --skip-download $(addprefix -f ,$(TEMPLATES))
+	$(BIN)/python scripts/replacement_check.py
+
+# After a release reaches production: what it deployed becomes the template later changes are
+# checked against (scripts/replacement_check.py; a change must never replace a table, the
+# secret or a log group). Commit deploy/released-template.yaml with the release.
+release-snapshot:
+	cp template.yaml deploy/released-template.yaml
 
 # The runtime's import contract (pyproject.toml [tool.importlinter]): its layers, no cycle, and
 # never the tools.

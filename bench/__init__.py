@@ -12,5 +12,6 @@ REGISTERED: dict[str, str] = {
     "charges_calls": "bench.charges_calls",
     "token_endpoint": "bench.token_endpoint",
     "dpop": "bench.dpop",
+    "snapstart": "bench.snapstart",
     "client_metadata": "bench.client_metadata",
 }

@@ -121,6 +121,9 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
         results["operations"], results["reference_operations"] = per_request.measure(iterations)
         results["guard"] = guard_figures(guard_iterations)
         results["dpop_proof"] = dpop.measure(guard_iterations)
+    from bench import snapstart
+
+    results["snapstart"] = snapstart.from_cold(results["cold_init"], runs=max(1, rounds // 3))
     results["deployment_size"] = size.measure(FUNCTIONS)
     results["versus_reference"] = versus_reference(results)
     results["targets"] = targets(results)
@@ -156,6 +159,11 @@ def render(r: dict[str, Any]) -> str:
         lines.append(f"| {name} | {f['cold_ms']:.0f} ms | {f['floor_ratio']:.2f}x | <= {f['target_floor_ratio']}x | "
                      f"{'yes' if f['holds'] else 'no'} | {f['ratio']:.2f}x | {f['import_ms']:.0f} ms | "
                      f"{f['clients_ms']:.0f} ms | {f['first_request_ms']:.0f} ms | {', '.join(f['loaded'])} |")
+    if "snapstart" in r:
+        from bench import snapstart
+
+        lines += ["", ("With SnapStart=on (bench.snapstart): the init a restored copy never runs, and what its first "
+                       "request still pays:"), "", *snapstart.render(r["snapstart"])]
     versus = r["versus_reference"]
     lines += ["", ("Against the reference stack (bench/reference: Powertools resolver, Logger and idempotency, "
                    "PyJWT, pydantic, boto3), measured the same way; ratio = authgate / reference:"), "",

@@ -12,8 +12,8 @@ import pytest
 
 from tests.demo import CHALLENGE, ISSUER, VERIFIER
 from tests.document_server import DocumentServer, Route, document_server
-from tests.functional.authorize_support import Browser, page_of, redirect_of
-from tests.functional.test_authorize import assert_error_page
+from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of
+from tests.functional.test_authorize import ERROR_PAGE_CSP, assert_error_page, without_request_id
 from tests.functional.token_support import BASIC_CHALLENGE, TokenClient, assert_error, body_of
 
 REDIRECT = "http://127.0.0.1:9/callback"
@@ -181,3 +181,56 @@ def test_off_by_default_an_https_client_id_is_unknown(server: DocumentServer, br
     client_id = server.document("/agent.json")
     assert_error_page(browser.get(params(client_id)), "unknown_client",
                       "No client with this client_id is registered. Check the client_id the application sends.")
+
+
+def test_fetches_from_one_host_have_their_own_limit(cimd: DocumentServer, browser: Browser,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+    from authgate.stores.clients import ClientStore
+
+    monkeypatch.setenv("AUTHGATE_CLIENT_METADATA_FETCH_LIMIT", "1")
+    caches.reset()
+    client_id = cimd.document("/limited.json")
+    assert page_of(browser.get(params(client_id))).status == 200  # the one fetch of this window
+    cached = ClientStore().get(client_id)
+    assert cached is not None
+    ClientStore().save(cached._replace(refresh_at=1))
+    result = browser.get(params(client_id))
+    headers = without_request_id(result)
+    retry = headers.pop("Retry-After")
+    assert 0 < int(retry) <= 60
+    assert headers == {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                       "Pragma": "no-cache", "Content-Security-Policy": ERROR_PAGE_CSP, "X-Frame-Options": "DENY",
+                       "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+    assert result["statusCode"] == 429
+    assert page_of(result).text() == (
+        f"Too many metadata fetches Too many fetches of client metadata documents from 127.0.0.1; retry after "
+        f"{retry} seconds. (OAuth error temporarily_unavailable.) Error code: client_metadata_rate_limited · "
+        f"request id {headers_of(result)['x-request-id']}")
+    assert len(cimd.requests) == 1
+
+
+def test_a_private_key_jwt_document_with_jwks_uri_authenticates_by_assertion(cimd: DocumentServer,
+                                                                              tokens: TokenClient) -> None:
+    """Draft 8.2: the keys come from the document's jwks_uri (fetched under the same rules); the client
+    must then authenticate with an assertion signed by one of them (RFC 7523 2.2)."""
+    import time
+
+    from tests.functional.assertion_support import (
+        assertion,
+        assertion_fields,
+        new_private_jwk,
+        public_of,
+    )
+
+    private = new_private_jwk("EC", kid="agent-1")
+    cimd.routes["/jwks.json"] = Route(json.dumps({"keys": [public_of(private)]}).encode())
+    client_id = cimd.document("/confidential.json", token_endpoint_auth_method="private_key_jwt",
+                              jwks_uri=cimd.url("/jwks.json"))
+    pushed = tokens.post(params(client_id) + assertion_fields(assertion(private, client_id, int(time.time()))),
+                         path="/oauth/par")
+    assert pushed["statusCode"] == 201, pushed["body"]
+    assert [path for path, _ in cimd.requests] == ["/confidential.json", "/jwks.json"]
+    # Without an assertion the same client is refused: its document says private_key_jwt.
+    refused = tokens.post(params(client_id), path="/oauth/par")
+    assert refused["statusCode"] == 401 and body_of(refused)["error"] == "invalid_client"

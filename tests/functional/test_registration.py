@@ -186,3 +186,16 @@ def test_a_tenant_that_refuses_registered_clients_shows_a_page(dcr: None, invoke
     assert_error_page(browser.post(fields), "registered_client_not_allowed",
                       "Your organisation does not accept applications that registered themselves. Ask its "
                       "administrator.")
+
+
+def test_each_registration_is_counted_in_its_own_metric(dcr: None, invoke: Invoke,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert register(invoke)["statusCode"] == 201
+    documents = [json.loads(line) for line in capsys.readouterr().out.splitlines()
+                 if line.startswith("{") and '"ClientRegistrations"' in line]
+    assert len(documents) == 1
+    (directive,) = documents[0]["_aws"]["CloudWatchMetrics"]
+    assert directive["Namespace"] == "authgate"
+    assert directive["Metrics"] == [{"Name": "ClientRegistrations", "Unit": "Count"}]
+    assert documents[0]["ClientRegistrations"] in (1, 1.0, [1.0])
