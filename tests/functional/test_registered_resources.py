@@ -237,3 +237,17 @@ def test_the_introspection_client_can_get_no_token(tokens: TokenClient) -> None:
     creds = register()
     assert_error(tokens.post(CC, auth=basic(*creds)), 400, "unauthorized_client",
                  "This client may not use the client_credentials grant.")
+
+
+def test_a_dpop_bound_token_is_introspected_with_its_key(tokens: TokenClient) -> None:
+    """RFC 9449 6.2: the resource server learns cnf.jkt, to check the DPoP proof it is sent."""
+    from tests.dpop_support import DpopKey
+
+    creds = register()
+    key = DpopKey()
+    issued = tokens.post(CC + [("resource", MCP)], auth=basic("demo-service", SECRETS["demo-service"]),
+                         headers=[("DPoP", key.proof("POST", f"{ISSUER}/oauth/token"))])
+    token = body_of(issued)["access_token"]
+    seen = body_of(introspect(tokens, creds, token))
+    assert (seen["active"], seen["token_type"], seen["cnf"], seen["aud"]) == (
+        True, "DPoP", {"jkt": key.jkt}, MCP)
