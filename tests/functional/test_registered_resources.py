@@ -251,3 +251,26 @@ def test_a_dpop_bound_token_is_introspected_with_its_key(tokens: TokenClient) ->
     seen = body_of(introspect(tokens, creds, token))
     assert (seen["active"], seen["token_type"], seen["cnf"], seen["aud"]) == (
         True, "DPoP", {"jkt": key.jkt}, MCP)
+
+
+def test_a_throttled_registry_is_503_and_not_remembered(tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A storage fault is never read as "not registered": 503 now, the resource known on the retry."""
+    from botocore.exceptions import ClientError
+
+    from authgate.aws import dynamodb
+
+    register()
+    client = dynamodb()
+    real = client.get_item
+
+    def throttled(**kwargs: Any) -> Any:
+        if kwargs["TableName"] == "ResourcesTable":
+            raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "slow down"}}, "GetItem")
+        return real(**kwargs)
+
+    monkeypatch.setattr(client, "get_item", throttled)  # AWS fault injection, not our code
+    refused = cc(tokens, resource=MCP)
+    assert (refused["statusCode"], headers(refused)["retry-after"], body_of(refused)["error"]) == (
+        503, "1", "temporarily_unavailable")
+    monkeypatch.setattr(client, "get_item", real)
+    assert claims_of(body_of(cc(tokens, resource=MCP))["access_token"])["aud"] == MCP
