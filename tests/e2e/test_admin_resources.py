@@ -57,8 +57,15 @@ def test_create_use_introspect_update_delete(local_stack: LocalStack) -> None:
     shown = admin(local_stack, "resources", "show", RESOURCE, "--json")
     assert json.loads(shown.stdout)["tenants"] == ["demo"]
     assert rs[1] not in shown.stdout
-    listed = admin(local_stack, "resources", "list", "--json")
-    assert RESOURCE in {r["resource"] for r in json.loads(listed.stdout)}
+    listed = json.loads(admin(local_stack, "resources", "list", "--json").stdout)
+    assert {r["resource"]: r["builtin"] for r in listed if r["resource"] in (RESOURCE, listed[0]["resource"])} == {
+        RESOURCE: False, f"{local_stack.base_url}/charges": True}
+    assert listed[0] == {"resource": f"{local_stack.base_url}/charges", "builtin": True, "created_at": 0,
+                         "scopes": ["charges:read", "charges:write", "charges:refund"], "tenants": [],
+                         "introspection_client_id": None}
+    builtin = admin(local_stack, "resources", "create", f"{local_stack.base_url}/charges", "--scopes", "x")
+    assert (builtin.returncode, builtin.stderr.splitlines()[-1]) == (
+        2, f"authgate resources: {local_stack.base_url}/charges is the charges API, built in: it needs no registration")
 
     updated = admin(local_stack, "resources", "update", RESOURCE, "--tenants", "acme", "--json")
     assert updated.returncode == 0, updated.stderr

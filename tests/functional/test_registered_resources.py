@@ -237,3 +237,40 @@ def test_the_introspection_client_can_get_no_token(tokens: TokenClient) -> None:
     creds = register()
     assert_error(tokens.post(CC, auth=basic(*creds)), 400, "unauthorized_client",
                  "This client may not use the client_credentials grant.")
+
+
+def test_a_dpop_bound_token_is_introspected_with_its_key(tokens: TokenClient) -> None:
+    """RFC 9449 6.2: the resource server learns cnf.jkt, to check the DPoP proof it is sent."""
+    from tests.dpop_support import DpopKey
+
+    creds = register()
+    key = DpopKey()
+    issued = tokens.post(CC + [("resource", MCP)], auth=basic("demo-service", SECRETS["demo-service"]),
+                         headers=[("DPoP", key.proof("POST", f"{ISSUER}/oauth/token"))])
+    token = body_of(issued)["access_token"]
+    seen = body_of(introspect(tokens, creds, token))
+    assert (seen["active"], seen["token_type"], seen["cnf"], seen["aud"]) == (
+        True, "DPoP", {"jkt": key.jkt}, MCP)
+
+
+def test_a_throttled_registry_is_503_and_not_remembered(tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A storage fault is never read as "not registered": 503 now, the resource known on the retry."""
+    from botocore.exceptions import ClientError
+
+    from authgate.aws import dynamodb
+
+    register()
+    client = dynamodb()
+    real = client.get_item
+
+    def throttled(**kwargs: Any) -> Any:
+        if kwargs["TableName"] == "ResourcesTable":
+            raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "slow down"}}, "GetItem")
+        return real(**kwargs)
+
+    monkeypatch.setattr(client, "get_item", throttled)  # AWS fault injection, not our code
+    refused = cc(tokens, resource=MCP)
+    assert (refused["statusCode"], headers(refused)["retry-after"], body_of(refused)["error"]) == (
+        503, "1", "temporarily_unavailable")
+    monkeypatch.setattr(client, "get_item", real)
+    assert claims_of(body_of(cc(tokens, resource=MCP))["access_token"])["aud"] == MCP

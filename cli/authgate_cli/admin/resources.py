@@ -84,6 +84,9 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         uri = resource_uri(args.resource, local=not args.stack_name)
     except validation.InvalidInput as exc:
         return _fail(str(exc))
+    builtin = _builtin()
+    if builtin is not None and uri.rstrip("/") == builtin.resource:
+        return _fail(f"{builtin.resource} is the charges API, built in: it needs no registration")
     allowed = tenants(args.tenants or "")
     missing = _missing_tenant(allowed)
     if missing:
@@ -116,17 +119,27 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 def _table(resources: list[Any], out: IO[str]) -> None:
     rows = [("RESOURCE", "SCOPES", "TENANTS", "INTROSPECTION CLIENT")]
-    rows += [(r.resource, " ".join(r.scopes), ",".join(r.tenants) or "all", r.introspection_client_id or "-")
-             for r in resources]
+    rows += [(r.resource, " ".join(r.scopes), ",".join(r.tenants) or "all",
+              "(built in)" if r.builtin else r.introspection_client_id or "-") for r in resources]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for row in rows:
         out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n")
 
 
+def _builtin() -> Any:
+    """The charges API of the stack acted on (its issuer is in the stack's environment), if known."""
+    from authgate.oauth.resource_indicator import builtin_resource
+    from authgate.settings import get_settings
+
+    issuer = get_settings().issuer
+    return builtin_resource(issuer) if issuer else None
+
+
 def list_resources(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.stores.resources import ResourceStore
 
-    found = sorted(ResourceStore().list(), key=lambda r: r.resource)
+    builtin = _builtin()
+    found = ([builtin] if builtin is not None else []) + sorted(ResourceStore().list(), key=lambda r: r.resource)
     if args.json:
         out.write(json.dumps([r.public_view() for r in found], indent=2) + "\n")
     else:

@@ -143,7 +143,8 @@ _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
     "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password"]},
     "code": _STR, "redirect_uri": _STR, "code_verifier": _STR, "refresh_token": _STR, "scope": _STR,
     "username": _STR, "password": _STR,
-    "resource": {"type": "string", "description": "RFC 8707: the charges API's identifier, <issuer>/charges."},
+    "resource": {"type": "string", "description": "RFC 8707: the API the token is for, once: <issuer>/charges "
+                                                  "(the default) or a registered resource (`authgate resources`)."},
     **_CLIENT_AUTH_FORM}}
 _TOKEN_ONLY_FORM = {"type": "object", "required": ["token"], "properties": {
     "token": _STR, "token_type_hint": {"type": "string", "enum": ["access_token", "refresh_token"]},
@@ -192,7 +193,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_FORM}}},
         "codes": _OAUTH_CODES + ("invalid_grant", "unauthorized_client", "unsupported_grant_type",
                                  "invalid_scope", "unsupported_media_type", "invalid_dpop_proof", "use_dpop_nonce",
-                                 "invalid_target"),
+                                 "invalid_target", "unknown_resource", "resource_not_allowed"),
         "parameters": [{"name": "DPoP", "in": "header", "required": False, "schema": _STR,
                         "description": "A DPoP proof (RFC 9449 4): the token is then DPoP-bound."}],
         "responses": {"200": _json(_ref("TokenResponse"), "Token response.", headers=NO_STORE_HEADERS)},
@@ -202,7 +203,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                    "answers a one-time request_uri for /oauth/authorize",
         "surface": "oauth", "security": [{"clientBasic": []}, {}],
         "requestBody": {"required": True, "content": {_FORM: {"schema": _PAR_FORM}}},
-        "codes": _OAUTH_CODES + ("unauthorized_client", "invalid_scope", "unsupported_media_type"),
+        "codes": _OAUTH_CODES + ("unauthorized_client", "invalid_scope", "unsupported_media_type", "invalid_target",
+                                 "unknown_resource", "resource_not_allowed"),
         "responses": {"201": _json(_PAR_RESPONSE, "The request_uri and its lifetime in seconds.",
                                    headers=NO_STORE_HEADERS)},
     },

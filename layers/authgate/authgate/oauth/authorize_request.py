@@ -166,7 +166,7 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     )
 
 
-def recheck(request: AuthorizationRequest, client: Client, tenant: Tenant, issuer: str = "") -> None:
+def recheck(request: AuthorizationRequest, client: Client, tenant: Tenant, issuer: str) -> None:
     """The rules that depend on registration data, again at POST time (it may have changed)."""
     if not client.allows_grant("authorization_code"):
         raise ApiError("unauthorized_client", "This client may not use the authorization code grant.")

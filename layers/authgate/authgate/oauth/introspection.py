@@ -36,11 +36,15 @@ def _access(token: str, client: Client, issuer: str, serves: str | None) -> dict
         return None
     claims = segment_json(token.split(".")[1])
     assert claims is not None  # verified tokens have an object payload
-    return {
+    body = {
         "active": True, "scope": claims["scope"], "client_id": claims["client_id"], "sub": claims["sub"],
         "exp": claims["exp"], "iat": claims["iat"], "iss": claims["iss"], "aud": claims["aud"],
         "token_type": "Bearer", "jti": claims["jti"],
     }
+    if "cnf" in claims:
+        # RFC 9449 6.2: a DPoP-bound token's key thumbprint, so the resource server can check the proof.
+        body["cnf"], body["token_type"] = claims["cnf"], "DPoP"
+    return body
 
 
 def _refresh(token: str, client: Client, issuer: str, now: int) -> dict[str, Any] | None:
