@@ -6,8 +6,9 @@ The guard is the team's code, not authgate's (PyJWT stands for whatever JOSE lib
   `/.well-known/oauth-protected-resource/mcp`, naming authgate as its authorization server;
 - RFC 6750 3.1 / RFC 9728 5.1: a request without a token is 401 with
   `WWW-Authenticate: Bearer resource_metadata="…", scope="mcp:read"`;
-- RFC 9068: it verifies authgate's JWT itself (signature by the issuer's JWKS, `iss`, `aud` = this
-  resource's URI, `exp`), so a token issued for another resource is 401 `invalid_token`;
+- RFC 9068: it verifies authgate's JWT itself (`typ` at+jwt, signature by the issuer's JWKS, `iss`,
+  `aud` = this resource's URI, `exp`; no DPoP binding), so a token issued for another resource is
+  401 `invalid_token`;
 - RFC 7662: it asks authgate whether the token is still active with the introspection
   credentials `authgate resources create --json` printed, so a revoked token is refused at once;
 - MCP scope challenges: a tool the token's scopes do not cover is 403 `insufficient_scope` with
@@ -111,11 +112,15 @@ class BearerGuard:
     def verify(self, token: str) -> dict[str, Any] | None:
         """The token's claims when authgate signed it for this resource and it is still active (RFC 9068 4, RFC 7662)."""
         try:
+            if jwt.get_unverified_header(token).get("typ", "").lower() not in ("at+jwt", "application/at+jwt"):
+                return None  # RFC 9068 4: only access tokens, never an ID token or a client assertion
             key = self.jwks.get_signing_key_from_jwt(token)
             claims: dict[str, Any] = jwt.decode(token, key, algorithms=["RS256", "ES256"], audience=self.resource,
                                                 issuer=self.issuer, options={"require": ["exp", "iss", "aud"]})
         except jwt.PyJWTError:
             return None
+        if "cnf" in claims:
+            return None  # DPoP-bound (RFC 9449 6): this server checks no proof, so it takes bearer tokens only
         return claims if self.active(token) else None
 
     def active(self, token: str) -> bool:
