@@ -12,4 +12,6 @@ REGISTERED: dict[str, str] = {
     "charges_calls": "bench.charges_calls",
     "token_endpoint": "bench.token_endpoint",
     "dpop": "bench.dpop",
+    "sign_in": "bench.sign_in",
+    "snapstart": "bench.snapstart",
 }

@@ -75,6 +75,16 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
         assert operations[dpop]["dynamodb_operations"].get("PutItem", 0) == (
             operations[bearer]["dynamodb_operations"].get("PutItem", 0) + 1)
 
+    # SnapStart (issue 22): per API function, the init a restored copy never runs, and what its
+    # first request still pays.
+    snap = results["snapstart"]
+    assert set(snap) == FUNCTIONS - {"rotate_keys"}
+    for name, figures in snap.items():
+        assert all(positive(figures[k]) for k in ("cold_ms", "moved_to_snapshot_ms", "after_restore_ms")), name
+        assert figures["primed_routes_ms"] >= 0
+        assert abs(figures["moved_to_snapshot_ms"] - figures["primed_routes_ms"] + figures["after_restore_ms"]
+                   - figures["cold_ms"]) < 1e-6, name
+
     size = results["deployment_size"]
     assert set(size["functions"]) == FUNCTIONS
     assert all(positive(f["total_unzipped_bytes"]) and positive(f["total_zipped_bytes"])

@@ -1,9 +1,9 @@
 """What moto's CloudFormation lacks, created through moto's own service backends -- and said so.
 
-moto (5.x) deploys most of the transformed template natively (tables, roles, functions, the layer,
-log groups, the EventBridge rule, Lambda permissions, the RestApi and its Deployment). It has no
-model for API Gateway stages, usage plans, API keys and usage-plan keys, CloudWatch alarms and
-Secrets Manager secrets, and it creates a RestApi without importing its OpenAPI Body. Each
+moto (5.x) deploys most of the transformed template natively (tables, roles, functions, their
+versions, the layer, log groups, the EventBridge rule, Lambda permissions, the RestApi and its
+Deployment). It has no model for API Gateway stages, usage plans, API keys and usage-plan keys,
+CloudWatch alarms, Secrets Manager secrets and Lambda aliases, and it creates a RestApi without importing its OpenAPI Body. Each
 adapter below is a CloudFormation model for one such type: it creates the resource through the
 matching moto backend (so the service's own API then shows it), logs one line naming itself, and
 answers Ref/GetAtt as CloudFormation documents. Nothing is reported as created that was not:
@@ -172,6 +172,15 @@ def _create_secret(props: dict[str, Any], account_id: str, region_name: str, res
     return str(json.loads(created)["ARN"])
 
 
+def _create_alias(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    from moto.awslambda.models import lambda_backends
+
+    alias = lambda_backends[account_id][region_name].create_alias(
+        name=props["Name"], function_name=props["FunctionName"], function_version=str(props["FunctionVersion"]),
+        description=props.get("Description", ""), routing_config=props.get("RoutingConfig"))
+    return str(alias.arn)  # Ref of an alias is its ARN
+
+
 # name, CloudFormation type, backend, create(props, account, region, generated name) -> physical id
 # (or the created model, for a type answering GetAtt), the property naming the resource, GetAtt.
 _ADAPTERS: tuple[tuple[str, str, str, Callable[..., Any], str, Callable[[Any, str], Any] | None], ...] = (
@@ -184,6 +193,7 @@ _ADAPTERS: tuple[tuple[str, str, str, Callable[..., Any], str, Callable[[Any, st
      None),
     ("AdapterCloudWatchAlarm", "AWS::CloudWatch::Alarm", "cloudwatch", _create_alarm, "AlarmName", None),
     ("AdapterSecretsManagerSecret", "AWS::SecretsManager::Secret", "secretsmanager", _create_secret, "Name", None),
+    ("AdapterLambdaAlias", "AWS::Lambda::Alias", "lambda", _create_alias, "", None),
 )
 
 
@@ -238,7 +248,19 @@ def install() -> list[type]:
             missing = [a.__name__ for a in _installed if mapped.get(a.cloudformation_type()) is not a]
             if missing:
                 raise RuntimeError(f"moto did not take the adapters {missing}")
+            _version_attributes()
         return list(_installed)
+
+
+def _version_attributes() -> None:
+    """moto's AWS::Lambda::Version answers no GetAtt: Version (the number an alias points at) is
+    added, as CloudFormation documents it."""
+    from moto.awslambda.models import LambdaVersion
+
+    LOG.warning("adapter AdapterLambdaVersionAttributes: AWS::Lambda::Version answers GetAtt Version "
+                "(moto's model has no attributes)")
+    LambdaVersion.has_cfn_attr = classmethod(lambda cls, attr: attr == "Version")  # type: ignore[method-assign, assignment]
+    LambdaVersion.get_cfn_attribute = lambda self, attr: self.version  # type: ignore[attr-defined]
 
 
 # ------------------------------------------------------------------------------- Lambda
@@ -325,6 +347,12 @@ def install_custom_resource_delete(invoke: Callable[[str, dict[str, Any]], Any])
     original_delete = ResourceMap.delete
 
     def delete_stack(resource_map: Any) -> None:
+        # RetainExceptOnCreate is Retain for every operation but the one that created the resource
+        # (CloudFormation user guide, DeletionPolicy attribute); moto knows only "Retain". A stack
+        # deleted here was created, so its resources are kept.
+        for definition in resource_map._resource_json_map.values():
+            if definition.get("DeletionPolicy") == "RetainExceptOnCreate":
+                definition["DeletionPolicy"] = "Retain"
         # CloudFormation deletes in reverse dependency order, so a custom resource goes before the
         # function it calls; moto deletes in no order. Custom resources first, then the rest.
         for logical, parsed in list(resource_map._parsed_resources.items()):

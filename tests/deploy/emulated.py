@@ -167,7 +167,10 @@ class DeployedStack:
     _resources: list[dict[str, Any]] = field(default_factory=list)
 
     def resources(self) -> list[dict[str, Any]]:
-        return self.cloud.client("cloudformation").describe_stack_resources(StackName=self.name)["StackResources"]
+        listed = self.cloud.client("cloudformation").describe_stack_resources(StackName=self.name)["StackResources"]
+        # moto lists a resource whose Condition is false as an entry with no logical id or type;
+        # CloudFormation neither creates nor lists it.
+        return [r for r in listed if "LogicalResourceId" in r]
 
     def physical(self) -> dict[str, str]:
         return {r["LogicalResourceId"]: r["PhysicalResourceId"] for r in self.resources() if r.get("PhysicalResourceId")}
@@ -193,6 +196,9 @@ class DeployedStack:
                 attrs[f"{logical}.Arn"] = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{physical}"
             elif kind == "AWS::Logs::LogGroup":
                 attrs[f"{logical}.Arn"] = f"arn:aws:logs:{REGION}:{ACCOUNT}:log-group:{physical}:*"
+            elif kind == "AWS::IAM::Role":
+                # The principal a KMS key's policy names (the rotation function's environment).
+                attrs[f"{logical}.Arn"] = f"arn:aws:iam::{ACCOUNT}:role/{physical}"
         return World(stack=self.name, refs=refs, attrs=attrs, parameters=dict(self.parameters))
 
     # -------------------------------------------------------------------------- the API stage
@@ -207,7 +213,9 @@ class DeployedStack:
             for method in (resource.get("resourceMethods") or {}):
                 detail = apigateway.get_method(restApiId=api_id, resourceId=resource["id"], httpMethod=method)
                 uri = (detail.get("methodIntegration") or {}).get("uri", "")
-                function_name = uri.split(":function:", 1)[1].split("/", 1)[0] if ":function:" in uri else ""
+                # ...:function:<name>[:<alias>]/invocations (the API invokes the `live` alias).
+                function_name = (uri.split(":function:", 1)[1].split("/", 1)[0].split(":", 1)[0]
+                                 if ":function:" in uri else "")
                 routes.append(ApiRoute(function=by_function_name.get(function_name, function_name), event="",
                                        path=resource["path"], method=method.upper(),
                                        api_key_required=bool(detail.get("apiKeyRequired"))))

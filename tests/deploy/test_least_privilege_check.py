@@ -121,3 +121,68 @@ def test_calls_of_an_unknown_stack_or_function_are_problems_not_passes() -> None
 def test_an_action_iam_does_not_know_is_an_error_not_a_pass(action: str) -> None:
     report = run([{**READ_ITEMS, "Action": "dynamodb:*"}], [call(action, TABLE + "ItemsTable")])
     assert [r["result"] for _, r in report.denied] == ["Error"]
+
+
+# ------------------------------------------------------------------ KMS as AWS authorizes it
+
+PRINCIPAL = "arn:aws:iam::123456789012:role/planted-WorkFunctionRole"
+ROOT_ONLY = {"Version": "2012-10-17", "Statement": [{
+    "Sid": "Enable IAM User Permissions", "Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::123456789012:root"},
+    "Action": "kms:*", "Resource": "*"}]}
+RSA_SIGNING = {"kms:KeySpec": "RSA_2048", "kms:KeyUsage": "SIGN_VERIFY", "kms:KeyOrigin": "AWS_KMS"}
+
+
+def kms_call(action: str, *, policy: dict[str, Any] | None = None, **context: Any) -> Call:
+    return Call(world="planted", function="WorkFunction", operation=action, action=action, resource=KEY,
+                context=json.dumps(context, sort_keys=True), test="tests/planted.py::test_it",
+                resource_policy=json.dumps(policy, sort_keys=True) if policy else "")
+
+
+def rotation_statements(*sids: str) -> list[dict[str, Any]]:
+    """Statements of template.yaml's rotation role, by Sid (the real grants, not copies)."""
+    from authgate_cli.local import template as reader
+
+    statements = reader.load()["Resources"]["RotateKeysFunction"]["Properties"]["Policies"][0]["Statement"]
+    return [s for s in statements if s["Sid"] in sids]
+
+
+def test_a_call_right_after_createkey_is_denied_by_tag_conditions_and_allowed_by_the_key_policy() -> None:
+    # What the first deploy did: GetPublicKey at once, allowed only through aws:ResourceTag. KMS
+    # has not applied the new key's tags yet, so the call carries none and is refused.
+    by_tag = {"Sid": "ReadByTag", "Effect": "Allow", "Action": "kms:GetPublicKey",
+              "Resource": {"Fn::Sub": "arn:${AWS::Partition}:kms:${AWS::Region}:${AWS::AccountId}:key/*"},
+              "Condition": {"StringEquals": {"aws:ResourceTag/authgate-stack": {"Ref": "AWS::StackName"}}}}
+    fresh = kms_call("kms:GetPublicKey", policy=ROOT_ONLY, **RSA_SIGNING)
+    assert [r["result"] for _, r in run([by_tag], [fresh], unused=False).denied] == ["ImplicitlyDenied"]
+    # Five minutes later the tags count: the same grant allows the same call.
+    settled = kms_call("kms:GetPublicKey", policy=ROOT_ONLY, **RSA_SIGNING, **{"aws:ResourceTag/authgate-stack": "planted"})
+    assert not run([by_tag], [settled], unused=False).denied
+
+    # Now: the key is created with a policy naming the role; no tag, and no IAM grant, needed.
+    from authgate.tokens.kms_backend import key_policy
+
+    named = key_policy("arn:aws:iam::123456789012:root", "", PRINCIPAL)
+    for action in ("kms:GetPublicKey", "kms:ScheduleKeyDeletion"):
+        assert not run([READ_ITEMS], [call("dynamodb:GetItem", TABLE + "ItemsTable"),
+                                      kms_call(action, policy=named, **RSA_SIGNING)]).failed, action
+
+
+def test_a_foreign_key_is_refused_even_when_the_role_may_tag_keys() -> None:
+    statements = rotation_statements("TagThisStacksNewKmsKeys")
+    ours = {"aws:RequestTag/authgate-stack": "planted", "aws:TagKeys": ["authgate-stack"]}
+    new_signing_key = kms_call("kms:TagResource", **ours, **RSA_SIGNING)
+    symmetric_data_key = kms_call("kms:TagResource", **ours, **{
+        "kms:KeySpec": "SYMMETRIC_DEFAULT", "kms:KeyUsage": "ENCRYPT_DECRYPT", "kms:KeyOrigin": "AWS_KMS"})
+    imported_signing_key = kms_call("kms:TagResource", **ours, **{**RSA_SIGNING, "kms:KeyOrigin": "EXTERNAL"})
+    assert not run(statements, [new_signing_key]).failed
+    report = run(statements, [new_signing_key, symmetric_data_key, imported_signing_key])
+    assert sorted(c.context_dict["kms:KeySpec"] + "/" + c.context_dict["kms:KeyOrigin"] for c, _ in report.denied) == [
+        "RSA_2048/EXTERNAL", "SYMMETRIC_DEFAULT/AWS_KMS"]
+
+    # Another stack's signing key, even tagged with this stack's name: no IAM grant reads or
+    # deletes a key; only a key whose own policy names the role.
+    other = kms_call("kms:ScheduleKeyDeletion", policy=ROOT_ONLY, **RSA_SIGNING,
+                     **{"aws:ResourceTag/authgate-stack": "planted"})
+    signing = kms_call("kms:Sign", policy=ROOT_ONLY, **RSA_SIGNING, **{"aws:ResourceTag/authgate-stack": "planted"})
+    report = run(statements, [new_signing_key, other, signing])
+    assert sorted(c.action for c, _ in report.denied) == ["kms:ScheduleKeyDeletion", "kms:Sign"]

@@ -39,9 +39,11 @@ def test_sam_creates_exactly_one_stage_and_would_create_two_without_openapiversi
 
 
 def test_stateful_resources_are_retained_and_tables_protected(cfn: dict[str, Any]) -> None:
+    # RetainExceptOnCreate: kept on deletion, but a first create that rolls back leaves nothing.
     for kind in ("AWS::DynamoDB::Table", "AWS::SecretsManager::Secret", "AWS::Logs::LogGroup"):
         for name, resource in of_type(cfn, kind).items():
-            assert (resource.get("DeletionPolicy"), resource.get("UpdateReplacePolicy")) == ("Retain", "Retain"), name
+            assert (resource.get("DeletionPolicy"), resource.get("UpdateReplacePolicy")) == (
+                "RetainExceptOnCreate", "Retain"), name
     for name, table in of_type(cfn, "AWS::DynamoDB::Table").items():
         props = table["Properties"]
         assert props["DeletionProtectionEnabled"] is True, name
@@ -54,7 +56,7 @@ def test_names_and_key_scopes_follow_the_stack_not_the_stage(cfn: dict[str, Any]
     text = str([resolve(r["Properties"].get("Policies"), cfn, world)
                 for r in of_type(cfn, "AWS::IAM::Role").values()])
     assert "secret:authgate/authgate-blue/signing/*" in text
-    assert "'aws:ResourceTag/authgate-stack': 'authgate-blue'" in text
+    assert "'aws:RequestTag/authgate-stack': 'authgate-blue'" in text
     assert "production" not in text and "authgate-stage" not in text.replace("'authgate-stage'", "")
     environment = cfn["Resources"]["TokenFunction"]["Properties"]["Environment"]["Variables"]
     assert environment["AUTHGATE_STACK_NAME"] == {"Ref": "AWS::StackName"}
@@ -95,12 +97,154 @@ def test_the_custom_resource_has_a_service_timeout(cfn: dict[str, Any]) -> None:
 
 def test_the_api_writes_a_json_access_log_to_a_retained_group(cfn: dict[str, Any]) -> None:
     import json
+    import re
 
     stage = cfn["Resources"]["AuthgateApiStage"]["Properties"]
     assert stage["AccessLogSetting"]["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogGroup", "Arn"]}
-    line = json.loads(stage["AccessLogSetting"]["Format"])
+    fmt = stage["AccessLogSetting"]["Format"]
+    line = json.loads(re.sub(r"\$context\.[A-Za-z0-9_.]+", lambda m: json.dumps(m.group(0))[1:-1]
+                             if f'"{m.group(0)}"' in fmt else json.dumps(m.group(0)), fmt))
     assert {"requestId", "extendedRequestId", "status", "errorMessage", "integrationLatency",
             "integrationError", "responseLatency", "sourceIp"} <= set(line)
     assert not any("header" in v.lower() or "querystring" in v.lower() for v in line.values())
     settings = stage["MethodSettings"]
     assert all(s.get("DataTraceEnabled") is False for s in settings)  # bodies never reach execution logs
+
+
+# ------------------------------------------------------------------ what the emulation cannot see
+
+
+def _parameters_in(value: Any, doc: dict[str, Any]) -> set[str]:
+    """Parameters a value depends on: Refs, ${Sub} names and the conditions of its Fn::Ifs."""
+    found: set[str] = set()
+    params = set(doc.get("Parameters") or {})
+    if isinstance(value, list):
+        for v in value:
+            found |= _parameters_in(v, doc)
+    elif isinstance(value, dict):
+        for key, arg in value.items():
+            if key == "Ref" and arg in params:
+                found.add(arg)
+            elif key == "Fn::If":
+                found |= _parameters_in(doc["Conditions"][arg[0]], doc) | _parameters_in(arg[1:], doc)
+            elif key == "Fn::Sub":
+                text = arg if isinstance(arg, str) else arg[0]
+                found |= {p for p in params if "${" + p + "}" in text}
+                found |= _parameters_in(arg if isinstance(arg, str) else arg[1], doc)
+            else:
+                found |= _parameters_in(arg, doc)
+    return found
+
+
+def _another_value(name: str, declared: dict[str, Any]) -> str:
+    allowed = [str(v) for v in declared.get("AllowedValues") or []]
+    default = str(declared.get("Default", ""))
+    if allowed:
+        return next(v for v in allowed if v != default)
+    if declared["Type"] == "Number":
+        return str(int(float(default or 1)) + 1)
+    return "https://auth.example.com" if name == "IssuerUrl" else default + "x"
+
+
+def deployments(doc: dict[str, Any]) -> list[str]:
+    return sorted(of_type(doc, "AWS::ApiGateway::Deployment"))
+
+
+def test_every_parameter_that_reaches_the_api_body_redeploys_the_stage() -> None:
+    source = reader.load()
+    base = transformed(source)
+    (api,) = of_type(base, "AWS::ApiGateway::RestApi").values()
+    reaching = _parameters_in(api["Properties"]["Body"], base)
+    assert "IssuerUrl" in reaching  # the gateway responses' problem type URLs
+    defaults = {name: str(p.get("Default", "")) for name, p in source["Parameters"].items()}
+    for name in sorted(reaching):
+        before = transformed(source, {**defaults, name: defaults[name]})
+        after = transformed(source, {**defaults, name: _another_value(name, source["Parameters"][name])})
+        # A Deployment with a new logical id is a new deployment of the stage's body.
+        assert deployments(before) != deployments(after), name
+
+
+def test_json_logs_are_filtered_at_the_log_level_parameter() -> None:
+    source = reader.load()
+    for level, lambda_level in {"DEBUG": "DEBUG", "INFO": "INFO", "WARNING": "WARN", "ERROR": "ERROR"}.items():
+        doc = transformed(source)
+        world = World(stack="s", parameters={"LogLevel": level})
+        for name, function in of_type(doc, "AWS::Lambda::Function").items():
+            config = function["Properties"]["LoggingConfig"]
+            assert config["LogFormat"] == "JSON", name
+            value = config["ApplicationLogLevel"]
+            resolved = doc["Mappings"][value["Fn::FindInMap"][0]][resolve(value["Fn::FindInMap"][1], doc, world)]
+            assert resolved[value["Fn::FindInMap"][2]] == lambda_level, (name, level)
+
+
+# $context variables a client sets (API Gateway developer guide, "$context variables for access
+# logging"): written raw, a quote in one of them breaks or forges the JSON line.
+CLIENT_CONTROLLED = {"identity.userAgent", "path", "identity.caller", "identity.user", "identity.userArn",
+                     "error.message", "identity.clientCert.subjectDN", "identity.clientCert.issuerDN",
+                     "domainPrefix", "domainName"}
+
+
+def test_the_access_log_line_stays_json_whatever_a_client_sends(cfn: dict[str, Any]) -> None:
+    import json
+    import re
+
+    fmt = cfn["Resources"]["AuthgateApiStage"]["Properties"]["AccessLogSetting"]["Format"]
+    variables = set(re.findall(r"\$context\.([A-Za-z0-9_.]+)", fmt))
+    assert not variables & CLIENT_CONTROLLED, variables & CLIENT_CONTROLLED
+    hostile = 'a"},"forged":"1\\'
+    # API Gateway substitutes text as is, except the *String variants, which it quotes and escapes.
+    line = re.sub(r"\$context\.([A-Za-z0-9_.]+)",
+                  lambda m: json.dumps(hostile) if m.group(1).endswith("messageString") else "v", fmt)
+    parsed = json.loads(line)
+    assert "forged" not in parsed and parsed["errorMessage"] == hostile
+
+
+def test_api_gateways_execution_logs_are_kept_as_long_as_the_others(cfn: dict[str, Any]) -> None:
+    group = cfn["Resources"]["ApiExecutionLogGroup"]
+    world = World(stack="s", refs={"AuthgateApi": "a1b2c3"}, parameters={"Stage": "production"})
+    assert resolve(group["Properties"]["LogGroupName"], cfn, world) == "API-Gateway-Execution-Logs_a1b2c3/production"
+    for name, resource in of_type(cfn, "AWS::Logs::LogGroup").items():
+        assert resource["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionInDays"}, name
+
+
+API_FUNCTIONS = ("AuthorizeFunction", "TokenFunction", "JwksFunction", "ChargesFunction")
+
+
+@pytest.mark.parametrize("snapstart", ["off", "on"])
+def test_snapstart_applies_to_the_published_versions_the_api_invokes(snapstart: str) -> None:
+    doc = transformed(reader.load())
+    world = World(stack="s", parameters={"SnapStart": snapstart})
+    aliases = of_type(doc, "AWS::Lambda::Alias")
+    (api,) = of_type(doc, "AWS::ApiGateway::RestApi").values()
+    body = str(api["Properties"]["Body"])
+    for name in API_FUNCTIONS:
+        function = doc["Resources"][name]["Properties"]
+        applied = resolve({"SnapStart": function.get("SnapStart")}, doc, world)
+        assert applied == ({"SnapStart": {"ApplyOn": "PublishedVersions"}} if snapstart == "on" else {}), name
+        alias = aliases[f"{name}Aliaslive"]["Properties"]
+        assert alias["FunctionName"] == {"Ref": name} and alias["Name"] == "live"
+        # Every route of the function reaches the alias (a version), never $LATEST.
+        assert "${" + name + "Aliaslive}" in body and "${" + name + ".Arn}" not in body, name
+    assert reader.load()["Parameters"]["SnapStart"]["Default"] == "off"
+
+
+@pytest.mark.parametrize(("alg", "quota", "resource"), [("RS256", 500, "CryptographicOperationsRsa"),
+                                                        ("ES256", 300, "CryptographicOperationsEcc")])
+def test_with_kms_the_token_route_is_throttled_under_the_accounts_sign_quota(alg: str, quota: int,
+                                                                           resource: str) -> None:
+    doc = transformed()
+    world = World(stack="s", parameters={"SigningBackend": "kms", "SigningAlgorithm": alg})
+    stage = doc["Resources"]["AuthgateApiStage"]["Properties"]
+    token = next(s for s in stage["MethodSettings"] if s["ResourcePath"] == "/~1oauth~1token")
+    limits = [float(resolve(token[k], doc, world)) for k in ("ThrottlingRateLimit", "ThrottlingBurstLimit")]
+    assert max(limits) <= quota  # one Sign per token: KMS is never the first limit
+    for name in ("KmsOAuthTokenRateLimit", "KmsOAuthTokenBurstLimit"):
+        assert doc["Parameters"][name]["MaxValue"] <= 300  # not even when set (ECC's quota)
+    local = World(stack="s", parameters={"SigningBackend": "local"})
+    assert float(resolve(token["ThrottlingRateLimit"], doc, local)) == 1000  # local signing: no KMS quota
+    alarm = doc["Resources"]["KmsSignQuotaAlarm"]
+    assert alarm["Condition"] == "SignsWithKms"
+    props = resolve(alarm["Properties"], doc, world)
+    assert (props["Namespace"], props["MetricName"]) == ("AWS/Usage", "CallCount")
+    assert {"Name": "Resource", "Value": resource} in props["Dimensions"]
+    assert props["Threshold"] < quota * props["Period"]

@@ -7,6 +7,7 @@ fixture checks that on every result)."""
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,7 +22,8 @@ from authgate_cli.openapi.build import DOCUMENT_PATH
 from tests.demo import CHALLENGE, VERIFIER, WEB_REDIRECT
 from tests.functional.token_support import basic
 
-FUZZ = settings(max_examples=100, deadline=None, database=None,
+# `make fuzz` raises the count (AUTHGATE_FUZZ_EXAMPLES); `make test` runs 100.
+FUZZ = settings(max_examples=int(os.environ.get("AUTHGATE_FUZZ_EXAMPLES", "100")), deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 DOCUMENT = json.loads(DOCUMENT_PATH.read_text(encoding="utf-8"))
 Invoke = Callable[[str, dict[str, Any]], dict[str, Any]]

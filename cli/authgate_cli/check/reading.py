@@ -18,8 +18,9 @@ from typing import Any, Literal
 
 Shape = Literal["problem", "jsonapi", "legacy-a", "legacy-b", "oauth", "www-authenticate", "html", "unknown"]
 
-# Contract 7.5, in the order they are consulted.
-REQUEST_ID_HEADERS = ("x-request-id", "x-correlation-id", "cf-ray", "traceparent")
+# Contract 7.5, in the order they are consulted; last, API Gateway's own request id, the only one
+# its gateway responses can carry (a header there cannot come from a context variable).
+REQUEST_ID_HEADERS = ("x-request-id", "x-correlation-id", "cf-ray", "traceparent", "x-amz-apigw-id")
 _TRACEPARENT = re.compile(r"^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$")
 _AUTH_PARAM = re.compile(r'([A-Za-z0-9_-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,]+)')
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
@@ -219,7 +220,7 @@ def read_error(status: int, headers: Mapping[str, Any] | Iterable[tuple[str, Any
             defects.append(NO_ALLOW)
         if status in (429, 503) and retry_raw is None:
             defects.append(NO_RETRY_AFTER)
-        if traces and any(t != h.get("x-request-id") for t in traces):
+        if traces and any(t != (h.get("x-request-id") or h.get("x-amz-apigw-id")) for t in traces):
             defects.append(TRACE_ID_MISMATCH)
     if retry_raw is not None and retry_after is None:
         defects.append(BAD_RETRY_AFTER)

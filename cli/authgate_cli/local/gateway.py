@@ -1,8 +1,12 @@
 """API Gateway's own error responses, rendered from template.yaml's GatewayResponses as the gateway does.
 
 A gateway-response template is not VTL: API Gateway only substitutes `$context.*` and
-`$stageVariables.*` (an unknown variable becomes empty), and header values are either a
-'static' string or a mapping expression (context.*, method.request.header.*, stageVariables.*).
+`$stageVariables.*` (an unknown variable becomes empty). A header value is a 'static' string or
+an incoming request parameter (method.request.header|querystring|path.*, and their multivalue
+forms) or a stage variable: AWS documents no other source for gateway responses (developer
+guide, "x-amazon-apigateway-gateway-responses.responseParameters"), unlike method and
+integration mappings, which may read context variables. Any other expression is refused here
+(InvalidMappingExpression), as the API import may refuse it and take the stage down.
 A response type without its own entry falls back to DEFAULT_4XX / DEFAULT_5XX by its default
 status. The local emulator serves exactly what this returns, so local and deployed agree.
 """
@@ -49,11 +53,36 @@ class UnknownResponseType(LookupError):
     pass
 
 
+class InvalidMappingExpression(ValueError):
+    """A gateway-response header mapped from a source API Gateway does not document there."""
+
+
+# The sources a gateway response's parameters may map from (besides 'literals').
+MAPPING_SOURCE = re.compile(
+    r"^(method\.request\.(header|querystring|path|multivalueheader|multivaluequerystring)|stageVariables)"
+    r"\.[A-Za-z0-9._$-]+$")
+
+
+def mapping_errors(responses: Mapping[str, Any]) -> list[str]:
+    """Every header mapping of `responses` whose source is not one API Gateway documents for them."""
+    errors = []
+    for response_type, entry in sorted(responses.items()):
+        for name, expression in sorted(((entry.get("ResponseParameters") or {}).get("Headers") or {}).items()):
+            value = str(expression)
+            if not (len(value) >= 2 and value[0] == value[-1] == "'") and not MAPPING_SOURCE.match(value):
+                errors.append(f"{response_type} header {name}: {value}")
+    return errors
+
+
 def gateway_responses(path: Path = template.TEMPLATE_PATH) -> dict[str, dict[str, Any]]:
-    """The GatewayResponses of the template's REST API (AWS::Serverless::Api)."""
+    """The GatewayResponses of the template's REST API (AWS::Serverless::Api); a mapping API
+    Gateway would refuse is refused here too."""
     for api in template.resources("AWS::Serverless::Api", path).values():
         responses = api.get("Properties", {}).get("GatewayResponses")
         if responses:
+            errors = mapping_errors(responses)
+            if errors:
+                raise InvalidMappingExpression("Invalid mapping expression specified: " + "; ".join(errors))
             return dict(responses)
     return {}
 
@@ -88,8 +117,8 @@ def _header_value(expression: str, context: Mapping[str, str], request_headers: 
                   stage_variables: Mapping[str, str]) -> str | None:
     if len(expression) >= 2 and expression[0] == expression[-1] == "'":
         return expression[1:-1]
-    if expression.startswith("context."):
-        return context.get(expression[len("context."):])
+    if not MAPPING_SOURCE.match(expression):
+        raise InvalidMappingExpression(f"Invalid mapping expression specified: {expression}")
     if expression.startswith("method.request.header."):
         wanted = expression[len("method.request.header."):].lower()
         return next((v for k, v in request_headers.items() if k.lower() == wanted), None)

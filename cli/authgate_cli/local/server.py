@@ -31,9 +31,18 @@ from authgate_cli.local.template import ApiRoute
 
 # API Gateway's REST payload limit.
 MAX_PAYLOAD_BYTES = 10 * 1024 * 1024
+# Lambda's limit on a synchronous invocation's request (AWS Lambda quotas, "Invocation payload
+# (request and response)", 6 MB): the proxy event as JSON, headers and base64 included. Over it
+# Lambda refuses the invoke (RequestEntityTooLargeException) and the function never runs.
+MAX_INVOKE_PAYLOAD_BYTES = 6 * 1024 * 1024
 # A field a response may carry (RFC 9110 5.1, 5.5: a token name; visible Latin-1 text, no CR/LF).
 _FIELD_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
+
+
+def invoke_payload_size(event: Mapping[str, Any]) -> int:
+    """Bytes of the Invoke request Lambda receives for `event` (its JSON)."""
+    return len(json.dumps(event, separators=(",", ":")).encode("utf-8"))
 
 
 @dataclass
@@ -118,6 +127,9 @@ class Emulator:
         event = events.build_event(request, resource=route.path, path_params=match.path_params,
                                    stage=self.stage, api_key=api_key if plan else None,
                                    request_id=request_id, extended_id=extended_id)
+        if len(request.body) > MAX_INVOKE_PAYLOAD_BYTES // 2 and invoke_payload_size(event) > MAX_INVOKE_PAYLOAD_BYTES:
+            # The gateway's integration failed: its INTEGRATION_FAILURE response, not the function's 413.
+            return self.gateway_response("INTEGRATION_FAILURE", ctx, request)
         try:
             handler = self.load(route.function)
             result = handler(event, LambdaContext(route.function))

@@ -92,6 +92,11 @@ class Settings(NamedTuple):
     issuer: str = ""
     signing_backend: str = "local"
     signing_alg: str = "RS256"
+    # SigningBackend=kms: the roles a new key's policy names at CreateKey (the token function's,
+    # which signs; the rotation function's, which reads and retires), so neither waits for the
+    # key's tags to reach authorization (docs/tokens-and-keys.md). Empty outside AWS.
+    kms_signer_role: str = ""
+    kms_admin_role: str = ""
     access_token_ttl: int = 900
     refresh_token_ttl: int = 30 * 24 * 3600
     auth_code_ttl: int = 60
@@ -195,6 +200,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         issuer=issuer,
         signing_backend=_choice(env, "AUTHGATE_SIGNING_BACKEND", "signing_backend", "local"),
         signing_alg=_choice(env, "AUTHGATE_SIGNING_ALG", "signing_alg", "RS256"),
+        kms_signer_role=env.get("AUTHGATE_KMS_SIGNER_ROLE", ""),
+        kms_admin_role=env.get("AUTHGATE_KMS_ADMIN_ROLE", ""),
         access_token_ttl=_int(env, "AUTHGATE_ACCESS_TOKEN_TTL", 900, 60, 3600),
         refresh_token_ttl=_int(env, "AUTHGATE_REFRESH_TOKEN_TTL", 30 * 24 * 3600, 3600, 400 * 24 * 3600),
         auth_code_ttl=_int(env, "AUTHGATE_AUTH_CODE_TTL", 60, 5, 600),

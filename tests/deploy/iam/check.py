@@ -4,8 +4,9 @@ Inputs: the IAM requests the recorder wrote (authgate_call_recorder, one JSON li
 request per process, across pytest's workers and every `authgate serve`), the worlds they ran
 in (the local test world, and each emulated deployment's resolved resources), and the
 SAM-transformed template. Each function's role is its inline policies, resolved for the world
-the call ran in; the decision is iam-simulate's (tests/deploy/iam/simulator.py), with the default
-key policy on KMS keys as KMS applies it.
+the call ran in; the decision is iam-simulate's (tests/deploy/iam/simulator.py), with the KMS key's
+own policy as the recorder saw it (KMS's default policy when none was recorded). A call on a key
+younger than five minutes carries no `aws:ResourceTag/*` (KMS's tag delay; the recorder).
 
 - denied: a call the function made that its role would not allow (AccessDenied in AWS, a 500);
 - unused: an action, or one resource of a statement, whose removal denies no recorded call,
@@ -43,6 +44,7 @@ class Call:
     context: str  # JSON, sorted keys
     test: str
     error: str | None = None
+    resource_policy: str = ""  # JSON: the KMS key's own policy at call time, when recorded
 
     @property
     def context_dict(self) -> dict[str, Any]:
@@ -108,8 +110,10 @@ def read_calls(directory: Path) -> list[Call]:
             call = Call(world=raw["world"], function=raw["function"], operation=raw["operation"],
                         action=raw["action"], resource=raw["resource"],
                         context=json.dumps(raw.get("context") or {}, sort_keys=True),
-                        test=raw.get("test") or "", error=raw.get("error"))
-            key = (call.world, call.function, call.action, call.resource, call.context)
+                        test=raw.get("test") or "", error=raw.get("error"),
+                        resource_policy=json.dumps(raw["resource_policy"], sort_keys=True)
+                        if raw.get("resource_policy") else "")
+            key = (call.world, call.function, call.action, call.resource, call.context, call.resource_policy)
             if key not in found or (not found[key].test and call.test):
                 found[key] = call
     return list(found.values())
@@ -196,9 +200,11 @@ def _without(statements: list[dict[str, Any]], index: int, *, action: str | None
 def _request(call: Call, statements: list[dict[str, Any]], transformed: dict[str, Any], world: World) -> Request:
     role = role_of(call.function, transformed)
     policy = resolve(_policy(statements), transformed, world)
-    key_policy = (default_key_policy(world.account)
-                  if call.action.startswith("kms:") and call.resource != "*" else None)
-    return Request(principal=f"arn:aws:iam::{world.account}:role/{world.stack}-{role}", action=call.action,
+    key_policy = None
+    if call.action.startswith("kms:") and call.resource != "*":
+        key_policy = json.loads(call.resource_policy) if call.resource_policy else default_key_policy(world.account)
+    principal = world.attrs.get(f"{role}.Arn") or f"arn:aws:iam::{world.account}:role/{world.stack}-{role}"
+    return Request(principal=principal, action=call.action,
                    resource=call.resource, context=call.context_dict, policies=(policy,),
                    resource_policy=key_policy, account=world.account)
 

@@ -8,7 +8,13 @@ import pytest
 
 from authgate.errors.catalogue import catalogue
 from authgate_cli.check import read_error
-from authgate_cli.local.gateway import DEFAULTS, gateway_responses, render_gateway_response
+from authgate_cli.local.gateway import (
+    DEFAULTS,
+    InvalidMappingExpression,
+    gateway_responses,
+    mapping_errors,
+    render_gateway_response,
+)
 from tests.demo import ISSUER
 
 CONTEXT = {"extendedRequestId": "Xyz1AbCdIAMEb-A=", "requestId": "c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
@@ -29,7 +35,10 @@ def test_each_renders_to_a_valid_problem(response_type):
     status, headers, body = render_gateway_response(response_type, CONTEXT)
     problem = json.loads(body)
     assert problem["status"] == status
-    assert problem["traceId"] == headers["x-request-id"] == CONTEXT["extendedRequestId"]
+    # No x-request-id: a gateway response cannot map a context variable to a header. The id is
+    # the body's traceId and API Gateway's own x-amz-apigw-id (added to every response).
+    assert "x-request-id" not in headers and problem["traceId"] == CONTEXT["extendedRequestId"]
+    headers = {**headers, "x-amz-apigw-id": CONTEXT["extendedRequestId"]}
     assert problem["type"] == f"https://{CONTEXT['domainName']}/production/problems/{problem['code']}"
     assert problem["code"] in catalogue()
     assert problem["title"] == catalogue()[problem["code"]].title
@@ -40,9 +49,9 @@ def test_each_renders_to_a_valid_problem(response_type):
 
 def test_missing_route_is_a_404_not_found_with_the_issuer_when_configured():
     assert render_gateway_response("MISSING_AUTHENTICATION_TOKEN", {**CONTEXT, "issuer": "https://auth.example.test"}) == (
-        404, {"Content-Type": "application/problem+json", "Vary": "Accept", "x-request-id": "Xyz1AbCdIAMEb-A=",
+        404, {"Content-Type": "application/problem+json", "Vary": "Accept",
               "Access-Control-Allow-Origin": "*",
-              "Access-Control-Expose-Headers": "x-request-id, Retry-After, WWW-Authenticate"},
+              "Access-Control-Expose-Headers": "x-request-id, x-amz-apigw-id, Retry-After, WWW-Authenticate"},
         ('{"type":"https://auth.example.test/problems/not_found","title":"Not found","status":404,'
         '"detail":"No route matches this method and path.","code":"not_found","traceId":"Xyz1AbCdIAMEb-A="}'))
 
@@ -60,7 +69,7 @@ def test_each_is_readable_by_a_browser_on_any_origin(response_type):
     the body and Retry-After instead of failing CORS: no credentials, nothing about the caller."""
     _, headers, _ = render_gateway_response(response_type, CONTEXT, {"Origin": "https://spa.example"})
     assert headers["Access-Control-Allow-Origin"] == "*"
-    assert headers["Access-Control-Expose-Headers"] == "x-request-id, Retry-After, WWW-Authenticate"
+    assert headers["Access-Control-Expose-Headers"] == "x-request-id, x-amz-apigw-id, Retry-After, WWW-Authenticate"
     assert "Access-Control-Allow-Credentials" not in headers
 
 
@@ -78,3 +87,26 @@ def test_locally_the_configured_issuer_is_the_base():
     context = {k: v for k, v in CONTEXT.items() if k != "issuer"}
     _, _, body = render_gateway_response("INVALID_API_KEY", context)
     assert json.loads(body)["type"] == f"{ISSUER}/problems/invalid_api_key"
+
+
+def test_every_header_of_every_gateway_response_maps_from_a_source_aws_documents_for_them():
+    assert mapping_errors(gateway_responses()) == []
+    for entry in gateway_responses().values():
+        assert entry["ResponseParameters"]["Headers"]  # the check saw headers, not nothing
+
+
+def test_a_context_variable_in_a_gateway_response_header_is_refused_as_the_api_import_would(tmp_path):
+    from authgate_cli.local import template
+
+    source = template.TEMPLATE_PATH.read_text(encoding="utf-8")
+    planted = source.replace("""              Vary: "'Accept'"\n""",
+                             """              Vary: "'Accept'"\n              x-request-id: "context.extendedRequestId"\n""", 1)
+    assert planted != source
+    (tmp_path / "template.yaml").write_text(planted, encoding="utf-8")
+    with pytest.raises(InvalidMappingExpression, match="DEFAULT_4XX header x-request-id: context.extendedRequestId"):
+        gateway_responses(tmp_path / "template.yaml")
+    # Request parameters, stage variables and literals are what AWS documents there.
+    assert mapping_errors({"X": {"ResponseParameters": {"Headers": {
+        "a": "method.request.header.Accept", "b": "method.request.querystring.q", "c": "stageVariables.v",
+        "d": "'literal'", "e": "context.requestId", "f": "integration.response.header.x"}}}}) == [
+        "X header e: context.requestId", "X header f: integration.response.header.x"]

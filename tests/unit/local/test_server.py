@@ -131,6 +131,25 @@ def test_body_over_api_gateway_limit_is_413() -> None:
     assert SEEN == []
 
 
+def test_an_event_over_lambdas_invoke_limit_never_reaches_the_function() -> None:
+    """Between Lambda's 6 MB and API Gateway's 10 MB: the gateway takes the body, Lambda refuses the
+    invoke, and the client gets the gateway's integration failure (502), not the function's 413."""
+    from authgate_cli.local.server import MAX_INVOKE_PAYLOAD_BYTES, invoke_payload_size
+
+    body = json.dumps({"description": "x" * MAX_INVOKE_PAYLOAD_BYTES}).encode()
+    reply = emulator(echo).handle(HttpRequest("POST", "/charges", body=body, headers=[
+        ("Content-Type", "application/json"), ("x-api-key", "demo-api-key")]))
+    assert (reply.status, problem(reply)["code"]) == (502, "bad_gateway")
+    assert SEEN == []
+
+    # Just under it (the event's other members included), the function runs and answers.
+    fits = b"x" * (MAX_INVOKE_PAYLOAD_BYTES - 4096)
+    reply = emulator(echo).handle(HttpRequest("POST", "/charges", body=fits, headers=[
+        ("Content-Type", "text/plain"), ("x-api-key", "demo-api-key")]))
+    assert reply.status == 201 and len(SEEN) == 1
+    assert invoke_payload_size(SEEN[0]) <= MAX_INVOKE_PAYLOAD_BYTES
+
+
 @pytest.mark.parametrize("headers", [
     {"X-Injected": "a\r\nSet-Cookie: evil=1"},
     {"Bad Name": "x"},

@@ -16,9 +16,29 @@ def test_hash_is_scrypt_with_parameters_and_salt():
     a, b = hash_password("pw"), hash_password("pw")
     assert a != b  # per-user salt
     scheme, n, r, p, _salt, _digest = a.split("$")
-    assert (scheme, n, r, p) == ("scrypt", "16384", "8", "1")
+    # OWASP Password Storage Cheat Sheet: scrypt N=2^17, r=8, p=1 (128 MiB).
+    assert (scheme, n, r, p) == ("scrypt", "131072", "8", "1")
     assert check_password("pw", a) and not check_password("pW", a)
     assert not check_password("pw", "garbage") and not check_password("pw", "md5$x$y$z$a$b")
+
+
+def stored_hash() -> str:
+    (item,) = boto3.client("dynamodb").scan(TableName="UsersTable")["Items"]
+    return str(item["password_hash"]["S"])
+
+
+def test_a_sign_in_rehashes_a_password_of_an_older_cost(aws):
+    store = UserStore()
+    old = hash_password("alice-password", n=2**14)
+    store.put_hash("demo", "alice", old)
+    assert store.verify("demo", "alice", "wrong") == LoginResult(False, "invalid")
+    assert stored_hash() == old  # a failure proves nothing: the old hash stays
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice")
+    upgraded = stored_hash()
+    assert upgraded.split("$")[:4] == ["scrypt", "131072", "8", "1"] and not users.needs_rehash(upgraded)
+    assert check_password("alice-password", upgraded)
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice")
+    assert stored_hash() == upgraded  # at the current cost: not rehashed again
 
 
 def test_password_is_never_stored(aws):

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from authgate.errors import ApiError
 from authgate.settings import get_settings
-from authgate.stores.clients import Client
+from authgate.stores.clients import FAPI2, Client
 
-FAPI2 = "fapi2"
 FAPI2_CODE_TTL = 60
 
 

@@ -27,7 +27,9 @@ ENVIRONMENTS = ("local", "staging", "production")
 # "" = as before these attributes: client_secret_basic/_post for a confidential client, none for
 # a public one. private_key_jwt (RFC 7523 2.2) needs registered public keys (`jwks`).
 AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
-PROFILES = ("fapi2",)
+# The FAPI 2.0 Security Profile (oauth.client_profile says what it demands).
+FAPI2 = "fapi2"
+PROFILES = (FAPI2,)
 # Hash compared against when the client is unknown, so both paths do the same work.
 _DUMMY_HASH = hashlib.sha256(b"authgate-unknown-client").hexdigest()
 

@@ -40,10 +40,14 @@ class ReplayGuard:
         self._db = dynamodb
         self._table = table or get_settings().tables.replay
 
-    def use(self, key: str, expires_at: int) -> None:
-        """Record `key` as used until `expires_at` (epoch seconds); raise `Replayed` if it is in use."""
+    def use(self, key: str, expires_at: int, *, now: int | None = None) -> None:
+        """Record `key` as used until `expires_at` (epoch seconds); raise `Replayed` if it is in use.
 
-        now = clock.seconds()
+        `now` is the time the caller judged the proof or assertion by: an item still counts at
+        that moment even when the write happens a second later.
+        """
+        if now is None:
+            now = clock.seconds()
         with dynamodb_faults("replay.use", refused=lambda: Replayed(key)):
             self._db.put_item(
                 TableName=self._table,

@@ -28,10 +28,11 @@ from authgate.http.issuer import base_url
 from authgate.settings import get_settings
 from authgate.stores import client_cache
 from authgate.stores.batch import BatchRead
+from authgate.stores.clients import FAPI2
 from authgate.stores.revocations import RevocationStore
 from authgate.tokens import dpop, dpop_nonce
 from authgate.tokens.bearer import extract_credentials, insufficient_scope, invalid_token
-from authgate.tokens.profile import default_audience, resource_metadata_url
+from authgate.tokens.profile import FAPI2_ALGORITHMS, default_audience, resource_metadata_url
 from authgate.tokens.validation import default_validator
 
 if TYPE_CHECKING:
@@ -102,10 +103,11 @@ def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchR
                             internal=f"client_id={principal.client_id}")
     request.context.error_format = cast("ErrorFormat", error_format if error_format in ERROR_FORMATS else "problem")
     # After the client's error format is known, so a proof failure is rendered in the client's shape.
-    proof = _proof(request, scheme, token, principal, issuer, now)
+    fapi2 = client.profile() == FAPI2
+    proof = _proof(request, scheme, token, principal, issuer, now, fapi2)
     if proof is not None:
         try:
-            dpop.use_once(proof, get_settings().leeway)
+            dpop.use_once(proof, get_settings().leeway, now)
         except dpop.ProofError as failed:
             raise ApiError(failed.code, failed.detail) from None
     required = scope.split()
@@ -115,7 +117,7 @@ def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchR
 
 
 def _proof(request: Request, scheme: str, token: str, principal: Principal, issuer: str,
-           now: int) -> dpop.Proof | None:
+           now: int, fapi2: bool) -> dpop.Proof | None:
     """The request's DPoP proof for a bound token (RFC 9449 7.1), checked but not yet spent; None for Bearer."""
     if principal.jkt is None:
         if scheme == "dpop":
@@ -129,7 +131,8 @@ def _proof(request: Request, scheme: str, token: str, principal: Principal, issu
         if header is None:
             raise dpop.ProofError("The request carries no DPoP proof; a DPoP-bound token needs one (RFC 9449 7.1).")
         proof = dpop.check_proof(header, method=request.method, uri=issuer + request.path, now=now,
-                                 leeway=get_settings().leeway, access_token=token, nonce=dpop_nonce.checker())
+                                 leeway=get_settings().leeway, access_token=token, nonce=dpop_nonce.checker(),
+                                 algorithms=FAPI2_ALGORITHMS if fapi2 else dpop.ALGORITHMS)
     except dpop.ProofError as failed:
         raise ApiError(failed.code, failed.detail, headers=dpop_nonce.error_headers(failed.code, now)) from None
     if proof.jkt != principal.jkt:

@@ -12,6 +12,12 @@ the IAM requests AWS authorizes for it -- TransactWriteItems is PutItem/UpdateIt
 CreateKey with Tags is CreateKey plus TagResource -- with the resource ARN and the condition
 context (request tags, the resource's tags at call time, KMS key spec and usage). Unique requests
 are appended as JSON lines to one file per process; tests/deploy/iam evaluates them.
+
+KMS is recorded as AWS authorizes it, not as moto does: a key's tags reach authorization only
+up to five minutes after they are set (AWS KMS developer guide, "ABAC for AWS KMS"), so a call
+on a key younger than KMS_TAG_DELAY is recorded without `aws:ResourceTag/*`; and the key's own
+policy travels with the call (`resource_policy`), since a key created with a policy naming a
+role needs no IAM grant.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ from typing import Any
 
 ENV = "AUTHGATE_AWS_CALL_LOG_DIR"
 ACCOUNT = os.environ.get("MOTO_ACCOUNT_ID", "123456789012")
+
+# Seconds after a tag change during which KMS may still authorize without it.
+KMS_TAG_DELAY = 300
 
 _lock = threading.Lock()
 _seen: set[str] = set()
@@ -143,16 +152,22 @@ def _backend(service: str, region: str) -> Any:
     return None
 
 
-def _kms_key(region: str, key_id: str) -> tuple[str, dict[str, str]]:
-    """The key's ARN and tags (moto's backend: what KMS would evaluate aws:ResourceTag against)."""
+def _kms_key(region: str, key_id: str) -> dict[str, Any]:
+    """The key's ARN, tags as authorization sees them now, attributes and policy (moto's backend)."""
+    import time
+
     backend = _backend("kms", region)
     try:
         key = backend.describe_key(key_id)
         tags = backend.list_resource_tags(key.id).get("Tags", [])
-        return key.arn, {t["TagKey"]: t["TagValue"] for t in tags}
+        fresh = time.time() - float(key.creation_date) < KMS_TAG_DELAY
+        return {"arn": key.arn, "tags": {} if fresh else {t["TagKey"]: t["TagValue"] for t in tags},
+                "attributes": {"kms:KeySpec": key.key_spec, "kms:KeyUsage": key.key_usage,
+                               "kms:KeyOrigin": key.origin},
+                "policy": key.policy}
     except Exception:  # noqa: BLE001 - an unknown key: AWS authorizes against the ARN asked for
         bare = key_id.rsplit("/", 1)[-1]
-        return (key_id if key_id.startswith("arn:") else _arn("kms", region, f"key/{bare}")), {}
+        return {"arn": key_id if key_id.startswith("arn:") else _arn("kms", region, f"key/{bare}"), "tags": {}}
 
 
 def _secret(region: str, secret_id: str) -> tuple[str, dict[str, str]]:
@@ -181,8 +196,7 @@ def _read_tags(client: Any, params: dict[str, Any]) -> dict[str, Any]:
     service = client.meta.service_model.service_name
     region = client.meta.region_name
     if service == "kms" and "KeyId" in params:
-        arn, tags = _kms_key(region, params["KeyId"])
-        return {"arn": arn, "tags": tags}
+        return _kms_key(region, params["KeyId"])
     if service == "secretsmanager" and "SecretId" in params:
         arn, tags = _secret(region, params["SecretId"])
         return {"arn": arn, "tags": tags}
@@ -247,19 +261,28 @@ def _kms(region: str, operation: str, params: dict[str, Any], response: dict[str
          before: dict[str, Any]) -> list[dict[str, Any]]:
     if operation == "CreateKey":
         tags = {t["TagKey"]: t["TagValue"] for t in params.get("Tags") or []}
-        context = {**_request_tag_context(tags), "kms:KeySpec": params.get("KeySpec", "SYMMETRIC_DEFAULT"),
-                   "kms:KeyUsage": params.get("KeyUsage", "ENCRYPT_DECRYPT"),
-                   "kms:KeyOrigin": params.get("Origin", "AWS_KMS")}
-        out = [{"action": "kms:CreateKey", "resource": "*", "context": context}]
+        attributes = {"kms:KeySpec": params.get("KeySpec", "SYMMETRIC_DEFAULT"),
+                      "kms:KeyUsage": params.get("KeyUsage", "ENCRYPT_DECRYPT"),
+                      "kms:KeyOrigin": params.get("Origin", "AWS_KMS")}
+        out = [{"action": "kms:CreateKey", "resource": "*", "context": {**_request_tag_context(tags), **attributes}}]
         if tags:
-            # Tagging at creation is authorized as kms:TagResource on the new key, by request tags.
+            # Tagging at creation is authorized as kms:TagResource on the new key, by request tags
+            # and the new key's attributes; the key has no tags of its own yet.
             arn = (response or {}).get("KeyMetadata", {}).get("Arn") or _arn("kms", region, "key/new")
-            out.append({"action": "kms:TagResource", "resource": arn, "context": _request_tag_context(tags)})
+            out.append({"action": "kms:TagResource", "resource": arn,
+                        "context": {**_request_tag_context(tags), **attributes},
+                        **_key_policy(params.get("Policy"))})
         return out
-    context = _resource_tag_context(before.get("tags") or {})
+    context = {**_resource_tag_context(before.get("tags") or {}), **(before.get("attributes") or {})}
     if operation == "TagResource":
         context.update(_request_tag_context({t["TagKey"]: t["TagValue"] for t in params.get("Tags") or []}))
-    return [{"action": f"kms:{operation}", "resource": before.get("arn", "*"), "context": context}]
+    return [{"action": f"kms:{operation}", "resource": before.get("arn", "*"), "context": context,
+             **_key_policy(before.get("policy"))}]
+
+
+def _key_policy(policy: str | None) -> dict[str, Any]:
+    """The key's own policy, which KMS evaluates with the caller's IAM policies (when one was set)."""
+    return {"resource_policy": json.loads(policy)} if policy else {}
 
 
 def _secretsmanager(region: str, operation: str, params: dict[str, Any], response: dict[str, Any] | None,
