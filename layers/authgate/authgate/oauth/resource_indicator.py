@@ -20,7 +20,7 @@ from authgate.stores.resources import Resource
 from authgate.tokens.profile import default_audience
 
 if TYPE_CHECKING:
-    from authgate.stores.clients import Client
+    from authgate.clients.model import Client
 
 
 def builtin_resource(issuer: str) -> Resource:
