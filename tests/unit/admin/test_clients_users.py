@@ -96,8 +96,9 @@ def test_create_for_a_tenant_that_does_not_exist_is_refused(demo: None, capsys: 
 
 def test_a_client_may_be_registered_with_a_registered_resources_scopes(demo: None,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate.resources.model import Resource
     from authgate.stores.clients import ClientStore
-    from authgate.stores.resources import Resource, ResourceStore
+    from authgate.stores.resources import ResourceStore
     from authgate_cli.admin.clients import create_client
 
     assert create_client(ns(client_id="mcp-agent", scope=["mcp:read"]), io.StringIO()) == 2

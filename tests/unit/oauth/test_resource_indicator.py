@@ -13,7 +13,8 @@ from authgate.oauth.resource_indicator import (
     requested_resource,
     resolve,
 )
-from authgate.stores.resources import Resource, ResourceStore
+from authgate.resources.model import Resource
+from authgate.stores.resources import ResourceStore
 
 ISSUER = "https://auth.example.com"
 MCP = Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write"), ("demo",))

@@ -23,7 +23,7 @@ from authgate.oauth.resource_indicator import (
     several_resources,
 )
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
-from authgate.stores.resources import Resource
+from authgate.resources.model import Resource
 from authgate.stores.tenants import Tenant
 
 # client_id is VSCHAR (RFC 6749 A.1); bounded so an absurd value is rejected before any lookup.

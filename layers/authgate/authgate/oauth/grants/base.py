@@ -13,7 +13,7 @@ from authgate.oauth.scopes import ScopeSyntaxError, format_scope, parse_scope
 if TYPE_CHECKING:
     from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.resources import Resource
+    from authgate.resources.model import Resource
     from authgate.stores.tenants import Tenant
 
 
