@@ -29,7 +29,7 @@ def _timed(fn: Any, runs: int) -> dict[str, float]:
 
 
 def measure(runs: int = RUNS) -> dict[str, Any]:
-    from authgate.stores.users import SCRYPT_N, SCRYPT_P, SCRYPT_R, check_password, hash_password
+    from authgate.users.passwords import SCRYPT_N, SCRYPT_P, SCRYPT_R, check_password, hash_password
 
     current = hash_password("a sign-in password")
     previous = hash_password("a sign-in password", n=2**14)

@@ -28,7 +28,8 @@ NO_STORE_REDIRECT = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 
 def put_client(**fields: Any) -> None:
-    from authgate.stores.clients import Client, ClientStore
+    from authgate.clients.model import Client
+    from authgate.stores.clients import ClientStore
 
     base: dict[str, Any] = {"client_id": "x", "tenant_id": "demo", "environment": "local",
                             "client_type": "confidential", "secret_hash": "0" * 64, "redirect_uris": (),

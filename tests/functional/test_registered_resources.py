@@ -22,8 +22,9 @@ CC = [("grant_type", "client_credentials")]
 def register(uri: str = MCP, scopes: tuple[str, ...] = ("mcp:read", "mcp:write"),
              tenants: tuple[str, ...] = ()) -> tuple[str, str]:
     """What `authgate resources create` does: the resource and its introspection client; returns its credentials."""
+    from authgate.resources.model import Resource
     from authgate.stores.clients import ClientStore
-    from authgate.stores.resources import Resource, ResourceStore
+    from authgate.stores.resources import ResourceStore
 
     client_id = "rs-" + hashlib.sha256(uri.encode()).hexdigest()[:16]
     client, secret = ClientStore().create(client_id=client_id, tenant_id="", grant_types=())

@@ -54,7 +54,8 @@ def test_refresh_costs_three_calls(tokens: TokenClient, calls: Counter[str]) -> 
 
 def test_a_registered_resource_costs_one_get_per_cache_miss(tokens: TokenClient, calls: Counter[str]) -> None:
     """The resource's record comes from a 60 s warm cache (authgate.stores.resource_cache)."""
-    from authgate.stores.resources import Resource, ResourceStore
+    from authgate.resources.model import Resource
+    from authgate.stores.resources import ResourceStore
 
     ResourceStore().create(Resource("https://mcp.example.com/mcp", ("mcp:read",)))
     calls.clear()

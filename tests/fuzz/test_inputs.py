@@ -63,13 +63,13 @@ ISSUED: set[str] = set()
 
 @pytest.fixture
 def demo(aws: None) -> None:
-    from authgate.stores import clients, tenants
     from authgate.tokens.rotation import ensure_keys
+    from authgate_cli.local import loaders
     from authgate_cli.local.seed import DEMO_SEED, read_seed
 
     sections = read_seed(DEMO_SEED)
-    for store in (tenants, clients):
-        store.seed(sections[store.__name__.rsplit(".", 1)[1]])
+    for section in ("tenants", "clients"):
+        loaders.LOADERS[section](sections[section])
     ensure_keys()
 
 

@@ -76,9 +76,10 @@ def _missing_tenant(names: tuple[str, ...]) -> str | None:
 
 def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate import clock
+    from authgate.resources.model import Resource
     from authgate.stores.clients import ClientStore
     from authgate.stores.exceptions import ResourceExists
-    from authgate.stores.resources import Resource, ResourceStore
+    from authgate.stores.resources import ResourceStore
 
     try:
         uri = resource_uri(args.resource, local=not args.stack_name)

@@ -16,7 +16,7 @@ from tests.unit.admin.test_clients_users import ns
 
 @pytest.fixture
 def demo(aws: None) -> None:
-    from authgate.stores.tenants import seed
+    from authgate_cli.local.loaders import tenants as seed
 
     seed([{"tenant_id": "demo", "name": "Demo", "currencies": ["usd"], "forbidden_scopes": [],
            "approved_clients": []}])

@@ -12,7 +12,7 @@ import pytest
 @pytest.fixture
 def demo(aws: None) -> None:
     """The tenant every client and user here belongs to (admin commands refuse unknown tenants)."""
-    from authgate.stores.tenants import seed
+    from authgate_cli.local.loaders import tenants as seed
 
     seed([{"tenant_id": "demo", "name": "Demo", "currencies": ["usd"], "forbidden_scopes": [],
            "approved_clients": []}])
@@ -27,7 +27,8 @@ def ns(**kwargs: object) -> argparse.Namespace:
 
 
 def test_create_prints_secret_once_and_stores_only_its_hash(demo: None) -> None:
-    from authgate.stores.clients import ClientStore, hash_secret
+    from authgate.clients.model import hash_secret
+    from authgate.stores.clients import ClientStore
     from authgate_cli.admin.clients import create_client
 
     out = io.StringIO()
@@ -95,8 +96,9 @@ def test_create_for_a_tenant_that_does_not_exist_is_refused(demo: None, capsys: 
 
 def test_a_client_may_be_registered_with_a_registered_resources_scopes(demo: None,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate.resources.model import Resource
     from authgate.stores.clients import ClientStore
-    from authgate.stores.resources import Resource, ResourceStore
+    from authgate.stores.resources import ResourceStore
     from authgate_cli.admin.clients import create_client
 
     assert create_client(ns(client_id="mcp-agent", scope=["mcp:read"]), io.StringIO()) == 2

@@ -97,7 +97,8 @@ def _exit_code(argv: list[str]) -> int:
 
 def test_a_forbidden_scope_must_be_known_on_the_stack(aws: None, capsys: pytest.CaptureFixture[str]) -> None:
     """The charges API's scopes, or those of a registered resource (authgate resources create)."""
-    from authgate.stores.resources import Resource, ResourceStore
+    from authgate.resources.model import Resource
+    from authgate.stores.resources import ResourceStore
     from authgate_cli.admin.tenants import create_tenant
 
     assert create_tenant(ns(forbid_scope=["mcp:write"]), io.StringIO()) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.oauth.resource_indicator import (
     builtin_resource,
@@ -12,8 +13,8 @@ from authgate.oauth.resource_indicator import (
     requested_resource,
     resolve,
 )
-from authgate.stores.clients import Client
-from authgate.stores.resources import Resource, ResourceStore
+from authgate.resources.model import Resource
+from authgate.stores.resources import ResourceStore
 
 ISSUER = "https://auth.example.com"
 MCP = Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write"), ("demo",))

@@ -1,4 +1,4 @@
-"""UserStore: scrypt hashes, constant-time verification, throttling then lockout (numbers in the module)."""
+"""UserStore: scrypt hashes, constant-time verification, throttling then lockout (numbers in users.model)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,12 @@ import threading
 import boto3
 import pytest
 
-from authgate.stores import users
 from authgate.stores.exceptions import UserExists
-from authgate.stores.users import LoginResult, UserStore, check_password, hash_password
+from authgate.stores.users import UserStore
+from authgate.users import model as users
+from authgate.users.model import LoginResult
+from authgate.users.passwords import check_password, hash_password, needs_rehash
+from authgate_cli.local import loaders
 
 
 def test_hash_is_scrypt_with_parameters_and_salt():
@@ -35,7 +38,7 @@ def test_a_sign_in_rehashes_a_password_of_an_older_cost(aws):
     assert stored_hash() == old  # a failure proves nothing: the old hash stays
     assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice")
     upgraded = stored_hash()
-    assert upgraded.split("$")[:4] == ["scrypt", "131072", "8", "1"] and not users.needs_rehash(upgraded)
+    assert upgraded.split("$")[:4] == ["scrypt", "131072", "8", "1"] and not needs_rehash(upgraded)
     assert check_password("alice-password", upgraded)
     assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice")
     assert stored_hash() == upgraded  # at the current cost: not rehashed again
@@ -120,6 +123,6 @@ def test_parallel_burst_gets_no_more_tries_than_the_free_ones(aws, clock):
 
 
 def test_seed_loads_users(aws):
-    assert users.seed([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1
-    assert users.seed([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1  # re-seed
+    assert loaders.users([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1
+    assert loaders.users([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1  # re-seed
     assert UserStore().verify("demo", "alice", "alice-password").ok

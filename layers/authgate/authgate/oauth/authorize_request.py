@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.oauth import pkce
 from authgate.oauth.resource_indicator import (
@@ -22,8 +23,7 @@ from authgate.oauth.resource_indicator import (
     several_resources,
 )
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
-from authgate.stores.clients import Client
-from authgate.stores.resources import Resource
+from authgate.resources.model import Resource
 from authgate.stores.tenants import Tenant
 
 # client_id is VSCHAR (RFC 6749 A.1); bounded so an absurd value is rejected before any lookup.

@@ -20,9 +20,9 @@ import math
 from typing import Any, NamedTuple
 
 from authgate import clock
+from authgate.clients.model import Client
 from authgate.oauth.client_profile import is_fapi2
 from authgate.settings import get_settings
-from authgate.stores.clients import Client
 from authgate.tokens import client_keys, jwa
 from authgate.tokens.jws import segment_bytes, segment_json
 from authgate.tokens.numeric_date import numeric_date

@@ -16,11 +16,11 @@ from urllib.parse import urlsplit
 
 from authgate.errors import ApiError
 from authgate.oauth.scopes import KNOWN_SCOPES
-from authgate.stores.resources import Resource
+from authgate.resources.model import Resource
 from authgate.tokens.profile import default_audience
 
 if TYPE_CHECKING:
-    from authgate.stores.clients import Client
+    from authgate.clients.model import Client
 
 
 def builtin_resource(issuer: str) -> Resource:

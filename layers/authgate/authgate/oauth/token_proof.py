@@ -14,15 +14,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
-from authgate.http.issuer import base_url
+from authgate.issuer import base_url
 from authgate.oauth.client_profile import is_fapi2, requires_dpop
 from authgate.settings import get_settings
 from authgate.tokens import dpop, dpop_nonce
 from authgate.tokens.profile import FAPI2_ALGORITHMS
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
 
 def token_proof(request: Request, client: Client, now: int) -> dpop.Proof | None:
     """The request's verified, now spent, DPoP proof; None for a Bearer request; ApiError otherwise."""

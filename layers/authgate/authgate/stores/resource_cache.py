@@ -14,7 +14,8 @@ from typing import Generic, TypeVar
 
 from authgate import clock
 from authgate.caches import cached
-from authgate.stores.resources import Resource, ResourceStore
+from authgate.resources.model import Resource
+from authgate.stores.resources import ResourceStore
 
 TTL_SECONDS = 60.0
 MAX_ENTRIES = 1_000  # bounded: a deployment registers tens of resources, not thousands

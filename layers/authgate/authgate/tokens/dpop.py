@@ -33,7 +33,7 @@ from authgate.tokens.numeric_date import numeric_date
 from authgate.tokens.profile import DPOP_ALGORITHMS
 
 if TYPE_CHECKING:
-    from authgate.http.request import Request
+    from authgate.request_view import RequestView
 
 # RFC 9449 4.2: the JOSE header's typ.
 PROOF_TYPE = "dpop+jwt"
@@ -75,7 +75,7 @@ class Proof(NamedTuple):
     nonce: str | None = None
 
 
-def proof_header(request: Request) -> str | None:
+def proof_header(request: RequestView) -> str | None:
     """The request's one DPoP header, or None without one; ProofError for two (RFC 9449 4.3 step 1)."""
     values = request.headers.get_all("dpop")
     if len(values) > 1:

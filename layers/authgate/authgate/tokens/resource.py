@@ -22,13 +22,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from authgate import clock
+from authgate.clients.model import FAPI2
 from authgate.errors import ApiError
 from authgate.errors.challenges import resource as resource_challenge
-from authgate.http.issuer import base_url
+from authgate.issuer import base_url
 from authgate.settings import get_settings
 from authgate.stores import client_cache
 from authgate.stores.batch import BatchRead
-from authgate.stores.clients import FAPI2
 from authgate.stores.revocations import RevocationStore
 from authgate.tokens import dpop, dpop_nonce
 from authgate.tokens.bearer import extract_credentials, insufficient_scope, invalid_token
@@ -36,21 +36,20 @@ from authgate.tokens.profile import FAPI2_ALGORITHMS, default_audience, resource
 from authgate.tokens.validation import default_validator
 
 if TYPE_CHECKING:
-    from authgate.http.context import ErrorFormat
-    from authgate.http.request import Request
+    from authgate.request_view import ErrorFormat, RequestView
     from authgate.tokens.principal import Principal
 
 T = TypeVar("T")
 ERROR_FORMATS = ("problem", "legacy-a", "legacy-b")
 
 
-def require_bearer(request: Request, scope: str, *, audience: str | None = None) -> Principal:
+def require_bearer(request: RequestView, scope: str, *, audience: str | None = None) -> Principal:
     """The request's principal if its bearer token is valid and carries `scope`, else ApiError."""
     principal, _ = require_bearer_with(request, scope, lambda principal, reads: None, audience=audience)
     return principal
 
 
-def require_bearer_with(request: Request, scope: str, prefetch: Callable[[Principal, BatchRead], T], *,
+def require_bearer_with(request: RequestView, scope: str, prefetch: Callable[[Principal, BatchRead], T], *,
                         audience: str | None = None) -> tuple[Principal, T]:
     """`require_bearer`, plus the route's own reads in the same BatchGetItem.
 
@@ -71,7 +70,7 @@ CHALLENGED = frozenset({"unauthenticated", "invalid_request", "invalid_token", "
                         "invalid_dpop_proof", "use_dpop_nonce"})
 
 
-def _challenge(error: ApiError, request: Request, scope: str) -> None:
+def _challenge(error: ApiError, request: RequestView, scope: str) -> None:
     """Both challenges, the error on the scheme the request used; DPoP failures are 401 here (RFC 9449 7.1)."""
     authorization = request.headers.get("authorization") or ""
     scheme = "dpop" if authorization.strip().lower().startswith("dpop ") else "bearer"
@@ -83,7 +82,7 @@ def _challenge(error: ApiError, request: Request, scope: str) -> None:
         resource_metadata_url(base_url(request)))
 
 
-def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchRead], T],
+def _require(request: RequestView, scope: str, prefetch: Callable[[Principal, BatchRead], T],
              audience: str | None) -> tuple[Principal, T]:
     scheme, token = extract_credentials(request)
     issuer = base_url(request)
@@ -116,7 +115,7 @@ def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchR
     return principal, extra
 
 
-def _proof(request: Request, scheme: str, token: str, principal: Principal, issuer: str,
+def _proof(request: RequestView, scheme: str, token: str, principal: Principal, issuer: str,
            now: int, fapi2: bool) -> dpop.Proof | None:
     """The request's DPoP proof for a bound token (RFC 9449 7.1), checked but not yet spent; None for Bearer."""
     if principal.jkt is None:

@@ -15,10 +15,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from authgate.errors.challenges import basic
 from authgate.errors.description import oauth_description
-from authgate.http.issuer import base_url, problem_type
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
+from authgate.issuer import base_url, problem_type
 
 if TYPE_CHECKING:
     from authgate.errors.model import ApiError, OAuthCode

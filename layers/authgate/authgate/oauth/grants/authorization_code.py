@@ -14,7 +14,8 @@ from authgate.oauth.grants.base import (
     token_type,
 )
 from authgate.oauth.resource_indicator import granted_resource
-from authgate.stores.codes import AuthorizationCode, CodeAlreadyUsed, CodeError, CodeStore
+from authgate.stores.codes import AuthorizationCode, CodeStore
+from authgate.stores.exceptions import CodeAlreadyUsed, CodeError
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.tokens.access_token import issue_access_token
 

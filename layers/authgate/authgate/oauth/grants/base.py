@@ -11,9 +11,9 @@ from authgate.oauth.resource_indicator import client_may_request
 from authgate.oauth.scopes import ScopeSyntaxError, format_scope, parse_scope
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
-    from authgate.stores.resources import Resource
+    from authgate.resources.model import Resource
     from authgate.stores.tenants import Tenant
 
 
