@@ -234,3 +234,23 @@ def test_a_private_key_jwt_document_with_jwks_uri_authenticates_by_assertion(cim
     # Without an assertion the same client is refused: its document says private_key_jwt.
     refused = tokens.post(params(client_id), path="/oauth/par")
     assert refused["statusCode"] == 401 and body_of(refused)["error"] == "invalid_client"
+
+
+def test_an_administrators_client_under_an_https_id_is_never_fetched_over(cimd: DocumentServer, browser: Browser,
+                                                                          tokens: TokenClient) -> None:
+    """Draft 7.2 (pre-registration): the record is used as it is; one of another environment is not
+    overwritten by a fetched document."""
+    from authgate.stores.clients import ClientStore
+
+    client_id = cimd.document("/prereg.json")
+    ClientStore().create(client_id=client_id, tenant_id="demo", client_type="public", environment="staging",
+                         redirect_uris=[REDIRECT], grant_types=["authorization_code"], scopes=["charges:read"])
+    assert_error_page(browser.get(params(client_id)), "client_of_another_environment",
+                      f"The client {client_id} is registered for the staging environment, not for this one "
+                      "(local). Use a client registered here.")
+    result = tokens.post(params(client_id), path="/oauth/par")
+    assert result["statusCode"] == 401 and body_of(result)["error"] == "invalid_client"
+    assert body_of(result)["error_uri"] == f"{ISSUER}/problems/client_metadata_not_allowed"
+    record = ClientStore().get(client_id, any_environment=True)
+    assert record is not None and (record.environment, record.source) == ("staging", "")
+    assert cimd.requests == [("/prereg.json", f"127.0.0.1:{cimd.port}")]  # fetched once, never written

@@ -171,7 +171,7 @@ def _client(client_id: str, any_environment: bool = False) -> Client | None:
 
         if is_metadata_client(client_id):
             try:
-                return MetadataClients().get(client_id)
+                return MetadataClients().get(client_id, any_environment)
             except MetadataRefused as exc:
                 raise exc.at_authorization() from None
     return ClientStore().get(client_id, any_environment=any_environment)

@@ -329,10 +329,14 @@ class ClientStore:
                                ConditionExpression="attribute_not_exists(client_id)")
 
     def save(self, client: Client) -> None:
-        """Write a self-registered client's record as it is (a metadata document's cache entry,
-        RFC 7591 registration): no origin index, whose records would outlive it."""
-        with dynamodb_faults("clients.save"):
-            self._ddb.put_item(TableName=self.table, Item=_to_item(client))
+        """Write a self-registered client's record as it is (a metadata document's cache entry):
+        no origin index, whose records would outlive it. Never over a record of another source (an
+        administrator's client under the same id): ClientExists then."""
+        with dynamodb_faults("clients.save", refused=lambda: ClientExists(client.client_id)):
+            self._ddb.put_item(TableName=self.table, Item=_to_item(client),
+                               ConditionExpression="attribute_not_exists(client_id) OR #source = :source",
+                               ExpressionAttributeNames={"#source": "source"},
+                               ExpressionAttributeValues={":source": {"S": client.source}})
 
     def replace(self, client: Client) -> None:
         """Rewrite an existing client's registration (admin updates); ClientNotFound if it is gone."""
