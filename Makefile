@@ -51,7 +51,7 @@ PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a direct
 PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requirements.txt
 
 .PHONY: help run test venv sam-venv checkov-venv iam-simulator browser validate imports typecheck lint unit functional e2e \
-	build bench soak clean deploy account-setup teardown release-snapshot
+	build bench soak fuzz clean deploy account-setup teardown release-snapshot
 
 help:
 	@echo "make run    serve the API on http://127.0.0.1:$${PORT:-3000} and the demo app on :$${CALLBACK_PORT:-8765} (creates .venv)"
@@ -61,6 +61,7 @@ help:
 	@echo "make deploy STAGE=staging|production   build and deploy one stage (docs/deploy.md); DRY_RUN=1 prints the commands"
 	@echo "make account-setup   once per AWS account and region: API Gateway's CloudWatch logging role"
 	@echo "make teardown STAGE=...   delete a stage's stack; its data (tables, secret, logs) is kept"
+	@echo "make fuzz   the parser fuzz targets at length (FUZZ_EXAMPLES per target); new outcomes kept in tests/fuzz/corpus"
 	@echo "make unit | functional | e2e | validate | imports | typecheck | lint | clean"
 
 run: $(RUNSTAMP)
@@ -237,6 +238,15 @@ $(BENCHSTAMP): layers/authgate/requirements.txt bench/reference/requirements.txt
 	@$(BENCHVENV)/bin/python -m pip install $(PIP_QUIET) boto3 -r layers/authgate/requirements.txt \
 	  -r bench/reference/requirements.txt $(PIP_FILTER)
 	@touch $(BENCHSTAMP)
+
+# The parser fuzz targets (tests/fuzz/test_parsers.py) at length: `make test` runs a few examples
+# per target and replays tests/fuzz/corpus; this runs FUZZ_EXAMPLES per target and appends every
+# input with an outcome the corpus has not seen (or that fails) to it: commit what it adds.
+# One process: the corpus files are appended to.
+FUZZ_EXAMPLES ?= 2000
+fuzz: $(STAMP)
+	AUTHGATE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) AUTHGATE_FUZZ_RECORD=1 $(BIN)/pytest -n 0 -p no:randomly \
+	  tests/fuzz/test_parsers.py tests/fuzz/test_inputs.py
 
 soak: $(RUNSTAMP)
 	$(BIN)/python -m bench.soak

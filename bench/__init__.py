@@ -12,6 +12,7 @@ REGISTERED: dict[str, str] = {
     "charges_calls": "bench.charges_calls",
     "token_endpoint": "bench.token_endpoint",
     "dpop": "bench.dpop",
+    "sign_in": "bench.sign_in",
     "snapstart": "bench.snapstart",
     "client_metadata": "bench.client_metadata",
 }

@@ -33,8 +33,9 @@ def measure(alg: str, n: int = N) -> dict[str, float]:
     with moto_stack(AUTHGATE_SIGNING_ALG=alg):
         import jwt
 
+        from authgate.clients.model import Client
         from authgate.http.request import Request
-        from authgate.stores.clients import Client, ClientStore
+        from authgate.stores.clients import ClientStore
         from authgate.stores.signing_keys import KeyStore
         from authgate.tokens.access_token import issue_access_token
         from authgate.tokens.resource import require_bearer

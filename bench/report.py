@@ -111,7 +111,7 @@ def versus_reference(results: dict[str, Any]) -> dict[str, dict[str, float]]:
 
 
 def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> dict[str, Any]:
-    from bench import cold, dpop, per_request, size
+    from bench import cold, dpop, per_request, sign_in, size
 
     results: dict[str, Any] = {"machine": machine(), "quick": quick,
                                "settings": {"processes": rounds, "iterations": iterations,
@@ -121,6 +121,7 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
         results["operations"], results["reference_operations"] = per_request.measure(iterations)
         results["guard"] = guard_figures(guard_iterations)
         results["dpop_proof"] = dpop.measure(guard_iterations)
+        results["sign_in"] = sign_in.measure(3 if quick else sign_in.RUNS)
     from bench import snapstart
 
     results["snapstart"] = snapstart.from_cold(results["cold_init"], runs=max(1, rounds // 3))
@@ -197,6 +198,12 @@ def render(r: dict[str, Any]) -> str:
     proof = r["dpop_proof"]
     lines += ["", (f"DPoP proof check (tokens.dpop, warm) {proof['proof_check_us']:.0f} us vs bare ES256 verification "
                    f"{proof['bare_es256_verify_us']:.0f} us: {proof['ratio']:.2f}x (target <= {proof['target_ratio']}x).")]
+    if "sign_in" in r:
+        s = r["sign_in"]
+        lines += ["", (f"Sign-in (stores.users.check_password, scrypt N={s['n']} r={s['r']} p={s['p']}, "
+                       f"{s['memory_mib']} MiB): wall median {s['check_password_ms']['median']:.0f} ms, best "
+                       f"{s['check_password_ms']['best']:.0f} ms, CPU median {s['check_password_ms']['cpu_median']:.0f} ms; "
+                       f"the previous N=2^14: CPU median {s['previous_n_2_14_ms']['cpu_median']:.0f} ms.")]
     size = r["deployment_size"]
     layer = size["layer"]
     lines += ["", (f"Deployment size (python3.12 arm64; layer = requirements {_mb(layer['requirements_unzipped_bytes'])} "

@@ -69,7 +69,8 @@ def call(evt: dict[str, Any]) -> tuple[int, dict[str, list[str]], Any]:
 
 
 def seed_client(client_id: str = "demo-service", error_format: str = "problem", environment: str = "local") -> None:
-    from authgate.stores.clients import Client, ClientStore, hash_secret
+    from authgate.clients.model import Client, hash_secret
+    from authgate.stores.clients import ClientStore
 
     ClientStore().put(Client(client_id=client_id, tenant_id="demo", environment=environment,
                              client_type="confidential", secret_hash=hash_secret(f"{client_id}-secret"),

@@ -13,9 +13,9 @@ from authgate.charges.idempotency import KeyedRequest, recorded
 from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.http.body import json_object
-from authgate.http.issuer import base_url
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.issuer import base_url
 from authgate.limits.limiter import enforce
 from authgate.tokens.resource import require_bearer, require_bearer_with
 

@@ -10,11 +10,21 @@ from authgate.http.app import App, Route
 from authgate.http.cors import CorsPolicy
 from authgate.http.pages.stylesheet import get_stylesheet
 from authgate.http.problem_pages import get_problem
+from authgate.http.request import Request
+from authgate.http.response import Response
 from authgate.oauth.browser_origins import origin_allowed
 from authgate.oauth.metadata import get_metadata
 from authgate.oauth.resource_metadata import get_resource_metadata
 from authgate.openapi.document import get_openapi
-from authgate.tokens.jwk_set import get_jwks
+from authgate.settings import get_settings
+from authgate.tokens.jwk_set import jwk_set
+
+
+def get_jwks(request: Request) -> Response:
+    # No stale-while-revalidate / stale-if-error: either would let a cache serve a copy older
+    # than max-age, which the overlap rule does not allow for.
+    return Response.json(200, jwk_set(), Cache_Control=f"public, max-age={get_settings().jwks_max_age}")
+
 
 handler = App("jwks", {
     ("/.well-known/jwks.json", "GET"): Route(get_jwks),

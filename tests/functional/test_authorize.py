@@ -28,7 +28,8 @@ NO_STORE_REDIRECT = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 
 def put_client(**fields: Any) -> None:
-    from authgate.stores.clients import Client, ClientStore
+    from authgate.clients.model import Client
+    from authgate.stores.clients import ClientStore
 
     base: dict[str, Any] = {"client_id": "x", "tenant_id": "demo", "environment": "local",
                             "client_type": "confidential", "secret_hash": "0" * 64, "redirect_uris": (),
@@ -46,6 +47,17 @@ ERROR_PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-ac
                   "frame-ancestors 'none'; base-uri 'none'")
 
 
+# Each page's application code -> the contract's table 7.1 (RFC 6749 4.1.2.1) code the page names.
+PAGE_OAUTH_ERRORS = {
+    "invalid_request": "invalid_request",
+    "client_of_another_environment": "unauthorized_client",
+    "unknown_client": "invalid_request",
+    "redirect_uri_mismatch": "invalid_request",
+    "invalid_request_uri": "invalid_request",
+    "service_unavailable": "temporarily_unavailable",
+}
+
+
 def assert_error_page(result: dict[str, Any], code: str, detail: str, status: int = 400) -> None:
     """The whole error page: status, headers, and its body (title, detail, code, request id)."""
     from authgate.errors.catalogue import lookup
@@ -59,8 +71,11 @@ def assert_error_page(result: dict[str, Any], code: str, detail: str, status: in
     assert result["statusCode"] == status
     request_id = headers_of(result)["x-request-id"]
     title = lookup(code).title
+    # The contract's table 7.1 code beside any finer one (RFC 6749 4.1.2.1's codes).
+    oauth = PAGE_OAUTH_ERRORS[code]
+    named = "" if oauth == code else f" · OAuth error {oauth}"
     assert page_of(result).text() == (
-        f"{title} {detail} Error code: {code} · request id {request_id}")
+        f"{title} {detail} Error code: {code}{named} · request id {request_id}")
 
 
 def assert_error_redirect(result: dict[str, Any], error: str, description: str, base: str = WEB_REDIRECT,
@@ -293,10 +308,15 @@ def test_method_without_challenge_is_invalid_request(browser: Browser) -> None:
                           "code_challenge_method was sent without code_challenge.")
 
 
-@pytest.mark.parametrize("challenge", ["short", "x" * 129, "a" * 42 + "!"])
+# Under S256 a challenge is BASE64URL(SHA256(verifier)): 43 characters, canonical (RFC 7636 4.2).
+# 44 to 128 unreserved characters, "." or "~", or a last character with unused bits set could
+# never verify, so the authorization endpoint refuses them rather than issue a dead code.
+@pytest.mark.parametrize("challenge", ["short", "x" * 129, "a" * 42 + "!", "x" * 44, "x" * 128, "a" * 42 + ".",
+                                       "a" * 42 + "~", "a" * 42 + "B"])
 def test_malformed_challenge_is_invalid_request(browser: Browser, challenge: str) -> None:
     assert_error_redirect(browser.get(web_params(code_challenge=challenge)), "invalid_request",
-                          "code_challenge must be 43 to 128 unreserved characters (RFC 7636 4.2).")
+                          "code_challenge must be 43 base64url characters under S256, "
+                          "BASE64URL(SHA256(code_verifier)) (RFC 7636 4.2).")
 
 
 def test_public_client_without_pkce_is_invalid_request(browser: Browser) -> None:

@@ -78,7 +78,8 @@ def test_other_origins_are_refused_in_the_documented_shape(
 
 
 def test_an_origin_record_never_reads_as_a_client(demo: Demo, fresh_origins: None) -> None:
-    from authgate.stores.clients import ClientStore, origin_record_id
+    from authgate.clients.origins import origin_record_id
+    from authgate.stores.clients import ClientStore
 
     register(client_id="spa-three", client_type="public", redirect_uris=["https://three.example/cb"],
              grant_types=["authorization_code"])

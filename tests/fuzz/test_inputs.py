@@ -7,6 +7,7 @@ fixture checks that on every result)."""
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,7 +22,8 @@ from authgate_cli.openapi.build import DOCUMENT_PATH
 from tests.demo import CHALLENGE, VERIFIER, WEB_REDIRECT
 from tests.functional.token_support import basic
 
-FUZZ = settings(max_examples=100, deadline=None, database=None,
+# `make fuzz` raises the count (AUTHGATE_FUZZ_EXAMPLES); `make test` runs 100.
+FUZZ = settings(max_examples=int(os.environ.get("AUTHGATE_FUZZ_EXAMPLES", "100")), deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 DOCUMENT = json.loads(DOCUMENT_PATH.read_text(encoding="utf-8"))
 Invoke = Callable[[str, dict[str, Any]], dict[str, Any]]
@@ -61,13 +63,13 @@ ISSUED: set[str] = set()
 
 @pytest.fixture
 def demo(aws: None) -> None:
-    from authgate.stores import clients, tenants
     from authgate.tokens.rotation import ensure_keys
+    from authgate_cli.local import loaders
     from authgate_cli.local.seed import DEMO_SEED, read_seed
 
     sections = read_seed(DEMO_SEED)
-    for store in (tenants, clients):
-        store.seed(sections[store.__name__.rsplit(".", 1)[1]])
+    for section in ("tenants", "clients"):
+        loaders.LOADERS[section](sections[section])
     ensure_keys()
 
 

@@ -1,7 +1,7 @@
 """Seed data for a local stack (the demo tenants, clients, users, API key); never used by a deployed stage.
 
 A seed file is a JSON object of sections. Each section is a list of items handed to the loader
-`seed(items, dynamodb)` of the store that owns the table: tenants, clients, users, invoices.
+its loader (authgate_cli.local.loaders): tenants, clients, users, invoices.
 `api_keys` is read by the local API Gateway emulator, not written to a table. `include` lists
 further seed files (paths relative to this one) loaded first. Secrets and passwords are
 plaintext in the file and hashed by the loaders. In a client's `redirect_uris`, `{demo_app}`
@@ -11,10 +11,11 @@ stands for the origin of the demo app `authgate serve` runs (http://127.0.0.1:87
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 from typing import Any
+
+from authgate_cli.local.loaders import LOADERS
 
 DEMO_SEED = Path(__file__).with_name("demo_seed.json")
 STAGING_SEED = Path(__file__).with_name("staging_seed.json")
@@ -22,14 +23,6 @@ STAGING_SEED = Path(__file__).with_name("staging_seed.json")
 DEMO_APP_ORIGIN = "http://127.0.0.1:8765"
 DEMO_APP_PLACEHOLDER = "{demo_app}"
 
-# Section -> module whose `seed(items, dynamodb)` loads it, in load order (tenants before the
-# clients and users that name them).
-LOADERS = {
-    "tenants": "authgate.stores.tenants",
-    "clients": "authgate.stores.clients",
-    "users": "authgate.stores.users",
-    "invoices": "authgate.stores.invoices",
-}
 # Sections consumed elsewhere (the emulator reads api_keys from the seed itself).
 PASSIVE = {"api_keys", "include"}
 
@@ -88,22 +81,9 @@ def load_seed(path: Path = DEMO_SEED, dynamodb: Any = None, demo_app: str = DEMO
     """Load a seed file into the tables; returns a summary (counts, api_keys) for the banner."""
     sections = read_seed(path, demo_app)
     summary: dict[str, Any] = {}
-    for section, module_name in LOADERS.items():
+    for section, loader in LOADERS.items():
         items = sections.get(section)
-        if not items:
-            continue
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            module = None
-        if module is None or not hasattr(module, "seed"):
-            from authgate.logs import get_logger
-
-            get_logger().warning("seed section skipped: its store has no loader yet",
-                                 extra={"section": section, "store": module_name})
-            continue
-        summary[section] = module.seed(items, dynamodb)
+        if items:
+            summary[section] = loader(items, dynamodb)
     summary["api_keys"] = list(sections.get("api_keys", []))
     return summary

@@ -3,14 +3,31 @@
 Stores report what went wrong in their own terms (stores.exceptions). Each function's App is
 built with `translate=api_error`, so an exception no flow handled (a throttled read anywhere,
 say) is still answered in the contract; a flow that must act first (revoke a replayed code's
-grant) catches the exception, acts, then raises `api_error(exc)`. A new store exception gets its
-line here; `None` means "not a domain failure" (the App's 500).
+grant) catches the exception, acts, then raises `api_error(exc)`. A new store exception gets a
+function and its line in `ERRORS`; `None` means "not a domain failure" (the App's 500).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from authgate.errors import ApiError, FieldError
 from authgate.errors.model import retry_after
+from authgate.stores.exceptions import (
+    CodeAlreadyUsed,
+    CodeError,
+    ConcurrentUpdate,
+    IdempotencyKeyInFlight,
+    IdempotencyKeyReused,
+    InvoiceAlreadyPaid,
+    InvoiceLocked,
+    InvoiceMismatch,
+    InvoiceNotFound,
+    PushedRequestError,
+    RotationFailed,
+    StorageUnavailable,
+)
 
 # How soon a client told "not now" may come back (RFC 9110 10.2.3); storage retries and
 # conflicts resolve within a second.
@@ -26,63 +43,94 @@ PUSHED_REQUEST_DETAILS = {
 }
 
 
+def _unavailable(exc: StorageUnavailable) -> ApiError:
+    # 503, and temporarily_unavailable on OAuth surfaces (RFC 6749 4.1.2.1).
+    return ApiError("service_unavailable", "The service is temporarily unavailable; retry after Retry-After seconds.",
+                    internal=str(exc), headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+                    oauth_error="temporarily_unavailable")
+
+
+def _concurrent_update(exc: ConcurrentUpdate) -> ApiError:
+    return retry_after(ApiError("concurrent_update", "Another request is changing the same invoice; retry.",
+                                internal=str(exc)), RETRY_AFTER_SECONDS)
+
+
+def _key_reused(exc: IdempotencyKeyReused) -> ApiError:
+    return ApiError("idempotency_key_reused", KEY_REUSED)
+
+
+def _key_in_flight(exc: IdempotencyKeyInFlight) -> ApiError:
+    return retry_after(ApiError("idempotency_request_in_progress",
+                                "A request with this Idempotency-Key is still being processed.",
+                                internal=str(exc)), RETRY_AFTER_SECONDS)
+
+
+def _invoice_not_found(exc: InvoiceNotFound) -> ApiError:
+    return ApiError("invoice_not_found", f"No invoice {exc.invoice_id} exists.",
+                    field_errors=(FieldError("/invoice_id", "does not name an invoice of this tenant"),))
+
+
+def _invoice_locked(exc: InvoiceLocked) -> ApiError:
+    return ApiError("invoice_locked", f"Invoice {exc.invoice_id} is locked and cannot be charged.")
+
+
+def _invoice_paid(exc: InvoiceAlreadyPaid) -> ApiError:
+    return ApiError("invoice_already_paid", f"Invoice {exc.invoice_id} has already been paid.")
+
+
+def _invoice_mismatch(exc: InvoiceMismatch) -> ApiError:
+    errors = []
+    if exc.amount_due is not None:
+        errors.append(FieldError("/amount", f"must equal the invoice's amount due ({exc.amount_due})"))
+    if exc.currency is not None:
+        errors.append(FieldError("/currency", f"must equal the invoice's currency ({exc.currency})"))
+    return ApiError("validation_failed", f"The charge does not match invoice {exc.invoice_id}; see errors.",
+                    field_errors=tuple(errors))
+
+
+def _code_used(exc: CodeAlreadyUsed) -> ApiError:
+    return ApiError("invalid_grant", "The authorization code has already been used.")
+
+
+def _code_invalid(exc: CodeError) -> ApiError:
+    return ApiError("invalid_grant", "The authorization code is invalid or expired.", internal=exc.reason)
+
+
+def _pushed_request(exc: PushedRequestError) -> ApiError:
+    return ApiError("invalid_request_uri", PUSHED_REQUEST_DETAILS.get(exc.reason, PUSHED_REQUEST_DETAILS["unknown"]),
+                    internal=f"request_uri {exc.reason}")
+
+
+def _rotation_failed(exc: RotationFailed) -> ApiError:
+    if exc.reused:
+        return ApiError("invalid_grant", "The refresh token has already been used; its grant is revoked.")
+    return ApiError("invalid_grant", "The refresh token has been revoked.")
+
+
+# Exception type -> its ApiError. A subclass without its own line takes its nearest base's
+# (looked up along the MRO, as Starlette's and Powertools' exception handlers do).
+ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
+    StorageUnavailable: _unavailable,
+    ConcurrentUpdate: _concurrent_update,
+    IdempotencyKeyReused: _key_reused,
+    IdempotencyKeyInFlight: _key_in_flight,
+    InvoiceNotFound: _invoice_not_found,
+    InvoiceLocked: _invoice_locked,
+    InvoiceAlreadyPaid: _invoice_paid,
+    InvoiceMismatch: _invoice_mismatch,
+    CodeAlreadyUsed: _code_used,
+    CodeError: _code_invalid,
+    PushedRequestError: _pushed_request,
+    RotationFailed: _rotation_failed,
+}
+
+
 def api_error(exc: BaseException) -> ApiError | None:
     """The ApiError for a domain exception, or None when `exc` is not one."""
-    # Imported here: every function's App holds this mapping, only a failure needs the classes.
-    from authgate.stores.codes import CodeAlreadyUsed, CodeError
-    from authgate.stores.exceptions import (
-        ConcurrentUpdate,
-        IdempotencyKeyInFlight,
-        IdempotencyKeyReused,
-        InvoiceAlreadyPaid,
-        InvoiceLocked,
-        InvoiceMismatch,
-        InvoiceNotFound,
-        RotationFailed,
-        StorageUnavailable,
-    )
-    from authgate.stores.pushed_requests import PushedRequestError
-
-    if isinstance(exc, StorageUnavailable):
-        # 503, and temporarily_unavailable on OAuth surfaces (RFC 6749 4.1.2.1).
-        return ApiError("service_unavailable", "The service is temporarily unavailable; retry after Retry-After seconds.",
-                        internal=str(exc), headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-                        oauth_error="temporarily_unavailable")
-    if isinstance(exc, ConcurrentUpdate):
-        return retry_after(ApiError("concurrent_update", "Another request is changing the same invoice; retry.",
-                                    internal=str(exc)), RETRY_AFTER_SECONDS)
-    if isinstance(exc, IdempotencyKeyReused):
-        return ApiError("idempotency_key_reused", KEY_REUSED)
-    if isinstance(exc, IdempotencyKeyInFlight):
-        return retry_after(ApiError("idempotency_request_in_progress",
-                                    "A request with this Idempotency-Key is still being processed.",
-                                    internal=str(exc)), RETRY_AFTER_SECONDS)
-    if isinstance(exc, InvoiceNotFound):
-        return ApiError("invoice_not_found", f"No invoice {exc.invoice_id} exists.",
-                        field_errors=(FieldError("/invoice_id", "does not name an invoice of this tenant"),))
-    if isinstance(exc, InvoiceLocked):
-        return ApiError("invoice_locked", f"Invoice {exc.invoice_id} is locked and cannot be charged.")
-    if isinstance(exc, InvoiceAlreadyPaid):
-        return ApiError("invoice_already_paid", f"Invoice {exc.invoice_id} has already been paid.")
-    if isinstance(exc, InvoiceMismatch):
-        errors = []
-        if exc.amount_due is not None:
-            errors.append(FieldError("/amount", f"must equal the invoice's amount due ({exc.amount_due})"))
-        if exc.currency is not None:
-            errors.append(FieldError("/currency", f"must equal the invoice's currency ({exc.currency})"))
-        return ApiError("validation_failed", f"The charge does not match invoice {exc.invoice_id}; see errors.",
-                        field_errors=tuple(errors))
-    if isinstance(exc, CodeAlreadyUsed):
-        return ApiError("invalid_grant", "The authorization code has already been used.")
-    if isinstance(exc, CodeError):
-        return ApiError("invalid_grant", "The authorization code is invalid or expired.", internal=exc.reason)
-    if isinstance(exc, PushedRequestError):
-        return ApiError("invalid_request_uri", PUSHED_REQUEST_DETAILS.get(exc.reason, PUSHED_REQUEST_DETAILS["unknown"]),
-                        internal=f"request_uri {exc.reason}")
-    if isinstance(exc, RotationFailed):
-        if exc.reused:
-            return ApiError("invalid_grant", "The refresh token has already been used; its grant is revoked.")
-        return ApiError("invalid_grant", "The refresh token has been revoked.")
+    for cls in type(exc).__mro__:
+        make = ERRORS.get(cls)
+        if make is not None:
+            return make(exc)
     return None
 
 

@@ -16,7 +16,7 @@ from tests.unit.admin.test_clients_users import ns
 
 @pytest.fixture
 def demo(aws: None) -> None:
-    from authgate.stores.tenants import seed
+    from authgate_cli.local.loaders import tenants as seed
 
     seed([{"tenant_id": "demo", "name": "Demo", "currencies": ["usd"], "forbidden_scopes": [],
            "approved_clients": []}])
@@ -87,7 +87,7 @@ def test_the_keys_may_come_from_a_file(demo: None, tmp_path: Path) -> None:
                                                                      "register public keys only and keep the private "
                                                                      "key with the client")),
     ({"jwks": json.dumps({"keys": [{"kty": "EC", "crv": "P-256", "x": "AA", "y": "AA"}]})},
-     "--jwks: key 0 is not a valid public key: Invalid EC key. Point is not on the curve specified."),
+     "--jwks: key 0 is not a valid public key: JWK member x is 1 octets; P-256 needs exactly 32"),
 ])
 def test_bad_registrations_are_one_line_and_exit_2(demo: None, capsys: pytest.CaptureFixture[str],
                                                    kwargs: dict[str, Any], reason: str) -> None:

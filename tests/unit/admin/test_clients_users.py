@@ -12,7 +12,7 @@ import pytest
 @pytest.fixture
 def demo(aws: None) -> None:
     """The tenant every client and user here belongs to (admin commands refuse unknown tenants)."""
-    from authgate.stores.tenants import seed
+    from authgate_cli.local.loaders import tenants as seed
 
     seed([{"tenant_id": "demo", "name": "Demo", "currencies": ["usd"], "forbidden_scopes": [],
            "approved_clients": []}])
@@ -27,7 +27,8 @@ def ns(**kwargs: object) -> argparse.Namespace:
 
 
 def test_create_prints_secret_once_and_stores_only_its_hash(demo: None) -> None:
-    from authgate.stores.clients import ClientStore, hash_secret
+    from authgate.clients.model import hash_secret
+    from authgate.stores.clients import ClientStore
     from authgate_cli.admin.clients import create_client
 
     out = io.StringIO()

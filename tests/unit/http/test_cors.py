@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
+from authgate.clients.origins import origin_of
 from authgate.errors import ApiError
 from authgate.http.app import App, Route
-from authgate.http.cors import ALLOWED_HEADERS, EXPOSED_HEADERS, CorsPolicy, origin_of
+from authgate.http.cors import ALLOWED_HEADERS, EXPOSED_HEADERS, CorsPolicy
 from authgate.http.response import Response
 from tests.demo import ISSUER
 from tests.events import event

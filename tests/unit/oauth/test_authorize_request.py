@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.oauth.authorize_request import (
     client_id_of,
@@ -13,7 +14,6 @@ from authgate.oauth.authorize_request import (
     well_formed_uri,
 )
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
-from authgate.stores.clients import Client
 from authgate.stores.tenants import Tenant
 
 CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"

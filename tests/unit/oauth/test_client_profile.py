@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.oauth import client_profile
-from authgate.stores.clients import Client
 
 PLAIN = Client(client_id="c", tenant_id="t", environment="local", client_type="confidential", secret_hash="h",
                redirect_uris=("https://app.example/cb",), grant_types=("authorization_code", "password"),

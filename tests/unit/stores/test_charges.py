@@ -13,14 +13,16 @@ from authgate.stores.charges import Charge, cancellation_error
 from authgate.stores.exceptions import (
     ConcurrentUpdate,
     IdempotencyKeyInFlight,
+    IdempotencyKeyUsed,
     InvoiceAlreadyPaid,
     InvoiceLocked,
     InvoiceMismatch,
     InvoiceNotFound,
     StorageUnavailable,
 )
-from authgate.stores.idempotency import IdempotencyKeyUsed, IdempotencyRecord
-from authgate.stores.invoices import Invoice, seed, to_item
+from authgate.stores.idempotency import IdempotencyRecord
+from authgate.stores.invoices import Invoice, to_item
+from authgate_cli.local.loaders import invoices as seed
 
 NOW = 1_750_000_000
 CHARGE = Charge("demo", "ch_01M7YAYTSZ9GTJ60MYHX53WZ1A", 500, "usd", 0, "demo-service", invoice_id="inv_1")

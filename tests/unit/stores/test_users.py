@@ -1,4 +1,4 @@
-"""UserStore: scrypt hashes, constant-time verification, throttling then lockout (numbers in the module)."""
+"""UserStore: scrypt hashes, constant-time verification, throttling then lockout (numbers in users.model)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,41 @@ import threading
 import boto3
 import pytest
 
-from authgate.stores import users
 from authgate.stores.exceptions import UserExists
-from authgate.stores.users import LoginResult, UserStore, check_password, hash_password
+from authgate.stores.users import UserStore
+from authgate.users import model as users
+from authgate.users.model import LoginResult
+from authgate.users.passwords import check_password, hash_password, needs_rehash
+from authgate_cli.local import loaders
 
 
 def test_hash_is_scrypt_with_parameters_and_salt():
     a, b = hash_password("pw"), hash_password("pw")
     assert a != b  # per-user salt
     scheme, n, r, p, _salt, _digest = a.split("$")
-    assert (scheme, n, r, p) == ("scrypt", "16384", "8", "1")
+    # OWASP Password Storage Cheat Sheet: scrypt N=2^17, r=8, p=1 (128 MiB).
+    assert (scheme, n, r, p) == ("scrypt", "131072", "8", "1")
     assert check_password("pw", a) and not check_password("pW", a)
     assert not check_password("pw", "garbage") and not check_password("pw", "md5$x$y$z$a$b")
+
+
+def stored_hash() -> str:
+    (item,) = boto3.client("dynamodb").scan(TableName="UsersTable")["Items"]
+    return str(item["password_hash"]["S"])
+
+
+def test_a_sign_in_rehashes_a_password_of_an_older_cost(aws):
+    store = UserStore()
+    old = hash_password("alice-password", n=2**14)
+    store.put_hash("demo", "alice", old)
+    assert store.verify("demo", "alice", "wrong") == LoginResult(False, "invalid")
+    assert stored_hash() == old  # a failure proves nothing: the old hash stays
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice")
+    upgraded = stored_hash()
+    assert upgraded.split("$")[:4] == ["scrypt", "131072", "8", "1"] and not needs_rehash(upgraded)
+    assert check_password("alice-password", upgraded)
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice")
+    assert stored_hash() == upgraded  # at the current cost: not rehashed again
 
 
 def test_password_is_never_stored(aws):
@@ -100,6 +123,6 @@ def test_parallel_burst_gets_no_more_tries_than_the_free_ones(aws, clock):
 
 
 def test_seed_loads_users(aws):
-    assert users.seed([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1
-    assert users.seed([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1  # re-seed
+    assert loaders.users([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1
+    assert loaders.users([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1  # re-seed
     assert UserStore().verify("demo", "alice", "alice-password").ok

@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import json
 
-from authgate import base64url
+from authgate import base64url, strict_json
 from authgate.charges.model import is_charge_id
 from authgate.errors import ApiError, FieldError
 
@@ -45,7 +45,7 @@ def decode(tenant_id: str, cursor: str) -> str:
         payload, check = base64url.decode(head), base64url.decode(tail)
         if not hmac.compare_digest(check, _check(tenant_id, payload)):
             raise _invalid()
-        data = json.loads(payload)
+        data = strict_json.loads(payload.decode("utf-8"))
     except (binascii.Error, ValueError, UnicodeDecodeError):
         raise _invalid() from None
     before = data.get("before") if isinstance(data, dict) and data.get("v") == 1 else None

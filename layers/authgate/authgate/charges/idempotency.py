@@ -24,7 +24,7 @@ from authgate.errors import ApiError, FieldError
 from authgate.stores import idempotency
 
 if TYPE_CHECKING:
-    from authgate.http.request import Request
+    from authgate.request_view import RequestView
     from authgate.stores.batch import BatchRead, Pending
     from authgate.stores.idempotency import IdempotencyRecord
     from authgate.tokens.principal import Principal
@@ -40,7 +40,7 @@ def _bad_key(detail: str) -> ApiError:
                     field_errors=(FieldError("", detail, location="header", name=HEADER),))
 
 
-def idempotency_key(request: Request) -> str | None:
+def idempotency_key(request: RequestView) -> str | None:
     """The request's Idempotency-Key, None when absent, 400 when unusable."""
     values = request.headers.get_all(HEADER)
     if not values:
@@ -79,7 +79,7 @@ class KeyedRequest(NamedTuple):
     error: ApiError | None = None
 
     @classmethod
-    def of(cls, request: Request) -> KeyedRequest:
+    def of(cls, request: RequestView) -> KeyedRequest:
         try:
             return cls(idempotency_key(request))
         except ApiError as error:

@@ -15,8 +15,8 @@ from authgate.charges.validation import ChargeRequest, parse_charge_request
 from authgate.errors import ApiError, FieldError
 from authgate.stores import idempotency
 from authgate.stores.charges import Charge, ChargeStore, from_item
-from authgate.stores.exceptions import IdempotencyKeyReused
-from authgate.stores.idempotency import IdempotencyKeyUsed, IdempotencyRecord
+from authgate.stores.exceptions import IdempotencyKeyReused, IdempotencyKeyUsed
+from authgate.stores.idempotency import IdempotencyRecord
 
 if TYPE_CHECKING:
     from authgate.stores.batch import BatchRead, Pending

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from authgate import strict_json
 from authgate.errors.model import ApiError, FieldError
 from authgate.http.negotiation import JSONAPI, check_jsonapi_media_types
 
@@ -19,25 +20,6 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
 
 MAX_DEPTH = 32
-
-
-class _Duplicate(ValueError):
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in out:
-            raise _Duplicate(name)
-        out[name] = value
-    return out
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 def _malformed(detail: str, pointer: str = "") -> ApiError:
@@ -92,12 +74,12 @@ def json_object(request: Request) -> dict[str, Any]:
     if not text.strip():
         raise _malformed("The body is empty; send a JSON object.")
     try:
-        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
-    except _Duplicate as exc:
+        value = strict_json.loads(text)
+    except strict_json.DuplicateMember as exc:
         raise _malformed(f"The member {exc.name!r} appears more than once.") from None
     except json.JSONDecodeError as exc:
         raise _malformed(f"The body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}.") from None
-    except (ValueError, RecursionError):
+    except ValueError:
         raise _malformed("The body is not valid JSON, or nests too deeply.") from None
     if not isinstance(value, dict):
         raise _malformed(f"The body must be a JSON object, not {type(value).__name__ if value is not None else 'null'}.")

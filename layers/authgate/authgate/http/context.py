@@ -15,10 +15,10 @@ it and read by the renderer or the App:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-# A client's registered error shape (contract "Error shapes"); problem+json is the default.
-ErrorFormat = Literal["problem", "legacy-a", "legacy-b"]
+if TYPE_CHECKING:
+    from authgate.request_view import ErrorFormat
 
 
 class AuthorizationRedirect(NamedTuple):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import urlsplit
 
 from authgate.errors import ApiError
 from authgate.http.response import Response
@@ -34,23 +33,6 @@ EXPOSED_HEADERS = ("x-request-id", "x-correlation-id", "traceparent", "WWW-Authe
 # Long enough to spare a sign-in its second preflight, short enough for a removed client to lose
 # access soon (browsers cap it anyway: Chromium at 2 hours).
 MAX_AGE_SECONDS = 600
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def origin_of(uri: str) -> str | None:
-    """The ASCII serialization of a URI's origin (RFC 6454 6.2), or None for a non-web scheme."""
-    try:
-        parts = urlsplit(uri)
-        port = parts.port
-    except ValueError:
-        return None
-    scheme = parts.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or not parts.hostname:
-        return None  # a native app's private-use scheme (RFC 8252 7.1) has no web origin
-    host = parts.hostname.lower()
-    if ":" in host:
-        host = f"[{host}]"
-    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != _DEFAULT_PORTS[scheme] else "")
 
 
 class CorsPolicy(NamedTuple):

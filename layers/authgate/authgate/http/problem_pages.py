@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from authgate.errors.catalogue import catalogue
 from authgate.errors.model import ApiError
-from authgate.http.issuer import problem_type
 from authgate.http.negotiation import preferred
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
+from authgate.issuer import problem_type
 
 if TYPE_CHECKING:
     from authgate.http.request import Request

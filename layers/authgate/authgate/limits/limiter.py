@@ -35,8 +35,7 @@ from authgate.limits.window import Window, window_at
 from authgate.stores.limits import LimitReached, LimitsStore, LimitsUnavailable
 
 if TYPE_CHECKING:
-    from authgate.http.request import Request
-    from authgate.http.response import Response
+    from authgate.request_view import RequestView
     from authgate.tokens.principal import Principal
 
 # Where the App (http/app.py) finds headers to add to whatever response the request gets.
@@ -60,11 +59,6 @@ class RateLimitState:
         if self.limits:
             return header_fields(self.limits)
         return {"RateLimit-Policy": policy_field(self.policies)} if self.policies else {}
-
-    def apply(self, response: Response) -> Response:
-        for name, value in self.headers().items():
-            response.set_header(name, value)
-        return response
 
 
 class ApiLimiter:
@@ -123,7 +117,7 @@ def _service_limits(counts: dict[str, int], names: tuple[str, ...], policies: tu
                  for name, policy in zip(names, policies, strict=True))
 
 
-def enforce(request: Request, principal: Principal, *, dynamodb: Any = None) -> RateLimitState:
+def enforce(request: RequestView, principal: Principal, *, dynamodb: Any = None) -> RateLimitState:
     """Count an authenticated API request (RateLimit fields ride on every response it gets).
 
     Raises ApiError("rate_limited") (429, Retry-After, RateLimit fields) when a quota is spent.
@@ -138,5 +132,5 @@ def enforce(request: Request, principal: Principal, *, dynamodb: Any = None) -> 
     return state
 
 
-def _remember(request: Request, key: str, headers: dict[str, str]) -> None:
+def _remember(request: RequestView, key: str, headers: dict[str, str]) -> None:
     request.context.response_headers.update(headers)

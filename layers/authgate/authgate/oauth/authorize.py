@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
 from authgate.http.context import AuthorizationRedirect
-from authgate.http.issuer import base_url
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.http.shapes.oauth import with_query
+from authgate.issuer import base_url
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
 from authgate.oauth import session
@@ -41,9 +42,10 @@ from authgate.oauth.consent_page import (
     render_consent,
 )
 from authgate.settings import get_settings
-from authgate.stores.clients import Client, ClientStore
+from authgate.stores.clients import ClientStore
 from authgate.stores.codes import CodeStore
-from authgate.stores.pushed_requests import PushedRequestError, PushedRequestStore
+from authgate.stores.exceptions import PushedRequestError
+from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import Tenant, TenantStore
 from authgate.stores.users import UserStore
 

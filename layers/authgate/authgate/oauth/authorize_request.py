@@ -13,10 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from authgate.clients.model import Client
 from authgate.errors import ApiError
+from authgate.oauth import pkce
 from authgate.oauth.resource_indicator import requested_resource
 from authgate.oauth.scopes import KNOWN_SCOPES, ScopeSyntaxError, parse_scope
-from authgate.stores.clients import Client
 from authgate.stores.tenants import Tenant
 
 # client_id is VSCHAR (RFC 6749 A.1); bounded so an absurd value is rejected before any lookup.
@@ -24,8 +25,6 @@ _VSCHAR = re.compile(r"[\x20-\x7E]{1,200}")
 # A URI as registered: printable ASCII only, no spaces, valid percent-escapes (RFC 3986 2.1).
 _URI_CHARS = re.compile(r"[\x21-\x7E]{1,2000}")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
-# code_challenge = 43*128unreserved (RFC 7636 4.2).
-_CODE_CHALLENGE = re.compile(r"[A-Za-z0-9\-._~]{43,128}")
 
 PARAMETERS = ("response_type", "client_id", "redirect_uri", "scope", "state",
               "code_challenge", "code_challenge_method", "resource", "dpop_jkt")
@@ -102,7 +101,8 @@ def resolve_target(params: Mapping[str, Sequence[str]], client: Client | None, s
         # developer who mixed up two stages needs. Its secret and redirect URIs stay unusable.
         raise ApiError("client_of_another_environment",
                        f"The client {client.client_id} is registered for the {client.environment} environment, "
-                       f"not for this one ({stage}). Use a client registered here.")
+                       f"not for this one ({stage}). Use a client registered here.",
+                       oauth_error="unauthorized_client")
     try:
         sent = single(params, "redirect_uri")
     except ApiError:
@@ -181,8 +181,10 @@ def _pkce(params: Mapping[str, Sequence[str]], client: Client) -> tuple[str, str
     if method != "S256":
         # An absent method means plain (RFC 7636 4.3), which is not supported either.
         raise ApiError("invalid_request", "Only code_challenge_method=S256 is supported (RFC 7636 4.3).")
-    if not _CODE_CHALLENGE.fullmatch(challenge):
-        raise ApiError("invalid_request", "code_challenge must be 43 to 128 unreserved characters (RFC 7636 4.2).")
+    if not pkce.is_s256_challenge(challenge):
+        # Any other value can never match BASE64URL(SHA256(verifier)): refused now, not at the token endpoint.
+        raise ApiError("invalid_request", "code_challenge must be 43 base64url characters under S256, "
+                                          "BASE64URL(SHA256(code_verifier)) (RFC 7636 4.2).")
     return challenge, method
 
 

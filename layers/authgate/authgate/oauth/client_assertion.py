@@ -16,14 +16,16 @@ required and at most MAX_LIFETIME ahead (3 item 4), `nbf`/`iat` at most 60 s in 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, NamedTuple
 
-from authgate import base64url, clock
+from authgate import clock
+from authgate.clients.model import Client
 from authgate.oauth.client_profile import is_fapi2
 from authgate.settings import get_settings
-from authgate.stores.clients import Client
 from authgate.tokens import client_keys, jwa
-from authgate.tokens.jws import segment_json
+from authgate.tokens.jws import segment_bytes, segment_json
+from authgate.tokens.numeric_date import numeric_date
 
 ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 ALGORITHMS = tuple(client_keys.ASSERTION_ALGORITHMS)
@@ -66,7 +68,7 @@ def parse(token: str) -> Assertion:
     if header is None or claims is None:
         raise AssertionRejected("assertion header or claims are not JSON objects")
     try:
-        signature = base64url.decode(parts[2])
+        signature = segment_bytes(parts[2])
     except ValueError:
         raise AssertionRejected("assertion signature is not base64url") from None
     return Assertion(header, claims, f"{parts[0]}.{parts[1]}".encode("ascii"), signature)
@@ -116,21 +118,21 @@ def verify(assertion: Assertion, client: Client, issuer: str) -> None:
     jti = claims.get("jti")
     if not isinstance(jti, str) or not jti or len(jti) > 200:
         raise AssertionRejected("jti is required")
-    _use_once(client.client_id, jti, int(exp) + leeway)
+    # Accepted while now < exp + leeway: remembered until the first whole second past that, so a
+    # fractional exp cannot outlive its jti (RFC 7523 3 item 7).
+    _use_once(client.client_id, jti, math.ceil(exp) + leeway, now)
 
 
-def _use_once(client_id: str, jti: str, until: int) -> None:
+def _use_once(client_id: str, jti: str, until: int, now: int) -> None:
     from authgate.stores.exceptions import Replayed
     from authgate.stores.replay import ReplayGuard, assertion_key
 
     try:
-        ReplayGuard().use(assertion_key(client_id, jti), until)
+        ReplayGuard().use(assertion_key(client_id, jti), until, now=now)
     except Replayed:
         raise AssertionRejected("jti already used (replayed assertion)") from None
 
 
 def _number(claims: dict[str, Any], name: str) -> float | None:
-    value = claims.get(name)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value)
+    value = numeric_date(claims.get(name))
+    return None if value is None else float(value)

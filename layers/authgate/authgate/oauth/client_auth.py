@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote_plus
 
 from authgate import clock
+from authgate.clients.model import Client, client_secret_matches
 from authgate.errors import ApiError
 from authgate.errors.challenges import basic
 from authgate.oauth import client_assertion
-from authgate.stores.clients import Client, ClientStore, client_secret_matches
+from authgate.stores.clients import ClientStore
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -159,7 +160,7 @@ def _failure(client: Client | None, creds: Credentials, request: Request) -> str
     if creds.method == "private_key_jwt":
         if client is None:
             return "unknown client"
-        from authgate.http.issuer import base_url
+        from authgate.issuer import base_url
 
         assert creds.secret is not None
         try:

@@ -10,11 +10,10 @@ valid at most 60 s (5.3.2.1 item 8 ... "shall not issue codes with a lifetime ov
 
 from __future__ import annotations
 
+from authgate.clients.model import FAPI2, Client
 from authgate.errors import ApiError
 from authgate.settings import get_settings
-from authgate.stores.clients import Client
 
-FAPI2 = "fapi2"
 FAPI2_CODE_TTL = 60
 
 

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from authgate import clock
 from authgate.errors import ApiError
-from authgate.http.issuer import base_url
 from authgate.http.response import Response
+from authgate.issuer import base_url
 from authgate.oauth import client_auth
 from authgate.oauth.form import read_form
 from authgate.tokens.jws import segment_json
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
 
 INACTIVE: dict[str, Any] = {"active": False}
 

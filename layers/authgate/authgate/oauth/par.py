@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.errors import ApiError
-from authgate.http.issuer import base_url
 from authgate.http.response import Response
+from authgate.issuer import base_url
 from authgate.oauth import client_auth
 from authgate.oauth.authorize_request import resolve_target, validate
 from authgate.oauth.client_profile import check_authorization
@@ -27,8 +27,8 @@ from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import Tenant, TenantStore
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
 
 NO_STORE = {"Cache_Control": "no-store", "Pragma": "no-cache"}
 # Relied upon for client authentication only, never part of the authorization request (2.1).

@@ -15,6 +15,16 @@ S256_CHALLENGE = re.compile(r"[A-Za-z0-9\-_]{43}")
 METHODS = ("S256",)
 
 
+def is_s256_challenge(challenge: str) -> bool:
+    """True for a challenge S256 can produce: 43 base64url characters, canonically a 32-byte digest (RFC 7636 4.2)."""
+    if S256_CHALLENGE.fullmatch(challenge) is None:
+        return False
+    try:
+        return len(base64url.decode(challenge)) == hashlib.sha256().digest_size
+    except ValueError:
+        return False
+
+
 def is_valid_verifier(verifier: str) -> bool:
     return VERIFIER.fullmatch(verifier) is not None
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from authgate.errors import ApiError
-from authgate.http.issuer import base_url
 from authgate.http.response import Response
+from authgate.issuer import base_url
 from authgate.oauth.scopes import KNOWN_SCOPES
 from authgate.tokens.profile import DPOP_ALGORITHMS, default_audience
 

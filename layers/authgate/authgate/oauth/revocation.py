@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.errors import ApiError
-from authgate.http.issuer import base_url
 from authgate.http.response import Response
+from authgate.issuer import base_url
 from authgate.oauth import client_auth
 from authgate.oauth.form import read_form
 from authgate.oauth.grant_revocation import revoke_grant
 from authgate.settings import get_settings
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
 
 HINTS = ("access_token", "refresh_token")
 

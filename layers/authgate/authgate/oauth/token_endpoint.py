@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.errors import ApiError
-from authgate.http.issuer import base_url
 from authgate.http.response import Response
+from authgate.issuer import base_url
 from authgate.oauth import client_auth
 from authgate.oauth.client_profile import check_grant
 from authgate.oauth.form import read_form

@@ -14,14 +14,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
-from authgate.http.issuer import base_url
-from authgate.oauth.client_profile import requires_dpop
+from authgate.issuer import base_url
+from authgate.oauth.client_profile import is_fapi2, requires_dpop
 from authgate.settings import get_settings
 from authgate.tokens import dpop, dpop_nonce
+from authgate.tokens.profile import FAPI2_ALGORITHMS
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
 
 def token_proof(request: Request, client: Client, now: int) -> dpop.Proof | None:
     """The request's verified, now spent, DPoP proof; None for a Bearer request; ApiError otherwise."""
@@ -34,8 +35,9 @@ def token_proof(request: Request, client: Client, now: int) -> dpop.Proof | None
             return None
         leeway = get_settings().leeway
         proof = dpop.check_proof(header, method=request.method, uri=base_url(request) + request.path, now=now,
-                                 leeway=leeway, nonce=dpop_nonce.checker())
-        dpop.use_once(proof, leeway)
+                                 leeway=leeway, nonce=dpop_nonce.checker(),
+                                 algorithms=FAPI2_ALGORITHMS if is_fapi2(client) else dpop.ALGORITHMS)
+        dpop.use_once(proof, leeway, now)
     except dpop.ProofError as failed:
         raise proof_error(failed, now) from None
     dpop_nonce.hand_out(request.context.response_headers, proof.nonce, now)

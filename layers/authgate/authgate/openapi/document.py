@@ -10,9 +10,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from authgate.http.issuer import base_url
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.issuer import base_url
 
 DOCUMENT_PATH = Path(__file__).with_name("openapi.json")
 

@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from authgate import aws, clock
 from authgate.settings import get_settings
 from authgate.stores import idempotency, invoices
-from authgate.stores.exceptions import ConcurrentUpdate, IdempotencyKeyInFlight, StorageUnavailable
+from authgate.stores.exceptions import (
+    ConcurrentUpdate,
+    IdempotencyKeyInFlight,
+    IdempotencyKeyUsed,
+    StorageUnavailable,
+)
 from authgate.stores.faults import (
     UNAVAILABLE_CANCELLATION_REASONS,
     cancellation_codes,
@@ -91,7 +96,7 @@ def cancellation_error(charge: Charge, record: IdempotencyRecord | None, reasons
     if codes.get("record") == FAILED:
         held = idempotency.from_item(olds["record"] or {}, now) if olds.get("record") else None
         if held is not None:
-            return idempotency.IdempotencyKeyUsed(held)
+            return IdempotencyKeyUsed(held)
     if codes.get("record") == CONFLICT:
         return IdempotencyKeyInFlight(f"idempotency record of charge {charge.charge_id}")
     if codes.get("invoice") == FAILED:

@@ -1,8 +1,9 @@
-"""Clients' error formats cached for 60 s across warm invocations (the bearer guard's hot path).
+"""Clients' error formats and profiles cached for 60 s across warm invocations (the bearer guard's hot path).
 
 The guard needs the token's client on every protected request: that it still exists in this
 environment (a deleted client's tokens stop working within the TTL) and its registered error
-format (so a 403 is rendered in the client's shape). A miss costs no call of its own: the
+format (so a 403 is rendered in the client's shape) and profile (a fapi2 client's DPoP proofs
+take FAPI 2.0's algorithms only). A miss costs no call of its own: the
 client's record is read in the request's batch read (stores.batch) with the revocation ids.
 """
 
@@ -20,19 +21,26 @@ TTL_SECONDS = 60
 MAX_ENTRIES = 10_000  # bounded: a warm function sees a few hundred clients
 
 class ClientLookup(NamedTuple):
-    """A client's error format: known from the cache, or registered in a batch read."""
+    """A client's error format and profile: known from the cache, or registered in a batch read."""
 
     client_id: str
-    cached: tuple[str | None] | None
+    cached: tuple[str | None, str] | None
     pending: Pending | None = None
 
     def error_format(self) -> str | None:
         """The client's error format; None when the client no longer exists (or is of another
         environment). For a miss, after the batch ran."""
+        return self._known()[0]
+
+    def profile(self) -> str:
+        """The client's profile ("" or "fapi2", oauth.client_profile); after error_format."""
+        return self._known()[1]
+
+    def _known(self) -> tuple[str | None, str]:
         if self.cached is not None:
-            return self.cached[0]
+            return self.cached
         client = ClientStore().found(self.pending)
-        value = client.error_format if client is not None else None
+        value = (client.error_format, client.profile) if client is not None else (None, "")
         _cache().put(self.client_id, value)
         return value
 
@@ -40,16 +48,16 @@ class ClientLookup(NamedTuple):
 class _Cache:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: dict[str, tuple[int, str | None]] = {}
+        self._entries: dict[str, tuple[int, tuple[str | None, str]]] = {}
 
-    def get(self, client_id: str, now: int) -> tuple[str | None] | None:
+    def get(self, client_id: str, now: int) -> tuple[str | None, str] | None:
         with self._lock:
             hit = self._entries.get(client_id)
         if hit is None or not 0 <= now - hit[0] < TTL_SECONDS:
             return None
-        return (hit[1],)
+        return hit[1]
 
-    def put(self, client_id: str, value: str | None) -> None:
+    def put(self, client_id: str, value: tuple[str | None, str]) -> None:
         with self._lock:
             if len(self._entries) > MAX_ENTRIES:
                 self._entries.clear()

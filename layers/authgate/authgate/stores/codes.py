@@ -14,8 +14,9 @@ from typing import Any, NamedTuple
 
 from authgate import clock
 from authgate.settings import get_settings
-from authgate.stores.exceptions import StoreError
-from authgate.stores.faults import condition_failed, dynamodb_faults
+from authgate.stores.base import TableStore
+from authgate.stores.exceptions import CodeAlreadyUsed, CodeExpired, CodeNotFound
+from authgate.stores.faults import condition_failed
 
 
 class AuthorizationCode(NamedTuple):
@@ -45,34 +46,6 @@ class AuthorizationCode(NamedTuple):
     resource: str | None = None
 
 
-class CodeError(StoreError):
-    """The code cannot be exchanged; every subclass means invalid_grant at the token endpoint."""
-
-    reason = "invalid"
-
-    def __init__(self, record: AuthorizationCode | None = None) -> None:
-        super().__init__(self.reason)
-        self.record = record
-
-
-class CodeNotFound(CodeError):
-    """No such code (never issued, or garbage-collected by TTL)."""
-
-    reason = "unknown"
-
-
-class CodeExpired(CodeError):
-    """Issued but past expires_at (moto and DynamoDB TTL may both keep the item for a while)."""
-
-    reason = "expired"
-
-
-class CodeAlreadyUsed(CodeError):
-    """A second exchange: the caller must revoke every token of `record.grant_id` (RFC 6749 4.1.2)."""
-
-    reason = "already_used"
-
-
 def hash_code(code: str) -> str:
     return hashlib.sha256(code.encode("utf-8")).hexdigest()
 
@@ -100,16 +73,10 @@ def _from_item(item: dict[str, Any]) -> AuthorizationCode:
     )
 
 
-class CodeStore:
+class CodeStore(TableStore):
     """CodesTable: code_hash -> the authorization request a code was issued for."""
 
-    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
-        if dynamodb is None:
-            from authgate.aws import dynamodb as default_client
-
-            dynamodb = default_client()
-        self._db = dynamodb
-        self._table = table or get_settings().tables.codes
+    table_setting = "codes"
 
     def create(self, *, client_id: str, tenant_id: str, redirect_uri: str | None,
                code_challenge: str, code_challenge_method: str, scope: str, subject: str,
@@ -140,10 +107,10 @@ class CodeStore:
             item["resource"] = {"S": resource}
         item["redirect_uri_sent"] = {"BOOL": redirect_uri is not None if redirect_uri_sent is None
                                      else redirect_uri_sent}
-        with dynamodb_faults("codes.create"):
+        with self.faults("create"):
             # 256 random bits never collide in practice; the condition makes sure of it.
-            self._db.put_item(TableName=self._table, Item=item,
-                              ConditionExpression="attribute_not_exists(code_hash)")
+            self.db.put_item(TableName=self.table, Item=item,
+                             ConditionExpression="attribute_not_exists(code_hash)")
         return code
 
     def consume(self, code: str) -> AuthorizationCode:
@@ -152,12 +119,12 @@ class CodeStore:
 
         now = clock.seconds()
         try:
-            with dynamodb_faults("codes.consume"):
+            with self.faults("consume"):
                 # One write decides: the item must exist, still be `issued` and not be expired.
                 # Concurrent exchanges of one code are serialised by DynamoDB on the item, so
                 # exactly one sees the condition hold.
-                result = self._db.update_item(
-                    TableName=self._table,
+                result = self.db.update_item(
+                    TableName=self.table,
                     Key={"code_hash": {"S": hash_code(code)}},
                     UpdateExpression="SET #state = :consumed, consumed_at = :now",
                     ConditionExpression="attribute_exists(code_hash) AND #state = :issued AND expires_at > :now",

@@ -5,11 +5,13 @@ throttling) into these, and know nothing of HTTP or the error catalogue. authgat
 the one mapping from these to the ApiError a client sees; a flow that must act first (revoke a
 replayed code's grant, say) catches the exception, acts, and raises that mapping's answer.
 Powertools' idempotency persistence layer is the model (IdempotencyItemAlreadyExistsError ...).
-The exceptions that carry a record are defined beside it (stores.codes.CodeError and its
-subclasses, stores.idempotency.IdempotencyKeyUsed), so that this module imports nothing.
+Every store exception is here, and this module imports nothing: the record an exception carries
+(a stores.codes.AuthorizationCode, a stores.idempotency.IdempotencyRecord) is typed `Any`.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class StoreError(Exception):
@@ -64,11 +66,71 @@ class IdempotencyKeyReused(StoreError):
     """The (client, Idempotency-Key) already created a charge from a different request body."""
 
 
+class IdempotencyKeyUsed(StoreError):
+    """The (client, Idempotency-Key) already created a charge: `record` says which, and with what body."""
+
+    def __init__(self, record: Any) -> None:  # the IdempotencyRecord
+        super().__init__(record.charge_id)
+        self.record = record
+
+
 class IdempotencyKeyInFlight(StoreError):
     """A concurrent request with the same (client, Idempotency-Key) holds its record right now."""
 
 
-# -- OAuth: refresh-token families (authorization codes: stores.codes) ------------------------------------------
+# -- OAuth: authorization codes (stores.codes) and pushed authorization requests (stores.pushed_requests) --
+
+class CodeError(StoreError):
+    """The code cannot be exchanged; every subclass means invalid_grant at the token endpoint."""
+
+    reason = "invalid"
+
+    def __init__(self, record: Any = None) -> None:  # the AuthorizationCode, when read
+        super().__init__(self.reason)
+        self.record = record
+
+
+class CodeNotFound(CodeError):
+    """No such code (never issued, or garbage-collected by TTL)."""
+
+    reason = "unknown"
+
+
+class CodeExpired(CodeError):
+    """Issued but past expires_at (moto and DynamoDB TTL may both keep the item for a while)."""
+
+    reason = "expired"
+
+
+class CodeAlreadyUsed(CodeError):
+    """A second exchange: the caller must revoke every token of `record.grant_id` (RFC 6749 4.1.2)."""
+
+    reason = "already_used"
+
+
+class PushedRequestError(StoreError):
+    """The request_uri cannot be used; every subclass is invalid_request_uri at /authorize."""
+
+    reason = "invalid"
+
+
+class PushedRequestNotFound(PushedRequestError):
+    reason = "unknown"
+
+
+class PushedRequestUsed(PushedRequestError):
+    reason = "already_used"
+
+
+class PushedRequestExpired(PushedRequestError):
+    reason = "expired"
+
+
+class PushedRequestOfAnotherClient(PushedRequestError):
+    reason = "another_client"
+
+
+# -- OAuth: refresh-token families --------------------------------------------------------------------------
 
 class RotationFailed(StoreError):
     """The refresh token could not be rotated; `reused` says whether it had already been rotated."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate.settings import get_settings
-from authgate.stores.exceptions import StoreError
 
 if TYPE_CHECKING:
     from authgate.stores.batch import BatchRead, Pending
@@ -38,14 +37,6 @@ class IdempotencyRecord(NamedTuple):
     # the charge it names is then read and rendered instead.
     body: str | None
     expiration: int
-
-
-class IdempotencyKeyUsed(StoreError):
-    """The (client, Idempotency-Key) already created a charge: `record` says which, and with what body."""
-
-    def __init__(self, record: IdempotencyRecord) -> None:
-        super().__init__(record.charge_id)
-        self.record = record
 
 
 def key(digest: str) -> dict[str, dict[str, str]]:

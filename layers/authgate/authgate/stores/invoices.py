@@ -7,7 +7,7 @@ description S?, charge_id S? and paid_at N? (set when paid).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from authgate import aws
@@ -124,20 +124,3 @@ class InvoiceStore:
     def put(self, invoice: Invoice) -> None:
         with dynamodb_faults("invoices.put"):
             self.client.put_item(TableName=get_settings().tables.invoices, Item=to_item(invoice))
-
-
-def seed(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
-    """Load the seed file's "invoices" section: [{"tenant_id", "invoice_id", "status", "amount_due"?, ...}]."""
-    store = InvoiceStore(dynamodb)
-    count = 0
-    for raw in items:
-        missing = [k for k in ("tenant_id", "invoice_id", "status") if not raw.get(k)]
-        if missing:
-            raise ValueError(f"seed invoice {raw!r} lacks {', '.join(missing)}")
-        unknown = set(raw) - {"tenant_id", "invoice_id", "status", "amount_due", "currency", "description"}
-        if unknown:
-            raise ValueError(f"seed invoice {raw['invoice_id']}: unknown members {sorted(unknown)}")
-        store.put(Invoice(raw["tenant_id"], raw["invoice_id"], raw["status"],
-                          raw.get("amount_due"), raw.get("currency"), raw.get("description")))
-        count += 1
-    return count

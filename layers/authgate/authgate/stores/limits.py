@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from authgate.settings import get_settings
+from authgate.stores.base import TableStore
 from authgate.stores.faults import condition_failed, is_unavailable
 
 
@@ -47,17 +47,8 @@ def _client_error_code(exc: BaseException) -> str:
     return str(getattr(exc, "response", {}).get("Error", {}).get("Code", ""))
 
 
-class LimitsStore:
-    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
-        self._db = dynamodb
-        self.table = table or get_settings().tables.limits
-
-    def _client(self) -> Any:
-        if self._db is None:
-            from authgate.aws import dynamodb
-
-            self._db = dynamodb()
-        return self._db
+class LimitsStore(TableStore):
+    table_setting = "limits"
 
     # -- the API limiter: one conditional UpdateItem per request --------------------------------
 
@@ -77,7 +68,7 @@ class LimitsStore:
             # Absent (the window's first request for this counter) or below its quota.
             conditions.append(f"(attribute_not_exists(#c{i}) OR #c{i} < :q{i})")
         try:
-            result = self._client().update_item(
+            result = self.db.update_item(
                 TableName=self.table,
                 Key={"limit_key": {"S": key}},
                 UpdateExpression="ADD " + ", ".join(f"{alias} :one" for alias in names) + " SET expires_at = :exp",
@@ -114,10 +105,8 @@ class LimitsStore:
 
     def read(self, keys: list[str]) -> dict[str, int]:
         """`failures` of these items in one strongly consistent BatchGetItem (503 when unavailable)."""
-        from authgate.stores.faults import dynamodb_faults
-
-        with dynamodb_faults("limits.read"):
-            result = self._client().batch_get_item(RequestItems={
+        with self.faults("read"):
+            result = self.db.batch_get_item(RequestItems={
                 self.table: {"Keys": self.item_keys(keys), "ConsistentRead": True}})
         return self.failures(result.get("Responses", {}).get(self.table, []))
 
@@ -126,7 +115,7 @@ class LimitsStore:
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
-            self._client().update_item(
+            self.db.update_item(
                 TableName=self.table,
                 Key={"limit_key": {"S": key}},
                 UpdateExpression="ADD #n :one SET expires_at = :exp",

@@ -17,9 +17,14 @@ import secrets
 from typing import Any, NamedTuple
 
 from authgate import clock
-from authgate.settings import get_settings
-from authgate.stores.exceptions import StoreError
-from authgate.stores.faults import condition_failed, dynamodb_faults
+from authgate.stores.base import TableStore
+from authgate.stores.exceptions import (
+    PushedRequestExpired,
+    PushedRequestNotFound,
+    PushedRequestOfAnotherClient,
+    PushedRequestUsed,
+)
+from authgate.stores.faults import condition_failed
 
 URN_PREFIX = "urn:ietf:params:oauth:request_uri:"
 LIFETIME = 60
@@ -33,50 +38,23 @@ class PushedRequest(NamedTuple):
     expires_at: int
 
 
-class PushedRequestError(StoreError):
-    """The request_uri cannot be used; every subclass is invalid_request_uri at /authorize."""
-
-    reason = "invalid"
-
-
-class PushedRequestNotFound(PushedRequestError):
-    reason = "unknown"
-
-
-class PushedRequestUsed(PushedRequestError):
-    reason = "already_used"
-
-
-class PushedRequestExpired(PushedRequestError):
-    reason = "expired"
-
-
-class PushedRequestOfAnotherClient(PushedRequestError):
-    reason = "another_client"
-
-
 def _key(request_uri: str) -> dict[str, Any]:
     return {"code_hash": {"S": "par#" + hashlib.sha256(request_uri.encode("utf-8")).hexdigest()}}
 
 
-class PushedRequestStore:
+class PushedRequestStore(TableStore):
     """CodesTable items `par#<hash>` -> the pushed parameters, single use."""
 
-    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
-        if dynamodb is None:
-            from authgate.aws import dynamodb as default_client
-
-            dynamodb = default_client()
-        self._db = dynamodb
-        self._table = table or get_settings().tables.codes
+    table_setting = "codes"
+    name = "pushed_requests"
 
     def create(self, client_id: str, params: dict[str, list[str]], lifetime: int = LIFETIME) -> tuple[str, int]:
         """Store the request; return its request_uri (256 random bits, RFC 9126 2.2) and lifetime."""
         request_uri = URN_PREFIX + secrets.token_urlsafe(32)
         now = clock.seconds()
-        with dynamodb_faults("pushed_requests.create"):
-            self._db.put_item(
-                TableName=self._table,
+        with self.faults("create"):
+            self.db.put_item(
+                TableName=self.table,
                 Item={**_key(request_uri), "client_id": {"S": client_id}, "state": {"S": "pushed"},
                       "params": {"S": json.dumps(params, separators=(",", ":"))},
                       "issued_at": {"N": str(now)}, "expires_at": {"N": str(now + lifetime)}},
@@ -89,9 +67,9 @@ class PushedRequestStore:
 
         now = clock.seconds()
         try:
-            with dynamodb_faults("pushed_requests.consume"):
-                result = self._db.update_item(
-                    TableName=self._table, Key=_key(request_uri),
+            with self.faults("consume"):
+                result = self.db.update_item(
+                    TableName=self.table, Key=_key(request_uri),
                     UpdateExpression="SET #state = :used, used_at = :now",
                     ConditionExpression=("attribute_exists(code_hash) AND #state = :pushed AND client_id = :client "
                                          "AND expires_at > :now"),

@@ -17,8 +17,9 @@ import secrets
 from typing import Any, NamedTuple
 
 from authgate.settings import get_settings
+from authgate.stores.base import TableStore
 from authgate.stores.exceptions import RotationFailed, StorageUnavailable
-from authgate.stores.faults import cancellation_codes, dynamodb_faults
+from authgate.stores.faults import cancellation_codes
 
 
 class RefreshToken(NamedTuple):
@@ -68,14 +69,8 @@ def _from_item(item: dict[str, Any]) -> RefreshToken:
     )
 
 
-class RefreshTokenStore:
-    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
-        if dynamodb is None:
-            from authgate.aws import dynamodb as default_client
-
-            dynamodb = default_client()
-        self._ddb = dynamodb
-        self.table = table or get_settings().tables.refresh
+class RefreshTokenStore(TableStore):
+    table_setting = "refresh"
 
     def _family_upsert(self, family_id: str, expires_at: int) -> dict[str, Any]:
         # if_not_exists: a family revoked before its first token was written (a replayed code
@@ -101,8 +96,8 @@ class RefreshTokenStore:
         from botocore.exceptions import ClientError
 
         try:
-            with dynamodb_faults("refresh.start_family"):
-                self._ddb.transact_write_items(TransactItems=[
+            with self.faults("start_family"):
+                self.db.transact_write_items(TransactItems=[
                     {"Put": {"TableName": self.table, "Item": _token_item(record),
                              "ConditionExpression": "attribute_not_exists(token_hash)"}},
                     self._family_upsert(family_id, expires_at),
@@ -118,9 +113,9 @@ class RefreshTokenStore:
         """The token's record (any state), or None when unknown. Strongly consistent."""
         if not token or len(token) > 512:
             return None
-        with dynamodb_faults("refresh.get"):
-            item = self._ddb.get_item(TableName=self.table, Key={"token_hash": {"S": hash_token(token)}},
-                                      ConsistentRead=True).get("Item")
+        with self.faults("get"):
+            item = self.db.get_item(TableName=self.table, Key={"token_hash": {"S": hash_token(token)}},
+                                    ConsistentRead=True).get("Item")
         if not item or item.get("kind", {}).get("S") != "token":
             return None
         return _from_item(item)
@@ -133,8 +128,8 @@ class RefreshTokenStore:
         new = RefreshToken(hash_token(token), old.family_id, old.client_id, old.tenant_id, old.subject,
                            old.scope, "active", old.expires_at, now, dpop_jkt=old.dpop_jkt)
         try:
-            with dynamodb_faults("refresh.rotate"):
-                self._ddb.transact_write_items(TransactItems=[
+            with self.faults("rotate"):
+                self.db.transact_write_items(TransactItems=[
                     # The presented token must still be active: exactly one rotation wins.
                     {"Update": {
                         "TableName": self.table, "Key": {"token_hash": {"S": old.token_hash}},
@@ -173,8 +168,8 @@ class RefreshTokenStore:
 
     def revoke_family(self, family_id: str, expires_at: int) -> None:
         """Mark the family revoked: none of its tokens can be rotated again (RFC 7009 2.1)."""
-        with dynamodb_faults("refresh.revoke_family"):
-            self._ddb.update_item(
+        with self.faults("revoke_family"):
+            self.db.update_item(
                 TableName=self.table, Key={"token_hash": {"S": family_key(family_id)}},
                 UpdateExpression="SET #s = :revoked, kind = :family, expires_at = if_not_exists(expires_at, :e)",
                 ExpressionAttributeNames={"#s": "state"},
@@ -184,7 +179,7 @@ class RefreshTokenStore:
 
     def family_active(self, family_id: str) -> bool:
         """True while the family is not revoked (introspection of a refresh token)."""
-        with dynamodb_faults("refresh.family"):
-            item = self._ddb.get_item(TableName=self.table, Key={"token_hash": {"S": family_key(family_id)}},
-                                      ConsistentRead=True).get("Item")
+        with self.faults("family"):
+            item = self.db.get_item(TableName=self.table, Key={"token_hash": {"S": family_key(family_id)}},
+                                    ConsistentRead=True).get("Item")
         return bool(item) and item["state"]["S"] == "active"

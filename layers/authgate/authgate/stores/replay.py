@@ -11,12 +11,10 @@ table holds nothing a client chose verbatim and every key has the same size.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from authgate import clock
-from authgate.settings import get_settings
+from authgate.stores.base import TableStore
 from authgate.stores.exceptions import Replayed
-from authgate.stores.faults import dynamodb_faults
 
 
 def dpop_key(jkt: str, jti: str) -> str:
@@ -29,24 +27,22 @@ def assertion_key(client_id: str, jti: str) -> str:
     return f"assertion#{client_id}#{jti}"
 
 
-class ReplayGuard:
+class ReplayGuard(TableStore):
     """Remembers each id until it expires; `use` raises `Replayed` for an id seen before."""
 
-    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
-        if dynamodb is None:
-            from authgate.aws import dynamodb as default_client
+    table_setting = "replay"
 
-            dynamodb = default_client()
-        self._db = dynamodb
-        self._table = table or get_settings().tables.replay
+    def use(self, key: str, expires_at: int, *, now: int | None = None) -> None:
+        """Record `key` as used until `expires_at` (epoch seconds); raise `Replayed` if it is in use.
 
-    def use(self, key: str, expires_at: int) -> None:
-        """Record `key` as used until `expires_at` (epoch seconds); raise `Replayed` if it is in use."""
-
-        now = clock.seconds()
-        with dynamodb_faults("replay.use", refused=lambda: Replayed(key)):
-            self._db.put_item(
-                TableName=self._table,
+        `now` is the time the caller judged the proof or assertion by: an item still counts at
+        that moment even when the write happens a second later.
+        """
+        if now is None:
+            now = clock.seconds()
+        with self.faults("use", refused=lambda: Replayed(key)):
+            self.db.put_item(
+                TableName=self.table,
                 Item={"id": {"S": hashlib.sha256(key.encode("utf-8")).hexdigest()},
                       "expires_at": {"N": str(max(expires_at, now + 1))}},
                 # An expired item is as good as absent (TTL deletes it eventually).

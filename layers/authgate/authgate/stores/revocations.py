@@ -9,11 +9,12 @@ must not pass.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from authgate import clock
+from authgate.stores.base import TableStore
 from authgate.stores.batch import BatchRead, Pending
-from authgate.stores.faults import condition_failed, dynamodb_faults
+from authgate.stores.faults import condition_failed
 
 
 def jti_key(jti: str) -> str:
@@ -33,18 +34,8 @@ class RevocationCheck(NamedTuple):
         return any(int(p.item["expires_at"]["N"]) > now for p in self.pending if p.item is not None)
 
 
-class RevocationStore:
-    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
-        if dynamodb is None:
-            from authgate.aws import dynamodb as default_client
-
-            dynamodb = default_client()
-        if table is None:
-            from authgate.settings import get_settings
-
-            table = get_settings().tables.revocations
-        self._db = dynamodb
-        self._table = table
+class RevocationStore(TableStore):
+    table_setting = "revocations"
 
     def revoke_jti(self, jti: str, expires_at: int) -> None:
         """Revoke one access token until `expires_at` (its own `exp` plus leeway is enough)."""
@@ -58,9 +49,9 @@ class RevocationStore:
         from botocore.exceptions import ClientError
 
         try:
-            with dynamodb_faults("revocations.put"):
-                self._db.put_item(
-                    TableName=self._table,
+            with self.faults("put"):
+                self.db.put_item(
+                    TableName=self.table,
                     Item={"revocation_id": {"S": revocation_id}, "expires_at": {"N": str(int(expires_at))},
                           "revoked_at": {"N": str(clock.seconds())}},
                     # Revoking twice keeps the later expiry: a second revoke with an earlier
@@ -75,11 +66,11 @@ class RevocationStore:
     def prefetch(self, reads: BatchRead, jti: str, grant_id: str | None) -> RevocationCheck:
         """Register the token's ids (its jti and its grant) in the request's batch read."""
         ids = [jti_key(jti)] + ([grant_key(grant_id)] if grant_id else [])
-        return RevocationCheck(tuple(reads.add(self._table, {"revocation_id": {"S": i}}) for i in ids))
+        return RevocationCheck(tuple(reads.add(self.table, {"revocation_id": {"S": i}}) for i in ids))
 
     def is_revoked(self, jti: str, grant_id: str | None, now: int) -> bool:
         """True if the token or its grant is revoked: ONE BatchGetItem for both ids."""
-        reads = BatchRead(self._db, "revocations.batch_get")
+        reads = BatchRead(self.db, "revocations.batch_get")
         check = self.prefetch(reads, jti, grant_id)
         reads.run()
         return check.revoked(now)

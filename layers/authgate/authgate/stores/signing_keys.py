@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from authgate.stores.base import TableStore
 from authgate.stores.exceptions import KeyStateConflict
-from authgate.stores.faults import dynamodb_faults
 
 NEXT, CURRENT, PREVIOUS, RETIRED = "next", "current", "previous", "retired"
 PUBLISHED = (CURRENT, NEXT, PREVIOUS)
@@ -52,26 +52,16 @@ def from_item(item: dict[str, Any]) -> KeyRecord:
     return KeyRecord(**values)
 
 
-class KeyStore:
-    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
-        if dynamodb is None:
-            from authgate.aws import dynamodb as default_client
-
-            dynamodb = default_client()
-        if table is None:
-            from authgate.settings import get_settings
-
-            table = get_settings().tables.keys
-        self._db = dynamodb
-        self._table = table
+class KeyStore(TableStore):
+    table_setting = "keys"
 
     def all(self) -> list[KeyRecord]:
         """Every key record, newest first. A Scan: the table holds a handful of keys."""
         items: list[dict[str, Any]] = []
-        kwargs: dict[str, Any] = {"TableName": self._table, "ConsistentRead": True}
+        kwargs: dict[str, Any] = {"TableName": self.table, "ConsistentRead": True}
         while True:
-            with dynamodb_faults("keys.scan"):
-                page = self._db.scan(**kwargs)
+            with self.faults("scan"):
+                page = self.db.scan(**kwargs)
             items.extend(page.get("Items", []))
             if "LastEvaluatedKey" not in page:
                 break
@@ -85,15 +75,15 @@ class KeyStore:
         return sorted(keys, key=lambda r: order[r.state])
 
     def get(self, kid: str) -> KeyRecord | None:
-        with dynamodb_faults("keys.get"):
-            item = self._db.get_item(TableName=self._table, Key={"kid": {"S": kid}}, ConsistentRead=True).get("Item")
+        with self.faults("get"):
+            item = self.db.get_item(TableName=self.table, Key={"kid": {"S": kid}}, ConsistentRead=True).get("Item")
         return from_item(item) if item else None
 
     def create(self, record: KeyRecord) -> None:
         """Store a new key; a kid is never reused."""
-        with dynamodb_faults("keys.create", refused=lambda: KeyStateConflict(f"key {record.kid} already exists")):
-            self._db.put_item(TableName=self._table, Item=to_item(record),
-                              ConditionExpression="attribute_not_exists(kid)")
+        with self.faults("create", refused=lambda: KeyStateConflict(f"key {record.kid} already exists")):
+            self.db.put_item(TableName=self.table, Item=to_item(record),
+                             ConditionExpression="attribute_not_exists(kid)")
 
     def transition(self, changes: Iterable[tuple[KeyRecord, KeyRecord]]) -> None:
         """Apply (old, new) state changes in one transaction, each conditional on the old state.
@@ -102,7 +92,7 @@ class KeyStore:
         """
         from botocore.exceptions import ClientError
 
-        items = [{"Put": {"TableName": self._table, "Item": to_item(new),
+        items = [{"Put": {"TableName": self.table, "Item": to_item(new),
                           "ConditionExpression": "#s = :old",
                           "ExpressionAttributeNames": {"#s": "state"},
                           "ExpressionAttributeValues": {":old": {"S": old.state}}}}
@@ -110,8 +100,8 @@ class KeyStore:
         if not items:
             return
         try:
-            with dynamodb_faults("keys.transition"):
-                self._db.transact_write_items(TransactItems=items)
+            with self.faults("transition"):
+                self.db.transact_write_items(TransactItems=items)
         except ClientError as exc:
             if exc.response["Error"]["Code"] == "TransactionCanceledException":
                 raise KeyStateConflict("a concurrent rotation changed the keys first") from exc

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from authgate.settings import get_settings
+from authgate.stores.base import TableStore
 from authgate.stores.exceptions import TenantExists
-from authgate.stores.faults import dynamodb_faults
 
 
 class Tenant(NamedTuple):
@@ -76,56 +75,34 @@ def _to_item(t: Tenant) -> dict[str, Any]:
     return item
 
 
-class TenantStore:
-    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
-        if dynamodb is None:
-            from authgate.aws import dynamodb as default_client
-
-            dynamodb = default_client()
-        self._ddb = dynamodb
-        self.table = table or get_settings().tables.tenants
+class TenantStore(TableStore):
+    table_setting = "tenants"
 
     def get(self, tenant_id: str) -> Tenant | None:
         if not tenant_id:
             return None
-        with dynamodb_faults("tenants.get"):
-            item = self._ddb.get_item(TableName=self.table, Key={"tenant_id": {"S": tenant_id}},
-                                      ConsistentRead=True).get("Item")
+        with self.faults("get"):
+            item = self.db.get_item(TableName=self.table, Key={"tenant_id": {"S": tenant_id}},
+                                    ConsistentRead=True).get("Item")
         return from_item(item) if item else None
 
     def put(self, tenant: Tenant) -> None:
-        with dynamodb_faults("tenants.put"):
-            self._ddb.put_item(TableName=self.table, Item=_to_item(tenant))
+        with self.faults("put"):
+            self.db.put_item(TableName=self.table, Item=_to_item(tenant))
 
     def create(self, tenant: Tenant) -> None:
         """Store a new tenant; raises TenantExists rather than overwrite one (admin CLI)."""
-        with dynamodb_faults("tenants.create", refused=lambda: TenantExists(tenant.tenant_id)):
-            self._ddb.put_item(TableName=self.table, Item=_to_item(tenant),
-                               ConditionExpression="attribute_not_exists(tenant_id)")
+        with self.faults("create", refused=lambda: TenantExists(tenant.tenant_id)):
+            self.db.put_item(TableName=self.table, Item=_to_item(tenant),
+                             ConditionExpression="attribute_not_exists(tenant_id)")
 
     def list(self) -> Iterator[Tenant]:
         """Every tenant (a Scan: for the admin CLI, never a request path)."""
         kwargs: dict[str, Any] = {"TableName": self.table, "ConsistentRead": True}
         while True:
-            with dynamodb_faults("tenants.scan"):
-                page = self._ddb.scan(**kwargs)
+            with self.faults("scan"):
+                page = self.db.scan(**kwargs)
             yield from (from_item(item) for item in page.get("Items", []))
             if "LastEvaluatedKey" not in page:
                 return
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-
-
-def seed(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
-    """Seed loader: one Tenant per item (fields as in the table)."""
-    store = TenantStore(dynamodb)
-    for raw in items:
-        store.put(Tenant(
-            tenant_id=raw["tenant_id"], name=raw.get("name", raw["tenant_id"]),
-            currencies=tuple(raw.get("currencies", ())),
-            forbidden_scopes=frozenset(raw.get("forbidden_scopes", ())),
-            approved_clients=frozenset(raw.get("approved_clients", ())),
-            client_metadata_hosts=tuple(raw.get("client_metadata_hosts", ())),
-            registered_clients=bool(raw.get("registered_clients", False)),
-            registered_clients_cap=int(raw.get("registered_clients_cap", 100)),
-        ))
-    return len(items)

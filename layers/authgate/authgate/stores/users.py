@@ -1,194 +1,128 @@
-"""Users (UsersTable): scrypt password hashes and login throttling (RFC 9700 4.x brute force; NIST 800-63B 5.2.2).
+"""UsersTable: (tenant_id, username) -> scrypt password hash and sign-in throttle state.
 
-Throttling, per user, counted in `failed_logins` (consecutive failures since the last success):
-- the first FREE_ATTEMPTS failures cost nothing;
-- from then on every attempt must wait 2**(failures - FREE_ATTEMPTS) seconds after the previous
-  one (1, 2, 4 ... capped at MAX_DELAY); an attempt inside the window is refused unchecked;
-- the LOCK_AFTER-th consecutive failure locks the account for LOCK_SECONDS, then counting restarts.
-Each attempt first reserves itself with one conditional write that also moves the window, so
-a burst of parallel guesses gets no more tries than a sequence would. Unknown users, refused
-attempts and wrong passwords look the same to the caller and cost one scrypt each.
+The rules are authgate.users (model: the throttle; passwords: the hash). Each attempt first
+reserves itself with one conditional write that also moves the window, so a burst of parallel
+guesses gets no more tries than a sequence would. Unknown users, refused attempts and wrong
+passwords look the same to the caller and cost one scrypt each.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
-from collections.abc import Iterable, Mapping
-from functools import lru_cache
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
-from authgate import base64url, clock
-from authgate.settings import get_settings
+from authgate import clock, records
+from authgate.records import n, s
+from authgate.stores.base import TableStore
 from authgate.stores.exceptions import UserExists
-from authgate.stores.faults import condition_failed, dynamodb_faults
+from authgate.stores.faults import condition_failed
+from authgate.users.model import (
+    FIELDS,
+    FREE_ATTEMPTS,
+    LOCK_AFTER,
+    LOCK_SECONDS,
+    LoginResult,
+    User,
+    delay_after,
+)
+from authgate.users.passwords import check_password, dummy_hash, hash_password, needs_rehash
 
-FREE_ATTEMPTS = 3
-MAX_DELAY = 60
-LOCK_AFTER = 10
-LOCK_SECONDS = 15 * 60
-
-# scrypt cost (RFC 7914): N=2**14, r=8, p=1 is 16 MiB and ~50 ms; stored with each hash so it
-# can be raised later without invalidating existing hashes.
-SCRYPT_N, SCRYPT_R, SCRYPT_P, SCRYPT_DKLEN = 2**14, 8, 1, 32
-
-
-def hash_password(password: str, *, n: int = SCRYPT_N, r: int = SCRYPT_R, p: int = SCRYPT_P) -> str:
-    """`scrypt$N$r$p$salt$hash` with a fresh 16-byte salt."""
-    salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p,
-                            maxmem=128 * n * r * p + 1024 * 1024, dklen=SCRYPT_DKLEN)
-    return f"scrypt${n}${r}${p}${base64url.encode(salt)}${base64url.encode(digest)}"
+# The stored record: a User's fields and what only the store sees.
+ITEM_FIELDS = (*FIELDS, records.Field("password_hash", "S", "", public=False), records.Field("created_at", "N", 0))
 
 
-def check_password(password: str, encoded: str) -> bool:
-    """Constant-time comparison against a stored `scrypt$...` hash; malformed hashes never match."""
-    try:
-        scheme, n, r, p, salt, expected = encoded.split("$")
-        if scheme != "scrypt":
-            return False
-        n_, r_, p_ = int(n), int(r), int(p)
-        digest = hashlib.scrypt(password.encode("utf-8", "surrogatepass"), salt=base64url.decode(salt), n=n_, r=r_, p=p_,
-                                maxmem=128 * n_ * r_ * p_ + 1024 * 1024, dklen=len(base64url.decode(expected)))
-    except (ValueError, TypeError, UnicodeEncodeError):
-        return False
-    return hmac.compare_digest(digest, base64url.decode(expected))
+def key(tenant_id: str, username: str) -> dict[str, Any]:
+    return {"tenant_id": s(tenant_id), "username": s(username)}
 
 
-@lru_cache(maxsize=1)
-def _dummy_hash() -> str:
-    # Work done for unknown users and refused attempts, so timing does not tell them apart.
-    return hash_password(secrets.token_urlsafe(16))
-
-
-def delay_after(failures: int) -> int:
-    """Seconds an attempt must wait after `failures` consecutive failures."""
-    if failures < FREE_ATTEMPTS:
-        return 0
-    return min(int(2 ** (failures - FREE_ATTEMPTS)), MAX_DELAY)
-
-
-class User(NamedTuple):
-    tenant_id: str
-    username: str
-    failed_logins: int
-    locked_until: int
-
-
-class LoginResult(NamedTuple):
-    """Outcome of one login attempt. `reason` is for logs; callers show one message for all failures."""
-
-    ok: bool
-    reason: Literal["ok", "invalid", "throttled", "locked"]
-    subject: str = ""
-
-
-class UserStore:
+class UserStore(TableStore):
     """UsersTable: (tenant_id, username) -> password hash and throttling state."""
 
-    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
-        if dynamodb is None:
-            from authgate.aws import dynamodb as default_client
-
-            dynamodb = default_client()
-        self._db = dynamodb
-        self._table = table or get_settings().tables.users
+    table_setting = "users"
 
     def create(self, tenant_id: str, username: str, password: str, *, overwrite: bool = False) -> User:
         """Add a user (or replace one when `overwrite`); the password is stored as scrypt only."""
+        return self.put_hash(tenant_id, username, hash_password(password), overwrite=overwrite)
 
-        item = {
-            "tenant_id": {"S": tenant_id},
-            "username": {"S": username},
-            "password_hash": {"S": hash_password(password)},
-            "failed_logins": {"N": "0"},
-            "created_at": {"N": str(clock.seconds())},
-        }
+    def put_hash(self, tenant_id: str, username: str, password_hash: str, *, overwrite: bool = True) -> User:
+        """Add (or replace) a user whose password is already hashed (`hash_password`)."""
+        user = User(tenant_id, username, 0, 0)
+        item = records.to_item(ITEM_FIELDS, {**user._asdict(), "password_hash": password_hash,
+                                             "created_at": clock.seconds()})
         kwargs: dict[str, Any] = {} if overwrite else {"ConditionExpression": "attribute_not_exists(username)"}
-        with dynamodb_faults("users.create",
-                             refused=lambda: UserExists(f"user {username!r} already exists in tenant {tenant_id!r}")):
-            self._db.put_item(TableName=self._table, Item=item, **kwargs)
-        return User(tenant_id, username, 0, 0)
+        with self.faults("create",
+                         refused=lambda: UserExists(f"user {username!r} already exists in tenant {tenant_id!r}")):
+            self.db.put_item(TableName=self.table, Item=item, **kwargs)
+        return user
 
     def get(self, tenant_id: str, username: str) -> User | None:
-        with dynamodb_faults("users.get"):
-            item = self._db.get_item(TableName=self._table, ConsistentRead=True,
-                                     Key={"tenant_id": {"S": tenant_id}, "username": {"S": username}}).get("Item")
-        if not item:
-            return None
-        return User(tenant_id, username, int(item.get("failed_logins", {}).get("N", "0")),
-                    int(item.get("locked_until", {}).get("N", "0")))
+        with self.faults("get"):
+            item = self.db.get_item(TableName=self.table, ConsistentRead=True,
+                                    Key=key(tenant_id, username)).get("Item")
+        return User(**records.from_item(FIELDS, item)) if item else None
 
     def verify(self, tenant_id: str, username: str, password: str) -> LoginResult:
-        """Check a password under the throttling rules in the module docstring."""
+        """Check a password under the throttling rules of authgate.users.model."""
         from botocore.exceptions import ClientError
 
         now = clock.seconds()
-        key = {"tenant_id": {"S": tenant_id}, "username": {"S": username}}
+        item_key = key(tenant_id, username)
         try:
-            with dynamodb_faults("users.reserve"):
+            with self.faults("reserve"):
                 # The reservation: refuse while locked or inside the wait window; otherwise count
                 # this attempt as a failure up front and close the window for one second, so
                 # parallel attempts cannot all slip through before any failure is recorded.
-                reserved = self._db.update_item(
-                    TableName=self._table, Key=key,
+                reserved = self.db.update_item(
+                    TableName=self.table, Key=item_key,
                     UpdateExpression="SET failed_logins = if_not_exists(failed_logins, :zero) + :one, "
                                      "next_attempt_at = :soon",
                     ConditionExpression="attribute_exists(username) "
                                         "AND (attribute_not_exists(locked_until) OR locked_until <= :now) "
                                         "AND (attribute_not_exists(failed_logins) OR failed_logins < :free "
                                         "OR attribute_not_exists(next_attempt_at) OR next_attempt_at <= :now)",
-                    ExpressionAttributeValues={":zero": {"N": "0"}, ":one": {"N": "1"}, ":now": {"N": str(now)},
-                                               ":soon": {"N": str(now + 1)}, ":free": {"N": str(FREE_ATTEMPTS)}},
+                    ExpressionAttributeValues={":zero": n(0), ":one": n(1), ":now": n(now),
+                                               ":soon": n(now + 1), ":free": n(FREE_ATTEMPTS)},
                     ReturnValues="ALL_NEW",
                     ReturnValuesOnConditionCheckFailure="ALL_OLD",
                 )["Attributes"]
         except ClientError as exc:
             if not condition_failed(exc):
                 raise
-            check_password(password, _dummy_hash())
+            check_password(password, dummy_hash())
             old = exc.response.get("Item")
             if not old:
                 return LoginResult(False, "invalid")
-            locked = int(old.get("locked_until", {}).get("N", "0")) > now
+            locked = records.from_item(FIELDS, old)["locked_until"] > now
             return LoginResult(False, "locked" if locked else "throttled")
 
-        if check_password(password, reserved.get("password_hash", {}).get("S", "")):
-            with dynamodb_faults("users.success"):
-                self._db.update_item(TableName=self._table, Key=key,
-                                     UpdateExpression="SET failed_logins = :zero REMOVE next_attempt_at, locked_until",
-                                     ExpressionAttributeValues={":zero": {"N": "0"}})
+        stored = records.from_item(ITEM_FIELDS, reserved)
+        if check_password(password, stored["password_hash"]):
+            update, values = "SET failed_logins = :zero", {":zero": n(0)}
+            if needs_rehash(stored["password_hash"]):
+                # The same write: the password, known good now, at the current cost.
+                update, values = update + ", password_hash = :hash", {**values, ":hash": s(hash_password(password))}
+            with self.faults("success"):
+                self.db.update_item(TableName=self.table, Key=item_key,
+                                    UpdateExpression=update + " REMOVE next_attempt_at, locked_until",
+                                    ExpressionAttributeValues=values)
             return LoginResult(True, "ok", subject=username)
 
-        failures = int(reserved["failed_logins"]["N"])
-        with dynamodb_faults("users.failure"):
+        failures = int(stored["failed_logins"])
+        with self.faults("failure"):
             if failures >= LOCK_AFTER:
-                self._db.update_item(TableName=self._table, Key=key,
-                                     UpdateExpression="SET locked_until = :until, failed_logins = :zero "
-                                                      "REMOVE next_attempt_at",
-                                     ExpressionAttributeValues={":until": {"N": str(now + LOCK_SECONDS)},
-                                                                ":zero": {"N": "0"}})
+                self.db.update_item(TableName=self.table, Key=item_key,
+                                    UpdateExpression="SET locked_until = :until, failed_logins = :zero "
+                                                     "REMOVE next_attempt_at",
+                                    ExpressionAttributeValues={":until": n(now + LOCK_SECONDS), ":zero": n(0)})
             else:
                 # Only ever push the window later: a slow attempt that reserved early must not
                 # reopen a window that later reservations closed (that let a parallel guess in).
                 try:
-                    self._db.update_item(TableName=self._table, Key=key,
-                                         UpdateExpression="SET next_attempt_at = :next",
-                                         ConditionExpression="attribute_not_exists(next_attempt_at) "
-                                                             "OR next_attempt_at < :next",
-                                         ExpressionAttributeValues={":next": {"N": str(now + delay_after(failures))}})
+                    self.db.update_item(TableName=self.table, Key=item_key,
+                                        UpdateExpression="SET next_attempt_at = :next",
+                                        ConditionExpression="attribute_not_exists(next_attempt_at) "
+                                                            "OR next_attempt_at < :next",
+                                        ExpressionAttributeValues={":next": n(now + delay_after(failures))})
                 except ClientError as exc:
                     if not condition_failed(exc):
                         raise
         return LoginResult(False, "invalid")
-
-
-def seed(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
-    """Load the seed file's "users" section: [{"tenant_id", "username", "password"}]; returns the count."""
-    store = UserStore(dynamodb)
-    count = 0
-    for entry in items:
-        store.create(str(entry["tenant_id"]), str(entry["username"]), str(entry["password"]), overwrite=True)
-        count += 1
-    return count

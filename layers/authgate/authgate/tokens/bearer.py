@@ -16,7 +16,7 @@ from authgate.errors import ApiError
 from authgate.errors.challenges import bearer
 
 if TYPE_CHECKING:
-    from authgate.http.request import Request
+    from authgate.request_view import RequestView
 
 # RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 _TOKEN68 = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
@@ -45,12 +45,12 @@ def insufficient_scope(required: str) -> ApiError:
         "WWW-Authenticate": bearer(error="insufficient_scope", description=detail, scope=required)})
 
 
-def extract_token(request: Request) -> str:
+def extract_token(request: RequestView) -> str:
     """The bearer token of a request (RFC 6750 section 2), or the RFC 6750 section 3.1 error."""
     return extract_credentials(request)[1]
 
 
-def extract_credentials(request: Request) -> tuple[str, str]:
+def extract_credentials(request: RequestView) -> tuple[str, str]:
     """The scheme ("bearer" or "dpop", RFC 9449 7.1) and access token of a request, or the RFC 6750 3.1 error."""
     headers = request.headers.get_all("authorization")
     in_query = request.query.get("access_token", [])

@@ -21,6 +21,7 @@ import hmac
 import json
 import re
 from collections import OrderedDict
+from collections.abc import Collection
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
@@ -28,10 +29,11 @@ from urllib.parse import urlsplit, urlunsplit
 from authgate import base64url
 from authgate.tokens import jwa, jwk
 from authgate.tokens.jws import segment_json
+from authgate.tokens.numeric_date import numeric_date
 from authgate.tokens.profile import DPOP_ALGORITHMS
 
 if TYPE_CHECKING:
-    from authgate.http.request import Request
+    from authgate.request_view import RequestView
 
 # RFC 9449 4.2: the JOSE header's typ.
 PROOF_TYPE = "dpop+jwt"
@@ -44,6 +46,10 @@ ALGORITHM_KEY_TYPES = {"ES256": "EC", "EdDSA": "OKP", "RS256": "RSA", "PS256": "
 MAX_PROOF_LENGTH = 8192
 MAX_JTI_LENGTH = 256
 _COMPACT = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+# `ath` is base64url SHA-256, 43 characters (RFC 9449 4.2); a server nonce is base64url too
+# (tokens.dpop_nonce): anything else is refused before a constant-time comparison sees it.
+_ATH = re.compile(r"[A-Za-z0-9_-]{43}")
+_NONCE = re.compile(r"[A-Za-z0-9_-]{1,128}")
 ProofErrorCode = Literal["invalid_dpop_proof", "use_dpop_nonce"]
 
 
@@ -69,7 +75,7 @@ class Proof(NamedTuple):
     nonce: str | None = None
 
 
-def proof_header(request: Request) -> str | None:
+def proof_header(request: RequestView) -> str | None:
     """The request's one DPoP header, or None without one; ProofError for two (RFC 9449 4.3 step 1)."""
     values = request.headers.get_all("dpop")
     if len(values) > 1:
@@ -129,11 +135,13 @@ def _normalized_path(path: str) -> str:
 
 
 def check_proof(proof: str, *, method: str, uri: str, now: int, leeway: int,
-                access_token: str | None = None, nonce: Any = None) -> Proof:
+                access_token: str | None = None, nonce: Any = None,
+                algorithms: Collection[str] = ALGORITHMS) -> Proof:
     """Verify `proof` for a request (RFC 9449 4.3 steps 2-12, all but the `jti` write); ProofError if not.
 
     `uri` is the request's URI (its query and fragment are ignored); `access_token` is given at a
-    resource (step 12); `nonce`, when given, is the deployment's nonce checker (tokens.dpop_nonce).
+    resource (step 12); `nonce`, when given, is the deployment's nonce checker (tokens.dpop_nonce);
+    `algorithms` narrows step 5 for a client's profile (FAPI 2.0 5.4: PS256, ES256, EdDSA).
     """
     # Step 2-3: one well-formed compact JWS.
     if len(proof) > MAX_PROOF_LENGTH or not _COMPACT.fullmatch(proof):
@@ -142,6 +150,9 @@ def check_proof(proof: str, *, method: str, uri: str, now: int, leeway: int,
     # Steps 4, 5 and 7: a client signs every proof with one key, so its header segment repeats:
     # what the header says is checked once and remembered (bounded, least recently used out).
     alg, jkt, key = _header(header_segment)
+    if alg not in algorithms:
+        raise ProofError(f"The DPoP proof's alg must be one of {', '.join(algorithms)} for this client "
+                         "(FAPI 2.0 5.4).")
     # Step 6: the signature, with that key.
     try:
         signature = base64url.decode(signature_segment)
@@ -164,8 +175,8 @@ def check_proof(proof: str, *, method: str, uri: str, now: int, leeway: int,
     if not isinstance(htu, str) or expected is None or normalized_uri(htu) != expected:
         raise ProofError(f"The DPoP proof's htu does not match the request URI {expected}.")
     # Step 11: iat within the window, both ways (section 11.1).
-    iat = claims.get("iat")
-    if not isinstance(iat, int) or isinstance(iat, bool):
+    iat = numeric_date(claims.get("iat"))
+    if not isinstance(iat, int):
         raise ProofError("The DPoP proof's iat must be an integer (RFC 9449 4.2).")
     # Ahead of our clock by at most 60 s whatever the leeway (FAPI 2.0 5.3.2.1 item 13).
     if iat > now + min(leeway, MAX_FUTURE_IAT):
@@ -175,7 +186,7 @@ def check_proof(proof: str, *, method: str, uri: str, now: int, leeway: int,
     # Step 10: the server's nonce, when it asks for one.
     proof_nonce = claims.get("nonce")
     if nonce is not None:
-        if not isinstance(proof_nonce, str):
+        if not isinstance(proof_nonce, str) or not _NONCE.fullmatch(proof_nonce):
             raise ProofError("This server requires a DPoP nonce; use the DPoP-Nonce header's value.",
                              "use_dpop_nonce")
         if not nonce.accepts(proof_nonce, now):
@@ -183,21 +194,24 @@ def check_proof(proof: str, *, method: str, uri: str, now: int, leeway: int,
     # Step 12: ath, at a resource.
     if access_token is not None:
         ath = claims.get("ath")
-        if not isinstance(ath, str) or not hmac.compare_digest(ath, access_token_hash(access_token)):
+        if (not isinstance(ath, str) or not _ATH.fullmatch(ath)
+                or not hmac.compare_digest(ath.encode("ascii"), access_token_hash(access_token).encode("ascii"))):
             raise ProofError("The DPoP proof's ath does not match the access token.")
     return Proof(jkt=jkt, jti=jti, iat=iat, alg=alg, nonce=proof_nonce if isinstance(proof_nonce, str) else None)
 
 
-def use_once(proof: Proof, leeway: int) -> None:
+def use_once(proof: Proof, leeway: int, now: int) -> None:
     """Record the proof's `jti` for its window (RFC 9449 11.1); ProofError if it was seen before.
 
-    The window ends `leeway` after `iat`, when `check_proof` stops accepting the proof anyway.
+    The window ends `leeway` after `iat`, when `check_proof` stops accepting the proof anyway;
+    `now` is the time the proof was judged by (not a second reading of the clock), so the `jti`
+    is still held at every moment the proof was acceptable.
     """
     from authgate.stores.exceptions import Replayed
     from authgate.stores.replay import ReplayGuard, dpop_key
 
     try:
-        ReplayGuard().use(dpop_key(proof.jkt, proof.jti), proof.iat + leeway + 1)
+        ReplayGuard().use(dpop_key(proof.jkt, proof.jti), proof.iat + leeway + 1, now=now)
     except Replayed:
         raise ProofError("The DPoP proof was already used (jti); make a new proof for each request.") from None
 
@@ -207,7 +221,9 @@ def _check_header(header_segment: str) -> tuple[str, str, Any]:
     if header is None:
         raise ProofError("The DPoP proof's header is not a JSON object.")
     # Step 4: typ.
-    if header.get("typ") != PROOF_TYPE:
+    # Media types are case-insensitive and "application/" may be left out (RFC 7515 4.1.9).
+    typ = header.get("typ")
+    if not isinstance(typ, str) or typ.lower().removeprefix("application/") != PROOF_TYPE:
         raise ProofError("The DPoP proof's typ must be dpop+jwt (RFC 9449 4.2).")
     # Step 5: an asymmetric algorithm we support (never none, never a MAC).
     alg = header.get("alg")

@@ -44,7 +44,9 @@ class SlotNonces:
 
     def accepts(self, nonce: str, now: int) -> bool:
         slot = now // NONCE_SLOT_SECONDS
-        return any(hmac.compare_digest(nonce, self.for_slot(s)) for s in (slot, slot - 1))
+        # Bytes, not str: compare_digest refuses a non-ASCII str with TypeError.
+        sent = nonce.encode("utf-8", "surrogatepass")
+        return any(hmac.compare_digest(sent, self.for_slot(s).encode("ascii")) for s in (slot, slot - 1))
 
 
 def checker() -> SlotNonces | None:

@@ -26,6 +26,19 @@ PRIVATE_MEMBERS = ("d", "p", "q", "dp", "dq", "qi", "oth", "k")
 THUMBPRINT_MEMBERS = {"RSA": ("e", "kty", "n"), "EC": ("crv", "kty", "x", "y"), "OKP": ("crv", "kty", "x")}
 # NIST SP 800-57 / RFC 7518 3.3: RSA keys of 2048 bits or larger.
 MIN_RSA_BITS = 2048
+# The one public exponent accepted: an attacker's huge `e` makes every verification slow (and a
+# failed one spends nothing), and every key this service or a client generates uses 65537.
+RSA_EXPONENT = b"\x01\x00\x01"
+ED25519_KEY_BYTES = 32
+_ED25519_P = 2**255 - 19
+# The y coordinates of Ed25519's eight points of small order (1, 2, 4, 8; each y with either
+# sign of x): with such a key one signature verifies for every message (the identity point's,
+# R = identity and S = 0), so anyone could forge a client's private_key_jwt or a DPoP proof.
+_ED25519_SMALL_ORDER_Y = frozenset({
+    0, 1, _ED25519_P - 1,
+    0x7A03AC9277FDC74EC6CC392CFA53202A0F67100D760B3CBA4FD84D3D706A17C7,
+    0x05FC536D880238B13933C6D305ACDFD5F098EFF289F4C345B027B2C28F95E826,
+})
 
 
 def _b64(value: int, length: int | None = None) -> str:
@@ -33,11 +46,46 @@ def _b64(value: int, length: int | None = None) -> str:
     return base64url.encode(value.to_bytes(size, "big"))
 
 
-def _int(jwk: dict[str, Any], member: str) -> int:
+def _bytes(jwk: dict[str, Any], member: str) -> bytes:
     value = jwk.get(member)
     if not isinstance(value, str):
         raise TypeError(f"JWK member {member} is not a string")
-    return int.from_bytes(base64url.decode(value), "big")
+    if value.endswith("="):
+        raise ValueError(f"JWK member {member} is padded (RFC 7515 2: base64url without padding)")
+    return base64url.decode(value)
+
+
+def _int(jwk: dict[str, Any], member: str) -> int:
+    return int.from_bytes(_bytes(jwk, member), "big")
+
+
+def _unsigned(jwk: dict[str, Any], member: str) -> int:
+    """An RSA member in its canonical form: no leading zero octet (RFC 7518 6.3.1)."""
+    data = _bytes(jwk, member)
+    if not data or data[0] == 0:
+        raise ValueError(f"JWK member {member} is not minimal (RFC 7518 6.3.1: no leading zero octets)")
+    return int.from_bytes(data, "big")
+
+
+def _coordinate(jwk: dict[str, Any], member: str) -> int:
+    """An EC P-256 coordinate: exactly 32 octets (RFC 7518 6.2.1.2, 6.2.1.3)."""
+    data = _bytes(jwk, member)
+    if len(data) != P256_COORDINATE:
+        raise ValueError(f"JWK member {member} is {len(data)} octets; P-256 needs exactly {P256_COORDINATE}")
+    return int.from_bytes(data, "big")
+
+
+def ed25519_public_bytes(jwk: dict[str, Any]) -> bytes:
+    """An OKP Ed25519 `x` (RFC 8037 2): 32 octets, the canonical encoding of a point not of small order."""
+    data = _bytes(jwk, "x")
+    if len(data) != ED25519_KEY_BYTES:
+        raise ValueError(f"an Ed25519 key is {ED25519_KEY_BYTES} octets, not {len(data)}")
+    y = int.from_bytes(data, "little") & ((1 << 255) - 1)
+    if y >= _ED25519_P:
+        raise ValueError("the Ed25519 key is not canonically encoded (y >= p; RFC 8032 5.1.3)")
+    if y in _ED25519_SMALL_ORDER_Y:
+        raise ValueError("the Ed25519 key is a point of small order: any signature would verify")
+    return data
 
 
 def public_jwk(public_key: Any, kid: str, alg: str) -> dict[str, Any]:
@@ -62,24 +110,30 @@ def only_public(jwk: dict[str, Any]) -> dict[str, Any]:
 
 
 def public_key(jwk: dict[str, Any]) -> Any:
-    """The cryptography public key of an RSA or EC P-256 JWK; ValueError (TypeError) for anything else."""
+    """The cryptography public key of an RSA, EC P-256 or OKP Ed25519 JWK; ValueError (TypeError) otherwise.
+
+    Every key is held to one encoding, so one key has one RFC 7638 thumbprint: RSA `n` and `e`
+    without leading zero octets and `e` = 65537 (RFC 7518 6.3.1), EC coordinates of exactly the
+    curve's size (6.2.1.2), an Ed25519 point canonical and not of small order (RFC 8032 5.1.3).
+    """
     # Only the key type's own module: a cold RSA verifier does not pay for importing EC's.
     if jwk.get("kty") == "RSA":
         from cryptography.hazmat.primitives.asymmetric import rsa
 
-        return rsa.RSAPublicNumbers(_int(jwk, "e"), _int(jwk, "n")).public_key()
+        n = _unsigned(jwk, "n")
+        if _bytes(jwk, "e") != RSA_EXPONENT:
+            raise ValueError("the RSA public exponent must be 65537 (AQAB)")
+        return rsa.RSAPublicNumbers(65537, n).public_key()
     if jwk.get("kty") == "EC" and jwk.get("crv") == "P-256":
         from cryptography.hazmat.primitives.asymmetric import ec
 
-        return ec.EllipticCurvePublicNumbers(_int(jwk, "x"), _int(jwk, "y"), ec.SECP256R1()).public_key()
+        return ec.EllipticCurvePublicNumbers(_coordinate(jwk, "x"), _coordinate(jwk, "y"),
+                                             ec.SECP256R1()).public_key()
     if jwk.get("kty") == "OKP" and jwk.get("crv") == "Ed25519":
         # RFC 8037 2: x is the raw 32-byte public key.
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-        x = jwk.get("x")
-        if not isinstance(x, str):
-            raise TypeError("JWK member x is not a string")
-        return Ed25519PublicKey.from_public_bytes(base64url.decode(x))
+        return Ed25519PublicKey.from_public_bytes(ed25519_public_bytes(jwk))
     raise ValueError(f"unsupported JWK (kty {jwk.get('kty')!r}, crv {jwk.get('crv')!r})")
 
 
@@ -89,17 +143,8 @@ def public_proof_key(jwk: dict[str, Any]) -> Any:
     ValueError (TypeError) for a private key (RFC 9449 4.3 step 7: `d` or RSA's other private
     members present), a symmetric key (`oct`) or any other type or curve.
     """
-    from cryptography.hazmat.primitives.asymmetric import ed25519
-
     if any(member in jwk for member in PRIVATE_MEMBERS):
         raise ValueError("the JWK holds private key members")
-    if jwk.get("kty") == "OKP":
-        if jwk.get("crv") != "Ed25519":
-            raise ValueError(f"unsupported OKP curve {jwk.get('crv')!r}")
-        x = jwk.get("x")
-        if not isinstance(x, str):
-            raise TypeError("JWK member x is not a string")
-        return ed25519.Ed25519PublicKey.from_public_bytes(base64url.decode(x))
     key = public_key(jwk)
     if jwk.get("kty") == "RSA" and key.key_size < MIN_RSA_BITS:
         raise ValueError(f"RSA key of {key.key_size} bits; at least {MIN_RSA_BITS} required")

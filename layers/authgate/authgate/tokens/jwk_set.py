@@ -1,4 +1,4 @@
-"""GET /.well-known/jwks.json (RFC 7517 section 5): the next, current and previous keys.
+"""The published JWK Set (RFC 7517 section 5): the next, current and previous keys (served by functions/jwks).
 
 Stays lean (the jwks function's cold start budget is 1.1x `import boto3`): public JWKs are
 read from the keys table as stored JSON; no jwt/cryptography import on this path.
@@ -9,14 +9,8 @@ published jwks_max_age + leeway before it signs, so no cached copy can miss it.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
-from authgate.http.response import Response
-from authgate.settings import get_settings
 from authgate.tokens.jwk import only_public
-
-if TYPE_CHECKING:
-    from authgate.http.request import Request
 
 
 def jwk_set() -> dict[str, list[dict[str, object]]]:
@@ -29,9 +23,3 @@ def jwk_set() -> dict[str, list[dict[str, object]]]:
         published.update(kid=record.kid, alg=record.alg, use="sig")
         keys.append(only_public(published))
     return {"keys": keys}
-
-
-def get_jwks(request: Request) -> Response:
-    # No stale-while-revalidate / stale-if-error: either would let a cache serve a copy older
-    # than max-age, which the overlap rule does not allow for.
-    return Response.json(200, jwk_set(), Cache_Control=f"public, max-age={get_settings().jwks_max_age}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from authgate import base64url
+from authgate import base64url, strict_json
 
 # JWS alg -> JWK kty (RFC 7518 section 3.1)
 ALGORITHMS = {"RS256": "RSA", "ES256": "EC"}
@@ -47,10 +47,22 @@ def compact(header: dict[str, Any], claims: dict[str, Any], signer: Signer) -> s
     return f"{signing_input}.{base64url.encode(signer.sign(signing_input.encode('ascii')))}"
 
 
+def segment_bytes(segment: str) -> bytes:
+    """The octets of one JWS segment; ValueError unless unpadded canonical base64url (RFC 7515 2)."""
+    if segment.endswith("="):
+        raise ValueError("a JWS segment carries no padding (RFC 7515 2)")
+    return base64url.decode(segment)
+
+
 def segment_json(segment: str) -> dict[str, Any] | None:
-    """A base64url JSON object (a JOSE header or a verified payload), or None when it is not one."""
+    """A segment's JSON object (a JOSE header or a payload), or None when it is not one.
+
+    The one parser of JWS JSON (RFC 7515 5.2 steps 2-4): unpadded base64url, UTF-8 only (no
+    other encoding is sniffed), strict JSON (authgate.strict_json: no duplicate names, no
+    NaN/Infinity, no lone surrogates, no nesting that exhausts the parser), an object.
+    """
     try:
-        value = json.loads(base64url.decode(segment))
+        value = strict_json.loads(segment_bytes(segment).decode("utf-8"))
     except ValueError:  # binascii.Error, UnicodeDecodeError and JSONDecodeError are ValueErrors
         return None
     return value if isinstance(value, dict) else None

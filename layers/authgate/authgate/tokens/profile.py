@@ -14,6 +14,8 @@ RESOURCE_PATH = "/charges"
 # asymmetric only, never `none` or a MAC. Here, beside the profile, so the metadata documents
 # can name them without importing the proof checker.
 DPOP_ALGORITHMS = ("ES256", "EdDSA", "RS256", "PS256")
+# FAPI 2.0 5.4: the only algorithms a fapi2 client may sign with (its DPoP proofs included).
+FAPI2_ALGORITHMS = ("PS256", "ES256", "EdDSA")
 # RFC 9068 section 2.2, plus the tenant every route is scoped to.
 REQUIRED_CLAIMS = ("iss", "sub", "aud", "exp", "iat", "jti", "client_id", "scope", "tenant")
 

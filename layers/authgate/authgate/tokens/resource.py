@@ -22,34 +22,34 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from authgate import clock
+from authgate.clients.model import FAPI2
 from authgate.errors import ApiError
 from authgate.errors.challenges import resource as resource_challenge
-from authgate.http.issuer import base_url
+from authgate.issuer import base_url
 from authgate.settings import get_settings
 from authgate.stores import client_cache
 from authgate.stores.batch import BatchRead
 from authgate.stores.revocations import RevocationStore
 from authgate.tokens import dpop, dpop_nonce
 from authgate.tokens.bearer import extract_credentials, insufficient_scope, invalid_token
-from authgate.tokens.profile import default_audience, resource_metadata_url
+from authgate.tokens.profile import FAPI2_ALGORITHMS, default_audience, resource_metadata_url
 from authgate.tokens.validation import default_validator
 
 if TYPE_CHECKING:
-    from authgate.http.context import ErrorFormat
-    from authgate.http.request import Request
+    from authgate.request_view import ErrorFormat, RequestView
     from authgate.tokens.principal import Principal
 
 T = TypeVar("T")
 ERROR_FORMATS = ("problem", "legacy-a", "legacy-b")
 
 
-def require_bearer(request: Request, scope: str, *, audience: str | None = None) -> Principal:
+def require_bearer(request: RequestView, scope: str, *, audience: str | None = None) -> Principal:
     """The request's principal if its bearer token is valid and carries `scope`, else ApiError."""
     principal, _ = require_bearer_with(request, scope, lambda principal, reads: None, audience=audience)
     return principal
 
 
-def require_bearer_with(request: Request, scope: str, prefetch: Callable[[Principal, BatchRead], T], *,
+def require_bearer_with(request: RequestView, scope: str, prefetch: Callable[[Principal, BatchRead], T], *,
                         audience: str | None = None) -> tuple[Principal, T]:
     """`require_bearer`, plus the route's own reads in the same BatchGetItem.
 
@@ -70,7 +70,7 @@ CHALLENGED = frozenset({"unauthenticated", "invalid_request", "invalid_token", "
                         "invalid_dpop_proof", "use_dpop_nonce"})
 
 
-def _challenge(error: ApiError, request: Request, scope: str) -> None:
+def _challenge(error: ApiError, request: RequestView, scope: str) -> None:
     """Both challenges, the error on the scheme the request used; DPoP failures are 401 here (RFC 9449 7.1)."""
     authorization = request.headers.get("authorization") or ""
     scheme = "dpop" if authorization.strip().lower().startswith("dpop ") else "bearer"
@@ -82,7 +82,7 @@ def _challenge(error: ApiError, request: Request, scope: str) -> None:
         resource_metadata_url(base_url(request)))
 
 
-def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchRead], T],
+def _require(request: RequestView, scope: str, prefetch: Callable[[Principal, BatchRead], T],
              audience: str | None) -> tuple[Principal, T]:
     scheme, token = extract_credentials(request)
     issuer = base_url(request)
@@ -102,10 +102,11 @@ def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchR
                             internal=f"client_id={principal.client_id}")
     request.context.error_format = cast("ErrorFormat", error_format if error_format in ERROR_FORMATS else "problem")
     # After the client's error format is known, so a proof failure is rendered in the client's shape.
-    proof = _proof(request, scheme, token, principal, issuer, now)
+    fapi2 = client.profile() == FAPI2
+    proof = _proof(request, scheme, token, principal, issuer, now, fapi2)
     if proof is not None:
         try:
-            dpop.use_once(proof, get_settings().leeway)
+            dpop.use_once(proof, get_settings().leeway, now)
         except dpop.ProofError as failed:
             raise ApiError(failed.code, failed.detail) from None
     required = scope.split()
@@ -114,8 +115,8 @@ def _require(request: Request, scope: str, prefetch: Callable[[Principal, BatchR
     return principal, extra
 
 
-def _proof(request: Request, scheme: str, token: str, principal: Principal, issuer: str,
-           now: int) -> dpop.Proof | None:
+def _proof(request: RequestView, scheme: str, token: str, principal: Principal, issuer: str,
+           now: int, fapi2: bool) -> dpop.Proof | None:
     """The request's DPoP proof for a bound token (RFC 9449 7.1), checked but not yet spent; None for Bearer."""
     if principal.jkt is None:
         if scheme == "dpop":
@@ -129,7 +130,8 @@ def _proof(request: Request, scheme: str, token: str, principal: Principal, issu
         if header is None:
             raise dpop.ProofError("The request carries no DPoP proof; a DPoP-bound token needs one (RFC 9449 7.1).")
         proof = dpop.check_proof(header, method=request.method, uri=issuer + request.path, now=now,
-                                 leeway=get_settings().leeway, access_token=token, nonce=dpop_nonce.checker())
+                                 leeway=get_settings().leeway, access_token=token, nonce=dpop_nonce.checker(),
+                                 algorithms=FAPI2_ALGORITHMS if fapi2 else dpop.ALGORITHMS)
     except dpop.ProofError as failed:
         raise ApiError(failed.code, failed.detail, headers=dpop_nonce.error_headers(failed.code, now)) from None
     if proof.jkt != principal.jkt:

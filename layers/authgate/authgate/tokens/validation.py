@@ -17,17 +17,16 @@ request, from storage (tokens.resource).
 
 from __future__ import annotations
 
-import json
 import re
 from collections import OrderedDict
 from typing import Any
 
-from authgate import base64url
 from authgate.caches import cached
 from authgate.settings import get_settings
 from authgate.tokens import jwa
 from authgate.tokens.bearer import invalid_token
-from authgate.tokens.jws import segment_json
+from authgate.tokens.jws import segment_bytes, segment_json
+from authgate.tokens.numeric_date import numeric_date
 from authgate.tokens.principal import Principal
 from authgate.tokens.profile import REQUIRED_CLAIMS, TOKEN_TYPE
 from authgate.tokens.verification_keys import ALLOWED_ALGS, KeyCache, VerificationKey
@@ -42,8 +41,8 @@ VERIFIED_CACHE_SIZE = 1024
 
 
 def _number(claims: dict[str, Any], name: str) -> int | float:
-    value = claims.get(name)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    value = numeric_date(claims.get(name))
+    if value is None:
         raise invalid_token(f"The {name} claim is not a NumericDate.")
     return value
 
@@ -63,7 +62,7 @@ class AccessTokenValidator:
         remembered = self._verified.get(entry)
         if remembered is not None:
             principal, kid, key = remembered
-            if self.keys.get(kid, now) is key and now <= principal.expires_at + self.leeway:
+            if self.keys.get(kid, now) is key and now < principal.expires_at + self.leeway:
                 return principal
             self._verified.pop(entry, None)
         principal, kid, key = self._verify(token, issuer=issuer, audience=audience, now=now)
@@ -105,16 +104,14 @@ class AccessTokenValidator:
         if key.alg != alg:
             raise invalid_token(f"The algorithm {alg} does not match the signing key.")
         try:
-            payload, signature = base64url.decode(body), base64url.decode(tail)
+            segment_bytes(body)
+            signature = segment_bytes(tail)
         except ValueError:
             raise invalid_token("The access token is not a JWT.") from None
         if not jwa.verify(alg, key.key, f"{head}.{body}".encode("ascii"), signature):
             raise invalid_token("The token signature is invalid.")
-        try:
-            claims = json.loads(payload)
-        except ValueError:
-            raise invalid_token("The access token is not a JWT.") from None
-        if not isinstance(claims, dict):
+        claims = segment_json(body)
+        if claims is None:
             raise invalid_token("The token claims are not a JSON object.")
         return self._check_claims(claims, issuer=issuer, audience=audience, now=now), kid, key
 
@@ -129,7 +126,8 @@ class AccessTokenValidator:
         if audience not in audiences:
             raise invalid_token("The token is not meant for this resource (aud).")
         exp, iat = _number(claims, "exp"), _number(claims, "iat")
-        if now > exp + self.leeway:
+        # RFC 7519 4.1.4: refused "on or after" the expiry (plus the leeway).
+        if now >= exp + self.leeway:
             raise invalid_token("The access token expired.")
         if iat > now + self.leeway:
             raise invalid_token("The token was issued in the future (iat).")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from authgate.http.issuer import problem_type
+from authgate.issuer import problem_type
 
 if TYPE_CHECKING:
     from authgate.errors.model import ApiError, FieldError

@@ -15,10 +15,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from authgate.errors.challenges import basic
 from authgate.errors.description import oauth_description
-from authgate.http.issuer import base_url, problem_type
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
+from authgate.issuer import base_url, problem_type
 
 if TYPE_CHECKING:
     from authgate.errors.model import ApiError, OAuthCode
@@ -120,19 +120,24 @@ The redirect is 302 from GET and 303 from the sign-in form's POST (RFC 9700 4.12
 
 
 def error_page(error: ApiError, request: Request | None) -> Response:
-    """The page a person sees when nothing may be redirected: heading, what went wrong, code, request id.
+    """The page a person sees when nothing may be redirected: heading, what went wrong, codes, request id.
 
     Escaped, client-facing text only, with the pages' shared stylesheet and strict headers
     (no-store: it describes this one request).
     """
     request_id = request.request_id if request else ""
     title = html.escape(error.title)
+    # The RFC 6749 4.1.2.1 code the case would carry in a redirect, beside a finer one of ours:
+    # what clients and support staff search for (unauthorized_client for a client of another
+    # environment, invalid_request for an unknown client or redirect URI, ...).
+    oauth = oauth_error_code(error, AUTHORIZE_CODES)
+    named = "" if oauth == error.code else f" &middot; OAuth error <code>{html.escape(oauth)}</code>"
     page = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="referrer" content="no-referrer"><title>{title}</title>{stylesheet.link()}</head>'
         f'<body><main class="error"><h1>{title}</h1><p>{html.escape(error.detail)}</p>'
-        f'<p class="meta">Error code: <code>{html.escape(error.code)}</code>'
+        f'<p class="meta">Error code: <code>{html.escape(error.code)}</code>{named}'
         + (f" &middot; request id <code>{html.escape(request_id)}</code>" if request_id else "")
         + "</p></main></body></html>"
     )

@@ -12,10 +12,10 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from authgate.clients.model import Client
 from authgate.oauth.client_metadata import rules
 from authgate.oauth.client_metadata.client_id_url import ClientIdUrl
 from authgate.oauth.client_metadata.errors import MetadataRefused
-from authgate.stores.clients import Client
 
 SOURCE = "metadata_document"
 

@@ -19,10 +19,11 @@ from collections.abc import Callable
 from typing import Any
 
 from authgate import clock
+from authgate.clients.model import Client
 from authgate.oauth.client_metadata import client_id_url, document, fetcher, freshness
 from authgate.oauth.client_metadata.errors import MetadataRefused
 from authgate.settings import Settings, get_settings
-from authgate.stores.clients import Client, ClientStore
+from authgate.stores.clients import ClientStore
 from authgate.stores.exceptions import ClientExists
 
 # A cached document's record outlives its freshness this long before DynamoDB's TTL removes it.

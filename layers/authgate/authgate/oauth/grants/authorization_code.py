@@ -13,7 +13,8 @@ from authgate.oauth.grants.base import (
     check_key_binding,
     token_type,
 )
-from authgate.stores.codes import AuthorizationCode, CodeAlreadyUsed, CodeError, CodeStore
+from authgate.stores.codes import AuthorizationCode, CodeStore
+from authgate.stores.exceptions import CodeAlreadyUsed, CodeError
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.tokens.access_token import issue_access_token
 

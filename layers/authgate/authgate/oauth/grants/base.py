@@ -10,8 +10,8 @@ from authgate.errors import ApiError
 from authgate.oauth.scopes import KNOWN_SCOPES, ScopeSyntaxError, format_scope, parse_scope
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.stores.clients import Client
     from authgate.stores.tenants import Tenant
 
 

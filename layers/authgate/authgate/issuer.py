@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 from authgate.settings import SettingsError, get_settings
 
 if TYPE_CHECKING:
-    from authgate.http.request import Request
+    from authgate.request_view import RequestView
 
 
-def base_url(request: Request | None) -> str:
+def base_url(request: RequestView | None) -> str:
     """Configured issuer, else derived from the API Gateway context (https://domain/stage)."""
     try:
         configured = get_settings().issuer
@@ -25,6 +25,6 @@ def base_url(request: Request | None) -> str:
     return ""
 
 
-def problem_type(request: Request | None, code: str) -> str:
+def problem_type(request: RequestView | None, code: str) -> str:
     """RFC 9457 3.1.1 `type`: an absolute URI that GET /problems/{code} documents."""
     return f"{base_url(request)}/problems/{code}"

@@ -1,0 +1,104 @@
+"""The local stack's seed loaders: one per seed section, each writing its store's records.
+
+Kept out of the runtime layer: only `authgate serve`/`bootstrap` seed tables, a deployed
+function never does. Secrets and passwords are plaintext in a seed file and hashed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+
+def tenants(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
+    """One Tenant per item (fields as in the table)."""
+    from authgate.stores.tenants import Tenant, TenantStore
+
+    store = TenantStore(dynamodb)
+    for raw in items:
+        store.put(Tenant(
+            tenant_id=raw["tenant_id"], name=raw.get("name", raw["tenant_id"]),
+            currencies=tuple(raw.get("currencies", ())),
+            forbidden_scopes=frozenset(raw.get("forbidden_scopes", ())),
+            approved_clients=frozenset(raw.get("approved_clients", ())),
+            client_metadata_hosts=tuple(raw.get("client_metadata_hosts", ())),
+            registered_clients=bool(raw.get("registered_clients", False)),
+            registered_clients_cap=int(raw.get("registered_clients_cap", 100)),
+        ))
+    return len(items)
+
+
+def clients(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
+    """Plaintext `secret` in the seed is hashed on load; records are replaced."""
+    from authgate import clock
+    from authgate.clients.model import Client, hash_secret
+    from authgate.settings import get_settings
+    from authgate.stores.clients import ClientStore
+
+    store = ClientStore(dynamodb)
+    for raw in items:
+        secret = raw.get("secret")
+        client_type = raw.get("client_type") or ("confidential" if secret else "public")
+        store.put(Client(
+            client_id=raw["client_id"], tenant_id=raw["tenant_id"],
+            environment=raw.get("environment") or get_settings().stage, client_type=client_type,
+            secret_hash=hash_secret(secret) if secret else None,
+            redirect_uris=tuple(raw.get("redirect_uris", ())), grant_types=tuple(raw.get("grant_types", ())),
+            scopes=tuple(raw.get("scopes", ())), error_format=raw.get("error_format", "problem"),
+            requires_admin_approval=bool(raw.get("requires_admin_approval", False)),
+            name=raw.get("name", raw["client_id"]), created_at=clock.seconds(),
+            jwks=tuple(raw.get("jwks", {}).get("keys", ())),
+            token_endpoint_auth_method=raw.get("token_endpoint_auth_method", ""),
+            require_pushed_authorization_requests=bool(raw.get("require_pushed_authorization_requests", False)),
+            profile=raw.get("profile", ""),
+            dpop_bound_access_tokens=bool(raw.get("dpop_bound_access_tokens", False)),
+        ))
+    return len(items)
+
+
+def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
+    """The "users" section: [{"tenant_id", "username", "password"}]; returns the count.
+
+    A seeded password is hashed once per process (a local stack and the tests reseed often, and
+    each hash costs 128 MiB and most of a second); every user still gets its own salt.
+    """
+    from authgate.stores.users import UserStore
+
+    store = UserStore(dynamodb)
+    count = 0
+    for entry in items:
+        tenant, username = str(entry["tenant_id"]), str(entry["username"])
+        store.put_hash(tenant, username, _seeded_hash(tenant, username, str(entry["password"])))
+        count += 1
+    return count
+
+
+@lru_cache(maxsize=64)
+def _seeded_hash(tenant_id: str, username: str, password: str) -> str:
+    from authgate.users.passwords import hash_password
+
+    return hash_password(password)
+
+
+def invoices(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
+    """The "invoices" section: [{"tenant_id", "invoice_id", "status", "amount_due"?, ...}]."""
+    from authgate.stores.invoices import Invoice, InvoiceStore
+
+    store = InvoiceStore(dynamodb)
+    count = 0
+    for raw in items:
+        missing = [k for k in ("tenant_id", "invoice_id", "status") if not raw.get(k)]
+        if missing:
+            raise ValueError(f"seed invoice {raw!r} lacks {', '.join(missing)}")
+        unknown = set(raw) - {"tenant_id", "invoice_id", "status", "amount_due", "currency", "description"}
+        if unknown:
+            raise ValueError(f"seed invoice {raw['invoice_id']}: unknown members {sorted(unknown)}")
+        store.put(Invoice(raw["tenant_id"], raw["invoice_id"], raw["status"],
+                          raw.get("amount_due"), raw.get("currency"), raw.get("description")))
+        count += 1
+    return count
+
+
+# Section -> its loader, in load order (tenants before the clients and users that name them).
+LOADERS = {"tenants": tenants, "clients": clients, "users": users, "invoices": invoices}

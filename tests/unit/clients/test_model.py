@@ -1,0 +1,89 @@
+"""authgate.clients.model: the field table's DynamoDB item and public view, the secret check, registration rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from authgate.clients.model import (
+    Client,
+    check_registration,
+    client_secret_matches,
+    from_item,
+    hash_secret,
+    to_item,
+)
+from authgate.clients.origins import browser_origins, origin_record_id
+
+FULL = Client(
+    client_id="c1", tenant_id="t1", environment="staging", client_type="confidential",
+    secret_hash=hash_secret("s3cret"), redirect_uris=("https://app.example/cb",), grant_types=("authorization_code",),
+    scopes=("charges:read", "charges:write"), error_format="legacy-a", requires_admin_approval=True, name="App",
+    created_at=1700000000, jwks=({"kty": "EC", "crv": "P-256", "x": "x", "y": "y"},),
+    token_endpoint_auth_method="private_key_jwt", require_pushed_authorization_requests=True, profile="fapi2",
+    dpop_bound_access_tokens=True,
+)
+
+
+def test_a_full_client_is_stored_attribute_by_attribute() -> None:
+    assert to_item(FULL) == {
+        "client_id": {"S": "c1"}, "tenant_id": {"S": "t1"}, "environment": {"S": "staging"},
+        "client_type": {"S": "confidential"}, "secret_hash": {"S": hash_secret("s3cret")},
+        "redirect_uris": {"L": [{"S": "https://app.example/cb"}]}, "grant_types": {"L": [{"S": "authorization_code"}]},
+        "scopes": {"L": [{"S": "charges:read"}, {"S": "charges:write"}]}, "error_format": {"S": "legacy-a"},
+        "requires_admin_approval": {"BOOL": True}, "name": {"S": "App"}, "created_at": {"N": "1700000000"},
+        "jwks": {"S": '{"keys":[{"kty":"EC","crv":"P-256","x":"x","y":"y"}]}'},
+        "token_endpoint_auth_method": {"S": "private_key_jwt"}, "require_pushed_authorization_requests": {"BOOL": True},
+        "profile": {"S": "fapi2"}, "dpop_bound_access_tokens": {"BOOL": True},
+    }
+    assert from_item(to_item(FULL)) == FULL
+
+
+def test_optional_attributes_are_not_written_and_read_back_as_their_defaults() -> None:
+    public = Client("p1", "t1", "local", "public", None, (), (), ())
+    item = to_item(public)
+    assert set(item) == {"client_id", "tenant_id", "environment", "client_type", "redirect_uris", "grant_types",
+                         "scopes", "error_format", "requires_admin_approval", "name", "created_at"}
+    assert from_item(item) == public
+
+
+def test_a_sparse_or_older_item_reads_with_defaults() -> None:
+    client = from_item({"client_id": {"S": "old"}, "scopes": {"SS": ["b", "a"]}, "secret_hash": {"S": ""}})
+    assert client == Client("old", "", "local", "confidential", None, (), (), ("a", "b"))
+
+
+def test_the_public_view_hides_the_hash_and_names_the_effective_auth_method() -> None:
+    view = Client("c2", "t1", "local", "confidential", hash_secret("x"), ("https://a/cb",), (), ("s",)).public_view()
+    assert view == {
+        "client_id": "c2", "tenant_id": "t1", "environment": "local", "client_type": "confidential",
+        "redirect_uris": ["https://a/cb"], "grant_types": [], "scopes": ["s"], "error_format": "problem",
+        "requires_admin_approval": False, "name": "", "created_at": 0, "jwks": {"keys": []},
+        "token_endpoint_auth_method": "client_secret_basic", "require_pushed_authorization_requests": False,
+        "profile": "", "dpop_bound_access_tokens": False,
+    }
+
+
+def test_only_a_confidential_client_with_that_secret_matches() -> None:
+    assert client_secret_matches(FULL, "s3cret")
+    assert not client_secret_matches(FULL, "other")
+    assert not client_secret_matches(None, "s3cret")
+    assert not client_secret_matches(FULL._replace(secret_hash=None), "s3cret")
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("client_type", "secret"), ("error_format", "xml"), ("environment", "dev"),
+    ("token_endpoint_auth_method", "tls_client_auth"), ("profile", "fapi1"),
+])
+def test_unknown_registration_values_are_refused(field: str, value: str) -> None:
+    values = {"client_type": "public", "error_format": "problem", "environment": "local",
+              "token_endpoint_auth_method": "", "profile": ""}
+    check_registration(**values)
+    with pytest.raises(ValueError, match=field):
+        check_registration(**{**values, field: value})
+
+
+def test_browser_origins_are_those_of_a_public_clients_redirect_uris() -> None:
+    public = Client("p", "t", "local", "public", None, ("https://App.example:443/cb", "com.example.app:/cb",
+                                                         "http://127.0.0.1:8765/x"), (), ())
+    assert browser_origins(public) == {"https://app.example", "http://127.0.0.1:8765"}
+    assert browser_origins(public._replace(client_type="confidential")) == set()
+    assert origin_record_id("local", "https://app.example") == "origin local https://app.example"

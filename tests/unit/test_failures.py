@@ -1,0 +1,50 @@
+"""failures.api_error: one table from store exception to ApiError, looked up along the exception's MRO."""
+
+from __future__ import annotations
+
+from authgate.failures import ERRORS, api_error
+from authgate.stores.exceptions import (
+    ClientNotFound,
+    CodeAlreadyUsed,
+    CodeError,
+    CodeExpired,
+    InvoiceNotPayable,
+    PushedRequestOfAnotherClient,
+    RotationFailed,
+    StorageUnavailable,
+    StoreError,
+)
+
+
+def test_the_most_specific_entry_wins() -> None:
+    used, expired = api_error(CodeAlreadyUsed()), api_error(CodeExpired())
+    assert used is not None and expired is not None
+    assert (used.code, used.detail) == ("invalid_grant", "The authorization code has already been used.")
+    assert (expired.code, expired.detail, expired.internal) == (
+        "invalid_grant", "The authorization code is invalid or expired.", "expired")
+
+
+def test_a_subclass_without_its_own_entry_takes_its_bases() -> None:
+    class CodeRevoked(CodeError):
+        reason = "revoked"
+
+    error = api_error(CodeRevoked())
+    assert error is not None and (error.code, error.internal) == ("invalid_grant", "revoked")
+    par = api_error(PushedRequestOfAnotherClient())
+    assert par is not None and par.code == "invalid_request_uri"
+    assert par.detail == "The request_uri was not pushed by this client_id."
+
+
+def test_unavailable_storage_is_503_with_retry_after() -> None:
+    error = api_error(StorageUnavailable("clients.get", "ThrottlingException"))
+    assert error is not None
+    assert (error.code, error.headers, error.oauth_error) == (
+        "service_unavailable", {"Retry-After": "1"}, "temporarily_unavailable")
+
+
+def test_exceptions_outside_the_table_are_not_domain_failures() -> None:
+    for exc in (ValueError("x"), StoreError("x"), InvoiceNotPayable("inv_1"), ClientNotFound("c")):
+        assert api_error(exc) is None
+    assert all(issubclass(cls, StoreError) for cls in ERRORS)
+    refresh = api_error(RotationFailed(reused=True, family_revoked=True))
+    assert refresh is not None and refresh.detail == "The refresh token has already been used; its grant is revoked."
