@@ -103,8 +103,7 @@ def test_a_document_naming_another_client_id_is_an_error_page(cimd: DocumentServ
                                                   "redirect_uris": [REDIRECT]}).encode())
     assert_error_page(browser.get(params(url)), "client_metadata_client_id_mismatch",
                       f"The client's metadata document at {url} names another client_id "
-                      "(https://other.example/agent.json); it must be exactly the document's URL. "
-                      "(OAuth error invalid_client.)")
+                      "(https://other.example/agent.json); it must be exactly the document's URL.")
 
 
 def test_a_redirect_uri_not_in_the_document_is_never_redirected_to(cimd: DocumentServer, browser: Browser) -> None:
@@ -118,7 +117,7 @@ def test_a_redirected_document_is_an_error_page(cimd: DocumentServer, browser: B
     url = cimd.url("/moved.json")
     assert_error_page(browser.get(params(url)), "client_metadata_redirected",
                       f"The client's metadata document at {url} answered a redirect (301); redirects are not "
-                      "followed. (OAuth error invalid_client.)")
+                      "followed.")
 
 
 def test_a_shared_secret_document_is_refused(cimd: DocumentServer, browser: Browser) -> None:
@@ -126,7 +125,7 @@ def test_a_shared_secret_document_is_refused(cimd: DocumentServer, browser: Brow
     assert_error_page(browser.get(params(client_id)), "client_metadata_invalid",
                       f"The client's metadata document at {client_id} is invalid: token_endpoint_auth_method "
                       "client_secret_basic needs a shared secret, which a self-registered client cannot have; use "
-                      "none or private_key_jwt. (OAuth error invalid_client.)")
+                      "none or private_key_jwt.")
 
 
 def test_a_tenant_that_does_not_accept_the_host_gets_a_page(cimd: DocumentServer, browser: Browser) -> None:
@@ -205,7 +204,7 @@ def test_fetches_from_one_host_have_their_own_limit(cimd: DocumentServer, browse
     assert result["statusCode"] == 429
     assert page_of(result).text() == (
         f"Too many metadata fetches Too many fetches of client metadata documents from 127.0.0.1; retry after "
-        f"{retry} seconds. (OAuth error temporarily_unavailable.) Error code: client_metadata_rate_limited · "
+        f"{retry} seconds. Error code: client_metadata_rate_limited · OAuth error temporarily_unavailable · "
         f"request id {headers_of(result)['x-request-id']}")
     assert len(cimd.requests) == 1
 
@@ -234,3 +233,23 @@ def test_a_private_key_jwt_document_with_jwks_uri_authenticates_by_assertion(cim
     # Without an assertion the same client is refused: its document says private_key_jwt.
     refused = tokens.post(params(client_id), path="/oauth/par")
     assert refused["statusCode"] == 401 and body_of(refused)["error"] == "invalid_client"
+
+
+def test_an_administrators_client_under_an_https_id_is_never_fetched_over(cimd: DocumentServer, browser: Browser,
+                                                                          tokens: TokenClient) -> None:
+    """Draft 7.2 (pre-registration): the record is used as it is; one of another environment is not
+    overwritten by a fetched document."""
+    from authgate.stores.clients import ClientStore
+
+    client_id = cimd.document("/prereg.json")
+    ClientStore().create(client_id=client_id, tenant_id="demo", client_type="public", environment="staging",
+                         redirect_uris=[REDIRECT], grant_types=["authorization_code"], scopes=["charges:read"])
+    assert_error_page(browser.get(params(client_id)), "client_of_another_environment",
+                      f"The client {client_id} is registered for the staging environment, not for this one "
+                      "(local). Use a client registered here.")
+    result = tokens.post(params(client_id), path="/oauth/par")
+    assert result["statusCode"] == 401 and body_of(result)["error"] == "invalid_client"
+    assert body_of(result)["error_uri"] == f"{ISSUER}/problems/client_metadata_not_allowed"
+    record = ClientStore().get(client_id, any_environment=True)
+    assert record is not None and (record.environment, record.source) == ("staging", "")
+    assert cimd.requests == [("/prereg.json", f"127.0.0.1:{cimd.port}")]  # fetched once, never written

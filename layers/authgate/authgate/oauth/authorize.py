@@ -140,9 +140,10 @@ def post_authorize(request: Request) -> Response:
         return _form(request, auth, client, tenant, WRONG_CREDENTIALS, username, fields)
     if not client.tenant_id:
         _admit_self_registered(request, client, tenant)
+        auth = auth._replace(tenant_id=tenant.tenant_id)
 
     code = CodeStore().create(
-        client_id=auth.client_id, tenant_id=tenant.tenant_id,
+        client_id=auth.client_id, tenant_id=auth.tenant_id,
         redirect_uri=auth.redirect_uri, redirect_uri_sent=auth.redirect_uri_sent,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
         scope=" ".join(auth.scopes), subject=result.subject, ttl=code_ttl(client),
@@ -172,7 +173,7 @@ def _client(client_id: str, any_environment: bool = False) -> Client | None:
 
         if is_metadata_client(client_id):
             try:
-                return MetadataClients().get(client_id)
+                return MetadataClients().get(client_id, any_environment)
             except MetadataRefused as exc:
                 raise exc.at_authorization() from None
     return ClientStore().get(client_id, any_environment=any_environment)

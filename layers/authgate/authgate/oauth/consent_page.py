@@ -14,11 +14,11 @@ from functools import lru_cache
 from string import Template
 from urllib.parse import urlsplit
 
+from authgate.clients.model import Client
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
 from authgate.oauth.authorize_request import AuthorizationRequest
-from authgate.stores.clients import Client
 
 SCOPE_DESCRIPTIONS = {
     "charges:read": "See your charges",

@@ -17,13 +17,14 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from authgate import clock
+from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.errors.challenges import bearer
-from authgate.http.issuer import base_url
 from authgate.http.response import Response
+from authgate.issuer import base_url
 from authgate.oauth.client_metadata import rules
 from authgate.settings import get_settings
-from authgate.stores.clients import Client, ClientStore
+from authgate.stores.clients import ClientStore
 from authgate.stores.exceptions import ClientExists, ClientNotFound
 from authgate.stores.registrations import (
     DAY,

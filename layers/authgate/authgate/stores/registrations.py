@@ -14,10 +14,10 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from authgate.settings import get_settings
-from authgate.stores.clients import hash_secret
+from authgate.clients.model import hash_secret
+from authgate.records import n, s
+from authgate.stores.base import TableStore
 from authgate.stores.exceptions import ClientNotFound
-from authgate.stores.faults import dynamodb_faults
 
 INDEX = "RegistrationPools"
 UNASSIGNED = "unassigned"
@@ -34,26 +34,23 @@ def token_matches(stored: str, presented: str) -> bool:
     return bool(stored) and hmac.compare_digest(stored, token_hash(presented))
 
 
-class RegistrationStore:
-    def __init__(self, dynamodb: Any = None, table: str | None = None) -> None:
-        if dynamodb is None:
-            from authgate.aws import dynamodb as default_client
+class RegistrationStore(TableStore):
+    """The registered clients' side of ClientsTable (the records themselves: stores.clients)."""
 
-            dynamodb = default_client()
-        self._ddb = dynamodb
-        self.table = table or get_settings().tables.clients
+    table_setting = "clients"
+    name = "registrations"
 
     def live_count(self, pool: str, now: int, limit: int) -> int:
         """How many clients of `pool` have not expired (counted up to `limit`)."""
         kwargs: dict[str, Any] = {
             "TableName": self.table, "IndexName": INDEX, "Select": "COUNT",
             "KeyConditionExpression": "registration_pool = :p AND expires_at > :now",
-            "ExpressionAttributeValues": {":p": {"S": pool}, ":now": {"N": str(now)}},
+            "ExpressionAttributeValues": {":p": s(pool), ":now": n(now)},
         }
         count = 0
         while count < limit:
-            with dynamodb_faults("registrations.count"):
-                page = self._ddb.query(**kwargs)
+            with self.faults("count"):
+                page = self.db.query(**kwargs)
             count += int(page.get("Count", 0))
             if "LastEvaluatedKey" not in page:
                 break
@@ -62,23 +59,23 @@ class RegistrationStore:
 
     def assign(self, client_id: str, tenant_id: str) -> None:
         """Make an unassigned client the tenant's; ClientNotFound if it is gone or another tenant's."""
-        with dynamodb_faults("registrations.assign", refused=lambda: ClientNotFound(client_id)):
+        with self.faults("assign", refused=lambda: ClientNotFound(client_id)):
             # Only while unassigned: two tenants' first sign-ins at once, one wins.
-            self._ddb.update_item(
-                TableName=self.table, Key={"client_id": {"S": client_id}},
+            self.db.update_item(
+                TableName=self.table, Key={"client_id": s(client_id)},
                 UpdateExpression="SET tenant_id = :t, registration_pool = :t",
                 ConditionExpression="attribute_exists(client_id) AND registration_pool = :u",
-                ExpressionAttributeValues={":t": {"S": tenant_id}, ":u": {"S": UNASSIGNED}})
+                ExpressionAttributeValues={":t": s(tenant_id), ":u": s(UNASSIGNED)})
 
     def touch(self, client_id: str, expires_at: int) -> None:
         """Push back an used client's expiry (TTL)."""
-        with dynamodb_faults("registrations.touch", refused=lambda: ClientNotFound(client_id)):
-            self._ddb.update_item(
-                TableName=self.table, Key={"client_id": {"S": client_id}},
+        with self.faults("touch", refused=lambda: ClientNotFound(client_id)):
+            self.db.update_item(
+                TableName=self.table, Key={"client_id": s(client_id)},
                 UpdateExpression="SET expires_at = :e", ConditionExpression="attribute_exists(client_id)",
-                ExpressionAttributeValues={":e": {"N": str(expires_at)}})
+                ExpressionAttributeValues={":e": n(expires_at)})
 
     def delete(self, client_id: str) -> None:
         """RFC 7592 2.3: the registration is gone at once."""
-        with dynamodb_faults("registrations.delete"):
-            self._ddb.delete_item(TableName=self.table, Key={"client_id": {"S": client_id}})
+        with self.faults("delete"):
+            self.db.delete_item(TableName=self.table, Key={"client_id": s(client_id)})

@@ -88,6 +88,10 @@ def test_the_document_must_be_a_json_object_naming_its_own_url() -> None:
         document.parse(url, b'{"client_id": "https://tools.example:443/agent.json"}')
     assert caught.value.code == "client_metadata_client_id_mismatch"  # compared as strings, never normalised
     assert document.parse(url, b'{"client_id": "https://tools.example/agent.json"}')["client_id"] == URL
+    for body in (b"[" * 5000, b"\xff\xfe", b"{"):  # too deep for the parser, not UTF-8, not JSON: never a 500
+        with pytest.raises(MetadataRefused) as caught:
+            document.parse(url, body)
+        assert caught.value.detail == f"The client's metadata document at {URL} is invalid: it is not JSON (RFC 8259)."
 
 
 @pytest.mark.parametrize("cache_control, expires, date, seconds", [

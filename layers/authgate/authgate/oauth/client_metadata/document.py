@@ -12,10 +12,10 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from authgate.clients.model import Client
 from authgate.oauth.client_metadata import rules
 from authgate.oauth.client_metadata.client_id_url import ClientIdUrl
 from authgate.oauth.client_metadata.errors import MetadataRefused
-from authgate.stores.clients import Client
 
 SOURCE = "metadata_document"
 
@@ -28,7 +28,7 @@ def parse(url: ClientIdUrl, body: bytes) -> dict[str, Any]:
     """The document as a JSON object whose client_id is the URL, or MetadataRefused."""
     try:
         doc = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise _invalid(url.url, "it is not JSON (RFC 8259).") from None
     if not isinstance(doc, dict):
         raise _invalid(url.url, "it is not a JSON object.")
@@ -65,7 +65,7 @@ def _fetched_keys(url: ClientIdUrl, jwks_uri: str, fetch_keys: Callable[[str], b
     body = fetch_keys(jwks_uri)
     try:
         return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise _invalid(url.url, "its jwks_uri does not serve JSON.") from None
 
 

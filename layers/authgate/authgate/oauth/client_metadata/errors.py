@@ -35,9 +35,8 @@ class MetadataRefused(Exception):
 
     def at_authorization(self) -> ApiError:
         """The error page of the authorization endpoint (draft 5.1: abort the request), naming invalid_client."""
-        oauth_error = self._oauth_error("invalid_client")
-        return ApiError(self.code, f"{self.detail} (OAuth error {oauth_error}.)", internal=self.internal,
-                        headers=self._headers(), oauth_error=oauth_error)
+        return ApiError(self.code, self.detail, internal=self.internal, headers=self._headers(),
+                        oauth_error=self._oauth_error("invalid_client"))
 
     def at_token(self) -> ApiError:
         """401 invalid_client with its Basic challenge at the token and PAR endpoints (RFC 6749 5.2)."""

@@ -19,10 +19,12 @@ from collections.abc import Callable
 from typing import Any
 
 from authgate import clock
+from authgate.clients.model import Client
 from authgate.oauth.client_metadata import client_id_url, document, fetcher, freshness
 from authgate.oauth.client_metadata.errors import MetadataRefused
 from authgate.settings import Settings, get_settings
-from authgate.stores.clients import Client, ClientStore
+from authgate.stores.clients import ClientStore
+from authgate.stores.exceptions import ClientExists
 
 # A cached document's record outlives its freshness this long before DynamoDB's TTL removes it.
 RECORD_GRACE = 7 * 86400
@@ -52,9 +54,12 @@ class MetadataClients:
         self._settings = settings or get_settings()
         self._limit = limiter or fetch_limit
 
-    def get(self, client_id: str) -> Client | None:
-        """The client (one GetItem when cached and fresh); None when the deployment does not fetch."""
-        client = self._store.get(client_id)
+    def get(self, client_id: str, any_environment: bool = False) -> Client | None:
+        """The client (one GetItem when cached and fresh). An administrator's record under this id
+        is returned as ClientStore.get would (draft 7.2), never fetched over."""
+        client = self._store.get(client_id, any_environment=True)
+        if client is not None and client.source != document.SOURCE:
+            return ClientStore.visible(client, any_environment)
         return self.refreshed(client_id, client)
 
     def refreshed(self, client_id: str, cached: Client | None) -> Client | None:
@@ -76,7 +81,12 @@ class MetadataClients:
         client = document.to_client(url, doc, stage=s.stage, now=now, refresh_at=now + ttl,
                                     fetch_keys=self._keys)
         client = client._replace(expires_at=client.refresh_at + RECORD_GRACE)
-        self._store.save(client)
+        try:
+            self._store.save(client)
+        except ClientExists:
+            # An administrator's client holds this id (of another environment, or written meanwhile).
+            raise MetadataRefused("client_metadata_not_allowed", "This client_id is registered on this server "
+                                  "by an administrator; it is not resolved as a metadata document.") from None
         return client
 
     def _get(self, url: client_id_url.ClientIdUrl, limits: fetcher.Limits) -> fetcher.Fetched:
