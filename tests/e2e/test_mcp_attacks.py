@@ -54,7 +54,8 @@ def authorize(session: ContractSession, params: dict[str, str]) -> requests.Resp
                        timeout=30)
 
 
-def assert_error_page(response: requests.Response, code: str, title: str, detail: str) -> None:
+def assert_error_page(response: requests.Response, code: str, title: str, detail: str,
+                      oauth: str = "invalid_client") -> None:
     """The authorization endpoint's refusal: a page for the person, never a redirect (the redirect URI is
     the document's, so it is not trusted)."""
     assert response.status_code == 400, (response.status_code, response.text[:400])
@@ -62,10 +63,11 @@ def assert_error_page(response: requests.Response, code: str, title: str, detail
     headers = contract_headers(response)
     assert (headers["content-type"], headers["cache-control"], headers["x-frame-options"]) == (
         "text/html; charset=utf-8", "no-store", "DENY")
-    assert f"<title>{title}</title>" in response.text
-    assert html.escape(detail) in response.text
-    assert f"Error code: <code>{code}</code>" in response.text
-    assert response.headers["x-request-id"] in response.text
+    assert f"<title>{title}</title>" in response.text and f"<h1>{title}</h1>" in response.text
+    # What went wrong, our code and the RFC 6749 code beside it, the request id: nothing else.
+    assert (f'<p>{html.escape(detail)}</p><p class="meta">Error code: <code>{code}</code> &middot; OAuth error '
+            f'<code>{oauth}</code> &middot; request id <code>{response.headers["x-request-id"]}</code></p>'
+            ) in response.text
 
 
 def token_request(session: ContractSession, client_id: str) -> requests.Response:
@@ -104,7 +106,7 @@ def test_a_redirect_uri_not_in_the_document_is_refused_without_redirecting(mcp: 
     url = mcp.documents.document("/attack/redirect-uri.json", client_name=CLIENT_NAME, redirect_uris=[REDIRECT_URI])
     params = authorization_params(url, mcp.server.resource, redirect_uri="http://127.0.0.1:9/steal")
     assert_error_page(authorize(session, params), "redirect_uri_mismatch", "Redirect URI not registered",
-                      "The redirect_uri does not match a URI registered for this client.")
+                      "The redirect_uri does not match a URI registered for this client.", oauth="invalid_request")
 
 
 def test_a_document_on_the_unspecified_address_is_refused_before_any_connection(
