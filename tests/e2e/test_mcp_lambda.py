@@ -87,3 +87,33 @@ def test_the_code_docs_mcp_md_shows_is_the_tested_server() -> None:
     flat = re.sub(r"\s+", " ", source)
     for excerpt in excerpts:
         assert re.sub(r"\s+", " ", textwrap.dedent(excerpt)).strip() in flat, excerpt
+
+
+def test_the_local_try_it_in_docs_mcp_md_runs(mcp: McpStack, tmp_path: Any) -> None:
+    """docs/mcp.md "Try it on the local stack", as printed, against this stack: only the ports differ,
+    the virtualenv path is absolute, and the script waits for the MCP server it starts."""
+    import os
+    import re
+    import subprocess
+    from pathlib import Path
+
+    from tests.e2e.conftest import REPO_ROOT, free_port
+
+    doc = (Path(REPO_ROOT) / "docs" / "mcp.md").read_text("utf-8")
+    section = doc.split("## Try it on the local stack", 1)[1]
+    script = re.search(r"```sh\n(.*?)```", section, re.DOTALL)
+    assert script, "docs/mcp.md lost its local try-it block"
+    port = free_port()
+    text = (script.group(1).replace("http://127.0.0.1:3000", mcp.issuer).replace("8080", str(port))
+            .replace(".venv/bin/", f"{REPO_ROOT}/.venv/bin/"))
+    wait = (f"for i in $(seq 100); do curl -sf http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp"
+            " >/dev/null && break; sleep 0.1; done\n")
+    text = re.sub(r"(tests\.e2e\.mcp_server &\n)", lambda m: m.group(1) + wait, text)
+    run = subprocess.run(["bash", "-c", f"set -u\n{text}\nkill %1"], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=120, check=False,
+                         env={**mcp.stack.env(), "PYTHONPATH": str(REPO_ROOT), "PATH": os.environ["PATH"]})
+    assert run.returncode == 0, run.stderr[-2000:]
+    statuses = re.findall(r"HTTP/1.1 (\d{3}) ", run.stdout)
+    assert statuses == ["401", "200", "403"], run.stdout
+    assert '"text":"first note"' in run.stdout
+    assert 'error="insufficient_scope"' in run.stdout and 'scope="mcp:read mcp:write"' in run.stdout
