@@ -52,11 +52,6 @@ def test_update_and_delete_take_the_introspection_client_along(aws: None) -> Non
         store.update(MCP)
 
 
-def test_tenants_empty_means_every_tenant() -> None:
-    assert MCP.allows_tenant("demo") and not MCP.allows_tenant("acme")
-    assert MCP._replace(tenants=()).allows_tenant("acme")
-
-
 def test_the_cache_reads_once_per_ttl(reads: Counter[str], clock: ManualClock) -> None:  # noqa: F811
     ResourceStore().create(MCP)
     reads.clear()
