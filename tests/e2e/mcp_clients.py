@@ -135,14 +135,15 @@ async def python_sdk_scenario(server_url: str, consent: Consent, revoke: Callabl
 
     async def on_response(response: httpx2.Response) -> None:
         await response.aread()
-        body = response.request.content
-        form = dict(parse_qsl(body.decode())) if response.request.headers.get("content-type", "").startswith(
-            "application/x-www-form-urlencoded") else {}
-        if response.request.url.path.endswith("/register") or "/oauth/register" in str(response.request.url):
-            form = json.loads(body or b"{}")
-        exchanges.append(exchange(response.request.method, str(response.request.url), response.status_code,
-                                  response.headers, form))
-        if response.request.method == "POST" and response.request.url.path == "/oauth/register":
+        request = response.request
+        registration = request.method == "POST" and request.url.path == "/oauth/register"
+        form: dict[str, Any] = {}
+        if registration:
+            form = json.loads(request.content)
+        elif request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+            form = dict(parse_qsl(request.content.decode()))
+        exchanges.append(exchange(request.method, str(request.url), response.status_code, response.headers, form))
+        if registration:
             exchanges[-1]["answer"] = response.json()  # the SDK keeps no RFC 7592 member
 
     result: dict[str, Any] = {"steps": []}
