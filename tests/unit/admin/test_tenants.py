@@ -68,8 +68,8 @@ def test_create_never_overwrites(aws: None, capsys: pytest.CaptureFixture[str]) 
     (["create", "ok"], "give at least one --currency"),
     (["create", "ok", "--currency", "usd", "--forbid-scope", "admin"], "unknown scope 'admin'"),
     (["create", "ok", "--currency", "usd", "--approve-client", "a b"], "invalid client id 'a b'"),
-    (["create", "ok", "--currency", "usd", "--client-metadata-host", "http://x"], "--client-metadata-host "
-     "'http://x': give a host (tools.example), a domain (.example.com) or *"),
+    (["create", "ok", "--currency", "usd", "--client-metadata-host", "http://x"], ("--client-metadata-host "
+     "'http://x': give a host (tools.example), a domain (.example.com) or *")),
     (["create", "ok", "--currency", "usd", "--registered-clients-cap", "0"],
      "--registered-clients-cap must be between 1 and 100000, got 0"),
     (["create", "x" * 65, "--currency", "usd"], "invalid tenant id"),
