@@ -39,8 +39,8 @@ def _pkce() -> tuple[str, str]:
     return verifier, challenge
 
 
-def measure() -> dict[str, dict[str, Any]]:
-    """p50 latency and DynamoDB calls per request of the three cases (a dict per case)."""
+def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
+    """p50 latency and DynamoDB calls per request of the three cases (a dict per case), `rounds` each."""
     from bench.dynamodb_calls import counting
     from bench.moto_stack import moto_stack
     from tests.document_server import document_server
@@ -54,13 +54,13 @@ def measure() -> dict[str, dict[str, Any]]:
         saved = {k: os.environ.get(k) for k in env}
         try:
             with moto_stack(**env):
-                return _run(client_id, counting)
+                return _run(client_id, counting, rounds)
         finally:
             for k, v in saved.items():
                 os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
 
 
-def _run(client_id: str, counting: Any) -> dict[str, dict[str, Any]]:
+def _run(client_id: str, counting: Any, rounds: int) -> dict[str, dict[str, Any]]:
     from authgate.oauth.client_metadata.resolver import MetadataClients
     from authgate.stores.clients import ClientStore
     from authgate.stores.codes import CodeStore
@@ -99,7 +99,7 @@ def _run(client_id: str, counting: Any) -> dict[str, dict[str, Any]]:
     # Interleaved, so the three see the same table sizes (moto's transactions copy the table).
     timings: dict[str, list[float]] = {name: [] for name in cases}
     calls: dict[str, Any] = {}
-    for _ in range(N):
+    for _ in range(rounds):
         for name, prepare in cases.items():
             event = prepare()
             with counting() as seen:
@@ -111,7 +111,7 @@ def _run(client_id: str, counting: Any) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for name, values in timings.items():
         values.sort()
-        out[name] = {"p50_ms": round(values[N // 2], 2), "p95_ms": round(values[int(N * 0.95)], 2),
+        out[name] = {"p50_ms": round(values[rounds // 2], 2), "p95_ms": round(values[int(rounds * 0.95)], 2),
                      "dynamodb_calls": calls[name].total, "dynamodb_operations": calls[name].by_operation()}
     return out
 

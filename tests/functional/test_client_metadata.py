@@ -253,3 +253,17 @@ def test_an_administrators_client_under_an_https_id_is_never_fetched_over(cimd: 
     record = ClientStore().get(client_id, any_environment=True)
     assert record is not None and (record.environment, record.source) == ("staging", "")
     assert cimd.requests == [("/prereg.json", f"127.0.0.1:{cimd.port}")]  # fetched once, never written
+
+
+def test_a_wrong_organisation_reads_as_wrong_credentials_and_is_never_confirmed(cimd: DocumentServer,
+                                                                                 browser: Browser) -> None:
+    client_id = cimd.document("/org.json")
+    page = page_of(browser.get(params(client_id)))
+    for tenant in ("no-such-org", "acme"):  # one does not exist, one has no user alice
+        fields = list(page.hidden().items()) + [("tenant", tenant), ("username", "alice"),
+                                               ("password", "alice-password"), ("decision", "approve")]
+        again = page_of(browser.post(fields))
+        assert again.status == 200
+        assert "The username or password is incorrect" in again.text()
+        assert "asking for access to your organisation" in again.text() and "Acme" not in again.text()
+        assert [i.get("value") for i in again.inputs if i.get("name") == "tenant"] == [tenant]

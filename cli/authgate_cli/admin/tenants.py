@@ -71,6 +71,14 @@ def _host(value: str) -> str:
     raise InvalidInput(f"--client-metadata-host {value!r}: give a host (tools.example), a domain (.example.com) or *")
 
 
+def _cap(value: int | None) -> int:
+    if value is None:
+        return 100
+    if not 1 <= value <= 100_000:
+        raise InvalidInput(f"--registered-clients-cap must be between 1 and 100000, got {value}")
+    return value
+
+
 def _unique(values: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
@@ -79,7 +87,9 @@ def _view(tenant: Any) -> dict[str, Any]:
     return {"tenant_id": tenant.tenant_id, "name": tenant.name, "currencies": list(tenant.currencies),
             "forbidden_scopes": sorted(tenant.forbidden_scopes),
             "approved_clients": sorted(tenant.approved_clients),
-            "client_metadata_hosts": list(tenant.client_metadata_hosts)}
+            "client_metadata_hosts": list(tenant.client_metadata_hosts),
+            "registered_clients": tenant.registered_clients,
+            "registered_clients_cap": tenant.registered_clients_cap}
 
 
 def _fail(message: str) -> int:
@@ -98,6 +108,8 @@ def tenant_from(args: argparse.Namespace) -> Any:
         forbidden_scopes=frozenset(_scope(s) for s in args.forbid_scope),
         approved_clients=frozenset(_id("client id", c) for c in args.approve_client),
         client_metadata_hosts=_unique([_host(h) for h in getattr(args, "client_metadata_host", None) or []]),
+        registered_clients=bool(getattr(args, "registered_clients", False)),
+        registered_clients_cap=_cap(getattr(args, "registered_clients_cap", None)),
     )
     if not tenant.currencies:
         raise InvalidInput("give at least one --currency (the currencies this tenant's charges may use)")
@@ -199,6 +211,10 @@ def register(subparsers: Any) -> None:
     create.add_argument("--client-metadata-host", action="append", default=[], metavar="HOST",
                         help="its users may authorize clients whose metadata document is on HOST, under the "
                              "domain .DOMAIN, or anywhere (*) (repeat; none by default; docs/agents.md)")
+    create.add_argument("--registered-clients", action="store_true",
+                        help="its users may authorize clients that registered themselves (RFC 7591; docs/agents.md)")
+    create.add_argument("--registered-clients-cap", type=int, default=None, metavar="N",
+                        help="how many registered clients it holds at most (default 100)")
 
     listing = sub.add_parser("list", help="every tenant")
     show = sub.add_parser("show", help="one tenant")

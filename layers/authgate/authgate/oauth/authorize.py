@@ -242,7 +242,9 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
         csrf = session.csrf_token(binding, nonce)
     self_registered = not client.tenant_id
     response = render_consent(request=auth, client_name=client.name or client.client_id,
-                              tenant_name=tenant.name or tenant.tenant_id or "your organisation", blob=blob, csrf=csrf,
+                              # Never the name of a tenant someone typed: the page must not confirm it exists.
+                              tenant_name="your organisation" if self_registered else tenant.name or tenant.tenant_id,
+                              blob=blob, csrf=csrf,
                               message=message, username=username,
                               identity=identity_notice(client, auth.redirect_uri) if client.source else "",
                               ask_tenant=self_registered,
