@@ -14,4 +14,5 @@ REGISTERED: dict[str, str] = {
     "dpop": "bench.dpop",
     "sign_in": "bench.sign_in",
     "snapstart": "bench.snapstart",
+    "client_metadata": "bench.client_metadata",
 }

@@ -111,7 +111,7 @@ def versus_reference(results: dict[str, Any]) -> dict[str, dict[str, float]]:
 
 
 def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> dict[str, Any]:
-    from bench import cold, dpop, per_request, sign_in, size
+    from bench import client_metadata, cold, dpop, per_request, sign_in, size
 
     results: dict[str, Any] = {"machine": machine(), "quick": quick,
                                "settings": {"processes": rounds, "iterations": iterations,
@@ -121,6 +121,7 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
         results["operations"], results["reference_operations"] = per_request.measure(iterations)
         results["guard"] = guard_figures(guard_iterations)
         results["dpop_proof"] = dpop.measure(guard_iterations)
+        results["client_metadata"] = client_metadata.measure(min(iterations, 60))
         results["sign_in"] = sign_in.measure(3 if quick else sign_in.RUNS)
     from bench import snapstart
 
@@ -204,6 +205,13 @@ def render(r: dict[str, Any]) -> str:
                        f"{s['memory_mib']} MiB): wall median {s['check_password_ms']['median']:.0f} ms, best "
                        f"{s['check_password_ms']['best']:.0f} ms, CPU median {s['check_password_ms']['cpu_median']:.0f} ms; "
                        f"the previous N=2^14: CPU median {s['previous_n_2_14_ms']['cpu_median']:.0f} ms.")]
+    if "client_metadata" in r:
+        lines += ["", ("A token request (authorization_code, warm, moto) by a Client ID Metadata Document client, "
+                       "its record cached or fetched again, beside an ordinary public client (docs/agents.md):"), "",
+                  "| token request | DynamoDB calls | latency p50 / p95 (moto) |", "|---|---|---|"]
+        for name, f in r["client_metadata"].items():
+            ops = ", ".join(f"{k} x{v}" for k, v in f["dynamodb_operations"].items())
+            lines.append(f"| {name} | {f['dynamodb_calls']} ({ops}) | {f['p50_ms']:.1f} / {f['p95_ms']:.1f} ms |")
     size = r["deployment_size"]
     layer = size["layer"]
     lines += ["", (f"Deployment size (python3.12 arm64; layer = requirements {_mb(layer['requirements_unzipped_bytes'])} "

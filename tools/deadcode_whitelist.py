@@ -2,7 +2,7 @@
 
 # ruff: noqa
 from authgate import aws, settings
-from authgate.oauth import introspection, par, revocation
+from authgate.oauth import introspection, par, registration, revocation
 from authgate.oauth.grants import authorization_code, client_credentials, password, refresh_token
 from authgate.stores import codes, refresh_tokens
 from authgate_cli.local import context, listeners
@@ -18,6 +18,10 @@ refresh_token.RefreshTokenGrant
 introspection.post_introspect
 par.post_par
 revocation.post_revoke
+registration.post_register
+registration.get_registration
+registration.put_registration
+registration.delete_registration
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to
@@ -42,7 +46,18 @@ has_cfn_attr
 get_cfn_attribute
 moto_server_host
 daemon_threads
+# Called by the libraries the tests drive (http.server, the MCP SDKs' token storage and tools).
+protocol_version
+close_connection
+get_tokens
+set_tokens
+get_client_info
+set_client_info
+token_expiry_time
+list_notes
+add_note
 # Fixtures requested for their effect only.
+dcr
 fresh_origins
 roomy_limits
 small_limits

@@ -20,6 +20,7 @@ ADMIN_GROUPS = (
     ("users", "authgate_cli.admin.users", "manage users"),
     ("keys", "authgate_cli.admin.keys", "signing keys (rotate, list)"),
     ("tenants", "authgate_cli.admin.tenants", "manage tenants (create, list, show)"),
+    ("resources", "authgate_cli.admin.resources", "protected resources (create, list, show, update, delete)"),
 )
 
 
@@ -32,7 +33,8 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host, port=args.port if args.port is not None else default_port(),
         callback_port=None if callback in (None, "off") else int(callback), seed=args.seed,
         dynamodb_endpoint=args.dynamodb_endpoint, data_dir=args.data,
-        timeouts=Timeouts(idle=args.idle_timeout, read=args.read_timeout)))
+        timeouts=Timeouts(idle=args.idle_timeout, read=args.read_timeout),
+        allow_loopback_client_metadata=args.allow_loopback_client_metadata))
 
 
 def _callback_port(raw: str) -> int | str:
@@ -76,6 +78,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=None,
                        help="port to listen on (default: $PORT, else 3000; 0 picks a free one)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--allow-loopback-client-metadata", action="store_true",
+                       help="also fetch client metadata documents served over https from 127.0.0.1 or ::1, "
+                            "trusting the CA bundle named by SSL_CERT_FILE (docs/agents.md)")
     serve.add_argument("--callback-port", type=_callback_port, default=None, metavar="PORT",
                        help="port of the demo app on the demo clients' redirect URIs (default: $CALLBACK_PORT, "
                             "else 8765; 0 picks a free one and the redirect URIs follow; off: no demo app)")

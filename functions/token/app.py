@@ -19,6 +19,11 @@ handler = App("token", {
     ("/oauth/par", "POST"): Route("authgate.oauth.par:post_par", "oauth"),
     ("/oauth/revoke", "POST"): Route("authgate.oauth.revocation:post_revoke", "oauth"),
     ("/oauth/introspect", "POST"): Route("authgate.oauth.introspection:post_introspect", "oauth"),
+    # RFC 7591 / RFC 7592 (DynamicClientRegistration; off by default).
+    ("/oauth/register", "POST"): Route("authgate.oauth.registration:post_register", "oauth"),
+    ("/oauth/register/{client_id}", "GET"): Route("authgate.oauth.registration:get_registration", "oauth"),
+    ("/oauth/register/{client_id}", "PUT"): Route("authgate.oauth.registration:put_registration", "oauth"),
+    ("/oauth/register/{client_id}", "DELETE"): Route("authgate.oauth.registration:delete_registration", "oauth"),
 }, translate=api_error, cors={
     "/oauth/token": CorsPolicy(("POST",), origin_allowed),
     "/oauth/revoke": CorsPolicy(("POST",), origin_allowed),

@@ -74,13 +74,14 @@ def authgate_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "authgate_cli.main"]
 
 
-def start_stack(tmp: Path, *extra: str, state_dir: Path | None = None) -> LocalStack:
-    """Start `authgate serve` on a free port and wait until it answers HTTP."""
+def start_stack(tmp: Path, *extra: str, state_dir: Path | None = None,
+                env_extra: dict[str, str] | None = None) -> LocalStack:
+    """Start `authgate serve` on a free port (with `env_extra` in its environment) and wait until it answers HTTP."""
     port = free_port()
     tmp.mkdir(parents=True, exist_ok=True)
     state_dir = state_dir or tmp / "state"
     log_path = tmp / "serve.log"
-    env = {**os.environ, "AUTHGATE_STATE_DIR": str(state_dir), "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "AUTHGATE_STATE_DIR": str(state_dir), "PYTHONUNBUFFERED": "1", **(env_extra or {})}
     for name in ("PORT", "CALLBACK_PORT"):
         env.pop(name, None)
     with open(log_path, "wb") as log:
@@ -125,9 +126,9 @@ def stop_stack(stack: LocalStack) -> int | None:
 
 
 @contextlib.contextmanager
-def running_stack(tmp: Path, *extra: str) -> Iterator[LocalStack]:
+def running_stack(tmp: Path, *extra: str, env_extra: dict[str, str] | None = None) -> Iterator[LocalStack]:
     """A started stack, stopped at the end; its log is attached to a failing test's report."""
-    stack = start_stack(tmp, *extra)
+    stack = start_stack(tmp, *extra, env_extra=env_extra)
     _STACKS.append(stack)
     try:
         yield stack
@@ -151,6 +152,16 @@ def base_url(local_stack: LocalStack) -> str:
 def demo_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
     """A stack with its demo app on a free port (the demo clients' redirect URIs follow it)."""
     with running_stack(tmp_path_factory.mktemp("authgate-demo"), "--callback-port", "0") as stack:
+        yield stack
+
+
+@pytest.fixture(scope="session")
+def mcp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The MCP stack (tests/e2e/mcp_stack.py): authgate serve trusting a test CA, a client metadata
+    document host, and two MCP servers registered as resources."""
+    from tests.e2e.mcp_stack import mcp_stack
+
+    with mcp_stack(tmp_path_factory.mktemp("authgate-mcp")) as stack:
         yield stack
 
 

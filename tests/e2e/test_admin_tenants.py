@@ -24,7 +24,9 @@ def test_a_new_tenant_gets_its_first_client_and_charge(local_stack: LocalStack) 
     created = admin(local_stack, "tenants", "create", "e2e-globex", "--name", "Globex", "--currency", "gbp", "--json")
     assert created.returncode == 0, created.stderr
     assert json.loads(created.stdout) == {"tenant_id": "e2e-globex", "name": "Globex", "currencies": ["gbp"],
-                                          "forbidden_scopes": [], "approved_clients": []}
+                                          "forbidden_scopes": [], "approved_clients": [],
+                                          "client_metadata_hosts": [], "registered_clients": False,
+                                          "registered_clients_cap": 100}
     shown = admin(local_stack, "tenants", "show", "e2e-globex")
     assert shown.returncode == 0 and shown.stdout.splitlines()[1].split() == ["e2e-globex", "Globex", "gbp", "-", "-"]
     listed = admin(local_stack, "tenants", "list", "--json")

@@ -7,6 +7,7 @@ test; screenshots of every page are kept in test-artifacts/.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -14,8 +15,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 import requests
 
+from tests.document_server import DocumentServer, document_server
 from tests.e2e.chromium import screenshot, styled, watch
-from tests.e2e.conftest import LocalStack
+from tests.e2e.conftest import LocalStack, running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
@@ -92,6 +94,55 @@ def test_login_page_is_styled_by_the_shared_stylesheet_without_inline_styles(sta
     assert page.locator("link[rel=stylesheet]").get_attribute("href").startswith("../assets/authgate.css?v=")
     assert styled(page)
     screenshot(page, "authorize-login")
+    seen.assert_clean()
+
+
+@pytest.fixture(scope="module")
+def agent_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LocalStack, DocumentServer]]:
+    """A stack that fetches client metadata documents from 127.0.0.1, trusting the test CA (SSL_CERT_FILE)."""
+    tmp = tmp_path_factory.mktemp("agent-pages")
+    saved = os.environ.get("SSL_CERT_FILE")
+    with document_server(tmp) as server:
+        os.environ["SSL_CERT_FILE"] = str(server.ca)  # inherited by `authgate serve` only
+        try:
+            with running_stack(tmp / "serve", "--allow-loopback-client-metadata") as stack:
+                yield stack, server
+        finally:
+            if saved is None:
+                os.environ.pop("SSL_CERT_FILE", None)
+            else:
+                os.environ["SSL_CERT_FILE"] = saved
+
+
+@pytest.mark.parametrize("name", ["Test Agent", None])
+def test_consent_page_of_a_metadata_document_client(agent_stack: tuple[LocalStack, DocumentServer], context: Any,
+                                                    name: str | None) -> None:
+    """Draft 8.5 and MCP security considerations: who the client says it is, where it lives, where the
+    answer goes, and a warning when every redirect URI is on localhost; styled, strict, no CSP violation."""
+    stack, server = agent_stack
+    client_id = server.document("/named.json" if name else "/nameless.json", client_name=name)
+    seen = watch(context)
+    page = context.new_page()
+    response = page.goto(authorize(stack, client_id=client_id, redirect_uri="http://127.0.0.1:9/callback"))
+    assert response is not None and response.status == 200
+    strict_headers(response, csp=PAGE_CSP.replace("form-action 'none'", "form-action 'self' http://127.0.0.1:9"))
+    assert styled(page)
+    if name:
+        assert page.locator("h1").inner_text() == "Sign in to authorize Test Agent"
+        assert page.locator(".identity").inner_text() == (
+            f"Test Agent describes itself in a document on 127.0.0.1 ({client_id}). authgate has not verified "
+            "who runs it.")
+    else:
+        assert page.locator("h1").inner_text() == f"Sign in to authorize {client_id}"
+        assert page.locator(".identity.warning").inner_text() == (
+            f"This application gave no name: all that is known about it is its address, {client_id} on "
+            "127.0.0.1. Approve only if you recognise this address.")
+    assert page.locator(".document-host").inner_text() == "127.0.0.1"
+    assert page.locator(".redirect-host").inner_text() == "127.0.0.1"
+    warning = page.locator(".warning.localhost")
+    assert warning.is_visible() and warning.get_attribute("role") == "alert"
+    assert page.locator("#tenant").get_attribute("required") is not None
+    screenshot(page, f"authorize-consent-metadata-{'named' if name else 'nameless'}")
     seen.assert_clean()
 
 

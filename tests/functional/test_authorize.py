@@ -55,6 +55,16 @@ PAGE_OAUTH_ERRORS = {
     "redirect_uri_mismatch": "invalid_request",
     "invalid_request_uri": "invalid_request",
     "service_unavailable": "temporarily_unavailable",
+    # Clients that register themselves (docs/agents.md): the page names invalid_client.
+    "client_metadata_url_invalid": "invalid_client",
+    "client_metadata_address_refused": "invalid_client",
+    "client_metadata_unreachable": "invalid_client",
+    "client_metadata_redirected": "invalid_client",
+    "client_metadata_too_large": "invalid_client",
+    "client_metadata_invalid": "invalid_client",
+    "client_metadata_client_id_mismatch": "invalid_client",
+    "client_metadata_not_allowed": "invalid_client",
+    "registered_client_not_allowed": "invalid_client",
 }
 
 

@@ -44,6 +44,8 @@ def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untype
         "authorization_response_iss_parameter_supported": True,
         "service_documentation": f"{ISSUER}/openapi.json",
         "dpop_signing_alg_values_supported": ["ES256", "EdDSA", "RS256", "PS256"],
+        # Off unless the deployment switches it on (template parameter ClientIdMetadataDocuments).
+        "client_id_metadata_document_supported": False,
     }
 
 
@@ -64,3 +66,21 @@ def test_metadata_path_imports_no_jwt_or_cryptography() -> None:
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jwt', 'cryptography')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_metadata_advertises_client_id_metadata_documents_when_switched_on(  # type: ignore[no-untyped-def]
+        aws: None, invoke, monkeypatch) -> None:
+    """draft-ietf-oauth-client-id-metadata-document-02 6: the deployment says whether it fetches."""
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_CLIENT_METADATA_DOCUMENTS", "true")
+    caches.reset()
+    request = HttpRequest("GET", "/.well-known/oauth-authorization-server", "", [("Host", "127.0.0.1:3000")])
+    result = invoke("jwks", build_event(request, resource="/.well-known/oauth-authorization-server", path_params=None))
+    assert result["statusCode"] == 200
+    assert json.loads(result["body"])["client_id_metadata_document_supported"] is True
+    assert "registration_endpoint" not in json.loads(result["body"])
+    monkeypatch.setenv("AUTHGATE_DYNAMIC_REGISTRATION", "true")
+    caches.reset()
+    result = invoke("jwks", build_event(request, resource="/.well-known/oauth-authorization-server", path_params=None))
+    assert json.loads(result["body"])["registration_endpoint"] == f"{ISSUER}/oauth/register"

@@ -60,19 +60,19 @@ def test_token_for_the_charges_resource(tokens: TokenClient, resource: str) -> N
     assert claims_of(body_of(result)["access_token"])["aud"] == f"{ISSUER}/charges"
 
 
-@pytest.mark.parametrize(("resource", "description"), [
-    ("https://other.example/api", (f"The resource https://other.example/api is unknown; this server protects "
-                                   f"only {ISSUER}/charges.")),
-    ("/charges", "The resource parameter must be an absolute URI without a fragment (RFC 8707 2)."),
-    (f"{ISSUER}/charges#x", "The resource parameter must be an absolute URI without a fragment (RFC 8707 2)."),
+@pytest.mark.parametrize(("resource", "description", "code"), [
+    ("https://other.example/api", ("The resource https://other.example/api is not registered with this "
+                                   "authorization server."), "unknown_resource"),
+    ("/charges", "The resource parameter must be an absolute URI without a fragment (RFC 8707 2).", None),
+    (f"{ISSUER}/charges#x", "The resource parameter must be an absolute URI without a fragment (RFC 8707 2).", None),
 ])
 def test_an_unknown_or_malformed_resource_is_invalid_target(tokens: TokenClient, resource: str,
-                                                            description: str) -> None:
+                                                            description: str, code: str | None) -> None:
     from tests.demo import SECRETS
     from tests.functional.token_support import basic
 
     assert_error(tokens.post(CC + [("resource", resource)], auth=basic("demo-service", SECRETS["demo-service"])),
-                 400, "invalid_target", description)
+                 400, "invalid_target", description, code=code)
 
 
 def test_a_code_for_a_resource_gives_a_token_for_it_and_no_other(tokens: TokenClient) -> None:

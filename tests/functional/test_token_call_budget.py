@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.functional.token_support import TokenClient, body_of, new_code
+from tests.demo import SECRETS
+from tests.functional.token_support import TokenClient, basic, body_of, new_code
 
 
 @pytest.fixture
@@ -49,3 +50,17 @@ def test_refresh_costs_three_calls(tokens: TokenClient, calls: Counter[str]) -> 
     calls.clear()
     assert tokens.refresh(first["refresh_token"])["statusCode"] == 200
     assert calls == Counter({"BatchGetItem": 1, "GetItem": 1, "TransactWriteItems": 1})
+
+
+def test_a_registered_resource_costs_one_get_per_cache_miss(tokens: TokenClient, calls: Counter[str]) -> None:
+    """The resource's record comes from a 60 s warm cache (authgate.stores.resource_cache)."""
+    from authgate.resources.model import Resource
+    from authgate.stores.resources import ResourceStore
+
+    ResourceStore().create(Resource("https://mcp.example.com/mcp", ("mcp:read",)))
+    calls.clear()
+    for expected in (Counter({"BatchGetItem": 1, "GetItem": 1}), Counter({"BatchGetItem": 1})):
+        result = tokens.post([("grant_type", "client_credentials"), ("resource", "https://mcp.example.com/mcp")],
+                             auth=basic("demo-service", SECRETS["demo-service"]))
+        assert (result["statusCode"], calls) == (200, expected)
+        calls.clear()

@@ -89,6 +89,34 @@ def existing_tenant(tenant_id: str) -> None:
         raise InvalidInput(f"tenant {tenant_id!r} does not exist here; create it first (authgate tenants create)")
 
 
+def scope_token(value: str, what: str) -> str:
+    """One RFC 6749 3.3 scope token (checked before a stack is looked up; `known_scopes` after)."""
+    from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
+
+    try:
+        if len(parse_scope(value)) == 1:
+            return value
+    except ScopeSyntaxError:
+        pass
+    raise InvalidInput(f"{what} {_shown(value)} is not one scope token (RFC 6749 3.3)")
+
+
+def known_scopes(values: Sequence[str]) -> None:
+    """Every scope is the charges API's or a registered resource's on the stack the command acts on."""
+    from authgate.oauth.scopes import KNOWN_SCOPES
+
+    unknown = [s for s in values if s not in KNOWN_SCOPES]
+    if not unknown:
+        return
+    from authgate.stores.resources import ResourceStore
+
+    registered = [s for r in sorted(ResourceStore().list()) for s in r.scopes]
+    known = list(dict.fromkeys([*KNOWN_SCOPES, *registered]))
+    unknown = [s for s in unknown if s not in known]
+    if unknown:
+        raise InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(known)}")
+
+
 def jwks(value: str) -> tuple[dict[str, Any], ...]:
     """--jwks: a JWK Set as JSON, or the path of a file holding one; public signing keys only (RFC 7591 2)."""
     import json

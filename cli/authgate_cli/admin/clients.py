@@ -51,8 +51,6 @@ def _registration(args: argparse.Namespace, client_type: str, redirect_uris: lis
 
 def check_create(args: argparse.Namespace) -> None:
     """Refuse bad arguments before any stack is looked up (InvalidInput names the problem)."""
-    from authgate.oauth.scopes import KNOWN_SCOPES
-
     if args.client_id is not None:
         arguments.identifier(args.client_id, "--client-id")
     arguments.identifier(args.tenant, "--tenant")
@@ -60,9 +58,8 @@ def check_create(args: argparse.Namespace) -> None:
         arguments.text(args.name, "--name")
     for uri in args.redirect_uri:
         arguments.redirect_uri(uri)
-    unknown = [s for s in args.scope if s not in KNOWN_SCOPES]
-    if unknown:
-        raise arguments.InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(KNOWN_SCOPES)}")
+    for scope in args.scope:
+        arguments.scope_token(scope, "--scope")
     arguments.client_grants(args.grant, args.type, args.redirect_uri)
     _registration(args, args.type, args.redirect_uri, args.grant)
 
@@ -74,6 +71,7 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     try:
         check_create(args)
         arguments.existing_tenant(args.tenant)
+        arguments.known_scopes(args.scope)  # the charges API's, or a registered resource's
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2

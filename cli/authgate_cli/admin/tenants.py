@@ -17,7 +17,7 @@ import sys
 import unicodedata
 from typing import IO, Any
 
-from authgate_cli.admin import target
+from authgate_cli.admin import target, validation
 
 # Tenant and client ids end up in keys, tokens and log lines: a letter or digit, then letters,
 # digits, ".", "_" or "-" ("#" separates parts of the limiter's keys, so never in an id).
@@ -54,10 +54,28 @@ def _currency(value: str) -> str:
 
 
 def _scope(value: str) -> str:
-    from authgate.oauth.scopes import KNOWN_SCOPES
+    """A scope token; whether it is known is asked of the stack (validation.known_scopes)."""
+    try:
+        return validation.scope_token(value, "--forbid-scope")
+    except validation.InvalidInput as exc:
+        raise InvalidInput(str(exc)) from None
 
-    if value not in KNOWN_SCOPES:
-        raise InvalidInput(f"unknown scope {value!r}; known: {' '.join(KNOWN_SCOPES)}")
+
+def _host(value: str) -> str:
+    """A host ("tools.example"), a domain (".example.com") or * (docs/agents.md)."""
+    import re
+
+    if value == "*" or re.fullmatch(r"\.?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?",
+                                    value):
+        return value
+    raise InvalidInput(f"--client-metadata-host {value!r}: give a host (tools.example), a domain (.example.com) or *")
+
+
+def _cap(value: int | None) -> int:
+    if value is None:
+        return 100
+    if not 1 <= value <= 100_000:
+        raise InvalidInput(f"--registered-clients-cap must be between 1 and 100000, got {value}")
     return value
 
 
@@ -68,7 +86,10 @@ def _unique(values: list[str]) -> tuple[str, ...]:
 def _view(tenant: Any) -> dict[str, Any]:
     return {"tenant_id": tenant.tenant_id, "name": tenant.name, "currencies": list(tenant.currencies),
             "forbidden_scopes": sorted(tenant.forbidden_scopes),
-            "approved_clients": sorted(tenant.approved_clients)}
+            "approved_clients": sorted(tenant.approved_clients),
+            "client_metadata_hosts": list(tenant.client_metadata_hosts),
+            "registered_clients": tenant.registered_clients,
+            "registered_clients_cap": tenant.registered_clients_cap}
 
 
 def _fail(message: str) -> int:
@@ -86,6 +107,9 @@ def tenant_from(args: argparse.Namespace) -> Any:
         currencies=_unique([_currency(c) for c in args.currency]),
         forbidden_scopes=frozenset(_scope(s) for s in args.forbid_scope),
         approved_clients=frozenset(_id("client id", c) for c in args.approve_client),
+        client_metadata_hosts=_unique([_host(h) for h in getattr(args, "client_metadata_host", None) or []]),
+        registered_clients=bool(getattr(args, "registered_clients", False)),
+        registered_clients_cap=_cap(getattr(args, "registered_clients_cap", None)),
     )
     if not tenant.currencies:
         raise InvalidInput("give at least one --currency (the currencies this tenant's charges may use)")
@@ -98,7 +122,8 @@ def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
     try:
         tenant = tenant_from(args)
-    except InvalidInput as exc:
+        validation.known_scopes(sorted(tenant.forbidden_scopes))  # the charges API's, or a registered resource's
+    except (InvalidInput, validation.InvalidInput) as exc:
         return _fail(str(exc))
     try:
         TenantStore().create(tenant)
@@ -183,6 +208,13 @@ def register(subparsers: Any) -> None:
                         help="scope its users may never grant (repeat)")
     create.add_argument("--approve-client", action="append", default=[], metavar="CLIENT_ID",
                         help="client its admin approves (repeat)")
+    create.add_argument("--client-metadata-host", action="append", default=[], metavar="HOST",
+                        help="its users may authorize clients whose metadata document is on HOST, under the "
+                             "domain .DOMAIN, or anywhere (*) (repeat; none by default; docs/agents.md)")
+    create.add_argument("--registered-clients", action="store_true",
+                        help="its users may authorize clients that registered themselves (RFC 7591; docs/agents.md)")
+    create.add_argument("--registered-clients-cap", type=int, default=None, metavar="N",
+                        help="how many registered clients it holds at most (default 100)")
 
     listing = sub.add_parser("list", help="every tenant")
     show = sub.add_parser("show", help="one tenant")

@@ -42,6 +42,9 @@ class Expect:
     challenge: str | None = None          # the auth-scheme WWW-Authenticate must name
     challenge_error: str | None = None    # its error= parameter; "" means none may be given
     challenge_rule: str = "bearer-challenge"
+    # A step-up challenge (RFC 6750 3.1, RFC 9728 5.1): scope= must name these scope tokens, and
+    # resource_metadata= must be an absolute URL.
+    challenge_scope: str | None = None
     refused_method: str | None = None     # a 405's Allow must not list it
     echo: bool = True                     # a sent x-request-id must come back
     api: bool = True                      # False on browser routes, where HTML is the contract
@@ -188,3 +191,20 @@ def _judge_challenge(value: str | None, expect: Expect, add: Callable[..., None]
                                    "(RFC 6750 3.1: no error code then)", "warning")
     elif expect.challenge_error and error != expect.challenge_error:
         add(expect.challenge_rule, f"challenge error={error!r}, expected \"{expect.challenge_error}\"")
+    if expect.challenge_scope is not None:
+        _judge_step_up(params, expect.challenge_scope, add)
+
+
+def _judge_step_up(params: dict[str, str], needed: str, add: Callable[..., None]) -> None:
+    """What a client needs to step up on its own: the scopes to ask for, and where the resource's metadata is."""
+    missing = [s for s in needed.split() if s not in (params.get("scope") or "").split()]
+    if "scope" not in params:
+        add("step-up-challenge", f"no scope= in the insufficient_scope challenge; expected it to name {needed}")
+    elif missing:
+        add("step-up-challenge", f"scope=\"{params['scope']}\" does not name {' '.join(missing)}, which the "
+                                 "operation needs")
+    metadata = params.get("resource_metadata")
+    if not metadata:
+        add("step-up-challenge", "no resource_metadata= in the insufficient_scope challenge (RFC 9728 5.1)")
+    elif not metadata.startswith(("https://", "http://")):
+        add("step-up-challenge", f"resource_metadata=\"{metadata[:100]}\" is not an absolute URL")

@@ -78,6 +78,9 @@ _RULES = (
     Rule("metadata-issuer", "The metadata issuer equals the base URL it was fetched from.", "RFC 8414 3.3"),
     Rule("metadata-absolute-endpoints", "Every endpoint and URI in the metadata is an absolute URL "
          "(https when the issuer is).", "RFC 8414 2"),
+    Rule("metadata-self-registration", "client_id_metadata_document_supported, when present, is a boolean; "
+         "a server that advertises it also advertises token_endpoint_auth_methods_supported with none or "
+         "private_key_jwt.", "draft-ietf-oauth-client-id-metadata-document 6; RFC 8414 2"),
     Rule("jwks-document", "The JWKS is JSON with a non-empty keys array; every key has kty and a unique kid.",
          "RFC 7517 4.1, 4.5, 5"),
     Rule("jwks-public-only", "The JWKS holds public keys only: no private or symmetric key members.",
@@ -88,6 +91,9 @@ _RULES = (
          "with this issuer.", "contract 5 rule 5; RFC 9068 2.1, 4"),
     Rule("insufficient-scope", "A valid token without the route's scope gets 403 with error=\"insufficient_scope\".",
          "contract 7.3; RFC 6750 3.1"),
+    Rule("step-up-challenge", "The insufficient_scope challenge names the scopes the operation needs (scope=) "
+         "and the resource's metadata (resource_metadata=), so a client can ask for them without help.",
+         "RFC 6750 3.1; RFC 9728 5.1; MCP authorization, scope challenges"),
     # Idempotency and limits (contract 7.6, 8).
     Rule("idempotent-replay", "A retry with the same Idempotency-Key returns the same resource, not a new one.",
          "contract 7.6; draft-ietf-httpapi-idempotency-key-header 2.6"),

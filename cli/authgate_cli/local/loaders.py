@@ -22,6 +22,9 @@ def tenants(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
             currencies=tuple(raw.get("currencies", ())),
             forbidden_scopes=frozenset(raw.get("forbidden_scopes", ())),
             approved_clients=frozenset(raw.get("approved_clients", ())),
+            client_metadata_hosts=tuple(raw.get("client_metadata_hosts", ())),
+            registered_clients=bool(raw.get("registered_clients", False)),
+            registered_clients_cap=int(raw.get("registered_clients_cap", 100)),
         ))
     return len(items)
 

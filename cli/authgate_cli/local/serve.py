@@ -38,6 +38,8 @@ class ServeOptions:
     dynamodb_endpoint: str | None = None
     data_dir: Path | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
+    # draft-ietf-oauth-client-id-metadata-document 8.6's development exception (docs/agents.md).
+    allow_loopback_client_metadata: bool = False
 
 
 def port_from_env(name: str, default: int) -> int:
@@ -129,6 +131,8 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         watch_writes()
     aws = embedded.start()
     env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=options.dynamodb_endpoint)
+    if options.allow_loopback_client_metadata:
+        env["AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA"] = "true"
     if saved and saved.get("session_secret"):
         env["AUTHGATE_SESSION_SECRET"] = str(saved["session_secret"])  # open sign-in forms still post
     stack.apply(env, fake_credentials=not (options.dynamodb_endpoint and os.environ.get("AWS_ACCESS_KEY_ID")))

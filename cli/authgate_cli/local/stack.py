@@ -47,6 +47,9 @@ def environment(*, issuer: str, aws_endpoint: str | None, dynamodb_endpoint: str
         "POWERTOOLS_SERVICE_NAME": "authgate",
         "POWERTOOLS_TRACE_DISABLED": "true",
         "POWERTOOLS_METRICS_NAMESPACE": "authgate",
+        # The local stack shows the whole agent flow (docs/agents.md): metadata documents are fetched.
+        "AUTHGATE_CLIENT_METADATA_DOCUMENTS": "true",
+        "AUTHGATE_DYNAMIC_REGISTRATION": "true",
         **template.table_environment(),
     }
     if dynamodb_endpoint:

@@ -90,6 +90,23 @@ SCHEMAS: dict[str, Any] = {
         "properties": {"active": {"type": "boolean"}, "scope": _STR, "client_id": _STR, "sub": _STR,
                        "exp": _INT, "iat": _INT, "iss": _STR, "aud": {}, "jti": _STR, "token_type": _STR},
     },
+    "ClientMetadata": {
+        "type": "object", "description": "RFC 7591 2: the client's own metadata (public or private_key_jwt).",
+        "required": ["redirect_uris"],
+        "properties": {"redirect_uris": {"type": "array", "items": _STR}, "client_name": _STR, "scope": _STR,
+                       "token_endpoint_auth_method": {"enum": ["none", "private_key_jwt"]},
+                       "grant_types": {"type": "array", "items": {"enum": ["authorization_code", "refresh_token"]}},
+                       "response_types": {"type": "array", "items": {"const": "code"}}, "jwks": {"type": "object"},
+                       "dpop_bound_access_tokens": {"type": "boolean"}},
+    },
+    "ClientInformation": {
+        "type": "object", "description": "RFC 7591 3.2.1, RFC 7592 3.",
+        "required": ["client_id", "client_id_issued_at", "registration_client_uri", "redirect_uris"],
+        "properties": {"client_id": _STR, "client_id_issued_at": _INT, "registration_access_token": _STR,
+                       "registration_client_uri": _STR, "client_name": _STR, "redirect_uris": {"type": "array"},
+                       "grant_types": {"type": "array"}, "response_types": {"type": "array"},
+                       "token_endpoint_auth_method": _STR, "scope": _STR, "jwks": {"type": "object"}},
+    },
     "Jwks": {"type": "object", "required": ["keys"], "properties": {"keys": {"type": "array", "items": {
         "type": "object", "required": ["kty", "kid"]}}}},
     "Metadata": {"type": "object", "description": "RFC 8414 2.", "required": ["issuer", "token_endpoint"]},
@@ -126,7 +143,8 @@ _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
     "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password"]},
     "code": _STR, "redirect_uri": _STR, "code_verifier": _STR, "refresh_token": _STR, "scope": _STR,
     "username": _STR, "password": _STR,
-    "resource": {"type": "string", "description": "RFC 8707: the charges API's identifier, <issuer>/charges."},
+    "resource": {"type": "string", "description": "RFC 8707: the API the token is for, once: <issuer>/charges "
+                                                  "(the default) or a registered resource (`authgate resources`)."},
     **_CLIENT_AUTH_FORM}}
 _TOKEN_ONLY_FORM = {"type": "object", "required": ["token"], "properties": {
     "token": _STR, "token_type_hint": {"type": "string", "enum": ["access_token", "refresh_token"]},
@@ -175,7 +193,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_FORM}}},
         "codes": _OAUTH_CODES + ("invalid_grant", "unauthorized_client", "unsupported_grant_type",
                                  "invalid_scope", "unsupported_media_type", "invalid_dpop_proof", "use_dpop_nonce",
-                                 "invalid_target"),
+                                 "invalid_target", "unknown_resource", "resource_not_allowed"),
         "parameters": [{"name": "DPoP", "in": "header", "required": False, "schema": _STR,
                         "description": "A DPoP proof (RFC 9449 4): the token is then DPoP-bound."}],
         "responses": {"200": _json(_ref("TokenResponse"), "Token response.", headers=NO_STORE_HEADERS)},
@@ -185,7 +203,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                    "answers a one-time request_uri for /oauth/authorize",
         "surface": "oauth", "security": [{"clientBasic": []}, {}],
         "requestBody": {"required": True, "content": {_FORM: {"schema": _PAR_FORM}}},
-        "codes": _OAUTH_CODES + ("unauthorized_client", "invalid_scope", "unsupported_media_type"),
+        "codes": _OAUTH_CODES + ("unauthorized_client", "invalid_scope", "unsupported_media_type", "invalid_target",
+                                 "unknown_resource", "resource_not_allowed"),
         "responses": {"201": _json(_PAR_RESPONSE, "The request_uri and its lifetime in seconds.",
                                    headers=NO_STORE_HEADERS)},
     },
@@ -200,6 +219,34 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_ONLY_FORM}}},
         "codes": _OAUTH_CODES + ("unsupported_media_type",),
         "responses": {"200": _json(_ref("Introspection"), "Introspection response.")},
+    },
+    ("/oauth/register", "POST"): {
+        "summary": "Dynamic client registration (RFC 7591 3)", "surface": "oauth", "security": [{}],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("ClientMetadata")}}},
+        "codes": ("invalid_client_metadata", "invalid_redirect_uri", "registration_not_enabled",
+                  "registration_limit_reached", "registration_rate_limited", "unsupported_media_type"),
+        "responses": {"201": _json(_ref("ClientInformation"), "The registered client and its registration "
+                                   "access token (shown once).", headers=NO_STORE_HEADERS)},
+    },
+    ("/oauth/register/{client_id}", "GET"): {
+        "summary": "Read a client's registration (RFC 7592 2.1)", "surface": "oauth", "security": [{"bearer": []}],
+        "parameters": [{"name": "client_id", "in": "path", "required": True, "schema": _STR}],
+        "codes": ("invalid_registration_token", "registration_not_enabled"),
+        "responses": {"200": _json(_ref("ClientInformation"), "The registration.", headers=NO_STORE_HEADERS)},
+    },
+    ("/oauth/register/{client_id}", "PUT"): {
+        "summary": "Replace a client's metadata (RFC 7592 2.2)", "surface": "oauth", "security": [{"bearer": []}],
+        "parameters": [{"name": "client_id", "in": "path", "required": True, "schema": _STR}],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("ClientMetadata")}}},
+        "codes": ("invalid_registration_token", "registration_not_enabled", "invalid_client_metadata",
+                  "invalid_redirect_uri", "unsupported_media_type"),
+        "responses": {"200": _json(_ref("ClientInformation"), "The registration.", headers=NO_STORE_HEADERS)},
+    },
+    ("/oauth/register/{client_id}", "DELETE"): {
+        "summary": "Delete a client's registration (RFC 7592 2.3)", "surface": "oauth", "security": [{"bearer": []}],
+        "parameters": [{"name": "client_id", "in": "path", "required": True, "schema": _STR}],
+        "codes": ("invalid_registration_token", "registration_not_enabled"),
+        "responses": {"204": {"description": "Deleted; the client and its token stop working at once."}},
     },
     ("/.well-known/jwks.json", "GET"): {
         "summary": "Published signing keys (RFC 7517): next, current and previous",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from authgate.caches import cached
 
@@ -27,6 +27,7 @@ TABLE_ENV = {
     "invoices": "AUTHGATE_INVOICES_TABLE",
     "limits": "AUTHGATE_LIMITS_TABLE",
     "replay": "AUTHGATE_REPLAY_TABLE",
+    "resources": "AUTHGATE_RESOURCES_TABLE",
 }
 
 
@@ -51,6 +52,7 @@ class Tables(NamedTuple):
     invoices: str = "InvoicesTable"
     limits: str = "LimitsTable"
     replay: str = "ReplayTable"
+    resources: str = "ResourcesTable"
 
 
 class Limits(NamedTuple):
@@ -113,6 +115,24 @@ class Settings(NamedTuple):
     max_body_bytes: int = 64 * 1024
     tables: Tables = Tables()
     limits: Limits = Limits()
+    # -- clients that register themselves (docs/agents.md) --
+    # draft-ietf-oauth-client-id-metadata-document: an https client_id is fetched (template
+    # parameter ClientIdMetadataDocuments); each tenant's policy then says which hosts it accepts.
+    client_metadata_documents: bool = False
+    # The local stack only (`authgate serve --allow-loopback-client-metadata`, draft 8.6): documents
+    # on 127.0.0.1 / ::1 may be fetched. Refused on any other stage.
+    allow_loopback_client_metadata: bool = False
+    # Fetches per host per window (LimitsTable), and the cache lifetime's bounds (draft 5.2).
+    client_metadata_fetch_limit: int = 30
+    client_metadata_min_cache: int = 300
+    client_metadata_max_cache: int = 86400
+    # RFC 7591 dynamic registration (template parameter DynamicClientRegistration): off by default;
+    # registrations per source address per hour; unassigned registrations the deployment holds;
+    # days an unused registered client lives (DynamoDB TTL, pushed back on use).
+    dynamic_registration: bool = False
+    registration_rate: int = 20
+    registration_cap: int = 1000
+    registration_idle_days: int = 30
 
 
 # The defaults, written once (above): what an unset environment variable means.
@@ -216,7 +236,27 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         max_body_bytes=_int(env, "AUTHGATE_MAX_BODY_BYTES", _DEFAULTS.max_body_bytes, 1024, 6 * 1024 * 1024),
         tables=tables,
         limits=_limits(env),
-    )
+    )._replace(**_self_registration(env, stage))
+
+
+def _self_registration(env: Mapping[str, str], stage: str) -> dict[str, Any]:
+    """The settings of clients that register themselves (client metadata documents, docs/agents.md)."""
+    loopback = _bool(env, "AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", False)
+    if loopback and stage != "local":
+        raise SettingsError("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA is for the local stack only "
+                            f"(AUTHGATE_STAGE=local), not {stage}")
+    low = _int(env, "AUTHGATE_CLIENT_METADATA_MIN_CACHE", 300, 60, 86400)
+    return {
+        "client_metadata_documents": _bool(env, "AUTHGATE_CLIENT_METADATA_DOCUMENTS", False),
+        "allow_loopback_client_metadata": loopback,
+        "client_metadata_fetch_limit": _int(env, "AUTHGATE_CLIENT_METADATA_FETCH_LIMIT", 30, 1, 10_000),
+        "client_metadata_min_cache": low,
+        "client_metadata_max_cache": _int(env, "AUTHGATE_CLIENT_METADATA_MAX_CACHE", 86400, low, 7 * 86400),
+        "dynamic_registration": _bool(env, "AUTHGATE_DYNAMIC_REGISTRATION", False),
+        "registration_rate": _int(env, "AUTHGATE_REGISTRATION_RATE", 20, 1, 10_000),
+        "registration_cap": _int(env, "AUTHGATE_REGISTRATION_CAP", 1000, 1, 1_000_000),
+        "registration_idle_days": _int(env, "AUTHGATE_REGISTRATION_IDLE_DAYS", 30, 1, 400),
+    }
 
 
 def log_level() -> str:

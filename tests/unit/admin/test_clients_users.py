@@ -92,3 +92,18 @@ def test_create_for_a_tenant_that_does_not_exist_is_refused(demo: None, capsys: 
     args = argparse.Namespace(tenant="nope", username="bob", password_stdin=True, overwrite=False)
     assert create_user(args, io.StringIO(), io.StringIO("bob-password-1\n")) == 2
     assert "tenant 'nope' does not exist here" in capsys.readouterr().err
+
+
+def test_a_client_may_be_registered_with_a_registered_resources_scopes(demo: None,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate.resources.model import Resource
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.resources import ResourceStore
+    from authgate_cli.admin.clients import create_client
+
+    assert create_client(ns(client_id="mcp-agent", scope=["mcp:read"]), io.StringIO()) == 2
+    assert "unknown scope 'mcp:read'; known: charges:read charges:write charges:refund" in capsys.readouterr().err
+    ResourceStore().create(Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write")))
+    assert create_client(ns(client_id="mcp-agent", scope=["mcp:read"]), io.StringIO()) == 0
+    stored = ClientStore().get("mcp-agent")
+    assert stored is not None and stored.scopes == ("mcp:read",)

@@ -24,9 +24,12 @@ def test_create_then_show_and_list(aws: None) -> None:
 
     out = io.StringIO()
     assert create_tenant(ns(name="Globex Corp.", currency=["USD", "eur", "usd"], forbid_scope=["charges:refund"],
-                            approve_client=["globex-web"]), out) == 0
+                            approve_client=["globex-web"], client_metadata_host=[".example.com", "tools.example"],
+                            registered_clients=True, registered_clients_cap=5), out) == 0
     expected = {"tenant_id": "globex", "name": "Globex Corp.", "currencies": ["usd", "eur"],
-                "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"]}
+                "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
+                "client_metadata_hosts": [".example.com", "tools.example"],
+                "registered_clients": True, "registered_clients_cap": 5}
     assert json.loads(out.getvalue()) == expected
     stored = TenantStore().get("globex")
     assert stored is not None and stored.currencies == ("usd", "eur") and stored.forbids("charges:refund")
@@ -63,8 +66,12 @@ def test_create_never_overwrites(aws: None, capsys: pytest.CaptureFixture[str]) 
     (["create", "ok", "--currency", "usd", "--name", "line\nbreak"], "control characters are not allowed"),
     (["create", "ok", "--currency", "doubloon"], "unknown currency 'doubloon'"),
     (["create", "ok"], "give at least one --currency"),
-    (["create", "ok", "--currency", "usd", "--forbid-scope", "admin"], "unknown scope 'admin'"),
+    (["create", "ok", "--currency", "usd", "--forbid-scope", "a b"], "--forbid-scope 'a b' is not one scope token"),
     (["create", "ok", "--currency", "usd", "--approve-client", "a b"], "invalid client id 'a b'"),
+    (["create", "ok", "--currency", "usd", "--client-metadata-host", "http://x"], ("--client-metadata-host "
+     "'http://x': give a host (tools.example), a domain (.example.com) or *")),
+    (["create", "ok", "--currency", "usd", "--registered-clients-cap", "0"],
+     "--registered-clients-cap must be between 1 and 100000, got 0"),
     (["create", "x" * 65, "--currency", "usd"], "invalid tenant id"),
     (["show", "bad\tid"], "invalid tenant id"),
 ])
@@ -91,3 +98,18 @@ def _exit_code(argv: list[str]) -> int:
         return main(argv)
     except SystemExit as exc:  # argparse's own usage errors
         return int(exc.code or 0)
+
+
+def test_a_forbidden_scope_must_be_known_on_the_stack(aws: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """The charges API's scopes, or those of a registered resource (authgate resources create)."""
+    from authgate.resources.model import Resource
+    from authgate.stores.resources import ResourceStore
+    from authgate_cli.admin.tenants import create_tenant
+
+    assert create_tenant(ns(forbid_scope=["mcp:write"]), io.StringIO()) == 2
+    assert capsys.readouterr().err == ("authgate tenants: unknown scope 'mcp:write'; known: charges:read "
+                                       "charges:write charges:refund\n")
+    ResourceStore().create(Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write")))
+    out = io.StringIO()
+    assert create_tenant(ns(forbid_scope=["mcp:write"]), out) == 0
+    assert json.loads(out.getvalue())["forbidden_scopes"] == ["mcp:write"]

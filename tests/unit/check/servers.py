@@ -229,7 +229,8 @@ class ContractServer(_App):
         doc = {"issuer": issuer, "token_endpoint": "/oauth/token" if self.defect == "relative-endpoint"
                else f"{base}/oauth/token", "jwks_uri": f"{base}/.well-known/jwks.json",
                "revocation_endpoint": f"{base}/oauth/revoke", "introspection_endpoint": f"{base}/oauth/introspect",
-               "response_types_supported": ["code"], "grant_types_supported": ["client_credentials"]}
+               "response_types_supported": ["code"], "grant_types_supported": ["client_credentials"],
+               "client_id_metadata_document_supported": "yes" if self.defect == "cimd-flag-not-boolean" else False}
         return Reply(200, [("Content-Type", "application/json")], json.dumps(doc).encode())
 
     def jwks(self, req: Incoming) -> Reply:
@@ -334,7 +335,10 @@ class ContractServer(_App):
         if scope not in str(claims.get("scope", "")).split():
             if self.defect == "insufficient-scope-as-401":
                 return challenge(401, "invalid_token", "invalid_token", "Token lacks scope.")
-            return challenge(403, "insufficient_scope", "insufficient_scope", f"Needs {scope}.", f', scope="{scope}"')
+            step_up = ("" if self.defect == "step-up-without-scope" else f', scope="{scope}"') + (
+                "" if self.defect == "step-up-without-metadata"
+                else f', resource_metadata="{self.base_url}/.well-known/oauth-protected-resource/charges"')
+            return challenge(403, "insufficient_scope", "insufficient_scope", f"Needs {scope}.", step_up)
         return claims
 
     def list_charges(self, req: Incoming) -> Reply:

@@ -44,6 +44,7 @@ DEFECTS = [
     ("issuer-mismatch", "metadata-issuer", False),
     ("relative-endpoint", "metadata-absolute-endpoints", False),
     ("metadata-redirect", "metadata-document", False),
+    ("cimd-flag-not-boolean", "metadata-self-registration", False),
     ("private-jwks", "jwks-public-only", False),
     ("duplicate-kid", "jwks-document", False),
     # OAuth and bearer.
@@ -55,6 +56,8 @@ DEFECTS = [
     ("token-cacheable", "token-response", True),
     ("token-wrong-typ", "access-token-verifies", True),
     ("insufficient-scope-as-401", "insufficient-scope", True),
+    ("step-up-without-scope", "step-up-challenge", True),
+    ("step-up-without-metadata", "step-up-challenge", True),
     # Idempotency and limits.
     ("replay-duplicates", "idempotent-replay", True),
     ("key-reuse-accepted", "idempotency-key-reuse", True),

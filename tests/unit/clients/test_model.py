@@ -59,6 +59,8 @@ def test_the_public_view_hides_the_hash_and_names_the_effective_auth_method() ->
         "requires_admin_approval": False, "name": "", "created_at": 0, "jwks": {"keys": []},
         "token_endpoint_auth_method": "client_secret_basic", "require_pushed_authorization_requests": False,
         "profile": "", "dpop_bound_access_tokens": False,
+        # How the client came (docs/agents.md): "" an administrator's; never the registration token's hash.
+        "source": "", "refresh_at": 0, "expires_at": 0, "registration_pool": "",
     }
 
 

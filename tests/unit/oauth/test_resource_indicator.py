@@ -1,31 +1,88 @@
-"""oauth.resource_indicator (RFC 8707 2): the one resource this server issues tokens for, or invalid_target."""
+"""authgate.oauth.resource_indicator: which resource a request names, and which scopes a client may ask of it."""
 
 from __future__ import annotations
 
 import pytest
 
+from authgate.clients.model import Client
 from authgate.errors import ApiError
-from authgate.oauth.resource_indicator import requested_resource
+from authgate.oauth.resource_indicator import (
+    builtin_resource,
+    client_may_request,
+    granted_resource,
+    requested_resource,
+    resolve,
+)
+from authgate.resources.model import Resource
+from authgate.stores.resources import ResourceStore
 
 ISSUER = "https://auth.example.com"
-CHARGES = ISSUER + "/charges"
+MCP = Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write"), ("demo",))
 
 
-def test_the_charges_resource_or_none() -> None:
-    assert requested_resource([CHARGES], ISSUER) == CHARGES
-    assert requested_resource([CHARGES + "/"], ISSUER) == CHARGES
-    assert requested_resource([], ISSUER) is None
-    assert requested_resource([""], ISSUER) is None
+def client(*scopes: str) -> Client:
+    return Client("c", "demo", "local", "confidential", None, (), ("client_credentials",), scopes)
 
 
-@pytest.mark.parametrize(("values", "detail"), [
-    ([CHARGES, CHARGES], f"Name one resource per request; this server protects only {CHARGES}."),
-    (["/charges"], "The resource parameter must be an absolute URI without a fragment (RFC 8707 2)."),
-    ([CHARGES + "#x"], "The resource parameter must be an absolute URI without a fragment (RFC 8707 2)."),
-    (["http://[::1"], "The resource parameter must be an absolute URI without a fragment (RFC 8707 2)."),
-    (["https://other.example/api"], f"The resource https://other.example/api is unknown; this server protects only {CHARGES}."),
-])
-def test_anything_else_is_invalid_target(values: list[str], detail: str) -> None:
-    with pytest.raises(ApiError) as info:
+@pytest.mark.parametrize(("values", "expected"), [([], None), ([""], None), ([MCP.resource], MCP.resource)])
+def test_requested_resource(values: list[str], expected: str | None) -> None:
+    assert requested_resource(values, ISSUER) == expected
+
+
+@pytest.mark.parametrize("values", [["/relative"], ["https://a.example/x#f"], ["urn"], ["https://a/", "https://b/"],
+                                    ["http://[::1"]])
+def test_malformed_or_several_resources_are_invalid_target(values: list[str]) -> None:
+    with pytest.raises(ApiError) as raised:
         requested_resource(values, ISSUER)
-    assert (info.value.code, info.value.status, info.value.detail) == ("invalid_target", 400, detail)
+    assert raised.value.code == "invalid_target"
+
+
+def test_the_charges_api_is_built_in() -> None:
+    charges = builtin_resource(ISSUER)
+    assert (charges.resource, charges.builtin, charges.tenants) == (f"{ISSUER}/charges", True, ())
+    assert resolve(None, ISSUER, "any") == charges
+    assert resolve(f"{ISSUER}/charges/", ISSUER, "any") == charges
+
+
+def test_resolve_registered_unknown_and_not_allowed(aws: None) -> None:
+    ResourceStore().create(MCP)
+    assert resolve(MCP.resource, ISSUER, "demo") == MCP
+    for named, tenant, code in ((MCP.resource, "acme", "resource_not_allowed"),
+                                ("https://nope.example/", "demo", "unknown_resource")):
+        with pytest.raises(ApiError) as raised:
+            resolve(named, ISSUER, tenant)
+        assert (raised.value.code, raised.value.oauth_error, raised.value.status) == (code, "invalid_target", 400)
+
+
+def test_granted_resource_may_be_named_again_but_not_changed(aws: None) -> None:
+    ResourceStore().create(MCP)
+    assert granted_resource(MCP.resource, None, ISSUER, "demo") == MCP
+    assert granted_resource(MCP.resource, MCP.resource, ISSUER, "demo") == MCP
+    assert granted_resource(None, f"{ISSUER}/charges", ISSUER, "demo").builtin
+    for recorded, named in ((MCP.resource, f"{ISSUER}/charges"), (None, MCP.resource)):
+        with pytest.raises(ApiError) as raised:
+            granted_resource(recorded, named, ISSUER, "demo")
+        assert raised.value.code == "invalid_target"
+
+
+def test_client_scopes_limit_the_charges_api_and_resources_they_name() -> None:
+    charges = builtin_resource(ISSUER)
+    reader = client("charges:read")
+    assert client_may_request(reader, charges, "charges:read") and not client_may_request(reader, charges,
+                                                                                          "charges:write")
+    # Registered with none of MCP's scopes: the resource's list decides.
+    assert client_may_request(reader, MCP, "mcp:write")
+    # Registered with some of them: limited to those.
+    assert not client_may_request(client("mcp:read"), MCP, "mcp:write")
+    assert client_may_request(client("mcp:read"), MCP, "mcp:read")
+
+
+@pytest.mark.parametrize("source", ["registration", "metadata_document"])
+def test_a_self_registered_clients_stated_scope_does_not_limit_a_registered_resource(source: str) -> None:
+    """MCP clients register with the first challenge's scope, then step up without registering again."""
+    agent = client("mcp:read")._replace(source=source)
+    assert client_may_request(agent, MCP, "mcp:write") and client_may_request(agent, MCP, "mcp:read")
+    # The charges API keeps its rule: only the scopes it registered with.
+    charges = builtin_resource(ISSUER)
+    assert not client_may_request(agent, charges, "charges:read")
+    assert client_may_request(client("charges:read")._replace(source=source), charges, "charges:read")

@@ -50,6 +50,19 @@ def test_a_dev_only_module_in_the_layer_fails(tmp_path: Path, capsys: pytest.Cap
     assert "layer: moto belongs to no pinned distribution (a dev-only module?)" in err
 
 
+def test_the_mcp_sdk_in_the_layer_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The MCP SDK is a dev dependency (the e2e tests' clients and MCP server), never shipped."""
+    build = _build(tmp_path)
+    site = build / "AuthgateLayer" / "python"
+    (site / "mcp-2.3.0.dist-info").mkdir()
+    (site / "mcp").mkdir()
+    (site / "mcp" / "__init__.py").write_text("")
+    status, err = _run(build, capsys)
+    assert status == 1
+    assert "distribution mcp-2.3.0.dist-info is not pinned" in err
+    assert "layer: mcp belongs to no pinned distribution (a dev-only module?)" in err
+
+
 def test_an_unpinned_distribution_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     build = _build(tmp_path)
     (build / "AuthgateLayer" / "python" / "PyYAML-6.0.3.dist-info").mkdir()

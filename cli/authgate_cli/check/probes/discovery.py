@@ -68,6 +68,22 @@ def metadata(ctx: Context) -> None:
             ctx.find("metadata-absolute-endpoints", f"{name} {value!r} is not an absolute http(s) URL", exchange)
         elif secure and not value.startswith("https:"):
             ctx.find("metadata-absolute-endpoints", f"{name} {value!r} is not https, though the issuer is", exchange)
+    _self_registration(ctx, data, exchange)
+
+
+def _self_registration(ctx: Context, data: dict[str, Any], exchange: Exchange) -> None:
+    """Client ID Metadata Documents advertised honestly (draft-ietf-oauth-client-id-metadata-document 6)."""
+    flag = data.get("client_id_metadata_document_supported")
+    if flag is None:
+        return
+    if not isinstance(flag, bool):
+        ctx.find("metadata-self-registration", f"client_id_metadata_document_supported {flag!r} is not a boolean",
+                 exchange)
+        return
+    methods = data.get("token_endpoint_auth_methods_supported")
+    if flag and not (isinstance(methods, list) and {"none", "private_key_jwt"} & set(methods)):
+        ctx.find("metadata-self-registration", "client_id_metadata_document_supported is true, but "
+                 "token_endpoint_auth_methods_supported offers neither none nor private_key_jwt", exchange)
 
 
 def jwks(ctx: Context) -> None:
@@ -99,7 +115,8 @@ def jwks(ctx: Context) -> None:
 
 PROBES = (
     ScenarioProbe("discovery.metadata", "authorization server metadata: issuer is the base URL, endpoints absolute",
-                  ("metadata-document", "metadata-issuer", "metadata-absolute-endpoints"), steps=metadata),
+                  ("metadata-document", "metadata-issuer", "metadata-absolute-endpoints",
+                   "metadata-self-registration"), steps=metadata),
     ScenarioProbe("discovery.jwks", "published signing keys: public keys only, each with a unique kid",
                   ("jwks-document", "jwks-public-only"), steps=jwks),
 )

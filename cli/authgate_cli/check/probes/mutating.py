@@ -96,6 +96,12 @@ def _charge(ctx: Context, amount: int) -> bytes:
                        "description": f"authgate check {ctx.run_id}"}).encode()
 
 
+def _needed(ctx: Context) -> str:
+    """What POST needs beyond the read-only token: the main token's other scopes (the step-up's scope=)."""
+    read = ctx.options.read_scope.split()
+    return " ".join(s for s in ctx.options.scope.split() if s not in read)
+
+
 def insufficient_scope(ctx: Context) -> None:
     assert ctx.current is not None
     exchange = _token_request(ctx, ctx.options.read_scope)
@@ -109,7 +115,8 @@ def insufficient_scope(ctx: Context) -> None:
                            _charge(ctx, ctx.options.amount))
     ctx.judge(attempt, Expect(status=(403,), status_rule="insufficient-scope", codes=("insufficient_scope",),
                               challenge="Bearer", challenge_error="insufficient_scope",
-                              challenge_rule="insufficient-scope", cite="contract 7.3; RFC 6750 3.1"))
+                              challenge_rule="insufficient-scope", challenge_scope=_needed(ctx),
+                              cite="contract 7.3; RFC 6750 3.1; RFC 9728 5.1"))
 
 
 def _issued_token(ctx: Context) -> str | None:

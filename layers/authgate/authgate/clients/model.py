@@ -63,6 +63,18 @@ class Client(NamedTuple):
     # -- DPoP (RFC 9449): one block, kept together --
     # RFC 9449 5.2 client metadata: every access token of this client must be DPoP-bound.
     dpop_bound_access_tokens: bool = False
+    # -- clients that register themselves (docs/agents.md) --
+    # "" registered by an administrator; "metadata_document": a cached Client ID Metadata
+    # Document (its client_id is the document's URL); "registration": RFC 7591.
+    source: str = ""
+    # A metadata document is fetched again from this time on (draft 5.2; unix seconds).
+    refresh_at: int = 0
+    # DynamoDB TTL: the record disappears by itself after this time (0: never).
+    expires_at: int = 0
+    # RFC 7592: the SHA-256 of the registration access token (never the token itself).
+    registration_token_hash: str = ""
+    # Which pool a registered client counts in (stores.registrations): "unassigned", then its tenant.
+    registration_pool: str = ""
 
     @property
     def auth_methods(self) -> tuple[str, ...]:
@@ -109,6 +121,12 @@ FIELDS = (
     Field("profile", "S", "", omit_empty=True),
     # -- DPoP (RFC 9449 5.2) --
     Field("dpop_bound_access_tokens", "BOOL", False, omit_empty=True),
+    # -- clients that register themselves (docs/agents.md) --
+    Field("source", "S", "", omit_empty=True),
+    Field("refresh_at", "N", 0, omit_empty=True),
+    Field("expires_at", "N", 0, omit_empty=True),
+    Field("registration_token_hash", "S", "", omit_empty=True, public=False),
+    Field("registration_pool", "S", "", omit_empty=True),
 )
 
 

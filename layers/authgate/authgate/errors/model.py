@@ -22,6 +22,8 @@ OAuthCode = Literal[
     "server_error", "temporarily_unavailable",
     # RFC 9449 5.0, 8 (DPoP) and RFC 8707 2 (resource indicators).
     "invalid_dpop_proof", "use_dpop_nonce", "invalid_target",
+    # RFC 7591 3.2.2 (dynamic registration) and RFC 6750 3.1 (its registration access token).
+    "invalid_client_metadata", "invalid_redirect_uri", "invalid_token",
 ]
 
 

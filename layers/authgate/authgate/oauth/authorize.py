@@ -38,6 +38,7 @@ from authgate.oauth.consent_page import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
     WRONG_CREDENTIALS,
+    identity_notice,
     render_consent,
 )
 from authgate.settings import get_settings
@@ -55,7 +56,7 @@ STALE_FORM = "The sign-in form has expired or was altered. Start again from the 
 def get_authorize(request: Request) -> Response:
     """Validate the authorization request and show the login + consent page (RFC 6749 4.1.1, RFC 9126 4)."""
     params: Mapping[str, Sequence[str]] = request.query
-    client = ClientStore().get(client_id_of(params), any_environment=True)
+    client = _client(client_id_of(params), any_environment=True)
     stage = get_settings().stage
     request_uri = single(params, "request_uri")
     if client is None or client.environment != stage:
@@ -100,7 +101,7 @@ def post_authorize(request: Request) -> Response:
                                       session.binding_from(request.headers.get_all("cookie")))
     except session.SessionInvalid as exc:
         raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
-    client = ClientStore().get(auth.client_id)
+    client = _client(auth.client_id)
     # The registration may have changed since the form was shown: trust the URI only if it still holds.
     if client is None:
         raise ApiError("unknown_client", "The client is no longer registered.")
@@ -111,7 +112,12 @@ def post_authorize(request: Request) -> Response:
         if len(values) > 1:
             raise ApiError("invalid_request", f"The {name} field is repeated.")
     tenant = _tenant(client)
-    recheck(auth, client, tenant)
+    if not client.tenant_id:
+        # A self-registered client has no tenant: the user names theirs on the form. One that does
+        # not exist holds no user, so the sign-in below fails like a wrong password.
+        chosen = (single(fields, "tenant") or "").strip()[:100]
+        tenant = (TenantStore().get(chosen) if chosen else None) or Tenant(tenant_id=chosen)
+    recheck(auth, client, tenant, base_url(request))
 
     decision = single(fields, "decision")
     if decision == "deny":
@@ -120,7 +126,7 @@ def post_authorize(request: Request) -> Response:
     username, password = single(fields, "username") or "", single(fields, "password") or ""
     if decision != "approve":
         return _form(request, auth, client, tenant, MISSING_DECISION, username, fields)
-    if not username or not password:
+    if not username or not password or (not client.tenant_id and not tenant.tenant_id):
         return _form(request, auth, client, tenant, MISSING_CREDENTIALS, username, fields)
     # Brute-force protection (RFC 6749 10.10): failed logins per account and per address; over
     # the quota the redirect is temporarily_unavailable, before the password is checked.
@@ -131,6 +137,9 @@ def post_authorize(request: Request) -> Response:
         guard.record_failure(account, request.source_ip)
         _log(f"login_{result.reason}", auth)
         return _form(request, auth, client, tenant, WRONG_CREDENTIALS, username, fields)
+    if not client.tenant_id:
+        _admit_self_registered(request, client, tenant)
+        auth = auth._replace(tenant_id=tenant.tenant_id)
 
     code = CodeStore().create(
         client_id=auth.client_id, tenant_id=auth.tenant_id,
@@ -154,7 +163,65 @@ def _trust(request: Request, redirect_uri: str, state: str | None) -> None:
     request.context.redirect = AuthorizationRedirect(redirect_uri, state)
 
 
+def _client(client_id: str, any_environment: bool = False) -> Client | None:
+    """The client: registered, or known by its metadata document (fetched or cached; the fetch's
+    failures are shown on the page, never redirected: draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
+    if client_id[:8].lower() == "https://":
+        from authgate.oauth.client_metadata.errors import MetadataRefused
+        from authgate.oauth.client_metadata.resolver import MetadataClients, is_metadata_client
+
+        if is_metadata_client(client_id):
+            try:
+                return MetadataClients().get(client_id, any_environment)
+            except MetadataRefused as exc:
+                raise exc.at_authorization() from None
+    return ClientStore().get(client_id, any_environment=any_environment)
+
+
+def _admit_self_registered(request: Request, client: Client, tenant: Tenant) -> None:
+    """The signed-in user's tenant decides whether it accepts this client (docs/agents.md); a refusal
+    is a page: nothing is sent to a redirect URI the tenant does not accept. A registered client
+    (RFC 7591) becomes the tenant's here, within the tenant's cap."""
+    from urllib.parse import urlsplit
+
+    trusted, request.context.redirect = request.context.redirect, None  # until admitted, nothing is redirected
+    if client.source == "registration":
+        _assign_registered(client, tenant)
+    else:
+        host = urlsplit(client.client_id).hostname or ""
+        if not (client.source == "metadata_document" and tenant.accepts_metadata_host(host)):
+            raise ApiError("client_metadata_not_allowed",
+                           "Your organisation does not accept applications known only by a metadata document from "
+                           f"{host}. Ask its administrator.", oauth_error="invalid_client",
+                           internal=f"tenant {tenant.tenant_id} policy")
+    request.context.redirect = trusted
+
+
+def _assign_registered(client: Client, tenant: Tenant) -> None:
+    from authgate import clock
+    from authgate.stores.exceptions import ClientNotFound
+    from authgate.stores.registrations import RegistrationStore
+
+    refused = ApiError("registered_client_not_allowed", "Your organisation does not accept applications that "
+                       "registered themselves. Ask its administrator.", oauth_error="invalid_client",
+                       internal=f"tenant {tenant.tenant_id} policy")
+    if not tenant.registered_clients:
+        raise refused
+    store = RegistrationStore()
+    cap = tenant.registered_clients_cap
+    if store.live_count(tenant.tenant_id, clock.seconds(), cap) >= cap:
+        raise ApiError("registration_limit_reached", "Your organisation already holds as many registered "
+                       "applications as it allows. Ask its administrator.", oauth_error="invalid_client")
+    try:
+        store.assign(client.client_id, tenant.tenant_id)
+    except ClientNotFound:
+        raise refused from None
+
+
 def _tenant(client: Client) -> Tenant:
+    if not client.tenant_id:
+        # A self-registered client has no tenant until a user signs in (the form asks for it).
+        return Tenant(tenant_id="")
     tenant = TenantStore().get(client.tenant_id)
     if tenant is None:
         raise ApiError("server_error", internal=f"tenant {client.tenant_id!r} of client {client.client_id!r} not found")
@@ -172,9 +239,15 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
         if binding is None:
             binding = session.new_binding()
         csrf = session.csrf_token(binding, nonce)
+    self_registered = not client.tenant_id
     response = render_consent(request=auth, client_name=client.name or client.client_id,
-                              tenant_name=tenant.name or tenant.tenant_id, blob=blob, csrf=csrf,
-                              message=message, username=username)
+                              # Never the name of a tenant someone typed: the page must not confirm it exists.
+                              tenant_name="your organisation" if self_registered else tenant.name or tenant.tenant_id,
+                              blob=blob, csrf=csrf,
+                              message=message, username=username,
+                              identity=identity_notice(client, auth.redirect_uri) if client.source else "",
+                              ask_tenant=self_registered,
+                              tenant=single(posted, "tenant") or "" if self_registered and posted else "")
     if binding is not None and posted is None:
         secure = base_url(request).startswith("https://")
         response.multi_headers["Set-Cookie"] = [session.binding_cookie(binding, secure)]

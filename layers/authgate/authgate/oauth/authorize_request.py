@@ -16,8 +16,14 @@ from urllib.parse import urlsplit
 from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.oauth import pkce
-from authgate.oauth.resource_indicator import requested_resource
-from authgate.oauth.scopes import KNOWN_SCOPES, ScopeSyntaxError, parse_scope
+from authgate.oauth.resource_indicator import (
+    client_may_request,
+    requested_resource,
+    resolve,
+    several_resources,
+)
+from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
+from authgate.resources.model import Resource
 from authgate.stores.tenants import Tenant
 
 # client_id is VSCHAR (RFC 6749 A.1); bounded so an absurd value is rejected before any lookup.
@@ -132,6 +138,8 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     """Every check after the redirect URI is trusted; each failure is redirected (RFC 6749 4.1.2.1)."""
     for name, values in params.items():
         if len(values) > 1:
+            if name == "resource":
+                raise several_resources()
             raise ApiError("invalid_request", f"The {name} parameter is repeated (RFC 6749 3.1).")
     client = target.client
     response_type = single(params, "response_type")
@@ -142,10 +150,10 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     if not client.allows_grant("authorization_code"):
         raise ApiError("unauthorized_client", "This client may not use the authorization code grant.")
     challenge, method = _pkce(params, client)
-    scopes = _scopes(single(params, "scope"), client, tenant)
+    resource = requested_resource(list(params.get("resource") or []), issuer)
+    scopes = _scopes(single(params, "scope"), client, tenant, resolve(resource, issuer, tenant.tenant_id))
     if client.requires_admin_approval and not tenant.has_approved(client.client_id):
         raise ApiError("access_denied", "The tenant's administrator has not approved this application.")
-    resource = requested_resource(list(params.get("resource") or []), issuer)
     dpop_jkt = single(params, "dpop_jkt")
     if dpop_jkt is not None and not _JKT.fullmatch(dpop_jkt):
         raise ApiError("invalid_request", "dpop_jkt must be a base64url SHA-256 JWK thumbprint (RFC 9449 10).")
@@ -156,11 +164,11 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     )
 
 
-def recheck(request: AuthorizationRequest, client: Client, tenant: Tenant) -> None:
+def recheck(request: AuthorizationRequest, client: Client, tenant: Tenant, issuer: str) -> None:
     """The rules that depend on registration data, again at POST time (it may have changed)."""
     if not client.allows_grant("authorization_code"):
         raise ApiError("unauthorized_client", "This client may not use the authorization code grant.")
-    _scopes(" ".join(request.scopes), client, tenant)
+    _scopes(" ".join(request.scopes), client, tenant, resolve(request.resource, issuer, tenant.tenant_id))
     if client.requires_admin_approval and not tenant.has_approved(client.client_id):
         raise ApiError("access_denied", "The tenant's administrator has not approved this application.")
 
@@ -186,10 +194,11 @@ def _pkce(params: Mapping[str, Sequence[str]], client: Client) -> tuple[str, str
     return challenge, method
 
 
-def _scopes(raw: str | None, client: Client, tenant: Tenant) -> tuple[str, ...]:
-    """Requested scopes, or the client's registered ones the tenant allows when none is sent (RFC 6749 3.3)."""
+def _scopes(raw: str | None, client: Client, tenant: Tenant, resource: Resource) -> tuple[str, ...]:
+    """Requested scopes, or the resource's ones the client may have and the tenant allows when none is
+    sent (RFC 6749 3.3, RFC 8707 2)."""
     if raw is None:
-        default = tuple(s for s in client.scopes if s in KNOWN_SCOPES and not tenant.forbids(s))
+        default = tuple(s for s in resource.scopes if client_may_request(client, resource, s) and not tenant.forbids(s))
         if not default:
             raise ApiError("invalid_scope", "No scope was requested and the client has no default scope.")
         return default
@@ -198,9 +207,9 @@ def _scopes(raw: str | None, client: Client, tenant: Tenant) -> tuple[str, ...]:
     except ScopeSyntaxError as exc:
         raise ApiError("invalid_scope", str(exc)) from None
     for scope in scopes:
-        if scope not in KNOWN_SCOPES:
+        if scope not in resource.scopes:
             raise ApiError("invalid_scope", f"Unknown scope {scope}.")
-        if scope not in client.scopes:
+        if not client_may_request(client, resource, scope):
             raise ApiError("invalid_scope", f"The client is not allowed the scope {scope}.")
         if tenant.forbids(scope):
             raise ApiError("invalid_scope", f"The tenant forbids the scope {scope}.")

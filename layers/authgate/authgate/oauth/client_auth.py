@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote_plus
 
+from authgate import clock
 from authgate.clients.model import Client, client_secret_matches
 from authgate.errors import ApiError
 from authgate.errors.challenges import basic
@@ -121,12 +122,32 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
     guard = AuthFailureGuard("client")
     client, others = store.get_with(creds.client_id, {guard.table: guard.keys(creds.client_id, request.source_ip)})
     guard.check(others.get(guard.table, []), creds.client_id, request.source_ip)
+    if creds.client_id[:8].lower() == "https://":
+        client = _metadata_client(creds.client_id, client)
     failure = _failure(client, creds, request)
     if failure:
         guard.record_failure(creds.client_id, request.source_ip)
         raise invalid_client(internal=f"client {creds.client_id[:64]!r}: {failure}")
     assert client is not None
+    if client.source == "registration":
+        from authgate.oauth.registration import touch
+
+        touch(client, clock.seconds())
     return client
+
+
+def _metadata_client(client_id: str, cached: Client | None) -> Client | None:
+    """A Client ID Metadata Document's client: the record just read if fresh, else fetched now; a
+    document that cannot be used is 401 invalid_client (draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
+    from authgate.oauth.client_metadata.errors import MetadataRefused
+    from authgate.oauth.client_metadata.resolver import MetadataClients, is_metadata_client
+
+    if not is_metadata_client(client_id):
+        return cached
+    try:
+        return MetadataClients().refreshed(client_id, cached)
+    except MetadataRefused as exc:
+        raise exc.at_token() from None
 
 
 def _failure(client: Client | None, creds: Credentials, request: Request) -> str:

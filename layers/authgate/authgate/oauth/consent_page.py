@@ -14,6 +14,7 @@ from string import Template
 from urllib.parse import urlsplit
 
 from authgate.caches import cached
+from authgate.clients.model import Client
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
@@ -47,9 +48,55 @@ def redirect_origin(uri: str) -> str:
     return f"{parts.scheme}:"  # private-use scheme of a native app (RFC 8252 7.1)
 
 
+def _host(uri: str) -> str:
+    parts = urlsplit(uri)
+    return parts.hostname or parts.scheme
+
+
+def _only_localhost(uris: tuple[str, ...]) -> bool:
+    return bool(uris) and all((urlsplit(u).hostname or "") in ("localhost", "127.0.0.1", "::1") for u in uris)
+
+
+def identity_notice(client: Client, redirect_uri: str) -> str:
+    """What a person must know about a client that registered itself (draft-ietf-oauth-client-id-metadata-document-02
+    8.5: show the client_id's host; MCP 2025-11-25 security: warn about localhost redirects)."""
+    e = html.escape
+    lines = []
+    if client.source == "metadata_document":
+        host = _host(client.client_id)
+        if client.name:
+            lines.append(f'<p class="identity">{e(client.name)} describes itself in a document on '
+                         f'<strong class="document-host">{e(host)}</strong> (<code>{e(client.client_id)}</code>). '
+                         "authgate has not verified who runs it.</p>")
+        else:
+            lines.append('<p class="identity warning" role="note">This application gave no name: all that is known '
+                         f'about it is its address, <code>{e(client.client_id)}</code> on '
+                         f'<strong class="document-host">{e(host)}</strong>. Approve only if you recognise '
+                         "this address.</p>")
+    else:
+        lines.append('<p class="identity warning" role="note">This application registered itself: authgate has not '
+                     "verified who runs it. Approve only if you started it yourself.</p>")
+    lines.append(f'<p class="redirect">After you decide, you will be sent to '
+                 f'<strong class="redirect-host">{e(_host(redirect_uri))}</strong>.</p>')
+    if _only_localhost(client.redirect_uris):
+        lines.append('<p class="warning localhost" role="alert">Every address this application can receive the '
+                     "answer at is on this device (localhost): any program running on your computer could be "
+                     "the one asking. Approve only if you have just started this application yourself.</p>")
+    return "\n".join(lines)
+
+
+TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
+                '<input id="tenant" name="tenant" type="text" autocomplete="organization" autocapitalize="none" '
+                'spellcheck="false" required value="$value">')
+
+
 def render_consent(*, request: AuthorizationRequest, client_name: str, tenant_name: str, blob: str, csrf: str,
-                   message: str = "", username: str = "", status: int = 200) -> Response:
-    """The form: username, password, decision=approve|deny, and the hidden signed state."""
+                   message: str = "", username: str = "", status: int = 200, identity: str = "",
+                   ask_tenant: bool = False, tenant: str = "") -> Response:
+    """The form: username, password, decision=approve|deny, and the hidden signed state.
+
+    `identity` is `identity_notice` for a self-registered client; `ask_tenant` adds the
+    organisation field (such a client has no tenant until a user signs in)."""
     e = html.escape
     items = "\n".join(
         f'<li>{e(SCOPE_DESCRIPTIONS.get(s, s))} <code>{e(s)}</code></li>' for s in request.scopes)
@@ -68,6 +115,8 @@ def render_consent(*, request: AuthorizationRequest, client_name: str, tenant_na
         username_focus="" if username else "autofocus",
         password_focus="autofocus" if username else "",
         redirect_origin=e(origin),
+        identity=identity,
+        tenant_field=Template(TENANT_FIELD).substitute(value=e(tenant)) if ask_tenant else "",
     )
     # Browsers apply form-action to the redirect that follows the submission: the client's
     # redirect origin must be allowed too, or the approval never reaches it.

@@ -32,6 +32,10 @@ def read_form(request: Request) -> dict[str, str]:
     seen: set[str] = set()
     for name, value in request.form():
         if name in seen:
+            if name == "resource":
+                from authgate.oauth.resource_indicator import several_resources
+
+                raise several_resources()
             raise ApiError("invalid_request", f"The parameter {name[:40]!r} is repeated (RFC 6749 3.2).")
         seen.add(name)
         if _CONTROL.search(value):

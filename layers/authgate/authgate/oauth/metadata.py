@@ -33,6 +33,13 @@ def grant_types() -> list[str]:
 
 
 def metadata(issuer: str) -> dict[str, Any]:
+    doc = _metadata(issuer)
+    if get_settings().dynamic_registration:
+        doc["registration_endpoint"] = f"{issuer}/oauth/register"  # RFC 8414 2, RFC 7591 3
+    return doc
+
+
+def _metadata(issuer: str) -> dict[str, Any]:
     return {
         "issuer": issuer,
         "authorization_endpoint": f"{issuer}/oauth/authorize",
@@ -60,6 +67,8 @@ def metadata(issuer: str) -> dict[str, Any]:
         "service_documentation": f"{issuer}/openapi.json",
         # RFC 9449 5.1: DPoP proofs at the token endpoint, and the algorithms they may use.
         "dpop_signing_alg_values_supported": list(DPOP_ALGORITHMS),
+        # draft-ietf-oauth-client-id-metadata-document-02 6: an https client_id is fetched.
+        "client_id_metadata_document_supported": get_settings().client_metadata_documents,
     }
 
 

@@ -24,7 +24,7 @@ from authgate.oauth.client_profile import check_authorization
 from authgate.oauth.form import read_form
 from authgate.oauth.token_proof import token_proof
 from authgate.stores.pushed_requests import PushedRequestStore
-from authgate.stores.tenants import TenantStore
+from authgate.stores.tenants import Tenant, TenantStore
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client
@@ -48,7 +48,9 @@ def post_par(request: Request) -> Response:
     form = {**form, "client_id": client.client_id}
     params = {name: [value] for name, value in form.items() if name not in AUTHENTICATION_PARAMETERS}
     target = resolve_target(params, client)
-    tenant = TenantStore().get(client.tenant_id)
+    # A self-registered client has no tenant before a user signs in: its request is checked
+    # against no tenant's rules here, and against the user's tenant's at the authorization endpoint.
+    tenant = TenantStore().get(client.tenant_id) if client.tenant_id else Tenant(tenant_id="")
     if tenant is None:
         raise ApiError("server_error", internal=f"tenant {client.tenant_id!r} of client {client.client_id!r} not found")
     _bind_to_proof_key(request, client, params)

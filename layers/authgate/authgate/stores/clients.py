@@ -117,6 +117,22 @@ class ClientStore(TableStore):
             self.db.put_item(TableName=self.table, Item=to_item(client))
         self._index_origins(client)
 
+    def create_record(self, client: Client) -> None:
+        """Write a new self-registered client as it is (RFC 7591); ClientExists if the id is taken."""
+        with self.faults("create", refused=lambda: ClientExists(client.client_id)):
+            self.db.put_item(TableName=self.table, Item=to_item(client),
+                             ConditionExpression="attribute_not_exists(client_id)")
+
+    def save(self, client: Client) -> None:
+        """Write a self-registered client's record as it is (a metadata document's cache entry):
+        no origin index, whose records would outlive it. Never over a record of another source (an
+        administrator's client under the same id): ClientExists then."""
+        with self.faults("save", refused=lambda: ClientExists(client.client_id)):
+            self.db.put_item(TableName=self.table, Item=to_item(client),
+                             ConditionExpression="attribute_not_exists(client_id) OR #source = :source",
+                             ExpressionAttributeNames={"#source": "source"},
+                             ExpressionAttributeValues={":source": s(client.source)})
+
     def replace(self, client: Client) -> None:
         """Rewrite an existing client's registration (admin updates); ClientNotFound if it is gone."""
         with self.faults("replace", refused=lambda: ClientNotFound(client.client_id)):

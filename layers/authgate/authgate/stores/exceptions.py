@@ -167,3 +167,11 @@ class ClientNotFound(StoreError, LookupError):
 
 class UserExists(StoreError, ValueError):
     """`UserStore.create` without overwrite for a username the tenant already has."""
+
+
+class ResourceExists(StoreError):
+    """A protected resource with this identifier is already registered (RFC 8707 2)."""
+
+
+class ResourceNotFound(StoreError, LookupError):
+    """No protected resource with this identifier is registered."""

@@ -35,6 +35,9 @@ class RefreshToken(NamedTuple):
     rotated_to: str | None = None
     # RFC 9449 5.0: a public client's family is bound to the key (thumbprint) of its first proof.
     dpop_jkt: str | None = None
+    # RFC 8707 2.2: the resource the grant is for (None: the charges API); every token of the
+    # family is for it.
+    resource: str | None = None
 
 
 def hash_token(token: str) -> str:
@@ -54,6 +57,8 @@ def _token_item(r: RefreshToken) -> dict[str, Any]:
     }
     if r.dpop_jkt:
         item["dpop_jkt"] = {"S": r.dpop_jkt}
+    if r.resource:
+        item["resource"] = {"S": r.resource}
     return item
 
 
@@ -66,6 +71,7 @@ def _from_item(item: dict[str, Any]) -> RefreshToken:
         issued_at=int(item.get("issued_at", {}).get("N", "0")),
         rotated_to=item.get("rotated_to", {}).get("S"),
         dpop_jkt=item.get("dpop_jkt", {}).get("S"),
+        resource=item.get("resource", {}).get("S"),
     )
 
 
@@ -84,7 +90,8 @@ class RefreshTokenStore(TableStore):
         }}
 
     def start_family(self, *, family_id: str, client_id: str, tenant_id: str, subject: str,
-                     scope: str, now: int, ttl: int | None = None, dpop_jkt: str | None = None) -> str:
+                     scope: str, now: int, ttl: int | None = None, dpop_jkt: str | None = None,
+                     resource: str | None = None) -> str:
         """Issue the first refresh token of a family (one transaction); returns it in plain text.
 
         `dpop_jkt` binds every token of the family to that DPoP key (RFC 9449 5.0, public clients).
@@ -92,7 +99,7 @@ class RefreshTokenStore(TableStore):
         token = secrets.token_urlsafe(32)
         expires_at = now + (ttl if ttl is not None else get_settings().refresh_token_ttl)
         record = RefreshToken(hash_token(token), family_id, client_id, tenant_id, subject, scope,
-                              "active", expires_at, now, dpop_jkt=dpop_jkt)
+                              "active", expires_at, now, dpop_jkt=dpop_jkt, resource=resource)
         from botocore.exceptions import ClientError
 
         try:
@@ -126,7 +133,8 @@ class RefreshTokenStore(TableStore):
 
         token = secrets.token_urlsafe(32)
         new = RefreshToken(hash_token(token), old.family_id, old.client_id, old.tenant_id, old.subject,
-                           old.scope, "active", old.expires_at, now, dpop_jkt=old.dpop_jkt)
+                           old.scope, "active", old.expires_at, now, dpop_jkt=old.dpop_jkt,
+                           resource=old.resource)
         try:
             with self.faults("rotate"):
                 self.db.transact_write_items(TransactItems=[

@@ -15,6 +15,22 @@ class Tenant(NamedTuple):
     currencies: tuple[str, ...] = ()
     forbidden_scopes: frozenset[str] = frozenset()
     approved_clients: frozenset[str] = frozenset()
+    # Which clients known only by a Client ID Metadata Document this tenant's users may authorize
+    # (docs/agents.md): () none, ("*",) any host, else hosts ("tools.example") and domains
+    # (".example.com": any host under it).
+    client_metadata_hosts: tuple[str, ...] = ()
+    # Dynamically registered clients (RFC 7591): whether its users may authorize them, and how
+    # many this tenant holds at most (a client becomes the tenant's at its first sign-in).
+    registered_clients: bool = False
+    registered_clients_cap: int = 100
+
+    def accepts_metadata_host(self, host: str) -> bool:
+        """Whether this tenant's policy accepts a client whose metadata document is on `host`."""
+        host = host.lower()
+        for allowed in self.client_metadata_hosts:
+            if allowed == "*" or allowed == host or (allowed.startswith(".") and host.endswith(allowed)):
+                return True
+        return False
 
     def forbids(self, scope: str) -> bool:
         return scope in self.forbidden_scopes
@@ -38,16 +54,25 @@ def from_item(item: dict[str, Any]) -> Tenant:
         currencies=tuple(_strings(item.get("currencies"))),
         forbidden_scopes=frozenset(_strings(item.get("forbidden_scopes"))),
         approved_clients=frozenset(_strings(item.get("approved_clients"))),
+        client_metadata_hosts=tuple(_strings(item.get("client_metadata_hosts"))),
+        registered_clients=bool(item.get("registered_clients", {}).get("BOOL", False)),
+        registered_clients_cap=int(item.get("registered_clients_cap", {}).get("N", "100")),
     )
 
 
 def _to_item(t: Tenant) -> dict[str, Any]:
-    return {
+    item = {
         "tenant_id": {"S": t.tenant_id}, "name": {"S": t.name},
         "currencies": {"L": [{"S": c} for c in t.currencies]},
         "forbidden_scopes": {"L": [{"S": s} for s in sorted(t.forbidden_scopes)]},
         "approved_clients": {"L": [{"S": c} for c in sorted(t.approved_clients)]},
     }
+    if t.client_metadata_hosts:
+        item["client_metadata_hosts"] = {"L": [{"S": h} for h in t.client_metadata_hosts]}
+    if t.registered_clients:
+        item["registered_clients"] = {"BOOL": True}
+        item["registered_clients_cap"] = {"N": str(t.registered_clients_cap)}
+    return item
 
 
 class TenantStore(TableStore):

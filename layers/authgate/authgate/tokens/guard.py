@@ -137,15 +137,23 @@ def verify_access_token(token: str, *, issuer: str, audience: str | None = None)
     return principal
 
 
-def active_access_token(token: str, *, issuer: str) -> Principal | None:
-    """The principal of `token` if it is a currently valid access token, else None (RFC 7662, RFC 7009).
+def active_access_token(token: str, *, issuer: str, audience: str | None = None) -> Principal | None:
+    """The principal of `token` if it is a currently valid access token for `audience` (None: for the
+    resource it names, RFC 8707), else None (RFC 7662, RFC 7009).
 
     Storage failures still raise (503): "not active" must never stand in for "could not check".
     """
     if token.count(".") != 2:
         return None
+    if audience is None:
+        from authgate.tokens.jws import segment_json
+
+        claimed = (segment_json(token.split(".")[1]) or {}).get("aud")
+        if not isinstance(claimed, str):
+            return None
+        audience = claimed  # the signature and every other claim are still verified
     try:
-        return verify_access_token(token, issuer=issuer)
+        return verify_access_token(token, issuer=issuer, audience=audience)
     except ApiError as exc:
         if exc.code != "invalid_token":
             raise

@@ -253,6 +253,10 @@ def _dynamodb(region: str, operation: str, params: dict[str, Any]) -> list[dict[
     if operation == "TransactGetItems":
         return [req("GetItem", item["Get"]["TableName"]) for item in params.get("TransactItems") or []]
     if "TableName" in params:
+        if params.get("IndexName"):
+            # A Query or Scan of an index is authorized on the index's ARN (table/T/index/I).
+            return [{"action": f"dynamodb:{operation}", "context": {},
+                     "resource": f"{_table(region, params['TableName'])}/index/{params['IndexName']}"}]
         return [req(operation, params["TableName"])]
     return [{"action": f"dynamodb:{operation}", "resource": "*", "context": {}}]
 

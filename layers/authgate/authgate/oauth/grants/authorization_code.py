@@ -13,6 +13,7 @@ from authgate.oauth.grants.base import (
     check_key_binding,
     token_type,
 )
+from authgate.oauth.resource_indicator import granted_resource
 from authgate.stores.codes import AuthorizationCode, CodeStore
 from authgate.stores.exceptions import CodeAlreadyUsed, CodeError
 from authgate.stores.refresh_tokens import RefreshTokenStore
@@ -74,9 +75,8 @@ class AuthorizationCodeGrant(Grant):
             raise _invalid_grant("Public clients must use PKCE.")
         # RFC 9449 10.1: a code bound by dpop_jkt is redeemed only with a proof of that key.
         check_key_binding(record.dpop_jkt, req.dpop_jkt, "authorization code")
-        if req.resource and record.resource and req.resource != record.resource:
-            # RFC 8707 2.2: the token request may only name a resource the grant covers.
-            raise ApiError("invalid_target", "The resource is not the one the authorization request named.")
+        # RFC 8707 2.2: the token request may only name the resource the grant covers.
+        resource = granted_resource(record.resource, req.resource, req.issuer, record.tenant_id)
 
         refresh_token = None
         if client.allows_grant("refresh_token"):
@@ -85,8 +85,8 @@ class AuthorizationCodeGrant(Grant):
                 family_id=record.grant_id, client_id=client.client_id, tenant_id=record.tenant_id,
                 subject=record.subject, scope=record.scope, now=req.now,
                 # RFC 9449 5.0: only a public client's refresh tokens are bound to its key.
-                dpop_jkt=req.dpop_jkt if client.is_public else None)
+                dpop_jkt=req.dpop_jkt if client.is_public else None, resource=record.resource)
         issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=client.client_id,
                                     tenant=record.tenant_id, scope=record.scope, grant_id=record.grant_id,
-                                    audience=req.resource or record.resource, jkt=req.dpop_jkt)
+                                    audience=resource.resource, jkt=req.dpop_jkt)
         return TokenResult(issued.token, issued.expires_in, issued.scope, refresh_token, token_type(req))

@@ -7,11 +7,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from authgate.errors import ApiError
-from authgate.oauth.scopes import KNOWN_SCOPES, ScopeSyntaxError, format_scope, parse_scope
+from authgate.oauth.resource_indicator import client_may_request
+from authgate.oauth.scopes import ScopeSyntaxError, format_scope, parse_scope
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client
     from authgate.http.request import Request
+    from authgate.resources.model import Resource
     from authgate.stores.tenants import Tenant
 
 
@@ -89,22 +91,23 @@ def requested_scopes(raw: str | None) -> tuple[str, ...] | None:
         raise ApiError("invalid_scope", "The scope parameter is not a list of scope tokens (RFC 6749 3.3).") from None
 
 
-def check_scopes(requested: tuple[str, ...] | None, client: Client, tenant: Tenant | None) -> tuple[str, ...]:
-    """The granted scopes: requested ones if all are known, allowed and not forbidden; else the default.
+def check_scopes(requested: tuple[str, ...] | None, client: Client, tenant: Tenant | None,
+                 resource: Resource) -> tuple[str, ...]:
+    """The granted scopes: requested ones if all are the resource's, allowed and not forbidden; else the default.
 
-    Absent scope means the client's registered scopes minus the tenant's forbidden ones
-    (RFC 6749 3.3: a documented default).
+    Absent scope means the resource's scopes the client may ask for, minus the tenant's
+    forbidden ones (RFC 6749 3.3: a documented default; RFC 8707 2: the resource brings its scopes).
     """
     forbidden = tenant.forbidden_scopes if tenant else frozenset()
     if requested is None:
-        granted = tuple(s for s in client.scopes if s not in forbidden)
+        granted = tuple(s for s in resource.scopes if client_may_request(client, resource, s) and s not in forbidden)
         if not granted:
             raise ApiError("invalid_scope", "No scope is available to this client.")
         return granted
     for scope in requested:
-        if scope not in KNOWN_SCOPES:
+        if scope not in resource.scopes:
             raise ApiError("invalid_scope", f"The scope {scope[:64]!r} is unknown.")
-        if scope not in client.scopes:
+        if not client_may_request(client, resource, scope):
             raise ApiError("invalid_scope", f"The scope {scope!r} is not allowed for this client.")
         if scope in forbidden:
             raise ApiError("invalid_scope", f"The scope {scope!r} is forbidden by the tenant.")

@@ -12,6 +12,7 @@ from authgate.oauth.grants.base import (
     scope_string,
     token_type,
 )
+from authgate.oauth.resource_indicator import resolve
 from authgate.stores.tenant_cache import get_tenant
 from authgate.tokens.access_token import issue_access_token
 
@@ -27,9 +28,10 @@ class ClientCredentialsGrant(Grant):
         tenant = get_tenant(client.tenant_id)  # warm-cached for 60 s: one DynamoDB call per token
         if client.requires_admin_approval and (tenant is None or not tenant.has_approved(client.client_id)):
             raise ApiError("unauthorized_client", "The tenant's administrator has not approved this client.")
-        scopes = check_scopes(requested, client, tenant)
+        resource = resolve(req.resource, req.issuer, client.tenant_id)
+        scopes = check_scopes(requested, client, tenant, resource)
         # RFC 9068 2.2: with no resource owner, sub is the client itself.
         issued = issue_access_token(issuer=req.issuer, subject=client.client_id, client_id=client.client_id,
                                     tenant=client.tenant_id, scope=scope_string(scopes), jkt=req.dpop_jkt,
-                                    audience=req.resource)
+                                    audience=resource.resource)
         return TokenResult(issued.token, issued.expires_in, issued.scope, token_type=token_type(req))

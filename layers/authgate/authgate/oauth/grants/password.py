@@ -17,6 +17,7 @@ from authgate.oauth.grants.base import (
     scope_string,
     token_type,
 )
+from authgate.oauth.resource_indicator import resolve
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
 from authgate.tokens.access_token import issue_access_token
@@ -30,11 +31,12 @@ class PasswordGrant(Grant):
         client = req.client
         requested = requested_scopes(req.form.get("scope"))
         tenant = TenantStore().get(client.tenant_id)
-        scopes = check_scopes(requested, client, tenant)
+        resource = resolve(req.resource, req.issuer, client.tenant_id)
+        scopes = check_scopes(requested, client, tenant, resource)
         result = UserStore().verify(client.tenant_id, username, password)
         if not result.ok:
             raise ApiError("invalid_grant", "The resource owner credentials are invalid.", internal=result.reason)
         issued = issue_access_token(issuer=req.issuer, subject=result.subject, client_id=client.client_id,
                                     tenant=client.tenant_id, scope=scope_string(scopes), jkt=req.dpop_jkt,
-                                    audience=req.resource)
+                                    audience=resource.resource)
         return TokenResult(issued.token, issued.expires_in, issued.scope, token_type=token_type(req))

@@ -25,6 +25,7 @@ from authgate.oauth.grants.base import (
     scope_string,
     token_type,
 )
+from authgate.oauth.resource_indicator import granted_resource
 from authgate.oauth.scopes import parse_scope
 from authgate.stores.exceptions import RotationFailed
 from authgate.stores.refresh_tokens import RefreshTokenStore
@@ -52,6 +53,8 @@ class RefreshTokenGrant(Grant):
         if record.state != "active":
             raise ApiError("invalid_grant", "The refresh token has been revoked.")
         check_key_binding(record.dpop_jkt, req.dpop_jkt, "refresh token")
+        # RFC 8707 2.2: the grant's resource, named again or not; still registered and open to the tenant.
+        resource = granted_resource(record.resource, req.resource, req.issuer, record.tenant_id)
 
         granted = parse_scope(record.scope)
         if requested is not None:
@@ -75,6 +78,6 @@ class RefreshTokenGrant(Grant):
             new_token = presented
         issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=record.client_id,
                                     tenant=record.tenant_id, scope=scope_string(granted), grant_id=record.family_id,
-                                    jkt=req.dpop_jkt, audience=req.resource)
+                                    jkt=req.dpop_jkt, audience=resource.resource)
         return TokenResult(issued.token, issued.expires_in, issued.scope, new_token, token_type(req))
 

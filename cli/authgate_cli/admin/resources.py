@@ -1,0 +1,263 @@
+"""`authgate resources create | list | show | update | delete`: the APIs tokens may be issued for (RFC 8707).
+
+A resource is an absolute https URI without fragment (on the local stack, loopback http too:
+http://127.0.0.1:PORT/..., http://localhost:...), its scopes (RFC 6749 3.3) and the tenants that
+may use it (none: every tenant). `create` also registers the resource server's introspection
+client (RFC 7662 2.1) and prints its secret once. The charges API (`<issuer>/charges`) is built
+in and never registered. Acts on the running `authgate serve` stack by default, or on a
+deployed stack (`--stack-name`), through authgate_cli.admin.target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from typing import IO, Any
+from urllib.parse import urlsplit
+
+from authgate_cli.admin import arguments, target
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+MAX_URI = 2000
+
+
+def resource_uri(value: str, *, local: bool = True) -> str:
+    """An absolute https URI without fragment or userinfo; loopback http only on the local stack."""
+    from authgate.oauth.authorize_request import well_formed_uri
+
+    if len(value) > MAX_URI or not well_formed_uri(value):
+        raise arguments.InvalidInput(f"resource {value[:200]!r} is not an absolute URI in printable ASCII without "
+                                      "a fragment (RFC 8707 2)")
+    parts = urlsplit(value)
+    if not parts.hostname or parts.username is not None or parts.password is not None:
+        raise arguments.InvalidInput(f"resource {value!r} needs a host and no user information")
+    if parts.scheme == "https":
+        return value
+    if parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS:
+        if not local:
+            raise arguments.InvalidInput(f"resource {value!r}: http is accepted on the local stack only; "
+                                          "a deployed stage registers https resources")
+        return value
+    raise arguments.InvalidInput(f"resource {value!r} must be https (http only on 127.0.0.1 or localhost, "
+                                  "for the local stack)")
+
+
+def scopes(raw: str) -> tuple[str, ...]:
+    from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
+
+    try:
+        parsed = parse_scope(raw.strip())
+    except ScopeSyntaxError:
+        raise arguments.InvalidInput(f"--scopes {raw!r} must be scope tokens separated by single spaces "
+                                      "(RFC 6749 3.3)") from None
+    if not parsed:
+        raise arguments.InvalidInput("--scopes must name at least one scope")
+    return parsed
+
+
+def tenants(raw: str) -> tuple[str, ...]:
+    """Comma-separated tenant ids; empty: every tenant."""
+    return tuple(dict.fromkeys(arguments.identifier(t.strip(), "tenant") for t in raw.split(",") if t.strip()))
+
+
+def _fail(message: str, status: int = 2) -> int:
+    sys.stderr.write(f"authgate resources: {message}\n")
+    return status
+
+
+def _missing_tenant(names: tuple[str, ...]) -> str | None:
+    from authgate.stores.tenants import TenantStore
+
+    store = TenantStore()
+    return next((t for t in names if store.get(t) is None), None)
+
+
+def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate import clock
+    from authgate.resources.model import Resource
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.exceptions import ResourceExists
+    from authgate.stores.resources import ResourceStore
+
+    try:
+        uri = resource_uri(args.resource, local=not args.stack_name)
+    except arguments.InvalidInput as exc:
+        return _fail(str(exc))
+    builtin = _builtin()
+    if builtin is not None and uri.rstrip("/") == builtin.resource:
+        return _fail(f"{builtin.resource} is the charges API, built in: it needs no registration")
+    allowed = tenants(args.tenants or "")
+    missing = _missing_tenant(allowed)
+    if missing:
+        return _fail(f"tenant {missing!r} does not exist here; create it first (authgate tenants create)")
+    store = ResourceStore()
+    if store.get(uri) is not None:
+        return _fail(f"resource {uri!r} is already registered", 1)
+    client, secret = ClientStore().create(
+        client_id=f"rs-{secrets.token_hex(8)}", tenant_id=allowed[0] if allowed else "",
+        name=f"introspection for {uri}"[:200], client_type="confidential", grant_types=(), scopes=())
+    resource = Resource(resource=uri, scopes=scopes(args.scopes), tenants=allowed,
+                        introspection_client_id=client.client_id, created_at=clock.seconds())
+    try:
+        store.create(resource)
+    except ResourceExists:
+        return _fail(f"resource {uri!r} is already registered", 1)
+    if args.json:
+        out.write(json.dumps({"resource": uri, "scopes": list(resource.scopes),
+                              "introspection_client_id": client.client_id,
+                              "introspection_client_secret": secret}, indent=2) + "\n")
+    else:
+        out.write(f"resource:                    {uri}\n")
+        out.write(f"scopes:                      {' '.join(resource.scopes)}\n")
+        out.write(f"tenants:                     {','.join(allowed) or 'all'}\n")
+        out.write(f"introspection_client_id:     {client.client_id}\n")
+        out.write(f"introspection_client_secret: {secret}\n")
+        out.write("The secret is shown once and stored only as a hash: keep it now (POST /oauth/introspect).\n")
+    return 0
+
+
+def _table(resources: list[Any], out: IO[str]) -> None:
+    rows = [("RESOURCE", "SCOPES", "TENANTS", "INTROSPECTION CLIENT")]
+    rows += [(r.resource, " ".join(r.scopes), ",".join(r.tenants) or "all",
+              "(built in)" if r.builtin else r.introspection_client_id or "-") for r in resources]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n")
+
+
+def _builtin() -> Any:
+    """The charges API of the stack acted on (its issuer is in the stack's environment), if known."""
+    from authgate.oauth.resource_indicator import builtin_resource
+    from authgate.settings import get_settings
+
+    issuer = get_settings().issuer
+    return builtin_resource(issuer) if issuer else None
+
+
+def list_resources(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.resources import ResourceStore
+
+    builtin = _builtin()
+    found = ([builtin] if builtin is not None else []) + sorted(ResourceStore().list(), key=lambda r: r.resource)
+    if args.json:
+        out.write(json.dumps([r.public_view() for r in found], indent=2) + "\n")
+    else:
+        _table(found, out)
+    return 0
+
+
+def _get(uri: str) -> Any:
+    from authgate.stores.resources import ResourceStore
+
+    return ResourceStore().get(uri)
+
+
+def _show(resource: Any, args: argparse.Namespace, out: IO[str]) -> int:
+    if args.json:
+        out.write(json.dumps(resource.public_view(), indent=2) + "\n")
+    else:
+        _table([resource], out)
+    return 0
+
+
+def _unknown(args: argparse.Namespace) -> int:
+    return _fail(f"no resource {args.resource!r} (see `authgate resources list`)", 1)
+
+
+def show_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    resource = _get(args.resource)
+    return _unknown(args) if resource is None else _show(resource, args, out)
+
+
+def update_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.exceptions import ResourceNotFound
+    from authgate.stores.resources import ResourceStore
+
+    resource = _get(args.resource)
+    if resource is None:
+        return _unknown(args)
+    changes: dict[str, Any] = {}
+    if args.scopes is not None:
+        changes["scopes"] = scopes(args.scopes)
+    if args.tenants is not None:
+        changes["tenants"] = tenants(args.tenants)
+        missing = _missing_tenant(changes["tenants"])
+        if missing:
+            return _fail(f"tenant {missing!r} does not exist here; create it first (authgate tenants create)")
+    updated = resource._replace(**changes)
+    try:
+        ResourceStore().update(updated)
+    except ResourceNotFound:
+        return _unknown(args)
+    return _show(updated, args, out)
+
+
+def delete_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.exceptions import ResourceNotFound
+    from authgate.stores.resources import ResourceStore
+
+    resource = _get(args.resource)
+    if resource is None:
+        return _unknown(args)
+    try:
+        ResourceStore().delete(resource)
+    except ResourceNotFound:
+        return _unknown(args)
+    if args.json:
+        out.write(json.dumps({"resource": resource.resource, "deleted": True}) + "\n")
+    else:
+        out.write(f"resource {resource.resource} deleted, and its introspection client "
+                  f"{resource.introspection_client_id or '-'}; tokens already issued for it expire on their own\n")
+    return 0
+
+
+ACTIONS = {"create": create_resource, "list": list_resources, "show": show_resource,
+           "update": update_resource, "delete": delete_resource}
+
+
+def _validate(args: argparse.Namespace) -> None:
+    """Refuse bad input before a stack is looked for or anything is written."""
+    if args.resources_command == "list":
+        return
+    resource_uri(args.resource)
+    if getattr(args, "scopes", None) is not None:
+        scopes(args.scopes)
+    if getattr(args, "tenants", None):
+        tenants(args.tenants)
+    if args.resources_command == "update" and args.scopes is None and args.tenants is None:
+        raise arguments.InvalidInput("update needs --scopes or --tenants")
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        _validate(args)
+    except arguments.InvalidInput as exc:
+        return _fail(str(exc))
+    return target.run(args, "resources", lambda: ACTIONS[args.resources_command](args))
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "resources", help="protected resources tokens are issued for (create, list, show, update, delete)",
+        description="Register the APIs (protected resources, RFC 8707) authgate issues tokens for, with their "
+                    "scopes and tenants; `create` prints the resource server's introspection credentials once.")
+    sub = parser.add_subparsers(dest="resources_command", required=True, metavar="ACTION")
+    create = sub.add_parser("create", help="register a resource; prints its introspection secret once")
+    create.add_argument("resource", metavar="RESOURCE_URI")
+    create.add_argument("--scopes", required=True, help='its scopes, space-separated: "mcp:read mcp:write"')
+    create.add_argument("--tenants", help="comma-separated tenants that may use it (default: every tenant)")
+    listing = sub.add_parser("list", help="every registered resource")
+    show = sub.add_parser("show", help="one resource")
+    show.add_argument("resource", metavar="RESOURCE_URI")
+    update = sub.add_parser("update", help="change a resource's scopes or tenants")
+    update.add_argument("resource", metavar="RESOURCE_URI")
+    update.add_argument("--scopes", help="its new scopes, space-separated")
+    update.add_argument("--tenants", help='comma-separated tenants that may use it ("" for every tenant)')
+    delete = sub.add_parser("delete", help="remove a resource and its introspection client")
+    delete.add_argument("resource", metavar="RESOURCE_URI")
+    for action in (create, listing, show, update, delete):
+        action.add_argument("--json", action="store_true", help="machine-readable output")
+        target.add_arguments(action)
+        action.set_defaults(func=_run)

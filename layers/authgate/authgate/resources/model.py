@@ -1,0 +1,56 @@
+"""A registered protected resource (RFC 8707 2; RFC 9728 2): the `aud` of its tokens, its scopes, its tenants.
+
+`FIELDS` is the one list of a resource's attributes: it drives the DynamoDB item
+(stores.resources) and the admin listing's public view. The charges API is a `Resource` too,
+built in (`builtin`, never stored: oauth.resource_indicator.builtin_resource).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from authgate import records
+from authgate.records import Field
+
+
+class Resource(NamedTuple):
+    """A protected resource: the `aud` of the tokens issued for it (RFC 8707 2, RFC 9068 2.2)."""
+
+    resource: str
+    scopes: tuple[str, ...]
+    # Empty: every tenant may use it.
+    tenants: tuple[str, ...] = ()
+    # The confidential client that may introspect its tokens (RFC 7662 2.1, 4).
+    introspection_client_id: str = ""
+    created_at: int = 0
+    # The charges API: known without a record.
+    builtin: bool = False
+
+    def allows_tenant(self, tenant_id: str) -> bool:
+        return not self.tenants or tenant_id in self.tenants
+
+    def public_view(self) -> dict[str, Any]:
+        """What an admin listing shows (a resource holds no secret)."""
+        view = records.public_view(FIELDS, self._asdict())
+        view["introspection_client_id"] = self.introspection_client_id or None
+        view["builtin"] = self.builtin
+        return view
+
+
+# A resource's stored attributes, in `Resource`'s order.
+FIELDS = (
+    Field("resource", "S"),
+    Field("scopes", "STRINGS", ()),
+    Field("tenants", "STRINGS", ()),
+    Field("introspection_client_id", "S", ""),
+    Field("created_at", "N", 0),
+)
+
+
+def to_item(resource: Resource) -> records.Item:
+    """The resource's DynamoDB item."""
+    return records.to_item(FIELDS, resource._asdict())
+
+
+def from_item(item: records.Item) -> Resource:
+    return Resource(**records.from_item(FIELDS, item))

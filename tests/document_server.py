@@ -1,0 +1,155 @@
+"""A real HTTPS server on 127.0.0.1 serving client metadata documents, and the CA that signed it.
+
+Tests of the metadata fetcher and of whole flows serve documents here: a CA made for the test
+run (cryptography), a certificate for `localhost`, 127.0.0.1 and the test names in NAMES, and
+routes a test sets (body, status, headers, a slow drip).
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import json
+import ssl
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+# Names a test's resolver points at 127.0.0.1 (the certificate covers them).
+NAMES = ("localhost", "client.example", "rebind.example", "tools.example")
+
+
+@dataclass
+class Route:
+    """What one path answers."""
+
+    body: bytes = b""
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "application/json"})
+    # Seconds to wait between 16-byte pieces of the body (a slow drip); 0 sends it at once.
+    drip: float = 0.0
+    # False: no Content-Length; the body ends when the connection closes (a length that lies by omission).
+    length: bool = True
+
+
+def make_ca(directory: Path) -> tuple[Path, Path, Path]:
+    """A CA and a server certificate signed by it, as PEM files: (ca, cert, key)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "authgate test CA")])
+    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
+          .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
+          .not_valid_after(now + datetime.timedelta(days=2))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+          .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
+                                       content_commitment=False, key_encipherment=False, data_encipherment=False,
+                                       key_agreement=False, encipher_only=False, decipher_only=False), critical=True)
+          .sign(ca_key, hashes.SHA256()))
+    key = ec.generate_private_key(ec.SECP256R1())
+    sans: list[x509.GeneralName] = [x509.DNSName(n) for n in NAMES]
+    sans.append(x509.IPAddress(ipaddress.ip_address("127.0.0.1")))
+    cert = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
+            .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=2))
+            .add_extension(x509.SubjectAlternativeName(sans), critical=False)
+            .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    paths = directory / "ca.pem", directory / "server.pem", directory / "server.key"
+    paths[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    paths[1].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    paths[2].write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return paths
+
+
+class DocumentServer:
+    """Routes by path; `requests` records (path, Host header) of each request served."""
+
+    def __init__(self, server: ThreadingHTTPServer, ca: Path) -> None:
+        self._server = server
+        self.ca = ca
+        self.port = server.server_address[1]
+        self.routes: dict[str, Route] = {}
+        self.requests: list[tuple[str, str]] = []
+
+    def url(self, path: str, host: str = "127.0.0.1") -> str:
+        return f"https://{host}:{self.port}{path}"
+
+    def document(self, path: str, host: str = "127.0.0.1", **members: Any) -> str:
+        """Serve a valid public-client document at `path`; returns its URL (the client_id)."""
+        url = self.url(path, host)
+        doc = {"client_id": url, "client_name": "Test Agent", "redirect_uris": ["http://127.0.0.1:9/callback"],
+               "token_endpoint_auth_method": "none", "grant_types": ["authorization_code", "refresh_token"],
+               "response_types": ["code"], "scope": "charges:read", **members}
+        doc = {k: v for k, v in doc.items() if v is not None}
+        self.routes[path] = Route(json.dumps(doc).encode(), headers={"Content-Type": "application/json",
+                                                                      "Cache-Control": "max-age=600"})
+        return url
+
+    def client_context(self) -> ssl.SSLContext:
+        context = ssl.create_default_context(cafile=str(self.ca))
+        return context
+
+
+def _handler(owner: list[DocumentServer]) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:
+            server = owner[0]
+            server.requests.append((self.path, self.headers.get("Host", "")))
+            route = server.routes.get(self.path, Route(b'{"error":"not found"}', 404))
+            self.send_response(route.status)
+            for name, value in route.headers.items():
+                self.send_header(name, value)
+            if route.length:
+                self.send_header("Content-Length", str(len(route.body)))
+            else:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            self.end_headers()
+            if not route.drip:
+                self.wfile.write(route.body)
+                return
+            for i in range(0, len(route.body), 16):
+                try:
+                    self.wfile.write(route.body[i:i + 16])
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(route.drip)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+@contextmanager
+def document_server(directory: Path) -> Iterator[DocumentServer]:
+    """An HTTPS server on 127.0.0.1 (an ephemeral port) with a fresh CA."""
+    ca, cert, key = make_ca(directory)
+    owner: list[DocumentServer] = []
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(owner))
+    httpd.daemon_threads = True
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(str(cert), str(key))
+    httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+    owner.append(DocumentServer(httpd, ca))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield owner[0]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

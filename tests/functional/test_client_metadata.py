@@ -1,0 +1,269 @@
+"""Clients known by a Client ID Metadata Document, through the authorize and token handlers
+(draft-ietf-oauth-client-id-metadata-document-02), with the document served over real TLS on 127.0.0.1."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.demo import CHALLENGE, ISSUER, VERIFIER
+from tests.document_server import DocumentServer, Route, document_server
+from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of
+from tests.functional.test_authorize import ERROR_PAGE_CSP, assert_error_page, without_request_id
+from tests.functional.token_support import BASIC_CHALLENGE, TokenClient, assert_error, body_of
+
+REDIRECT = "http://127.0.0.1:9/callback"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocumentServer]:
+    with document_server(tmp_path_factory.mktemp("tls")) as srv:
+        yield srv
+
+
+@pytest.fixture
+def cimd(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> DocumentServer:
+    """The deployment switch on, the local loopback exception, the test CA trusted (SSL_CERT_FILE)."""
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_CLIENT_METADATA_DOCUMENTS", "true")
+    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "true")
+    monkeypatch.setenv("SSL_CERT_FILE", str(server.ca))
+    caches.reset()
+    server.routes.clear()
+    server.requests.clear()
+    return server
+
+
+def params(client_id: str, **overrides: str) -> list[tuple[str, str]]:
+    base = {"response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT, "state": "s-1",
+            "code_challenge": CHALLENGE, "code_challenge_method": "S256", **overrides}
+    return list(base.items())
+
+
+def approve(browser: Browser, client_id: str, tenant: str = "demo", **overrides: str) -> dict[str, Any]:
+    page = page_of(browser.get(params(client_id, **overrides)))
+    assert page.status == 200, page.text()
+    fields = list(page.hidden().items()) + [("tenant", tenant), ("username", "alice"),
+                                           ("password", "alice-password"), ("decision", "approve")]
+    return browser.post(fields)
+
+
+def test_consent_names_the_client_its_document_host_and_warns_of_localhost(cimd: DocumentServer,
+                                                                          browser: Browser) -> None:
+    client_id = cimd.document("/agent.json", scope="charges:read")
+    page = page_of(browser.get(params(client_id)))
+    assert page.status == 200
+    assert page.text() == (
+        "Sign in to authorize Test Agent "
+        f"Test Agent describes itself in a document on 127.0.0.1 ( {client_id} ). authgate has not verified who "
+        "runs it. After you decide, you will be sent to 127.0.0.1 . Every address this application can receive "
+        "the answer at is on this device (localhost): any program running on your computer could be the one "
+        "asking. Approve only if you have just started this application yourself. "
+        "Test Agent is asking for access to your organisation : See your charges charges:read "
+        "Organisation Username Password Approve Deny You will be sent back to http://127.0.0.1:9 .")
+    assert [i["name"] for i in page.inputs if i.get("type") == "text"] == ["tenant", "username"]
+
+
+def test_a_document_without_a_name_is_shown_as_only_a_url(cimd: DocumentServer, browser: Browser) -> None:
+    client_id = cimd.document("/nameless.json", client_name=None, scope="charges:read")
+    text = page_of(browser.get(params(client_id))).text()
+    assert (f"This application gave no name: all that is known about it is its address, {client_id} on "
+            "127.0.0.1 . Approve only if you recognise this address.") in text
+
+
+def test_code_flow_then_token_and_refresh_with_the_cached_document(cimd: DocumentServer, browser: Browser,
+                                                                     tokens: TokenClient) -> None:
+    client_id = cimd.document("/flow.json", scope="charges:read")
+    redirect = redirect_of(approve(browser, client_id))
+    assert redirect.base == REDIRECT and redirect.one("iss") == ISSUER and redirect.one("state") == "s-1"
+    fetches = len(cimd.requests)
+    assert fetches == 1  # GET fetched it; the POST and the token request read the cached record
+
+    result = tokens.post([("grant_type", "authorization_code"), ("code", redirect.one("code")),
+                          ("redirect_uri", REDIRECT), ("code_verifier", VERIFIER), ("client_id", client_id)])
+    assert result["statusCode"] == 200, result["body"]
+    body = body_of(result)
+    assert body["scope"] == "charges:read" and body["token_type"] == "Bearer"
+    claims = json.loads(base64.urlsafe_b64decode(body["access_token"].split(".")[1] + "=="))
+    assert (claims["client_id"], claims["tenant"]) == (client_id, "demo")
+    again = tokens.post([("grant_type", "refresh_token"), ("refresh_token", body["refresh_token"]),
+                         ("client_id", client_id)])
+    assert again["statusCode"] == 200
+    assert len(cimd.requests) == fetches
+
+
+def test_a_document_naming_another_client_id_is_an_error_page(cimd: DocumentServer, browser: Browser) -> None:
+    url = cimd.url("/liar.json")
+    cimd.routes["/liar.json"] = Route(json.dumps({"client_id": "https://other.example/agent.json",
+                                                  "redirect_uris": [REDIRECT]}).encode())
+    assert_error_page(browser.get(params(url)), "client_metadata_client_id_mismatch",
+                      f"The client's metadata document at {url} names another client_id "
+                      "(https://other.example/agent.json); it must be exactly the document's URL.")
+
+
+def test_a_redirect_uri_not_in_the_document_is_never_redirected_to(cimd: DocumentServer, browser: Browser) -> None:
+    client_id = cimd.document("/agent.json")
+    assert_error_page(browser.get(params(client_id, redirect_uri="https://attacker.example/cb")),
+                      "redirect_uri_mismatch", "The redirect_uri does not match a URI registered for this client.")
+
+
+def test_a_redirected_document_is_an_error_page(cimd: DocumentServer, browser: Browser) -> None:
+    cimd.routes["/moved.json"] = Route(b"", 301, {"Location": "https://169.254.169.254/"})
+    url = cimd.url("/moved.json")
+    assert_error_page(browser.get(params(url)), "client_metadata_redirected",
+                      f"The client's metadata document at {url} answered a redirect (301); redirects are not "
+                      "followed.")
+
+
+def test_a_shared_secret_document_is_refused(cimd: DocumentServer, browser: Browser) -> None:
+    client_id = cimd.document("/secret.json", token_endpoint_auth_method="client_secret_basic")
+    assert_error_page(browser.get(params(client_id)), "client_metadata_invalid",
+                      f"The client's metadata document at {client_id} is invalid: token_endpoint_auth_method "
+                      "client_secret_basic needs a shared secret, which a self-registered client cannot have; use "
+                      "none or private_key_jwt.")
+
+
+def test_a_tenant_that_does_not_accept_the_host_gets_a_page(cimd: DocumentServer, browser: Browser) -> None:
+    from authgate.stores.users import UserStore
+
+    UserStore().create("acme", "alice", "alice-password")
+    client_id = cimd.document("/agent.json")
+    assert_error_page(approve(browser, client_id, tenant="acme"), "client_metadata_not_allowed",
+                      "Your organisation does not accept applications known only by a metadata document from "
+                      "127.0.0.1. Ask its administrator.")
+
+
+def test_the_token_endpoint_refetches_a_stale_document_and_refuses_a_broken_one(
+        cimd: DocumentServer, browser: Browser, tokens: TokenClient) -> None:
+    from authgate.stores.clients import ClientStore
+
+    client_id = cimd.document("/stale.json")
+    code = redirect_of(approve(browser, client_id)).one("code")
+    store = ClientStore()
+
+    def make_stale() -> None:
+        cached = store.get(client_id)
+        assert cached is not None
+        store.save(cached._replace(refresh_at=1))  # the next use fetches again
+
+    make_stale()
+    fetches = len(cimd.requests)
+    result = tokens.post([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", REDIRECT),
+                          ("code_verifier", VERIFIER), ("client_id", client_id)])
+    assert result["statusCode"] == 200, result["body"]
+    assert len(cimd.requests) == fetches + 1
+    refreshed = store.get(client_id)
+    assert refreshed is not None and refreshed.refresh_at > 1 and refreshed.expires_at > refreshed.refresh_at
+
+    make_stale()
+    cimd.routes["/stale.json"] = Route(b"{}", 500)
+    result = tokens.post([("grant_type", "refresh_token"), ("refresh_token", body_of(result)["refresh_token"]),
+                          ("client_id", client_id)])
+    assert_error(result, 401, "invalid_client",
+                 f"The client's metadata document at {client_id} could not be fetched: it answered HTTP 500, "
+                 "not 200.", {"WWW-Authenticate": BASIC_CHALLENGE}, code="client_metadata_unreachable")
+
+
+def test_par_accepts_a_metadata_client(cimd: DocumentServer, tokens: TokenClient) -> None:
+    client_id = cimd.document("/par.json")
+    result = tokens.post(params(client_id), path="/oauth/par")
+    assert result["statusCode"] == 201, result["body"]
+    assert set(body_of(result)) == {"request_uri", "expires_in"}
+
+
+def test_off_by_default_an_https_client_id_is_unknown(server: DocumentServer, browser: Browser) -> None:
+    client_id = server.document("/agent.json")
+    assert_error_page(browser.get(params(client_id)), "unknown_client",
+                      "No client with this client_id is registered. Check the client_id the application sends.")
+
+
+def test_fetches_from_one_host_have_their_own_limit(cimd: DocumentServer, browser: Browser,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+    from authgate.stores.clients import ClientStore
+
+    monkeypatch.setenv("AUTHGATE_CLIENT_METADATA_FETCH_LIMIT", "1")
+    caches.reset()
+    client_id = cimd.document("/limited.json")
+    assert page_of(browser.get(params(client_id))).status == 200  # the one fetch of this window
+    cached = ClientStore().get(client_id)
+    assert cached is not None
+    ClientStore().save(cached._replace(refresh_at=1))
+    result = browser.get(params(client_id))
+    headers = without_request_id(result)
+    retry = headers.pop("Retry-After")
+    assert 0 < int(retry) <= 60
+    assert headers == {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                       "Pragma": "no-cache", "Content-Security-Policy": ERROR_PAGE_CSP, "X-Frame-Options": "DENY",
+                       "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+    assert result["statusCode"] == 429
+    assert page_of(result).text() == (
+        f"Too many metadata fetches Too many fetches of client metadata documents from 127.0.0.1; retry after "
+        f"{retry} seconds. Error code: client_metadata_rate_limited · OAuth error temporarily_unavailable · "
+        f"request id {headers_of(result)['x-request-id']}")
+    assert len(cimd.requests) == 1
+
+
+def test_a_private_key_jwt_document_with_jwks_uri_authenticates_by_assertion(cimd: DocumentServer,
+                                                                              tokens: TokenClient) -> None:
+    """Draft 8.2: the keys come from the document's jwks_uri (fetched under the same rules); the client
+    must then authenticate with an assertion signed by one of them (RFC 7523 2.2)."""
+    import time
+
+    from tests.functional.assertion_support import (
+        assertion,
+        assertion_fields,
+        new_private_jwk,
+        public_of,
+    )
+
+    private = new_private_jwk("EC", kid="agent-1")
+    cimd.routes["/jwks.json"] = Route(json.dumps({"keys": [public_of(private)]}).encode())
+    client_id = cimd.document("/confidential.json", token_endpoint_auth_method="private_key_jwt",
+                              jwks_uri=cimd.url("/jwks.json"))
+    pushed = tokens.post(params(client_id) + assertion_fields(assertion(private, client_id, int(time.time()))),
+                         path="/oauth/par")
+    assert pushed["statusCode"] == 201, pushed["body"]
+    assert [path for path, _ in cimd.requests] == ["/confidential.json", "/jwks.json"]
+    # Without an assertion the same client is refused: its document says private_key_jwt.
+    refused = tokens.post(params(client_id), path="/oauth/par")
+    assert refused["statusCode"] == 401 and body_of(refused)["error"] == "invalid_client"
+
+
+def test_an_administrators_client_under_an_https_id_is_never_fetched_over(cimd: DocumentServer, browser: Browser,
+                                                                          tokens: TokenClient) -> None:
+    """Draft 7.2 (pre-registration): the record is used as it is; one of another environment is not
+    overwritten by a fetched document."""
+    from authgate.stores.clients import ClientStore
+
+    client_id = cimd.document("/prereg.json")
+    ClientStore().create(client_id=client_id, tenant_id="demo", client_type="public", environment="staging",
+                         redirect_uris=[REDIRECT], grant_types=["authorization_code"], scopes=["charges:read"])
+    assert_error_page(browser.get(params(client_id)), "client_of_another_environment",
+                      f"The client {client_id} is registered for the staging environment, not for this one "
+                      "(local). Use a client registered here.")
+    result = tokens.post(params(client_id), path="/oauth/par")
+    assert result["statusCode"] == 401 and body_of(result)["error"] == "invalid_client"
+    assert body_of(result)["error_uri"] == f"{ISSUER}/problems/client_metadata_not_allowed"
+    record = ClientStore().get(client_id, any_environment=True)
+    assert record is not None and (record.environment, record.source) == ("staging", "")
+    assert cimd.requests == [("/prereg.json", f"127.0.0.1:{cimd.port}")]  # fetched once, never written
+
+
+def test_a_wrong_organisation_reads_as_wrong_credentials_and_is_never_confirmed(cimd: DocumentServer,
+                                                                                 browser: Browser) -> None:
+    client_id = cimd.document("/org.json")
+    page = page_of(browser.get(params(client_id)))
+    for tenant in ("no-such-org", "acme"):  # one does not exist, one has no user alice
+        fields = list(page.hidden().items()) + [("tenant", tenant), ("username", "alice"),
+                                               ("password", "alice-password"), ("decision", "approve")]
+        again = page_of(browser.post(fields))
+        assert again.status == 200
+        assert "The username or password is incorrect" in again.text()
+        assert "asking for access to your organisation" in again.text() and "Acme" not in again.text()
+        assert [i.get("value") for i in again.inputs if i.get("name") == "tenant"] == [tenant]

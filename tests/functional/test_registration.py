@@ -1,0 +1,201 @@
+"""Dynamic client registration (RFC 7591) and its management (RFC 7592) through the token function,
+then the registered client's code flow, which binds it to the signing-in user's tenant."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from authgate_cli.local.events import HttpRequest, build_event
+from tests.conftest import Invoke
+from tests.demo import CHALLENGE, ISSUER, VERIFIER
+from tests.functional.authorize_support import Browser, page_of, redirect_of
+from tests.functional.test_authorize import assert_error_page
+from tests.functional.token_support import TokenClient, body_of, headers_of
+
+REDIRECT = "http://127.0.0.1:9/callback"
+JSON = "application/json"
+NO_STORE = {"Content-Type": JSON, "Cache-Control": "no-store", "Pragma": "no-cache"}
+
+
+@pytest.fixture
+def dcr(monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_DYNAMIC_REGISTRATION", "true")
+    caches.reset()
+
+
+def call(invoke: Invoke, method: str, path: str, body: Any = None, token: str | None = None,
+         resource: str = "/oauth/register", source_ip: str = "198.51.100.7") -> dict[str, Any]:
+    headers = [("Host", "127.0.0.1:3000"), ("Content-Type", JSON)]
+    if token is not None:
+        headers.append(("Authorization", f"Bearer {token}"))
+    data = json.dumps(body).encode() if body is not None else b""
+    params = {"client_id": path.rsplit("/", 1)[1]} if resource != "/oauth/register" else None
+    request = HttpRequest(method, path, "", headers, data, source_ip=source_ip)
+    return invoke("token", build_event(request, resource=resource, path_params=params))
+
+
+def register(invoke: Invoke, **members: Any) -> dict[str, Any]:
+    doc = {"client_name": "CLI Agent", "redirect_uris": [REDIRECT], "grant_types": ["authorization_code",
+                                                                                   "refresh_token"], **members}
+    return call(invoke, "POST", "/oauth/register", doc)
+
+
+def without_request_id(result: dict[str, Any]) -> dict[str, str]:
+    headers = headers_of(result)
+    assert headers.pop("x-request-id")
+    return headers
+
+
+def test_register_read_update_delete(dcr: None, invoke: Invoke) -> None:
+    result = register(invoke)
+    assert result["statusCode"] == 201, result["body"]
+    assert without_request_id(result) == NO_STORE
+    body = body_of(result)
+    client_id, token = body["client_id"], body["registration_access_token"]
+    assert client_id.startswith("dcr_") and len(token) >= 43
+    assert body == {"client_id": client_id, "client_id_issued_at": body["client_id_issued_at"],
+                    "registration_client_uri": f"{ISSUER}/oauth/register/{client_id}",
+                    "registration_access_token": token, "client_name": "CLI Agent", "redirect_uris": [REDIRECT],
+                    "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+                    "token_endpoint_auth_method": "none"}
+    path = f"/oauth/register/{client_id}"
+    resource = "/oauth/register/{client_id}"
+
+    read = call(invoke, "GET", path, token=token, resource=resource)
+    assert read["statusCode"] == 200
+    assert body_of(read) == {k: v for k, v in body.items() if k != "registration_access_token"}
+
+    updated = call(invoke, "PUT", path, {"client_id": client_id, "client_name": "Renamed", "redirect_uris":
+                                         ["https://agent.example/cb"]}, token=token, resource=resource)
+    assert updated["statusCode"] == 200, updated["body"]
+    assert (body_of(updated)["client_name"], body_of(updated)["redirect_uris"]) == ("Renamed",
+                                                                                    ["https://agent.example/cb"])
+
+    gone = call(invoke, "DELETE", path, token=token, resource=resource)
+    assert (gone["statusCode"], gone["body"]) == (204, "")
+    again = call(invoke, "GET", path, token=token, resource=resource)
+    assert again["statusCode"] == 401
+
+
+def test_a_token_of_another_client_is_invalid_token(dcr: None, invoke: Invoke) -> None:
+    first, second = body_of(register(invoke)), body_of(register(invoke))
+    result = call(invoke, "GET", f"/oauth/register/{first['client_id']}", token=second["registration_access_token"],
+                  resource="/oauth/register/{client_id}")
+    assert result["statusCode"] == 401
+    assert without_request_id(result) == {**NO_STORE,
+                                          "WWW-Authenticate": 'Bearer realm="oauth", error="invalid_token"'}
+    assert body_of(result) == {"error": "invalid_token", "error_description": "The registration access token is "
+                               "missing or not valid for this client.",
+                               "error_uri": f"{ISSUER}/problems/invalid_registration_token"}
+
+
+@pytest.mark.parametrize("members, status, error, code, description", [
+    ({"redirect_uris": ["http://evil.example/cb"]}, 400, "invalid_redirect_uri", "invalid_redirect_uri",
+     ("redirect URI http://evil.example/cb must be https, http on a loopback address, or a private-use scheme "
+     "such as com.example.app (RFC 8252 7).")),
+    ({"token_endpoint_auth_method": "client_secret_basic"}, 400, "invalid_client_metadata",
+     "invalid_client_metadata", ("token_endpoint_auth_method client_secret_basic needs a shared secret, which a "
+     "self-registered client cannot have; use none or private_key_jwt.")),
+    ({"software_statement": "eyJ..."}, 400, "invalid_client_metadata", "invalid_client_metadata",
+     "Software statements are not supported (RFC 7591 2.3); send the metadata itself."),
+])
+def test_refused_metadata(dcr: None, invoke: Invoke, members: dict[str, Any], status: int, error: str, code: str,
+                          description: str) -> None:
+    result = register(invoke, **members)
+    assert (result["statusCode"], without_request_id(result), body_of(result)) == (
+        status, NO_STORE, {"error": error, "error_description": description,
+                           "error_uri": f"{ISSUER}/problems/{code}"})
+
+
+def test_off_by_default(invoke: Invoke, browser: Browser) -> None:
+    result = register(invoke)
+    assert (result["statusCode"], body_of(result)["error"], body_of(result)["error_uri"]) == (
+        403, "access_denied", f"{ISSUER}/problems/registration_not_enabled")
+
+
+def test_registration_has_its_own_rate_limit(dcr: None, invoke: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_REGISTRATION_RATE", "2")
+    caches.reset()
+    assert [register(invoke)["statusCode"] for _ in range(2)] == [201, 201]
+    refused = register(invoke)
+    assert refused["statusCode"] == 429
+    assert int(headers_of(refused)["Retry-After"]) > 0
+    assert body_of(refused)["error"] == "temporarily_unavailable"
+    assert body_of(refused)["error_uri"] == f"{ISSUER}/problems/registration_rate_limited"
+
+
+def test_the_deployment_caps_unassigned_registrations(dcr: None, invoke: Invoke,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_REGISTRATION_CAP", "1")
+    caches.reset()
+    assert register(invoke)["statusCode"] == 201
+    refused = register(invoke)
+    assert (refused["statusCode"], body_of(refused)["error_uri"]) == (
+        403, f"{ISSUER}/problems/registration_limit_reached")
+
+
+def test_a_registered_client_signs_in_and_becomes_the_tenants(dcr: None, invoke: Invoke, browser: Browser,
+                                                               tokens: TokenClient) -> None:
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.tenants import TenantStore
+
+    tenants = TenantStore()
+    demo = tenants.get("demo")
+    assert demo is not None
+    tenants.put(demo._replace(registered_clients=True))
+    client_id = body_of(register(invoke, scope="charges:read"))["client_id"]
+    query = [("response_type", "code"), ("client_id", client_id), ("redirect_uri", REDIRECT), ("state", "s"),
+             ("code_challenge", CHALLENGE), ("code_challenge_method", "S256")]
+    page = page_of(browser.get(query))
+    assert page.status == 200
+    assert "This application registered itself: authgate has not verified who runs it." in page.text()
+    fields = list(page.hidden().items()) + [("tenant", "demo"), ("username", "alice"),
+                                           ("password", "alice-password"), ("decision", "approve")]
+    code = redirect_of(browser.post(fields)).one("code")
+    store = ClientStore()
+    client = store.get(client_id)
+    assert client is not None and (client.tenant_id, client.registration_pool) == ("demo", "demo")
+    # Unused for two days: the next use pushes its expiry (DynamoDB TTL) back.
+    store.save(client._replace(expires_at=client.expires_at - 2 * 86400))
+    result = tokens.post([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", REDIRECT),
+                          ("code_verifier", VERIFIER), ("client_id", client_id)])
+    assert result["statusCode"] == 200, result["body"]
+    touched = store.get(client_id)
+    assert touched is not None and touched.expires_at >= client.expires_at
+
+
+def test_a_tenant_that_refuses_registered_clients_shows_a_page(dcr: None, invoke: Invoke, browser: Browser) -> None:
+    client_id = body_of(register(invoke, scope="charges:read"))["client_id"]
+    query = [("response_type", "code"), ("client_id", client_id), ("redirect_uri", REDIRECT), ("state", "s"),
+             ("code_challenge", CHALLENGE), ("code_challenge_method", "S256")]
+    page = page_of(browser.get(query))
+    from authgate.stores.users import UserStore
+
+    UserStore().create("acme", "alice", "alice-password")
+    fields = list(page.hidden().items()) + [("tenant", "acme"), ("username", "alice"),
+                                           ("password", "alice-password"), ("decision", "approve")]
+    assert_error_page(browser.post(fields), "registered_client_not_allowed",
+                      "Your organisation does not accept applications that registered themselves. Ask its "
+                      "administrator.")
+
+
+def test_each_registration_is_counted_in_its_own_metric(dcr: None, invoke: Invoke,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert register(invoke)["statusCode"] == 201
+    documents = [json.loads(line) for line in capsys.readouterr().out.splitlines()
+                 if line.startswith("{") and '"ClientRegistrations"' in line]
+    assert len(documents) == 1
+    (directive,) = documents[0]["_aws"]["CloudWatchMetrics"]
+    assert directive["Namespace"] == "authgate"
+    assert directive["Metrics"] == [{"Name": "ClientRegistrations", "Unit": "Count"}]
+    assert documents[0]["ClientRegistrations"] in (1, 1.0, [1.0])

@@ -1,0 +1,28 @@
+"""authgate.resources.model: a registered resource's rules, its DynamoDB item and its public view."""
+
+from __future__ import annotations
+
+from authgate.resources.model import Resource, from_item, to_item
+
+MCP = Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write"), ("demo",), "rs-1", 1_750_000_000)
+
+
+def test_the_item_round_trips_and_spells_every_stored_field() -> None:
+    item = to_item(MCP)
+    assert item == {"resource": {"S": MCP.resource}, "scopes": {"L": [{"S": "mcp:read"}, {"S": "mcp:write"}]},
+                    "tenants": {"L": [{"S": "demo"}]}, "introspection_client_id": {"S": "rs-1"},
+                    "created_at": {"N": "1750000000"}}
+    assert from_item(item) == MCP
+    # An item written before a field existed reads with its default.
+    assert from_item({"resource": {"S": MCP.resource}}) == Resource(MCP.resource, ())
+
+
+def test_public_view() -> None:
+    assert MCP.public_view() == {"resource": MCP.resource, "scopes": ["mcp:read", "mcp:write"], "tenants": ["demo"],
+                                 "introspection_client_id": "rs-1", "created_at": 1_750_000_000, "builtin": False}
+    assert Resource("https://a.example/", ("x",), builtin=True).public_view()["introspection_client_id"] is None
+
+
+def test_tenants() -> None:
+    assert MCP.allows_tenant("demo") and not MCP.allows_tenant("acme")
+    assert MCP._replace(tenants=()).allows_tenant("acme")
