@@ -47,13 +47,15 @@ def packaged(source: dict[str, Any] | None = None) -> dict[str, Any]:
     return out
 
 
-def transformed(source: dict[str, Any] | None = None, parameters: dict[str, Any] | None = None) -> dict[str, Any]:
-    """SAM's transform of the packaged template (cached in test-artifacts/ by content)."""
+def transformed(source: dict[str, Any] | None = None, parameters: dict[str, Any] | None = None, *,
+                cache: bool = True) -> dict[str, Any]:
+    """SAM's transform of the packaged template (cached in test-artifacts/ by content, unless `cache` is
+    False: with AlwaysDeploy the Deployment's id depends on when the transform ran, not only on content)."""
     document = json.dumps(packaged(source), sort_keys=True)
     arguments = json.dumps(parameters or {}, sort_keys=True)
     digest = hashlib.sha256((document + arguments).encode()).hexdigest()[:24]
     cached = CACHE_DIR / f"{digest}.json"
-    if cached.exists():
+    if cache and cached.exists():
         return json.loads(cached.read_text())
     if not SAM_PYTHON.exists():
         raise TransformError(f"{SAM_PYTHON} is missing: run `make sam-venv` (SAM CLI, whose samtranslator "

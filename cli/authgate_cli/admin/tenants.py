@@ -17,7 +17,7 @@ import sys
 import unicodedata
 from typing import IO, Any
 
-from authgate_cli.admin import target, validation
+from authgate_cli.admin import arguments, target
 
 # Tenant and client ids end up in keys, tokens and log lines: a letter or digit, then letters,
 # digits, ".", "_" or "-" ("#" separates parts of the limiter's keys, so never in an id).
@@ -54,10 +54,10 @@ def _currency(value: str) -> str:
 
 
 def _scope(value: str) -> str:
-    """A scope token; whether it is known is asked of the stack (validation.known_scopes)."""
+    """A scope token; whether it is known is asked of the stack (arguments.known_scopes)."""
     try:
-        return validation.scope_token(value, "--forbid-scope")
-    except validation.InvalidInput as exc:
+        return arguments.scope_token(value, "--forbid-scope")
+    except arguments.InvalidInput as exc:
         raise InvalidInput(str(exc)) from None
 
 
@@ -122,8 +122,8 @@ def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
     try:
         tenant = tenant_from(args)
-        validation.known_scopes(sorted(tenant.forbidden_scopes))  # the charges API's, or a registered resource's
-    except (InvalidInput, validation.InvalidInput) as exc:
+        arguments.known_scopes(sorted(tenant.forbidden_scopes))  # the charges API's, or a registered resource's
+    except (InvalidInput, arguments.InvalidInput) as exc:
         return _fail(str(exc))
     try:
         TenantStore().create(tenant)

@@ -72,7 +72,7 @@ def test_a_bad_code_is_invalid_grant(demo: Demo) -> None:
 def test_a_resource_that_is_not_ours_is_invalid_target(demo: Demo) -> None:
     code, status, _ = refused([("grant_type", "client_credentials"), ("resource", "https://elsewhere.example/api")],
                               "demo-service")
-    assert (code, status) == ("invalid_target", 400)
+    assert (code, status) == ("unknown_resource", 400)  # OAuth error invalid_target (RFC 8707 2)
 
 
 def test_the_issued_access_token_passes_the_guard_and_a_code_is_used_once(demo: Demo) -> None:

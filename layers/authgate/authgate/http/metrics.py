@@ -10,6 +10,7 @@ POWERTOOLS_METRICS_DISABLED=true turns the lines off (Powertools' own switch).
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from authgate.caches import cached
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
 
 NAMESPACE = "authgate"
 SERVICE = "authgate"
+# Powertools' Metrics keeps one set of metrics per process: the local stack runs handlers on
+# threads, and one request's clear must not land between another's add and flush.
+_FLUSH = threading.Lock()
 
 
 @cached
@@ -50,13 +54,18 @@ def record_response(function: str, response: Response) -> None:
     """Count an error response (no-op for successes); flushed at once, one EMF line."""
     if not response.error_code:
         return
+    metrics = _metrics()
+    with _FLUSH:
+        _flush(metrics, function, response.status, response.error_code)
+
+
+def _flush(metrics: Metrics, function: str, status: int, error_code: str) -> None:
     from aws_lambda_powertools.metrics import MetricUnit
 
-    metrics = _metrics()
     try:
-        for name in counted_metrics(response.status, response.error_code):
+        for name in counted_metrics(status, error_code):
             metrics.add_metric(name=name, unit=MetricUnit.Count, value=1)
-        metrics.add_dimension(name="ErrorCode", value=response.error_code)
+        metrics.add_dimension(name="ErrorCode", value=error_code)
         metrics.add_dimensions(service=SERVICE)
         metrics.add_metadata(key="function", value=function)
         metrics.flush_metrics()

@@ -11,8 +11,11 @@ from authgate.oauth.grants.base import (
     check_scopes,
     requested_scopes,
 )
+from authgate.oauth.resource_indicator import builtin_resource
 from authgate.stores.tenants import Tenant
 from tests.unit.oauth.grants.conftest import SERVICE
+
+CHARGES = builtin_resource("https://auth.example.com")
 
 
 def test_the_token_response_body() -> None:
@@ -24,17 +27,17 @@ def test_the_token_response_body() -> None:
 
 def test_absent_scope_is_the_clients_registered_scopes_less_what_the_tenant_forbids() -> None:
     assert requested_scopes(None) is None
-    assert check_scopes(None, SERVICE, None) == ("charges:read", "charges:write")
-    assert check_scopes(None, SERVICE, Tenant("demo", forbidden_scopes=frozenset({"charges:write"}))) == (
+    assert check_scopes(None, SERVICE, None, CHARGES) == ("charges:read", "charges:write")
+    assert check_scopes(None, SERVICE, Tenant("demo", forbidden_scopes=frozenset({"charges:write"})), CHARGES) == (
         "charges:read",)
     with pytest.raises(ApiError) as info:
-        check_scopes(None, SERVICE, Tenant("demo", forbidden_scopes=frozenset(SERVICE.scopes)))
+        check_scopes(None, SERVICE, Tenant("demo", forbidden_scopes=frozenset(SERVICE.scopes)), CHARGES)
     assert (info.value.code, info.value.detail) == ("invalid_scope", "No scope is available to this client.")
 
 
 def test_an_empty_scope_parameter_is_invalid_scope() -> None:
     with pytest.raises(ApiError) as info:
-        check_scopes(requested_scopes(""), SERVICE, None)
+        check_scopes(requested_scopes(""), SERVICE, None, CHARGES)
     assert (info.value.code, info.value.detail) == ("invalid_scope", "The scope parameter is empty.")
 
 
