@@ -102,8 +102,8 @@ def test_a_document_naming_another_client_id_is_an_error_page(cimd: DocumentServ
     cimd.routes["/liar.json"] = Route(json.dumps({"client_id": "https://other.example/agent.json",
                                                   "redirect_uris": [REDIRECT]}).encode())
     assert_error_page(browser.get(params(url)), "client_metadata_client_id_mismatch",
-                      f"The client's metadata document at {url} names another client_id "
-                      "(https://other.example/agent.json); it must be exactly the document's URL.")
+                      f"The client's metadata document at {url} names another client_id; it must be exactly the "
+                      "document's URL.")
 
 
 def test_a_redirect_uri_not_in_the_document_is_never_redirected_to(cimd: DocumentServer, browser: Browser) -> None:
@@ -116,8 +116,8 @@ def test_a_redirected_document_is_an_error_page(cimd: DocumentServer, browser: B
     cimd.routes["/moved.json"] = Route(b"", 301, {"Location": "https://169.254.169.254/"})
     url = cimd.url("/moved.json")
     assert_error_page(browser.get(params(url)), "client_metadata_redirected",
-                      f"The client's metadata document at {url} answered a redirect (301); redirects are not "
-                      "followed.")
+                      f"The client's metadata document at {url} could not be fetched: authgate does not follow "
+                      "redirects.")
 
 
 def test_a_shared_secret_document_is_refused(cimd: DocumentServer, browser: Browser) -> None:
@@ -165,8 +165,8 @@ def test_the_token_endpoint_refetches_a_stale_document_and_refuses_a_broken_one(
     result = tokens.post([("grant_type", "refresh_token"), ("refresh_token", body_of(result)["refresh_token"]),
                           ("client_id", client_id)])
     assert_error(result, 401, "invalid_client",
-                 f"The client's metadata document at {client_id} could not be fetched: it answered HTTP 500, "
-                 "not 200.", {"WWW-Authenticate": BASIC_CHALLENGE}, code="client_metadata_unreachable")
+                 f"The client's metadata document at {client_id} could not be fetched.",
+                 {"WWW-Authenticate": BASIC_CHALLENGE}, code="client_metadata_unreachable")
 
 
 def test_par_accepts_a_metadata_client(cimd: DocumentServer, tokens: TokenClient) -> None:

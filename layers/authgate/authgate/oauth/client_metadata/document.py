@@ -34,10 +34,12 @@ def parse(url: ClientIdUrl, body: bytes) -> dict[str, Any]:
         raise _invalid(url.url, "it is not a JSON object.")
     if doc.get("client_id") != url.url:
         stated = doc.get("client_id")
+        # What the document says is not repeated to the caller: an error page of authgate's must not
+        # carry text someone else's server chose.
         raise MetadataRefused("client_metadata_client_id_mismatch",
-                              f"The client's metadata document at {url.url} names another client_id "
-                              f"({str(stated)[:200] if isinstance(stated, str) else 'none'}); it must be "
-                              "exactly the document's URL.")
+                              f"The client's metadata document at {url.url} names another client_id; it must be "
+                              "exactly the document's URL.",
+                              internal=f"client_id {str(stated)[:200] if isinstance(stated, str) else 'none'}")
     return doc
 
 
