@@ -201,7 +201,7 @@ def _admit_self_registered(request: Request, client: Client, tenant: Tenant) -> 
 def _assign_registered(client: Client, tenant: Tenant) -> None:
     from authgate import clock
     from authgate.stores.exceptions import ClientNotFound
-    from authgate.stores.registrations import RegistrationStore
+    from authgate.stores.registrations import DAY, RegistrationStore
 
     refused = ApiError("registered_client_not_allowed", "Your organisation does not accept applications that "
                        "registered themselves. Ask its administrator.", oauth_error="invalid_client",
@@ -214,7 +214,8 @@ def _assign_registered(client: Client, tenant: Tenant) -> None:
         raise ApiError("registration_limit_reached", "Your organisation already holds as many registered "
                        "applications as it allows. Ask its administrator.", oauth_error="invalid_client")
     try:
-        store.assign(client.client_id, tenant.tenant_id)
+        # Used from now on: the deployment's idle lifetime replaces the unused registration's day.
+        store.assign(client.client_id, tenant.tenant_id, clock.seconds() + get_settings().registration_idle_days * DAY)
     except ClientNotFound:
         raise refused from None
 
