@@ -82,10 +82,14 @@ def test_a_client_for_a_tenant_that_does_not_exist_is_refused(local_stack: Local
      "authgate clients: --name 'two\\nlines' contains the control character U+000A"),
     (["--grant", "authorization_code", "--redirect-uri", "https://app.example/cb#x"],
      ("authgate clients: redirect URI 'https://app.example/cb#x' is not an absolute URI in printable ASCII "
-     "without a fragment (RFC 6749 3.1.2); it must be exactly what the application will send")),
+     "without a fragment or a backslash (RFC 6749 3.1.2); it must be exactly what the application will send")),
+    (["--grant", "authorization_code", "--redirect-uri", "http://evil.example\\@127.0.0.1/cb"],
+     ("authgate clients: redirect URI 'http://evil.example\\\\@127.0.0.1/cb' is not an absolute URI in printable "
+     "ASCII without a fragment or a backslash (RFC 6749 3.1.2); it must be exactly what the application will "
+     "send")),
     (["--type", "public", "--grant", "client_credentials"],
      "authgate clients: a public client cannot use client_credentials: it has no secret (RFC 6749 4.4)"),
-], ids=["code-without-redirect-uri", "control-in-id", "newline-in-name", "fragment", "public-cc"])
+], ids=["code-without-redirect-uri", "control-in-id", "newline-in-name", "fragment", "backslash", "public-cc"])
 def test_bad_client_arguments_are_one_line_and_exit_2_before_any_stack(tmp_path: Path, args: list[str],
                                                                      line: str) -> None:
     """Checked before the stack is looked up: the same answer with no stack running at all."""

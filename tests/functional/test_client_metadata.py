@@ -128,6 +128,15 @@ def test_a_shared_secret_document_is_refused(cimd: DocumentServer, browser: Brow
                       "none or private_key_jwt.")
 
 
+def test_a_redirect_uri_with_a_backslash_is_refused(cimd: DocumentServer, browser: Browser) -> None:
+    """http://evil.example\\@127.0.0.1/cb is loopback http to urlsplit, evil.example to a browser."""
+    sneaky = "http://evil.example\\@127.0.0.1/cb"
+    client_id = cimd.document("/backslash.json", redirect_uris=[sneaky])
+    assert_error_page(browser.get(params(client_id, redirect_uri=sneaky)), "client_metadata_invalid",
+                      f"The client's metadata document at {client_id} is invalid: a redirect URI must not contain a "
+                      "backslash: browsers read it as a slash, so the URI would name another host.")
+
+
 def test_a_tenant_that_does_not_accept_the_host_gets_a_page(cimd: DocumentServer, browser: Browser) -> None:
     from authgate.stores.users import UserStore
 

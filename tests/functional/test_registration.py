@@ -124,6 +124,10 @@ def test_a_token_of_another_client_is_invalid_token(dcr: None, invoke: Invoke) -
     ({"redirect_uris": ["http://evil.example/cb"]}, 400, "invalid_redirect_uri", "invalid_redirect_uri",
      ("redirect URI http://evil.example/cb must be https, http on a loopback address, or a private-use scheme "
      "such as com.example.app (RFC 8252 7).")),
+    # Browsers read "\\" as "/": the host is evil.example, though urlsplit says 127.0.0.1 (loopback http).
+    ({"redirect_uris": ["http://evil.example\\@127.0.0.1/cb"]}, 400, "invalid_redirect_uri", "invalid_redirect_uri",
+     ("a redirect URI must not contain a backslash: browsers read it as a slash, so the URI would name another "
+      "host.")),
     ({"token_endpoint_auth_method": "client_secret_basic"}, 400, "invalid_client_metadata",
      "invalid_client_metadata", ("token_endpoint_auth_method client_secret_basic needs a shared secret, which a "
      "self-registered client cannot have; use none or private_key_jwt.")),
