@@ -12,12 +12,12 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from authgate.clients.model import Client
+from authgate.clients.model import DOCUMENT_SOURCE, Client
 from authgate.oauth.client_metadata import rules
 from authgate.oauth.client_metadata.client_id_url import ClientIdUrl
 from authgate.oauth.client_metadata.errors import MetadataRefused
 
-SOURCE = "metadata_document"
+SOURCE = DOCUMENT_SOURCE
 
 
 def _invalid(url: str, why: str) -> MetadataRefused:
