@@ -44,10 +44,11 @@ def usable(client: Client | None, now: int) -> bool:
     return client is not None and (client.source != document.SOURCE or now < client.refresh_at)
 
 
-def servable_stale(client: Client, now: int) -> bool:
+def servable_stale(client: Client, now: int, ceiling: int) -> bool:
     """A stale document's record may still be served (when authgate's own budgets refuse its
-    refetch) for as long again as it was fresh: its lifetime is refresh_at - created_at (5.2)."""
-    return now < client.refresh_at + max(0, client.refresh_at - client.created_at)
+    refetch) for as long again as it was fresh: its lifetime is refresh_at - created_at (5.2),
+    never more than the cache's `ceiling`."""
+    return now < client.refresh_at + max(0, min(ceiling, client.refresh_at - client.created_at))
 
 
 class MetadataClients:
@@ -81,7 +82,8 @@ class MetadataClients:
         try:
             return self.fetch(client_id, refresh=cached is not None)
         except MetadataRefused as exc:
-            if exc.code == "client_metadata_rate_limited" and cached is not None and servable_stale(cached, now):
+            if (exc.code == "client_metadata_rate_limited" and cached is not None
+                    and servable_stale(cached, now, self._settings.client_metadata_max_cache)):
                 return cached
             raise
 
