@@ -254,3 +254,23 @@ def test_with_kms_the_token_route_is_throttled_under_the_accounts_sign_quota(alg
     assert (props["Namespace"], props["MetricName"]) == ("AWS/Usage", "CallCount")
     assert {"Name": "Resource", "Value": resource} in props["Dimensions"]
     assert props["Threshold"] < quota * props["Period"]
+
+
+def test_every_alarm_on_authgates_metrics_watches_one_the_functions_count(cfn: dict[str, Any]) -> None:
+    """An alarm on a metric nothing emits never fires: each authgate-namespace alarm names a metric
+    authgate.http.metrics counts for some error code, under the dimension it publishes."""
+    from authgate.errors.catalogue import catalogue
+    from authgate.http.metrics import SERVICE, counted_metrics
+
+    emitted = {name for code, info in catalogue().items() for name in counted_metrics(info.status, code)}
+    watched = {name: r["Properties"] for name, r in of_type(cfn, "AWS::CloudWatch::Alarm").items()
+               if r["Properties"]["Namespace"] == "authgate"}
+    assert {"InvalidTokenSpikeAlarm", "StorageThrottlingAlarm", "RegistrationPoolFullAlarm"} <= set(watched)
+    for name, props in watched.items():
+        assert props["MetricName"] in emitted, name
+        assert props["Dimensions"] == [{"Name": "service", "Value": SERVICE}], name
+    pool = watched["RegistrationPoolFullAlarm"]
+    assert (pool["MetricName"], pool["Statistic"], pool["Threshold"], pool["ComparisonOperator"]) == (
+        "RegistrationPoolFull", "Sum", 1, "GreaterThanOrEqualToThreshold")
+    assert counted_metrics(503, "registration_pool_full") == [
+        "ErrorResponses", "ServerErrors", "RegistrationPoolFull"]

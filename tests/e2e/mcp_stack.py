@@ -111,7 +111,10 @@ def mcp_stack(tmp: Path) -> Iterator[McpStack]:
     """The whole stack, stopped at the end."""
     with document_server(tmp) as documents, \
             running_stack(tmp / "serve", "--allow-loopback-client-metadata",
-                          env_extra={"SSL_CERT_FILE": str(documents.ca)}) as stack, \
+                          # Every request of the run comes from 127.0.0.1: one address's budget of new
+                          # documents (10 a minute) would be the whole suite's.
+                          env_extra={"SSL_CERT_FILE": str(documents.ca),
+                                     "AUTHGATE_CLIENT_METADATA_SOURCE_LIMIT": "1000"}) as stack, \
             mcp_server(stack, tmp, "mcp-notes") as server, mcp_server(stack, tmp, "mcp-other") as other:
         yield McpStack(stack, documents, server, other)
 

@@ -54,7 +54,8 @@ def redirect_uri(value: str) -> str:
 
     if not well_formed_uri(value):
         raise InvalidInput(f"redirect URI {_shown(value)} is not an absolute URI in printable ASCII without a "
-                           "fragment (RFC 6749 3.1.2); it must be exactly what the application will send")
+                           "fragment or a backslash (RFC 6749 3.1.2); it must be exactly what the application will "
+                           "send")
     return value
 
 

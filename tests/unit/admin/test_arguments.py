@@ -41,9 +41,11 @@ def test_text_allows_any_printable_name() -> None:
 
 
 @pytest.mark.parametrize("uri", ["https://app.example/cb#frag", "/relative/cb", "https://app.example/c b",
-                                 "https://app.example/%ZZ", "https://app.example:99999/cb", "https://é.example/cb"])
+                                 "https://app.example/%ZZ", "https://app.example:99999/cb", "https://é.example/cb",
+                                 "http://evil.example\\@127.0.0.1/cb", "https://app.example\\cb"])
 def test_redirect_uris_must_be_what_the_authorization_endpoint_can_match(uri: str) -> None:
-    with pytest.raises(InvalidInput, match="is not an absolute URI in printable ASCII without a fragment"):
+    with pytest.raises(InvalidInput, match="is not an absolute URI in printable ASCII without a fragment or a "
+                                           "backslash"):
         arguments.redirect_uri(uri)
 
 

@@ -56,7 +56,7 @@ STALE_FORM = "The sign-in form has expired or was altered. Start again from the 
 def get_authorize(request: Request) -> Response:
     """Validate the authorization request and show the login + consent page (RFC 6749 4.1.1, RFC 9126 4)."""
     params: Mapping[str, Sequence[str]] = request.query
-    client = _client(client_id_of(params), any_environment=True)
+    client = _client(client_id_of(params), request.source_ip, any_environment=True)
     stage = get_settings().stage
     request_uri = single(params, "request_uri")
     if client is None or client.environment != stage:
@@ -101,7 +101,7 @@ def post_authorize(request: Request) -> Response:
                                       session.binding_from(request.headers.get_all("cookie")))
     except session.SessionInvalid as exc:
         raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
-    client = _client(auth.client_id)
+    client = _client(auth.client_id, request.source_ip)
     # The registration may have changed since the form was shown: trust the URI only if it still holds.
     if client is None:
         raise ApiError("unknown_client", "The client is no longer registered.")
@@ -163,16 +163,17 @@ def _trust(request: Request, redirect_uri: str, state: str | None) -> None:
     request.context.redirect = AuthorizationRedirect(redirect_uri, state)
 
 
-def _client(client_id: str, any_environment: bool = False) -> Client | None:
-    """The client: registered, or known by its metadata document (fetched or cached; the fetch's
-    failures are shown on the page, never redirected: draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
+def _client(client_id: str, source: str, any_environment: bool = False) -> Client | None:
+    """The client: registered, or known by its metadata document (fetched for `source`, the request's
+    address, or cached; the fetch's failures are shown on the page, never redirected:
+    draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
     if client_id[:8].lower() == "https://":
         from authgate.oauth.client_metadata.errors import MetadataRefused
         from authgate.oauth.client_metadata.resolver import MetadataClients, is_metadata_client
 
         if is_metadata_client(client_id):
             try:
-                return MetadataClients().get(client_id, any_environment)
+                return MetadataClients(source=source).get(client_id, any_environment)
             except MetadataRefused as exc:
                 raise exc.at_authorization() from None
     return ClientStore().get(client_id, any_environment=any_environment)
@@ -200,7 +201,7 @@ def _admit_self_registered(request: Request, client: Client, tenant: Tenant) -> 
 def _assign_registered(client: Client, tenant: Tenant) -> None:
     from authgate import clock
     from authgate.stores.exceptions import ClientNotFound
-    from authgate.stores.registrations import RegistrationStore
+    from authgate.stores.registrations import DAY, RegistrationStore
 
     refused = ApiError("registered_client_not_allowed", "Your organisation does not accept applications that "
                        "registered themselves. Ask its administrator.", oauth_error="invalid_client",
@@ -213,7 +214,8 @@ def _assign_registered(client: Client, tenant: Tenant) -> None:
         raise ApiError("registration_limit_reached", "Your organisation already holds as many registered "
                        "applications as it allows. Ask its administrator.", oauth_error="invalid_client")
     try:
-        store.assign(client.client_id, tenant.tenant_id)
+        # Used from now on: the deployment's idle lifetime replaces the unused registration's day.
+        store.assign(client.client_id, tenant.tenant_id, clock.seconds() + get_settings().registration_idle_days * DAY)
     except ClientNotFound:
         raise refused from None
 

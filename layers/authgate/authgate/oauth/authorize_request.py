@@ -79,8 +79,13 @@ def first_state(params: Mapping[str, Sequence[str]]) -> str | None:
 
 
 def well_formed_uri(uri: str) -> bool:
-    """An absolute URI without fragment, in printable ASCII with valid percent-escapes (RFC 6749 3.1.2)."""
-    if not _URI_CHARS.fullmatch(uri) or _BAD_PERCENT.search(uri) or "#" in uri:
+    """An absolute URI without fragment, in printable ASCII with valid percent-escapes (RFC 6749 3.1.2).
+
+    No backslash: RFC 3986 2 has none, and browsers read one as "/" (WHATWG URL, special
+    schemes), so `http://evil.example\\@127.0.0.1/cb` is host 127.0.0.1 to urlsplit but
+    evil.example to the browser that follows the redirect. Every redirect URI authgate accepts
+    (registration, metadata documents, `authgate clients create`) passes here."""
+    if not _URI_CHARS.fullmatch(uri) or _BAD_PERCENT.search(uri) or "#" in uri or "\\" in uri:
         return False
     try:
         parts = urlsplit(uri)

@@ -12,6 +12,7 @@ from typing import Any
 
 from authgate import clock
 from authgate.clients.model import (
+    DOCUMENT_SOURCE,
     MAX_CLIENT_ID_LENGTH,
     Client,
     check_registration,
@@ -106,8 +107,12 @@ class ClientStore(TableStore):
             dpop_bound_access_tokens=dpop_bound_access_tokens,
         )
         with self.faults("create", refused=lambda: ClientExists(client.client_id)):
+            # A cached metadata document under this id gives way (draft-ietf-oauth-client-id-metadata-
+            # document-02 7.2, pre-registration): the administrator's record wins, and is never fetched over.
             self.db.put_item(TableName=self.table, Item=to_item(client),
-                             ConditionExpression="attribute_not_exists(client_id)")
+                             ConditionExpression="attribute_not_exists(client_id) OR #source = :document",
+                             ExpressionAttributeNames={"#source": "source"},
+                             ExpressionAttributeValues={":document": s(DOCUMENT_SOURCE)})
         self._index_origins(client)
         return client, plaintext
 
@@ -138,6 +143,22 @@ class ClientStore(TableStore):
         with self.faults("replace", refused=lambda: ClientNotFound(client.client_id)):
             self.db.put_item(TableName=self.table, Item=to_item(client),
                              ConditionExpression="attribute_exists(client_id)")
+
+    def delete(self, client: Client) -> None:
+        """Remove a client as it was read, and its browser-origin entries; ClientNotFound if the record
+        is gone or another source's meanwhile (an administrator's, over a cached document)."""
+        values: dict[str, Any] = {":source": s(client.source)} if client.source else {}
+        with self.faults("delete", refused=lambda: ClientNotFound(client.client_id)):
+            self.db.delete_item(
+                TableName=self.table, Key=self.key(client.client_id), ExpressionAttributeNames={"#source": "source"},
+                ConditionExpression=("#source = :source" if client.source
+                                     else "attribute_exists(client_id) AND attribute_not_exists(#source)"),
+                **({"ExpressionAttributeValues": values} if values else {}))
+        for origin in sorted(browser_origins(client)):
+            with self.faults("unindex_origin"):
+                self.db.update_item(
+                    TableName=self.table, Key=self.key(origin_record_id(client.environment, origin)),
+                    UpdateExpression="DELETE clients :c", ExpressionAttributeValues={":c": {"SS": [client.client_id]}})
 
     def _index_origins(self, client: Client) -> None:
         """Record the client under each of its browser origins (one UpdateItem per origin)."""
