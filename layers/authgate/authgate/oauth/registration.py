@@ -166,8 +166,11 @@ def put_registration(request: Request) -> Response:
                        oauth_error="invalid_client_metadata")
     body = {k: v for k, v in doc.items() if k not in ("client_id", "registration_access_token",
                                                       "registration_client_uri", "client_id_issued_at")}
+    # The metadata changes, nothing else: the token, the pool, and the expiry (a replacement is not
+    # a new registration, and an expiry computed from created_at could lie in the past).
     updated = _client(_checked(body), client.client_id, client.created_at, "", client.tenant_id,
-                      client.registration_pool)._replace(registration_token_hash=client.registration_token_hash)
+                      client.registration_pool)._replace(registration_token_hash=client.registration_token_hash,
+                                                         expires_at=client.expires_at)
     try:
         ClientStore().replace(updated)
     except ClientNotFound:
