@@ -41,6 +41,7 @@ from authgate.oauth.consent_page import (
     identity_notice,
     render_consent,
 )
+from authgate.oauth.resource_indicator import resolve
 from authgate.settings import get_settings
 from authgate.stores.clients import ClientStore
 from authgate.stores.codes import CodeStore
@@ -246,7 +247,9 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
             binding = session.new_binding()
         csrf = session.csrf_token(binding, nonce)
     self_registered = not client.tenant_id
-    response = render_consent(request=auth, client_name=client.name or client.client_id,
+    # The API the token is for, as its registration describes it (its tenants were checked already).
+    resource = resolve(auth.resource, base_url(request), None)
+    response = render_consent(request=auth, resource=resource, client_name=client.name or client.client_id,
                               # Never the name of a tenant someone typed: the page must not confirm it exists.
                               tenant_name="your organisation" if self_registered else tenant.name or tenant.tenant_id,
                               blob=blob, csrf=csrf,

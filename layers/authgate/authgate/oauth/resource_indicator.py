@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from authgate.errors import ApiError
-from authgate.oauth.scopes import KNOWN_SCOPES
+from authgate.oauth.scopes import (
+    CHARGES_DESCRIPTION,
+    CHARGES_NAME,
+    CHARGES_SCOPE_DESCRIPTIONS,
+    KNOWN_SCOPES,
+)
 from authgate.resources.model import Resource
 from authgate.tokens.jwt_profile import default_audience
 
@@ -25,7 +30,8 @@ if TYPE_CHECKING:
 
 def builtin_resource(issuer: str) -> Resource:
     """The charges API as a resource: every tenant, the scopes every deployment knows."""
-    return Resource(resource=default_audience(issuer), scopes=KNOWN_SCOPES, builtin=True)
+    return Resource(resource=default_audience(issuer), scopes=KNOWN_SCOPES, name=CHARGES_NAME,
+                    description=CHARGES_DESCRIPTION, scope_descriptions=CHARGES_SCOPE_DESCRIPTIONS, builtin=True)
 
 
 def several_resources() -> ApiError:
