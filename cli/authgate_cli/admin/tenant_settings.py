@@ -128,7 +128,7 @@ def add_flags(parser: argparse.ArgumentParser, *, update: bool) -> None:
             parser.add_argument(s.flag, dest=s.field, action="append", default=None, metavar=s.metavar, help=s.help)
             if update:
                 parser.add_argument(f"--no-{s.flag[2:]}", dest=s.field, action="store_const", const=[],
-                                    help=f"none: empties the {s.flag} list")
+                                    help=f"empty the {s.flag} list")
         else:
             parser.add_argument(s.flag, dest=s.field, default=None, metavar=s.metavar, help=s.help)
 
