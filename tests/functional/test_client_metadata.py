@@ -64,7 +64,8 @@ def test_consent_names_the_client_its_document_host_and_warns_of_localhost(cimd:
         "runs it. After you decide, you will be sent to 127.0.0.1 . Every address this application can receive "
         "the answer at is on this device (localhost): any program running on your computer could be the one "
         "asking. Approve only if you have just started this application yourself. "
-        "Test Agent is asking for access to your organisation : See your charges charges:read "
+        "Test Agent is asking for access to your organisation in Charges API : Your organisation's charges, "
+        f"refunds and invoices. {ISSUER}/charges See your charges charges:read "
         "Organisation Username Password Approve Deny You will be sent back to http://127.0.0.1:9 .")
     assert [i["name"] for i in page.inputs if i.get("type") == "text"] == ["tenant", "username"]
 

@@ -12,7 +12,7 @@ from tests.functional.authorize_support import Browser, page_of, redirect_of, we
 from tests.functional.test_par import push, pushed_uri
 from tests.functional.test_revocation_introspection import assert_ok
 from tests.functional.test_token_endpoint import claims_of
-from tests.functional.token_support import TokenClient, assert_error, basic, body_of
+from tests.functional.token_support import TokenClient, assert_error, basic, body_of, grant
 
 MCP = "https://mcp.example.com/mcp"
 OTHER = "https://other.example.com/api"
@@ -20,8 +20,9 @@ CC = [("grant_type", "client_credentials")]
 
 
 def register(uri: str = MCP, scopes: tuple[str, ...] = ("mcp:read", "mcp:write"),
-             tenants: tuple[str, ...] = ()) -> tuple[str, str]:
-    """What `authgate resources create` does: the resource and its introspection client; returns its credentials."""
+             tenants: tuple[str, ...] = (), granted_to: tuple[str, ...] = ("demo-service",)) -> tuple[str, str]:
+    """What `authgate resources create` does: the resource and its introspection client; returns its credentials.
+    Then what `authgate clients update CLIENT --resource-scopes "URI=SCOPES"` does for each of `granted_to`."""
     from authgate.resources.model import Resource
     from authgate.stores.clients import ClientStore
     from authgate.stores.resources import ResourceStore
@@ -30,6 +31,8 @@ def register(uri: str = MCP, scopes: tuple[str, ...] = ("mcp:read", "mcp:write")
     client, secret = ClientStore().create(client_id=client_id, tenant_id="", grant_types=())
     assert secret is not None
     ResourceStore().create(Resource(uri, scopes, tenants, introspection_client_id=client.client_id))
+    for granted in granted_to:
+        grant(granted, uri, scopes)
     return client.client_id, secret
 
 
@@ -68,8 +71,23 @@ def test_a_resource_scope_is_unknown_to_the_charges_api(tokens: TokenClient) -> 
     assert_error(cc(tokens, scope="mcp:read"), 400, "invalid_scope", "The scope 'mcp:read' is unknown.")
 
 
-def test_a_client_registered_with_some_of_a_resources_scopes_is_limited_to_them(tokens: TokenClient) -> None:
-    register(scopes=("charges:read", "reports:read"))
+def test_client_credentials_reach_a_registered_resource_only_through_a_grant(tokens: TokenClient) -> None:
+    """RFC 6749 4.4, RFC 9700 2.3: a new resource is not open to every confidential client of its tenants."""
+    register(granted_to=())
+    assert_error(cc(tokens, resource=MCP), 400, "invalid_scope", "No scope is available to this client.")
+    assert_error(cc(tokens, resource=MCP, scope="mcp:read"), 400, "invalid_scope",
+                 "The scope 'mcp:read' is not allowed for this client.")
+    # Not even for a client registered with the scope's name: grants are per resource.
+    assert_error(cc(tokens, "demo-reader", resource=MCP), 400, "invalid_scope", "No scope is available to this client.")
+    grant("demo-service", MCP, ("mcp:read",))
+    assert body_of(cc(tokens, resource=MCP))["scope"] == "mcp:read"
+    assert_error(cc(tokens, resource=MCP, scope="mcp:write"), 400, "invalid_scope",
+                 "The scope 'mcp:write' is not allowed for this client.")
+
+
+def test_a_grant_limits_a_client_to_those_scopes(tokens: TokenClient) -> None:
+    register(scopes=("charges:read", "reports:read"), granted_to=())
+    grant("demo-reader", MCP, ("charges:read",))
     assert body_of(cc(tokens, "demo-reader", resource=MCP))["scope"] == "charges:read"
     assert_error(cc(tokens, "demo-reader", resource=MCP, scope="reports:read"), 400, "invalid_scope",
                  "The scope 'reports:read' is not allowed for this client.")
@@ -88,7 +106,7 @@ def test_an_unregistered_resource_is_unknown_resource(tokens: TokenClient) -> No
 
 
 def test_a_resource_of_other_tenants_is_not_allowed(tokens: TokenClient) -> None:
-    register(tenants=("acme",))
+    register(tenants=("acme",), granted_to=("demo-service", "acme-service"))
     assert_error(cc(tokens, resource=MCP), 400, "invalid_target",
                  f"The resource {MCP} is not available to this tenant.", code="resource_not_allowed")
     assert body_of(cc(tokens, "acme-service", resource=MCP, scope="mcp:read"))["scope"] == "mcp:read"

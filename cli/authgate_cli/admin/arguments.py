@@ -118,6 +118,55 @@ def known_scopes(values: Sequence[str]) -> None:
         raise InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(known)}")
 
 
+def resource_scopes(value: str) -> tuple[str, tuple[str, ...]]:
+    """--resource-scopes "RESOURCE=scope1 scope2": a registered resource's URI and the scopes granted of it
+    (none after "=": the grant is withdrawn). Checked on the stack by `granted_resources`."""
+    from authgate.oauth.authorize_request import well_formed_uri
+    from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
+
+    uri, equals, raw = value.partition("=")
+    if not equals or not well_formed_uri(uri.strip()):
+        raise InvalidInput(f"--resource-scopes {_shown(value)} must be RESOURCE=SCOPES, a registered resource's URI "
+                           'and its scopes: "https://mcp.example.com/mcp=mcp:read mcp:write"')
+    try:
+        return uri.strip(), parse_scope(raw.strip())
+    except ScopeSyntaxError:
+        raise InvalidInput(f"--resource-scopes {_shown(value)}: the scopes must be scope tokens separated by single "
+                           "spaces (RFC 6749 3.3)") from None
+
+
+def granted_resources(grants: Sequence[tuple[str, tuple[str, ...]]]) -> None:
+    """Each granted resource is registered on the stack, and each scope is one of its own."""
+    from authgate.oauth.resource_indicator import builtin_resource
+    from authgate.settings import get_settings
+    from authgate.stores.resources import ResourceStore
+
+    builtin = builtin_resource(get_settings().issuer).resource if get_settings().issuer else None
+    store = ResourceStore()
+    for uri, scopes in grants:
+        if uri.rstrip("/") == builtin:
+            raise InvalidInput(f"{uri} is the charges API: its scopes are granted with --scope")
+        resource = store.get(uri)
+        if resource is None:
+            raise InvalidInput(f"--resource-scopes: no resource {uri!r} is registered here (authgate resources list)")
+        unknown = [s for s in scopes if s not in resource.scopes]
+        if unknown:
+            raise InvalidInput(f"--resource-scopes: {unknown[0]!r} is not a scope of {uri}; its scopes: "
+                               f"{' '.join(resource.scopes)}")
+
+
+def with_grants(current: Sequence[tuple[str, tuple[str, ...]]],
+                changes: Sequence[tuple[str, tuple[str, ...]]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A client's resource grants after `changes`: each replaces its resource's grant; no scopes withdraws it."""
+    merged = dict(current)
+    for uri, scopes in changes:
+        if scopes:
+            merged[uri] = scopes
+        else:
+            merged.pop(uri, None)
+    return tuple(sorted(merged.items()))
+
+
 def jwks(value: str) -> tuple[dict[str, Any], ...]:
     """--jwks: a JWK Set as JSON, or the path of a file holding one; public signing keys only (RFC 7591 2)."""
     import json

@@ -66,6 +66,12 @@ def check_create(args: argparse.Namespace) -> None:
         arguments.scope_token(scope, "--scope")
     arguments.client_grants(args.grant, args.type, args.redirect_uri)
     _registration(args, args.type, args.redirect_uri, args.grant)
+    _grants(args)
+
+
+def _grants(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+    """--resource-scopes, parsed (each "RESOURCE=SCOPES")."""
+    return [arguments.resource_scopes(value) for value in getattr(args, "resource_scopes", None) or []]
 
 
 def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -76,6 +82,8 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         check_create(args)
         arguments.existing_tenant(args.tenant)
         arguments.known_scopes(args.scope)  # the charges API's, or a registered resource's
+        grants = _grants(args)
+        arguments.granted_resources(grants)
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2
@@ -84,6 +92,7 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
             client_id=args.client_id, tenant_id=args.tenant, name=args.name or args.client_id or "",
             client_type=args.type, redirect_uris=args.redirect_uri, grant_types=args.grant, scopes=args.scope,
             error_format=args.error_format, requires_admin_approval=args.requires_admin_approval,
+            resource_scopes=arguments.with_grants((), grants),
             **_registration(args, args.type, args.redirect_uri, args.grant))
     except ClientExists:
         sys.stderr.write(f"authgate clients: client {args.client_id!r} already exists\n")
@@ -99,7 +108,8 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    """Change a client's keys, authentication method, PAR requirement or profile (RFC 7591 2)."""
+    """Change a client's keys, authentication method, PAR requirement, profile (RFC 7591 2) or the scopes
+    of registered resources it is granted (RFC 6749 4.4)."""
 
     from authgate.stores.clients import ClientStore
     from authgate.stores.exceptions import ClientNotFound
@@ -112,12 +122,14 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     try:
         changes = _registration(args, client.client_type, client.redirect_uris, client.grant_types,
                                 client.jwks, client.token_endpoint_auth_method)
+        grants = _grants(args)
+        arguments.granted_resources([g for g in grants if g[1]])  # withdrawing a grant needs no resource
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2
     if changes["token_endpoint_auth_method"] == "private_key_jwt":
         changes["secret_hash"] = None  # its keys replace the secret, which stops working now
-    updated = client._replace(**changes)
+    updated = client._replace(**changes, resource_scopes=arguments.with_grants(client.resource_scopes, grants))
     try:
         store.replace(updated)
     except ClientNotFound:
@@ -128,8 +140,13 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     else:
         out.write(f"client_id: {updated.client_id} updated (auth {updated.auth_methods[0]}, "
                   f"profile {updated.profile or 'none'}, keys {len(updated.jwks)}, "
-                  f"PAR {'required' if updated.require_pushed_authorization_requests else 'optional'})\n")
+                  f"PAR {'required' if updated.require_pushed_authorization_requests else 'optional'}, "
+                  f"resource grants {_granted(updated)})\n")
     return 0
+
+
+def _granted(client: Any) -> str:
+    return "; ".join(f"{uri}={' '.join(scopes)}" for uri, scopes in client.resource_scopes) or "none"
 
 
 def rotate_secret(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -214,6 +231,7 @@ def _run(args: argparse.Namespace) -> int:
             arguments.identifier(args.client_id, "CLIENT_ID")
             if args.jwks:
                 arguments.jwks(args.jwks)
+            _grants(args)
         elif args.clients_command in ("rotate-secret", "delete"):
             arguments.identifier(args.client_id, "CLIENT_ID")
     except arguments.InvalidInput as exc:
@@ -244,7 +262,8 @@ def register(subparsers: Any) -> None:
     create.add_argument("--requires-admin-approval", action="store_true",
                         help="users of the tenant can authorize it only after the tenant admin approves it")
 
-    update = sub.add_parser("update", help="change keys, authentication method, PAR requirement or profile")
+    update = sub.add_parser("update", help="change keys, authentication method, PAR requirement, profile or "
+                                           "resource grants")
     update.add_argument("client_id", metavar="CLIENT_ID")
     for action in (create, update):
         action.add_argument("--jwks", metavar="FILE|JSON",
@@ -255,6 +274,10 @@ def register(subparsers: Any) -> None:
                             help="fapi2: FAPI 2.0 Security Profile (PAR, PKCE S256, private_key_jwt, DPoP)")
         action.add_argument("--require-par", action=argparse.BooleanOptionalAction, default=None,
                             help="authorization requests must be pushed to /oauth/par (RFC 9126)")
+        action.add_argument("--resource-scopes", action="append", default=[], metavar='"RESOURCE=SCOPES"',
+                            help="the scopes of a registered resource granted to the client, all a client_credentials "
+                                 'token may hold of it: "https://mcp.example.com/mcp=mcp:read mcp:write" (repeat per '
+                                 'resource; update: replaces that resource\'s grant, "RESOURCE=" withdraws it)')
 
     rotate = sub.add_parser("rotate-secret", help="new secret, printed once; the old one stops working at once")
     rotate.add_argument("client_id", metavar="CLIENT_ID")

@@ -77,6 +77,10 @@ class Client(NamedTuple):
     registration_token_hash: str = ""
     # Which pool a registered client counts in (stores.registrations): "unassigned", then its tenant.
     registration_pool: str = ""
+    # -- least privilege for registered resources (RFC 6749 4.4, RFC 9700 2.3) --
+    # The scopes of each registered resource an administrator granted this client, as sorted
+    # (resource, scopes) pairs: all a client_credentials token may ever hold for that resource.
+    resource_scopes: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def auth_methods(self) -> tuple[str, ...]:
@@ -95,6 +99,14 @@ class Client(NamedTuple):
 
     def allows_grant(self, grant_type: str) -> bool:
         return grant_type in self.grant_types
+
+    def granted_scopes(self, resource: str) -> tuple[str, ...]:
+        """The scopes of registered resource `resource` an administrator granted this client (none: ())."""
+        return next((scopes for uri, scopes in self.resource_scopes if uri == resource), ())
+
+    def expired(self, now: int) -> bool:
+        """Whether the record outlived its DynamoDB TTL: deletion is lazy (and moto never deletes)."""
+        return 0 < self.expires_at <= now
 
     def public_view(self) -> dict[str, Any]:
         """What an admin listing shows: everything except the secret hash."""
@@ -129,6 +141,8 @@ FIELDS = (
     Field("expires_at", "N", 0, omit_empty=True),
     Field("registration_token_hash", "S", "", omit_empty=True, public=False),
     Field("registration_pool", "S", "", omit_empty=True),
+    # -- least privilege for registered resources --
+    Field("resource_scopes", "MAP", (), omit_empty=True),
 )
 
 

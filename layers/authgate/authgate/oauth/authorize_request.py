@@ -156,7 +156,7 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
         raise ApiError("unauthorized_client", "This client may not use the authorization code grant.")
     challenge, method = _pkce(params, client)
     resource = requested_resource(list(params.get("resource") or []), issuer)
-    scopes = _scopes(single(params, "scope"), client, tenant, resolve(resource, issuer, tenant.tenant_id))
+    scopes = _scopes(single(params, "scope"), client, tenant, resolve(resource, issuer, _known(tenant)))
     if client.requires_admin_approval and not tenant.has_approved(client.client_id):
         raise ApiError("access_denied", "The tenant's administrator has not approved this application.")
     dpop_jkt = single(params, "dpop_jkt")
@@ -169,11 +169,17 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     )
 
 
+def _known(tenant: Tenant) -> str | None:
+    # Tenant("") stands for the tenant a self-registered client's user has not named yet: its rules
+    # (resources open to it, forbidden scopes) are checked once the user has signed in.
+    return tenant.tenant_id or None
+
+
 def recheck(request: AuthorizationRequest, client: Client, tenant: Tenant, issuer: str) -> None:
     """The rules that depend on registration data, again at POST time (it may have changed)."""
     if not client.allows_grant("authorization_code"):
         raise ApiError("unauthorized_client", "This client may not use the authorization code grant.")
-    _scopes(" ".join(request.scopes), client, tenant, resolve(request.resource, issuer, tenant.tenant_id))
+    _scopes(" ".join(request.scopes), client, tenant, resolve(request.resource, issuer, _known(tenant)))
     if client.requires_admin_approval and not tenant.has_approved(client.client_id):
         raise ApiError("access_denied", "The tenant's administrator has not approved this application.")
 
@@ -203,7 +209,7 @@ def _scopes(raw: str | None, client: Client, tenant: Tenant, resource: Resource)
     """Requested scopes, or the resource's ones the client may have and the tenant allows when none is
     sent (RFC 6749 3.3, RFC 8707 2)."""
     if raw is None:
-        default = tuple(s for s in resource.scopes if client_may_request(client, resource, s) and not tenant.forbids(s))
+        default = tuple(s for s in resource.scopes if client_may_request(client, resource, s, consent=True) and not tenant.forbids(s))
         if not default:
             raise ApiError("invalid_scope", "No scope was requested and the client has no default scope.")
         return default
@@ -214,7 +220,7 @@ def _scopes(raw: str | None, client: Client, tenant: Tenant, resource: Resource)
     for scope in scopes:
         if scope not in resource.scopes:
             raise ApiError("invalid_scope", f"Unknown scope {scope}.")
-        if not client_may_request(client, resource, scope):
+        if not client_may_request(client, resource, scope, consent=True):
             raise ApiError("invalid_scope", f"The client is not allowed the scope {scope}.")
         if tenant.forbids(scope):
             raise ApiError("invalid_scope", f"The tenant forbids the scope {scope}.")

@@ -184,6 +184,8 @@ def put_registration(request: Request) -> Response:
                        oauth_error="invalid_client_metadata")
     body = {k: v for k, v in doc.items() if k not in ("client_id", "registration_access_token",
                                                       "registration_client_uri", "client_id_issued_at")}
+    # The metadata changes and the token rotates (RFC 7592 3); the pool and the expiry stay (a
+    # replacement is not a new registration, and an expiry computed from created_at could lie in the past).
     token = secrets.token_urlsafe(32)
     updated = _client(_checked(body), client.client_id, client.created_at, token, client.tenant_id,
                       client.registration_pool)._replace(expires_at=client.expires_at)

@@ -73,6 +73,10 @@ class ClientStore(TableStore):
 
     @staticmethod
     def visible(client: Client, any_environment: bool = False) -> Client | None:
+        """The client as a request may see it: None when of another environment, or expired (a registration
+        no one used, a metadata document's cache entry) but not yet removed by DynamoDB's TTL."""
+        if client.expired(clock.seconds()):
+            return None
         if any_environment or client.environment == get_settings().stage:
             return client
         return None
@@ -84,7 +88,8 @@ class ClientStore(TableStore):
                environment: str | None = None, secret: str | None = None,
                jwks: Iterable[dict[str, Any]] = (), token_endpoint_auth_method: str = "",
                require_pushed_authorization_requests: bool = False,
-               profile: str = "", dpop_bound_access_tokens: bool = False) -> tuple[Client, str | None]:
+               profile: str = "", dpop_bound_access_tokens: bool = False,
+               resource_scopes: Iterable[tuple[str, tuple[str, ...]]] = ()) -> tuple[Client, str | None]:
         """Register a client; returns it and its plaintext secret (confidential only), shown ONCE.
 
         `secret` lets a local seed fix a known demo secret; otherwise one is generated. A
@@ -104,7 +109,7 @@ class ClientStore(TableStore):
             error_format=error_format, requires_admin_approval=requires_admin_approval, name=name,
             created_at=clock.seconds(), jwks=tuple(jwks), token_endpoint_auth_method=token_endpoint_auth_method,
             require_pushed_authorization_requests=require_pushed_authorization_requests, profile=profile,
-            dpop_bound_access_tokens=dpop_bound_access_tokens,
+            dpop_bound_access_tokens=dpop_bound_access_tokens, resource_scopes=tuple(sorted(resource_scopes)),
         )
         with self.faults("create", refused=lambda: ClientExists(client.client_id)):
             # A cached metadata document under this id gives way (draft-ietf-oauth-client-id-metadata-
