@@ -40,7 +40,12 @@ NPMSTAMP := $(NPMDIR)/node_modules/.installed
 TEMPLATES := template.yaml deploy/apigateway-account.yaml
 # pytest workers (pytest-xdist): both cores by default.
 PYTEST_WORKERS ?= auto
+# The suite and the linters run on moto and need some region. A deploy, a teardown and the account
+# setup use the caller's own (REGION=, AWS_REGION, AWS_DEFAULT_REGION, the profile's), never this one:
+# a default here would hide a missing region and override the profile's.
+ifeq ($(filter deploy teardown account-setup,$(MAKECMDGOALS)),)
 export AWS_DEFAULT_REGION ?= us-east-1
+endif
 export SAM_CLI_TELEMETRY := 0
 export PYTHONDONTWRITEBYTECODE := 1
 
@@ -183,10 +188,13 @@ build: $(SAMSTAMP)
 	PATH="$(PYTHON312_DIR):$$PATH" $(SAM) build --template template.yaml --cached --parallel
 
 # ---------------------------------------------------------------------------- deploy (docs/deploy.md)
-# `make deploy STAGE=staging` builds and deploys with samconfig.toml's environment: no prompt.
+# `make deploy STAGE=staging` checks the account (one line and a stop when a region, credentials or
+# the logging role are missing), then builds and deploys with samconfig.toml's environment: no prompt.
 # DRY_RUN=1 prints the commands instead of running them (tests/deploy/test_deploy_command.py).
 STAGE   ?=
-REGION  ?=
+# SAM CLI reads AWS_DEFAULT_REGION and the profile but not AWS_REGION, which the AWS CLI (and the
+# preflight) honour first: it is passed on as --region.
+REGION  ?= $(AWS_REGION)
 DRY_RUN ?=
 REGION_FLAG   = $(if $(REGION), --region $(REGION))
 DEPLOY_CMD    = $(SAM) deploy --config-env $(STAGE) --no-confirm-changeset --no-fail-on-empty-changeset$(REGION_FLAG)
@@ -201,8 +209,8 @@ CHECK_STAGE   = case "$(STAGE)" in staging|production) ;; \
 ifdef DRY_RUN
 deploy:
 	@$(CHECK_STAGE)
-	@echo "$(MAKE) build"
 	@echo "$(PREFLIGHT_CMD)"
+	@echo "$(MAKE) build"
 	@echo "$(DEPLOY_CMD)"
 	@echo "$(OUTPUTS_CMD)"
 
@@ -215,8 +223,8 @@ account-setup:
 else
 deploy: $(RUNSTAMP) $(SAMSTAMP)
 	@$(CHECK_STAGE)
+	@$(PREFLIGHT_CMD)
 	$(MAKE) build
-	$(PREFLIGHT_CMD)
 	$(DEPLOY_CMD)
 	$(OUTPUTS_CMD)
 

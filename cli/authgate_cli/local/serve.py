@@ -133,6 +133,9 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
     env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=options.dynamodb_endpoint)
     if options.allow_loopback_client_metadata:
         env["AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA"] = "true"
+    # Off unless the shell turns it on; recorded with the stack, so `authgate clients create --grant
+    # password` in another terminal knows whether these handlers serve the grant.
+    env["AUTHGATE_PASSWORD_GRANT"] = os.environ.get("AUTHGATE_PASSWORD_GRANT") or "false"
     if saved and saved.get("session_secret"):
         env["AUTHGATE_SESSION_SECRET"] = str(saved["session_secret"])  # open sign-in forms still post
     stack.apply(env, fake_credentials=not (options.dynamodb_endpoint and os.environ.get("AWS_ACCESS_KEY_ID")))
