@@ -62,9 +62,15 @@ def outputs(config_env: str, region: str | None, session: Any = None) -> str:
     stack = session.client("cloudformation").describe_stacks(StackName=name)["Stacks"][0]
     out = {o["OutputKey"]: o["OutputValue"] for o in stack.get("Outputs", [])}
     where = f" --region {session.region_name}" if region else ""
+    dns = []
+    if "DomainNameTarget" in out:  # DomainName/CertificateArn: the issuer's host needs its DNS record
+        host = out.get("Issuer", "").removeprefix("https://")
+        dns = [(f"  DNS:         {host} CNAME {out['DomainNameTarget']} (or a Route 53 alias, hosted zone "
+                f"{out.get('DomainNameHostedZoneId', '?')})")]
     return "\n".join([
         f"stack {name}: {stack['StackStatus']}",
         f"  issuer:      {out.get('Issuer', '?')}",
+        *dns,
         f"  API URL:     {out.get('ApiUrl', '?')}",
         (f"  API key id:  {out.get('DefaultApiKeyId', '?')} (value: aws apigateway get-api-key --include-value "
         f"--api-key {out.get('DefaultApiKeyId', 'ID')}{where})"),
@@ -72,7 +78,9 @@ def outputs(config_env: str, region: str | None, session: Any = None) -> str:
         f"  .venv/bin/authgate tenants create ACME --currency usd --stack-name {name}{where}",
         (f"  .venv/bin/authgate clients create --tenant ACME --grant client_credentials --scope charges:write "
         f"--stack-name {name}{where}"),
+        f"  .venv/bin/authgate users create --tenant ACME --username alice --stack-name {name}{where}",
         f"  .venv/bin/authgate check \"{out.get('Issuer', '$ISSUER')}\"",
+        "  (docs/deploy.md, 3: a first sign-in)",
     ]) + "\n"
 
 

@@ -142,5 +142,27 @@ def test_outputs_print_the_issuer_and_the_next_commands(moto_aws: Any) -> None:
         "  .venv/bin/authgate tenants create ACME --currency usd --stack-name authgate-staging",
         ("  .venv/bin/authgate clients create --tenant ACME --grant client_credentials --scope charges:write "
         "--stack-name authgate-staging"),
+        "  .venv/bin/authgate users create --tenant ACME --username alice --stack-name authgate-staging",
         '  .venv/bin/authgate check "https://abc.execute-api.us-east-1.amazonaws.com/staging"',
+        "  (docs/deploy.md, 3: a first sign-in)",
     ]
+
+
+def test_outputs_name_the_dns_record_a_custom_domain_needs(moto_aws: Any) -> None:
+    from scripts.deploy_check import outputs
+
+    moto_aws.client("cloudformation").create_stack(StackName="authgate-production", TemplateBody=json.dumps({
+        "Resources": {"T": {"Type": "AWS::SNS::Topic"}},
+        "Outputs": {"Issuer": {"Value": "https://auth.example.com"},
+                    "ApiUrl": {"Value": "https://abc.execute-api.us-east-1.amazonaws.com/production"},
+                    "DomainNameTarget": {"Value": "d-abc123.execute-api.us-east-1.amazonaws.com"},
+                    "DomainNameHostedZoneId": {"Value": "Z1UJRXOUMOOFQ8"},
+                    "DefaultApiKeyId": {"Value": "k123"}}}))
+    text = outputs("production", None, moto_aws)
+    assert text.splitlines()[1:4] == [
+        "  issuer:      https://auth.example.com",
+        ("  DNS:         auth.example.com CNAME d-abc123.execute-api.us-east-1.amazonaws.com (or a Route 53 alias, "
+         "hosted zone Z1UJRXOUMOOFQ8)"),
+        "  API URL:     https://abc.execute-api.us-east-1.amazonaws.com/production",
+    ]
+    assert '  .venv/bin/authgate check "https://auth.example.com"' in text.splitlines()
