@@ -118,7 +118,7 @@ def browser_sign_in(url: str, username: str, password: str) -> str:
         page.goto(url)
         page.fill("#username", username)
         page.fill("#password", password)
-        page.click("text=Approve")
+        page.click("button[name=decision][value=approve]")
         page.wait_for_url("http://127.0.0.1:8765/callback?*")
         query = parse_qs(urlsplit(page.url).query)
         context.close()
