@@ -24,6 +24,12 @@ _REFUSED = ("InvalidClientTokenId", "UnrecognizedClientException", "InvalidAcces
             "InvalidSignatureException", "IncompleteSignature", "AuthFailure", "InvalidToken")
 _DENIED = ("AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "UnauthorizedAccess")
 _RENEW = "renew them (aws sso login, or fresh temporary credentials) and try again"
+NO_CREDENTIALS = ("no AWS credentials: configure a profile (aws configure) or set AWS_PROFILE "
+                  "(or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)")
+
+
+def no_region(region_hint: str = ADMIN_REGION) -> str:
+    return f"no AWS region: set AWS_REGION (or a profile's region), or pass {region_hint}"
 
 
 class AwsUnavailable(Exception):
@@ -47,12 +53,11 @@ def require(aws: Any, region_hint: str = ADMIN_REGION) -> str:
 
     region = str(aws.region_name or "")
     if not region:
-        raise AwsUnavailable(f"no AWS region: set AWS_REGION (or a profile's region), or pass {region_hint}")
+        raise AwsUnavailable(no_region(region_hint))
     try:
         credentials = aws.get_credentials()
         if credentials is None:
-            raise AwsUnavailable("no AWS credentials: configure a profile (aws configure) or set AWS_PROFILE "
-                                 "(or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)")
+            raise AwsUnavailable(NO_CREDENTIALS)
         # A refreshable set (SSO, credential_process, an assumed role) is fetched or renewed here.
         credentials.get_frozen_credentials()
     except BotoCoreError as exc:
@@ -72,9 +77,9 @@ def explain(exc: Exception) -> str:
     if isinstance(exc, boto.ClientError):
         return _client_error(exc)
     if isinstance(exc, boto.NoRegionError):
-        return f"no AWS region: set AWS_REGION (or a profile's region), or pass {ADMIN_REGION}"
+        return no_region()
     if isinstance(exc, boto.NoCredentialsError):
-        return "no AWS credentials: configure a profile (aws configure) or set AWS_PROFILE"
+        return NO_CREDENTIALS
     if isinstance(exc, boto.ProfileNotFound):
         profile = exc.kwargs.get("profile", "")
         return (f"the AWS profile {profile!r} is not configured: set AWS_PROFILE to one that is (aws configure "
