@@ -15,6 +15,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -34,8 +35,8 @@ SIGNED_IN = "Signed in. You can close this tab and go back to the terminal."
 
 def marked(marker: str) -> list[str]:
     """The fenced blocks after `<!-- marker -->`, as a reader copies them."""
-    found = re.findall(rf"<!-- {marker} -->\n( *)```(?:sh|python)?\n(.*?)\n *```", DOC.read_text("utf-8"), re.DOTALL)
-    return [textwrap.dedent(indent + body) + "\n" for indent, body in found]
+    found = re.findall(rf"<!-- {marker} -->\n *```(?:sh|python)?\n(.*?)\n *```", DOC.read_text("utf-8"), re.DOTALL)
+    return [textwrap.dedent(body) + "\n" for body in found]
 
 
 def try_it() -> str:
@@ -88,14 +89,30 @@ def untracked() -> set[str]:
 
 def environment(tmp: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS", "PYTHONPATH", "AUTHGATE_URL"))}
-    env.update(TMPDIR=str(tmp), SIGN_IN_LOG=str(tmp / "sign-ins.jsonl"), CALLBACK_PORT="off",
-               BROWSER=f"env PYTHONPATH={REPO_ROOT} {sys.executable} -m tests.e2e.browser_sign_in %s", **extra)
+    # The browser keeps the usual temporary directory: Chromium's singleton socket path under the test's
+    # own (deep, with xdist) would pass the 108 bytes a Unix socket path may have.
+    browser = f"env TMPDIR={tempfile.gettempdir()} PYTHONPATH={REPO_ROOT} {sys.executable} -m tests.e2e.browser_sign_in"
+    env.update(TMPDIR=str(tmp), SIGN_IN_LOG=str(tmp / "sign-ins.jsonl"), CALLBACK_PORT="off", BROWSER=f"{browser} %s",
+               **extra)
     return env
 
 
-def run_try_it(script: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(["bash", "-c", f"set -eu\n{script}"], cwd=REPO_ROOT, env=env, capture_output=True, text=True,
-                          timeout=240, check=False)
+def run_try_it(script: str, env: dict[str, str], tmp: Path) -> subprocess.CompletedProcess[str]:
+    """The block in bash, its own process group (the MCP server it starts goes with it); what it printed so
+    far, and the page a failed sign-in left, are the report of a run that does not finish."""
+    out, err = tmp / "try-it.out", tmp / "try-it.err"
+    with open(out, "wb") as stdout, open(err, "wb") as stderr:
+        shell = subprocess.Popen(["bash", "-c", f"set -eu\n{script}"], cwd=REPO_ROOT, env=env, stdout=stdout,
+                                 stderr=stderr, start_new_session=True)
+        try:
+            shell.wait(timeout=200)
+        except subprocess.TimeoutExpired:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait(timeout=30)
+            page = Path(env["SIGN_IN_LOG"] + ".html")
+            pytest.fail(f"the try-it did not finish:\n{out.read_text()[-3000:]}\n{err.read_text()[-3000:]}\n"
+                        + (page.read_text()[-2000:] if page.exists() else ""))
+    done = subprocess.CompletedProcess(shell.args, shell.returncode, out.read_text(), err.read_text())
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return done
 
@@ -125,7 +142,7 @@ def test_the_local_try_it_runs_as_printed(local_stack: LocalStack, tmp_path: Pat
     mcp = f"http://127.0.0.1:{mcp_port}/mcp"
     before = untracked()
     done = run_try_it(try_it(), environment(tmp_path, PORT=str(local_stack.port), MCP_PORT=str(mcp_port),
-                                            AUTHGATE_STATE_DIR=str(local_stack.state_dir)))
+                                            AUTHGATE_STATE_DIR=str(local_stack.state_dir)), tmp_path)
     challenge = re.search(r"^(?i:www-authenticate): (.*?)\r?$", done.stdout, re.MULTILINE)
     assert re.findall(r"^HTTP/1.1 (\d{3}) ", done.stdout, re.MULTILINE) == ["401"]
     assert challenge and challenge.group(1) == (
@@ -160,7 +177,7 @@ def test_the_metadata_document_steps_run_as_printed(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.2)
         client_line = next(line for line in try_it().splitlines(keepends=True) if "mcp_client.py" in line)
-        done = run_try_it(try_it().replace(client_line, steps[2]), env)
+        done = run_try_it(try_it().replace(client_line, steps[2]), env, tmp_path)
     finally:
         os.killpg(first.pid, signal.SIGTERM)  # authgate serve and the document server: this group only
         first.wait(timeout=30)
