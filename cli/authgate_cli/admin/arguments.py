@@ -51,11 +51,17 @@ def text(value: str, what: str, *, limit: int = MAX_TEXT) -> str:
 
 def redirect_uri(value: str) -> str:
     from authgate.oauth.authorize_request import well_formed_uri
+    from authgate.oauth.client_metadata.rules import redirect_scheme_allowed
 
     if not well_formed_uri(value):
         raise InvalidInput(f"redirect URI {_shown(value)} is not an absolute URI in printable ASCII without a "
                            "fragment or a backslash (RFC 6749 3.1.2); it must be exactly what the application will "
                            "send")
+    if not redirect_scheme_allowed(value):
+        raise InvalidInput(f"redirect URI {_shown(value)} must be https (plain http only on a loopback address "
+                           "such as http://127.0.0.1:PORT/..., RFC 8252 7.3) or a native app's private-use scheme "
+                           "such as com.example.app:/callback (RFC 8252 7.1): a code sent over plain http to "
+                           "another host can be read on the way (RFC 9700 2.1, 4.1)")
     return value
 
 
@@ -75,6 +81,17 @@ def client_grants(grants: Sequence[str], client_type: str, redirect_uris: Sequen
                            "only issued with those")
     if client_type == "public" and "client_credentials" in grants:
         raise InvalidInput("a public client cannot use client_credentials: it has no secret (RFC 6749 4.4)")
+
+
+def served_grants(grants: Sequence[str]) -> None:
+    """No client for a grant the stack's token endpoint refuses: the password grant is off unless the stage
+    enables it (PasswordGrantEnabled; locally AUTHGATE_PASSWORD_GRANT), checked once the stack is known."""
+    from authgate.settings import get_settings
+
+    if "password" in grants and not get_settings().password_grant:
+        raise InvalidInput("the password grant is off on this stack (its token endpoint answers "
+                           "unsupported_grant_type): deploy with PasswordGrantEnabled=true, or start `authgate "
+                           "serve` with AUTHGATE_PASSWORD_GRANT=true, before registering a client for it")
 
 
 def _shown(value: str) -> str:

@@ -81,6 +81,7 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     try:
         check_create(args)
         arguments.existing_tenant(args.tenant)
+        arguments.served_grants(args.grant)
         arguments.known_scopes(args.scope)  # the charges API's, or a registered resource's
         grants = _grants(args)
         arguments.granted_resources(grants)

@@ -54,6 +54,28 @@ def test_create_existing_or_bad_scope_fails(demo: None, capsys: pytest.CaptureFi
     assert "unknown scope 'admin'" in capsys.readouterr().err
 
 
+def test_the_password_grant_is_registered_only_where_the_stack_serves_it(
+        demo: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+    from authgate.stores.clients import ClientStore
+    from authgate_cli.admin.clients import create_client
+
+    monkeypatch.delenv("AUTHGATE_PASSWORD_GRANT", raising=False)
+    caches.reset()
+    assert create_client(ns(client_id="pw", grant=["password"]), io.StringIO()) == 2
+    assert capsys.readouterr().err == (
+        "authgate clients: the password grant is off on this stack (its token endpoint answers "
+        "unsupported_grant_type): deploy with PasswordGrantEnabled=true, or start `authgate serve` with "
+        "AUTHGATE_PASSWORD_GRANT=true, before registering a client for it\n")
+    assert ClientStore().get("pw") is None
+
+    monkeypatch.setenv("AUTHGATE_PASSWORD_GRANT", "true")
+    caches.reset()
+    assert create_client(ns(client_id="pw", grant=["password"]), io.StringIO()) == 0
+    stored = ClientStore().get("pw")
+    assert stored is not None and stored.grant_types == ("password",)
+
+
 def test_rotate_secret_invalidates_old_secret(demo: None) -> None:
     from authgate.stores.clients import ClientStore
     from authgate_cli.admin.clients import create_client, rotate_secret

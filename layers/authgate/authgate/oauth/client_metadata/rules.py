@@ -91,6 +91,15 @@ def is_loopback_uri(uri: str) -> bool:
     return parts.scheme in ("http", "https") and (parts.hostname or "") in ("127.0.0.1", "::1", "localhost")
 
 
+def redirect_scheme_allowed(uri: str) -> bool:
+    """https, http on a loopback address (RFC 8252 7.3, RFC 9700 2.1), or a native app's private-use
+    scheme such as com.example.app (RFC 8252 7.1)."""
+    scheme = urlsplit(uri).scheme.lower()
+    if scheme == "https" or (scheme == "http" and is_loopback_uri(uri)):
+        return True
+    return scheme not in ("http", "javascript", "data", "file", "vbscript") and "." in scheme
+
+
 def _redirect_uris(raw: Any) -> tuple[str, ...]:
     if not isinstance(raw, list) or not raw or not all(isinstance(u, str) for u in raw):
         raise MetadataProblem("redirect_uris must be a non-empty array of URIs.", redirect=True)
@@ -102,11 +111,8 @@ def _redirect_uris(raw: Any) -> tuple[str, ...]:
                                   "URI would name another host.", redirect=True)
         if not well_formed_uri(uri):
             raise MetadataProblem(f"redirect URI {uri[:100]} is not an absolute URI without a fragment.", redirect=True)
-        scheme = urlsplit(uri).scheme.lower()
-        if scheme == "https" or (scheme == "http" and is_loopback_uri(uri)):
+        if redirect_scheme_allowed(uri):
             continue
-        if scheme not in ("http", "javascript", "data", "file", "vbscript") and "." in scheme:
-            continue  # a native app's private-use scheme (RFC 8252 7.1)
         raise MetadataProblem(f"redirect URI {uri[:100]} must be https, http on a loopback address, or a "
                               "private-use scheme such as com.example.app (RFC 8252 7).", redirect=True)
     return tuple(dict.fromkeys(raw))
