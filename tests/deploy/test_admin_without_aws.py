@@ -34,6 +34,7 @@ VALUES = {"client_id": "acme-app", "tenant_id": "acme", "resource": "https://mcp
 EXTRA = {("clients", "create"): ["--grant", "client_credentials", "--scope", "charges:read"],
          ("users", "create"): ["--password-stdin"],
          ("tenants", "create"): ["--currency", "usd"],
+         ("tenants", "update"): ["--name", "Acme"],
          ("resources", "update"): ["--scopes", "mcp:read mcp:write"]}
 
 
