@@ -7,6 +7,7 @@ import pytest
 from authgate.clients.model import (
     Client,
     check_registration,
+    client_of,
     client_secret_matches,
     from_item,
     hash_secret,
@@ -80,9 +81,9 @@ def test_only_a_confidential_client_with_that_secret_matches() -> None:
 def test_unknown_registration_values_are_refused(field: str, value: str) -> None:
     values = {"client_type": "public", "error_format": "problem", "environment": "local",
               "token_endpoint_auth_method": "", "profile": ""}
-    check_registration(**values)
+    check_registration(client_of({"client_id": "c", **values}))
     with pytest.raises(ValueError, match=field):
-        check_registration(**{**values, field: value})
+        check_registration(client_of({"client_id": "c", **values, field: value}))
 
 
 def test_browser_origins_are_those_of_a_public_clients_redirect_uris() -> None:

@@ -79,8 +79,8 @@ def test_client_of_another_environment_reads_as_unknown(seeded):
 
 
 def test_create_shows_secret_once_and_rotation_invalidates_old_secret_at_once(aws):
+    from authgate.clients.model import ClientExists, ClientNotFound
     from authgate.stores.clients import ClientStore
-    from authgate.stores.exceptions import ClientExists, ClientNotFound
 
     store = ClientStore()
     _client, secret = store.create(tenant_id="demo", name="x", grant_types=["client_credentials"],

@@ -88,7 +88,8 @@ def test_a_resource_and_its_introspector_record() -> None:
 
 
 def test_a_tenant() -> None:
-    from authgate.stores.tenants import TenantStore, tenant_of
+    from authgate.stores.tenants import TenantStore
+    from authgate.tenants.model import tenant_of
 
     TenantStore().put(tenant_of({"tenant_id": "t1", "name": "T", "currencies": ["usd"],
                                  "forbidden_scopes": ["b", "a"], "approved_clients": []}))
@@ -99,9 +100,11 @@ def test_a_tenant() -> None:
 
 
 def test_a_charge_its_idempotency_record_and_the_invoice_it_paid() -> None:
-    from authgate.stores.charges import Charge, ChargeStore
-    from authgate.stores.idempotency import IdempotencyRecord
-    from authgate.stores.invoices import Invoice, InvoiceStore
+    from authgate.billing.charge import Charge
+    from authgate.billing.idempotency import IdempotencyRecord
+    from authgate.billing.invoice import Invoice
+    from authgate.stores.charges import ChargeStore
+    from authgate.stores.invoices import InvoiceStore
 
     InvoiceStore().put(Invoice("t1", "inv_1", "open", amount_due=500, currency="usd"))
     assert raw("InvoicesTable", tenant_id="t1", invoice_id="inv_1") == {
@@ -169,7 +172,8 @@ def test_a_pushed_request_before_and_after_its_use(clock: ManualClock) -> None:
 
 
 def test_a_refresh_token_family_through_rotation_and_revocation() -> None:
-    from authgate.stores.refresh_tokens import RefreshTokenStore, family_key, hash_token
+    from authgate.single_use.refresh_tokens import hash_token
+    from authgate.stores.refresh_tokens import RefreshTokenStore, family_key
 
     store = RefreshTokenStore()
     token = store.start_family(family_id="g1", client_id="c1", tenant_id="t1", subject="alice", scope="read",

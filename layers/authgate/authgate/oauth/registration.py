@@ -18,7 +18,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from authgate import clock
-from authgate.clients.model import Client
+from authgate.clients.model import Client, ClientExists, ClientNotFound
 from authgate.errors import ApiError
 from authgate.errors.challenges import bearer
 from authgate.http.response import NO_STORE, Response
@@ -26,7 +26,6 @@ from authgate.issuer import base_url
 from authgate.oauth.client_metadata import rules
 from authgate.settings import get_settings
 from authgate.stores.clients import ClientStore
-from authgate.stores.exceptions import ClientExists, ClientNotFound
 from authgate.stores.registrations import (
     DAY,
     UNASSIGNED,

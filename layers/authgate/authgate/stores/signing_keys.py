@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from authgate import records
+from authgate.records import Field, s
 from authgate.stores.base import TableStore
 from authgate.stores.exceptions import KeyStateConflict
 
@@ -36,20 +38,28 @@ class KeyRecord(NamedTuple):
         return self._replace(state=state, **changes)
 
 
-_NUMBERS = ("created_at", "activates_at", "retires_at", "expires_at")
-_STRINGS = ("kid", "state", "alg", "backend", "public_jwk", "secret_id", "kms_key_id")
+# A key's attributes, in `KeyRecord`'s order; each is written only when set.
+FIELDS = (
+    Field("kid", "S", "", omit_empty=True),
+    Field("state", "S", "", omit_empty=True),
+    Field("alg", "S", "", omit_empty=True),
+    Field("backend", "S", "", omit_empty=True),
+    Field("public_jwk", "S", "", omit_empty=True),
+    Field("created_at", "N", 0, omit_empty=True),
+    Field("activates_at", "N", 0, omit_empty=True),
+    Field("retires_at", "N", 0, omit_empty=True),
+    Field("expires_at", "N", 0, omit_empty=True),
+    Field("secret_id", "S", "", omit_empty=True),
+    Field("kms_key_id", "S", "", omit_empty=True),
+)
 
 
-def to_item(record: KeyRecord) -> dict[str, Any]:
-    item: dict[str, Any] = {name: {"S": getattr(record, name)} for name in _STRINGS if getattr(record, name)}
-    item.update({name: {"N": str(getattr(record, name))} for name in _NUMBERS if getattr(record, name)})
-    return item
+def to_item(record: KeyRecord) -> records.Item:
+    return records.to_item(FIELDS, record._asdict())
 
 
-def from_item(item: dict[str, Any]) -> KeyRecord:
-    values: dict[str, Any] = {name: item[name]["S"] for name in _STRINGS if name in item}
-    values.update({name: int(item[name]["N"]) for name in _NUMBERS if name in item})
-    return KeyRecord(**values)
+def from_item(item: records.Item) -> KeyRecord:
+    return KeyRecord(**records.from_item(FIELDS, item))
 
 
 class KeyStore(TableStore):
@@ -57,16 +67,7 @@ class KeyStore(TableStore):
 
     def all(self) -> list[KeyRecord]:
         """Every key record, newest first. A Scan: the table holds a handful of keys."""
-        items: list[dict[str, Any]] = []
-        kwargs: dict[str, Any] = {"TableName": self.table, "ConsistentRead": True}
-        while True:
-            with self.faults("scan"):
-                page = self.db.scan(**kwargs)
-            items.extend(page.get("Items", []))
-            if "LastEvaluatedKey" not in page:
-                break
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        return sorted((from_item(i) for i in items), key=lambda r: (r.created_at, r.kid), reverse=True)
+        return sorted((from_item(i) for i in self.scan()), key=lambda r: (r.created_at, r.kid), reverse=True)
 
     def published(self) -> list[KeyRecord]:
         """Keys in the JWKS (next, current, previous): current first, then next, then previous."""
@@ -75,15 +76,13 @@ class KeyStore(TableStore):
         return sorted(keys, key=lambda r: order[r.state])
 
     def get(self, kid: str) -> KeyRecord | None:
-        with self.faults("get"):
-            item = self.db.get_item(TableName=self.table, Key={"kid": {"S": kid}}, ConsistentRead=True).get("Item")
+        item = self.find({"kid": s(kid)})
         return from_item(item) if item else None
 
     def create(self, record: KeyRecord) -> None:
         """Store a new key; a kid is never reused."""
-        with self.faults("create", refused=lambda: KeyStateConflict(f"key {record.kid} already exists")):
-            self.db.put_item(TableName=self.table, Item=to_item(record),
-                             ConditionExpression="attribute_not_exists(kid)")
+        self.upsert(to_item(record), "create", condition="attribute_not_exists(kid)",
+                    refused=lambda: KeyStateConflict(f"key {record.kid} already exists"))
 
     def transition(self, changes: Iterable[tuple[KeyRecord, KeyRecord]]) -> None:
         """Apply (old, new) state changes in one transaction, each conditional on the old state.
@@ -95,7 +94,7 @@ class KeyStore(TableStore):
         items = [{"Put": {"TableName": self.table, "Item": to_item(new),
                           "ConditionExpression": "#s = :old",
                           "ExpressionAttributeNames": {"#s": "state"},
-                          "ExpressionAttributeValues": {":old": {"S": old.state}}}}
+                          "ExpressionAttributeValues": {":old": s(old.state)}}}
                  for old, new in changes]
         if not items:
             return

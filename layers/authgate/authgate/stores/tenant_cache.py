@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from authgate import clock
 from authgate.caches import BoundedCache, cached
-from authgate.stores.tenants import Tenant, TenantStore
+from authgate.stores.tenants import TenantStore
+from authgate.tenants.model import Tenant
 
 TTL_SECONDS = 60.0
 MAX_ENTRIES = 10_000  # bounded: a warm function sees a few tenants
