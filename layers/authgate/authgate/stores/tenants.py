@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from authgate.records import s
 from authgate.stores.base import TableStore
+from authgate.stores.batch import BatchRead, Pending
 from authgate.tenants.model import Tenant, TenantExists, TenantNotFound, from_item, to_item
 
 
@@ -24,6 +25,10 @@ class TenantStore(TableStore):
             return None
         item = self.find(key(tenant_id))
         return from_item(item) if item else None
+
+    def prefetch(self, reads: BatchRead, tenant_id: str) -> Pending:
+        """Register the tenant's record in a batch read (tenants.model.from_item of it once the batch ran)."""
+        return reads.add(self.table, key(tenant_id))
 
     def put(self, tenant: Tenant) -> None:
         self.upsert(to_item(tenant))
