@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from authgate.billing.invoice import InvoiceNotPayable
-from authgate.clients.model import ClientNotFound
+from authgate.billing.errors import InvoiceNotPayable
+from authgate.clients.errors import ClientNotFound
 from authgate.failures import ERRORS, api_error
-from authgate.single_use.codes import CodeAlreadyUsed, CodeError, CodeExpired
-from authgate.single_use.pushed_requests import PushedRequestOfAnotherClient
-from authgate.single_use.refresh_tokens import RotationFailed
+from authgate.single_use.errors import (
+    CodeAlreadyUsed,
+    CodeError,
+    CodeExpired,
+    PushedRequestOfAnotherClient,
+    RotationFailed,
+)
 from authgate.stores.exceptions import StorageUnavailable, StoreError
 
 
@@ -41,8 +45,7 @@ def test_exceptions_outside_the_table_are_not_domain_failures() -> None:
     for exc in (ValueError("x"), StoreError("x"), InvoiceNotPayable("inv_1"), ClientNotFound("c")):
         assert api_error(exc) is None
     # A failure of storage itself, or a rule of the domain defined beside its model, below the stores.
-    below = {"authgate.stores.exceptions", "authgate.billing.idempotency", "authgate.billing.invoice",
-             "authgate.single_use.codes", "authgate.single_use.pushed_requests", "authgate.single_use.refresh_tokens"}
+    below = {"authgate.stores.exceptions", "authgate.billing.errors", "authgate.single_use.errors"}
     assert {cls.__module__ for cls in ERRORS} == below
     refresh = api_error(RotationFailed(reused=True, family_revoked=True))
     assert refresh is not None and refresh.detail == "The refresh token has already been used; its grant is revoked."

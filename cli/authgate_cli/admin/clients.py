@@ -75,7 +75,7 @@ def _grants(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
 
 
 def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.clients.model import ClientExists
+    from authgate.clients.errors import ClientExists
     from authgate.stores.clients import ClientStore
 
     try:
@@ -112,7 +112,7 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """Change a client's keys, authentication method, PAR requirement, profile (RFC 7591 2) or the scopes
     of registered resources it is granted (RFC 6749 4.4)."""
 
-    from authgate.clients.model import ClientNotFound
+    from authgate.clients.errors import ClientNotFound
     from authgate.stores.clients import ClientStore
 
     store = ClientStore()
@@ -151,7 +151,7 @@ def _granted(client: Any) -> str:
 
 
 def rotate_secret(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.clients.model import ClientNotFound
+    from authgate.clients.errors import ClientNotFound
     from authgate.stores.clients import ClientStore
 
     try:
@@ -192,7 +192,7 @@ def delete_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """Remove a client: its refresh tokens stop working at once, its access tokens within the minute
     the bearer guard caches clients for (a cached metadata document is fetched again by the next
     request naming it)."""
-    from authgate.clients.model import ClientNotFound
+    from authgate.clients.errors import ClientNotFound
     from authgate.stores.clients import ClientStore
     from authgate.stores.resources import ResourceStore
 

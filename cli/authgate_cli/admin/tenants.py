@@ -53,7 +53,7 @@ def _write(tenant: Any, args: argparse.Namespace, out: IO[str], done: str) -> No
 
 def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.stores.tenants import TenantStore
-    from authgate.tenants.model import TenantExists
+    from authgate.tenants.errors import TenantExists
 
     try:
         tenant = tenant_from(args)
@@ -74,7 +74,7 @@ def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 def update_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """Change the settings given, keep the others; seen by warm functions within a minute (their tenant cache)."""
     from authgate.stores.tenants import TenantStore
-    from authgate.tenants.model import TenantNotFound
+    from authgate.tenants.errors import TenantNotFound
 
     store = TenantStore()
     current = store.get(tenant_id("tenant id", args.tenant_id))

@@ -1,8 +1,8 @@
 """Domain failures -> the ApiError a client sees: the one mapping (stores raise, flows and the App ask here).
 
 Stores report what went wrong in their own terms: a failure of storage itself
-(stores.exceptions), or a rule of the domain the write broke, as the exception defined beside
-that rule's model (billing, single_use, ...). Each function's App is built with
+(stores.exceptions), or a rule of the domain the write broke, as the exception its domain
+package defines (billing.errors, single_use.errors, ...). Each function's App is built with
 `translate=api_error`, so an exception no flow handled (a throttled read anywhere, say) is
 still answered in the contract; a flow that must act first (revoke a replayed code's grant)
 catches the exception, acts, then raises `api_error(exc)`. A new exception that reaches a
@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from authgate.billing.idempotency import IdempotencyKeyInFlight, IdempotencyKeyReused
-from authgate.billing.invoice import (
+from authgate.billing.errors import (
+    IdempotencyKeyInFlight,
+    IdempotencyKeyReused,
     InvoiceAlreadyPaid,
     InvoiceLocked,
     InvoiceMismatch,
@@ -23,9 +24,12 @@ from authgate.billing.invoice import (
 )
 from authgate.errors import ApiError, FieldError
 from authgate.errors.model import retry_after
-from authgate.single_use.codes import CodeAlreadyUsed, CodeError
-from authgate.single_use.pushed_requests import PushedRequestError
-from authgate.single_use.refresh_tokens import RotationFailed
+from authgate.single_use.errors import (
+    CodeAlreadyUsed,
+    CodeError,
+    PushedRequestError,
+    RotationFailed,
+)
 from authgate.stores.exceptions import ConcurrentUpdate, SecretUnusable, StorageUnavailable
 
 # How soon a client told "not now" may come back (RFC 9110 10.2.3); storage retries and

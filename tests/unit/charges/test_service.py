@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from authgate.billing.idempotency import IdempotencyKeyReused
+from authgate.billing.errors import IdempotencyKeyReused
 from authgate.clock import ManualClock
 from authgate.errors import ApiError
 from authgate.stores.tenants import TenantStore

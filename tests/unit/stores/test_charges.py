@@ -8,19 +8,16 @@ import pytest
 
 from authgate.billing import idempotency
 from authgate.billing.charge import Charge
-from authgate.billing.idempotency import (
+from authgate.billing.errors import (
     IdempotencyKeyInFlight,
     IdempotencyKeyUsed,
-    IdempotencyRecord,
-)
-from authgate.billing.invoice import (
-    Invoice,
     InvoiceAlreadyPaid,
     InvoiceLocked,
     InvoiceMismatch,
     InvoiceNotFound,
-    to_item,
 )
+from authgate.billing.idempotency import IdempotencyRecord
+from authgate.billing.invoice import Invoice, to_item
 from authgate.errors import ApiError
 from authgate.failures import api_error
 from authgate.stores.charges import cancellation_error

@@ -79,7 +79,7 @@ def test_client_of_another_environment_reads_as_unknown(seeded):
 
 
 def test_create_shows_secret_once_and_rotation_invalidates_old_secret_at_once(aws):
-    from authgate.clients.model import ClientExists, ClientNotFound
+    from authgate.clients.errors import ClientExists, ClientNotFound
     from authgate.stores.clients import ClientStore
 
     store = ClientStore()

@@ -8,7 +8,7 @@ import threading
 import boto3
 import pytest
 
-from authgate.single_use.codes import CodeAlreadyUsed, CodeExpired, CodeNotFound
+from authgate.single_use.errors import CodeAlreadyUsed, CodeExpired, CodeNotFound
 from authgate.stores.codes import CodeStore
 
 

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from authgate.billing.idempotency import (
+from authgate.billing.errors import (
     IdempotencyKeyInFlight,
     IdempotencyKeyReused,
     IdempotencyKeyUsed,
+    InvoiceNotPayable,
 )
-from authgate.billing.invoice import InvoiceNotPayable
-from authgate.clients.model import ClientExists, ClientNotFound
-from authgate.resources.model import ResourceExists, ResourceNotFound
-from authgate.single_use.codes import CodeError
-from authgate.single_use.pushed_requests import PushedRequestError
-from authgate.single_use.refresh_tokens import RotationFailed
-from authgate.single_use.replay import Replayed
+from authgate.clients.errors import ClientExists, ClientNotFound
+from authgate.resources.errors import ResourceExists, ResourceNotFound
+from authgate.single_use.errors import CodeError, PushedRequestError, Replayed, RotationFailed
 from authgate.stores import exceptions as e
-from authgate.tenants.model import TenantExists, TenantNotFound
-from authgate.users.model import UserExists
+from authgate.tenants.errors import TenantExists, TenantNotFound
+from authgate.users.errors import UserExists
 
 
 def test_storage_unavailable_names_the_operation_and_the_reason() -> None:

@@ -6,15 +6,13 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from authgate.billing.invoice import (
-    Invoice,
+from authgate.billing.errors import (
     InvoiceAlreadyPaid,
     InvoiceLocked,
     InvoiceMismatch,
     InvoiceNotFound,
-    from_item,
-    to_item,
 )
+from authgate.billing.invoice import Invoice, from_item, to_item
 from authgate.stores.invoices import InvoiceStore, payment_failure
 
 OPEN = Invoice("t1", "inv_1", "open", amount_due=500, currency="usd", description="May")

@@ -8,7 +8,8 @@ import boto3
 import pytest
 
 from authgate.clock import ManualClock
-from authgate.single_use.refresh_tokens import RotationFailed, hash_token
+from authgate.single_use.errors import RotationFailed
+from authgate.single_use.refresh_tokens import hash_token
 from authgate.stores.refresh_tokens import RefreshTokenStore, family_key
 
 NOW = 1_750_000_000

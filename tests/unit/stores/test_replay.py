@@ -9,7 +9,7 @@ import boto3
 import pytest
 
 from authgate.clock import seconds as now
-from authgate.single_use.replay import Replayed
+from authgate.single_use.errors import Replayed
 from authgate.stores.exceptions import StorageUnavailable
 from authgate.stores.replay import ReplayGuard, assertion_key, dpop_key
 

@@ -1,4 +1,4 @@
-"""The record of a keyed POST (draft-ietf-httpapi-idempotency-key-header): the first response, for 24 h, and what a reuse means.
+"""The record of a keyed POST (draft-ietf-httpapi-idempotency-key-header): the first response, for 24 h.
 
 The key is bound to the client that sent it and stored only as a digest (charges.idempotency);
 the record holds the fingerprint of the validated body, the charge it created and the response
@@ -30,22 +30,6 @@ class IdempotencyRecord(NamedTuple):
     # the charge it names is then read and rendered instead.
     body: str | None
     expiration: int
-
-
-class IdempotencyKeyReused(Exception):
-    """The (client, Idempotency-Key) already created a charge from a different request body."""
-
-
-class IdempotencyKeyUsed(Exception):
-    """The (client, Idempotency-Key) already created a charge: `record` says which, and with what body."""
-
-    def __init__(self, record: IdempotencyRecord) -> None:
-        super().__init__(record.charge_id)
-        self.record = record
-
-
-class IdempotencyKeyInFlight(Exception):
-    """A concurrent request with the same (client, Idempotency-Key) holds its record right now."""
 
 
 # The stored attributes; the key `id` is the digest under its prefix.

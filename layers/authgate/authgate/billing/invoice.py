@@ -4,7 +4,7 @@
 invoice_id (range key), status (open | locked | paid), amount_due and currency (when set, a
 charge paying the invoice must match them), description, and charge_id and paid_at once paid.
 The payment is one conditional write (stores.invoices.InvoiceStore.pay_member); when it is
-refused, `refusal` names the rule the invoice broke, as these exceptions.
+refused, `refusal` names the rule the invoice broke (billing.errors).
 """
 
 from __future__ import annotations
@@ -12,38 +12,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from authgate import records
+from authgate.billing.errors import (
+    InvoiceAlreadyPaid,
+    InvoiceLocked,
+    InvoiceMismatch,
+    InvoiceNotFound,
+    InvoiceNotPayable,
+)
 from authgate.records import Field
 
 STATUSES = ("open", "locked", "paid")
-
-
-class InvoiceNotPayable(Exception):
-    """The invoice's payment condition failed; the subclass says which rule."""
-
-    def __init__(self, invoice_id: str) -> None:
-        super().__init__(invoice_id)
-        self.invoice_id = invoice_id
-
-
-class InvoiceNotFound(InvoiceNotPayable):
-    """No such invoice in this tenant (another tenant's invoice reads exactly like this)."""
-
-
-class InvoiceLocked(InvoiceNotPayable):
-    """The invoice is locked and cannot be charged."""
-
-
-class InvoiceAlreadyPaid(InvoiceNotPayable):
-    """The invoice has already been paid."""
-
-
-class InvoiceMismatch(InvoiceNotPayable):
-    """The charge's amount or currency differs from what the invoice states (None: that one matches)."""
-
-    def __init__(self, invoice_id: str, amount_due: int | None, currency: str | None) -> None:
-        super().__init__(invoice_id)
-        self.amount_due = amount_due
-        self.currency = currency
 
 
 class Invoice(NamedTuple):

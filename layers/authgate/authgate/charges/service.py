@@ -8,12 +8,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate import clock
 from authgate.billing.charge import Charge
-from authgate.billing.idempotency import (
-    TTL_SECONDS,
-    IdempotencyKeyReused,
-    IdempotencyKeyUsed,
-    IdempotencyRecord,
-)
+from authgate.billing.errors import IdempotencyKeyReused, IdempotencyKeyUsed
+from authgate.billing.idempotency import TTL_SECONDS, IdempotencyRecord
 from authgate.charges import cursor
 from authgate.charges.charge_request import ChargeRequest, parse_charge_request
 from authgate.charges.idempotency import digest, fingerprint

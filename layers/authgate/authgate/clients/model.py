@@ -46,14 +46,6 @@ def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
-class ClientExists(Exception):
-    """A client with this id is already registered (a new client never replaces one)."""
-
-
-class ClientNotFound(LookupError):
-    """No client with this id, or not the record that was read (rotation, update, deletion target)."""
-
-
 class Client(NamedTuple):
     client_id: str
     tenant_id: str

@@ -43,7 +43,7 @@ from authgate.oauth.consent_page import (
 )
 from authgate.oauth.resource_indicator import resolve
 from authgate.settings import get_settings
-from authgate.single_use.pushed_requests import PushedRequestError
+from authgate.single_use.errors import PushedRequestError
 from authgate.stores.clients import ClientStore
 from authgate.stores.codes import CodeStore
 from authgate.stores.pushed_requests import PushedRequestStore
@@ -210,7 +210,7 @@ def _admit_self_registered(request: Request, client: Client, tenant: Tenant, aut
 
 def _assign_registered(client: Client, tenant: Tenant) -> None:
     from authgate import clock
-    from authgate.clients.model import ClientNotFound
+    from authgate.clients.errors import ClientNotFound
     from authgate.stores.registrations import DAY, RegistrationStore
 
     store = RegistrationStore()

@@ -18,7 +18,8 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from authgate import clock
-from authgate.clients.model import Client, ClientExists, ClientNotFound
+from authgate.clients.errors import ClientExists, ClientNotFound
+from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.errors.challenges import bearer
 from authgate.http.response import NO_STORE, Response

@@ -13,14 +13,6 @@ from authgate import records
 from authgate.records import Field
 
 
-class ResourceExists(Exception):
-    """A protected resource with this identifier is already registered (RFC 8707 2)."""
-
-
-class ResourceNotFound(LookupError):
-    """No protected resource with this identifier is registered."""
-
-
 class Resource(NamedTuple):
     """A protected resource: the `aud` of the tokens issued for it (RFC 8707 2, RFC 9068 2.2)."""
 

@@ -1,9 +1,9 @@
-"""An authorization code (RFC 6749 4.1.2, 10.5; RFC 9700 2.1.1): what it is bound to, and why an exchange fails.
+"""An authorization code (RFC 6749 4.1.2, 10.5; RFC 9700 2.1.1): what it is bound to.
 
 Only its SHA-256 is stored (stores.codes), for 60 s, and one exchange consumes it. `FIELDS` is
-the one list of its attributes. Every failure is invalid_grant at the token endpoint; a second
-exchange (`CodeAlreadyUsed`) carries the record, so the caller can revoke every token its grant
-issued (RFC 6749 4.1.2).
+the one list of its attributes. Why an exchange fails is single_use.errors (CodeError: every
+failure is invalid_grant; a second exchange carries the record, so the caller can revoke every
+token its grant issued, RFC 6749 4.1.2).
 """
 
 from __future__ import annotations
@@ -40,34 +40,6 @@ class AuthorizationCode(NamedTuple):
     dpop_jkt: str | None = None
     # RFC 8707 2: the resource the authorization request named (the token's audience), if any.
     resource: str | None = None
-
-
-class CodeError(Exception):
-    """The code cannot be exchanged; every subclass means invalid_grant at the token endpoint."""
-
-    reason = "invalid"
-
-    def __init__(self, record: AuthorizationCode | None = None) -> None:  # the record, when read
-        super().__init__(self.reason)
-        self.record = record
-
-
-class CodeNotFound(CodeError):
-    """No such code (never issued, or garbage-collected by TTL)."""
-
-    reason = "unknown"
-
-
-class CodeExpired(CodeError):
-    """Issued but past expires_at (moto and DynamoDB TTL may both keep the item for a while)."""
-
-    reason = "expired"
-
-
-class CodeAlreadyUsed(CodeError):
-    """A second exchange: the caller must revoke every token of `record.grant_id` (RFC 6749 4.1.2)."""
-
-    reason = "already_used"
 
 
 # A code's attributes, in `AuthorizationCode`'s order. Items written before an attribute existed

@@ -2,8 +2,8 @@
 
 `FIELDS` is the one list of its stored attributes (stores.pushed_requests): the key (`par#` +
 SHA-256 of the request_uri), the client, its state, the parameters as JSON, issued_at and
-expires_at. Every failure is invalid_request_uri at the authorization endpoint; `reason` says
-which rule for the description.
+expires_at. Every failure is invalid_request_uri at the authorization endpoint; `refusal` says
+which rule (single_use.errors).
 """
 
 from __future__ import annotations
@@ -11,6 +11,13 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from authgate.records import Field
+from authgate.single_use.errors import (
+    PushedRequestError,
+    PushedRequestExpired,
+    PushedRequestNotFound,
+    PushedRequestOfAnotherClient,
+    PushedRequestUsed,
+)
 
 URN_PREFIX = "urn:ietf:params:oauth:request_uri:"
 LIFETIME = 60
@@ -22,28 +29,6 @@ class PushedRequest(NamedTuple):
     client_id: str
     params: dict[str, list[str]]
     expires_at: int
-
-
-class PushedRequestError(Exception):
-    """The request_uri cannot be used; every subclass is invalid_request_uri at /authorize."""
-
-    reason = "invalid"
-
-
-class PushedRequestNotFound(PushedRequestError):
-    reason = "unknown"
-
-
-class PushedRequestUsed(PushedRequestError):
-    reason = "already_used"
-
-
-class PushedRequestExpired(PushedRequestError):
-    reason = "expired"
-
-
-class PushedRequestOfAnotherClient(PushedRequestError):
-    reason = "another_client"
 
 
 FIELDS = (

@@ -1,4 +1,4 @@
-"""A refresh token of a family (RFC 6749 6; RFC 9700 4.14.2 rotation and reuse detection), and why a rotation fails.
+"""A refresh token of a family (RFC 6749 6; RFC 9700 4.14.2 rotation and reuse detection; a failed one: single_use.errors).
 
 Only its SHA-256 is stored (stores.refresh_tokens). `FIELDS` is the one list of a token's
 attributes; a family head shares the table (state active | revoked).
@@ -28,15 +28,6 @@ class RefreshToken(NamedTuple):
     # RFC 8707 2.2: the resource the grant is for (None: the charges API); every token of the
     # family is for it.
     resource: str | None = None
-
-
-class RotationFailed(Exception):
-    """The refresh token could not be rotated; `reused` says whether it had already been rotated."""
-
-    def __init__(self, reused: bool, family_revoked: bool) -> None:
-        super().__init__("reused" if reused else "family revoked" if family_revoked else "not active")
-        self.reused = reused
-        self.family_revoked = family_revoked
 
 
 # A token's attributes, in `RefreshToken`'s order; items written before tenant_id, subject, scope

@@ -15,11 +15,8 @@ from typing import Any
 from authgate import clock
 from authgate.billing import idempotency
 from authgate.billing.charge import Charge, from_item, to_item
-from authgate.billing.idempotency import (
-    IdempotencyKeyInFlight,
-    IdempotencyKeyUsed,
-    IdempotencyRecord,
-)
+from authgate.billing.errors import IdempotencyKeyInFlight, IdempotencyKeyUsed
+from authgate.billing.idempotency import IdempotencyRecord
 from authgate.records import Item, s
 from authgate.stores.base import TableStore
 from authgate.stores.batch import BatchRead, Pending

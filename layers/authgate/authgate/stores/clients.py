@@ -12,13 +12,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from authgate import clock, records
+from authgate.clients.errors import ClientExists, ClientNotFound
 from authgate.clients.model import (
     DOCUMENT_SOURCE,
     FIELD_NAMES,
     MAX_CLIENT_ID_LENGTH,
     Client,
-    ClientExists,
-    ClientNotFound,
     from_item,
     hash_secret,
     new_secret,

@@ -14,15 +14,8 @@ import uuid
 from authgate import clock
 from authgate.records import n, s
 from authgate.settings import get_settings
-from authgate.single_use.codes import (
-    AuthorizationCode,
-    CodeAlreadyUsed,
-    CodeExpired,
-    CodeNotFound,
-    from_item,
-    hash_code,
-    to_item,
-)
+from authgate.single_use.codes import AuthorizationCode, from_item, hash_code, to_item
+from authgate.single_use.errors import CodeAlreadyUsed, CodeExpired, CodeNotFound
 from authgate.stores.base import TableStore
 from authgate.stores.faults import condition_failed
 

@@ -2,8 +2,8 @@
 
 Only failures of storage are here. A store that refuses an operation because a rule of the
 domain says no (an invoice already paid, a code used twice, a client id taken) raises the
-exception defined beside that rule's model, in the domain packages below the stores
-(authgate.clients, users, resources, tenants, billing, single_use): the store translates
+exception its domain package defines in its errors.py, below the stores (authgate.clients,
+users, resources, tenants, billing, single_use): the store translates
 DynamoDB's answer (ConditionalCheckFailed, a cancelled transaction's reasons) into it, as
 Powertools' idempotency persistence layer does (IdempotencyItemAlreadyExistsError ...).
 authgate.failures is the one mapping from both kinds to the ApiError a client sees.

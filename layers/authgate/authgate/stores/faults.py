@@ -3,9 +3,9 @@
 Every store wraps its AWS calls in `dynamodb_faults()`: throttling, an outage or a timeout
 becomes StorageUnavailable (a domain exception; authgate.failures makes it 503 with
 Retry-After, `temporarily_unavailable` on OAuth surfaces). Other ClientErrors propagate so the
-store can translate its own codes: `refused=` turns a failed write condition into the store's
-domain exception (defined beside its model), and `condition_failed` answers the same question where a store reads the
-failed item first (ConditionalCheckFailedException). The limiter asks
+store can translate its own codes: `refused=` turns a failed write condition into the refusal
+its domain package defines (errors.py), and `condition_failed` answers the same question where a
+store reads the failed item first (ConditionalCheckFailedException). The limiter asks
 `is_unavailable` the same question to fail open, and a cancelled transaction's per-item reasons
 are judged by the same sets.
 """

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from authgate.billing.invoice import Invoice, InvoiceNotPayable, from_item, refusal, to_item
+from authgate.billing.errors import InvoiceNotPayable
+from authgate.billing.invoice import Invoice, from_item, refusal, to_item
 from authgate.records import Item, n, s
 from authgate.stores.base import TableStore
 

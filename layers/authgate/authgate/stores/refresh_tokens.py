@@ -18,7 +18,8 @@ from typing import Any
 from authgate import records
 from authgate.records import Field, n, s
 from authgate.settings import get_settings
-from authgate.single_use.refresh_tokens import FIELDS, RefreshToken, RotationFailed, hash_token
+from authgate.single_use.errors import RotationFailed
+from authgate.single_use.refresh_tokens import FIELDS, RefreshToken, hash_token
 from authgate.stores.base import TableStore
 from authgate.stores.exceptions import StorageUnavailable
 from authgate.stores.faults import cancellation_codes

@@ -17,7 +17,8 @@ import hmac
 from typing import Any
 
 from authgate import records
-from authgate.clients.model import Client, ClientNotFound, hash_secret, to_item
+from authgate.clients.errors import ClientNotFound
+from authgate.clients.model import Client, hash_secret, to_item
 from authgate.records import n, s
 from authgate.stores.base import TableStore
 from authgate.stores.clients import key

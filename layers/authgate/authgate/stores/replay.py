@@ -1,7 +1,7 @@
 """ReplayTable: single-use JWT ids (DPoP proof `jti`, RFC 9449 11.1; client assertion `jti`, RFC 7523 3 item 7).
 
 One conditional PutItem decides: the first writer of an id wins, every later one within the
-id's window learns `Replayed` (authgate.single_use.replay). DynamoDB deletes expired items by
+id's window learns `Replayed` (authgate.single_use.errors). DynamoDB deletes expired items by
 TTL only eventually (and moto never), so an item whose `expires_at` has passed no longer counts:
 the condition lets a write replace it. Ids are namespaced by what they guard, so a proof and an
 assertion never collide: `dpop#<jkt>#<jti>`, `assertion#<client_id>#<jti>`. Only a SHA-256 of
@@ -14,7 +14,7 @@ import hashlib
 
 from authgate import clock, records
 from authgate.records import Field, n
-from authgate.single_use.replay import Replayed
+from authgate.single_use.errors import Replayed
 from authgate.stores.base import TableStore
 
 FIELDS = (Field("id", "S"), Field("expires_at", "N", 0))

@@ -16,7 +16,8 @@ from typing import Any
 
 from authgate import records
 from authgate.records import Field, s
-from authgate.resources.model import Resource, ResourceExists, ResourceNotFound, from_item, to_item
+from authgate.resources.errors import ResourceExists, ResourceNotFound
+from authgate.resources.model import Resource, from_item, to_item
 from authgate.settings import get_settings
 from authgate.stores.base import Refusal, TableStore
 from authgate.stores.faults import cancellation_codes

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from authgate.records import s
 from authgate.stores.base import TableStore
 from authgate.stores.batch import BatchRead, Pending
-from authgate.tenants.model import Tenant, TenantExists, TenantNotFound, from_item, to_item
+from authgate.tenants.errors import TenantExists, TenantNotFound
+from authgate.tenants.model import Tenant, from_item, to_item
 
 
 def key(tenant_id: str) -> dict[str, dict[str, str]]:

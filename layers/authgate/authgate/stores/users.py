@@ -14,6 +14,7 @@ from authgate import clock, records
 from authgate.records import n, s
 from authgate.stores.base import TableStore
 from authgate.stores.faults import condition_failed
+from authgate.users.errors import UserExists
 from authgate.users.model import (
     FIELDS,
     FREE_ATTEMPTS,
@@ -21,7 +22,6 @@ from authgate.users.model import (
     LOCK_SECONDS,
     LoginResult,
     User,
-    UserExists,
     delay_after,
 )
 from authgate.users.passwords import check_password, dummy_hash, hash_password, needs_rehash

@@ -14,14 +14,6 @@ from authgate import records
 from authgate.records import Field
 
 
-class TenantExists(Exception):
-    """A tenant with this id is already stored (create never overwrites)."""
-
-
-class TenantNotFound(LookupError):
-    """No tenant with this id (an update's target)."""
-
-
 class Tenant(NamedTuple):
     tenant_id: str
     name: str = ""

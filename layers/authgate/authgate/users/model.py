@@ -27,10 +27,6 @@ def delay_after(failures: int) -> int:
     return min(int(2 ** (failures - FREE_ATTEMPTS)), MAX_DELAY)
 
 
-class UserExists(ValueError):
-    """A new user under a username the tenant already has (create never overwrites unless told)."""
-
-
 class User(NamedTuple):
     tenant_id: str
     username: str

@@ -22,7 +22,8 @@ import ssl
 import time
 
 from authgate import clock
-from authgate.clients.model import Client, ClientExists
+from authgate.clients.errors import ClientExists
+from authgate.clients.model import Client
 from authgate.oauth.client_metadata import budget, client_id_url, document, fetcher, freshness
 from authgate.oauth.client_metadata.errors import MetadataRefused
 from authgate.settings import Settings, get_settings

@@ -1,4 +1,4 @@
-"""billing: what an invoice refusal and a used idempotency key carry, and the families callers catch them by."""
+"""billing.errors: what an invoice refusal and a used idempotency key carry, and the families callers catch them by."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from authgate.billing import idempotency as i
-from authgate.billing import invoice as e
+from authgate.billing import errors as e
 
 
 @pytest.mark.parametrize("kind", [e.InvoiceNotFound, e.InvoiceLocked, e.InvoiceAlreadyPaid])
@@ -25,5 +24,5 @@ def test_an_invoice_mismatch_says_what_is_due() -> None:
 
 def test_a_used_idempotency_key_carries_its_record() -> None:
     record: Any = SimpleNamespace(charge_id="ch_1")
-    error = i.IdempotencyKeyUsed(record)
+    error = e.IdempotencyKeyUsed(record)
     assert (error.record, str(error)) == (record, "ch_1")
