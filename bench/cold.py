@@ -157,12 +157,15 @@ def measure(rounds: int) -> dict[str, Any]:
                     raise RuntimeError(f"cold start of {name} answered {child['status']}")
                 if round_:
                     samples[name].append({**child, "wall_ms": wall, "cold_ms": wall - child["scaffolding_ms"]})
+        calls = {name: aws_calls(pickle.loads(path.read_bytes())["calls"]) for name, path in scenarios.items()}
     boto3_ms = statistics.median(baseline)
     floor_ms = statistics.median(floor)
     figures: dict[str, Any] = {}
     for name, runs in samples.items():
         cold = statistics.median(r["cold_ms"] for r in runs)
         figures[name] = {
+            # The AWS calls of the first request (every service: DynamoDB, Secrets Manager, KMS).
+            "aws_calls": sum(calls[name].values()), "aws_operations": calls[name],
             # Against the floor: the median of each round's own ratio (the function's cold start over
             # the floor measured moments before it), so a slow stretch of the machine weighs on both
             # sides of a ratio alike rather than on a median of one side only.
@@ -178,8 +181,19 @@ def measure(rounds: int) -> dict[str, Any]:
                  for name, f in figures.items() if name in FIRST_REQUEST}
     reference = {name.removeprefix("reference "): f for name, f in figures.items() if name not in FIRST_REQUEST}
     versus = {name: functions[name]["cold_ms"] / ref["cold_ms"] for name, ref in reference.items()}
+    first_request = {name: functions[name]["first_request_ms"] / ref["first_request_ms"]
+                     for name, ref in reference.items()}
     return {"interpreter": python, "lean": lean, "processes": rounds, "import_boto3_ms": boto3_ms,
             "dynamodb_client_floor_ms": floor_ms, "dynamodb_client_floor_ratio": floor_ms / boto3_ms,
             "import_boto3_runs": [round(b, 1) for b in baseline], "floor_runs": [round(f, 1) for f in floor],
             "functions": functions,
-            "reference": reference, "authgate_over_reference": versus}
+            "reference": reference, "authgate_over_reference": versus,
+            "first_request_over_reference": first_request}
+
+
+def aws_calls(calls: list[tuple[str, str, Any]]) -> dict[str, int]:
+    """How many times the recorded first request called each AWS operation, in call order."""
+    counts: dict[str, int] = {}
+    for _service, operation, _response in calls:
+        counts[operation] = counts.get(operation, 0) + 1
+    return counts

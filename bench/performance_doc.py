@@ -49,6 +49,10 @@ Lambda times.
   bench's own scaffolding (reading the scenario, queueing stubs) is timed in the child and
   subtracted; the child also asserts that no dev-only package (moto, yaml, pytest, ...) was
   imported.
+- **AWS calls of a cold first request**: every call the first request of a fresh container made
+  in the recording its cold figure replays (DynamoDB, Secrets Manager, KMS), beside the
+  reference stack's for the same request; the token function's budget is 3 (the client with its
+  failure counters, the signing keys with the tenant, the private key).
 - **DynamoDB calls**: botocore `before-call` hooks on the shared client, one warm request
   (`bench/dynamodb_calls.py`); the budgets are the targets of the charges and token paths.
 - **Latency**: the warm `handler(event, context)` call in-process against moto (atomic), p50 and
@@ -95,7 +99,9 @@ EXPLANATION = """\
 - **DynamoDB calls**: one strongly consistent `BatchGetItem` per request gathers what several
   stores need (revocation ids, the client, the charge or the idempotency record); tenants are
   cached 60 s per warm container; a charge, its idempotency record and the invoice it pays are
-  one `TransactWriteItems` ([charges](charges.md#dynamodb-calls-per-request)).
+  one `TransactWriteItems` ([charges](charges.md#dynamodb-calls-per-request)). The signing keys
+  are one item, never a Scan: a cold token request reads it with the client's tenant in one
+  `BatchGetItem` ([tokens and keys](tokens-and-keys.md#rotation-and-the-overlap-rule)).
 - **Cold starts load what the first request needs**: records are `NamedTuple`s rather than
   frozen dataclasses (each dataclass class cost ~0.6 ms to create; ~40 of them were 35-50 ms of
   the token and charges cold starts), a function's secondary routes and each grant type are

@@ -4,7 +4,7 @@
 from authgate import aws, settings
 from authgate.oauth import introspection, par, registration, revocation
 from authgate.oauth.grants import authorization_code, client_credentials, password, refresh_token
-from authgate.stores import codes, refresh_tokens
+from authgate.single_use import codes, refresh_tokens
 from authgate_cli.local import context, listeners
 
 # botocore calls the loader's method (authgate.aws).

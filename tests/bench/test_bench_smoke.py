@@ -47,11 +47,18 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
                                                     "first_request_ms")), name
         assert len(figures["runs"]) == 3 and isinstance(figures["holds"], bool)
         assert figures["dev_only_modules"] == [], (name, figures["dev_only_modules"])
+        # Issue 30: each function's cold first request, its AWS calls by operation.
+        assert positive(figures["aws_calls"]) and sum(figures["aws_operations"].values()) == figures["aws_calls"]
+    assert "Scan" not in cold["functions"]["token"]["aws_operations"]
+    assert "| function | AWS calls | which | budget | reference |" in run.stdout
+    assert {"AWS calls, cold token request"} <= {t["what"] for t in results["targets"]}
     # The reference stack (bench/reference) is measured the same way, and compared.
     assert set(cold["reference"]) == REFERENCE_FUNCTIONS
-    assert all(positive(f["cold_ms"]) and f["dev_only_modules"] == [] for f in cold["reference"].values())
+    assert all(positive(f["cold_ms"]) and f["dev_only_modules"] == [] and positive(f["aws_calls"])
+               for f in cold["reference"].values())
     versus = results["versus_reference"]
     assert set(versus["cold_init"]) == REFERENCE_FUNCTIONS and set(versus["warm_cpu"]) == REFERENCE_OPERATIONS
+    assert set(versus["cold_first_request"]) == REFERENCE_FUNCTIONS
     assert all(positive(v) for part in versus.values() for v in part.values())
     assert set(results["reference_operations"]) == REFERENCE_OPERATIONS
 

@@ -151,7 +151,8 @@ def test_failed_attempts_are_not_stored(demo, invoke):
     assert body(invoke("charges", post(demo, payload=locked)))["code"] == "invoice_locked"
     assert body(invoke("charges", post(demo, payload=locked)))["code"] == "invoice_locked"
 
-    from authgate.stores.invoices import Invoice, InvoiceStore
+    from authgate.billing.invoice import Invoice
+    from authgate.stores.invoices import InvoiceStore
 
     InvoiceStore().put(Invoice("demo", "inv_locked", "open"))
     result = invoke("charges", post(demo, payload=locked))

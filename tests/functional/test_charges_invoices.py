@@ -14,7 +14,8 @@ def invoice(tenant="demo", invoice_id="inv_open"):
 
 
 def put_invoice(**fields):
-    from authgate.stores.invoices import Invoice, InvoiceStore
+    from authgate.billing.invoice import Invoice
+    from authgate.stores.invoices import InvoiceStore
 
     InvoiceStore().put(Invoice(**{"tenant_id": "demo", **fields}))
 

@@ -30,3 +30,23 @@ def test_the_public_view_leaves_private_fields_out_and_lists_tuples() -> None:
     assert records.public_view(FIELDS, values) == {"id": "a", "count": 1, "on": False, "tags": ["x"],
                                                    "jwks": {"keys": []}}
     assert (records.s("v"), records.n(7)) == ({"S": "v"}, {"N": "7"})
+
+
+def test_sets_json_and_attributes_left_out_only_when_none() -> None:
+    fields = (Field("members", "SET", ()), Field("params", "JSON"), Field("note", "S", omit_none=True),
+              Field("paid_at", "N", omit_none=True))
+    values = {"members": ("a", "b"), "params": {"scope": ["read"]}, "note": "", "paid_at": None}
+    item = records.to_item(fields, values)
+    # An empty string is a value (written); None is absence (left out, and read back as None).
+    assert item == {"members": {"SS": ["a", "b"]}, "params": {"S": '{"scope":["read"]}'}, "note": {"S": ""}}
+    assert records.from_item(fields, item) == values
+    assert records.from_item(fields, {"members": {"SS": ["b", "a"]}}) == {
+        "members": ("a", "b"), "params": None, "note": None, "paid_at": None}
+    assert records.public_view(fields, values)["members"] == ["a", "b"]
+
+
+def test_one_attribute_of_an_item_with_its_default() -> None:
+    item = {"limit_key": {"S": "api#t#60"}, "total": {"N": "3"}, "odd": {"S": "x"}}
+    assert (records.string(item, "limit_key"), records.number(item, "total")) == ("api#t#60", 3)
+    assert (records.number(item, "absent"), records.number(item, "odd", 7), records.string(item, "total")) == (0, 7, "")
+    assert records.ss(["c1"]) == {"SS": ["c1"]}

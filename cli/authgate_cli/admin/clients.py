@@ -75,8 +75,8 @@ def _grants(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
 
 
 def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.clients.errors import ClientExists
     from authgate.stores.clients import ClientStore
-    from authgate.stores.exceptions import ClientExists
 
     try:
         check_create(args)
@@ -112,8 +112,8 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """Change a client's keys, authentication method, PAR requirement, profile (RFC 7591 2) or the scopes
     of registered resources it is granted (RFC 6749 4.4)."""
 
+    from authgate.clients.errors import ClientNotFound
     from authgate.stores.clients import ClientStore
-    from authgate.stores.exceptions import ClientNotFound
 
     store = ClientStore()
     client = store.get(args.client_id, any_environment=True)
@@ -151,8 +151,8 @@ def _granted(client: Any) -> str:
 
 
 def rotate_secret(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.clients.errors import ClientNotFound
     from authgate.stores.clients import ClientStore
-    from authgate.stores.exceptions import ClientNotFound
 
     try:
         secret = ClientStore().rotate_secret(args.client_id)
@@ -192,8 +192,8 @@ def delete_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """Remove a client: its refresh tokens stop working at once, its access tokens within the minute
     the bearer guard caches clients for (a cached metadata document is fetched again by the next
     request naming it)."""
+    from authgate.clients.errors import ClientNotFound
     from authgate.stores.clients import ClientStore
-    from authgate.stores.exceptions import ClientNotFound
     from authgate.stores.resources import ResourceStore
 
     store = ClientStore()

@@ -106,9 +106,9 @@ def _missing_tenant(names: tuple[str, ...]) -> str | None:
 
 def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate import clock
+    from authgate.resources.errors import ResourceExists
     from authgate.resources.model import Resource
     from authgate.stores.clients import ClientStore
-    from authgate.stores.exceptions import ResourceExists
     from authgate.stores.resources import ResourceStore
 
     try:
@@ -203,7 +203,7 @@ def show_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def update_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.exceptions import ResourceNotFound
+    from authgate.resources.errors import ResourceNotFound
     from authgate.stores.resources import ResourceStore
 
     resource = _get(args.resource)
@@ -229,7 +229,7 @@ def update_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def delete_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.exceptions import ResourceNotFound
+    from authgate.resources.errors import ResourceNotFound
     from authgate.stores.resources import ResourceStore
 
     resource = _get(args.resource)

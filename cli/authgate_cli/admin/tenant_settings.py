@@ -1,6 +1,6 @@
 """The table of a tenant's settings that `authgate tenants create | update | show | list` share.
 
-Each `Setting` names its Tenant field (authgate.stores.tenants.FIELDS), its flag, how one value is
+Each `Setting` names its Tenant field (authgate.tenants.model.FIELDS), its flag, how one value is
 read and checked, and its help; the commands' flags, the Tenant they build, the JSON and text views
 all come from `SETTINGS`. A new tenant setting is one more line here (and its field in the store).
 

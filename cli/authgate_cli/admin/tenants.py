@@ -38,7 +38,7 @@ def _fail(message: str) -> int:
 
 def tenant_from(args: argparse.Namespace) -> Any:
     """The Tenant that `create` would store, or InvalidInput naming the first bad argument."""
-    from authgate.stores.tenants import Tenant
+    from authgate.tenants.model import Tenant
 
     new = tenant_id("tenant id", args.tenant_id)
     return checked(Tenant(new, name=new)._replace(**given(args)))
@@ -52,8 +52,8 @@ def _write(tenant: Any, args: argparse.Namespace, out: IO[str], done: str) -> No
 
 
 def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.exceptions import TenantExists
     from authgate.stores.tenants import TenantStore
+    from authgate.tenants.errors import TenantExists
 
     try:
         tenant = tenant_from(args)
@@ -73,8 +73,8 @@ def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 def update_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """Change the settings given, keep the others; seen by warm functions within a minute (their tenant cache)."""
-    from authgate.stores.exceptions import TenantNotFound
     from authgate.stores.tenants import TenantStore
+    from authgate.tenants.errors import TenantNotFound
 
     store = TenantStore()
     current = store.get(tenant_id("tenant id", args.tenant_id))

@@ -48,8 +48,8 @@ def read_password(args: argparse.Namespace, stdin: IO[str] | None = None) -> str
 
 
 def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[str] | None = None) -> int:
-    from authgate.stores.exceptions import UserExists
     from authgate.stores.users import UserStore
+    from authgate.users.errors import UserExists
 
     try:
         check_create(args, stdin)

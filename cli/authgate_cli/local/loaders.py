@@ -12,8 +12,9 @@ from typing import Any
 
 
 def tenants(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
-    """One Tenant per item (fields as in the table, stores.tenants.FIELDS; the name defaults to the id)."""
-    from authgate.stores.tenants import TenantStore, tenant_of
+    """One Tenant per item (fields as in the table, authgate.tenants.model.FIELDS; the name defaults to the id)."""
+    from authgate.stores.tenants import TenantStore
+    from authgate.tenants.model import tenant_of
 
     store = TenantStore(dynamodb)
     for raw in items:
@@ -22,30 +23,21 @@ def tenants(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
 
 
 def clients(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
-    """Plaintext `secret` in the seed is hashed on load; records are replaced."""
+    """One Client per item, by field name (authgate.clients.model.FIELDS: absent fields take their defaults,
+    other members such as a demo's private key are ignored); a plaintext `secret` is hashed on load, the
+    name defaults to the id; records are replaced."""
     from authgate import clock
-    from authgate.clients.model import Client, hash_secret
+    from authgate.clients.model import client_of, hash_secret
     from authgate.settings import get_settings
     from authgate.stores.clients import ClientStore
 
     store = ClientStore(dynamodb)
     for raw in items:
         secret = raw.get("secret")
-        client_type = raw.get("client_type") or ("confidential" if secret else "public")
-        store.put(Client(
-            client_id=raw["client_id"], tenant_id=raw["tenant_id"],
-            environment=raw.get("environment") or get_settings().stage, client_type=client_type,
-            secret_hash=hash_secret(secret) if secret else None,
-            redirect_uris=tuple(raw.get("redirect_uris", ())), grant_types=tuple(raw.get("grant_types", ())),
-            scopes=tuple(raw.get("scopes", ())), error_format=raw.get("error_format", "problem"),
-            requires_admin_approval=bool(raw.get("requires_admin_approval", False)),
-            name=raw.get("name", raw["client_id"]), created_at=clock.seconds(),
-            jwks=tuple(raw.get("jwks", {}).get("keys", ())),
-            token_endpoint_auth_method=raw.get("token_endpoint_auth_method", ""),
-            require_pushed_authorization_requests=bool(raw.get("require_pushed_authorization_requests", False)),
-            profile=raw.get("profile", ""),
-            dpop_bound_access_tokens=bool(raw.get("dpop_bound_access_tokens", False)),
-        ))
+        store.put(client_of({
+            "name": raw["client_id"], "client_type": "confidential" if secret else "public", **raw,
+            "environment": raw.get("environment") or get_settings().stage,
+            "secret_hash": hash_secret(secret) if secret else None, "created_at": clock.seconds()}))
     return len(items)
 
 
@@ -75,7 +67,8 @@ def _seeded_hash(tenant_id: str, username: str, password: str) -> str:
 
 def invoices(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
     """The "invoices" section: [{"tenant_id", "invoice_id", "status", "amount_due"?, ...}]."""
-    from authgate.stores.invoices import Invoice, InvoiceStore
+    from authgate.billing.invoice import Invoice
+    from authgate.stores.invoices import InvoiceStore
 
     store = InvoiceStore(dynamodb)
     count = 0

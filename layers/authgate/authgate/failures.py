@@ -1,10 +1,12 @@
 """Domain failures -> the ApiError a client sees: the one mapping (stores raise, flows and the App ask here).
 
-Stores report what went wrong in their own terms (stores.exceptions). Each function's App is
-built with `translate=api_error`, so an exception no flow handled (a throttled read anywhere,
-say) is still answered in the contract; a flow that must act first (revoke a replayed code's
-grant) catches the exception, acts, then raises `api_error(exc)`. A new store exception gets a
-function and its line in `ERRORS`; `None` means "not a domain failure" (the App's 500).
+Stores report what went wrong in their own terms: a failure of storage itself
+(stores.exceptions), or a rule of the domain the write broke, as the exception its domain
+package defines (billing.errors, single_use.errors, ...). Each function's App is built with
+`translate=api_error`, so an exception no flow handled (a throttled read anywhere, say) is
+still answered in the contract; a flow that must act first (revoke a replayed code's grant)
+catches the exception, acts, then raises `api_error(exc)`. A new exception that reaches a
+client gets a function and its line in `ERRORS`; `None` means "not a domain failure" (the App's 500).
 """
 
 from __future__ import annotations
@@ -12,22 +14,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from authgate.errors import ApiError, FieldError
-from authgate.errors.model import retry_after
-from authgate.stores.exceptions import (
-    CodeAlreadyUsed,
-    CodeError,
-    ConcurrentUpdate,
+from authgate.billing.errors import (
     IdempotencyKeyInFlight,
     IdempotencyKeyReused,
     InvoiceAlreadyPaid,
     InvoiceLocked,
     InvoiceMismatch,
     InvoiceNotFound,
+)
+from authgate.errors import ApiError, FieldError
+from authgate.errors.model import retry_after
+from authgate.single_use.errors import (
+    CodeAlreadyUsed,
+    CodeError,
     PushedRequestError,
     RotationFailed,
-    StorageUnavailable,
 )
+from authgate.stores.exceptions import ConcurrentUpdate, SecretUnusable, StorageUnavailable
 
 # How soon a client told "not now" may come back (RFC 9110 10.2.3); storage retries and
 # conflicts resolve within a second.
@@ -48,6 +51,11 @@ def _unavailable(exc: StorageUnavailable) -> ApiError:
     return ApiError("service_unavailable", "The service is temporarily unavailable; retry after Retry-After seconds.",
                     internal=str(exc), headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
                     oauth_error="temporarily_unavailable")
+
+
+def _secret_unusable(exc: SecretUnusable) -> ApiError:
+    # A deployment fault: the operator's to fix, nothing the client can do (500, details in the log only).
+    return ApiError("internal_error", internal=str(exc))
 
 
 def _concurrent_update(exc: ConcurrentUpdate) -> ApiError:
@@ -111,6 +119,7 @@ def _rotation_failed(exc: RotationFailed) -> ApiError:
 # (looked up along the MRO, as Starlette's and Powertools' exception handlers do).
 ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     StorageUnavailable: _unavailable,
+    SecretUnusable: _secret_unusable,
     ConcurrentUpdate: _concurrent_update,
     IdempotencyKeyReused: _key_reused,
     IdempotencyKeyInFlight: _key_in_flight,

@@ -1,7 +1,9 @@
 """One field table per record: DynamoDB attribute values (low-level client shapes) and the public view.
 
-A record's `Field`s name its attributes, their kind and what a missing attribute reads as; the
-marshaller below is the only place that spells `{"S": ...}` for such a record. Table-driven on
+A record's `Field`s name its attributes, their kind, what a missing attribute reads as and when
+an attribute is left out; the marshaller below, with `s`, `n` and `ss` for keys and expression
+values, is the only place that spells `{"S": ...}`: every table's items go through it. Items
+written before an optional attribute existed read as its `missing` value. Table-driven on
 purpose: botocore's TypeSerializer would cost the handlers' cold start (boto3.dynamodb.types).
 """
 
@@ -11,9 +13,12 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, NamedTuple
 
-# MAP: a DynamoDB map whose values are strings or lists of strings, held as sorted (key, value)
-# pairs (values: str, or a tuple of str), so a record stays an immutable, comparable tuple.
-Kind = Literal["S", "N", "BOOL", "STRINGS", "KEYS", "MAP"]
+# STRINGS: a list of strings (L), held as a tuple. SET: a string set (SS), held as a sorted tuple.
+# KEYS: a JWK Set stored as compact JSON, held as a tuple of keys. JSON: any JSON value stored as
+# compact JSON in a string. MAP: a DynamoDB map whose values are strings or lists of strings,
+# held as sorted (key, value) pairs (values: str, or a tuple of str), so a record stays an
+# immutable, comparable tuple.
+Kind = Literal["S", "N", "BOOL", "STRINGS", "SET", "KEYS", "JSON", "MAP"]
 Item = dict[str, Any]
 
 
@@ -27,6 +32,8 @@ class Field(NamedTuple):
     omit_empty: bool = False
     # Part of the record's public view (secrets and hashes are not).
     public: bool = True
+    # Write the attribute only when the value is not None (an empty string is still written).
+    omit_none: bool = False
 
 
 def s(value: str) -> dict[str, str]:
@@ -37,6 +44,23 @@ def s(value: str) -> dict[str, str]:
 def n(value: int) -> dict[str, str]:
     """A number attribute value (keys and expression values)."""
     return {"N": str(value)}
+
+
+def ss(values: Iterable[str]) -> dict[str, list[str]]:
+    """A string set attribute value (ADD and DELETE of set members)."""
+    return {"SS": list(values)}
+
+
+def number(item: Mapping[str, Any], name: str, missing: int = 0) -> int:
+    """One number attribute of an item (a counter, an expiry), `missing` when absent."""
+    attr = item.get(name)
+    return int(attr["N"]) if attr is not None and "N" in attr else missing
+
+
+def string(item: Mapping[str, Any], name: str, missing: str = "") -> str:
+    """One string attribute of an item (a key, a kind), `missing` when absent."""
+    attr = item.get(name)
+    return str(attr["S"]) if attr is not None and "S" in attr else missing
 
 
 def _dump_keys(value: Iterable[dict[str, Any]]) -> dict[str, str]:
@@ -76,7 +100,9 @@ _DUMP: dict[Kind, Callable[[Any], dict[str, Any]]] = {
     "N": lambda v: {"N": str(v)},
     "BOOL": lambda v: {"BOOL": bool(v)},
     "STRINGS": lambda v: {"L": [{"S": x} for x in v]},
+    "SET": ss,
     "KEYS": _dump_keys,
+    "JSON": lambda v: {"S": json.dumps(v, separators=(",", ":"))},
     "MAP": _dump_map,
 }
 _LOAD: dict[Kind, Callable[[Mapping[str, Any], Any], Any]] = {
@@ -84,11 +110,14 @@ _LOAD: dict[Kind, Callable[[Mapping[str, Any], Any], Any]] = {
     "N": lambda a, missing: int(a["N"]) if "N" in a else missing,
     "BOOL": lambda a, missing: bool(a.get("BOOL", missing)),
     "STRINGS": lambda a, missing: _load_strings(a),
+    "SET": lambda a, missing: _load_strings(a),
     "KEYS": lambda a, missing: _load_keys(a),
+    "JSON": lambda a, missing: json.loads(a["S"]) if "S" in a else missing,
     "MAP": lambda a, missing: _load_map(a),
 }
 _VIEW: dict[Kind, Callable[[Any], Any]] = {
     "STRINGS": list,
+    "SET": list,
     "KEYS": lambda v: {"keys": list(v)},
     "MAP": lambda v: {k: x if isinstance(x, str) else list(x) for k, x in v},
 }
@@ -99,7 +128,7 @@ def to_item(fields: Iterable[Field], values: Mapping[str, Any]) -> Item:
     item: Item = {}
     for f in fields:
         value = values[f.name]
-        if f.omit_empty and not value:
+        if (f.omit_empty and not value) or (f.omit_none and value is None):
             continue
         item[f.name] = _DUMP[f.kind](value)
     return item

@@ -158,9 +158,9 @@ def test_delete_removes_a_cached_metadata_document(demo: None) -> None:
 def test_an_administrator_pre_registers_a_url_over_its_cached_document(demo: None) -> None:
     """Draft 7.2: `clients create --client-id https://...` replaces the cache; the record is the
     administrator's from then on, and a fetched document is never written over it."""
+    from authgate.clients.errors import ClientExists
     from authgate.clients.model import DOCUMENT_SOURCE
     from authgate.stores.clients import ClientStore
-    from authgate.stores.exceptions import ClientExists
     from authgate_cli.admin.clients import create_client
 
     url = "https://app.example/client.json"

@@ -192,7 +192,7 @@ def test_bad_update_input_is_one_line_before_any_stack(argv: list[str], message:
 
 def test_every_setting_has_a_flag_on_create_and_update_and_a_place_in_the_views() -> None:
     """One table (authgate_cli.admin.tenant_settings.SETTINGS) for every tenant field but the id."""
-    from authgate.stores.tenants import FIELDS, Tenant
+    from authgate.tenants.model import FIELDS, Tenant
     from authgate_cli.admin.tenant_settings import SETTINGS, view
 
     assert [s.field for s in SETTINGS] == [f.name for f in FIELDS][1:] == list(Tenant._fields)[1:]

@@ -6,10 +6,11 @@ import json
 
 import pytest
 
+from authgate.billing.errors import IdempotencyKeyReused
 from authgate.clock import ManualClock
 from authgate.errors import ApiError
-from authgate.stores.exceptions import IdempotencyKeyReused
-from authgate.stores.tenants import Tenant, TenantStore
+from authgate.stores.tenants import TenantStore
+from authgate.tenants.model import Tenant
 from authgate.tokens.principal import Principal
 
 ALICE = Principal(subject="svc", client_id="svc", tenant="t1", scopes=frozenset({"charges:write"}), jti="j",

@@ -6,7 +6,8 @@ from authgate.charges import tenants
 
 
 def test_cached_for_the_ttl(aws, clock):
-    from authgate.stores.tenants import Tenant, TenantStore
+    from authgate.stores.tenants import TenantStore
+    from authgate.tenants.model import Tenant
 
     TenantStore().put(Tenant("t1", currencies=("usd",)))
     assert tenants.enabled_currencies("t1") == {"usd"}

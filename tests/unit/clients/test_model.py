@@ -7,9 +7,11 @@ import pytest
 from authgate.clients.model import (
     Client,
     check_registration,
+    client_of,
     client_secret_matches,
     from_item,
     hash_secret,
+    registered,
     to_item,
 )
 from authgate.clients.origins import browser_origins, origin_record_id
@@ -80,9 +82,9 @@ def test_only_a_confidential_client_with_that_secret_matches() -> None:
 def test_unknown_registration_values_are_refused(field: str, value: str) -> None:
     values = {"client_type": "public", "error_format": "problem", "environment": "local",
               "token_endpoint_auth_method": "", "profile": ""}
-    check_registration(**values)
+    check_registration(client_of({"client_id": "c", **values}))
     with pytest.raises(ValueError, match=field):
-        check_registration(**{**values, field: value})
+        check_registration(client_of({"client_id": "c", **values, field: value}))
 
 
 def test_browser_origins_are_those_of_a_public_clients_redirect_uris() -> None:
@@ -91,3 +93,29 @@ def test_browser_origins_are_those_of_a_public_clients_redirect_uris() -> None:
     assert browser_origins(public) == {"https://app.example", "http://127.0.0.1:8765"}
     assert browser_origins(public._replace(client_type="confidential")) == set()
     assert origin_record_id("local", "https://app.example") == "origin local https://app.example"
+
+
+def test_a_client_from_values_by_field_name() -> None:
+    built = client_of({"client_id": "c2", "redirect_uris": ["https://app.example/cb"], "grant_types": ["refresh_token"],
+                       "jwks": {"keys": [{"kty": "EC"}]}, "resource_scopes": {"https://b.example": ["w", "r"],
+                                                                             "https://a.example": ("r",)},
+                       "private_jwk": {"d": "never a field"}})
+    # What FIELDS says an absent attribute is; tuples for lists; a JWK Set's keys; sorted resource pairs.
+    assert built == Client("c2", "", "local", "confidential", None, ("https://app.example/cb",), ("refresh_token",), (),
+                           jwks=({"kty": "EC"},),
+                           resource_scopes=(("https://a.example", ("r",)), ("https://b.example", ("w", "r"))))
+    assert client_of(FULL._asdict()) == FULL
+
+
+def test_a_registered_client_gets_an_id_this_stage_and_a_secret_unless_it_proves_itself_with_keys() -> None:
+    client, secret = registered({"tenant_id": "t1", "client_id": None, "environment": None}, stage="staging", now=5)
+    assert secret is not None and client_secret_matches(client, secret)
+    assert (client.client_id.startswith("client_"), client.environment, client.created_at) == (True, "staging", 5)
+    seeded, demo = registered({"client_id": "c", "tenant_id": "t1"}, stage="local", now=5, secret="demo-secret")
+    assert (demo, seeded.secret_hash) == ("demo-secret", hash_secret("demo-secret"))
+    keyed, none = registered({"client_id": "k", "tenant_id": "t1", "token_endpoint_auth_method": "private_key_jwt",
+                              "jwks": [{"kty": "EC"}]}, stage="local", now=5)
+    public, no_secret = registered({"client_id": "p", "tenant_id": "t1", "client_type": "public"}, stage="local", now=5)
+    assert (none, keyed.secret_hash, no_secret, public.secret_hash) == (None, None, None, None)
+    with pytest.raises(ValueError, match="client_type"):
+        registered({"client_id": "x", "client_type": "secret"}, stage="local", now=5)

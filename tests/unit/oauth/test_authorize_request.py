@@ -14,7 +14,7 @@ from authgate.oauth.authorize_request import (
     well_formed_uri,
 )
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
-from authgate.stores.tenants import Tenant
+from authgate.tenants.model import Tenant
 
 CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 WEB = Client(client_id="web", tenant_id="t", environment="local", client_type="confidential", secret_hash="h",

@@ -50,7 +50,7 @@ def test_the_pushed_parameters_are_stored_for_the_client_once(demo: Demo) -> Non
     pushed = PushedRequestStore().consume(request_uri, "demo-web")
     assert pushed.client_id == "demo-web"
     assert pushed.params == {k: [v] for k, v in web_params()}  # client_id named by the Basic credentials
-    from authgate.stores.exceptions import PushedRequestError
+    from authgate.single_use.errors import PushedRequestError
 
     with pytest.raises(PushedRequestError):
         PushedRequestStore().consume(request_uri, "demo-web")

@@ -74,15 +74,16 @@ def test_secret_from_secrets_manager(aws: None, monkeypatch: pytest.MonkeyPatch)
 
 def test_no_secret_outside_local_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
-    from authgate.errors import ApiError
+    from authgate.failures import as_api_error
+    from authgate.stores.exceptions import SecretUnusable
 
     monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
     monkeypatch.delenv("AUTHGATE_SESSION_SECRET_ARN", raising=False)
     monkeypatch.setenv("AUTHGATE_STAGE", "production")
     caches.reset()
-    with pytest.raises(ApiError) as info:
+    with pytest.raises(SecretUnusable) as info:
         session.session_key()
-    assert info.value.code == "internal_error"
+    assert as_api_error(info.value).code == "internal_error"
     caches.reset()
 
 

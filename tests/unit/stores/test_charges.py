@@ -6,22 +6,22 @@ from typing import Any
 
 import pytest
 
-from authgate.errors import ApiError
-from authgate.failures import api_error
-from authgate.stores import idempotency
-from authgate.stores.charges import Charge, cancellation_error
-from authgate.stores.exceptions import (
-    ConcurrentUpdate,
+from authgate.billing import idempotency
+from authgate.billing.charge import Charge
+from authgate.billing.errors import (
     IdempotencyKeyInFlight,
     IdempotencyKeyUsed,
     InvoiceAlreadyPaid,
     InvoiceLocked,
     InvoiceMismatch,
     InvoiceNotFound,
-    StorageUnavailable,
 )
-from authgate.stores.idempotency import IdempotencyRecord
-from authgate.stores.invoices import Invoice, to_item
+from authgate.billing.idempotency import IdempotencyRecord
+from authgate.billing.invoice import Invoice, to_item
+from authgate.errors import ApiError
+from authgate.failures import api_error
+from authgate.stores.charges import cancellation_error
+from authgate.stores.exceptions import ConcurrentUpdate, StorageUnavailable
 from authgate_cli.local.loaders import invoices as seed
 
 NOW = 1_750_000_000

@@ -79,8 +79,8 @@ def test_client_of_another_environment_reads_as_unknown(seeded):
 
 
 def test_create_shows_secret_once_and_rotation_invalidates_old_secret_at_once(aws):
+    from authgate.clients.errors import ClientExists, ClientNotFound
     from authgate.stores.clients import ClientStore
-    from authgate.stores.exceptions import ClientExists, ClientNotFound
 
     store = ClientStore()
     _client, secret = store.create(tenant_id="demo", name="x", grant_types=["client_credentials"],
@@ -117,3 +117,15 @@ def test_throttling_becomes_service_unavailable(aws):
     error = api_error(info.value)
     assert error is not None and (error.code, error.status, error.headers, error.oauth_error) == (
         "service_unavailable", 503, {"Retry-After": "1"}, "temporarily_unavailable")
+
+
+def test_create_takes_a_clients_fields_by_name_and_nothing_else(aws):
+    from authgate.stores.clients import ClientStore
+
+    client, _ = ClientStore().create(client_id="named", tenant_id="demo", scopes=["charges:read"], profile="fapi2",
+                                     token_endpoint_auth_method="private_key_jwt", jwks=[{"kty": "EC"}])
+    assert ClientStore().get("named") == client
+    assert (client.scopes, client.profile, client.jwks) == (("charges:read",), "fapi2", ({"kty": "EC"},))
+    with pytest.raises(TypeError, match="unknown client fields: \\['scope'\\]"):
+        ClientStore().create(client_id="typo", tenant_id="demo", scope=["charges:read"])
+    assert ClientStore().get("typo") is None

@@ -8,8 +8,8 @@ import threading
 import boto3
 import pytest
 
+from authgate.single_use.errors import CodeAlreadyUsed, CodeExpired, CodeNotFound
 from authgate.stores.codes import CodeStore
-from authgate.stores.exceptions import CodeAlreadyUsed, CodeExpired, CodeNotFound
 
 
 def new_code(store: CodeStore, redirect_uri: str | None = "http://127.0.0.1:8765/callback") -> str:

@@ -6,9 +6,10 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from authgate.stores import idempotency
+from authgate.billing import idempotency
+from authgate.billing.idempotency import IdempotencyRecord, from_item, to_item
 from authgate.stores.batch import BatchRead
-from authgate.stores.idempotency import IdempotencyRecord, from_item, prefetch, put_member, to_item
+from authgate.stores.idempotency import IdempotencyStore
 
 NOW = 1_750_000_000
 RECORD = IdempotencyRecord(digest="d1", request_hash="h1", tenant_id="t1", charge_id="ch_1", status=201,
@@ -27,24 +28,24 @@ def test_a_record_round_trips_and_expires() -> None:
 
 def test_the_claim_fails_while_a_live_record_holds_the_key_and_returns_it(aws: None) -> None:
     ddb = boto3.client("dynamodb")
-    ddb.transact_write_items(TransactItems=[put_member(RECORD, NOW)])
+    ddb.transact_write_items(TransactItems=[IdempotencyStore().put_member(RECORD, NOW)])
     with pytest.raises(ClientError) as info:
-        ddb.transact_write_items(TransactItems=[put_member(RECORD._replace(charge_id="ch_2"), NOW)])
+        ddb.transact_write_items(TransactItems=[IdempotencyStore().put_member(RECORD._replace(charge_id="ch_2"), NOW)])
     assert info.value.response["Error"]["Code"] == "TransactionCanceledException"
     reads = BatchRead()
-    pending = prefetch(reads, "d1")
+    pending = IdempotencyStore().prefetch(reads, "d1")
     reads.run()
     assert pending.item is not None and from_item(pending.item, NOW) == RECORD
 
 
 def test_an_expired_record_frees_the_key(aws: None) -> None:
     ddb = boto3.client("dynamodb")
-    ddb.transact_write_items(TransactItems=[put_member(RECORD, NOW)])
+    ddb.transact_write_items(TransactItems=[IdempotencyStore().put_member(RECORD, NOW)])
     later = RECORD.expiration + 1
-    ddb.transact_write_items(TransactItems=[put_member(RECORD._replace(charge_id="ch_2", expiration=later + 60),
+    ddb.transact_write_items(TransactItems=[IdempotencyStore().put_member(RECORD._replace(charge_id="ch_2", expiration=later + 60),
                                                        later)])
     reads = BatchRead()
-    pending = prefetch(reads, "d1")
+    pending = IdempotencyStore().prefetch(reads, "d1")
     reads.run()
     assert pending.item is not None and from_item(pending.item, later) is not None
     assert from_item(pending.item, later).charge_id == "ch_2"  # type: ignore[union-attr]

@@ -6,20 +6,14 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from authgate.stores.exceptions import (
+from authgate.billing.errors import (
     InvoiceAlreadyPaid,
     InvoiceLocked,
     InvoiceMismatch,
     InvoiceNotFound,
 )
-from authgate.stores.invoices import (
-    Invoice,
-    InvoiceStore,
-    from_item,
-    pay_update,
-    payment_failure,
-    to_item,
-)
+from authgate.billing.invoice import Invoice, from_item, to_item
+from authgate.stores.invoices import InvoiceStore, payment_failure
 
 OPEN = Invoice("t1", "inv_1", "open", amount_due=500, currency="usd", description="May")
 
@@ -32,7 +26,7 @@ def test_an_invoice_round_trips_and_a_bad_status_is_refused() -> None:
 
 
 def pay(invoice_id: str, amount: int = 500, currency: str = "usd", tenant: str = "t1") -> None:
-    update = pay_update(tenant, invoice_id, charge_id="ch_1", amount=amount, currency=currency, now=1000)
+    update = InvoiceStore().pay_member(tenant, invoice_id, charge_id="ch_1", amount=amount, currency=currency, now=1000)
     try:
         boto3.client("dynamodb").transact_write_items(TransactItems=[update])
     except ClientError as exc:

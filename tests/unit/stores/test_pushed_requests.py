@@ -8,14 +8,15 @@ import boto3
 import pytest
 
 from authgate.clock import ManualClock
-from authgate.stores.exceptions import (
+from authgate.single_use.errors import (
     PushedRequestError,
     PushedRequestExpired,
     PushedRequestNotFound,
     PushedRequestOfAnotherClient,
     PushedRequestUsed,
 )
-from authgate.stores.pushed_requests import URN_PREFIX, PushedRequestStore
+from authgate.single_use.pushed_requests import URN_PREFIX
+from authgate.stores.pushed_requests import PushedRequestStore
 
 PARAMS = {"response_type": ["code"], "scope": ["charges:read"]}
 

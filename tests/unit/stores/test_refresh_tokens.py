@@ -8,8 +8,9 @@ import boto3
 import pytest
 
 from authgate.clock import ManualClock
-from authgate.stores.exceptions import RotationFailed
-from authgate.stores.refresh_tokens import RefreshTokenStore, family_key, hash_token
+from authgate.single_use.errors import RotationFailed
+from authgate.single_use.refresh_tokens import hash_token
+from authgate.stores.refresh_tokens import RefreshTokenStore, family_key
 
 NOW = 1_750_000_000
 

@@ -9,7 +9,8 @@ import boto3
 import pytest
 
 from authgate.clock import seconds as now
-from authgate.stores.exceptions import Replayed, StorageUnavailable
+from authgate.single_use.errors import Replayed
+from authgate.stores.exceptions import StorageUnavailable
 from authgate.stores.replay import ReplayGuard, assertion_key, dpop_key
 
 

@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 
 from authgate.clock import ManualClock
+from authgate.resources.errors import ResourceExists, ResourceNotFound
 from authgate.resources.model import Resource
 from authgate.stores import resource_cache
-from authgate.stores.exceptions import ResourceExists, ResourceNotFound
 from authgate.stores.resources import ResourceStore
 from tests.unit.stores.test_tenant_cache import reads  # noqa: F401 - the fixture: DynamoDB calls by name
 

@@ -6,7 +6,8 @@ import boto3
 import pytest
 
 from authgate import caches
-from authgate.errors import ApiError
+from authgate.failures import as_api_error
+from authgate.stores.exceptions import SecretUnusable
 from authgate.stores.session_secret import session_secret
 
 
@@ -32,15 +33,17 @@ def test_a_short_or_missing_secret_is_an_internal_error_not_a_weak_key(aws: None
     monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
     monkeypatch.setenv("AUTHGATE_SESSION_SECRET_ARN", arn)
     caches.reset()
-    with pytest.raises(ApiError) as short:
+    with pytest.raises(SecretUnusable) as short:
         session_secret()
     monkeypatch.delenv("AUTHGATE_SESSION_SECRET_ARN")
     monkeypatch.setenv("AUTHGATE_STAGE", "production")
     caches.reset()
-    with pytest.raises(ApiError) as missing:
+    with pytest.raises(SecretUnusable) as missing:
         session_secret()
-    assert (short.value.code, short.value.internal) == ("internal_error", "session secret is shorter than 32 characters")
-    assert missing.value.internal == "no session secret configured (AUTHGATE_SESSION_SECRET_ARN)"
+    # A deployment fault, not the store's to answer: failures.ERRORS makes it the client's 500.
+    short_error, missing_error = as_api_error(short.value), as_api_error(missing.value)
+    assert (short_error.code, short_error.internal) == ("internal_error", "session secret is shorter than 32 characters")
+    assert missing_error.internal == "no session secret configured (AUTHGATE_SESSION_SECRET_ARN)"
 
 
 def test_a_local_process_without_one_makes_its_own(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,8 @@ from botocore.exceptions import ClientError
 from authgate.clock import ManualClock
 from authgate.stores import tenant_cache
 from authgate.stores.exceptions import StorageUnavailable
-from authgate.stores.tenants import Tenant, TenantStore
+from authgate.stores.tenants import TenantStore
+from authgate.tenants.model import Tenant
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import threading
 import boto3
 import pytest
 
-from authgate.stores.exceptions import UserExists
 from authgate.stores.users import UserStore
 from authgate.users import model as users
+from authgate.users.errors import UserExists
 from authgate.users.model import LoginResult
 from authgate.users.passwords import check_password, hash_password, needs_rehash
 from authgate_cli.local import loaders

@@ -11,13 +11,14 @@ import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate import clock
+from authgate.billing.idempotency import from_item
 from authgate.errors import ApiError, FieldError
-from authgate.stores import idempotency
+from authgate.stores.idempotency import IdempotencyStore
 
 if TYPE_CHECKING:
+    from authgate.billing.idempotency import IdempotencyRecord
     from authgate.request_view import RequestView
     from authgate.stores.batch import BatchRead, Pending
-    from authgate.stores.idempotency import IdempotencyRecord
     from authgate.tokens.principal import Principal
 
 HEADER = "Idempotency-Key"
@@ -84,10 +85,10 @@ class KeyedRequest(NamedTuple):
 
     def prefetch(self, principal: Principal, reads: BatchRead) -> Pending | None:
         """Register the (client, key) record in the request's batch read (tokens.guard)."""
-        return idempotency.prefetch(reads, digest(principal.client_id, self.key)) if self.key else None
+        return IdempotencyStore().prefetch(reads, digest(principal.client_id, self.key)) if self.key else None
 
 
 def recorded(pending: Pending | None) -> IdempotencyRecord | None:
     """The live record a prefetched read found, if any."""
     item = pending.item if pending is not None else None
-    return idempotency.from_item(item, clock.seconds()) if item else None
+    return from_item(item, clock.seconds()) if item else None

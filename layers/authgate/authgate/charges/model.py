@@ -1,4 +1,4 @@
-"""The charge resource: its identifier and its JSON representation (the stored record is stores.charges.Charge)."""
+"""The charge resource: its identifier and its JSON representation (the stored record is billing.charge.Charge)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from authgate import clock
 
 if TYPE_CHECKING:
-    from authgate.stores.charges import Charge
+    from authgate.billing.charge import Charge
 
 # Amounts are integers in the currency's minor unit; the ceiling keeps every amount exact in
 # JSON numbers and in any client's int32-or-wider type, and matches common card-network limits.

@@ -7,16 +7,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate import clock
+from authgate.billing.charge import Charge
+from authgate.billing.errors import IdempotencyKeyReused, IdempotencyKeyUsed
+from authgate.billing.idempotency import TTL_SECONDS, IdempotencyRecord
 from authgate.charges import cursor
 from authgate.charges.charge_request import ChargeRequest, parse_charge_request
 from authgate.charges.idempotency import digest, fingerprint
 from authgate.charges.model import is_charge_id, new_charge_id, representation
 from authgate.charges.tenants import enabled_currencies
 from authgate.errors import ApiError, FieldError
-from authgate.stores import idempotency
-from authgate.stores.charges import Charge, ChargeStore, from_item
-from authgate.stores.exceptions import IdempotencyKeyReused, IdempotencyKeyUsed
-from authgate.stores.idempotency import IdempotencyRecord
+from authgate.stores.charges import ChargeStore
 
 if TYPE_CHECKING:
     from authgate.stores.batch import BatchRead, Pending
@@ -86,7 +86,7 @@ def create_charge(principal: Principal, body: dict[str, Any], key: str | None,
     first = _body(charge)
     record = IdempotencyRecord(digest=digest(principal.client_id, key), request_hash=request_hash,
                                tenant_id=principal.tenant, charge_id=charge.charge_id, status=201, body=first,
-                               expiration=clock.seconds() + idempotency.TTL_SECONDS)
+                               expiration=clock.seconds() + TTL_SECONDS)
     try:
         store.create(charge, record)
     except IdempotencyKeyUsed as used:
@@ -99,17 +99,17 @@ def create_charge(principal: Principal, body: dict[str, Any], key: str | None,
 def charge_reader(charge_id: str) -> Callable[[Principal, BatchRead], Pending | None]:
     """The prefetch of GET /charges/{id}: the charge, read with the guard's batch (tokens.guard)."""
     def prefetch(principal: Principal, reads: BatchRead) -> Pending | None:
-        return ChargeStore.prefetch(reads, principal.tenant, charge_id) if is_charge_id(charge_id) else None
+        return ChargeStore().prefetch(reads, principal.tenant, charge_id) if is_charge_id(charge_id) else None
 
     return prefetch
 
 
 def found_charge(charge_id: str, pending: Pending | None) -> dict[str, Any]:
     """The prefetched charge, or 404 not_found, also when it belongs to another tenant (no existence leak)."""
-    item = pending.item if pending is not None else None
-    if item is None:
+    charge = ChargeStore.found(pending)
+    if charge is None:
         raise ApiError("not_found", f"No charge {charge_id} exists." if is_charge_id(charge_id) else "No such charge.")
-    return representation(from_item(item))
+    return representation(charge)
 
 
 def _bad_parameter(name: str, detail: str) -> ApiError:

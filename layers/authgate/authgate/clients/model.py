@@ -1,9 +1,11 @@
 """A registered OAuth client (RFC 6749 2; metadata RFC 7591 2) and its secret (RFC 6749 2.3.1).
 
 `FIELDS` is the one list of a client's attributes: it drives the DynamoDB item
-(stores.clients) and the admin listing's public view. To add a field, add it to `Client` and to
-`FIELDS`. Secrets are server-generated, 256-bit random values, so a single SHA-256 is the right
-hash (nothing to brute-force); comparison is constant-time.
+(stores.clients), the admin listing's public view, and every Client built from values by name
+(`client_of`: a seed, an admin command, a registration; `registered`: an administrator's new
+client). To add a field, add it to `Client` and to `FIELDS`. Secrets are server-generated,
+256-bit random values, so a single SHA-256 is the right hash (nothing to brute-force);
+comparison is constant-time.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from authgate import records
@@ -153,19 +156,64 @@ def client_secret_matches(client: Client | None, secret: str) -> bool:
     return ok and client is not None and bool(client.secret_hash)
 
 
-def check_registration(*, client_type: str, error_format: str, environment: str,
-                       token_endpoint_auth_method: str, profile: str) -> None:
+def check_registration(client: Client) -> None:
     """ValueError unless every enumerated registration value is one this server knows (RFC 7591 2)."""
-    if client_type not in CLIENT_TYPES:
+    if client.client_type not in CLIENT_TYPES:
         raise ValueError(f"client_type must be one of {CLIENT_TYPES}")
-    if error_format not in ERROR_FORMATS:
+    if client.error_format not in ERROR_FORMATS:
         raise ValueError(f"error_format must be one of {ERROR_FORMATS}")
-    if environment not in ENVIRONMENTS:
+    if client.environment not in ENVIRONMENTS:
         raise ValueError(f"environment must be one of {ENVIRONMENTS}")
-    if token_endpoint_auth_method and token_endpoint_auth_method not in AUTH_METHODS:
+    if client.token_endpoint_auth_method and client.token_endpoint_auth_method not in AUTH_METHODS:
         raise ValueError(f"token_endpoint_auth_method must be one of {AUTH_METHODS}")
-    if profile and profile not in PROFILES:
+    if client.profile and client.profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}")
+
+
+def _keys(value: Any) -> tuple[dict[str, Any], ...]:
+    # A JWK Set (RFC 7517 5) or its keys.
+    return tuple(value.get("keys", ()) if isinstance(value, Mapping) else value)
+
+
+def _pairs(value: Any) -> tuple[tuple[str, Any], ...]:
+    # (key, value) pairs or a mapping; list values become tuples, the pairs sorted.
+    pairs = value.items() if isinstance(value, Mapping) else value
+    return tuple(sorted((k, v if isinstance(v, str) else tuple(v)) for k, v in pairs))
+
+
+# How a value given by name becomes the Client's, by field kind (sequences are held as tuples).
+_AS_HELD: dict[str, Callable[[Any], Any]] = {"STRINGS": tuple, "KEYS": _keys, "MAP": _pairs}
+FIELD_NAMES = frozenset(f.name for f in FIELDS)
+
+
+def client_of(values: Mapping[str, Any]) -> Client:
+    """A Client from values by field name (a seed's JSON, an admin command, a registration): absent
+    fields read as `FIELDS` says, sequences become tuples; unknown names are ignored."""
+    held: dict[str, Any] = {}
+    for f in FIELDS:
+        value = values.get(f.name, f.missing)
+        held[f.name] = value if value is None else _AS_HELD.get(f.kind, _same)(value)
+    return Client(**held)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def registered(values: Mapping[str, Any], *, stage: str, now: int,
+               secret: str | None = None) -> tuple[Client, str | None]:
+    """A client an administrator registers, from values by field name (None: not given), and its plaintext
+    secret, shown ONCE: a confidential client gets one (`secret`, a local seed's known demo secret, or a
+    new one) unless it proves itself with registered keys (private_key_jwt, RFC 7523 2.2); ValueError for
+    an enumerated value this server does not know (RFC 7591 2)."""
+    given = {name: value for name, value in values.items() if value is not None}
+    client = client_of({"environment": stage, "created_at": now, **given})
+    client = client._replace(client_id=client.client_id or f"client_{secrets.token_hex(8)}")
+    check_registration(client)
+    plaintext = None
+    if client.client_type == "confidential" and client.token_endpoint_auth_method != "private_key_jwt":
+        plaintext = secret or new_secret()
+    return client._replace(secret_hash=hash_secret(plaintext) if plaintext else None), plaintext
 
 
 def to_item(client: Client) -> records.Item:

@@ -43,12 +43,13 @@ from authgate.oauth.consent_page import (
 )
 from authgate.oauth.resource_indicator import resolve
 from authgate.settings import get_settings
+from authgate.single_use.errors import PushedRequestError
 from authgate.stores.clients import ClientStore
 from authgate.stores.codes import CodeStore
-from authgate.stores.exceptions import PushedRequestError
 from authgate.stores.pushed_requests import PushedRequestStore
-from authgate.stores.tenants import Tenant, TenantStore
+from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
+from authgate.tenants.model import Tenant
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
@@ -209,7 +210,7 @@ def _admit_self_registered(request: Request, client: Client, tenant: Tenant, aut
 
 def _assign_registered(client: Client, tenant: Tenant) -> None:
     from authgate import clock
-    from authgate.stores.exceptions import ClientNotFound
+    from authgate.clients.errors import ClientNotFound
     from authgate.stores.registrations import DAY, RegistrationStore
 
     store = RegistrationStore()

@@ -24,7 +24,7 @@ from authgate.oauth.resource_indicator import (
 )
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
 from authgate.resources.model import Resource
-from authgate.stores.tenants import Tenant
+from authgate.tenants.model import Tenant
 
 # client_id is VSCHAR (RFC 6749 A.1); bounded so an absurd value is rejected before any lookup.
 _VSCHAR = re.compile(r"[\x20-\x7E]{1,200}")

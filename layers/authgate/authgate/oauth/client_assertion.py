@@ -124,7 +124,7 @@ def verify(assertion: Assertion, client: Client, issuer: str) -> None:
 
 
 def _use_once(client_id: str, jti: str, until: int, now: int) -> None:
-    from authgate.stores.exceptions import Replayed
+    from authgate.single_use.errors import Replayed
     from authgate.stores.replay import ReplayGuard, assertion_key
 
     try:

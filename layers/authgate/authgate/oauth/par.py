@@ -24,7 +24,8 @@ from authgate.oauth.client_profile import check_authorization
 from authgate.oauth.form import read_form
 from authgate.oauth.token_proof import token_proof
 from authgate.stores.pushed_requests import PushedRequestStore
-from authgate.stores.tenants import Tenant, TenantStore
+from authgate.stores.tenants import TenantStore
+from authgate.tenants.model import Tenant
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client

@@ -18,6 +18,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from authgate import clock
+from authgate.clients.errors import ClientExists, ClientNotFound
 from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.errors.challenges import bearer
@@ -26,7 +27,6 @@ from authgate.issuer import base_url
 from authgate.oauth.client_metadata import rules
 from authgate.settings import get_settings
 from authgate.stores.clients import ClientStore
-from authgate.stores.exceptions import ClientExists, ClientNotFound
 from authgate.stores.registrations import (
     DAY,
     UNASSIGNED,

@@ -18,7 +18,7 @@ from authgate.errors import ApiError
 if TYPE_CHECKING:
     from authgate.clients.model import Client
     from authgate.errors.codes import Code
-    from authgate.stores.tenants import Tenant
+    from authgate.tenants.model import Tenant
 
 REGISTRATION = "registration"
 METADATA_DOCUMENT = "metadata_document"

@@ -39,7 +39,8 @@ def post_token(request: Request) -> Response:
     check_grant(client, grant_type)
     # Load the signing key before any grant changes state: a key-store fault is then a plain 503
     # with the code or refresh token untouched, not a consumed code whose tokens were never sent.
-    current_signer()
+    # A cold read brings the client's tenant in the same call (the grant reads it next).
+    current_signer(client.tenant_id)
     now = clock.seconds()
     # RFC 9449 5: the proof is checked and its jti spent before the grant changes any state.
     issuer = base_url(request)

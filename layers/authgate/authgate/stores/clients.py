@@ -1,32 +1,40 @@
 """ClientsTable: registered OAuth clients (RFC 6749 §2) and the browser-origin index beside them.
 
 The model and its rules are authgate.clients; this module reads and writes them. Reads are
-strongly consistent so a rotated-out secret stops working at once.
+strongly consistent so a rotated-out secret stops working at once. Every write of a client is
+one PutItem of its whole item (clients.model.to_item) under the condition that says which
+record it may replace: none (a new client), one of the same source, the one that exists.
 """
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from authgate import clock
+from authgate import clock, records
+from authgate.clients.errors import ClientExists, ClientNotFound
 from authgate.clients.model import (
     DOCUMENT_SOURCE,
+    FIELD_NAMES,
     MAX_CLIENT_ID_LENGTH,
     Client,
-    check_registration,
     from_item,
     hash_secret,
     new_secret,
+    registered,
     to_item,
 )
 from authgate.clients.origins import ORIGIN_PREFIX, browser_origins, origin_record_id
-from authgate.records import s
+from authgate.records import s, ss
 from authgate.settings import get_settings
 from authgate.stores.base import TableStore
 from authgate.stores.batch import BatchRead, Pending
-from authgate.stores.exceptions import ClientExists, ClientNotFound
+
+_SOURCE = {"#source": "source"}
+
+
+def key(client_id: str) -> dict[str, Any]:
+    return {"client_id": s(client_id)}
 
 
 class ClientStore(TableStore):
@@ -34,16 +42,11 @@ class ClientStore(TableStore):
 
     table_setting = "clients"
 
-    def key(self, client_id: str) -> dict[str, Any]:
-        return {"client_id": s(client_id)}
-
     def get(self, client_id: str, *, any_environment: bool = False) -> Client | None:
         """The client, or None when unknown or registered for another environment (contract 5.3)."""
         if not client_id or len(client_id) > MAX_CLIENT_ID_LENGTH or client_id.startswith(ORIGIN_PREFIX):
             return None
-        with self.faults("get"):
-            item = self.db.get_item(TableName=self.table, Key=self.key(client_id),
-                                    ConsistentRead=True).get("Item")
+        item = self.find(key(client_id))
         return self.visible(from_item(item), any_environment) if item else None
 
     def get_with(self, client_id: str, extra: dict[str, list[dict[str, Any]]]
@@ -54,7 +57,7 @@ class ClientStore(TableStore):
         items by table name.
         """
         reads = BatchRead(self.db, "clients.batch_get")
-        others = {table: [reads.add(table, key) for key in keys] for table, keys in extra.items()}
+        others = {table: [reads.add(table, k) for k in keys] for table, keys in extra.items()}
         client = self.prefetch(reads, client_id)
         reads.run()
         return (self.found(client),
@@ -64,7 +67,7 @@ class ClientStore(TableStore):
         """Register the client's record in the request's batch read (None: an id no client can have)."""
         if not client_id or len(client_id) > MAX_CLIENT_ID_LENGTH or client_id.startswith(ORIGIN_PREFIX):
             return None
-        return reads.add(self.table, self.key(client_id))
+        return reads.add(self.table, key(client_id))
 
     def found(self, pending: Pending | None) -> Client | None:
         """The client a prefetched read found (None if unknown or of another environment)."""
@@ -81,106 +84,80 @@ class ClientStore(TableStore):
             return client
         return None
 
-    def create(self, *, tenant_id: str, name: str = "", client_type: str = "confidential",
-               redirect_uris: Iterable[str] = (), grant_types: Iterable[str] = (),
-               scopes: Iterable[str] = (), error_format: str = "problem",
-               requires_admin_approval: bool = False, client_id: str | None = None,
-               environment: str | None = None, secret: str | None = None,
-               jwks: Iterable[dict[str, Any]] = (), token_endpoint_auth_method: str = "",
-               require_pushed_authorization_requests: bool = False,
-               profile: str = "", dpop_bound_access_tokens: bool = False,
-               resource_scopes: Iterable[tuple[str, tuple[str, ...]]] = ()) -> tuple[Client, str | None]:
-        """Register a client; returns it and its plaintext secret (confidential only), shown ONCE.
+    def create(self, *, secret: str | None = None, **values: Any) -> tuple[Client, str | None]:
+        """Register a client from its fields by name (clients.model.FIELDS; absent ones take their defaults,
+        None is not given); returns it and its plaintext secret (confidential only), shown ONCE.
 
         `secret` lets a local seed fix a known demo secret; otherwise one is generated. A
         private_key_jwt client gets no secret: it proves itself with its registered keys.
         """
-        environment = environment or get_settings().stage
-        check_registration(client_type=client_type, error_format=error_format, environment=environment,
-                           token_endpoint_auth_method=token_endpoint_auth_method, profile=profile)
-        plaintext = None
-        if client_type == "confidential" and token_endpoint_auth_method != "private_key_jwt":
-            plaintext = secret or new_secret()
-        client = Client(
-            client_id=client_id or f"client_{secrets.token_hex(8)}", tenant_id=tenant_id,
-            environment=environment, client_type=client_type,
-            secret_hash=hash_secret(plaintext) if plaintext else None,
-            redirect_uris=tuple(redirect_uris), grant_types=tuple(grant_types), scopes=tuple(scopes),
-            error_format=error_format, requires_admin_approval=requires_admin_approval, name=name,
-            created_at=clock.seconds(), jwks=tuple(jwks), token_endpoint_auth_method=token_endpoint_auth_method,
-            require_pushed_authorization_requests=require_pushed_authorization_requests, profile=profile,
-            dpop_bound_access_tokens=dpop_bound_access_tokens, resource_scopes=tuple(sorted(resource_scopes)),
-        )
-        with self.faults("create", refused=lambda: ClientExists(client.client_id)):
-            # A cached metadata document under this id gives way (draft-ietf-oauth-client-id-metadata-
-            # document-02 7.2, pre-registration): the administrator's record wins, and is never fetched over.
-            self.db.put_item(TableName=self.table, Item=to_item(client),
-                             ConditionExpression="attribute_not_exists(client_id) OR #source = :document",
-                             ExpressionAttributeNames={"#source": "source"},
-                             ExpressionAttributeValues={":document": s(DOCUMENT_SOURCE)})
+        unknown = set(values) - FIELD_NAMES
+        if unknown:
+            raise TypeError(f"unknown client fields: {sorted(unknown)}")
+        client, plaintext = registered(values, stage=get_settings().stage, now=clock.seconds(), secret=secret)
+        # A cached metadata document under this id gives way (draft-ietf-oauth-client-id-metadata-
+        # document-02 7.2, pre-registration): the administrator's record wins, and is never fetched over.
+        self._write(client, "create", "attribute_not_exists(client_id) OR #source = :source", ClientExists,
+                    source=DOCUMENT_SOURCE)
         self._index_origins(client)
         return client, plaintext
 
     def put(self, client: Client) -> None:
         """Write a client as given (seed loading; replaces an existing record)."""
-        with self.faults("put"):
-            self.db.put_item(TableName=self.table, Item=to_item(client))
+        self.upsert(to_item(client))
         self._index_origins(client)
 
     def create_record(self, client: Client) -> None:
         """Write a new self-registered client as it is (RFC 7591); ClientExists if the id is taken."""
-        with self.faults("create", refused=lambda: ClientExists(client.client_id)):
-            self.db.put_item(TableName=self.table, Item=to_item(client),
-                             ConditionExpression="attribute_not_exists(client_id)")
+        self._write(client, "create", "attribute_not_exists(client_id)", ClientExists)
 
     def save(self, client: Client) -> None:
         """Write a self-registered client's record as it is (a metadata document's cache entry):
         no origin index, whose records would outlive it. Never over a record of another source (an
         administrator's client under the same id): ClientExists then."""
-        with self.faults("save", refused=lambda: ClientExists(client.client_id)):
-            self.db.put_item(TableName=self.table, Item=to_item(client),
-                             ConditionExpression="attribute_not_exists(client_id) OR #source = :source",
-                             ExpressionAttributeNames={"#source": "source"},
-                             ExpressionAttributeValues={":source": s(client.source)})
+        self._write(client, "save", "attribute_not_exists(client_id) OR #source = :source", ClientExists,
+                    source=client.source)
 
     def replace(self, client: Client) -> None:
         """Rewrite an existing client's registration (admin updates); ClientNotFound if it is gone."""
-        with self.faults("replace", refused=lambda: ClientNotFound(client.client_id)):
-            self.db.put_item(TableName=self.table, Item=to_item(client),
-                             ConditionExpression="attribute_exists(client_id)")
+        self._write(client, "replace", "attribute_exists(client_id)", ClientNotFound)
+
+    def _write(self, client: Client, operation: str, condition: str, refused: type[Exception], *,
+               source: str | None = None) -> None:
+        """One PutItem of the client's whole item where `condition` holds (`#source = :source`: `source`)."""
+        self.upsert(to_item(client), operation, condition=condition,
+                    names=_SOURCE if source is not None else None,
+                    values={":source": s(source)} if source is not None else None,
+                    refused=lambda: refused(client.client_id))
 
     def delete(self, client: Client) -> None:
         """Remove a client as it was read, and its browser-origin entries; ClientNotFound if the record
         is gone or another source's meanwhile (an administrator's, over a cached document)."""
-        values: dict[str, Any] = {":source": s(client.source)} if client.source else {}
-        with self.faults("delete", refused=lambda: ClientNotFound(client.client_id)):
-            self.db.delete_item(
-                TableName=self.table, Key=self.key(client.client_id), ExpressionAttributeNames={"#source": "source"},
-                ConditionExpression=("#source = :source" if client.source
-                                     else "attribute_exists(client_id) AND attribute_not_exists(#source)"),
-                **({"ExpressionAttributeValues": values} if values else {}))
+        self.destroy(key(client.client_id), names=_SOURCE,
+                     condition=("#source = :source" if client.source
+                                else "attribute_exists(client_id) AND attribute_not_exists(#source)"),
+                     values={":source": s(client.source)} if client.source else None,
+                     refused=lambda: ClientNotFound(client.client_id))
         for origin in sorted(browser_origins(client)):
             with self.faults("unindex_origin"):
                 self.db.update_item(
-                    TableName=self.table, Key=self.key(origin_record_id(client.environment, origin)),
-                    UpdateExpression="DELETE clients :c", ExpressionAttributeValues={":c": {"SS": [client.client_id]}})
+                    TableName=self.table, Key=key(origin_record_id(client.environment, origin)),
+                    UpdateExpression="DELETE clients :c", ExpressionAttributeValues={":c": ss([client.client_id])})
 
     def _index_origins(self, client: Client) -> None:
         """Record the client under each of its browser origins (one UpdateItem per origin)."""
         for origin in sorted(browser_origins(client)):
             with self.faults("index_origin"):
                 self.db.update_item(
-                    TableName=self.table, Key=self.key(origin_record_id(client.environment, origin)),
-                    UpdateExpression="ADD clients :c", ExpressionAttributeValues={":c": {"SS": [client.client_id]}})
+                    TableName=self.table, Key=key(origin_record_id(client.environment, origin)),
+                    UpdateExpression="ADD clients :c", ExpressionAttributeValues={":c": ss([client.client_id])})
 
     def origin_allowed(self, origin: str) -> bool:
         """Whether a public client of this environment has a redirect URI on `origin` (one GetItem)."""
         if not origin or len(origin) > 300:
             return False
-        with self.faults("origin"):
-            item = self.db.get_item(TableName=self.table,
-                                    Key=self.key(origin_record_id(get_settings().stage, origin))).get("Item")
-        return bool(item and item.get("clients", {}).get("SS"))
+        item = self.find(key(origin_record_id(get_settings().stage, origin)), "origin", consistent=False)
+        return bool(item and records.from_item(ORIGIN_FIELDS, item)["clients"])
 
     def rotate_secret(self, client_id: str) -> str:
         """Replace the secret of a confidential client; the old one fails from the next request."""
@@ -189,7 +166,7 @@ class ClientStore(TableStore):
         with self.faults("rotate_secret", refused=lambda: ClientNotFound(client_id)):
             # Only an existing confidential client has a secret to rotate.
             self.db.update_item(
-                TableName=self.table, Key=self.key(client_id),
+                TableName=self.table, Key=key(client_id),
                 UpdateExpression="SET secret_hash = :h",
                 ConditionExpression="attribute_exists(client_id) AND client_type = :c",
                 ExpressionAttributeValues={":h": s(hash_secret(secret)), ":c": s("confidential")},
@@ -198,13 +175,9 @@ class ClientStore(TableStore):
 
     def list(self) -> Iterator[Client]:
         """Every client of every environment (admin listing)."""
-        kwargs: dict[str, Any] = {"TableName": self.table}
-        while True:
-            with self.faults("list"):
-                page = self.db.scan(**kwargs)
-            for item in page.get("Items", []):
-                if not item["client_id"]["S"].startswith(ORIGIN_PREFIX):
-                    yield from_item(item)
-            if not page.get("LastEvaluatedKey"):
-                return
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return (from_item(item) for item in self.scan("list", consistent=False)
+                if not records.string(item, "client_id").startswith(ORIGIN_PREFIX))
+
+
+# An origin record (clients.origins): its key and the ids of the public clients on that origin.
+ORIGIN_FIELDS = (records.Field("client_id", "S"), records.Field("clients", "SET", ()))

@@ -3,9 +3,9 @@
 Every store wraps its AWS calls in `dynamodb_faults()`: throttling, an outage or a timeout
 becomes StorageUnavailable (a domain exception; authgate.failures makes it 503 with
 Retry-After, `temporarily_unavailable` on OAuth surfaces). Other ClientErrors propagate so the
-store can translate its own codes: `refused=` turns a failed write condition into the store's
-domain exception, and `condition_failed` answers the same question where a store reads the
-failed item first (ConditionalCheckFailedException). The limiter asks
+store can translate its own codes: `refused=` turns a failed write condition into the refusal
+its domain package defines (errors.py), and `condition_failed` answers the same question where a
+store reads the failed item first (ConditionalCheckFailedException). The limiter asks
 `is_unavailable` the same question to fail open, and a cancelled transaction's per-item reasons
 are judged by the same sets.
 """
@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from authgate.stores.exceptions import StorageUnavailable, StoreError
+from authgate.stores.exceptions import StorageUnavailable
 
 # Error codes DynamoDB (and the SDK's retry layer) use for "not now, try again".
 UNAVAILABLE_CODES = frozenset({
@@ -75,7 +75,7 @@ def unavailable(operation: str, reason: str) -> StorageUnavailable:
 
 @contextmanager
 def dynamodb_faults(operation: str = "dynamodb", *,
-                    refused: Callable[[], StoreError] | None = None) -> Iterator[None]:
+                    refused: Callable[[], Exception] | None = None) -> Iterator[None]:
     """Translate throttling/outage inside the block into StorageUnavailable (`raise ... from`),
     and a failed write condition into `refused()` when given."""
     from botocore.exceptions import BotoCoreError, ClientError

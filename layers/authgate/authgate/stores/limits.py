@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from authgate import records
+from authgate.records import n, s
 from authgate.stores.base import TableStore
 from authgate.stores.faults import condition_failed, is_unavailable
 
@@ -40,7 +42,11 @@ class LimitsUnavailable(Exception):
 
 
 def _numbers(item: Mapping[str, Any], attributes: Iterable[str]) -> dict[str, int]:
-    return {name: int((item.get(name) or {}).get("N", "0")) for name in attributes}
+    return {name: records.number(item, name) for name in attributes}
+
+
+def _key(key: str) -> dict[str, dict[str, str]]:
+    return {"limit_key": s(key)}
 
 
 def _client_error_code(exc: BaseException) -> str:
@@ -61,16 +67,16 @@ class LimitsStore(TableStore):
         from botocore.exceptions import BotoCoreError, ClientError
 
         names = {f"#c{i}": attribute for i, attribute in enumerate(quotas)}
-        values: dict[str, Any] = {":one": {"N": "1"}, ":exp": {"N": str(expires_at)}}
+        values: dict[str, Any] = {":one": n(1), ":exp": n(expires_at)}
         conditions = []
         for i, quota in enumerate(quotas.values()):
-            values[f":q{i}"] = {"N": str(quota)}
+            values[f":q{i}"] = n(quota)
             # Absent (the window's first request for this counter) or below its quota.
             conditions.append(f"(attribute_not_exists(#c{i}) OR #c{i} < :q{i})")
         try:
             result = self.db.update_item(
                 TableName=self.table,
-                Key={"limit_key": {"S": key}},
+                Key=_key(key),
                 UpdateExpression="ADD " + ", ".join(f"{alias} :one" for alias in names) + " SET expires_at = :exp",
                 ConditionExpression=" AND ".join(conditions),
                 ExpressionAttributeNames=names,
@@ -95,12 +101,12 @@ class LimitsStore(TableStore):
     @staticmethod
     def item_keys(keys: Iterable[str]) -> list[dict[str, dict[str, str]]]:
         """DynamoDB keys of `keys`, for a BatchGetItem on this table (RequestItems[store.table])."""
-        return [{"limit_key": {"S": key}} for key in keys]
+        return [_key(key) for key in keys]
 
     @staticmethod
     def failures(items: Iterable[Mapping[str, Any]]) -> dict[str, int]:
         """The `failures` count of each fetched item, by key (absent items count zero)."""
-        return {item["limit_key"]["S"]: _numbers(item, ("failures",))["failures"]
+        return {records.string(item, "limit_key"): records.number(item, "failures")
                 for item in items if "limit_key" in item}
 
     def read(self, keys: list[str]) -> dict[str, int]:
@@ -117,10 +123,10 @@ class LimitsStore(TableStore):
         try:
             self.db.update_item(
                 TableName=self.table,
-                Key={"limit_key": {"S": key}},
+                Key=_key(key),
                 UpdateExpression="ADD #n :one SET expires_at = :exp",
                 ExpressionAttributeNames={"#n": attribute},
-                ExpressionAttributeValues={":one": {"N": "1"}, ":exp": {"N": str(expires_at)}},
+                ExpressionAttributeValues={":one": n(1), ":exp": n(expires_at)},
             )
         except (ClientError, BotoCoreError) as exc:
             if is_unavailable(exc):

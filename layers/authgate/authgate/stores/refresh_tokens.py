@@ -1,6 +1,6 @@
 """RefreshTokensTable: refresh-token families with rotation and reuse detection (RFC 9700 §4.14.2).
 
-Two kinds of item share the table:
+The record and its failure are authgate.single_use.refresh_tokens. Two kinds of item share the table:
 - a token: `token_hash` = SHA-256 hex of the token, with family_id (the grant id), client,
   tenant, subject, scope, state active | rotated | revoked, rotated_to and expires_at (the
   family's expiry: rotation never extends a family);
@@ -12,67 +12,33 @@ any number of concurrent rotations of one token at most one succeeds.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-from typing import Any, NamedTuple
+from typing import Any
 
+from authgate import records
+from authgate.records import Field, n, s
 from authgate.settings import get_settings
+from authgate.single_use.errors import RotationFailed
+from authgate.single_use.refresh_tokens import FIELDS, RefreshToken, hash_token
 from authgate.stores.base import TableStore
-from authgate.stores.exceptions import RotationFailed, StorageUnavailable
+from authgate.stores.exceptions import StorageUnavailable
 from authgate.stores.faults import cancellation_codes
 
-
-class RefreshToken(NamedTuple):
-    token_hash: str
-    family_id: str
-    client_id: str
-    tenant_id: str
-    subject: str
-    scope: str
-    state: str
-    expires_at: int
-    issued_at: int
-    rotated_to: str | None = None
-    # RFC 9449 5.0: a public client's family is bound to the key (thumbprint) of its first proof.
-    dpop_jkt: str | None = None
-    # RFC 8707 2.2: the resource the grant is for (None: the charges API); every token of the
-    # family is for it.
-    resource: str | None = None
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+# A token's item: its record and the kind that tells it from a family head.
+ITEM_FIELDS = (*FIELDS, Field("kind", "S", ""))
+_STATE = {"#s": "state"}
 
 
 def family_key(family_id: str) -> str:
     return f"family#{family_id}"
 
 
-def _token_item(r: RefreshToken) -> dict[str, Any]:
-    item: dict[str, Any] = {
-        "token_hash": {"S": r.token_hash}, "kind": {"S": "token"}, "family_id": {"S": r.family_id},
-        "client_id": {"S": r.client_id}, "tenant_id": {"S": r.tenant_id}, "subject": {"S": r.subject},
-        "scope": {"S": r.scope}, "state": {"S": r.state}, "expires_at": {"N": str(r.expires_at)},
-        "issued_at": {"N": str(r.issued_at)},
-    }
-    if r.dpop_jkt:
-        item["dpop_jkt"] = {"S": r.dpop_jkt}
-    if r.resource:
-        item["resource"] = {"S": r.resource}
-    return item
+def _key(token_hash: str) -> dict[str, Any]:
+    return {"token_hash": s(token_hash)}
 
 
-def _from_item(item: dict[str, Any]) -> RefreshToken:
-    return RefreshToken(
-        token_hash=item["token_hash"]["S"], family_id=item["family_id"]["S"],
-        client_id=item["client_id"]["S"], tenant_id=item.get("tenant_id", {}).get("S", ""),
-        subject=item.get("subject", {}).get("S", ""), scope=item.get("scope", {}).get("S", ""),
-        state=item["state"]["S"], expires_at=int(item["expires_at"]["N"]),
-        issued_at=int(item.get("issued_at", {}).get("N", "0")),
-        rotated_to=item.get("rotated_to", {}).get("S"),
-        dpop_jkt=item.get("dpop_jkt", {}).get("S"),
-        resource=item.get("resource", {}).get("S"),
-    )
+def _token_item(record: RefreshToken) -> records.Item:
+    return records.to_item(ITEM_FIELDS, {**record._asdict(), "kind": "token"})
 
 
 class RefreshTokenStore(TableStore):
@@ -82,11 +48,10 @@ class RefreshTokenStore(TableStore):
         # if_not_exists: a family revoked before its first token was written (a replayed code
         # racing the winning exchange) stays revoked.
         return {"Update": {
-            "TableName": self.table, "Key": {"token_hash": {"S": family_key(family_id)}},
+            "TableName": self.table, "Key": _key(family_key(family_id)),
             "UpdateExpression": "SET #s = if_not_exists(#s, :active), kind = :family, expires_at = :e",
-            "ExpressionAttributeNames": {"#s": "state"},
-            "ExpressionAttributeValues": {":active": {"S": "active"}, ":family": {"S": "family"},
-                                          ":e": {"N": str(expires_at)}},
+            "ExpressionAttributeNames": _STATE,
+            "ExpressionAttributeValues": {":active": s("active"), ":family": s("family"), ":e": n(expires_at)},
         }}
 
     def start_family(self, *, family_id: str, client_id: str, tenant_id: str, subject: str,
@@ -120,12 +85,13 @@ class RefreshTokenStore(TableStore):
         """The token's record (any state), or None when unknown. Strongly consistent."""
         if not token or len(token) > 512:
             return None
-        with self.faults("get"):
-            item = self.db.get_item(TableName=self.table, Key={"token_hash": {"S": hash_token(token)}},
-                                    ConsistentRead=True).get("Item")
-        if not item or item.get("kind", {}).get("S") != "token":
+        item = self.find(_key(hash_token(token)))
+        if not item:
             return None
-        return _from_item(item)
+        values = records.from_item(ITEM_FIELDS, item)
+        if values.pop("kind") != "token":
+            return None
+        return RefreshToken(**values)
 
     def rotate(self, old: RefreshToken, now: int) -> str:
         """Replace an active token by a new one of the same family, scope and expiry."""
@@ -140,19 +106,19 @@ class RefreshTokenStore(TableStore):
                 self.db.transact_write_items(TransactItems=[
                     # The presented token must still be active: exactly one rotation wins.
                     {"Update": {
-                        "TableName": self.table, "Key": {"token_hash": {"S": old.token_hash}},
+                        "TableName": self.table, "Key": _key(old.token_hash),
                         "UpdateExpression": "SET #s = :rotated, rotated_to = :new, rotated_at = :now",
                         "ConditionExpression": "#s = :active",
-                        "ExpressionAttributeNames": {"#s": "state"},
-                        "ExpressionAttributeValues": {":rotated": {"S": "rotated"}, ":active": {"S": "active"},
-                                                      ":new": {"S": new.token_hash}, ":now": {"N": str(now)}},
+                        "ExpressionAttributeNames": _STATE,
+                        "ExpressionAttributeValues": {":rotated": s("rotated"), ":active": s("active"),
+                                                      ":new": s(new.token_hash), ":now": n(now)},
                     }},
                     # A revoked family rotates no more, whichever of its tokens is presented.
                     {"ConditionCheck": {
-                        "TableName": self.table, "Key": {"token_hash": {"S": family_key(old.family_id)}},
+                        "TableName": self.table, "Key": _key(family_key(old.family_id)),
                         "ConditionExpression": "#s = :active",
-                        "ExpressionAttributeNames": {"#s": "state"},
-                        "ExpressionAttributeValues": {":active": {"S": "active"}},
+                        "ExpressionAttributeNames": _STATE,
+                        "ExpressionAttributeValues": {":active": s("active")},
                     }},
                     {"Put": {"TableName": self.table, "Item": _token_item(new),
                              "ConditionExpression": "attribute_not_exists(token_hash)"}},
@@ -178,16 +144,13 @@ class RefreshTokenStore(TableStore):
         """Mark the family revoked: none of its tokens can be rotated again (RFC 7009 2.1)."""
         with self.faults("revoke_family"):
             self.db.update_item(
-                TableName=self.table, Key={"token_hash": {"S": family_key(family_id)}},
+                TableName=self.table, Key=_key(family_key(family_id)),
                 UpdateExpression="SET #s = :revoked, kind = :family, expires_at = if_not_exists(expires_at, :e)",
-                ExpressionAttributeNames={"#s": "state"},
-                ExpressionAttributeValues={":revoked": {"S": "revoked"}, ":family": {"S": "family"},
-                                           ":e": {"N": str(expires_at)}},
+                ExpressionAttributeNames=_STATE,
+                ExpressionAttributeValues={":revoked": s("revoked"), ":family": s("family"), ":e": n(expires_at)},
             )
 
     def family_active(self, family_id: str) -> bool:
         """True while the family is not revoked (introspection of a refresh token)."""
-        with self.faults("family"):
-            item = self.db.get_item(TableName=self.table, Key={"token_hash": {"S": family_key(family_id)}},
-                                    ConsistentRead=True).get("Item")
-        return bool(item) and item["state"]["S"] == "active"
+        item = self.find(_key(family_key(family_id)), "family")
+        return bool(item) and records.string(item or {}, "state") == "active"

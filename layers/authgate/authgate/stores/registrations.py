@@ -16,10 +16,12 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
+from authgate import records
+from authgate.clients.errors import ClientNotFound
 from authgate.clients.model import Client, hash_secret, to_item
 from authgate.records import n, s
 from authgate.stores.base import TableStore
-from authgate.stores.exceptions import ClientNotFound
+from authgate.stores.clients import key
 
 INDEX = "RegistrationPools"
 UNASSIGNED = "unassigned"
@@ -68,7 +70,7 @@ class RegistrationStore(TableStore):
                 KeyConditionExpression="registration_pool = :p AND expires_at > :now",
                 ExpressionAttributeValues={":p": s(pool), ":now": n(now)})
         items = page.get("Items") or []
-        return int(items[0]["expires_at"]["N"]) if items else None
+        return records.number(items[0], "expires_at") if items else None
 
     def assign(self, client_id: str, tenant_id: str, expires_at: int) -> None:
         """Make an unassigned client the tenant's, now used: it lives until `expires_at`; ClientNotFound
@@ -76,7 +78,7 @@ class RegistrationStore(TableStore):
         with self.faults("assign", refused=lambda: ClientNotFound(client_id)):
             # Only while unassigned: two tenants' first sign-ins at once, one wins.
             self.db.update_item(
-                TableName=self.table, Key={"client_id": s(client_id)},
+                TableName=self.table, Key=key(client_id),
                 UpdateExpression="SET tenant_id = :t, registration_pool = :t, expires_at = :e",
                 ConditionExpression="attribute_exists(client_id) AND registration_pool = :u",
                 ExpressionAttributeValues={":t": s(tenant_id), ":u": s(UNASSIGNED), ":e": n(expires_at)})
@@ -84,20 +86,17 @@ class RegistrationStore(TableStore):
     def replace(self, client: Client, token_hash_was: str) -> None:
         """RFC 7592 2.2: write the client's new registration (and token hash) if the token presented
         is still its current one; ClientNotFound if it is gone or its token changed meanwhile."""
-        with self.faults("replace", refused=lambda: ClientNotFound(client.client_id)):
-            self.db.put_item(TableName=self.table, Item=to_item(client),
-                             ConditionExpression="registration_token_hash = :was",
-                             ExpressionAttributeValues={":was": s(token_hash_was)})
+        self.upsert(to_item(client), "replace", condition="registration_token_hash = :was",
+                    values={":was": s(token_hash_was)}, refused=lambda: ClientNotFound(client.client_id))
 
     def touch(self, client_id: str, expires_at: int) -> None:
         """Push back an used client's expiry (TTL)."""
         with self.faults("touch", refused=lambda: ClientNotFound(client_id)):
             self.db.update_item(
-                TableName=self.table, Key={"client_id": s(client_id)},
+                TableName=self.table, Key=key(client_id),
                 UpdateExpression="SET expires_at = :e", ConditionExpression="attribute_exists(client_id)",
                 ExpressionAttributeValues={":e": n(expires_at)})
 
     def delete(self, client_id: str) -> None:
         """RFC 7592 2.3: the registration is gone at once."""
-        with self.faults("delete"):
-            self.db.delete_item(TableName=self.table, Key={"client_id": s(client_id)})
+        self.destroy(key(client_id))

@@ -1,20 +1,23 @@
 """ReplayTable: single-use JWT ids (DPoP proof `jti`, RFC 9449 11.1; client assertion `jti`, RFC 7523 3 item 7).
 
 One conditional PutItem decides: the first writer of an id wins, every later one within the
-id's window learns `Replayed`. DynamoDB deletes expired items by TTL only eventually (and moto
-never), so an item whose `expires_at` has passed no longer counts: the condition lets a write
-replace it. Ids are namespaced by what they guard, so a proof and an assertion never collide:
-`dpop#<jkt>#<jti>`, `assertion#<client_id>#<jti>`. Only a SHA-256 of the id is stored, so the
-table holds nothing a client chose verbatim and every key has the same size.
+id's window learns `Replayed` (authgate.single_use.errors). DynamoDB deletes expired items by
+TTL only eventually (and moto never), so an item whose `expires_at` has passed no longer counts:
+the condition lets a write replace it. Ids are namespaced by what they guard, so a proof and an
+assertion never collide: `dpop#<jkt>#<jti>`, `assertion#<client_id>#<jti>`. Only a SHA-256 of
+the id is stored, so the table holds nothing a client chose verbatim and every key has the same size.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from authgate import clock
+from authgate import clock, records
+from authgate.records import Field, n
+from authgate.single_use.errors import Replayed
 from authgate.stores.base import TableStore
-from authgate.stores.exceptions import Replayed
+
+FIELDS = (Field("id", "S"), Field("expires_at", "N", 0))
 
 
 def dpop_key(jkt: str, jti: str) -> str:
@@ -40,12 +43,8 @@ class ReplayGuard(TableStore):
         """
         if now is None:
             now = clock.seconds()
-        with self.faults("use", refused=lambda: Replayed(key)):
-            self.db.put_item(
-                TableName=self.table,
-                Item={"id": {"S": hashlib.sha256(key.encode("utf-8")).hexdigest()},
-                      "expires_at": {"N": str(max(expires_at, now + 1))}},
-                # An expired item is as good as absent (TTL deletes it eventually).
-                ConditionExpression="attribute_not_exists(id) OR expires_at <= :now",
-                ExpressionAttributeValues={":now": {"N": str(now)}},
-            )
+        item = records.to_item(FIELDS, {"id": hashlib.sha256(key.encode("utf-8")).hexdigest(),
+                                        "expires_at": max(expires_at, now + 1)})
+        # An expired item is as good as absent (TTL deletes it eventually).
+        self.upsert(item, "use", condition="attribute_not_exists(id) OR expires_at <= :now",
+                    values={":now": n(now)}, refused=lambda: Replayed(key))

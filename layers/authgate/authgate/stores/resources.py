@@ -11,21 +11,28 @@ grant and no scope: it can authenticate, and nothing else but introspect.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from authgate.records import s
+from authgate import records
+from authgate.records import Field, s
+from authgate.resources.errors import ResourceExists, ResourceNotFound
 from authgate.resources.model import Resource, from_item, to_item
 from authgate.settings import get_settings
-from authgate.stores.base import TableStore
-from authgate.stores.exceptions import ResourceExists, ResourceNotFound, StoreError
+from authgate.stores.base import Refusal, TableStore
 from authgate.stores.faults import cancellation_codes
 
 INTROSPECTOR_PREFIX = "introspector "
+# An introspector record: its key, its kind, and the resource whose tokens that client may introspect.
+INTROSPECTOR_FIELDS = (Field("resource", "S"), Field("kind", "S"), Field("target", "S", omit_none=True))
 
 
 def introspector_key(client_id: str) -> dict[str, Any]:
     return {"resource": s(INTROSPECTOR_PREFIX + client_id)}
+
+
+def _key(resource: str) -> dict[str, Any]:
+    return {"resource": s(resource)}
 
 
 class ResourceStore(TableStore):
@@ -35,17 +42,16 @@ class ResourceStore(TableStore):
         """The registered resource, or None (one GetItem)."""
         if not resource or len(resource) > 2000 or resource.startswith(INTROSPECTOR_PREFIX):
             return None
-        with self.faults("get"):
-            item = self.db.get_item(TableName=self.table, Key={"resource": s(resource)}).get("Item")
+        item = self.find(_key(resource), consistent=False)
         return from_item(item) if item else None
 
     def introspected_by(self, client_id: str) -> str | None:
         """The resource whose tokens `client_id` may introspect (RFC 7662 4), or None (one GetItem)."""
         if not client_id or len(client_id) > 200:
             return None
-        with self.faults("introspector"):
-            item = self.db.get_item(TableName=self.table, Key=introspector_key(client_id)).get("Item")
-        return item["target"]["S"] if item and "target" in item else None
+        item = self.find(introspector_key(client_id), "introspector", consistent=False)
+        target: str | None = records.from_item(INTROSPECTOR_FIELDS, item)["target"] if item else None
+        return target
 
     def create(self, resource: Resource) -> None:
         """The resource and its introspector record in one transaction; ResourceExists if registered."""
@@ -53,21 +59,20 @@ class ResourceStore(TableStore):
             "TableName": self.table, "Item": to_item(resource),
             "ConditionExpression": "attribute_not_exists(#r)", "ExpressionAttributeNames": {"#r": "resource"}}}]
         if resource.introspection_client_id:
-            puts.append({"Put": {"TableName": self.table, "Item": {
-                **introspector_key(resource.introspection_client_id), "kind": s("introspector"),
-                "target": s(resource.resource)}}})
+            puts.append({"Put": {"TableName": self.table, "Item": records.to_item(INTROSPECTOR_FIELDS, {
+                "resource": INTROSPECTOR_PREFIX + resource.introspection_client_id, "kind": "introspector",
+                "target": resource.resource})}})
         self._transact("create", puts, lambda: ResourceExists(resource.resource))
 
     def update(self, resource: Resource) -> None:
         """Rewrite a registered resource's scopes and tenants; ResourceNotFound if it is gone."""
-        with self.faults("update", refused=lambda: ResourceNotFound(resource.resource)):
-            self.db.put_item(TableName=self.table, Item=to_item(resource),
-                               ConditionExpression="attribute_exists(#r)", ExpressionAttributeNames={"#r": "resource"})
+        self.upsert(to_item(resource), "update", condition="attribute_exists(#r)", names={"#r": "resource"},
+                    refused=lambda: ResourceNotFound(resource.resource))
 
     def delete(self, resource: Resource, clients_table: str | None = None) -> None:
         """The resource, its introspector record and its introspection client, in one transaction."""
         deletes: list[dict[str, Any]] = [{"Delete": {
-            "TableName": self.table, "Key": {"resource": s(resource.resource)},
+            "TableName": self.table, "Key": _key(resource.resource),
             "ConditionExpression": "attribute_exists(#r)", "ExpressionAttributeNames": {"#r": "resource"}}}]
         if resource.introspection_client_id:
             deletes.append({"Delete": {"TableName": self.table, "Key": introspector_key(resource.introspection_client_id)}})
@@ -75,7 +80,7 @@ class ResourceStore(TableStore):
                                        "Key": {"client_id": s(resource.introspection_client_id)}}})
         self._transact("delete", deletes, lambda: ResourceNotFound(resource.resource))
 
-    def _transact(self, operation: str, items: list[dict[str, Any]], refused: Callable[[], StoreError]) -> None:
+    def _transact(self, operation: str, items: list[dict[str, Any]], refused: Refusal) -> None:
         """One TransactWriteItems; its first item's failed condition is `refused()`."""
         from botocore.exceptions import ClientError
 
@@ -89,13 +94,5 @@ class ResourceStore(TableStore):
 
     def list(self) -> Iterator[Resource]:
         """Every registered resource (a Scan: for the admin CLI, never a request path)."""
-        kwargs: dict[str, Any] = {"TableName": self.table, "ConsistentRead": True}
-        while True:
-            with self.faults("scan"):
-                page = self.db.scan(**kwargs)
-            for item in page.get("Items", []):
-                if not item["resource"]["S"].startswith(INTROSPECTOR_PREFIX):
-                    yield from_item(item)
-            if "LastEvaluatedKey" not in page:
-                return
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return (from_item(item) for item in self.scan()
+                if not records.string(item, "resource").startswith(INTROSPECTOR_PREFIX))

@@ -1,22 +1,34 @@
-"""KeysTable: signing-key metadata and each key's public JWK (RFC 7517 section 4).
+"""KeysTable: signing-key metadata and each key's public JWK (RFC 7517 section 4), and the published set.
 
 One item per key: `kid`, `state` (next | current | previous | retired), `alg`, `backend`
 (local | kms), `public_jwk` (JSON string), `secret_id` or `kms_key_id`, `created_at`,
 `activates_at` (earliest time it may sign), `retires_at` (earliest time it may leave the
 JWKS), `expires_at` (TTL, set when retired). Private key material is never stored here.
+
+Beside them, one item under a well-known kid (`#published`: no key's kid, tokens.rotation.new_kid)
+holds the published keys' records (next, current, previous) and a version. Every write of a key
+rewrites it in the same transaction, conditional on the version it was planned on, so it never
+disagrees with the keys' own items, and two rotations at once cannot both write. A request
+reads it with one GetItem, or inside its batch read (the token endpoint's signer), never with
+a Scan. A table written before the item existed (a deployment's first days on this version)
+is read with a Scan until the next rotation writes it (`KeyRing.stored`).
 This module must not import jwt or cryptography: the JWKS path reads it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
+from authgate import records
+from authgate.records import Field, n, s
 from authgate.stores.base import TableStore
+from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.exceptions import KeyStateConflict
 
 NEXT, CURRENT, PREVIOUS, RETIRED = "next", "current", "previous", "retired"
 PUBLISHED = (CURRENT, NEXT, PREVIOUS)
+RING_KID = "#published"
 
 
 class KeyRecord(NamedTuple):
@@ -36,73 +48,141 @@ class KeyRecord(NamedTuple):
         return self._replace(state=state, **changes)
 
 
-_NUMBERS = ("created_at", "activates_at", "retires_at", "expires_at")
-_STRINGS = ("kid", "state", "alg", "backend", "public_jwk", "secret_id", "kms_key_id")
+# A key's attributes, in `KeyRecord`'s order; each is written only when set.
+FIELDS = (
+    Field("kid", "S", "", omit_empty=True),
+    Field("state", "S", "", omit_empty=True),
+    Field("alg", "S", "", omit_empty=True),
+    Field("backend", "S", "", omit_empty=True),
+    Field("public_jwk", "S", "", omit_empty=True),
+    Field("created_at", "N", 0, omit_empty=True),
+    Field("activates_at", "N", 0, omit_empty=True),
+    Field("retires_at", "N", 0, omit_empty=True),
+    Field("expires_at", "N", 0, omit_empty=True),
+    Field("secret_id", "S", "", omit_empty=True),
+    Field("kms_key_id", "S", "", omit_empty=True),
+)
+# The published keys' item: their records (by field name, as JSON) and the version of the set.
+RING_FIELDS = (Field("kid", "S"), Field("version", "N", 0), Field("keys", "JSON", ()))
 
 
-def to_item(record: KeyRecord) -> dict[str, Any]:
-    item: dict[str, Any] = {name: {"S": getattr(record, name)} for name in _STRINGS if getattr(record, name)}
-    item.update({name: {"N": str(getattr(record, name))} for name in _NUMBERS if getattr(record, name)})
-    return item
+def to_item(record: KeyRecord) -> records.Item:
+    return records.to_item(FIELDS, record._asdict())
 
 
-def from_item(item: dict[str, Any]) -> KeyRecord:
-    values: dict[str, Any] = {name: item[name]["S"] for name in _STRINGS if name in item}
-    values.update({name: int(item[name]["N"]) for name in _NUMBERS if name in item})
-    return KeyRecord(**values)
+def from_item(item: records.Item) -> KeyRecord:
+    return KeyRecord(**records.from_item(FIELDS, item))
+
+
+def _newest_first(keys: Iterable[KeyRecord]) -> list[KeyRecord]:
+    return sorted(keys, key=lambda r: (r.created_at, r.kid), reverse=True)
+
+
+class KeyRing(NamedTuple):
+    """The published keys as one read saw them, and the version a write planned on them must find."""
+
+    keys: tuple[KeyRecord, ...]
+    version: int = 0
+    # False: the table has no published-keys item yet (written by the next rotation); read by a Scan.
+    stored: bool = True
+
+    def published(self) -> list[KeyRecord]:
+        """The keys in the JWKS: current first, then next, then previous (newest first within a state)."""
+        order = {state: i for i, state in enumerate(PUBLISHED)}
+        return sorted(_newest_first(self.keys), key=lambda r: order[r.state])
+
+    def current(self) -> KeyRecord | None:
+        """The key that signs now: the newest current one (None: no key may sign)."""
+        return next((k for k in _newest_first(self.keys) if k.state == CURRENT), None)
+
+    def changed(self, changes: Iterable[tuple[KeyRecord | None, KeyRecord]]) -> tuple[KeyRecord, ...]:
+        """The published keys once `changes` (old, new) are applied: a retired key leaves the set."""
+        by_kid = {k.kid: k for k in self.keys}
+        for _old, new in changes:
+            by_kid[new.kid] = new
+        return tuple(k for k in _newest_first(by_kid.values()) if k.state in PUBLISHED)
 
 
 class KeyStore(TableStore):
     table_setting = "keys"
 
     def all(self) -> list[KeyRecord]:
-        """Every key record, newest first. A Scan: the table holds a handful of keys."""
-        items: list[dict[str, Any]] = []
-        kwargs: dict[str, Any] = {"TableName": self.table, "ConsistentRead": True}
-        while True:
-            with self.faults("scan"):
-                page = self.db.scan(**kwargs)
-            items.extend(page.get("Items", []))
-            if "LastEvaluatedKey" not in page:
-                break
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        return sorted((from_item(i) for i in items), key=lambda r: (r.created_at, r.kid), reverse=True)
+        """Every key record, newest first (retired ones too). A Scan: the admin listing and the rotation's report."""
+        return _newest_first(from_item(item) for item in self._key_items())
+
+    def _key_items(self) -> Iterator[records.Item]:
+        return (item for item in self.scan() if records.string(item, "kid") != RING_KID)
+
+    def ring(self) -> KeyRing:
+        """The published keys (one strongly consistent GetItem; a Scan on a table without the item yet)."""
+        return self._ring(self.find(_ring_key(), "ring"))
+
+    def prefetch(self, reads: BatchRead) -> Pending:
+        """Register the published keys' item in a batch read (`found` of it once the batch ran)."""
+        return reads.add(self.table, _ring_key())
+
+    def found(self, pending: Pending) -> KeyRing:
+        """The published keys a prefetched read found."""
+        return self._ring(pending.item)
+
+    def _ring(self, item: records.Item | None) -> KeyRing:
+        if item is None:
+            keys = (from_item(i) for i in self._key_items())
+            return KeyRing(tuple(k for k in _newest_first(keys) if k.state in PUBLISHED), stored=False)
+        values = records.from_item(RING_FIELDS, item)
+        return KeyRing(tuple(KeyRecord(**k) for k in values["keys"]), values["version"])
 
     def published(self) -> list[KeyRecord]:
         """Keys in the JWKS (next, current, previous): current first, then next, then previous."""
-        order = {state: i for i, state in enumerate(PUBLISHED)}
-        keys = [r for r in self.all() if r.state in order]
-        return sorted(keys, key=lambda r: order[r.state])
+        return self.ring().published()
 
     def get(self, kid: str) -> KeyRecord | None:
-        with self.faults("get"):
-            item = self.db.get_item(TableName=self.table, Key={"kid": {"S": kid}}, ConsistentRead=True).get("Item")
+        item = self.find({"kid": s(kid)})
         return from_item(item) if item else None
 
-    def create(self, record: KeyRecord) -> None:
-        """Store a new key; a kid is never reused."""
-        with self.faults("create", refused=lambda: KeyStateConflict(f"key {record.kid} already exists")):
-            self.db.put_item(TableName=self.table, Item=to_item(record),
-                             ConditionExpression="attribute_not_exists(kid)")
+    def create(self, record: KeyRecord, ring: KeyRing | None = None) -> KeyRing:
+        """Store a new key (a kid is never reused); returns the published keys after it."""
+        return self._write([(None, record)], ring or self.ring())
 
-    def transition(self, changes: Iterable[tuple[KeyRecord, KeyRecord]]) -> None:
-        """Apply (old, new) state changes in one transaction, each conditional on the old state.
+    def transition(self, changes: Iterable[tuple[KeyRecord, KeyRecord]], ring: KeyRing | None = None) -> KeyRing:
+        """Apply (old, new) state changes in one transaction, each conditional on the old state, and on the
+        published keys being those of `ring` (read now when not given); returns the published keys after.
 
         Two rotations running at once cannot both promote: the loser's transaction fails.
         """
+        return self._write(list(changes), ring or self.ring())
+
+    def _write(self, changes: list[tuple[KeyRecord | None, KeyRecord]], ring: KeyRing) -> KeyRing:
+        if not changes and ring.stored:
+            return ring
+        items: list[dict[str, Any]] = []
+        for old, new in changes:
+            if old is None:
+                items.append({"Put": {"TableName": self.table, "Item": to_item(new),
+                                      "ConditionExpression": "attribute_not_exists(kid)"}})
+            else:
+                items.append({"Put": {"TableName": self.table, "Item": to_item(new),
+                                      "ConditionExpression": "#s = :old",
+                                      "ExpressionAttributeNames": {"#s": "state"},
+                                      "ExpressionAttributeValues": {":old": s(old.state)}}})
+        after = KeyRing(ring.changed(changes), ring.version + 1)
+        item = records.to_item(RING_FIELDS, {"kid": RING_KID, "version": after.version,
+                                             "keys": [k._asdict() for k in after.keys]})
+        # The set as it was planned on: absent (a table before the item), or at the version read.
+        items.append({"Put": {"TableName": self.table, "Item": item, **(
+            {"ConditionExpression": "version = :v", "ExpressionAttributeValues": {":v": n(ring.version)}}
+            if ring.stored else {"ConditionExpression": "attribute_not_exists(kid)"})}})
         from botocore.exceptions import ClientError
 
-        items = [{"Put": {"TableName": self.table, "Item": to_item(new),
-                          "ConditionExpression": "#s = :old",
-                          "ExpressionAttributeNames": {"#s": "state"},
-                          "ExpressionAttributeValues": {":old": {"S": old.state}}}}
-                 for old, new in changes]
-        if not items:
-            return
         try:
-            with self.faults("transition"):
+            with self.faults("write"):
                 self.db.transact_write_items(TransactItems=items)
         except ClientError as exc:
             if exc.response["Error"]["Code"] == "TransactionCanceledException":
                 raise KeyStateConflict("a concurrent rotation changed the keys first") from exc
             raise
+        return after
+
+
+def _ring_key() -> dict[str, dict[str, str]]:
+    return {"kid": s(RING_KID)}

@@ -13,8 +13,8 @@ from typing import Any
 from authgate import clock, records
 from authgate.records import n, s
 from authgate.stores.base import TableStore
-from authgate.stores.exceptions import UserExists
 from authgate.stores.faults import condition_failed
+from authgate.users.errors import UserExists
 from authgate.users.model import (
     FIELDS,
     FREE_ATTEMPTS,
@@ -48,16 +48,12 @@ class UserStore(TableStore):
         user = User(tenant_id, username, 0, 0)
         item = records.to_item(ITEM_FIELDS, {**user._asdict(), "password_hash": password_hash,
                                              "created_at": clock.seconds()})
-        kwargs: dict[str, Any] = {} if overwrite else {"ConditionExpression": "attribute_not_exists(username)"}
-        with self.faults("create",
-                         refused=lambda: UserExists(f"user {username!r} already exists in tenant {tenant_id!r}")):
-            self.db.put_item(TableName=self.table, Item=item, **kwargs)
+        self.upsert(item, "create", condition=None if overwrite else "attribute_not_exists(username)",
+                    refused=lambda: UserExists(f"user {username!r} already exists in tenant {tenant_id!r}"))
         return user
 
     def get(self, tenant_id: str, username: str) -> User | None:
-        with self.faults("get"):
-            item = self.db.get_item(TableName=self.table, ConsistentRead=True,
-                                    Key=key(tenant_id, username)).get("Item")
+        item = self.find(key(tenant_id, username))
         return User(**records.from_item(FIELDS, item)) if item else None
 
     def verify(self, tenant_id: str, username: str, password: str) -> LoginResult:

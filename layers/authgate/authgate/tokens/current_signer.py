@@ -2,7 +2,9 @@
 
 A warm function re-reads which key is current at most every SIGNER_CACHE_SECONDS; rotation's
 retention rule counts this delay, so a demoted key stays published until every token it may
-still sign has expired.
+still sign has expired. The read is the published keys' one item (stores.signing_keys), in a
+BatchGetItem that also brings the tenant the grant reads next when its cache misses: a cold
+token request pays one DynamoDB call for both, and never a Scan.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.caches import cached
+from authgate.stores import tenant_cache
+from authgate.stores.batch import BatchRead
 from authgate.stores.faults import unavailable
-from authgate.stores.signing_keys import CURRENT, KeyStore
+from authgate.stores.signing_keys import KeyStore
 from authgate.tokens.backends import backend
 
 if TYPE_CHECKING:
@@ -32,12 +36,18 @@ class SigningCache:
     def clear(self) -> None:
         self.signer = None
 
-    def get(self, now: int) -> Signer:
+    def get(self, now: int, tenant_id: str = "") -> Signer:
         if self.signer is None or now - self.loaded_at >= SIGNER_CACHE_SECONDS or now < self.loaded_at:
-            currents = [k for k in KeyStore().all() if k.state == CURRENT]
-            if not currents:
+            store = KeyStore()
+            reads = BatchRead(store.db, "keys.batch_get")
+            ring = store.prefetch(reads)
+            tenant = tenant_cache.prefetch(reads, tenant_id)
+            reads.run()
+            if tenant is not None:
+                tenant.keep()
+            record = store.found(ring).current()
+            if record is None:
                 raise unavailable("signing key", "no current signing key: run `authgate keys rotate`")
-            record = currents[0]
             self.signer = backend(record.backend).load_signer(record)
             self.loaded_at = now
         return self.signer
@@ -48,6 +58,7 @@ def signing_cache() -> SigningCache:
     return SigningCache()
 
 
-def current_signer() -> Signer:
-    """The signer of the current key (cached for SIGNER_CACHE_SECONDS in a warm function)."""
-    return signing_cache().get(clock.seconds())
+def current_signer(tenant_id: str = "") -> Signer:
+    """The signer of the current key (cached for SIGNER_CACHE_SECONDS in a warm function). When it is read,
+    `tenant_id`'s record (the tenant the grant reads next) comes in the same call (stores.tenant_cache)."""
+    return signing_cache().get(clock.seconds(), tenant_id)

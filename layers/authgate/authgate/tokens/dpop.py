@@ -206,7 +206,7 @@ def use_once(proof: Proof, leeway: int, now: int) -> None:
     `now` is the time the proof was judged by (not a second reading of the clock), so the `jti`
     is still held at every moment the proof was acceptable.
     """
-    from authgate.stores.exceptions import Replayed
+    from authgate.single_use.errors import Replayed
     from authgate.stores.replay import ReplayGuard, dpop_key
 
     try:

@@ -14,7 +14,15 @@ from typing import Any
 
 from authgate import clock
 from authgate.settings import get_settings
-from authgate.stores.signing_keys import CURRENT, NEXT, PREVIOUS, RETIRED, KeyRecord, KeyStore
+from authgate.stores.signing_keys import (
+    CURRENT,
+    NEXT,
+    PREVIOUS,
+    RETIRED,
+    KeyRecord,
+    KeyRing,
+    KeyStore,
+)
 from authgate.tokens.backends import backend
 from authgate.tokens.current_signer import SIGNER_CACHE_SECONDS, signing_cache
 
@@ -54,8 +62,10 @@ class RotationReport:
                           "activates_at": k.activates_at, "retires_at": k.retires_at} for k in self.keys]}
 
 
-def create_key(store: KeyStore, state: str, now: int, activates_at: int) -> KeyRecord:
-    """Make a key pair in the configured backend and record it with its public JWK."""
+def create_key(store: KeyStore, state: str, now: int, activates_at: int,
+               ring: KeyRing | None = None) -> tuple[KeyRecord, KeyRing]:
+    """Make a key pair in the configured backend and record it with its public JWK (beside the
+    published keys `ring`, read now when not given); the record, and the published keys after it."""
     settings = get_settings()
     kid = new_kid(now)
     refs, jwk = backend(settings.signing_backend).create_key(kid, settings.signing_alg)
@@ -63,18 +73,21 @@ def create_key(store: KeyStore, state: str, now: int, activates_at: int) -> KeyR
                        public_jwk=json.dumps(jwk, separators=(",", ":")), created_at=now,
                        activates_at=activates_at, secret_id=refs.get("secret_id", ""),
                        kms_key_id=refs.get("kms_key_id", ""))
-    store.create(record)
-    return record
+    return record, store.create(record, ring)
 
 
 def rotate(now: int | None = None, store: KeyStore | None = None) -> RotationReport:
-    """One step of the lifecycle at time `now`; moves only what the overlap rule allows."""
+    """One step of the lifecycle at time `now`; moves only what the overlap rule allows.
+
+    Every step is planned on the published keys as one read saw them (KeyStore.ring) and written
+    only if they are still those (a concurrent rotation makes this one fail, KeyStateConflict).
+    """
     now = clock.seconds() if now is None else now
     store = store or KeyStore()
-    keys = store.all()
+    ring = store.ring()
     report = RotationReport()
     by_state: dict[str, list[KeyRecord]] = {}
-    for key in keys:
+    for key in ring.published():
         by_state.setdefault(key.state, []).append(key)
     changes: list[tuple[KeyRecord, KeyRecord]] = []
     retiring = [k for k in by_state.get(PREVIOUS, []) if k.retires_at <= now]
@@ -84,20 +97,23 @@ def rotate(now: int | None = None, store: KeyStore | None = None) -> RotationRep
     ready = [k for k in nexts if k.activates_at <= now]
     if not currents and not nexts:
         # Bootstrap: nothing was ever signed, so nothing can be invalidated by signing at once.
-        report.created.append(create_key(store, CURRENT, now, activates_at=now).kid)
+        created, ring = create_key(store, CURRENT, now, activates_at=now, ring=ring)
+        report.created.append(created.kid)
     elif ready or not currents:
-        incoming = (ready or nexts)[-1]  # oldest ready key (all() is newest first)
+        incoming = (ready or nexts)[-1]  # oldest ready key (newest first within a state)
         for key in currents:
             changes.append((key, key.with_state(PREVIOUS, retires_at=now + retention())))
             report.demoted = key.kid
         changes.append((incoming, incoming.with_state(CURRENT)))
         report.promoted = incoming.kid
-    store.transition(changes)
+    # Also with no change: a table without the published keys' item gets it now.
+    ring = store.transition(changes, ring)
     report.retired = [k.kid for k in retiring]
     for key in retiring:
         backend(key.backend).destroy(key)
-    if not [k for k in store.all() if k.state == NEXT]:
-        report.created.append(create_key(store, NEXT, now, activates_at=now + publish_lead()).kid)
+    if not [k for k in ring.keys if k.state == NEXT]:
+        created, ring = create_key(store, NEXT, now, activates_at=now + publish_lead(), ring=ring)
+        report.created.append(created.kid)
     report.keys = store.all()
     if report.promoted or report.retired:
         signing_cache().clear()
@@ -107,9 +123,12 @@ def rotate(now: int | None = None, store: KeyStore | None = None) -> RotationRep
 def ensure_keys(now: int | None = None, store: KeyStore | None = None) -> None:
     """Make sure a current and a next signing key exist; called by the local emulator on start."""
     store = store or KeyStore()
-    states = {k.state for k in store.all()}
+    ring = store.ring()
+    states = {k.state for k in ring.keys}
     if CURRENT not in states or NEXT not in states:
         rotate(now, store)
+    else:
+        store.transition([], ring)  # writes the published keys' item if the table has none yet
 
 
 def destroy_all(now: int | None = None, store: KeyStore | None = None) -> list[str]:
@@ -119,8 +138,9 @@ def destroy_all(now: int | None = None, store: KeyStore | None = None) -> list[s
     """
     now = clock.seconds() if now is None else now
     store = store or KeyStore()
-    live = [k for k in store.all() if k.state != RETIRED]
-    store.transition([(k, k.with_state(RETIRED, expires_at=now + RETIRED_RECORD_SECONDS)) for k in live])
+    ring = store.ring()
+    live = list(ring.keys)
+    store.transition([(k, k.with_state(RETIRED, expires_at=now + RETIRED_RECORD_SECONDS)) for k in live], ring)
     for key in live:
         backend(key.backend).destroy(key)
     signing_cache().clear()

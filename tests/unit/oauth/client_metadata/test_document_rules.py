@@ -8,7 +8,7 @@ import pytest
 
 from authgate.oauth.client_metadata import client_id_url, document, freshness
 from authgate.oauth.client_metadata.errors import MetadataRefused
-from authgate.stores.tenants import Tenant
+from authgate.tenants.model import Tenant
 
 URL = "https://tools.example/agent.json"
 DOC: dict[str, Any] = {"client_id": URL, "client_name": "Agent", "redirect_uris": ["http://127.0.0.1:8000/cb"]}

@@ -12,7 +12,7 @@ from authgate.oauth.grants.base import (
     requested_scopes,
 )
 from authgate.oauth.resource_indicator import builtin_resource
-from authgate.stores.tenants import Tenant
+from authgate.tenants.model import Tenant
 from tests.unit.oauth.grants.conftest import SERVICE
 
 CHARGES = builtin_resource("https://auth.example.com")

@@ -9,7 +9,8 @@ import pytest
 from authgate.errors import ApiError
 from authgate.oauth.grants.base import TokenRequest
 from authgate.oauth.grants.client_credentials import ClientCredentialsGrant
-from authgate.stores.tenants import Tenant, TenantStore
+from authgate.stores.tenants import TenantStore
+from authgate.tenants.model import Tenant
 from tests.unit.oauth.grants.conftest import SERVICE, WEB, claims
 
 MakeRequest = Callable[..., TokenRequest]

@@ -22,12 +22,12 @@ import ssl
 import time
 
 from authgate import clock
+from authgate.clients.errors import ClientExists
 from authgate.clients.model import Client
 from authgate.oauth.client_metadata import budget, client_id_url, document, fetcher, freshness
 from authgate.oauth.client_metadata.errors import MetadataRefused
 from authgate.settings import Settings, get_settings
 from authgate.stores.clients import ClientStore
-from authgate.stores.exceptions import ClientExists
 
 # A cached document's record outlives its freshness this long before DynamoDB's TTL removes it.
 RECORD_GRACE = 7 * 86400

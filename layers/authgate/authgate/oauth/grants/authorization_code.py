@@ -17,8 +17,9 @@ from authgate.oauth.grants.base import (
 )
 from authgate.oauth.resource_indicator import granted_resource
 from authgate.oauth.scopes import parse_scope
-from authgate.stores.codes import AuthorizationCode, CodeStore
-from authgate.stores.exceptions import CodeAlreadyUsed, CodeError
+from authgate.single_use.codes import AuthorizationCode
+from authgate.single_use.errors import CodeAlreadyUsed, CodeError
+from authgate.stores.codes import CodeStore
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.tenant_cache import get_tenant
 from authgate.tokens.access_token import issue_access_token

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from authgate.clients.model import Client
     from authgate.http.request import Request
     from authgate.resources.model import Resource
-    from authgate.stores.tenants import Tenant
+    from authgate.tenants.model import Tenant
 
 
 @dataclass

@@ -29,7 +29,7 @@ from authgate.oauth.grants.base import (
 )
 from authgate.oauth.resource_indicator import granted_resource
 from authgate.oauth.scopes import parse_scope
-from authgate.stores.exceptions import RotationFailed
+from authgate.single_use.errors import RotationFailed
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.tenant_cache import get_tenant
 from authgate.tokens.access_token import issue_access_token

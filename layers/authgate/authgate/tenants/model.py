@@ -1,0 +1,82 @@
+"""A tenant and its policy: enabled currencies, forbidden scopes, admin-approved clients, self-registered clients.
+
+`FIELDS` is the one list of a tenant's attributes: the DynamoDB item (stores.tenants), the seed
+loader and the admin commands' settings (authgate_cli.admin.tenant_settings) follow it. To add
+a setting, add it to `Tenant`, here, and to the admin table of settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from authgate import records
+from authgate.records import Field
+
+
+class Tenant(NamedTuple):
+    tenant_id: str
+    name: str = ""
+    currencies: tuple[str, ...] = ()
+    forbidden_scopes: frozenset[str] = frozenset()
+    approved_clients: frozenset[str] = frozenset()
+    # Which clients known only by a Client ID Metadata Document this tenant's users may authorize
+    # (docs/agents.md): () none, ("*",) any host, else hosts ("tools.example") and domains
+    # (".example.com": any host under it).
+    client_metadata_hosts: tuple[str, ...] = ()
+    # Dynamically registered clients (RFC 7591): whether its users may authorize them, and how
+    # many this tenant holds at most (a client becomes the tenant's at its first sign-in).
+    registered_clients: bool = False
+    registered_clients_cap: int = 100
+
+    def accepts_metadata_host(self, host: str) -> bool:
+        """Whether this tenant's policy accepts a client whose metadata document is on `host`."""
+        host = host.lower()
+        for allowed in self.client_metadata_hosts:
+            if allowed == "*" or allowed == host or (allowed.startswith(".") and host.endswith(allowed)):
+                return True
+        return False
+
+    def forbids(self, scope: str) -> bool:
+        return scope in self.forbidden_scopes
+
+    def has_approved(self, client_id: str) -> bool:
+        return client_id in self.approved_clients
+
+
+# A tenant's attributes, in `Tenant`'s order.
+FIELDS = (
+    Field("tenant_id", "S"),
+    Field("name", "S", ""),
+    Field("currencies", "STRINGS", ()),
+    Field("forbidden_scopes", "STRINGS", ()),
+    Field("approved_clients", "STRINGS", ()),
+    Field("client_metadata_hosts", "STRINGS", (), omit_empty=True),
+    Field("registered_clients", "BOOL", False, omit_empty=True),
+    Field("registered_clients_cap", "N", 100),
+)
+# Held as sets in `Tenant` (order means nothing; stored sorted).
+_SETS = ("forbidden_scopes", "approved_clients")
+
+
+def tenant_of(values: Mapping[str, Any]) -> Tenant:
+    """A Tenant from values by field name (a seed's JSON, an item read back): sets for the set-valued fields,
+    tuples for lists; absent fields take their defaults, unknown names are ignored."""
+    known = {f.name: values[f.name] for f in FIELDS if f.name in values}
+    for name, value in known.items():
+        if isinstance(value, (list, tuple, set, frozenset)):
+            known[name] = frozenset(value) if name in _SETS else tuple(value)
+    return Tenant(**known)
+
+
+def from_item(item: records.Item) -> Tenant:
+    """A Tenant from its DynamoDB item."""
+    return tenant_of(records.from_item(FIELDS, item))
+
+
+def to_item(tenant: Tenant) -> records.Item:
+    """The tenant's DynamoDB item (sets stored sorted)."""
+    values = tenant._asdict()
+    for name in _SETS:
+        values[name] = sorted(values[name])
+    return records.to_item(FIELDS, values)

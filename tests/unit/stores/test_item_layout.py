@@ -1,0 +1,277 @@
+"""Every table's items, attribute by attribute, as the stores write them: deployed data stays readable.
+
+Each test writes through a store and reads the raw item back with a plain boto3 client, so a
+change of marshalling (a renamed attribute, a number written as a string, an optional attribute
+now written empty) fails here before it reaches a deployment's existing items. Random values
+(hashes of fresh secrets, uuids) are compared by what they are derived from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import boto3
+import pytest
+
+from authgate.clock import ManualClock
+from tests.conftest import START
+
+pytestmark = pytest.mark.usefixtures("aws", "clock")
+
+
+def raw(table: str, **key: str) -> dict[str, Any]:
+    item = boto3.client("dynamodb").get_item(TableName=table, Key={k: {"S": v} for k, v in key.items()},
+                                             ConsistentRead=True).get("Item")
+    assert item is not None, f"no item {key} in {table}"
+    return item
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def test_a_client_and_its_origin_record() -> None:
+    from authgate.stores.clients import ClientStore
+
+    client, secret = ClientStore().create(
+        client_id="c1", tenant_id="t1", name="One", client_type="confidential", secret="s" * 43,
+        redirect_uris=["https://app.example/cb"], grant_types=["authorization_code", "client_credentials"],
+        scopes=["charges:read"], resource_scopes=[("https://api.example", ("read",))])
+    assert secret == "s" * 43
+    assert raw("ClientsTable", client_id="c1") == {
+        "client_id": {"S": "c1"}, "tenant_id": {"S": "t1"}, "environment": {"S": "local"},
+        "client_type": {"S": "confidential"}, "secret_hash": {"S": sha256("s" * 43)},
+        "redirect_uris": {"L": [{"S": "https://app.example/cb"}]},
+        "grant_types": {"L": [{"S": "authorization_code"}, {"S": "client_credentials"}]},
+        "scopes": {"L": [{"S": "charges:read"}]}, "error_format": {"S": "problem"},
+        "requires_admin_approval": {"BOOL": False}, "name": {"S": "One"}, "created_at": {"N": str(START)},
+        "resource_scopes": {"M": {"https://api.example": {"L": [{"S": "read"}]}}},
+    }
+    ClientStore().create(client_id="spa", tenant_id="t1", client_type="public",
+                         redirect_uris=["https://spa.example/cb"], grant_types=["authorization_code"],
+                         jwks=[{"kty": "EC"}], token_endpoint_auth_method="none",
+                         require_pushed_authorization_requests=True, profile="", dpop_bound_access_tokens=True)
+    spa = raw("ClientsTable", client_id="spa")
+    assert "secret_hash" not in spa and "profile" not in spa
+    assert {k: spa[k] for k in ("jwks", "token_endpoint_auth_method", "require_pushed_authorization_requests",
+                                "dpop_bound_access_tokens")} == {
+        "jwks": {"S": '{"keys":[{"kty":"EC"}]}'}, "token_endpoint_auth_method": {"S": "none"},
+        "require_pushed_authorization_requests": {"BOOL": True}, "dpop_bound_access_tokens": {"BOOL": True}}
+    assert raw("ClientsTable", client_id="origin local https://spa.example") == {
+        "client_id": {"S": "origin local https://spa.example"}, "clients": {"SS": ["spa"]}}
+    assert client.client_id == "c1"
+
+
+def test_a_user() -> None:
+    from authgate.stores.users import UserStore
+
+    UserStore().put_hash("t1", "alice", "scrypt$hash")
+    assert raw("UsersTable", tenant_id="t1", username="alice") == {
+        "tenant_id": {"S": "t1"}, "username": {"S": "alice"}, "failed_logins": {"N": "0"},
+        "password_hash": {"S": "scrypt$hash"}, "created_at": {"N": str(START)}}
+
+
+def test_a_resource_and_its_introspector_record() -> None:
+    from authgate.resources.model import Resource
+    from authgate.stores.resources import ResourceStore
+
+    ResourceStore().create(Resource("https://api.example", ("read", "write"), ("t1",), "intro", START,
+                                    "API", "", (("read", "Read it"),)))
+    assert raw("ResourcesTable", resource="https://api.example") == {
+        "resource": {"S": "https://api.example"}, "scopes": {"L": [{"S": "read"}, {"S": "write"}]},
+        "tenants": {"L": [{"S": "t1"}]}, "introspection_client_id": {"S": "intro"}, "created_at": {"N": str(START)},
+        "name": {"S": "API"}, "scope_descriptions": {"M": {"read": {"S": "Read it"}}}}
+    assert raw("ResourcesTable", resource="introspector intro") == {
+        "resource": {"S": "introspector intro"}, "kind": {"S": "introspector"}, "target": {"S": "https://api.example"}}
+
+
+def test_a_tenant() -> None:
+    from authgate.stores.tenants import TenantStore
+    from authgate.tenants.model import tenant_of
+
+    TenantStore().put(tenant_of({"tenant_id": "t1", "name": "T", "currencies": ["usd"],
+                                 "forbidden_scopes": ["b", "a"], "approved_clients": []}))
+    assert raw("TenantsTable", tenant_id="t1") == {
+        "tenant_id": {"S": "t1"}, "name": {"S": "T"}, "currencies": {"L": [{"S": "usd"}]},
+        "forbidden_scopes": {"L": [{"S": "a"}, {"S": "b"}]}, "approved_clients": {"L": []},
+        "registered_clients_cap": {"N": "100"}}
+
+
+def test_a_charge_its_idempotency_record_and_the_invoice_it_paid() -> None:
+    from authgate.billing.charge import Charge
+    from authgate.billing.idempotency import IdempotencyRecord
+    from authgate.billing.invoice import Invoice
+    from authgate.stores.charges import ChargeStore
+    from authgate.stores.invoices import InvoiceStore
+
+    InvoiceStore().put(Invoice("t1", "inv_1", "open", amount_due=500, currency="usd"))
+    assert raw("InvoicesTable", tenant_id="t1", invoice_id="inv_1") == {
+        "tenant_id": {"S": "t1"}, "invoice_id": {"S": "inv_1"}, "status": {"S": "open"},
+        "amount_due": {"N": "500"}, "currency": {"S": "usd"}}
+    charge = Charge("t1", "ch_1", 500, "usd", START, "c1", description="", invoice_id="inv_1", request_hash="h")
+    record = IdempotencyRecord("d" * 64, "h", "t1", "ch_1", 201, '{"id":"ch_1"}', START + 86400)
+    ChargeStore().create(charge, record)
+    assert raw("ChargesTable", tenant_id="t1", charge_id="ch_1") == {
+        "tenant_id": {"S": "t1"}, "charge_id": {"S": "ch_1"}, "amount": {"N": "500"}, "currency": {"S": "usd"},
+        "status": {"S": "succeeded"}, "created": {"N": str(START)}, "client_id": {"S": "c1"},
+        "description": {"S": ""}, "invoice_id": {"S": "inv_1"}, "request_hash": {"S": "h"}}
+    assert raw("IdempotencyTable", id="charge-for#" + "d" * 64) == {
+        "id": {"S": "charge-for#" + "d" * 64}, "request_hash": {"S": "h"}, "tenant_id": {"S": "t1"},
+        "charge_id": {"S": "ch_1"}, "status": {"N": "201"}, "expiration": {"N": str(START + 86400)},
+        "body": {"S": '{"id":"ch_1"}'}}
+    assert raw("InvoicesTable", tenant_id="t1", invoice_id="inv_1") == {
+        "tenant_id": {"S": "t1"}, "invoice_id": {"S": "inv_1"}, "status": {"S": "paid"},
+        "amount_due": {"N": "500"}, "currency": {"S": "usd"}, "charge_id": {"S": "ch_1"}, "paid_at": {"N": str(START)}}
+    ChargeStore().create(Charge("t1", "ch_2", 100, "eur", START, "c1"))
+    assert raw("ChargesTable", tenant_id="t1", charge_id="ch_2") == {
+        "tenant_id": {"S": "t1"}, "charge_id": {"S": "ch_2"}, "amount": {"N": "100"}, "currency": {"S": "eur"},
+        "status": {"S": "succeeded"}, "created": {"N": str(START)}, "client_id": {"S": "c1"}}
+
+
+def test_a_code_before_and_after_its_use(clock: ManualClock) -> None:
+    from authgate.stores.codes import CodeStore
+
+    store = CodeStore()
+    code = store.create(client_id="c1", tenant_id="t1", redirect_uri="https://app.example/cb", code_challenge="cc",
+                        code_challenge_method="S256", scope="read", subject="alice", dpop_jkt="jkt",
+                        resource="https://api.example")
+    item = raw("CodesTable", code_hash=sha256(code))
+    assert item.pop("grant_id")["S"]
+    assert item == {
+        "code_hash": {"S": sha256(code)}, "client_id": {"S": "c1"}, "tenant_id": {"S": "t1"},
+        "code_challenge": {"S": "cc"}, "code_challenge_method": {"S": "S256"}, "scope": {"S": "read"},
+        "subject": {"S": "alice"}, "state": {"S": "issued"}, "issued_at": {"N": str(START)},
+        "expires_at": {"N": str(START + 60)}, "redirect_uri": {"S": "https://app.example/cb"},
+        "dpop_jkt": {"S": "jkt"}, "resource": {"S": "https://api.example"}, "redirect_uri_sent": {"BOOL": True}}
+    clock.advance(5)
+    store.consume(code)
+    used = raw("CodesTable", code_hash=sha256(code))
+    assert (used["state"], used["consumed_at"]) == ({"S": "consumed"}, {"N": str(START + 5)})
+    bare = store.create(client_id="c1", tenant_id="t1", redirect_uri=None, code_challenge="cc",
+                        code_challenge_method="S256", scope="", subject="alice")
+    assert {k for k in raw("CodesTable", code_hash=sha256(bare))} == {
+        "code_hash", "client_id", "tenant_id", "code_challenge", "code_challenge_method", "scope", "subject",
+        "grant_id", "state", "issued_at", "expires_at", "redirect_uri_sent"}
+
+
+def test_a_pushed_request_before_and_after_its_use(clock: ManualClock) -> None:
+    from authgate.stores.pushed_requests import PushedRequestStore
+
+    store = PushedRequestStore()
+    request_uri, _ = store.create("c1", {"scope": ["read"]})
+    key = "par#" + sha256(request_uri)
+    assert raw("CodesTable", code_hash=key) == {
+        "code_hash": {"S": key}, "client_id": {"S": "c1"}, "state": {"S": "pushed"},
+        "params": {"S": '{"scope":["read"]}'}, "issued_at": {"N": str(START)}, "expires_at": {"N": str(START + 60)}}
+    clock.advance(2)
+    store.consume(request_uri, "c1")
+    used = raw("CodesTable", code_hash=key)
+    assert (used["state"], used["used_at"]) == ({"S": "used"}, {"N": str(START + 2)})
+
+
+def test_a_refresh_token_family_through_rotation_and_revocation() -> None:
+    from authgate.single_use.refresh_tokens import hash_token
+    from authgate.stores.refresh_tokens import RefreshTokenStore, family_key
+
+    store = RefreshTokenStore()
+    token = store.start_family(family_id="g1", client_id="c1", tenant_id="t1", subject="alice", scope="read",
+                               now=START, ttl=3600, dpop_jkt="jkt", resource="https://api.example")
+    assert raw("RefreshTokensTable", token_hash=hash_token(token)) == {
+        "token_hash": {"S": hash_token(token)}, "kind": {"S": "token"}, "family_id": {"S": "g1"},
+        "client_id": {"S": "c1"}, "tenant_id": {"S": "t1"}, "subject": {"S": "alice"}, "scope": {"S": "read"},
+        "state": {"S": "active"}, "expires_at": {"N": str(START + 3600)}, "issued_at": {"N": str(START)},
+        "dpop_jkt": {"S": "jkt"}, "resource": {"S": "https://api.example"}}
+    assert raw("RefreshTokensTable", token_hash=family_key("g1")) == {
+        "token_hash": {"S": "family#g1"}, "state": {"S": "active"}, "kind": {"S": "family"},
+        "expires_at": {"N": str(START + 3600)}}
+    old = store.get(token)
+    assert old is not None
+    successor = store.rotate(old, START + 10)
+    rotated = raw("RefreshTokensTable", token_hash=hash_token(token))
+    assert {k: rotated[k] for k in ("state", "rotated_to", "rotated_at")} == {
+        "state": {"S": "rotated"}, "rotated_to": {"S": hash_token(successor)}, "rotated_at": {"N": str(START + 10)}}
+    store.revoke_family("g1", START + 3600)
+    assert raw("RefreshTokensTable", token_hash=family_key("g1"))["state"] == {"S": "revoked"}
+
+
+def test_a_revocation_and_a_spent_jwt_id() -> None:
+    from authgate.stores.replay import ReplayGuard
+    from authgate.stores.revocations import RevocationStore
+
+    RevocationStore().revoke_jti("j1", START + 900)
+    assert raw("RevocationsTable", revocation_id="jti#j1") == {
+        "revocation_id": {"S": "jti#j1"}, "expires_at": {"N": str(START + 900)}, "revoked_at": {"N": str(START)}}
+    ReplayGuard().use("dpop#k#j", START + 60)
+    assert raw("ReplayTable", id=sha256("dpop#k#j")) == {
+        "id": {"S": sha256("dpop#k#j")}, "expires_at": {"N": str(START + 60)}}
+
+
+def test_a_signing_key_record() -> None:
+    from authgate.stores.signing_keys import KeyRecord, KeyStore
+
+    KeyStore().create(KeyRecord("k1", "next", "ES256", "local", '{"kty":"EC"}', START, START + 420,
+                                secret_id="authgate/x/signing/k1"))
+    assert raw("KeysTable", kid="k1") == {
+        "kid": {"S": "k1"}, "state": {"S": "next"}, "alg": {"S": "ES256"}, "backend": {"S": "local"},
+        "public_jwk": {"S": '{"kty":"EC"}'}, "secret_id": {"S": "authgate/x/signing/k1"},
+        "created_at": {"N": str(START)}, "activates_at": {"N": str(START + 420)}}
+
+
+def test_limit_counters() -> None:
+    from authgate.stores.limits import LimitsStore
+
+    LimitsStore().count("api#t1#60", {"total": 3}, START + 60)
+    LimitsStore().add("authfail#client#c1#0", "failures", START + 300)
+    assert raw("LimitsTable", limit_key="api#t1#60") == {
+        "limit_key": {"S": "api#t1#60"}, "total": {"N": "1"}, "expires_at": {"N": str(START + 60)}}
+    assert raw("LimitsTable", limit_key="authfail#client#c1#0") == {
+        "limit_key": {"S": "authfail#client#c1#0"}, "failures": {"N": "1"}, "expires_at": {"N": str(START + 300)}}
+
+
+def test_items_written_before_optional_attributes_existed_still_read() -> None:
+    """Old items: each optional attribute absent, read as its default (no KeyError, no None where a str is due)."""
+    from authgate.stores.charges import ChargeStore
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.codes import CodeStore
+    from authgate.stores.invoices import InvoiceStore
+    from authgate.stores.refresh_tokens import RefreshTokenStore
+    from authgate.stores.signing_keys import KeyStore
+
+    ddb = boto3.client("dynamodb")
+    ddb.put_item(TableName="ClientsTable", Item={"client_id": {"S": "old"}, "client_type": {"S": "public"},
+                                                 "environment": {"S": "local"}})
+    client = ClientStore().get("old")
+    assert client is not None
+    assert (client.tenant_id, client.secret_hash, client.redirect_uris, client.error_format, client.jwks,
+            client.source, client.expires_at, client.resource_scopes) == ("", None, (), "problem", (), "", 0, ())
+    ddb.put_item(TableName="ChargesTable", Item={
+        "tenant_id": {"S": "t1"}, "charge_id": {"S": "ch_old"}, "amount": {"N": "1"}, "currency": {"S": "usd"},
+        "status": {"S": "succeeded"}, "created": {"N": "5"}, "client_id": {"S": "c1"}})
+    charge = ChargeStore().get("t1", "ch_old")
+    assert charge is not None and (charge.description, charge.invoice_id, charge.request_hash) == (None, None, None)
+    ddb.put_item(TableName="InvoicesTable", Item={"tenant_id": {"S": "t1"}, "invoice_id": {"S": "inv_old"},
+                                                  "status": {"S": "open"}})
+    invoice = InvoiceStore().get("t1", "inv_old")
+    assert invoice is not None and (invoice.amount_due, invoice.currency, invoice.paid_at) == (None, None, None)
+    ddb.put_item(TableName="CodesTable", Item={
+        "code_hash": {"S": sha256("old-code")}, "client_id": {"S": "c1"}, "state": {"S": "issued"},
+        "redirect_uri": {"S": "https://app.example/cb"}, "expires_at": {"N": str(START + 60)}})
+    code = CodeStore().consume("old-code")
+    # Before redirect_uri_sent was recorded, a stored redirect_uri meant the request sent one.
+    assert (code.redirect_uri_sent, code.dpop_jkt, code.resource, code.scope, code.issued_at) == (
+        True, None, None, "", 0)
+    ddb.put_item(TableName="RefreshTokensTable", Item={
+        "token_hash": {"S": sha256("old-token")}, "kind": {"S": "token"}, "family_id": {"S": "g0"},
+        "client_id": {"S": "c1"}, "state": {"S": "active"}, "expires_at": {"N": str(START + 60)}})
+    refresh = RefreshTokenStore().get("old-token")
+    assert refresh is not None
+    assert (refresh.tenant_id, refresh.subject, refresh.scope, refresh.issued_at, refresh.rotated_to,
+            refresh.dpop_jkt, refresh.resource) == ("", "", "", 0, None, None, None)
+    ddb.put_item(TableName="KeysTable", Item={
+        "kid": {"S": "k0"}, "state": {"S": "previous"}, "alg": {"S": "RS256"}, "backend": {"S": "local"},
+        "public_jwk": {"S": "{}"}, "created_at": {"N": "1"}, "activates_at": {"N": "2"}})
+    key = KeyStore().get("k0")
+    assert key is not None and (key.retires_at, key.expires_at, key.secret_id, key.kms_key_id) == (0, 0, "", "")
+    assert json.loads(key.public_jwk) == {}
