@@ -122,7 +122,7 @@ class Settings(NamedTuple):
     # The local stack only (`authgate serve --allow-loopback-client-metadata`, draft 8.6): documents
     # on 127.0.0.1 / ::1 may be fetched. Refused on any other stage.
     allow_loopback_client_metadata: bool = False
-    # Fetch budgets per minute (LimitsTable; oauth.client_metadata.budget): per host, of new documents
+    # Fetch budgets per minute (LimitsTable; oauth.clients.metadata_document.budget): per host, of new documents
     # and, apart, of refreshes; new documents per requesting address; each kind across the deployment.
     client_metadata_fetch_limit: int = 30
     client_metadata_source_limit: int = 10

@@ -23,11 +23,11 @@ ENVIRONMENTS = ("local", "staging", "production")
 # "" = as before these attributes: client_secret_basic/_post for a confidential client, none for
 # a public one. private_key_jwt (RFC 7523 2.2) needs registered public keys (`jwks`).
 AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
-# Client.source of a cached Client ID Metadata Document (oauth.client_metadata.document).
+# Client.source of a cached Client ID Metadata Document (oauth.clients.metadata_document.document).
 DOCUMENT_SOURCE = "metadata_document"
 # A client id is at most this long (admin commands and stores refuse longer ones).
 MAX_CLIENT_ID_LENGTH = 200
-# The FAPI 2.0 Security Profile (oauth.client_profile says what it demands).
+# The FAPI 2.0 Security Profile (oauth.clients.profile says what it demands).
 FAPI2 = "fapi2"
 PROFILES = (FAPI2,)
 # Hash compared against when the client is unknown, so both paths do the same work.
