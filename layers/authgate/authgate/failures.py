@@ -1,8 +1,8 @@
 """Domain failures -> the ApiError a client sees: the one mapping (stores raise, flows and the App ask here).
 
-Stores report what went wrong in their own terms (stores.exceptions). Each function's App is
-built with `translate=api_error`, so an exception no flow handled (a throttled read anywhere,
-say) is still answered in the contract; a flow that must act first (revoke a replayed code's
+Stores report what went wrong in their own terms (stores.exceptions), and so does the client
+lookup (clients.refusals). Each function's App is built with `translate=api_error`, so an
+exception no flow handled (a throttled read anywhere, say) is still answered in the contract; a flow that must act first (revoke a replayed code's
 grant) catches the exception, acts, then raises `api_error(exc)`. A new store exception gets a
 function and its line in `ERRORS`; `None` means "not a domain failure" (the App's 500).
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from authgate.clients.refusals import MetadataRefused
 from authgate.errors import ApiError, FieldError
 from authgate.errors.model import retry_after
 from authgate.stores.exceptions import (
@@ -101,6 +102,15 @@ def _pushed_request(exc: PushedRequestError) -> ApiError:
                     internal=f"request_uri {exc.reason}")
 
 
+def _metadata_refused(exc: MetadataRefused) -> ApiError:
+    # invalid_client (RFC 6749 5.2): a page at the authorization endpoint, 401 at the token and PAR
+    # endpoints (http.shapes.oauth); a spent fetch budget is "retry later" (RFC 6749 4.1.2.1).
+    if exc.retry_after:
+        return ApiError(exc.code, exc.detail, internal=exc.internal, headers={"Retry-After": str(exc.retry_after)},
+                        oauth_error="temporarily_unavailable")
+    return ApiError(exc.code, exc.detail, internal=exc.internal, oauth_error="invalid_client")
+
+
 def _rotation_failed(exc: RotationFailed) -> ApiError:
     if exc.reused:
         return ApiError("invalid_grant", "The refresh token has already been used; its grant is revoked.")
@@ -122,6 +132,7 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     CodeError: _code_invalid,
     PushedRequestError: _pushed_request,
     RotationFailed: _rotation_failed,
+    MetadataRefused: _metadata_refused,
 }
 
 

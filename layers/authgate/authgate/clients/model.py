@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from authgate import records
 from authgate.records import Field
@@ -23,8 +23,11 @@ ENVIRONMENTS = ("local", "staging", "production")
 # "" = as before these attributes: client_secret_basic/_post for a confidential client, none for
 # a public one. private_key_jwt (RFC 7523 2.2) needs registered public keys (`jwks`).
 AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
-# Client.source of a cached Client ID Metadata Document (oauth.clients.metadata_document.document).
-DOCUMENT_SOURCE = "metadata_document"
+# Where a client came from (Client.source): "" an administrator registered it; "metadata_document" a
+# cached Client ID Metadata Document (its client_id is the document's URL); "registration" RFC 7591.
+ClientSource = Literal["", "metadata_document", "registration"]
+DOCUMENT_SOURCE: ClientSource = "metadata_document"
+REGISTRATION_SOURCE: ClientSource = "registration"
 # A client id is at most this long (admin commands and stores refuse longer ones).
 MAX_CLIENT_ID_LENGTH = 200
 # The FAPI 2.0 Security Profile (oauth.clients.profile says what it demands).
@@ -66,9 +69,7 @@ class Client(NamedTuple):
     # RFC 9449 5.2 client metadata: every access token of this client must be DPoP-bound.
     dpop_bound_access_tokens: bool = False
     # -- clients that register themselves (docs/agents.md) --
-    # "" registered by an administrator; "metadata_document": a cached Client ID Metadata
-    # Document (its client_id is the document's URL); "registration": RFC 7591.
-    source: str = ""
+    source: ClientSource = ""
     # A metadata document is fetched again from this time on (draft 5.2; unix seconds).
     refresh_at: int = 0
     # DynamoDB TTL: the record disappears by itself after this time (0: never).

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from authgate.clients.model import DOCUMENT_SOURCE, REGISTRATION_SOURCE
 from authgate.errors import ApiError
 from authgate.oauth.scopes import (
     CHARGES_DESCRIPTION,
@@ -108,6 +109,6 @@ def client_may_request(client: Client, resource: Resource, scope: str, *, consen
         return scope in granted
     if not consent:
         return False
-    if client.source in ("registration", "metadata_document") or not any(s in client.scopes for s in resource.scopes):
+    if client.source in (REGISTRATION_SOURCE, DOCUMENT_SOURCE) or not any(s in client.scopes for s in resource.scopes):
         return True
     return scope in client.scopes

@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
-from authgate import aws as aws_clients
 from authgate.clock import ManualClock
 from authgate.oauth.clients import browser_origins
 from authgate.oauth.clients.browser_origins import MAX_ENTRIES, TTL_SECONDS, origin_allowed
 
 
 @pytest.fixture
-def reads(aws: None) -> Iterator[list[str]]:
+def reads(dynamodb_calls: list[str]) -> list[str]:
     """Every DynamoDB operation the shared client makes."""
-    calls: list[str] = []
-
-    def record(model: Any, **_: Any) -> None:
-        calls.append(model.name)
-
-    client = aws_clients.dynamodb()
-    client.meta.events.register("before-call.dynamodb", record)
-    yield calls
-    client.meta.events.unregister("before-call.dynamodb", record)
+    return dynamodb_calls
 
 
 def register(client_id: str, client_type: str, uri: str) -> None:

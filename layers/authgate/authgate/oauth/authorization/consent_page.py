@@ -14,7 +14,7 @@ from string import Template
 from urllib.parse import urlsplit
 
 from authgate.caches import cached
-from authgate.clients.model import Client
+from authgate.clients.model import DOCUMENT_SOURCE, Client
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
@@ -57,7 +57,7 @@ def identity_notice(client: Client, redirect_uri: str) -> str:
     8.5: show the client_id's host; MCP 2025-11-25 security: warn about localhost redirects)."""
     e = html.escape
     lines = []
-    if client.source == "metadata_document":
+    if client.source == DOCUMENT_SOURCE:
         host = _host(client.client_id)
         if client.name:
             lines.append(f'<p class="identity">{e(client.name)} describes itself in a document on '

@@ -18,13 +18,12 @@ from authgate import clock
 from authgate.errors import ApiError
 from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
-from authgate.oauth.authorization.request import resolve_target, validate
+from authgate.oauth.authorization.request import client_tenant, resolve_target, validate
 from authgate.oauth.clients.profile import check_authorization
 from authgate.oauth.token import client_auth
 from authgate.oauth.token.dpop_proof import token_proof
 from authgate.oauth.token.form import read_form
 from authgate.stores.pushed_requests import PushedRequestStore
-from authgate.stores.tenants import Tenant, TenantStore
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client
@@ -42,7 +41,7 @@ def post_par(request: Request) -> Response:
         raise ApiError("invalid_request", "Request objects (the request parameter, RFC 9101) are not supported; "
                                           "push the authorization parameters themselves.")
     creds = client_auth.read_credentials(request, form)
-    client = client_auth.authenticate(request, form, creds, resolve_documents=True)
+    client = client_auth.authenticate(request, form, creds, fetch_documents=True)
     # client_id is a required authorization request parameter (2.1); Basic credentials and an
     # assertion name the client already, and a different client_id was refused with them.
     form = {**form, "client_id": client.client_id}
@@ -50,9 +49,7 @@ def post_par(request: Request) -> Response:
     target = resolve_target(params, client)
     # A self-registered client has no tenant before a user signs in: its request is checked
     # against no tenant's rules here, and against the user's tenant's at the authorization endpoint.
-    tenant = TenantStore().get(client.tenant_id) if client.tenant_id else Tenant(tenant_id="")
-    if tenant is None:
-        raise ApiError("server_error", internal=f"tenant {client.tenant_id!r} of client {client.client_id!r} not found")
+    tenant = client_tenant(client)
     _bind_to_proof_key(request, client, params)
     auth = validate(params, target, tenant, base_url(request))
     check_authorization(client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)

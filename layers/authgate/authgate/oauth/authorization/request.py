@@ -24,7 +24,7 @@ from authgate.oauth.resource_indicator import (
 )
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
 from authgate.resources.model import Resource
-from authgate.stores.tenants import Tenant
+from authgate.stores.tenants import Tenant, TenantStore
 
 # client_id is VSCHAR (RFC 6749 A.1); bounded so an absurd value is rejected before any lookup.
 _VSCHAR = re.compile(r"[\x20-\x7E]{1,200}")
@@ -116,6 +116,17 @@ def client_id_of(params: Mapping[str, Sequence[str]]) -> str:
     if not _VSCHAR.fullmatch(client_id) or BAD_PERCENT.search(client_id):
         raise ApiError("invalid_request", "The client_id parameter is badly encoded.")
     return client_id
+
+
+def client_tenant(client: Client) -> Tenant:
+    """The tenant a client's authorization requests are checked against; Tenant("") for a self-registered
+    client, which has none until a user signs in (its user's tenant is checked then)."""
+    if not client.tenant_id:
+        return Tenant(tenant_id="")
+    tenant = TenantStore().get(client.tenant_id)
+    if tenant is None:
+        raise ApiError("server_error", internal=f"tenant {client.tenant_id!r} of client {client.client_id!r} not found")
+    return tenant
 
 
 def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant,

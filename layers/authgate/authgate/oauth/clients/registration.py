@@ -18,17 +18,17 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from authgate import clock
-from authgate.clients.model import Client
+from authgate.clients.model import REGISTRATION_SOURCE, Client
 from authgate.errors import ApiError
 from authgate.errors.challenges import bearer
 from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
 from authgate.oauth.clients import stated_metadata
+from authgate.oauth.clients.lookup import ClientLookup
 from authgate.settings import get_settings
 from authgate.stores.clients import ClientStore
 from authgate.stores.exceptions import ClientExists, ClientNotFound
 from authgate.stores.registrations import (
-    DAY,
     UNASSIGNED,
     UNUSED_LIFETIME,
     RegistrationStore,
@@ -39,7 +39,6 @@ from authgate.stores.registrations import (
 if TYPE_CHECKING:
     from authgate.http.request import Request
 
-SOURCE = "registration"
 WINDOW = 3600
 
 
@@ -96,7 +95,7 @@ def _client(stated: stated_metadata.StatedMetadata, client_id: str, now: int, to
         client_type="public" if stated.auth_method == "none" else "confidential", secret_hash=None,
         redirect_uris=stated.redirect_uris, grant_types=stated.grant_types, scopes=stated.scopes,
         name=stated.name, created_at=now, jwks=keys, token_endpoint_auth_method=stated.auth_method,
-        dpop_bound_access_tokens=stated.dpop_bound_access_tokens, source=SOURCE,
+        dpop_bound_access_tokens=stated.dpop_bound_access_tokens, source=REGISTRATION_SOURCE,
         # Unused until a user signs in to it (stores.registrations): a day, then the idle lifetime.
         expires_at=now + UNUSED_LIFETIME,
         registration_token_hash=token_hash(token) if token else "", registration_pool=pool)
@@ -157,8 +156,8 @@ def _authorized(request: Request) -> Client:
     header = request.headers.get_all("authorization")
     presented = header[0][7:].strip() if len(header) == 1 and header[0][:7].lower() == "bearer " else ""
     client_id = request.path_params.get("client_id", "")
-    client = ClientStore().get(client_id) if presented and client_id.startswith("dcr_") else None
-    if client is None or client.source != SOURCE or not token_matches(client.registration_token_hash, presented):
+    client = ClientLookup().find(client_id) if presented and client_id.startswith("dcr_") else None
+    if client is None or client.source != REGISTRATION_SOURCE or not token_matches(client.registration_token_hash, presented):
         challenge = bearer("oauth", "invalid_token") if presented else bearer("oauth")
         raise ApiError("invalid_registration_token", "The registration access token is missing or not valid for "
                        "this client.", oauth_error="invalid_token", headers={"WWW-Authenticate": challenge})
@@ -203,16 +202,6 @@ def delete_registration(request: Request) -> Response:
     """RFC 7592 2.3: deregister; 204, and the client and its token stop working at once."""
     RegistrationStore().delete(_authorized(request).client_id)
     return Response(204, "", {"Cache-Control": "no-store", "Pragma": "no-cache"})
-
-
-def touch(client: Client, now: int) -> None:
-    """Used: push the client's expiry back (at most once a day: one UpdateItem, not one per request)."""
-    expires_at = now + get_settings().registration_idle_days * DAY
-    if client.source == SOURCE and expires_at - client.expires_at >= DAY:
-        try:
-            RegistrationStore().touch(client.client_id, expires_at)
-        except ClientNotFound:
-            pass  # deleted meanwhile: this request still completes, the next is refused
 
 
 def _limit(source_ip: str) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from authgate.clients.model import DOCUMENT_SOURCE, REGISTRATION_SOURCE
 from authgate.errors import ApiError
 
 if TYPE_CHECKING:
@@ -20,21 +21,18 @@ if TYPE_CHECKING:
     from authgate.errors.codes import Code
     from authgate.stores.tenants import Tenant
 
-REGISTRATION = "registration"
-METADATA_DOCUMENT = "metadata_document"
-
 
 def refusal(client: Client, tenant: Tenant | None, *, grant: bool = False) -> ApiError | None:
     """The error when `tenant` does not accept `client`, else None; an administrator's client of a
     tenant is always accepted. `grant`: refused at the token endpoint, as invalid_grant (RFC 6749 5.2)."""
     code: Code
-    if client.source == REGISTRATION:
+    if client.source == REGISTRATION_SOURCE:
         if tenant is not None and tenant.registered_clients:
             return None
         what = "applications that registered themselves"
         code, setting = "registered_client_not_allowed", "registered_clients"
-    elif client.source == METADATA_DOCUMENT or not client.tenant_id:
-        host = urlsplit(client.client_id).hostname or "" if client.source == METADATA_DOCUMENT else ""
+    elif client.source == DOCUMENT_SOURCE or not client.tenant_id:
+        host = urlsplit(client.client_id).hostname or "" if client.source == DOCUMENT_SOURCE else ""
         if host and tenant is not None and tenant.accepts_metadata_host(host):
             return None
         what = f"applications known only by a metadata document from {host}"

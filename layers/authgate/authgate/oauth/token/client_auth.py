@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote_plus
 
 from authgate import clock
-from authgate.clients.model import Client, client_secret_matches
+from authgate.clients.model import REGISTRATION_SOURCE, Client, client_secret_matches
 from authgate.errors import ApiError
 from authgate.errors.challenges import basic
+from authgate.oauth.clients.lookup import ClientLookup
 from authgate.oauth.token import client_assertion
-from authgate.stores.clients import ClientStore
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -106,54 +106,37 @@ def _assertion_credentials(form: Mapping[str, str], body_id: str | None) -> Cred
     return Credentials("private_key_jwt", issuer, token)
 
 
-def authenticate(request: Request, form: Mapping[str, str], creds: Credentials | None = None,
-                 store: ClientStore | None = None, *, resolve_documents: bool = False) -> Client:
+def authenticate(request: Request, form: Mapping[str, str], creds: Credentials | None = None, *,
+                 fetch_documents: bool = False) -> Client:
     """The authenticated client, or raise invalid_client/invalid_request/rate_limited (RFC 6749 2.3, 10.10).
 
     One BatchGetItem reads the client and its failed-authentication counters; a client or
-    address over its failure quota is refused (429) before any secret is compared. A metadata
-    document is fetched only where the code flow needs it (`resolve_documents`: the token and PAR
-    endpoints); elsewhere (revocation, introspection) a client known by one is its record in
-    ClientsTable as it stands, and one never fetched is an unknown client.
+    address over its failure quota is refused (429) before any secret is compared, and before
+    any metadata document is fetched. The client lookup (oauth.clients.lookup) fetches a
+    document only where the code flow needs it (`fetch_documents`: the token and PAR endpoints).
     """
     from authgate.limits.auth_failures import AuthFailureGuard
 
     creds = creds or read_credentials(request, form)
     if creds is None:
         raise invalid_client("Client authentication is required.", internal="no client credentials")
-    store = store or ClientStore()
+    lookup = ClientLookup(request.source_ip, fetch_documents=fetch_documents)
     guard = AuthFailureGuard("client")
-    client, others = store.get_with(creds.client_id, {guard.table: guard.keys(creds.client_id, request.source_ip)})
+    record, others = lookup.read_with(creds.client_id, {guard.table: guard.keys(creds.client_id, request.source_ip)})
     guard.check(others.get(guard.table, []), creds.client_id, request.source_ip)
-    if resolve_documents and creds.client_id[:8].lower() == "https://":
-        client = _metadata_client(creds.client_id, client, request.source_ip)
+    client = lookup.resolved(creds.client_id, record)
     failure = _failure(client, creds, request)
     if failure:
         guard.record_failure(creds.client_id, request.source_ip)
         raise invalid_client(internal=f"client {creds.client_id[:64]!r}: {failure}")
     assert client is not None
-    if client.source == "registration":
-        from authgate.oauth.clients.registration import touch
+    if client.source == REGISTRATION_SOURCE:
+        # Imported for a registered client only: stores.registrations and tenant policy are ~2 ms of a
+        # cold token function (python -X importtime) that an administrator's client never needs.
+        from authgate.oauth.clients import registered
 
-        touch(client, clock.seconds())
+        registered.touch(client, clock.seconds())
     return client
-
-
-def _metadata_client(client_id: str, cached: Client | None, source: str) -> Client | None:
-    """A Client ID Metadata Document's client: the record just read if fresh, else fetched now for
-    `source`; a document that cannot be used is 401 invalid_client (draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
-    from authgate.oauth.clients.metadata_document.errors import MetadataRefused
-    from authgate.oauth.clients.metadata_document.resolver import (
-        MetadataClients,
-        is_metadata_client,
-    )
-
-    if not is_metadata_client(client_id):
-        return cached
-    try:
-        return MetadataClients(source=source).refreshed(client_id, cached)
-    except MetadataRefused as exc:
-        raise exc.at_token() from None
 
 
 def _failure(client: Client | None, creds: Credentials, request: Request) -> str:

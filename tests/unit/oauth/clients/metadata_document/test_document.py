@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from authgate.clients.refusals import MetadataRefused
 from authgate.oauth.clients.metadata_document import client_id_url, document, freshness
-from authgate.oauth.clients.metadata_document.errors import MetadataRefused
 from authgate.stores.tenants import Tenant
 
 URL = "https://tools.example/agent.json"

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from authgate.clients.refusals import MetadataRefused
 from authgate.oauth.clients.metadata_document import client_id_url
-from authgate.oauth.clients.metadata_document.errors import MetadataRefused
 from authgate.oauth.clients.metadata_document.fetcher import DEFAULT_LIMITS, Limits, fetch
 from tests.document_server import DocumentServer, Route, document_server
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from authgate import clock
+from authgate.clients.refusals import MetadataRefused
 from authgate.limits import degraded
 from authgate.limits.counters import digest
 from authgate.limits.window import window_at
-from authgate.oauth.clients.metadata_document.errors import MetadataRefused
 from authgate.settings import Settings
 from authgate.stores.limits import LimitReached, LimitsStore, LimitsUnavailable
 

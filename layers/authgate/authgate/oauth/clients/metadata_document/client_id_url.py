@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from authgate.oauth.clients.metadata_document.errors import MetadataRefused
+from authgate.clients.refusals import MetadataRefused
 from authgate.oauth.redirect_uris import BAD_PERCENT
 
 PREFIX = "https://"

@@ -13,11 +13,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from authgate.clients.model import DOCUMENT_SOURCE, Client
+from authgate.clients.refusals import MetadataRefused
 from authgate.oauth.clients import stated_metadata
 from authgate.oauth.clients.metadata_document.client_id_url import ClientIdUrl
-from authgate.oauth.clients.metadata_document.errors import MetadataRefused
-
-SOURCE = DOCUMENT_SOURCE
 
 
 def _invalid(url: str, why: str) -> MetadataRefused:
@@ -59,7 +57,7 @@ def to_client(url: ClientIdUrl, doc: Mapping[str, Any], *, stage: str, now: int,
         redirect_uris=stated.redirect_uris, grant_types=stated.grant_types, scopes=stated.scopes,
         name=stated.name, created_at=now, jwks=keys, token_endpoint_auth_method=stated.auth_method,
         dpop_bound_access_tokens=stated.dpop_bound_access_tokens,
-        source=SOURCE, refresh_at=refresh_at,
+        source=DOCUMENT_SOURCE, refresh_at=refresh_at,
     )
 
 

@@ -39,9 +39,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from authgate.caches import cached
+from authgate.clients.refusals import MetadataRefused
 from authgate.oauth.clients.metadata_document import addresses
 from authgate.oauth.clients.metadata_document.client_id_url import ClientIdUrl
-from authgate.oauth.clients.metadata_document.errors import MetadataRefused
 
 if TYPE_CHECKING:
     from authgate.errors.codes import Code

@@ -22,7 +22,8 @@ import ssl
 import time
 
 from authgate import clock
-from authgate.clients.model import Client
+from authgate.clients.model import DOCUMENT_SOURCE, Client
+from authgate.clients.refusals import MetadataRefused
 from authgate.oauth.clients.metadata_document import (
     budget,
     client_id_url,
@@ -30,7 +31,6 @@ from authgate.oauth.clients.metadata_document import (
     fetcher,
     freshness,
 )
-from authgate.oauth.clients.metadata_document.errors import MetadataRefused
 from authgate.settings import Settings, get_settings
 from authgate.stores.clients import ClientStore
 from authgate.stores.exceptions import ClientExists
@@ -47,7 +47,7 @@ def is_metadata_client(client_id: str) -> bool:
 
 def usable(client: Client | None, now: int) -> bool:
     """A record that needs no fetch: an administrator's, or a document still fresh (5.2)."""
-    return client is not None and (client.source != document.SOURCE or now < client.refresh_at)
+    return client is not None and (client.source != DOCUMENT_SOURCE or now < client.refresh_at)
 
 
 def servable_stale(client: Client, now: int, ceiling: int) -> bool:
@@ -75,7 +75,7 @@ class MetadataClients:
         """The client (one GetItem when cached and fresh). An administrator's record under this id
         is returned as ClientStore.get would (draft 7.2), never fetched over."""
         client = self._store.get(client_id, any_environment=True)
-        if client is not None and client.source != document.SOURCE:
+        if client is not None and client.source != DOCUMENT_SOURCE:
             return ClientStore.visible(client, any_environment)
         return self.refreshed(client_id, client)
 
