@@ -3,7 +3,7 @@
 # ruff: noqa
 from authgate import aws, settings
 from authgate.oauth.authorization import par
-from authgate.oauth.clients import registration
+from authgate.oauth.clients.registration import endpoint as registration, management
 from authgate.oauth.token import introspection, revocation
 from authgate.oauth.token.grants import authorization_code, client_credentials, password, refresh_token
 from authgate.stores import codes, refresh_tokens
@@ -21,9 +21,9 @@ introspection.post_introspect
 par.post_par
 revocation.post_revoke
 registration.post_register
-registration.get_registration
-registration.put_registration
-registration.delete_registration
+management.get_registration
+management.put_registration
+management.delete_registration
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to

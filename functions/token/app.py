@@ -20,10 +20,10 @@ handler = App("token", {
     ("/oauth/revoke", "POST"): Route("authgate.oauth.token.revocation:post_revoke", "oauth"),
     ("/oauth/introspect", "POST"): Route("authgate.oauth.token.introspection:post_introspect", "oauth"),
     # RFC 7591 / RFC 7592 (DynamicClientRegistration; off by default).
-    ("/oauth/register", "POST"): Route("authgate.oauth.clients.registration:post_register", "oauth"),
-    ("/oauth/register/{client_id}", "GET"): Route("authgate.oauth.clients.registration:get_registration", "oauth"),
-    ("/oauth/register/{client_id}", "PUT"): Route("authgate.oauth.clients.registration:put_registration", "oauth"),
-    ("/oauth/register/{client_id}", "DELETE"): Route("authgate.oauth.clients.registration:delete_registration", "oauth"),
+    ("/oauth/register", "POST"): Route("authgate.oauth.clients.registration.endpoint:post_register", "oauth"),
+    ("/oauth/register/{client_id}", "GET"): Route("authgate.oauth.clients.registration.management:get_registration", "oauth"),
+    ("/oauth/register/{client_id}", "PUT"): Route("authgate.oauth.clients.registration.management:put_registration", "oauth"),
+    ("/oauth/register/{client_id}", "DELETE"): Route("authgate.oauth.clients.registration.management:delete_registration", "oauth"),
 }, translate=api_error, cors={
     "/oauth/token": CorsPolicy(("POST",), origin_allowed),
     "/oauth/revoke": CorsPolicy(("POST",), origin_allowed),

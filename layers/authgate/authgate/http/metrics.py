@@ -1,11 +1,12 @@
-"""Error metrics as CloudWatch Embedded Metric Format (Powertools Metrics), one line per failure.
+"""Metrics as CloudWatch Embedded Metric Format (Powertools Metrics): one line per failure, one per counted event.
 
 Each error response adds one EMF document to the function's log (no API call, nothing on the
 success path): `ErrorResponses` by `ErrorCode`, plus the counts the alarms in template.yaml
 watch: `InvalidToken` (RFC 6750 3.1; a spike means a key or clock problem), `RateLimited`
 (429s), `StorageUnavailable` (DynamoDB throttled or down), `ServerErrors` (5xx) and
 `RegistrationPoolFull` (the deployment's unassigned dynamic registrations at their cap). Every
-metric is published twice: per service, and per service and error code.
+metric is published twice: per service, and per service and error code. Events that are not
+errors are counted by `record_count` (`ClientRegistrations`, one per dynamic registration).
 POWERTOOLS_METRICS_DISABLED=true turns the lines off (Powertools' own switch).
 """
 
@@ -51,6 +52,17 @@ def counted_metrics(status: int, error_code: str) -> list[str]:
     if error_code == "registration_pool_full":
         names.append("RegistrationPoolFull")
     return names
+
+
+def record_count(name: str) -> None:
+    """One occurrence of `name` (ClientRegistrations: a dynamic client registration), one EMF line."""
+    from aws_lambda_powertools.metrics import (  # ~70 ms of import: not on a cold start
+        MetricUnit,
+        single_metric,
+    )
+
+    with single_metric(name=name, unit=MetricUnit.Count, value=1, namespace=NAMESPACE) as metric:
+        metric.add_dimension(name="service", value=SERVICE)
 
 
 def record_response(function: str, response: Response) -> None:

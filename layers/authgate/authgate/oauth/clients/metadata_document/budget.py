@@ -1,7 +1,7 @@
 """How many metadata documents authgate fetches, and for whom (draft-ietf-oauth-client-id-metadata-document-02 8.6).
 
-Anyone can make authgate fetch a URL, so fetches are counted per minute (LimitsTable, one
-conditional UpdateItem per budget) in budgets that keep parties apart:
+Anyone can make authgate fetch a URL, so fetches are counted per minute (limits.quota: LimitsTable,
+one conditional UpdateItem per budget) in budgets that keep parties apart:
 
 - a NEW document (no record of it is held) draws on the requesting address's budget
   (`client_metadata_source_limit`), then its host's budget of new documents
@@ -20,13 +20,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from authgate import clock
 from authgate.clients.refusals import MetadataRefused
-from authgate.limits import degraded
 from authgate.limits.counters import digest
-from authgate.limits.window import window_at
+from authgate.limits.quota import Quota, QuotaSpent
 from authgate.settings import Settings
-from authgate.stores.limits import LimitReached, LimitsStore, LimitsUnavailable
 
 WINDOW = 60
 Kind = Literal["new", "refresh"]
@@ -57,13 +54,8 @@ class FetchBudget:
                     f"Too many fetches of client metadata documents from {host}")
 
     def _count(self, partition: str, counter: str, quota: int, refusal: str) -> None:
-        now = clock.now()
-        window = window_at(now, WINDOW, partition)
         try:
-            LimitsStore(self._dynamodb).count(f"{partition}#{window.start}", {counter: quota}, window.end + 3600)
-        except LimitReached:
-            retry = window.reset_after(now)
-            raise MetadataRefused("client_metadata_rate_limited", f"{refusal}; retry after {retry} seconds.",
-                                  internal=partition, retry_after=retry) from None
-        except LimitsUnavailable as exc:
-            degraded.record("client-metadata-fetch", exc.internal)
+            Quota("client-metadata-fetch", WINDOW, self._dynamodb).spend(partition, counter, quota)
+        except QuotaSpent as spent:
+            raise MetadataRefused("client_metadata_rate_limited", f"{refusal}; retry after {spent.retry_after} seconds.",
+                                  internal=partition, retry_after=spent.retry_after) from None
