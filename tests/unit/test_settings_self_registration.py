@@ -29,3 +29,9 @@ def test_the_cache_ceiling_cannot_be_below_its_floor() -> None:
     with pytest.raises(SettingsError) as caught:
         from_env({"AUTHGATE_CLIENT_METADATA_MIN_CACHE": "600", "AUTHGATE_CLIENT_METADATA_MAX_CACHE": "300"})
     assert str(caught.value) == "AUTHGATE_CLIENT_METADATA_MAX_CACHE must be between 600 and 604800, got 300"
+
+
+def test_an_empty_environment_means_the_defaults_written_once_in_settings() -> None:
+    from authgate.settings import Settings
+
+    assert from_env({}) == Settings()

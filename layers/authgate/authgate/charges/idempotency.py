@@ -15,7 +15,7 @@ from authgate.errors import ApiError, FieldError
 from authgate.stores import idempotency
 
 if TYPE_CHECKING:
-    from authgate.request_view import RequestView
+    from authgate.request_protocol import RequestView
     from authgate.stores.batch import BatchRead, Pending
     from authgate.stores.idempotency import IdempotencyRecord
     from authgate.tokens.principal import Principal

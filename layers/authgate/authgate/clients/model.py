@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple
 
 from authgate import records
 from authgate.records import Field
-from authgate.request_view import ERROR_FORMATS
+from authgate.request_protocol import ERROR_FORMATS
 
 CLIENT_TYPES = ("confidential", "public")
 ENVIRONMENTS = ("local", "staging", "production")
@@ -93,10 +93,6 @@ class Client(NamedTuple):
     @property
     def is_public(self) -> bool:
         return self.client_type == "public"
-
-    def verify_secret(self, secret: str) -> bool:
-        """Constant-time check of a presented secret (RFC 6749 §2.3.1)."""
-        return client_secret_matches(self, secret)
 
     def allows_grant(self, grant_type: str) -> bool:
         return grant_type in self.grant_types

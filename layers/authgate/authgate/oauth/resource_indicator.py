@@ -23,6 +23,7 @@ from authgate.oauth.scopes import (
     KNOWN_SCOPES,
 )
 from authgate.resources.model import Resource
+from authgate.stores.resource_cache import get_resource
 from authgate.tokens.jwt_profile import default_audience
 
 if TYPE_CHECKING:
@@ -67,7 +68,6 @@ def resolve(named: str | None, issuer: str, tenant_id: str | None) -> Resource:
     builtin = builtin_resource(issuer)
     if named is None or named.rstrip("/") == builtin.resource:
         return builtin
-    from authgate.stores.resource_cache import get_resource
 
     resource = get_resource(named)
     if resource is None:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from authgate.settings import get_settings
 from authgate.stores.exceptions import StoreError
-from authgate.stores.faults import dynamodb_faults
+from authgate.stores.faults import aws_faults
 
 
 class TableStore:
@@ -35,5 +35,5 @@ class TableStore:
 
     def faults(self, operation: str, *,
                refused: Callable[[], StoreError] | None = None) -> AbstractContextManager[None]:
-        """`dynamodb_faults` for `<name>.<operation>`: StorageUnavailable, or `refused()` on a failed condition."""
-        return dynamodb_faults(f"{self.name or self.table_setting}.{operation}", refused=refused)
+        """`aws_faults` for `<name>.<operation>`: StorageUnavailable, or `refused()` on a failed condition."""
+        return aws_faults(f"{self.name or self.table_setting}.{operation}", refused=refused)

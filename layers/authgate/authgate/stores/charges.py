@@ -26,8 +26,8 @@ from authgate.stores.exceptions import (
 )
 from authgate.stores.faults import (
     UNAVAILABLE_CANCELLATION_REASONS,
+    aws_faults,
     cancellation_codes,
-    dynamodb_faults,
 )
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ class ChargeStore:
         from botocore.exceptions import ClientError
 
         try:
-            with dynamodb_faults("charges.create"):
+            with aws_faults("charges.create"):
                 self.client.transact_write_items(TransactItems=items)
         except ClientError as exc:
             if exc.response.get("Error", {}).get("Code") != "TransactionCanceledException":
@@ -151,7 +151,7 @@ class ChargeStore:
 
     def get(self, tenant_id: str, charge_id: str) -> Charge | None:
         """The tenant's charge; another tenant's id simply is not found under this tenant's key."""
-        with dynamodb_faults("charges.get"):
+        with aws_faults("charges.get"):
             item = self.client.get_item(TableName=get_settings().tables.charges, ConsistentRead=True,
                                         Key=key(tenant_id, charge_id)).get("Item")
         return from_item(item) if item else None
@@ -168,7 +168,7 @@ class ChargeStore:
         if before is not None:
             condition += " AND charge_id < :before"
             values[":before"] = {"S": before}
-        with dynamodb_faults("charges.list"):
+        with aws_faults("charges.list"):
             # One extra item answers has_more without a second query.
             response = self.client.query(TableName=get_settings().tables.charges, ConsistentRead=True,
                                          KeyConditionExpression=condition, ExpressionAttributeValues=values,

@@ -19,7 +19,7 @@ from authgate.stores.exceptions import (
     InvoiceNotFound,
     InvoiceNotPayable,
 )
-from authgate.stores.faults import dynamodb_faults
+from authgate.stores.faults import aws_faults
 
 STATUSES = ("open", "locked", "paid")
 
@@ -116,11 +116,11 @@ class InvoiceStore:
         return self._client or aws.dynamodb()
 
     def get(self, tenant_id: str, invoice_id: str) -> Invoice | None:
-        with dynamodb_faults("invoices.get"):
+        with aws_faults("invoices.get"):
             item = self.client.get_item(TableName=get_settings().tables.invoices, ConsistentRead=True,
                                         Key={"tenant_id": {"S": tenant_id}, "invoice_id": {"S": invoice_id}}).get("Item")
         return from_item(item) if item else None
 
     def put(self, invoice: Invoice) -> None:
-        with dynamodb_faults("invoices.put"):
+        with aws_faults("invoices.put"):
             self.client.put_item(TableName=get_settings().tables.invoices, Item=to_item(invoice))

@@ -44,7 +44,7 @@ from authgate.oauth.authorization.request import (
     validate,
 )
 from authgate.oauth.authorization.sign_in import sign_in
-from authgate.oauth.clients import tenant_policy
+from authgate.oauth.clients import registered, tenant_policy
 from authgate.oauth.clients.lookup import ClientLookup
 from authgate.oauth.clients.profile import check_authorization, code_ttl, requires_pushed_request
 from authgate.oauth.resource_indicator import resolve
@@ -228,10 +228,6 @@ def _self_registered(request: Request, client: Client, auth: AuthorizationReques
     _admitted(request, client, tenant)
     recheck(auth, client, tenant, base_url(request))
     if client.source == REGISTRATION_SOURCE:
-        # Imported for a registered client only: stores.registrations is ~1 ms of a cold authorize
-        # function (python -X importtime) that an administrator's client never needs.
-        from authgate.oauth.clients import registered
-
         trusted, request.context.redirect = request.context.redirect, None  # its refusals are pages too
         registered.assign(client, tenant)
         request.context.redirect = trusted

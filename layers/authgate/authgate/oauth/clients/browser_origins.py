@@ -25,6 +25,8 @@ def origin_allowed(origin: str, clock: Callable[[], float] = time.monotonic) -> 
     cache = _cache()
     allowed = cache.get(origin, now)
     if allowed is None:
+        # Only a cross-origin request asks: the jwks function serves its keys and metadata without
+        # ClientsTable's store (docs/decisions.md, measured shortcuts).
         from authgate.stores.clients import ClientStore
 
         allowed = ClientStore().origin_allowed(origin)

@@ -61,8 +61,8 @@ class ClientLookup:
         """The document resolver, when `client_id` is to be resolved as a metadata document."""
         if not self._fetch_documents or client_id[:len(URL_PREFIX)].lower() != URL_PREFIX:
             return None
-        # Imported for an https client_id only: the resolver's fetcher loads ssl, http.client and
-        # threading, which a cold token function serving an administrator's client never needs.
+        # Imported for an https client_id only: the resolver, its fetcher, validation and budgets are
+        # part of no cold start of an administrator's client (docs/decisions.md, measured shortcuts).
         from authgate.oauth.clients.metadata_document.resolver import (
             MetadataClients,
             is_metadata_client,

@@ -10,6 +10,8 @@ valid at most 60 s (5.3.2.1 item 8 ... "shall not issue codes with a lifetime ov
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from authgate.clients.model import FAPI2, Client
 from authgate.errors import ApiError
 from authgate.settings import get_settings
@@ -60,8 +62,6 @@ def fapi2_redirect_uri_allowed(uri: str) -> bool:
 
     FAPI 2.0 requires TLS for every endpoint (5.2.1, 5.3.2.1 via RFC 9700): a loopback redirect
     never leaves the user's machine, so it is the one exception allowed."""
-    from urllib.parse import urlsplit
-
     parts = urlsplit(uri)
     if parts.scheme == "https":
         return True

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authgate import clock
-from authgate.clients.model import REGISTRATION_SOURCE
 from authgate.errors import ApiError
 from authgate.oauth.clients import tenant_policy
 from authgate.settings import get_settings
@@ -43,9 +42,9 @@ def assign(client: Client, tenant: Tenant) -> None:
 
 
 def touch(client: Client, now: int) -> None:
-    """A registered client authenticated: push its expiry back (at most once a day)."""
+    """A registered client (source "registration") authenticated: push its expiry back (at most once a day)."""
     expires_at = now + get_settings().registration_idle_days * DAY
-    if client.source == REGISTRATION_SOURCE and expires_at - client.expires_at >= DAY:
+    if expires_at - client.expires_at >= DAY:
         try:
             RegistrationStore().touch(client.client_id, expires_at)
         except ClientNotFound:

@@ -23,7 +23,9 @@ from authgate import clock
 from authgate.clients.model import Client
 from authgate.oauth.clients.profile import is_fapi2
 from authgate.settings import get_settings
-from authgate.tokens import client_keys, jwa
+from authgate.stores.exceptions import Replayed
+from authgate.stores.replay import ReplayGuard, assertion_key
+from authgate.tokens import client_keys, jose_header, jwa
 from authgate.tokens.jws import segment_bytes, segment_json
 from authgate.tokens.numeric_date import numeric_date
 
@@ -84,11 +86,11 @@ def audiences(client: Client, issuer: str) -> tuple[str, ...]:
 def verify(assertion: Assertion, client: Client, issuer: str) -> None:
     """Authenticate `client` by `assertion`, or raise AssertionRejected (RFC 7523 3)."""
     header, claims = assertion.header, assertion.claims
-    alg = header.get("alg")
-    if alg not in ALGORITHMS:
-        raise AssertionRejected(f"alg {str(alg)[:20]!r} not accepted")
-    if "crit" in header:
-        raise AssertionRejected("crit header not understood (RFC 7515 4.1.11)")
+    try:
+        alg = jose_header.checked_alg(header, ALGORITHMS)
+    except jose_header.HeaderRejected as rejected:
+        raise AssertionRejected(f"alg {str(header.get('alg'))[:20]!r} not accepted" if rejected.member == "alg"
+                                else "crit header not understood (RFC 7515 4.1.11)") from None
     kid = header.get("kid")
     if kid is not None and not isinstance(kid, str):
         raise AssertionRejected("kid is not a string")
@@ -124,9 +126,6 @@ def verify(assertion: Assertion, client: Client, issuer: str) -> None:
 
 
 def _use_once(client_id: str, jti: str, until: int, now: int) -> None:
-    from authgate.stores.exceptions import Replayed
-    from authgate.stores.replay import ReplayGuard, assertion_key
-
     try:
         ReplayGuard().use(assertion_key(client_id, jti), until, now=now)
     except Replayed:

@@ -21,7 +21,11 @@ from authgate import clock
 from authgate.clients.model import REGISTRATION_SOURCE, Client, client_secret_matches
 from authgate.errors import ApiError
 from authgate.errors.challenges import basic
+from authgate.issuer import base_url
+from authgate.limits.auth_failures import AuthFailureGuard
+from authgate.oauth.clients import registered
 from authgate.oauth.clients.lookup import ClientLookup
+from authgate.oauth.clients.profile import allowed_auth_methods
 from authgate.oauth.token import client_assertion
 
 if TYPE_CHECKING:
@@ -115,8 +119,6 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
     any metadata document is fetched. The client lookup (oauth.clients.lookup) fetches a
     document only where the code flow needs it (`fetch_documents`: the token and PAR endpoints).
     """
-    from authgate.limits.auth_failures import AuthFailureGuard
-
     creds = creds or read_credentials(request, form)
     if creds is None:
         raise invalid_client("Client authentication is required.", internal="no client credentials")
@@ -131,25 +133,17 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
         raise invalid_client(internal=f"client {creds.client_id[:64]!r}: {failure}")
     assert client is not None
     if client.source == REGISTRATION_SOURCE:
-        # Imported for a registered client only: stores.registrations and tenant policy are ~2 ms of a
-        # cold token function (python -X importtime) that an administrator's client never needs.
-        from authgate.oauth.clients import registered
-
         registered.touch(client, clock.seconds())
     return client
 
 
 def _failure(client: Client | None, creds: Credentials, request: Request) -> str:
     """Why authentication failed (for logs only), or "" when it succeeded."""
-    from authgate.oauth.clients.profile import allowed_auth_methods
-
     if client is not None and creds.method not in allowed_auth_methods(client):
         return f"method {creds.method} not registered for this client"
     if creds.method == "private_key_jwt":
         if client is None:
             return "unknown client"
-        from authgate.issuer import base_url
-
         assert creds.secret is not None
         try:
             client_assertion.verify(client_assertion.parse(creds.secret), client, base_url(request))

@@ -45,6 +45,6 @@ def post_token(request: Request) -> Response:
     issuer = base_url(request)
     resource = requested_resource([form["resource"]] if "resource" in form else [], issuer)
     proof = token_proof(request, client, now)
-    result = grant.exchange(TokenRequest(request=request, form=form, client=client, issuer=issuer,
-                                         now=now, dpop_jkt=proof.jkt if proof else None, resource=resource))
+    result = grant.exchange(TokenRequest(form=form, client=client, issuer=issuer, now=now,
+                                         dpop_jkt=proof.jkt if proof else None, resource=resource))
     return Response.json(200, result.body(), headers=NO_STORE)

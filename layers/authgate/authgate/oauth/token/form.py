@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
+from authgate.oauth.resource_indicator import several_resources
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -33,8 +34,6 @@ def read_form(request: Request) -> dict[str, str]:
     for name, value in request.form():
         if name in seen:
             if name == "resource":
-                from authgate.oauth.resource_indicator import several_resources
-
                 raise several_resources()
             raise ApiError("invalid_request", f"The parameter {name[:40]!r} is repeated (RFC 6749 3.2).")
         seen.add(name)

@@ -14,10 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from authgate import clock
 from authgate.errors import ApiError
-from authgate.http.response import Response
+from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
 from authgate.oauth.token import client_auth
 from authgate.oauth.token.form import read_form
+from authgate.stores.refresh_tokens import RefreshTokenStore
+from authgate.stores.resource_cache import introspected_by
+from authgate.tokens.guard import active_access_token
 from authgate.tokens.jws import segment_json
 
 if TYPE_CHECKING:
@@ -35,8 +38,6 @@ def _claims(token: str) -> dict[str, Any]:
 
 
 def _access(token: str, client: Client, issuer: str, serves: str | None) -> dict[str, Any] | None:
-    from authgate.tokens.guard import active_access_token
-
     # Verified for `serves`: a resource server's credentials see only its own resource's tokens.
     principal = active_access_token(token, issuer=issuer, audience=serves)
     if principal is None or (serves is None and principal.client_id != client.client_id):
@@ -54,8 +55,6 @@ def _access(token: str, client: Client, issuer: str, serves: str | None) -> dict
 
 
 def _refresh(token: str, client: Client, issuer: str, now: int) -> dict[str, Any] | None:
-    from authgate.stores.refresh_tokens import RefreshTokenStore
-
     if "." in token:
         return None
     store = RefreshTokenStore()
@@ -70,8 +69,6 @@ def _refresh(token: str, client: Client, issuer: str, now: int) -> dict[str, Any
 
 
 def post_introspect(request: Request) -> Response:
-    from authgate.stores.resource_cache import introspected_by
-
     form = read_form(request)
     client = client_auth.authenticate(request, form)
     token = form.get("token")
@@ -85,4 +82,4 @@ def post_introspect(request: Request) -> Response:
         body = _refresh(token, client, issuer, now) or _access(token, client, issuer, None)
     else:
         body = _access(token, client, issuer, None) or _refresh(token, client, issuer, now)
-    return Response.json(200, body or INACTIVE, headers={"Cache-Control": "no-store", "Pragma": "no-cache"})
+    return Response.json(200, body or INACTIVE, headers=NO_STORE)

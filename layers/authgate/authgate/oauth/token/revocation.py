@@ -12,12 +12,15 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.errors import ApiError
-from authgate.http.response import Response
+from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
 from authgate.oauth.token import client_auth
 from authgate.oauth.token.form import read_form
 from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.settings import get_settings
+from authgate.stores.refresh_tokens import RefreshTokenStore
+from authgate.stores.revocations import RevocationStore
+from authgate.tokens.guard import active_access_token
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client
@@ -30,9 +33,6 @@ def _not_yours() -> ApiError:
 
 
 def _revoke_access(token: str, client: Client, issuer: str) -> bool:
-    from authgate.stores.revocations import RevocationStore
-    from authgate.tokens.guard import active_access_token
-
     principal = active_access_token(token, issuer=issuer)
     if principal is None:
         return False  # not a JWT, expired, revoked, forged: nothing left to revoke
@@ -43,8 +43,6 @@ def _revoke_access(token: str, client: Client, issuer: str) -> bool:
 
 
 def _revoke_refresh(token: str, client: Client, now: int) -> bool:
-    from authgate.stores.refresh_tokens import RefreshTokenStore
-
     if "." in token:
         return False
     record = RefreshTokenStore().get(token)
@@ -68,4 +66,4 @@ def post_revoke(request: Request) -> Response:
         _revoke_refresh(token, client, now) or _revoke_access(token, client, issuer)
     else:
         _revoke_access(token, client, issuer) or _revoke_refresh(token, client, now)
-    return Response.json(200, {}, headers={"Cache-Control": "no-store", "Pragma": "no-cache"})
+    return Response.json(200, {}, headers=NO_STORE)

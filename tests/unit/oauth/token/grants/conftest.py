@@ -12,7 +12,6 @@ from authgate.clock import ManualClock
 from authgate.oauth.token.grants.base import TokenRequest
 from authgate.stores.clients import Client
 from tests.demo import ISSUER
-from tests.events import request
 
 SERVICE = Client(client_id="svc", tenant_id="demo", environment="local", client_type="confidential",
                  secret_hash="unused", redirect_uris=(), grant_types=("client_credentials", "refresh_token"),
@@ -27,8 +26,7 @@ def token_request(keys: None, clock: ManualClock) -> Callable[..., TokenRequest]
     """A TokenRequest of `client` with `form`, at the clock's time (a signing key exists)."""
 
     def make(client: Client, form: Mapping[str, str], **kw: Any) -> TokenRequest:
-        return TokenRequest(request=request(path="/oauth/token"), form=form, client=client, issuer=ISSUER,
-                            now=int(clock()), **kw)
+        return TokenRequest(form=form, client=client, issuer=ISSUER, now=int(clock()), **kw)
 
     return make
 

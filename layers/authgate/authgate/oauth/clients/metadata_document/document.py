@@ -16,6 +16,7 @@ from authgate.clients.model import DOCUMENT_SOURCE, Client
 from authgate.clients.refusals import MetadataRefused
 from authgate.oauth.clients import stated_metadata
 from authgate.oauth.clients.metadata_document.client_id_url import ClientIdUrl
+from authgate.tokens.client_keys import InvalidJwks, validate
 
 
 def _invalid(url: str, why: str) -> MetadataRefused:
@@ -70,8 +71,6 @@ def _fetched_keys(url: ClientIdUrl, jwks_uri: str, fetch_keys: Callable[[str], b
 
 
 def _keys(url: ClientIdUrl, jwks: Any) -> tuple[dict[str, Any], ...]:
-    from authgate.tokens.client_keys import InvalidJwks, validate
-
     try:
         return validate(jwks)
     except InvalidJwks as exc:

@@ -9,6 +9,7 @@ document is ever cached (5.2: never errors, never invalid documents).
 from __future__ import annotations
 
 import re
+from email.utils import parsedate_to_datetime
 
 _MAX_AGE = re.compile(r"(?:^|,)\s*max-age\s*=\s*\"?(\d{1,10})\"?\s*(?:,|$)", re.IGNORECASE)
 _NO_REUSE = re.compile(r"(?:^|,)\s*(no-store|no-cache)\s*(?:[,=]|$)", re.IGNORECASE)
@@ -17,7 +18,6 @@ _NO_REUSE = re.compile(r"(?:^|,)\s*(no-store|no-cache)\s*(?:[,=]|$)", re.IGNOREC
 def _http_date(value: str) -> float | None:
     if not value:
         return None
-    from email.utils import parsedate_to_datetime  # only for Expires: ~2 ms of import otherwise
 
     try:
         return parsedate_to_datetime(value).timestamp() if value else None

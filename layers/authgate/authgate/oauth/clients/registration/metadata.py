@@ -12,6 +12,7 @@ from authgate.oauth.clients import stated_metadata
 from authgate.oauth.clients.registration.errors import invalid_metadata, metadata_problem
 from authgate.settings import get_settings
 from authgate.stores.registrations import UNASSIGNED, UNUSED_LIFETIME, token_hash
+from authgate.tokens.client_keys import InvalidJwks, validate
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -48,8 +49,6 @@ def registered_client(stated: stated_metadata.StatedMetadata, client_id: str, no
     """The Client a registration describes, with the hash of its registration access token."""
     keys: tuple[dict[str, Any], ...] = ()
     if stated.jwks is not None:
-        from authgate.tokens.client_keys import InvalidJwks, validate
-
         try:
             keys = validate(stated.jwks)
         except InvalidJwks as exc:

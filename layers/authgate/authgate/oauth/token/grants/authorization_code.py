@@ -14,15 +14,13 @@ from authgate.oauth.token.grants.base import (
     TokenResult,
     check_key_binding,
     current_scopes,
-    scope_string,
-    token_type,
+    issued,
 )
 from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.stores.codes import AuthorizationCode, CodeStore
 from authgate.stores.exceptions import CodeAlreadyUsed, CodeError
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.tenant_cache import get_tenant
-from authgate.tokens.access_token import issue_access_token
 
 
 def _invalid_grant(detail: str, internal: str = "") -> ApiError:
@@ -85,7 +83,7 @@ class AuthorizationCodeGrant(Grant):
         tenant_policy.check(client, tenant, grant=True)
         # RFC 8707 2.2: the token request may only name the resource the grant covers.
         resource = granted_resource(record.resource, req.resource, req.issuer, record.tenant_id)
-        scope = scope_string(current_scopes(parse_scope(record.scope), None, client, tenant, resource))
+        scopes = current_scopes(parse_scope(record.scope), None, client, tenant, resource)
 
         refresh_token = None
         if client.allows_grant("refresh_token"):
@@ -95,7 +93,5 @@ class AuthorizationCodeGrant(Grant):
                 subject=record.subject, scope=record.scope, now=req.now,
                 # RFC 9449 5.0: only a public client's refresh tokens are bound to its key.
                 dpop_jkt=req.dpop_jkt if client.is_public else None, resource=record.resource)
-        issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=client.client_id,
-                                    tenant=record.tenant_id, scope=scope, grant_id=record.grant_id,
-                                    audience=resource.resource, jkt=req.dpop_jkt)
-        return TokenResult(issued.token, issued.expires_in, issued.scope, refresh_token, token_type(req))
+        return issued(req, subject=record.subject, tenant=record.tenant_id, scopes=scopes, audience=resource.resource,
+                      grant_id=record.grant_id, refresh_token=refresh_token)

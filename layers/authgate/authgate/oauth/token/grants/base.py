@@ -1,4 +1,4 @@
-"""What every grant shares: its input, its result, and scope checks (RFC 6749 §3.3, §5.1)."""
+"""What every grant shares: its input, its result and the tail that issues it, and scope checks (RFC 6749 §3.3, §5.1)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from authgate.errors import ApiError
 from authgate.oauth.resource_indicator import client_may_request
 from authgate.oauth.scopes import ScopeSyntaxError, format_scope, parse_scope
+from authgate.tokens.access_token import issue_access_token
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client
-    from authgate.http.request import Request
     from authgate.resources.model import Resource
     from authgate.stores.tenants import Tenant
 
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 class TokenRequest:
     """An authenticated client's token request."""
 
-    request: Request
     form: Mapping[str, str]
     client: Client
     issuer: str
@@ -64,9 +63,15 @@ class Grant:
         raise NotImplementedError
 
 
-def token_type(req: TokenRequest) -> str:
-    """RFC 9449 5: DPoP for a token bound to the request's proof key, else Bearer (RFC 6750 4)."""
-    return "DPoP" if req.dpop_jkt else "Bearer"
+def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, ...], audience: str,
+           grant_id: str | None = None, refresh_token: str | None = None) -> TokenResult:
+    """Every grant's tail: the access token (RFC 9068), bound to the request's DPoP key if any, and the
+    successful response (RFC 6749 5.1) with its token_type (RFC 9449 5: DPoP for a bound token, else
+    Bearer, RFC 6750 4) and the refresh token the grant started or rotated."""
+    token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
+                               scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience)
+    return TokenResult(token.token, token.expires_in, token.scope, refresh_token,
+                       "DPoP" if req.dpop_jkt else "Bearer")
 
 
 def check_key_binding(bound: str | None, presented: str | None, what: str) -> None:
@@ -154,6 +159,3 @@ def _refusal(scope: str, client: Client, forbidden: frozenset[str], resource: Re
         return f"The scope {scope!r} is forbidden by the tenant."
     return None
 
-
-def scope_string(scopes: tuple[str, ...]) -> str:
-    return format_scope(scopes)

@@ -9,12 +9,10 @@ from authgate.oauth.token.grants.base import (
     TokenRequest,
     TokenResult,
     check_scopes,
+    issued,
     requested_scopes,
-    scope_string,
-    token_type,
 )
 from authgate.stores.tenant_cache import get_tenant
-from authgate.tokens.access_token import issue_access_token
 
 
 class ClientCredentialsGrant(Grant):
@@ -31,7 +29,4 @@ class ClientCredentialsGrant(Grant):
         resource = resolve(req.resource, req.issuer, client.tenant_id)
         scopes = check_scopes(requested, client, tenant, resource)
         # RFC 9068 2.2: with no resource owner, sub is the client itself.
-        issued = issue_access_token(issuer=req.issuer, subject=client.client_id, client_id=client.client_id,
-                                    tenant=client.tenant_id, scope=scope_string(scopes), jkt=req.dpop_jkt,
-                                    audience=resource.resource)
-        return TokenResult(issued.token, issued.expires_in, issued.scope, token_type=token_type(req))
+        return issued(req, subject=client.client_id, tenant=client.tenant_id, scopes=scopes, audience=resource.resource)

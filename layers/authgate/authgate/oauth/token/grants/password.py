@@ -14,13 +14,11 @@ from authgate.oauth.token.grants.base import (
     TokenRequest,
     TokenResult,
     check_scopes,
+    issued,
     requested_scopes,
-    scope_string,
-    token_type,
 )
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
-from authgate.tokens.access_token import issue_access_token
 
 
 class PasswordGrant(Grant):
@@ -36,7 +34,4 @@ class PasswordGrant(Grant):
         result = UserStore().verify(client.tenant_id, username, password)
         if not result.ok:
             raise ApiError("invalid_grant", "The resource owner credentials are invalid.", internal=result.reason)
-        issued = issue_access_token(issuer=req.issuer, subject=result.subject, client_id=client.client_id,
-                                    tenant=client.tenant_id, scope=scope_string(scopes), jkt=req.dpop_jkt,
-                                    audience=resource.resource)
-        return TokenResult(issued.token, issued.expires_in, issued.scope, token_type=token_type(req))
+        return issued(req, subject=result.subject, tenant=client.tenant_id, scopes=scopes, audience=resource.resource)

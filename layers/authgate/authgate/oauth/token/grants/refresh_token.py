@@ -24,15 +24,13 @@ from authgate.oauth.token.grants.base import (
     TokenResult,
     check_key_binding,
     current_scopes,
+    issued,
     requested_scopes,
-    scope_string,
-    token_type,
 )
 from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.stores.exceptions import RotationFailed
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.tenant_cache import get_tenant
-from authgate.tokens.access_token import issue_access_token
 
 
 class RefreshTokenGrant(Grant):
@@ -77,8 +75,6 @@ class RefreshTokenGrant(Grant):
             if not store.family_active(record.family_id):
                 raise ApiError("invalid_grant", "The refresh token has been revoked.")
             new_token = presented
-        issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=record.client_id,
-                                    tenant=record.tenant_id, scope=scope_string(granted), grant_id=record.family_id,
-                                    jkt=req.dpop_jkt, audience=resource.resource)
-        return TokenResult(issued.token, issued.expires_in, issued.scope, new_token, token_type(req))
+        return issued(req, subject=record.subject, tenant=record.tenant_id, scopes=granted, audience=resource.resource,
+                      grant_id=record.family_id, refresh_token=new_token)
 

@@ -1,4 +1,4 @@
-"""The few values of a request that domain code reads: a neutral view the HTTP Request satisfies.
+"""The typing Protocols of a request as domain code reads it (PEP 544), which the HTTP Request satisfies.
 
 Domain modules (the limiter, the idempotency key, DPoP, the bearer guard) type their argument
 with `RequestView` and import nothing from authgate.http, as Authlib's protocol code works on a
