@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 
 from authgate.clients.refusals import MetadataRefused
-from authgate.oauth.clients.metadata_document import client_id_url, document, freshness
-from authgate.stores.tenants import Tenant
+from authgate.oauth.clients.metadata_document import client_id_url, document
 
 URL = "https://tools.example/agent.json"
 DOC: dict[str, Any] = {"client_id": URL, "client_name": "Agent", "redirect_uris": ["http://127.0.0.1:8000/cb"]}
@@ -92,25 +91,3 @@ def test_the_document_must_be_a_json_object_naming_its_own_url() -> None:
         with pytest.raises(MetadataRefused) as caught:
             document.parse(url, body)
         assert caught.value.detail == f"The client's metadata document at {URL} is invalid: it is not JSON (RFC 8259)."
-
-
-@pytest.mark.parametrize("cache_control, expires, date, seconds", [
-    ("max-age=900", "", "", 900),
-    ("public, max-age=10", "", "", 300),                # below the floor
-    ("max-age=999999", "", "", 86400),                  # above the ceiling
-    ("no-store", "", "", 300),
-    ("no-cache, max-age=900", "", "", 300),
-    ("", "Thu, 01 Jan 2026 01:00:00 GMT", "Thu, 01 Jan 2026 00:00:00 GMT", 3600),
-    ("", "0", "", 300),                                 # an invalid Expires is already expired
-    ("", "", "", 300),                                  # no cache headers: the floor
-])
-def test_freshness_within_bounds(cache_control: str, expires: str, date: str, seconds: int) -> None:
-    assert freshness.lifetime(cache_control, expires, date, 0, 300, 86400) == seconds
-
-
-def test_a_tenant_policy_names_hosts_domains_or_any() -> None:
-    tenant = Tenant("t", client_metadata_hosts=("tools.example", ".agents.example"))
-    assert tenant.accepts_metadata_host("tools.example") and tenant.accepts_metadata_host("a.agents.example")
-    assert not tenant.accepts_metadata_host("agents.example") and not tenant.accepts_metadata_host("evil-tools.example")
-    assert not Tenant("t").accepts_metadata_host("tools.example")
-    assert Tenant("t", client_metadata_hosts=("*",)).accepts_metadata_host("anything.example")

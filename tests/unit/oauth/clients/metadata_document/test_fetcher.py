@@ -222,29 +222,3 @@ def test_a_closed_port_is_unreachable(server: DocumentServer) -> None:
     error = refused(f"https://127.0.0.1:{port}/agent.json", server, "client_metadata_unreachable")
     assert error.detail == f"The client's metadata document at https://127.0.0.1:{port}/agent.json could not be fetched."
     assert error.internal == "connection failed (ConnectionRefusedError)"
-
-
-@pytest.mark.parametrize("url, why", [
-    ("http://client.example/agent.json", "it must start with https://"),
-    ("https://user:pw@client.example/agent.json", "it must not carry a user name or password"),
-    ("https://client.example/agent.json#x", "it must not have a fragment"),
-    ("https://client.example", "it must have a path"),
-    ("https://client.example?x=1", "it must have a path"),
-    ("https://client.example/a/../b", "its path must not have . or .. segments"),
-    ("https://client.example/a/%2e/b", "its path must not have . or .. segments"),
-    ("https://client.example:99999/a", "its port is malformed"),
-    ("https://client_example/a", "its host is not a DNS name or an IP address"),
-    ("https://client.example/a b", "it holds spaces, control, non-ASCII or backslash characters"),
-    ("https://client.example/" + "a" * 200, "longer than 200 characters"),
-])
-def test_client_identifier_url_rules(url: str, why: str) -> None:
-    with pytest.raises(MetadataRefused) as caught:
-        client_id_url.parse(url)
-    assert caught.value.code == "client_metadata_url_invalid"
-    assert caught.value.detail == f"The client_id is not a valid Client Identifier URL: {why}."
-
-
-def test_client_identifier_url_keeps_port_query_and_ipv6() -> None:
-    parsed = client_id_url.parse("https://[2001:db8::1]:8443/c?v=1")
-    assert (parsed.host, parsed.port, parsed.target, parsed.authority) == (
-        "2001:db8::1", 8443, "/c?v=1", "[2001:db8::1]:8443")
