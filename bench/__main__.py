@@ -11,9 +11,12 @@ from bench import REGISTERED
 def main(argv: list[str]) -> int:
     names = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] != "--output")]
     if not names:
-        from bench.report import main as report
+        from bench import performance_doc, report
 
-        return report(argv)
+        status = report.main(argv)
+        if "--quick" not in argv and "--output" not in argv:  # a full run to bench/results.json
+            print(f"wrote {performance_doc.write(report.RESULTS).relative_to(performance_doc.ROOT)}")
+        return status
     unknown = [n for n in names if n not in REGISTERED]
     if unknown:
         sys.stderr.write(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(REGISTERED)}\n")

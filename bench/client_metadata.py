@@ -63,7 +63,7 @@ def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
 
 
 def _run(client_id: str, counting: Any, rounds: int) -> dict[str, dict[str, Any]]:
-    from authgate.oauth.client_metadata.resolver import MetadataClients
+    from authgate.oauth.clients.metadata_document.resolver import MetadataClients
     from authgate.stores.clients import ClientStore
     from authgate.stores.codes import CodeStore
     from authgate.tokens.rotation import ensure_keys

@@ -1,8 +1,9 @@
 """The performance report (issues 9 and 15): every figure, its target, and whether it holds.
 
 `python -m bench` (or `make bench`) measures cold init, per-operation calls/latency/CPU, the
-guard's cost and the deployment size, prints Markdown tables and writes bench/results.json; a
-full run to the default output also rewrites docs/performance.md from it (bench.performance_doc). `--quick` is the smoke run of `make test`:
+guard's cost and the deployment size, prints Markdown tables and writes bench/results.json; after
+a full run to the default output, bench/__main__.py rewrites docs/performance.md from it
+(bench.performance_doc, which imports this module: never the other way). `--quick` is the smoke run of `make test`:
 the same figures from fewer processes and iterations, so it proves the bench works, not that
 the figures are good.
 """
@@ -260,8 +261,4 @@ def main(argv: list[str]) -> int:
     output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(render(results))
     print(f"\nwrote {output}")
-    if output == RESULTS and not quick:
-        from bench.performance_doc import write
-
-        print(f"wrote {write(output).relative_to(RESULTS.parents[1])}")
     return 0

@@ -16,7 +16,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pytest
 
 # Names a test's resolver points at 127.0.0.1 (the certificate covers them).
 NAMES = ("localhost", "client.example", "rebind.example", "tools.example")
@@ -148,3 +151,17 @@ def document_server(directory: Path) -> Iterator[DocumentServer]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def trust_documents(server: DocumentServer, monkeypatch: pytest.MonkeyPatch) -> DocumentServer:
+    """The deployment switch on, the local loopback exception, the test CA trusted (SSL_CERT_FILE);
+    the server's routes and requests cleared."""
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_CLIENT_METADATA_DOCUMENTS", "true")
+    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "true")
+    monkeypatch.setenv("SSL_CERT_FILE", str(server.ca))
+    caches.reset()
+    server.routes.clear()
+    server.requests.clear()
+    return server

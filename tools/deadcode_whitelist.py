@@ -2,15 +2,17 @@
 
 # ruff: noqa
 from authgate import aws, settings
-from authgate.oauth import introspection, par, registration, revocation
-from authgate.oauth.grants import authorization_code, client_credentials, password, refresh_token
+from authgate.oauth.authorization import par
+from authgate.oauth.clients.registration import endpoint as registration, management
+from authgate.oauth.token import introspection, revocation
+from authgate.oauth.token.grants import authorization_code, client_credentials, password, refresh_token
 from authgate.single_use import codes, refresh_tokens
 from authgate_cli.local import context, listeners
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
 type_name
-# Loaded by name: grants from GRANTS (oauth.grants), lazy routes as Route("module:function").
+# Loaded by name: grants from GRANTS (oauth.token.grants), lazy routes as Route("module:function").
 authorization_code.AuthorizationCodeGrant
 client_credentials.ClientCredentialsGrant
 password.PasswordGrant
@@ -19,9 +21,9 @@ introspection.post_introspect
 par.post_par
 revocation.post_revoke
 registration.post_register
-registration.get_registration
-registration.put_registration
-registration.delete_registration
+management.get_registration
+management.put_registration
+management.delete_registration
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to

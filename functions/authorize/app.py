@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from authgate.failures import api_error
 from authgate.http.app import App, Route
-from authgate.oauth.authorize import get_authorize, post_authorize
+from authgate.oauth.authorization.endpoint import get_authorize, post_authorize
 
 handler = App("authorize", {
     ("/oauth/authorize", "GET"): Route(get_authorize, "authorize"),

@@ -14,13 +14,10 @@ from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.http.body import json_object
 from authgate.http.request import Request
-from authgate.http.response import Response
+from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
 from authgate.limits.limiter import enforce
 from authgate.tokens.guard import require_bearer, require_bearer_with
-
-# Charges are account data: never stored by shared caches (RFC 9111 5.2.2.5).
-NO_STORE = {"Cache-Control": "no-store"}
 
 
 def create_charge(request: Request) -> Response:
@@ -28,9 +25,9 @@ def create_charge(request: Request) -> Response:
     principal, record = require_bearer_with(request, "charges:write", keyed.prefetch)
     enforce(request, principal)
     created = service.create_charge(principal, json_object(request), keyed.require(), recorded(record))
+    # Charges are account data: never stored by a cache (RFC 9111 5.2.2.5).
     response = Response(created.status, created.body, {
-        "Content-Type": "application/json", "Cache-Control": "no-store",
-        "Location": f"{base_url(request)}/charges/{created.charge_id}",
+        "Content-Type": "application/json", **NO_STORE, "Location": f"{base_url(request)}/charges/{created.charge_id}",
     })
     if created.replayed:
         response.set_header("Idempotent-Replayed", "true")

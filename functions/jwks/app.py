@@ -12,9 +12,9 @@ from authgate.http.pages.stylesheet import get_stylesheet
 from authgate.http.problem_pages import get_problem
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.oauth.browser_origins import origin_allowed
-from authgate.oauth.metadata import get_metadata
-from authgate.oauth.protected_resource_metadata import get_resource_metadata
+from authgate.oauth.clients.browser_origins import origin_allowed
+from authgate.oauth.discovery.authorization_server import get_metadata
+from authgate.oauth.discovery.protected_resource import get_resource_metadata
 from authgate.openapi.document import get_openapi
 from authgate.settings import get_settings
 from authgate.tokens.jwk_set import jwk_set

@@ -10,20 +10,20 @@ from __future__ import annotations
 from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.http.cors import CorsPolicy
-from authgate.oauth.browser_origins import origin_allowed
-from authgate.oauth.token_endpoint import post_token
+from authgate.oauth.clients.browser_origins import origin_allowed
+from authgate.oauth.token.endpoint import post_token
 
 # The token endpoint loads with the function; the other routes on their first request.
 handler = App("token", {
     ("/oauth/token", "POST"): Route(post_token, "oauth"),
-    ("/oauth/par", "POST"): Route("authgate.oauth.par:post_par", "oauth"),
-    ("/oauth/revoke", "POST"): Route("authgate.oauth.revocation:post_revoke", "oauth"),
-    ("/oauth/introspect", "POST"): Route("authgate.oauth.introspection:post_introspect", "oauth"),
+    ("/oauth/par", "POST"): Route("authgate.oauth.authorization.par:post_par", "oauth"),
+    ("/oauth/revoke", "POST"): Route("authgate.oauth.token.revocation:post_revoke", "oauth"),
+    ("/oauth/introspect", "POST"): Route("authgate.oauth.token.introspection:post_introspect", "oauth"),
     # RFC 7591 / RFC 7592 (DynamicClientRegistration; off by default).
-    ("/oauth/register", "POST"): Route("authgate.oauth.registration:post_register", "oauth"),
-    ("/oauth/register/{client_id}", "GET"): Route("authgate.oauth.registration:get_registration", "oauth"),
-    ("/oauth/register/{client_id}", "PUT"): Route("authgate.oauth.registration:put_registration", "oauth"),
-    ("/oauth/register/{client_id}", "DELETE"): Route("authgate.oauth.registration:delete_registration", "oauth"),
+    ("/oauth/register", "POST"): Route("authgate.oauth.clients.registration.endpoint:post_register", "oauth"),
+    ("/oauth/register/{client_id}", "GET"): Route("authgate.oauth.clients.registration.management:get_registration", "oauth"),
+    ("/oauth/register/{client_id}", "PUT"): Route("authgate.oauth.clients.registration.management:put_registration", "oauth"),
+    ("/oauth/register/{client_id}", "DELETE"): Route("authgate.oauth.clients.registration.management:delete_registration", "oauth"),
 }, translate=api_error, cors={
     "/oauth/token": CorsPolicy(("POST",), origin_allowed),
     "/oauth/revoke": CorsPolicy(("POST",), origin_allowed),

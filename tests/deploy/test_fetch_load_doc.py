@@ -18,11 +18,11 @@ from tests.deploy.transform import World, resolve, transformed
 
 REPO = Path(__file__).resolve().parents[2]
 LAYER = REPO / "layers" / "authgate" / "authgate"
-# The modules that can start a fetch, and the methods whose handlers they are: those that build
-# the resolver themselves, and the endpoints that ask client authentication to resolve documents.
-FETCHING = {"oauth/authorize.py": [("GET", "/oauth/authorize"), ("POST", "/oauth/authorize")],
-            "oauth/token_endpoint.py": [("POST", "/oauth/token")],
-            "oauth/par.py": [("POST", "/oauth/par")]}
+# The modules that can start a fetch, and the methods whose handlers they are: the endpoints that
+# ask the client lookup (directly or through client authentication) to fetch documents.
+FETCHING = {"oauth/authorization/endpoint.py": [("GET", "/oauth/authorize"), ("POST", "/oauth/authorize")],
+            "oauth/token/endpoint.py": [("POST", "/oauth/token")],
+            "oauth/authorization/par.py": [("POST", "/oauth/par")]}
 
 
 def table(name: str) -> list[list[str]]:
@@ -48,9 +48,9 @@ def throttles() -> dict[tuple[str, str], tuple[float, float, list[str]]]:
 
 def test_the_modules_that_can_fetch_are_the_ones_the_page_accounts_for() -> None:
     starts = {str(path.relative_to(LAYER)) for path in LAYER.rglob("*.py")
-              if "MetadataClients(" in path.read_text("utf-8") or "resolve_documents=True" in path.read_text("utf-8")}
-    # client_auth builds the resolver only for the endpoints that pass resolve_documents=True.
-    assert starts - {"oauth/client_auth.py"} == set(FETCHING)
+              if "MetadataClients(" in path.read_text("utf-8") or "fetch_documents=True" in path.read_text("utf-8")}
+    # The client lookup builds the resolver only for the flows that pass fetch_documents=True.
+    assert starts - {"oauth/clients/lookup.py"} == set(FETCHING)
 
 
 def test_every_method_that_can_fetch_is_documented_with_its_stage_throttle(

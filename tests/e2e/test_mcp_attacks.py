@@ -4,7 +4,7 @@ Every response goes through ContractSession (the error contract) and is asserted
 
 Not here, and why: DNS that answers a public address and then a private one needs a resolver the
 test controls inside authgate's process; the fetcher's unit tests inject one
-(tests/unit/oauth/client_metadata/test_fetcher.py: pinned to the first answer, and a name that also
+(tests/unit/oauth/clients/metadata_document/test_fetcher.py: pinned to the first answer, and a name that also
 resolves inside is refused). Documents on private (10/8, 172.16/12, 192.168/16) and metadata-service
 addresses are refused before any connection in the same unit tests; this machine may send no packet
 to such an address, so the e2e case is the unspecified address 0.0.0.0 (which Linux would connect

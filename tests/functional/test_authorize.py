@@ -469,10 +469,10 @@ def test_missing_or_unbound_form_state_is_the_page(browser: Browser, mutate: str
 
 
 def test_expired_form_state_is_the_page(browser: Browser, clock: ManualClock) -> None:
-    from authgate.oauth import session
+    from authgate.oauth.authorization import sealed_form
 
     page = page_of(browser.get(web_params()))
-    clock.advance(session.SESSION_TTL)
+    clock.advance(sealed_form.FORM_TTL)
     assert_error_page(browser.submit(page), "invalid_request",
                       "The sign-in form has expired or was altered. Start again from the application.")
 

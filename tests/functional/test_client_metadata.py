@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.demo import CHALLENGE, ISSUER, VERIFIER
-from tests.document_server import DocumentServer, Route, document_server
+from tests.document_server import DocumentServer, Route, document_server, trust_documents
 from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of
 from tests.functional.test_authorize import ERROR_PAGE_CSP, assert_error_page, without_request_id
 from tests.functional.token_support import BASIC_CHALLENGE, TokenClient, assert_error, body_of
@@ -28,15 +28,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocumentServer]
 @pytest.fixture
 def cimd(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> DocumentServer:
     """The deployment switch on, the local loopback exception, the test CA trusted (SSL_CERT_FILE)."""
-    from authgate import caches
-
-    monkeypatch.setenv("AUTHGATE_CLIENT_METADATA_DOCUMENTS", "true")
-    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "true")
-    monkeypatch.setenv("SSL_CERT_FILE", str(server.ca))
-    caches.reset()
-    server.routes.clear()
-    server.requests.clear()
-    return server
+    return trust_documents(server, monkeypatch)
 
 
 def params(client_id: str, **overrides: str) -> list[tuple[str, str]]:

@@ -51,8 +51,8 @@ def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untype
 
 def test_metadata_grant_list_matches_the_grant_registry(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from authgate import caches
-    from authgate.oauth.grants import supported_grant_types
-    from authgate.oauth.metadata import grant_types
+    from authgate.oauth.discovery.authorization_server import grant_types
+    from authgate.oauth.token.grants import supported_grant_types
 
     assert grant_types() == supported_grant_types()
     monkeypatch.setenv("AUTHGATE_PASSWORD_GRANT", "true")
@@ -62,7 +62,7 @@ def test_metadata_grant_list_matches_the_grant_registry(monkeypatch) -> None:  #
 
 
 def test_metadata_path_imports_no_jwt_or_cryptography() -> None:
-    code = ("import sys; import authgate.oauth.metadata; "
+    code = ("import sys; import authgate.oauth.discovery.authorization_server; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jwt', 'cryptography')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -226,13 +226,13 @@ def test_the_fapi2_client_cannot_push_with_a_secret(tokens: TokenClient, clock: 
 
 
 def test_metadata_advertises_par(invoke: Any, demo: Any) -> None:
-    from authgate.oauth.metadata import metadata
+    from authgate.oauth.discovery.authorization_server import metadata
 
     doc = metadata(ISSUER)
     assert doc["pushed_authorization_request_endpoint"] == f"{ISSUER}/oauth/par"
     assert doc["require_pushed_authorization_requests"] is False
     assert "private_key_jwt" in doc["token_endpoint_auth_methods_supported"]
-    from authgate.oauth.client_assertion import ALGORITHMS
+    from authgate.oauth.token.client_assertion import ALGORITHMS
 
     assert doc["token_endpoint_auth_signing_alg_values_supported"] == list(ALGORITHMS)
 

@@ -261,7 +261,7 @@ def test_the_dpop_replay_guard_judges_by_the_requests_time(demo: Demo, clock: Ma
     """A proof accepted at request time t keeps its jti until after t, however late the write."""
     from authgate.errors import ApiError
     from authgate.http.request import Request
-    from authgate.oauth.token_proof import token_proof
+    from authgate.oauth.token.dpop_proof import token_proof
     from authgate.stores.clients import ClientStore
 
     client = ClientStore().get("demo-service")

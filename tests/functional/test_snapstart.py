@@ -35,7 +35,7 @@ def init(function: str, monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setenv("AWS_LAMBDA_INITIALIZATION_TYPE", kind)
     monkeypatch.setattr(snapshot_restore_py, "_after_restore_registry", [])
-    for name in ("authgate.oauth.par", "authgate.oauth.introspection"):
+    for name in ("authgate.oauth.authorization.par", "authgate.oauth.token.introspection"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     path = template.function_dir(function) / "app.py"
     spec = importlib.util.spec_from_file_location(f"{kind}_{function}_app", path)
@@ -92,7 +92,7 @@ def test_two_copies_restored_from_one_snapshot_share_no_generated_value(demo: An
     handler = init("TokenFunction", monkeypatch)
     # Init registered the restore hook, and primed the routes later requests would import.
     assert [hook for hook, _, _ in snapshot_restore_py.get_after_restore()] == [snapstart.after_restore]
-    assert {"authgate.oauth.par", "authgate.oauth.introspection"} <= set(sys.modules)
+    assert {"authgate.oauth.authorization.par", "authgate.oauth.token.introspection"} <= set(sys.modules)
 
     first, second = fork_copies(handler)
     assert "error" not in first and "error" not in second, (first, second)
@@ -106,4 +106,4 @@ def test_an_on_demand_init_primes_and_registers_nothing(demo: Any, monkeypatch: 
 
     init("TokenFunction", monkeypatch, kind="on-demand")
     assert snapshot_restore_py.get_after_restore() == []
-    assert "authgate.oauth.introspection" not in sys.modules  # loaded on its route's first request
+    assert "authgate.oauth.token.introspection" not in sys.modules  # loaded on its route's first request

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from authgate.billing.errors import InvoiceNotPayable
-from authgate.clients.errors import ClientNotFound
+from authgate.clients.errors import ClientNotFound, MetadataRefused
 from authgate.failures import ERRORS, api_error
 from authgate.single_use.errors import (
     CodeAlreadyUsed,
@@ -45,7 +45,19 @@ def test_exceptions_outside_the_table_are_not_domain_failures() -> None:
     for exc in (ValueError("x"), StoreError("x"), InvoiceNotPayable("inv_1"), ClientNotFound("c")):
         assert api_error(exc) is None
     # A failure of storage itself, or a rule of the domain defined beside its model, below the stores.
-    below = {"authgate.stores.exceptions", "authgate.billing.errors", "authgate.single_use.errors"}
+    below = {"authgate.stores.exceptions", "authgate.billing.errors", "authgate.single_use.errors",
+             "authgate.clients.errors"}
     assert {cls.__module__ for cls in ERRORS} == below
     refresh = api_error(RotationFailed(reused=True, family_revoked=True))
     assert refresh is not None and refresh.detail == "The refresh token has already been used; its grant is revoked."
+
+
+def test_a_refused_metadata_document_is_invalid_client_or_retry_later() -> None:
+    refused = api_error(MetadataRefused("client_metadata_invalid", "The document is invalid.", internal="why"))
+    assert refused is not None
+    assert (refused.code, refused.status, refused.detail, refused.internal, refused.oauth_error, refused.headers) == (
+        "client_metadata_invalid", 400, "The document is invalid.", "why", "invalid_client", {})
+    spent = api_error(MetadataRefused("client_metadata_rate_limited", "Too many.", retry_after=42))
+    assert spent is not None
+    assert (spent.code, spent.status, spent.oauth_error, spent.headers) == (
+        "client_metadata_rate_limited", 429, "temporarily_unavailable", {"Retry-After": "42"})

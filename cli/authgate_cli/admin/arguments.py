@@ -50,8 +50,7 @@ def text(value: str, what: str, *, limit: int = MAX_TEXT) -> str:
 
 
 def redirect_uri(value: str) -> str:
-    from authgate.oauth.authorize_request import well_formed_uri
-    from authgate.oauth.client_metadata.rules import redirect_scheme_allowed
+    from authgate.oauth.redirect_uris import redirect_scheme_allowed, well_formed_uri
 
     if not well_formed_uri(value):
         raise InvalidInput(f"redirect URI {_shown(value)} is not an absolute URI in printable ASCII without a "
@@ -138,7 +137,7 @@ def known_scopes(values: Sequence[str]) -> None:
 def resource_scopes(value: str) -> tuple[str, tuple[str, ...]]:
     """--resource-scopes "RESOURCE=scope1 scope2": a registered resource's URI and the scopes granted of it
     (none after "=": the grant is withdrawn). Checked on the stack by `granted_resources`."""
-    from authgate.oauth.authorize_request import well_formed_uri
+    from authgate.oauth.redirect_uris import well_formed_uri
     from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
 
     uri, equals, raw = value.partition("=")
@@ -210,7 +209,7 @@ def jwks(value: str) -> tuple[dict[str, Any], ...]:
 def fapi2_registration(client_type: str, auth_method: str, keys: Sequence[dict[str, Any]],
                        redirect_uris: Sequence[str], grants: Sequence[str]) -> None:
     """What the fapi2 profile needs of a registration (FAPI 2.0 5.3.2.1, 5.3.2.2)."""
-    from authgate.oauth.client_profile import fapi2_redirect_uri_allowed
+    from authgate.oauth.clients.profile import fapi2_redirect_uri_allowed
 
     if client_type != "confidential":
         raise InvalidInput("--profile fapi2 needs a confidential client (FAPI 2.0 5.3.2.1)")

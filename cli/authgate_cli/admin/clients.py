@@ -7,7 +7,7 @@ once the stack is known; a refusal is one line on stderr and exit status 2.
 A client may register public keys (`--jwks FILE|JSON`) and authenticate with private_key_jwt
 (RFC 7523) instead of a secret, be required to push its authorization requests (RFC 9126), and be
 put on the `fapi2` profile (FAPI 2.0 Security Profile), which implies all of these and DPoP; the
-runtime enforces the profile whatever was written (authgate.oauth.client_profile).
+runtime enforces the profile whatever was written (authgate.oauth.clients.profile).
 A client whose id is an https URL may be created over the cached Client ID Metadata Document of
 that URL (draft-ietf-oauth-client-id-metadata-document-02 7.2): the administrator's record wins and
 is never fetched over. `delete` removes any client, a cached document included (the next request

@@ -25,7 +25,7 @@ MAX_URI = 2000
 
 def resource_uri(value: str, *, local: bool = True) -> str:
     """An absolute https URI without fragment or userinfo; loopback http only on the local stack."""
-    from authgate.oauth.authorize_request import well_formed_uri
+    from authgate.oauth.redirect_uris import well_formed_uri
 
     if len(value) > MAX_URI or not well_formed_uri(value):
         raise arguments.InvalidInput(f"resource {value[:200]!r} is not an absolute URI in printable ASCII without "

@@ -18,7 +18,9 @@ from authgate.settings import get_settings
 @cached
 def _session() -> Any:
     """One botocore session for every client (botocore directly: boto3.client() is a thin wrapper over it)."""
-    import botocore.loaders  # deferred: functions that never touch AWS on a path don't pay for it
+    # Deferred: a request that never calls AWS (a problem page, the stylesheet, the OpenAPI
+    # document) does not pay for botocore (docs/decisions.md, measured shortcuts).
+    import botocore.loaders
     import botocore.session
 
     class _KnownServicesLoader(botocore.loaders.Loader):  # type: ignore[misc]  # botocore is untyped

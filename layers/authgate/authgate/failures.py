@@ -2,7 +2,7 @@
 
 Stores report what went wrong in their own terms: a failure of storage itself
 (stores.exceptions), or a rule of the domain the write broke, as the exception its domain
-package defines (billing.errors, single_use.errors, ...). Each function's App is built with
+package defines (billing.errors, single_use.errors, clients.errors, ...). Each function's App is built with
 `translate=api_error`, so an exception no flow handled (a throttled read anywhere, say) is
 still answered in the contract; a flow that must act first (revoke a replayed code's grant)
 catches the exception, acts, then raises `api_error(exc)`. A new exception that reaches a
@@ -22,6 +22,7 @@ from authgate.billing.errors import (
     InvoiceMismatch,
     InvoiceNotFound,
 )
+from authgate.clients.errors import MetadataRefused
 from authgate.errors import ApiError, FieldError
 from authgate.errors.model import retry_after
 from authgate.single_use.errors import (
@@ -109,6 +110,15 @@ def _pushed_request(exc: PushedRequestError) -> ApiError:
                     internal=f"request_uri {exc.reason}")
 
 
+def _metadata_refused(exc: MetadataRefused) -> ApiError:
+    # invalid_client (RFC 6749 5.2): a page at the authorization endpoint, 401 at the token and PAR
+    # endpoints (http.shapes.oauth); a spent fetch budget is "retry later" (RFC 6749 4.1.2.1).
+    if exc.retry_after:
+        return ApiError(exc.code, exc.detail, internal=exc.internal, headers={"Retry-After": str(exc.retry_after)},
+                        oauth_error="temporarily_unavailable")
+    return ApiError(exc.code, exc.detail, internal=exc.internal, oauth_error="invalid_client")
+
+
 def _rotation_failed(exc: RotationFailed) -> ApiError:
     if exc.reused:
         return ApiError("invalid_grant", "The refresh token has already been used; its grant is revoked.")
@@ -131,6 +141,7 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     CodeError: _code_invalid,
     PushedRequestError: _pushed_request,
     RotationFailed: _rotation_failed,
+    MetadataRefused: _metadata_refused,
 }
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from authgate.settings import SettingsError, get_settings
 
 if TYPE_CHECKING:
-    from authgate.request_view import RequestView
+    from authgate.request_protocol import RequestView
 
 
 def base_url(request: RequestView | None) -> str:

@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 import time
+import traceback
 from typing import Any
 
 from authgate.redaction import REDACTED, is_secret_key, redact
@@ -44,8 +45,6 @@ def _xray_trace_id() -> str | None:
 
 
 def _stack_trace(exc: BaseException) -> dict[str, Any]:
-    import traceback
-
     frames = traceback.extract_tb(exc.__traceback__)
     return {"type": type(exc).__name__, "value": str(exc), "module": type(exc).__module__,
             "frames": [{"file": f.filename, "line": f.lineno, "function": f.name, "statement": f.line or ""}

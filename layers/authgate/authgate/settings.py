@@ -122,7 +122,7 @@ class Settings(NamedTuple):
     # The local stack only (`authgate serve --allow-loopback-client-metadata`, draft 8.6): documents
     # on 127.0.0.1 / ::1 may be fetched. Refused on any other stage.
     allow_loopback_client_metadata: bool = False
-    # Fetch budgets per minute (LimitsTable; oauth.client_metadata.budget): per host, of new documents
+    # Fetch budgets per minute (LimitsTable; oauth.clients.metadata_document.budget): per host, of new documents
     # and, apart, of refreshes; new documents per requesting address; each kind across the deployment.
     client_metadata_fetch_limit: int = 30
     client_metadata_source_limit: int = 10
@@ -245,23 +245,28 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
 
 def _self_registration(env: Mapping[str, str], stage: str) -> dict[str, Any]:
     """The settings of clients that register themselves (client metadata documents, docs/agents.md)."""
-    loopback = _bool(env, "AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", False)
+    d = _DEFAULTS
+    loopback = _bool(env, "AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", d.allow_loopback_client_metadata)
     if loopback and stage != "local":
         raise SettingsError("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA is for the local stack only "
                             f"(AUTHGATE_STAGE=local), not {stage}")
-    low = _int(env, "AUTHGATE_CLIENT_METADATA_MIN_CACHE", 300, 60, 86400)
+    low = _int(env, "AUTHGATE_CLIENT_METADATA_MIN_CACHE", d.client_metadata_min_cache, 60, 86400)
     return {
-        "client_metadata_documents": _bool(env, "AUTHGATE_CLIENT_METADATA_DOCUMENTS", False),
+        "client_metadata_documents": _bool(env, "AUTHGATE_CLIENT_METADATA_DOCUMENTS", d.client_metadata_documents),
         "allow_loopback_client_metadata": loopback,
-        "client_metadata_fetch_limit": _int(env, "AUTHGATE_CLIENT_METADATA_FETCH_LIMIT", 30, 1, 10_000),
-        "client_metadata_source_limit": _int(env, "AUTHGATE_CLIENT_METADATA_SOURCE_LIMIT", 10, 1, 10_000),
-        "client_metadata_deployment_limit": _int(env, "AUTHGATE_CLIENT_METADATA_DEPLOYMENT_LIMIT", 600, 1, 100_000),
+        "client_metadata_fetch_limit": _int(env, "AUTHGATE_CLIENT_METADATA_FETCH_LIMIT",
+                                            d.client_metadata_fetch_limit, 1, 10_000),
+        "client_metadata_source_limit": _int(env, "AUTHGATE_CLIENT_METADATA_SOURCE_LIMIT",
+                                             d.client_metadata_source_limit, 1, 10_000),
+        "client_metadata_deployment_limit": _int(env, "AUTHGATE_CLIENT_METADATA_DEPLOYMENT_LIMIT",
+                                                 d.client_metadata_deployment_limit, 1, 100_000),
         "client_metadata_min_cache": low,
-        "client_metadata_max_cache": _int(env, "AUTHGATE_CLIENT_METADATA_MAX_CACHE", 86400, low, 7 * 86400),
-        "dynamic_registration": _bool(env, "AUTHGATE_DYNAMIC_REGISTRATION", False),
-        "registration_rate": _int(env, "AUTHGATE_REGISTRATION_RATE", 20, 1, 10_000),
-        "registration_cap": _int(env, "AUTHGATE_REGISTRATION_CAP", 1000, 1, 1_000_000),
-        "registration_idle_days": _int(env, "AUTHGATE_REGISTRATION_IDLE_DAYS", 30, 1, 400),
+        "client_metadata_max_cache": _int(env, "AUTHGATE_CLIENT_METADATA_MAX_CACHE", d.client_metadata_max_cache,
+                                          low, 7 * 86400),
+        "dynamic_registration": _bool(env, "AUTHGATE_DYNAMIC_REGISTRATION", d.dynamic_registration),
+        "registration_rate": _int(env, "AUTHGATE_REGISTRATION_RATE", d.registration_rate, 1, 10_000),
+        "registration_cap": _int(env, "AUTHGATE_REGISTRATION_CAP", d.registration_cap, 1, 1_000_000),
+        "registration_idle_days": _int(env, "AUTHGATE_REGISTRATION_IDLE_DAYS", d.registration_idle_days, 1, 400),
     }
 
 

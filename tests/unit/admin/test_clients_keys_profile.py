@@ -41,7 +41,7 @@ def refused(capsys: pytest.CaptureFixture[str], args: argparse.Namespace) -> str
 
 
 def test_a_fapi2_client_gets_keys_no_secret_and_par(demo: None) -> None:
-    from authgate.oauth.client_profile import (
+    from authgate.oauth.clients.profile import (
         allowed_auth_methods,
         requires_dpop,
         requires_pushed_request,

@@ -9,9 +9,9 @@ from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeou
 
 from authgate.stores.exceptions import StorageUnavailable, StoreError
 from authgate.stores.faults import (
+    aws_faults,
     cancellation_codes,
     condition_failed,
-    dynamodb_faults,
     is_unavailable,
 )
 
@@ -51,11 +51,11 @@ def test_cancellation_codes_keep_item_order() -> None:
 
 
 def test_an_outage_becomes_storage_unavailable_naming_the_operation() -> None:
-    with pytest.raises(StorageUnavailable) as info, dynamodb_faults("charges.create"):
+    with pytest.raises(StorageUnavailable) as info, aws_faults("charges.create"):
         raise client_error("ThrottlingException")
     assert (info.value.operation, info.value.reason, type(info.value.__cause__)) == (
         "charges.create", "ThrottlingException", ClientError)
-    with pytest.raises(StorageUnavailable) as timeout, dynamodb_faults("charges.get"):
+    with pytest.raises(StorageUnavailable) as timeout, aws_faults("charges.get"):
         raise ReadTimeoutError(endpoint_url="https://dynamodb")
     assert timeout.value.reason == "ReadTimeoutError"
 
@@ -63,13 +63,13 @@ def test_an_outage_becomes_storage_unavailable_naming_the_operation() -> None:
 def test_a_failed_condition_is_the_stores_own_refusal_when_it_names_one() -> None:
     failed = client_error("ConditionalCheckFailedException")
     assert condition_failed(failed) and not condition_failed(client_error("ThrottlingException"))
-    with pytest.raises(Refused), dynamodb_faults("x", refused=Refused):
+    with pytest.raises(Refused), aws_faults("x", refused=Refused):
         raise failed
-    with pytest.raises(ClientError), dynamodb_faults("x"):  # no refusal given: the store decides
+    with pytest.raises(ClientError), aws_faults("x"):  # no refusal given: the store decides
         raise failed
 
 
 def test_other_errors_propagate_untouched() -> None:
-    with pytest.raises(ClientError) as info, dynamodb_faults("x", refused=Refused):
+    with pytest.raises(ClientError) as info, aws_faults("x", refused=Refused):
         raise client_error("ValidationException")
     assert info.value.response["Error"]["Code"] == "ValidationException"

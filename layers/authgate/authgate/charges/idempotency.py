@@ -17,7 +17,7 @@ from authgate.stores.idempotency import IdempotencyStore
 
 if TYPE_CHECKING:
     from authgate.billing.idempotency import IdempotencyRecord
-    from authgate.request_view import RequestView
+    from authgate.request_protocol import RequestView
     from authgate.stores.batch import BatchRead, Pending
     from authgate.tokens.principal import Principal
 

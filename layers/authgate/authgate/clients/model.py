@@ -14,11 +14,11 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from authgate import records
 from authgate.records import Field
-from authgate.request_view import ERROR_FORMATS
+from authgate.request_protocol import ERROR_FORMATS
 
 CLIENT_TYPES = ("confidential", "public")
 ENVIRONMENTS = ("local", "staging", "production")
@@ -26,11 +26,14 @@ ENVIRONMENTS = ("local", "staging", "production")
 # "" = as before these attributes: client_secret_basic/_post for a confidential client, none for
 # a public one. private_key_jwt (RFC 7523 2.2) needs registered public keys (`jwks`).
 AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
-# Client.source of a cached Client ID Metadata Document (oauth.client_metadata.document).
-DOCUMENT_SOURCE = "metadata_document"
+# Where a client came from (Client.source): "" an administrator registered it; "metadata_document" a
+# cached Client ID Metadata Document (its client_id is the document's URL); "registration" RFC 7591.
+ClientSource = Literal["", "metadata_document", "registration"]
+DOCUMENT_SOURCE: ClientSource = "metadata_document"
+REGISTRATION_SOURCE: ClientSource = "registration"
 # A client id is at most this long (admin commands and stores refuse longer ones).
 MAX_CLIENT_ID_LENGTH = 200
-# The FAPI 2.0 Security Profile (oauth.client_profile says what it demands).
+# The FAPI 2.0 Security Profile (oauth.clients.profile says what it demands).
 FAPI2 = "fapi2"
 PROFILES = (FAPI2,)
 # Hash compared against when the client is unknown, so both paths do the same work.
@@ -69,9 +72,7 @@ class Client(NamedTuple):
     # RFC 9449 5.2 client metadata: every access token of this client must be DPoP-bound.
     dpop_bound_access_tokens: bool = False
     # -- clients that register themselves (docs/agents.md) --
-    # "" registered by an administrator; "metadata_document": a cached Client ID Metadata
-    # Document (its client_id is the document's URL); "registration": RFC 7591.
-    source: str = ""
+    source: ClientSource = ""
     # A metadata document is fetched again from this time on (draft 5.2; unix seconds).
     refresh_at: int = 0
     # DynamoDB TTL: the record disappears by itself after this time (0: never).
@@ -95,10 +96,6 @@ class Client(NamedTuple):
     @property
     def is_public(self) -> bool:
         return self.client_type == "public"
-
-    def verify_secret(self, secret: str) -> bool:
-        """Constant-time check of a presented secret (RFC 6749 §2.3.1)."""
-        return client_secret_matches(self, secret)
 
     def allows_grant(self, grant_type: str) -> bool:
         return grant_type in self.grant_types

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from authgate.request_view import ErrorFormat
+    from authgate.request_protocol import ErrorFormat
 
 
 class AuthorizationRedirect(NamedTuple):

@@ -1,11 +1,12 @@
-"""Error metrics as CloudWatch Embedded Metric Format (Powertools Metrics), one line per failure.
+"""Metrics as CloudWatch Embedded Metric Format (Powertools Metrics): one line per failure, one per counted event.
 
 Each error response adds one EMF document to the function's log (no API call, nothing on the
 success path): `ErrorResponses` by `ErrorCode`, plus the counts the alarms in template.yaml
 watch: `InvalidToken` (RFC 6750 3.1; a spike means a key or clock problem), `RateLimited`
 (429s), `StorageUnavailable` (DynamoDB throttled or down), `ServerErrors` (5xx) and
 `RegistrationPoolFull` (the deployment's unassigned dynamic registrations at their cap). Every
-metric is published twice: per service, and per service and error code.
+metric is published twice: per service, and per service and error code. Events that are not
+errors are counted by `record_count` (`ClientRegistrations`, one per dynamic registration).
 POWERTOOLS_METRICS_DISABLED=true turns the lines off (Powertools' own switch).
 """
 
@@ -30,6 +31,8 @@ _FLUSH = threading.Lock()
 
 @cached
 def _metrics() -> Metrics:
+    # A function loads Powertools' metrics at its first error or counted event, never on a successful
+    # cold start (docs/decisions.md, measured shortcuts).
     from aws_lambda_powertools import Metrics
 
     # Fixed here (the template's alarms name it) rather than read from the environment, so a
@@ -53,6 +56,14 @@ def counted_metrics(status: int, error_code: str) -> list[str]:
     return names
 
 
+def record_count(name: str) -> None:
+    """One occurrence of `name` (ClientRegistrations: a dynamic client registration), one EMF line."""
+    from aws_lambda_powertools.metrics import MetricUnit, single_metric  # as in _metrics
+
+    with single_metric(name=name, unit=MetricUnit.Count, value=1, namespace=NAMESPACE) as metric:
+        metric.add_dimension(name="service", value=SERVICE)
+
+
 def record_response(function: str, response: Response) -> None:
     """Count an error response (no-op for successes); flushed at once, one EMF line."""
     if not response.error_code:
@@ -63,7 +74,7 @@ def record_response(function: str, response: Response) -> None:
 
 
 def _flush(metrics: Metrics, function: str, status: int, error_code: str) -> None:
-    from aws_lambda_powertools.metrics import MetricUnit
+    from aws_lambda_powertools.metrics import MetricUnit  # as in _metrics
 
     try:
         for name in counted_metrics(status, error_code):

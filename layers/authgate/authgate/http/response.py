@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# A response that carries a credential or a one-time value: never cached (RFC 6749 5.1, RFC 9126 2.2).
+# The one header set of a response no cache may keep: one that carries a credential or a one-time
+# value (RFC 6749 5.1, RFC 9126 2.2), account data (RFC 9111 5.2.2.5), a page of one request;
+# Pragma for HTTP/1.0 caches (RFC 9111 5.4).
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 

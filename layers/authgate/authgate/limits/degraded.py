@@ -14,7 +14,8 @@ def record(limiter: str, internal: str) -> None:
     """A log line and a CloudWatch metric (EMF) saying the limiter failed open."""
     get_logger().warning("rate limiter unavailable; request admitted (fail open)",
                          extra={"limiter": limiter, "internal": internal})
-    from aws_lambda_powertools.metrics import MetricUnit, single_metric  # only on this rare path
+    # Only this rare path needs Powertools' metrics (docs/decisions.md, measured shortcuts).
+    from aws_lambda_powertools.metrics import MetricUnit, single_metric
     from aws_lambda_powertools.metrics.exceptions import SchemaValidationError
 
     try:

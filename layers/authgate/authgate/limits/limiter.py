@@ -18,7 +18,7 @@ from authgate.limits.window import Window, window_at
 from authgate.stores.limits import LimitReached, LimitsStore, LimitsUnavailable
 
 if TYPE_CHECKING:
-    from authgate.request_view import RequestView
+    from authgate.request_protocol import RequestView
     from authgate.tokens.principal import Principal
 
 # Where the App (http/app.py) finds headers to add to whatever response the request gets.

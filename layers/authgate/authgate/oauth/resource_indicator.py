@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from authgate.clients.model import DOCUMENT_SOURCE, REGISTRATION_SOURCE
 from authgate.errors import ApiError
 from authgate.oauth.scopes import (
     CHARGES_DESCRIPTION,
@@ -22,6 +23,7 @@ from authgate.oauth.scopes import (
     KNOWN_SCOPES,
 )
 from authgate.resources.model import Resource
+from authgate.stores.resource_cache import get_resource
 from authgate.tokens.jwt_profile import default_audience
 
 if TYPE_CHECKING:
@@ -66,7 +68,6 @@ def resolve(named: str | None, issuer: str, tenant_id: str | None) -> Resource:
     builtin = builtin_resource(issuer)
     if named is None or named.rstrip("/") == builtin.resource:
         return builtin
-    from authgate.stores.resource_cache import get_resource
 
     resource = get_resource(named)
     if resource is None:
@@ -108,6 +109,6 @@ def client_may_request(client: Client, resource: Resource, scope: str, *, consen
         return scope in granted
     if not consent:
         return False
-    if client.source in ("registration", "metadata_document") or not any(s in client.scopes for s in resource.scopes):
+    if client.source in (REGISTRATION_SOURCE, DOCUMENT_SOURCE) or not any(s in client.scopes for s in resource.scopes):
         return True
     return scope in client.scopes

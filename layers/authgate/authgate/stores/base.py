@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from authgate.records import Item
 from authgate.settings import get_settings
-from authgate.stores.faults import dynamodb_faults
+from authgate.stores.faults import aws_faults
 
 Refusal = Callable[[], Exception]
 
@@ -43,8 +43,8 @@ class TableStore:
         return self._db
 
     def faults(self, operation: str, *, refused: Refusal | None = None) -> AbstractContextManager[None]:
-        """`dynamodb_faults` for `<name>.<operation>`: StorageUnavailable, or `refused()` on a failed condition."""
-        return dynamodb_faults(f"{self.name or self.table_setting}.{operation}", refused=refused)
+        """`aws_faults` for `<name>.<operation>`: StorageUnavailable, or `refused()` on a failed condition."""
+        return aws_faults(f"{self.name or self.table_setting}.{operation}", refused=refused)
 
     def find(self, key: Item, operation: str = "get", *, consistent: bool = True) -> Item | None:
         """The item under `key`, or None (one GetItem; strongly consistent unless told)."""

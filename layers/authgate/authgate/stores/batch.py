@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from authgate import aws
-from authgate.stores.faults import dynamodb_faults, unavailable
+from authgate.stores.faults import aws_faults, unavailable
 
 Key = dict[str, dict[str, str]]
 KeyId = tuple[tuple[str, str, str], ...]
@@ -70,7 +70,7 @@ class BatchRead:
         for _attempt in range(2):
             if not request:
                 break
-            with dynamodb_faults(self._operation):
+            with aws_faults(self._operation):
                 result = (self._client or aws.dynamodb()).batch_get_item(RequestItems=request)
             for table, items in result.get("Responses", {}).items():
                 names = _key_names(self._keys[table])

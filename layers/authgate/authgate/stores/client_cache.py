@@ -33,7 +33,7 @@ class ClientLookup(NamedTuple):
         return self._known()[0]
 
     def profile(self) -> str:
-        """The client's profile ("" or "fapi2", oauth.client_profile); after error_format."""
+        """The client's profile ("" or "fapi2", oauth.clients.profile); after error_format."""
         return self._known()[1]
 
     def _known(self) -> tuple[str | None, str]:

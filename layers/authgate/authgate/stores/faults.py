@@ -1,6 +1,7 @@
 """Storage faults at the store edge: the one classifier of "not now, retry later".
 
-Every store wraps its AWS calls in `dynamodb_faults()`: throttling, an outage or a timeout
+Every store wraps its AWS calls in `aws_faults()` (DynamoDB, and the KMS and Secrets Manager
+calls of the signer and the session secret): throttling, an outage or a timeout
 becomes StorageUnavailable (a domain exception; authgate.failures makes it 503 with
 Retry-After, `temporarily_unavailable` on OAuth surfaces). Other ClientErrors propagate so the
 store can translate its own codes: `refused=` turns a failed write condition into the refusal
@@ -74,9 +75,10 @@ def unavailable(operation: str, reason: str) -> StorageUnavailable:
 
 
 @contextmanager
-def dynamodb_faults(operation: str = "dynamodb", *,
-                    refused: Callable[[], Exception] | None = None) -> Iterator[None]:
-    """Translate throttling/outage inside the block into StorageUnavailable (`raise ... from`),
+def aws_faults(operation: str = "dynamodb", *,
+               refused: Callable[[], Exception] | None = None) -> Iterator[None]:
+    """Translate throttling/outage of any AWS call inside the block (DynamoDB, KMS, Secrets Manager)
+    into StorageUnavailable (`raise ... from`),
     and a failed write condition into `refused()` when given."""
     from botocore.exceptions import BotoCoreError, ClientError
 

@@ -10,7 +10,7 @@ import secrets
 from authgate.caches import cached
 from authgate.settings import get_settings
 from authgate.stores.exceptions import SecretUnusable
-from authgate.stores.faults import dynamodb_faults
+from authgate.stores.faults import aws_faults
 
 MIN_LENGTH = 32
 
@@ -26,7 +26,7 @@ def session_secret() -> bytes:
         from authgate.aws import secretsmanager
 
         # Same fault mapping as storage: throttling/timeouts are temporarily_unavailable.
-        with dynamodb_faults("secretsmanager.get_secret_value"):
+        with aws_faults("secretsmanager.get_secret_value"):
             secret = secretsmanager().get_secret_value(SecretId=settings.session_secret_arn)
         value = secret.get("SecretString") or base64.b64encode(secret.get("SecretBinary", b"")).decode()
         if len(value) < MIN_LENGTH:

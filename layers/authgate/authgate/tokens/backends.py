@@ -28,7 +28,7 @@ class Backend(Protocol):
 
 def backend(name: str) -> Backend:
     """The backend that creates and loads keys of kind `name` (local | kms)."""
-    # Imported on use: a function signs with one backend, and each pulls in its own client.
+    # Imported on use: a deployment signs with one backend, and never loads the other (docs/decisions.md, measured shortcuts).
     if name == "kms":
         from authgate.tokens.kms_backend import KmsBackend
 

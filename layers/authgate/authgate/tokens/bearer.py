@@ -16,7 +16,7 @@ from authgate.errors import ApiError
 from authgate.errors.challenges import bearer
 
 if TYPE_CHECKING:
-    from authgate.request_view import RequestView
+    from authgate.request_protocol import RequestView
 
 # RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 _TOKEN68 = re.compile(r"[A-Za-z0-9\-._~+/]+=*")

@@ -26,13 +26,15 @@ from urllib.parse import urlsplit, urlunsplit
 
 from authgate import base64url
 from authgate.caches import BoundedCache, cached
-from authgate.tokens import jwa, jwk
+from authgate.single_use.errors import Replayed
+from authgate.stores.replay import ReplayGuard, dpop_key
+from authgate.tokens import jose_header, jwa, jwk
 from authgate.tokens.jws import segment_json
 from authgate.tokens.jwt_profile import DPOP_ALGORITHMS
 from authgate.tokens.numeric_date import numeric_date
 
 if TYPE_CHECKING:
-    from authgate.request_view import RequestView
+    from authgate.request_protocol import RequestView
 
 # RFC 9449 4.2: the JOSE header's typ.
 PROOF_TYPE = "dpop+jwt"
@@ -61,6 +63,12 @@ class ProofError(Exception):
         self.code = code
 
 
+# What a proof whose header fails jose_header's checks is told, by the member that failed.
+_HEADER_REFUSALS: dict[jose_header.Member, str] = {
+    "typ": "The DPoP proof's typ must be dpop+jwt (RFC 9449 4.2).",
+    "alg": f"The DPoP proof's alg must be one of {', '.join(ALGORITHMS)} (RFC 9449 4.3).",
+    "crit": "The DPoP proof has a crit header this server does not understand (RFC 7515 4.1.11).",
+}
 # iat may lie ahead of our clock by the leeway, but at least 10 s and never more than 60 s (FAPI 2.0 5.3.2.1 item 13).
 MIN_FUTURE_IAT, MAX_FUTURE_IAT = 10, 60
 
@@ -206,8 +214,6 @@ def use_once(proof: Proof, leeway: int, now: int) -> None:
     `now` is the time the proof was judged by (not a second reading of the clock), so the `jti`
     is still held at every moment the proof was acceptable.
     """
-    from authgate.single_use.errors import Replayed
-    from authgate.stores.replay import ReplayGuard, dpop_key
 
     try:
         ReplayGuard().use(dpop_key(proof.jkt, proof.jti), proof.iat + leeway + 1, now=now)
@@ -219,17 +225,11 @@ def _check_header(header_segment: str) -> tuple[str, str, Any]:
     header = segment_json(header_segment)
     if header is None:
         raise ProofError("The DPoP proof's header is not a JSON object.")
-    # Step 4: typ.
-    # Media types are case-insensitive and "application/" may be left out (RFC 7515 4.1.9).
-    typ = header.get("typ")
-    if not isinstance(typ, str) or typ.lower().removeprefix("application/") != PROOF_TYPE:
-        raise ProofError("The DPoP proof's typ must be dpop+jwt (RFC 9449 4.2).")
-    # Step 5: an asymmetric algorithm we support (never none, never a MAC).
-    alg = header.get("alg")
-    if alg not in ALGORITHMS:
-        raise ProofError(f"The DPoP proof's alg must be one of {', '.join(ALGORITHMS)} (RFC 9449 4.3).")
-    if "crit" in header:
-        raise ProofError("The DPoP proof has a crit header this server does not understand (RFC 7515 4.1.11).")
+    # Steps 4 and 5: typ, an asymmetric algorithm we support (never none, never a MAC), no crit.
+    try:
+        alg = jose_header.checked_alg(header, ALGORITHMS, typ=PROOF_TYPE)
+    except jose_header.HeaderRejected as rejected:
+        raise ProofError(_HEADER_REFUSALS[rejected.member]) from None
     # Step 7 (before 6, which needs the key): a public key of alg's type.
     key_jwk = header.get("jwk")
     if not isinstance(key_jwk, dict):

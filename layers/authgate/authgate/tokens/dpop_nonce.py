@@ -18,6 +18,7 @@ import hmac
 from authgate import base64url
 from authgate.caches import cached
 from authgate.settings import get_settings
+from authgate.stores.session_secret import session_secret
 
 NONCE_SLOT_SECONDS = 300
 # RFC 9449 8.1: the response header a nonce travels in.
@@ -81,6 +82,4 @@ def hand_out(response_headers: dict[str, str], used: str | None, now: int) -> No
 
 @cached
 def _nonces() -> SlotNonces:
-    from authgate.stores.session_secret import session_secret
-
     return SlotNonces(session_secret())

@@ -13,18 +13,20 @@ from authgate.clients.model import FAPI2
 from authgate.errors import ApiError
 from authgate.errors.challenges import resource as resource_challenge
 from authgate.issuer import base_url
-from authgate.request_view import ERROR_FORMATS
+from authgate.request_protocol import ERROR_FORMATS
 from authgate.settings import get_settings
 from authgate.stores import client_cache
 from authgate.stores.batch import BatchRead
+from authgate.stores.clients import ClientStore
 from authgate.stores.revocations import RevocationStore
 from authgate.tokens import dpop, dpop_nonce
 from authgate.tokens.bearer import extract_credentials, insufficient_scope, invalid_token
+from authgate.tokens.jws import segment_json
 from authgate.tokens.jwt_profile import FAPI2_ALGORITHMS, default_audience, resource_metadata_url
 from authgate.tokens.validator import default_validator
 
 if TYPE_CHECKING:
-    from authgate.request_view import RequestView
+    from authgate.request_protocol import RequestView
     from authgate.tokens.principal import Principal
 
 T = TypeVar("T")
@@ -130,8 +132,6 @@ def _proof(request: RequestView, scheme: str, token: str, principal: Principal, 
 def verify_access_token(token: str, *, issuer: str, audience: str | None = None) -> Principal:
     """Validate a bare token (no request), check it is not revoked and its client still exists (deleted,
     RFC 7592 2.3, or expired): introspection (RFC 7662), revocation. One strongly consistent BatchGetItem."""
-    from authgate.stores.clients import ClientStore
-
     now = clock.seconds()
     principal = default_validator().validate(token, issuer=issuer, audience=audience or default_audience(issuer),
                                              now=now)
@@ -157,8 +157,6 @@ def active_access_token(token: str, *, issuer: str, audience: str | None = None)
     if token.count(".") != 2:
         return None
     if audience is None:
-        from authgate.tokens.jws import segment_json
-
         claimed = (segment_json(token.split(".")[1]) or {}).get("aud")
         if not isinstance(claimed, str):
             return None

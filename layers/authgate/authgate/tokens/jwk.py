@@ -9,6 +9,8 @@ cryptography import: the JWKS path imports this module.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from authgate import base64url
@@ -157,9 +159,6 @@ def thumbprint(jwk: dict[str, Any]) -> str:
     Only the required members, in lexicographic order, no whitespace (RFC 7638 3.2); member
     values are base64url or curve names, so no JSON escaping question arises (3.3).
     """
-    import hashlib
-    import json
-
     members = THUMBPRINT_MEMBERS.get(str(jwk.get("kty")))
     if members is None or any(not isinstance(jwk.get(m), str) for m in members):
         raise ValueError("the JWK lacks the members its thumbprint needs")

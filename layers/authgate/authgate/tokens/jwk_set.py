@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 
+from authgate.stores.signing_keys import KeyStore
 from authgate.tokens.jwk import only_public
 
 
 def jwk_set() -> dict[str, list[dict[str, object]]]:
     """The published JWK Set: only public members, and kid, alg, use on every key."""
-    from authgate.stores.signing_keys import KeyStore
-
     keys = []
     for record in KeyStore().published():
         published = json.loads(record.public_jwk)

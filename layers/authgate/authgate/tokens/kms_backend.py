@@ -19,7 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from botocore.exceptions import ClientError
+
+from authgate import aws
 from authgate.settings import get_settings
+from authgate.stores.faults import aws_faults
+from authgate.tokens.jwk import public_jwk
 from authgate.tokens.jws import der_to_raw
 
 if TYPE_CHECKING:
@@ -58,8 +63,6 @@ def account_root(role_arn: str) -> str:
 def retry_not_yet_visible(call: Callable[[], _T], codes: frozenset[str],
                           sleep: Callable[[float], None] = time.sleep) -> _T:
     """`call()`, retried with backoff while KMS answers one of `codes` (eventual consistency)."""
-    from botocore.exceptions import ClientError
-
     for pause in (*NOT_YET_VISIBLE_BACKOFF, None):
         try:
             return call()
@@ -78,10 +81,8 @@ class KmsSigner:
     client: Any
 
     def sign(self, signing_input: bytes) -> bytes:
-        from authgate.stores.faults import dynamodb_faults
-
         # A throttled Sign (the account's shared KMS quota) is a 503 with Retry-After, not a 500.
-        with dynamodb_faults("kms:Sign"):
+        with aws_faults("kms:Sign"):
             signature = self.client.sign(KeyId=self.key_id, Message=signing_input, MessageType="RAW",
                                          SigningAlgorithm=SIGNING_ALGORITHM[self.alg])["Signature"]
         return der_to_raw(signature) if self.alg == "ES256" else signature
@@ -90,15 +91,12 @@ class KmsSigner:
 class KmsBackend:
     def __init__(self, kms: Any = None) -> None:
         if kms is None:
-            from authgate.aws import kms as default_client
-
-            kms = default_client()
+            kms = aws.kms()
         self._kms = kms
 
     def create_key(self, kid: str, alg: str) -> tuple[dict[str, str], dict[str, Any]]:
+        # Only a new key needs cryptography's serialization (docs/decisions.md, measured shortcuts).
         from cryptography.hazmat.primitives.serialization import load_der_public_key
-
-        from authgate.tokens.jwk import public_jwk
 
         settings = get_settings()
         root = account_root(settings.kms_admin_role or settings.kms_signer_role)
@@ -121,8 +119,6 @@ class KmsBackend:
         return KmsSigner(record.kid, record.alg, record.kms_key_id, self._kms)
 
     def destroy(self, record: KeyRecord) -> None:
-        from botocore.exceptions import ClientError
-
         try:
             self._kms.schedule_key_deletion(KeyId=record.kms_key_id, PendingWindowInDays=PENDING_DELETION_DAYS)
         except ClientError as exc:

@@ -14,6 +14,10 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from botocore.exceptions import ClientError
+from cryptography.hazmat.primitives import hashes
+
+from authgate import aws
 from authgate.caches import cached
 from authgate.settings import get_settings
 from authgate.tokens import jwk
@@ -47,8 +51,7 @@ class LocalSigner:
     private_key: Any
 
     def sign(self, signing_input: bytes) -> bytes:
-        from cryptography.hazmat.primitives import hashes
-
+        # Each algorithm imports its own key type's module (docs/decisions.md, measured shortcuts).
         if self.alg == "RS256":
             from cryptography.hazmat.primitives.asymmetric import padding
 
@@ -62,12 +65,11 @@ class LocalSigner:
 class LocalBackend:
     def __init__(self, secretsmanager: Any = None) -> None:
         if secretsmanager is None:
-            from authgate.aws import secretsmanager as default_client
-
-            secretsmanager = default_client()
+            secretsmanager = aws.secretsmanager()
         self._sm = secretsmanager
 
     def create_key(self, kid: str, alg: str) -> tuple[dict[str, str], dict[str, Any]]:
+        # The rotation function loads both key types' modules only to create a key (docs/decisions.md, measured shortcuts).
         from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
         key: Any = rsa.generate_private_key(65537, 2048) if alg == "RS256" else ec.generate_private_key(ec.SECP256R1())
@@ -87,8 +89,6 @@ class LocalBackend:
         return LocalSigner(record.kid, record.alg, key)
 
     def destroy(self, record: KeyRecord) -> None:
-        from botocore.exceptions import ClientError
-
         _loaded().pop(record.kid, None)
         try:
             self._sm.delete_secret(SecretId=record.secret_id, RecoveryWindowInDays=RECOVERY_WINDOW_DAYS)
@@ -100,6 +100,7 @@ class LocalBackend:
 def _private_key(secret: str) -> Any:
     """The key a secret holds: a private JWK, or the PKCS#8 PEM of a key made before JWKs."""
     if secret.lstrip().startswith("-----BEGIN"):
+        # Only a key stored as PEM needs cryptography's serialization (docs/decisions.md, measured shortcuts).
         from cryptography.hazmat.primitives import serialization
 
         # Unchecked, as tokens.jwk.private_key says why: the key is ours.

@@ -11,7 +11,8 @@ from typing import Any
 
 from authgate.caches import BoundedCache, cached
 from authgate.settings import get_settings
-from authgate.tokens import jwa
+from authgate.stores.signing_keys import KeyStore
+from authgate.tokens import jose_header, jwa
 from authgate.tokens.bearer import invalid_token
 from authgate.tokens.jws import segment_bytes, segment_json
 from authgate.tokens.jwt_profile import REQUIRED_CLAIMS, TOKEN_TYPE
@@ -79,8 +80,7 @@ class AccessTokenValidator:
             raise invalid_token("The token header names no algorithm.")
         if alg not in ALLOWED_ALGS:
             raise invalid_token(f"The algorithm {str(alg)[:20]} is not accepted.")
-        typ = header.get("typ")
-        if not isinstance(typ, str) or typ.lower().removeprefix("application/") != TOKEN_TYPE:
+        if not jose_header.typ_is(header, TOKEN_TYPE):
             raise invalid_token("The token is not an access token (typ must be at+jwt).")
         kid = header.get("kid")
         if not isinstance(kid, str) or not _KID.fullmatch(kid):
@@ -137,7 +137,5 @@ class AccessTokenValidator:
 @cached
 def default_validator() -> AccessTokenValidator:
     """The process's validator: the keys table's published keys, the configured leeway."""
-    from authgate.stores.signing_keys import KeyStore
-
     settings = get_settings()
     return AccessTokenValidator(KeyCache(lambda: KeyStore().published(), settings.jwks_max_age), settings.leeway)

@@ -116,6 +116,18 @@ def test_oauth_invalid_client_is_401_with_basic_challenge():
         "error_uri": f"{ISSUER}/problems/invalid_client"})
 
 
+def test_oauth_any_invalid_client_is_401_with_basic_challenge():
+    """A failure whose OAuth error is invalid_client (a refused metadata document, catalogued 400 because the
+    authorization endpoint shows it on a page) is 401 at the token endpoint (RFC 6749 5.2)."""
+    error = ApiError("client_metadata_unreachable", "The document could not be fetched.", oauth_error="invalid_client")
+    assert whole(render_error(error, request(), "oauth")) == (
+        401, {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache",
+              "WWW-Authenticate": 'Basic realm="oauth"'}, {
+            "error": "invalid_client", "error_description": "The document could not be fetched.",
+            "error_uri": f"{ISSUER}/problems/client_metadata_unreachable"})
+    assert render_error(error, request(), "authorize").status == 400  # the page keeps the catalogue's status
+
+
 def test_oauth_maps_application_codes_keeping_the_status():
     cases = {"service_unavailable": (503, "temporarily_unavailable"), "rate_limited": (429, "temporarily_unavailable"),
              "internal_error": (500, "server_error"), "payload_too_large": (413, "invalid_request"),

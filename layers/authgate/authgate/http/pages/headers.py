@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-NO_STORE = "no-store"
+from authgate.http.response import NO_STORE
+
 # Characters that could end a CSP source list or directive, or quote their way out of one.
 _UNSAFE_IN_CSP = frozenset(";,'\" \t\r\n")
 
 
-def page_headers(*, form_action: Sequence[str] = (), cache: str = NO_STORE) -> dict[str, str]:
-    """Headers of an HTML page; `form_action` adds origins a form may submit (or redirect) to."""
+def page_headers(*, form_action: Sequence[str] = (), cache: str | None = None) -> dict[str, str]:
+    """Headers of an HTML page; `form_action` adds origins a form may submit (or redirect) to; `cache` a
+    Cache-Control for a page that may be kept (NO_STORE otherwise)."""
     # A page without a form may submit nowhere; a form may post back here, and to the origins
     # given (browsers apply form-action to the redirect that follows a submission).
     targets = ["'self'", *(o for o in form_action if o and not _UNSAFE_IN_CSP.intersection(o))]
@@ -30,8 +32,6 @@ def page_headers(*, form_action: Sequence[str] = (), cache: str = NO_STORE) -> d
         "X-Frame-Options": "DENY",
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "no-referrer",
-        "Cache-Control": cache,
+        **({"Cache-Control": cache} if cache is not None else NO_STORE),
     }
-    if cache == NO_STORE:
-        headers["Pragma"] = "no-cache"  # HTTP/1.0 caches (RFC 9111 5.4)
     return headers

@@ -56,14 +56,19 @@ def oauth_error_code(error: ApiError, allowed: frozenset[str] = TOKEN_ENDPOINT_C
 
 
 def oauth_json(error: ApiError, request: Request | None) -> Response:
-    """RFC 6749 5.2 JSON error with no-store; invalid_client 401 challenges with Basic (5.2)."""
+    """RFC 6749 5.2 JSON error with no-store; invalid_client is 401 and challenges with Basic (5.2).
+
+    Whatever raised it (client authentication, a refused metadata document, which is a page at the
+    authorization endpoint), a client that failed to authenticate here is told so by 401."""
+    code = oauth_error_code(error)
     body = {
-        "error": oauth_error_code(error),
+        "error": code,
         "error_description": oauth_description(error.detail),
         "error_uri": problem_type(request, error.code),
     }
-    response = Response.json(error.status, body, "application/json", headers=NO_STORE)
-    if error.status == 401:
+    response = Response.json(401 if code == "invalid_client" else error.status, body, "application/json",
+                             headers=NO_STORE)
+    if response.status == 401:
         response.set_header("WWW-Authenticate", basic())
     for name, value in error.headers.items():
         response.set_header(name, value)

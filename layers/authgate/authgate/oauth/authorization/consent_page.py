@@ -1,0 +1,133 @@
+"""The login + consent page (RFC 6749 4.1.1 "authenticates the resource owner"; RFC 9700 4.15 clickjacking).
+
+Every value is HTML-escaped; the page carries authgate.http.pages' header set: never cached, never
+framed, no Referer, the shared stylesheet only, and it may only submit to this origin (and,
+because browsers apply form-action to the redirect that follows a submission, to the client's
+redirect origin).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from string import Template
+from urllib.parse import urlsplit
+
+from authgate.caches import cached
+from authgate.clients.model import DOCUMENT_SOURCE, Client
+from authgate.http.pages import stylesheet
+from authgate.http.pages.headers import page_headers
+from authgate.http.response import Response
+from authgate.oauth.authorization.request import AuthorizationRequest
+from authgate.resources.model import Resource
+
+WRONG_CREDENTIALS = ("The username or password is incorrect, or this account is temporarily locked "
+                     "after repeated failed attempts. Check them and try again in a moment.")
+MISSING_CREDENTIALS = "Enter your username and password, then choose Approve."
+MISSING_DECISION = "Choose Approve or Deny."
+# open(), not importlib.resources: its import lengthens a cold start (docs/decisions.md).
+TEMPLATE_FILE = os.path.join(os.path.dirname(__file__), "templates", "consent.html")
+
+
+@cached
+def _template() -> Template:
+    with open(TEMPLATE_FILE, encoding="utf-8") as f:
+        return Template(f.read())
+
+
+def redirect_origin(uri: str) -> str:
+    """scheme://host[:port] of a registered redirect URI (a CSP source expression)."""
+    parts = urlsplit(uri)
+    if parts.netloc:
+        return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+    return f"{parts.scheme}:"  # private-use scheme of a native app (RFC 8252 7.1)
+
+
+def _host(uri: str) -> str:
+    parts = urlsplit(uri)
+    return parts.hostname or parts.scheme
+
+
+def _only_localhost(uris: tuple[str, ...]) -> bool:
+    return bool(uris) and all((urlsplit(u).hostname or "") in ("localhost", "127.0.0.1", "::1") for u in uris)
+
+
+def identity_notice(client: Client, redirect_uri: str) -> str:
+    """What a person must know about a client that registered itself (draft-ietf-oauth-client-id-metadata-document-02
+    8.5: show the client_id's host; MCP 2025-11-25 security: warn about localhost redirects)."""
+    e = html.escape
+    lines = []
+    if client.source == DOCUMENT_SOURCE:
+        host = _host(client.client_id)
+        if client.name:
+            lines.append(f'<p class="identity">{e(client.name)} describes itself in a document on '
+                         f'<strong class="document-host">{e(host)}</strong> (<code>{e(client.client_id)}</code>). '
+                         "authgate has not verified who runs it.</p>")
+        else:
+            lines.append('<p class="identity warning" role="note">This application gave no name: all that is known '
+                         f'about it is its address, <code>{e(client.client_id)}</code> on '
+                         f'<strong class="document-host">{e(host)}</strong>. Approve only if you recognise '
+                         "this address.</p>")
+    else:
+        lines.append('<p class="identity warning" role="note">This application registered itself: authgate has not '
+                     "verified who runs it. Approve only if you started it yourself.</p>")
+    lines.append(f'<p class="redirect">After you decide, you will be sent to '
+                 f'<strong class="redirect-host">{e(_host(redirect_uri))}</strong>.</p>')
+    if _only_localhost(client.redirect_uris):
+        lines.append('<p class="warning localhost" role="alert">Every address this application can receive the '
+                     "answer at is on this device (localhost): any program running on your computer could be "
+                     "the one asking. Approve only if you have just started this application yourself.</p>")
+    return "\n".join(lines)
+
+
+TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
+                '<input id="tenant" name="tenant" type="text" autocomplete="organization" autocapitalize="none" '
+                'spellcheck="false" required value="$value">')
+
+
+def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, str, str]:
+    """The API the token is for, what it holds, and each scope once with the resource's words for it (RFC 8707 2,
+    RFC 6749 3.3): HTML, escaped."""
+    e = html.escape
+    name = e(resource.name or resource.resource)
+    about = [e(resource.description)] if resource.description else []
+    if resource.name:
+        about.append(f"<code>{e(resource.resource)}</code>")
+    items = "\n".join(f"<li>{e(resource.describes(s))} <code>{e(s)}</code></li>" if resource.describes(s)
+                      else f"<li><code>{e(s)}</code></li>" for s in scopes)
+    return name, f'<p class="resource-about">{" ".join(about)}</p>' if about else "", items
+
+
+def render_consent(*, request: AuthorizationRequest, resource: Resource, client_name: str, tenant_name: str,
+                   blob: str, csrf: str, message: str = "", username: str = "", status: int = 200,
+                   identity: str = "", ask_tenant: bool = False, tenant: str = "") -> Response:
+    """The form: username, password, decision=approve|deny, and the hidden signed state.
+
+    `resource` is the API the token will be for; `identity` is `identity_notice` for a
+    self-registered client; `ask_tenant` adds the organisation field (such a client has no tenant
+    until a user signs in)."""
+    e = html.escape
+    resource_name, resource_about, items = what_is_granted(resource, request.scopes)
+    origin = redirect_origin(request.redirect_uri)
+    page = _template().substitute(
+        stylesheet=stylesheet.link(),
+        client_name=e(client_name),
+        tenant_name=e(tenant_name),
+        resource_name=resource_name,
+        resource_about=resource_about,
+        scope_items=items,
+        message=f'<p class="message" role="alert">{e(message)}</p>' if message else "",
+        # Relative, so the form posts back to wherever this page was served (stage path or custom domain).
+        action="authorize",
+        request_blob=e(blob),
+        csrf=e(csrf),
+        username=e(username),
+        username_focus="" if username else "autofocus",
+        password_focus="autofocus" if username else "",
+        redirect_origin=e(origin),
+        identity=identity,
+        tenant_field=Template(TENANT_FIELD).substitute(value=e(tenant)) if ask_tenant else "",
+    )
+    # Browsers apply form-action to the redirect that follows the submission: the client's
+    # redirect origin must be allowed too, or the approval never reaches it.
+    return Response(status, page, page_headers(form_action=[origin]))

@@ -1,0 +1,315 @@
+"""The authorization endpoint, GET and POST /oauth/authorize (RFC 6749 4.1.1-4.1.2, RFC 9207, RFC 9700).
+
+GET validates the request and shows the login + consent form. POST (the form) checks the
+signed state and CSRF token, then the user's decision and password, and redirects with a code.
+Each is a list of named steps in their security order, as node-oidc-provider composes its
+authorization actions (lib/actions/authorization/*.js): what a step relies on was checked by
+the steps before it.
+
+Errors are raised as ApiError and rendered by http.shapes on the "authorize" surface. Until
+the client and redirect URI are trusted (`_trust`), request.context.redirect is unset and the
+error is an HTML page; from the moment it is set, every error (including an unexpected one,
+which the App turns into internal_error -> server_error) is a redirect to that URI with error,
+error_description, state and iss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from authgate.clients.model import REGISTRATION_SOURCE, Client
+from authgate.errors import ApiError
+from authgate.failures import as_api_error
+from authgate.http.context import AuthorizationRedirect
+from authgate.http.request import Request
+from authgate.http.response import NO_STORE, Response
+from authgate.http.shapes.oauth import with_query
+from authgate.issuer import base_url
+from authgate.logs import get_logger
+from authgate.oauth.authorization import sealed_form
+from authgate.oauth.authorization.consent_page import (
+    MISSING_CREDENTIALS,
+    MISSING_DECISION,
+    WRONG_CREDENTIALS,
+    identity_notice,
+    render_consent,
+)
+from authgate.oauth.authorization.request import (
+    AuthorizationRequest,
+    client_id_of,
+    client_tenant,
+    recheck,
+    resolve_target,
+    single,
+    validate,
+)
+from authgate.oauth.authorization.sign_in import sign_in
+from authgate.oauth.clients import registered, tenant_policy
+from authgate.oauth.clients.lookup import ClientLookup
+from authgate.oauth.clients.profile import check_authorization, code_ttl, requires_pushed_request
+from authgate.oauth.resource_indicator import resolve
+from authgate.settings import get_settings
+from authgate.single_use.errors import PushedRequestError
+from authgate.stores.codes import CodeStore
+from authgate.stores.pushed_requests import PushedRequestStore
+from authgate.stores.tenants import TenantStore
+from authgate.tenants.model import Tenant
+
+FORM_TYPE = "application/x-www-form-urlencoded"
+STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
+
+Fields = dict[str, list[str]]
+
+
+class _ShowAgain(Exception):
+    """The form is shown again with `message`: no decision, no credentials, or wrong ones."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def get_authorize(request: Request) -> Response:
+    """Validate the authorization request and show the login + consent page (RFC 6749 4.1.1, RFC 9126 4).
+
+    1. the client, read in any environment (a misplaced client gets its own page);
+    2. the request's parameters: a pushed request's, taken once, or the query's when the client
+       need not push (RFC 9126 4);
+    3. the client of this environment and its registered redirect URI; from here errors redirect;
+    4. the client's tenant, and its policy on a self-registered client (a page);
+    5. every other parameter, then the client's profile (FAPI 2.0 5.3.2.2);
+    6. the form: the sealed request and its CSRF token, bound to this browser."""
+    params: Mapping[str, Sequence[str]] = request.query
+    client = _client(request, client_id_of(params), any_environment=True)
+    params = _request_parameters(params, client)
+    target = resolve_target(params, client, stage=get_settings().stage)
+    _trust(request, target.redirect_uri, target.state)
+    tenant = _admitted_tenant(request, target.client)
+    auth = validate(params, target, tenant, base_url(request))
+    check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
+    return _form(request, auth, target.client, tenant)
+
+
+def post_authorize(request: Request) -> Response:
+    """The submitted form: a code (RFC 6749 4.1.2) or an error redirect.
+
+    1. the form's media type and fields;
+    2. the sealed request and the CSRF token bound to this browser (RFC 6749 10.12): nothing the
+       browser could edit is trusted, and a form that fails here is a page;
+    3. the client and its redirect URI as they stand now; from here errors redirect;
+    4. every field once;
+    5. the client's tenant and its policy, and the rules that depend on the registration, again;
+    6. the decision: deny is access_denied;
+    7. the credentials, through every sign-in throttle (sign_in);
+    8. a self-registered client's tenant: the signed-in user's, whose policy and rules decide;
+    9. the code, bound to the request, and the 303 to the client."""
+    fields = _posted_fields(request)
+    auth = _unsealed(request, fields)
+    client = _still_registered(request, auth)
+    _trust(request, auth.redirect_uri, auth.state)
+    _each_field_once(fields)
+    tenant = _admitted_tenant(request, client)
+    recheck(auth, client, tenant, base_url(request))
+    username = single(fields, "username") or ""
+    try:
+        _decided(fields, auth)
+        subject, tenant_id = _signed_in(request, client, fields, auth)
+    except _ShowAgain as again:
+        return _form(request, auth, client, tenant, again.message, username, fields)
+    if not client.tenant_id:
+        auth = _self_registered(request, client, auth, tenant_id)
+    return _code_redirect(request, client, auth, subject)
+
+
+# -- the steps of GET ---------------------------------------------------------------------------
+
+
+def _client(request: Request, client_id: str, any_environment: bool = False) -> Client | None:
+    """The client, whatever its source (oauth.clients.lookup). A metadata document is fetched for this
+    request's address; its refusals are shown on the page, never redirected (the redirect URI is
+    the document's: draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
+    return ClientLookup(request.source_ip, fetch_documents=True).find(client_id, any_environment=any_environment)
+
+
+def _request_parameters(params: Mapping[str, Sequence[str]], client: Client | None) -> Mapping[str, Sequence[str]]:
+    """The pushed request's parameters when the query names one, taken once (RFC 9126 4).
+
+    Only those are used: like a request object's (RFC 9101 6.3, which RFC 9126 4 builds on), they
+    are the whole request, and any other parameter in the query is ignored; the pushed client_id
+    must be the one in the query, which consume() checks as it takes the request. A client that
+    must push and did not is refused on the page: nothing in an unpushed request is trusted for
+    it, not even its redirect_uri (RFC 9126 4, FAPI 2.0 5.3.2.2 item 2)."""
+    request_uri = single(params, "request_uri")
+    if client is None or client.environment != get_settings().stage:
+        return params  # resolve_target says which
+    if request_uri is not None:
+        try:
+            return PushedRequestStore().consume(request_uri, client.client_id).params
+        except PushedRequestError as exc:
+            raise as_api_error(exc) from exc
+    if requires_pushed_request(client):
+        raise ApiError("invalid_request", "This client must push its authorization requests (POST /oauth/par) "
+                                          "and send only client_id and request_uri here (RFC 9126).")
+    return params
+
+
+# -- the steps of POST --------------------------------------------------------------------------
+
+
+def _posted_fields(request: Request) -> Fields:
+    """The form's fields, each with every value it was sent with."""
+    if request.content_type != FORM_TYPE:
+        raise ApiError("invalid_request", "The sign-in form must be posted as application/x-www-form-urlencoded.")
+    fields: Fields = {}
+    for name, value in request.form():
+        fields.setdefault(name, []).append(value)
+    return fields
+
+
+def _unsealed(request: Request, fields: Fields) -> AuthorizationRequest:
+    """The request the form was shown for, if its seal holds and its CSRF token is this browser's."""
+    try:
+        auth, _nonce = sealed_form.unseal(single(fields, "request_blob"), single(fields, "csrf"),
+                                          sealed_form.binding_from(request.headers.get_all("cookie")))
+    except sealed_form.FormStateInvalid as exc:
+        raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
+    return auth
+
+
+def _still_registered(request: Request, auth: AuthorizationRequest) -> Client:
+    """The client as registered now: the registration may have changed since the form was shown, so its
+    redirect URI is trusted only if it still holds."""
+    client = _client(request, auth.client_id)
+    if client is None:
+        raise ApiError("unknown_client", "The client is no longer registered.")
+    if auth.redirect_uri not in client.redirect_uris:
+        raise ApiError("redirect_uri_mismatch", "The redirect_uri is no longer registered for this client.")
+    return client
+
+
+def _each_field_once(fields: Fields) -> None:
+    for name, values in fields.items():
+        if len(values) > 1:
+            raise ApiError("invalid_request", f"The {name} field is repeated.")
+
+
+def _decided(fields: Fields, auth: AuthorizationRequest) -> None:
+    """The person approved; deny is access_denied, no decision shows the form again."""
+    decision = single(fields, "decision")
+    if decision == "deny":
+        _log("denied", auth)
+        raise ApiError("access_denied", "The user denied the request.")
+    if decision != "approve":
+        raise _ShowAgain(MISSING_DECISION)
+
+
+def _signed_in(request: Request, client: Client, fields: Fields, auth: AuthorizationRequest) -> tuple[str, str]:
+    """(subject, tenant id) of the person whose credentials these are (RFC 6749 10.10: sign_in's throttles).
+
+    A self-registered client has no tenant yet (Tenant("")): the person names theirs on the form,
+    and until the password is checked nothing depends on which tenant that is -- whether it
+    exists, forbids the scopes or refuses the client -- so the answers cannot tell tenants apart."""
+    username, password = single(fields, "username") or "", single(fields, "password") or ""
+    tenant_id = client.tenant_id or (single(fields, "tenant") or "").strip()[:100]
+    if not username or not password or not tenant_id:
+        raise _ShowAgain(MISSING_CREDENTIALS)
+    result = sign_in(tenant_id, username, password, request.source_ip)
+    if not result.ok:
+        _log(f"login_{result.reason}", auth)
+        raise _ShowAgain(WRONG_CREDENTIALS)
+    return result.subject, tenant_id
+
+
+def _self_registered(request: Request, client: Client, auth: AuthorizationRequest,
+                     tenant_id: str) -> AuthorizationRequest:
+    """After a correct password, the signed-in user's tenant decides (docs/agents.md): its policy on the
+    client (a page), then its rules on the request (forbidden scopes, the resource's tenants: redirected,
+    as for any client); a registered client (RFC 7591) then becomes the tenant's, within its cap."""
+    tenant = TenantStore().get(tenant_id) or Tenant(tenant_id=tenant_id)
+    _admitted(request, client, tenant)
+    recheck(auth, client, tenant, base_url(request))
+    if client.source == REGISTRATION_SOURCE:
+        trusted, request.context.redirect = request.context.redirect, None  # its refusals are pages too
+        registered.assign(client, tenant)
+        request.context.redirect = trusted
+    return auth._replace(tenant_id=tenant.tenant_id)
+
+
+def _code_redirect(request: Request, client: Client, auth: AuthorizationRequest, subject: str) -> Response:
+    """The authorization response: a code bound to everything the request said (RFC 6749 4.1.2, RFC 9207)."""
+    code = CodeStore().create(
+        client_id=auth.client_id, tenant_id=auth.tenant_id,
+        redirect_uri=auth.redirect_uri, redirect_uri_sent=auth.redirect_uri_sent,
+        code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
+        scope=" ".join(auth.scopes), subject=subject, ttl=code_ttl(client),
+        dpop_jkt=auth.dpop_jkt, resource=auth.resource,
+    )
+    _log("approved", auth)
+    params = [("code", code)] + ([("state", auth.state)] if auth.state is not None else [])
+    params.append(("iss", base_url(request)))
+    # 303, not 302 or 307: the browser follows with a GET and never re-posts the password
+    # (RFC 9700 4.12; FAPI 2.0 5.3.2.2 item 11).
+    return Response(303, "", {"Location": with_query(auth.redirect_uri, params), **NO_STORE,
+                              "Referrer-Policy": "no-referrer"})
+
+
+# -- what both use ------------------------------------------------------------------------------
+
+
+def _trust(request: Request, redirect_uri: str, state: str | None) -> None:
+    # From here on http.shapes.oauth.authorize_error redirects instead of showing the page.
+    request.context.redirect = AuthorizationRedirect(redirect_uri, state)
+
+
+def _admitted_tenant(request: Request, client: Client) -> Tenant:
+    """The tenant the client's requests are checked against (Tenant("") before a self-registered client's
+    user signs in), once its policy accepts the client."""
+    tenant = client_tenant(client)
+    _admitted(request, client, tenant)
+    return tenant
+
+
+def _admitted(request: Request, client: Client, tenant: Tenant) -> None:
+    """A self-registered client the tenant holds (or, after sign-in, the user's tenant) must still be accepted
+    by its policy (oauth.clients.tenant_policy); a refusal is a page: nothing is sent to a redirect URI the tenant
+    does not accept. Before sign-in (Tenant("")) there is nothing to ask yet."""
+    if not tenant.tenant_id:
+        return
+    refused = tenant_policy.refusal(client, tenant)
+    if refused is not None:
+        request.context.redirect = None
+        raise refused
+
+
+def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: Tenant, message: str = "",
+          username: str = "", posted: Mapping[str, Sequence[str]] | None = None) -> Response:
+    """The consent page; a re-shown form keeps the posted state and CSRF token unchanged."""
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if posted is not None:
+        blob, csrf = (posted.get("request_blob") or [""])[0], (posted.get("csrf") or [""])[0]
+    else:
+        blob, nonce = sealed_form.seal(auth)
+        if binding is None:
+            binding = sealed_form.new_binding()
+        csrf = sealed_form.csrf_token(binding, nonce)
+    self_registered = not client.tenant_id
+    # The API the token is for, as its registration describes it (its tenants were checked already).
+    resource = resolve(auth.resource, base_url(request), None)
+    response = render_consent(request=auth, resource=resource, client_name=client.name or client.client_id,
+                              # Never the name of a tenant someone typed: the page must not confirm it exists.
+                              tenant_name="your organisation" if self_registered else tenant.name or tenant.tenant_id,
+                              blob=blob, csrf=csrf,
+                              message=message, username=username,
+                              identity=identity_notice(client, auth.redirect_uri) if client.source else "",
+                              ask_tenant=self_registered,
+                              tenant=single(posted, "tenant") or "" if self_registered and posted else "")
+    if binding is not None and posted is None:
+        secure = base_url(request).startswith("https://")
+        response.multi_headers["Set-Cookie"] = [sealed_form.binding_cookie(binding, secure)]
+    return response
+
+
+def _log(outcome: str, auth: AuthorizationRequest) -> None:
+    # Ids and outcomes only: never the username, password, code or state.
+    get_logger().info("authorize", extra={"outcome": outcome, "client_id": auth.client_id,
+                                          "tenant": auth.tenant_id, "scope": " ".join(auth.scopes)})

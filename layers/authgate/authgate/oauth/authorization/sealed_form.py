@@ -1,0 +1,104 @@
+"""The consent page's hidden state: a signed, short-lived copy of the validated request, and CSRF.
+
+The authorize function keeps no server-side session. The GET that validated the request puts
+an HMAC-SHA256-signed copy of it in the form; the POST trusts only that copy, so nothing the
+browser could edit (query string, hidden fields) changes what a code is bound to.
+
+CSRF (RFC 6749 10.12, login CSRF in particular) uses a browser-binding cookie: a random value
+set once per browser (HttpOnly, SameSite=Strict). The form's CSRF token is
+HMAC(key, binding || request nonce), so it is valid only with that cookie and that request; an
+attacker who fetched a form of their own cannot make a victim's browser post it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from typing import Any
+
+from authgate import base64url, clock
+from authgate.oauth.authorization.request import AuthorizationRequest
+from authgate.stores.session_secret import session_secret
+
+FORM_TTL = 600  # seconds a consent form stays usable
+COOKIE = "authgate_binding"
+_VERSION = 1
+
+
+class FormStateInvalid(Exception):
+    """The posted form state is missing, altered, expired, or not bound to this browser."""
+
+
+def form_key() -> bytes:
+    """HMAC key: the stack's session secret (stores.session_secret)."""
+    return session_secret()
+
+
+def _mac(purpose: bytes, data: bytes) -> bytes:
+    # The purpose label keeps a blob MAC from ever being accepted as a CSRF token and vice versa.
+    return hmac.new(form_key(), purpose + b"\x00" + data, hashlib.sha256).digest()
+
+
+def new_binding() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def seal(request: AuthorizationRequest) -> tuple[str, str]:
+    """(blob, nonce): the signed copy of `request`, and the nonce its CSRF token is derived from."""
+    now = clock.seconds()
+    nonce = secrets.token_urlsafe(16)
+    payload = {"v": _VERSION, "iat": now, "exp": now + FORM_TTL, "nonce": nonce,
+               "req": {k: list(v) if isinstance(v, tuple) else v for k, v in request._asdict().items()}}
+    data = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return f"{base64url.encode(data)}.{base64url.encode(_mac(b'request', data))}", nonce
+
+
+def csrf_token(binding: str, nonce: str) -> str:
+    return base64url.encode(_mac(b"csrf", f"{binding}|{nonce}".encode()))
+
+
+def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[AuthorizationRequest, str]:
+    """The request a valid blob carries, and its nonce; FormStateInvalid for anything else."""
+    if not blob or not csrf or not binding or len(blob) > 8192:
+        raise FormStateInvalid("missing form state or binding cookie")
+    try:
+        data_part, mac_part = blob.split(".")
+        data, mac = base64url.decode(data_part), base64url.decode(mac_part)
+    except ValueError:
+        raise FormStateInvalid("malformed form state") from None
+    if not hmac.compare_digest(mac, _mac(b"request", data)):
+        raise FormStateInvalid("form state signature does not verify")
+    try:
+        payload: dict[str, Any] = json.loads(data)
+        req = payload["req"]
+        request = AuthorizationRequest(**{**req, "scopes": tuple(req["scopes"])})
+        expires, nonce = int(payload["exp"]), str(payload["nonce"])
+    except (ValueError, KeyError, TypeError):
+        raise FormStateInvalid("form state of an unknown version") from None
+    if payload.get("v") != _VERSION:
+        raise FormStateInvalid("form state of an unknown version")
+    if clock.now() >= expires:
+        raise FormStateInvalid("form state expired")
+    if not hmac.compare_digest(csrf.encode("utf-8", "surrogateescape"), csrf_token(binding, nonce).encode("ascii")):
+        raise FormStateInvalid("CSRF token does not match this browser")
+    return request, nonce
+
+
+def binding_cookie(value: str, secure: bool) -> str:
+    """Set-Cookie for the browser binding: unreadable by scripts, never sent cross-site."""
+    attrs = [f"{COOKIE}={value}", "HttpOnly", "SameSite=Strict", f"Max-Age={30 * 24 * 3600}"]
+    if secure:
+        attrs.append("Secure")
+    return "; ".join(attrs)
+
+
+def binding_from(cookie_headers: list[str]) -> str | None:
+    """The binding value from Cookie headers, if well formed."""
+    for header in cookie_headers:
+        for part in header.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == COOKIE and 20 <= len(value) <= 100 and all(c.isalnum() or c in "-_" for c in value):
+                return value
+    return None

@@ -1,0 +1,1 @@
+"""Finding a client whatever its source, and the clients that register themselves."""

@@ -1,0 +1,147 @@
+"""Client metadata a client states about itself (RFC 7591 2), checked for a client authgate never vetted.
+
+Shared by Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document-02 4, 4.1)
+and dynamic registration (RFC 7591 2, 3.2.2): the same client may arrive either way.
+
+- redirect_uris: 1 to 10 absolute URIs without fragment or backslash (browsers read "\\" as "/",
+  WHATWG URL): https, http on a loopback address
+  (RFC 8252 7.3), or a native app's private-use scheme with a dot (RFC 8252 7.1);
+- token_endpoint_auth_method: none (the default: there is no shared secret to use) or
+  private_key_jwt with jwks or jwks_uri, never both (RFC 7591 2); no client secret of any kind
+  and no shared-secret method (draft 4.1);
+- grant_types: authorization_code, refresh_token (the default authorization_code, RFC 7591 2);
+  response_types, if sent, include code;
+- scope: RFC 6749 3.3 scope tokens; client_name a short display string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from authgate.oauth.redirect_uris import redirect_scheme_allowed, well_formed_uri
+from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
+
+AUTH_METHODS = ("none", "private_key_jwt")
+SHARED_SECRET_METHODS = ("client_secret_basic", "client_secret_post", "client_secret_jwt")
+GRANT_TYPES = ("authorization_code", "refresh_token")
+MAX_REDIRECT_URIS = 10
+MAX_NAME = 100
+LOOPBACK_HOSTS = ("127.0.0.1", "[::1]", "localhost")
+
+
+class MetadataProblem(ValueError):
+    """A member breaks a rule; `redirect` marks a redirect URI problem (RFC 7591 3.2.2 invalid_redirect_uri)."""
+
+    def __init__(self, message: str, redirect: bool = False) -> None:
+        super().__init__(message)
+        self.redirect = redirect
+
+
+class StatedMetadata(NamedTuple):
+    """The members authgate keeps, checked."""
+
+    redirect_uris: tuple[str, ...]
+    auth_method: str
+    grant_types: tuple[str, ...]
+    scopes: tuple[str, ...]
+    name: str
+    jwks: Mapping[str, Any] | None
+    jwks_uri: str
+    dpop_bound_access_tokens: bool
+
+
+def check(doc: Mapping[str, Any]) -> StatedMetadata:
+    """The document's members under the rules above, or MetadataProblem naming the member."""
+    for member in ("client_secret", "client_secret_expires_at"):
+        if member in doc:
+            raise MetadataProblem(f"{member} must not be present: a self-registered client has no shared secret.")
+    method = doc.get("token_endpoint_auth_method", "none")
+    if method in SHARED_SECRET_METHODS:
+        raise MetadataProblem(f"token_endpoint_auth_method {method} needs a shared secret, which a self-registered "
+                              "client cannot have; use none or private_key_jwt.")
+    if method not in AUTH_METHODS:
+        raise MetadataProblem("token_endpoint_auth_method must be none or private_key_jwt.")
+    jwks, jwks_uri = doc.get("jwks"), doc.get("jwks_uri")
+    if jwks is not None and jwks_uri is not None:
+        raise MetadataProblem("jwks and jwks_uri must not both be present (RFC 7591 2).")
+    if method == "private_key_jwt" and jwks is None and jwks_uri is None:
+        raise MetadataProblem("private_key_jwt needs the client's public keys in jwks or jwks_uri.")
+    if jwks is not None and not isinstance(jwks, dict):
+        raise MetadataProblem('jwks must be a JWK Set, a JSON object {"keys": [...]}.')
+    if jwks_uri is not None and not (isinstance(jwks_uri, str) and jwks_uri.startswith("https://")
+                                     and well_formed_uri(jwks_uri)):
+        raise MetadataProblem("jwks_uri must be an https URL.")
+    return StatedMetadata(
+        redirect_uris=_redirect_uris(doc.get("redirect_uris")),
+        auth_method=method,
+        grant_types=_grant_types(doc),
+        scopes=_scopes(doc.get("scope")),
+        name=_name(doc.get("client_name")),
+        jwks=jwks if method == "private_key_jwt" else None,
+        jwks_uri=jwks_uri if method == "private_key_jwt" and isinstance(jwks_uri, str) else "",
+        dpop_bound_access_tokens=_boolean(doc, "dpop_bound_access_tokens"),
+    )
+
+
+def _redirect_uris(raw: Any) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not raw or not all(isinstance(u, str) for u in raw):
+        raise MetadataProblem("redirect_uris must be a non-empty array of URIs.", redirect=True)
+    if len(raw) > MAX_REDIRECT_URIS:
+        raise MetadataProblem(f"redirect_uris may hold at most {MAX_REDIRECT_URIS} URIs.", redirect=True)
+    for uri in raw:
+        if "\\" in uri:  # refused by well_formed_uri; said plainly (an OAuth description cannot hold one)
+            raise MetadataProblem("a redirect URI must not contain a backslash: browsers read it as a slash, so the "
+                                  "URI would name another host.", redirect=True)
+        if not well_formed_uri(uri):
+            raise MetadataProblem(f"redirect URI {uri[:100]} is not an absolute URI without a fragment.", redirect=True)
+        if redirect_scheme_allowed(uri):
+            continue
+        raise MetadataProblem(f"redirect URI {uri[:100]} must be https, http on a loopback address, or a "
+                              "private-use scheme such as com.example.app (RFC 8252 7).", redirect=True)
+    return tuple(dict.fromkeys(raw))
+
+
+def _grant_types(doc: Mapping[str, Any]) -> tuple[str, ...]:
+    grants = doc.get("grant_types", ["authorization_code"])
+    if not isinstance(grants, list) or not all(isinstance(g, str) for g in grants):
+        raise MetadataProblem("grant_types must be an array of strings.")
+    unsupported = [g for g in grants if g not in GRANT_TYPES]
+    if unsupported:
+        raise MetadataProblem(f"grant_types {unsupported[0]} is not available to self-registered clients "
+                              "(authorization_code and refresh_token are).")
+    if "authorization_code" not in grants:
+        raise MetadataProblem("grant_types must include authorization_code.")
+    responses = doc.get("response_types", ["code"])
+    if not isinstance(responses, list) or "code" not in responses or any(r != "code" for r in responses):
+        raise MetadataProblem("response_types must be [\"code\"].")
+    return tuple(dict.fromkeys(grants))
+
+
+def _scopes(raw: Any) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, str):
+        raise MetadataProblem("scope must be a string of space-separated scopes.")
+    try:
+        return parse_scope(raw)
+    except ScopeSyntaxError as exc:
+        raise MetadataProblem(f"scope: {exc}.") from None
+
+
+def _name(raw: Any) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise MetadataProblem("client_name must be a string.")
+    # Shown on the consent page: control and bidirectional-override characters would let a
+    # name pretend to be another (the page escapes HTML; this keeps the text honest).
+    cleaned = "".join(c for c in raw if c.isprintable() and c not in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    return cleaned.strip()[:MAX_NAME]
+
+
+def _boolean(doc: Mapping[str, Any], member: str) -> bool:
+    value = doc.get(member, False)
+    if not isinstance(value, bool):
+        raise MetadataProblem(f"{member} must be true or false.")
+    return value

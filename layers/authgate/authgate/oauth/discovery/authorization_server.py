@@ -1,0 +1,79 @@
+"""GET /.well-known/oauth-authorization-server (RFC 8414 §2, §3): authorization server metadata.
+
+Served by the jwks function, whose cold start must stay lean: nothing here imports jwt,
+cryptography or the grant modules (the grant list is spelled out and a test keeps it equal
+to authgate.oauth.token.grants.supported_grant_types()).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from authgate.clients.model import AUTH_METHODS as CLIENT_AUTH_METHODS
+from authgate.errors import ApiError
+from authgate.http.response import Response
+from authgate.issuer import base_url
+from authgate.oauth.scopes import KNOWN_SCOPES
+from authgate.settings import get_settings
+from authgate.tokens.jwt_profile import DPOP_ALGORITHMS
+
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+
+AUTH_METHODS = list(CLIENT_AUTH_METHODS)
+# private_key_jwt assertions (authgate.oauth.token.client_assertion; FAPI 2.0 5.4): spelled out so this
+# module imports no token code; a test keeps it equal to client_assertion.ALGORITHMS.
+ASSERTION_ALGORITHMS = ["ES256", "PS256", "EdDSA", "Ed25519"]
+MAX_AGE = 3600
+
+
+def grant_types() -> list[str]:
+    grants = ["authorization_code", "refresh_token", "client_credentials"]
+    return grants + (["password"] if get_settings().password_grant else [])
+
+
+def metadata(issuer: str) -> dict[str, Any]:
+    doc = _metadata(issuer)
+    if get_settings().dynamic_registration:
+        doc["registration_endpoint"] = f"{issuer}/oauth/register"  # RFC 8414 2, RFC 7591 3
+    return doc
+
+
+def _metadata(issuer: str) -> dict[str, Any]:
+    return {
+        "issuer": issuer,
+        "authorization_endpoint": f"{issuer}/oauth/authorize",
+        "token_endpoint": f"{issuer}/oauth/token",
+        "jwks_uri": f"{issuer}/.well-known/jwks.json",
+        "revocation_endpoint": f"{issuer}/oauth/revoke",
+        "introspection_endpoint": f"{issuer}/oauth/introspect",
+        "scopes_supported": list(KNOWN_SCOPES),
+        "response_types_supported": ["code"],
+        "response_modes_supported": ["query"],
+        "grant_types_supported": grant_types(),
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": AUTH_METHODS,
+        "token_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,
+        # RFC 9126 5: where to push, and whether every client must.
+        "pushed_authorization_request_endpoint": f"{issuer}/oauth/par",
+        "require_pushed_authorization_requests": get_settings().require_par,
+        "request_parameter_supported": False,
+        "revocation_endpoint_auth_methods_supported": AUTH_METHODS,
+        "introspection_endpoint_auth_methods_supported": AUTH_METHODS,
+        "revocation_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,
+        "introspection_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,
+        # RFC 9207: every authorization response carries `iss`.
+        "authorization_response_iss_parameter_supported": True,
+        "service_documentation": f"{issuer}/openapi.json",
+        # RFC 9449 5.1: DPoP proofs at the token endpoint, and the algorithms they may use.
+        "dpop_signing_alg_values_supported": list(DPOP_ALGORITHMS),
+        # draft-ietf-oauth-client-id-metadata-document-02 6: an https client_id is fetched.
+        "client_id_metadata_document_supported": get_settings().client_metadata_documents,
+    }
+
+
+def get_metadata(request: Request) -> Response:
+    issuer = base_url(request)
+    if not issuer:
+        raise ApiError("internal_error", "The issuer is not configured.", internal="no issuer and no API context")
+    return Response.json(200, metadata(issuer), headers={"Cache-Control": f"public, max-age={MAX_AGE}"})

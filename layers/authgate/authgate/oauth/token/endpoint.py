@@ -1,0 +1,51 @@
+"""POST /oauth/token (RFC 6749 §3.2): form body, client authentication, grant dispatch, §5.1 response.
+
+Checks run cheapest first and in this order: the body (content type, repeats, grant_type
+present), the shape of client authentication (two methods), the grant type (supported),
+the client (authenticated), the grant (allowed for the client), then the grant itself.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from authgate import clock
+from authgate.errors import ApiError
+from authgate.http.response import NO_STORE, Response
+from authgate.issuer import base_url
+from authgate.oauth.clients.profile import check_grant
+from authgate.oauth.resource_indicator import requested_resource
+from authgate.oauth.token import client_auth
+from authgate.oauth.token.dpop_proof import token_proof
+from authgate.oauth.token.form import read_form
+from authgate.oauth.token.grants import TokenRequest, grant_for
+from authgate.tokens.current_signer import current_signer
+
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+
+
+
+def post_token(request: Request) -> Response:
+    form = read_form(request)
+    grant_type = form.get("grant_type")
+    if grant_type is None:
+        raise ApiError("invalid_request", "The grant_type parameter is required.")
+    creds = client_auth.read_credentials(request, form)
+    grant = grant_for(grant_type)
+    client = client_auth.authenticate(request, form, creds, fetch_documents=True)
+    if not client.allows_grant(grant_type):
+        raise ApiError("unauthorized_client", f"This client may not use the {grant_type} grant.")
+    check_grant(client, grant_type)
+    # Load the signing key before any grant changes state: a key-store fault is then a plain 503
+    # with the code or refresh token untouched, not a consumed code whose tokens were never sent.
+    # A cold read brings the client's tenant in the same call (the grant reads it next).
+    current_signer(client.tenant_id)
+    now = clock.seconds()
+    # RFC 9449 5: the proof is checked and its jti spent before the grant changes any state.
+    issuer = base_url(request)
+    resource = requested_resource([form["resource"]] if "resource" in form else [], issuer)
+    proof = token_proof(request, client, now)
+    result = grant.exchange(TokenRequest(form=form, client=client, issuer=issuer, now=now,
+                                         dpop_jkt=proof.jkt if proof else None, resource=resource))
+    return Response.json(200, result.body(), headers=NO_STORE)

@@ -1,0 +1,161 @@
+"""What every grant shares: its input, its result and the tail that issues it, and scope checks (RFC 6749 §3.3, §5.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+from authgate.errors import ApiError
+from authgate.oauth.resource_indicator import client_may_request
+from authgate.oauth.scopes import ScopeSyntaxError, format_scope, parse_scope
+from authgate.tokens.access_token import issue_access_token
+
+if TYPE_CHECKING:
+    from authgate.clients.model import Client
+    from authgate.resources.model import Resource
+    from authgate.tenants.model import Tenant
+
+
+@dataclass
+class TokenRequest:
+    """An authenticated client's token request."""
+
+    form: Mapping[str, str]
+    client: Client
+    issuer: str
+    now: int
+    # The verified DPoP proof's key thumbprint (RFC 9449 5): the access token's cnf.jkt.
+    dpop_jkt: str | None = None
+    # The resource the token request names (RFC 8707 2), already checked: the token's audience.
+    resource: str | None = None
+
+    def param(self, name: str) -> str:
+        """A required parameter, or invalid_request (RFC 6749 5.2)."""
+        value = self.form.get(name)
+        if value is None:
+            raise ApiError("invalid_request", f"The {name} parameter is required.")
+        return value
+
+
+class TokenResult(NamedTuple):
+    """The successful response (RFC 6749 5.1)."""
+
+    access_token: str
+    expires_in: int
+    scope: str
+    refresh_token: str | None = None
+    # "DPoP" when the access token is bound to a DPoP key (RFC 9449 5).
+    token_type: str = "Bearer"
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"access_token": self.access_token, "token_type": self.token_type,
+                               "expires_in": self.expires_in, "scope": self.scope}
+        if self.refresh_token:
+            out["refresh_token"] = self.refresh_token
+        return out
+
+
+class Grant:
+    GRANT_TYPE: ClassVar[str] = ""
+
+    def exchange(self, req: TokenRequest) -> TokenResult:
+        raise NotImplementedError
+
+
+def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, ...], audience: str,
+           grant_id: str | None = None, refresh_token: str | None = None) -> TokenResult:
+    """Every grant's tail: the access token (RFC 9068), bound to the request's DPoP key if any, and the
+    successful response (RFC 6749 5.1) with its token_type (RFC 9449 5: DPoP for a bound token, else
+    Bearer, RFC 6750 4) and the refresh token the grant started or rotated."""
+    token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
+                               scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience)
+    return TokenResult(token.token, token.expires_in, token.scope, refresh_token,
+                       "DPoP" if req.dpop_jkt else "Bearer")
+
+
+def check_key_binding(bound: str | None, presented: str | None, what: str) -> None:
+    """A code or refresh token bound to a DPoP key needs a proof of that key (RFC 9449 5.0, 10.1):
+    no proof is invalid_dpop_proof, a proof of another key invalid_grant (the grant is bound
+    elsewhere, RFC 9449 5.8; node-oidc-provider answers the same)."""
+    if bound is None:
+        return
+    if presented is None:
+        raise ApiError("invalid_dpop_proof", f"This {what} is DPoP-bound: send a DPoP proof of its key.")
+    if presented != bound:
+        raise ApiError("invalid_grant", f"The DPoP proof's key is not the key this {what} is bound to.")
+
+
+def requested_scopes(raw: str | None) -> tuple[str, ...] | None:
+    """The `scope` parameter as tokens; None when absent; invalid_scope when malformed."""
+    if raw is None:
+        return None
+    try:
+        return parse_scope(raw)
+    except ScopeSyntaxError:
+        raise ApiError("invalid_scope", "The scope parameter is not a list of scope tokens (RFC 6749 3.3).") from None
+
+
+def check_scopes(requested: tuple[str, ...] | None, client: Client, tenant: Tenant | None,
+                 resource: Resource) -> tuple[str, ...]:
+    """The granted scopes of a grant no person consents to (client_credentials, password): requested ones if
+    all are the resource's, granted to the client and not forbidden; else the default.
+
+    Absent scope means the resource's scopes the client was granted, minus the tenant's forbidden
+    ones (RFC 6749 3.3: a documented default; RFC 8707 2: the resource brings its scopes).
+    """
+    forbidden = tenant.forbidden_scopes if tenant else frozenset()
+    if requested is None:
+        granted = tuple(s for s in resource.scopes if _refusal(s, client, forbidden, resource, consent=False) is None)
+        if not granted:
+            raise ApiError("invalid_scope", "No scope is available to this client.")
+        return granted
+    _check_each(requested, client, forbidden, resource, consent=False)
+    return requested
+
+
+def current_scopes(granted: tuple[str, ...], requested: tuple[str, ...] | None, client: Client,
+                   tenant: Tenant | None, resource: Resource) -> tuple[str, ...]:
+    """The scopes a token of a person's grant (code exchange, refresh) may carry now (RFC 6749 6).
+
+    Requested ones must be the grant's (never wider) and still available; without `scope`, the
+    grant's scopes less those since removed from the resource, forbidden by the tenant or withdrawn
+    from the client. The grant itself keeps its scope (a refresh token's is unchanged, RFC 6749 6),
+    so a scope allowed again comes back at the next refresh; nothing left is invalid_scope.
+    """
+    forbidden = tenant.forbidden_scopes if tenant else frozenset()
+    if requested is not None:
+        wider = [s for s in requested if s not in granted]
+        if wider:
+            raise ApiError("invalid_scope", f"The scope {wider[0][:64]!r} exceeds the original grant (RFC 6749 6).")
+        _check_each(requested, client, forbidden, resource, consent=True)
+        return requested
+    kept = tuple(s for s in granted if _refusal(s, client, forbidden, resource, consent=True) is None)
+    if not kept:
+        raise ApiError("invalid_scope", "None of the scopes of this grant is available any more (removed from the "
+                                        "resource, forbidden by the tenant or no longer allowed for the client); "
+                                        "ask the user to authorize again.")
+    return kept
+
+
+def _check_each(requested: tuple[str, ...], client: Client, forbidden: frozenset[str], resource: Resource, *,
+                consent: bool) -> None:
+    for scope in requested:
+        refused = _refusal(scope, client, forbidden, resource, consent=consent)
+        if refused:
+            raise ApiError("invalid_scope", refused)
+    if not requested:
+        raise ApiError("invalid_scope", "The scope parameter is empty.")
+
+
+def _refusal(scope: str, client: Client, forbidden: frozenset[str], resource: Resource, *,
+             consent: bool) -> str | None:
+    """Why `scope` may not be in this token (RFC 6749 3.3, RFC 8707 2), or None."""
+    if scope not in resource.scopes:
+        return f"The scope {scope[:64]!r} is unknown."
+    if not client_may_request(client, resource, scope, consent=consent):
+        return f"The scope {scope!r} is not allowed for this client."
+    if scope in forbidden:
+        return f"The scope {scope!r} is forbidden by the tenant."
+    return None
+

@@ -1,0 +1,37 @@
+"""The resource owner password credentials grant (RFC 6749 §4.3).
+
+Off unless the deployment sets AUTHGATE_PASSWORD_GRANT (RFC 9700 §2.4: MUST NOT be used);
+while off it is unsupported_grant_type. Wrong, throttled or locked credentials look the same:
+invalid_grant.
+"""
+
+from __future__ import annotations
+
+from authgate.errors import ApiError
+from authgate.oauth.resource_indicator import resolve
+from authgate.oauth.token.grants.base import (
+    Grant,
+    TokenRequest,
+    TokenResult,
+    check_scopes,
+    issued,
+    requested_scopes,
+)
+from authgate.stores.tenants import TenantStore
+from authgate.stores.users import UserStore
+
+
+class PasswordGrant(Grant):
+    GRANT_TYPE = "password"
+
+    def exchange(self, req: TokenRequest) -> TokenResult:
+        username, password = req.param("username"), req.param("password")
+        client = req.client
+        requested = requested_scopes(req.form.get("scope"))
+        tenant = TenantStore().get(client.tenant_id)
+        resource = resolve(req.resource, req.issuer, client.tenant_id)
+        scopes = check_scopes(requested, client, tenant, resource)
+        result = UserStore().verify(client.tenant_id, username, password)
+        if not result.ok:
+            raise ApiError("invalid_grant", "The resource owner credentials are invalid.", internal=result.reason)
+        return issued(req, subject=result.subject, tenant=client.tenant_id, scopes=scopes, audience=resource.resource)
