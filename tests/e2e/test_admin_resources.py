@@ -10,8 +10,8 @@ import pytest
 import requests
 
 from tests.demo import SECRETS
+from tests.e2e.admin_commands import admin, one_line_refusal
 from tests.e2e.conftest import LocalStack
-from tests.e2e.test_admin_clients import admin, one_line_refusal
 
 pytestmark = pytest.mark.e2e
 

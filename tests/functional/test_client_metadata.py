@@ -12,8 +12,15 @@ import pytest
 
 from tests.demo import CHALLENGE, ISSUER, VERIFIER
 from tests.document_server import DocumentServer, Route, document_server
-from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of
-from tests.functional.test_authorize import ERROR_PAGE_CSP, assert_error_page, without_request_id
+from tests.functional.authorize_support import (
+    ERROR_PAGE_CSP,
+    Browser,
+    assert_error_page,
+    headers_of,
+    page_of,
+    redirect_of,
+    without_request_id,
+)
 from tests.functional.token_support import BASIC_CHALLENGE, TokenClient, assert_error, body_of
 
 REDIRECT = "http://127.0.0.1:9/callback"

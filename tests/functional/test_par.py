@@ -4,7 +4,6 @@ request_uri at /oauth/authorize, PAR required per client, per deployment and by 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -14,40 +13,24 @@ from authgate.clock import ManualClock
 from tests.conftest import START
 from tests.demo import CHALLENGE, ISSUER, SECRETS, SPA_REDIRECT, VERIFIER, WEB_REDIRECT
 from tests.functional.assertion_support import assertion, assertion_fields, demo_fapi_key
-from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
-from tests.functional.test_authorize import assert_error_page
+from tests.functional.authorize_support import (
+    Browser,
+    assert_error_page,
+    page_of,
+    redirect_of,
+    web_params,
+)
 from tests.functional.token_support import (
     TokenClient,
     assert_error,
     assert_invalid_client,
     basic,
     body_of,
-    headers_of,
+    push,
+    pushed_uri,
 )
 
 FAPI_REDIRECT = "http://127.0.0.1:8765/fapi/callback"
-REQUEST_URI = re.compile(r"urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}")
-
-
-def push(tokens: TokenClient, params: list[tuple[str, str]], client_id: str = "demo-web") -> dict[str, Any]:
-    """POST /oauth/par as demo-web (Basic) or a public client (client_id in the form)."""
-    fields = [(k, v) for k, v in params if k != "client_id" or client_id not in SECRETS]
-    if client_id in SECRETS:
-        return tokens.post(fields, path="/oauth/par", auth=basic(client_id, SECRETS[client_id]))
-    return tokens.post(fields, path="/oauth/par")
-
-
-def pushed_uri(result: dict[str, Any]) -> str:
-    headers = headers_of(result)
-    assert headers.pop("x-request-id")
-    body = body_of(result)
-    assert (result["statusCode"], headers) == (201, {"Content-Type": "application/json", "Cache-Control": "no-store",
-                                                     "Pragma": "no-cache"})
-    assert set(body) == {"request_uri", "expires_in"} and body["expires_in"] == 60
-    assert REQUEST_URI.fullmatch(body["request_uri"]), body
-    return str(body["request_uri"])
-
-
 def by_reference(client_id: str, request_uri: str, **extra: str) -> list[tuple[str, str]]:
     return [("client_id", client_id), ("request_uri", request_uri), *extra.items()]
 

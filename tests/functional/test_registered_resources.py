@@ -9,10 +9,16 @@ import pytest
 
 from tests.demo import ISSUER, SECRETS, VERIFIER, WEB_REDIRECT, Demo, body, headers
 from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
-from tests.functional.test_par import push, pushed_uri
-from tests.functional.test_revocation_introspection import assert_ok
-from tests.functional.test_token_endpoint import claims_of
-from tests.functional.token_support import TokenClient, assert_error, basic, body_of
+from tests.functional.token_support import (
+    TokenClient,
+    assert_error,
+    assert_ok,
+    basic,
+    body_of,
+    claims_of,
+    push,
+    pushed_uri,
+)
 
 MCP = "https://mcp.example.com/mcp"
 OTHER = "https://other.example.com/api"

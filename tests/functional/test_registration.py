@@ -11,8 +11,7 @@ import pytest
 from authgate_cli.local.events import HttpRequest, build_event
 from tests.conftest import Invoke
 from tests.demo import CHALLENGE, ISSUER, VERIFIER
-from tests.functional.authorize_support import Browser, page_of, redirect_of
-from tests.functional.test_authorize import assert_error_page
+from tests.functional.authorize_support import Browser, assert_error_page, page_of, redirect_of
 from tests.functional.token_support import TokenClient, body_of, headers_of
 
 REDIRECT = "http://127.0.0.1:9/callback"

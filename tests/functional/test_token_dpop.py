@@ -14,8 +14,14 @@ import pytest
 
 from tests.demo import CHALLENGE, ISSUER, SECRETS, SPA_REDIRECT, VERIFIER, WEB_REDIRECT
 from tests.dpop_support import DpopKey, hs256_proof, unsigned_proof
-from tests.functional.test_token_endpoint import claims_of
-from tests.functional.token_support import TokenClient, assert_error, basic, body_of, headers_of
+from tests.functional.token_support import (
+    TokenClient,
+    assert_error,
+    basic,
+    body_of,
+    claims_of,
+    headers_of,
+)
 
 TOKEN_URL = f"{ISSUER}/oauth/token"
 NO_STORE = {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"}

@@ -7,7 +7,6 @@ invalid_client is 401 with `WWW-Authenticate: Basic realm="oauth"`, every other 
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any
 
 import pytest
@@ -21,14 +20,10 @@ from tests.functional.token_support import (
     assert_invalid_client,
     basic,
     body_of,
+    claims_of,
     headers_of,
     new_code,
 )
-
-
-def claims_of(token: str) -> dict[str, Any]:
-    payload = token.split(".")[1]
-    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
 
 
 def assert_token_response(result: dict[str, Any], scope: str, refresh: bool) -> dict[str, Any]:

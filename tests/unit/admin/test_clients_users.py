@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from tests.unit.admin.clients_arguments import ns
+
 
 @pytest.fixture
 def demo(aws: None) -> None:
@@ -16,14 +18,6 @@ def demo(aws: None) -> None:
 
     seed([{"tenant_id": "demo", "name": "Demo", "currencies": ["usd"], "forbidden_scopes": [],
            "approved_clients": []}])
-
-
-def ns(**kwargs: object) -> argparse.Namespace:
-    base = {"client_id": None, "tenant": "demo", "name": None, "type": "confidential", "redirect_uri": [],
-            "grant": ["client_credentials"], "scope": ["charges:read"], "error_format": "problem",
-            "requires_admin_approval": False, "json": True}
-    base.update(kwargs)
-    return argparse.Namespace(**base)
 
 
 def test_create_prints_secret_once_and_stores_only_its_hash(demo: None) -> None:

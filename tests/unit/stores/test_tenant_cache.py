@@ -14,19 +14,6 @@ from authgate.stores.exceptions import StorageUnavailable
 from authgate.stores.tenants import Tenant, TenantStore
 
 
-@pytest.fixture
-def reads(aws: None) -> Counter[str]:
-    from authgate.aws import dynamodb
-
-    seen: Counter[str] = Counter()
-
-    def count(model: Any, **_: Any) -> None:
-        seen[model.name] += 1
-
-    dynamodb().meta.events.register("before-call.dynamodb", count)
-    return seen
-
-
 def test_reads_once_within_the_ttl_then_again(reads: Counter[str], clock: ManualClock) -> None:
     TenantStore().put(Tenant("t1", currencies=("usd",), forbidden_scopes=frozenset({"charges:refund"})))
     reads.clear()
