@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from authgate.clock import ManualClock
+from tests import aws_state
 from tests.demo import ISSUER, Demo
 from tests.functional.authorize_support import Browser
 from tests.functional.token_support import TokenClient
@@ -34,13 +35,19 @@ os.environ.update({
 })
 os.environ.pop("AUTHGATE_AWS_ENDPOINT_URL", None)
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    """botocore's models parsed once per test process (tests/aws_state.py says why)."""
+    aws_state.share_botocore_models()
+
+
 # Where the `clock` fixture stops time (an instant in 2025).
 START = 1_750_000_000
 
 
 @pytest.fixture
 def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """moto's in-memory AWS, atomic, with every table of template.yaml created."""
+    """moto's in-memory AWS, atomic, with every table of template.yaml created: a fresh one for each test."""
     from moto import mock_aws
 
     from authgate import caches
@@ -54,11 +61,7 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("AUTHGATE_STAGE", "local")
     with mock_aws():
         caches.reset()
-        import boto3
-
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        for definition in template.table_definitions().values():
-            client.create_table(**definition["create"])
+        aws_state.create_tables()
         yield
     caches.reset()
 
@@ -67,12 +70,16 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def demo(aws: None) -> Demo:
     """The demo stack in moto: the demo seed (tenants, clients, users, invoices) and signing keys.
 
-    The Demo it returns mints real access tokens and builds the charges function's events."""
+    Seeded for real once per process and clock, then restored (tests/aws_state.py). The Demo it
+    returns mints real access tokens and builds the charges function's events."""
     from authgate.tokens.rotation import ensure_keys
     from authgate_cli.local.seed import load_seed
 
-    load_seed()
-    ensure_keys()
+    def seed() -> None:
+        load_seed()
+        ensure_keys()
+
+    aws_state.seeded("demo", seed)
     return Demo()
 
 
@@ -137,8 +144,11 @@ def keys(aws: None, clock: ManualClock) -> None:
     from authgate.tokens.rotation import ensure_keys
     from tests.bearer_requests import seed_client
 
-    ensure_keys()
-    seed_client()
+    def seed() -> None:
+        ensure_keys()
+        seed_client()
+
+    aws_state.seeded("keys", seed)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests import aws_state
 from tests.fuzz.handler_calls import ISSUED
 
 
@@ -30,7 +31,10 @@ def demo(aws: None) -> None:
     from authgate_cli.local import loaders
     from authgate_cli.local.seed import DEMO_SEED, read_seed
 
-    sections = read_seed(DEMO_SEED)
-    for section in ("tenants", "clients"):
-        loaders.LOADERS[section](sections[section])
-    ensure_keys()
+    def seed() -> None:
+        sections = read_seed(DEMO_SEED)
+        for section in ("tenants", "clients"):
+            loaders.LOADERS[section](sections[section])
+        ensure_keys()
+
+    aws_state.seeded("fuzz-demo", seed)
