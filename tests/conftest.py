@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,6 +40,22 @@ os.environ.pop("AUTHGATE_AWS_ENDPOINT_URL", None)
 def pytest_configure(config: pytest.Config) -> None:
     """botocore's models parsed once per test process (tests/aws_state.py says why)."""
     aws_state.share_botocore_models()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow by what they are, before `-m "not slow"` selects (make test-fast): whatever goes through a
+    real `authgate serve`, Chromium or Node (tests/e2e, the e2e and browser markers), and every
+    hypothesis search. Other slow tests carry the marker themselves (CONTRIBUTING.md, "Tests")."""
+    from hypothesis import is_hypothesis_test
+
+    e2e = Path(__file__).with_name("e2e")
+    for item in items:
+        if item.get_closest_marker("slow"):
+            continue
+        if (e2e in item.path.parents or item.get_closest_marker("e2e") or item.get_closest_marker("browser")
+                or is_hypothesis_test(getattr(item, "obj", None))):
+            item.add_marker(pytest.mark.slow)
 
 
 # Where the `clock` fixture stops time (an instant in 2025).

@@ -65,6 +65,7 @@ def test_valid_request_shows_the_login_and_consent_page(browser: Browser) -> Non
                            "Username Password Approve Deny You will be sent back to http://127.0.0.1:8765 .")
 
 
+@pytest.mark.slow
 def test_approve_redirects_with_code_state_and_iss_and_binds_the_code(browser: Browser) -> None:
     from authgate.stores.codes import CodeStore
 
@@ -83,6 +84,7 @@ def test_approve_redirects_with_code_state_and_iss_and_binds_the_code(browser: B
         "demo-web", "demo", WEB_REDIRECT, "charges:read charges:write", "alice", CHALLENGE, "S256")
 
 
+@pytest.mark.slow
 def test_redirect_uri_omitted_uses_the_only_registered_one_and_the_code_remembers(browser: Browser) -> None:
     from authgate.stores.codes import CodeStore
 
@@ -94,6 +96,7 @@ def test_redirect_uri_omitted_uses_the_only_registered_one_and_the_code_remember
     assert (record.redirect_uri, record.redirect_uri_sent) == (WEB_REDIRECT, False)
 
 
+@pytest.mark.slow
 def test_public_client_with_pkce_and_default_scope(browser: Browser) -> None:
     params = [("response_type", "code"), ("client_id", "demo-spa"), ("code_challenge", CHALLENGE),
               ("code_challenge_method", "S256")]
@@ -108,6 +111,7 @@ def test_confidential_client_may_omit_pkce(browser: Browser) -> None:
     assert browser.get(web_params(code_challenge=None, code_challenge_method=None))["statusCode"] == 200
 
 
+@pytest.mark.slow
 def test_redirect_keeps_the_registered_uris_own_query(browser: Browser) -> None:
     put_client(client_id="q-client", redirect_uris=("https://app.example/cb?tenant=7",))
     page = page_of(browser.get([("response_type", "code"), ("client_id", "q-client"), ("state", "s")]))
@@ -291,6 +295,7 @@ def test_storage_throttling_is_temporarily_unavailable(browser: Browser) -> None
                                           "Retry-After": "1"}
 
 
+@pytest.mark.slow
 def test_storage_throttling_on_code_creation_is_temporarily_unavailable(browser: Browser) -> None:
     page = page_of(browser.get(web_params()))
     with dynamodb_fault("CodesTable", throttle=True, operation="PutItem"):
@@ -308,6 +313,7 @@ def test_unexpected_failure_is_server_error(browser: Browser) -> None:
 
 # ---------------------------------------------------------------- the form
 
+@pytest.mark.slow
 def test_wrong_password_shows_the_page_again_without_saying_which_part_was_wrong(browser: Browser) -> None:
     page = page_of(browser.get(web_params()))
     wrong = page_of(browser.submit(page, password="not-it"))
@@ -323,6 +329,7 @@ def test_wrong_password_shows_the_page_again_without_saying_which_part_was_wrong
     assert "not-it" not in wrong.body
 
 
+@pytest.mark.slow
 def test_locked_account_gets_the_same_page_even_with_the_right_password(browser: Browser) -> None:
     boto3.client("dynamodb").update_item(
         TableName="UsersTable", Key={"tenant_id": {"S": "demo"}, "username": {"S": "alice"}},
@@ -399,6 +406,7 @@ def test_registration_changed_since_the_form_was_shown(browser: Browser) -> None
                           "The client is not allowed the scope charges:write.", base=SPA_REDIRECT)
 
 
+@pytest.mark.slow
 def test_a_second_tab_keeps_working(browser: Browser) -> None:
     first = page_of(browser.get(web_params(state="one")))
     second = page_of(browser.get(web_params(state="two")))

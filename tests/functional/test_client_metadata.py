@@ -83,6 +83,7 @@ def test_a_document_without_a_name_is_shown_as_only_a_url(cimd: DocumentServer, 
             "127.0.0.1 . Approve only if you recognise this address.") in text
 
 
+@pytest.mark.slow
 def test_code_flow_then_token_and_refresh_with_the_cached_document(cimd: DocumentServer, browser: Browser,
                                                                      tokens: TokenClient) -> None:
     client_id = cimd.document("/flow.json", scope="charges:read")
@@ -135,6 +136,7 @@ def test_a_shared_secret_document_is_refused(cimd: DocumentServer, browser: Brow
                       "none or private_key_jwt.")
 
 
+@pytest.mark.slow
 def test_a_tenant_that_does_not_accept_the_host_gets_a_page(cimd: DocumentServer, browser: Browser) -> None:
     from authgate.stores.users import UserStore
 
@@ -145,6 +147,7 @@ def test_a_tenant_that_does_not_accept_the_host_gets_a_page(cimd: DocumentServer
                       "127.0.0.1. Ask its administrator.")
 
 
+@pytest.mark.slow
 def test_the_token_endpoint_refetches_a_stale_document_and_refuses_a_broken_one(
         cimd: DocumentServer, browser: Browser, tokens: TokenClient) -> None:
     from authgate.stores.clients import ClientStore
@@ -262,6 +265,7 @@ def test_an_administrators_client_under_an_https_id_is_never_fetched_over(cimd: 
     assert cimd.requests == [("/prereg.json", f"127.0.0.1:{cimd.port}")]  # fetched once, never written
 
 
+@pytest.mark.slow
 def test_a_wrong_organisation_reads_as_wrong_credentials_and_is_never_confirmed(cimd: DocumentServer,
                                                                                  browser: Browser) -> None:
     client_id = cimd.document("/org.json")

@@ -19,6 +19,7 @@ def authgate(*args: str) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
+@pytest.mark.slow
 def test_invoke_prints_the_proxy_result_and_nothing_else_on_stdout() -> None:
     result = authgate("invoke", "jwks", "events/jwks-unknown-path-404.json")
     assert result.returncode == 0, result.stderr

@@ -46,6 +46,7 @@ def fapi_push(tokens: TokenClient, now: int, **overrides: str | None) -> dict[st
 
 # ---------------------------------------------------------------- the flow
 
+@pytest.mark.slow
 def test_a_pushed_request_leads_to_a_code_and_tokens(tokens: TokenClient, browser: Browser,
                                                      clock: ManualClock) -> None:
     request_uri = pushed_uri(push(tokens, web_params()))
@@ -65,6 +66,7 @@ def test_a_public_client_pushes_with_its_client_id_alone(tokens: TokenClient, br
     assert page_of(browser.get(by_reference("demo-spa", request_uri))).status == 200
 
 
+@pytest.mark.slow
 def test_the_fapi2_client_pushes_with_private_key_jwt(tokens: TokenClient, browser: Browser,
                                                       clock: ManualClock) -> None:
     request_uri = pushed_uri(fapi_push(tokens, START))
@@ -108,6 +110,7 @@ def test_an_unknown_request_uri_is_refused(browser: Browser, clock: ManualClock)
                       "The request_uri is unknown. Push the authorization request again (POST /oauth/par).")
 
 
+@pytest.mark.slow
 def test_query_parameters_beside_request_uri_are_ignored(tokens: TokenClient, browser: Browser,
                                                          clock: ManualClock) -> None:
     """RFC 9126 4 with RFC 9101 6.3: only the pushed parameters count, whatever the query adds."""
@@ -220,6 +223,7 @@ def test_metadata_advertises_par(invoke: Any, demo: Any) -> None:
     assert doc["token_endpoint_auth_signing_alg_values_supported"] == list(ALGORITHMS)
 
 
+@pytest.mark.slow
 def test_code_verifier_of_the_pushed_challenge(tokens: TokenClient, browser: Browser, clock: ManualClock) -> None:
     request_uri = pushed_uri(push(tokens, web_params()))
     redirect = redirect_of(browser.submit(page_of(browser.get(by_reference("demo-web", request_uri)))))
@@ -247,6 +251,7 @@ def fapi_exchange(tokens: TokenClient, code: str, now: int, proof: str | None) -
     return tokens.post(fields, headers=[("DPoP", proof)] if proof else None)
 
 
+@pytest.mark.slow
 def test_the_fapi2_client_gets_only_dpop_bound_tokens(tokens: TokenClient, browser: Browser,
                                                       clock: ManualClock) -> None:
     from tests.dpop_support import DpopKey
@@ -268,6 +273,7 @@ def fapi_refresh(tokens: TokenClient, refresh_token: str, now: int, proof: str) 
     return tokens.post(fields, headers=[("DPoP", proof)])
 
 
+@pytest.mark.slow
 def test_a_fapi2_refresh_token_is_not_rotated(tokens: TokenClient, browser: Browser, clock: ManualClock) -> None:
     """FAPI 2.0 Security Profile 5.3.2.1 item 9: no rotation. The same token refreshes again and
     again (a lost response costs the client nothing) until its grant is revoked."""
@@ -292,6 +298,7 @@ def test_a_fapi2_refresh_token_is_not_rotated(tokens: TokenClient, browser: Brow
                  400, "invalid_grant", "The refresh token has been revoked.")
 
 
+@pytest.mark.slow
 def test_a_fapi2_refresh_token_still_needs_the_clients_dpop_key_and_authentication(
         tokens: TokenClient, browser: Browser, clock: ManualClock) -> None:
     from tests.dpop_support import DpopKey
@@ -309,6 +316,7 @@ def test_a_fapi2_refresh_token_still_needs_the_clients_dpop_key_and_authenticati
     assert fapi_refresh(tokens, refresh_token, START, key.proof("POST", token_url, iat=START))["statusCode"] == 200
 
 
+@pytest.mark.slow
 def test_a_dpop_proof_at_par_binds_the_code_to_its_key(tokens: TokenClient, browser: Browser,
                                                        clock: ManualClock) -> None:
     from tests.dpop_support import DpopKey

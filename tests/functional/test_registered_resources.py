@@ -139,6 +139,7 @@ def authorized_code(browser: Browser, **overrides: str | None) -> str:
     return redirect_of(browser.submit(page)).one("code")
 
 
+@pytest.mark.slow
 def test_authorization_code_and_refresh_keep_the_resource(browser: Browser, tokens: TokenClient) -> None:
     register()
     code = authorized_code(browser, resource=MCP, scope="mcp:read mcp:write")
@@ -156,6 +157,7 @@ def test_authorization_code_and_refresh_keep_the_resource(browser: Browser, toke
     assert_error(other, 400, "invalid_target", "The resource is not the one this grant was issued for (RFC 8707 2.2).")
 
 
+@pytest.mark.slow
 def test_a_code_for_the_charges_api_is_not_exchanged_for_another_resource(browser: Browser,
                                                                           tokens: TokenClient) -> None:
     register()
@@ -186,6 +188,7 @@ def test_par_accepts_a_registered_resource(tokens: TokenClient) -> None:
     pushed_uri(push(tokens, web_params(resource=MCP, scope="mcp:read")))
 
 
+@pytest.mark.slow
 def test_a_deleted_resource_stops_refreshing(browser: Browser, tokens: TokenClient) -> None:
     from authgate import caches
     from authgate.stores.resources import ResourceStore
@@ -206,6 +209,7 @@ def introspect(tokens: TokenClient, creds: tuple[str, str], token: str) -> dict[
     return tokens.post([("token", token)], path="/oauth/introspect", auth=basic(*creds))
 
 
+@pytest.mark.slow
 def test_the_resource_servers_credentials_see_its_tokens_of_any_client(browser: Browser,
                                                                       tokens: TokenClient) -> None:
     creds = register()

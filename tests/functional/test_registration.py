@@ -142,6 +142,7 @@ def test_the_deployment_caps_unassigned_registrations(dcr: None, invoke: Invoke,
         403, f"{ISSUER}/problems/registration_limit_reached")
 
 
+@pytest.mark.slow
 def test_a_registered_client_signs_in_and_becomes_the_tenants(dcr: None, invoke: Invoke, browser: Browser,
                                                                tokens: TokenClient) -> None:
     from authgate.stores.clients import ClientStore
@@ -172,6 +173,7 @@ def test_a_registered_client_signs_in_and_becomes_the_tenants(dcr: None, invoke:
     assert touched is not None and touched.expires_at >= client.expires_at
 
 
+@pytest.mark.slow
 def test_a_tenant_that_refuses_registered_clients_shows_a_page(dcr: None, invoke: Invoke, browser: Browser) -> None:
     client_id = body_of(register(invoke, scope="charges:read"))["client_id"]
     query = [("response_type", "code"), ("client_id", client_id), ("redirect_uri", REDIRECT), ("state", "s"),

@@ -114,6 +114,7 @@ def test_confidential_clients_refresh_tokens_are_not_bound(tokens: TokenClient) 
     assert third["token_type"] == "Bearer"
 
 
+@pytest.mark.slow
 def test_password_grant_binds(tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
 
@@ -252,6 +253,7 @@ def test_two_dpop_headers_and_garbage_are_refused(tokens: TokenClient) -> None:
     assert_invalid_proof(post(tokens, CC, ["not a jws"]), "The DPoP proof is not a compact JWS (RFC 9449 4.3).")
 
 
+@pytest.mark.slow
 def test_32_threads_with_one_proof_one_token(tokens: TokenClient) -> None:
     key = DpopKey()
     proof = key.proof("POST", TOKEN_URL)

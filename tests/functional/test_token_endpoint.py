@@ -241,6 +241,7 @@ def test_unsupported_grant_types(tokens: TokenClient, grant_type: str) -> None:
     assert_error(result, 400, "unsupported_grant_type", "The grant type is not supported by this server.")
 
 
+@pytest.mark.slow
 def test_password_grant_when_enabled(tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
     from authgate.stores.clients import ClientStore

@@ -63,6 +63,7 @@ def test_rotate_secret_invalidates_old_secret(demo: None) -> None:
     assert rotate_secret(ns(client_id="missing"), io.StringIO()) == 1
 
 
+@pytest.mark.slow
 def test_users_create_reads_password_from_stdin(demo: None) -> None:
     from authgate.stores.users import UserStore
     from authgate_cli.admin.users import create_user

@@ -67,6 +67,7 @@ def test_an_unresolvable_host_is_exit_2(capsys):
     assert result.code == 2 and result.err.startswith("authgate check: cannot reach http://authgate-check.invalid: ")
 
 
+@pytest.mark.slow
 def test_a_request_without_answer_is_a_defect_and_the_time_budget_ends_the_run(capsys):
     with serving(ContractServer("slow-unknown-route")) as base:
         slow = check(capsys, base, "--api-key", API_KEY, "--json", "--quiet", "--timeout", "1")

@@ -19,6 +19,7 @@ def test_malformed_hashes_never_match(encoded: str) -> None:
     assert not check_password("pw", encoded)
 
 
+@pytest.mark.slow
 def test_the_dummy_hash_is_made_once() -> None:
     assert dummy_hash() is dummy_hash()
     assert dummy_hash().startswith("scrypt$")
