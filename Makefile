@@ -36,11 +36,20 @@ IAMSIMSTAMP := $(IAMSIM)/node_modules/.installed
 # lock file). Defined before any rule names it: make expands prerequisites as it reads them.
 NPMDIR   := tests/e2e/js
 NPMSTAMP := $(NPMDIR)/node_modules/.installed
+# The MCP example (examples/mcp, docs/mcp.md) in an environment of its own: its few dependencies,
+# none of authgate's, so the e2e tests prove it runs as a reader installs it.
+MCPEXAMPLE      := examples/mcp
+MCPEXAMPLESTAMP := $(MCPEXAMPLE)/.venv/.installed
 # Templates the linters and scanners read.
 TEMPLATES := template.yaml deploy/apigateway-account.yaml
 # pytest workers (pytest-xdist): both cores by default.
 PYTEST_WORKERS ?= auto
+# The suite and the linters run on moto and need some region. A deploy, a teardown and the account
+# setup use the caller's own (REGION=, AWS_REGION, AWS_DEFAULT_REGION, the profile's), never this one:
+# a default here would hide a missing region and override the profile's.
+ifeq ($(filter deploy teardown account-setup,$(MAKECMDGOALS)),)
 export AWS_DEFAULT_REGION ?= us-east-1
+endif
 export SAM_CLI_TELEMETRY := 0
 export PYTHONDONTWRITEBYTECODE := 1
 
@@ -50,7 +59,7 @@ PIP_QUIET := -qq --disable-pip-version-check --no-input
 PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a directory' || true; }
 PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requirements.txt
 
-.PHONY: help run test test-fast venv sam-venv checkov-venv iam-simulator browser validate imports deadcode typecheck lint unit functional e2e \
+.PHONY: help run test test-fast venv sam-venv checkov-venv iam-simulator browser mcp-example validate imports deadcode typecheck lint unit functional e2e \
 	build bench soak fuzz clean deploy account-setup teardown release-snapshot
 
 help:
@@ -63,6 +72,7 @@ help:
 	@echo "make account-setup   once per AWS account and region: API Gateway's CloudWatch logging role"
 	@echo "make teardown STAGE=...   delete a stage's stack; its data (tables, secret, logs) is kept"
 	@echo "make fuzz   the parser fuzz targets at length (FUZZ_EXAMPLES per target); new outcomes kept in tests/fuzz/corpus"
+	@echo "make mcp-example   the MCP server and client of docs/mcp.md in their own environment (examples/mcp/.venv)"
 	@echo "make unit | functional | e2e | validate | imports | deadcode | typecheck | lint | clean"
 
 run: $(RUNSTAMP)
@@ -71,7 +81,7 @@ run: $(RUNSTAMP)
 # Linters first, pytest last: the output ends with pytest's summary line. --iam-unused: the whole
 # suite records every AWS call of every function, and a grant none of them needs fails the run
 # (tests/deploy/iam).
-test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) validate imports deadcode typecheck
+test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) $(MCPEXAMPLESTAMP) validate imports deadcode typecheck
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --iam-unused
 
 # The quick loop while you work (CONTRIBUTING.md): what runs in-process and takes well under half
@@ -142,6 +152,18 @@ $(NPMSTAMP): $(NPMDIR)/package.json $(NPMDIR)/package-lock.json
 	@npm ci --prefix $(NPMDIR) --no-audit --no-fund --loglevel=error
 	@touch $(NPMSTAMP)
 
+mcp-example: $(MCPEXAMPLESTAMP)
+
+# Editable: the environment follows the example's files; only its dependencies need a reinstall.
+$(MCPEXAMPLESTAMP): $(MCPEXAMPLE)/pyproject.toml
+	@test -n "$(PYTHON)" || { echo "make: Python >= 3.11 is required" >&2; exit 1; }
+	@test -x $(MCPEXAMPLE)/.venv/bin/python || { echo "creating $(MCPEXAMPLE)/.venv with $(PYTHON)"; \
+		$(PYTHON) -m venv $(MCPEXAMPLE)/.venv; }
+	@echo "installing the MCP example and its dependencies into $(MCPEXAMPLE)/.venv"
+	@$(MCPEXAMPLE)/.venv/bin/python -m pip install $(PIP_QUIET) -e '$(MCPEXAMPLE)[lambda]' $(PIP_FILTER)
+	@$(MCPEXAMPLE)/.venv/bin/python -c 'import mcp_server, mcp_client, metadata_document'
+	@touch $(MCPEXAMPLESTAMP)
+
 # The templates are validated offline by SAM's linter, cfn-lint (its informational checks too)
 # and checkov; every remaining finding is fixed or suppressed in the template with its reason.
 # Last, no change may replace a stateful resource of the last release (scripts/replacement_check.py).
@@ -170,7 +192,7 @@ typecheck: $(STAMP)
 	for app in functions/*/app.py; do MYPYPATH=layers/authgate $(BIN)/mypy --strict "$$app"; done
 
 lint: $(STAMP)
-	$(BIN)/ruff check layers cli functions tests bench scripts
+	$(BIN)/ruff check layers cli functions tests bench scripts examples
 
 # Dead code: vulture over everything the repository runs (pyproject.toml [tool.vulture]); a name
 # used only through a string or an interface goes in tools/deadcode_whitelist.py.
@@ -183,7 +205,7 @@ unit: $(STAMP)
 functional: $(STAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/functional
 
-e2e: $(STAMP) browser $(NPMSTAMP)
+e2e: $(STAMP) browser $(NPMSTAMP) $(MCPEXAMPLESTAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/e2e
 
 # sam build without Docker: the layer's arm64 wheels come from PyPI (manylinux aarch64).
@@ -192,10 +214,13 @@ build: $(SAMSTAMP)
 	PATH="$(PYTHON312_DIR):$$PATH" $(SAM) build --template template.yaml --cached --parallel
 
 # ---------------------------------------------------------------------------- deploy (docs/deploy.md)
-# `make deploy STAGE=staging` builds and deploys with samconfig.toml's environment: no prompt.
+# `make deploy STAGE=staging` checks the account (one line and a stop when a region, credentials or
+# the logging role are missing), then builds and deploys with samconfig.toml's environment: no prompt.
 # DRY_RUN=1 prints the commands instead of running them (tests/deploy/test_deploy_command.py).
 STAGE   ?=
-REGION  ?=
+# SAM CLI reads AWS_DEFAULT_REGION and the profile but not AWS_REGION, which the AWS CLI (and the
+# preflight) honour first: it is passed on as --region.
+REGION  ?= $(AWS_REGION)
 DRY_RUN ?=
 REGION_FLAG   = $(if $(REGION), --region $(REGION))
 DEPLOY_CMD    = $(SAM) deploy --config-env $(STAGE) --no-confirm-changeset --no-fail-on-empty-changeset$(REGION_FLAG)
@@ -210,8 +235,8 @@ CHECK_STAGE   = case "$(STAGE)" in staging|production) ;; \
 ifdef DRY_RUN
 deploy:
 	@$(CHECK_STAGE)
-	@echo "$(MAKE) build"
 	@echo "$(PREFLIGHT_CMD)"
+	@echo "$(MAKE) build"
 	@echo "$(DEPLOY_CMD)"
 	@echo "$(OUTPUTS_CMD)"
 
@@ -224,8 +249,8 @@ account-setup:
 else
 deploy: $(RUNSTAMP) $(SAMSTAMP)
 	@$(CHECK_STAGE)
+	@$(PREFLIGHT_CMD)
 	$(MAKE) build
-	$(PREFLIGHT_CMD)
 	$(DEPLOY_CMD)
 	$(OUTPUTS_CMD)
 
@@ -267,4 +292,5 @@ soak: $(RUNSTAMP)
 
 clean:
 	rm -rf $(VENV) $(SAMVENV) $(CHECKOVVENV) $(IAMSIM)/node_modules $(NPMDIR)/node_modules .venv-bench .bench-cache \
+		$(MCPEXAMPLE)/.venv \
 		.aws-sam .pytest_cache .hypothesis test-artifacts .authgate

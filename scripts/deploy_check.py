@@ -18,30 +18,31 @@ SAMCONFIG = Path(__file__).resolve().parents[1] / "samconfig.toml"
 
 
 def _session(region: str | None) -> Any:
-    import boto3
+    from authgate_cli.admin import aws_access
 
-    return boto3.session.Session(region_name=region) if region else boto3.session.Session()
+    return aws_access.session(region)
 
 
 def preflight(region: str | None, session: Any = None) -> list[str]:
-    """What stops a deploy before it starts: empty list when nothing does."""
-    from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError
+    """What stops a deploy before it starts: empty list when nothing does.
 
-    session = session or _session(region)
-    if not session.region_name:
-        return ["no AWS region: set AWS_REGION (or a profile's region), or pass REGION=... to make"]
+    The region and credentials are judged, and every AWS failure worded, as the admin commands
+    do (authgate_cli.admin.aws_access)."""
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    from authgate_cli.admin import aws_access
+
     try:
+        session = session or _session(region)
+        where = aws_access.require(session, aws_access.MAKE_REGION)
         identity = session.client("sts").get_caller_identity()
-    except NoCredentialsError:
-        return ["no AWS credentials: configure a profile (aws configure) or set AWS_PROFILE"]
-    except (ClientError, BotoCoreError) as exc:
-        return [f"AWS credentials do not work: {exc}"]
-    try:
         account = session.client("apigateway").get_account()
+    except aws_access.AwsUnavailable as exc:
+        return [str(exc)]
     except (ClientError, BotoCoreError) as exc:
-        return [f"cannot read API Gateway's account settings: {exc}"]
+        return [aws_access.explain(exc)]
     if not account.get("cloudwatchRoleArn"):
-        return [(f"API Gateway in {session.region_name} (account {identity['Account']}) has no CloudWatch "
+        return [(f"API Gateway in {where} (account {identity['Account']}) has no CloudWatch "
                 "logging role, which the stage's access log needs: run `make account-setup` once")]
     return []
 
@@ -61,9 +62,15 @@ def outputs(config_env: str, region: str | None, session: Any = None) -> str:
     stack = session.client("cloudformation").describe_stacks(StackName=name)["Stacks"][0]
     out = {o["OutputKey"]: o["OutputValue"] for o in stack.get("Outputs", [])}
     where = f" --region {session.region_name}" if region else ""
+    dns = []
+    if "DomainNameTarget" in out:  # DomainName/CertificateArn: the issuer's host needs its DNS record
+        host = out.get("Issuer", "").removeprefix("https://")
+        dns = [(f"  DNS:         {host} CNAME {out['DomainNameTarget']} (or a Route 53 alias, hosted zone "
+                f"{out.get('DomainNameHostedZoneId', '?')})")]
     return "\n".join([
         f"stack {name}: {stack['StackStatus']}",
         f"  issuer:      {out.get('Issuer', '?')}",
+        *dns,
         f"  API URL:     {out.get('ApiUrl', '?')}",
         (f"  API key id:  {out.get('DefaultApiKeyId', '?')} (value: aws apigateway get-api-key --include-value "
         f"--api-key {out.get('DefaultApiKeyId', 'ID')}{where})"),
@@ -71,7 +78,9 @@ def outputs(config_env: str, region: str | None, session: Any = None) -> str:
         f"  .venv/bin/authgate tenants create ACME --currency usd --stack-name {name}{where}",
         (f"  .venv/bin/authgate clients create --tenant ACME --grant client_credentials --scope charges:write "
         f"--stack-name {name}{where}"),
+        f"  .venv/bin/authgate users create --tenant ACME --username alice --stack-name {name}{where}",
         f"  .venv/bin/authgate check \"{out.get('Issuer', '$ISSUER')}\"",
+        "  (docs/deploy.md, 3: a first sign-in)",
     ]) + "\n"
 
 

@@ -7,8 +7,6 @@ routes a test sets (body, status, headers, a slow drip).
 
 from __future__ import annotations
 
-import datetime
-import ipaddress
 import json
 import ssl
 import threading
@@ -35,41 +33,20 @@ class Route:
     drip: float = 0.0
     # False: no Content-Length; the body ends when the connection closes (a length that lies by omission).
     length: bool = True
+    # Seconds to wait between single bytes of the status line and headers (a header drip); 0: at once.
+    header_drip: float = 0.0
+    # The body in chunks of 16 bytes (Transfer-Encoding: chunked), `drip` seconds apart; with
+    # `chunk_extension` (RFC 9112 7.1.1), each chunk's size line carries it and is sent a byte at a time.
+    chunked: bool = False
+    chunk_extension: str = ""
 
 
 def make_ca(directory: Path) -> tuple[Path, Path, Path]:
-    """A CA and a server certificate signed by it, as PEM files: (ca, cert, key)."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
+    """A CA and a server certificate signed by it, as PEM files: (ca, cert, key). The MCP example's own
+    (examples/mcp/metadata_document.py), for the names tests point at 127.0.0.1."""
+    from tests.examples import module
 
-    now = datetime.datetime.now(datetime.UTC)
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "authgate test CA")])
-    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
-          .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
-          .not_valid_after(now + datetime.timedelta(days=2))
-          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-          .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
-                                       content_commitment=False, key_encipherment=False, data_encipherment=False,
-                                       key_agreement=False, encipher_only=False, decipher_only=False), critical=True)
-          .sign(ca_key, hashes.SHA256()))
-    key = ec.generate_private_key(ec.SECP256R1())
-    sans: list[x509.GeneralName] = [x509.DNSName(n) for n in NAMES]
-    sans.append(x509.IPAddress(ipaddress.ip_address("127.0.0.1")))
-    cert = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
-            .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=2))
-            .add_extension(x509.SubjectAlternativeName(sans), critical=False)
-            .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-            .sign(ca_key, hashes.SHA256()))
-    paths = directory / "ca.pem", directory / "server.pem", directory / "server.key"
-    paths[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
-    paths[1].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    paths[2].write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    return paths
+    return module("metadata_document").make_ca(directory, names=NAMES, addresses=("127.0.0.1",))  # type: ignore[no-any-return]
 
 
 class DocumentServer:
@@ -109,25 +86,43 @@ def _handler(owner: list[DocumentServer]) -> type[BaseHTTPRequestHandler]:
             server = owner[0]
             server.requests.append((self.path, self.headers.get("Host", "")))
             route = server.routes.get(self.path, Route(b'{"error":"not found"}', 404))
-            self.send_response(route.status)
-            for name, value in route.headers.items():
-                self.send_header(name, value)
-            if route.length:
-                self.send_header("Content-Length", str(len(route.body)))
+            head = [f"HTTP/1.1 {route.status} {self.responses.get(route.status, ('',))[0]}"]
+            head += [f"Server: {self.version_string()}", f"Date: {self.date_time_string()}"]
+            head += [f"{name}: {value}" for name, value in route.headers.items()]
+            if route.chunked:
+                head.append("Transfer-Encoding: chunked")
+            elif route.length:
+                head.append(f"Content-Length: {len(route.body)}")
             else:
-                self.send_header("Connection", "close")
+                head.append("Connection: close")
                 self.close_connection = True
-            self.end_headers()
-            if not route.drip:
-                self.wfile.write(route.body)
-                return
-            for i in range(0, len(route.body), 16):
-                try:
-                    self.wfile.write(route.body[i:i + 16])
-                    self.wfile.flush()
-                except OSError:
+            pieces = [route.body[i:i + 16] for i in range(0, len(route.body), 16)]
+            if route.chunked:
+                extension = f";{route.chunk_extension}".encode() if route.chunk_extension else b""
+                lines = [b"%x%s\r\n" % (len(p), extension) for p in pieces] + [b"0\r\n"]
+                if extension:  # the size lines a byte at a time, the data as one piece
+                    framed = [[line[i:i + 1] for i in range(len(line))] + [p + b"\r\n"]
+                              for line, p in zip(lines, [*pieces, b""])]
+                    pieces = [piece for chunk in framed for piece in chunk]
+                else:
+                    pieces = [line + p + b"\r\n" for line, p in zip(lines, [*pieces, b""])]
+            try:
+                raw_head = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1")
+                if route.header_drip:
+                    for i in range(len(raw_head)):
+                        self.wfile.write(raw_head[i:i + 1])
+                        time.sleep(route.header_drip)
+                else:
+                    self.wfile.write(raw_head)
+                if not route.drip:
+                    self.wfile.write(b"".join(pieces))
                     return
-                time.sleep(route.drip)
+                for piece in pieces:
+                    self.wfile.write(piece)
+                    self.wfile.flush()
+                    time.sleep(route.drip)
+            except OSError:
+                self.close_connection = True  # the fetcher hung up: nothing more to send
 
         def log_message(self, *args: Any) -> None:
             pass

@@ -16,19 +16,20 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SAM_PYTHON = REPO_ROOT / ".venv-sam" / "bin" / "python"
 
 
-def make(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+def make(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    # The suite's own AWS_REGION (tests/conftest.py) is not the caller's: a deploy would pass it on.
+    env = env or {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS", "AWS_REGION"))}
     return subprocess.run(["make", "--no-print-directory", *args], cwd=REPO_ROOT, env=env, capture_output=True,
                           text=True, timeout=60, check=False)
 
 
 @pytest.mark.parametrize("stage", ["staging", "production"])
-def test_make_deploy_runs_build_preflight_sam_deploy_and_the_next_steps(stage: str) -> None:
+def test_make_deploy_runs_preflight_build_sam_deploy_and_the_next_steps(stage: str) -> None:
     done = make("deploy", f"STAGE={stage}", "DRY_RUN=1")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "make build",
         ".venv/bin/python scripts/deploy_check.py preflight",
+        "make build",
         f".venv-sam/bin/sam deploy --config-env {stage} --no-confirm-changeset --no-fail-on-empty-changeset",
         f".venv/bin/python scripts/deploy_check.py outputs --config-env {stage}",
     ]
@@ -38,10 +39,27 @@ def test_make_deploy_passes_a_region_and_refuses_an_unknown_stage() -> None:
     done = make("deploy", "STAGE=staging", "REGION=eu-west-1", "DRY_RUN=1")
     assert ".venv-sam/bin/sam deploy --config-env staging --no-confirm-changeset --no-fail-on-empty-changeset " \
            "--region eu-west-1" in done.stdout.splitlines()
+    # AWS_REGION, which SAM CLI does not read, is passed on; REGION= still wins.
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+    for region, extra in (("eu-central-1", []), ("eu-west-1", ["REGION=eu-west-1"])):
+        done = make("deploy", "STAGE=staging", "DRY_RUN=1", *extra, env={**environment, "AWS_REGION": "eu-central-1"})
+        assert done.stdout.splitlines()[0] == f".venv/bin/python scripts/deploy_check.py preflight --region {region}"
     bad = make("deploy", "STAGE=prod", "DRY_RUN=1")
     assert bad.returncode == 2 and bad.stdout == ""
     assert "make deploy: set STAGE=staging or STAGE=production (samconfig.toml's environments)" in bad.stderr
     assert make("deploy", "DRY_RUN=1").returncode == 2
+
+
+def test_make_deploy_without_aws_stops_at_the_preflight_before_building(tmp_path: Path) -> None:
+    """Run for real (the environments are not rebuilt: -o), on a machine where AWS was never set up:
+    one line saying what to set, and nothing built or deployed (make would echo `make build`)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS", "AWS_", "AUTHGATE_"))}
+    env["HOME"] = str(tmp_path)
+    done = make("-o", ".venv/.installed-local", "-o", ".venv-sam/.installed", "deploy", "STAGE=staging", env=env)
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    lines = done.stderr.splitlines()
+    assert lines[0] == "deploy: no AWS region: set AWS_REGION (or a profile's region), or pass REGION=... to make"
+    assert len(lines) == 2 and lines[1].startswith("make: *** [Makefile:") and lines[1].endswith("] Error 1")
 
 
 def test_teardown_deletes_the_stack_without_prompts_and_account_setup_deploys_its_own_stack() -> None:
@@ -124,5 +142,27 @@ def test_outputs_print_the_issuer_and_the_next_commands(moto_aws: Any) -> None:
         "  .venv/bin/authgate tenants create ACME --currency usd --stack-name authgate-staging",
         ("  .venv/bin/authgate clients create --tenant ACME --grant client_credentials --scope charges:write "
         "--stack-name authgate-staging"),
+        "  .venv/bin/authgate users create --tenant ACME --username alice --stack-name authgate-staging",
         '  .venv/bin/authgate check "https://abc.execute-api.us-east-1.amazonaws.com/staging"',
+        "  (docs/deploy.md, 3: a first sign-in)",
     ]
+
+
+def test_outputs_name_the_dns_record_a_custom_domain_needs(moto_aws: Any) -> None:
+    from scripts.deploy_check import outputs
+
+    moto_aws.client("cloudformation").create_stack(StackName="authgate-production", TemplateBody=json.dumps({
+        "Resources": {"T": {"Type": "AWS::SNS::Topic"}},
+        "Outputs": {"Issuer": {"Value": "https://auth.example.com"},
+                    "ApiUrl": {"Value": "https://abc.execute-api.us-east-1.amazonaws.com/production"},
+                    "DomainNameTarget": {"Value": "d-abc123.execute-api.us-east-1.amazonaws.com"},
+                    "DomainNameHostedZoneId": {"Value": "Z1UJRXOUMOOFQ8"},
+                    "DefaultApiKeyId": {"Value": "k123"}}}))
+    text = outputs("production", None, moto_aws)
+    assert text.splitlines()[1:4] == [
+        "  issuer:      https://auth.example.com",
+        ("  DNS:         auth.example.com CNAME d-abc123.execute-api.us-east-1.amazonaws.com (or a Route 53 alias, "
+         "hosted zone Z1UJRXOUMOOFQ8)"),
+        "  API URL:     https://abc.execute-api.us-east-1.amazonaws.com/production",
+    ]
+    assert '  .venv/bin/authgate check "https://auth.example.com"' in text.splitlines()

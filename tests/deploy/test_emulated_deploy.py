@@ -17,6 +17,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -154,8 +155,10 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
 
     # Every resource of the transformed template, created, and found through its own API.
     found = read_back(stack)
-    # Every resource but those whose Condition is false here (SigningBackend=kms's quota alarm).
-    assert set(found) == set(stack.template["Resources"]) - {"KmsSignQuotaAlarm"}
+    # Every resource but those whose Condition is false here (SigningBackend=kms's quota alarm, the
+    # custom domain and its mapping).
+    assert set(found) == set(stack.template["Resources"]) - {"KmsSignQuotaAlarm", "ApiDomainName",
+                                                             "ApiBasePathMapping"}
     adapter_types = {a.cloudformation_type() for a in adapters.install()}
     assert {k for k in found.values() if k in adapter_types} == adapter_types - {"AWS::ApiGateway::RestApi"} | {
         "AWS::ApiGateway::RestApi"}
@@ -263,6 +266,22 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
         "response_type=code&client_id=acme-web&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&scope=charges%3Aread"
         "&state=s1&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"))
     assert login.status == 200 and headers(login)["content-type"].startswith("text/html")
+
+    # An https client_id pinned by the administrator (draft-ietf-oauth-client-id-metadata-document 7.2),
+    # then deleted, on the deployed stage: its authorization requests are an unknown client's from then on.
+    pinned = "https://agent.example/client.json"
+    done = cli(cloud, "clients", "create", "--client-id", pinned, "--tenant", "acme", "--type", "public", "--grant",
+               "authorization_code", "--redirect-uri", "https://agent.example/cb", "--scope", "charges:read", *where)
+    assert done.returncode == 0, done.stderr
+    pinned_query = (f"response_type=code&client_id={quote(pinned, safe='')}&redirect_uri="
+                    f"{quote('https://agent.example/cb', safe='')}&state=s2&code_challenge="
+                    "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256")
+    assert stage.request("GET", "/oauth/authorize", query=pinned_query).status == 200
+    done = cli(cloud, "clients", "delete", pinned, "--json", *where)
+    assert (done.returncode, json.loads(done.stdout)) == (0, {"client_id": pinned, "deleted": True,
+                                                              "source": "administrator"}), done.stderr
+    gone = stage.request("GET", "/oauth/authorize", query=pinned_query)
+    assert gone.status == 400 and "unknown_client" in gone.body.decode()
 
     # The schedule's rotation, through Lambda's Invoke API.
     report = cloud.invoke_arn(f"arn:aws:lambda:us-east-1:123456789012:function:{stack.physical()['RotateKeysFunction']}",

@@ -145,7 +145,7 @@ def _another_value(name: str, declared: dict[str, Any]) -> str:
         return next(v for v in allowed if v != default)
     if declared["Type"] == "Number":
         return str(int(float(default or 1)) + 1)
-    return "https://auth.example.com" if name == "IssuerUrl" else default + "x"
+    return {"IssuerUrl": "https://auth.example.com", "DomainName": "auth.example.com"}.get(name, default + "x")
 
 
 def deployments(doc: dict[str, Any]) -> list[str]:
@@ -158,7 +158,7 @@ def test_every_parameter_that_reaches_the_api_body_redeploys_the_stage() -> None
     base = transformed(source)
     (api,) = of_type(base, "AWS::ApiGateway::RestApi").values()
     reaching = _parameters_in(api["Properties"]["Body"], base)
-    assert "IssuerUrl" in reaching  # the gateway responses' problem type URLs
+    assert {"IssuerUrl", "DomainName"} <= reaching  # the gateway responses' problem type URLs
     defaults = {name: str(p.get("Default", "")) for name, p in source["Parameters"].items()}
     before = deployments(transformed(source, defaults, cache=False))
     # AlwaysDeploy hashes the transform's time in whole seconds (samtranslator's
@@ -256,3 +256,44 @@ def test_with_kms_the_token_route_is_throttled_under_the_accounts_sign_quota(alg
     assert (props["Namespace"], props["MetricName"]) == ("AWS/Usage", "CallCount")
     assert {"Name": "Resource", "Value": resource} in props["Dimensions"]
     assert props["Threshold"] < quota * props["Period"]
+
+
+def test_every_alarm_on_authgates_metrics_watches_one_the_functions_count(cfn: dict[str, Any]) -> None:
+    """An alarm on a metric nothing emits never fires: each authgate-namespace alarm names a metric
+    authgate.http.metrics counts for some error code, under the dimension it publishes."""
+    from authgate.errors.catalogue import catalogue
+    from authgate.http.metrics import SERVICE, counted_metrics
+
+    emitted = {name for code, info in catalogue().items() for name in counted_metrics(info.status, code)}
+    watched = {name: r["Properties"] for name, r in of_type(cfn, "AWS::CloudWatch::Alarm").items()
+               if r["Properties"]["Namespace"] == "authgate"}
+    assert {"InvalidTokenSpikeAlarm", "StorageThrottlingAlarm", "RegistrationPoolFullAlarm"} <= set(watched)
+    for name, props in watched.items():
+        assert props["MetricName"] in emitted, name
+        assert props["Dimensions"] == [{"Name": "service", "Value": SERVICE}], name
+    pool = watched["RegistrationPoolFullAlarm"]
+    assert (pool["MetricName"], pool["Statistic"], pool["Threshold"], pool["ComparisonOperator"]) == (
+        "RegistrationPoolFull", "Sum", 1, "GreaterThanOrEqualToThreshold")
+    assert counted_metrics(503, "registration_pool_full") == [
+        "ErrorResponses", "ServerErrors", "RegistrationPoolFull"]
+
+
+def test_the_readmes_one_exception_to_x_request_id_is_what_the_gateway_responses_do() -> None:
+    """README: gateway responses carry no x-request-id, but the request id as the body's traceId and as
+    x-amz-apigw-id (which API Gateway adds itself, carrying $context.extendedRequestId; exposed to browsers)."""
+    import re
+
+    readme = re.sub(r"\s+", " ", (reader.REPO_ROOT / "README.md").read_text("utf-8"))
+    assert ("The one exception to `x-request-id`: the responses API Gateway sends itself (the template's "
+            "`GatewayResponses`") in readme
+    assert "cannot set it, and carry the request id as the body's `traceId` and API Gateway's `x-amz-apigw-id` " \
+           "header instead" in readme
+    responses = reader.load()["Resources"]["AuthgateApi"]["Properties"]["GatewayResponses"]
+    assert len(responses) >= 20
+    for name, response in responses.items():
+        headers = {k.lower(): v for k, v in response["ResponseParameters"]["Headers"].items()}
+        assert "x-request-id" not in headers, name
+        assert "x-amz-apigw-id" in headers["access-control-expose-headers"], name
+        (body,) = response["ResponseTemplates"].values()
+        text = body["Fn::Sub"][0] if isinstance(body, dict) else body
+        assert '"traceId":"$context.extendedRequestId"' in text, name

@@ -1,7 +1,7 @@
 """The MCP end-to-end stack: `authgate serve --allow-loopback-client-metadata` trusting a CA made for
 the run (SSL_CERT_FILE), an HTTPS host on 127.0.0.1 serving client ID metadata documents
-(tests/document_server.py), and the team's MCP server (tests/e2e/mcp_server.py) registered at
-authgate as a resource with `authgate resources create --json`.
+(tests/document_server.py), and the team's MCP server (examples/mcp/mcp_server.py, run from the
+example's own environment) registered at authgate as a resource with `authgate resources create --json`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import contextlib
 import json
 import os
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -26,6 +25,7 @@ from tests.document_server import DocumentServer, document_server
 from tests.e2e.conftest import REPO_ROOT, LocalStack, authgate_command, free_port, running_stack
 from tests.e2e.flows import pkce_pair
 from tests.e2e.mcp_clients import CLIENT_NAME, REDIRECT_URI, Consent
+from tests.examples import program
 
 MCP_SCOPES = "mcp:read mcp:write"
 
@@ -67,17 +67,18 @@ def register_resource(stack: LocalStack, resource: str, scopes: str = MCP_SCOPES
 
 @contextlib.contextmanager
 def mcp_server(stack: LocalStack, tmp: Path, name: str) -> Iterator[McpServer]:
-    """Register a resource for a fresh port, then run tests/e2e/mcp_server.py there."""
+    """Register a resource for a fresh port, then run the example's `mcp-notes-server` there."""
     port = free_port()
     resource = f"http://127.0.0.1:{port}/mcp"
     credentials = register_resource(stack, resource)
     log_path = tmp / f"{name}.log"
-    env = {**os.environ, "MCP_ISSUER": stack.base_url, "MCP_RESOURCE": resource, "PYTHONUNBUFFERED": "1",
-           "MCP_INTROSPECTION_CLIENT_ID": credentials["introspection_client_id"],
-           "MCP_INTROSPECTION_CLIENT_SECRET": credentials["introspection_client_secret"]}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHONPATH", "VIRTUAL_ENV"))}
+    env.update({"MCP_ISSUER": stack.base_url, "MCP_RESOURCE": resource, "PYTHONUNBUFFERED": "1",
+                "MCP_INTROSPECTION_CLIENT_ID": credentials["introspection_client_id"],
+                "MCP_INTROSPECTION_CLIENT_SECRET": credentials["introspection_client_secret"]})
     with open(log_path, "wb") as log:
-        process = subprocess.Popen([sys.executable, "-m", "tests.e2e.mcp_server"], cwd=REPO_ROOT, env=env,
-                                   stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen([str(program("mcp-notes-server"))], cwd=tmp, env=env, stdout=log,
+                                   stderr=subprocess.STDOUT)
     server = McpServer(resource, f"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp", credentials,
                        process, log_path)
     try:
@@ -111,7 +112,10 @@ def mcp_stack(tmp: Path) -> Iterator[McpStack]:
     """The whole stack, stopped at the end."""
     with document_server(tmp) as documents, \
             running_stack(tmp / "serve", "--allow-loopback-client-metadata",
-                          env_extra={"SSL_CERT_FILE": str(documents.ca)}) as stack, \
+                          # Every request of the run comes from 127.0.0.1: one address's budget of new
+                          # documents (10 a minute) would be the whole suite's.
+                          env_extra={"SSL_CERT_FILE": str(documents.ca),
+                                     "AUTHGATE_CLIENT_METADATA_SOURCE_LIMIT": "1000"}) as stack, \
             mcp_server(stack, tmp, "mcp-notes") as server, mcp_server(stack, tmp, "mcp-other") as other:
         yield McpStack(stack, documents, server, other)
 

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -73,10 +74,19 @@ def test_a_client_for_a_tenant_that_does_not_exist_is_refused(local_stack: Local
      "authgate clients: --name 'two\\nlines' contains the control character U+000A"),
     (["--grant", "authorization_code", "--redirect-uri", "https://app.example/cb#x"],
      ("authgate clients: redirect URI 'https://app.example/cb#x' is not an absolute URI in printable ASCII "
-     "without a fragment (RFC 6749 3.1.2); it must be exactly what the application will send")),
+     "without a fragment or a backslash (RFC 6749 3.1.2); it must be exactly what the application will send")),
+    (["--grant", "authorization_code", "--redirect-uri", "http://evil.example\\@127.0.0.1/cb"],
+     ("authgate clients: redirect URI 'http://evil.example\\\\@127.0.0.1/cb' is not an absolute URI in printable "
+     "ASCII without a fragment or a backslash (RFC 6749 3.1.2); it must be exactly what the application will "
+     "send")),
     (["--type", "public", "--grant", "client_credentials"],
      "authgate clients: a public client cannot use client_credentials: it has no secret (RFC 6749 4.4)"),
-], ids=["code-without-redirect-uri", "control-in-id", "newline-in-name", "fragment", "public-cc"])
+    (["--grant", "authorization_code", "--redirect-uri", "http://app.example/cb"],
+     ("authgate clients: redirect URI 'http://app.example/cb' must be https (plain http only on a loopback "
+      "address such as http://127.0.0.1:PORT/..., RFC 8252 7.3) or a native app's private-use scheme such as "
+      "com.example.app:/callback (RFC 8252 7.1): a code sent over plain http to another host can be read on the "
+      "way (RFC 9700 2.1, 4.1)")),
+], ids=["code-without-redirect-uri", "control-in-id", "newline-in-name", "fragment", "backslash", "public-cc", "plain-http"])
 def test_bad_client_arguments_are_one_line_and_exit_2_before_any_stack(tmp_path: Path, args: list[str],
                                                                      line: str) -> None:
     """Checked before the stack is looked up: the same answer with no stack running at all."""
@@ -109,3 +119,84 @@ def test_bad_user_arguments_are_one_line_and_exit_2(local_stack: LocalStack, arg
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     assert done.stderr.splitlines()[-1] == line
     assert len(done.stderr.splitlines()) <= 2  # at most the "target:" line before it
+
+
+# ------------------------------------------------------------------ metadata-document clients
+
+def test_an_administrator_deletes_a_cached_document_then_pre_registers_its_url(mcp: Any) -> None:
+    """`clients delete https://...` forgets a cached Client ID Metadata Document (the next request
+    fetches it again); `clients create --client-id https://...` then pins the URL as an ordinary
+    client, which wins over the document (draft-ietf-oauth-client-id-metadata-document-02 7.2)."""
+    from tests.e2e.flows import pkce_pair
+    from tests.e2e.mcp_clients import CLIENT_NAME, REDIRECT_URI
+
+    stack, documents = mcp.stack, mcp.documents
+    url = documents.document("/admin/pinned.json", client_name=CLIENT_NAME, redirect_uris=[REDIRECT_URI])
+    pinned = "http://127.0.0.1:9/pinned"
+
+    def authorize(redirect_uri: str) -> requests.Response:
+        _verifier, challenge = pkce_pair()
+        return requests.get(f"{stack.base_url}/oauth/authorize", allow_redirects=False, timeout=30, params={
+            "response_type": "code", "client_id": url, "redirect_uri": redirect_uri, "scope": "mcp:read",
+            "state": "s", "code_challenge": challenge, "code_challenge_method": "S256", "resource": mcp.server.resource})
+
+    def fetches() -> int:
+        return sum(path == "/admin/pinned.json" for path, _host in documents.requests)
+
+    target = f"target: local stack {stack.base_url} (stage local)\n"
+    assert authorize(REDIRECT_URI).status_code == 200 and fetches() == 1
+    deleted = admin(stack, "clients", "delete", url, "--url", stack.base_url)
+    assert (deleted.returncode, deleted.stderr, deleted.stdout) == (0, target, (
+        f"client_id: {url} deleted (a cached Client ID Metadata Document: the next request naming it fetches it "
+        "again, unless a client is created under this id)\n"))
+    assert authorize(REDIRECT_URI).status_code == 200 and fetches() == 2  # fetched again
+
+    created = admin(stack, "clients", "create", "--client-id", url, "--tenant", "demo", "--type", "public",
+                    "--grant", "authorization_code", "--redirect-uri", pinned, "--scope", "mcp:read",
+                    "--name", "Pinned agent", "--url", stack.base_url)
+    assert (created.returncode, created.stderr, created.stdout) == (0, target, f"client_id:     {url}\n")
+    page = authorize(pinned)
+    assert page.status_code == 200 and "Pinned agent" in page.text  # the administrator's record
+    refused = authorize(REDIRECT_URI)  # the document's redirect URI is no longer this client's
+    assert refused.status_code == 400 and "redirect_uri_mismatch" in refused.text
+    assert fetches() == 2  # never fetched over
+
+    again = admin(stack, "clients", "delete", url, "--json", "--url", stack.base_url)
+    assert (again.returncode, json.loads(again.stdout)) == (0, {"client_id": url, "deleted": True,
+                                                                "source": "administrator"})
+
+
+PASSWORD_OFF = ("authgate clients: the password grant is off on this stack (its token endpoint answers "
+                "unsupported_grant_type): deploy with PasswordGrantEnabled=true, or start `authgate serve` with "
+                "AUTHGATE_PASSWORD_GRANT=true, before registering a client for it")
+
+
+def password_client(stack: LocalStack, client_id: str) -> subprocess.CompletedProcess[str]:
+    return admin(stack, "clients", "create", "--client-id", client_id, "--tenant", "demo", "--grant", "password",
+                 "--scope", "charges:read", "--json")
+
+
+def test_a_password_client_is_refused_while_the_stack_refuses_the_grant(local_stack: LocalStack) -> None:
+    """The local stack records what its handlers see (AUTHGATE_PASSWORD_GRANT, off by default)."""
+    assert json.loads(local_stack.state_file.read_text())["env"]["AUTHGATE_PASSWORD_GRANT"] == "false"
+    done = password_client(local_stack, "pw-refused")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines() == [f"target: local stack {local_stack.base_url} (stage local)", PASSWORD_OFF]
+    refused = requests.post(f"{local_stack.base_url}/oauth/token", timeout=10, auth=("demo-service", "demo-service-secret"),
+                            data={"grant_type": "password", "username": "alice", "password": "alice-password"})
+    assert (refused.status_code, refused.json()["error"]) == (400, "unsupported_grant_type")
+
+
+def test_a_stack_serving_the_password_grant_registers_a_client_that_uses_it(tmp_path: Path) -> None:
+    from tests.e2e.conftest import running_stack
+
+    with running_stack(tmp_path, env_extra={"AUTHGATE_PASSWORD_GRANT": "true"}) as stack:
+        assert json.loads(stack.state_file.read_text())["env"]["AUTHGATE_PASSWORD_GRANT"] == "true"
+        done = password_client(stack, "pw-served")
+        assert done.returncode == 0, done.stderr
+        secret = json.loads(done.stdout)["client_secret"]
+        issued = requests.post(f"{stack.base_url}/oauth/token", timeout=10, auth=("pw-served", secret),
+                               data={"grant_type": "password", "username": "alice", "password": "alice-password",
+                                     "scope": "charges:read"})
+    assert issued.status_code == 200, issued.text
+    assert (issued.json()["token_type"], issued.json()["scope"]) == ("Bearer", "charges:read")

@@ -9,7 +9,7 @@ import json
 import pytest
 import requests
 
-from tests.demo import SECRETS
+from tests.demo import CHALLENGE, SECRETS, WEB_REDIRECT
 from tests.e2e.admin_commands import admin, one_line_refusal
 from tests.e2e.conftest import LocalStack
 
@@ -37,6 +37,19 @@ def test_create_use_introspect_update_delete(local_stack: LocalStack) -> None:
     assert (out["resource"], out["scopes"]) == (RESOURCE, ["mcp:read", "mcp:write"])
     rs = (out["introspection_client_id"], out["introspection_client_secret"])
 
+    # Least privilege (RFC 6749 4.4, RFC 9700 2.3): a new resource is open to no client_credentials
+    # client until an administrator grants it scopes of it.
+    refused = cc_token(local_stack.base_url, resource=RESOURCE, scope="mcp:read")
+    assert (refused.status_code, refused.json()) == (400, {
+        "error": "invalid_scope", "error_description": "The scope 'mcp:read' is not allowed for this client.",
+        "error_uri": f"{local_stack.base_url}/problems/invalid_scope"})
+    granted = admin(local_stack, "clients", "update", "demo-service", "--resource-scopes", f"{RESOURCE}=mcp:read",
+                    "--json")
+    assert granted.returncode == 0, granted.stderr
+    # The shared stack: other tests may have granted demo-service scopes of their own resources.
+    assert json.loads(granted.stdout)["resource_scopes"][RESOURCE] == ["mcp:read"]
+    assert cc_token(local_stack.base_url, resource=RESOURCE, scope="mcp:write").json()["error"] == "invalid_scope"
+
     issued = cc_token(local_stack.base_url, resource=RESOURCE, scope="mcp:read")
     assert issued.status_code == 200, issued.text
     token = issued.json()["access_token"]
@@ -62,7 +75,10 @@ def test_create_use_introspect_update_delete(local_stack: LocalStack) -> None:
         RESOURCE: False, f"{local_stack.base_url}/charges": True}
     assert listed[0] == {"resource": f"{local_stack.base_url}/charges", "builtin": True, "created_at": 0,
                          "scopes": ["charges:read", "charges:write", "charges:refund"], "tenants": [],
-                         "introspection_client_id": None}
+                         "introspection_client_id": None, "name": "Charges API",
+                         "description": "Your organisation's charges, refunds and invoices.",
+                         "scope_descriptions": {"charges:read": "See your charges", "charges:refund": "Refund charges",
+                                                "charges:write": "Create charges"}}
     builtin = admin(local_stack, "resources", "create", f"{local_stack.base_url}/charges", "--scopes", "x")
     assert (builtin.returncode, builtin.stderr.splitlines()[-1]) == (
         2, f"authgate resources: {local_stack.base_url}/charges is the charges API, built in: it needs no registration")
@@ -71,12 +87,45 @@ def test_create_use_introspect_update_delete(local_stack: LocalStack) -> None:
     assert updated.returncode == 0, updated.stderr
     assert json.loads(updated.stdout)["tenants"] == ["acme"]
 
+    withdrawn = admin(local_stack, "clients", "update", "demo-service", "--resource-scopes", f"{RESOURCE}=")
+    assert withdrawn.returncode == 0, withdrawn.stderr
+    # The shared stack: other tests' grants to demo-service may remain (test_resource_server_doc's); this one is gone.
+    grants = withdrawn.stdout.rsplit(", resource grants ", 1)[1]
+    assert withdrawn.stdout.startswith("client_id: demo-service updated (") and f"{RESOURCE}=" not in grants
+
     deleted = admin(local_stack, "resources", "delete", RESOURCE)
     assert deleted.returncode == 0, deleted.stderr
     assert admin(local_stack, "resources", "show", RESOURCE).returncode == 1
     # The introspection client went with it.
     gone = requests.post(f"{local_stack.base_url}/oauth/introspect", data={"token": token}, auth=rs, timeout=10)
     assert (gone.status_code, gone.json()["error"]) == (401, "invalid_client")
+
+
+def test_the_consent_page_names_the_resource_as_registered(local_stack: LocalStack) -> None:
+    """Issue 26 item 6: the API the token is for, its description, each scope once with its text; all escaped."""
+    files = "http://127.0.0.1:9/e2e-files"
+    created = admin(local_stack, "resources", "create", files, "--scopes", "files:read files:write",
+                    "--name", "Team <b>Files</b>", "--description", "Documents & drafts of your team.",
+                    "--scope-description", "files:read=Read your <i>files</i>")
+    assert created.returncode == 0, created.stderr
+    shown = json.loads(admin(local_stack, "resources", "show", files, "--json").stdout)
+    assert (shown["name"], shown["description"], shown["scope_descriptions"]) == (
+        "Team <b>Files</b>", "Documents & drafts of your team.", {"files:read": "Read your <i>files</i>"})
+    query = {"response_type": "code", "client_id": "demo-web", "redirect_uri": WEB_REDIRECT, "state": "s",
+             "scope": "files:read files:write", "resource": files, "code_challenge": CHALLENGE,
+             "code_challenge_method": "S256"}
+    page = requests.get(f"{local_stack.base_url}/oauth/authorize", params=query, headers={"Accept": "text/html"},
+                        allow_redirects=False, timeout=10)
+    assert (page.status_code, page.headers["Content-Type"]) == (200, "text/html; charset=utf-8")
+    assert ('is asking for access to <strong>Demo Inc.</strong> in <strong class="resource">Team &lt;b&gt;Files'
+            '&lt;/b&gt;</strong>:</p>\n<p class="resource-about">Documents &amp; drafts of your team. '
+            f'<code>{files}</code></p>\n<ul class="scopes">\n<li>Read your &lt;i&gt;files&lt;/i&gt; '
+            '<code>files:read</code></li>\n<li><code>files:write</code></li>\n</ul>') in page.text
+
+    renamed = admin(local_stack, "resources", "update", files, "--name", "", "--scope-description", "files:read=")
+    assert renamed.returncode == 0, renamed.stderr
+    assert renamed.stdout.splitlines()[1].split()[:2] == [files, "-"]
+    admin(local_stack, "resources", "delete", files)
 
 
 @pytest.mark.parametrize("args, line", [
@@ -88,7 +137,10 @@ def test_create_use_introspect_update_delete(local_stack: LocalStack) -> None:
      "without a fragment (RFC 8707 2)")),
     (["create", "https://api.example.com/x", "--scopes", "a  b"],
      "authgate resources: --scopes 'a  b' must be scope tokens separated by single spaces (RFC 6749 3.3)"),
-    (["update", "https://api.example.com/x"], "authgate resources: update needs --scopes or --tenants"),
+    (["update", "https://api.example.com/x"],
+     "authgate resources: update needs --scopes, --tenants, --name, --description or --scope-description"),
+    (["create", "https://api.example.com/x", "--scopes", "a", "--scope-description", "b=Bee"],
+     "authgate resources: --scope-description 'b=Bee' must be SCOPE=TEXT for one of the resource's scopes (a)"),
 ])
 def test_bad_input_is_one_line(local_stack: LocalStack, args: list[str], line: str) -> None:
     one_line_refusal(admin(local_stack, "resources", *args), line)

@@ -1,6 +1,6 @@
 """MCP clients nobody here wrote, through `authgate serve`: the official Python SDK (`mcp`) and the
 official TypeScript SDK (`@modelcontextprotocol/sdk`, on Node) each connect to the team's MCP
-server (tests/e2e/mcp_server.py, a registered resource) on their own: the 401's RFC 9728 metadata
+server (examples/mcp/mcp_server.py, a registered resource) on their own: the 401's RFC 9728 metadata
 leads them to authgate, they get a `client_id` by client ID metadata document (and, in a second
 run, by dynamic registration), run the code flow with PKCE and `resource`, call a tool, step up
 after a 403 `insufficient_scope`, refresh, and are refused after revocation.

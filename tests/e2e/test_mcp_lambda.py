@@ -1,4 +1,4 @@
-"""The MCP server of docs/mcp.md as a Lambda function: tests/e2e/mcp_server.py's `lambda_handler`
+"""The MCP server of docs/mcp.md as a Lambda function: examples/mcp/mcp_server.py's `lambda_handler`
 (Mangum) invoked in this process with API Gateway REST events, one warm instance for every
 invocation, against the registered resource and the tokens of a real `authgate serve`.
 """
@@ -34,7 +34,9 @@ def rpc(method: str, params: dict[str, Any] | None = None, id_: int = 1) -> dict
 
 
 def test_the_lambda_handler_guards_the_mcp_server(mcp: McpStack, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.e2e.mcp_server import lambda_handler
+    from tests.examples import module
+
+    lambda_handler = module("mcp_server").lambda_handler
 
     server = mcp.server
     monkeypatch.setenv("MCP_ISSUER", mcp.issuer)
@@ -71,49 +73,3 @@ def test_the_lambda_handler_guards_the_mcp_server(mcp: McpStack, monkeypatch: py
         f'Bearer error="insufficient_scope", resource_metadata="{server.metadata_url}", '
         'error_description="This tool needs mcp:write.", scope="mcp:read mcp:write"')
     assert json.loads(added["body"]) == {"error": "insufficient_scope", "error_description": "This tool needs mcp:write."}
-
-
-def test_the_code_docs_mcp_md_shows_is_the_tested_server() -> None:
-    """Every excerpt docs/mcp.md marks as the server's code is in tests/e2e/mcp_server.py, as printed."""
-    import re
-    import textwrap
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    doc = (root / "docs" / "mcp.md").read_text("utf-8")
-    source = (root / "tests" / "e2e" / "mcp_server.py").read_text("utf-8")
-    excerpts = re.findall(r"<!-- mcp-server-excerpt -->\n *```python\n(.*?)\n *```", doc, re.DOTALL)
-    assert len(excerpts) == 2
-    flat = re.sub(r"\s+", " ", source)
-    for excerpt in excerpts:
-        assert re.sub(r"\s+", " ", textwrap.dedent(excerpt)).strip() in flat, excerpt
-
-
-def test_the_local_try_it_in_docs_mcp_md_runs(mcp: McpStack, tmp_path: Any) -> None:
-    """docs/mcp.md "Try it on the local stack", as printed, against this stack: only the ports differ,
-    the virtualenv path is absolute, and the script waits for the MCP server it starts."""
-    import os
-    import re
-    import subprocess
-    from pathlib import Path
-
-    from tests.e2e.conftest import REPO_ROOT, free_port
-
-    doc = (Path(REPO_ROOT) / "docs" / "mcp.md").read_text("utf-8")
-    section = doc.split("## Try it on the local stack", 1)[1]
-    script = re.search(r"```sh\n(.*?)```", section, re.DOTALL)
-    assert script, "docs/mcp.md lost its local try-it block"
-    port = free_port()
-    text = (script.group(1).replace("http://127.0.0.1:3000", mcp.issuer).replace("8080", str(port))
-            .replace(".venv/bin/", f"{REPO_ROOT}/.venv/bin/"))
-    wait = (f"for i in $(seq 100); do curl -sf http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp"
-            " >/dev/null && break; sleep 0.1; done\n")
-    text = re.sub(r"(tests\.e2e\.mcp_server &\n)", lambda m: m.group(1) + wait, text)
-    run = subprocess.run(["bash", "-c", f"set -u\n{text}\nkill %1"], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=120, check=False,
-                         env={**mcp.stack.env(), "PYTHONPATH": str(REPO_ROOT), "PATH": os.environ["PATH"]})
-    assert run.returncode == 0, run.stderr[-2000:]
-    statuses = re.findall(r"HTTP/1.1 (\d{3}) ", run.stdout)
-    assert statuses == ["401", "200", "403"], run.stdout
-    assert '"text":"first note"' in run.stdout
-    assert 'error="insufficient_scope"' in run.stdout and 'scope="mcp:read mcp:write"' in run.stdout

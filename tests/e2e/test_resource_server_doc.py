@@ -63,6 +63,9 @@ def test_the_documented_resource_server_against_authgate(local_stack: LocalStack
     created = admin(local_stack, "resources", "create", RESOURCE, "--scopes", "mcp:read mcp:write", "--json")
     assert created.returncode == 0, created.stderr
     out = json.loads(created.stdout)
+    granted = admin(local_stack, "clients", "update", "demo-service", "--resource-scopes",
+                    f"{RESOURCE}=mcp:read mcp:write")
+    assert granted.returncode == 0, granted.stderr
     rs = resource_server(base, (out["introspection_client_id"], out["introspection_client_secret"]))
 
     assert rs["protected_resource_metadata"]() == {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -130,6 +131,18 @@ def test_busy_port_says_so_and_exits_non_zero(local_stack: LocalStack) -> None:
     assert result.returncode != 0
     assert f"port {local_stack.port} is already in use" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_seeded_api_key_on_a_plan_the_template_lacks_stops_serve_in_one_line(tmp_path: Path) -> None:
+    """Refused at start, not a 500 and a traceback on the key's first request."""
+    seed = tmp_path / "seed.json"
+    seed.write_text('{"api_keys": [{"value": "k", "usage_plan": "standard"}]}')
+    env = {**os.environ, "AUTHGATE_STATE_DIR": str(tmp_path / "state")}
+    result = subprocess.run([*authgate_command(), "serve", "--port", "0", "--callback-port", "off", "--seed", str(seed)],
+                            capture_output=True, text=True, timeout=60, env=env, check=False)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (f"authgate serve: bad seed file: {seed}: api_keys: usage_plan 'standard' is not a usage "
+                             "plan of template.yaml (PremiumUsagePlan, StandardUsagePlan)\n")
 
 
 def test_sigint_stops_cleanly_and_removes_the_state_file(tmp_path: Path) -> None:

@@ -206,16 +206,16 @@ class Browser:
             headers.append(("Cookie", self.cookie))
         return headers
 
-    def get_raw(self, raw_query: str) -> dict[str, Any]:
-        request = HttpRequest("GET", "/oauth/authorize", raw_query, self._headers())
+    def get_raw(self, raw_query: str, source_ip: str = "127.0.0.1") -> dict[str, Any]:
+        request = HttpRequest("GET", "/oauth/authorize", raw_query, self._headers(), source_ip=source_ip)
         result = self.invoke("authorize", build_event(request, resource="/oauth/authorize", path_params=None))
         cookie = headers_of(result).get("Set-Cookie")
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
         return result
 
-    def get(self, params: list[tuple[str, str]]) -> dict[str, Any]:
-        return self.get_raw(urlencode(params))
+    def get(self, params: list[tuple[str, str]], source_ip: str = "127.0.0.1") -> dict[str, Any]:
+        return self.get_raw(urlencode(params), source_ip)
 
     def post(self, fields: list[tuple[str, str]], content_type: str = "application/x-www-form-urlencoded",
              body: bytes | None = None) -> dict[str, Any]:

@@ -60,8 +60,9 @@ def test_valid_request_shows_the_login_and_consent_page(browser: Browser) -> Non
     assert [(i["name"], i["type"]) for i in page.inputs] == [
         ("request_blob", "hidden"), ("csrf", "hidden"), ("username", "text"), ("password", "password")]
     assert [(b["name"], b["value"]) for b in page.buttons] == [("decision", "approve"), ("decision", "deny")]
-    assert page.text() == ("Sign in to authorize Demo web app Demo web app is asking for access to Demo Inc. : "
-                           "See your charges charges:read Create charges charges:write "
+    assert page.text() == ("Sign in to authorize Demo web app Demo web app is asking for access to Demo Inc. in "
+                           "Charges API : Your organisation's charges, refunds and invoices. "
+                           f"{ISSUER}/charges See your charges charges:read Create charges charges:write "
                            "Username Password Approve Deny You will be sent back to http://127.0.0.1:8765 .")
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.demo import CHALLENGE, ISSUER, VERIFIER
-from tests.document_server import DocumentServer, Route, document_server
+from tests.demo import ISSUER, VERIFIER
+from tests.document_server import DocumentServer, Route
 from tests.functional.authorize_support import (
     ERROR_PAGE_CSP,
     Browser,
@@ -21,35 +20,10 @@ from tests.functional.authorize_support import (
     redirect_of,
     without_request_id,
 )
+from tests.functional.self_registration_support import params
 from tests.functional.token_support import BASIC_CHALLENGE, TokenClient, assert_error, body_of
 
 REDIRECT = "http://127.0.0.1:9/callback"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocumentServer]:
-    with document_server(tmp_path_factory.mktemp("tls")) as srv:
-        yield srv
-
-
-@pytest.fixture
-def cimd(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> DocumentServer:
-    """The deployment switch on, the local loopback exception, the test CA trusted (SSL_CERT_FILE)."""
-    from authgate import caches
-
-    monkeypatch.setenv("AUTHGATE_CLIENT_METADATA_DOCUMENTS", "true")
-    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "true")
-    monkeypatch.setenv("SSL_CERT_FILE", str(server.ca))
-    caches.reset()
-    server.routes.clear()
-    server.requests.clear()
-    return server
-
-
-def params(client_id: str, **overrides: str) -> list[tuple[str, str]]:
-    base = {"response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT, "state": "s-1",
-            "code_challenge": CHALLENGE, "code_challenge_method": "S256", **overrides}
-    return list(base.items())
 
 
 def approve(browser: Browser, client_id: str, tenant: str = "demo", **overrides: str) -> dict[str, Any]:
@@ -71,7 +45,8 @@ def test_consent_names_the_client_its_document_host_and_warns_of_localhost(cimd:
         "runs it. After you decide, you will be sent to 127.0.0.1 . Every address this application can receive "
         "the answer at is on this device (localhost): any program running on your computer could be the one "
         "asking. Approve only if you have just started this application yourself. "
-        "Test Agent is asking for access to your organisation : See your charges charges:read "
+        "Test Agent is asking for access to your organisation in Charges API : Your organisation's charges, "
+        f"refunds and invoices. {ISSUER}/charges See your charges charges:read "
         "Organisation Username Password Approve Deny You will be sent back to http://127.0.0.1:9 .")
     assert [i["name"] for i in page.inputs if i.get("type") == "text"] == ["tenant", "username"]
 
@@ -110,8 +85,8 @@ def test_a_document_naming_another_client_id_is_an_error_page(cimd: DocumentServ
     cimd.routes["/liar.json"] = Route(json.dumps({"client_id": "https://other.example/agent.json",
                                                   "redirect_uris": [REDIRECT]}).encode())
     assert_error_page(browser.get(params(url)), "client_metadata_client_id_mismatch",
-                      f"The client's metadata document at {url} names another client_id "
-                      "(https://other.example/agent.json); it must be exactly the document's URL.")
+                      f"The client's metadata document at {url} names another client_id; it must be exactly the "
+                      "document's URL.")
 
 
 def test_a_redirect_uri_not_in_the_document_is_never_redirected_to(cimd: DocumentServer, browser: Browser) -> None:
@@ -124,8 +99,8 @@ def test_a_redirected_document_is_an_error_page(cimd: DocumentServer, browser: B
     cimd.routes["/moved.json"] = Route(b"", 301, {"Location": "https://169.254.169.254/"})
     url = cimd.url("/moved.json")
     assert_error_page(browser.get(params(url)), "client_metadata_redirected",
-                      f"The client's metadata document at {url} answered a redirect (301); redirects are not "
-                      "followed.")
+                      f"The client's metadata document at {url} could not be fetched: authgate does not follow "
+                      "redirects.")
 
 
 def test_a_shared_secret_document_is_refused(cimd: DocumentServer, browser: Browser) -> None:
@@ -134,6 +109,15 @@ def test_a_shared_secret_document_is_refused(cimd: DocumentServer, browser: Brow
                       f"The client's metadata document at {client_id} is invalid: token_endpoint_auth_method "
                       "client_secret_basic needs a shared secret, which a self-registered client cannot have; use "
                       "none or private_key_jwt.")
+
+
+def test_a_redirect_uri_with_a_backslash_is_refused(cimd: DocumentServer, browser: Browser) -> None:
+    """http://evil.example\\@127.0.0.1/cb is loopback http to urlsplit, evil.example to a browser."""
+    sneaky = "http://evil.example\\@127.0.0.1/cb"
+    client_id = cimd.document("/backslash.json", redirect_uris=[sneaky])
+    assert_error_page(browser.get(params(client_id, redirect_uri=sneaky)), "client_metadata_invalid",
+                      f"The client's metadata document at {client_id} is invalid: a redirect URI must not contain a "
+                      "backslash: browsers read it as a slash, so the URI would name another host.")
 
 
 @pytest.mark.slow
@@ -175,8 +159,8 @@ def test_the_token_endpoint_refetches_a_stale_document_and_refuses_a_broken_one(
     result = tokens.post([("grant_type", "refresh_token"), ("refresh_token", body_of(result)["refresh_token"]),
                           ("client_id", client_id)])
     assert_error(result, 401, "invalid_client",
-                 f"The client's metadata document at {client_id} could not be fetched: it answered HTTP 500, "
-                 "not 200.", {"WWW-Authenticate": BASIC_CHALLENGE}, code="client_metadata_unreachable")
+                 f"The client's metadata document at {client_id} could not be fetched.",
+                 {"WWW-Authenticate": BASIC_CHALLENGE}, code="client_metadata_unreachable")
 
 
 def test_par_accepts_a_metadata_client(cimd: DocumentServer, tokens: TokenClient) -> None:
@@ -192,19 +176,8 @@ def test_off_by_default_an_https_client_id_is_unknown(server: DocumentServer, br
                       "No client with this client_id is registered. Check the client_id the application sends.")
 
 
-def test_fetches_from_one_host_have_their_own_limit(cimd: DocumentServer, browser: Browser,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from authgate import caches
-    from authgate.stores.clients import ClientStore
-
-    monkeypatch.setenv("AUTHGATE_CLIENT_METADATA_FETCH_LIMIT", "1")
-    caches.reset()
-    client_id = cimd.document("/limited.json")
-    assert page_of(browser.get(params(client_id))).status == 200  # the one fetch of this window
-    cached = ClientStore().get(client_id)
-    assert cached is not None
-    ClientStore().save(cached._replace(refresh_at=1))
-    result = browser.get(params(client_id))
+def rate_limited_page(result: dict[str, Any], detail: str) -> None:
+    """The authorization endpoint's 429 page of client_metadata_rate_limited, whole; `detail` holds {retry}."""
     headers = without_request_id(result)
     retry = headers.pop("Retry-After")
     assert 0 < int(retry) <= 60
@@ -213,10 +186,130 @@ def test_fetches_from_one_host_have_their_own_limit(cimd: DocumentServer, browse
                        "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
     assert result["statusCode"] == 429
     assert page_of(result).text() == (
-        f"Too many metadata fetches Too many fetches of client metadata documents from 127.0.0.1; retry after "
-        f"{retry} seconds. Error code: client_metadata_rate_limited · OAuth error temporarily_unavailable · "
-        f"request id {headers_of(result)['x-request-id']}")
-    assert len(cimd.requests) == 1
+        f"Too many metadata fetches {detail.format(retry=retry)} Error code: client_metadata_rate_limited · "
+        f"OAuth error temporarily_unavailable · request id {headers_of(result)['x-request-id']}")
+
+
+def limits(monkeypatch: pytest.MonkeyPatch, **values: str) -> None:
+    from authgate import caches
+
+    for name, value in values.items():
+        monkeypatch.setenv(f"AUTHGATE_CLIENT_METADATA_{name.upper()}_LIMIT", value)
+    caches.reset()
+
+
+def make_stale(client_id: str, lifetime: int = 600, stale_for: int = 1) -> None:
+    """The record as if fetched `lifetime + stale_for` seconds ago with that lifetime (max-age)."""
+    from authgate import clock
+    from authgate.stores.clients import ClientStore
+
+    cached = ClientStore().get(client_id)
+    assert cached is not None
+    now = clock.seconds()
+    ClientStore().save(cached._replace(created_at=now - stale_for - lifetime, refresh_at=now - stale_for))
+
+
+def test_new_documents_from_one_host_have_their_own_limit(cimd: DocumentServer, browser: Browser,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    limits(monkeypatch, fetch="1")
+    assert page_of(browser.get(params(cimd.document("/limited.json")))).status == 200  # the host's one this minute
+    other = cimd.document("/limited-too.json")
+    rate_limited_page(browser.get(params(other), source_ip="198.51.100.20"),
+                      "Too many fetches of client metadata documents from 127.0.0.1; retry after {retry} "
+                      "seconds.")
+    assert [path for path, _ in cimd.requests] == ["/limited.json"]
+
+
+@pytest.mark.slow
+def test_junk_urls_on_a_host_do_not_lock_out_its_valid_clients(cimd: DocumentServer, browser: Browser,
+                                                               tokens: TokenClient) -> None:
+    """30 URLs that fail, asked for from one address, spend that address's budget of new documents
+    (10 a minute), not the host's refreshes nor its new documents: the host's valid client keeps
+    working (a refetch, the page, the token), and another client of the host is fetched for the
+    first time meanwhile."""
+    client_id = cimd.document("/valid.json")
+    assert page_of(browser.get(params(client_id))).status == 200
+    outcomes = [browser.get(params(cimd.url(f"/junk-{i}.json")), source_ip="203.0.113.66")["statusCode"]
+                for i in range(30)]
+    assert outcomes == [400] * 10 + [429] * 20  # 10 fetched and refused by their host, then the address's limit
+    rate_limited_page(browser.get(params(cimd.url("/junk-30.json")), source_ip="203.0.113.66"),
+                      "Too many new client metadata documents were asked for from this address; retry after {retry} "
+                      "seconds.")
+    assert sum(path.startswith("/junk-") for path, _ in cimd.requests) == 10
+
+    make_stale(client_id)
+    fetched = len(cimd.requests)
+    code = redirect_of(approve(browser, client_id)).one("code")
+    assert len(cimd.requests) == fetched + 1  # the stale record was fetched again
+    result = tokens.post([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", REDIRECT),
+                          ("code_verifier", VERIFIER), ("client_id", client_id)])
+    assert result["statusCode"] == 200, result["body"]
+    newcomer = cimd.document("/newcomer.json")
+    assert page_of(browser.get(params(newcomer), source_ip="192.0.2.44")).status == 200
+
+
+@pytest.mark.slow
+def test_a_stale_record_is_served_while_authgates_own_limit_refuses_its_refetch(
+        cimd: DocumentServer, browser: Browser, tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """For one more lifetime (here max-age 600 s), and never once its host refuses the document."""
+    first, second = cimd.document("/first.json"), cimd.document("/second.json")
+    assert page_of(browser.get(params(first))).status == page_of(browser.get(params(second))).status == 200
+    limits(monkeypatch, fetch="1")
+    make_stale(first)
+    make_stale(second, stale_for=300)
+    assert page_of(browser.get(params(first))).status == 200  # the host's one refresh this minute
+    fetched = len(cimd.requests)
+    code = redirect_of(approve(browser, second)).one("code")  # refused a refetch: the stale record serves
+    result = tokens.post([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", REDIRECT),
+                          ("code_verifier", VERIFIER), ("client_id", second)])
+    assert result["statusCode"] == 200, result["body"]
+    assert len(cimd.requests) == fetched
+
+    make_stale(second, stale_for=601)  # past one more lifetime: no longer served
+    rate_limited_page(browser.get(params(second)), "Too many fetches of client metadata documents from 127.0.0.1; "
+                                                   "retry after {retry} seconds.")
+    limits(monkeypatch, fetch="30")
+    make_stale(first)
+    cimd.routes["/first.json"] = Route(b"{}", 404)  # its host now refuses it: never served stale
+    assert_error_page(browser.get(params(first)), "client_metadata_unreachable",
+                      f"The client's metadata document at {first} could not be fetched.")
+
+
+def test_the_deployment_fetches_at_most_its_budget_of_new_documents(cimd: DocumentServer, browser: Browser,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    limits(monkeypatch, deployment="2")
+    for i in range(2):
+        assert page_of(browser.get(params(cimd.document(f"/d{i}.json")), source_ip=f"192.0.2.{i}")).status == 200
+    rate_limited_page(browser.get(params(cimd.document("/d2.json")), source_ip="192.0.2.2"),
+                      "authgate is fetching as many client metadata documents as it allows; retry after {retry} "
+                      "seconds.")
+    assert len(cimd.requests) == 2
+
+
+@pytest.mark.slow
+def test_introspection_and_revocation_never_fetch_a_document(cimd: DocumentServer, browser: Browser,
+                                                              tokens: TokenClient) -> None:
+    """Draft 5: documents are resolved for the code flow (authorization, PAR, token). A client_id never
+    fetched is an unknown client at /oauth/introspect and /oauth/revoke; a held record is used as it is."""
+    unseen = cimd.document("/unseen.json")
+    for path in ("/oauth/introspect", "/oauth/revoke"):
+        result = tokens.post([("token", "x"), ("client_id", unseen)], path=path)
+        assert_error(result, 401, "invalid_client", "Client authentication failed.",
+                     {"WWW-Authenticate": BASIC_CHALLENGE})
+    assert cimd.requests == []
+
+    held = cimd.document("/held.json")
+    code = redirect_of(approve(browser, held)).one("code")
+    grant = tokens.post([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", REDIRECT),
+                         ("code_verifier", VERIFIER), ("client_id", held)])
+    refresh_token = body_of(grant)["refresh_token"]
+    make_stale(held)
+    fetched = len(cimd.requests)
+    seen = tokens.post([("token", refresh_token), ("client_id", held)], path="/oauth/introspect")
+    assert (seen["statusCode"], body_of(seen)["active"], body_of(seen)["client_id"]) == (200, True, held)
+    revoked = tokens.post([("token", refresh_token), ("client_id", held)], path="/oauth/revoke")
+    assert (revoked["statusCode"], body_of(revoked)) == (200, {})
+    assert len(cimd.requests) == fetched
 
 
 def test_a_private_key_jwt_document_with_jwks_uri_authenticates_by_assertion(cimd: DocumentServer,

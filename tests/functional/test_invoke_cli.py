@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# Slow: every test runs the `authgate invoke` command in a subprocess.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -19,7 +22,6 @@ def authgate(*args: str) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
-@pytest.mark.slow
 def test_invoke_prints_the_proxy_result_and_nothing_else_on_stdout() -> None:
     result = authgate("invoke", "jwks", "events/jwks-unknown-path-404.json")
     assert result.returncode == 0, result.stderr

@@ -14,7 +14,7 @@ import jwt
 import pytest
 
 from authgate.clock import ManualClock
-from tests.bearer_requests import event
+from tests.bearer_requests import event, seed_client
 from tests.demo import AUDIENCE, ISSUER
 
 
@@ -62,6 +62,7 @@ def test_pyjwkclient_verifies_issued_tokens(jwks_url: str, monkeypatch: pytest.M
 
     configure(monkeypatch, backend, alg)
     ensure_keys()
+    seed_client()  # the token's client must exist for verify_access_token
     issued = issue_access_token(issuer=ISSUER, subject="demo-service", client_id="demo-service",
                                 tenant="demo", scope="charges:read")
     signing_key = jwt.PyJWKClient(jwks_url, cache_jwk_set=False).get_signing_key_from_jwt(issued.token)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import pytest
 
 from tests.demo import ISSUER, SECRETS, VERIFIER, WEB_REDIRECT, Demo, body, headers
 from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
+from tests.functional.resource_support import MCP, introspect, register
 from tests.functional.token_support import (
     TokenClient,
     assert_error,
@@ -16,27 +16,13 @@ from tests.functional.token_support import (
     basic,
     body_of,
     claims_of,
+    grant,
     push,
     pushed_uri,
 )
 
-MCP = "https://mcp.example.com/mcp"
 OTHER = "https://other.example.com/api"
 CC = [("grant_type", "client_credentials")]
-
-
-def register(uri: str = MCP, scopes: tuple[str, ...] = ("mcp:read", "mcp:write"),
-             tenants: tuple[str, ...] = ()) -> tuple[str, str]:
-    """What `authgate resources create` does: the resource and its introspection client; returns its credentials."""
-    from authgate.resources.model import Resource
-    from authgate.stores.clients import ClientStore
-    from authgate.stores.resources import ResourceStore
-
-    client_id = "rs-" + hashlib.sha256(uri.encode()).hexdigest()[:16]
-    client, secret = ClientStore().create(client_id=client_id, tenant_id="", grant_types=())
-    assert secret is not None
-    ResourceStore().create(Resource(uri, scopes, tenants, introspection_client_id=client.client_id))
-    return client.client_id, secret
 
 
 def cc(tokens: TokenClient, client: str = "demo-service", **fields: str) -> dict[str, Any]:
@@ -74,8 +60,23 @@ def test_a_resource_scope_is_unknown_to_the_charges_api(tokens: TokenClient) -> 
     assert_error(cc(tokens, scope="mcp:read"), 400, "invalid_scope", "The scope 'mcp:read' is unknown.")
 
 
-def test_a_client_registered_with_some_of_a_resources_scopes_is_limited_to_them(tokens: TokenClient) -> None:
-    register(scopes=("charges:read", "reports:read"))
+def test_client_credentials_reach_a_registered_resource_only_through_a_grant(tokens: TokenClient) -> None:
+    """RFC 6749 4.4, RFC 9700 2.3: a new resource is not open to every confidential client of its tenants."""
+    register(granted_to=())
+    assert_error(cc(tokens, resource=MCP), 400, "invalid_scope", "No scope is available to this client.")
+    assert_error(cc(tokens, resource=MCP, scope="mcp:read"), 400, "invalid_scope",
+                 "The scope 'mcp:read' is not allowed for this client.")
+    # Not even for a client registered with the scope's name: grants are per resource.
+    assert_error(cc(tokens, "demo-reader", resource=MCP), 400, "invalid_scope", "No scope is available to this client.")
+    grant("demo-service", MCP, ("mcp:read",))
+    assert body_of(cc(tokens, resource=MCP))["scope"] == "mcp:read"
+    assert_error(cc(tokens, resource=MCP, scope="mcp:write"), 400, "invalid_scope",
+                 "The scope 'mcp:write' is not allowed for this client.")
+
+
+def test_a_grant_limits_a_client_to_those_scopes(tokens: TokenClient) -> None:
+    register(scopes=("charges:read", "reports:read"), granted_to=())
+    grant("demo-reader", MCP, ("charges:read",))
     assert body_of(cc(tokens, "demo-reader", resource=MCP))["scope"] == "charges:read"
     assert_error(cc(tokens, "demo-reader", resource=MCP, scope="reports:read"), 400, "invalid_scope",
                  "The scope 'reports:read' is not allowed for this client.")
@@ -94,7 +95,7 @@ def test_an_unregistered_resource_is_unknown_resource(tokens: TokenClient) -> No
 
 
 def test_a_resource_of_other_tenants_is_not_allowed(tokens: TokenClient) -> None:
-    register(tenants=("acme",))
+    register(tenants=("acme",), granted_to=("demo-service", "acme-service"))
     assert_error(cc(tokens, resource=MCP), 400, "invalid_target",
                  f"The resource {MCP} is not available to this tenant.", code="resource_not_allowed")
     assert body_of(cc(tokens, "acme-service", resource=MCP, scope="mcp:read"))["scope"] == "mcp:read"
@@ -204,10 +205,6 @@ def test_a_deleted_resource_stops_refreshing(browser: Browser, tokens: TokenClie
 
 
 # --------------------------------------------------------------------------- introspection by the resource server
-
-def introspect(tokens: TokenClient, creds: tuple[str, str], token: str) -> dict[str, Any]:
-    return tokens.post([("token", token)], path="/oauth/introspect", auth=basic(*creds))
-
 
 @pytest.mark.slow
 def test_the_resource_servers_credentials_see_its_tokens_of_any_client(browser: Browser,

@@ -8,46 +8,16 @@ from typing import Any
 
 import pytest
 
-from authgate_cli.local.events import HttpRequest, build_event
+from authgate.clock import ManualClock
 from tests.conftest import Invoke
 from tests.demo import CHALLENGE, ISSUER, VERIFIER
 from tests.functional.authorize_support import Browser, assert_error_page, page_of, redirect_of
+from tests.functional.self_registration_support import call, register, without_request_id
 from tests.functional.token_support import TokenClient, body_of, headers_of
 
 REDIRECT = "http://127.0.0.1:9/callback"
 JSON = "application/json"
 NO_STORE = {"Content-Type": JSON, "Cache-Control": "no-store", "Pragma": "no-cache"}
-
-
-@pytest.fixture
-def dcr(monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
-    from authgate import caches
-
-    monkeypatch.setenv("AUTHGATE_DYNAMIC_REGISTRATION", "true")
-    caches.reset()
-
-
-def call(invoke: Invoke, method: str, path: str, body: Any = None, token: str | None = None,
-         resource: str = "/oauth/register", source_ip: str = "198.51.100.7") -> dict[str, Any]:
-    headers = [("Host", "127.0.0.1:3000"), ("Content-Type", JSON)]
-    if token is not None:
-        headers.append(("Authorization", f"Bearer {token}"))
-    data = json.dumps(body).encode() if body is not None else b""
-    params = {"client_id": path.rsplit("/", 1)[1]} if resource != "/oauth/register" else None
-    request = HttpRequest(method, path, "", headers, data, source_ip=source_ip)
-    return invoke("token", build_event(request, resource=resource, path_params=params))
-
-
-def register(invoke: Invoke, **members: Any) -> dict[str, Any]:
-    doc = {"client_name": "CLI Agent", "redirect_uris": [REDIRECT], "grant_types": ["authorization_code",
-                                                                                   "refresh_token"], **members}
-    return call(invoke, "POST", "/oauth/register", doc)
-
-
-def without_request_id(result: dict[str, Any]) -> dict[str, str]:
-    headers = headers_of(result)
-    assert headers.pop("x-request-id")
-    return headers
 
 
 def test_register_read_update_delete(dcr: None, invoke: Invoke) -> None:
@@ -72,19 +42,20 @@ def test_register_read_update_delete(dcr: None, invoke: Invoke) -> None:
     updated = call(invoke, "PUT", path, {"client_id": client_id, "client_name": "Renamed", "redirect_uris":
                                          ["https://agent.example/cb"]}, token=token, resource=resource)
     assert updated["statusCode"] == 200, updated["body"]
-    assert (body_of(updated)["client_name"], body_of(updated)["redirect_uris"]) == ("Renamed",
-                                                                                    ["https://agent.example/cb"])
+    assert without_request_id(updated) == NO_STORE
+    rotated = body_of(updated)["registration_access_token"]  # RFC 7592 3: a new token on every update
+    assert rotated != token and len(rotated) >= 43
+    assert body_of(updated) == {**body, "client_name": "Renamed", "redirect_uris": ["https://agent.example/cb"],
+                                "grant_types": ["authorization_code"], "registration_access_token": rotated}
 
-    gone = call(invoke, "DELETE", path, token=token, resource=resource)
+    gone = call(invoke, "DELETE", path, token=rotated, resource=resource)
     assert (gone["statusCode"], gone["body"]) == (204, "")
-    again = call(invoke, "GET", path, token=token, resource=resource)
+    again = call(invoke, "GET", path, token=rotated, resource=resource)
     assert again["statusCode"] == 401
 
 
-def test_a_token_of_another_client_is_invalid_token(dcr: None, invoke: Invoke) -> None:
-    first, second = body_of(register(invoke)), body_of(register(invoke))
-    result = call(invoke, "GET", f"/oauth/register/{first['client_id']}", token=second["registration_access_token"],
-                  resource="/oauth/register/{client_id}")
+def assert_invalid_registration_token(result: dict[str, Any]) -> None:
+    """RFC 7592 3 / RFC 6750 3.1: 401 invalid_token, whole."""
     assert result["statusCode"] == 401
     assert without_request_id(result) == {**NO_STORE,
                                           "WWW-Authenticate": 'Bearer realm="oauth", error="invalid_token"'}
@@ -93,10 +64,38 @@ def test_a_token_of_another_client_is_invalid_token(dcr: None, invoke: Invoke) -
                                "error_uri": f"{ISSUER}/problems/invalid_registration_token"}
 
 
+def test_an_update_rotates_the_registration_access_token_and_the_old_one_is_refused(dcr: None,
+                                                                                      invoke: Invoke) -> None:
+    body = body_of(register(invoke))
+    client_id, first = body["client_id"], body["registration_access_token"]
+    path, resource = f"/oauth/register/{client_id}", "/oauth/register/{client_id}"
+    update = {"client_id": client_id, "client_name": "Renamed", "redirect_uris": [REDIRECT]}
+    second = body_of(call(invoke, "PUT", path, update, token=first, resource=resource))["registration_access_token"]
+    for method, payload in (("GET", None), ("PUT", update), ("DELETE", None)):
+        assert_invalid_registration_token(call(invoke, method, path, payload, token=first, resource=resource))
+    read = call(invoke, "GET", path, token=second, resource=resource)
+    assert read["statusCode"] == 200 and body_of(read)["client_name"] == "Renamed"
+    assert "registration_access_token" not in body_of(read)  # a read rotates nothing and shows no token
+    third = body_of(call(invoke, "PUT", path, update, token=second, resource=resource))["registration_access_token"]
+    assert_invalid_registration_token(call(invoke, "GET", path, token=second, resource=resource))
+    assert call(invoke, "GET", path, token=third, resource=resource)["statusCode"] == 200
+
+
+def test_a_token_of_another_client_is_invalid_token(dcr: None, invoke: Invoke) -> None:
+    first, second = body_of(register(invoke)), body_of(register(invoke))
+    assert_invalid_registration_token(call(invoke, "GET", f"/oauth/register/{first['client_id']}",
+                                           token=second["registration_access_token"],
+                                           resource="/oauth/register/{client_id}"))
+
+
 @pytest.mark.parametrize("members, status, error, code, description", [
     ({"redirect_uris": ["http://evil.example/cb"]}, 400, "invalid_redirect_uri", "invalid_redirect_uri",
      ("redirect URI http://evil.example/cb must be https, http on a loopback address, or a private-use scheme "
      "such as com.example.app (RFC 8252 7).")),
+    # Browsers read "\\" as "/": the host is evil.example, though urlsplit says 127.0.0.1 (loopback http).
+    ({"redirect_uris": ["http://evil.example\\@127.0.0.1/cb"]}, 400, "invalid_redirect_uri", "invalid_redirect_uri",
+     ("a redirect URI must not contain a backslash: browsers read it as a slash, so the URI would name another "
+      "host.")),
     ({"token_endpoint_auth_method": "client_secret_basic"}, 400, "invalid_client_metadata",
      "invalid_client_metadata", ("token_endpoint_auth_method client_secret_basic needs a shared secret, which a "
      "self-registered client cannot have; use none or private_key_jwt.")),
@@ -130,16 +129,53 @@ def test_registration_has_its_own_rate_limit(dcr: None, invoke: Invoke, monkeypa
     assert body_of(refused)["error_uri"] == f"{ISSUER}/problems/registration_rate_limited"
 
 
-def test_the_deployment_caps_unassigned_registrations(dcr: None, invoke: Invoke,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_deployment_caps_unassigned_registrations_and_says_so(dcr: None, invoke: Invoke, clock: ManualClock,
+                                                                    monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Its own code, 503 with Retry-After (when the next unused registration expires), and the
+    RegistrationPoolFull metric the template's alarm watches."""
     from authgate import caches
 
     monkeypatch.setenv("AUTHGATE_REGISTRATION_CAP", "1")
     caches.reset()
     assert register(invoke)["statusCode"] == 201
+    clock.advance(3600)
+    capsys.readouterr()
     refused = register(invoke)
-    assert (refused["statusCode"], body_of(refused)["error_uri"]) == (
-        403, f"{ISSUER}/problems/registration_limit_reached")
+    assert refused["statusCode"] == 503
+    assert without_request_id(refused) == {**NO_STORE, "Retry-After": str(86400 - 3600)}
+    assert body_of(refused) == {"error": "temporarily_unavailable", "error_description": (
+        "This deployment holds as many registered clients no one has signed in to yet as it allows; retry after "
+        f"{86400 - 3600} seconds."), "error_uri": f"{ISSUER}/problems/registration_pool_full"}
+    (metric,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()
+                 if line.startswith("{") and '"RegistrationPoolFull"' in line]
+    assert (metric["ErrorCode"], metric["RegistrationPoolFull"]) == ("registration_pool_full", [1.0])
+    clock.advance(86400 - 3600)  # the unused registration has expired: the pool has room again
+    assert register(invoke)["statusCode"] == 201
+
+
+@pytest.mark.slow
+def test_an_unused_registration_expires_within_a_day_and_a_used_one_keeps_its_lifetime(
+        dcr: None, invoke: Invoke, browser: Browser, clock: ManualClock) -> None:
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.tenants import TenantStore
+
+    tenants = TenantStore()
+    demo = tenants.get("demo")
+    assert demo is not None
+    tenants.put(demo._replace(registered_clients=True))
+    client_id = body_of(register(invoke, scope="charges:read"))["client_id"]
+    unused = ClientStore().get(client_id)
+    assert unused is not None and unused.expires_at == int(clock()) + 86400
+    clock.advance(600)
+    query = [("response_type", "code"), ("client_id", client_id), ("redirect_uri", REDIRECT), ("state", "s"),
+             ("code_challenge", CHALLENGE), ("code_challenge_method", "S256")]
+    page = page_of(browser.get(query))
+    fields = list(page.hidden().items()) + [("tenant", "demo"), ("username", "alice"),
+                                           ("password", "alice-password"), ("decision", "approve")]
+    assert redirect_of(browser.post(fields)).one("code")
+    used = ClientStore().get(client_id)
+    assert used is not None and used.expires_at == int(clock()) + 30 * 86400  # DynamicRegistrationIdleDays
 
 
 @pytest.mark.slow

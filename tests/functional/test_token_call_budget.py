@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.demo import SECRETS
-from tests.functional.token_support import TokenClient, basic, body_of, new_code
+from tests.functional.token_support import TokenClient, basic, body_of, grant, new_code
 
 
 @pytest.fixture
@@ -58,6 +58,7 @@ def test_a_registered_resource_costs_one_get_per_cache_miss(tokens: TokenClient,
     from authgate.stores.resources import ResourceStore
 
     ResourceStore().create(Resource("https://mcp.example.com/mcp", ("mcp:read",)))
+    grant("demo-service", "https://mcp.example.com/mcp", ("mcp:read",))
     calls.clear()
     for expected in (Counter({"BatchGetItem": 1, "GetItem": 1}), Counter({"BatchGetItem": 1})):
         result = tokens.post([("grant_type", "client_credentials"), ("resource", "https://mcp.example.com/mcp")],

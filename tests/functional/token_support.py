@@ -159,3 +159,15 @@ def new_code(*, client_id: str = "demo-web", redirect_uri: str | None = WEB_REDI
     return CodeStore().create(client_id=client_id, tenant_id="demo", redirect_uri=redirect_uri,
                               code_challenge=challenge, code_challenge_method="S256" if challenge else "",
                               scope=scope, subject="alice", ttl=ttl, redirect_uri_sent=redirect_uri_sent)
+
+
+def grant(client_id: str, uri: str, scopes: tuple[str, ...]) -> None:
+    """What `authgate clients update CLIENT --resource-scopes "URI=SCOPES"` writes: the client's grant of a
+    registered resource's scopes (least privilege for client_credentials)."""
+    from authgate.stores.clients import ClientStore
+
+    store = ClientStore()
+    client = store.get(client_id)
+    assert client is not None
+    others = tuple(pair for pair in client.resource_scopes if pair[0] != uri)
+    store.replace(client._replace(resource_scopes=tuple(sorted((*others, (uri, scopes))))))

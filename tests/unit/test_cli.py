@@ -33,6 +33,36 @@ def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("argv", "usage"), [
+    (["clients", "create", "--tenant", "demo", "--bogus"], "usage: authgate clients create "),
+    (["keys", "list", "--nope", "1"], "usage: authgate keys list "),
+    (["tenants", "show", "acme", "--colour"], "usage: authgate tenants show "),
+    (["resources", "list", "--all"], "usage: authgate resources list "),
+    (["users", "create", "--tenant", "t", "--username", "u", "--pw", "p"], "usage: authgate users create "),
+    (["serve", "--verbose"], "usage: authgate serve "),
+])
+def test_a_wrong_flag_prints_the_subcommands_usage(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                     usage: str) -> None:
+    """argparse names an unknown option from the top-level parser; the subcommand's usage says what it takes."""
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(argv)
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(usage), captured.err
+    command = usage.removeprefix("usage: ").strip()
+    unknown = " ".join(argv[[a.startswith("--") and a not in ("--tenant", "--username") for a in argv].index(True):])
+    assert captured.err.endswith(f"\n{command}: error: unrecognized arguments: {unknown}\n"), captured.err
+
+
+def test_a_wrong_flag_of_check_is_its_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["check", "http://127.0.0.1:3000", "--bogus"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err == ("authgate check: unrecognized arguments: --bogus "
+                                       "(see authgate check --help)\n")
+
+
 def test_serve_options() -> None:
     args = cli.build_parser(["serve"]).parse_args(
         ["serve", "--port", "4100", "--seed", "s.json", "--dynamodb-endpoint", "http://127.0.0.1:8000"])

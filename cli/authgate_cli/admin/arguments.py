@@ -51,10 +51,17 @@ def text(value: str, what: str, *, limit: int = MAX_TEXT) -> str:
 
 def redirect_uri(value: str) -> str:
     from authgate.oauth.authorize_request import well_formed_uri
+    from authgate.oauth.client_metadata.rules import redirect_scheme_allowed
 
     if not well_formed_uri(value):
         raise InvalidInput(f"redirect URI {_shown(value)} is not an absolute URI in printable ASCII without a "
-                           "fragment (RFC 6749 3.1.2); it must be exactly what the application will send")
+                           "fragment or a backslash (RFC 6749 3.1.2); it must be exactly what the application will "
+                           "send")
+    if not redirect_scheme_allowed(value):
+        raise InvalidInput(f"redirect URI {_shown(value)} must be https (plain http only on a loopback address "
+                           "such as http://127.0.0.1:PORT/..., RFC 8252 7.3) or a native app's private-use scheme "
+                           "such as com.example.app:/callback (RFC 8252 7.1): a code sent over plain http to "
+                           "another host can be read on the way (RFC 9700 2.1, 4.1)")
     return value
 
 
@@ -74,6 +81,17 @@ def client_grants(grants: Sequence[str], client_type: str, redirect_uris: Sequen
                            "only issued with those")
     if client_type == "public" and "client_credentials" in grants:
         raise InvalidInput("a public client cannot use client_credentials: it has no secret (RFC 6749 4.4)")
+
+
+def served_grants(grants: Sequence[str]) -> None:
+    """No client for a grant the stack's token endpoint refuses: the password grant is off unless the stage
+    enables it (PasswordGrantEnabled; locally AUTHGATE_PASSWORD_GRANT), checked once the stack is known."""
+    from authgate.settings import get_settings
+
+    if "password" in grants and not get_settings().password_grant:
+        raise InvalidInput("the password grant is off on this stack (its token endpoint answers "
+                           "unsupported_grant_type): deploy with PasswordGrantEnabled=true, or start `authgate "
+                           "serve` with AUTHGATE_PASSWORD_GRANT=true, before registering a client for it")
 
 
 def _shown(value: str) -> str:
@@ -115,6 +133,55 @@ def known_scopes(values: Sequence[str]) -> None:
     unknown = [s for s in unknown if s not in known]
     if unknown:
         raise InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(known)}")
+
+
+def resource_scopes(value: str) -> tuple[str, tuple[str, ...]]:
+    """--resource-scopes "RESOURCE=scope1 scope2": a registered resource's URI and the scopes granted of it
+    (none after "=": the grant is withdrawn). Checked on the stack by `granted_resources`."""
+    from authgate.oauth.authorize_request import well_formed_uri
+    from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
+
+    uri, equals, raw = value.partition("=")
+    if not equals or not well_formed_uri(uri.strip()):
+        raise InvalidInput(f"--resource-scopes {_shown(value)} must be RESOURCE=SCOPES, a registered resource's URI "
+                           'and its scopes: "https://mcp.example.com/mcp=mcp:read mcp:write"')
+    try:
+        return uri.strip(), parse_scope(raw.strip())
+    except ScopeSyntaxError:
+        raise InvalidInput(f"--resource-scopes {_shown(value)}: the scopes must be scope tokens separated by single "
+                           "spaces (RFC 6749 3.3)") from None
+
+
+def granted_resources(grants: Sequence[tuple[str, tuple[str, ...]]]) -> None:
+    """Each granted resource is registered on the stack, and each scope is one of its own."""
+    from authgate.oauth.resource_indicator import builtin_resource
+    from authgate.settings import get_settings
+    from authgate.stores.resources import ResourceStore
+
+    builtin = builtin_resource(get_settings().issuer).resource if get_settings().issuer else None
+    store = ResourceStore()
+    for uri, scopes in grants:
+        if uri.rstrip("/") == builtin:
+            raise InvalidInput(f"{uri} is the charges API: its scopes are granted with --scope")
+        resource = store.get(uri)
+        if resource is None:
+            raise InvalidInput(f"--resource-scopes: no resource {uri!r} is registered here (authgate resources list)")
+        unknown = [s for s in scopes if s not in resource.scopes]
+        if unknown:
+            raise InvalidInput(f"--resource-scopes: {unknown[0]!r} is not a scope of {uri}; its scopes: "
+                               f"{' '.join(resource.scopes)}")
+
+
+def with_grants(current: Sequence[tuple[str, tuple[str, ...]]],
+                changes: Sequence[tuple[str, tuple[str, ...]]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A client's resource grants after `changes`: each replaces its resource's grant; no scopes withdraws it."""
+    merged = dict(current)
+    for uri, scopes in changes:
+        if scopes:
+            merged[uri] = scopes
+        else:
+            merged.pop(uri, None)
+    return tuple(sorted(merged.items()))
 
 
 def jwks(value: str) -> tuple[dict[str, Any], ...]:

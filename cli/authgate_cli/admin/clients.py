@@ -1,4 +1,4 @@
-"""`authgate clients create | update | rotate-secret | list`: OAuth client registration from the command line.
+"""`authgate clients create | update | rotate-secret | list | delete`: OAuth client registration from the command line.
 
 A new or rotated secret is printed ONCE (stdout) and stored only as its SHA-256; rotation
 invalidates the old secret from the next request (client reads are strongly consistent).
@@ -8,6 +8,10 @@ A client may register public keys (`--jwks FILE|JSON`) and authenticate with pri
 (RFC 7523) instead of a secret, be required to push its authorization requests (RFC 9126), and be
 put on the `fapi2` profile (FAPI 2.0 Security Profile), which implies all of these and DPoP; the
 runtime enforces the profile whatever was written (authgate.oauth.client_profile).
+A client whose id is an https URL may be created over the cached Client ID Metadata Document of
+that URL (draft-ietf-oauth-client-id-metadata-document-02 7.2): the administrator's record wins and
+is never fetched over. `delete` removes any client, a cached document included (the next request
+naming it fetches it again).
 Acts on the running `authgate serve` stack by default, or on a deployed stack (`--stack-name`),
 through authgate_cli.admin.target.
 """
@@ -62,6 +66,12 @@ def check_create(args: argparse.Namespace) -> None:
         arguments.scope_token(scope, "--scope")
     arguments.client_grants(args.grant, args.type, args.redirect_uri)
     _registration(args, args.type, args.redirect_uri, args.grant)
+    _grants(args)
+
+
+def _grants(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+    """--resource-scopes, parsed (each "RESOURCE=SCOPES")."""
+    return [arguments.resource_scopes(value) for value in getattr(args, "resource_scopes", None) or []]
 
 
 def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -71,7 +81,10 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     try:
         check_create(args)
         arguments.existing_tenant(args.tenant)
+        arguments.served_grants(args.grant)
         arguments.known_scopes(args.scope)  # the charges API's, or a registered resource's
+        grants = _grants(args)
+        arguments.granted_resources(grants)
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2
@@ -80,6 +93,7 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
             client_id=args.client_id, tenant_id=args.tenant, name=args.name or args.client_id or "",
             client_type=args.type, redirect_uris=args.redirect_uri, grant_types=args.grant, scopes=args.scope,
             error_format=args.error_format, requires_admin_approval=args.requires_admin_approval,
+            resource_scopes=arguments.with_grants((), grants),
             **_registration(args, args.type, args.redirect_uri, args.grant))
     except ClientExists:
         sys.stderr.write(f"authgate clients: client {args.client_id!r} already exists\n")
@@ -95,7 +109,8 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    """Change a client's keys, authentication method, PAR requirement or profile (RFC 7591 2)."""
+    """Change a client's keys, authentication method, PAR requirement, profile (RFC 7591 2) or the scopes
+    of registered resources it is granted (RFC 6749 4.4)."""
 
     from authgate.stores.clients import ClientStore
     from authgate.stores.exceptions import ClientNotFound
@@ -108,12 +123,14 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     try:
         changes = _registration(args, client.client_type, client.redirect_uris, client.grant_types,
                                 client.jwks, client.token_endpoint_auth_method)
+        grants = _grants(args)
+        arguments.granted_resources([g for g in grants if g[1]])  # withdrawing a grant needs no resource
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2
     if changes["token_endpoint_auth_method"] == "private_key_jwt":
         changes["secret_hash"] = None  # its keys replace the secret, which stops working now
-    updated = client._replace(**changes)
+    updated = client._replace(**changes, resource_scopes=arguments.with_grants(client.resource_scopes, grants))
     try:
         store.replace(updated)
     except ClientNotFound:
@@ -124,8 +141,13 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     else:
         out.write(f"client_id: {updated.client_id} updated (auth {updated.auth_methods[0]}, "
                   f"profile {updated.profile or 'none'}, keys {len(updated.jwks)}, "
-                  f"PAR {'required' if updated.require_pushed_authorization_requests else 'optional'})\n")
+                  f"PAR {'required' if updated.require_pushed_authorization_requests else 'optional'}, "
+                  f"resource grants {_granted(updated)})\n")
     return 0
+
+
+def _granted(client: Any) -> str:
+    return "; ".join(f"{uri}={' '.join(scopes)}" for uri, scopes in client.resource_scopes) or "none"
 
 
 def rotate_secret(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -161,8 +183,45 @@ def list_clients(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     return 0
 
 
+_DELETED = {"metadata_document": "a cached Client ID Metadata Document: the next request naming it fetches it "
+                                  "again, unless a client is created under this id",
+            "registration": "a dynamically registered client: its registration access token stops working"}
+
+
+def delete_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    """Remove a client: its refresh tokens stop working at once, its access tokens within the minute
+    the bearer guard caches clients for (a cached metadata document is fetched again by the next
+    request naming it)."""
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.exceptions import ClientNotFound
+    from authgate.stores.resources import ResourceStore
+
+    store = ClientStore()
+    client = store.get(args.client_id, any_environment=True)
+    if client is None:
+        sys.stderr.write(f"authgate clients: no client {args.client_id!r}\n")
+        return 1
+    resource = ResourceStore().introspected_by(client.client_id)
+    if resource is not None:
+        sys.stderr.write(f"authgate clients: {args.client_id!r} is the introspection client of {resource}; it goes "
+                         f"with the resource (authgate resources delete {resource})\n")
+        return 2
+    try:
+        store.delete(client)
+    except ClientNotFound:
+        sys.stderr.write(f"authgate clients: client {args.client_id!r} changed meanwhile; run the command again\n")
+        return 1
+    if args.json:
+        out.write(json.dumps({"client_id": client.client_id, "deleted": True,
+                              "source": client.source or "administrator"}, indent=2) + "\n")
+    else:
+        what = _DELETED.get(client.source)
+        out.write(f"client_id: {client.client_id} deleted" + (f" ({what})" if what else "") + "\n")
+    return 0
+
+
 ACTIONS = {"create": create_client, "update": update_client, "rotate-secret": rotate_secret,
-           "list": list_clients}
+           "list": list_clients, "delete": delete_client}
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -173,7 +232,8 @@ def _run(args: argparse.Namespace) -> int:
             arguments.identifier(args.client_id, "CLIENT_ID")
             if args.jwks:
                 arguments.jwks(args.jwks)
-        elif args.clients_command == "rotate-secret":
+            _grants(args)
+        elif args.clients_command in ("rotate-secret", "delete"):
             arguments.identifier(args.client_id, "CLIENT_ID")
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
@@ -182,13 +242,15 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("clients", help="manage OAuth clients (create, update, rotate-secret, list)",
+    parser = subparsers.add_parser("clients", help="manage OAuth clients (create, update, rotate-secret, list, "
+                                                   "delete)",
                                    description="Register OAuth clients, change their keys and profile, rotate "
-                                               "their secrets, list them.")
+                                               "their secrets, list them, delete them.")
     sub = parser.add_subparsers(dest="clients_command", required=True, metavar="ACTION")
 
     create = sub.add_parser("create", help="register a client; prints its secret once")
-    create.add_argument("--client-id", help="the client id (default: generated)")
+    create.add_argument("--client-id", help="the client id (default: generated); an https URL pre-registers a "
+                                            "metadata-document client, replacing its cached document")
     create.add_argument("--tenant", required=True, help="tenant the client belongs to")
     create.add_argument("--name", help="display name")
     create.add_argument("--type", choices=("confidential", "public"), default="confidential")
@@ -201,7 +263,8 @@ def register(subparsers: Any) -> None:
     create.add_argument("--requires-admin-approval", action="store_true",
                         help="users of the tenant can authorize it only after the tenant admin approves it")
 
-    update = sub.add_parser("update", help="change keys, authentication method, PAR requirement or profile")
+    update = sub.add_parser("update", help="change keys, authentication method, PAR requirement, profile or "
+                                           "resource grants")
     update.add_argument("client_id", metavar="CLIENT_ID")
     for action in (create, update):
         action.add_argument("--jwks", metavar="FILE|JSON",
@@ -212,12 +275,19 @@ def register(subparsers: Any) -> None:
                             help="fapi2: FAPI 2.0 Security Profile (PAR, PKCE S256, private_key_jwt, DPoP)")
         action.add_argument("--require-par", action=argparse.BooleanOptionalAction, default=None,
                             help="authorization requests must be pushed to /oauth/par (RFC 9126)")
+        action.add_argument("--resource-scopes", action="append", default=[], metavar='"RESOURCE=SCOPES"',
+                            help="the scopes of a registered resource granted to the client, all a client_credentials "
+                                 'token may hold of it: "https://mcp.example.com/mcp=mcp:read mcp:write" (repeat per '
+                                 'resource; update: replaces that resource\'s grant, "RESOURCE=" withdraws it)')
 
     rotate = sub.add_parser("rotate-secret", help="new secret, printed once; the old one stops working at once")
     rotate.add_argument("client_id", metavar="CLIENT_ID")
 
     listing = sub.add_parser("list", help="every client (secrets are never shown)")
-    for action in (create, update, rotate, listing):
+    delete = sub.add_parser("delete", help="remove a client: an administrator's, a dynamically registered one, or a "
+                                           "cached metadata document (its https client_id)")
+    delete.add_argument("client_id", metavar="CLIENT_ID")
+    for action in (create, update, rotate, listing, delete):
         action.add_argument("--json", action="store_true", help="machine-readable output")
         target.add_arguments(action)
         action.set_defaults(func=_run)

@@ -62,6 +62,36 @@ def tenants(raw: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(arguments.identifier(t.strip(), "tenant") for t in raw.split(",") if t.strip()))
 
 
+DESCRIPTION_MAX = 500
+
+
+def scope_descriptions(values: list[str], known: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """--scope-description SCOPE=TEXT (repeat): what each scope allows, as the consent page shows it; SCOPE= drops one."""
+    described: dict[str, str] = {}
+    for value in values:
+        scope, equals, text = value.partition("=")
+        if not equals or scope not in known:
+            raise arguments.InvalidInput(f"--scope-description {value[:80]!r} must be SCOPE=TEXT for one of the "
+                                          f"resource's scopes ({' '.join(known)})")
+        described[scope] = arguments.text(text, f"--scope-description {scope}") if text else ""
+    return tuple(sorted(described.items()))
+
+
+def described(resource: Any, args: argparse.Namespace) -> Any:
+    """`resource` with the --name, --description and --scope-description given ("" clears a name or description);
+    descriptions of scopes it no longer has are dropped."""
+    changes: dict[str, Any] = {}
+    if getattr(args, "name", None) is not None:
+        changes["name"] = arguments.text(args.name, "--name") if args.name else ""
+    if getattr(args, "description", None) is not None:
+        changes["description"] = (arguments.text(args.description, "--description", limit=DESCRIPTION_MAX)
+                                  if args.description else "")
+    merged = dict(resource.scope_descriptions)
+    merged.update(scope_descriptions(getattr(args, "scope_description", None) or [], resource.scopes))
+    changes["scope_descriptions"] = tuple((k, v) for k, v in sorted(merged.items()) if v and k in resource.scopes)
+    return resource._replace(**changes)
+
+
 def _fail(message: str, status: int = 2) -> int:
     sys.stderr.write(f"authgate resources: {message}\n")
     return status
@@ -98,8 +128,8 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     client, secret = ClientStore().create(
         client_id=f"rs-{secrets.token_hex(8)}", tenant_id=allowed[0] if allowed else "",
         name=f"introspection for {uri}"[:200], client_type="confidential", grant_types=(), scopes=())
-    resource = Resource(resource=uri, scopes=scopes(args.scopes), tenants=allowed,
-                        introspection_client_id=client.client_id, created_at=clock.seconds())
+    resource = described(Resource(resource=uri, scopes=scopes(args.scopes), tenants=allowed,
+                                  introspection_client_id=client.client_id, created_at=clock.seconds()), args)
     try:
         store.create(resource)
     except ResourceExists:
@@ -110,6 +140,7 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
                               "introspection_client_secret": secret}, indent=2) + "\n")
     else:
         out.write(f"resource:                    {uri}\n")
+        out.write(f"name:                        {resource.name or '-'}\n")
         out.write(f"scopes:                      {' '.join(resource.scopes)}\n")
         out.write(f"tenants:                     {','.join(allowed) or 'all'}\n")
         out.write(f"introspection_client_id:     {client.client_id}\n")
@@ -119,8 +150,8 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def _table(resources: list[Any], out: IO[str]) -> None:
-    rows = [("RESOURCE", "SCOPES", "TENANTS", "INTROSPECTION CLIENT")]
-    rows += [(r.resource, " ".join(r.scopes), ",".join(r.tenants) or "all",
+    rows = [("RESOURCE", "NAME", "SCOPES", "TENANTS", "INTROSPECTION CLIENT")]
+    rows += [(r.resource, r.name or "-", " ".join(r.scopes), ",".join(r.tenants) or "all",
               "(built in)" if r.builtin else r.introspection_client_id or "-") for r in resources]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for row in rows:
@@ -186,7 +217,10 @@ def update_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         missing = _missing_tenant(changes["tenants"])
         if missing:
             return _fail(f"tenant {missing!r} does not exist here; create it first (authgate tenants create)")
-    updated = resource._replace(**changes)
+    try:
+        updated = described(resource._replace(**changes), args)
+    except arguments.InvalidInput as exc:
+        return _fail(str(exc))
     try:
         ResourceStore().update(updated)
     except ResourceNotFound:
@@ -213,6 +247,7 @@ def delete_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     return 0
 
 
+UPDATABLE = ("scopes", "tenants", "name", "description")
 ACTIONS = {"create": create_resource, "list": list_resources, "show": show_resource,
            "update": update_resource, "delete": delete_resource}
 
@@ -226,8 +261,13 @@ def _validate(args: argparse.Namespace) -> None:
         scopes(args.scopes)
     if getattr(args, "tenants", None):
         tenants(args.tenants)
-    if args.resources_command == "update" and args.scopes is None and args.tenants is None:
-        raise arguments.InvalidInput("update needs --scopes or --tenants")
+    if args.resources_command == "create":
+        from authgate.resources.model import Resource
+
+        described(Resource(args.resource, scopes(args.scopes)), args)
+    if args.resources_command == "update" and all(getattr(args, name) is None for name in UPDATABLE) \
+            and not args.scope_description:
+        raise arguments.InvalidInput("update needs --scopes, --tenants, --name, --description or --scope-description")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -251,10 +291,16 @@ def register(subparsers: Any) -> None:
     listing = sub.add_parser("list", help="every registered resource")
     show = sub.add_parser("show", help="one resource")
     show.add_argument("resource", metavar="RESOURCE_URI")
-    update = sub.add_parser("update", help="change a resource's scopes or tenants")
+    update = sub.add_parser("update", help="change a resource's scopes, tenants, name or descriptions")
     update.add_argument("resource", metavar="RESOURCE_URI")
     update.add_argument("--scopes", help="its new scopes, space-separated")
     update.add_argument("--tenants", help='comma-separated tenants that may use it ("" for every tenant)')
+    for action in (create, update):
+        action.add_argument("--name", help='its name on the consent page, e.g. "Files" ("" clears it; default: its URI)')
+        action.add_argument("--description", help="what it holds, one sentence under its name on the consent page")
+        action.add_argument("--scope-description", action="append", default=[], metavar="SCOPE=TEXT",
+                            help='what a scope allows, on the consent page: mcp:read="Read your files" (repeat; '
+                                 "SCOPE= drops one; a scope without one is shown by its name)")
     delete = sub.add_parser("delete", help="remove a resource and its introspection client")
     delete.add_argument("resource", metavar="RESOURCE_URI")
     for action in (create, listing, show, update, delete):

@@ -74,14 +74,24 @@ def use(args: argparse.Namespace) -> Target:
 
 
 def run(args: argparse.Namespace, command: str, action: Callable[[], int]) -> int:
-    """`use` the chosen stack, name it on stderr, then run `action`; exit status 2 when there is none."""
+    """`use` the chosen stack, name it on stderr, then run `action`; exit status 2, after one line, when there
+    is none or AWS refuses a call."""
     try:
         chosen = use(args)
     except TargetError as exc:
         sys.stderr.write(f"authgate {command}: {exc}\n")
         return 2
     sys.stderr.write(f"target: {chosen.describe()}\n")
-    return action()
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    try:
+        return action()
+    except (BotoCoreError, ClientError) as exc:
+        # Credentials that describe the stack may still lack a table, or expire mid-command.
+        from authgate_cli.admin.aws_access import explain
+
+        sys.stderr.write(f"authgate {command}: {explain(exc)}\n")
+        return 2
 
 
 def local(url: str | None = None) -> Target:
@@ -98,22 +108,40 @@ def local(url: str | None = None) -> Target:
 
 
 def deployed(stack_name: str, region: str | None = None, cloudformation: Any = None) -> Target:
-    """The environment of a deployed stack, from its Outputs and Parameters (see template.yaml)."""
-    if cloudformation is None:
-        import boto3
+    """The environment of a deployed stack, from its Outputs and Parameters (see template.yaml).
 
-        cloudformation = boto3.client("cloudformation", region_name=region) if region else boto3.client("cloudformation")
-    from botocore.exceptions import ClientError
+    Without a region, credentials or a reachable AWS, and for a stack that is not there, a
+    TargetError of one line says what to set (authgate_cli.admin.aws_access, as `make deploy`)."""
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    from authgate_cli.admin import aws_access
 
     try:
+        if cloudformation is None:
+            from botocore.config import Config
+
+            aws = aws_access.session(region)
+            region = aws_access.require(aws)
+            # An interactive command: a few seconds to say AWS cannot be reached, not minutes.
+            cloudformation = aws.client("cloudformation", config=Config(
+                connect_timeout=5, read_timeout=20, retries={"max_attempts": 2, "mode": "standard"}))
         described = cloudformation.describe_stacks(StackName=stack_name)["Stacks"][0]
+    except aws_access.AwsUnavailable as exc:
+        raise TargetError(str(exc)) from None
     except ClientError as exc:
-        raise TargetError(f"stack {stack_name!r}: {exc.response['Error'].get('Message', exc)}") from exc
+        if exc.response.get("Error", {}).get("Code") == "ValidationError" and "does not exist" in str(exc):
+            where = f" in {region}" if region else ""
+            raise TargetError(f"no stack {stack_name!r}{where}: check --stack-name and --region "
+                              "(aws cloudformation describe-stacks lists them)") from None
+        raise TargetError(aws_access.explain(exc)) from None
+    except BotoCoreError as exc:
+        raise TargetError(aws_access.explain(exc)) from None
     outputs = {o["OutputKey"]: o["OutputValue"] for o in described.get("Outputs", [])}
     params = {p["ParameterKey"]: p.get("ResolvedValue") or p.get("ParameterValue", "")
               for p in described.get("Parameters", [])}
     env = environment_from(outputs, params)
     if region:
+        # The stores' clients read the region from the environment, not from a profile.
         env["AWS_REGION"] = env["AWS_DEFAULT_REGION"] = region
     return Target(stack_name, env.get("AUTHGATE_STAGE", ""), env.get("AUTHGATE_ISSUER", ""), env)
 

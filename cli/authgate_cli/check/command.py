@@ -125,7 +125,7 @@ def _list(probes: list[Probe]) -> int:
 def main(args: argparse.Namespace) -> int:
     from authgate_cli.check import probes as suites
     from authgate_cli.check.probes.base import CannotRun, Context, Options
-    from authgate_cli.check.probes.mutating import plan
+    from authgate_cli.check.probes.mutating import credentials, plan
     from authgate_cli.check.report import document, junit, text
     from authgate_cli.check.runner import run
     from authgate_cli.check.transport import Budget, Client, InvalidBaseUrl, base_url_of
@@ -167,6 +167,8 @@ def main(args: argparse.Namespace) -> int:
                 return _list(probes)
         else:
             probes = suites.authgate_suite(options, ctx.run_id)
+        if options.mutating:
+            credentials(ctx)  # refused credentials: one line, before the plan and any progress
         if options.mutating and not args.quiet:
             print(f"authgate check: --mutating will, on {base_url}:", file=sys.stderr)
             for line in plan(options, base_url, ctx.run_id):

@@ -88,7 +88,8 @@ def gateway_responses(path: Path = template.TEMPLATE_PATH) -> dict[str, dict[str
 
 
 def _resolve(value: Any, context: Mapping[str, str]) -> Any:
-    """The few intrinsic functions a gateway-response template uses: Sub, If HasIssuerUrl, Ref IssuerUrl."""
+    """The few intrinsic functions a gateway-response template uses: Sub, If, Ref IssuerUrl (locally the
+    configured issuer; there is no custom domain, so every other condition is false)."""
     if not isinstance(value, dict):
         return value
     if "Ref" in value:

@@ -12,20 +12,12 @@ from typing import Any
 
 
 def tenants(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
-    """One Tenant per item (fields as in the table)."""
-    from authgate.stores.tenants import Tenant, TenantStore
+    """One Tenant per item (fields as in the table, stores.tenants.FIELDS; the name defaults to the id)."""
+    from authgate.stores.tenants import TenantStore, tenant_of
 
     store = TenantStore(dynamodb)
     for raw in items:
-        store.put(Tenant(
-            tenant_id=raw["tenant_id"], name=raw.get("name", raw["tenant_id"]),
-            currencies=tuple(raw.get("currencies", ())),
-            forbidden_scopes=frozenset(raw.get("forbidden_scopes", ())),
-            approved_clients=frozenset(raw.get("approved_clients", ())),
-            client_metadata_hosts=tuple(raw.get("client_metadata_hosts", ())),
-            registered_clients=bool(raw.get("registered_clients", False)),
-            registered_clients_cap=int(raw.get("registered_clients_cap", 100)),
-        ))
+        store.put(tenant_of({"name": raw["tenant_id"], **raw}))
     return len(items)
 
 

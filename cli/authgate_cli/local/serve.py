@@ -100,6 +100,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
     seed = options.seed or DEMO_SEED
     try:
         sections = read_seed(seed, demo_origin)
+        _check_usage_plans(seed, sections)
     except SeedError as exc:  # names the file and what is wrong
         print(f"authgate serve: bad seed file: {exc}", file=sys.stderr)
         for sock in (api_sock, demo_sock):
@@ -133,6 +134,9 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
     env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=options.dynamodb_endpoint)
     if options.allow_loopback_client_metadata:
         env["AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA"] = "true"
+    # Off unless the shell turns it on; recorded with the stack, so `authgate clients create --grant
+    # password` in another terminal knows whether these handlers serve the grant.
+    env["AUTHGATE_PASSWORD_GRANT"] = os.environ.get("AUTHGATE_PASSWORD_GRANT") or "false"
     if saved and saved.get("session_secret"):
         env["AUTHGATE_SESSION_SECRET"] = str(saved["session_secret"])  # open sign-in forms still post
     stack.apply(env, fake_credentials=not (options.dynamodb_endpoint and os.environ.get("AWS_ACCESS_KEY_ID")))
@@ -179,6 +183,17 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
     out.write("authgate serve: stopped\n")
     out.flush()
     return 0
+
+
+def _check_usage_plans(seed: Path, sections: dict[str, Any]) -> None:
+    """Each API key's usage plan is one of template.yaml's (found now, not as a 500 on its first request)."""
+    from authgate_cli.local.usage_plans import load_plans
+
+    plans = sorted(load_plans())
+    for key in sections.get("api_keys", []):
+        if isinstance(key, dict) and key.get("value") and key.get("usage_plan") not in plans:
+            raise SeedError(f"{seed}: api_keys: usage_plan {key.get('usage_plan')!r} is not a usage plan of "
+                            f"template.yaml ({', '.join(plans)})")
 
 
 def _prepare(options: ServeOptions, seed: Path, demo_origin: str, saved: dict[str, Any] | None) -> str:

@@ -224,7 +224,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "summary": "Dynamic client registration (RFC 7591 3)", "surface": "oauth", "security": [{}],
         "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("ClientMetadata")}}},
         "codes": ("invalid_client_metadata", "invalid_redirect_uri", "registration_not_enabled",
-                  "registration_limit_reached", "registration_rate_limited", "unsupported_media_type"),
+                  "registration_pool_full", "registration_rate_limited", "unsupported_media_type"),
         "responses": {"201": _json(_ref("ClientInformation"), "The registered client and its registration "
                                    "access token (shown once).", headers=NO_STORE_HEADERS)},
     },
@@ -240,7 +240,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("ClientMetadata")}}},
         "codes": ("invalid_registration_token", "registration_not_enabled", "invalid_client_metadata",
                   "invalid_redirect_uri", "unsupported_media_type"),
-        "responses": {"200": _json(_ref("ClientInformation"), "The registration.", headers=NO_STORE_HEADERS)},
+        "responses": {"200": _json(_ref("ClientInformation"), "The registration, with a new registration access "
+                                   "token (RFC 7592 3); the one sent stops working.", headers=NO_STORE_HEADERS)},
     },
     ("/oauth/register/{client_id}", "DELETE"): {
         "summary": "Delete a client's registration (RFC 7592 2.3)", "surface": "oauth", "security": [{"bearer": []}],

@@ -11,7 +11,9 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, NamedTuple
 
-Kind = Literal["S", "N", "BOOL", "STRINGS", "KEYS"]
+# MAP: a DynamoDB map whose values are strings or lists of strings, held as sorted (key, value)
+# pairs (values: str, or a tuple of str), so a record stays an immutable, comparable tuple.
+Kind = Literal["S", "N", "BOOL", "STRINGS", "KEYS", "MAP"]
 Item = dict[str, Any]
 
 
@@ -55,12 +57,27 @@ def _load_keys(attr: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
     return tuple(k for k in keys if isinstance(k, dict))
 
 
+def _dump_map(value: Iterable[tuple[str, str | Iterable[str]]]) -> dict[str, Any]:
+    return {"M": {k: {"S": v} if isinstance(v, str) else {"L": [{"S": x} for x in v]} for k, v in value}}
+
+
+def _load_map(attr: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    pairs: list[tuple[str, Any]] = []
+    for k, v in attr.get("M", {}).items():
+        if "S" in v:
+            pairs.append((k, v["S"]))
+        elif "L" in v:
+            pairs.append((k, tuple(x["S"] for x in v["L"] if "S" in x)))
+    return tuple(sorted(pairs))
+
+
 _DUMP: dict[Kind, Callable[[Any], dict[str, Any]]] = {
     "S": lambda v: {"S": v},
     "N": lambda v: {"N": str(v)},
     "BOOL": lambda v: {"BOOL": bool(v)},
     "STRINGS": lambda v: {"L": [{"S": x} for x in v]},
     "KEYS": _dump_keys,
+    "MAP": _dump_map,
 }
 _LOAD: dict[Kind, Callable[[Mapping[str, Any], Any], Any]] = {
     "S": lambda a, missing: a.get("S", missing),
@@ -68,10 +85,12 @@ _LOAD: dict[Kind, Callable[[Mapping[str, Any], Any], Any]] = {
     "BOOL": lambda a, missing: bool(a.get("BOOL", missing)),
     "STRINGS": lambda a, missing: _load_strings(a),
     "KEYS": lambda a, missing: _load_keys(a),
+    "MAP": lambda a, missing: _load_map(a),
 }
 _VIEW: dict[Kind, Callable[[Any], Any]] = {
     "STRINGS": list,
     "KEYS": lambda v: {"keys": list(v)},
+    "MAP": lambda v: {k: x if isinstance(x, str) else list(x) for k, x in v},
 }
 
 

@@ -122,8 +122,12 @@ class Settings(NamedTuple):
     # The local stack only (`authgate serve --allow-loopback-client-metadata`, draft 8.6): documents
     # on 127.0.0.1 / ::1 may be fetched. Refused on any other stage.
     allow_loopback_client_metadata: bool = False
-    # Fetches per host per window (LimitsTable), and the cache lifetime's bounds (draft 5.2).
+    # Fetch budgets per minute (LimitsTable; oauth.client_metadata.budget): per host, of new documents
+    # and, apart, of refreshes; new documents per requesting address; each kind across the deployment.
     client_metadata_fetch_limit: int = 30
+    client_metadata_source_limit: int = 10
+    client_metadata_deployment_limit: int = 600
+    # The cache lifetime's bounds (draft 5.2).
     client_metadata_min_cache: int = 300
     client_metadata_max_cache: int = 86400
     # RFC 7591 dynamic registration (template parameter DynamicClientRegistration): off by default;
@@ -250,6 +254,8 @@ def _self_registration(env: Mapping[str, str], stage: str) -> dict[str, Any]:
         "client_metadata_documents": _bool(env, "AUTHGATE_CLIENT_METADATA_DOCUMENTS", False),
         "allow_loopback_client_metadata": loopback,
         "client_metadata_fetch_limit": _int(env, "AUTHGATE_CLIENT_METADATA_FETCH_LIMIT", 30, 1, 10_000),
+        "client_metadata_source_limit": _int(env, "AUTHGATE_CLIENT_METADATA_SOURCE_LIMIT", 10, 1, 10_000),
+        "client_metadata_deployment_limit": _int(env, "AUTHGATE_CLIENT_METADATA_DEPLOYMENT_LIMIT", 600, 1, 100_000),
         "client_metadata_min_cache": low,
         "client_metadata_max_cache": _int(env, "AUTHGATE_CLIENT_METADATA_MAX_CACHE", 86400, low, 7 * 86400),
         "dynamic_registration": _bool(env, "AUTHGATE_DYNAMIC_REGISTRATION", False),

@@ -41,10 +41,32 @@ def test_text_allows_any_printable_name() -> None:
 
 
 @pytest.mark.parametrize("uri", ["https://app.example/cb#frag", "/relative/cb", "https://app.example/c b",
-                                 "https://app.example/%ZZ", "https://app.example:99999/cb", "https://é.example/cb"])
+                                 "https://app.example/%ZZ", "https://app.example:99999/cb", "https://é.example/cb",
+                                 "http://evil.example\\@127.0.0.1/cb", "https://app.example\\cb"])
 def test_redirect_uris_must_be_what_the_authorization_endpoint_can_match(uri: str) -> None:
-    with pytest.raises(InvalidInput, match="is not an absolute URI in printable ASCII without a fragment"):
+    with pytest.raises(InvalidInput, match="is not an absolute URI in printable ASCII without a fragment or a "
+                                           "backslash"):
         arguments.redirect_uri(uri)
+
+
+@pytest.mark.parametrize("uri", ["http://app.example/cb", "HTTP://app.example/cb", "http://10.0.0.5:8080/cb",
+                                 "http://127.0.0.1.nip.io/cb", "http://[::2]/cb", "javascript:alert(1)",
+                                 "file:///etc/passwd", "custom:/cb"])
+def test_a_redirect_uri_over_plain_http_to_another_host_is_refused(uri: str) -> None:
+    """RFC 9700 2.1 / RFC 8252 7.3: plain http only back to the user's own machine."""
+    with pytest.raises(InvalidInput) as raised:
+        arguments.redirect_uri(uri)
+    assert str(raised.value) == (
+        f"redirect URI {uri!r} must be https (plain http only on a loopback address such as "
+        "http://127.0.0.1:PORT/..., RFC 8252 7.3) or a native app's private-use scheme such as "
+        "com.example.app:/callback (RFC 8252 7.1): a code sent over plain http to another host can be read on the "
+        "way (RFC 9700 2.1, 4.1)")
+
+
+@pytest.mark.parametrize("uri", ["https://app.example/cb", "http://127.0.0.1:8765/callback", "http://[::1]:9/cb",
+                                 "http://localhost:3000/cb", "com.example.app:/callback"])
+def test_https_loopback_http_and_private_use_schemes_are_accepted(uri: str) -> None:
+    assert arguments.redirect_uri(uri) == uri
 
 
 @pytest.mark.parametrize("grants, kind, uris, message", [

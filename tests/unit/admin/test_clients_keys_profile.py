@@ -73,7 +73,8 @@ def test_the_keys_may_come_from_a_file(demo: None, tmp_path: Path) -> None:
     ({"jwks": None}, ("--profile fapi2 needs the client's public keys: give --jwks FILE|JSON (private_key_jwt, "
                      "FAPI 2.0 5.3.2.1)")),
     ({"type": "public"}, "--profile fapi2 needs a confidential client (FAPI 2.0 5.3.2.1)"),
-    ({"redirect_uri": ["http://app.example/cb"]}, ("--profile fapi2: redirect URI 'http://app.example/cb' must be "
+    # localhost passes the general rule (RFC 8252 7.3) but not FAPI's IP literals (RFC 8252 8.3).
+    ({"redirect_uri": ["http://localhost:9/cb"]}, ("--profile fapi2: redirect URI 'http://localhost:9/cb' must be "
                                                   "https (http only on a loopback address, for local development)")),
     ({"auth_method": "client_secret_basic"}, ("--profile fapi2 authenticates with private_key_jwt only, not "
                                              "client_secret_basic")),

@@ -48,6 +48,28 @@ def test_create_existing_or_bad_scope_fails(demo: None, capsys: pytest.CaptureFi
     assert "unknown scope 'admin'" in capsys.readouterr().err
 
 
+def test_the_password_grant_is_registered_only_where_the_stack_serves_it(
+        demo: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+    from authgate.stores.clients import ClientStore
+    from authgate_cli.admin.clients import create_client
+
+    monkeypatch.delenv("AUTHGATE_PASSWORD_GRANT", raising=False)
+    caches.reset()
+    assert create_client(ns(client_id="pw", grant=["password"]), io.StringIO()) == 2
+    assert capsys.readouterr().err == (
+        "authgate clients: the password grant is off on this stack (its token endpoint answers "
+        "unsupported_grant_type): deploy with PasswordGrantEnabled=true, or start `authgate serve` with "
+        "AUTHGATE_PASSWORD_GRANT=true, before registering a client for it\n")
+    assert ClientStore().get("pw") is None
+
+    monkeypatch.setenv("AUTHGATE_PASSWORD_GRANT", "true")
+    caches.reset()
+    assert create_client(ns(client_id="pw", grant=["password"]), io.StringIO()) == 0
+    stored = ClientStore().get("pw")
+    assert stored is not None and stored.grant_types == ("password",)
+
+
 def test_rotate_secret_invalidates_old_secret(demo: None) -> None:
     from authgate.stores.clients import ClientStore
     from authgate_cli.admin.clients import create_client, rotate_secret
@@ -102,3 +124,78 @@ def test_a_client_may_be_registered_with_a_registered_resources_scopes(demo: Non
     assert create_client(ns(client_id="mcp-agent", scope=["mcp:read"]), io.StringIO()) == 0
     stored = ClientStore().get("mcp-agent")
     assert stored is not None and stored.scopes == ("mcp:read",)
+
+
+def cached_document(client_id: str) -> None:
+    """The record the resolver writes for a fetched Client ID Metadata Document (no tenant, no secret)."""
+    from authgate.clients.model import DOCUMENT_SOURCE, Client
+    from authgate.stores.clients import ClientStore
+
+    ClientStore().save(Client(client_id=client_id, tenant_id="", environment="local", client_type="public",
+                              secret_hash=None, redirect_uris=("http://127.0.0.1:9/doc",),
+                              grant_types=("authorization_code",), scopes=(), source=DOCUMENT_SOURCE,
+                              refresh_at=2_000_000_000, expires_at=2_100_000_000))
+
+
+def test_delete_removes_a_cached_metadata_document(demo: None) -> None:
+    from authgate.stores.clients import ClientStore
+    from authgate_cli.admin.clients import delete_client
+
+    url = "https://app.example/client.json"
+    cached_document(url)
+    out = io.StringIO()
+    assert delete_client(argparse.Namespace(client_id=url, json=False), out) == 0
+    assert out.getvalue() == (f"client_id: {url} deleted (a cached Client ID Metadata Document: the next request "
+                              "naming it fetches it again, unless a client is created under this id)\n")
+    assert ClientStore().get(url, any_environment=True) is None
+
+
+def test_an_administrator_pre_registers_a_url_over_its_cached_document(demo: None) -> None:
+    """Draft 7.2: `clients create --client-id https://...` replaces the cache; the record is the
+    administrator's from then on, and a fetched document is never written over it."""
+    from authgate.clients.model import DOCUMENT_SOURCE
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.exceptions import ClientExists
+    from authgate_cli.admin.clients import create_client
+
+    url = "https://app.example/client.json"
+    cached_document(url)
+    out = io.StringIO()
+    assert create_client(ns(client_id=url, type="public", grant=["authorization_code"],
+                            redirect_uri=["https://app.example/cb"]), out) == 0
+    record = ClientStore().get(url)
+    assert record is not None
+    assert (record.source, record.tenant_id, record.redirect_uris) == ("", "demo", ("https://app.example/cb",))
+    with pytest.raises(ClientExists):
+        ClientStore().save(record._replace(source=DOCUMENT_SOURCE, tenant_id=""))  # the resolver's write
+    assert create_client(ns(client_id=url), io.StringIO()) == 1  # an administrator's record is not replaced
+
+
+def test_delete_an_administrators_client_and_its_browser_origin(demo: None) -> None:
+    from authgate.stores.clients import ClientStore
+    from authgate_cli.admin.clients import create_client, delete_client
+
+    assert create_client(ns(client_id="spa", type="public", grant=["authorization_code"],
+                            redirect_uri=["https://spa.example/cb"]), io.StringIO()) == 0
+    assert ClientStore().origin_allowed("https://spa.example")
+    out = io.StringIO()
+    assert delete_client(argparse.Namespace(client_id="spa", json=True), out) == 0
+    assert json.loads(out.getvalue()) == {"client_id": "spa", "deleted": True, "source": "administrator"}
+    assert ClientStore().get("spa") is None and not ClientStore().origin_allowed("https://spa.example")
+
+
+def test_delete_refuses_an_unknown_client_and_a_resources_introspection_client(
+        demo: None, capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate_cli.admin.clients import delete_client
+    from authgate_cli.admin.resources import create_resource
+
+    assert delete_client(argparse.Namespace(client_id="nobody", json=False), io.StringIO()) == 1
+    assert capsys.readouterr().err == "authgate clients: no client 'nobody'\n"
+    out = io.StringIO()
+    assert create_resource(argparse.Namespace(resource="https://mcp.example/mcp", scopes="mcp:read", tenants=None,
+                                              json=True, stack_name=None), out) == 0
+    introspector = json.loads(out.getvalue())["introspection_client_id"]
+    assert delete_client(argparse.Namespace(client_id=introspector, json=False), io.StringIO()) == 2
+    assert capsys.readouterr().err == (f"authgate clients: {introspector!r} is the introspection client of "
+                                       "https://mcp.example/mcp; it goes with the resource (authgate resources "
+                                       "delete https://mcp.example/mcp)\n")

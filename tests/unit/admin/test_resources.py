@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
 from authgate_cli.admin import resources
@@ -38,3 +40,37 @@ def test_scopes_and_tenants() -> None:
             resources.scopes(bad)
     assert resources.tenants("demo, acme,demo") == ("demo", "acme")
     assert resources.tenants("") == ()
+
+
+def test_names_and_descriptions() -> None:
+    from authgate.resources.model import Resource
+
+    mcp = Resource("https://api.example.com/mcp", ("mcp:read", "mcp:write"), scope_descriptions=(("mcp:write", "x"),))
+    args = argparse.Namespace(name="Files", description="The files of your team.",
+                              scope_description=["mcp:read=Read your files", "mcp:write=Change your files"])
+    files = resources.described(mcp, args)
+    assert (files.name, files.description, files.scope_descriptions) == (
+        "Files", "The files of your team.", (("mcp:read", "Read your files"), ("mcp:write", "Change your files")))
+    # "" clears a name or description and SCOPE= drops a scope's text; other texts stay.
+    cleared = resources.described(files, argparse.Namespace(name="", description=None, scope_description=["mcp:read="]))
+    assert (cleared.name, cleared.description, cleared.scope_descriptions) == (
+        "", "The files of your team.", (("mcp:write", "Change your files"),))
+    # A scope the resource no longer has loses its text.
+    assert resources.described(files._replace(scopes=("mcp:read",)), argparse.Namespace()).scope_descriptions == (
+        ("mcp:read", "Read your files"),)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ({"scope_description": ["mcp:admin=Rule all"]},
+     "--scope-description 'mcp:admin=Rule all' must be SCOPE=TEXT for one of the resource's scopes (mcp:read)"),
+    ({"scope_description": ["Read your files"]}, "must be SCOPE=TEXT"),
+    ({"name": "Files\x1b[31m"}, "--name 'Files\\x1b[31m' contains the control character U+001B"),
+    ({"description": "x" * 501}, "--description is longer than 500 characters"),
+    ({"scope_description": ["mcp:read=" + "x" * 201]}, "--scope-description mcp:read is longer than 200 characters"),
+])
+def test_bad_names_and_descriptions(args: dict[str, object], message: str) -> None:
+    from authgate.resources.model import Resource
+
+    with pytest.raises(InvalidInput) as refused:
+        resources.described(Resource("https://api.example.com/mcp", ("mcp:read",)), argparse.Namespace(**args))
+    assert message in str(refused.value)

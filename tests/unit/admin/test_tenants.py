@@ -1,4 +1,4 @@
-"""`authgate tenants create | list | show` against moto; bad input is one stderr line and exit 2."""
+"""`authgate tenants create | update | list | show` against moto; bad input is one stderr line and exit 2."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from authgate_cli.main import main
 
 
 def ns(tenant_id: str = "globex", **kwargs: object) -> argparse.Namespace:
-    base: dict[str, object] = {"tenant_id": tenant_id, "name": None, "currency": ["usd"], "forbid_scope": [],
-                               "approve_client": [], "json": True, "tenants_command": "create"}
+    """The arguments `authgate tenants` parses: every setting absent (None) unless given."""
+    from authgate_cli.admin.tenant_settings import SETTINGS
+
+    base: dict[str, object] = {s.field: None for s in SETTINGS}
+    base.update({"tenant_id": tenant_id, "currencies": ["usd"], "json": True, "tenants_command": "create"})
     base.update(kwargs)
     return argparse.Namespace(**base)
 
@@ -23,9 +26,9 @@ def test_create_then_show_and_list(aws: None) -> None:
     from authgate_cli.admin.tenants import create_tenant, list_tenants, show_tenant
 
     out = io.StringIO()
-    assert create_tenant(ns(name="Globex Corp.", currency=["USD", "eur", "usd"], forbid_scope=["charges:refund"],
-                            approve_client=["globex-web"], client_metadata_host=[".example.com", "tools.example"],
-                            registered_clients=True, registered_clients_cap=5), out) == 0
+    assert create_tenant(ns(name="Globex Corp.", currencies=["USD", "eur", "usd"], forbidden_scopes=["charges:refund"],
+                            approved_clients=["globex-web"], client_metadata_hosts=[".example.com", "tools.example"],
+                            registered_clients=True, registered_clients_cap="5"), out) == 0
     expected = {"tenant_id": "globex", "name": "Globex Corp.", "currencies": ["usd", "eur"],
                 "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
                 "client_metadata_hosts": [".example.com", "tools.example"],
@@ -37,8 +40,20 @@ def test_create_then_show_and_list(aws: None) -> None:
     shown = io.StringIO()
     assert show_tenant(ns(tenants_command="show"), shown) == 0
     assert json.loads(shown.getvalue()) == expected
+    text = io.StringIO()
+    assert show_tenant(ns(tenants_command="show", json=False), text) == 0
+    assert text.getvalue().splitlines() == [
+        "tenant_id:              globex",
+        "name:                   Globex Corp.",
+        "currencies:             usd eur",
+        "forbidden_scopes:       charges:refund",
+        "approved_clients:       globex-web",
+        "client_metadata_hosts:  .example.com tools.example",
+        "registered_clients:     yes",
+        "registered_clients_cap: 5",
+    ]
 
-    assert create_tenant(ns("initech", currency=["gbp"]), io.StringIO()) == 0
+    assert create_tenant(ns("initech", currencies=["gbp"]), io.StringIO()) == 0
     listing = io.StringIO()
     assert list_tenants(ns(json=False), listing) == 0
     assert listing.getvalue().splitlines() == [
@@ -52,8 +67,8 @@ def test_create_never_overwrites(aws: None, capsys: pytest.CaptureFixture[str]) 
     from authgate.stores.tenants import TenantStore
     from authgate_cli.admin.tenants import create_tenant
 
-    assert create_tenant(ns(currency=["usd"]), io.StringIO()) == 0
-    assert create_tenant(ns(currency=["eur"]), io.StringIO()) == 1
+    assert create_tenant(ns(currencies=["usd"]), io.StringIO()) == 0
+    assert create_tenant(ns(currencies=["eur"]), io.StringIO()) == 1
     assert capsys.readouterr().err == "authgate tenants: tenant 'globex' already exists\n"
     stored = TenantStore().get("globex")
     assert stored is not None and stored.currencies == ("usd",)
@@ -106,10 +121,79 @@ def test_a_forbidden_scope_must_be_known_on_the_stack(aws: None, capsys: pytest.
     from authgate.stores.resources import ResourceStore
     from authgate_cli.admin.tenants import create_tenant
 
-    assert create_tenant(ns(forbid_scope=["mcp:write"]), io.StringIO()) == 2
+    assert create_tenant(ns(forbidden_scopes=["mcp:write"]), io.StringIO()) == 2
     assert capsys.readouterr().err == ("authgate tenants: unknown scope 'mcp:write'; known: charges:read "
                                        "charges:write charges:refund\n")
     ResourceStore().create(Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write")))
     out = io.StringIO()
-    assert create_tenant(ns(forbid_scope=["mcp:write"]), out) == 0
+    assert create_tenant(ns(forbidden_scopes=["mcp:write"]), out) == 0
     assert json.loads(out.getvalue())["forbidden_scopes"] == ["mcp:write"]
+
+
+def test_update_changes_the_settings_given_and_keeps_the_others(aws: None) -> None:
+    from authgate.stores.tenants import TenantStore
+    from authgate_cli.admin.tenants import create_tenant, update_tenant
+
+    assert create_tenant(ns(name="Globex", currencies=["usd", "eur"], forbidden_scopes=["charges:refund"],
+                            approved_clients=["globex-web"], client_metadata_hosts=["*"], registered_clients=True),
+                         io.StringIO()) == 0
+    out = io.StringIO()
+    assert update_tenant(ns(tenants_command="update", currencies=None, client_metadata_hosts=["tools.example"],
+                            registered_clients=False, registered_clients_cap="7", name="Globex Corp."), out) == 0
+    expected = {"tenant_id": "globex", "name": "Globex Corp.", "currencies": ["usd", "eur"],
+                "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
+                "client_metadata_hosts": ["tools.example"], "registered_clients": False,
+                "registered_clients_cap": 7}
+    assert json.loads(out.getvalue()) == expected
+    stored = TenantStore().get("globex")
+    assert stored is not None and not stored.registered_clients and stored.client_metadata_hosts == ("tools.example",)
+    # --no-FLAG empties a list; a list flag replaces the whole list.
+    text = io.StringIO()
+    assert update_tenant(ns(tenants_command="update", json=False, currencies=["gbp"], forbidden_scopes=[],
+                            approved_clients=[]), text) == 0
+    assert text.getvalue() == "tenant globex updated (gbp)\n"
+    stored = TenantStore().get("globex")
+    assert stored is not None and (stored.currencies, stored.forbidden_scopes, stored.approved_clients,
+                                   stored.registered_clients_cap) == (("gbp",), frozenset(), frozenset(), 7)
+
+
+def test_update_of_an_unknown_tenant_or_to_a_bad_value_changes_nothing(aws: None,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate.stores.tenants import TenantStore
+    from authgate_cli.admin.tenants import create_tenant, update_tenant
+
+    assert update_tenant(ns("nobody", tenants_command="update", currencies=None, name="x")) == 2
+    assert capsys.readouterr().err == "authgate tenants: unknown tenant 'nobody' (see `authgate tenants list`)\n"
+    assert create_tenant(ns(), io.StringIO()) == 0
+    before = TenantStore().get("globex")
+    for change, message in (({"currencies": []}, "give at least one --currency"),
+                            ({"forbidden_scopes": ["mcp:write"]}, "unknown scope 'mcp:write'")):
+        assert update_tenant(ns(tenants_command="update", **{"currencies": None, **change})) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err
+    assert TenantStore().get("globex") == before
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["update", "globex"], "update needs at least one setting to change"),
+    (["update", "bad#id", "--name", "x"], "invalid tenant id 'bad#id'"),
+    (["update", "globex", "--currency", "doubloon"], "unknown currency 'doubloon'"),
+    (["update", "globex", "--registered-clients-cap", "lots"],
+     "--registered-clients-cap must be between 1 and 100000, got lots"),
+    (["update", "globex", "--client-metadata-host", "http://x"], "--client-metadata-host 'http://x'"),
+    (["update", "globex", "--name", "a\x07b"], "control characters are not allowed"),
+])
+def test_bad_update_input_is_one_line_before_any_stack(argv: list[str], message: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert _exit_code(["tenants", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("authgate tenants: ") and message in err, err
+
+
+def test_every_setting_has_a_flag_on_create_and_update_and_a_place_in_the_views() -> None:
+    """One table (authgate_cli.admin.tenant_settings.SETTINGS) for every tenant field but the id."""
+    from authgate.stores.tenants import FIELDS, Tenant
+    from authgate_cli.admin.tenant_settings import SETTINGS, view
+
+    assert [s.field for s in SETTINGS] == [f.name for f in FIELDS][1:] == list(Tenant._fields)[1:]
+    assert list(view(Tenant("t"))) == list(Tenant._fields)

@@ -132,6 +132,31 @@ def test_refused_client_credentials_stop_the_run_with_exit_2(capsys):
                           "(401 invalid_client)\n")
 
 
+@pytest.mark.parametrize("quiet", [[], ["--quiet"], ["--json"]], ids=["progress", "quiet", "json"])
+def test_refused_client_credentials_are_one_line_before_any_plan_or_progress(capsys, quiet):
+    """docs/check.md: a 2 is one line on stderr and no report, whatever the output options."""
+    server = ContractServer()
+    with serving(server) as base:
+        for secret, scope in (("wrong-secret", "charges:read charges:write"), (CLIENT_SECRET, "charges:admin")):
+            args = [a if a != CLIENT_SECRET else secret for a in mutating_args()]
+            result = check(capsys, base, *quiet, *args, "--scope", scope)
+            code = "401 invalid_client" if secret == "wrong-secret" else "400 invalid_scope"
+            assert (result.code, result.out, result.err) == (
+                2, "", f"authgate check: the token endpoint refused --client-id/--client-secret/--scope ({code})\n")
+    assert not server.charges
+
+
+def test_the_token_asked_for_before_the_probes_is_the_one_mutating_token_judges(capsys, monkeypatch):
+    monkeypatch.setenv("AUTHGATE_CHECK_CLIENT_SECRET", CLIENT_SECRET)
+    with serving(ContractServer()) as base:
+        result = check(capsys, base, "--api-key", API_KEY, "--mutating", "--client-id", CLIENT_ID, "--json",
+                       "--quiet")
+    token = next(p for p in result.report["probes"] if p["name"] == "mutating.token")
+    assert (result.code, token["outcome"], token["requests"]) == (0, "pass", 1)
+    # 23 probes' requests plus the metadata read before them; the two tokens of the plan, not three.
+    assert result.report["summary"]["requests"] == sum(p["requests"] for p in result.report["probes"]) + 1
+
+
 def test_list_names_every_probe_and_its_rules(capsys):
     result = check(capsys, "--list")
     assert result.code == 0

@@ -61,6 +61,8 @@ def test_the_public_view_hides_the_hash_and_names_the_effective_auth_method() ->
         "profile": "", "dpop_bound_access_tokens": False,
         # How the client came (docs/agents.md): "" an administrator's; never the registration token's hash.
         "source": "", "refresh_at": 0, "expires_at": 0, "registration_pool": "",
+        # What an administrator granted it of each registered resource (least privilege).
+        "resource_scopes": {},
     }
 
 

@@ -24,6 +24,7 @@ APP = App("metrics-test", {
     ("/invalid", "GET"): Route(fail("invalid_token")),
     ("/limited", "GET"): Route(fail("rate_limited")),
     ("/storage", "GET"): Route(fail("service_unavailable")),
+    ("/pool", "GET"): Route(fail("registration_pool_full")),
 })
 
 
@@ -46,6 +47,7 @@ def emf_lines(text: str) -> list[dict]:
     ("/limited", 429, "rate_limited", ["ErrorResponses", "RateLimited"]),
     ("/storage", 503, "service_unavailable", ["ErrorResponses", "StorageUnavailable", "ServerErrors"]),
     ("/nowhere", 404, "not_found", ["ErrorResponses"]),
+    ("/pool", 503, "registration_pool_full", ["ErrorResponses", "ServerErrors", "RegistrationPoolFull"]),
 ])
 def test_an_error_response_is_one_emf_document(capsys, resource, status, code, metrics) -> None:
     assert APP(event(resource=resource))["statusCode"] == status

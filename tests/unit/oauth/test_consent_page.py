@@ -8,16 +8,16 @@ import pytest
 
 from authgate.http.pages import stylesheet
 from authgate.oauth.authorize_request import AuthorizationRequest
-from authgate.oauth.consent_page import (
-    MISSING_CREDENTIALS,
-    SCOPE_DESCRIPTIONS,
-    redirect_origin,
-    render_consent,
-)
+from authgate.oauth.consent_page import MISSING_CREDENTIALS, redirect_origin, render_consent
+from authgate.oauth.resource_indicator import builtin_resource
+from authgate.resources.model import Resource
 
 AUTH = AuthorizationRequest(client_id="demo-web", tenant_id="demo", redirect_uri="https://app.example:8443/cb?x=1",
                             redirect_uri_sent=True, scopes=("charges:read", "charges:write"), state="s",
                             code_challenge="c", code_challenge_method="S256")
+CHARGES = builtin_resource("https://auth.example")
+MCP = Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write"), name="Files",
+               description="The files of your team.", scope_descriptions=(("mcp:read", "Read your files"),))
 
 
 class Inputs(HTMLParser):
@@ -54,7 +54,7 @@ def test_the_redirect_origin(uri: str, origin: str) -> None:
 
 
 def test_the_page_headers_allow_the_form_to_post_here_and_redirect_to_the_client() -> None:
-    response = render_consent(request=AUTH, client_name="Demo Web", tenant_name="Demo Inc.", blob="B", csrf="C")
+    response = render_consent(request=AUTH, resource=CHARGES, client_name="Demo Web", tenant_name="Demo Inc.", blob="B", csrf="C")
     assert response.status == 200
     assert response.headers == {
         "Content-Type": "text/html; charset=utf-8",
@@ -66,7 +66,7 @@ def test_the_page_headers_allow_the_form_to_post_here_and_redirect_to_the_client
 
 
 def test_the_form_carries_the_state_and_the_scopes() -> None:
-    body = render_consent(request=AUTH, client_name="Demo Web", tenant_name="Demo Inc.", blob="B.l+o/b=",
+    body = render_consent(request=AUTH, resource=CHARGES, client_name="Demo Web", tenant_name="Demo Inc.", blob="B.l+o/b=",
                           csrf="C-1").body
     page = parsed(body)
     assert page.forms == [{"method": "post", "action": "authorize", "autocomplete": "on"}]
@@ -76,14 +76,14 @@ def test_the_form_carries_the_state_and_the_scopes() -> None:
     assert [(b["name"], b["value"]) for b in page.buttons] == [("decision", "approve"), ("decision", "deny")]
     assert "<title>Sign in to authorize Demo Web</title>" in body
     assert stylesheet.link() in body
-    assert f"<li>{SCOPE_DESCRIPTIONS['charges:read']} <code>charges:read</code></li>" in body
+    assert "<li>See your charges <code>charges:read</code></li>" in body
     assert "<li>Create charges <code>charges:write</code></li>" in body
     assert '<span class="origin">https://app.example:8443</span>' in body
     assert 'role="alert"' not in body  # no message
 
 
 def test_a_reshown_form_keeps_the_username_focuses_the_password_and_says_why() -> None:
-    response = render_consent(request=AUTH, client_name="Demo Web", tenant_name="Demo Inc.", blob="B", csrf="C",
+    response = render_consent(request=AUTH, resource=CHARGES, client_name="Demo Web", tenant_name="Demo Inc.", blob="B", csrf="C",
                               message=MISSING_CREDENTIALS, username="alice", status=200)
     page = parsed(response.body)
     assert page.inputs["username"]["value"] == "alice" and "autofocus" not in page.inputs["username"]
@@ -91,17 +91,43 @@ def test_a_reshown_form_keeps_the_username_focuses_the_password_and_says_why() -
     assert f'<p class="message" role="alert">{MISSING_CREDENTIALS}</p>' in response.body
 
 
-def test_an_unknown_scope_is_shown_by_its_name() -> None:
-    body = render_consent(request=AUTH._replace(scopes=("profile",)), client_name="c", tenant_name="t",
+def test_a_scope_without_a_description_is_shown_by_its_name_once() -> None:
+    body = render_consent(request=AUTH._replace(scopes=("profile",)), resource=CHARGES, client_name="c", tenant_name="t",
                           blob="B", csrf="C").body
-    assert "<li>profile <code>profile</code></li>" in body
+    assert "<li><code>profile</code></li>" in body
+
+
+def test_the_page_names_the_api_the_token_is_for_and_each_scope_once() -> None:
+    body = render_consent(request=AUTH._replace(scopes=("mcp:read", "mcp:write")), resource=MCP,
+                          client_name="Agent", tenant_name="Demo Inc.", blob="B", csrf="C").body
+    assert ('<p><strong>Agent</strong> is asking for access to <strong>Demo Inc.</strong> in '
+            '<strong class="resource">Files</strong>:</p>\n'
+            '<p class="resource-about">The files of your team. <code>https://mcp.example.com/mcp</code></p>\n'
+            '<ul class="scopes">\n<li>Read your files <code>mcp:read</code></li>\n<li><code>mcp:write</code></li>\n'
+            '</ul>') in body
+    unnamed = render_consent(request=AUTH._replace(scopes=("mcp:read",)), resource=Resource(MCP.resource, MCP.scopes),
+                             client_name="Agent", tenant_name="Demo Inc.", blob="B", csrf="C").body
+    assert ('in <strong class="resource">https://mcp.example.com/mcp</strong>:</p>\n\n<ul class="scopes">\n'
+            '<li><code>mcp:read</code></li>\n</ul>') in unnamed
+    charges = render_consent(request=AUTH, resource=CHARGES, client_name="Web", tenant_name="Demo Inc.",
+                             blob="B", csrf="C").body
+    assert ('in <strong class="resource">Charges API</strong>:</p>\n<p class="resource-about">Your organisation\'s '
+            "charges, refunds and invoices. <code>https://auth.example/charges</code></p>") in html_unescaped(charges)
+
+
+def html_unescaped(body: str) -> str:
+    import html
+
+    return html.unescape(body)
 
 
 def test_every_value_is_escaped() -> None:
     evil = '"><script>alert(1)</script>'
+    resource = Resource(f"https://mcp.example.com/{evil}", (evil,), name=evil, description=evil,
+                        scope_descriptions=((evil, evil),))
     response = render_consent(request=AUTH._replace(scopes=(evil,), redirect_uri='https://a.example"x/cb'),
-                              client_name=evil, tenant_name=evil, blob=evil, csrf=evil, message=evil,
-                              username=evil, status=400)
+                              resource=resource, client_name=evil, tenant_name=evil, blob=evil, csrf=evil,
+                              message=evil, username=evil, status=400)
     assert response.status == 400
     assert "<script>" not in response.body
     page = parsed(response.body)

@@ -65,24 +65,49 @@ def test_granted_resource_may_be_named_again_but_not_changed(aws: None) -> None:
         assert raised.value.code == "invalid_target"
 
 
-def test_client_scopes_limit_the_charges_api_and_resources_they_name() -> None:
+def test_client_scopes_limit_the_charges_api_and_under_consent_the_resources_they_name() -> None:
     charges = builtin_resource(ISSUER)
     reader = client("charges:read")
-    assert client_may_request(reader, charges, "charges:read") and not client_may_request(reader, charges,
-                                                                                          "charges:write")
-    # Registered with none of MCP's scopes: the resource's list decides.
-    assert client_may_request(reader, MCP, "mcp:write")
+    for consent in (True, False):
+        assert client_may_request(reader, charges, "charges:read", consent=consent)
+        assert not client_may_request(reader, charges, "charges:write", consent=consent)
+    # Under a person's consent, registered with none of MCP's scopes: the resource's list decides.
+    assert client_may_request(reader, MCP, "mcp:write", consent=True)
     # Registered with some of them: limited to those.
-    assert not client_may_request(client("mcp:read"), MCP, "mcp:write")
-    assert client_may_request(client("mcp:read"), MCP, "mcp:read")
+    assert not client_may_request(client("mcp:read"), MCP, "mcp:write", consent=True)
+    assert client_may_request(client("mcp:read"), MCP, "mcp:read", consent=True)
+
+
+def test_without_consent_a_registered_resource_gives_only_what_an_administrator_granted() -> None:
+    """RFC 6749 4.4, RFC 9700 2.3: client_credentials reaches a new resource only through a grant."""
+    for scopes in ((), ("mcp:read",), ("mcp:read", "mcp:write")):
+        assert not any(client_may_request(client(*scopes), MCP, s, consent=False) for s in MCP.scopes)
+    granted = client("charges:read")._replace(resource_scopes=((MCP.resource, ("mcp:read",)),))
+    assert granted.granted_scopes(MCP.resource) == ("mcp:read",) and granted.granted_scopes("https://x/") == ()
+    for consent in (True, False):
+        assert client_may_request(granted, MCP, "mcp:read", consent=consent)
+        # The grant limits a person's consent too.
+        assert not client_may_request(granted, MCP, "mcp:write", consent=consent)
+    other = Resource("https://other.example/api", ("mcp:read",))
+    assert not client_may_request(granted, other, "mcp:read", consent=False)
 
 
 @pytest.mark.parametrize("source", ["registration", "metadata_document"])
 def test_a_self_registered_clients_stated_scope_does_not_limit_a_registered_resource(source: str) -> None:
     """MCP clients register with the first challenge's scope, then step up without registering again."""
     agent = client("mcp:read")._replace(source=source)
-    assert client_may_request(agent, MCP, "mcp:write") and client_may_request(agent, MCP, "mcp:read")
+    assert client_may_request(agent, MCP, "mcp:write", consent=True)
+    assert client_may_request(agent, MCP, "mcp:read", consent=True)
     # The charges API keeps its rule: only the scopes it registered with.
     charges = builtin_resource(ISSUER)
-    assert not client_may_request(agent, charges, "charges:read")
-    assert client_may_request(client("charges:read")._replace(source=source), charges, "charges:read")
+    assert not client_may_request(agent, charges, "charges:read", consent=True)
+    assert client_may_request(client("charges:read")._replace(source=source), charges, "charges:read", consent=True)
+
+
+def test_a_tenant_not_known_yet_is_checked_later(aws: None) -> None:
+    """A self-registered client before sign-in: the resource's tenants are checked once the user's is known."""
+    ResourceStore().create(MCP)
+    assert resolve(MCP.resource, ISSUER, None) == MCP
+    with pytest.raises(ApiError) as raised:
+        resolve(MCP.resource, ISSUER, "")
+    assert raised.value.code == "resource_not_allowed"

@@ -19,8 +19,21 @@ def test_the_item_round_trips_and_spells_every_stored_field() -> None:
 
 def test_public_view() -> None:
     assert MCP.public_view() == {"resource": MCP.resource, "scopes": ["mcp:read", "mcp:write"], "tenants": ["demo"],
-                                 "introspection_client_id": "rs-1", "created_at": 1_750_000_000, "builtin": False}
+                                 "introspection_client_id": "rs-1", "created_at": 1_750_000_000, "name": "",
+                                 "description": "", "scope_descriptions": {}, "builtin": False}
     assert Resource("https://a.example/", ("x",), builtin=True).public_view()["introspection_client_id"] is None
+
+
+def test_a_name_a_description_and_scope_descriptions_are_stored_and_shown() -> None:
+    """What the consent page shows (docs/resources.md): a DynamoDB map of scope -> text."""
+    files = MCP._replace(name="Files", description="The files of your team.",
+                         scope_descriptions=(("mcp:read", "Read your files"),))
+    item = to_item(files)
+    assert (item["name"], item["description"], item["scope_descriptions"]) == (
+        {"S": "Files"}, {"S": "The files of your team."}, {"M": {"mcp:read": {"S": "Read your files"}}})
+    assert from_item(item) == files
+    assert files.public_view()["scope_descriptions"] == {"mcp:read": "Read your files"}
+    assert (files.describes("mcp:read"), files.describes("mcp:write")) == ("Read your files", "")
 
 
 def test_tenants() -> None:

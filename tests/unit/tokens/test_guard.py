@@ -212,6 +212,24 @@ def test_active_access_token_is_none_for_anything_not_currently_valid(keys: None
     assert active_access_token(issued.token, issuer=ISSUER) is None
 
 
+def test_a_token_of_a_client_that_no_longer_exists_is_not_active(keys: None, clock: ManualClock) -> None:
+    """A deleted (RFC 7592 2.3) or expired registration's tokens are inactive at introspection (RFC 7662 2.2)."""
+    from authgate.stores.clients import ClientStore
+
+    issued = issue()
+    assert active_access_token(issued.token, issuer=ISSUER) is not None
+    client = ClientStore().get("demo-service")
+    assert client is not None
+    ClientStore().put(client._replace(expires_at=int(clock())))
+    assert active_access_token(issued.token, issuer=ISSUER) is None
+    ClientStore().put(client._replace(expires_at=int(clock()) + 1))
+    assert active_access_token(issued.token, issuer=ISSUER) is not None
+    from authgate.stores.registrations import RegistrationStore
+
+    RegistrationStore().delete("demo-service")  # what RFC 7592 DELETE does
+    assert active_access_token(issued.token, issuer=ISSUER) is None
+
+
 def test_active_access_token_never_calls_an_outage_inactive(keys: None, clock: ManualClock) -> None:
     from authgate.stores.exceptions import StorageUnavailable
     from tests.faults.injection import dynamodb_calls
@@ -220,4 +238,5 @@ def test_active_access_token_never_calls_an_outage_inactive(keys: None, clock: M
     assert active_access_token(issued.token, issuer=ISSUER) is not None  # the verification keys are loaded
     with dynamodb_calls(at=0) as calls, pytest.raises(StorageUnavailable):
         active_access_token(issued.token, issuer=ISSUER)
-    assert calls.injected == ("BatchGetItem", "RevocationsTable")
+    # One BatchGetItem: the revocation ids and the token's client (is it still registered?).
+    assert calls.injected == ("BatchGetItem", "ClientsTable,RevocationsTable")

@@ -78,6 +78,8 @@ class Context:
     jwks: dict[str, Any] | None = None
     seen_types: dict[str, str] = field(default_factory=dict)
     tokens: dict[str, str] = field(default_factory=dict)
+    # Answers obtained before the probes ran, for the probe that judges them (mutating.credentials).
+    early: dict[str, Exchange] = field(default_factory=dict)
     current: ProbeResult | None = None
     _count: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)

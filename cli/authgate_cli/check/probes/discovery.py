@@ -45,11 +45,17 @@ def _inserted_well_known(base_url: str) -> str | None:
     return urlunsplit((parts.scheme, parts.netloc, WELL_KNOWN + parts.path.rstrip("/"), "", ""))
 
 
-def metadata(ctx: Context) -> None:
+def fetch_metadata(ctx: Context) -> Exchange:
+    """GET the metadata at the well-known URL (RFC 8414 3), then at the 3.1 form for an issuer with a path."""
     exchange = ctx.exchange("GET", ctx.base_url + WELL_KNOWN, [("Accept", "application/json")])
     inserted = _inserted_well_known(ctx.base_url)
     if exchange.response.status == 404 and inserted:
         exchange = ctx.exchange("GET", inserted, [("Accept", "application/json")])
+    return exchange
+
+
+def metadata(ctx: Context) -> None:
+    exchange = fetch_metadata(ctx)
     data = _json_object(ctx, exchange, "metadata-document", "metadata")
     if data is None:
         return

@@ -1,7 +1,8 @@
 """Probes that change state (--mutating, with a client's credentials and an API key).
 
 They issue access tokens, create one charge and replay it, and send a short burst until a 429.
-`plan` says all of that before anything is sent. RFC 6749 5.1 and RFC 9068 for the token;
+`credentials` asks for the first token before any probe runs (refused credentials end the run in
+one line), and `plan` says all of the rest before it is sent. RFC 6749 5.1 and RFC 9068 for the token;
 contract 7.6 and the Idempotency-Key draft for the replay; contract 8 for the limits.
 """
 
@@ -12,10 +13,11 @@ import json
 import secrets
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 
 from authgate_cli.check.expectations import Expect
 from authgate_cli.check.probes.base import CannotRun, Context, Options, ScenarioProbe, form
+from authgate_cli.check.probes.discovery import fetch_metadata
 from authgate_cli.check.transport import BudgetSpent, Exchange, TransportError
 
 RATELIMIT_FIELDS = ("ratelimit", "ratelimit-policy", "ratelimit-remaining", "ratelimit-limit",
@@ -42,10 +44,37 @@ def _basic(options: Options) -> tuple[str, str]:
     return "Authorization", "Basic " + base64.b64encode(pair.encode()).decode()
 
 
-def _token_request(ctx: Context, scope: str) -> Exchange:
-    return ctx.exchange("POST", ctx.url("@token_endpoint", "/oauth/token"),
+def _token_request(ctx: Context, scope: str, url: str | None = None) -> Exchange:
+    return ctx.exchange("POST", url or ctx.url("@token_endpoint", "/oauth/token"),
                         [("Content-Type", "application/x-www-form-urlencoded"), _basic(ctx.options)],
                         form({"grant_type": "client_credentials", "scope": scope}))
+
+
+REFUSED = ("invalid_client", "unauthorized_client", "invalid_scope")
+
+
+def _refused(exchange: Exchange, code: str) -> CannotRun:
+    return CannotRun(f"the token endpoint refused --client-id/--client-secret/--scope "
+                     f"({exchange.response.status} {code})")
+
+
+def credentials(ctx: Context) -> None:
+    """Ask for the main token before anything is printed or probed: credentials the token endpoint
+    refuses end the run with one line (exit 2, no plan, no progress); mutating.token judges the answer."""
+    try:
+        found = _json(fetch_metadata(ctx)) or {}
+        endpoint = found.get("token_endpoint")
+        url = urljoin(ctx.base_url + "/", endpoint) if isinstance(endpoint, str) and endpoint else None
+        exchange = _token_request(ctx, ctx.options.scope, url)
+    except TransportError as exc:
+        raise CannotRun(f"cannot reach {ctx.base_url}: {exc}") from None
+    except BudgetSpent:
+        raise CannotRun(f"stopped after --max-time {ctx.client.budget.seconds:g} s") from None
+    if exchange.response.status != 200:
+        code = ctx.judge(exchange, Expect(status=(200,), oauth=True)).reading.code  # no probe: nothing recorded
+        if code in REFUSED:
+            raise _refused(exchange, code)
+    ctx.early["token"] = exchange
 
 
 def _json(exchange: Exchange) -> dict[str, object] | None:
@@ -57,13 +86,17 @@ def _json(exchange: Exchange) -> dict[str, object] | None:
 
 
 def token(ctx: Context) -> None:
-    exchange = _token_request(ctx, ctx.options.scope)
+    assert ctx.current is not None
+    exchange = ctx.early.pop("token", None)
+    if exchange is None:
+        exchange = _token_request(ctx, ctx.options.scope)
+    else:
+        ctx.current.requests += 1  # sent before the probes ran (credentials), judged here
     response = exchange.response
     if response.status != 200:
         verdict = ctx.judge(exchange, Expect(status=(200,), status_rule="token-response", oauth=True))
-        if verdict.reading.code in ("invalid_client", "unauthorized_client", "invalid_scope"):
-            raise CannotRun(f"the token endpoint refused --client-id/--client-secret/--scope "
-                            f"({response.status} {verdict.reading.code})")
+        if verdict.reading.code in REFUSED:
+            raise _refused(exchange, verdict.reading.code)
         return
     data = _json(exchange) or {}
     access = data.get("access_token")

@@ -23,6 +23,8 @@ ENVIRONMENTS = ("local", "staging", "production")
 # "" = as before these attributes: client_secret_basic/_post for a confidential client, none for
 # a public one. private_key_jwt (RFC 7523 2.2) needs registered public keys (`jwks`).
 AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt", "none")
+# Client.source of a cached Client ID Metadata Document (oauth.client_metadata.document).
+DOCUMENT_SOURCE = "metadata_document"
 # A client id is at most this long (admin commands and stores refuse longer ones).
 MAX_CLIENT_ID_LENGTH = 200
 # The FAPI 2.0 Security Profile (oauth.client_profile says what it demands).
@@ -75,6 +77,10 @@ class Client(NamedTuple):
     registration_token_hash: str = ""
     # Which pool a registered client counts in (stores.registrations): "unassigned", then its tenant.
     registration_pool: str = ""
+    # -- least privilege for registered resources (RFC 6749 4.4, RFC 9700 2.3) --
+    # The scopes of each registered resource an administrator granted this client, as sorted
+    # (resource, scopes) pairs: all a client_credentials token may ever hold for that resource.
+    resource_scopes: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def auth_methods(self) -> tuple[str, ...]:
@@ -93,6 +99,14 @@ class Client(NamedTuple):
 
     def allows_grant(self, grant_type: str) -> bool:
         return grant_type in self.grant_types
+
+    def granted_scopes(self, resource: str) -> tuple[str, ...]:
+        """The scopes of registered resource `resource` an administrator granted this client (none: ())."""
+        return next((scopes for uri, scopes in self.resource_scopes if uri == resource), ())
+
+    def expired(self, now: int) -> bool:
+        """Whether the record outlived its DynamoDB TTL: deletion is lazy (and moto never deletes)."""
+        return 0 < self.expires_at <= now
 
     def public_view(self) -> dict[str, Any]:
         """What an admin listing shows: everything except the secret hash."""
@@ -127,6 +141,8 @@ FIELDS = (
     Field("expires_at", "N", 0, omit_empty=True),
     Field("registration_token_hash", "S", "", omit_empty=True, public=False),
     Field("registration_pool", "S", "", omit_empty=True),
+    # -- least privilege for registered resources --
+    Field("resource_scopes", "MAP", (), omit_empty=True),
 )
 
 

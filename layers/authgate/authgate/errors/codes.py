@@ -66,6 +66,7 @@ Code = Literal[
     "invalid_client_metadata",
     "invalid_redirect_uri",
     "registration_limit_reached",
+    "registration_pool_full",
     "registration_rate_limited",
     "invalid_registration_token",
     "unknown_resource",

@@ -3,7 +3,8 @@
 Each error response adds one EMF document to the function's log (no API call, nothing on the
 success path): `ErrorResponses` by `ErrorCode`, plus the counts the alarms in template.yaml
 watch: `InvalidToken` (RFC 6750 3.1; a spike means a key or clock problem), `RateLimited`
-(429s), `StorageUnavailable` (DynamoDB throttled or down) and `ServerErrors` (5xx). Every
+(429s), `StorageUnavailable` (DynamoDB throttled or down), `ServerErrors` (5xx) and
+`RegistrationPoolFull` (the deployment's unassigned dynamic registrations at their cap). Every
 metric is published twice: per service, and per service and error code.
 POWERTOOLS_METRICS_DISABLED=true turns the lines off (Powertools' own switch).
 """
@@ -47,6 +48,8 @@ def counted_metrics(status: int, error_code: str) -> list[str]:
         names.append("StorageUnavailable")
     if status >= 500:
         names.append("ServerErrors")
+    if error_code == "registration_pool_full":
+        names.append("RegistrationPoolFull")
     return names
 
 

@@ -24,7 +24,7 @@ from authgate.http.shapes.oauth import with_query
 from authgate.issuer import base_url
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
-from authgate.oauth import session
+from authgate.oauth import session, tenant_policy
 from authgate.oauth.authorize_request import (
     AuthorizationRequest,
     client_id_of,
@@ -41,6 +41,7 @@ from authgate.oauth.consent_page import (
     identity_notice,
     render_consent,
 )
+from authgate.oauth.resource_indicator import resolve
 from authgate.settings import get_settings
 from authgate.stores.clients import ClientStore
 from authgate.stores.codes import CodeStore
@@ -56,7 +57,7 @@ STALE_FORM = "The sign-in form has expired or was altered. Start again from the 
 def get_authorize(request: Request) -> Response:
     """Validate the authorization request and show the login + consent page (RFC 6749 4.1.1, RFC 9126 4)."""
     params: Mapping[str, Sequence[str]] = request.query
-    client = _client(client_id_of(params), any_environment=True)
+    client = _client(client_id_of(params), request.source_ip, any_environment=True)
     stage = get_settings().stage
     request_uri = single(params, "request_uri")
     if client is None or client.environment != stage:
@@ -71,6 +72,7 @@ def get_authorize(request: Request) -> Response:
     target = resolve_target(params, client, stage=stage)
     _trust(request, target.redirect_uri, target.state)
     tenant = _tenant(target.client)
+    _admitted(request, target.client, tenant)
     auth = validate(params, target, tenant, base_url(request))
     check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
     return _form(request, auth, target.client, tenant)
@@ -101,7 +103,7 @@ def post_authorize(request: Request) -> Response:
                                       session.binding_from(request.headers.get_all("cookie")))
     except session.SessionInvalid as exc:
         raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
-    client = _client(auth.client_id)
+    client = _client(auth.client_id, request.source_ip)
     # The registration may have changed since the form was shown: trust the URI only if it still holds.
     if client is None:
         raise ApiError("unknown_client", "The client is no longer registered.")
@@ -111,12 +113,11 @@ def post_authorize(request: Request) -> Response:
     for name, values in fields.items():
         if len(values) > 1:
             raise ApiError("invalid_request", f"The {name} field is repeated.")
+    # A self-registered client has no tenant yet (Tenant("")): the user names theirs on the form,
+    # and until the password is checked nothing here depends on which tenant that is -- whether it
+    # exists, forbids the scopes or refuses the client -- so the answers cannot tell tenants apart.
     tenant = _tenant(client)
-    if not client.tenant_id:
-        # A self-registered client has no tenant: the user names theirs on the form. One that does
-        # not exist holds no user, so the sign-in below fails like a wrong password.
-        chosen = (single(fields, "tenant") or "").strip()[:100]
-        tenant = (TenantStore().get(chosen) if chosen else None) or Tenant(tenant_id=chosen)
+    _admitted(request, client, tenant)
     recheck(auth, client, tenant, base_url(request))
 
     decision = single(fields, "decision")
@@ -126,19 +127,22 @@ def post_authorize(request: Request) -> Response:
     username, password = single(fields, "username") or "", single(fields, "password") or ""
     if decision != "approve":
         return _form(request, auth, client, tenant, MISSING_DECISION, username, fields)
-    if not username or not password or (not client.tenant_id and not tenant.tenant_id):
+    tenant_id = client.tenant_id or (single(fields, "tenant") or "").strip()[:100]
+    if not username or not password or not tenant_id:
         return _form(request, auth, client, tenant, MISSING_CREDENTIALS, username, fields)
     # Brute-force protection (RFC 6749 10.10): failed logins per account and per address; over
     # the quota the redirect is temporarily_unavailable, before the password is checked.
-    guard, account = AuthFailureGuard("user"), f"{tenant.tenant_id}/{username}"
+    guard, account = AuthFailureGuard("user"), f"{tenant_id}/{username}"
     guard.gate(account, request.source_ip)
-    result = UserStore().verify(tenant.tenant_id, username, password)
+    # A tenant that does not exist holds no user: the same scrypt work and answer as a wrong password.
+    result = UserStore().verify(tenant_id, username, password)
     if not result.ok:
         guard.record_failure(account, request.source_ip)
         _log(f"login_{result.reason}", auth)
         return _form(request, auth, client, tenant, WRONG_CREDENTIALS, username, fields)
     if not client.tenant_id:
-        _admit_self_registered(request, client, tenant)
+        tenant = TenantStore().get(tenant_id) or Tenant(tenant_id=tenant_id)
+        _admit_self_registered(request, client, tenant, auth)
         auth = auth._replace(tenant_id=tenant.tenant_id)
 
     code = CodeStore().create(
@@ -163,58 +167,63 @@ def _trust(request: Request, redirect_uri: str, state: str | None) -> None:
     request.context.redirect = AuthorizationRedirect(redirect_uri, state)
 
 
-def _client(client_id: str, any_environment: bool = False) -> Client | None:
-    """The client: registered, or known by its metadata document (fetched or cached; the fetch's
-    failures are shown on the page, never redirected: draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
+def _client(client_id: str, source: str, any_environment: bool = False) -> Client | None:
+    """The client: registered, or known by its metadata document (fetched for `source`, the request's
+    address, or cached; the fetch's failures are shown on the page, never redirected:
+    draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
     if client_id[:8].lower() == "https://":
         from authgate.oauth.client_metadata.errors import MetadataRefused
         from authgate.oauth.client_metadata.resolver import MetadataClients, is_metadata_client
 
         if is_metadata_client(client_id):
             try:
-                return MetadataClients().get(client_id, any_environment)
+                return MetadataClients(source=source).get(client_id, any_environment)
             except MetadataRefused as exc:
                 raise exc.at_authorization() from None
     return ClientStore().get(client_id, any_environment=any_environment)
 
 
-def _admit_self_registered(request: Request, client: Client, tenant: Tenant) -> None:
-    """The signed-in user's tenant decides whether it accepts this client (docs/agents.md); a refusal
-    is a page: nothing is sent to a redirect URI the tenant does not accept. A registered client
-    (RFC 7591) becomes the tenant's here, within the tenant's cap."""
-    from urllib.parse import urlsplit
+def _admitted(request: Request, client: Client, tenant: Tenant) -> None:
+    """A self-registered client the tenant holds (or, after sign-in, the user's tenant) must still be accepted
+    by its policy (oauth.tenant_policy); a refusal is a page: nothing is sent to a redirect URI the tenant
+    does not accept. Before sign-in (Tenant("")) there is nothing to ask yet."""
+    if not tenant.tenant_id:
+        return
+    refused = tenant_policy.refusal(client, tenant)
+    if refused is not None:
+        request.context.redirect = None
+        raise refused
 
-    trusted, request.context.redirect = request.context.redirect, None  # until admitted, nothing is redirected
-    if client.source == "registration":
+
+def _admit_self_registered(request: Request, client: Client, tenant: Tenant, auth: AuthorizationRequest) -> None:
+    """After a correct password, the signed-in user's tenant decides (docs/agents.md): its policy on the
+    client (a page), then its rules on the request (forbidden scopes, the resource's tenants: redirected,
+    as for any client); a registered client (RFC 7591) then becomes the tenant's, within the tenant's cap."""
+    _admitted(request, client, tenant)
+    recheck(auth, client, tenant, base_url(request))
+    if client.source == tenant_policy.REGISTRATION:
+        trusted, request.context.redirect = request.context.redirect, None  # its refusals are pages too
         _assign_registered(client, tenant)
-    else:
-        host = urlsplit(client.client_id).hostname or ""
-        if not (client.source == "metadata_document" and tenant.accepts_metadata_host(host)):
-            raise ApiError("client_metadata_not_allowed",
-                           "Your organisation does not accept applications known only by a metadata document from "
-                           f"{host}. Ask its administrator.", oauth_error="invalid_client",
-                           internal=f"tenant {tenant.tenant_id} policy")
-    request.context.redirect = trusted
+        request.context.redirect = trusted
 
 
 def _assign_registered(client: Client, tenant: Tenant) -> None:
     from authgate import clock
     from authgate.stores.exceptions import ClientNotFound
-    from authgate.stores.registrations import RegistrationStore
+    from authgate.stores.registrations import DAY, RegistrationStore
 
-    refused = ApiError("registered_client_not_allowed", "Your organisation does not accept applications that "
-                       "registered themselves. Ask its administrator.", oauth_error="invalid_client",
-                       internal=f"tenant {tenant.tenant_id} policy")
-    if not tenant.registered_clients:
-        raise refused
     store = RegistrationStore()
     cap = tenant.registered_clients_cap
     if store.live_count(tenant.tenant_id, clock.seconds(), cap) >= cap:
         raise ApiError("registration_limit_reached", "Your organisation already holds as many registered "
                        "applications as it allows. Ask its administrator.", oauth_error="invalid_client")
     try:
-        store.assign(client.client_id, tenant.tenant_id)
+        # Used from now on: the deployment's idle lifetime replaces the unused registration's day.
+        store.assign(client.client_id, tenant.tenant_id, clock.seconds() + get_settings().registration_idle_days * DAY)
     except ClientNotFound:
+        # Another tenant's user signed in first: the client is that tenant's now.
+        refused = tenant_policy.refusal(client, None)
+        assert refused is not None
         raise refused from None
 
 
@@ -240,7 +249,9 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
             binding = session.new_binding()
         csrf = session.csrf_token(binding, nonce)
     self_registered = not client.tenant_id
-    response = render_consent(request=auth, client_name=client.name or client.client_id,
+    # The API the token is for, as its registration describes it (its tenants were checked already).
+    resource = resolve(auth.resource, base_url(request), None)
+    response = render_consent(request=auth, resource=resource, client_name=client.name or client.client_id,
                               # Never the name of a tenant someone typed: the page must not confirm it exists.
                               tenant_name="your organisation" if self_registered else tenant.name or tenant.tenant_id,
                               blob=blob, csrf=csrf,

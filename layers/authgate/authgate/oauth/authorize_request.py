@@ -79,8 +79,13 @@ def first_state(params: Mapping[str, Sequence[str]]) -> str | None:
 
 
 def well_formed_uri(uri: str) -> bool:
-    """An absolute URI without fragment, in printable ASCII with valid percent-escapes (RFC 6749 3.1.2)."""
-    if not _URI_CHARS.fullmatch(uri) or _BAD_PERCENT.search(uri) or "#" in uri:
+    """An absolute URI without fragment, in printable ASCII with valid percent-escapes (RFC 6749 3.1.2).
+
+    No backslash: RFC 3986 2 has none, and browsers read one as "/" (WHATWG URL, special
+    schemes), so `http://evil.example\\@127.0.0.1/cb` is host 127.0.0.1 to urlsplit but
+    evil.example to the browser that follows the redirect. Every redirect URI authgate accepts
+    (registration, metadata documents, `authgate clients create`) passes here."""
+    if not _URI_CHARS.fullmatch(uri) or _BAD_PERCENT.search(uri) or "#" in uri or "\\" in uri:
         return False
     try:
         parts = urlsplit(uri)
@@ -151,7 +156,7 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
         raise ApiError("unauthorized_client", "This client may not use the authorization code grant.")
     challenge, method = _pkce(params, client)
     resource = requested_resource(list(params.get("resource") or []), issuer)
-    scopes = _scopes(single(params, "scope"), client, tenant, resolve(resource, issuer, tenant.tenant_id))
+    scopes = _scopes(single(params, "scope"), client, tenant, resolve(resource, issuer, _known(tenant)))
     if client.requires_admin_approval and not tenant.has_approved(client.client_id):
         raise ApiError("access_denied", "The tenant's administrator has not approved this application.")
     dpop_jkt = single(params, "dpop_jkt")
@@ -164,11 +169,17 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     )
 
 
+def _known(tenant: Tenant) -> str | None:
+    # Tenant("") stands for the tenant a self-registered client's user has not named yet: its rules
+    # (resources open to it, forbidden scopes) are checked once the user has signed in.
+    return tenant.tenant_id or None
+
+
 def recheck(request: AuthorizationRequest, client: Client, tenant: Tenant, issuer: str) -> None:
     """The rules that depend on registration data, again at POST time (it may have changed)."""
     if not client.allows_grant("authorization_code"):
         raise ApiError("unauthorized_client", "This client may not use the authorization code grant.")
-    _scopes(" ".join(request.scopes), client, tenant, resolve(request.resource, issuer, tenant.tenant_id))
+    _scopes(" ".join(request.scopes), client, tenant, resolve(request.resource, issuer, _known(tenant)))
     if client.requires_admin_approval and not tenant.has_approved(client.client_id):
         raise ApiError("access_denied", "The tenant's administrator has not approved this application.")
 
@@ -198,7 +209,7 @@ def _scopes(raw: str | None, client: Client, tenant: Tenant, resource: Resource)
     """Requested scopes, or the resource's ones the client may have and the tenant allows when none is
     sent (RFC 6749 3.3, RFC 8707 2)."""
     if raw is None:
-        default = tuple(s for s in resource.scopes if client_may_request(client, resource, s) and not tenant.forbids(s))
+        default = tuple(s for s in resource.scopes if client_may_request(client, resource, s, consent=True) and not tenant.forbids(s))
         if not default:
             raise ApiError("invalid_scope", "No scope was requested and the client has no default scope.")
         return default
@@ -209,7 +220,7 @@ def _scopes(raw: str | None, client: Client, tenant: Tenant, resource: Resource)
     for scope in scopes:
         if scope not in resource.scopes:
             raise ApiError("invalid_scope", f"Unknown scope {scope}.")
-        if not client_may_request(client, resource, scope):
+        if not client_may_request(client, resource, scope, consent=True):
             raise ApiError("invalid_scope", f"The client is not allowed the scope {scope}.")
         if tenant.forbids(scope):
             raise ApiError("invalid_scope", f"The tenant forbids the scope {scope}.")

@@ -107,11 +107,14 @@ def _assertion_credentials(form: Mapping[str, str], body_id: str | None) -> Cred
 
 
 def authenticate(request: Request, form: Mapping[str, str], creds: Credentials | None = None,
-                 store: ClientStore | None = None) -> Client:
+                 store: ClientStore | None = None, *, resolve_documents: bool = False) -> Client:
     """The authenticated client, or raise invalid_client/invalid_request/rate_limited (RFC 6749 2.3, 10.10).
 
     One BatchGetItem reads the client and its failed-authentication counters; a client or
-    address over its failure quota is refused (429) before any secret is compared.
+    address over its failure quota is refused (429) before any secret is compared. A metadata
+    document is fetched only where the code flow needs it (`resolve_documents`: the token and PAR
+    endpoints); elsewhere (revocation, introspection) a client known by one is its record in
+    ClientsTable as it stands, and one never fetched is an unknown client.
     """
     from authgate.limits.auth_failures import AuthFailureGuard
 
@@ -122,8 +125,8 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
     guard = AuthFailureGuard("client")
     client, others = store.get_with(creds.client_id, {guard.table: guard.keys(creds.client_id, request.source_ip)})
     guard.check(others.get(guard.table, []), creds.client_id, request.source_ip)
-    if creds.client_id[:8].lower() == "https://":
-        client = _metadata_client(creds.client_id, client)
+    if resolve_documents and creds.client_id[:8].lower() == "https://":
+        client = _metadata_client(creds.client_id, client, request.source_ip)
     failure = _failure(client, creds, request)
     if failure:
         guard.record_failure(creds.client_id, request.source_ip)
@@ -136,16 +139,16 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
     return client
 
 
-def _metadata_client(client_id: str, cached: Client | None) -> Client | None:
-    """A Client ID Metadata Document's client: the record just read if fresh, else fetched now; a
-    document that cannot be used is 401 invalid_client (draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
+def _metadata_client(client_id: str, cached: Client | None, source: str) -> Client | None:
+    """A Client ID Metadata Document's client: the record just read if fresh, else fetched now for
+    `source`; a document that cannot be used is 401 invalid_client (draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
     from authgate.oauth.client_metadata.errors import MetadataRefused
     from authgate.oauth.client_metadata.resolver import MetadataClients, is_metadata_client
 
     if not is_metadata_client(client_id):
         return cached
     try:
-        return MetadataClients().refreshed(client_id, cached)
+        return MetadataClients(source=source).refreshed(client_id, cached)
     except MetadataRefused as exc:
         raise exc.at_token() from None
 

@@ -19,12 +19,7 @@ from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
 from authgate.oauth.authorize_request import AuthorizationRequest
-
-SCOPE_DESCRIPTIONS = {
-    "charges:read": "See your charges",
-    "charges:write": "Create charges",
-    "charges:refund": "Refund charges",
-}
+from authgate.resources.model import Resource
 
 WRONG_CREDENTIALS = ("The username or password is incorrect, or this account is temporarily locked "
                      "after repeated failed attempts. Check them and try again in a moment.")
@@ -90,21 +85,36 @@ TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
                 'spellcheck="false" required value="$value">')
 
 
-def render_consent(*, request: AuthorizationRequest, client_name: str, tenant_name: str, blob: str, csrf: str,
-                   message: str = "", username: str = "", status: int = 200, identity: str = "",
-                   ask_tenant: bool = False, tenant: str = "") -> Response:
+def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, str, str]:
+    """The API the token is for, what it holds, and each scope once with the resource's words for it (RFC 8707 2,
+    RFC 6749 3.3): HTML, escaped."""
+    e = html.escape
+    name = e(resource.name or resource.resource)
+    about = [e(resource.description)] if resource.description else []
+    if resource.name:
+        about.append(f"<code>{e(resource.resource)}</code>")
+    items = "\n".join(f"<li>{e(resource.describes(s))} <code>{e(s)}</code></li>" if resource.describes(s)
+                      else f"<li><code>{e(s)}</code></li>" for s in scopes)
+    return name, f'<p class="resource-about">{" ".join(about)}</p>' if about else "", items
+
+
+def render_consent(*, request: AuthorizationRequest, resource: Resource, client_name: str, tenant_name: str,
+                   blob: str, csrf: str, message: str = "", username: str = "", status: int = 200,
+                   identity: str = "", ask_tenant: bool = False, tenant: str = "") -> Response:
     """The form: username, password, decision=approve|deny, and the hidden signed state.
 
-    `identity` is `identity_notice` for a self-registered client; `ask_tenant` adds the
-    organisation field (such a client has no tenant until a user signs in)."""
+    `resource` is the API the token will be for; `identity` is `identity_notice` for a
+    self-registered client; `ask_tenant` adds the organisation field (such a client has no tenant
+    until a user signs in)."""
     e = html.escape
-    items = "\n".join(
-        f'<li>{e(SCOPE_DESCRIPTIONS.get(s, s))} <code>{e(s)}</code></li>' for s in request.scopes)
+    resource_name, resource_about, items = what_is_granted(resource, request.scopes)
     origin = redirect_origin(request.redirect_uri)
     page = _template().substitute(
         stylesheet=stylesheet.link(),
         client_name=e(client_name),
         tenant_name=e(tenant_name),
+        resource_name=resource_name,
+        resource_about=resource_about,
         scope_items=items,
         message=f'<p class="message" role="alert">{e(message)}</p>' if message else "",
         # Relative, so the form posts back to wherever this page was served (stage path or custom domain).

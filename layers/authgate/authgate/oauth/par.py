@@ -42,7 +42,7 @@ def post_par(request: Request) -> Response:
         raise ApiError("invalid_request", "Request objects (the request parameter, RFC 9101) are not supported; "
                                           "push the authorization parameters themselves.")
     creds = client_auth.read_credentials(request, form)
-    client = client_auth.authenticate(request, form, creds)
+    client = client_auth.authenticate(request, form, creds, resolve_documents=True)
     # client_id is a required authorization request parameter (2.1); Basic credentials and an
     # assertion name the client already, and a different client_id was refused with them.
     form = {**form, "client_id": client.client_id}

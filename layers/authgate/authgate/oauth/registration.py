@@ -8,7 +8,8 @@ Client ID Metadata Document (client_metadata.rules); software statements are not
 Registration has its own limit per source address and its own metric (ClientRegistrations);
 the deployment caps how many unassigned registrations it holds, a tenant how many it holds
 (stores.registrations). The registration access token is shown once and stored hashed; it
-works only on its own client's configuration URI (RFC 7592 3: anything else is invalid_token).
+works only on its own client's configuration URI (RFC 7592 3: anything else is invalid_token),
+and each update (PUT) replaces it with a new one, returned once, the old one refused from then on.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from authgate.stores.exceptions import ClientExists, ClientNotFound
 from authgate.stores.registrations import (
     DAY,
     UNASSIGNED,
+    UNUSED_LIFETIME,
     RegistrationStore,
     token_hash,
     token_matches,
@@ -95,7 +97,8 @@ def _client(stated: rules.StatedMetadata, client_id: str, now: int, token: str, 
         redirect_uris=stated.redirect_uris, grant_types=stated.grant_types, scopes=stated.scopes,
         name=stated.name, created_at=now, jwks=keys, token_endpoint_auth_method=stated.auth_method,
         dpop_bound_access_tokens=stated.dpop_bound_access_tokens, source=SOURCE,
-        expires_at=now + get_settings().registration_idle_days * DAY,
+        # Unused until a user signs in to it (stores.registrations): a day, then the idle lifetime.
+        expires_at=now + UNUSED_LIFETIME,
         registration_token_hash=token_hash(token) if token else "", registration_pool=pool)
 
 
@@ -124,18 +127,28 @@ def post_register(request: Request) -> Response:
     _enabled()
     _limit(request.source_ip)
     stated = _checked(_body(request))
-    settings, now = get_settings(), clock.seconds()
-    if RegistrationStore().live_count(UNASSIGNED, now, settings.registration_cap) >= settings.registration_cap:
-        raise ApiError("registration_limit_reached", "This deployment holds as many unassigned registered clients "
-                       "as it allows; try again later.", oauth_error="access_denied")
+    _pool_has_room(clock.seconds())
     token = secrets.token_urlsafe(32)
-    client = _client(stated, f"dcr_{secrets.token_hex(16)}", now, token)
+    client = _client(stated, f"dcr_{secrets.token_hex(16)}", clock.seconds(), token)
     try:
         ClientStore().create_record(client)
     except ClientExists:  # 128 random bits: never in practice
         raise ApiError("server_error", internal="registered client_id collision") from None
     _count_registration()
     return Response.json(201, _view(client, base_url(request), token), headers=NO_STORE)
+
+
+def _pool_has_room(now: int) -> None:
+    """The deployment's unassigned pool is below its cap, or 503 registration_pool_full with Retry-After:
+    when the next unused registration expires (RFC 9110 15.6.4, 10.2.3; counted in the
+    RegistrationPoolFull metric, http.metrics)."""
+    store, cap = RegistrationStore(), get_settings().registration_cap
+    if store.live_count(UNASSIGNED, now, cap) < cap:
+        return
+    retry = max(1, min(UNUSED_LIFETIME, (store.next_expiry(UNASSIGNED, now) or now + 60) - now))
+    raise ApiError("registration_pool_full", "This deployment holds as many registered clients no one has signed "
+                   f"in to yet as it allows; retry after {retry} seconds.", oauth_error="temporarily_unavailable",
+                   headers={"Retry-After": str(retry)})
 
 
 def _authorized(request: Request) -> Client:
@@ -158,7 +171,12 @@ def get_registration(request: Request) -> Response:
 
 
 def put_registration(request: Request) -> Response:
-    """RFC 7592 2.2: replace the client's metadata (client_id must match; no secret may be sent)."""
+    """RFC 7592 2.2: replace the client's metadata (client_id must match; no secret may be sent).
+
+    Every update issues a new registration access token, in the response, and the one presented
+    stops working at once (RFC 7592 3: the client MUST discard it): a token that leaked is good
+    only until its owner's next update. Only the metadata changes: the client_id, the pool and
+    the expiry stay as they were."""
     client = _authorized(request)
     doc = _body(request)
     if doc.get("client_id") != client.client_id:
@@ -166,14 +184,19 @@ def put_registration(request: Request) -> Response:
                        oauth_error="invalid_client_metadata")
     body = {k: v for k, v in doc.items() if k not in ("client_id", "registration_access_token",
                                                       "registration_client_uri", "client_id_issued_at")}
-    updated = _client(_checked(body), client.client_id, client.created_at, "", client.tenant_id,
-                      client.registration_pool)._replace(registration_token_hash=client.registration_token_hash)
+    # The metadata changes and the token rotates (RFC 7592 3); the pool and the expiry stay (a
+    # replacement is not a new registration, and an expiry computed from created_at could lie in the past).
+    token = secrets.token_urlsafe(32)
+    updated = _client(_checked(body), client.client_id, client.created_at, token, client.tenant_id,
+                      client.registration_pool)._replace(expires_at=client.expires_at)
     try:
-        ClientStore().replace(updated)
+        # Only while the presented token is still the current one: two updates with it, one wins.
+        RegistrationStore().replace(updated, client.registration_token_hash)
     except ClientNotFound:
-        raise ApiError("invalid_registration_token", "The client no longer exists.", oauth_error="invalid_token",
+        raise ApiError("invalid_registration_token", "The client no longer exists, or its registration access "
+                       "token was replaced meanwhile.", oauth_error="invalid_token",
                        headers={"WWW-Authenticate": bearer("oauth", "invalid_token")}) from None
-    return Response.json(200, _view(updated, base_url(request)), headers=NO_STORE)
+    return Response.json(200, _view(updated, base_url(request), token), headers=NO_STORE)
 
 
 def delete_registration(request: Request) -> Response:

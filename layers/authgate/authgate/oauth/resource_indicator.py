@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from authgate.errors import ApiError
-from authgate.oauth.scopes import KNOWN_SCOPES
+from authgate.oauth.scopes import (
+    CHARGES_DESCRIPTION,
+    CHARGES_NAME,
+    CHARGES_SCOPE_DESCRIPTIONS,
+    KNOWN_SCOPES,
+)
 from authgate.resources.model import Resource
 from authgate.tokens.jwt_profile import default_audience
 
@@ -25,7 +30,8 @@ if TYPE_CHECKING:
 
 def builtin_resource(issuer: str) -> Resource:
     """The charges API as a resource: every tenant, the scopes every deployment knows."""
-    return Resource(resource=default_audience(issuer), scopes=KNOWN_SCOPES, builtin=True)
+    return Resource(resource=default_audience(issuer), scopes=KNOWN_SCOPES, name=CHARGES_NAME,
+                    description=CHARGES_DESCRIPTION, scope_descriptions=CHARGES_SCOPE_DESCRIPTIONS, builtin=True)
 
 
 def several_resources() -> ApiError:
@@ -52,8 +58,11 @@ def requested_resource(values: list[str], issuer: str) -> str | None:
     return value
 
 
-def resolve(named: str | None, issuer: str, tenant_id: str) -> Resource:
-    """The resource a token will be for: the named one if registered and open to the tenant (RFC 8707 2)."""
+def resolve(named: str | None, issuer: str, tenant_id: str | None) -> Resource:
+    """The resource a token will be for: the named one if registered and open to the tenant (RFC 8707 2).
+
+    `tenant_id` None: not known yet (a self-registered client before its user signs in); the
+    tenant is checked once it is."""
     builtin = builtin_resource(issuer)
     if named is None or named.rstrip("/") == builtin.resource:
         return builtin
@@ -63,7 +72,7 @@ def resolve(named: str | None, issuer: str, tenant_id: str) -> Resource:
     if resource is None:
         raise ApiError("unknown_resource", f"The resource {named[:200]} is not registered with this "
                                            "authorization server.", oauth_error="invalid_target")
-    if not resource.allows_tenant(tenant_id):
+    if tenant_id is not None and not resource.allows_tenant(tenant_id):
         raise ApiError("resource_not_allowed", f"The resource {named[:200]} is not available to this tenant.",
                        oauth_error="invalid_target", internal=f"tenant={tenant_id}")
     return resource
@@ -77,19 +86,28 @@ def granted_resource(recorded: str | None, named: str | None, issuer: str, tenan
     return recorded_resource
 
 
-def client_may_request(client: Client, resource: Resource, scope: str) -> bool:
+def client_may_request(client: Client, resource: Resource, scope: str, *, consent: bool) -> bool:
     """Whether the client's registration lets it ask for `scope` of `resource`.
 
     The charges API keeps its rule: a client asks only for scopes it is registered with. For a
-    registered resource, a client registered with some of its scopes is limited to those; one
-    registered with none of them (an agent that met the resource today) may ask for any, and
-    the resource's list and the tenant decide. So may a client that registered itself (RFC 7591,
-    or a metadata document): its `scope` is what it said it would use, not a limit an
-    administrator set, and MCP clients register with the scope of the first challenge, then step
-    up (RFC 6750 3.1) without registering again; the person consents to each request.
+    registered resource, the scopes an administrator granted the client for it (`resource_scopes`,
+    `authgate clients update --resource-scopes`) are all it may have. Without such a grant:
+    - where no person consents (`consent` False: client_credentials, password), nothing: a new
+      resource is not open to every client of its tenants (RFC 6749 4.4, RFC 9700 2.3);
+    - where a person consents to each request (authorization code, refresh), any of the resource's
+      scopes, and the resource's list, the tenant and the person decide. That holds for a client that
+      registered itself (RFC 7591, or a metadata document): its `scope` is what it said it would
+      use, and MCP clients register with the scope of the first challenge, then step up (RFC 6750
+      3.1) without registering again. An administrator's client registered with some of the
+      resource's scopes in `scopes` stays limited to those.
     """
     if resource.builtin:
         return scope in client.scopes
+    granted = client.granted_scopes(resource.resource)
+    if granted:
+        return scope in granted
+    if not consent:
+        return False
     if client.source in ("registration", "metadata_document") or not any(s in client.scopes for s in resource.scopes):
         return True
     return scope in client.scopes

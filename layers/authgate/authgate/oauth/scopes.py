@@ -6,6 +6,11 @@ import re
 
 # Known on every deployment (docs/oauth.md); clients are registered with a subset, tenants may forbid some.
 KNOWN_SCOPES: tuple[str, ...] = ("charges:read", "charges:write", "charges:refund")
+# The charges API as the consent page names it (oauth.resource_indicator.builtin_resource).
+CHARGES_NAME = "Charges API"
+CHARGES_DESCRIPTION = "Your organisation's charges, refunds and invoices."
+CHARGES_SCOPE_DESCRIPTIONS: tuple[tuple[str, str], ...] = (
+    ("charges:read", "See your charges"), ("charges:refund", "Refund charges"), ("charges:write", "Create charges"))
 
 # scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), space-delimited (RFC 6749 3.3).
 _SCOPE_TOKEN = re.compile(r"[\x21\x23-\x5B\x5D-\x7E]+")

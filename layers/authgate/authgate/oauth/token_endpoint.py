@@ -33,7 +33,7 @@ def post_token(request: Request) -> Response:
         raise ApiError("invalid_request", "The grant_type parameter is required.")
     creds = client_auth.read_credentials(request, form)
     grant = grant_for(grant_type)
-    client = client_auth.authenticate(request, form, creds)
+    client = client_auth.authenticate(request, form, creds, resolve_documents=True)
     if not client.allows_grant(grant_type):
         raise ApiError("unauthorized_client", f"This client may not use the {grant_type} grant.")
     check_grant(client, grant_type)

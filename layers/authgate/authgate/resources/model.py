@@ -23,11 +23,20 @@ class Resource(NamedTuple):
     # The confidential client that may introspect its tokens (RFC 7662 2.1, 4).
     introspection_client_id: str = ""
     created_at: int = 0
+    # What the consent page tells a person: the API's name and what it holds, and what each scope
+    # allows, as sorted (scope, text) pairs (a scope without one is shown by its name).
+    name: str = ""
+    description: str = ""
+    scope_descriptions: tuple[tuple[str, str], ...] = ()
     # The charges API: known without a record.
     builtin: bool = False
 
     def allows_tenant(self, tenant_id: str) -> bool:
         return not self.tenants or tenant_id in self.tenants
+
+    def describes(self, scope: str) -> str:
+        """What `scope` allows, in the resource's words ("" when it gave none)."""
+        return next((text for name, text in self.scope_descriptions if name == scope), "")
 
     def public_view(self) -> dict[str, Any]:
         """What an admin listing shows (a resource holds no secret)."""
@@ -44,6 +53,9 @@ FIELDS = (
     Field("tenants", "STRINGS", ()),
     Field("introspection_client_id", "S", ""),
     Field("created_at", "N", 0),
+    Field("name", "S", "", omit_empty=True),
+    Field("description", "S", "", omit_empty=True),
+    Field("scope_descriptions", "MAP", (), omit_empty=True),
 )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from authgate import clock
 from authgate.clients.model import (
+    DOCUMENT_SOURCE,
     MAX_CLIENT_ID_LENGTH,
     Client,
     check_registration,
@@ -72,6 +73,10 @@ class ClientStore(TableStore):
 
     @staticmethod
     def visible(client: Client, any_environment: bool = False) -> Client | None:
+        """The client as a request may see it: None when of another environment, or expired (a registration
+        no one used, a metadata document's cache entry) but not yet removed by DynamoDB's TTL."""
+        if client.expired(clock.seconds()):
+            return None
         if any_environment or client.environment == get_settings().stage:
             return client
         return None
@@ -83,7 +88,8 @@ class ClientStore(TableStore):
                environment: str | None = None, secret: str | None = None,
                jwks: Iterable[dict[str, Any]] = (), token_endpoint_auth_method: str = "",
                require_pushed_authorization_requests: bool = False,
-               profile: str = "", dpop_bound_access_tokens: bool = False) -> tuple[Client, str | None]:
+               profile: str = "", dpop_bound_access_tokens: bool = False,
+               resource_scopes: Iterable[tuple[str, tuple[str, ...]]] = ()) -> tuple[Client, str | None]:
         """Register a client; returns it and its plaintext secret (confidential only), shown ONCE.
 
         `secret` lets a local seed fix a known demo secret; otherwise one is generated. A
@@ -103,11 +109,15 @@ class ClientStore(TableStore):
             error_format=error_format, requires_admin_approval=requires_admin_approval, name=name,
             created_at=clock.seconds(), jwks=tuple(jwks), token_endpoint_auth_method=token_endpoint_auth_method,
             require_pushed_authorization_requests=require_pushed_authorization_requests, profile=profile,
-            dpop_bound_access_tokens=dpop_bound_access_tokens,
+            dpop_bound_access_tokens=dpop_bound_access_tokens, resource_scopes=tuple(sorted(resource_scopes)),
         )
         with self.faults("create", refused=lambda: ClientExists(client.client_id)):
+            # A cached metadata document under this id gives way (draft-ietf-oauth-client-id-metadata-
+            # document-02 7.2, pre-registration): the administrator's record wins, and is never fetched over.
             self.db.put_item(TableName=self.table, Item=to_item(client),
-                             ConditionExpression="attribute_not_exists(client_id)")
+                             ConditionExpression="attribute_not_exists(client_id) OR #source = :document",
+                             ExpressionAttributeNames={"#source": "source"},
+                             ExpressionAttributeValues={":document": s(DOCUMENT_SOURCE)})
         self._index_origins(client)
         return client, plaintext
 
@@ -138,6 +148,22 @@ class ClientStore(TableStore):
         with self.faults("replace", refused=lambda: ClientNotFound(client.client_id)):
             self.db.put_item(TableName=self.table, Item=to_item(client),
                              ConditionExpression="attribute_exists(client_id)")
+
+    def delete(self, client: Client) -> None:
+        """Remove a client as it was read, and its browser-origin entries; ClientNotFound if the record
+        is gone or another source's meanwhile (an administrator's, over a cached document)."""
+        values: dict[str, Any] = {":source": s(client.source)} if client.source else {}
+        with self.faults("delete", refused=lambda: ClientNotFound(client.client_id)):
+            self.db.delete_item(
+                TableName=self.table, Key=self.key(client.client_id), ExpressionAttributeNames={"#source": "source"},
+                ConditionExpression=("#source = :source" if client.source
+                                     else "attribute_exists(client_id) AND attribute_not_exists(#source)"),
+                **({"ExpressionAttributeValues": values} if values else {}))
+        for origin in sorted(browser_origins(client)):
+            with self.faults("unindex_origin"):
+                self.db.update_item(
+                    TableName=self.table, Key=self.key(origin_record_id(client.environment, origin)),
+                    UpdateExpression="DELETE clients :c", ExpressionAttributeValues={":c": {"SS": [client.client_id]}})
 
     def _index_origins(self, client: Client) -> None:
         """Record the client under each of its browser origins (one UpdateItem per origin)."""

@@ -157,6 +157,10 @@ class TenantExists(StoreError):
     """A tenant with this id is already stored (create never overwrites)."""
 
 
+class TenantNotFound(StoreError, LookupError):
+    """No tenant with this id (an update's target)."""
+
+
 class ClientExists(StoreError):
     """A client with this id is already registered."""
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
+from authgate import records
+from authgate.records import Field
 from authgate.stores.base import TableStore
-from authgate.stores.exceptions import TenantExists
+from authgate.stores.exceptions import TenantExists, TenantNotFound
 
 
 class Tenant(NamedTuple):
@@ -39,40 +41,42 @@ class Tenant(NamedTuple):
         return client_id in self.approved_clients
 
 
-def _strings(attr: dict[str, Any] | None) -> list[str]:
-    if not attr:
-        return []
-    if "L" in attr:
-        return [v["S"] for v in attr["L"] if "S" in v]
-    return list(attr.get("SS", ()))
+# A tenant's attributes, in `Tenant`'s order: the DynamoDB item, the seed loader and the admin
+# commands' settings (authgate_cli.admin.tenant_settings) follow it. To add a setting, add it to
+# `Tenant`, here, and to the admin table of settings.
+FIELDS = (
+    Field("tenant_id", "S"),
+    Field("name", "S", ""),
+    Field("currencies", "STRINGS", ()),
+    Field("forbidden_scopes", "STRINGS", ()),
+    Field("approved_clients", "STRINGS", ()),
+    Field("client_metadata_hosts", "STRINGS", (), omit_empty=True),
+    Field("registered_clients", "BOOL", False, omit_empty=True),
+    Field("registered_clients_cap", "N", 100),
+)
+# Held as sets in `Tenant` (order means nothing; stored sorted).
+_SETS = ("forbidden_scopes", "approved_clients")
 
 
-def from_item(item: dict[str, Any]) -> Tenant:
-    return Tenant(
-        tenant_id=item["tenant_id"]["S"],
-        name=item.get("name", {}).get("S", ""),
-        currencies=tuple(_strings(item.get("currencies"))),
-        forbidden_scopes=frozenset(_strings(item.get("forbidden_scopes"))),
-        approved_clients=frozenset(_strings(item.get("approved_clients"))),
-        client_metadata_hosts=tuple(_strings(item.get("client_metadata_hosts"))),
-        registered_clients=bool(item.get("registered_clients", {}).get("BOOL", False)),
-        registered_clients_cap=int(item.get("registered_clients_cap", {}).get("N", "100")),
-    )
+def tenant_of(values: Mapping[str, Any]) -> Tenant:
+    """A Tenant from values by field name (a seed's JSON, an item read back): sets for the set-valued fields,
+    tuples for lists; absent fields take their defaults, unknown names are ignored."""
+    known = {f.name: values[f.name] for f in FIELDS if f.name in values}
+    for name, value in known.items():
+        if isinstance(value, (list, tuple, set, frozenset)):
+            known[name] = frozenset(value) if name in _SETS else tuple(value)
+    return Tenant(**known)
 
 
-def _to_item(t: Tenant) -> dict[str, Any]:
-    item = {
-        "tenant_id": {"S": t.tenant_id}, "name": {"S": t.name},
-        "currencies": {"L": [{"S": c} for c in t.currencies]},
-        "forbidden_scopes": {"L": [{"S": s} for s in sorted(t.forbidden_scopes)]},
-        "approved_clients": {"L": [{"S": c} for c in sorted(t.approved_clients)]},
-    }
-    if t.client_metadata_hosts:
-        item["client_metadata_hosts"] = {"L": [{"S": h} for h in t.client_metadata_hosts]}
-    if t.registered_clients:
-        item["registered_clients"] = {"BOOL": True}
-        item["registered_clients_cap"] = {"N": str(t.registered_clients_cap)}
-    return item
+def from_item(item: records.Item) -> Tenant:
+    return tenant_of(records.from_item(FIELDS, item))
+
+
+def _to_item(t: Tenant) -> records.Item:
+    values = t._asdict()
+    for name in _SETS:
+        values[name] = sorted(values[name])
+    return records.to_item(FIELDS, values)
 
 
 class TenantStore(TableStore):
@@ -95,6 +99,12 @@ class TenantStore(TableStore):
         with self.faults("create", refused=lambda: TenantExists(tenant.tenant_id)):
             self.db.put_item(TableName=self.table, Item=_to_item(tenant),
                              ConditionExpression="attribute_not_exists(tenant_id)")
+
+    def replace(self, tenant: Tenant) -> None:
+        """Rewrite an existing tenant's settings (admin CLI); raises TenantNotFound if there is none."""
+        with self.faults("replace", refused=lambda: TenantNotFound(tenant.tenant_id)):
+            self.db.put_item(TableName=self.table, Item=_to_item(tenant),
+                             ConditionExpression="attribute_exists(tenant_id)")
 
     def list(self) -> Iterator[Tenant]:
         """Every tenant (a Scan: for the admin CLI, never a request path)."""

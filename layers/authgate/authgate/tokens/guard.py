@@ -128,12 +128,23 @@ def _proof(request: RequestView, scheme: str, token: str, principal: Principal, 
 
 
 def verify_access_token(token: str, *, issuer: str, audience: str | None = None) -> Principal:
-    """Validate a bare token (no request) and check it is not revoked: introspection (RFC 7662), tools."""
+    """Validate a bare token (no request), check it is not revoked and its client still exists (deleted,
+    RFC 7592 2.3, or expired): introspection (RFC 7662), revocation. One strongly consistent BatchGetItem."""
+    from authgate.stores.clients import ClientStore
+
     now = clock.seconds()
     principal = default_validator().validate(token, issuer=issuer, audience=audience or default_audience(issuer),
                                              now=now)
-    if RevocationStore().is_revoked(principal.jti, principal.grant_id, now):
+    reads = BatchRead(operation="introspection.batch_get")
+    revocation = RevocationStore().prefetch(reads, principal.jti, principal.grant_id)
+    clients = ClientStore()
+    client = clients.prefetch(reads, principal.client_id)
+    reads.run()
+    if revocation.revoked(now):
         raise invalid_token("The access token was revoked.")
+    if clients.found(client) is None:
+        raise invalid_token("The client this token was issued to is not registered.",
+                            internal=f"client_id={principal.client_id}")
     return principal
 
 

@@ -45,7 +45,10 @@ def needs_rehash(encoded: str) -> bool:
 
 @cached
 def dummy_hash() -> str:
-    # Work done for unknown users and refused attempts, so timing does not tell them apart.
-    return hash_password(secrets.token_urlsafe(16))
+    """A hash at the current cost that no password matches, checked for unknown users and refused attempts."""
+    # So timing does not tell them apart. Random bytes, not a hash made now: making one would cost
+    # the first unknown user of a warm container a second scrypt, itself a tell.
+    salt, digest = secrets.token_bytes(16), secrets.token_bytes(SCRYPT_DKLEN)
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${base64url.encode(salt)}${base64url.encode(digest)}"
 
 

@@ -13,6 +13,7 @@ def test_off_by_default() -> None:
         False, False, False)
     assert (s.client_metadata_min_cache, s.client_metadata_max_cache, s.client_metadata_fetch_limit) == (
         300, 86400, 30)
+    assert (s.client_metadata_source_limit, s.client_metadata_deployment_limit) == (10, 600)
     assert (s.registration_cap, s.registration_idle_days, s.registration_rate) == (1000, 30, 20)
 
 

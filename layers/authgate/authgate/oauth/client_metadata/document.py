@@ -12,12 +12,12 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from authgate.clients.model import Client
+from authgate.clients.model import DOCUMENT_SOURCE, Client
 from authgate.oauth.client_metadata import rules
 from authgate.oauth.client_metadata.client_id_url import ClientIdUrl
 from authgate.oauth.client_metadata.errors import MetadataRefused
 
-SOURCE = "metadata_document"
+SOURCE = DOCUMENT_SOURCE
 
 
 def _invalid(url: str, why: str) -> MetadataRefused:
@@ -34,10 +34,12 @@ def parse(url: ClientIdUrl, body: bytes) -> dict[str, Any]:
         raise _invalid(url.url, "it is not a JSON object.")
     if doc.get("client_id") != url.url:
         stated = doc.get("client_id")
+        # What the document says is not repeated to the caller: an error page of authgate's must not
+        # carry text someone else's server chose.
         raise MetadataRefused("client_metadata_client_id_mismatch",
-                              f"The client's metadata document at {url.url} names another client_id "
-                              f"({str(stated)[:200] if isinstance(stated, str) else 'none'}); it must be "
-                              "exactly the document's URL.")
+                              f"The client's metadata document at {url.url} names another client_id; it must be "
+                              "exactly the document's URL.",
+                              internal=f"client_id {str(stated)[:200] if isinstance(stated, str) else 'none'}")
     return doc
 
 

@@ -2,10 +2,14 @@
 
 ClientsTable is the cache, shared by every function and container: a fresh record costs the
 same one read as an administrator's client (at the token endpoint, the same BatchGetItem).
-A missing or stale record is fetched again -- under the per-host fetch limit (LimitsTable, one
-UpdateItem) -- validated, and written back with its freshness (`refresh_at`) and a DynamoDB TTL
-(`expires_at`), so unused documents leave the table by themselves. A fetch that fails is never
-cached (5.2) and refuses the request (5.1).
+A missing or stale record is fetched again -- within the fetch budgets (budget.FetchBudget) and
+one deadline for the document and its jwks_uri together -- validated, and written back with
+its freshness (`refresh_at`) and a DynamoDB TTL (`expires_at`), so unused documents leave the
+table by themselves. A fetch that fails is never cached (5.2) and refuses the request (5.1).
+
+A stale record whose refetch authgate's own budgets refuse is served as it is for one more of
+its lifetimes (STALE): a party that spends a host's or the deployment's budget does not lock out
+the clients authgate already holds. A document its host refuses is never served stale.
 
 With the deployment switch off (ClientIdMetadataDocuments=false) nothing is fetched: an https
 client_id is then an unknown client like any other. A record an administrator wrote under an
@@ -15,12 +19,11 @@ https id (draft 7.2, pre-registration) is used as it is, never fetched.
 from __future__ import annotations
 
 import ssl
-from collections.abc import Callable
-from typing import Any
+import time
 
 from authgate import clock
 from authgate.clients.model import Client
-from authgate.oauth.client_metadata import client_id_url, document, fetcher, freshness
+from authgate.oauth.client_metadata import budget, client_id_url, document, fetcher, freshness
 from authgate.oauth.client_metadata.errors import MetadataRefused
 from authgate.settings import Settings, get_settings
 from authgate.stores.clients import ClientStore
@@ -28,7 +31,6 @@ from authgate.stores.exceptions import ClientExists
 
 # A cached document's record outlives its freshness this long before DynamoDB's TTL removes it.
 RECORD_GRACE = 7 * 86400
-FETCH_WINDOW = 60
 JWKS_MAX_BYTES = 16 * 1024
 
 
@@ -42,17 +44,26 @@ def usable(client: Client | None, now: int) -> bool:
     return client is not None and (client.source != document.SOURCE or now < client.refresh_at)
 
 
-class MetadataClients:
-    """Resolves metadata-document clients; the fetch's seams (resolver, TLS context) are injectable."""
+def servable_stale(client: Client, now: int, ceiling: int) -> bool:
+    """A stale document's record may still be served (when authgate's own budgets refuse its
+    refetch) for as long again as it was fresh: its lifetime is refresh_at - created_at (5.2),
+    never more than the cache's `ceiling`."""
+    return now < client.refresh_at + max(0, min(ceiling, client.refresh_at - client.created_at))
 
-    def __init__(self, store: ClientStore | None = None, *, resolver: fetcher.Resolver | None = None,
-                 context: ssl.SSLContext | None = None, settings: Settings | None = None,
-                 limiter: Callable[[str], None] | None = None) -> None:
+
+class MetadataClients:
+    """Resolves metadata-document clients for a request from `source` (its address); the fetch's
+    seams (resolver, TLS context, budgets) are injectable."""
+
+    def __init__(self, store: ClientStore | None = None, *, source: str = "",
+                 resolver: fetcher.Resolver | None = None, context: ssl.SSLContext | None = None,
+                 settings: Settings | None = None, budgets: budget.FetchBudget | None = None) -> None:
         self._store = store or ClientStore()
+        self._source = source
         self._resolver = resolver or fetcher.system_resolver
         self._context = context
         self._settings = settings or get_settings()
-        self._limit = limiter or fetch_limit
+        self._budgets = budgets or budget.FetchBudget(self._settings)
 
     def get(self, client_id: str, any_environment: bool = False) -> Client | None:
         """The client (one GetItem when cached and fresh). An administrator's record under this id
@@ -63,23 +74,41 @@ class MetadataClients:
         return self.refreshed(client_id, client)
 
     def refreshed(self, client_id: str, cached: Client | None) -> Client | None:
-        """`cached` when usable, else the document fetched and validated now (and cached)."""
-        if usable(cached, clock.seconds()) or not self._settings.client_metadata_documents:
+        """`cached` when usable, else the document fetched and validated now (and cached); a stale
+        `cached` when authgate's own budgets refuse the refetch, within servable_stale."""
+        now = clock.seconds()
+        if usable(cached, now) or not self._settings.client_metadata_documents:
             return cached
-        return self.fetch(client_id)
+        try:
+            return self.fetch(client_id, refresh=cached is not None)
+        except MetadataRefused as exc:
+            if (exc.code == "client_metadata_rate_limited" and cached is not None
+                    and servable_stale(cached, now, self._settings.client_metadata_max_cache)):
+                return cached
+            raise
 
-    def fetch(self, client_id: str) -> Client:
-        """Fetch, validate and cache the document at `client_id`; MetadataRefused when any step fails."""
+    def fetch(self, client_id: str, refresh: bool = False) -> Client:
+        """Fetch, validate and cache the document at `client_id` (a `refresh` of a record held, or a
+        new one); MetadataRefused when any step fails."""
         url = client_id_url.parse(client_id)
-        self._limit(url.host)
-        got = self._get(url, fetcher.DEFAULT_LIMITS)
+        kind = budget.REFRESH if refresh else budget.NEW
+        self._budgets.document(kind, url.host, self._source)
+        # One deadline for the document and the keys its jwks_uri names: the request waits 4 s at most.
+        deadline = time.monotonic() + fetcher.DEFAULT_LIMITS.total
+        got = self._get(url, fetcher.DEFAULT_LIMITS, deadline)
         doc = document.parse(url, got.body)
         now = clock.seconds()
         s = self._settings
         ttl = freshness.lifetime(got.cache_control, got.expires, got.date, now,
                                  s.client_metadata_min_cache, s.client_metadata_max_cache)
-        client = document.to_client(url, doc, stage=s.stage, now=now, refresh_at=now + ttl,
-                                    fetch_keys=self._keys)
+
+        def keys(jwks_uri: str) -> bytes:
+            """A private_key_jwt client's jwks_uri, under the same rules (8.6), host budget and deadline."""
+            keys_url = client_id_url.parse(jwks_uri)
+            self._budgets.host(kind, keys_url.host)
+            return self._get(keys_url, fetcher.Limits(max_bytes=JWKS_MAX_BYTES), deadline).body
+
+        client = document.to_client(url, doc, stage=s.stage, now=now, refresh_at=now + ttl, fetch_keys=keys)
         client = client._replace(expires_at=client.refresh_at + RECORD_GRACE)
         try:
             self._store.save(client)
@@ -89,37 +118,6 @@ class MetadataClients:
                                   "by an administrator; it is not resolved as a metadata document.") from None
         return client
 
-    def _get(self, url: client_id_url.ClientIdUrl, limits: fetcher.Limits) -> fetcher.Fetched:
-        return fetcher.fetch(url, resolver=self._resolver, context=self._context, limits=limits,
+    def _get(self, url: client_id_url.ClientIdUrl, limits: fetcher.Limits, deadline: float) -> fetcher.Fetched:
+        return fetcher.fetch(url, resolver=self._resolver, context=self._context, limits=limits, deadline=deadline,
                              allow_loopback=self._settings.allow_loopback_client_metadata)
-
-    def _keys(self, jwks_uri: str) -> bytes:
-        """A private_key_jwt client's jwks_uri, under the same rules (8.6) and limit as the document."""
-        url = client_id_url.parse(jwks_uri)
-        self._limit(url.host)
-        return self._get(url, fetcher.Limits(max_bytes=JWKS_MAX_BYTES)).body
-
-
-def fetch_limit(host: str, dynamodb: Any = None) -> None:
-    """Count one fetch from `host` (LimitsTable, one UpdateItem); MetadataRefused when over the quota.
-
-    Its own limit, apart from the API limits: a burst of authorization requests naming one host
-    cannot make authgate hammer it. Fails open, like the API limiter, when the table is down.
-    """
-    from authgate.limits import degraded
-    from authgate.limits.counters import digest
-    from authgate.limits.window import window_at
-    from authgate.stores.limits import LimitReached, LimitsStore, LimitsUnavailable
-
-    now = clock.now()
-    window = window_at(now, FETCH_WINDOW, f"cimd:{host}")
-    try:
-        LimitsStore(dynamodb).count(f"cimdfetch#{digest(host)}#{window.start}",
-                                    {"fetches": get_settings().client_metadata_fetch_limit}, window.end + 3600)
-    except LimitReached:
-        retry = window.reset_after(now)
-        raise MetadataRefused("client_metadata_rate_limited",
-                              f"Too many fetches of client metadata documents from {host}; retry after "
-                              f"{retry} seconds.", retry_after=retry) from None
-    except LimitsUnavailable as exc:
-        degraded.record("client-metadata-fetch", exc.internal)

@@ -3,7 +3,8 @@
 Shared by Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document-02 4, 4.1)
 and dynamic registration (RFC 7591 2, 3.2.2): the same client may arrive either way.
 
-- redirect_uris: 1 to 10 absolute URIs without fragment: https, http on a loopback address
+- redirect_uris: 1 to 10 absolute URIs without fragment or backslash (browsers read "\\" as "/",
+  WHATWG URL): https, http on a loopback address
   (RFC 8252 7.3), or a native app's private-use scheme with a dot (RFC 8252 7.1);
 - token_endpoint_auth_method: none (the default: there is no shared secret to use) or
   private_key_jwt with jwks or jwks_uri, never both (RFC 7591 2); no client secret of any kind
@@ -90,19 +91,28 @@ def is_loopback_uri(uri: str) -> bool:
     return parts.scheme in ("http", "https") and (parts.hostname or "") in ("127.0.0.1", "::1", "localhost")
 
 
+def redirect_scheme_allowed(uri: str) -> bool:
+    """https, http on a loopback address (RFC 8252 7.3, RFC 9700 2.1), or a native app's private-use
+    scheme such as com.example.app (RFC 8252 7.1)."""
+    scheme = urlsplit(uri).scheme.lower()
+    if scheme == "https" or (scheme == "http" and is_loopback_uri(uri)):
+        return True
+    return scheme not in ("http", "javascript", "data", "file", "vbscript") and "." in scheme
+
+
 def _redirect_uris(raw: Any) -> tuple[str, ...]:
     if not isinstance(raw, list) or not raw or not all(isinstance(u, str) for u in raw):
         raise MetadataProblem("redirect_uris must be a non-empty array of URIs.", redirect=True)
     if len(raw) > MAX_REDIRECT_URIS:
         raise MetadataProblem(f"redirect_uris may hold at most {MAX_REDIRECT_URIS} URIs.", redirect=True)
     for uri in raw:
+        if "\\" in uri:  # refused by well_formed_uri; said plainly (an OAuth description cannot hold one)
+            raise MetadataProblem("a redirect URI must not contain a backslash: browsers read it as a slash, so the "
+                                  "URI would name another host.", redirect=True)
         if not well_formed_uri(uri):
             raise MetadataProblem(f"redirect URI {uri[:100]} is not an absolute URI without a fragment.", redirect=True)
-        scheme = urlsplit(uri).scheme.lower()
-        if scheme == "https" or (scheme == "http" and is_loopback_uri(uri)):
+        if redirect_scheme_allowed(uri):
             continue
-        if scheme not in ("http", "javascript", "data", "file", "vbscript") and "." in scheme:
-            continue  # a native app's private-use scheme (RFC 8252 7.1)
         raise MetadataProblem(f"redirect URI {uri[:100]} must be https, http on a loopback address, or a "
                               "private-use scheme such as com.example.app (RFC 8252 7).", redirect=True)
     return tuple(dict.fromkeys(raw))

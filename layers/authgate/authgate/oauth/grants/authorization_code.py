@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
-from authgate.oauth import pkce
+from authgate.oauth import pkce, tenant_policy
 from authgate.oauth.grant_revocation import revoke_grant
 from authgate.oauth.grants.base import (
     Grant,
     TokenRequest,
     TokenResult,
     check_key_binding,
+    current_scopes,
+    scope_string,
     token_type,
 )
 from authgate.oauth.resource_indicator import granted_resource
+from authgate.oauth.scopes import parse_scope
 from authgate.stores.codes import AuthorizationCode, CodeStore
 from authgate.stores.exceptions import CodeAlreadyUsed, CodeError
 from authgate.stores.refresh_tokens import RefreshTokenStore
+from authgate.stores.tenant_cache import get_tenant
 from authgate.tokens.access_token import issue_access_token
 
 
@@ -75,8 +79,12 @@ class AuthorizationCodeGrant(Grant):
             raise _invalid_grant("Public clients must use PKCE.")
         # RFC 9449 10.1: a code bound by dpop_jkt is redeemed only with a proof of that key.
         check_key_binding(record.dpop_jkt, req.dpop_jkt, "authorization code")
+        # The tenant's switches hold until the token is issued (docs/agents.md); warm-cached for 60 s.
+        tenant = get_tenant(record.tenant_id)
+        tenant_policy.check(client, tenant, grant=True)
         # RFC 8707 2.2: the token request may only name the resource the grant covers.
         resource = granted_resource(record.resource, req.resource, req.issuer, record.tenant_id)
+        scope = scope_string(current_scopes(parse_scope(record.scope), None, client, tenant, resource))
 
         refresh_token = None
         if client.allows_grant("refresh_token"):
@@ -87,6 +95,6 @@ class AuthorizationCodeGrant(Grant):
                 # RFC 9449 5.0: only a public client's refresh tokens are bound to its key.
                 dpop_jkt=req.dpop_jkt if client.is_public else None, resource=record.resource)
         issued = issue_access_token(issuer=req.issuer, subject=record.subject, client_id=client.client_id,
-                                    tenant=record.tenant_id, scope=record.scope, grant_id=record.grant_id,
+                                    tenant=record.tenant_id, scope=scope, grant_id=record.grant_id,
                                     audience=resource.resource, jkt=req.dpop_jkt)
         return TokenResult(issued.token, issued.expires_in, issued.scope, refresh_token, token_type(req))

@@ -93,27 +93,66 @@ def requested_scopes(raw: str | None) -> tuple[str, ...] | None:
 
 def check_scopes(requested: tuple[str, ...] | None, client: Client, tenant: Tenant | None,
                  resource: Resource) -> tuple[str, ...]:
-    """The granted scopes: requested ones if all are the resource's, allowed and not forbidden; else the default.
+    """The granted scopes of a grant no person consents to (client_credentials, password): requested ones if
+    all are the resource's, granted to the client and not forbidden; else the default.
 
-    Absent scope means the resource's scopes the client may ask for, minus the tenant's
-    forbidden ones (RFC 6749 3.3: a documented default; RFC 8707 2: the resource brings its scopes).
+    Absent scope means the resource's scopes the client was granted, minus the tenant's forbidden
+    ones (RFC 6749 3.3: a documented default; RFC 8707 2: the resource brings its scopes).
     """
     forbidden = tenant.forbidden_scopes if tenant else frozenset()
     if requested is None:
-        granted = tuple(s for s in resource.scopes if client_may_request(client, resource, s) and s not in forbidden)
+        granted = tuple(s for s in resource.scopes if _refusal(s, client, forbidden, resource, consent=False) is None)
         if not granted:
             raise ApiError("invalid_scope", "No scope is available to this client.")
         return granted
+    _check_each(requested, client, forbidden, resource, consent=False)
+    return requested
+
+
+def current_scopes(granted: tuple[str, ...], requested: tuple[str, ...] | None, client: Client,
+                   tenant: Tenant | None, resource: Resource) -> tuple[str, ...]:
+    """The scopes a token of a person's grant (code exchange, refresh) may carry now (RFC 6749 6).
+
+    Requested ones must be the grant's (never wider) and still available; without `scope`, the
+    grant's scopes less those since removed from the resource, forbidden by the tenant or withdrawn
+    from the client. The grant itself keeps its scope (a refresh token's is unchanged, RFC 6749 6),
+    so a scope allowed again comes back at the next refresh; nothing left is invalid_scope.
+    """
+    forbidden = tenant.forbidden_scopes if tenant else frozenset()
+    if requested is not None:
+        wider = [s for s in requested if s not in granted]
+        if wider:
+            raise ApiError("invalid_scope", f"The scope {wider[0][:64]!r} exceeds the original grant (RFC 6749 6).")
+        _check_each(requested, client, forbidden, resource, consent=True)
+        return requested
+    kept = tuple(s for s in granted if _refusal(s, client, forbidden, resource, consent=True) is None)
+    if not kept:
+        raise ApiError("invalid_scope", "None of the scopes of this grant is available any more (removed from the "
+                                        "resource, forbidden by the tenant or no longer allowed for the client); "
+                                        "ask the user to authorize again.")
+    return kept
+
+
+def _check_each(requested: tuple[str, ...], client: Client, forbidden: frozenset[str], resource: Resource, *,
+                consent: bool) -> None:
     for scope in requested:
-        if scope not in resource.scopes:
-            raise ApiError("invalid_scope", f"The scope {scope[:64]!r} is unknown.")
-        if not client_may_request(client, resource, scope):
-            raise ApiError("invalid_scope", f"The scope {scope!r} is not allowed for this client.")
-        if scope in forbidden:
-            raise ApiError("invalid_scope", f"The scope {scope!r} is forbidden by the tenant.")
+        refused = _refusal(scope, client, forbidden, resource, consent=consent)
+        if refused:
+            raise ApiError("invalid_scope", refused)
     if not requested:
         raise ApiError("invalid_scope", "The scope parameter is empty.")
-    return requested
+
+
+def _refusal(scope: str, client: Client, forbidden: frozenset[str], resource: Resource, *,
+             consent: bool) -> str | None:
+    """Why `scope` may not be in this token (RFC 6749 3.3, RFC 8707 2), or None."""
+    if scope not in resource.scopes:
+        return f"The scope {scope[:64]!r} is unknown."
+    if not client_may_request(client, resource, scope, consent=consent):
+        return f"The scope {scope!r} is not allowed for this client."
+    if scope in forbidden:
+        return f"The scope {scope!r} is forbidden by the tenant."
+    return None
 
 
 def scope_string(scopes: tuple[str, ...]) -> str:

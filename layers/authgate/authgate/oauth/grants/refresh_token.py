@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
+from authgate.oauth import tenant_policy
 from authgate.oauth.client_profile import rotates_refresh_tokens
 from authgate.oauth.grant_revocation import revoke_grant
 from authgate.oauth.grants.base import (
@@ -21,6 +22,7 @@ from authgate.oauth.grants.base import (
     TokenRequest,
     TokenResult,
     check_key_binding,
+    current_scopes,
     requested_scopes,
     scope_string,
     token_type,
@@ -29,6 +31,7 @@ from authgate.oauth.resource_indicator import granted_resource
 from authgate.oauth.scopes import parse_scope
 from authgate.stores.exceptions import RotationFailed
 from authgate.stores.refresh_tokens import RefreshTokenStore
+from authgate.stores.tenant_cache import get_tenant
 from authgate.tokens.access_token import issue_access_token
 
 
@@ -53,15 +56,13 @@ class RefreshTokenGrant(Grant):
         if record.state != "active":
             raise ApiError("invalid_grant", "The refresh token has been revoked.")
         check_key_binding(record.dpop_jkt, req.dpop_jkt, "refresh token")
+        # The tenant's switches hold for grants made before they changed (docs/agents.md): its policy on a
+        # self-registered client, its forbidden scopes. Warm-cached for 60 s.
+        tenant = get_tenant(record.tenant_id)
+        tenant_policy.check(req.client, tenant, grant=True)
         # RFC 8707 2.2: the grant's resource, named again or not; still registered and open to the tenant.
         resource = granted_resource(record.resource, req.resource, req.issuer, record.tenant_id)
-
-        granted = parse_scope(record.scope)
-        if requested is not None:
-            wider = [s for s in requested if s not in granted]
-            if wider:
-                raise ApiError("invalid_scope", f"The scope {wider[0][:64]!r} exceeds the original grant (RFC 6749 6).")
-            granted = requested
+        granted = current_scopes(parse_scope(record.scope), requested, req.client, tenant, resource)
         if rotates_refresh_tokens(req.client):
             try:
                 new_token = store.rotate(record, req.now)

@@ -14,7 +14,8 @@ The guard is the team's code, not authgate's (PyJWT stands for whatever JOSE lib
 - MCP scope challenges: a tool the token's scopes do not cover is 403 `insufficient_scope` with
   `scope="<the token's scopes and what the tool needs>"`, and the client steps up.
 
-Run: `python -m tests.e2e.mcp_server` with MCP_ISSUER, MCP_RESOURCE (http://127.0.0.1:PORT/mcp),
+Run: `mcp-notes-server` (this example's console script; `make mcp-example` installs it into
+examples/mcp/.venv) with MCP_ISSUER, MCP_RESOURCE (http://127.0.0.1:PORT/mcp),
 MCP_INTROSPECTION_CLIENT_ID and MCP_INTROSPECTION_CLIENT_SECRET in the environment.
 """
 

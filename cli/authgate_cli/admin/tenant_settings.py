@@ -1,0 +1,200 @@
+"""The table of a tenant's settings that `authgate tenants create | update | show | list` share.
+
+Each `Setting` names its Tenant field (authgate.stores.tenants.FIELDS), its flag, how one value is
+read and checked, and its help; the commands' flags, the Tenant they build, the JSON and text views
+all come from `SETTINGS`. A new tenant setting is one more line here (and its field in the store).
+
+Kinds: "text" (one value), "list" (repeat the flag; order kept, duplicates dropped), "set" (the
+same, order meaningless), "switch" (--flag / --no-flag), "number". On `update`, a list or set flag
+replaces the whole list and `--no-FLAG` empties it; a flag not given leaves the setting as it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, NamedTuple
+
+from authgate_cli.admin import arguments
+
+Kind = Literal["text", "list", "set", "switch", "number"]
+NAME_MAX = 200
+CAP_RANGE = (1, 100_000)
+# Tenant and client ids end up in keys, tokens and log lines: a letter or digit, then letters,
+# digits, ".", "_" or "-" ("#" separates parts of the limiter's keys, so never in an id).
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_HOST = re.compile(r"\.?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
+
+
+class InvalidInput(ValueError):
+    """One argument is not acceptable; the message names it."""
+
+
+def tenant_id(kind: str, value: str) -> str:
+    """A tenant or client id as tenants use them."""
+    if not _ID.fullmatch(value):
+        raise InvalidInput(f"invalid {kind} {value!r}: 1-64 characters, letters, digits, '.', '_' or '-', "
+                           "starting with a letter or digit")
+    return value
+
+
+def _name(value: str) -> str:
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in value):
+        raise InvalidInput(f"invalid name {value!r}: control characters are not allowed")
+    if not value.strip() or len(value) > NAME_MAX:
+        raise InvalidInput(f"invalid name {value!r}: 1-{NAME_MAX} characters")
+    return value.strip()
+
+
+def _currency(value: str) -> str:
+    from authgate.charges.currencies import is_iso_4217
+
+    code = value.lower()
+    if not is_iso_4217(code):
+        raise InvalidInput(f"unknown currency {value!r}: an ISO 4217 code such as usd or eur")
+    return code
+
+
+def _scope(value: str) -> str:
+    """A scope token; whether it is known is asked of the stack (`on_the_stack`)."""
+    try:
+        return arguments.scope_token(value, "--forbid-scope")
+    except arguments.InvalidInput as exc:
+        raise InvalidInput(str(exc)) from None
+
+
+def _client(value: str) -> str:
+    return tenant_id("client id", value)
+
+
+def _host(value: str) -> str:
+    """A host ("tools.example"), a domain (".example.com") or * (docs/agents.md)."""
+    if value == "*" or _HOST.fullmatch(value):
+        return value
+    raise InvalidInput(f"--client-metadata-host {value!r}: give a host (tools.example), a domain (.example.com) or *")
+
+
+def _cap(value: str) -> int:
+    low, high = CAP_RANGE
+    try:
+        number = int(value)
+    except ValueError:
+        number = low - 1
+    if not low <= number <= high:
+        raise InvalidInput(f"--registered-clients-cap must be between {low} and {high}, got {value}")
+    return number
+
+
+class Setting(NamedTuple):
+    """One tenant setting: its Tenant field, its flag, its kind, how one value is read, and its help."""
+
+    field: str
+    flag: str
+    kind: Kind
+    read: Callable[[str], Any]
+    help: str
+    metavar: str = "VALUE"
+    # Its column in `authgate tenants list` ("": not listed there; `show` shows every setting).
+    column: str = ""
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("name", "--name", "text", _name, "display name (default: the id)", "NAME", "NAME"),
+    Setting("currencies", "--currency", "list", _currency,
+            "ISO 4217 currency its charges may use (repeat; at least one)", "CODE", "CURRENCIES"),
+    Setting("forbidden_scopes", "--forbid-scope", "set", _scope, "scope its users may never grant (repeat)",
+            "SCOPE", "FORBIDDEN SCOPES"),
+    Setting("approved_clients", "--approve-client", "set", _client,
+            "client its admin approves (repeat; for clients registered with --requires-admin-approval)",
+            "CLIENT_ID", "APPROVED CLIENTS"),
+    Setting("client_metadata_hosts", "--client-metadata-host", "list", _host,
+            "its users may authorize clients whose metadata document is on HOST, under the domain .DOMAIN, or "
+            "anywhere (*) (repeat; none by default; docs/agents.md)", "HOST"),
+    Setting("registered_clients", "--registered-clients", "switch", bool,
+            "whether its users may authorize clients that registered themselves (RFC 7591; docs/agents.md)"),
+    Setting("registered_clients_cap", "--registered-clients-cap", "number", _cap,
+            "how many registered clients it holds at most (default 100)", "N"),
+)
+
+
+def add_flags(parser: argparse.ArgumentParser, *, update: bool) -> None:
+    """Every setting's flag; on update, `--no-FLAG` too for lists and sets (empty them). Not given: None."""
+    for s in SETTINGS:
+        if s.kind == "switch":
+            parser.add_argument(s.flag, dest=s.field, action=argparse.BooleanOptionalAction, default=None, help=s.help)
+        elif s.kind in ("list", "set"):
+            parser.add_argument(s.flag, dest=s.field, action="append", default=None, metavar=s.metavar, help=s.help)
+            if update:
+                parser.add_argument(f"--no-{s.flag[2:]}", dest=s.field, action="store_const", const=[],
+                                    help=f"empty the {s.flag} list")
+        else:
+            parser.add_argument(s.flag, dest=s.field, default=None, metavar=s.metavar, help=s.help)
+
+
+def given(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings the arguments set, read and checked (InvalidInput names the first bad one)."""
+    values: dict[str, Any] = {}
+    for s in SETTINGS:
+        raw = getattr(args, s.field, None)
+        if raw is None:
+            continue
+        if s.kind in ("list", "set"):
+            items = [s.read(str(v)) for v in raw]
+            values[s.field] = frozenset(items) if s.kind == "set" else tuple(dict.fromkeys(items))
+        elif s.kind == "switch":
+            values[s.field] = bool(raw)
+        else:
+            values[s.field] = s.read(str(raw))
+    return values
+
+
+def checked(tenant: Any) -> Any:
+    """The rules across settings, for a new tenant and an updated one alike."""
+    if not tenant.currencies:
+        raise InvalidInput("give at least one --currency (the currencies this tenant's charges may use)")
+    return tenant
+
+
+def on_the_stack(tenant: Any) -> None:
+    """What only the stack acted on can tell: every forbidden scope is known there (the charges API's, or a
+    registered resource's)."""
+    try:
+        arguments.known_scopes(sorted(tenant.forbidden_scopes))
+    except arguments.InvalidInput as exc:
+        raise InvalidInput(str(exc)) from None
+
+
+def view(tenant: Any) -> dict[str, Any]:
+    """The JSON view: the id, then every setting (lists for lists, sorted lists for sets)."""
+    out: dict[str, Any] = {"tenant_id": tenant.tenant_id}
+    for s in SETTINGS:
+        value = getattr(tenant, s.field)
+        out[s.field] = sorted(value) if s.kind == "set" else list(value) if s.kind == "list" else value
+    return out
+
+
+def shown(value: Any) -> str:
+    """One setting's value in text output."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple, frozenset, set)):
+        return " ".join(sorted(value) if isinstance(value, (frozenset, set)) else value) or "-"
+    return str(value)
+
+
+def columns(tenant: Any) -> tuple[str, ...]:
+    """The tenant's row in `authgate tenants list`."""
+    return (tenant.tenant_id, *(shown(getattr(tenant, s.field)).replace(" ", ",") if s.field == "currencies"
+                                else shown(getattr(tenant, s.field)) for s in SETTINGS if s.column))
+
+
+HEADINGS = ("TENANT_ID", *(s.column for s in SETTINGS if s.column))
+
+
+def lines(tenant: Any) -> list[str]:
+    """Every setting of one tenant, one per line (`authgate tenants show`)."""
+    values: Mapping[str, Any] = {"tenant_id": tenant.tenant_id, **{s.field: getattr(tenant, s.field) for s in SETTINGS}}
+    width = max(len(k) for k in values) + 1
+    return [f"{(k + ':').ljust(width)} {shown(v)}" for k, v in values.items()]

@@ -1,0 +1,118 @@
+"""The sign-in form of a self-registered client tells no tenant from another until the password is right.
+
+The person names their organisation (tenant) on the form. Before the password is checked the answer
+may not depend on that tenant: whether it exists, forbids the requested scopes, refuses the client,
+or keeps the resource from it (issue 26 item 5). Each answer costs the same one scrypt. After a
+correct password, the tenant's refusals are shown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from authgate.resources.model import Resource
+from tests.demo import ISSUER
+from tests.document_server import DocumentServer
+from tests.functional.authorize_support import (
+    Browser,
+    Page,
+    assert_error_page,
+    headers_of,
+    page_of,
+    redirect_of,
+)
+from tests.functional.self_registration_support import params, query
+
+# Slow: every test signs in several times at full scrypt cost.
+pytestmark = pytest.mark.slow
+
+MCP = "https://mcp.example.com/mcp"
+# The tenants a person might type, each with a user alice / alice-password where it exists.
+TENANTS = {
+    "demo": {},                                                    # accepts the client (client_metadata_hosts *)
+    "forbids": {"forbidden_scopes": frozenset({"charges:read"})},  # forbids the requested scope
+    "refuses": {"client_metadata_hosts": ()},                      # does not accept the client
+    "no-such-org": None,                                           # does not exist
+}
+
+
+@pytest.fixture
+def tenants(cimd: DocumentServer) -> None:
+    from authgate.stores.resources import ResourceStore
+    from authgate.stores.tenants import TenantStore
+    from authgate.stores.users import UserStore
+
+    store = TenantStore()
+    demo = store.get("demo")
+    assert demo is not None
+    for tenant_id, settings in TENANTS.items():
+        if settings is not None and tenant_id != "demo":
+            store.put(demo._replace(tenant_id=tenant_id, name=tenant_id.title(), **settings))
+            UserStore().create(tenant_id, "alice", "alice-password")
+    ResourceStore().create(Resource(MCP, ("mcp:read",), ("demo",)))
+
+
+@pytest.fixture
+def scrypts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], int]]:
+    """How many scrypt derivations ran (hashlib's, the standard library's: nothing of authgate is replaced)."""
+    real, count = hashlib.scrypt, [0]
+
+    def counted(*args: Any, **kwargs: Any) -> bytes:
+        count[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hashlib, "scrypt", counted)
+    yield lambda: count[0]
+
+
+def post(browser: Browser, page: Page, tenant: str, password: str) -> dict[str, Any]:
+    return browser.post(list(page.hidden().items()) + [("tenant", tenant), ("username", "alice"),
+                                                       ("password", password), ("decision", "approve")])
+
+
+def seen(result: dict[str, Any], tenant: str) -> tuple[int, dict[str, str], str]:
+    """The whole response, with what differs by nature removed: the request id, and the person's own
+    input echoed back (the organisation they typed)."""
+    headers = {k: v for k, v in headers_of(result).items() if k != "x-request-id"}
+    body = re.sub(rf'value="{re.escape(tenant)}"', 'value="TYPED"', result["body"])
+    return result["statusCode"], headers, body
+
+
+@pytest.mark.parametrize("extra", [{"scope": "charges:read"}, {"scope": "mcp:read", "resource": MCP}],
+                         ids=["charges-scope", "resource-of-demo-only"])
+def test_a_wrong_password_is_answered_alike_for_every_tenant(tenants: None, cimd: DocumentServer,
+                                                            browser: Browser, scrypts: Callable[[], int],
+                                                            extra: dict[str, str]) -> None:
+    client_id = cimd.document("/oracle.json")
+    page = page_of(browser.get(query(client_id, **extra)))
+    assert page.status == 200, page.text()
+    answers = {}
+    for tenant in TENANTS:
+        before = scrypts()
+        result = post(browser, page, tenant, "wrong-password")
+        answers[tenant] = seen(result, tenant)
+        assert scrypts() - before == 1, tenant  # the same password-hash work, whether the tenant or user exists
+    first = answers["demo"]
+    assert first[0] == 200 and "The username or password is incorrect" in page_of({"statusCode": 200,
+                                                                                   "body": first[2]}).text()
+    assert {tenant: answer == first for tenant, answer in answers.items()} == dict.fromkeys(TENANTS, True)
+
+
+def test_after_the_right_password_the_tenants_refusals_are_shown(tenants: None, cimd: DocumentServer,
+                                                                 browser: Browser) -> None:
+    client_id = cimd.document("/after.json")
+    page = page_of(browser.get(params(client_id, scope="charges:read")))
+    assert "code" in redirect_of(post(browser, page, "demo", "alice-password")).params
+    forbidden = redirect_of(post(browser, page, "forbids", "alice-password"))
+    assert forbidden.params == {"error": ["invalid_scope"], "state": ["s-1"], "iss": [ISSUER],
+                                "error_description": ["The tenant forbids the scope charges:read."]}
+    assert_error_page(post(browser, page, "refuses", "alice-password"), "client_metadata_not_allowed",
+                      "Your organisation does not accept applications known only by a metadata document from "
+                      "127.0.0.1. Ask its administrator.")
+    unknown = page_of(post(browser, page, "no-such-org", "alice-password"))
+    assert unknown.status == 200 and "The username or password is incorrect" in unknown.text()
