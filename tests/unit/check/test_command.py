@@ -110,6 +110,7 @@ def test_progress_on_a_terminal_rewrites_one_line_and_clears_it():
     assert stream.getvalue() == ("\r\x1b[K[1/2] discovery.metadata …\r\x1b[K[2/2] discovery.jwks …\r\x1b[K")
 
 
+@pytest.mark.slow
 def test_mutating_says_what_it_will_create_before_it_starts(capsys, monkeypatch):
     monkeypatch.setenv("AUTHGATE_CHECK_CLIENT_SECRET", CLIENT_SECRET)
     server = ContractServer()
@@ -146,6 +147,7 @@ def test_refused_client_credentials_are_one_line_before_any_plan_or_progress(cap
     assert not server.charges
 
 
+@pytest.mark.slow
 def test_the_token_asked_for_before_the_probes_is_the_one_mutating_token_judges(capsys, monkeypatch):
     monkeypatch.setenv("AUTHGATE_CHECK_CLIENT_SECRET", CLIENT_SECRET)
     with serving(ContractServer()) as base:
