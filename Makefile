@@ -59,12 +59,13 @@ PIP_QUIET := -qq --disable-pip-version-check --no-input
 PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a directory' || true; }
 PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requirements.txt
 
-.PHONY: help run test venv sam-venv checkov-venv iam-simulator browser mcp-example validate imports deadcode typecheck lint unit functional e2e \
+.PHONY: help run test test-fast venv sam-venv checkov-venv iam-simulator browser mcp-example validate imports deadcode typecheck lint unit functional e2e \
 	build bench soak fuzz clean deploy account-setup teardown release-snapshot
 
 help:
 	@echo "make run    serve the API on http://127.0.0.1:$${PORT:-3000} and the demo app on :$${CALLBACK_PORT:-8765} (creates .venv)"
 	@echo "make test   the whole suite: template linters, then unit, functional and e2e tests"
+	@echo "make test-fast   the quick loop (about a minute): unit and functional tests not marked slow"
 	@echo "make build  sam build (no Docker; needs python3.12 on PATH)"
 	@echo "make bench  the performance report (cold starts, DynamoDB calls, CPU, sizes) -> bench/results.json"
 	@echo "make deploy STAGE=staging|production   build and deploy one stage (docs/deploy.md); DRY_RUN=1 prints the commands"
@@ -82,6 +83,14 @@ run: $(RUNSTAMP)
 # (tests/deploy/iam).
 test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) $(MCPEXAMPLESTAMP) validate imports deadcode typecheck
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --iam-unused
+
+# The quick loop while you work (CONTRIBUTING.md): what runs in-process and takes well under half
+# a second. Left out, and run by `make test`: tests marked slow (real servers, Chromium and Node,
+# hypothesis, full-cost scrypt sign-ins, thread storms; tests/conftest.py) and the fault, fuzz,
+# deploy and bench folders. Bytecode is cached here (__pycache__ is ignored by git and by the
+# packaging): a second run starts seconds sooner than with Python and pytest compiling it all again.
+test-fast: $(STAMP)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -m "not slow" -n $(PYTEST_WORKERS) tests/unit tests/functional
 
 venv: $(STAMP)
 

@@ -1,7 +1,8 @@
-"""Test support for the bearer-check tests: API Gateway events, a guarded route, a seeded client.
+"""Test support for the bearer-check tests: API Gateway events, a guarded route, a seeded client,
+tokens' claims and headers to change, and the guard's whole error responses.
 
 Time comes from the `clock` fixture (authgate.clock), so tests cross rotations and expiries
-without sleeping; the `keys` fixture (tests/functional/conftest.py) makes a current key.
+without sleeping; the `keys` fixture (tests/conftest.py) makes a current key.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.http.response import Response
-from tests.demo import ISSUER
+from tests.demo import AUDIENCE, ISSUER
 
 
 def issue(scope: str = "charges:read charges:write", **kwargs: Any) -> Any:
@@ -81,3 +82,43 @@ def seed_client(client_id: str = "demo-service", error_format: str = "problem", 
 def problem(code: str, title: str, status: int, detail: str, path: str = "/charges") -> dict[str, Any]:
     return {"type": f"{ISSUER}/problems/{code}", "title": title, "status": status, "detail": detail,
             "instance": path, "code": code, "traceId": "req-1"}
+
+
+def claims_now(now: int, **changes: Any) -> dict[str, Any]:
+    """The claims of a demo-service token issued at `now`, with `changes` (None drops a claim)."""
+    claims = {"iss": ISSUER, "sub": "demo-service", "aud": AUDIENCE, "exp": now + 900, "iat": now,
+              "jti": "jti-1", "client_id": "demo-service", "scope": "charges:read", "tenant": "demo"}
+    claims.update(changes)
+    return {k: v for k, v in claims.items() if v is not None}
+
+
+def current_header(**changes: Any) -> dict[str, Any]:
+    """The JOSE header the current signing key writes, with `changes` (None drops a member)."""
+    from authgate.tokens.current_signer import current_signer
+
+    signer = current_signer()
+    header = {"typ": "at+jwt", "alg": signer.alg, "kid": signer.kid}
+    header.update(changes)
+    return {k: v for k, v in header.items() if v is not None}
+
+
+METADATA = f'resource_metadata="{ISSUER}/.well-known/oauth-protected-resource/charges"'
+# RFC 9449 7.1: the DPoP challenge beside Bearer on every failure of the resource.
+DPOP = f'DPoP algs="ES256 EdDSA RS256 PS256", {METADATA}'
+NO_CREDENTIALS = f'Bearer realm="api", {METADATA}, {DPOP}'
+
+
+def challenge(error: str, description: str, scope: str | None = None) -> str:
+    value = f'Bearer realm="api", error="{error}", error_description="{description}"'
+    return value + (f', scope="{scope}"' if scope else "") + f", {METADATA}, {DPOP}"
+
+
+def error_headers(www_authenticate: str) -> dict[str, list[str]]:
+    return {"Content-Type": ["application/problem+json"], "Vary": ["Accept"],
+            "WWW-Authenticate": [www_authenticate], "x-request-id": ["req-1"]}
+
+
+def assert_invalid_token(evt: dict[str, Any], detail: str) -> None:
+    """The guarded route answers the whole 401 invalid_token response (RFC 6750 3.1) with this detail."""
+    assert call(evt) == (401, error_headers(challenge("invalid_token", detail)),
+                         problem("invalid_token", "Invalid access token", 401, detail))

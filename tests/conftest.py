@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from authgate.clock import ManualClock
+from tests import aws_state
 from tests.demo import ISSUER, Demo
 from tests.functional.authorize_support import Browser
 from tests.functional.token_support import TokenClient
@@ -34,13 +36,35 @@ os.environ.update({
 })
 os.environ.pop("AUTHGATE_AWS_ENDPOINT_URL", None)
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    """botocore's models parsed once per test process (tests/aws_state.py says why)."""
+    aws_state.share_botocore_models()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow by what they are, before `-m "not slow"` selects (make test-fast): whatever goes through a
+    real `authgate serve`, Chromium or Node (tests/e2e, the e2e and browser markers), and every
+    hypothesis search. Other slow tests carry the marker themselves (CONTRIBUTING.md, "Tests")."""
+    from hypothesis import is_hypothesis_test
+
+    e2e = Path(__file__).with_name("e2e")
+    for item in items:
+        if item.get_closest_marker("slow"):
+            continue
+        if (e2e in item.path.parents or item.get_closest_marker("e2e") or item.get_closest_marker("browser")
+                or is_hypothesis_test(getattr(item, "obj", None))):
+            item.add_marker(pytest.mark.slow)
+
+
 # Where the `clock` fixture stops time (an instant in 2025).
 START = 1_750_000_000
 
 
 @pytest.fixture
 def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """moto's in-memory AWS, atomic, with every table of template.yaml created."""
+    """moto's in-memory AWS, atomic, with every table of template.yaml created: a fresh one for each test."""
     from moto import mock_aws
 
     from authgate import caches
@@ -54,11 +78,7 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("AUTHGATE_STAGE", "local")
     with mock_aws():
         caches.reset()
-        import boto3
-
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        for definition in template.table_definitions().values():
-            client.create_table(**definition["create"])
+        aws_state.create_tables()
         yield
     caches.reset()
 
@@ -67,12 +87,16 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def demo(aws: None) -> Demo:
     """The demo stack in moto: the demo seed (tenants, clients, users, invoices) and signing keys.
 
-    The Demo it returns mints real access tokens and builds the charges function's events."""
+    Seeded for real once per process and clock, then restored (tests/aws_state.py). The Demo it
+    returns mints real access tokens and builds the charges function's events."""
     from authgate.tokens.rotation import ensure_keys
     from authgate_cli.local.seed import load_seed
 
-    load_seed()
-    ensure_keys()
+    def seed() -> None:
+        load_seed()
+        ensure_keys()
+
+    aws_state.seeded("demo", seed)
     return Demo()
 
 
@@ -137,8 +161,11 @@ def keys(aws: None, clock: ManualClock) -> None:
     from authgate.tokens.rotation import ensure_keys
     from tests.bearer_requests import seed_client
 
-    ensure_keys()
-    seed_client()
+    def seed() -> None:
+        ensure_keys()
+        seed_client()
+
+    aws_state.seeded("keys", seed)
 
 
 @pytest.fixture

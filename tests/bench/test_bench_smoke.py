@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 FUNCTIONS = {"authorize", "token", "jwks", "charges", "rotate_keys"}
 OPERATIONS = {"client_credentials token", "authorization_code exchange", "refresh_token", "GET /oauth/authorize",
@@ -31,6 +33,7 @@ def positive(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
 
 
+@pytest.mark.slow
 def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     output = tmp_path / "results.json"
     run = subprocess.run([sys.executable, "-m", "bench", "--quick", "--output", str(output)], cwd=ROOT, check=False,

@@ -26,6 +26,9 @@ from tests.deploy import adapters
 from tests.deploy.emulated import DeployedStack, EmulatedCloud
 from tests.deploy.transform import resolve
 
+# Slow: SAM's transform and a deployment emulated resource by resource.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -15,6 +15,9 @@ import pytest
 from tests.deploy.iam.check import Call, check
 from tests.deploy.transform import World, local_world, transformed
 
+# Slow: every test runs the IAM policy simulator (Node).
+pytestmark = pytest.mark.slow
+
 TABLE = "arn:aws:dynamodb:us-east-1:123456789012:table/"
 
 

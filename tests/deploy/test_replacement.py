@@ -11,6 +11,7 @@ from authgate_cli.local import template as reader
 from scripts.replacement_check import RELEASED, create_only, main, replacements
 
 
+@pytest.mark.slow
 def test_the_template_replaces_nothing_the_last_release_holds() -> None:
     assert replacements(reader.load(RELEASED), reader.load()) == []
     assert main([]) == 0

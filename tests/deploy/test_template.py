@@ -31,6 +31,7 @@ def stage_names(doc: dict[str, Any]) -> list[str]:
     return sorted(names)
 
 
+@pytest.mark.slow
 def test_sam_creates_exactly_one_stage_and_would_create_two_without_openapiversion(cfn: dict[str, Any]) -> None:
     assert stage_names(cfn) == [str({"Ref": "Stage"})]
 
@@ -151,6 +152,7 @@ def deployments(doc: dict[str, Any]) -> list[str]:
     return sorted(of_type(doc, "AWS::ApiGateway::Deployment"))
 
 
+@pytest.mark.slow
 def test_every_parameter_that_reaches_the_api_body_redeploys_the_stage() -> None:
     source = reader.load()
     base = transformed(source)

@@ -11,14 +11,10 @@ from typing import Any
 import pytest
 import requests
 
+from tests.e2e.admin_commands import admin, one_line_refusal
 from tests.e2e.conftest import REPO_ROOT, LocalStack, authgate_command
 
 pytestmark = pytest.mark.e2e
-
-
-def admin(stack: LocalStack, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*authgate_command(), *args], cwd=REPO_ROOT, env=stack.env(), input=stdin, check=False,
-                          capture_output=True, text=True, timeout=60)
 
 
 def token(base_url: str, client_id: str, secret: str) -> requests.Response:
@@ -56,11 +52,6 @@ def test_users_create_against_the_local_stack(local_stack: LocalStack) -> None:
 
 
 # ------------------------------------------------------------------ input the CLI refuses
-
-def one_line_refusal(done: subprocess.CompletedProcess[str], line: str) -> None:
-    """Exit 2, nothing on stdout, exactly one line on stderr (no traceback, no usage dump)."""
-    assert (done.returncode, done.stdout, done.stderr) == (2, "", line + "\n")
-
 
 def test_a_client_for_a_tenant_that_does_not_exist_is_refused(local_stack: LocalStack) -> None:
     done = admin(local_stack, "clients", "create", "--client-id", "orphan-cli", "--tenant", "no-such-tenant",

@@ -11,8 +11,13 @@ import pytest
 
 from tests.contract import ContractSession
 from tests.e2e.flows import pkce_pair
-from tests.functional.authorize_support import Browser, headers_of, web_params
-from tests.functional.test_authorize import OPEN_REDIRECT_MATRIX, put_client
+from tests.functional.authorize_support import (
+    OPEN_REDIRECT_MATRIX,
+    Browser,
+    headers_of,
+    put_client,
+    web_params,
+)
 
 REGISTERED = "http://127.0.0.1:8765/callback"
 EXTRA_VARIANTS = [

@@ -17,8 +17,8 @@ import pytest
 import requests
 
 from tests.demo import SECRETS
+from tests.e2e.admin_commands import admin
 from tests.e2e.conftest import REPO_ROOT, LocalStack
-from tests.e2e.test_admin_clients import admin
 
 pytestmark = pytest.mark.e2e
 

@@ -32,6 +32,9 @@ from tests.demo import Demo
 from tests.faults.injection import ERRORS, Outcomes, dynamodb_calls
 from tests.functional.token_support import TokenClient, body_of, new_code
 
+# Slow: each flow runs again with a fault injected at every call it makes.
+pytestmark = pytest.mark.slow
+
 
 def cold() -> None:
     """Forget warm caches (clients, keys), so a run makes every call a cold start makes."""

@@ -35,6 +35,103 @@ def headers_of(result: dict[str, Any]) -> dict[str, str]:
     return {k: ", ".join(v) for k, v in (result.get("multiValueHeaders") or {}).items()}
 
 
+def put_client(**fields: Any) -> None:
+    """A confidential authorization_code client named X in tenant demo, with `fields` changed."""
+    from authgate.clients.model import Client
+    from authgate.stores.clients import ClientStore
+
+    base: dict[str, Any] = {"client_id": "x", "tenant_id": "demo", "environment": "local",
+                            "client_type": "confidential", "secret_hash": "0" * 64, "redirect_uris": (),
+                            "grant_types": ("authorization_code",), "scopes": ("charges:read",), "name": "X"}
+    base.update(fields)
+    ClientStore().put(Client(**base))
+
+
+def without_request_id(result: dict[str, Any]) -> dict[str, str]:
+    """Every header of a proxy result but x-request-id (fresh on each request)."""
+    return {k: v for k, v in headers_of(result).items() if k != "x-request-id"}
+
+
+# An error page loads the shared stylesheet and nothing else, and has no form.
+ERROR_PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; "
+                  "frame-ancestors 'none'; base-uri 'none'")
+
+
+# Each page's application code -> the contract's table 7.1 (RFC 6749 4.1.2.1) code the page names.
+PAGE_OAUTH_ERRORS = {
+    "invalid_request": "invalid_request",
+    "client_of_another_environment": "unauthorized_client",
+    "unknown_client": "invalid_request",
+    "redirect_uri_mismatch": "invalid_request",
+    "invalid_request_uri": "invalid_request",
+    "service_unavailable": "temporarily_unavailable",
+    # Clients that register themselves (docs/agents.md): the page names invalid_client.
+    "client_metadata_url_invalid": "invalid_client",
+    "client_metadata_address_refused": "invalid_client",
+    "client_metadata_unreachable": "invalid_client",
+    "client_metadata_redirected": "invalid_client",
+    "client_metadata_too_large": "invalid_client",
+    "client_metadata_invalid": "invalid_client",
+    "client_metadata_client_id_mismatch": "invalid_client",
+    "client_metadata_not_allowed": "invalid_client",
+    "registered_client_not_allowed": "invalid_client",
+}
+
+
+def assert_error_page(result: dict[str, Any], code: str, detail: str, status: int = 400) -> None:
+    """The whole error page: status, headers, and its body (title, detail, code, request id)."""
+    from authgate.errors.catalogue import lookup
+
+    headers = without_request_id(result)
+    assert "Location" not in headers
+    assert headers == {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                       "Pragma": "no-cache", "Content-Security-Policy": ERROR_PAGE_CSP, "X-Frame-Options": "DENY",
+                       "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                       **({"Retry-After": "1"} if status == 503 else {})}
+    assert result["statusCode"] == status
+    request_id = headers_of(result)["x-request-id"]
+    title = lookup(code).title
+    # The contract's table 7.1 code beside any finer one (RFC 6749 4.1.2.1's codes).
+    oauth = PAGE_OAUTH_ERRORS[code]
+    named = "" if oauth == code else f" · OAuth error {oauth}"
+    assert page_of(result).text() == (
+        f"{title} {detail} Error code: {code}{named} · request id {request_id}")
+
+
+# Differs from the registered http://127.0.0.1:8765/callback by one detail each (RFC 9700 4.1.3).
+OPEN_REDIRECT_MATRIX = [
+    "http://127.0.0.1:8765/callback/",            # trailing slash
+    "https://127.0.0.1:8765/callback",            # scheme
+    "HTTP://127.0.0.1:8765/callback",             # scheme case
+    "http://127.0.0.1:8766/callback",             # port
+    "http://127.0.0.1/callback",                  # default port
+    "http://127.0.0.1:08765/callback",            # port spelling
+    "http://localhost:8765/callback",             # host
+    "http://127.0.0.2:8765/callback",             # host
+    "http://127.0.0.1.evil.example:8765/callback",  # host suffix
+    "http://127.0.0.1:8765/Callback",             # path case
+    "http://127.0.0.1:8765/callback/../callback",  # dot segments
+    "http://127.0.0.1:8765//callback",            # empty segment
+    "http://127.0.0.1:8765/callback?x=1",         # extra query
+    "http://127.0.0.1:8765/callback?",            # empty query
+    "http://127.0.0.1:8765/callback#frag",        # fragment
+    "http://127.0.0.1:8765/callback#",            # empty fragment
+    "http://user@127.0.0.1:8765/callback",        # userinfo
+    "http://127.0.0.1:8765@evil.example/callback",  # userinfo trick
+    "http://127.0.0.1:8765/%63allback",           # percent-encoded unreserved
+    "http://127.0.0.1:8765/callback%2F",          # encoded slash
+    "http://127.0.0.1:8765/callback%00",          # encoded NUL
+    "http://xn--127-0-0-1-r5a.example:8765/callback",  # IDN (punycode look-alike)
+    "http://127.0.0.1:8765/callbäck",             # IDN / non-ASCII path
+    " http://127.0.0.1:8765/callback",            # leading space
+    "http://127.0.0.1:8765/callback ",            # trailing space
+    "//127.0.0.1:8765/callback",                  # scheme-relative
+    "http:/127.0.0.1:8765/callback",              # one slash
+    "http://[::ffff:127.0.0.1]:8765/callback",    # IPv6-mapped
+    "http://2130706433:8765/callback",            # decimal IP
+]
+
+
 @dataclass
 class Redirect:
     base: str

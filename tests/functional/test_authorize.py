@@ -16,76 +16,19 @@ import pytest
 from authgate.clock import ManualClock
 from tests.demo import CHALLENGE, ISSUER, PARTNER_REDIRECT, SPA_REDIRECT, WEB_REDIRECT
 from tests.functional.authorize_support import (
+    OPEN_REDIRECT_MATRIX,
     PAGE_HEADERS,
     Browser,
+    assert_error_page,
     headers_of,
     page_of,
+    put_client,
     redirect_of,
     web_params,
+    without_request_id,
 )
 
 NO_STORE_REDIRECT = {"Cache-Control": "no-store", "Pragma": "no-cache"}
-
-
-def put_client(**fields: Any) -> None:
-    from authgate.clients.model import Client
-    from authgate.stores.clients import ClientStore
-
-    base: dict[str, Any] = {"client_id": "x", "tenant_id": "demo", "environment": "local",
-                            "client_type": "confidential", "secret_hash": "0" * 64, "redirect_uris": (),
-                            "grant_types": ("authorization_code",), "scopes": ("charges:read",), "name": "X"}
-    base.update(fields)
-    ClientStore().put(Client(**base))
-
-
-def without_request_id(result: dict[str, Any]) -> dict[str, str]:
-    return {k: v for k, v in headers_of(result).items() if k != "x-request-id"}
-
-
-# An error page loads the shared stylesheet and nothing else, and has no form.
-ERROR_PAGE_CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; "
-                  "frame-ancestors 'none'; base-uri 'none'")
-
-
-# Each page's application code -> the contract's table 7.1 (RFC 6749 4.1.2.1) code the page names.
-PAGE_OAUTH_ERRORS = {
-    "invalid_request": "invalid_request",
-    "client_of_another_environment": "unauthorized_client",
-    "unknown_client": "invalid_request",
-    "redirect_uri_mismatch": "invalid_request",
-    "invalid_request_uri": "invalid_request",
-    "service_unavailable": "temporarily_unavailable",
-    # Clients that register themselves (docs/agents.md): the page names invalid_client.
-    "client_metadata_url_invalid": "invalid_client",
-    "client_metadata_address_refused": "invalid_client",
-    "client_metadata_unreachable": "invalid_client",
-    "client_metadata_redirected": "invalid_client",
-    "client_metadata_too_large": "invalid_client",
-    "client_metadata_invalid": "invalid_client",
-    "client_metadata_client_id_mismatch": "invalid_client",
-    "client_metadata_not_allowed": "invalid_client",
-    "registered_client_not_allowed": "invalid_client",
-}
-
-
-def assert_error_page(result: dict[str, Any], code: str, detail: str, status: int = 400) -> None:
-    """The whole error page: status, headers, and its body (title, detail, code, request id)."""
-    from authgate.errors.catalogue import lookup
-
-    headers = without_request_id(result)
-    assert "Location" not in headers
-    assert headers == {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                       "Pragma": "no-cache", "Content-Security-Policy": ERROR_PAGE_CSP, "X-Frame-Options": "DENY",
-                       "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-                       **({"Retry-After": "1"} if status == 503 else {})}
-    assert result["statusCode"] == status
-    request_id = headers_of(result)["x-request-id"]
-    title = lookup(code).title
-    # The contract's table 7.1 code beside any finer one (RFC 6749 4.1.2.1's codes).
-    oauth = PAGE_OAUTH_ERRORS[code]
-    named = "" if oauth == code else f" · OAuth error {oauth}"
-    assert page_of(result).text() == (
-        f"{title} {detail} Error code: {code}{named} · request id {request_id}")
 
 
 def assert_error_redirect(result: dict[str, Any], error: str, description: str, base: str = WEB_REDIRECT,
@@ -123,6 +66,7 @@ def test_valid_request_shows_the_login_and_consent_page(browser: Browser) -> Non
                            "Username Password Approve Deny You will be sent back to http://127.0.0.1:8765 .")
 
 
+@pytest.mark.slow
 def test_approve_redirects_with_code_state_and_iss_and_binds_the_code(browser: Browser) -> None:
     from authgate.stores.codes import CodeStore
 
@@ -141,6 +85,7 @@ def test_approve_redirects_with_code_state_and_iss_and_binds_the_code(browser: B
         "demo-web", "demo", WEB_REDIRECT, "charges:read charges:write", "alice", CHALLENGE, "S256")
 
 
+@pytest.mark.slow
 def test_redirect_uri_omitted_uses_the_only_registered_one_and_the_code_remembers(browser: Browser) -> None:
     from authgate.stores.codes import CodeStore
 
@@ -152,6 +97,7 @@ def test_redirect_uri_omitted_uses_the_only_registered_one_and_the_code_remember
     assert (record.redirect_uri, record.redirect_uri_sent) == (WEB_REDIRECT, False)
 
 
+@pytest.mark.slow
 def test_public_client_with_pkce_and_default_scope(browser: Browser) -> None:
     params = [("response_type", "code"), ("client_id", "demo-spa"), ("code_challenge", CHALLENGE),
               ("code_challenge_method", "S256")]
@@ -166,6 +112,7 @@ def test_confidential_client_may_omit_pkce(browser: Browser) -> None:
     assert browser.get(web_params(code_challenge=None, code_challenge_method=None))["statusCode"] == 200
 
 
+@pytest.mark.slow
 def test_redirect_keeps_the_registered_uris_own_query(browser: Browser) -> None:
     put_client(client_id="q-client", redirect_uris=("https://app.example/cb?tenant=7",))
     page = page_of(browser.get([("response_type", "code"), ("client_id", "q-client"), ("state", "s")]))
@@ -224,40 +171,6 @@ def test_redirect_uri_required_when_several_are_registered(browser: Browser) -> 
     put_client(client_id="two-uris", redirect_uris=("https://a.example/cb", "https://b.example/cb"))
     result = browser.get([("response_type", "code"), ("client_id", "two-uris")])
     assert_error_page(result, "invalid_request", "The redirect_uri parameter is required for this client.")
-
-
-# Differs from the registered http://127.0.0.1:8765/callback by one detail each (RFC 9700 4.1.3).
-OPEN_REDIRECT_MATRIX = [
-    "http://127.0.0.1:8765/callback/",            # trailing slash
-    "https://127.0.0.1:8765/callback",            # scheme
-    "HTTP://127.0.0.1:8765/callback",             # scheme case
-    "http://127.0.0.1:8766/callback",             # port
-    "http://127.0.0.1/callback",                  # default port
-    "http://127.0.0.1:08765/callback",            # port spelling
-    "http://localhost:8765/callback",             # host
-    "http://127.0.0.2:8765/callback",             # host
-    "http://127.0.0.1.evil.example:8765/callback",  # host suffix
-    "http://127.0.0.1:8765/Callback",             # path case
-    "http://127.0.0.1:8765/callback/../callback",  # dot segments
-    "http://127.0.0.1:8765//callback",            # empty segment
-    "http://127.0.0.1:8765/callback?x=1",         # extra query
-    "http://127.0.0.1:8765/callback?",            # empty query
-    "http://127.0.0.1:8765/callback#frag",        # fragment
-    "http://127.0.0.1:8765/callback#",            # empty fragment
-    "http://user@127.0.0.1:8765/callback",        # userinfo
-    "http://127.0.0.1:8765@evil.example/callback",  # userinfo trick
-    "http://127.0.0.1:8765/%63allback",           # percent-encoded unreserved
-    "http://127.0.0.1:8765/callback%2F",          # encoded slash
-    "http://127.0.0.1:8765/callback%00",          # encoded NUL
-    "http://xn--127-0-0-1-r5a.example:8765/callback",  # IDN (punycode look-alike)
-    "http://127.0.0.1:8765/callbäck",             # IDN / non-ASCII path
-    " http://127.0.0.1:8765/callback",            # leading space
-    "http://127.0.0.1:8765/callback ",            # trailing space
-    "//127.0.0.1:8765/callback",                  # scheme-relative
-    "http:/127.0.0.1:8765/callback",              # one slash
-    "http://[::ffff:127.0.0.1]:8765/callback",    # IPv6-mapped
-    "http://2130706433:8765/callback",            # decimal IP
-]
 
 
 @pytest.mark.parametrize("redirect_uri", OPEN_REDIRECT_MATRIX)
@@ -383,6 +296,7 @@ def test_storage_throttling_is_temporarily_unavailable(browser: Browser) -> None
                                           "Retry-After": "1"}
 
 
+@pytest.mark.slow
 def test_storage_throttling_on_code_creation_is_temporarily_unavailable(browser: Browser) -> None:
     page = page_of(browser.get(web_params()))
     with dynamodb_fault("CodesTable", throttle=True, operation="PutItem"):
@@ -400,6 +314,7 @@ def test_unexpected_failure_is_server_error(browser: Browser) -> None:
 
 # ---------------------------------------------------------------- the form
 
+@pytest.mark.slow
 def test_wrong_password_shows_the_page_again_without_saying_which_part_was_wrong(browser: Browser) -> None:
     page = page_of(browser.get(web_params()))
     wrong = page_of(browser.submit(page, password="not-it"))
@@ -415,6 +330,7 @@ def test_wrong_password_shows_the_page_again_without_saying_which_part_was_wrong
     assert "not-it" not in wrong.body
 
 
+@pytest.mark.slow
 def test_locked_account_gets_the_same_page_even_with_the_right_password(browser: Browser) -> None:
     boto3.client("dynamodb").update_item(
         TableName="UsersTable", Key={"tenant_id": {"S": "demo"}, "username": {"S": "alice"}},
@@ -491,6 +407,7 @@ def test_registration_changed_since_the_form_was_shown(browser: Browser) -> None
                           "The client is not allowed the scope charges:write.", base=SPA_REDIRECT)
 
 
+@pytest.mark.slow
 def test_a_second_tab_keeps_working(browser: Browser) -> None:
     first = page_of(browser.get(web_params(state="one")))
     second = page_of(browser.get(web_params(state="two")))

@@ -3,13 +3,15 @@ checked at the exchange (tests/functional/test_token_dpop.py covers the exchange
 
 from __future__ import annotations
 
+import pytest
+
 from tests.demo import ISSUER, SECRETS, WEB_REDIRECT
 from tests.dpop_support import DpopKey
 from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
-from tests.functional.test_token_endpoint import claims_of
-from tests.functional.token_support import TokenClient, basic, body_of
+from tests.functional.token_support import TokenClient, basic, body_of, claims_of
 
 
+@pytest.mark.slow
 def test_dpop_jkt_and_resource_bind_the_code_end_to_end(browser: Browser, tokens: TokenClient) -> None:
     from tests.demo import VERIFIER
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from tests.demo import body, count_charges, headers
 
 
@@ -97,6 +99,7 @@ def test_legacy_clients_get_the_business_code(demo, invoke):
         {"field": "", "message": "Invoice inv_locked is locked and cannot be charged.", "code": "invoice_locked"}]})
 
 
+@pytest.mark.slow
 def test_concurrent_payments_of_one_invoice_charge_once(demo, invoke):
     """16 clients race to pay one invoice with different keys: exactly one charge, the rest 409."""
     for round_ in range(5):

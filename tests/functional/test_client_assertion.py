@@ -3,12 +3,15 @@ joserfc, every failure the whole invalid_client response of the contract."""
 
 from __future__ import annotations
 
+import base64
+import json
 from typing import Any
 
 import pytest
 
 from authgate.clock import ManualClock
 from tests.conftest import START
+from tests.crafted_inputs import DEEP, FORGED, IDENTITY
 from tests.demo import ISSUER
 from tests.functional.assertion_support import (
     assertion,
@@ -26,6 +29,11 @@ from tests.functional.token_support import (
 
 CLIENT = "pkjwt-service"
 GRANT = [("grant_type", "client_credentials"), ("scope", "charges:read")]
+LEEWAY = 120
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 @pytest.fixture
@@ -142,3 +150,45 @@ def test_two_methods_or_a_wrong_assertion_type_is_invalid_request(tokens: TokenC
     assert_error(tokens.post(GRANT + assertion_fields(token, client_id="demo-service")), 400, "invalid_request",
                  "client_id differs from the client assertion's issuer.")
     assert_invalid_client(tokens.post(GRANT + assertion_fields("not-a-jwt")))
+
+
+# --------------------------------------------------------------------------- crafted assertions and keys
+# Non-finite or absurd exp, a fractional exp's last second, a small-order key, nesting past the parser's limit.
+def register(jwks: list[dict[str, Any]]) -> None:
+    from authgate.stores.clients import ClientStore
+
+    ClientStore().create(client_id=CLIENT, tenant_id="demo", grant_types=["client_credentials"],
+                         scopes=["charges:read"], token_endpoint_auth_method="private_key_jwt", jwks=jwks)
+
+
+@pytest.mark.parametrize("exp", [float("nan"), float("inf"), True, 10**30])
+def test_a_non_finite_or_absurd_exp_is_invalid_client(tokens: TokenClient, clock: ManualClock, exp: Any) -> None:
+    private = new_private_jwk("EC", kid="ec-1")
+    register([public_of(private)])
+    assert_invalid_client(tokens.post(GRANT + assertion_fields(assertion(private, CLIENT, START, exp=exp))))
+
+
+def test_a_fractional_exp_cannot_be_replayed_in_its_last_second(tokens: TokenClient, clock: ManualClock) -> None:
+    private = new_private_jwk("EC", kid="ec-1")
+    register([public_of(private)])
+    token = assertion(private, CLIENT, START, exp=START + 0.5)
+    assert tokens.post(GRANT + assertion_fields(token))["statusCode"] == 200
+    clock.advance(LEEWAY)  # still acceptable: START + LEEWAY < exp + LEEWAY
+    assert_invalid_client(tokens.post(GRANT + assertion_fields(token)))
+
+
+def test_a_registered_ed25519_key_of_small_order_authenticates_nobody(tokens: TokenClient,
+                                                                       clock: ManualClock) -> None:
+    # Registered before keys were checked (stored as is): the forged assertion still fails.
+    register([{"kty": "OKP", "crv": "Ed25519", "x": b64(IDENTITY), "kid": "zero"}])
+    claims = {"iss": CLIENT, "sub": CLIENT, "aud": ISSUER, "iat": START, "exp": START + 60, "jti": "j-1"}
+    signing_input = f"{b64(json.dumps({'alg': 'EdDSA', 'kid': 'zero'}).encode())}.{b64(json.dumps(claims).encode())}"
+    assert_invalid_client(tokens.post(GRANT + assertion_fields(f"{signing_input}.{b64(FORGED)}")))
+
+
+def test_a_deeply_nested_assertion_is_invalid_client(tokens: TokenClient, clock: ManualClock) -> None:
+    register([public_of(new_private_jwk("EC", kid="ec-1"))])
+    head = b'{"alg":' + DEEP.encode() + b"}"
+    token = f"{b64(head)}.{b64(b'{}')}.{b64(b'sig')}"
+    result = tokens.post(GRANT + assertion_fields(token, CLIENT))
+    assert_invalid_client(result)

@@ -5,36 +5,25 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.demo import CHALLENGE, ISSUER, VERIFIER
-from tests.document_server import DocumentServer, Route, document_server, trust_documents
-from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of
-from tests.functional.test_authorize import ERROR_PAGE_CSP, assert_error_page, without_request_id
+from tests.demo import ISSUER, VERIFIER
+from tests.document_server import DocumentServer, Route
+from tests.functional.authorize_support import (
+    ERROR_PAGE_CSP,
+    Browser,
+    assert_error_page,
+    headers_of,
+    page_of,
+    redirect_of,
+    without_request_id,
+)
+from tests.functional.self_registration_support import params
 from tests.functional.token_support import BASIC_CHALLENGE, TokenClient, assert_error, body_of
 
 REDIRECT = "http://127.0.0.1:9/callback"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocumentServer]:
-    with document_server(tmp_path_factory.mktemp("tls")) as srv:
-        yield srv
-
-
-@pytest.fixture
-def cimd(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> DocumentServer:
-    """The deployment switch on, the local loopback exception, the test CA trusted (SSL_CERT_FILE)."""
-    return trust_documents(server, monkeypatch)
-
-
-def params(client_id: str, **overrides: str) -> list[tuple[str, str]]:
-    base = {"response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT, "state": "s-1",
-            "code_challenge": CHALLENGE, "code_challenge_method": "S256", **overrides}
-    return list(base.items())
 
 
 def approve(browser: Browser, client_id: str, tenant: str = "demo", **overrides: str) -> dict[str, Any]:
@@ -69,6 +58,7 @@ def test_a_document_without_a_name_is_shown_as_only_a_url(cimd: DocumentServer, 
             "127.0.0.1 . Approve only if you recognise this address.") in text
 
 
+@pytest.mark.slow
 def test_code_flow_then_token_and_refresh_with_the_cached_document(cimd: DocumentServer, browser: Browser,
                                                                      tokens: TokenClient) -> None:
     client_id = cimd.document("/flow.json", scope="charges:read")
@@ -130,6 +120,7 @@ def test_a_redirect_uri_with_a_backslash_is_refused(cimd: DocumentServer, browse
                       "backslash: browsers read it as a slash, so the URI would name another host.")
 
 
+@pytest.mark.slow
 def test_a_tenant_that_does_not_accept_the_host_gets_a_page(cimd: DocumentServer, browser: Browser) -> None:
     from authgate.stores.users import UserStore
 
@@ -140,6 +131,7 @@ def test_a_tenant_that_does_not_accept_the_host_gets_a_page(cimd: DocumentServer
                       "127.0.0.1. Ask its administrator.")
 
 
+@pytest.mark.slow
 def test_the_token_endpoint_refetches_a_stale_document_and_refuses_a_broken_one(
         cimd: DocumentServer, browser: Browser, tokens: TokenClient) -> None:
     from authgate.stores.clients import ClientStore
@@ -228,6 +220,7 @@ def test_new_documents_from_one_host_have_their_own_limit(cimd: DocumentServer, 
     assert [path for path, _ in cimd.requests] == ["/limited.json"]
 
 
+@pytest.mark.slow
 def test_junk_urls_on_a_host_do_not_lock_out_its_valid_clients(cimd: DocumentServer, browser: Browser,
                                                                tokens: TokenClient) -> None:
     """30 URLs that fail, asked for from one address, spend that address's budget of new documents
@@ -255,6 +248,7 @@ def test_junk_urls_on_a_host_do_not_lock_out_its_valid_clients(cimd: DocumentSer
     assert page_of(browser.get(params(newcomer), source_ip="192.0.2.44")).status == 200
 
 
+@pytest.mark.slow
 def test_a_stale_record_is_served_while_authgates_own_limit_refuses_its_refetch(
         cimd: DocumentServer, browser: Browser, tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """For one more lifetime (here max-age 600 s), and never once its host refuses the document."""
@@ -292,6 +286,7 @@ def test_the_deployment_fetches_at_most_its_budget_of_new_documents(cimd: Docume
     assert len(cimd.requests) == 2
 
 
+@pytest.mark.slow
 def test_introspection_and_revocation_never_fetch_a_document(cimd: DocumentServer, browser: Browser,
                                                               tokens: TokenClient) -> None:
     """Draft 5: documents are resolved for the code flow (authorization, PAR, token). A client_id never
@@ -363,6 +358,7 @@ def test_an_administrators_client_under_an_https_id_is_never_fetched_over(cimd: 
     assert cimd.requests == [("/prereg.json", f"127.0.0.1:{cimd.port}")]  # fetched once, never written
 
 
+@pytest.mark.slow
 def test_a_wrong_organisation_reads_as_wrong_credentials_and_is_never_confirmed(cimd: DocumentServer,
                                                                                  browser: Browser) -> None:
     client_id = cimd.document("/org.json")

@@ -12,8 +12,14 @@ import pytest
 
 from authgate.clock import ManualClock
 from tests.bearer_requests import (
+    NO_CREDENTIALS,
+    assert_invalid_token,
     bearer,
     call,
+    challenge,
+    claims_now,
+    current_header,
+    error_headers,
     event,
     issue,
     problem,
@@ -36,43 +42,6 @@ def signed(header: dict[str, Any], claims: dict[str, Any]) -> str:
     from authgate.tokens.jws import compact
 
     return compact(header, claims, current_signer())
-
-
-def claims_now(now: int, **changes: Any) -> dict[str, Any]:
-    claims = {"iss": ISSUER, "sub": "demo-service", "aud": AUDIENCE, "exp": now + 900, "iat": now,
-              "jti": "jti-1", "client_id": "demo-service", "scope": "charges:read", "tenant": "demo"}
-    claims.update(changes)
-    return {k: v for k, v in claims.items() if v is not None}
-
-
-def current_header(**changes: Any) -> dict[str, Any]:
-    from authgate.tokens.current_signer import current_signer
-
-    signer = current_signer()
-    header = {"typ": "at+jwt", "alg": signer.alg, "kid": signer.kid}
-    header.update(changes)
-    return {k: v for k, v in header.items() if v is not None}
-
-
-METADATA = f'resource_metadata="{ISSUER}/.well-known/oauth-protected-resource/charges"'
-# RFC 9449 7.1: the DPoP challenge beside Bearer on every failure of the resource.
-DPOP = f'DPoP algs="ES256 EdDSA RS256 PS256", {METADATA}'
-NO_CREDENTIALS = f'Bearer realm="api", {METADATA}, {DPOP}'
-
-
-def challenge(error: str, description: str, scope: str | None = None) -> str:
-    value = f'Bearer realm="api", error="{error}", error_description="{description}"'
-    return value + (f', scope="{scope}"' if scope else "") + f", {METADATA}, {DPOP}"
-
-
-def error_headers(www_authenticate: str) -> dict[str, list[str]]:
-    return {"Content-Type": ["application/problem+json"], "Vary": ["Accept"],
-            "WWW-Authenticate": [www_authenticate], "x-request-id": ["req-1"]}
-
-
-def assert_invalid_token(evt: dict[str, Any], detail: str) -> None:
-    assert call(evt) == (401, error_headers(challenge("invalid_token", detail)),
-                         problem("invalid_token", "Invalid access token", 401, detail))
 
 
 # ------------------------------------------------------------------ success

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# Slow: every test runs the `authgate invoke` command in a subprocess.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -155,6 +155,7 @@ def test_one_tenant_being_limited_does_not_limit_another(demo: Demo, invoke: Inv
     assert invoke("charges", demo.event("GET", client="demo-reader", scope="charges:read"))["statusCode"] == 200
 
 
+@pytest.mark.slow
 def test_limiter_counts_are_exact_under_32_concurrent_requests(
         demo: Demo, invoke: Invoke, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
@@ -264,6 +265,7 @@ def test_one_address_guessing_many_clients_is_refused(demo: Demo, invoke: Invoke
 # ------------------------------------------------------------------------------ authorize endpoint
 
 
+@pytest.mark.slow
 def test_failed_logins_past_the_quota_redirect_with_temporarily_unavailable(
         demo: Demo, invoke: Invoke, clock: ManualClock) -> None:
     browser = Browser(invoke)

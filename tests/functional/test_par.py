@@ -4,7 +4,6 @@ request_uri at /oauth/authorize, PAR required per client, per deployment and by 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -14,40 +13,24 @@ from authgate.clock import ManualClock
 from tests.conftest import START
 from tests.demo import CHALLENGE, ISSUER, SECRETS, SPA_REDIRECT, VERIFIER, WEB_REDIRECT
 from tests.functional.assertion_support import assertion, assertion_fields, demo_fapi_key
-from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
-from tests.functional.test_authorize import assert_error_page
+from tests.functional.authorize_support import (
+    Browser,
+    assert_error_page,
+    page_of,
+    redirect_of,
+    web_params,
+)
 from tests.functional.token_support import (
     TokenClient,
     assert_error,
     assert_invalid_client,
     basic,
     body_of,
-    headers_of,
+    push,
+    pushed_uri,
 )
 
 FAPI_REDIRECT = "http://127.0.0.1:8765/fapi/callback"
-REQUEST_URI = re.compile(r"urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}")
-
-
-def push(tokens: TokenClient, params: list[tuple[str, str]], client_id: str = "demo-web") -> dict[str, Any]:
-    """POST /oauth/par as demo-web (Basic) or a public client (client_id in the form)."""
-    fields = [(k, v) for k, v in params if k != "client_id" or client_id not in SECRETS]
-    if client_id in SECRETS:
-        return tokens.post(fields, path="/oauth/par", auth=basic(client_id, SECRETS[client_id]))
-    return tokens.post(fields, path="/oauth/par")
-
-
-def pushed_uri(result: dict[str, Any]) -> str:
-    headers = headers_of(result)
-    assert headers.pop("x-request-id")
-    body = body_of(result)
-    assert (result["statusCode"], headers) == (201, {"Content-Type": "application/json", "Cache-Control": "no-store",
-                                                     "Pragma": "no-cache"})
-    assert set(body) == {"request_uri", "expires_in"} and body["expires_in"] == 60
-    assert REQUEST_URI.fullmatch(body["request_uri"]), body
-    return str(body["request_uri"])
-
-
 def by_reference(client_id: str, request_uri: str, **extra: str) -> list[tuple[str, str]]:
     return [("client_id", client_id), ("request_uri", request_uri), *extra.items()]
 
@@ -63,6 +46,7 @@ def fapi_push(tokens: TokenClient, now: int, **overrides: str | None) -> dict[st
 
 # ---------------------------------------------------------------- the flow
 
+@pytest.mark.slow
 def test_a_pushed_request_leads_to_a_code_and_tokens(tokens: TokenClient, browser: Browser,
                                                      clock: ManualClock) -> None:
     request_uri = pushed_uri(push(tokens, web_params()))
@@ -82,6 +66,7 @@ def test_a_public_client_pushes_with_its_client_id_alone(tokens: TokenClient, br
     assert page_of(browser.get(by_reference("demo-spa", request_uri))).status == 200
 
 
+@pytest.mark.slow
 def test_the_fapi2_client_pushes_with_private_key_jwt(tokens: TokenClient, browser: Browser,
                                                       clock: ManualClock) -> None:
     request_uri = pushed_uri(fapi_push(tokens, START))
@@ -125,6 +110,7 @@ def test_an_unknown_request_uri_is_refused(browser: Browser, clock: ManualClock)
                       "The request_uri is unknown. Push the authorization request again (POST /oauth/par).")
 
 
+@pytest.mark.slow
 def test_query_parameters_beside_request_uri_are_ignored(tokens: TokenClient, browser: Browser,
                                                          clock: ManualClock) -> None:
     """RFC 9126 4 with RFC 9101 6.3: only the pushed parameters count, whatever the query adds."""
@@ -237,6 +223,7 @@ def test_metadata_advertises_par(invoke: Any, demo: Any) -> None:
     assert doc["token_endpoint_auth_signing_alg_values_supported"] == list(ALGORITHMS)
 
 
+@pytest.mark.slow
 def test_code_verifier_of_the_pushed_challenge(tokens: TokenClient, browser: Browser, clock: ManualClock) -> None:
     request_uri = pushed_uri(push(tokens, web_params()))
     redirect = redirect_of(browser.submit(page_of(browser.get(by_reference("demo-web", request_uri)))))
@@ -264,6 +251,7 @@ def fapi_exchange(tokens: TokenClient, code: str, now: int, proof: str | None) -
     return tokens.post(fields, headers=[("DPoP", proof)] if proof else None)
 
 
+@pytest.mark.slow
 def test_the_fapi2_client_gets_only_dpop_bound_tokens(tokens: TokenClient, browser: Browser,
                                                       clock: ManualClock) -> None:
     from tests.dpop_support import DpopKey
@@ -285,6 +273,7 @@ def fapi_refresh(tokens: TokenClient, refresh_token: str, now: int, proof: str) 
     return tokens.post(fields, headers=[("DPoP", proof)])
 
 
+@pytest.mark.slow
 def test_a_fapi2_refresh_token_is_not_rotated(tokens: TokenClient, browser: Browser, clock: ManualClock) -> None:
     """FAPI 2.0 Security Profile 5.3.2.1 item 9: no rotation. The same token refreshes again and
     again (a lost response costs the client nothing) until its grant is revoked."""
@@ -309,6 +298,7 @@ def test_a_fapi2_refresh_token_is_not_rotated(tokens: TokenClient, browser: Brow
                  400, "invalid_grant", "The refresh token has been revoked.")
 
 
+@pytest.mark.slow
 def test_a_fapi2_refresh_token_still_needs_the_clients_dpop_key_and_authentication(
         tokens: TokenClient, browser: Browser, clock: ManualClock) -> None:
     from tests.dpop_support import DpopKey
@@ -326,6 +316,7 @@ def test_a_fapi2_refresh_token_still_needs_the_clients_dpop_key_and_authenticati
     assert fapi_refresh(tokens, refresh_token, START, key.proof("POST", token_url, iat=START))["statusCode"] == 200
 
 
+@pytest.mark.slow
 def test_a_dpop_proof_at_par_binds_the_code_to_its_key(tokens: TokenClient, browser: Browser,
                                                        clock: ManualClock) -> None:
     from tests.dpop_support import DpopKey

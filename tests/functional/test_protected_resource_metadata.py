@@ -9,8 +9,7 @@ import pytest
 
 from authgate_cli.local.events import HttpRequest, build_event
 from tests.demo import ISSUER
-from tests.functional.test_token_endpoint import claims_of
-from tests.functional.token_support import TokenClient, assert_error, body_of
+from tests.functional.token_support import TokenClient, assert_error, body_of, claims_of
 
 DOCUMENT = {
     "resource": f"{ISSUER}/charges",

@@ -2,38 +2,27 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import pytest
 
 from tests.demo import ISSUER, SECRETS, VERIFIER, WEB_REDIRECT, Demo, body, headers
 from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
-from tests.functional.test_par import push, pushed_uri
-from tests.functional.test_revocation_introspection import assert_ok
-from tests.functional.test_token_endpoint import claims_of
-from tests.functional.token_support import TokenClient, assert_error, basic, body_of, grant
+from tests.functional.resource_support import MCP, introspect, register
+from tests.functional.token_support import (
+    TokenClient,
+    assert_error,
+    assert_ok,
+    basic,
+    body_of,
+    claims_of,
+    grant,
+    push,
+    pushed_uri,
+)
 
-MCP = "https://mcp.example.com/mcp"
 OTHER = "https://other.example.com/api"
 CC = [("grant_type", "client_credentials")]
-
-
-def register(uri: str = MCP, scopes: tuple[str, ...] = ("mcp:read", "mcp:write"),
-             tenants: tuple[str, ...] = (), granted_to: tuple[str, ...] = ("demo-service",)) -> tuple[str, str]:
-    """What `authgate resources create` does: the resource and its introspection client; returns its credentials.
-    Then what `authgate clients update CLIENT --resource-scopes "URI=SCOPES"` does for each of `granted_to`."""
-    from authgate.resources.model import Resource
-    from authgate.stores.clients import ClientStore
-    from authgate.stores.resources import ResourceStore
-
-    client_id = "rs-" + hashlib.sha256(uri.encode()).hexdigest()[:16]
-    client, secret = ClientStore().create(client_id=client_id, tenant_id="", grant_types=())
-    assert secret is not None
-    ResourceStore().create(Resource(uri, scopes, tenants, introspection_client_id=client.client_id))
-    for granted in granted_to:
-        grant(granted, uri, scopes)
-    return client.client_id, secret
 
 
 def cc(tokens: TokenClient, client: str = "demo-service", **fields: str) -> dict[str, Any]:
@@ -151,6 +140,7 @@ def authorized_code(browser: Browser, **overrides: str | None) -> str:
     return redirect_of(browser.submit(page)).one("code")
 
 
+@pytest.mark.slow
 def test_authorization_code_and_refresh_keep_the_resource(browser: Browser, tokens: TokenClient) -> None:
     register()
     code = authorized_code(browser, resource=MCP, scope="mcp:read mcp:write")
@@ -168,6 +158,7 @@ def test_authorization_code_and_refresh_keep_the_resource(browser: Browser, toke
     assert_error(other, 400, "invalid_target", "The resource is not the one this grant was issued for (RFC 8707 2.2).")
 
 
+@pytest.mark.slow
 def test_a_code_for_the_charges_api_is_not_exchanged_for_another_resource(browser: Browser,
                                                                           tokens: TokenClient) -> None:
     register()
@@ -198,6 +189,7 @@ def test_par_accepts_a_registered_resource(tokens: TokenClient) -> None:
     pushed_uri(push(tokens, web_params(resource=MCP, scope="mcp:read")))
 
 
+@pytest.mark.slow
 def test_a_deleted_resource_stops_refreshing(browser: Browser, tokens: TokenClient) -> None:
     from authgate import caches
     from authgate.stores.resources import ResourceStore
@@ -214,10 +206,7 @@ def test_a_deleted_resource_stops_refreshing(browser: Browser, tokens: TokenClie
 
 # --------------------------------------------------------------------------- introspection by the resource server
 
-def introspect(tokens: TokenClient, creds: tuple[str, str], token: str) -> dict[str, Any]:
-    return tokens.post([("token", token)], path="/oauth/introspect", auth=basic(*creds))
-
-
+@pytest.mark.slow
 def test_the_resource_servers_credentials_see_its_tokens_of_any_client(browser: Browser,
                                                                       tokens: TokenClient) -> None:
     creds = register()

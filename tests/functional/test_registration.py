@@ -9,47 +9,15 @@ from typing import Any
 import pytest
 
 from authgate.clock import ManualClock
-from authgate_cli.local.events import HttpRequest, build_event
 from tests.conftest import Invoke
 from tests.demo import CHALLENGE, ISSUER, VERIFIER
-from tests.functional.authorize_support import Browser, page_of, redirect_of
-from tests.functional.test_authorize import assert_error_page
+from tests.functional.authorize_support import Browser, assert_error_page, page_of, redirect_of
+from tests.functional.self_registration_support import call, register, without_request_id
 from tests.functional.token_support import TokenClient, body_of, headers_of
 
 REDIRECT = "http://127.0.0.1:9/callback"
 JSON = "application/json"
 NO_STORE = {"Content-Type": JSON, "Cache-Control": "no-store", "Pragma": "no-cache"}
-
-
-@pytest.fixture
-def dcr(monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
-    from authgate import caches
-
-    monkeypatch.setenv("AUTHGATE_DYNAMIC_REGISTRATION", "true")
-    caches.reset()
-
-
-def call(invoke: Invoke, method: str, path: str, body: Any = None, token: str | None = None,
-         resource: str = "/oauth/register", source_ip: str = "198.51.100.7") -> dict[str, Any]:
-    headers = [("Host", "127.0.0.1:3000"), ("Content-Type", JSON)]
-    if token is not None:
-        headers.append(("Authorization", f"Bearer {token}"))
-    data = json.dumps(body).encode() if body is not None else b""
-    params = {"client_id": path.rsplit("/", 1)[1]} if resource != "/oauth/register" else None
-    request = HttpRequest(method, path, "", headers, data, source_ip=source_ip)
-    return invoke("token", build_event(request, resource=resource, path_params=params))
-
-
-def register(invoke: Invoke, **members: Any) -> dict[str, Any]:
-    doc = {"client_name": "CLI Agent", "redirect_uris": [REDIRECT], "grant_types": ["authorization_code",
-                                                                                   "refresh_token"], **members}
-    return call(invoke, "POST", "/oauth/register", doc)
-
-
-def without_request_id(result: dict[str, Any]) -> dict[str, str]:
-    headers = headers_of(result)
-    assert headers.pop("x-request-id")
-    return headers
 
 
 def test_register_read_update_delete(dcr: None, invoke: Invoke) -> None:
@@ -186,6 +154,7 @@ def test_the_deployment_caps_unassigned_registrations_and_says_so(dcr: None, inv
     assert register(invoke)["statusCode"] == 201
 
 
+@pytest.mark.slow
 def test_an_unused_registration_expires_within_a_day_and_a_used_one_keeps_its_lifetime(
         dcr: None, invoke: Invoke, browser: Browser, clock: ManualClock) -> None:
     from authgate.stores.clients import ClientStore
@@ -209,6 +178,7 @@ def test_an_unused_registration_expires_within_a_day_and_a_used_one_keeps_its_li
     assert used is not None and used.expires_at == int(clock()) + 30 * 86400  # DynamicRegistrationIdleDays
 
 
+@pytest.mark.slow
 def test_a_registered_client_signs_in_and_becomes_the_tenants(dcr: None, invoke: Invoke, browser: Browser,
                                                                tokens: TokenClient) -> None:
     from authgate.stores.clients import ClientStore
@@ -239,6 +209,7 @@ def test_a_registered_client_signs_in_and_becomes_the_tenants(dcr: None, invoke:
     assert touched is not None and touched.expires_at >= client.expires_at
 
 
+@pytest.mark.slow
 def test_a_tenant_that_refuses_registered_clients_shows_a_page(dcr: None, invoke: Invoke, browser: Browser) -> None:
     client_id = body_of(register(invoke, scope="charges:read"))["client_id"]
     query = [("response_type", "code"), ("client_id", client_id), ("redirect_uri", REDIRECT), ("state", "s"),

@@ -11,19 +11,12 @@ from tests.functional.token_support import (
     TokenClient,
     assert_error,
     assert_invalid_client,
+    assert_ok,
     basic,
     body_of,
     headers_of,
     new_code,
 )
-
-OK_HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"}
-
-
-def assert_ok(result: dict[str, Any], body: dict[str, Any]) -> None:
-    headers = headers_of(result)
-    assert headers.pop("x-request-id")
-    assert (result["statusCode"], headers, body_of(result)) == (200, OK_HEADERS, body)
 
 
 def issued(tokens: TokenClient) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import jwt
+import pytest
 
 from authgate.clock import ManualClock
 from authgate.errors import ApiError
@@ -93,12 +94,14 @@ def run_stream(clock: ManualClock, invoke: Any, *, rotate_every: int, hours: int
     return counts
 
 
+@pytest.mark.slow
 def test_scheduled_rotation_stream_has_zero_invalid_token(keys: None, clock: ManualClock, invoke: Any) -> None:
     counts = run_stream(clock, invoke, rotate_every=3600, hours=3)
     assert counts["promotions"] >= 2 and counts["kids"] >= 3 and counts["retirements"] >= 1
     assert counts["invalid"] == 0, counts
 
 
+@pytest.mark.slow
 def test_rotation_as_fast_as_the_overlap_rule_allows_has_zero_invalid_token(
         keys: None, clock: ManualClock, invoke: Any) -> None:
     # rotate() on every step: keys move the moment the overlap rule lets them.
@@ -168,6 +171,7 @@ def test_rotate_keys_handler_runs_one_lifecycle_step(keys: None, clock: ManualCl
     assert sorted(k["state"] for k in report["keys"]) == ["current", "next", "previous"]
 
 
+@pytest.mark.slow
 def test_rotate_keys_answers_the_cloudformation_bootstrap(aws: None, invoke: Any) -> None:
     received: list[dict[str, Any]] = []
 

@@ -18,10 +18,18 @@ import pytest
 from authgate.resources.model import Resource
 from tests.demo import ISSUER
 from tests.document_server import DocumentServer
-from tests.functional.authorize_support import Browser, Page, headers_of, page_of, redirect_of
-from tests.functional.test_authorize import assert_error_page
-from tests.functional.test_client_metadata import cimd, params, server  # noqa: F401 - fixtures
-from tests.functional.test_tenant_switches import query
+from tests.functional.authorize_support import (
+    Browser,
+    Page,
+    assert_error_page,
+    headers_of,
+    page_of,
+    redirect_of,
+)
+from tests.functional.self_registration_support import params, query
+
+# Slow: every test signs in several times at full scrypt cost.
+pytestmark = pytest.mark.slow
 
 MCP = "https://mcp.example.com/mcp"
 # The tenants a person might type, each with a user alice / alice-password where it exists.
@@ -34,7 +42,7 @@ TENANTS = {
 
 
 @pytest.fixture
-def tenants(cimd: DocumentServer) -> None:  # noqa: F811 - the fixture imported above
+def tenants(cimd: DocumentServer) -> None:
     from authgate.stores.resources import ResourceStore
     from authgate.stores.tenants import TenantStore
     from authgate.stores.users import UserStore
@@ -77,7 +85,7 @@ def seen(result: dict[str, Any], tenant: str) -> tuple[int, dict[str, str], str]
 
 @pytest.mark.parametrize("extra", [{"scope": "charges:read"}, {"scope": "mcp:read", "resource": MCP}],
                          ids=["charges-scope", "resource-of-demo-only"])
-def test_a_wrong_password_is_answered_alike_for_every_tenant(tenants: None, cimd: DocumentServer,  # noqa: F811
+def test_a_wrong_password_is_answered_alike_for_every_tenant(tenants: None, cimd: DocumentServer,
                                                             browser: Browser, scrypts: Callable[[], int],
                                                             extra: dict[str, str]) -> None:
     client_id = cimd.document("/oracle.json")
@@ -95,7 +103,7 @@ def test_a_wrong_password_is_answered_alike_for_every_tenant(tenants: None, cimd
     assert {tenant: answer == first for tenant, answer in answers.items()} == dict.fromkeys(TENANTS, True)
 
 
-def test_after_the_right_password_the_tenants_refusals_are_shown(tenants: None, cimd: DocumentServer,  # noqa: F811
+def test_after_the_right_password_the_tenants_refusals_are_shown(tenants: None, cimd: DocumentServer,
                                                                  browser: Browser) -> None:
     client_id = cimd.document("/after.json")
     page = page_of(browser.get(params(client_id, scope="charges:read")))

@@ -70,6 +70,7 @@ def post_charge(demo: Demo, invoke: Any, token: str, key: str) -> dict[str, Any]
                                         headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key}))
 
 
+@pytest.mark.slow
 def test_a_client_steps_up_with_a_new_authorization_request(demo: Demo, browser: Browser, tokens: TokenClient,
                                                             invoke: Any) -> None:
     """demo-spa, registered once: read-only token, 403 naming charges:write, a new request for both, 201."""

@@ -11,18 +11,32 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from authgate.clock import ManualClock
 from tests.conftest import Invoke
-from tests.demo import CHALLENGE, VERIFIER
+from tests.demo import VERIFIER
 from tests.document_server import DocumentServer
-from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
-from tests.functional.test_authorize import assert_error_page
-from tests.functional.test_client_metadata import cimd, server  # noqa: F401 - fixtures
-from tests.functional.test_registered_resources import MCP, introspect, register
-from tests.functional.test_registration import call, dcr, without_request_id  # noqa: F401 - dcr: a fixture
-from tests.functional.test_registration import register as register_client
-from tests.functional.test_token_endpoint import claims_of
-from tests.functional.token_support import BASIC_CHALLENGE, TokenClient, assert_error, body_of
+from tests.functional.authorize_support import (
+    Browser,
+    assert_error_page,
+    page_of,
+    redirect_of,
+    web_params,
+)
+from tests.functional.resource_support import MCP, introspect, register
+from tests.functional.self_registration_support import call, query, without_request_id
+from tests.functional.self_registration_support import register as register_client
+from tests.functional.token_support import (
+    BASIC_CHALLENGE,
+    TokenClient,
+    assert_error,
+    body_of,
+    claims_of,
+)
+
+# Slow: every test signs alice in at full scrypt cost.
+pytestmark = pytest.mark.slow
 
 REDIRECT = "http://127.0.0.1:9/callback"
 DAY = 86400
@@ -38,11 +52,6 @@ def set_tenant(**settings: Any) -> None:
     assert demo is not None
     store.put(demo._replace(**settings))
     caches.reset()
-
-
-def query(client_id: str, **extra: str) -> list[tuple[str, str]]:
-    return [("response_type", "code"), ("client_id", client_id), ("redirect_uri", REDIRECT), ("state", "s"),
-            ("code_challenge", CHALLENGE), ("code_challenge_method", "S256"), *extra.items()]
 
 
 def sign_in(browser: Browser, client_id: str, tenant: str = "demo", **extra: str) -> dict[str, Any]:
@@ -69,7 +78,7 @@ REGISTERED_REFUSED = ("The organisation this grant was made in no longer accepts
 # --------------------------------------------------------------------------- registered_clients off
 
 def test_registered_clients_off_stops_a_held_clients_refresh_code_exchange_and_authorization(
-        dcr: None, invoke: Invoke, browser: Browser, tokens: TokenClient) -> None:  # noqa: F811 - a fixture
+        dcr: None, invoke: Invoke, browser: Browser, tokens: TokenClient) -> None:
     client_id = body_of(register_client(invoke, scope="charges:read"))["client_id"]
     issued = body_of(exchange(tokens, client_id, redirect_of(sign_in(browser, client_id)).one("code")))
     pending = redirect_of(sign_in(browser, client_id)).one("code")  # the client is demo's now: no tenant field
@@ -92,7 +101,7 @@ def test_registered_clients_off_stops_a_held_clients_refresh_code_exchange_and_a
 
 # --------------------------------------------------------------------------- a metadata host removed
 
-def test_a_host_taken_off_the_allow_list_stops_refresh_and_sign_in(cimd: DocumentServer, browser: Browser,  # noqa: F811 - a fixture
+def test_a_host_taken_off_the_allow_list_stops_refresh_and_sign_in(cimd: DocumentServer, browser: Browser,
                                                                      tokens: TokenClient) -> None:
     client_id = cimd.document("/agent.json", scope="charges:read")
     issued = body_of(exchange(tokens, client_id, redirect_of(sign_in(browser, client_id)).one("code")))
@@ -157,7 +166,7 @@ def registered_and_signed_in(invoke: Invoke, browser: Browser, tokens: TokenClie
     return registration, body_of(exchange(tokens, registration["client_id"], code))
 
 
-def test_a_deleted_registrations_tokens_are_inactive_at_introspection(dcr: None, invoke: Invoke, browser: Browser,  # noqa: F811 - a fixture
+def test_a_deleted_registrations_tokens_are_inactive_at_introspection(dcr: None, invoke: Invoke, browser: Browser,
                                                                         tokens: TokenClient) -> None:
     creds = register(granted_to=())
     registration, issued = registered_and_signed_in(invoke, browser, tokens, resource=MCP, scope="mcp:read")
@@ -175,7 +184,7 @@ def test_a_deleted_registrations_tokens_are_inactive_at_introspection(dcr: None,
 
 
 def test_a_put_keeps_the_expiry_and_an_expired_registration_authorizes_nothing(
-        dcr: None, invoke: Invoke, browser: Browser, tokens: TokenClient, clock: ManualClock) -> None:  # noqa: F811 - a fixture
+        dcr: None, invoke: Invoke, browser: Browser, tokens: TokenClient, clock: ManualClock) -> None:
     from authgate.stores.clients import ClientStore
 
     registration, issued = registered_and_signed_in(invoke, browser, tokens)

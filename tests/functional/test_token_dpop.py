@@ -14,8 +14,14 @@ import pytest
 
 from tests.demo import CHALLENGE, ISSUER, SECRETS, SPA_REDIRECT, VERIFIER, WEB_REDIRECT
 from tests.dpop_support import DpopKey, hs256_proof, unsigned_proof
-from tests.functional.test_token_endpoint import claims_of
-from tests.functional.token_support import TokenClient, assert_error, basic, body_of, headers_of
+from tests.functional.token_support import (
+    TokenClient,
+    assert_error,
+    basic,
+    body_of,
+    claims_of,
+    headers_of,
+)
 
 TOKEN_URL = f"{ISSUER}/oauth/token"
 NO_STORE = {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"}
@@ -108,6 +114,7 @@ def test_confidential_clients_refresh_tokens_are_not_bound(tokens: TokenClient) 
     assert third["token_type"] == "Bearer"
 
 
+@pytest.mark.slow
 def test_password_grant_binds(tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
 
@@ -246,6 +253,7 @@ def test_two_dpop_headers_and_garbage_are_refused(tokens: TokenClient) -> None:
     assert_invalid_proof(post(tokens, CC, ["not a jws"]), "The DPoP proof is not a compact JWS (RFC 9449 4.3).")
 
 
+@pytest.mark.slow
 def test_32_threads_with_one_proof_one_token(tokens: TokenClient) -> None:
     key = DpopKey()
     proof = key.proof("POST", TOKEN_URL)

@@ -7,7 +7,6 @@ invalid_client is 401 with `WWW-Authenticate: Basic realm="oauth"`, every other 
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any
 
 import pytest
@@ -21,14 +20,10 @@ from tests.functional.token_support import (
     assert_invalid_client,
     basic,
     body_of,
+    claims_of,
     headers_of,
     new_code,
 )
-
-
-def claims_of(token: str) -> dict[str, Any]:
-    payload = token.split(".")[1]
-    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
 
 
 def assert_token_response(result: dict[str, Any], scope: str, refresh: bool) -> dict[str, Any]:
@@ -246,6 +241,7 @@ def test_unsupported_grant_types(tokens: TokenClient, grant_type: str) -> None:
     assert_error(result, 400, "unsupported_grant_type", "The grant type is not supported by this server.")
 
 
+@pytest.mark.slow
 def test_password_grant_when_enabled(tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
     from authgate.stores.clients import ClientStore

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote_plus, urlencode
@@ -53,6 +54,46 @@ def assert_error(result: dict[str, Any], status: int, error: str, description: s
 
 def assert_invalid_client(result: dict[str, Any], description: str = "Client authentication failed.") -> None:
     assert_error(result, 401, "invalid_client", description, {"WWW-Authenticate": BASIC_CHALLENGE})
+
+
+def claims_of(token: str) -> dict[str, Any]:
+    """The claims of a JWT, decoded without verifying it (the tests check what the server signed)."""
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+OK_HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"}
+
+
+def assert_ok(result: dict[str, Any], body: dict[str, Any]) -> None:
+    """A whole 200 JSON response of the token function: its headers and exactly this body."""
+    headers = headers_of(result)
+    assert headers.pop("x-request-id")
+    assert (result["statusCode"], headers, body_of(result)) == (200, OK_HEADERS, body)
+
+
+# A request_uri of a pushed authorization request (RFC 9126 2.2): 256 random bits, base64url.
+REQUEST_URI = re.compile(r"urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}")
+
+
+def push(tokens: TokenClient, params: list[tuple[str, str]], client_id: str = "demo-web") -> dict[str, Any]:
+    """POST /oauth/par as demo-web (Basic) or a public client (client_id in the form)."""
+    fields = [(k, v) for k, v in params if k != "client_id" or client_id not in SECRETS]
+    if client_id in SECRETS:
+        return tokens.post(fields, path="/oauth/par", auth=basic(client_id, SECRETS[client_id]))
+    return tokens.post(fields, path="/oauth/par")
+
+
+def pushed_uri(result: dict[str, Any]) -> str:
+    """The request_uri of a whole 201 push response (RFC 9126 2.2)."""
+    headers = headers_of(result)
+    assert headers.pop("x-request-id")
+    body = body_of(result)
+    assert (result["statusCode"], headers) == (201, {"Content-Type": "application/json", "Cache-Control": "no-store",
+                                                     "Pragma": "no-cache"})
+    assert set(body) == {"request_uri", "expires_in"} and body["expires_in"] == 60
+    assert REQUEST_URI.fullmatch(body["request_uri"]), body
+    return str(body["request_uri"])
 
 
 class TokenClient:

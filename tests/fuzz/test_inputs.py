@@ -9,79 +9,19 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlencode
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from authgate_cli.local.events import HttpRequest, build_event
-from authgate_cli.openapi.build import DOCUMENT_PATH
 from tests.demo import CHALLENGE, VERIFIER, WEB_REDIRECT
 from tests.functional.token_support import basic
+from tests.fuzz.handler_calls import Invoke, assert_documented, bearer, call
 
 # `make fuzz` raises the count (AUTHGATE_FUZZ_EXAMPLES); `make test` runs 100.
 FUZZ = settings(max_examples=int(os.environ.get("AUTHGATE_FUZZ_EXAMPLES", "100")), deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-DOCUMENT = json.loads(DOCUMENT_PATH.read_text(encoding="utf-8"))
-Invoke = Callable[[str, dict[str, Any]], dict[str, Any]]
-
-
-def documented(method: str, path: str) -> set[int]:
-    return {int(s) for s in DOCUMENT["paths"][path][method.lower()]["responses"]}
-
-
-def assert_documented(result: dict[str, Any], method: str, path: str) -> None:
-    status = result["statusCode"]
-    assert status < 500, (status, result.get("body", "")[:300])
-    assert status in documented(method, path), (status, method, path, result.get("body", "")[:300])
-
-
-def call(invoke: Invoke, function: str, method: str, path: str, *, query: str = "",
-         headers: list[tuple[str, str]] | None = None, body: bytes = b"", resource: str | None = None) -> dict[str, Any]:
-    request = HttpRequest(method, path, query, [("Host", "127.0.0.1:3000"), *(headers or [])], body)
-    return invoke(function, build_event(request, resource=resource or path, path_params=None))
-
-
-@pytest.fixture
-def log_hygiene() -> Iterator[Any]:
-    """Overrides the suite's: fuzzed requests are random text, so only issued secrets (and the
-    demo seed's and the signed bearer tokens below) are looked for in the log."""
-    from tests.log_hygiene import LogCapture, SecretHarvest, leaks
-
-    harvest = SecretHarvest(requests=False)
-    with LogCapture() as capture:
-        yield harvest
-    found = leaks(capture.lines, harvest.secrets | ISSUED)
-    assert not found, f"secrets reached the log: {found}"
-
-
-ISSUED: set[str] = set()
-
-
-@pytest.fixture
-def demo(aws: None) -> None:
-    from authgate.tokens.rotation import ensure_keys
-    from authgate_cli.local import loaders
-    from authgate_cli.local.seed import DEMO_SEED, read_seed
-
-    sections = read_seed(DEMO_SEED)
-    for section in ("tenants", "clients"):
-        loaders.LOADERS[section](sections[section])
-    ensure_keys()
-
-
-def bearer() -> str:
-    from authgate.tokens.access_token import issue_access_token
-
-    token = issue_access_token(issuer="http://127.0.0.1:3000", subject="demo-service", client_id="demo-service",
-                               tenant="demo", scope="charges:read charges:write").token
-    ISSUED.add(token)
-    return token
-
-
 # ---------------------------------------------------------------- strategies
 # Header values as a client may send them: visible ASCII, spaces, latin-1 bytes, and near misses.
 HEADER_TEXT = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0xFF), max_size=80)

@@ -28,14 +28,13 @@ from hypothesis import strategies as st
 
 from tests.demo import ISSUER, SECRETS
 from tests.functional.token_support import basic
-from tests.fuzz.test_inputs import assert_documented, bearer, call, demo, log_hygiene  # noqa: F401  (fixtures)
+from tests.fuzz.handler_calls import Invoke, assert_documented, bearer, call
 
 CORPUS = Path(__file__).with_name("corpus")
 EXAMPLES = int(os.environ.get("AUTHGATE_FUZZ_EXAMPLES", "15"))
 RECORD = os.environ.get("AUTHGATE_FUZZ_RECORD") == "1"
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-Invoke = Callable[[str, dict[str, Any]], dict[str, Any]]
 
 
 def b64(data: bytes) -> str:
@@ -140,13 +139,13 @@ def bearer_check(invoke: Invoke, token: str, scheme: str = "Bearer") -> dict[str
 
 @FUZZ
 @given(token=TOKENS, scheme=st.sampled_from(["Bearer", "DPoP"]))
-def test_jws_segments_in_a_bearer_token(demo: None, invoke: Invoke, token: str, scheme: str) -> None:  # noqa: F811
+def test_jws_segments_in_a_bearer_token(demo: None, invoke: Invoke, token: str, scheme: str) -> None:
     keep("bearer_token", {"token": token, "scheme": scheme},
          lambda: bearer_check(invoke, token, scheme), "GET", "/charges")
 
 
 @pytest.mark.parametrize("entry", replay("bearer_token"))
-def test_bearer_token_corpus(demo: None, invoke: Invoke, entry: dict[str, Any]) -> None:  # noqa: F811
+def test_bearer_token_corpus(demo: None, invoke: Invoke, entry: dict[str, Any]) -> None:
     assert_documented(bearer_check(invoke, entry["token"], entry["scheme"]), "GET", "/charges")
 
 
@@ -168,14 +167,14 @@ def dpop_at_resource(invoke: Invoke, proof: str) -> dict[str, Any]:
 
 @FUZZ
 @given(proof=TOKENS, where=st.sampled_from(["token", "resource"]))
-def test_the_dpop_header(demo: None, invoke: Invoke, proof: str, where: str) -> None:  # noqa: F811
+def test_the_dpop_header(demo: None, invoke: Invoke, proof: str, where: str) -> None:
     check = dpop_at_token if where == "token" else dpop_at_resource
     method, path = ("POST", "/oauth/token") if where == "token" else ("GET", "/charges")
     keep("dpop_header", {"proof": proof, "where": where}, lambda: check(invoke, proof), method, path)
 
 
 @pytest.mark.parametrize("entry", replay("dpop_header"))
-def test_dpop_header_corpus(demo: None, invoke: Invoke, entry: dict[str, Any]) -> None:  # noqa: F811
+def test_dpop_header_corpus(demo: None, invoke: Invoke, entry: dict[str, Any]) -> None:
     if entry["where"] == "token":
         assert_documented(dpop_at_token(invoke, entry["proof"]), "POST", "/oauth/token")
     else:
@@ -195,13 +194,13 @@ def assertion_check(invoke: Invoke, assertion: str, client_id: str | None) -> di
 
 @FUZZ
 @given(assertion=TOKENS, client_id=st.sampled_from([None, "demo-fapi", "demo-service", "nobody"]))
-def test_client_assertions(demo: None, invoke: Invoke, assertion: str, client_id: str | None) -> None:  # noqa: F811
+def test_client_assertions(demo: None, invoke: Invoke, assertion: str, client_id: str | None) -> None:
     keep("client_assertion", {"assertion": assertion, "client_id": client_id},
          lambda: assertion_check(invoke, assertion, client_id), "POST", "/oauth/token")
 
 
 @pytest.mark.parametrize("entry", replay("client_assertion"))
-def test_client_assertion_corpus(demo: None, invoke: Invoke, entry: dict[str, Any]) -> None:  # noqa: F811
+def test_client_assertion_corpus(demo: None, invoke: Invoke, entry: dict[str, Any]) -> None:
     assert_documented(assertion_check(invoke, entry["assertion"], entry["client_id"]), "POST", "/oauth/token")
 
 
@@ -222,7 +221,7 @@ def json_body_check(invoke: Invoke, body: str, encoding: str) -> dict[str, Any]:
 
 @FUZZ
 @given(body=JSON_BODIES, encoding=st.sampled_from(["utf-8", "utf-8", "utf-16", "latin-1"]))
-def test_json_bodies(demo: None, invoke: Invoke, body: str, encoding: str) -> None:  # noqa: F811
+def test_json_bodies(demo: None, invoke: Invoke, body: str, encoding: str) -> None:
     try:
         body.encode(encoding, "surrogatepass")
     except UnicodeEncodeError:
@@ -232,7 +231,7 @@ def test_json_bodies(demo: None, invoke: Invoke, body: str, encoding: str) -> No
 
 
 @pytest.mark.parametrize("entry", replay("json_body"))
-def test_json_body_corpus(demo: None, invoke: Invoke, entry: dict[str, Any]) -> None:  # noqa: F811
+def test_json_body_corpus(demo: None, invoke: Invoke, entry: dict[str, Any]) -> None:
     assert_documented(json_body_check(invoke, entry["body"], entry["encoding"]), "POST", "/charges")
 
 
@@ -250,12 +249,12 @@ def cursor_check(invoke: Invoke, cursor: str) -> dict[str, Any]:
 
 @FUZZ
 @given(cursor=CURSORS)
-def test_cursors(demo: None, invoke: Invoke, cursor: str) -> None:  # noqa: F811
+def test_cursors(demo: None, invoke: Invoke, cursor: str) -> None:
     keep("cursor", {"cursor": cursor}, lambda: cursor_check(invoke, cursor), "GET", "/charges")
 
 
 @pytest.mark.parametrize("entry", replay("cursor"))
-def test_cursor_corpus(demo: None, invoke: Invoke, entry: dict[str, Any]) -> None:  # noqa: F811
+def test_cursor_corpus(demo: None, invoke: Invoke, entry: dict[str, Any]) -> None:
     assert_documented(cursor_check(invoke, entry["cursor"]), "GET", "/charges")
 
 
@@ -287,13 +286,13 @@ def session_secret(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @FUZZ
 @given(cookie=COOKIES, blob=FORM_STATE, csrf=st.text(max_size=30))
-def test_sign_in_cookies_and_state(demo: None, session_secret: None, invoke: Invoke,  # noqa: F811
+def test_sign_in_cookies_and_state(demo: None, session_secret: None, invoke: Invoke,
                                    cookie: str | None, blob: str, csrf: str) -> None:
     keep("sign_in_form", {"cookie": cookie, "blob": blob, "csrf": csrf},
          lambda: sign_in_check(invoke, cookie, blob, csrf), "POST", "/oauth/authorize")
 
 
 @pytest.mark.parametrize("entry", replay("sign_in_form"))
-def test_sign_in_form_corpus(demo: None, session_secret: None, invoke: Invoke,  # noqa: F811
+def test_sign_in_form_corpus(demo: None, session_secret: None, invoke: Invoke,
                              entry: dict[str, Any]) -> None:
     assert_documented(sign_in_check(invoke, entry["cookie"], entry["blob"], entry["csrf"]), "POST", "/oauth/authorize")

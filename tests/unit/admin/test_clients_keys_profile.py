@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.functional.assertion_support import new_private_jwk, public_of
-from tests.unit.admin.test_clients_users import ns
+from tests.unit.admin.clients_arguments import ns
 
 
 @pytest.fixture

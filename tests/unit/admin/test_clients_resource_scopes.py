@@ -11,7 +11,7 @@ import pytest
 
 from authgate_cli.main import main
 from tests.demo import ISSUER
-from tests.unit.admin.test_clients_users import ns
+from tests.unit.admin.clients_arguments import ns
 
 MCP = "https://mcp.example.com/mcp"
 

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from authgate.clients.model import client_secret_matches
+from tests.unit.admin.clients_arguments import ns
 
 
 @pytest.fixture
@@ -18,14 +19,6 @@ def demo(aws: None) -> None:
 
     seed([{"tenant_id": "demo", "name": "Demo", "currencies": ["usd"], "forbidden_scopes": [],
            "approved_clients": []}])
-
-
-def ns(**kwargs: object) -> argparse.Namespace:
-    base = {"client_id": None, "tenant": "demo", "name": None, "type": "confidential", "redirect_uri": [],
-            "grant": ["client_credentials"], "scope": ["charges:read"], "error_format": "problem",
-            "requires_admin_approval": False, "json": True}
-    base.update(kwargs)
-    return argparse.Namespace(**base)
 
 
 def test_create_prints_secret_once_and_stores_only_its_hash(demo: None) -> None:
@@ -93,6 +86,7 @@ def test_rotate_secret_invalidates_old_secret(demo: None) -> None:
     assert rotate_secret(ns(client_id="missing"), io.StringIO()) == 1
 
 
+@pytest.mark.slow
 def test_users_create_reads_password_from_stdin(demo: None) -> None:
     from authgate.stores.users import UserStore
     from authgate_cli.admin.users import create_user

@@ -123,6 +123,7 @@ def test_removing_a_record_leaves_another_servers_record_alone(state_dir: Path) 
     assert not mine.exists() and theirs.exists()
 
 
+@pytest.mark.slow
 def test_deployed_stack_environment_comes_from_outputs_and_parameters(state_dir: Path) -> None:
     from moto import mock_aws
 
@@ -151,6 +152,7 @@ def test_deployed_stack_environment_comes_from_outputs_and_parameters(state_dir:
     assert "AUTHGATE_AWS_ENDPOINT_URL" not in os.environ
 
 
+@pytest.mark.slow
 def test_unknown_deployed_stack_is_a_clear_error(state_dir: Path) -> None:
     from moto import mock_aws
 

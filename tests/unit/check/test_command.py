@@ -67,6 +67,7 @@ def test_an_unresolvable_host_is_exit_2(capsys):
     assert result.code == 2 and result.err.startswith("authgate check: cannot reach http://authgate-check.invalid: ")
 
 
+@pytest.mark.slow
 def test_a_request_without_answer_is_a_defect_and_the_time_budget_ends_the_run(capsys):
     with serving(ContractServer("slow-unknown-route")) as base:
         slow = check(capsys, base, "--api-key", API_KEY, "--json", "--quiet", "--timeout", "1")
@@ -109,6 +110,7 @@ def test_progress_on_a_terminal_rewrites_one_line_and_clears_it():
     assert stream.getvalue() == ("\r\x1b[K[1/2] discovery.metadata …\r\x1b[K[2/2] discovery.jwks …\r\x1b[K")
 
 
+@pytest.mark.slow
 def test_mutating_says_what_it_will_create_before_it_starts(capsys, monkeypatch):
     monkeypatch.setenv("AUTHGATE_CHECK_CLIENT_SECRET", CLIENT_SECRET)
     server = ContractServer()
@@ -145,6 +147,7 @@ def test_refused_client_credentials_are_one_line_before_any_plan_or_progress(cap
     assert not server.charges
 
 
+@pytest.mark.slow
 def test_the_token_asked_for_before_the_probes_is_the_one_mutating_token_judges(capsys, monkeypatch):
     monkeypatch.setenv("AUTHGATE_CHECK_CLIENT_SECRET", CLIENT_SECRET)
     with serving(ContractServer()) as base:

@@ -65,7 +65,9 @@ DEFECTS = [
 ]
 
 
-@pytest.mark.parametrize(("defect", "rule", "mutating"), DEFECTS, ids=[d[0] for d in DEFECTS])
+# A mutating run (it creates a charge and asks for tokens) takes over a second: slow.
+@pytest.mark.parametrize(("defect", "rule", "mutating"), [
+    pytest.param(*d, id=d[0], marks=[pytest.mark.slow] if d[2] else []) for d in DEFECTS])
 def test_a_planted_defect_is_reported_with_its_rule(capsys, defect, rule, mutating):
     with serving(ContractServer(defect)) as base:
         args = mutating_args() if mutating else ["--api-key", API_KEY]
@@ -82,7 +84,8 @@ def test_every_defect_in_the_table_is_planted_by_the_server():
         assert f'"{defect}"' in source, defect
 
 
-@pytest.mark.parametrize("mutating", [False, True], ids=["read-only", "mutating"])
+@pytest.mark.parametrize("mutating", [pytest.param(False, id="read-only"),
+                                      pytest.param(True, id="mutating", marks=pytest.mark.slow)])
 def test_the_clean_server_passes(capsys, mutating):
     with serving(ContractServer()) as base:
         result = check(capsys, base, "--json", "--quiet", *(mutating_args() if mutating else ["--api-key", API_KEY]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
 from junitparser import Failure, JUnitXml, Skipped
 
 from authgate_cli.check.redaction import body_excerpt, request_headers
@@ -106,6 +107,7 @@ def test_the_readable_report(capsys):
     assert lines[-1].endswith("(exit 1)") and result.code == 1
 
 
+@pytest.mark.slow
 def test_no_output_holds_a_credential(capsys, tmp_path):
     """Findings that show requests with credentials and answers with tokens: every one masked."""
     path = tmp_path / "check.xml"

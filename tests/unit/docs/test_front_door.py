@@ -79,7 +79,7 @@ def outside_references(root: Path, files: list[Path]) -> list[str]:
 
 
 def front_pages(root: Path) -> list[Path]:
-    return [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    return [root / "README.md", root / "CONTRIBUTING.md", *sorted((root / "docs").glob("*.md"))]
 
 
 def tracked_sources(root: Path) -> list[Path]:

@@ -10,6 +10,8 @@ import sys
 import typing
 from pathlib import Path
 
+import pytest
+
 from authgate.errors import catalogue
 from authgate.errors.codes import Code
 
@@ -38,6 +40,7 @@ def test_a_new_code_changes_the_output(tmp_path: Path) -> None:
     assert '"brand_new",' in generator.render(grown) and generator.render(grown) != generator.render()
 
 
+@pytest.mark.slow
 def test_a_misspelt_code_fails_the_type_check(tmp_path: Path) -> None:
     """mypy (make typecheck) rejects an ApiError whose code is not in the catalogue."""
     probe = tmp_path / "probe.py"

@@ -80,6 +80,7 @@ def test_one_address_guessing_many_clients_is_refused_per_ip(db: Any, clock: Man
     g.gate("client-99", "203.0.113.10")
 
 
+@pytest.mark.slow
 def test_failure_counts_are_exact_under_32_concurrent_failures(db: Any, clock: ManualClock) -> None:
     g = guard(db, subject=1000, ip=1000)
 

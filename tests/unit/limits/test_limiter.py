@@ -116,6 +116,7 @@ def test_one_tenant_being_limited_does_not_limit_another(db: Any, clock: ManualC
     assert acme.headers()["RateLimit"].startswith('"tenant";r=1;')
 
 
+@pytest.mark.slow
 def test_counts_are_exact_under_32_concurrent_requests(db: Any, clock: ManualClock) -> None:
     at_window_start(clock)
     limiter = ApiLimiter(db, policies(tenant=1000, client=20, ip=1000))
@@ -213,6 +214,7 @@ def test_a_partitioned_tenant_advertises_its_share_and_partition_key(db: Any, cl
     assert len(keys) == 1 and keys[0].endswith("#p2of4")
 
 
+@pytest.mark.slow
 def test_each_partition_admits_exactly_its_share_under_concurrency(db: Any, clock: ManualClock) -> None:
     at_window_start(clock)
     limiter = ApiLimiter(db, partitioned(tenant=10, partitions=4))  # shares 3, 3, 2, 2

@@ -69,6 +69,7 @@ def test_unknown_code(aws):
     assert info.value.record is None
 
 
+@pytest.mark.slow
 def test_32_concurrent_consumes_have_exactly_one_winner(aws):
     store = CodeStore()
     for _ in range(5):

@@ -24,6 +24,7 @@ def test_counts_rise_together_until_one_quota_is_reached(aws: None) -> None:
     assert store.count("api#t1#60", {"total": 3, "c_b": 2}, 200) == {"total": 3, "c_b": 1}
 
 
+@pytest.mark.slow
 def test_under_concurrency_exactly_the_quota_is_admitted(aws: None) -> None:
     store = LimitsStore()
     admitted: list[int] = []

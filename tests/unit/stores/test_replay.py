@@ -49,6 +49,7 @@ def test_an_expired_id_may_be_used_again_though_the_item_remains(aws, clock):
         guard.use(key, now() + 10)
 
 
+@pytest.mark.slow
 def test_32_threads_one_id_exactly_one_winner(aws, clock):
     guard = ReplayGuard()
     for n in range(5):

@@ -11,7 +11,6 @@ from authgate.resources.errors import ResourceExists, ResourceNotFound
 from authgate.resources.model import Resource
 from authgate.stores import resource_cache
 from authgate.stores.resources import ResourceStore
-from tests.unit.stores.test_tenant_cache import reads  # noqa: F401 - the fixture: DynamoDB calls by name
 
 MCP = Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write"), ("demo",), "rs-1", 1_750_000_000)
 
@@ -52,7 +51,7 @@ def test_update_and_delete_take_the_introspection_client_along(aws: None) -> Non
         store.update(MCP)
 
 
-def test_the_cache_reads_once_per_ttl(reads: Counter[str], clock: ManualClock) -> None:  # noqa: F811
+def test_the_cache_reads_once_per_ttl(reads: Counter[str], clock: ManualClock) -> None:
     ResourceStore().create(MCP)
     reads.clear()
     assert resource_cache.get_resource(MCP.resource) == MCP

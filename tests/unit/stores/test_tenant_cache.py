@@ -15,19 +15,6 @@ from authgate.stores.tenants import TenantStore
 from authgate.tenants.model import Tenant
 
 
-@pytest.fixture
-def reads(aws: None) -> Counter[str]:
-    from authgate.aws import dynamodb
-
-    seen: Counter[str] = Counter()
-
-    def count(model: Any, **_: Any) -> None:
-        seen[model.name] += 1
-
-    dynamodb().meta.events.register("before-call.dynamodb", count)
-    return seen
-
-
 def test_reads_once_within_the_ttl_then_again(reads: Counter[str], clock: ManualClock) -> None:
     TenantStore().put(Tenant("t1", currencies=("usd",), forbidden_scopes=frozenset({"charges:refund"})))
     reads.clear()

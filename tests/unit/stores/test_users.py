@@ -14,6 +14,9 @@ from authgate.users.model import LoginResult
 from authgate.users.passwords import check_password, hash_password, needs_rehash
 from authgate_cli.local import loaders
 
+# Slow: every test hashes or checks a password at full scrypt cost (N=2**17).
+pytestmark = pytest.mark.slow
+
 
 def test_hash_is_scrypt_with_parameters_and_salt():
     a, b = hash_password("pw"), hash_password("pw")

@@ -48,3 +48,8 @@ def test_with_nonces_a_changed_nonce_is_handed_out_and_a_current_one_is_not(monk
     fresh: dict[str, str] = {}
     dpop_nonce.hand_out(fresh, expected, NOW)
     assert (stale, fresh) == ({NONCE_HEADER: expected}, {})
+
+
+@pytest.mark.parametrize("nonce", ["é" * 43, "\ud800", "x" * 43, ""])
+def test_a_nonce_of_any_text_is_compared_without_raising(nonce: str) -> None:
+    assert SlotNonces(b"k" * 32).accepts(nonce, 1_750_000_000) is False

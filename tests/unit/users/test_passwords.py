@@ -24,6 +24,7 @@ def test_the_dummy_hash_is_made_once() -> None:
     assert dummy_hash().startswith("scrypt$")
 
 
+@pytest.mark.slow
 def test_the_dummy_hash_costs_no_scrypt_to_make_and_one_to_check(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first unknown user of a warm container costs what every other sign-in costs: one scrypt."""
     import hashlib

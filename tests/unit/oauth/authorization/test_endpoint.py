@@ -150,6 +150,7 @@ def test_a_request_uri_pushed_by_another_client_is_refused(site: None) -> None:
 
 # ------------------------------------------------------------------ POST
 
+@pytest.mark.slow
 def test_approval_redirects_303_with_code_state_and_iss(site: None) -> None:
     fields, cookie = shown()
     request = post(fields + [("username", "alice"), ("password", "alice-password"), ("decision", "approve")], cookie)

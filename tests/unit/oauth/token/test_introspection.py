@@ -11,8 +11,7 @@ from authgate.clock import ManualClock
 from authgate.errors import ApiError
 from authgate.oauth.token.introspection import post_introspect
 from tests.demo import AUDIENCE, ISSUER, Demo
-from tests.unit.oauth.token.form_requests import form_request
-from tests.unit.oauth.token.test_revocation import revoke, tokens_of_demo_web
+from tests.unit.oauth.token.form_requests import form_request, revoke, tokens_of_demo_web
 
 HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"}
 INACTIVE = (200, HEADERS, {"active": False})

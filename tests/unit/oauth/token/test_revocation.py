@@ -2,33 +2,15 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from authgate.errors import ApiError
-from authgate.oauth.token.endpoint import post_token
 from authgate.oauth.token.revocation import post_revoke
 from authgate.tokens.guard import active_access_token
-from tests.demo import ISSUER, VERIFIER, WEB_REDIRECT, Demo
-from tests.functional.token_support import new_code
-from tests.unit.oauth.token.form_requests import form_request
+from tests.demo import ISSUER, Demo
+from tests.unit.oauth.token.form_requests import form_request, revoke, tokens_of_demo_web
 
 OK = (200, {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"}, {})
-
-
-def tokens_of_demo_web() -> dict[str, str]:
-    """An access and a refresh token of one grant, from the real token endpoint."""
-    response = post_token(form_request("/oauth/token", [
-        ("grant_type", "authorization_code"), ("code", new_code()), ("redirect_uri", WEB_REDIRECT),
-        ("code_verifier", VERIFIER)], client_id="demo-web"))
-    return json.loads(response.body)  # type: ignore[no-any-return]
-
-
-def revoke(token: str, client_id: str = "demo-web", hint: str | None = None) -> tuple[int, dict[str, str], object]:
-    fields = [("token", token)] + ([("token_type_hint", hint)] if hint else [])
-    response = post_revoke(form_request("/oauth/revoke", fields, client_id=client_id))
-    return response.status, response.headers, json.loads(response.body)
 
 
 def refresh_usable(token: str) -> bool:

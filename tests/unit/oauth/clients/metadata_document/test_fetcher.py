@@ -120,6 +120,7 @@ def test_a_body_without_content_length_is_cut_at_the_cap(server: DocumentServer)
     refused(server.url("/unbounded"), server, "client_metadata_too_large")
 
 
+@pytest.mark.slow
 def test_a_slow_drip_is_cut_off_by_the_total_deadline(server: DocumentServer) -> None:
     server.routes["/slow"] = Route(b"{" + b" " * 200 + b"}", drip=0.2)
     start = time.monotonic()
@@ -136,6 +137,7 @@ DRIP_LIMITS = Limits(connect=1, read=1, total=1.0)
 DRIP_MARGIN = 1.5  # generous: a loaded machine; what matters is that it is not 10 s or more
 
 
+@pytest.mark.slow
 def test_headers_dripped_a_byte_at_a_time_end_at_the_total_deadline(server: DocumentServer) -> None:
     """Each byte comes well within the per-read bound: only a deadline over every read ends it."""
     server.routes["/drip-headers"] = Route(b"{}", header_drip=0.05,
@@ -148,6 +150,7 @@ def test_headers_dripped_a_byte_at_a_time_end_at_the_total_deadline(server: Docu
         "it did not answer in time")
 
 
+@pytest.mark.slow
 def test_a_chunked_body_dripped_a_byte_at_a_time_ends_at_the_total_deadline(server: DocumentServer) -> None:
     """A chunk's size line may carry extensions (RFC 9112 7.1.1): sent a byte at a time, one line
     is one read1() of many small reads."""
@@ -167,6 +170,7 @@ def test_a_chunked_body_in_time_is_read_whole(server: DocumentServer) -> None:
     assert json.loads(got.body) == {"a": "x" * 100}
 
 
+@pytest.mark.slow
 def test_the_default_total_of_4_seconds_bounds_a_header_drip(server: DocumentServer) -> None:
     """The deployed limits (DEFAULT_LIMITS): the drip would take about 15 s; the fetch ends at 4."""
     server.routes["/drip-default"] = Route(b"{}", header_drip=0.1,
@@ -176,6 +180,7 @@ def test_the_default_total_of_4_seconds_bounds_a_header_drip(server: DocumentSer
     assert time.monotonic() - start < DEFAULT_LIMITS.total + DRIP_MARGIN
 
 
+@pytest.mark.slow
 def test_a_resolver_that_never_answers_ends_at_the_total_deadline(server: DocumentServer) -> None:
     def hanging(host: str, port: int) -> list[str]:
         time.sleep(5)

@@ -12,6 +12,9 @@ from authgate.oauth.token.grants.password import PasswordGrant
 from authgate.stores.users import UserStore
 from tests.unit.oauth.token.grants.conftest import SERVICE, claims
 
+# Slow: every test signs alice in: a password check at full scrypt cost.
+pytestmark = pytest.mark.slow
+
 MakeRequest = Callable[..., TokenRequest]
 
 

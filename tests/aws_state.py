@@ -1,0 +1,123 @@
+"""moto's AWS as the fixtures of tests/conftest.py set it up: a fresh moto for every test, made quickly.
+
+Every test still gets its own `mock_aws` (nothing one test writes reaches another) with the
+tables of template.yaml. Three things are shared within a test process, because rebuilding them
+was most of the suite's time and tells a test nothing new:
+
+- botocore's JSON service models, parsed once (`share_botocore_models`): the runtime still builds
+  its session and clients anew after every `caches.reset()`, as a cold container does;
+- one botocore client per service for the set-up itself;
+- a seeded state (the demo seed, signing keys: an RSA key generation each), made for real by the
+  first test that asks for it, captured with the local stack's own snapshot code
+  (authgate_cli.local.snapshot, what `authgate serve --data DIR` keeps) and restored into each
+  later test's fresh moto, with the signing keys loaded as the seeding process held them. A
+  capture is kept per seed, per set of AUTHGATE_* settings and per clock: under a stopped clock
+  (the `clock` fixture) for that instant; under the wall clock for at most WALL_CAPTURE_SECONDS,
+  so its timestamps are no older than a slow test's own. A seed that did not start from empty
+  tables, or that made KMS keys (which moto cannot export), is never captured: it runs each time.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+REGION = "us-east-1"
+WALL_CAPTURE_SECONDS = 60.0
+
+_clients: dict[str, Any] = {}
+# (seed name, AUTHGATE_* settings, clock) -> (monotonic time captured, snapshot, signing-key records)
+_captures: dict[tuple[Any, ...], tuple[float, dict[str, Any], list[Any]]] = {}
+
+
+def share_botocore_models() -> None:
+    """Parse each of botocore's JSON model files once per process (idempotent).
+
+    Each test starts the runtime cold (`caches.reset()`), so the runtime makes a new botocore
+    session, and a new session parses the service models again (object_pairs_hook=OrderedDict):
+    that was half of the unit tests' time. botocore itself hands one parsed model to every client
+    of a session (its loader's instance cache); this hands it to every session of the process.
+    Sessions, loaders and clients are still built, and every call still goes through them.
+    """
+    import botocore.loaders
+
+    original = botocore.loaders.JSONFileLoader.load_file
+    if getattr(original, "shared", False):
+        return
+    parsed: dict[str, Any] = {}
+
+    def load_file(self: Any, file_path: str) -> Any:
+        if file_path not in parsed:
+            parsed[file_path] = original(self, file_path)
+        return parsed[file_path]
+
+    load_file.shared = True  # type: ignore[attr-defined]
+    botocore.loaders.JSONFileLoader.load_file = load_file
+
+
+def client(service: str) -> Any:
+    """This process's botocore client of `service` for set-up (call it inside mock_aws)."""
+    if service not in _clients:
+        import boto3
+
+        _clients[service] = boto3.client(service, region_name=REGION)
+    return _clients[service]
+
+
+def create_tables() -> None:
+    """Every table of template.yaml, as the template declares it."""
+    from authgate_cli.local import template
+
+    dynamodb = client("dynamodb")
+    for definition in template.table_definitions().values():
+        dynamodb.create_table(**definition["create"])
+
+
+def seeded(name: str, seed: Callable[[], None]) -> None:
+    """Run `seed` into this test's fresh moto, or restore what it wrote when it ran in this process before."""
+    key = (name, tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("AUTHGATE_"))), _clock())
+    kept = _captures.get(key)
+    if kept is not None and (key[-1] != ("wall",) or time.monotonic() - kept[0] < WALL_CAPTURE_SECONDS):
+        _restore(kept[1], kept[2])
+        return
+    empty = _is_empty(_capture())
+    seed()
+    if not empty:
+        return
+    from authgate.stores.signing_keys import KeyStore
+
+    records = KeyStore().all()
+    if all(record.backend == "local" for record in records):
+        _captures[key] = (time.monotonic(), _capture(), records)
+
+
+def _clock() -> tuple[Any, ...]:
+    """("stopped", t) under a clock that does not move by itself (authgate.clock.using), else ("wall",)."""
+    from authgate import clock
+
+    first = clock.now()
+    time.sleep(0.001)
+    return ("stopped", first) if clock.now() == first else ("wall",)
+
+
+def _capture() -> dict[str, Any]:
+    from authgate_cli.local.snapshot import capture
+
+    return capture(client("dynamodb"), client("secretsmanager"), session_secret="")
+
+
+def _is_empty(snapshot: dict[str, Any]) -> bool:
+    return not snapshot["secrets"] and not any(snapshot["tables"].values())
+
+
+def _restore(snapshot: dict[str, Any], records: list[Any]) -> None:
+    from authgate.tokens.local_backend import LocalBackend
+    from authgate_cli.local.snapshot import restore
+
+    restore(snapshot, client("dynamodb"), client("secretsmanager"))
+    # The seeding process made these keys and so holds them loaded: load them as it would.
+    backend = LocalBackend(client("secretsmanager"))
+    for record in records:
+        backend.load_signer(record)
