@@ -14,9 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes
-
 ES256_SIGNATURE_LENGTH = 64
 # RFC 7518 3.5: the salt is as long as the hash output (32 bytes for SHA-256).
 PS256_SALT_LENGTH = 32
@@ -24,6 +21,12 @@ PS256_SALT_LENGTH = 32
 
 def verify(alg: str, key: Any, signing_input: bytes, signature: bytes) -> bool:
     """True when `signature` is `key`'s `alg` signature over `signing_input` (RS256, ES256, PS256, EdDSA)."""
+    # cryptography is imported on first use, after the AWS clients are built and frozen out of the
+    # collector's sight (authgate.aws): loaded with the function, the collections during the
+    # clients' build would walk its objects too (docs/decisions.md, measured shortcuts).
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+
     # Each algorithm imports only its own key type's module: a cold RS256 resource server does
     # not pay for loading the EC and Ed25519 ones (docs/decisions.md, measured shortcuts).
     try:

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
-
 from authgate import base64url, strict_json
 
 # JWS alg -> JWK kty (RFC 7518 section 3.1)
@@ -32,6 +30,9 @@ class Signer(Protocol):
 def der_to_raw(der: bytes) -> bytes:
     """An ECDSA signature from DER (SEQUENCE of two INTEGERs) to JWS's r || s, 32 bytes each for
     P-256 (RFC 7518 section 3.4)."""
+    # On first use, as tokens.jwa imports cryptography (docs/decisions.md, measured shortcuts).
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
     r, s = decode_dss_signature(der)
     return r.to_bytes(32, "big") + s.to_bytes(32, "big")
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
-from cryptography.hazmat.primitives import hashes
 
 from authgate import aws
 from authgate.caches import cached
@@ -51,7 +50,10 @@ class LocalSigner:
     private_key: Any
 
     def sign(self, signing_input: bytes) -> bytes:
-        # Each algorithm imports its own key type's module (docs/decisions.md, measured shortcuts).
+        # cryptography on first use, after the AWS clients are built and frozen (tokens.jwa says why);
+        # each algorithm imports its own key type's module (docs/decisions.md, measured shortcuts).
+        from cryptography.hazmat.primitives import hashes
+
         if self.alg == "RS256":
             from cryptography.hazmat.primitives.asymmetric import padding
 
