@@ -24,6 +24,7 @@ registration.post_register
 management.get_registration
 management.put_registration
 management.delete_registration
+userinfo.get_userinfo
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to

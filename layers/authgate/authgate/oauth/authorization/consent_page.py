@@ -19,6 +19,7 @@ from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
 from authgate.oauth.authorization.request import AuthorizationRequest
+from authgate.oauth.scopes import IDENTITY_SCOPE_DESCRIPTIONS
 from authgate.resources.model import Resource
 
 WRONG_CREDENTIALS = ("The username or password is incorrect, or this account is temporarily locked "
@@ -93,7 +94,8 @@ def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, s
     about = [e(resource.description)] if resource.description else []
     if resource.name:
         about.append(f"<code>{e(resource.resource)}</code>")
-    items = "\n".join(f"<li>{e(resource.describes(s))} <code>{e(s)}</code></li>" if resource.describes(s)
+    described = {**dict(IDENTITY_SCOPE_DESCRIPTIONS), **{s: resource.describes(s) for s in scopes if resource.describes(s)}}
+    items = "\n".join(f"<li>{e(described[s])} <code>{e(s)}</code></li>" if s in described
                       else f"<li><code>{e(s)}</code></li>" for s in scopes)
     return name, f'<p class="resource-about">{" ".join(about)}</p>' if about else "", items
 

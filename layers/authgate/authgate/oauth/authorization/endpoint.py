@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from authgate import clock
 from authgate.clients.model import REGISTRATION_SOURCE, Client
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
@@ -49,11 +50,13 @@ from authgate.oauth.clients.lookup import ClientLookup
 from authgate.oauth.clients.profile import check_authorization, code_ttl, requires_pushed_request
 from authgate.oauth.resource_indicator import resolve
 from authgate.settings import get_settings
+from authgate.single_use.authentication import Authentication
 from authgate.single_use.errors import PushedRequestError
 from authgate.stores.codes import CodeStore
 from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import TenantStore
 from authgate.tenants.model import Tenant
+from authgate.users.model import LoginResult
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
@@ -87,7 +90,8 @@ def get_authorize(request: Request) -> Response:
     tenant = _admitted_tenant(request, target.client)
     auth = validate(params, target, tenant, base_url(request))
     check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
-    return _form(request, auth, target.client, tenant)
+    _page_allowed(auth)
+    return _form(request, auth, target.client, tenant, username=auth.login_hint or "")
 
 
 def post_authorize(request: Request) -> Response:
@@ -113,12 +117,12 @@ def post_authorize(request: Request) -> Response:
     username = single(fields, "username") or ""
     try:
         _decided(fields, auth)
-        subject, tenant_id = _signed_in(request, client, fields, auth)
+        signed_in, tenant_id = _signed_in(request, client, fields, auth)
     except _ShowAgain as again:
         return _form(request, auth, client, tenant, again.message, username, fields)
     if not client.tenant_id:
         auth = _self_registered(request, client, auth, tenant_id)
-    return _code_redirect(request, client, auth, subject)
+    return _code_redirect(request, client, auth, signed_in)
 
 
 # -- the steps of GET ---------------------------------------------------------------------------
@@ -151,6 +155,14 @@ def _request_parameters(params: Mapping[str, Sequence[str]], client: Client | No
         raise ApiError("invalid_request", "This client must push its authorization requests (POST /oauth/par) "
                                           "and send only client_id and request_uri here (RFC 9126).")
     return params
+
+
+def _page_allowed(auth: AuthorizationRequest) -> None:
+    """prompt=none: the client asked for no page at all, and a person who has not signed in in this
+    browser must see one (OpenID Connect Core 3.1.2.1, 3.1.2.6): login_required, redirected."""
+    if auth.prompt == "none":
+        _log("login_required", auth)
+        raise ApiError("login_required", "The user is not signed in, and prompt=none forbids asking them to.")
 
 
 # -- the steps of POST --------------------------------------------------------------------------
@@ -203,8 +215,9 @@ def _decided(fields: Fields, auth: AuthorizationRequest) -> None:
         raise _ShowAgain(MISSING_DECISION)
 
 
-def _signed_in(request: Request, client: Client, fields: Fields, auth: AuthorizationRequest) -> tuple[str, str]:
-    """(subject, tenant id) of the person whose credentials these are (RFC 6749 10.10: sign_in's throttles).
+def _signed_in(request: Request, client: Client, fields: Fields,
+               auth: AuthorizationRequest) -> tuple[LoginResult, str]:
+    """(the sign-in, tenant id) of the person whose credentials these are (RFC 6749 10.10: sign_in's throttles).
 
     A self-registered client has no tenant yet (Tenant("")): the person names theirs on the form,
     and until the password is checked nothing depends on which tenant that is -- whether it
@@ -217,7 +230,7 @@ def _signed_in(request: Request, client: Client, fields: Fields, auth: Authoriza
     if not result.ok:
         _log(f"login_{result.reason}", auth)
         raise _ShowAgain(WRONG_CREDENTIALS)
-    return result.subject, tenant_id
+    return result, tenant_id
 
 
 def _self_registered(request: Request, client: Client, auth: AuthorizationRequest,
@@ -235,14 +248,16 @@ def _self_registered(request: Request, client: Client, auth: AuthorizationReques
     return auth._replace(tenant_id=tenant.tenant_id)
 
 
-def _code_redirect(request: Request, client: Client, auth: AuthorizationRequest, subject: str) -> Response:
-    """The authorization response: a code bound to everything the request said (RFC 6749 4.1.2, RFC 9207)."""
+def _code_redirect(request: Request, client: Client, auth: AuthorizationRequest, signed_in: LoginResult) -> Response:
+    """The authorization response: a code bound to everything the request said and to the sign-in the ID
+    token will state (RFC 6749 4.1.2, RFC 9207, OpenID Connect Core 3.1.2.5)."""
     code = CodeStore().create(
         client_id=auth.client_id, tenant_id=auth.tenant_id,
         redirect_uri=auth.redirect_uri, redirect_uri_sent=auth.redirect_uri_sent,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
-        scope=" ".join(auth.scopes), subject=subject, ttl=code_ttl(client),
-        dpop_jkt=auth.dpop_jkt, resource=auth.resource,
+        scope=" ".join(auth.scopes), subject=signed_in.subject, ttl=code_ttl(client),
+        dpop_jkt=auth.dpop_jkt, resource=auth.resource, nonce=auth.nonce,
+        authentication=Authentication(user_id=signed_in.user_id, auth_time=clock.seconds()),
     )
     _log("approved", auth)
     params = [("code", code)] + ([("state", auth.state)] if auth.state is not None else [])
