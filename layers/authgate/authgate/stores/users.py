@@ -79,6 +79,23 @@ class UserStore(TableStore):
         item = self.find(key(tenant_id, username))
         return User(**records.from_item(FIELDS, item)) if item else None
 
+    def end_sessions(self, tenant_id: str, username: str, at: int) -> bool:
+        """Every session and grant of the user's sign-ins before `at` is dead (sessions_valid_after); False when
+        there is no such user."""
+        from botocore.exceptions import ClientError
+
+        try:
+            with self.faults("end_sessions"):
+                self.db.update_item(TableName=self.table, Key=key(tenant_id, username),
+                                    UpdateExpression="SET sessions_valid_after = :at",
+                                    ConditionExpression="attribute_exists(username)",
+                                    ExpressionAttributeValues={":at": n(at)})
+        except ClientError as exc:
+            if not condition_failed(exc):
+                raise
+            return False
+        return True
+
     def verify(self, tenant_id: str, username: str, password: str) -> LoginResult:
         """Check a password under the throttling rules of authgate.users.model."""
         from botocore.exceptions import ClientError

@@ -66,6 +66,8 @@ class AuthorizationRequest(NamedTuple):
     prompt: str = ""
     max_age: int | None = None
     login_hint: str | None = None
+    # The session (sid) a consent-only form was shown for: its POST needs no password (single_sign_on).
+    sid: str | None = None
 
 
 def single(params: Mapping[str, Sequence[str]], name: str) -> str | None:

@@ -19,6 +19,7 @@ import secrets
 from typing import Any
 
 from authgate import base64url, clock
+from authgate.http.cookies import token_cookie
 from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.stores.session_secret import session_secret
 
@@ -96,9 +97,4 @@ def binding_cookie(value: str, secure: bool) -> str:
 
 def binding_from(cookie_headers: list[str]) -> str | None:
     """The binding value from Cookie headers, if well formed."""
-    for header in cookie_headers:
-        for part in header.split(";"):
-            name, _, value = part.strip().partition("=")
-            if name == COOKIE and 20 <= len(value) <= 100 and all(c.isalnum() or c in "-_" for c in value):
-                return value
-    return None
+    return token_cookie(cookie_headers, COOKIE, 100)
