@@ -25,6 +25,7 @@ management.get_registration
 management.put_registration
 management.delete_registration
 userinfo.get_userinfo
+endpoint.logout
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to

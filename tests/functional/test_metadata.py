@@ -32,6 +32,7 @@ def test_metadata_document(aws: None, invoke, path: str) -> None:  # type: ignor
         "revocation_endpoint": f"{ISSUER}/oauth/revoke",
         "introspection_endpoint": f"{ISSUER}/oauth/introspect",
         "userinfo_endpoint": f"{ISSUER}/oauth/userinfo",
+        "end_session_endpoint": f"{ISSUER}/oauth/logout",
         "scopes_supported": ["charges:read", "charges:write", "charges:refund", "openid", "profile", "email",
                              "offline_access"],
         "response_types_supported": ["code"],

@@ -163,6 +163,8 @@ _PAR_RESPONSE = {"type": "object", "required": ["request_uri", "expires_in"], "p
     "expires_in": {"type": "integer", "maximum": 60}}}
 _BEARER_CODES = ("invalid_request", "unauthenticated", "invalid_token", "insufficient_scope", "invalid_api_key",
                  "invalid_dpop_proof", "use_dpop_nonce")
+_LOGOUT_PARAMETERS = ("id_token_hint", "logout_hint", "client_id", "post_logout_redirect_uri", "state", "ui_locales")
+_LOGOUT_QUERY = [{"name": n, "in": "query", "required": False, "schema": _STR} for n in _LOGOUT_PARAMETERS]
 # The bearer guard's refusals, on the issuer's own endpoint (no API key there).
 _USERINFO_CODES = tuple(c for c in _BEARER_CODES if c != "invalid_api_key")
 _AUTHORIZE_QUERY = [{"name": n, "in": "query", "required": False, "schema": _STR} for n in (
@@ -229,6 +231,21 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_ONLY_FORM}}},
         "codes": _OAUTH_CODES + ("unsupported_media_type",),
         "responses": {"200": _json(_ref("Introspection"), "Introspection response.")},
+    },
+    ("/oauth/logout", "GET"): {
+        "summary": "Sign out (OpenID Connect RP-Initiated Logout 1.0): end the browser's session",
+        "surface": "authorize", "parameters": _LOGOUT_QUERY, "codes": ("invalid_request", "service_unavailable"),
+        "responses": {"200": _PAGE, "302": {"description": "Back to the registered post_logout_redirect_uri, "
+                                                           "with state."}},
+    },
+    ("/oauth/logout", "POST"): {
+        "summary": "Sign out (OpenID Connect RP-Initiated Logout 1.0), the parameters in a form; the confirmation",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            **{n: _STR for n in _LOGOUT_PARAMETERS}, "confirm": _STR, "csrf": _STR}}}}},
+        "codes": ("invalid_request", "service_unavailable"),
+        "responses": {"200": _PAGE, "302": {"description": "Back to the registered post_logout_redirect_uri, "
+                                                           "with state."}},
     },
     ("/oauth/userinfo", "GET"): {
         "summary": "The signed-in user's claims (OpenID Connect Core 5.3; a token with scope openid)",

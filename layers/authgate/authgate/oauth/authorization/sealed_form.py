@@ -60,6 +60,13 @@ def csrf_token(binding: str, nonce: str) -> str:
     return base64url.encode(_mac(b"csrf", f"{binding}|{nonce}".encode()))
 
 
+def csrf_matches(csrf: str | None, binding: str, nonce: str) -> bool:
+    """Whether `csrf` is the token of this browser's binding and `nonce` (constant-time)."""
+    if not csrf:
+        return False
+    return hmac.compare_digest(csrf.encode("utf-8", "surrogateescape"), csrf_token(binding, nonce).encode("ascii"))
+
+
 def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[AuthorizationRequest, str]:
     """The request a valid blob carries, and its nonce; FormStateInvalid for anything else."""
     if not blob or not csrf or not binding or len(blob) > 8192:
@@ -82,7 +89,7 @@ def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[Aut
         raise FormStateInvalid("form state of an unknown version")
     if clock.now() >= expires:
         raise FormStateInvalid("form state expired")
-    if not hmac.compare_digest(csrf.encode("utf-8", "surrogateescape"), csrf_token(binding, nonce).encode("ascii")):
+    if not csrf_matches(csrf, binding, nonce):
         raise FormStateInvalid("CSRF token does not match this browser")
     return request, nonce
 

@@ -34,3 +34,8 @@ def set_cookie(secret: str, issuer: str) -> str:
     """Set-Cookie for a new session secret, living as long as the session may."""
     return "; ".join([f"{COOKIE}={secret}", *_attributes(issuer), f"Max-Age={LIFETIME}"])
 
+
+
+def clear_cookie(issuer: str) -> str:
+    """Set-Cookie that removes the session cookie (sign-out)."""
+    return "; ".join([f"{COOKIE}=", *_attributes(issuer), "Max-Age=0"])

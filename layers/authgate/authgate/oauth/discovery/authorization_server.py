@@ -59,6 +59,8 @@ def _metadata(issuer: str) -> dict[str, Any]:
         "revocation_endpoint": f"{issuer}/oauth/revoke",
         "introspection_endpoint": f"{issuer}/oauth/introspect",
         "userinfo_endpoint": f"{issuer}/oauth/userinfo",
+        # OpenID Connect RP-Initiated Logout 1.0 2.1.
+        "end_session_endpoint": f"{issuer}/oauth/logout",
         "scopes_supported": [*KNOWN_SCOPES, *IDENTITY_SCOPES],
         "response_types_supported": ["code"],
         "response_modes_supported": ["query"],
