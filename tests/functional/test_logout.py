@@ -10,7 +10,7 @@ import pytest
 from authgate.clock import ManualClock
 from authgate_cli.local.events import HttpRequest, build_event
 from tests.demo import ISSUER
-from tests.functional.authorize_support import Browser, headers_of, page_of, web_params
+from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of, web_params
 
 ALICE = "usr_alice0demo0user0000001"
 BACK = "http://127.0.0.1:8765/"
@@ -118,12 +118,22 @@ def test_an_expired_hint_still_counts(clock: ManualClock, browser: Browser) -> N
      "The id_token_hint is not an ID token this server issued."),
     ([("client_id", "demo-spa"), ("id_token_hint", "HINT")], "The client_id is not the audience of the id_token_hint."),
     ([("state", "a"), ("state", "b")], "The state parameter is repeated."),
+    ([("%zz", "%")], "The form body is not valid application/x-www-form-urlencoded."),
 ])
 def test_a_request_that_fails_its_checks_is_a_page_and_ends_nothing(clock: ManualClock, browser: Browser,
                                                                      params: list[tuple[str, str]],
                                                                      detail: str) -> None:
     session = signed_in(browser)
     params = [(k, hint(session) if v == "HINT" else v) for k, v in params]
+    if params[0][0] == "%zz":  # only a POSTed body can carry an undecodable name
+        request = HttpRequest("POST", "/oauth/logout", "", [("Host", "127.0.0.1:3000"), ("Accept", "text/html"),
+                                                            ("Cookie", browser.cookie or ""),
+                                                            ("Content-Type", "application/x-www-form-urlencoded")],
+                              b"%zz=%&=&authgate-check=%")
+        result = browser.invoke("authorize", build_event(request, resource="/oauth/logout", path_params=None))
+        assert_page_error(result, detail)
+        assert live(session)
+        return
     assert_page_error(logout(browser, params), detail)
     assert live(session)
 
@@ -145,3 +155,25 @@ def test_a_hint_of_another_user_asks_for_confirmation(clock: ManualClock, browse
 def test_without_a_session_there_is_nothing_to_end(clock: ManualClock, browser: Browser) -> None:
     result = logout(browser, [("client_id", "demo-web"), ("post_logout_redirect_uri", BACK)])
     assert result["statusCode"] == 302 and headers_of(result)["Location"] == BACK
+
+
+@pytest.mark.parametrize(("scope", "survives"), [("openid charges:read", False),
+                                                 ("openid offline_access charges:read", True)])
+def test_sign_out_revokes_the_sessions_grants_but_offline_access_ones(clock: ManualClock, browser: Browser,
+                                                                      scope: str, survives: bool) -> None:
+    """OpenID Connect Core 11: refresh tokens of the session end with it, unless offline_access was granted."""
+    from authgate.stores.consents import ConsentStore
+    from tests.functional.token_support import TokenClient, body_of
+
+    tokens = TokenClient(browser.invoke)
+    session = signed_in(browser)
+    ConsentStore().remember("demo", ALICE, "demo-web", tuple(scope.split()), None)
+    code = redirect_of(browser.get(web_params(scope=scope))).one("code")
+    issued = body_of(tokens.exchange(code))
+    logout(browser, [("id_token_hint", hint(session))])
+    result = tokens.refresh(issued["refresh_token"])
+    if survives:
+        assert result["statusCode"] == 200
+    else:
+        assert (result["statusCode"], body_of(result)["error_description"]) == (
+            400, "The refresh token has been revoked.")

@@ -6,7 +6,8 @@ public random id: it goes into ID tokens (and logout tokens) and names the sessi
 operator, and it never opens it. A session is valid while it is younger than LIFETIME, was used
 within IDLE, and the user still stands (not disabled or deleted, and not signed out everywhere
 since: `sessions_valid_after`, `valid_for`). `clients` are the client_ids that received a code
-in it (the logout fan-out).
+in it (the logout fan-out); `grants` the grants made in it without offline_access, revoked when
+it ends (OpenID Connect Core 11).
 
 A sign-in is a sequence of steps (oauth.authorization.sign_in_steps): the password, then a
 second factor when one is required; each step that raises the level sets `acr`/`amr` and
@@ -41,6 +42,9 @@ class Session(NamedTuple):
     last_active: int
     expires_at: int
     clients: tuple[str, ...] = ()
+    # The grants (code and refresh family ids) made in this session without offline_access: they end
+    # with it (OpenID Connect Core 11).
+    grants: tuple[str, ...] = ()
 
     def live(self, now: int) -> bool:
         """Not past its absolute lifetime nor its idle timeout (moto never deletes TTL items: checked here)."""
@@ -73,4 +77,5 @@ FIELDS = (
     Field("last_active", "N", 0),
     Field("expires_at", "N", 0),
     Field("clients", "SET", (), omit_empty=True),
+    Field("grants", "SET", (), omit_empty=True),
 )

@@ -51,13 +51,17 @@ class SessionStore(TableStore):
         session = Session(**records.from_item(FIELDS, item))
         return session if session.live(clock.seconds()) else None
 
-    def used_by(self, session: Session, client_id: str) -> None:
-        """The session gave `client_id` a code: it is active now and the client is in its logout fan-out."""
+    def used_by(self, session: Session, client_id: str, grant_id: str | None = None) -> None:
+        """The session gave `client_id` a code: it is active now, the client is in its logout fan-out, and
+        `grant_id` (when given) ends with it."""
+        values = {":now": n(clock.seconds()), ":client": ss([client_id])}
+        update = "SET last_active = :now ADD clients :client"
+        if grant_id:
+            update, values = update + ", grants :grant", {**values, ":grant": ss([grant_id])}
         with self.faults("use"):
-            self.db.update_item(TableName=self.table, Key=_key(session.session_hash),
-                                UpdateExpression="SET last_active = :now ADD clients :client",
+            self.db.update_item(TableName=self.table, Key=_key(session.session_hash), UpdateExpression=update,
                                 ConditionExpression="attribute_exists(session_hash)",
-                                ExpressionAttributeValues={":now": n(clock.seconds()), ":client": ss([client_id])})
+                                ExpressionAttributeValues=values)
 
     def end(self, session_hash: str) -> None:
         """Delete one session (sign-out)."""

@@ -104,9 +104,9 @@ def get_authorize(request: Request) -> Response:
         _page_allowed(auth, "consent_required")
         return _form(request, auth._replace(sid=session.sid), target.client, tenant, signed_in_as=session.username)
     # Signed in and approved before: the code at once, no page (OpenID Connect Core 3.1.2.5).
-    single_sign_on.approved(auth, session)
+    grant_id = single_sign_on.approved(auth, session)
     return _code_redirect(request, target.client, auth, session.username,
-                          single_sign_on.authentication_of(session), status=302)
+                          single_sign_on.authentication_of(session), grant_id, status=302)
 
 
 def post_authorize(request: Request) -> Response:
@@ -140,8 +140,9 @@ def post_authorize(request: Request) -> Response:
     if not client.tenant_id:
         auth = _self_registered(request, client, auth, tenant_id)
     secret, session = open_session(auth.tenant_id, signed_in)
-    single_sign_on.approved(auth, session)
-    response = _code_redirect(request, client, auth, signed_in.subject, single_sign_on.authentication_of(session))
+    grant_id = single_sign_on.approved(auth, session)
+    response = _code_redirect(request, client, auth, signed_in.subject, single_sign_on.authentication_of(session),
+                              grant_id)
     response.multi_headers["Set-Cookie"] = [session_cookie.set_cookie(secret, base_url(request))]
     return response
 
@@ -157,8 +158,9 @@ def _approved_in_session(request: Request, client: Client, tenant: Tenant, field
         _decided(fields, auth)
     except _ShowAgain as again:
         return _form(request, auth, client, tenant, again.message, posted=fields, signed_in_as=session.username)
-    single_sign_on.approved(auth, session)
-    return _code_redirect(request, client, auth, session.username, single_sign_on.authentication_of(session))
+    grant_id = single_sign_on.approved(auth, session)
+    return _code_redirect(request, client, auth, session.username, single_sign_on.authentication_of(session),
+                          grant_id)
 
 
 # -- the steps of GET ---------------------------------------------------------------------------
@@ -285,7 +287,7 @@ def _self_registered(request: Request, client: Client, auth: AuthorizationReques
 
 
 def _code_redirect(request: Request, client: Client, auth: AuthorizationRequest, username: str,
-                   authentication: Authentication, status: int = 303) -> Response:
+                   authentication: Authentication, grant_id: str, status: int = 303) -> Response:
     """The authorization response: a code bound to everything the request said and to the sign-in the ID
     token will state (RFC 6749 4.1.2, RFC 9207, OpenID Connect Core 3.1.2.5)."""
     code = CodeStore().create(
@@ -294,6 +296,7 @@ def _code_redirect(request: Request, client: Client, auth: AuthorizationRequest,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
         scope=" ".join(auth.scopes), subject=username, ttl=code_ttl(client),
         dpop_jkt=auth.dpop_jkt, resource=auth.resource, nonce=auth.nonce, authentication=authentication,
+        grant_id=grant_id,
     )
     _log("approved", auth)
     params = [("code", code)] + ([("state", auth.state)] if auth.state is not None else [])

@@ -13,6 +13,7 @@ everywhere since) one more, the remembered consent one more; no password hash.
 
 from __future__ import annotations
 
+import uuid
 from typing import TYPE_CHECKING
 
 from authgate import clock
@@ -63,7 +64,10 @@ def authentication_of(session: Session) -> Authentication:
                           sid=session.sid)
 
 
-def approved(auth: AuthorizationRequest, session: Session) -> None:
-    """The person approved this request in this session: remember the scopes, and the client for sign-out."""
+def approved(auth: AuthorizationRequest, session: Session) -> str:
+    """The person approved this request in this session: remember the scopes, and the client for sign-out;
+    the new grant's id, which ends with the session unless it asked for offline_access (OIDC Core 11)."""
+    grant_id = str(uuid.uuid4())
     ConsentStore().remember(session.tenant_id, session.user_id, auth.client_id, auth.scopes, auth.resource)
-    SessionStore().used_by(session, auth.client_id)
+    SessionStore().used_by(session, auth.client_id, None if "offline_access" in auth.scopes else grant_id)
+    return grant_id

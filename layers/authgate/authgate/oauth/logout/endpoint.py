@@ -10,8 +10,9 @@ The steps, in their security order:
 4. the session of this browser: when the hint names it (its sid, or its user), it ends at once;
    otherwise the person confirms on a page first (section 2: the OP SHOULD ask, or a third party
    could sign anyone out), its form bound to this browser like the sign-in form (CSRF);
-5. the session ends (its item deleted, its cookie cleared), then the redirect to the registered
-   URI with `state`, or the "signed out" page.
+5. the session ends (its item deleted, its cookie cleared) with the grants made in it, but those
+   with offline_access (OpenID Connect Core 11: their tokens and refresh families are revoked),
+   then the redirect to the registered URI with `state`, or the "signed out" page.
 
 Errors are pages (the "authorize" surface, never redirected): a sign-out request that fails its
 checks must not send the browser anywhere.
@@ -22,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from authgate import clock
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import NO_STORE, Response
@@ -31,6 +33,7 @@ from authgate.logs import get_logger
 from authgate.oauth.authorization import sealed_form, session_cookie
 from authgate.oauth.logout import pages
 from authgate.oauth.logout.id_token_hint import verified_hint
+from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.sessions.model import Session
 from authgate.stores.clients import ClientStore
 from authgate.stores.sessions import SessionStore
@@ -53,6 +56,10 @@ def logout(request: Request) -> Response:
     response = _after(redirect_uri, params.get("state"))
     if session is not None:
         SessionStore().end(session.session_hash)
+        # OpenID Connect Core 11: what the session granted ends with it, but offline_access grants.
+        now = clock.seconds()
+        for grant_id in session.grants:
+            revoke_grant(grant_id, now, "signed out")
         get_logger().info("logout", extra={"sid": session.sid, "tenant": session.tenant_id,
                                            "client_id": client_id or ""})
     if secret is not None:
@@ -67,6 +74,8 @@ def _parameters(request: Request) -> tuple[dict[str, str], dict[str, str]]:
             raise ApiError("invalid_request", "A sign-out request must be posted as application/x-www-form-urlencoded.")
         values: dict[str, list[str]] = {}
         for name, value in request.form():
+            if not name or "%" in name:  # an empty name, or a percent-escape that decodes to nothing
+                raise ApiError("invalid_request", "The form body is not valid application/x-www-form-urlencoded.")
             values.setdefault(name, []).append(value)
         source: Mapping[str, Sequence[str]] = values
     else:
