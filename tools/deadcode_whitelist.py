@@ -24,11 +24,14 @@ registration.post_register
 management.get_registration
 management.put_registration
 management.delete_registration
+userinfo.get_userinfo
+endpoint.logout
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to
 # Table names read by field name (stores.base.TableStore.table_setting).
 settings.Tables.revocations
+settings.Tables.consents
 # The Lambda context object's interface (local emulator, bench child).
 context.LambdaContext.memory_limit_in_mb
 context.LambdaContext.aws_request_id

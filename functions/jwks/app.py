@@ -29,6 +29,8 @@ def get_jwks(request: Request) -> Response:
 handler = App("jwks", {
     ("/.well-known/jwks.json", "GET"): Route(get_jwks),
     ("/.well-known/oauth-authorization-server", "GET"): Route(get_metadata),
+    # OpenID Connect Discovery 4: the same document (oauth.discovery.authorization_server).
+    ("/.well-known/openid-configuration", "GET"): Route(get_metadata),
     # RFC 9728 3.1: the charges API's metadata, at the suffixed path its identifier asks for and bare.
     ("/.well-known/oauth-protected-resource", "GET"): Route(get_resource_metadata),
     ("/.well-known/oauth-protected-resource/charges", "GET"): Route(get_resource_metadata),
@@ -39,6 +41,7 @@ handler = App("jwks", {
     # What a browser-based client reads before it starts (authgate.http.cors).
     "/.well-known/jwks.json": CorsPolicy(("GET",), origin_allowed),
     "/.well-known/oauth-authorization-server": CorsPolicy(("GET",), origin_allowed),
+    "/.well-known/openid-configuration": CorsPolicy(("GET",), origin_allowed),
     "/.well-known/oauth-protected-resource": CorsPolicy(("GET",), origin_allowed),
     "/.well-known/oauth-protected-resource/charges": CorsPolicy(("GET",), origin_allowed),
 })

@@ -1,6 +1,7 @@
-"""Lambda handler: the token function — POST /oauth/token, /oauth/par, /oauth/revoke, /oauth/introspect.
+"""Lambda handler: the token function — POST /oauth/token, /oauth/par, /oauth/revoke, /oauth/introspect;
+GET and POST /oauth/userinfo.
 
-Token and revocation answer CORS for browser-based public clients (authgate.http.cors);
+Token, revocation and userinfo answer CORS for browser-based public clients (authgate.http.cors);
 introspection is for resource servers, not browsers; pushed authorization requests come from a
 client's back end (a public browser client sends its authorization request directly).
 """
@@ -19,6 +20,9 @@ handler = App("token", {
     ("/oauth/par", "POST"): Route("authgate.oauth.authorization.par:post_par", "oauth"),
     ("/oauth/revoke", "POST"): Route("authgate.oauth.token.revocation:post_revoke", "oauth"),
     ("/oauth/introspect", "POST"): Route("authgate.oauth.token.introspection:post_introspect", "oauth"),
+    # OpenID Connect Core 5.3: GET and POST.
+    ("/oauth/userinfo", "GET"): Route("authgate.oauth.userinfo:get_userinfo", "api"),
+    ("/oauth/userinfo", "POST"): Route("authgate.oauth.userinfo:get_userinfo", "api"),
     # RFC 7591 / RFC 7592 (DynamicClientRegistration; off by default).
     ("/oauth/register", "POST"): Route("authgate.oauth.clients.registration.endpoint:post_register", "oauth"),
     ("/oauth/register/{client_id}", "GET"): Route("authgate.oauth.clients.registration.management:get_registration", "oauth"),
@@ -27,4 +31,5 @@ handler = App("token", {
 }, translate=api_error, cors={
     "/oauth/token": CorsPolicy(("POST",), origin_allowed),
     "/oauth/revoke": CorsPolicy(("POST",), origin_allowed),
+    "/oauth/userinfo": CorsPolicy(("GET", "POST"), origin_allowed),
 })

@@ -209,10 +209,16 @@ class Browser:
     def get_raw(self, raw_query: str, source_ip: str = "127.0.0.1") -> dict[str, Any]:
         request = HttpRequest("GET", "/oauth/authorize", raw_query, self._headers(), source_ip=source_ip)
         result = self.invoke("authorize", build_event(request, resource="/oauth/authorize", path_params=None))
-        cookie = headers_of(result).get("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
+        self.keep_cookies(result)
         return result
+
+    def keep_cookies(self, result: dict[str, Any]) -> None:
+        """Store each cookie the response sets, replacing only the one of the same name (a cookie jar)."""
+        jar = dict(part.split("=", 1) for part in (self.cookie or "").split("; ") if "=" in part)
+        for set_cookie in (result.get("multiValueHeaders") or {}).get("Set-Cookie", []):
+            name, _, value = set_cookie.split(";", 1)[0].partition("=")
+            jar[name] = value
+        self.cookie = "; ".join(f"{name}={value}" for name, value in jar.items()) or None
 
     def get(self, params: list[tuple[str, str]], source_ip: str = "127.0.0.1") -> dict[str, Any]:
         return self.get_raw(urlencode(params), source_ip)
@@ -221,7 +227,9 @@ class Browser:
              body: bytes | None = None) -> dict[str, Any]:
         data = urlencode(fields).encode() if body is None else body
         request = HttpRequest("POST", "/oauth/authorize", "", self._headers([("Content-Type", content_type)]), data)
-        return self.invoke("authorize", build_event(request, resource="/oauth/authorize", path_params=None))
+        result = self.invoke("authorize", build_event(request, resource="/oauth/authorize", path_params=None))
+        self.keep_cookies(result)
+        return result
 
     def submit(self, page: Page, decision: str = "approve", username: str = "alice",
                password: str = "alice-password") -> dict[str, Any]:

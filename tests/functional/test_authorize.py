@@ -7,6 +7,7 @@ iss: 302 from GET, 303 from the sign-in form's POST (RFC 9700 4.12, FAPI 2.0 5.3
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -74,8 +75,12 @@ def test_approve_redirects_with_code_state_and_iss_and_binds_the_code(browser: B
     result = browser.submit(page)
     redirect = redirect_of(result)
     assert result["statusCode"] == 303  # the browser follows with a GET, never re-posting the password
+    # The sign-in opens a session (docs/oidc.md): its cookie comes with the code.
+    session_cookie = headers_of(result)["Set-Cookie"]
+    assert re.fullmatch(r"authgate_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Lax; Path=/; Max-Age=43200",
+                        session_cookie)
     assert without_request_id(result) == {"Location": headers_of(result)["Location"], **NO_STORE_REDIRECT,
-                                          "Referrer-Policy": "no-referrer"}
+                                          "Referrer-Policy": "no-referrer", "Set-Cookie": session_cookie}
     assert redirect.base == WEB_REDIRECT
     assert sorted(redirect.params) == ["code", "iss", "state"]
     assert (redirect.one("state"), redirect.one("iss")) == ("xyz-state", ISSUER)

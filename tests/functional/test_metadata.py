@@ -1,4 +1,5 @@
-"""GET /.well-known/oauth-authorization-server (RFC 8414) through the jwks function."""
+"""GET /.well-known/oauth-authorization-server (RFC 8414) and /.well-known/openid-configuration (OpenID
+Connect Discovery 4) through the jwks function: one document at both."""
 
 from __future__ import annotations
 
@@ -6,14 +7,17 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from authgate_cli.local.events import HttpRequest, build_event
 
 ISSUER = "http://127.0.0.1:3000"
 
 
-def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untyped-def]
-    request = HttpRequest("GET", "/.well-known/oauth-authorization-server", "", [("Host", "127.0.0.1:3000")])
-    result = invoke("jwks", build_event(request, resource="/.well-known/oauth-authorization-server", path_params=None))
+@pytest.mark.parametrize("path", ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"])
+def test_metadata_document(aws: None, invoke, path: str) -> None:  # type: ignore[no-untyped-def]
+    request = HttpRequest("GET", path, "", [("Host", "127.0.0.1:3000")])
+    result = invoke("jwks", build_event(request, resource=path, path_params=None))
     headers = {k: ", ".join(v) for k, v in result["multiValueHeaders"].items()}
     assert headers.pop("x-request-id")
     assert (result["statusCode"], headers) == (200, {"Content-Type": "application/json",
@@ -27,7 +31,10 @@ def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untype
         "jwks_uri": f"{ISSUER}/.well-known/jwks.json",
         "revocation_endpoint": f"{ISSUER}/oauth/revoke",
         "introspection_endpoint": f"{ISSUER}/oauth/introspect",
-        "scopes_supported": ["charges:read", "charges:write", "charges:refund"],
+        "userinfo_endpoint": f"{ISSUER}/oauth/userinfo",
+        "end_session_endpoint": f"{ISSUER}/oauth/logout",
+        "scopes_supported": ["charges:read", "charges:write", "charges:refund", "openid", "profile", "email",
+                             "offline_access"],
         "response_types_supported": ["code"],
         "response_modes_supported": ["query"],
         "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
@@ -37,6 +44,16 @@ def test_metadata_document(aws: None, invoke) -> None:  # type: ignore[no-untype
         "pushed_authorization_request_endpoint": f"{ISSUER}/oauth/par",
         "require_pushed_authorization_requests": False,
         "request_parameter_supported": False,
+        "request_uri_parameter_supported": False,
+        "subject_types_supported": ["public"],
+        "id_token_signing_alg_values_supported": ["RS256"],
+        "claims_supported": ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "azp", "sid",
+                             "at_hash", "name", "preferred_username", "updated_at", "email", "email_verified"],
+        "claim_types_supported": ["normal"],
+        "claims_parameter_supported": True,
+        "acr_values_supported": ["password"],
+        "prompt_values_supported": ["none", "login", "consent"],
+        "frontchannel_logout_supported": False,
         "revocation_endpoint_auth_methods_supported": methods,
         "introspection_endpoint_auth_methods_supported": methods,
         "revocation_endpoint_auth_signing_alg_values_supported": algorithms,
@@ -84,3 +101,11 @@ def test_metadata_advertises_client_id_metadata_documents_when_switched_on(  # t
     caches.reset()
     result = invoke("jwks", build_event(request, resource="/.well-known/oauth-authorization-server", path_params=None))
     assert json.loads(result["body"])["registration_endpoint"] == f"{ISSUER}/oauth/register"
+
+
+def test_metadata_prompt_and_acr_lists_match_the_authorization_endpoint() -> None:
+    from authgate.oauth.authorization import openid_request
+    from authgate.oauth.discovery import authorization_server
+
+    assert authorization_server.PROMPT_VALUES == openid_request.PROMPT_VALUES
+    assert authorization_server.ACR_VALUES == openid_request.ACR_VALUES

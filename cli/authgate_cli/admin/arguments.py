@@ -119,16 +119,17 @@ def scope_token(value: str, what: str) -> str:
 
 
 def known_scopes(values: Sequence[str]) -> None:
-    """Every scope is the charges API's or a registered resource's on the stack the command acts on."""
-    from authgate.oauth.scopes import KNOWN_SCOPES
+    """Every scope is the charges API's, the OpenID Provider's (docs/oidc.md) or a registered resource's on the
+    stack the command acts on."""
+    from authgate.oauth.scopes import IDENTITY_SCOPES, KNOWN_SCOPES
 
-    unknown = [s for s in values if s not in KNOWN_SCOPES]
+    unknown = [s for s in values if s not in KNOWN_SCOPES and s not in IDENTITY_SCOPES]
     if not unknown:
         return
     from authgate.stores.resources import ResourceStore
 
     registered = [s for r in sorted(ResourceStore().list()) for s in r.scopes]
-    known = list(dict.fromkeys([*KNOWN_SCOPES, *registered]))
+    known = list(dict.fromkeys([*KNOWN_SCOPES, *IDENTITY_SCOPES, *registered]))
     unknown = [s for s in unknown if s not in known]
     if unknown:
         raise InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(known)}")

@@ -44,6 +44,11 @@ def _registration(args: argparse.Namespace, client_type: str, redirect_uris: lis
     if method == "none" and client_type != "public" or client_type == "public" and method not in ("", "none"):
         raise arguments.InvalidInput("a public client authenticates with none, and only a public client does")
     out: dict[str, Any] = {"jwks": keys, "token_endpoint_auth_method": method}
+    logout_uris = getattr(args, "post_logout_redirect_uri", None)
+    if logout_uris:
+        for uri in logout_uris:
+            arguments.redirect_uri(uri)
+        out["post_logout_redirect_uris"] = tuple(dict.fromkeys(logout_uris))
     if profile is not None:
         out["profile"] = "" if profile == "none" else profile
     if profile == "fapi2":
@@ -273,6 +278,9 @@ def register(subparsers: Any) -> None:
                             help="token endpoint authentication (default: a secret, or none for a public client)")
         action.add_argument("--profile", choices=("fapi2", "none") if action is update else ("fapi2",),
                             help="fapi2: FAPI 2.0 Security Profile (PAR, PKCE S256, private_key_jwt, DPoP)")
+        action.add_argument("--post-logout-redirect-uri", action="append", default=[], metavar="URI",
+                            help="where sign-out may send the browser back (OpenID Connect RP-Initiated Logout "
+                                 "1.0; repeat; update: replaces the list)")
         action.add_argument("--require-par", action=argparse.BooleanOptionalAction, default=None,
                             help="authorization requests must be pushed to /oauth/par (RFC 9126)")
         action.add_argument("--resource-scopes", action="append", default=[], metavar='"RESOURCE=SCOPES"',

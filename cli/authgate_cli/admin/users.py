@@ -78,7 +78,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("users", help="manage users (create)", description="Manage users of a tenant.")
+    parser = subparsers.add_parser("users", help="manage users (create, sessions, revoke-sessions)",
+                                   description="Manage users of a tenant.")
     sub = parser.add_subparsers(dest="users_command", required=True, metavar="ACTION")
     create = sub.add_parser("create", help="add a user; the password is stored as scrypt")
     create.add_argument("--tenant", required=True)
@@ -87,3 +88,6 @@ def register(subparsers: Any) -> None:
     create.add_argument("--overwrite", action="store_true", help="replace an existing user's password")
     target.add_arguments(create)
     create.set_defaults(func=_run)
+    from authgate_cli.admin import user_sessions
+
+    user_sessions.register_actions(sub)

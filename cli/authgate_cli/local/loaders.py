@@ -41,8 +41,12 @@ def clients(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
     return len(items)
 
 
+# What a seeded user may say besides its password: the user's id and what OIDC's profile and email scopes return.
+PROFILE_FIELDS = ("user_id", "name", "email", "email_verified")
+
+
 def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
-    """The "users" section: [{"tenant_id", "username", "password"}]; returns the count.
+    """The "users" section: [{"tenant_id", "username", "password", PROFILE_FIELDS...}]; returns the count.
 
     A seeded password is hashed once per process (a local stack and the tests reseed often, and
     each hash costs 128 MiB and most of a second); every user still gets its own salt.
@@ -53,7 +57,8 @@ def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
     count = 0
     for entry in items:
         tenant, username = str(entry["tenant_id"]), str(entry["username"])
-        store.put_hash(tenant, username, _seeded_hash(tenant, username, str(entry["password"])))
+        profile = {name: entry[name] for name in PROFILE_FIELDS if name in entry}
+        store.put_hash(tenant, username, _seeded_hash(tenant, username, str(entry["password"])), **profile)
         count += 1
     return count
 

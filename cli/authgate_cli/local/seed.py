@@ -4,7 +4,8 @@ A seed file is a JSON object of sections. Each section is a list of items handed
 its loader (authgate_cli.local.loaders): tenants, clients, users, invoices.
 `api_keys` is read by the local API Gateway emulator, not written to a table. `include` lists
 further seed files (paths relative to this one) loaded first. Secrets and passwords are
-plaintext in the file and hashed by the loaders. In a client's `redirect_uris`, `{demo_app}`
+plaintext in the file and hashed by the loaders. In a client's `redirect_uris` and
+`post_logout_redirect_uris`, `{demo_app}`
 stands for the origin of the demo app `authgate serve` runs (http://127.0.0.1:8765 unless
 --callback-port says otherwise), so the demo clients' redirect URIs follow its port.
 """
@@ -69,11 +70,16 @@ def _public_keys(client: dict[str, Any]) -> dict[str, Any]:
 
 
 def _with_demo_app(client: dict[str, Any], demo_app: str) -> dict[str, Any]:
-    uris = client.get("redirect_uris")
-    if not isinstance(uris, list):
-        return client
-    return {**client, "redirect_uris": [u.replace(DEMO_APP_PLACEHOLDER, demo_app) if isinstance(u, str) else u
-                                        for u in uris]}
+    resolved = dict(client)
+    for name in URI_LISTS:
+        uris = client.get(name)
+        if isinstance(uris, list):
+            resolved[name] = [u.replace(DEMO_APP_PLACEHOLDER, demo_app) if isinstance(u, str) else u for u in uris]
+    return resolved
+
+
+# A client's lists of URIs in which `{demo_app}` is resolved.
+URI_LISTS = ("redirect_uris", "post_logout_redirect_uris")
 
 
 def load_seed(path: Path = DEMO_SEED, dynamodb: Any = None, demo_app: str = DEMO_APP_ORIGIN) -> dict[str, Any]:

@@ -110,6 +110,10 @@ SCHEMAS: dict[str, Any] = {
     "Jwks": {"type": "object", "required": ["keys"], "properties": {"keys": {"type": "array", "items": {
         "type": "object", "required": ["kty", "kid"]}}}},
     "Metadata": {"type": "object", "description": "RFC 8414 2.", "required": ["issuer", "token_endpoint"]},
+    "UserInfo": {"type": "object", "description": "OpenID Connect Core 5.3.2: the claims the scopes release.",
+                 "required": ["sub"], "properties": {
+                     "sub": _STR, "name": _STR, "preferred_username": _STR, "updated_at": {"type": "integer"},
+                     "email": _STR, "email_verified": {"type": "boolean"}}},
     "ResourceMetadata": {"type": "object", "description": "RFC 9728 2.",
                          "required": ["resource", "authorization_servers"]},
     "ChargeCreate": {
@@ -159,9 +163,15 @@ _PAR_RESPONSE = {"type": "object", "required": ["request_uri", "expires_in"], "p
     "expires_in": {"type": "integer", "maximum": 60}}}
 _BEARER_CODES = ("invalid_request", "unauthenticated", "invalid_token", "insufficient_scope", "invalid_api_key",
                  "invalid_dpop_proof", "use_dpop_nonce")
+_LOGOUT_PARAMETERS = ("id_token_hint", "logout_hint", "client_id", "post_logout_redirect_uri", "state", "ui_locales")
+_LOGOUT_QUERY = [{"name": n, "in": "query", "required": False, "schema": _STR} for n in _LOGOUT_PARAMETERS]
+# The bearer guard's refusals, on the issuer's own endpoint (no API key there).
+_USERINFO_CODES = tuple(c for c in _BEARER_CODES if c != "invalid_api_key")
 _AUTHORIZE_QUERY = [{"name": n, "in": "query", "required": False, "schema": _STR} for n in (
     "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method",
-    "resource", "dpop_jkt", "request_uri")]
+    "resource", "dpop_jkt", "request_uri",
+    # OpenID Connect Core 3.1.2.1, 5.5 (docs/oidc.md).
+    "nonce", "prompt", "max_age", "login_hint", "id_token_hint", "ui_locales", "claims", "acr_values")]
 _REDIRECT = {"description": "Redirect to the client's registered redirect URI with `code` or `error` "
                             "(RFC 6749 4.1.2 / 4.1.2.1), `state` and `iss` (RFC 9207).",
              "headers": {"Location": {"schema": _STR}}}
@@ -175,7 +185,9 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/oauth/authorize", "GET"): {
         "summary": "Authorization request (RFC 6749 4.1.1, PKCE RFC 7636): login and consent page",
         "surface": "authorize", "parameters": _AUTHORIZE_QUERY,
-        "codes": ("invalid_request", "unauthorized_client", "invalid_request_uri", "service_unavailable"),
+        "codes": ("invalid_request", "unauthorized_client", "invalid_request_uri", "service_unavailable",
+                  "login_required", "unmet_authentication_requirements", "request_not_supported",
+                  "registration_not_supported"),
         "responses": {"200": _PAGE, "302": _REDIRECT},
     },
     ("/oauth/authorize", "POST"): {
@@ -220,6 +232,36 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "codes": _OAUTH_CODES + ("unsupported_media_type",),
         "responses": {"200": _json(_ref("Introspection"), "Introspection response.")},
     },
+    ("/oauth/logout", "GET"): {
+        "summary": "Sign out (OpenID Connect RP-Initiated Logout 1.0): end the browser's session",
+        "surface": "authorize", "parameters": _LOGOUT_QUERY, "codes": ("invalid_request", "service_unavailable"),
+        "responses": {"200": _PAGE, "302": {"description": "Back to the registered post_logout_redirect_uri, "
+                                                           "with state."}},
+    },
+    ("/oauth/logout", "POST"): {
+        "summary": "Sign out (OpenID Connect RP-Initiated Logout 1.0), the parameters in a form; the confirmation",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            **{n: _STR for n in _LOGOUT_PARAMETERS}, "confirm": _STR, "csrf": _STR}}}}},
+        "codes": ("invalid_request", "service_unavailable"),
+        "responses": {"200": _PAGE, "302": {"description": "Back to the registered post_logout_redirect_uri, "
+                                                           "with state."}},
+    },
+    ("/oauth/userinfo", "GET"): {
+        "summary": "The signed-in user's claims (OpenID Connect Core 5.3; a token with scope openid)",
+        "surface": "api", "codes": _USERINFO_CODES,
+        "responses": {"200": _json(_ref("UserInfo"), "The claims the token's scopes release.",
+                                   headers=NO_STORE_HEADERS)},
+    },
+    ("/oauth/userinfo", "POST"): {
+        "summary": "The signed-in user's claims (OpenID Connect Core 5.3); the token may be in the form body",
+        "surface": "api",
+        "requestBody": {"required": False, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            "access_token": _STR}}}}},
+        "codes": _USERINFO_CODES,
+        "responses": {"200": _json(_ref("UserInfo"), "The claims the token's scopes release.",
+                                   headers=NO_STORE_HEADERS)},
+    },
     ("/oauth/register", "POST"): {
         "summary": "Dynamic client registration (RFC 7591 3)", "surface": "oauth", "security": [{}],
         "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("ClientMetadata")}}},
@@ -257,6 +299,10 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "summary": "Authorization server metadata (RFC 8414)",
         "surface": "api", "codes": (), "responses": {"200": _json(_ref("Metadata"), "Metadata.")},
     },
+    ("/.well-known/openid-configuration", "GET"): {
+        "summary": "OpenID Provider metadata (OpenID Connect Discovery 1.0): the RFC 8414 document",
+        "surface": "api", "codes": (), "responses": {"200": _json(_ref("Metadata"), "Metadata.")},
+    },
     ("/.well-known/oauth-protected-resource", "GET"): {
         "summary": "The charges API's protected resource metadata (RFC 9728)",
         "surface": "api", "codes": (), "responses": {"200": _json(_ref("ResourceMetadata"), "Metadata.")},
@@ -279,6 +325,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("/oauth/token", "OPTIONS"): _cors_options("the token endpoint", "POST", "oauth"),
     ("/oauth/revoke", "OPTIONS"): _cors_options("the revocation endpoint", "POST", "oauth"),
+    ("/oauth/userinfo", "OPTIONS"): _cors_options("the UserInfo endpoint", "GET, POST", "api"),
+    ("/.well-known/openid-configuration", "OPTIONS"): _cors_options("the metadata", "GET", "api"),
     ("/.well-known/jwks.json", "OPTIONS"): _cors_options("the JWK Set", "GET", "api"),
     ("/.well-known/oauth-authorization-server", "OPTIONS"): _cors_options("the metadata", "GET", "api"),
     ("/.well-known/oauth-protected-resource", "OPTIONS"): _cors_options("the resource metadata", "GET", "api"),

@@ -28,6 +28,8 @@ TABLE_ENV = {
     "limits": "AUTHGATE_LIMITS_TABLE",
     "replay": "AUTHGATE_REPLAY_TABLE",
     "resources": "AUTHGATE_RESOURCES_TABLE",
+    "sessions": "AUTHGATE_SESSIONS_TABLE",
+    "consents": "AUTHGATE_CONSENTS_TABLE",
 }
 
 
@@ -53,6 +55,8 @@ class Tables(NamedTuple):
     limits: str = "LimitsTable"
     replay: str = "ReplayTable"
     resources: str = "ResourcesTable"
+    sessions: str = "SessionsTable"
+    consents: str = "ConsentsTable"
 
 
 class Limits(NamedTuple):

@@ -120,7 +120,8 @@ def test_a_client_may_be_registered_with_a_registered_resources_scopes(demo: Non
     from authgate_cli.admin.clients import create_client
 
     assert create_client(ns(client_id="mcp-agent", scope=["mcp:read"]), io.StringIO()) == 2
-    assert "unknown scope 'mcp:read'; known: charges:read charges:write charges:refund" in capsys.readouterr().err
+    assert ("unknown scope 'mcp:read'; known: charges:read charges:write charges:refund openid profile email "
+            "offline_access") in capsys.readouterr().err
     ResourceStore().create(Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write")))
     assert create_client(ns(client_id="mcp-agent", scope=["mcp:read"]), io.StringIO()) == 0
     stored = ClientStore().get("mcp-agent")

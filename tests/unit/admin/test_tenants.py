@@ -123,7 +123,7 @@ def test_a_forbidden_scope_must_be_known_on_the_stack(aws: None, capsys: pytest.
 
     assert create_tenant(ns(forbidden_scopes=["mcp:write"]), io.StringIO()) == 2
     assert capsys.readouterr().err == ("authgate tenants: unknown scope 'mcp:write'; known: charges:read "
-                                       "charges:write charges:refund\n")
+                                       "charges:write charges:refund openid profile email offline_access\n")
     ResourceStore().create(Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write")))
     out = io.StringIO()
     assert create_tenant(ns(forbidden_scopes=["mcp:write"]), out) == 0

@@ -64,7 +64,7 @@ def test_the_public_view_hides_the_hash_and_names_the_effective_auth_method() ->
         # How the client came (docs/agents.md): "" an administrator's; never the registration token's hash.
         "source": "", "refresh_at": 0, "expires_at": 0, "registration_pool": "",
         # What an administrator granted it of each registered resource (least privilege).
-        "resource_scopes": {},
+        "resource_scopes": {}, "post_logout_redirect_uris": [],
     }
 
 

@@ -61,7 +61,8 @@ def test_get_returns_the_whole_client(seeded):
     assert (client.tenant_id, client.environment, client.client_type, client.redirect_uris,
             client.grant_types, client.scopes, client.error_format, client.requires_admin_approval) == (
         "demo", "local", "confidential", ("http://127.0.0.1:8765/callback",),
-        ("authorization_code", "refresh_token"), ("charges:read", "charges:write", "charges:refund"),
+        ("authorization_code", "refresh_token"),
+        ("charges:read", "charges:write", "charges:refund", "openid", "profile", "email", "offline_access"),
         "problem", False)
     assert client_secret_matches(client, "demo-web-secret")
     assert not client_secret_matches(client, "demo-web-secret ")

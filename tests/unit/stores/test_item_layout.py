@@ -67,9 +67,10 @@ def test_a_client_and_its_origin_record() -> None:
 def test_a_user() -> None:
     from authgate.stores.users import UserStore
 
-    UserStore().put_hash("t1", "alice", "scrypt$hash")
+    UserStore().put_hash("t1", "alice", "scrypt$hash", user_id="usr_0123456789abcdefghijkl")
     assert raw("UsersTable", tenant_id="t1", username="alice") == {
         "tenant_id": {"S": "t1"}, "username": {"S": "alice"}, "failed_logins": {"N": "0"},
+        "user_id": {"S": "usr_0123456789abcdefghijkl"}, "updated_at": {"N": str(START)},
         "password_hash": {"S": "scrypt$hash"}, "created_at": {"N": str(START)}}
 
 

@@ -67,7 +67,7 @@ def test_a_valid_token_gives_its_principal(keys: Keys) -> None:
                                          now=NOW)
     assert principal == Principal(subject="alice", client_id="web", tenant="demo",
                                   scopes=frozenset({"charges:read", "charges:write"}), jti="j1", grant_id="g1",
-                                  expires_at=NOW + 900, jkt="thumb")
+                                  expires_at=NOW + 900, jkt="thumb", issued_at=NOW)
 
 
 @pytest.mark.parametrize(("change", "detail"), [

@@ -85,6 +85,8 @@ class Client(NamedTuple):
     # The scopes of each registered resource an administrator granted this client, as sorted
     # (resource, scopes) pairs: all a client_credentials token may ever hold for that resource.
     resource_scopes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # -- OpenID Connect RP-Initiated Logout 1.0 section 3.1: where a sign-out may send the browser back --
+    post_logout_redirect_uris: tuple[str, ...] = ()
 
     @property
     def auth_methods(self) -> tuple[str, ...]:
@@ -143,6 +145,8 @@ FIELDS = (
     Field("registration_pool", "S", "", omit_empty=True),
     # -- least privilege for registered resources --
     Field("resource_scopes", "MAP", (), omit_empty=True),
+    # -- OpenID Connect RP-Initiated Logout 1.0 3.1 --
+    Field("post_logout_redirect_uris", "STRINGS", (), omit_empty=True),
 )
 
 

@@ -72,4 +72,11 @@ Code = Literal[
     "unknown_resource",
     "resource_not_allowed",
     "registered_client_not_allowed",
+    "login_required",
+    "consent_required",
+    "interaction_required",
+    "account_selection_required",
+    "unmet_authentication_requirements",
+    "request_not_supported",
+    "registration_not_supported",
 ]

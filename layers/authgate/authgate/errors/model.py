@@ -24,6 +24,9 @@ OAuthCode = Literal[
     "invalid_dpop_proof", "use_dpop_nonce", "invalid_target",
     # RFC 7591 3.2.2 (dynamic registration) and RFC 6750 3.1 (its registration access token).
     "invalid_client_metadata", "invalid_redirect_uri", "invalid_token",
+    # OpenID Connect Core 3.1.2.6 and 5.5.1.1 (the authorization endpoint).
+    "login_required", "consent_required", "interaction_required", "account_selection_required",
+    "unmet_authentication_requirements", "request_not_supported", "registration_not_supported",
 ]
 
 

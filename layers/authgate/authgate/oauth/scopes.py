@@ -6,6 +6,12 @@ import re
 
 # Known on every deployment (docs/oauth.md); clients are registered with a subset, tenants may forbid some.
 KNOWN_SCOPES: tuple[str, ...] = ("charges:read", "charges:write", "charges:refund")
+# The OpenID Provider's own scopes (OIDC Core 3.1.2.1 openid, 5.4 profile and email, 11 offline_access):
+# not a resource's, granted to the clients registered with them in a person's grant only.
+IDENTITY_SCOPES: tuple[str, ...] = ("openid", "profile", "email", "offline_access")
+IDENTITY_SCOPE_DESCRIPTIONS: tuple[tuple[str, str], ...] = (
+    ("email", "See your email address"), ("offline_access", "Keep access while you are away"),
+    ("openid", "Sign you in with your account"), ("profile", "See your name and username"))
 # The charges API as the consent page names it (oauth.resource_indicator.builtin_resource).
 CHARGES_NAME = "Charges API"
 CHARGES_DESCRIPTION = "Your organisation's charges, refunds and invoices."

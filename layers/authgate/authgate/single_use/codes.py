@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 from authgate import records
 from authgate.records import Field
+from authgate.single_use import authentication
+from authgate.single_use.authentication import Authentication
 
 
 class AuthorizationCode(NamedTuple):
@@ -40,6 +42,9 @@ class AuthorizationCode(NamedTuple):
     dpop_jkt: str | None = None
     # RFC 8707 2: the resource the authorization request named (the token's audience), if any.
     resource: str | None = None
+    # OpenID Connect: the request's nonce (OIDC Core 3.1.2.1), and the sign-in the ID token states.
+    nonce: str | None = None
+    authentication: Authentication | None = None
 
 
 # A code's attributes, in `AuthorizationCode`'s order. Items written before an attribute existed
@@ -60,6 +65,8 @@ FIELDS = (
     Field("redirect_uri_sent", "BOOL"),
     Field("dpop_jkt", "S", omit_empty=True),
     Field("resource", "S", omit_empty=True),
+    Field("nonce", "S", omit_empty=True),
+    *authentication.FIELDS,
 )
 
 
@@ -69,7 +76,8 @@ def hash_code(code: str) -> str:
 
 def to_item(code: AuthorizationCode) -> records.Item:
     """The code's DynamoDB item."""
-    return records.to_item(FIELDS, code._asdict())
+    values = code._asdict()
+    return records.to_item(FIELDS, {**values, **authentication.values(values.pop("authentication"))})
 
 
 def from_item(item: records.Item) -> AuthorizationCode:
@@ -78,4 +86,5 @@ def from_item(item: records.Item) -> AuthorizationCode:
     if values["redirect_uri_sent"] is None:
         # Written before redirect_uri_sent was recorded: a stored redirect_uri meant the request sent one.
         values["redirect_uri_sent"] = values["redirect_uri"] is not None
-    return AuthorizationCode(**values)
+    signed_in = authentication.of(values)  # takes its fields out of `values`
+    return AuthorizationCode(**values, authentication=signed_in)

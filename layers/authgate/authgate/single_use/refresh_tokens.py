@@ -10,6 +10,8 @@ import hashlib
 from typing import NamedTuple
 
 from authgate.records import Field
+from authgate.single_use import authentication
+from authgate.single_use.authentication import Authentication
 
 
 class RefreshToken(NamedTuple):
@@ -28,6 +30,9 @@ class RefreshToken(NamedTuple):
     # RFC 8707 2.2: the resource the grant is for (None: the charges API); every token of the
     # family is for it.
     resource: str | None = None
+    # OpenID Connect: the sign-in of a grant with scope openid, which each refresh's ID token states
+    # again (OIDC Core 12.2).
+    authentication: Authentication | None = None
 
 
 # A token's attributes, in `RefreshToken`'s order; items written before tenant_id, subject, scope
@@ -45,6 +50,7 @@ FIELDS = (
     Field("rotated_to", "S", omit_empty=True),
     Field("dpop_jkt", "S", omit_empty=True),
     Field("resource", "S", omit_empty=True),
+    *authentication.FIELDS,
 )
 
 

@@ -14,6 +14,7 @@ import uuid
 from authgate import clock
 from authgate.records import n, s
 from authgate.settings import get_settings
+from authgate.single_use.authentication import Authentication
 from authgate.single_use.codes import AuthorizationCode, from_item, hash_code, to_item
 from authgate.single_use.errors import CodeAlreadyUsed, CodeExpired, CodeNotFound
 from authgate.stores.base import TableStore
@@ -28,7 +29,8 @@ class CodeStore(TableStore):
     def create(self, *, client_id: str, tenant_id: str, redirect_uri: str | None,
                code_challenge: str, code_challenge_method: str, scope: str, subject: str,
                ttl: int | None = None, redirect_uri_sent: bool | None = None,
-               dpop_jkt: str | None = None, resource: str | None = None) -> str:
+               dpop_jkt: str | None = None, resource: str | None = None, nonce: str | None = None,
+               authentication: Authentication | None = None, grant_id: str | None = None) -> str:
         """Store a new code and return it in plain text (the only time it exists unhashed)."""
         code = secrets.token_urlsafe(32)
         now = clock.seconds()
@@ -36,9 +38,9 @@ class CodeStore(TableStore):
         record = AuthorizationCode(
             code_hash=hash_code(code), client_id=client_id, tenant_id=tenant_id, redirect_uri=redirect_uri,
             code_challenge=code_challenge, code_challenge_method=code_challenge_method, scope=scope,
-            subject=subject, grant_id=str(uuid.uuid4()), state="issued", issued_at=now, expires_at=now + lifetime,
+            subject=subject, grant_id=grant_id or str(uuid.uuid4()), state="issued", issued_at=now, expires_at=now + lifetime,
             redirect_uri_sent=redirect_uri is not None if redirect_uri_sent is None else redirect_uri_sent,
-            dpop_jkt=dpop_jkt, resource=resource)
+            dpop_jkt=dpop_jkt, resource=resource, nonce=nonce, authentication=authentication)
         # 256 random bits never collide in practice; the condition makes sure of it.
         self.upsert(to_item(record), "create", condition="attribute_not_exists(code_hash)")
         return code

@@ -18,6 +18,8 @@ from typing import Any
 from authgate import records
 from authgate.records import Field, n, s
 from authgate.settings import get_settings
+from authgate.single_use import authentication
+from authgate.single_use.authentication import Authentication
 from authgate.single_use.errors import RotationFailed
 from authgate.single_use.refresh_tokens import FIELDS, RefreshToken, hash_token
 from authgate.stores.base import TableStore
@@ -38,7 +40,9 @@ def _key(token_hash: str) -> dict[str, Any]:
 
 
 def _token_item(record: RefreshToken) -> records.Item:
-    return records.to_item(ITEM_FIELDS, {**record._asdict(), "kind": "token"})
+    values = record._asdict()
+    return records.to_item(ITEM_FIELDS, {**values, **authentication.values(values.pop("authentication")),
+                                         "kind": "token"})
 
 
 class RefreshTokenStore(TableStore):
@@ -56,7 +60,7 @@ class RefreshTokenStore(TableStore):
 
     def start_family(self, *, family_id: str, client_id: str, tenant_id: str, subject: str,
                      scope: str, now: int, ttl: int | None = None, dpop_jkt: str | None = None,
-                     resource: str | None = None) -> str:
+                     resource: str | None = None, authentication: Authentication | None = None) -> str:
         """Issue the first refresh token of a family (one transaction); returns it in plain text.
 
         `dpop_jkt` binds every token of the family to that DPoP key (RFC 9449 5.0, public clients).
@@ -64,7 +68,8 @@ class RefreshTokenStore(TableStore):
         token = secrets.token_urlsafe(32)
         expires_at = now + (ttl if ttl is not None else get_settings().refresh_token_ttl)
         record = RefreshToken(hash_token(token), family_id, client_id, tenant_id, subject, scope,
-                              "active", expires_at, now, dpop_jkt=dpop_jkt, resource=resource)
+                              "active", expires_at, now, dpop_jkt=dpop_jkt, resource=resource,
+                              authentication=authentication)
         from botocore.exceptions import ClientError
 
         try:
@@ -91,7 +96,8 @@ class RefreshTokenStore(TableStore):
         values = records.from_item(ITEM_FIELDS, item)
         if values.pop("kind") != "token":
             return None
-        return RefreshToken(**values)
+        signed_in = authentication.of(values)  # takes its fields out of `values`
+        return RefreshToken(**values, authentication=signed_in)
 
     def rotate(self, old: RefreshToken, now: int) -> str:
         """Replace an active token by a new one of the same family, scope and expiry."""
@@ -100,7 +106,7 @@ class RefreshTokenStore(TableStore):
         token = secrets.token_urlsafe(32)
         new = RefreshToken(hash_token(token), old.family_id, old.client_id, old.tenant_id, old.subject,
                            old.scope, "active", old.expires_at, now, dpop_jkt=old.dpop_jkt,
-                           resource=old.resource)
+                           resource=old.resource, authentication=old.authentication)
         try:
             with self.faults("rotate"):
                 self.db.transact_write_items(TransactItems=[

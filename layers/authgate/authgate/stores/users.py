@@ -13,6 +13,7 @@ from typing import Any
 from authgate import clock, records
 from authgate.records import n, s
 from authgate.stores.base import TableStore
+from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.faults import condition_failed
 from authgate.users.errors import UserExists
 from authgate.users.model import (
@@ -23,11 +24,16 @@ from authgate.users.model import (
     LoginResult,
     User,
     delay_after,
+    new_user_id,
 )
 from authgate.users.passwords import check_password, dummy_hash, hash_password, needs_rehash
 
 # The stored record: a User's fields and what only the store sees.
-ITEM_FIELDS = (*FIELDS, records.Field("password_hash", "S", "", public=False), records.Field("created_at", "N", 0))
+ITEM_FIELDS = (*FIELDS, records.Field("password_hash", "S", "", public=False))
+
+
+# No username is longer (the admin command refuses longer ones); a longer key is never read.
+MAX_USERNAME = 256
 
 
 def key(tenant_id: str, username: str) -> dict[str, Any]:
@@ -39,22 +45,56 @@ class UserStore(TableStore):
 
     table_setting = "users"
 
-    def create(self, tenant_id: str, username: str, password: str, *, overwrite: bool = False) -> User:
+    def create(self, tenant_id: str, username: str, password: str, *, overwrite: bool = False,
+               **profile: Any) -> User:
         """Add a user (or replace one when `overwrite`); the password is stored as scrypt only."""
-        return self.put_hash(tenant_id, username, hash_password(password), overwrite=overwrite)
+        return self.put_hash(tenant_id, username, hash_password(password), overwrite=overwrite, **profile)
 
-    def put_hash(self, tenant_id: str, username: str, password_hash: str, *, overwrite: bool = True) -> User:
-        """Add (or replace) a user whose password is already hashed (`hash_password`)."""
-        user = User(tenant_id, username, 0, 0)
-        item = records.to_item(ITEM_FIELDS, {**user._asdict(), "password_hash": password_hash,
-                                             "created_at": clock.seconds()})
+    def put_hash(self, tenant_id: str, username: str, password_hash: str, *, overwrite: bool = True,
+                 **profile: Any) -> User:
+        """Add (or replace) a user whose password is already hashed (`hash_password`); `profile` sets
+        User fields (user_id, name, email, email_verified); a new user_id is drawn when none is given."""
+        now = clock.seconds()
+        user = User(tenant_id, username, 0, 0, **{"created_at": now, "updated_at": now, **profile})
+        if not user.user_id:
+            user = user._replace(user_id=new_user_id())
+        item = records.to_item(ITEM_FIELDS, {**user._asdict(), "password_hash": password_hash})
         self.upsert(item, "create", condition=None if overwrite else "attribute_not_exists(username)",
                     refused=lambda: UserExists(f"user {username!r} already exists in tenant {tenant_id!r}"))
         return user
 
+    def prefetch(self, reads: BatchRead, tenant_id: str, username: str) -> Pending | None:
+        """Register the user's record in a request's batch read (None: a key no user can have)."""
+        if not tenant_id or not username or len(username) > MAX_USERNAME:
+            return None
+        return reads.add(self.table, key(tenant_id, username))
+
+    @staticmethod
+    def found(pending: Pending | None) -> User | None:
+        """The user a prefetched read found."""
+        item = pending.item if pending is not None else None
+        return User(**records.from_item(FIELDS, item)) if item else None
+
     def get(self, tenant_id: str, username: str) -> User | None:
         item = self.find(key(tenant_id, username))
         return User(**records.from_item(FIELDS, item)) if item else None
+
+    def end_sessions(self, tenant_id: str, username: str, at: int) -> bool:
+        """Every session and grant of the user's sign-ins before `at` is dead (sessions_valid_after); False when
+        there is no such user."""
+        from botocore.exceptions import ClientError
+
+        try:
+            with self.faults("end_sessions"):
+                self.db.update_item(TableName=self.table, Key=key(tenant_id, username),
+                                    UpdateExpression="SET sessions_valid_after = :at",
+                                    ConditionExpression="attribute_exists(username)",
+                                    ExpressionAttributeValues={":at": n(at)})
+        except ClientError as exc:
+            if not condition_failed(exc):
+                raise
+            return False
+        return True
 
     def verify(self, tenant_id: str, username: str, password: str) -> LoginResult:
         """Check a password under the throttling rules of authgate.users.model."""
@@ -92,15 +132,19 @@ class UserStore(TableStore):
 
         stored = records.from_item(ITEM_FIELDS, reserved)
         if check_password(password, stored["password_hash"]):
-            update, values = "SET failed_logins = :zero", {":zero": n(0)}
+            # A record written before user ids existed gets its id now; of two concurrent
+            # sign-ins the first write's id stays (if_not_exists), and both read it back.
+            update = "SET failed_logins = :zero, user_id = if_not_exists(user_id, :uid)"
+            values = {":zero": n(0), ":uid": s(stored["user_id"] or new_user_id())}
             if needs_rehash(stored["password_hash"]):
                 # The same write: the password, known good now, at the current cost.
                 update, values = update + ", password_hash = :hash", {**values, ":hash": s(hash_password(password))}
             with self.faults("success"):
-                self.db.update_item(TableName=self.table, Key=item_key,
-                                    UpdateExpression=update + " REMOVE next_attempt_at, locked_until",
-                                    ExpressionAttributeValues=values)
-            return LoginResult(True, "ok", subject=username)
+                written = self.db.update_item(TableName=self.table, Key=item_key,
+                                              UpdateExpression=update + " REMOVE next_attempt_at, locked_until",
+                                              ExpressionAttributeValues=values, ReturnValues="UPDATED_NEW")
+            return LoginResult(True, "ok", subject=username,
+                               user_id=records.string(written.get("Attributes") or {}, "user_id", stored["user_id"]))
 
         failures = int(stored["failed_logins"])
         with self.faults("failure"):

@@ -1,7 +1,8 @@
 """The Bearer scheme at a protected resource (RFC 6750): the token in a request, and its errors.
 
-Credentials: only the Authorization header (section 2.1). The query and form methods (2.2,
-2.3) are refused as an unsupported authentication method (tokens in URLs end up in logs).
+Credentials: the Authorization header (section 2.1); the form body (2.2) only where a route asks
+for it (UserInfo). The query method (2.3), and the form elsewhere, are refused as an unsupported
+authentication method (tokens in URLs end up in logs).
 Errors (section 3.1), each with its challenge (errors.challenges): no credentials 401 without
 an error code; malformed request 400 invalid_request; any bad token 401 invalid_token; missing
 scope 403 insufficient_scope.
@@ -45,8 +46,11 @@ def insufficient_scope(required: str) -> ApiError:
         "WWW-Authenticate": bearer(error="insufficient_scope", description=detail, scope=required)})
 
 
-def extract_credentials(request: RequestView) -> tuple[str, str]:
-    """The scheme ("bearer" or "dpop", RFC 9449 7.1) and access token of a request, or the RFC 6750 3.1 error."""
+def extract_credentials(request: RequestView, *, form_body: bool = False) -> tuple[str, str]:
+    """The scheme ("bearer" or "dpop", RFC 9449 7.1) and access token of a request, or the RFC 6750 3.1 error.
+
+    `form_body`: a POSTed form's access_token is accepted too (RFC 6750 2.2; OpenID Connect Core 5.3.1
+    asks it of the UserInfo endpoint), as a bearer token."""
     headers = request.headers.get_all("authorization")
     in_query = request.query.get("access_token", [])
     in_form: list[str] = []
@@ -73,6 +77,10 @@ def extract_credentials(request: RequestView) -> tuple[str, str]:
         raise invalid_request("The access token was sent by more than one method; send it only in the Authorization header.")
     if from_header is not None:
         return used, from_header
+    if in_form and form_body and request.method == "POST":
+        if not _TOKEN68.fullmatch(in_form[0]):
+            raise invalid_request("The access_token parameter is not a token (token68 syntax).")
+        return "bearer", in_form[0]
     if in_query or in_form:
         # RFC 6750 2.2/2.3 methods are not supported (tokens in URLs end up in logs): treated
         # as an unsupported authentication method, which carries no error code (section 3.1).

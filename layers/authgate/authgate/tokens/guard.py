@@ -23,7 +23,7 @@ from authgate.tokens import dpop, dpop_nonce
 from authgate.tokens.bearer import extract_credentials, insufficient_scope, invalid_token
 from authgate.tokens.jws import segment_json
 from authgate.tokens.jwt_profile import FAPI2_ALGORITHMS, default_audience, resource_metadata_url
-from authgate.tokens.validator import default_validator
+from authgate.tokens.validator import MAX_TOKEN_LENGTH, default_validator
 
 if TYPE_CHECKING:
     from authgate.request_protocol import RequestView
@@ -39,18 +39,21 @@ def require_bearer(request: RequestView, scope: str, *, audience: str | None = N
 
 
 def require_bearer_with(request: RequestView, scope: str, prefetch: Callable[[Principal, BatchRead], T], *,
-                        audience: str | None = None) -> tuple[Principal, T]:
+                        audience: str | None = None, any_audience: bool = False,
+                        form_body: bool = False) -> tuple[Principal, T]:
     """`require_bearer`, plus the route's own reads in the same BatchGetItem.
 
     `prefetch(principal, reads)` registers keys once the token is known good locally (so the
     tenant and client are known) and returns its handle; the batch runs after it, and the
-    handle is returned with the principal.
+    handle is returned with the principal. `any_audience`: a token of this issuer for any
+    resource (the issuer's own endpoint, UserInfo; its challenges then name no resource
+    metadata); `form_body`: the token may come in a POSTed form (RFC 6750 2.2).
     """
     try:
-        return _require(request, scope, prefetch, audience)
+        return _require(request, scope, prefetch, audience, any_audience, form_body)
     except ApiError as error:
         if error.code in CHALLENGED:
-            _challenge(error, request, scope)
+            _challenge(error, request, scope, not any_audience)
         raise
 
 
@@ -59,7 +62,7 @@ CHALLENGED = frozenset({"unauthenticated", "invalid_request", "invalid_token", "
                         "invalid_dpop_proof", "use_dpop_nonce"})
 
 
-def _challenge(error: ApiError, request: RequestView, scope: str) -> None:
+def _challenge(error: ApiError, request: RequestView, scope: str, resource_metadata: bool = True) -> None:
     """Both challenges, the error on the scheme the request used; DPoP failures are 401 here (RFC 9449 7.1)."""
     authorization = request.headers.get("authorization") or ""
     scheme = "dpop" if authorization.strip().lower().startswith("dpop ") else "bearer"
@@ -68,14 +71,17 @@ def _challenge(error: ApiError, request: RequestView, scope: str) -> None:
     code = None if error.code == "unauthenticated" else error.code
     error.headers["WWW-Authenticate"] = resource_challenge(
         scheme, dpop.ALGORITHMS, code, error.detail, scope if error.code == "insufficient_scope" else None,
-        resource_metadata_url(base_url(request)))
+        resource_metadata_url(base_url(request)) if resource_metadata else None)
 
 
 def _require(request: RequestView, scope: str, prefetch: Callable[[Principal, BatchRead], T],
-             audience: str | None) -> tuple[Principal, T]:
-    scheme, token = extract_credentials(request)
+             audience: str | None, any_audience: bool = False, form_body: bool = False) -> tuple[Principal, T]:
+    scheme, token = extract_credentials(request, form_body=form_body)
     issuer = base_url(request)
     now = clock.seconds()
+    if any_audience:
+        # The claimed aud, unverified: the signature, the issuer and every other claim still are.
+        audience = _claimed_audience(token)
     principal = default_validator().validate(token, issuer=issuer, audience=audience or default_audience(issuer),
                                              now=now)
     reads = BatchRead(operation="resource.batch_get")
@@ -102,6 +108,15 @@ def _require(request: RequestView, scope: str, prefetch: Callable[[Principal, Ba
     if any(s not in principal.scopes for s in required):
         raise insufficient_scope(" ".join(required))
     return principal, extra
+
+
+def _claimed_audience(token: str) -> str | None:
+    """The first audience a token claims (None: not a JWT, or no string audience: the validator says why)."""
+    parts = token.split(".")
+    claimed = (segment_json(parts[1]) or {}).get("aud") if len(parts) == 3 and len(token) <= MAX_TOKEN_LENGTH else None
+    if isinstance(claimed, list):
+        claimed = claimed[0] if claimed else None
+    return claimed if isinstance(claimed, str) else None
 
 
 def _proof(request: RequestView, scheme: str, token: str, principal: Principal, issuer: str,

@@ -17,3 +17,5 @@ class Principal(NamedTuple):
     expires_at: int
     # The DPoP key the token is bound to (cnf.jkt, RFC 9449 6.1), or None for a bearer token.
     jkt: str | None = None
+    # When it was issued (iat): a user whose sessions were ended after it no longer answers to it.
+    issued_at: int = 0

@@ -131,7 +131,7 @@ class AccessTokenValidator:
             raise invalid_token("The token's cnf claim is not a DPoP key thumbprint (RFC 9449 6.1).")
         return Principal(subject=strings["sub"], client_id=strings["client_id"], tenant=strings["tenant"],
                          scopes=frozenset(strings["scope"].split()), jti=strings["jti"], grant_id=grant_id,
-                         expires_at=int(exp), jkt=jkt)
+                         expires_at=int(exp), jkt=jkt, issued_at=int(iat))
 
 
 @cached

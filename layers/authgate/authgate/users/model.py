@@ -10,6 +10,7 @@ stores.users applies them with conditional writes.
 
 from __future__ import annotations
 
+import secrets
 from typing import Literal, NamedTuple
 
 from authgate.records import Field
@@ -27,11 +28,28 @@ def delay_after(failures: int) -> int:
     return min(int(2 ** (failures - FREE_ATTEMPTS)), MAX_DELAY)
 
 
+def new_user_id() -> str:
+    """A stable, opaque, never reused user id: OIDC Core 2 `sub` ("usr_" + 22 url-safe random characters)."""
+    return "usr_" + secrets.token_urlsafe(16)[:22]
+
+
 class User(NamedTuple):
     tenant_id: str
     username: str
     failed_logins: int
     locked_until: int
+    # OIDC Core 2 `sub`: assigned at creation ("" only on a record written before ids existed,
+    # which gets one at its next sign-in).
+    user_id: str = ""
+    # What the profile and email scopes return (OIDC Core 5.4, 5.1).
+    name: str = ""
+    email: str = ""
+    email_verified: bool = False
+    disabled: bool = False
+    updated_at: int = 0
+    # Every session and refresh token issued to the user before this instant is dead (epoch seconds).
+    sessions_valid_after: int = 0
+    created_at: int = 0
 
 
 class LoginResult(NamedTuple):
@@ -40,6 +58,8 @@ class LoginResult(NamedTuple):
     ok: bool
     reason: Literal["ok", "invalid", "throttled", "locked"]
     subject: str = ""
+    # The signed-in user's OIDC `sub` (authgate.users.model.User.user_id).
+    user_id: str = ""
 
 
 # A user's attributes as the store reads them back (the password hash is never part of a User).
@@ -48,4 +68,12 @@ FIELDS = (
     Field("username", "S"),
     Field("failed_logins", "N", 0),
     Field("locked_until", "N", 0, omit_empty=True),
+    Field("user_id", "S", "", omit_empty=True),
+    Field("name", "S", "", omit_empty=True),
+    Field("email", "S", "", omit_empty=True),
+    Field("email_verified", "BOOL", False, omit_empty=True),
+    Field("disabled", "BOOL", False, omit_empty=True),
+    Field("updated_at", "N", 0, omit_empty=True),
+    Field("sessions_valid_after", "N", 0, omit_empty=True),
+    Field("created_at", "N", 0, omit_empty=True),
 )

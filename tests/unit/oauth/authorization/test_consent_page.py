@@ -96,9 +96,9 @@ def test_a_reshown_form_keeps_the_username_focuses_the_password_and_says_why() -
 
 
 def test_a_scope_without_a_description_is_shown_by_its_name_once() -> None:
-    body = render_consent(request=AUTH._replace(scopes=("profile",)), resource=CHARGES, client_name="c", tenant_name="t",
-                          blob="B", csrf="C").body
-    assert "<li><code>profile</code></li>" in body
+    body = render_consent(request=AUTH._replace(scopes=("reports:read",)), resource=CHARGES, client_name="c",
+                          tenant_name="t", blob="B", csrf="C").body
+    assert "<li><code>reports:read</code></li>" in body
 
 
 def test_the_page_names_the_api_the_token_is_for_and_each_scope_once() -> None:

@@ -39,6 +39,9 @@ AUTHORIZE_CODES = frozenset({
     "invalid_scope", "server_error", "temporarily_unavailable",
     # RFC 8707 2: an authorization request's unknown resource.
     "invalid_target",
+    # OpenID Connect Core 3.1.2.6 and 5.5.1.1.
+    "login_required", "consent_required", "interaction_required", "account_selection_required",
+    "unmet_authentication_requirements", "request_not_supported", "registration_not_supported",
 })
 
 

@@ -19,6 +19,7 @@ from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
 from authgate.oauth.authorization.request import AuthorizationRequest
+from authgate.oauth.scopes import IDENTITY_SCOPE_DESCRIPTIONS
 from authgate.resources.model import Resource
 
 WRONG_CREDENTIALS = ("The username or password is incorrect, or this account is temporarily locked "
@@ -80,6 +81,14 @@ def identity_notice(client: Client, redirect_uri: str) -> str:
     return "\n".join(lines)
 
 
+# The sign-in fields; a person already signed in in this browser (single sign-on) sees who instead.
+CREDENTIALS = Template(
+    '<label for="username">Username</label>\n'
+    '<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" '
+    'spellcheck="false" required value="$username" $username_focus>\n'
+    '<label for="password">Password</label>\n'
+    '<input id="password" name="password" type="password" autocomplete="current-password" required $password_focus>')
+SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
 TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
                 '<input id="tenant" name="tenant" type="text" autocomplete="organization" autocapitalize="none" '
                 'spellcheck="false" required value="$value">')
@@ -93,14 +102,15 @@ def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, s
     about = [e(resource.description)] if resource.description else []
     if resource.name:
         about.append(f"<code>{e(resource.resource)}</code>")
-    items = "\n".join(f"<li>{e(resource.describes(s))} <code>{e(s)}</code></li>" if resource.describes(s)
+    described = {**dict(IDENTITY_SCOPE_DESCRIPTIONS), **{s: resource.describes(s) for s in scopes if resource.describes(s)}}
+    items = "\n".join(f"<li>{e(described[s])} <code>{e(s)}</code></li>" if s in described
                       else f"<li><code>{e(s)}</code></li>" for s in scopes)
     return name, f'<p class="resource-about">{" ".join(about)}</p>' if about else "", items
 
 
 def render_consent(*, request: AuthorizationRequest, resource: Resource, client_name: str, tenant_name: str,
                    blob: str, csrf: str, message: str = "", username: str = "", status: int = 200,
-                   identity: str = "", ask_tenant: bool = False, tenant: str = "") -> Response:
+                   identity: str = "", ask_tenant: bool = False, tenant: str = "", signed_in_as: str = "") -> Response:
     """The form: username, password, decision=approve|deny, and the hidden signed state.
 
     `resource` is the API the token will be for; `identity` is `identity_notice` for a
@@ -121,9 +131,9 @@ def render_consent(*, request: AuthorizationRequest, resource: Resource, client_
         action="authorize",
         request_blob=e(blob),
         csrf=e(csrf),
-        username=e(username),
-        username_focus="" if username else "autofocus",
-        password_focus="autofocus" if username else "",
+        credentials=SIGNED_IN.substitute(username=e(signed_in_as)) if signed_in_as else CREDENTIALS.substitute(
+            username=e(username), username_focus="" if username else "autofocus",
+            password_focus="autofocus" if username else ""),
         redirect_origin=e(origin),
         identity=identity,
         tenant_field=Template(TENANT_FIELD).substitute(value=e(tenant)) if ask_tenant else "",

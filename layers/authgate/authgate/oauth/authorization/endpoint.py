@@ -16,6 +16,7 @@ error_description, state and iss.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from authgate.clients.model import REGISTRATION_SOURCE, Client
 from authgate.errors import ApiError
@@ -26,7 +27,7 @@ from authgate.http.response import NO_STORE, Response
 from authgate.http.shapes.oauth import with_query
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.authorization import sealed_form
+from authgate.oauth.authorization import sealed_form, session_cookie, single_sign_on
 from authgate.oauth.authorization.consent_page import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
@@ -43,20 +44,28 @@ from authgate.oauth.authorization.request import (
     single,
     validate,
 )
-from authgate.oauth.authorization.sign_in import sign_in
+from authgate.oauth.authorization.sign_in import open_session, sign_in
 from authgate.oauth.clients import registered, tenant_policy
 from authgate.oauth.clients.lookup import ClientLookup
 from authgate.oauth.clients.profile import check_authorization, code_ttl, requires_pushed_request
 from authgate.oauth.resource_indicator import resolve
 from authgate.settings import get_settings
+from authgate.single_use.authentication import Authentication
 from authgate.single_use.errors import PushedRequestError
 from authgate.stores.codes import CodeStore
 from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import TenantStore
 from authgate.tenants.model import Tenant
+from authgate.users.model import LoginResult
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
+SESSION_ENDED = "You were signed out in the meantime. Sign in again to approve."
+# OpenID Connect Core 3.1.2.6: why prompt=none could not be honoured.
+PROMPT_NONE = {
+    "login_required": "The user is not signed in, and prompt=none forbids asking them to.",
+    "consent_required": "The user has not approved these scopes for this client, and prompt=none forbids asking.",
+}
 
 Fields = dict[str, list[str]]
 
@@ -87,7 +96,17 @@ def get_authorize(request: Request) -> Response:
     tenant = _admitted_tenant(request, target.client)
     auth = validate(params, target, tenant, base_url(request))
     check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
-    return _form(request, auth, target.client, tenant)
+    session = single_sign_on.current_session(request, target.client)
+    if session is None or single_sign_on.sign_in_needed(auth, session):
+        _page_allowed(auth, "login_required")
+        return _form(request, auth, target.client, tenant, username=auth.login_hint or "")
+    if single_sign_on.consent_needed(auth, session):
+        _page_allowed(auth, "consent_required")
+        return _form(request, auth._replace(sid=session.sid), target.client, tenant, signed_in_as=session.username)
+    # Signed in and approved before: the code at once, no page (OpenID Connect Core 3.1.2.5).
+    grant_id = single_sign_on.approved(auth, session)
+    return _code_redirect(request, target.client, auth, session.username,
+                          single_sign_on.authentication_of(session), grant_id, status=302)
 
 
 def post_authorize(request: Request) -> Response:
@@ -111,14 +130,37 @@ def post_authorize(request: Request) -> Response:
     tenant = _admitted_tenant(request, client)
     recheck(auth, client, tenant, base_url(request))
     username = single(fields, "username") or ""
+    if auth.sid is not None:
+        return _approved_in_session(request, client, tenant, fields, auth)
     try:
         _decided(fields, auth)
-        subject, tenant_id = _signed_in(request, client, fields, auth)
+        signed_in, tenant_id = _signed_in(request, client, fields, auth)
     except _ShowAgain as again:
         return _form(request, auth, client, tenant, again.message, username, fields)
     if not client.tenant_id:
         auth = _self_registered(request, client, auth, tenant_id)
-    return _code_redirect(request, client, auth, subject)
+    secret, session = open_session(auth.tenant_id, signed_in)
+    grant_id = single_sign_on.approved(auth, session)
+    response = _code_redirect(request, client, auth, signed_in.subject, single_sign_on.authentication_of(session),
+                              grant_id)
+    response.multi_headers["Set-Cookie"] = [session_cookie.set_cookie(secret, base_url(request))]
+    return response
+
+
+def _approved_in_session(request: Request, client: Client, tenant: Tenant, fields: Fields,
+                         auth: AuthorizationRequest) -> Response:
+    """The consent-only form of a signed-in person: the decision, then the code, if the session still holds
+    (the one the form was shown for); otherwise the password form again."""
+    session = single_sign_on.current_session(request, client)
+    if session is None or session.sid != auth.sid:
+        return _form(request, auth._replace(sid=None), client, tenant, SESSION_ENDED)
+    try:
+        _decided(fields, auth)
+    except _ShowAgain as again:
+        return _form(request, auth, client, tenant, again.message, posted=fields, signed_in_as=session.username)
+    grant_id = single_sign_on.approved(auth, session)
+    return _code_redirect(request, client, auth, session.username, single_sign_on.authentication_of(session),
+                          grant_id)
 
 
 # -- the steps of GET ---------------------------------------------------------------------------
@@ -151,6 +193,14 @@ def _request_parameters(params: Mapping[str, Sequence[str]], client: Client | No
         raise ApiError("invalid_request", "This client must push its authorization requests (POST /oauth/par) "
                                           "and send only client_id and request_uri here (RFC 9126).")
     return params
+
+
+def _page_allowed(auth: AuthorizationRequest, why: Literal["login_required", "consent_required"]) -> None:
+    """prompt=none: the client asked for no page at all, and this person must see one (OpenID Connect Core
+    3.1.2.1, 3.1.2.6): login_required (not signed in, or not recently enough) or consent_required, redirected."""
+    if auth.prompt == "none":
+        _log(why, auth)
+        raise ApiError(why, PROMPT_NONE[why])
 
 
 # -- the steps of POST --------------------------------------------------------------------------
@@ -203,8 +253,9 @@ def _decided(fields: Fields, auth: AuthorizationRequest) -> None:
         raise _ShowAgain(MISSING_DECISION)
 
 
-def _signed_in(request: Request, client: Client, fields: Fields, auth: AuthorizationRequest) -> tuple[str, str]:
-    """(subject, tenant id) of the person whose credentials these are (RFC 6749 10.10: sign_in's throttles).
+def _signed_in(request: Request, client: Client, fields: Fields,
+               auth: AuthorizationRequest) -> tuple[LoginResult, str]:
+    """(the sign-in, tenant id) of the person whose credentials these are (RFC 6749 10.10: sign_in's throttles).
 
     A self-registered client has no tenant yet (Tenant("")): the person names theirs on the form,
     and until the password is checked nothing depends on which tenant that is -- whether it
@@ -217,7 +268,7 @@ def _signed_in(request: Request, client: Client, fields: Fields, auth: Authoriza
     if not result.ok:
         _log(f"login_{result.reason}", auth)
         raise _ShowAgain(WRONG_CREDENTIALS)
-    return result.subject, tenant_id
+    return result, tenant_id
 
 
 def _self_registered(request: Request, client: Client, auth: AuthorizationRequest,
@@ -235,21 +286,24 @@ def _self_registered(request: Request, client: Client, auth: AuthorizationReques
     return auth._replace(tenant_id=tenant.tenant_id)
 
 
-def _code_redirect(request: Request, client: Client, auth: AuthorizationRequest, subject: str) -> Response:
-    """The authorization response: a code bound to everything the request said (RFC 6749 4.1.2, RFC 9207)."""
+def _code_redirect(request: Request, client: Client, auth: AuthorizationRequest, username: str,
+                   authentication: Authentication, grant_id: str, status: int = 303) -> Response:
+    """The authorization response: a code bound to everything the request said and to the sign-in the ID
+    token will state (RFC 6749 4.1.2, RFC 9207, OpenID Connect Core 3.1.2.5)."""
     code = CodeStore().create(
         client_id=auth.client_id, tenant_id=auth.tenant_id,
         redirect_uri=auth.redirect_uri, redirect_uri_sent=auth.redirect_uri_sent,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
-        scope=" ".join(auth.scopes), subject=subject, ttl=code_ttl(client),
-        dpop_jkt=auth.dpop_jkt, resource=auth.resource,
+        scope=" ".join(auth.scopes), subject=username, ttl=code_ttl(client),
+        dpop_jkt=auth.dpop_jkt, resource=auth.resource, nonce=auth.nonce, authentication=authentication,
+        grant_id=grant_id,
     )
     _log("approved", auth)
     params = [("code", code)] + ([("state", auth.state)] if auth.state is not None else [])
     params.append(("iss", base_url(request)))
-    # 303, not 302 or 307: the browser follows with a GET and never re-posts the password
-    # (RFC 9700 4.12; FAPI 2.0 5.3.2.2 item 11).
-    return Response(303, "", {"Location": with_query(auth.redirect_uri, params), **NO_STORE,
+    # From the form, 303, not 302 or 307: the browser follows with a GET and never re-posts the
+    # password (RFC 9700 4.12; FAPI 2.0 5.3.2.2 item 11). From a GET (single sign-on), 302.
+    return Response(status, "", {"Location": with_query(auth.redirect_uri, params), **NO_STORE,
                               "Referrer-Policy": "no-referrer"})
 
 
@@ -282,7 +336,7 @@ def _admitted(request: Request, client: Client, tenant: Tenant) -> None:
 
 
 def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: Tenant, message: str = "",
-          username: str = "", posted: Mapping[str, Sequence[str]] | None = None) -> Response:
+          username: str = "", posted: Mapping[str, Sequence[str]] | None = None, signed_in_as: str = "") -> Response:
     """The consent page; a re-shown form keeps the posted state and CSRF token unchanged."""
     binding = sealed_form.binding_from(request.headers.get_all("cookie"))
     if posted is not None:
@@ -299,7 +353,7 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
                               # Never the name of a tenant someone typed: the page must not confirm it exists.
                               tenant_name="your organisation" if self_registered else tenant.name or tenant.tenant_id,
                               blob=blob, csrf=csrf,
-                              message=message, username=username,
+                              message=message, username=username, signed_in_as=signed_in_as,
                               identity=identity_notice(client, auth.redirect_uri) if client.source else "",
                               ask_tenant=self_registered,
                               tenant=single(posted, "tenant") or "" if self_registered and posted else "")

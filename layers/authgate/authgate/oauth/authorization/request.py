@@ -15,6 +15,7 @@ from typing import NamedTuple
 from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.oauth import pkce
+from authgate.oauth.authorization import openid_request
 from authgate.oauth.redirect_uris import BAD_PERCENT, well_formed_uri
 from authgate.oauth.resource_indicator import (
     client_may_request,
@@ -22,7 +23,7 @@ from authgate.oauth.resource_indicator import (
     resolve,
     several_resources,
 )
-from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
+from authgate.oauth.scopes import IDENTITY_SCOPES, ScopeSyntaxError, parse_scope
 from authgate.resources.model import Resource
 from authgate.stores.tenants import TenantStore
 from authgate.tenants.model import Tenant
@@ -60,6 +61,13 @@ class AuthorizationRequest(NamedTuple):
     resource: str | None = None
     # RFC 9449 10: the DPoP key the code must be redeemed with (None: not bound).
     dpop_jkt: str | None = None
+    # OpenID Connect (oauth.authorization.openid_request), only with scope openid.
+    nonce: str | None = None
+    prompt: str = ""
+    max_age: int | None = None
+    login_hint: str | None = None
+    # The session (sid) a consent-only form was shown for: its POST needs no password (single_sign_on).
+    sid: str | None = None
 
 
 def single(params: Mapping[str, Sequence[str]], name: str) -> str | None:
@@ -139,6 +147,7 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
                 raise several_resources()
             raise ApiError("invalid_request", f"The {name} parameter is repeated (RFC 6749 3.1).")
     client = target.client
+    openid_request.refuse_unsupported(params)
     response_type = single(params, "response_type")
     if response_type is None:
         raise ApiError("invalid_request", "The response_type parameter is required.")
@@ -154,10 +163,12 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     dpop_jkt = single(params, "dpop_jkt")
     if dpop_jkt is not None and not _JKT.fullmatch(dpop_jkt):
         raise ApiError("invalid_request", "dpop_jkt must be a base64url SHA-256 JWK thumbprint (RFC 9449 10).")
+    openid = openid_request.read(params, public_client=client.is_public) if "openid" in scopes else None
     return AuthorizationRequest(
         client_id=client.client_id, tenant_id=client.tenant_id, redirect_uri=target.redirect_uri,
         redirect_uri_sent=target.redirect_uri_sent, scopes=scopes, state=target.state,
         code_challenge=challenge, code_challenge_method=method, resource=resource, dpop_jkt=dpop_jkt,
+        **(openid._asdict() if openid else {}),
     )
 
 
@@ -210,6 +221,12 @@ def _scopes(raw: str | None, client: Client, tenant: Tenant, resource: Resource)
     except ScopeSyntaxError as exc:
         raise ApiError("invalid_scope", str(exc)) from None
     for scope in scopes:
+        if scope in IDENTITY_SCOPES:
+            if scope not in client.scopes:
+                raise ApiError("invalid_scope", f"The client is not allowed the scope {scope}.")
+            if tenant.forbids(scope):
+                raise ApiError("invalid_scope", f"The tenant forbids the scope {scope}.")
+            continue
         if scope not in resource.scopes:
             raise ApiError("invalid_scope", f"Unknown scope {scope}.")
         if not client_may_request(client, resource, scope, consent=True):

@@ -19,6 +19,7 @@ import secrets
 from typing import Any
 
 from authgate import base64url, clock
+from authgate.http.cookies import token_cookie
 from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.stores.session_secret import session_secret
 
@@ -59,6 +60,13 @@ def csrf_token(binding: str, nonce: str) -> str:
     return base64url.encode(_mac(b"csrf", f"{binding}|{nonce}".encode()))
 
 
+def csrf_matches(csrf: str | None, binding: str, nonce: str) -> bool:
+    """Whether `csrf` is the token of this browser's binding and `nonce` (constant-time)."""
+    if not csrf:
+        return False
+    return hmac.compare_digest(csrf.encode("utf-8", "surrogateescape"), csrf_token(binding, nonce).encode("ascii"))
+
+
 def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[AuthorizationRequest, str]:
     """The request a valid blob carries, and its nonce; FormStateInvalid for anything else."""
     if not blob or not csrf or not binding or len(blob) > 8192:
@@ -81,7 +89,7 @@ def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[Aut
         raise FormStateInvalid("form state of an unknown version")
     if clock.now() >= expires:
         raise FormStateInvalid("form state expired")
-    if not hmac.compare_digest(csrf.encode("utf-8", "surrogateescape"), csrf_token(binding, nonce).encode("ascii")):
+    if not csrf_matches(csrf, binding, nonce):
         raise FormStateInvalid("CSRF token does not match this browser")
     return request, nonce
 
@@ -96,9 +104,4 @@ def binding_cookie(value: str, secure: bool) -> str:
 
 def binding_from(cookie_headers: list[str]) -> str | None:
     """The binding value from Cookie headers, if well formed."""
-    for header in cookie_headers:
-        for part in header.split(";"):
-            name, _, value = part.strip().partition("=")
-            if name == COOKIE and 20 <= len(value) <= 100 and all(c.isalnum() or c in "-_" for c in value):
-                return value
-    return None
+    return token_cookie(cookie_headers, COOKIE, 100)

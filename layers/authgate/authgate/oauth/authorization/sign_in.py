@@ -12,6 +12,9 @@ does not exist holds no user: the same scrypt work and answer as a wrong passwor
 from __future__ import annotations
 
 from authgate.limits.auth_failures import AuthFailureGuard
+from authgate.sessions.model import Session
+from authgate.single_use.authentication import PASSWORD_ACR, PASSWORD_AMR
+from authgate.stores.sessions import SessionStore
 from authgate.stores.users import UserStore
 from authgate.users.model import LoginResult
 
@@ -24,3 +27,14 @@ def sign_in(tenant_id: str, username: str, password: str, source_ip: str) -> Log
     if not result.ok:
         guard.record_failure(account, source_ip)
     return result
+
+
+def open_session(tenant_id: str, result: LoginResult) -> tuple[str, Session]:
+    """The sign-in session a completed sign-in opens: (cookie secret, session).
+
+    The sign-in is a sequence of steps, each raising what the session states: today the password
+    alone (acr "password", amr ["pwd"]). A second factor (issue 28) is a step after the password
+    and before this call, or a later call with the session's `sid` and a higher acr/amr, which
+    gives the same session a new secret (SessionStore.create: no session fixation)."""
+    return SessionStore().create(tenant_id=tenant_id, user_id=result.user_id, username=result.subject,
+                                 acr=PASSWORD_ACR, amr=PASSWORD_AMR)

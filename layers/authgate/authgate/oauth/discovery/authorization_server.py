@@ -1,4 +1,8 @@
-"""GET /.well-known/oauth-authorization-server (RFC 8414 §2, §3): authorization server metadata.
+"""GET /.well-known/oauth-authorization-server (RFC 8414 §2, §3) and /.well-known/openid-configuration
+(OpenID Connect Discovery 1.0 §3, §4): one metadata document, rendered at both.
+
+RFC 8414 §2 registers the OpenID Provider metadata names for the OAuth document too, so the two
+are the same object from one function: a field can never be in one and missing from the other.
 
 Served by the jwks function, whose cold start must stay lean: nothing here imports jwt,
 cryptography or the grant modules (the grant list is spelled out and a test keeps it equal
@@ -13,7 +17,7 @@ from authgate.clients.model import AUTH_METHODS as CLIENT_AUTH_METHODS
 from authgate.errors import ApiError
 from authgate.http.response import Response
 from authgate.issuer import base_url
-from authgate.oauth.scopes import KNOWN_SCOPES
+from authgate.oauth.scopes import IDENTITY_SCOPES, KNOWN_SCOPES
 from authgate.settings import get_settings
 from authgate.tokens.jwt_profile import DPOP_ALGORITHMS
 
@@ -25,6 +29,13 @@ AUTH_METHODS = list(CLIENT_AUTH_METHODS)
 # module imports no token code; a test keeps it equal to client_assertion.ALGORITHMS.
 ASSERTION_ALGORITHMS = ["ES256", "PS256", "EdDSA", "Ed25519"]
 MAX_AGE = 3600
+# OpenID Connect Discovery 3: what the ID token (oauth.token.id_token) and userinfo (oauth.userinfo) state.
+CLAIMS_SUPPORTED = ("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "azp", "sid", "at_hash",
+                    "name", "preferred_username", "updated_at", "email", "email_verified")
+# Spelled out so this module imports no authorization code; a test keeps them equal to
+# oauth.authorization.openid_request's.
+PROMPT_VALUES = ("none", "login", "consent")
+ACR_VALUES = ("password",)
 
 
 def grant_types() -> list[str]:
@@ -47,7 +58,10 @@ def _metadata(issuer: str) -> dict[str, Any]:
         "jwks_uri": f"{issuer}/.well-known/jwks.json",
         "revocation_endpoint": f"{issuer}/oauth/revoke",
         "introspection_endpoint": f"{issuer}/oauth/introspect",
-        "scopes_supported": list(KNOWN_SCOPES),
+        "userinfo_endpoint": f"{issuer}/oauth/userinfo",
+        # OpenID Connect RP-Initiated Logout 1.0 2.1.
+        "end_session_endpoint": f"{issuer}/oauth/logout",
+        "scopes_supported": [*KNOWN_SCOPES, *IDENTITY_SCOPES],
         "response_types_supported": ["code"],
         "response_modes_supported": ["query"],
         "grant_types_supported": grant_types(),
@@ -58,6 +72,18 @@ def _metadata(issuer: str) -> dict[str, Any]:
         "pushed_authorization_request_endpoint": f"{issuer}/oauth/par",
         "require_pushed_authorization_requests": get_settings().require_par,
         "request_parameter_supported": False,
+        # OpenID Connect Discovery 3: a request_uri is only ever a pushed request's (RFC 9126), never a
+        # request object by reference (OIDC Core 6.2).
+        "request_uri_parameter_supported": False,
+        "subject_types_supported": ["public"],
+        # The current signing key's algorithm (tokens.rotation); RS256 by default.
+        "id_token_signing_alg_values_supported": [get_settings().signing_alg],
+        "claims_supported": list(CLAIMS_SUPPORTED),
+        "claim_types_supported": ["normal"],
+        "claims_parameter_supported": True,
+        "acr_values_supported": list(ACR_VALUES),
+        "prompt_values_supported": list(PROMPT_VALUES),
+        "frontchannel_logout_supported": False,
         "revocation_endpoint_auth_methods_supported": AUTH_METHODS,
         "introspection_endpoint_auth_methods_supported": AUTH_METHODS,
         "revocation_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,

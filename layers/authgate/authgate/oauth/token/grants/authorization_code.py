@@ -93,6 +93,8 @@ class AuthorizationCodeGrant(Grant):
                 family_id=record.grant_id, client_id=client.client_id, tenant_id=record.tenant_id,
                 subject=record.subject, scope=record.scope, now=req.now,
                 # RFC 9449 5.0: only a public client's refresh tokens are bound to its key.
-                dpop_jkt=req.dpop_jkt if client.is_public else None, resource=record.resource)
+                dpop_jkt=req.dpop_jkt if client.is_public else None, resource=record.resource,
+                authentication=record.authentication)
         return issued(req, subject=record.subject, tenant=record.tenant_id, scopes=scopes, audience=resource.resource,
-                      grant_id=record.grant_id, refresh_token=refresh_token)
+                      grant_id=record.grant_id, refresh_token=refresh_token, authentication=record.authentication,
+                      nonce=record.nonce)

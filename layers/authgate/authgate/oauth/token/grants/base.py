@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from authgate.errors import ApiError
 from authgate.oauth.resource_indicator import client_may_request
-from authgate.oauth.scopes import ScopeSyntaxError, format_scope, parse_scope
+from authgate.oauth.scopes import IDENTITY_SCOPES, ScopeSyntaxError, format_scope, parse_scope
+from authgate.oauth.token.id_token import issue_id_token
 from authgate.tokens.access_token import issue_access_token
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client
     from authgate.resources.model import Resource
+    from authgate.single_use.authentication import Authentication
     from authgate.tenants.model import Tenant
 
 
@@ -47,12 +49,16 @@ class TokenResult(NamedTuple):
     refresh_token: str | None = None
     # "DPoP" when the access token is bound to a DPoP key (RFC 9449 5).
     token_type: str = "Bearer"
+    # OpenID Connect Core 3.1.3.3: with scope openid.
+    id_token: str | None = None
 
     def body(self) -> dict[str, Any]:
         out: dict[str, Any] = {"access_token": self.access_token, "token_type": self.token_type,
                                "expires_in": self.expires_in, "scope": self.scope}
         if self.refresh_token:
             out["refresh_token"] = self.refresh_token
+        if self.id_token:
+            out["id_token"] = self.id_token
         return out
 
 
@@ -64,14 +70,20 @@ class Grant:
 
 
 def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, ...], audience: str,
-           grant_id: str | None = None, refresh_token: str | None = None) -> TokenResult:
+           grant_id: str | None = None, refresh_token: str | None = None,
+           authentication: Authentication | None = None, nonce: str | None = None) -> TokenResult:
     """Every grant's tail: the access token (RFC 9068), bound to the request's DPoP key if any, and the
     successful response (RFC 6749 5.1) with its token_type (RFC 9449 5: DPoP for a bound token, else
-    Bearer, RFC 6750 4) and the refresh token the grant started or rotated."""
+    Bearer, RFC 6750 4), the refresh token the grant started or rotated, and, when the token carries
+    openid and the grant knows its sign-in, the ID token (OpenID Connect Core 3.1.3.3, 12.2)."""
     token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
                                scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience)
+    id_token = None
+    if "openid" in scopes and authentication is not None:
+        id_token = issue_id_token(issuer=req.issuer, client_id=req.client.client_id, authentication=authentication,
+                                  access_token=token.token, nonce=nonce)
     return TokenResult(token.token, token.expires_in, token.scope, refresh_token,
-                       "DPoP" if req.dpop_jkt else "Bearer")
+                       "DPoP" if req.dpop_jkt else "Bearer", id_token)
 
 
 def check_key_binding(bound: str | None, presented: str | None, what: str) -> None:
@@ -150,7 +162,12 @@ def _check_each(requested: tuple[str, ...], client: Client, forbidden: frozenset
 
 def _refusal(scope: str, client: Client, forbidden: frozenset[str], resource: Resource, *,
              consent: bool) -> str | None:
-    """Why `scope` may not be in this token (RFC 6749 3.3, RFC 8707 2), or None."""
+    """Why `scope` may not be in this token (RFC 6749 3.3, RFC 8707 2), or None. The OpenID Provider's own
+    scopes (oauth.scopes.IDENTITY_SCOPES) come only from a person's grant to a client registered with them."""
+    if scope in IDENTITY_SCOPES and consent:
+        if scope not in client.scopes:
+            return f"The scope {scope!r} is not allowed for this client."
+        return f"The scope {scope!r} is forbidden by the tenant." if scope in forbidden else None
     if scope not in resource.scopes:
         return f"The scope {scope[:64]!r} is unknown."
     if not client_may_request(client, resource, scope, consent=consent):

@@ -1,0 +1,101 @@
+"""`authgate users sessions` and `authgate users revoke-sessions`: a user's sign-in sessions (docs/oidc.md).
+
+`sessions` lists the user's live sessions (sid, when and how the user signed in, the clients that
+got a code in it); `revoke-sessions` ends them all at once: the user's `sessions_valid_after`
+moves to now, so no session or sign-in from before counts any more, and each session item is
+deleted. Both take --tenant and --username as `users create` does, act on the local stack or a
+deployed one, and print JSON with --json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import IO, Any
+
+from authgate_cli.admin import arguments, target
+
+MAX_USERNAME = 128
+
+
+def _check(args: argparse.Namespace) -> None:
+    arguments.identifier(args.tenant, "--tenant")
+    arguments.text(args.username, "--username", limit=MAX_USERNAME)
+
+
+def _view(session: Any) -> dict[str, Any]:
+    return {"sid": session.sid, "auth_time": session.auth_time, "acr": session.acr, "amr": list(session.amr),
+            "created_at": session.created_at, "last_active": session.last_active,
+            "expires_at": session.expires_at, "clients": list(session.clients)}
+
+
+def list_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    """The user's live sessions, oldest first."""
+    from authgate import clock
+    from authgate.stores.sessions import SessionStore
+    from authgate.stores.users import UserStore
+
+    user = UserStore().get(args.tenant, args.username)
+    if user is None or not user.user_id:
+        sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
+        return 1
+    now = clock.seconds()
+    sessions = [s for s in SessionStore().of_user(args.tenant, user.user_id)
+                if s.live(now) and s.valid_for(True, user.disabled, user.sessions_valid_after)]
+    if args.json:
+        out.write(json.dumps([_view(s) for s in sessions], indent=2) + "\n")
+        return 0
+    if not sessions:
+        out.write(f"no session of {args.username} in tenant {args.tenant}\n")
+    for s in sessions:
+        out.write(f"{s.sid}  signed in {s.auth_time} ({s.acr}, {' '.join(s.amr)})  last active {s.last_active}  "
+                  f"clients {' '.join(s.clients) or '-'}\n")
+    return 0
+
+
+def revoke_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    """End every session of the user now."""
+    from authgate import clock
+    from authgate.stores.sessions import SessionStore
+    from authgate.stores.users import UserStore
+
+    users = UserStore()
+    user = users.get(args.tenant, args.username)
+    now = clock.seconds()
+    if user is None or not user.user_id or not users.end_sessions(args.tenant, args.username, now):
+        sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
+        return 1
+    store = SessionStore()
+    ended = store.of_user(args.tenant, user.user_id)
+    for session in ended:
+        store.end(session.session_hash)
+    if args.json:
+        out.write(json.dumps({"tenant": args.tenant, "username": args.username, "sessions_ended": len(ended),
+                              "sessions_valid_after": now}, indent=2) + "\n")
+    else:
+        out.write(f"{len(ended)} session(s) of {args.username} in tenant {args.tenant} ended\n")
+    return 0
+
+
+def _runner(action: Any) -> Any:
+    def run(args: argparse.Namespace) -> int:
+        try:
+            _check(args)
+        except arguments.InvalidInput as exc:
+            sys.stderr.write(f"authgate users: {exc}\n")
+            return 2
+        return target.run(args, "users", lambda: action(args))
+    return run
+
+
+def register_actions(sub: Any) -> None:
+    """The two actions, under `authgate users`."""
+    for name, action, text in (("sessions", list_sessions, "list a user's sign-in sessions"),
+                               ("revoke-sessions", revoke_sessions, "end every sign-in session of a user now")):
+        parser = sub.add_parser(name, help=text)
+        parser.add_argument("--tenant", required=True)
+        parser.add_argument("--username", required=True)
+        parser.add_argument("--json", action="store_true", help="print JSON")
+        target.add_arguments(parser)
+        parser.set_defaults(func=_runner(action))

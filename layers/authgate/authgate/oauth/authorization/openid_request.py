@@ -1,0 +1,112 @@
+"""The OpenID Connect parameters of an authorization request (OIDC Core 3.1.2.1, 3.1.2.6, 5.5, 6).
+
+Read only when the request asks for `openid` (without it the request is plain OAuth and these
+parameters mean nothing, OIDC Core 3.1.2.1). nonce is bounded and required of a public client
+(it is what binds the ID token to the browser that started the flow); prompt is none, login or
+consent, and none alone; max_age a non-negative integer; claims a JSON object whose essential
+`acr` must be one this server performs (5.5.1.1). ui_locales, claims_locales, display,
+login_hint and acr_values are hints: accepted, never refused. A request object (`request`,
+OIDC Core 6.1) and `registration` are not supported, with their own errors (3.1.2.6); a
+`request_uri` is only ever a pushed request's (RFC 9126), read before this.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from authgate.errors import ApiError
+
+# OIDC Core 3.1.2.1: the prompt values this server acts on (select_account: one account per browser).
+PROMPT_VALUES = ("none", "login", "consent")
+# The authentication context classes this server performs (identity-design: "password" until a second factor exists).
+ACR_VALUES = ("password",)
+MAX_NONCE = 512
+MAX_HINT = 256
+MAX_CLAIMS = 4096
+
+
+class OpenIDParameters(NamedTuple):
+    """What an openid request asks beyond OAuth's: how the ID token and the sign-in must be."""
+
+    nonce: str | None = None
+    # Space-separated prompt values ("" when none was sent).
+    prompt: str = ""
+    max_age: int | None = None
+    login_hint: str | None = None
+
+
+def refuse_unsupported(params: Mapping[str, Sequence[str]]) -> None:
+    """A request object or a registration parameter: their own OIDC errors (OIDC Core 3.1.2.6)."""
+    if any(v for v in params.get("request") or []):
+        raise ApiError("request_not_supported", "Request objects (the request parameter) are not supported: send "
+                                                "the parameters themselves, or push them to the PAR endpoint.")
+    if any(v for v in params.get("registration") or []):
+        raise ApiError("registration_not_supported", "The registration parameter is not supported: register the "
+                                                     "client before it sends authorization requests.")
+
+
+def read(params: Mapping[str, Sequence[str]], *, public_client: bool) -> OpenIDParameters:
+    """The OpenID parameters of an openid request, each checked (invalid_request, OIDC Core 3.1.2.2)."""
+    nonce = _single(params, "nonce")
+    if nonce is None and public_client:
+        raise ApiError("invalid_request", "A public client must send a nonce with scope openid: it binds the ID "
+                                          "token to this sign-in (OpenID Connect Core 3.1.2.1, 15.5.2).")
+    if nonce is not None and len(nonce) > MAX_NONCE:
+        raise ApiError("invalid_request", f"The nonce is longer than {MAX_NONCE} characters.")
+    prompts = _prompts(_single(params, "prompt"))
+    max_age = _max_age(_single(params, "max_age"))
+    _claims(_single(params, "claims"))
+    login_hint = _single(params, "login_hint")
+    return OpenIDParameters(nonce=nonce, prompt=" ".join(prompts), max_age=max_age,
+                            login_hint=login_hint[:MAX_HINT] if login_hint else None)
+
+
+def _single(params: Mapping[str, Sequence[str]], name: str) -> str | None:
+    values = [v for v in params.get(name) or [] if v != ""]
+    return values[0] if values else None
+
+
+def _prompts(raw: str | None) -> tuple[str, ...]:
+    """OIDC Core 3.1.2.1: space-delimited; `none` with any other value is invalid_request."""
+    if raw is None:
+        return ()
+    prompts = tuple(dict.fromkeys(raw.split()))
+    unknown = [p for p in prompts if p not in PROMPT_VALUES]
+    if unknown:
+        raise ApiError("invalid_request", f"The prompt value {unknown[0][:32]!r} is not supported; use "
+                                          f"{', '.join(PROMPT_VALUES)}.")
+    if "none" in prompts and len(prompts) > 1:
+        raise ApiError("invalid_request", "prompt=none cannot be combined with another prompt value "
+                                          "(OpenID Connect Core 3.1.2.1).")
+    return prompts
+
+
+def _max_age(raw: str | None) -> int | None:
+    """OIDC Core 3.1.2.1: the allowable seconds since the user last actively signed in."""
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 10:
+        raise ApiError("invalid_request", "max_age must be a non-negative integer number of seconds.")
+    return int(raw)
+
+
+def _claims(raw: str | None) -> None:
+    """OIDC Core 5.5: a JSON object of userinfo / id_token requests; an essential acr (5.5.1.1) must be ours."""
+    if raw is None:
+        return
+    try:
+        claims = json.loads(raw) if len(raw) <= MAX_CLAIMS else None
+    except ValueError:
+        claims = None
+    if not isinstance(claims, dict) or any(not isinstance(claims.get(m, {}), dict) for m in ("userinfo", "id_token")):
+        raise ApiError("invalid_request", "The claims parameter must be a JSON object whose userinfo and id_token "
+                                          "members are objects (OpenID Connect Core 5.5).")
+    acr: Any = claims.get("id_token", {}).get("acr")
+    if not isinstance(acr, dict) or acr.get("essential") is not True:
+        return
+    wanted = acr["values"] if isinstance(acr.get("values"), list) else [acr["value"]] if "value" in acr else None
+    if wanted is not None and not any(v in ACR_VALUES for v in wanted):
+        raise ApiError("unmet_authentication_requirements",
+                       f"None of the essential acr values can be met here; this server performs {', '.join(ACR_VALUES)}.")

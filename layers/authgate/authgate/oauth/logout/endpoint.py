@@ -1,0 +1,152 @@
+"""GET and POST /oauth/logout: the end_session_endpoint (OpenID Connect RP-Initiated Logout 1.0).
+
+The steps, in their security order:
+1. the parameters (query or form), each at most once: id_token_hint, logout_hint, client_id,
+   post_logout_redirect_uri, state, ui_locales (ignored);
+2. id_token_hint, if sent, must be an ID token this issuer signed (id_token_hint.verified_hint;
+   expired is fine, section 4); its `aud` names the client, and a client_id that differs is refused;
+3. post_logout_redirect_uri must match one the client registered, character for character
+   (section 3): with no client named, or a URI not registered, nothing is redirected: a page;
+4. the session of this browser: when the hint names it (its sid, or its user), it ends at once;
+   otherwise the person confirms on a page first (section 2: the OP SHOULD ask, or a third party
+   could sign anyone out), its form bound to this browser like the sign-in form (CSRF);
+5. the session ends (its item deleted, its cookie cleared) with the grants made in it, but those
+   with offline_access (OpenID Connect Core 11: their tokens and refresh families are revoked),
+   then the redirect to the registered URI with `state`, or the "signed out" page.
+
+Errors are pages (the "authorize" surface, never redirected): a sign-out request that fails its
+checks must not send the browser anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from authgate import clock
+from authgate.errors import ApiError
+from authgate.http.request import Request
+from authgate.http.response import NO_STORE, Response
+from authgate.http.shapes.oauth import with_query
+from authgate.issuer import base_url
+from authgate.logs import get_logger
+from authgate.oauth.authorization import sealed_form, session_cookie
+from authgate.oauth.logout import pages
+from authgate.oauth.logout.id_token_hint import verified_hint
+from authgate.oauth.token.grants.revoke import revoke_grant
+from authgate.sessions.model import Session
+from authgate.stores.clients import ClientStore
+from authgate.stores.sessions import SessionStore
+
+PARAMETERS = ("id_token_hint", "logout_hint", "client_id", "post_logout_redirect_uri", "state", "ui_locales")
+FORM_TYPE = "application/x-www-form-urlencoded"
+
+
+def logout(request: Request) -> Response:
+    """RP-Initiated Logout 1.0 sections 2-3 (GET and POST)."""
+    params, posted = _parameters(request)
+    issuer = base_url(request)
+    hint = _hint(params.get("id_token_hint"), issuer)
+    client_id = _client_id(params.get("client_id"), hint)
+    redirect_uri = _trusted_redirect(params.get("post_logout_redirect_uri"), client_id)
+    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    session = SessionStore().live(secret) if secret else None
+    if session is not None and not _named_by(hint, session) and not _confirmed(request, posted, session):
+        return _confirmation(request, params, session, client_id)
+    response = _after(redirect_uri, params.get("state"))
+    if session is not None:
+        SessionStore().end(session.session_hash)
+        # OpenID Connect Core 11: what the session granted ends with it, but offline_access grants.
+        now = clock.seconds()
+        for grant_id in session.grants:
+            revoke_grant(grant_id, now, "signed out")
+        get_logger().info("logout", extra={"sid": session.sid, "tenant": session.tenant_id,
+                                           "client_id": client_id or ""})
+    if secret is not None:
+        response.multi_headers["Set-Cookie"] = [session_cookie.clear_cookie(issuer)]
+    return response
+
+
+def _parameters(request: Request) -> tuple[dict[str, str], dict[str, str]]:
+    """(the logout parameters, every posted field): from the query on GET, the form on POST; each once."""
+    if request.method == "POST":
+        if request.content_type != FORM_TYPE:
+            raise ApiError("invalid_request", "A sign-out request must be posted as application/x-www-form-urlencoded.")
+        values: dict[str, list[str]] = {}
+        for name, value in request.form():
+            if not name or "%" in name:  # an empty name, or a percent-escape that decodes to nothing
+                raise ApiError("invalid_request", "The form body is not valid application/x-www-form-urlencoded.")
+            values.setdefault(name, []).append(value)
+        source: Mapping[str, Sequence[str]] = values
+    else:
+        source = request.query
+    out: dict[str, str] = {}
+    for name, given in source.items():
+        if len(given) > 1:
+            raise ApiError("invalid_request", f"The {name} parameter is repeated.")
+        if given and given[0] != "":
+            out[name] = given[0]
+    return {k: v for k, v in out.items() if k in PARAMETERS}, out
+
+
+def _hint(token: str | None, issuer: str) -> dict[str, Any] | None:
+    if token is None:
+        return None
+    claims = verified_hint(token, issuer)
+    if claims is None:
+        raise ApiError("invalid_request", "The id_token_hint is not an ID token this server issued.")
+    return claims
+
+
+def _client_id(sent: str | None, hint: dict[str, Any] | None) -> str | None:
+    """The client asking: client_id, or the hint's audience; both must agree (section 2)."""
+    if hint is not None and sent is not None and sent != hint["aud"]:
+        raise ApiError("invalid_request", "The client_id is not the audience of the id_token_hint.")
+    return sent if sent is not None else hint["aud"] if hint is not None else None
+
+
+def _trusted_redirect(uri: str | None, client_id: str | None) -> str | None:
+    """post_logout_redirect_uri, exactly as the client registered it (section 3), or a page."""
+    if uri is None:
+        return None
+    if client_id is None:
+        raise ApiError("invalid_request", "post_logout_redirect_uri needs client_id or id_token_hint to say which "
+                                          "application it belongs to.")
+    client = ClientStore().get(client_id)
+    if client is None or uri not in client.post_logout_redirect_uris:
+        raise ApiError("invalid_request", "The post_logout_redirect_uri is not registered for this client.")
+    return uri
+
+
+def _named_by(hint: dict[str, Any] | None, session: Session) -> bool:
+    """The hint is of this session, or of its user: the request comes from an application the person signed in to."""
+    return hint is not None and (hint.get("sid") == session.sid or hint["sub"] == session.user_id)
+
+
+def _confirmed(request: Request, posted: dict[str, str], session: Session) -> bool:
+    """The person chose "Sign out" on the confirmation page shown in this browser, for this session."""
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if request.method != "POST" or posted.get("confirm") != "yes" or binding is None:
+        return False
+    return sealed_form.csrf_matches(posted.get("csrf"), binding, f"logout|{session.sid}")
+
+
+def _confirmation(request: Request, params: dict[str, str], session: Session, client_id: str | None) -> Response:
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    fresh = binding is None
+    if binding is None:
+        binding = sealed_form.new_binding()
+    client = ClientStore().get(client_id) if client_id else None
+    hidden = [*sorted(params.items()), ("csrf", sealed_form.csrf_token(binding, f"logout|{session.sid}"))]
+    response = pages.confirm(session.username, client.name if client else "", hidden)
+    if fresh:
+        response.multi_headers["Set-Cookie"] = [
+            sealed_form.binding_cookie(binding, base_url(request).startswith("https://"))]
+    return response
+
+
+def _after(redirect_uri: str | None, state: str | None) -> Response:
+    if redirect_uri is None:
+        return pages.signed_out()
+    location = with_query(redirect_uri, [("state", state)] if state is not None else [])
+    return Response(302, "", {"Location": location, **NO_STORE, "Referrer-Policy": "no-referrer"})

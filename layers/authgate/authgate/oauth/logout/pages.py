@@ -1,0 +1,57 @@
+"""The sign-out pages (OpenID Connect RP-Initiated Logout 1.0 section 2, 3): the confirmation, and "signed out".
+
+Every value is HTML-escaped; the pages carry authgate.http.pages' header set (never cached or
+framed, no Referer, the shared stylesheet only); the confirmation form may only post to this
+origin.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from authgate.http.pages import stylesheet
+from authgate.http.pages.headers import page_headers
+from authgate.http.response import Response
+
+_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{title}</title>
+{stylesheet}
+</head>
+<body>
+<main>
+<h1>{title}</h1>
+{content}
+</main>
+</body>
+</html>
+"""
+
+
+def _page(title: str, content: str, form: bool = False) -> Response:
+    body = _PAGE.format(title=html.escape(title), stylesheet=stylesheet.link(), content=content)
+    return Response(200, body, page_headers(form_action=["'self'"] if form else ()))
+
+
+def confirm(user: str, client_name: str, hidden: Sequence[tuple[str, str]]) -> Response:
+    """Ask the person before ending the session: nothing proved the request came from an application they use."""
+    e = html.escape
+    asking = f"<strong>{e(client_name)}</strong> asks" if client_name else "An application asks"
+    fields = "\n".join(f'<input type="hidden" name="{e(name)}" value="{e(value)}">' for name, value in hidden)
+    return _page("Sign out?", f"""<p>{asking} to sign you out of this server. You are signed in as <strong>{e(user)}</strong>.</p>
+<form method="post" action="logout">
+{fields}
+<div class="actions">
+<button type="submit" name="confirm" value="yes">Sign out</button>
+</div>
+</form>""", form=True)
+
+
+def signed_out() -> Response:
+    """The end, when no redirect back to an application is trusted (RP-Initiated Logout 1.0 section 3)."""
+    return _page("You are signed out", "<p>You are signed out. You can close this window.</p>")

@@ -1,0 +1,81 @@
+"""A sign-in session (single sign-on, OpenID Connect Core 2 `sid`): who signed in, when and how, and its validity.
+
+The browser holds a random secret in the `authgate_session` cookie; the table holds only its
+SHA-256 (stores.sessions), so a read of the table gives no one a session. `sid` is a second,
+public random id: it goes into ID tokens (and logout tokens) and names the session to the
+operator, and it never opens it. A session is valid while it is younger than LIFETIME, was used
+within IDLE, and the user still stands (not disabled or deleted, and not signed out everywhere
+since: `sessions_valid_after`, `valid_for`). `clients` are the client_ids that received a code
+in it (the logout fan-out); `grants` the grants made in it without offline_access, revoked when
+it ends (OpenID Connect Core 11).
+
+A sign-in is a sequence of steps (oauth.authorization.sign_in_steps): the password, then a
+second factor when one is required; each step that raises the level sets `acr`/`amr` and
+`auth_time` on the same session (same `sid`, a new secret: no session fixation).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import NamedTuple
+
+from authgate.records import Field
+
+# Absolute lifetime and idle timeout of a session (seconds).
+LIFETIME = 12 * 3600
+IDLE = 2 * 3600
+COOKIE = "authgate_session"
+
+
+class Session(NamedTuple):
+    """One sign-in session (identity-design: SessionsTable)."""
+
+    session_hash: str
+    sid: str
+    tenant_id: str
+    user_id: str
+    username: str
+    auth_time: int
+    acr: str
+    amr: tuple[str, ...]
+    created_at: int
+    last_active: int
+    expires_at: int
+    clients: tuple[str, ...] = ()
+    # The grants (code and refresh family ids) made in this session without offline_access: they end
+    # with it (OpenID Connect Core 11).
+    grants: tuple[str, ...] = ()
+
+    def live(self, now: int) -> bool:
+        """Not past its absolute lifetime nor its idle timeout (moto never deletes TTL items: checked here)."""
+        return now < self.expires_at and now < self.last_active + IDLE
+
+    def valid_for(self, user_exists: bool, disabled: bool, sessions_valid_after: int) -> bool:
+        """The user still stands and has not been signed out everywhere since this sign-in."""
+        return user_exists and not disabled and self.auth_time >= sessions_valid_after
+
+
+def user_key(tenant_id: str, user_id: str) -> str:
+    """The UserSessions index key (and the remembered consents' partition): tenant#user_id."""
+    return f"{tenant_id}#{user_id}"
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+FIELDS = (
+    Field("session_hash", "S"),
+    Field("sid", "S"),
+    Field("tenant_id", "S"),
+    Field("user_id", "S"),
+    Field("username", "S"),
+    Field("auth_time", "N", 0),
+    Field("acr", "S", ""),
+    Field("amr", "STRINGS", ()),
+    Field("created_at", "N", 0),
+    Field("last_active", "N", 0),
+    Field("expires_at", "N", 0),
+    Field("clients", "SET", (), omit_empty=True),
+    Field("grants", "SET", (), omit_empty=True),
+)

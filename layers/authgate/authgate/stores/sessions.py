@@ -1,0 +1,83 @@
+"""SessionsTable: sign-in sessions (single sign-on), by the SHA-256 of the cookie's secret (authgate.sessions.model).
+
+Only the hash is stored; the secret exists in the browser's cookie alone. Reading a session is
+one GetItem; using it for a new code is one UpdateItem (last_active, and the client added to
+`clients`). A user's sessions are listed and ended through the UserSessions index.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from authgate import clock, records
+from authgate.records import n, s, ss
+from authgate.sessions.model import FIELDS, LIFETIME, Session, hash_secret, user_key
+from authgate.stores.base import TableStore
+
+# An opaque cookie value is 43 url-safe characters; anything else is never looked up.
+MAX_SECRET = 64
+
+
+def _key(session_hash: str) -> dict[str, Any]:
+    return {"session_hash": s(session_hash)}
+
+
+class SessionStore(TableStore):
+    """SessionsTable: session_hash -> the sign-in."""
+
+    table_setting = "sessions"
+
+    def create(self, *, tenant_id: str, user_id: str, username: str, acr: str, amr: tuple[str, ...],
+               auth_time: int | None = None, sid: str | None = None) -> tuple[str, Session]:
+        """A new session (or a new secret for `sid` after a step that raised its level); (cookie secret, record)."""
+        now = clock.seconds()
+        secret = secrets.token_urlsafe(32)
+        session = Session(session_hash=hash_secret(secret), sid=sid or secrets.token_urlsafe(16),
+                          tenant_id=tenant_id, user_id=user_id, username=username,
+                          auth_time=now if auth_time is None else auth_time, acr=acr, amr=amr,
+                          created_at=now, last_active=now, expires_at=now + LIFETIME)
+        item = {**records.to_item(FIELDS, session._asdict()), "user_key": s(user_key(tenant_id, user_id))}
+        self.upsert(item, "create", condition="attribute_not_exists(session_hash)")
+        return secret, session
+
+    def live(self, secret: str) -> Session | None:
+        """The live session of a cookie secret, or None (unknown, expired or idle too long)."""
+        if not secret or len(secret) > MAX_SECRET:
+            return None
+        item = self.find(_key(hash_secret(secret)))
+        if not item:
+            return None
+        session = Session(**records.from_item(FIELDS, item))
+        return session if session.live(clock.seconds()) else None
+
+    def used_by(self, session: Session, client_id: str, grant_id: str | None = None) -> None:
+        """The session gave `client_id` a code: it is active now, the client is in its logout fan-out, and
+        `grant_id` (when given) ends with it."""
+        values = {":now": n(clock.seconds()), ":client": ss([client_id])}
+        update = "SET last_active = :now ADD clients :client"
+        if grant_id:
+            update, values = update + ", grants :grant", {**values, ":grant": ss([grant_id])}
+        with self.faults("use"):
+            self.db.update_item(TableName=self.table, Key=_key(session.session_hash), UpdateExpression=update,
+                                ConditionExpression="attribute_exists(session_hash)",
+                                ExpressionAttributeValues=values)
+
+    def end(self, session_hash: str) -> None:
+        """Delete one session (sign-out)."""
+        self.destroy(_key(session_hash), "end")
+
+    def of_user(self, tenant_id: str, user_id: str) -> list[Session]:
+        """Every session of a user, oldest first, live or not yet swept (UserSessions index)."""
+        out: list[Session] = []
+        start: dict[str, Any] | None = None
+        while True:
+            with self.faults("of_user"):
+                page = self.db.query(TableName=self.table, IndexName="UserSessions",
+                                     KeyConditionExpression="user_key = :k",
+                                     ExpressionAttributeValues={":k": s(user_key(tenant_id, user_id))},
+                                     **({"ExclusiveStartKey": start} if start else {}))
+            out.extend(Session(**records.from_item(FIELDS, item)) for item in page.get("Items", []))
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                return out

@@ -1,0 +1,80 @@
+"""admin.user_sessions against moto: `authgate users sessions` and `authgate users revoke-sessions`."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+
+import pytest
+
+from authgate.clock import ManualClock
+
+ALICE = "usr_0123456789abcdefghijkl"
+
+
+def ns(**kwargs: object) -> argparse.Namespace:
+    base: dict[str, object] = {"tenant": "demo", "username": "alice", "json": True}
+    base.update(kwargs)
+    return argparse.Namespace(**base)
+
+
+@pytest.fixture
+def alice(aws: None, clock: ManualClock) -> None:
+    from authgate.stores.users import UserStore
+
+    UserStore().put_hash("demo", "alice", "scrypt$not-a-real-hash", user_id=ALICE)
+
+
+def open_session(client: str | None = None) -> str:
+    from authgate.stores.sessions import SessionStore
+
+    store = SessionStore()
+    _, session = store.create(tenant_id="demo", user_id=ALICE, username="alice", acr="password", amr=("pwd",))
+    if client:
+        store.used_by(session, client)
+    return session.sid
+
+
+@pytest.mark.usefixtures("alice")
+def test_sessions_lists_the_live_sessions_of_the_user(clock: ManualClock) -> None:
+    from authgate_cli.admin.user_sessions import list_sessions
+
+    first, second = open_session("demo-web"), open_session()
+    out = io.StringIO()
+    assert list_sessions(ns(), out) == 0
+    now = int(clock())
+    # Both opened in the same second: their order is the index's, so compare by sid.
+    assert sorted(json.loads(out.getvalue()), key=lambda s: s["sid"]) == sorted((
+        {"sid": sid, "auth_time": now, "acr": "password", "amr": ["pwd"], "created_at": now, "last_active": now,
+         "expires_at": now + 12 * 3600, "clients": clients} for sid, clients in ((first, ["demo-web"]),
+                                                                                 (second, []))), key=lambda s: s["sid"])
+
+
+@pytest.mark.usefixtures("alice")
+def test_revoke_sessions_ends_them_all_and_signs_the_user_out_everywhere(clock: ManualClock) -> None:
+    from authgate.stores.sessions import SessionStore
+    from authgate.stores.users import UserStore
+    from authgate_cli.admin.user_sessions import list_sessions, revoke_sessions
+
+    open_session(), open_session()
+    out = io.StringIO()
+    assert revoke_sessions(ns(), out) == 0
+    now = int(clock())
+    assert json.loads(out.getvalue()) == {"tenant": "demo", "username": "alice", "sessions_ended": 2,
+                                          "sessions_valid_after": now}
+    assert SessionStore().of_user("demo", ALICE) == []
+    user = UserStore().get("demo", "alice")
+    assert user is not None and user.sessions_valid_after == now
+    listing = io.StringIO()
+    assert list_sessions(ns(json=False), listing) == 0
+    assert listing.getvalue() == "no session of alice in tenant demo\n"
+
+
+@pytest.mark.usefixtures("alice")
+@pytest.mark.parametrize("action", ["list_sessions", "revoke_sessions"])
+def test_an_unknown_user_is_one_line_and_exit_1(action: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate_cli.admin import user_sessions
+
+    assert getattr(user_sessions, action)(ns(username="nobody"), io.StringIO()) == 1
+    assert capsys.readouterr().err == "authgate users: no user 'nobody' in tenant 'demo'\n"

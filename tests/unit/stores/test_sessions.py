@@ -1,0 +1,62 @@
+"""stores.sessions and stores.consents against moto: only the secret's hash is kept, expiry is checked here."""
+
+from __future__ import annotations
+
+import boto3
+
+from authgate.clock import ManualClock
+from authgate.sessions.model import IDLE, LIFETIME, hash_secret
+
+
+def test_a_session_is_found_by_its_secret_and_the_table_holds_only_its_hash(aws: None, clock: ManualClock) -> None:
+    from authgate.stores.sessions import SessionStore
+
+    store = SessionStore()
+    secret, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password",
+                                   amr=("pwd",))
+    assert store.live(secret) == session
+    (item,) = boto3.client("dynamodb").scan(TableName="SessionsTable")["Items"]
+    assert secret not in str(item)
+    assert item["session_hash"] == {"S": hash_secret(secret)} and item["user_key"] == {"S": "demo#usr_a"}
+    assert store.live(secret[:-1] + ("A" if secret[-1] != "A" else "B")) is None
+    assert store.live("x" * 100) is None
+
+
+def test_a_session_dies_when_idle_or_old_and_when_ended(aws: None, clock: ManualClock) -> None:
+    from authgate.stores.sessions import SessionStore
+
+    store = SessionStore()
+    secret, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password",
+                                   amr=("pwd",))
+    clock.advance(IDLE - 1)
+    store.used_by(session, "demo-web")
+    clock.advance(IDLE - 1)
+    assert store.live(secret) is not None  # kept alive by its use
+    clock.advance(IDLE)
+    assert store.live(secret) is None  # idle
+    secret, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password",
+                                   amr=("pwd",))
+    for _ in range(LIFETIME // (IDLE - 1) + 1):
+        clock.advance(IDLE - 1)
+        store.used_by(session, "demo-web")
+    assert store.live(secret) is None  # past its absolute lifetime, however active
+    secret, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password",
+                                   amr=("pwd",))
+    store.end(session.session_hash)
+    assert store.live(secret) is None
+
+
+def test_consent_is_remembered_per_client_and_resource_and_can_be_forgotten(aws: None) -> None:
+    from authgate.stores.consents import ConsentStore
+
+    store = ConsentStore()
+    assert not store.covers("demo", "usr_a", "web", ("openid",), None)
+    store.remember("demo", "usr_a", "web", ("openid", "charges:read"), None)
+    store.remember("demo", "usr_a", "web", ("profile",), None)
+    assert store.covers("demo", "usr_a", "web", ("openid", "profile", "charges:read"), None)
+    assert not store.covers("demo", "usr_a", "web", ("openid", "charges:write"), None)
+    assert not store.covers("demo", "usr_a", "web", ("openid",), "https://mcp.example.com/mcp")
+    assert not store.covers("demo", "usr_a", "spa", ("openid",), None)
+    assert not store.covers("demo", "usr_b", "web", ("openid",), None)
+    store.forget("demo", "usr_a", "web")
+    assert not store.covers("demo", "usr_a", "web", ("openid",), None)
