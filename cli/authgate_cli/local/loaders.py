@@ -42,7 +42,9 @@ def clients(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
 
 
 def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
-    """The "users" section: [{"tenant_id", "username", "password"}]; returns the count.
+    """The "users" section: [{"tenant_id", "username", "password", "user_id"?, "name"?, "email"?,
+    "email_verified"?}]; returns the count. A seeded user keeps its `user_id` across restarts when the
+    seed names one (the demo's alice does).
 
     A seeded password is hashed once per process (a local stack and the tests reseed often, and
     each hash costs 128 MiB and most of a second); every user still gets its own salt.
@@ -53,7 +55,8 @@ def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
     count = 0
     for entry in items:
         tenant, username = str(entry["tenant_id"]), str(entry["username"])
-        store.put_hash(tenant, username, _seeded_hash(tenant, username, str(entry["password"])))
+        profile = {k: entry[k] for k in ("user_id", "name", "email", "email_verified") if k in entry}
+        store.put_hash(tenant, username, _seeded_hash(tenant, username, str(entry["password"])), **profile)
         count += 1
     return count
 
