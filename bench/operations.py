@@ -187,7 +187,7 @@ def build() -> list[Operation]:
     return [
         Operation("client_credentials token", "token", lambda: token_base, 200, budget=2),
         Operation("authorization_code exchange", "token", exchange_event, 200, budget=3),
-        Operation("refresh_token", "token", refresh_event, 200, budget=3, after=rotated),
+        Operation("refresh_token", "token", refresh_event, 200, budget=4, after=rotated),
         Operation("GET /oauth/authorize", "authorize", lambda: sample("authorize-get-login-page"), 200),
         Operation("GET /.well-known/jwks.json", "jwks", lambda: sample("jwks-get-jwks"), 200),
         Operation("POST /charges, first with Idempotency-Key", "charges",

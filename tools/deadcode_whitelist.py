@@ -29,6 +29,7 @@ endpoint.logout
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to
+model.User.updated_at
 # Table names read by field name (stores.base.TableStore.table_setting).
 settings.Tables.revocations
 settings.Tables.consents

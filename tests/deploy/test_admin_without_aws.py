@@ -33,6 +33,8 @@ VALUES = {"client_id": "acme-app", "tenant_id": "acme", "resource": "https://mcp
           "username": "bob", "scopes": "mcp:read"}
 EXTRA = {("clients", "create"): ["--grant", "client_credentials", "--scope", "charges:read"],
          ("users", "create"): ["--password-stdin"],
+         ("users", "reset-password"): ["--password-stdin"],
+         ("users", "update"): ["--name", "Bob"],
          ("tenants", "create"): ["--currency", "usd"],
          ("tenants", "update"): ["--name", "Acme"],
          ("resources", "update"): ["--scopes", "mcp:read mcp:write"]}
@@ -76,6 +78,8 @@ def one_line(done: subprocess.CompletedProcess[str], group: str, line: str) -> N
 def test_the_loop_reaches_every_admin_subcommand() -> None:
     names = {" ".join(argv[:2]) for argv in leaves()}
     assert {"clients create", "clients update", "clients rotate-secret", "clients list", "users create",
+            "users list", "users show", "users update", "users disable", "users enable", "users delete",
+            "users reset-password", "users unlock",
             "keys rotate", "keys list", "tenants create", "tenants list", "tenants show", "resources create",
             "resources list", "resources show", "resources update", "resources delete"} <= names
 

@@ -44,7 +44,7 @@ def cloud() -> Iterator[EmulatedCloud]:
         emulated.stop()
 
 
-def cli(cloud: EmulatedCloud, *args: str) -> subprocess.CompletedProcess[str]:
+def cli(cloud: EmulatedCloud, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     """The installed `authgate` command, aimed at the emulated account as AWS_ENDPOINT_URL does."""
     command = Path(os.sys.executable).with_name("authgate")  # type: ignore[attr-defined]
     env = {**os.environ, "AWS_ENDPOINT_URL": cloud.endpoint, "AWS_ACCESS_KEY_ID": "testing",
@@ -52,7 +52,7 @@ def cli(cloud: EmulatedCloud, *args: str) -> subprocess.CompletedProcess[str]:
     for name in [n for n in env if n.startswith("AUTHGATE_") and n != "AUTHGATE_AWS_CALL_LOG_DIR"]:
         env.pop(name)
     return subprocess.run([str(command), *args], cwd=REPO_ROOT, env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
+                          timeout=120, check=False, input=stdin)
 
 
 def body(reply: Any) -> Any:
@@ -202,6 +202,16 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
                "--grant", "authorization_code", "--redirect-uri", "https://app.example/cb", "--scope",
                "charges:read", *where)
     assert done.returncode == 0, done.stderr
+
+    # A user run on the deployed stage: created, found by the listing, disabled (the UsersByEmail index exists).
+    user = ["--tenant", "acme", "--username", "carol", "--json", *where]
+    done = cli(cloud, "users", "create", *user, "--email", "carol@acme.example", "--password-stdin",
+               stdin="carol-password-1\n")
+    assert done.returncode == 0, done.stderr
+    listed = cli(cloud, "users", "list", "--tenant", "acme", "--json", *where)
+    assert [(u["username"], u["email"]) for u in json.loads(listed.stdout)] == [("carol", "carol@acme.example")]
+    disabled = cli(cloud, "users", "disable", *user)
+    assert disabled.returncode == 0 and json.loads(disabled.stdout)["disabled"] is True, disabled.stderr
 
     stage = stack.stage()
     assert {(r.method, r.path) for r in stage.routes} >= {("POST", "/oauth/token"), ("GET", "/charges"),

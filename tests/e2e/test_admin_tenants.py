@@ -32,7 +32,7 @@ def test_a_new_tenant_gets_its_first_client_and_charge(local_stack: LocalStack) 
     assert json.loads(created.stdout) == {"tenant_id": "e2e-globex", "name": "Globex", "currencies": ["gbp"],
                                           "forbidden_scopes": [], "approved_clients": [],
                                           "client_metadata_hosts": [], "registered_clients": False,
-                                          "registered_clients_cap": 100}
+                                          "registered_clients_cap": 100, "login_domains": []}
     shown = admin(local_stack, "tenants", "show", "e2e-globex")
     assert shown.returncode == 0 and shown.stdout.splitlines()[:3] == [
         "tenant_id:              e2e-globex", "name:                   Globex", "currencies:             gbp"]
@@ -74,8 +74,9 @@ REDIRECT = "http://127.0.0.1:9/callback"
 HIDDEN = re.compile(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)">')
 
 
-def authorize(base_url: str, client_id: str, tenant: str) -> requests.Response:
-    """Open the consent page for `client_id`; sign in as bob of `tenant` when it is a page with a form."""
+def authorize(base_url: str, client_id: str, tenant: str, username: str = "bob") -> requests.Response:
+    """Open the consent page for `client_id`; sign in as bob (or `username`) of `tenant` when it is a page with a
+    form."""
     with requests.Session() as session:
         query = {"response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT, "state": "s",
                  "scope": "charges:read", "code_challenge": CHALLENGE, "code_challenge_method": "S256"}
@@ -84,7 +85,7 @@ def authorize(base_url: str, client_id: str, tenant: str) -> requests.Response:
         if page.status_code != 200:
             return page
         fields = {name: html.unescape(value) for name, value in HIDDEN.findall(page.text)}
-        fields.update(username="bob", password="bob-e2e-password", decision="approve", tenant=tenant)
+        fields.update(username=username, password="bob-e2e-password", decision="approve", tenant=tenant)
         return session.post(f"{base_url}/oauth/authorize", data=fields, headers={"Accept": "text/html"},
                             allow_redirects=False, timeout=30)
 
@@ -113,7 +114,8 @@ def test_update_changes_each_setting_and_the_authorization_endpoint_obeys(local_
     assert json.loads(updated.stdout) == {
         "tenant_id": "e2e-initech", "name": "Initech", "currencies": ["eur", "usd"],
         "forbidden_scopes": ["charges:refund"], "approved_clients": ["e2e-initech-web"],
-        "client_metadata_hosts": [".initech.example"], "registered_clients": False, "registered_clients_cap": 3}
+        "client_metadata_hosts": [".initech.example"], "registered_clients": False, "registered_clients_cap": 3,
+        "login_domains": []}
     assert admin(local_stack, "tenants", "show", "e2e-initech").stdout.splitlines() == [
         "tenant_id:              e2e-initech",
         "name:                   Initech",
@@ -123,6 +125,7 @@ def test_update_changes_each_setting_and_the_authorization_endpoint_obeys(local_
         "client_metadata_hosts:  .initech.example",
         "registered_clients:     no",
         "registered_clients_cap: 3",
+        "login_domains:          -",
     ]
     refused = authorize(local_stack.base_url, client_id, "e2e-initech")
     assert (refused.status_code, refused.headers["Content-Type"], "Location" in refused.headers) == (
@@ -134,6 +137,26 @@ def test_update_changes_each_setting_and_the_authorization_endpoint_obeys(local_
     assert (cleared.returncode, cleared.stdout) == (0, "tenant e2e-initech updated (eur, usd)\n")
     again = authorize(local_stack.base_url, client_id, "e2e-initech")
     assert again.status_code == 303 and "code" in parse_qs(urlsplit(again.headers["Location"]).query)
+
+
+def test_a_login_domain_finds_the_organisation_of_an_email(local_stack: LocalStack) -> None:
+    """Issue 27 item 8: users of a tenant with a login domain sign in with their email, no organisation typed."""
+    created = admin(local_stack, "tenants", "create", "e2e-umbrella", "--currency", "usd", "--registered-clients")
+    assert created.returncode == 0, created.stderr
+    domain = admin(local_stack, "tenants", "update", "e2e-umbrella", "--login-domain", "Umbrella.example", "--json")
+    assert (domain.returncode, json.loads(domain.stdout)["login_domains"]) == (0, ["umbrella.example"])
+    user = admin(local_stack, "users", "create", "--tenant", "e2e-umbrella", "--username", "bob", "--email",
+                 "bob@umbrella.example", "--password-stdin", stdin="bob-e2e-password\n")
+    assert user.returncode == 0, user.stderr
+    registered = requests.post(f"{local_stack.base_url}/oauth/register", timeout=30, json={
+        "client_name": "E2E agent", "redirect_uris": [REDIRECT], "scope": "charges:read",
+        "grant_types": ["authorization_code"]})
+    assert registered.status_code == 201, registered.text
+    signed_in = authorize(local_stack.base_url, registered.json()["client_id"], "", username="bob@umbrella.example")
+    assert signed_in.status_code == 303 and "code" in parse_qs(urlsplit(signed_in.headers["Location"]).query)
+    taken = admin(local_stack, "tenants", "update", "demo", "--login-domain", "umbrella.example")
+    assert (taken.returncode, taken.stdout, taken.stderr.splitlines()[-1]) == (
+        2, "", "authgate tenants: the login domain 'umbrella.example' already belongs to tenant 'e2e-umbrella'")
 
 
 @pytest.mark.parametrize("args, line", [

@@ -26,8 +26,8 @@ JS = Path(__file__).with_name("js")
 WEB_REDIRECT = "http://127.0.0.1:8765/callback"
 LOGOUT_URI = "http://127.0.0.1:8765/"
 SCOPE = "openid profile email offline_access charges:read"
-ALICE = "usr_alice0demo0user0000001"
-USERINFO = {"sub": ALICE, "name": "Alice Example", "preferred_username": "alice", "email": "alice@example.com",
+ALICE = "usr_demoalice0000000000000"
+USERINFO = {"sub": ALICE, "name": "Alice Example", "preferred_username": "alice", "email": "alice@demo.example",
             "email_verified": True}
 _HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 

@@ -47,7 +47,9 @@ def test_consent_names_the_client_its_document_host_and_warns_of_localhost(cimd:
         "asking. Approve only if you have just started this application yourself. "
         "Test Agent is asking for access to your organisation in Charges API : Your organisation's charges, "
         f"refunds and invoices. {ISSUER}/charges See your charges charges:read "
-        "Organisation Username Password Approve Deny You will be sent back to http://127.0.0.1:9 .")
+        "Organisation The short id your administrator gave you, such as acme . Leave it empty to sign in with your "
+        "work email address as the username, or to your usual organisation. Username Password Approve Deny You "
+        "will be sent back to http://127.0.0.1:9 .")
     assert [i["name"] for i in page.inputs if i.get("type") == "text"] == ["tenant", "username"]
 
 
@@ -368,6 +370,6 @@ def test_a_wrong_organisation_reads_as_wrong_credentials_and_is_never_confirmed(
                                                ("password", "alice-password"), ("decision", "approve")]
         again = page_of(browser.post(fields))
         assert again.status == 200
-        assert "The username or password is incorrect" in again.text()
+        assert "The organisation, username or password is incorrect" in again.text()
         assert "asking for access to your organisation" in again.text() and "Acme" not in again.text()
         assert [i.get("value") for i in again.inputs if i.get("name") == "tenant"] == [tenant]

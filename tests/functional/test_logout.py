@@ -12,7 +12,7 @@ from authgate_cli.local.events import HttpRequest, build_event
 from tests.demo import ISSUER
 from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of, web_params
 
-ALICE = "usr_alice0demo0user0000001"
+ALICE = "usr_demoalice0000000000000"
 BACK = "http://127.0.0.1:8765/"
 CLEARED = "authgate_session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0"
 

@@ -17,7 +17,7 @@ from tests.demo import CHALLENGE, ISSUER, SPA_REDIRECT, WEB_REDIRECT
 from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of, web_params
 from tests.functional.token_support import OK_HEADERS, TokenClient, body_of
 
-ALICE = "usr_alice0demo0user0000001"
+ALICE = "usr_demoalice0000000000000"
 SIGNED_IN_AT = 1_749_999_000
 OIDC_SCOPE = "openid profile email charges:read"
 
@@ -205,14 +205,14 @@ def test_userinfo_returns_the_claims_of_the_granted_scopes(clock: ManualClock, t
     headers = {k: v for k, v in headers_of(result).items() if k not in ("x-request-id", "Vary")}
     assert (result["statusCode"], headers) == (200, USERINFO_HEADERS)
     assert body_of(result) == {"sub": ALICE, "name": "Alice Example", "preferred_username": "alice",
-                               "updated_at": body_of(result)["updated_at"], "email": "alice@example.com",
+                               "updated_at": body_of(result)["updated_at"], "email": "alice@demo.example",
                                "email_verified": True}
 
 
 def test_userinfo_releases_only_what_the_scopes_allow(clock: ManualClock, tokens: TokenClient) -> None:
     assert body_of(userinfo(tokens, openid_token(tokens, "openid charges:read"))) == {"sub": ALICE}
     body = body_of(userinfo(tokens, openid_token(tokens, "openid email")))
-    assert body == {"sub": ALICE, "email": "alice@example.com", "email_verified": True}
+    assert body == {"sub": ALICE, "email": "alice@demo.example", "email_verified": True}
 
 
 def test_userinfo_refuses_a_token_without_openid(clock: ManualClock, tokens: TokenClient) -> None:

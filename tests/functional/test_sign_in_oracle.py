@@ -98,7 +98,7 @@ def test_a_wrong_password_is_answered_alike_for_every_tenant(tenants: None, cimd
         answers[tenant] = seen(result, tenant)
         assert scrypts() - before == 1, tenant  # the same password-hash work, whether the tenant or user exists
     first = answers["demo"]
-    assert first[0] == 200 and "The username or password is incorrect" in page_of({"statusCode": 200,
+    assert first[0] == 200 and "The organisation, username or password is incorrect" in page_of({"statusCode": 200,
                                                                                    "body": first[2]}).text()
     assert {tenant: answer == first for tenant, answer in answers.items()} == dict.fromkeys(TENANTS, True)
 
@@ -115,4 +115,57 @@ def test_after_the_right_password_the_tenants_refusals_are_shown(tenants: None, 
                       "Your organisation does not accept applications known only by a metadata document from "
                       "127.0.0.1. Ask its administrator.")
     unknown = page_of(post(browser, page, "no-such-org", "alice-password"))
-    assert unknown.status == 200 and "The username or password is incorrect" in unknown.text()
+    assert unknown.status == 200 and "The organisation, username or password is incorrect" in unknown.text()
+
+
+def post_as(browser: Browser, page: Page, username: str, password: str, tenant: str = "") -> dict[str, Any]:
+    return browser.post(list(page.hidden().items()) + [("tenant", tenant), ("username", username),
+                                                       ("password", password), ("decision", "approve")])
+
+
+@pytest.fixture
+def globex(tenants: None) -> None:
+    """A tenant whose users sign in with their globex.example email address; carol is one of them."""
+    from authgate.stores.tenants import TenantStore
+    from authgate.stores.users import UserStore
+
+    store = TenantStore()
+    demo = store.get("demo")
+    assert demo is not None
+    store.put(demo._replace(tenant_id="globex", name="Globex", login_domains=("globex.example",)))
+    store.claim_login_domains("globex", ("globex.example",))
+    UserStore().create("globex", "carol", "carol-password", email="Carol@Globex.example")
+
+
+@pytest.mark.usefixtures("globex")
+def test_an_email_or_the_default_tenant_names_the_organisation(cimd: DocumentServer, browser: Browser,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """No organisation typed: the email's login domain finds the tenant, else the deployment's default does."""
+    from authgate import caches
+
+    client_id = cimd.document("/email.json")
+    page = page_of(browser.get(params(client_id, scope="charges:read")))
+    assert "code" in redirect_of(post_as(browser, page, "carol@globex.example", "carol-password")).params
+    refused = page_of(post_as(browser, page, "alice", "alice-password"))  # no default tenant: none named
+    assert refused.status == 200 and "The organisation, username or password is incorrect" in refused.text()
+    monkeypatch.setenv("AUTHGATE_DEFAULT_TENANT", "demo")
+    caches.reset()
+    assert "code" in redirect_of(post_as(browser, page, "alice", "alice-password")).params
+
+
+@pytest.mark.usefixtures("globex")
+def test_a_wrong_password_tells_no_login_domain_or_email_from_another(cimd: DocumentServer,
+                                                                      browser: Browser,
+                                                                      scrypts: Callable[[], int]) -> None:
+    client_id = cimd.document("/email-oracle.json")
+    page = page_of(browser.get(params(client_id, scope="charges:read")))
+    answers = {}
+    for username in ("carol@globex.example", "nobody@globex.example", "carol@unknown.example", "carol"):
+        before = scrypts()
+        result = post_as(browser, page, username, "wrong-password")
+        status, headers, body = seen(result, "")
+        answers[username] = (status, headers, body.replace(f'value="{username}"', 'value="TYPED"'))
+        assert scrypts() - before == 1, username
+    first = answers["carol@globex.example"]
+    assert first[0] == 200 and "The organisation, username or password is incorrect" in first[2]
+    assert all(answer == first for answer in answers.values())

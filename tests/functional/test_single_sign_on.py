@@ -12,7 +12,7 @@ from tests.demo import ISSUER, SPA_REDIRECT, WEB_REDIRECT
 from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of, web_params
 from tests.functional.token_support import TokenClient, body_of
 
-ALICE = "usr_alice0demo0user0000001"
+ALICE = "usr_demoalice0000000000000"
 SCOPE = "openid profile charges:read"
 
 

@@ -45,11 +45,12 @@ def test_code_exchange_costs_three_calls(tokens: TokenClient, calls: Counter[str
     assert calls == Counter({"BatchGetItem": 1, "UpdateItem": 1, "TransactWriteItems": 1})
 
 
-def test_refresh_costs_three_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+def test_refresh_costs_four_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    """The token's GetItem, then its user's (deleted, disabled or sessions ended: docs/users.md)."""
     first = body_of(tokens.exchange(new_code()))
     calls.clear()
     assert tokens.refresh(first["refresh_token"])["statusCode"] == 200
-    assert calls == Counter({"BatchGetItem": 1, "GetItem": 1, "TransactWriteItems": 1})
+    assert calls == Counter({"BatchGetItem": 1, "GetItem": 2, "TransactWriteItems": 1})
 
 
 def test_a_registered_resource_costs_one_get_per_cache_miss(tokens: TokenClient, calls: Counter[str]) -> None:

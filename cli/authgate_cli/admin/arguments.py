@@ -49,6 +49,20 @@ def text(value: str, what: str, *, limit: int = MAX_TEXT) -> str:
     return value
 
 
+_EMAIL_HOST = re.compile(r"([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+MAX_EMAIL = 254  # RFC 5321 4.5.3.1.3 (a path of 256 octets, less the angle brackets)
+
+
+def email(value: str) -> str:
+    """An email address as mail will be sent to it: local@domain, printable ASCII without spaces, a
+    dotted domain name (RFC 5321 4.1.2, 4.5.3.1)."""
+    local, at, domain = value.rpartition("@")
+    if (not at or not local or len(local) > 64 or len(value) > MAX_EMAIL or "@" in local
+            or not _IDENTIFIER.fullmatch(local) or not _EMAIL_HOST.fullmatch(domain)):
+        raise InvalidInput(f"--email {_shown(value)} is not an email address such as alice@example.com")
+    return value
+
+
 def redirect_uri(value: str) -> str:
     from authgate.oauth.redirect_uris import redirect_scheme_allowed, well_formed_uri
 

@@ -76,6 +76,15 @@ def _host(value: str) -> str:
     raise InvalidInput(f"--client-metadata-host {value!r}: give a host (tools.example), a domain (.example.com) or *")
 
 
+def _login_domain(value: str) -> str:
+    """An email domain (example.com): lower-cased, at least two labels, no leading dot."""
+    domain = value.lower()
+    if "." in domain and not domain.startswith(".") and len(domain) <= 253 and _HOST.fullmatch(domain):
+        return domain
+    raise InvalidInput(f"--login-domain {value!r}: give the domain of your users' email addresses, such as "
+                       "example.com")
+
+
 def _cap(value: str) -> int:
     low, high = CAP_RANGE
     try:
@@ -116,6 +125,9 @@ SETTINGS: tuple[Setting, ...] = (
             "whether its users may authorize clients that registered themselves (RFC 7591; docs/agents.md)"),
     Setting("registered_clients_cap", "--registered-clients-cap", "number", _cap,
             "how many registered clients it holds at most (default 100)", "N"),
+    Setting("login_domains", "--login-domain", "list", _login_domain,
+            "email domain whose users sign in with their email address and no organisation to type (repeat; "
+            "a domain belongs to one tenant; docs/users.md)", "DOMAIN"),
 )
 
 

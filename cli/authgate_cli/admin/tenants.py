@@ -53,15 +53,23 @@ def _write(tenant: Any, args: argparse.Namespace, out: IO[str], done: str) -> No
 
 def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.stores.tenants import TenantStore
-    from authgate.tenants.errors import TenantExists
+    from authgate.tenants.errors import LoginDomainTaken, TenantExists
 
     try:
         tenant = tenant_from(args)
         on_the_stack(tenant)
     except InvalidInput as exc:
         return _fail(str(exc))
+    store = TenantStore()
+    if store.get(tenant.tenant_id) is not None:
+        sys.stderr.write(f"authgate tenants: tenant {tenant.tenant_id!r} already exists\n")
+        return 1
     try:
-        TenantStore().create(tenant)
+        store.claim_login_domains(tenant.tenant_id, tenant.login_domains)
+    except LoginDomainTaken as exc:
+        return _fail(str(exc))
+    try:
+        store.create(tenant)
     except TenantExists:
         sys.stderr.write(f"authgate tenants: tenant {tenant.tenant_id!r} already exists\n")
         return 1
@@ -74,7 +82,7 @@ def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 def update_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """Change the settings given, keep the others; seen by warm functions within a minute (their tenant cache)."""
     from authgate.stores.tenants import TenantStore
-    from authgate.tenants.errors import TenantNotFound
+    from authgate.tenants.errors import LoginDomainTaken, TenantNotFound
 
     store = TenantStore()
     current = store.get(tenant_id("tenant id", args.tenant_id))
@@ -84,6 +92,10 @@ def update_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         tenant = checked(current._replace(**given(args)))
         on_the_stack(tenant)
     except InvalidInput as exc:
+        return _fail(str(exc))
+    try:
+        store.claim_login_domains(tenant.tenant_id, tenant.login_domains, current.login_domains)
+    except LoginDomainTaken as exc:
         return _fail(str(exc))
     try:
         store.replace(tenant)

@@ -46,7 +46,9 @@ PROFILE_FIELDS = ("user_id", "name", "email", "email_verified")
 
 
 def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
-    """The "users" section: [{"tenant_id", "username", "password", PROFILE_FIELDS...}]; returns the count.
+    """The "users" section: [{"tenant_id", "username", "password", "user_id"?, "name"?, "email"?,
+    "email_verified"?}]; returns the count. A seeded user keeps its `user_id` across restarts when the
+    seed names one (the demo's alice does).
 
     A seeded password is hashed once per process (a local stack and the tests reseed often, and
     each hash costs 128 MiB and most of a second); every user still gets its own salt.

@@ -50,6 +50,8 @@ def environment(*, issuer: str, aws_endpoint: str | None, dynamodb_endpoint: str
         # The local stack shows the whole agent flow (docs/agents.md): metadata documents are fetched.
         "AUTHGATE_CLIENT_METADATA_DOCUMENTS": "true",
         "AUTHGATE_DYNAMIC_REGISTRATION": "true",
+        # A sign-in that names no organisation is for the demo tenant (docs/users.md).
+        "AUTHGATE_DEFAULT_TENANT": "demo",
         **template.table_environment(),
     }
     if dynamodb_endpoint:

@@ -106,6 +106,9 @@ class Settings(NamedTuple):
     # JWKS responses are cacheable for this long; key publication leads signing by more.
     jwks_max_age: int = 300
     password_grant: bool = False
+    # The tenant a sign-in is for when nothing else names one (template parameter DefaultTenant;
+    # the local stack's is demo): docs/users.md, "Which organisation".
+    default_tenant: str = ""
     # Every client must push its authorization requests (RFC 9126 5 metadata
     # require_pushed_authorization_requests); per client it is a registration attribute.
     require_par: bool = False
@@ -235,6 +238,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         leeway=_int(env, "AUTHGATE_LEEWAY", _DEFAULTS.leeway, 0, 300),
         jwks_max_age=_int(env, "AUTHGATE_JWKS_MAX_AGE", _DEFAULTS.jwks_max_age, 0, 3600),
         password_grant=_bool(env, "AUTHGATE_PASSWORD_GRANT", _DEFAULTS.password_grant),
+        default_tenant=env.get("AUTHGATE_DEFAULT_TENANT", _DEFAULTS.default_tenant),
         require_par=_bool(env, "AUTHGATE_REQUIRE_PAR", _DEFAULTS.require_par),
         dpop_nonces=_bool(env, "AUTHGATE_DPOP_NONCES", _DEFAULTS.dpop_nonces),
         session_secret_arn=env.get("AUTHGATE_SESSION_SECRET_ARN", ""),

@@ -10,6 +10,7 @@ import pytest
 
 from authgate.clients.model import client_secret_matches
 from tests.unit.admin.clients_arguments import ns
+from tests.unit.admin.users_arguments import user_args
 
 
 @pytest.fixture
@@ -91,7 +92,7 @@ def test_users_create_reads_password_from_stdin(demo: None) -> None:
     from authgate.stores.users import UserStore
     from authgate_cli.admin.users import create_user
 
-    args = argparse.Namespace(tenant="demo", username="bob", password_stdin=True, overwrite=False)
+    args = user_args()
     assert create_user(args, io.StringIO(), io.StringIO("bob-password-1\n")) == 0
     assert UserStore().verify("demo", "bob", "bob-password-1").ok
     assert create_user(args, io.StringIO(), io.StringIO("bob-password-2\n")) == 1
@@ -107,7 +108,7 @@ def test_create_for_a_tenant_that_does_not_exist_is_refused(demo: None, capsys: 
     assert capsys.readouterr().err == ("authgate clients: tenant 'nope' does not exist here; create it first "
                                        "(authgate tenants create)\n")
     assert ClientStore().get("orphan") is None
-    args = argparse.Namespace(tenant="nope", username="bob", password_stdin=True, overwrite=False)
+    args = user_args(tenant="nope")
     assert create_user(args, io.StringIO(), io.StringIO("bob-password-1\n")) == 2
     assert "tenant 'nope' does not exist here" in capsys.readouterr().err
 

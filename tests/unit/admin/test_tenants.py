@@ -28,11 +28,12 @@ def test_create_then_show_and_list(aws: None) -> None:
     out = io.StringIO()
     assert create_tenant(ns(name="Globex Corp.", currencies=["USD", "eur", "usd"], forbidden_scopes=["charges:refund"],
                             approved_clients=["globex-web"], client_metadata_hosts=[".example.com", "tools.example"],
-                            registered_clients=True, registered_clients_cap="5"), out) == 0
+                            registered_clients=True, registered_clients_cap="5",
+                            login_domains=["Globex.example", "globex.example"]), out) == 0
     expected = {"tenant_id": "globex", "name": "Globex Corp.", "currencies": ["usd", "eur"],
                 "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
                 "client_metadata_hosts": [".example.com", "tools.example"],
-                "registered_clients": True, "registered_clients_cap": 5}
+                "registered_clients": True, "registered_clients_cap": 5, "login_domains": ["globex.example"]}
     assert json.loads(out.getvalue()) == expected
     stored = TenantStore().get("globex")
     assert stored is not None and stored.currencies == ("usd", "eur") and stored.forbids("charges:refund")
@@ -51,6 +52,7 @@ def test_create_then_show_and_list(aws: None) -> None:
         "client_metadata_hosts:  .example.com tools.example",
         "registered_clients:     yes",
         "registered_clients_cap: 5",
+        "login_domains:          globex.example",
     ]
 
     assert create_tenant(ns("initech", currencies=["gbp"]), io.StringIO()) == 0
@@ -143,7 +145,7 @@ def test_update_changes_the_settings_given_and_keeps_the_others(aws: None) -> No
     expected = {"tenant_id": "globex", "name": "Globex Corp.", "currencies": ["usd", "eur"],
                 "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
                 "client_metadata_hosts": ["tools.example"], "registered_clients": False,
-                "registered_clients_cap": 7}
+                "registered_clients_cap": 7, "login_domains": []}
     assert json.loads(out.getvalue()) == expected
     stored = TenantStore().get("globex")
     assert stored is not None and not stored.registered_clients and stored.client_metadata_hosts == ("tools.example",)
@@ -197,3 +199,25 @@ def test_every_setting_has_a_flag_on_create_and_update_and_a_place_in_the_views(
 
     assert [s.field for s in SETTINGS] == [f.name for f in FIELDS][1:] == list(Tenant._fields)[1:]
     assert list(view(Tenant("t"))) == list(Tenant._fields)
+
+
+def test_a_login_domain_belongs_to_one_tenant(aws: None, capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate.stores.tenants import TenantStore
+    from authgate_cli.admin.tenants import create_tenant, list_tenants, update_tenant
+
+    assert create_tenant(ns(login_domains=["globex.example"]), io.StringIO()) == 0
+    assert TenantStore().login_domain_owner("GLOBEX.example") == "globex"
+    assert create_tenant(ns("initech", login_domains=["globex.example"]), io.StringIO()) == 2
+    assert capsys.readouterr().err == ("authgate tenants: the login domain 'globex.example' already belongs to "
+                                       "tenant 'globex'\n")
+    assert TenantStore().get("initech") is None
+    # Moved: released by one tenant, then claimed by the other; the index items are no tenants.
+    assert update_tenant(ns(tenants_command="update", currencies=None, login_domains=[]), io.StringIO()) == 0
+    assert TenantStore().login_domain_owner("globex.example") == ""
+    assert create_tenant(ns("initech", login_domains=["globex.example"]), io.StringIO()) == 0
+    assert TenantStore().login_domain_owner("globex.example") == "initech"
+    listing = io.StringIO()
+    assert list_tenants(ns(), listing) == 0
+    assert [t["tenant_id"] for t in json.loads(listing.getvalue())] == ["globex", "initech"]
+    assert update_tenant(ns(tenants_command="update", currencies=None, login_domains=["bad domain"]),
+                         io.StringIO()) == 2

@@ -67,11 +67,13 @@ def test_a_client_and_its_origin_record() -> None:
 def test_a_user() -> None:
     from authgate.stores.users import UserStore
 
-    UserStore().put_hash("t1", "alice", "scrypt$hash", user_id="usr_0123456789abcdefghijkl")
+    UserStore().put_hash("t1", "alice", "scrypt$hash", user_id="usr_a", name="Alice", email="Alice@Example.com",
+                         email_verified=True)
     assert raw("UsersTable", tenant_id="t1", username="alice") == {
-        "tenant_id": {"S": "t1"}, "username": {"S": "alice"}, "failed_logins": {"N": "0"},
-        "user_id": {"S": "usr_0123456789abcdefghijkl"}, "updated_at": {"N": str(START)},
-        "password_hash": {"S": "scrypt$hash"}, "created_at": {"N": str(START)}}
+        "tenant_id": {"S": "t1"}, "username": {"S": "alice"}, "failed_logins": {"N": "0"}, "user_id": {"S": "usr_a"},
+        "name": {"S": "Alice"}, "email": {"S": "Alice@Example.com"}, "email_verified": {"BOOL": True},
+        "password_hash": {"S": "scrypt$hash"}, "created_at": {"N": str(START)}, "updated_at": {"N": str(START)},
+        "email_lower": {"S": "alice@example.com"}}
 
 
 def test_a_resource_and_its_introspector_record() -> None:

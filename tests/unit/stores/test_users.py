@@ -129,3 +129,19 @@ def test_seed_loads_users(aws):
     assert loaders.users([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1
     assert loaders.users([{"tenant_id": "demo", "username": "alice", "password": "alice-password"}]) == 1  # re-seed
     assert UserStore().verify("demo", "alice", "alice-password").ok
+
+
+def test_a_disabled_user_is_refused_like_a_wrong_password_and_a_reset_forces_a_change(aws):
+    store = UserStore()
+    store.create("demo", "alice", "alice-password", name="Alice", email="alice@demo.example")
+    store.set_disabled("demo", "alice", True)
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(False, "disabled")
+    assert store.get("demo", "alice").failed_logins == 0  # refused unchecked: nothing counted
+    store.set_disabled("demo", "alice", False)
+    store.reset_password("demo", "alice", "temporary-password")
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(False, "invalid")
+    assert store.verify("demo", "alice", "temporary-password") == LoginResult(True, "ok", "alice", True)
+    store.change_password("demo", "alice", "new-password-1")
+    assert store.verify("demo", "alice", "new-password-1") == LoginResult(True, "ok", "alice", False)
+    user = store.get("demo", "alice")
+    assert (user.name, user.email, user.must_change_password) == ("Alice", "alice@demo.example", False)

@@ -66,6 +66,11 @@ class AuthFailureGuard:
                 degraded.record(f"auth-failures-{self.kind}", exc.internal)
                 return
 
+    def forgive(self, subject: str) -> None:
+        """Forget the subject's failures of the current window (an operator's `authgate users unlock`)."""
+        counter = self._counters(subject, "", clock.now())[0]
+        self._store.destroy(self._store.item_keys([counter.key])[0], "forgive")
+
     # -- internals ------------------------------------------------------------------------------
 
     def _judge(self, failures: dict[str, int], subject: str, source_ip: str) -> None:

@@ -1,13 +1,18 @@
-"""UsersTable: (tenant_id, username) -> scrypt password hash and sign-in throttle state.
+"""UsersTable: (tenant_id, username) -> scrypt password hash, sign-in throttle state and the user's profile.
 
 The rules are authgate.users (model: the throttle; passwords: the hash). Each attempt first
 reserves itself with one conditional write that also moves the window, so a burst of parallel
 guesses gets no more tries than a sequence would. Unknown users, refused attempts and wrong
-passwords look the same to the caller and cost one scrypt each.
+passwords look the same to the caller and cost one scrypt each; so does a disabled account.
+
+The operator's changes (authgate users ...) are each one conditional UpdateItem on an existing
+user; a user's email is also kept lower-cased in `email_lower`, the sort key of the UsersByEmail
+index (tenant_id, email_lower), which finds a tenant's user by email.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from authgate import clock, records
@@ -15,7 +20,7 @@ from authgate.records import n, s
 from authgate.stores.base import TableStore
 from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.faults import condition_failed
-from authgate.users.errors import UserExists
+from authgate.users.errors import UserExists, UserNotFound
 from authgate.users.model import (
     FIELDS,
     FREE_ATTEMPTS,
@@ -24,12 +29,16 @@ from authgate.users.model import (
     LoginResult,
     User,
     delay_after,
+    email_lower,
     new_user_id,
 )
 from authgate.users.passwords import check_password, dummy_hash, hash_password, needs_rehash
 
 # The stored record: a User's fields and what only the store sees.
-ITEM_FIELDS = (*FIELDS, records.Field("password_hash", "S", "", public=False))
+ITEM_FIELDS = (*FIELDS, records.Field("password_hash", "S", "", public=False),
+               records.Field("email_lower", "S", "", omit_empty=True, public=False))
+EMAIL_INDEX = "UsersByEmail"
+_EXISTS = "attribute_exists(username)"
 
 
 # No username is longer (the admin command refuses longer ones); a longer key is never read.
@@ -47,18 +56,24 @@ class UserStore(TableStore):
 
     def create(self, tenant_id: str, username: str, password: str, *, overwrite: bool = False,
                **profile: Any) -> User:
-        """Add a user (or replace one when `overwrite`); the password is stored as scrypt only."""
-        return self.put_hash(tenant_id, username, hash_password(password), overwrite=overwrite, **profile)
+        """Add a user (or replace one when `overwrite`); the password is stored as scrypt only.
+
+        Its `sessions_valid_after` is its creation: nothing issued to an earlier user of the same
+        username (deleted, or replaced by `overwrite`) stands for this one."""
+        return self.put_hash(tenant_id, username, hash_password(password), overwrite=overwrite,
+                             sessions_valid_after=clock.seconds(), **profile)
 
     def put_hash(self, tenant_id: str, username: str, password_hash: str, *, overwrite: bool = True,
                  **profile: Any) -> User:
-        """Add (or replace) a user whose password is already hashed (`hash_password`); `profile` sets
-        User fields (user_id, name, email, email_verified); a new user_id is drawn when none is given."""
+        """Add (or replace) a user whose password is already hashed (`hash_password`); `profile` sets the
+        User's other fields (user_id: a new one unless given)."""
         now = clock.seconds()
-        user = User(tenant_id, username, 0, 0, **{"created_at": now, "updated_at": now, **profile})
-        if not user.user_id:
+        user = User(tenant_id, username, 0, 0, **{"user_id": new_user_id(), "created_at": now, "updated_at": now,
+                                                  **profile})
+        if not user.user_id:  # a seed or snapshot may name the field empty
             user = user._replace(user_id=new_user_id())
-        item = records.to_item(ITEM_FIELDS, {**user._asdict(), "password_hash": password_hash})
+        item = records.to_item(ITEM_FIELDS, {**user._asdict(), "password_hash": password_hash,
+                                             "email_lower": email_lower(user.email)})
         self.upsert(item, "create", condition=None if overwrite else "attribute_not_exists(username)",
                     refused=lambda: UserExists(f"user {username!r} already exists in tenant {tenant_id!r}"))
         return user
@@ -96,6 +111,97 @@ class UserStore(TableStore):
             return False
         return True
 
+    def of_tenant(self, tenant_id: str) -> Iterator[User]:
+        """The tenant's users in username order (a Query of its partition, page by page; admin listings)."""
+        yield from self._query("list", {"KeyConditionExpression": "tenant_id = :t",
+                                        "ExpressionAttributeValues": {":t": s(tenant_id)}, "ConsistentRead": True})
+
+    def by_email(self, tenant_id: str, email: str) -> list[User]:
+        """The tenant's users with this email, compared lower-cased (the UsersByEmail index; eventually
+        consistent, as every global secondary index)."""
+        if not email:
+            return []
+        return list(self._query("by_email", {
+            "IndexName": EMAIL_INDEX, "KeyConditionExpression": "tenant_id = :t AND email_lower = :e",
+            "ExpressionAttributeValues": {":t": s(tenant_id), ":e": s(email_lower(email))}}))
+
+    def _query(self, operation: str, params: dict[str, Any]) -> Iterator[User]:
+        kwargs: dict[str, Any] = {"TableName": self.table, **params}
+        while True:
+            with self.faults(operation):
+                page = self.db.query(**kwargs)
+            for item in page.get("Items", []):
+                yield User(**records.from_item(FIELDS, item))
+            if "LastEvaluatedKey" not in page:
+                return
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    # -- the operator's changes: one conditional UpdateItem each, on a user that exists ---------------
+
+    def update_profile(self, tenant_id: str, username: str, *, name: str | None = None, email: str | None = None,
+                       email_verified: bool | None = None) -> User:
+        """Change the profile fields given (None: kept); a new email is unverified unless told otherwise."""
+        sets: dict[str, Any] = {}
+        removes: list[str] = []
+        if name:
+            sets["name"] = s(name)
+        elif name is not None:
+            removes.append("name")
+        if email is not None:
+            if email:
+                sets.update(email=s(email), email_lower=s(email_lower(email)))
+            else:
+                removes.extend(["email", "email_lower"])
+            if email_verified is None:
+                email_verified = False
+        if email_verified is not None:
+            sets["email_verified"] = {"BOOL": email_verified}
+        return self._change("update", tenant_id, username, sets, removes)
+
+    def set_disabled(self, tenant_id: str, username: str, disabled: bool) -> User:
+        """Disable (ending every session and refresh token issued so far) or enable the account."""
+        sets: dict[str, Any] = {"disabled": {"BOOL": disabled}}
+        if disabled:
+            sets["sessions_valid_after"] = n(clock.seconds())
+        return self._change("disable" if disabled else "enable", tenant_id, username, sets, [])
+
+    def reset_password(self, tenant_id: str, username: str, password: str) -> User:
+        """An operator's reset: a temporary password the user must change at the next sign-in; the account's
+        sessions and refresh tokens end and its throttle is cleared."""
+        return self._change("reset_password", tenant_id, username, {
+            "password_hash": s(hash_password(password)), "must_change_password": {"BOOL": True},
+            "sessions_valid_after": n(clock.seconds()), "failed_logins": n(0)}, ["locked_until", "next_attempt_at"])
+
+    def change_password(self, tenant_id: str, username: str, password: str) -> User:
+        """The user's own change: the new password, no forced change pending, every earlier session ended."""
+        return self._change("change_password", tenant_id, username, {
+            "password_hash": s(hash_password(password)), "must_change_password": {"BOOL": False},
+            "sessions_valid_after": n(clock.seconds()), "failed_logins": n(0)}, ["locked_until", "next_attempt_at"])
+
+    def unlock(self, tenant_id: str, username: str) -> User:
+        """Clear the account's sign-in throttle (failures, wait window and lock)."""
+        return self._change("unlock", tenant_id, username, {"failed_logins": n(0)},
+                            ["locked_until", "next_attempt_at"])
+
+    def delete(self, tenant_id: str, username: str) -> None:
+        """Remove the user and every personal attribute with it (its refresh tokens stop at their next use)."""
+        self.destroy(key(tenant_id, username), condition=_EXISTS,
+                     refused=lambda: UserNotFound(f"no user {username!r} in tenant {tenant_id!r}"))
+
+    def _change(self, operation: str, tenant_id: str, username: str, sets: dict[str, Any],
+                removes: list[str]) -> User:
+        names = {f"#a{i}": name for i, name in enumerate([*sets, "updated_at", *removes])}
+        ids = {name: alias for alias, name in names.items()}
+        values = {f":v{i}": value for i, value in enumerate([*sets.values(), n(clock.seconds())])}
+        update = "SET " + ", ".join(f"{ids[name]} = :v{i}" for i, name in enumerate([*sets, "updated_at"]))
+        if removes:
+            update += " REMOVE " + ", ".join(ids[name] for name in removes)
+        with self.faults(operation, refused=lambda: UserNotFound(f"no user {username!r} in tenant {tenant_id!r}")):
+            item = self.db.update_item(TableName=self.table, Key=key(tenant_id, username), UpdateExpression=update,
+                                       ConditionExpression=_EXISTS, ExpressionAttributeNames=names,
+                                       ExpressionAttributeValues=values, ReturnValues="ALL_NEW")["Attributes"]
+        return User(**records.from_item(FIELDS, item))
+
     def verify(self, tenant_id: str, username: str, password: str) -> LoginResult:
         """Check a password under the throttling rules of authgate.users.model."""
         from botocore.exceptions import ClientError
@@ -112,11 +218,13 @@ class UserStore(TableStore):
                     UpdateExpression="SET failed_logins = if_not_exists(failed_logins, :zero) + :one, "
                                      "next_attempt_at = :soon",
                     ConditionExpression="attribute_exists(username) "
+                                        "AND (attribute_not_exists(disabled) OR disabled = :off) "
                                         "AND (attribute_not_exists(locked_until) OR locked_until <= :now) "
                                         "AND (attribute_not_exists(failed_logins) OR failed_logins < :free "
                                         "OR attribute_not_exists(next_attempt_at) OR next_attempt_at <= :now)",
                     ExpressionAttributeValues={":zero": n(0), ":one": n(1), ":now": n(now),
-                                               ":soon": n(now + 1), ":free": n(FREE_ATTEMPTS)},
+                                               ":soon": n(now + 1), ":free": n(FREE_ATTEMPTS),
+                                               ":off": {"BOOL": False}},
                     ReturnValues="ALL_NEW",
                     ReturnValuesOnConditionCheckFailure="ALL_OLD",
                 )["Attributes"]
@@ -127,8 +235,8 @@ class UserStore(TableStore):
             old = exc.response.get("Item")
             if not old:
                 return LoginResult(False, "invalid")
-            locked = records.from_item(FIELDS, old)["locked_until"] > now
-            return LoginResult(False, "locked" if locked else "throttled")
+            user = User(**records.from_item(FIELDS, old))
+            return LoginResult(False, "disabled" if user.disabled else "locked" if user.locked(now) else "throttled")
 
         stored = records.from_item(ITEM_FIELDS, reserved)
         if check_password(password, stored["password_hash"]):
@@ -144,7 +252,8 @@ class UserStore(TableStore):
                                               UpdateExpression=update + " REMOVE next_attempt_at, locked_until",
                                               ExpressionAttributeValues=values, ReturnValues="UPDATED_NEW")
             return LoginResult(True, "ok", subject=username,
-                               user_id=records.string(written.get("Attributes") or {}, "user_id", stored["user_id"]))
+                               user_id=records.string(written.get("Attributes") or {}, "user_id", stored["user_id"]),
+                               must_change_password=bool(stored["must_change_password"]))
 
         failures = int(stored["failed_logins"])
         with self.faults("failure"):

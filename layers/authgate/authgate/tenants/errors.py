@@ -13,3 +13,11 @@ class TenantExists(Exception):
 
 class TenantNotFound(LookupError):
     """No tenant with this id (an update's target)."""
+
+
+class LoginDomainTaken(ValueError):
+    """A login domain another tenant already has (an email domain signs in to one tenant only)."""
+
+    def __init__(self, domain: str, owner: str) -> None:
+        super().__init__(f"the login domain {domain!r} already belongs to tenant {owner!r}")
+        self.domain, self.owner = domain, owner

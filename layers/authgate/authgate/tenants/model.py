@@ -28,6 +28,9 @@ class Tenant(NamedTuple):
     # many this tenant holds at most (a client becomes the tenant's at its first sign-in).
     registered_clients: bool = False
     registered_clients_cap: int = 100
+    # Email domains whose users sign in to this tenant with their email address, no organisation
+    # to type (docs/users.md); each domain belongs to one tenant (stores.tenants keeps the index).
+    login_domains: tuple[str, ...] = ()
 
     def accepts_metadata_host(self, host: str) -> bool:
         """Whether this tenant's policy accepts a client whose metadata document is on `host`."""
@@ -54,6 +57,7 @@ FIELDS = (
     Field("client_metadata_hosts", "STRINGS", (), omit_empty=True),
     Field("registered_clients", "BOOL", False, omit_empty=True),
     Field("registered_clients_cap", "N", 100),
+    Field("login_domains", "STRINGS", (), omit_empty=True),
 )
 # Held as sets in `Tenant` (order means nothing; stored sorted).
 _SETS = ("forbidden_scopes", "approved_clients")

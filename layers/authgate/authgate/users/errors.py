@@ -9,3 +9,7 @@ from __future__ import annotations
 
 class UserExists(ValueError):
     """A new user under a username the tenant already has (create never overwrites unless told)."""
+
+
+class UserNotFound(LookupError):
+    """An operator's change to a user the tenant does not hold (or no longer holds)."""

@@ -28,12 +28,13 @@ def delay_after(failures: int) -> int:
     return min(int(2 ** (failures - FREE_ATTEMPTS)), MAX_DELAY)
 
 
-def new_user_id() -> str:
-    """A stable, opaque, never reused user id: OIDC Core 2 `sub` ("usr_" + 22 url-safe random characters)."""
-    return "usr_" + secrets.token_urlsafe(16)[:22]
-
-
 class User(NamedTuple):
+    """A person of a tenant: the key, the sign-in throttle's state, the profile and the account's switches.
+
+    `user_id` is stable and never reused (OIDC Core 2 `sub`: a username can come back after a
+    delete); `sessions_valid_after` (epoch seconds) ends at once every session and refresh token
+    issued to the user before it (disable, password reset or change)."""
+
     tenant_id: str
     username: str
     failed_logins: int
@@ -46,20 +47,41 @@ class User(NamedTuple):
     email: str = ""
     email_verified: bool = False
     disabled: bool = False
-    updated_at: int = 0
-    # Every session and refresh token issued to the user before this instant is dead (epoch seconds).
+    must_change_password: bool = False
     sessions_valid_after: int = 0
     created_at: int = 0
+    updated_at: int = 0
+
+    def locked(self, now: int) -> bool:
+        """True while the sign-in throttle's lock holds."""
+        return self.locked_until > now
+
+    def issued_in_time(self, issued_at: int) -> bool:
+        """Whether something issued to this user at `issued_at` still stands: the account is enabled and it
+        was issued no earlier than `sessions_valid_after` (a token of that very second stands)."""
+        return not self.disabled and issued_at >= self.sessions_valid_after
 
 
 class LoginResult(NamedTuple):
     """Outcome of one login attempt. `reason` is for logs; callers show one message for all failures."""
 
     ok: bool
-    reason: Literal["ok", "invalid", "throttled", "locked"]
+    reason: Literal["ok", "invalid", "throttled", "locked", "disabled"]
     subject: str = ""
-    # The signed-in user's OIDC `sub` (authgate.users.model.User.user_id).
+    # The signed-in user's OIDC `sub` (User.user_id).
     user_id: str = ""
+    # The operator reset the password: the sign-in must set a new one before anything is issued.
+    must_change_password: bool = False
+
+
+def new_user_id() -> str:
+    """A fresh user id: "usr_" and 22 url-safe random characters (128 bits), never reused."""
+    return "usr_" + secrets.token_urlsafe(16)
+
+
+def email_lower(email: str) -> str:
+    """The form emails are compared and looked up in (the UsersByEmail index): lower-cased."""
+    return email.lower()
 
 
 # A user's attributes as the store reads them back (the password hash is never part of a User).
@@ -73,7 +95,8 @@ FIELDS = (
     Field("email", "S", "", omit_empty=True),
     Field("email_verified", "BOOL", False, omit_empty=True),
     Field("disabled", "BOOL", False, omit_empty=True),
-    Field("updated_at", "N", 0, omit_empty=True),
+    Field("must_change_password", "BOOL", False, omit_empty=True),
     Field("sessions_valid_after", "N", 0, omit_empty=True),
     Field("created_at", "N", 0, omit_empty=True),
+    Field("updated_at", "N", 0, omit_empty=True),
 )

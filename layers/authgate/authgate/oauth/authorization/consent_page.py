@@ -24,6 +24,12 @@ from authgate.resources.model import Resource
 
 WRONG_CREDENTIALS = ("The username or password is incorrect, or this account is temporarily locked "
                      "after repeated failed attempts. Check them and try again in a moment.")
+# A sign-in where the person names the organisation: no hint of which part was wrong (no oracle of
+# tenants), but what to type (docs/users.md, "Which organisation").
+WRONG_ORGANISATION_OR_CREDENTIALS = (
+    "The organisation, username or password is incorrect, or this account is temporarily locked. The "
+    "organisation is the short id your administrator gave you (such as acme), not its display name; with a "
+    "work email address as the username you can usually leave it empty.")
 MISSING_CREDENTIALS = "Enter your username and password, then choose Approve."
 MISSING_DECISION = "Choose Approve or Deny."
 # open(), not importlib.resources: its import lengthens a cold start (docs/decisions.md).
@@ -90,8 +96,11 @@ CREDENTIALS = Template(
     '<input id="password" name="password" type="password" autocomplete="current-password" required $password_focus>')
 SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
 TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
+                '<p class="fine" id="tenant-help">The short id your administrator gave you, such as '
+                '<code>acme</code>. Leave it empty to sign in with your work email address as the username, or '
+                'to your usual organisation.</p>\n'
                 '<input id="tenant" name="tenant" type="text" autocomplete="organization" autocapitalize="none" '
-                'spellcheck="false" required value="$value">')
+                'spellcheck="false" aria-describedby="tenant-help" value="$value">')
 
 
 def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, str, str]:

@@ -32,6 +32,7 @@ from authgate.oauth.authorization.consent_page import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
     WRONG_CREDENTIALS,
+    WRONG_ORGANISATION_OR_CREDENTIALS,
     identity_notice,
     render_consent,
 )
@@ -44,7 +45,7 @@ from authgate.oauth.authorization.request import (
     single,
     validate,
 )
-from authgate.oauth.authorization.sign_in import open_session, sign_in
+from authgate.oauth.authorization.sign_in import account_of, open_session, sign_in
 from authgate.oauth.clients import registered, tenant_policy
 from authgate.oauth.clients.lookup import ClientLookup
 from authgate.oauth.clients.profile import check_authorization, code_ttl, requires_pushed_request
@@ -257,17 +258,20 @@ def _signed_in(request: Request, client: Client, fields: Fields,
                auth: AuthorizationRequest) -> tuple[LoginResult, str]:
     """(the sign-in, tenant id) of the person whose credentials these are (RFC 6749 10.10: sign_in's throttles).
 
-    A self-registered client has no tenant yet (Tenant("")): the person names theirs on the form,
-    and until the password is checked nothing depends on which tenant that is -- whether it
-    exists, forbids the scopes or refuses the client -- so the answers cannot tell tenants apart."""
+    A self-registered client has no tenant yet (Tenant("")): the person names theirs on the form, or
+    their email's login domain or the deployment's default tenant does (sign_in.account_of), and until
+    the password is checked nothing depends on which tenant that is -- whether it exists, forbids the
+    scopes or refuses the client -- so the answers cannot tell tenants apart."""
     username, password = single(fields, "username") or "", single(fields, "password") or ""
-    tenant_id = client.tenant_id or (single(fields, "tenant") or "").strip()[:100]
-    if not username or not password or not tenant_id:
+    typed = "" if client.tenant_id else (single(fields, "tenant") or "").strip()[:100]
+    if not username or not password:
         raise _ShowAgain(MISSING_CREDENTIALS)
+    tenant_id, username = account_of(client.tenant_id, typed, username)
     result = sign_in(tenant_id, username, password, request.source_ip)
     if not result.ok:
         _log(f"login_{result.reason}", auth)
-        raise _ShowAgain(WRONG_CREDENTIALS)
+        # One message whichever was wrong: the organisation, the account or the password (docs/users.md).
+        raise _ShowAgain(WRONG_CREDENTIALS if client.tenant_id else WRONG_ORGANISATION_OR_CREDENTIALS)
     return result, tenant_id
 
 

@@ -7,16 +7,42 @@ rate_limited, a temporarily_unavailable redirect, before the password is checked
 account's own (stores.users, authgate.users.model: a wait window after repeated failures, then a
 lock; such a refusal looks like a wrong password). A failure counts against both. A tenant that
 does not exist holds no user: the same scrypt work and answer as a wrong password.
+
+Which account a sign-in names (`account_of`): the client's tenant; for a self-registered client
+(no tenant) the organisation typed on the form, else the tenant whose login domain is the email
+address's domain, else the deployment's default tenant. An email address typed as the username
+signs in the tenant's user with that email. The same reads happen whatever exists, so neither
+their answers nor their timing say which tenants, domains or emails are known (docs/users.md).
 """
 
 from __future__ import annotations
 
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.sessions.model import Session
+from authgate.settings import get_settings
 from authgate.single_use.authentication import PASSWORD_ACR, PASSWORD_AMR
 from authgate.stores.sessions import SessionStore
+from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
 from authgate.users.model import LoginResult
+
+# No tenant id is "-" (ids start with a letter or digit): a sign-in that names no tenant finds no user,
+# through the same reads as any other.
+NO_TENANT = "-"
+
+
+def account_of(client_tenant: str, typed_tenant: str, username: str) -> tuple[str, str]:
+    """(tenant id, username) of the account a sign-in names: see the module's docstring."""
+    tenant_id = client_tenant or typed_tenant
+    email = "@" in username
+    if not tenant_id and email:
+        tenant_id = TenantStore().login_domain_owner(username.rpartition("@")[2])
+    tenant_id = tenant_id or get_settings().default_tenant or NO_TENANT
+    if email:
+        found = UserStore().by_email(tenant_id, username)
+        if len(found) == 1:
+            username = found[0].username
+    return tenant_id, username
 
 
 def sign_in(tenant_id: str, username: str, password: str, source_ip: str) -> LoginResult:

@@ -49,3 +49,12 @@ def test_missing_credentials_are_invalid_request(token_request: MakeRequest) -> 
     with pytest.raises(ApiError) as info:
         PasswordGrant().exchange(token_request(SERVICE, {"username": "alice"}))
     assert (info.value.code, info.value.detail) == ("invalid_request", "The password parameter is required.")
+
+
+@pytest.mark.usefixtures("alice")
+def test_a_reset_password_must_be_changed_on_the_sign_in_page_first(token_request: MakeRequest) -> None:
+    UserStore().reset_password("demo", "alice", "temporary-password-1")
+    with pytest.raises(ApiError) as info:
+        PasswordGrant().exchange(token_request(SERVICE, {"username": "alice", "password": "temporary-password-1"}))
+    assert (info.value.code, info.value.status, info.value.detail) == (
+        "invalid_grant", 400, "The password was reset: sign in on the authorization page to set a new one first.")

@@ -12,6 +12,7 @@ from authgate.oauth.token.grants.base import TokenRequest
 from authgate.oauth.token.grants.refresh_token import RefreshTokenGrant
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.revocations import RevocationStore
+from authgate.stores.users import UserStore
 from tests.unit.oauth.token.grants.conftest import SERVICE, WEB, claims
 
 MakeRequest = Callable[..., TokenRequest]
@@ -19,6 +20,9 @@ MakeRequest = Callable[..., TokenRequest]
 
 def family(clock: ManualClock, client_id: str = "web", scope: str = "charges:read charges:write",
            dpop_jkt: str | None = None, family_id: str = "g1") -> str:
+    """A family of alice's (created now, if she is not there yet: no password hash is checked here)."""
+    if UserStore().get("demo", "alice") is None:
+        UserStore().put_hash("demo", "alice", "scrypt$unused")
     return RefreshTokenStore().start_family(family_id=family_id, client_id=client_id, tenant_id="demo",
                                             subject="alice", scope=scope, now=int(clock()), ttl=3600,
                                             dpop_jkt=dpop_jkt)
@@ -104,3 +108,30 @@ def test_a_fapi2_clients_token_is_not_rotated_until_revoked(token_request: MakeR
     RefreshTokenStore().revoke_family("g1", int(clock()) + 3600)
     assert refused(token_request(fapi, {"refresh_token": token})) == (
         "invalid_grant", "The refresh token has been revoked.")
+
+
+@pytest.mark.parametrize("change", ["disable", "delete", "reset", "change"])
+def test_a_user_who_ends_their_sessions_ends_their_refresh_tokens(token_request: MakeRequest, clock: ManualClock,
+                                                                  change: str) -> None:
+    """Disabled, deleted, or `sessions_valid_after` moved past the token: invalid_grant, and the whole grant goes."""
+    token = family(clock)
+    clock.advance(5)
+    store = UserStore()
+    if change == "disable":
+        store.set_disabled("demo", "alice", True)
+    elif change == "delete":
+        store.delete("demo", "alice")
+    else:
+        store.db.update_item(TableName="UsersTable", Key={"tenant_id": {"S": "demo"}, "username": {"S": "alice"}},
+                             UpdateExpression="SET sessions_valid_after = :now",
+                             ExpressionAttributeValues={":now": {"N": str(int(clock()))}})
+    assert refused(token_request(WEB, {"refresh_token": token})) == (
+        "invalid_grant", "The refresh token has been revoked.")
+    assert not RefreshTokenStore().family_active("g1")
+    assert RevocationStore().is_revoked("some-jti", "g1", int(clock()))
+
+
+def test_a_token_issued_after_sessions_valid_after_stands(token_request: MakeRequest, clock: ManualClock) -> None:
+    UserStore().put_hash("demo", "alice", "scrypt$unused", sessions_valid_after=int(clock()))
+    token = family(clock)  # the same second: it stands
+    assert RefreshTokenGrant().exchange(token_request(WEB, {"refresh_token": token})).refresh_token

@@ -34,4 +34,8 @@ class PasswordGrant(Grant):
         result = UserStore().verify(client.tenant_id, username, password)
         if not result.ok:
             raise ApiError("invalid_grant", "The resource owner credentials are invalid.", internal=result.reason)
+        if result.must_change_password:
+            # An operator's reset forces a change that only the sign-in page can take (docs/users.md).
+            raise ApiError("invalid_grant", "The password was reset: sign in on the authorization page to set a "
+                                            "new one first.", internal="password change pending")
         return issued(req, subject=result.subject, tenant=client.tenant_id, scopes=scopes, audience=resource.resource)

@@ -29,8 +29,10 @@ from authgate.oauth.token.grants.base import (
 )
 from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.single_use.errors import RotationFailed
+from authgate.single_use.refresh_tokens import RefreshToken
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.tenant_cache import get_tenant
+from authgate.stores.users import UserStore
 
 
 class RefreshTokenGrant(Grant):
@@ -54,6 +56,7 @@ class RefreshTokenGrant(Grant):
         if record.state != "active":
             raise ApiError("invalid_grant", "The refresh token has been revoked.")
         check_key_binding(record.dpop_jkt, req.dpop_jkt, "refresh token")
+        _owner_still_admits(record, req.now)
         # The tenant's switches hold for grants made before they changed (docs/agents.md): its policy on a
         # self-registered client, its forbidden scopes. Warm-cached for 60 s.
         tenant = get_tenant(record.tenant_id)
@@ -78,3 +81,16 @@ class RefreshTokenGrant(Grant):
         return issued(req, subject=record.subject, tenant=record.tenant_id, scopes=granted, audience=resource.resource,
                       grant_id=record.family_id, refresh_token=new_token, authentication=record.authentication)
 
+
+
+def _owner_still_admits(record: RefreshToken, now: int) -> None:
+    """The user the grant is for still exists, is enabled, and has not ended its sessions since this token was
+    issued (`sessions_valid_after`: disable, password reset or change); otherwise the grant is revoked
+    (its family and access tokens) and the refresh is invalid_grant (RFC 6749 5.2). One GetItem."""
+    user = UserStore().get(record.tenant_id, record.subject)
+    if user is not None and user.issued_in_time(record.issued_at):
+        return
+    revoke_grant(record.family_id, now, "the user was deleted, disabled or ended its sessions")
+    raise ApiError("invalid_grant", "The refresh token has been revoked.",
+                   internal="user gone, disabled or sessions ended" if user is None or user.disabled
+                   else "issued before the user's sessions_valid_after")

@@ -1,0 +1,154 @@
+"""`authgate users ...` against the running `authgate serve`: an operator runs an account from creation
+to deletion, and every change holds at the sign-in page and the token endpoint of that server
+(disabled: no sign-in and no refresh; reset: the old refresh tokens die; deleted: the record and
+its personal data are gone). Bad input is one line on stderr and exit 2."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.e2e.admin_commands import admin, one_line_refusal
+from tests.e2e.conftest import LocalStack
+from tests.e2e.flows import Flows, pkce_pair
+
+pytestmark = pytest.mark.e2e
+
+TENANT = "demo"
+REVOKED = {"error": "invalid_grant", "error_description": "The refresh token has been revoked."}
+USER_ID = re.compile(r"usr_[A-Za-z0-9_-]{22}")
+
+
+def users(stack: LocalStack, action: str, username: str, *args: str, stdin: str | None = None) -> dict[str, object]:
+    """`authgate users ACTION --tenant demo --username USERNAME ARGS --json`, which must succeed: its JSON."""
+    done = admin(stack, "users", action, "--tenant", TENANT, "--username", username, *args, "--json", stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == f"target: local stack {stack.base_url} (stage local)\n"
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def signed_in(flows: Flows, username: str, password: str) -> dict[str, str]:
+    """A code flow of demo-web as `username`: the token response."""
+    code, verifier = flows.authorize(username=username, password=password)
+    token = flows.exchange(code, verifier)
+    assert token.status_code == 200, token.text
+    body: dict[str, str] = token.json()
+    return body
+
+
+def refused_refresh(flows: Flows, refresh_token: str) -> None:
+    refused = flows.refresh(refresh_token)
+    base_url = flows.session.base_url
+    assert (refused.status_code, refused.headers["Content-Type"], refused.headers["Cache-Control"],
+            refused.json()) == (400, "application/json", "no-store",
+                                {**REVOKED, "error_uri": f"{base_url}/problems/invalid_grant"})
+
+
+def wrong_password_page(flows: Flows, username: str, password: str) -> None:
+    page = flows.login_page(challenge=pkce_pair()[1])
+    again = flows.submit_login(page, username=username, password=password)
+    assert again.status_code == 200 and "Location" not in again.headers
+    assert "The username or password is incorrect" in again.text
+
+
+def test_an_operator_runs_an_account_from_creation_to_deletion(local_stack: LocalStack) -> None:
+    created = users(local_stack, "create", "e2e-carol", "--name", "Carol Example", "--email", "Carol@Example.com",
+                    "--email-verified", "--password-stdin", stdin="carol-password-1\n")
+    user_id = created.pop("user_id")
+    assert isinstance(user_id, str) and USER_ID.fullmatch(user_id)
+    assert isinstance(created["created_at"], int) and created["sessions_valid_after"] == created["created_at"]
+    assert created == {"tenant_id": "demo", "username": "e2e-carol", "failed_logins": 0, "locked_until": 0,
+                       "name": "Carol Example", "email": "Carol@Example.com", "email_verified": True,
+                       "disabled": False, "must_change_password": False,
+                       "sessions_valid_after": created["created_at"], "created_at": created["created_at"],
+                       "updated_at": 0, "locked": False}
+    listed = admin(local_stack, "users", "list", "--tenant", TENANT, "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert {u["username"]: u["user_id"] for u in json.loads(listed.stdout)}["e2e-carol"] == user_id
+    table = admin(local_stack, "users", "list", "--tenant", TENANT)
+    assert table.stdout.splitlines()[0].split() == ["USERNAME", "USER_ID", "NAME", "EMAIL", "STATE"]
+    assert f"e2e-carol  {user_id}  Carol Example  Carol@Example.com" in table.stdout
+    assert "scrypt" not in listed.stdout + table.stdout + json.dumps(created)  # never the password hash
+
+    updated = users(local_stack, "update", "e2e-carol", "--email", "carol@new.example")
+    assert (updated["email"], updated["email_verified"], updated["name"]) == ("carol@new.example", False,
+                                                                              "Carol Example")
+
+    flows = Flows(local_stack.base_url)
+    try:
+        first = signed_in(flows, "e2e-carol", "carol-password-1")
+        disabled = users(local_stack, "disable", "e2e-carol")
+        assert disabled["disabled"] is True and disabled["sessions_valid_after"] >= first_issued(created)
+        refused_refresh(flows, first["refresh_token"])
+        wrong_password_page(flows, "e2e-carol", "carol-password-1")  # a disabled account answers as a wrong one
+        # The refused refresh revoked the whole grant, its access token too (RFC 7009 2.1).
+        assert flows.introspect(first["access_token"]).json() == {"active": False}
+
+        assert users(local_stack, "enable", "e2e-carol")["disabled"] is False
+        refused_refresh(flows, first["refresh_token"])  # enabling again brings no old token back
+        second = signed_in(flows, "e2e-carol", "carol-password-1")
+        assert flows.refresh(second["refresh_token"]).status_code == 200
+
+        reset = users(local_stack, "reset-password", "e2e-carol", "--password-stdin", stdin="carol-temporary-1\n")
+        assert reset["must_change_password"] is True
+        wrong_password_page(flows, "e2e-carol", "carol-password-1")  # the old password is gone
+    finally:
+        flows.close()
+
+    gone = users(local_stack, "delete", "e2e-carol")
+    assert gone == {"tenant_id": "demo", "username": "e2e-carol", "user_id": user_id, "deleted": True}
+    shown = admin(local_stack, "users", "show", "--tenant", TENANT, "--username", "e2e-carol")
+    assert (shown.returncode, shown.stdout, shown.stderr.splitlines()[-1]) == (
+        2, "", "authgate users: no user 'e2e-carol' in tenant 'demo' (see `authgate users list --tenant demo`)")
+    listed = admin(local_stack, "users", "list", "--tenant", TENANT, "--json")
+    assert "e2e-carol" not in listed.stdout and "carol@new.example" not in listed.stdout
+
+
+def first_issued(created: dict[str, object]) -> int:
+    value = created["created_at"]
+    assert isinstance(value, int)
+    return value
+
+
+def test_unlock_clears_the_throttle(local_stack: LocalStack) -> None:
+    users(local_stack, "create", "e2e-dave", "--password-stdin", stdin="dave-password-1\n")
+    flows = Flows(local_stack.base_url)
+    try:
+        for _ in range(3):
+            wrong_password_page(flows, "e2e-dave", "not-daves-password")
+        throttled = users(local_stack, "show", "e2e-dave")
+        assert throttled["failed_logins"] == 3
+        unlocked = users(local_stack, "unlock", "e2e-dave")
+        assert (unlocked["failed_logins"], unlocked["locked_until"], unlocked["locked"]) == (0, 0, False)
+        assert signed_in(flows, "e2e-dave", "dave-password-1")["token_type"] == "Bearer"
+    finally:
+        flows.close()
+
+
+@pytest.mark.parametrize(("args", "line", "before_stack"), [
+    (["show", "--tenant", "demo", "--username", "e2e-nobody"],
+     "authgate users: no user 'e2e-nobody' in tenant 'demo' (see `authgate users list --tenant demo`)", False),
+    (["disable", "--tenant", "demo", "--username", "e2e-nobody"],
+     "authgate users: no user 'e2e-nobody' in tenant 'demo' (see `authgate users list --tenant demo`)", False),
+    (["list", "--tenant", "no-such-tenant"],
+     "authgate users: tenant 'no-such-tenant' does not exist here; create it first (authgate tenants create)",
+     False),
+    (["update", "--tenant", "demo", "--username", "alice", "--email", "alice@"],
+     "authgate users: --email 'alice@' is not an email address such as alice@example.com", True),
+    (["update", "--tenant", "demo", "--username", "alice"],
+     ("authgate users: update needs at least one of --name, --email, --email-verified "
+     "(see `authgate users update --help`)"), True),
+    (["create", "--tenant", "demo", "--username", "e2e-eve", "--email", "alice@demo.example", "--password-stdin"],
+     "authgate users: the email 'alice@demo.example' is already user 'alice''s in tenant 'demo'", False),
+], ids=["show-unknown", "disable-unknown", "unknown-tenant", "bad-email", "update-nothing", "email-taken"])
+def test_bad_input_is_one_line_and_exit_2(local_stack: LocalStack, args: list[str], line: str,
+                                          before_stack: bool) -> None:
+    done = admin(local_stack, "users", *args, stdin="eve-password-1\n")
+    if before_stack:
+        one_line_refusal(done, line)  # refused before any stack is looked up: not even a "target:" line
+    else:
+        assert (done.returncode, done.stdout, done.stderr.splitlines()) == (
+            2, "", [f"target: local stack {local_stack.base_url} (stage local)", line])

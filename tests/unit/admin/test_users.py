@@ -1,0 +1,111 @@
+"""admin.users against moto: every action, its JSON and text views, and its one-line refusals."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from tests.unit.admin.users_arguments import user_args
+
+
+@pytest.fixture
+def bob(aws: None) -> None:
+    """The demo tenant and its user bob (seeded: no scrypt of its own to pay for)."""
+    from authgate_cli.local.loaders import tenants, users
+
+    tenants([{"tenant_id": "demo", "currencies": ["usd"]}])
+    users([{"tenant_id": "demo", "username": "bob", "password": "bob-password-1", "user_id": "usr_bob",
+            "name": "Bob", "email": "Bob@Demo.example", "email_verified": True}])
+
+
+def run(action: str, **kwargs: object) -> tuple[int, str]:
+    from authgate_cli.admin.users import ACTIONS
+
+    out = io.StringIO()
+    status = ACTIONS[action](user_args(action, **kwargs), out)
+    return status, out.getvalue()
+
+
+@pytest.mark.usefixtures("bob")
+def test_show_and_list_never_print_the_password_hash() -> None:
+    status, shown = run("show", json=True)
+    assert status == 0
+    created = json.loads(shown)["created_at"]
+    assert json.loads(shown) == {"tenant_id": "demo", "username": "bob", "failed_logins": 0, "locked_until": 0,
+                                 "user_id": "usr_bob", "name": "Bob", "email": "Bob@Demo.example",
+                                 "email_verified": True, "disabled": False, "must_change_password": False,
+                                 "sessions_valid_after": 0, "created_at": created, "updated_at": created,
+                                 "locked": False}
+    status, text = run("list")
+    assert (status, text.splitlines()) == (0, ["USERNAME  USER_ID  NAME  EMAIL             STATE",
+                                               "bob       usr_bob  Bob   Bob@Demo.example  active"])
+    assert "scrypt" not in shown + text
+
+
+@pytest.mark.usefixtures("bob")
+def test_update_disable_enable_unlock() -> None:
+    from authgate import clock
+    from authgate.stores.users import UserStore
+
+    status, out = run("update", email="bob@new.example", json=True)
+    assert status == 0 and (json.loads(out)["email"], json.loads(out)["email_verified"]) == ("bob@new.example", False)
+    assert [u.username for u in UserStore().by_email("demo", "BOB@NEW.EXAMPLE")] == ["bob"]
+    assert UserStore().by_email("demo", "bob@demo.example") == []
+    assert run("update", name="")[0] == 0 and UserStore().get("demo", "bob").name == ""  # type: ignore[union-attr]
+
+    status, out = run("disable")
+    assert (status, out) == (0, "user bob disabled (its sessions and refresh tokens end now) in tenant demo\n")
+    user = UserStore().get("demo", "bob")
+    assert user is not None and user.disabled and user.sessions_valid_after == clock.seconds()
+    assert not user.issued_in_time(clock.seconds())
+    assert run("enable")[0] == 0
+    user = UserStore().get("demo", "bob")
+    assert user is not None and not user.disabled and user.issued_in_time(clock.seconds())
+    assert not user.issued_in_time(clock.seconds() - 1)  # enabling brings no earlier token back
+
+    UserStore().db.update_item(TableName="UsersTable", Key={"tenant_id": {"S": "demo"}, "username": {"S": "bob"}},
+                               UpdateExpression="SET locked_until = :l, failed_logins = :f",
+                               ExpressionAttributeValues={":l": {"N": str(clock.seconds() + 900)}, ":f": {"N": "4"}})
+    assert json.loads(run("show", json=True)[1])["locked"] is True
+    status, out = run("unlock", json=True)
+    assert status == 0 and (json.loads(out)["locked"], json.loads(out)["failed_logins"]) == (False, 0)
+
+
+@pytest.mark.usefixtures("bob")
+def test_a_change_to_a_user_that_is_not_there_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    line = "authgate users: no user 'carol' in tenant 'demo' (see `authgate users list --tenant demo`)\n"
+    for action in ("show", "update", "disable", "enable", "unlock", "delete"):
+        assert run(action, username="carol", name="Carol") == (2, "")
+        assert capsys.readouterr().err == line, action
+
+
+@pytest.mark.usefixtures("bob")
+def test_delete_removes_the_record() -> None:
+    from authgate.stores.users import UserStore
+
+    status, out = run("delete", json=True)
+    assert (status, json.loads(out)) == (0, {"tenant_id": "demo", "username": "bob", "user_id": "usr_bob",
+                                             "deleted": True})
+    assert UserStore().get("demo", "bob") is None and UserStore().by_email("demo", "bob@demo.example") == []
+    assert UserStore().db.scan(TableName="UsersTable")["Items"] == []
+
+
+@pytest.mark.parametrize(("kwargs", "line"), [
+    ({"email": "bob@"}, "--email 'bob@' is not an email address such as alice@example.com"),
+    ({"email": "bob smith@example.com"}, ("--email 'bob smith@example.com' is not an email address such as "
+                                         "alice@example.com")),
+    ({"email": "a@b@example.com"}, "--email 'a@b@example.com' is not an email address such as alice@example.com"),
+    ({"name": "two\nlines"}, "--name 'two\\nlines' contains the control character U+000A"),
+    ({}, "update needs at least one of --name, --email, --email-verified (see `authgate users update --help`)"),
+    ({"tenant": "bad tenant", "name": "x"}, ("--tenant 'bad tenant' must be printable ASCII without spaces or control "
+                                            "characters")),
+], ids=["no-domain", "space", "two-ats", "control", "nothing", "bad-tenant"])
+def test_bad_update_arguments_are_refused_before_any_stack(kwargs: dict[str, object], line: str) -> None:
+    from authgate_cli.admin import arguments
+    from authgate_cli.admin.users import _validate
+
+    with pytest.raises(arguments.InvalidInput) as refused:
+        _validate(user_args("update", **kwargs))
+    assert str(refused.value) == line
