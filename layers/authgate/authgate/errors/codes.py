@@ -21,6 +21,7 @@ Code = Literal[
     "temporarily_unavailable",
     "invalid_token",
     "insufficient_scope",
+    "insufficient_user_authentication",
     "unauthenticated",
     "not_found",
     "method_not_allowed",

@@ -40,6 +40,12 @@ class AuthorizationCode(NamedTuple):
     dpop_jkt: str | None = None
     # RFC 8707 2: the resource the authorization request named (the token's audience), if any.
     resource: str | None = None
+    # The sign-in that made the grant (users.assurance; OIDC Core 2 auth_time, acr, amr): None, "" and ()
+    # on an item written before they were recorded (its tokens then carry no acr: never enough for
+    # strong authentication).
+    auth_time: int | None = None
+    acr: str = ""
+    amr: tuple[str, ...] = ()
 
 
 # A code's attributes, in `AuthorizationCode`'s order. Items written before an attribute existed
@@ -60,6 +66,9 @@ FIELDS = (
     Field("redirect_uri_sent", "BOOL"),
     Field("dpop_jkt", "S", omit_empty=True),
     Field("resource", "S", omit_empty=True),
+    Field("auth_time", "N", omit_none=True),
+    Field("acr", "S", "", omit_empty=True),
+    Field("amr", "STRINGS", (), omit_empty=True),
 )
 
 

@@ -28,6 +28,11 @@ class RefreshToken(NamedTuple):
     # RFC 8707 2.2: the resource the grant is for (None: the charges API); every token of the
     # family is for it.
     resource: str | None = None
+    # The sign-in that made the grant, copied from its code (users.assurance); every token of the
+    # family keeps it, so a refresh never raises it. None, "" and () on items written before.
+    auth_time: int | None = None
+    acr: str = ""
+    amr: tuple[str, ...] = ()
 
 
 # A token's attributes, in `RefreshToken`'s order; items written before tenant_id, subject, scope
@@ -45,6 +50,9 @@ FIELDS = (
     Field("rotated_to", "S", omit_empty=True),
     Field("dpop_jkt", "S", omit_empty=True),
     Field("resource", "S", omit_empty=True),
+    Field("auth_time", "N", omit_none=True),
+    Field("acr", "S", "", omit_empty=True),
+    Field("amr", "STRINGS", (), omit_empty=True),
 )
 
 

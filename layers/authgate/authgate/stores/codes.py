@@ -18,6 +18,7 @@ from authgate.single_use.codes import AuthorizationCode, from_item, hash_code, t
 from authgate.single_use.errors import CodeAlreadyUsed, CodeExpired, CodeNotFound
 from authgate.stores.base import TableStore
 from authgate.stores.faults import condition_failed
+from authgate.users.assurance import Assurance
 
 
 class CodeStore(TableStore):
@@ -28,8 +29,12 @@ class CodeStore(TableStore):
     def create(self, *, client_id: str, tenant_id: str, redirect_uri: str | None,
                code_challenge: str, code_challenge_method: str, scope: str, subject: str,
                ttl: int | None = None, redirect_uri_sent: bool | None = None,
-               dpop_jkt: str | None = None, resource: str | None = None) -> str:
-        """Store a new code and return it in plain text (the only time it exists unhashed)."""
+               dpop_jkt: str | None = None, resource: str | None = None,
+               assurance: Assurance | None = None) -> str:
+        """Store a new code and return it in plain text (the only time it exists unhashed).
+
+        `assurance` is the sign-in that made the grant (auth_time, acr, amr; users.assurance).
+        """
         code = secrets.token_urlsafe(32)
         now = clock.seconds()
         lifetime = ttl if ttl is not None else get_settings().auth_code_ttl
@@ -39,6 +44,8 @@ class CodeStore(TableStore):
             subject=subject, grant_id=str(uuid.uuid4()), state="issued", issued_at=now, expires_at=now + lifetime,
             redirect_uri_sent=redirect_uri is not None if redirect_uri_sent is None else redirect_uri_sent,
             dpop_jkt=dpop_jkt, resource=resource)
+        if assurance is not None:
+            record = record._replace(**assurance._asdict())
         # 256 random bits never collide in practice; the condition makes sure of it.
         self.upsert(to_item(record), "create", condition="attribute_not_exists(code_hash)")
         return code

@@ -23,6 +23,7 @@ from authgate.single_use.refresh_tokens import FIELDS, RefreshToken, hash_token
 from authgate.stores.base import TableStore
 from authgate.stores.exceptions import StorageUnavailable
 from authgate.stores.faults import cancellation_codes
+from authgate.users.assurance import Assurance
 
 # A token's item: its record and the kind that tells it from a family head.
 ITEM_FIELDS = (*FIELDS, Field("kind", "S", ""))
@@ -56,15 +57,18 @@ class RefreshTokenStore(TableStore):
 
     def start_family(self, *, family_id: str, client_id: str, tenant_id: str, subject: str,
                      scope: str, now: int, ttl: int | None = None, dpop_jkt: str | None = None,
-                     resource: str | None = None) -> str:
+                     resource: str | None = None, assurance: Assurance | None = None) -> str:
         """Issue the first refresh token of a family (one transaction); returns it in plain text.
 
-        `dpop_jkt` binds every token of the family to that DPoP key (RFC 9449 5.0, public clients).
+        `dpop_jkt` binds every token of the family to that DPoP key (RFC 9449 5.0, public clients);
+        `assurance` is the sign-in of the grant (its code's), kept by every token of the family.
         """
         token = secrets.token_urlsafe(32)
         expires_at = now + (ttl if ttl is not None else get_settings().refresh_token_ttl)
         record = RefreshToken(hash_token(token), family_id, client_id, tenant_id, subject, scope,
                               "active", expires_at, now, dpop_jkt=dpop_jkt, resource=resource)
+        if assurance is not None:
+            record = record._replace(**assurance._asdict())
         from botocore.exceptions import ClientError
 
         try:
@@ -98,9 +102,9 @@ class RefreshTokenStore(TableStore):
         from botocore.exceptions import ClientError
 
         token = secrets.token_urlsafe(32)
-        new = RefreshToken(hash_token(token), old.family_id, old.client_id, old.tenant_id, old.subject,
-                           old.scope, "active", old.expires_at, now, dpop_jkt=old.dpop_jkt,
-                           resource=old.resource)
+        # The successor keeps everything of its family but its hash and issue time: a refresh never
+        # raises the grant's assurance (auth_time, acr, amr).
+        new = old._replace(token_hash=hash_token(token), state="active", issued_at=now, rotated_to=None)
         try:
             with self.faults("rotate"):
                 self.db.transact_write_items(TransactItems=[

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from authgate import clock
 from authgate.clients.model import REGISTRATION_SOURCE, Client
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
@@ -54,6 +55,7 @@ from authgate.stores.codes import CodeStore
 from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import TenantStore
 from authgate.tenants.model import Tenant
+from authgate.users.assurance import password_sign_in
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
@@ -243,6 +245,8 @@ def _code_redirect(request: Request, client: Client, auth: AuthorizationRequest,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
         scope=" ".join(auth.scopes), subject=subject, ttl=code_ttl(client),
         dpop_jkt=auth.dpop_jkt, resource=auth.resource,
+        # The password was checked in this request (no session yet): a password sign-in, now.
+        assurance=password_sign_in(clock.seconds()),
     )
     _log("approved", auth)
     params = [("code", code)] + ([("state", auth.state)] if auth.state is not None else [])

@@ -22,6 +22,7 @@ from authgate.single_use.errors import CodeAlreadyUsed, CodeError
 from authgate.stores.codes import CodeStore
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.tenant_cache import get_tenant
+from authgate.users.assurance import Assurance
 
 
 def _invalid_grant(detail: str, internal: str = "") -> ApiError:
@@ -93,6 +94,7 @@ class AuthorizationCodeGrant(Grant):
                 family_id=record.grant_id, client_id=client.client_id, tenant_id=record.tenant_id,
                 subject=record.subject, scope=record.scope, now=req.now,
                 # RFC 9449 5.0: only a public client's refresh tokens are bound to its key.
-                dpop_jkt=req.dpop_jkt if client.is_public else None, resource=record.resource)
+                dpop_jkt=req.dpop_jkt if client.is_public else None, resource=record.resource,
+                assurance=Assurance(record.auth_time, record.acr, record.amr) if record.auth_time is not None else None)
         return issued(req, subject=record.subject, tenant=record.tenant_id, scopes=scopes, audience=resource.resource,
-                      grant_id=record.grant_id, refresh_token=refresh_token)
+                      grant_id=record.grant_id, refresh_token=refresh_token, acr=record.acr, auth_time=record.auth_time)

@@ -64,12 +64,15 @@ class Grant:
 
 
 def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, ...], audience: str,
-           grant_id: str | None = None, refresh_token: str | None = None) -> TokenResult:
+           grant_id: str | None = None, refresh_token: str | None = None,
+           acr: str = "", auth_time: int | None = None) -> TokenResult:
     """Every grant's tail: the access token (RFC 9068), bound to the request's DPoP key if any, and the
     successful response (RFC 6749 5.1) with its token_type (RFC 9449 5: DPoP for a bound token, else
-    Bearer, RFC 6750 4) and the refresh token the grant started or rotated."""
+    Bearer, RFC 6750 4) and the refresh token the grant started or rotated. `acr` and `auth_time`: the
+    user's sign-in behind the grant (RFC 9068 2.2.1), as the code or refresh family recorded it."""
     token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
-                               scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience)
+                               scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience,
+                               acr=acr, auth_time=auth_time)
     return TokenResult(token.token, token.expires_in, token.scope, refresh_token,
                        "DPoP" if req.dpop_jkt else "Bearer")
 

@@ -76,5 +76,7 @@ class RefreshTokenGrant(Grant):
                 raise ApiError("invalid_grant", "The refresh token has been revoked.")
             new_token = presented
         return issued(req, subject=record.subject, tenant=record.tenant_id, scopes=granted, audience=resource.resource,
-                      grant_id=record.family_id, refresh_token=new_token)
+                      grant_id=record.family_id, refresh_token=new_token,
+                      # The family's sign-in, never a newer one: a refresh does not raise the level.
+                      acr=record.acr, auth_time=record.auth_time)
 
