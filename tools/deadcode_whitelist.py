@@ -64,3 +64,7 @@ fresh_origins
 roomy_limits
 small_limits
 roles
+bob
+# users.model.SecondFactors: read by the sign-in step and the account page that are wired next.
+totp_pending
+sessions_valid_after

@@ -1,4 +1,5 @@
-"""`authgate users create`: add a user (password stored as scrypt only) to a tenant.
+"""`authgate users create | reset-mfa`: add a user (password stored as scrypt only) to a tenant; remove a user's
+second factors and end their sessions.
 
 The password is read from --password-stdin or prompted for, never taken as an argument that
 would land in shell history; without a terminal to prompt on, --password-stdin is required.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import json
 import sys
 import unicodedata
 from typing import IO, Any
@@ -24,8 +26,7 @@ MAX_USERNAME = 128
 
 def check_create(args: argparse.Namespace, stdin: IO[str] | None = None) -> None:
     """Refuse bad arguments, and a prompt nobody can answer, before any stack is looked up."""
-    arguments.identifier(args.tenant, "--tenant")
-    arguments.text(args.username, "--username", limit=MAX_USERNAME)
+    check_target(args)
     if not args.password_stdin and not (stdin or sys.stdin).isatty():
         raise arguments.InvalidInput("no terminal to ask for the password on: pipe it in with --password-stdin")
 
@@ -68,17 +69,53 @@ def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[s
     return 0
 
 
-def _run(args: argparse.Namespace) -> int:
+def reset_mfa(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    """Remove every second factor (one-time codes, recovery codes) of a user and end their sessions: a person who
+    lost their authenticator enrols again at the next sign-in."""
+    from authgate.stores.user_factors import UserFactorStore
+    from authgate.users.errors import UserNotFound
+
     try:
-        check_create(args)
+        check_target(args)
+        arguments.existing_tenant(args.tenant)
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate users: {exc}\n")
         return 2
-    return target.run(args, "users", lambda: create_user(args))
+    try:
+        ended = UserFactorStore().reset(args.tenant, args.username)
+    except UserNotFound:
+        sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
+        return 1
+    if args.json:
+        out.write(json.dumps({"tenant_id": args.tenant, "username": args.username, "second_factors": [],
+                              "sessions_valid_after": ended}) + "\n")
+    else:
+        out.write(f"second factors of {args.username} in tenant {args.tenant} removed; "
+                  "sessions_valid_after set to now\n")
+    return 0
+
+
+def check_target(args: argparse.Namespace) -> None:
+    arguments.identifier(args.tenant, "--tenant")
+    arguments.text(args.username, "--username", limit=MAX_USERNAME)
+
+
+ACTIONS = {"create": (check_create, create_user), "reset-mfa": (check_target, reset_mfa)}
+
+
+def _run(args: argparse.Namespace) -> int:
+    check, action = ACTIONS[args.users_command]
+    try:
+        check(args)
+    except arguments.InvalidInput as exc:
+        sys.stderr.write(f"authgate users: {exc}\n")
+        return 2
+    return target.run(args, "users", lambda: action(args))
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("users", help="manage users (create)", description="Manage users of a tenant.")
+    parser = subparsers.add_parser("users", help="manage users (create, reset-mfa)",
+                                   description="Manage users of a tenant.")
     sub = parser.add_subparsers(dest="users_command", required=True, metavar="ACTION")
     create = sub.add_parser("create", help="add a user; the password is stored as scrypt")
     create.add_argument("--tenant", required=True)
@@ -87,3 +124,11 @@ def register(subparsers: Any) -> None:
     create.add_argument("--overwrite", action="store_true", help="replace an existing user's password")
     target.add_arguments(create)
     create.set_defaults(func=_run)
+    reset = sub.add_parser("reset-mfa", help="remove a user's second factors and end their sessions",
+                           description="Remove every second factor of a user (one-time codes and recovery codes) "
+                                       "and end the sessions and refresh tokens issued to them before now.")
+    reset.add_argument("--tenant", required=True)
+    reset.add_argument("--username", required=True)
+    reset.add_argument("--json", action="store_true", help="machine-readable output")
+    target.add_arguments(reset)
+    reset.set_defaults(func=_run)

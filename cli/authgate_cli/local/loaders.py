@@ -42,18 +42,22 @@ def clients(items: list[dict[str, Any]], dynamodb: Any = None) -> int:
 
 
 def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
-    """The "users" section: [{"tenant_id", "username", "password"}]; returns the count.
+    """The "users" section: [{"tenant_id", "username", "password", "totp_secret"?}]; returns the count.
 
     A seeded password is hashed once per process (a local stack and the tests reseed often, and
-    each hash costs 128 MiB and most of a second); every user still gets its own salt.
+    each hash costs 128 MiB and most of a second); every user still gets its own salt. A
+    `totp_secret` (base32) becomes the user's confirmed one-time-code secret, sealed under the
+    stack's session secret as any enrolled one is.
     """
-    from authgate.stores.users import UserStore
+    from authgate.stores.user_factors import UserFactorStore
 
-    store = UserStore(dynamodb)
+    store = UserFactorStore(dynamodb)
     count = 0
     for entry in items:
         tenant, username = str(entry["tenant_id"]), str(entry["username"])
         store.put_hash(tenant, username, _seeded_hash(tenant, username, str(entry["password"])))
+        if entry.get("totp_secret"):
+            store.set_totp(tenant, username, str(entry["totp_secret"]))
         count += 1
     return count
 

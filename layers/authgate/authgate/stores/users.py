@@ -8,7 +8,9 @@ passwords look the same to the caller and cost one scrypt each.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from authgate import clock, records
 from authgate.records import n, s
@@ -28,6 +30,17 @@ from authgate.users.passwords import check_password, dummy_hash, hash_password, 
 
 # The stored record: a User's fields and what only the store sees.
 ITEM_FIELDS = (*FIELDS, records.Field("password_hash", "S", "", public=False), records.Field("created_at", "N", 0))
+
+
+class Success(NamedTuple):
+    """What a correct credential writes beside the throttle's reset: `set` ("SET a = :a, ..."), `other`
+    clauses ("DELETE ...", "REMOVE ..." parts are not allowed: REMOVE is the throttle's), their
+    values, and a condition that must still hold (else the attempt failed)."""
+
+    set: str = ""
+    values: Mapping[str, Any] = MappingProxyType({})
+    condition: str = ""
+    other: str = ""
 
 
 def key(tenant_id: str, username: str) -> dict[str, Any]:
@@ -58,6 +71,25 @@ class UserStore(TableStore):
 
     def verify(self, tenant_id: str, username: str, password: str) -> LoginResult:
         """Check a password under the throttling rules of authgate.users.model."""
+        def check(stored: dict[str, Any]) -> Success | None:
+            if not check_password(password, stored["password_hash"]):
+                return None
+            if needs_rehash(stored["password_hash"]):
+                # The same write: the password, known good now, at the current cost.
+                return Success("SET password_hash = :hash", {":hash": s(hash_password(password))})
+            return Success()
+
+        return self.attempt(tenant_id, username, check, refused_work=lambda: check_password(password, dummy_hash()))
+
+    def attempt(self, tenant_id: str, username: str, check: Callable[[dict[str, Any]], Success | None], *,
+                refused_work: Callable[[], object] = lambda: None) -> LoginResult:
+        """One sign-in attempt with any credential, under the account's throttle (authgate.users.model).
+
+        `check(stored)` judges the credential against the reserved item (ITEM_FIELDS values plus the
+        raw item under "item") and returns the Success write, or None. A Success whose condition fails
+        (a one-time code's step used since) counts as a failure. `refused_work` is what a refused
+        attempt does instead, so refusals cost what a check costs (a password's scrypt).
+        """
         from botocore.exceptions import ClientError
 
         now = clock.seconds()
@@ -83,23 +115,16 @@ class UserStore(TableStore):
         except ClientError as exc:
             if not condition_failed(exc):
                 raise
-            check_password(password, dummy_hash())
+            refused_work()
             old = exc.response.get("Item")
             if not old:
                 return LoginResult(False, "invalid")
             locked = records.from_item(FIELDS, old)["locked_until"] > now
             return LoginResult(False, "locked" if locked else "throttled")
 
-        stored = records.from_item(ITEM_FIELDS, reserved)
-        if check_password(password, stored["password_hash"]):
-            update, values = "SET failed_logins = :zero", {":zero": n(0)}
-            if needs_rehash(stored["password_hash"]):
-                # The same write: the password, known good now, at the current cost.
-                update, values = update + ", password_hash = :hash", {**values, ":hash": s(hash_password(password))}
-            with self.faults("success"):
-                self.db.update_item(TableName=self.table, Key=item_key,
-                                    UpdateExpression=update + " REMOVE next_attempt_at, locked_until",
-                                    ExpressionAttributeValues=values)
+        stored = {**records.from_item(ITEM_FIELDS, reserved), "item": reserved}
+        success = check(stored)
+        if success is not None and self._succeeded(item_key, success):
             return LoginResult(True, "ok", subject=username)
 
         failures = int(stored["failed_logins"])
@@ -122,3 +147,22 @@ class UserStore(TableStore):
                     if not condition_failed(exc):
                         raise
         return LoginResult(False, "invalid")
+
+    def _succeeded(self, item_key: dict[str, Any], success: Success) -> bool:
+        """The success write: failures reset, the window and lock gone, plus the credential's own
+        changes; False when its condition no longer holds (nothing written)."""
+        from botocore.exceptions import ClientError
+
+        sets = ["failed_logins = :zero", *([success.set.removeprefix("SET ")] if success.set else [])]
+        update = "SET " + ", ".join(sets) + " REMOVE next_attempt_at, locked_until" + (
+            f" {success.other}" if success.other else "")
+        extra = {"ConditionExpression": success.condition} if success.condition else {}
+        try:
+            with self.faults("success"):
+                self.db.update_item(TableName=self.table, Key=item_key, UpdateExpression=update,
+                                    ExpressionAttributeValues={":zero": n(0), **success.values}, **extra)
+        except ClientError as exc:
+            if not condition_failed(exc):
+                raise
+            return False
+        return True

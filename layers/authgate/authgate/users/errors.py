@@ -9,3 +9,11 @@ from __future__ import annotations
 
 class UserExists(ValueError):
     """A new user under a username the tenant already has (create never overwrites unless told)."""
+
+
+class UserNotFound(LookupError):
+    """No user with this username in the tenant (an operator's or an enrolment's target)."""
+
+
+class NoPendingEnrolment(LookupError):
+    """A one-time-code enrolment confirmed without one started, expired, or replaced meanwhile."""
