@@ -31,7 +31,8 @@ RUNTIME = ROOT / "layers" / "authgate" / "authgate"
 REQUIREMENTS = ROOT / "layers" / "authgate" / "requirements.txt"
 SEEDS = sorted((ROOT / "cli" / "authgate_cli" / "local").glob("*seed*.json"))
 # Member names whose string values are credentials in a seed file (private JWK members too).
-SECRET_MEMBERS = frozenset({"secret", "password", "value", "client_secret", "d", "p", "q", "dp", "dq", "qi", "k"})
+SECRET_MEMBERS = frozenset({"secret", "password", "value", "client_secret", "totp_secret", "d", "p", "q", "dp", "dq",
+                            "qi", "k"})
 MIN_SECRET_LENGTH = 8  # shorter strings (e.g. a JWK's "e": "AQAB") would match by chance
 
 

@@ -76,6 +76,9 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("AUTHGATE_ISSUER", ISSUER)
     monkeypatch.setenv("AUTHGATE_STAGE", "local")
+    # One session secret for every test: what is sealed under it (the demo seed's one-time-code secret)
+    # opens again after any cache reset.
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "test-session-secret-0123456789abcdef")
     with mock_aws():
         caches.reset()
         aws_state.create_tables()

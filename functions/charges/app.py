@@ -10,21 +10,26 @@ from __future__ import annotations
 
 from authgate.charges import service
 from authgate.charges.idempotency import KeyedRequest, recorded
-from authgate.failures import api_error
+from authgate.failures import api_error, as_api_error
 from authgate.http.app import App, Route
 from authgate.http.body import json_object
 from authgate.http.request import Request
 from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
 from authgate.limits.limiter import enforce
-from authgate.tokens.guard import require_bearer, require_bearer_with
+from authgate.tenants.errors import StrongAuthenticationRequired
+from authgate.tokens.guard import require_bearer, require_bearer_with, step_up_challenge
 
 
 def create_charge(request: Request) -> Response:
     keyed = KeyedRequest.of(request)
     principal, record = require_bearer_with(request, "charges:write", keyed.prefetch)
     enforce(request, principal)
-    created = service.create_charge(principal, json_object(request), keyed.require(), recorded(record))
+    try:
+        created = service.create_charge(principal, json_object(request), keyed.require(), recorded(record))
+    except StrongAuthenticationRequired as weak:
+        # RFC 9470 3: the challenge names what the token's sign-in lacks; nothing was written.
+        raise step_up_challenge(as_api_error(weak), request, weak) from None
     # Charges are account data: never stored by a cache (RFC 9111 5.2.2.5).
     response = Response(created.status, created.body, {
         "Content-Type": "application/json", **NO_STORE, "Location": f"{base_url(request)}/charges/{created.charge_id}",

@@ -32,7 +32,8 @@ def test_a_new_tenant_gets_its_first_client_and_charge(local_stack: LocalStack) 
     assert json.loads(created.stdout) == {"tenant_id": "e2e-globex", "name": "Globex", "currencies": ["gbp"],
                                           "forbidden_scopes": [], "approved_clients": [],
                                           "client_metadata_hosts": [], "registered_clients": False,
-                                          "registered_clients_cap": 100, "login_domains": []}
+                                          "registered_clients_cap": 100, "login_domains": [], "sca_threshold": None,
+                                          "sca_max_age": 300, "require_mfa": False}
     shown = admin(local_stack, "tenants", "show", "e2e-globex")
     assert shown.returncode == 0 and shown.stdout.splitlines()[:3] == [
         "tenant_id:              e2e-globex", "name:                   Globex", "currencies:             gbp"]
@@ -109,13 +110,13 @@ def test_update_changes_each_setting_and_the_authorization_endpoint_obeys(local_
     updated = admin(local_stack, "tenants", "update", "e2e-initech", "--name", "Initech", "--currency", "eur",
                     "--currency", "usd", "--forbid-scope", "charges:refund", "--approve-client", "e2e-initech-web",
                     "--client-metadata-host", ".initech.example", "--no-registered-clients",
-                    "--registered-clients-cap", "3", "--json")
+                    "--registered-clients-cap", "3", "--sca-threshold", "5000", "--sca-max-age", "120", "--json")
     assert updated.returncode == 0, updated.stderr
     assert json.loads(updated.stdout) == {
         "tenant_id": "e2e-initech", "name": "Initech", "currencies": ["eur", "usd"],
         "forbidden_scopes": ["charges:refund"], "approved_clients": ["e2e-initech-web"],
         "client_metadata_hosts": [".initech.example"], "registered_clients": False, "registered_clients_cap": 3,
-        "login_domains": []}
+        "login_domains": [], "sca_threshold": 5000, "sca_max_age": 120, "require_mfa": False}
     assert admin(local_stack, "tenants", "show", "e2e-initech").stdout.splitlines() == [
         "tenant_id:              e2e-initech",
         "name:                   Initech",
@@ -126,6 +127,9 @@ def test_update_changes_each_setting_and_the_authorization_endpoint_obeys(local_
         "registered_clients:     no",
         "registered_clients_cap: 3",
         "login_domains:          -",
+        "sca_threshold:          5000",
+        "sca_max_age:            120",
+        "require_mfa:            no",
     ]
     refused = authorize(local_stack.base_url, client_id, "e2e-initech")
     assert (refused.status_code, refused.headers["Content-Type"], "Location" in refused.headers) == (

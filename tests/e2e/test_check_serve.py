@@ -17,9 +17,11 @@ import pytest
 from junitparser import JUnitXml
 
 from tests.e2e.conftest import LocalStack, authgate_command, start_stack, stop_stack
+from tests.e2e.flows import Flows
 
 pytestmark = pytest.mark.e2e
-MUTATING = {"mutating.token", "mutating.insufficient-scope", "mutating.idempotent-replay", "mutating.rate-limit"}
+MUTATING = {"mutating.token", "mutating.insufficient-scope", "mutating.idempotent-replay", "mutating.sca-challenge",
+            "mutating.rate-limit"}
 
 
 def run_check(base_url: str, *args: str) -> tuple[int, dict, str]:
@@ -46,15 +48,15 @@ def test_the_local_stack_keeps_the_error_contract(base_url, tmp_path):
     assert findings == [], json.dumps(findings, indent=2)
     assert code == 0 and report["exit_code"] == 0
     seen = outcomes(report)
-    assert len(seen) == 23
+    assert len(seen) == 24
     for name, outcome in seen.items():
         if name in MUTATING:
             assert outcome == "skip", name
         elif not limited_by_the_stack(report, name):
             assert outcome == "pass", (name, outcome)
-    assert stderr.splitlines()[-1] == "[23/23] problem-types.resolve: pass"
+    assert stderr.splitlines()[-1] == "[24/24] problem-types.resolve: pass"
     [suite] = list(JUnitXml.fromfile(str(junit)))
-    assert (suite.tests, suite.failures) == (23, 0)
+    assert (suite.tests, suite.failures) == (24, 0)
 
 
 def test_the_served_openapi_document_gives_no_defect(base_url):
@@ -79,8 +81,14 @@ def own_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
 
 
 def test_the_state_changing_probes_pass_on_a_stack_of_their_own(own_stack):
+    """With alice's token from a password sign-in, a charge at the demo tenant's threshold gets the RFC 9470
+    challenge (mutating.sca-challenge)."""
+    flows = Flows(own_stack.base_url)
+    code_, verifier = flows.authorize()
+    user_token = flows.exchange(code_, verifier).json()["access_token"]
     code, report, stderr = run_check(own_stack.base_url, "--api-key", "demo-api-key", "--mutating",
-                                     "--client-id", "demo-service", "--client-secret", "demo-service-secret")
+                                     "--client-id", "demo-service", "--client-secret", "demo-service-secret",
+                                     "--user-token", user_token, "--sca-amount", "10000")
     findings = [dict(f, probe=p["name"]) for p in report["probes"] for f in p["findings"]]
     assert findings == [], json.dumps(findings, indent=2)
     assert set(outcomes(report).values()) == {"pass"} and code == 0
@@ -88,3 +96,4 @@ def test_the_state_changing_probes_pass_on_a_stack_of_their_own(own_stack):
     assert burst["notes"][0].startswith("429 after ") and burst["notes"][0].endswith("Retry-After 1")
     assert stderr.startswith(f"authgate check: --mutating will, on {own_stack.base_url}:\n")
     assert "demo-service-secret" not in stderr + json.dumps(report)
+    assert user_token.split(".")[2] not in stderr + json.dumps(report)

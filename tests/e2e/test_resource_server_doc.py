@@ -3,13 +3,14 @@
 The code between the resource-server markers is executed with its four constants pointed at the
 running stack and a resource registered by `authgate resources create`; tokens from real token
 requests then meet every branch: accepted, another resource's token, missing scope (step-up),
-revoked, no token.
+a sign-in too weak or too old (RFC 9470), revoked, no token.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,18 @@ def test_the_documented_resource_server_against_authgate(local_stack: LocalStack
     assert refusal(rs, f"Bearer {charges}", "mcp:read") == (
         401, ('Bearer error="invalid_token", error_description="The access token is not valid here.", '
              f'resource_metadata="{METADATA_URL}"'))
+
+    # RFC 9470: a client's own token is not subject; a person's password-only or stale sign-in is challenged.
+    rs["require_strong_sign_in"](claims)
+    person = {**claims, "sub": "alice", "client_id": "demo-web", "acr": "password", "auth_time": int(time.time())}
+    with pytest.raises(rs["Refused"]) as weak:
+        rs["require_strong_sign_in"](person)
+    assert (weak.value.status, weak.value.challenge()) == (401, (
+        'Bearer error="insufficient_user_authentication", error_description="A stronger or more recent sign-in is '
+        f'needed.", acr_values="mfa", max_age="300", resource_metadata="{METADATA_URL}"'))
+    with pytest.raises(rs["Refused"]):
+        rs["require_strong_sign_in"]({**person, "acr": "mfa", "auth_time": int(time.time()) - 301})
+    rs["require_strong_sign_in"]({**person, "acr": "mfa", "auth_time": int(time.time()) - 10})
 
     revoked = requests.post(f"{base}/oauth/revoke", data={"token": reader}, auth=SERVICE, timeout=10)
     assert (revoked.status_code, revoked.json()) == (200, {})

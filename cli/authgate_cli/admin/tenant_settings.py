@@ -5,8 +5,9 @@ read and checked, and its help; the commands' flags, the Tenant they build, the 
 all come from `SETTINGS`. A new tenant setting is one more line here (and its field in the store).
 
 Kinds: "text" (one value), "list" (repeat the flag; order kept, duplicates dropped), "set" (the
-same, order meaningless), "switch" (--flag / --no-flag), "number". On `update`, a list or set flag
-replaces the whole list and `--no-FLAG` empties it; a flag not given leaves the setting as it is.
+same, order meaningless), "switch" (--flag / --no-flag), "number", "optional" (a number or none:
+`--no-FLAG` on update). On `update`, a list or set flag replaces the whole list and `--no-FLAG`
+empties it; a flag not given leaves the setting as it is.
 """
 
 from __future__ import annotations
@@ -19,9 +20,13 @@ from typing import Any, Literal, NamedTuple
 
 from authgate_cli.admin import arguments
 
-Kind = Literal["text", "list", "set", "switch", "number"]
+Kind = Literal["text", "list", "set", "switch", "number", "optional"]
 NAME_MAX = 200
 CAP_RANGE = (1, 100_000)
+# RFC 9470 max_age a tenant may ask of a charge's sign-in: a second to a day.
+SCA_MAX_AGE_RANGE = (1, 86_400)
+# What `--no-FLAG` of an "optional" setting stores (read as None: the setting is off).
+_OFF = ""
 # Tenant and client ids end up in keys, tokens and log lines: a letter or digit, then letters,
 # digits, ".", "_" or "-" ("#" separates parts of the limiter's keys, so never in an id).
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -96,6 +101,25 @@ def _cap(value: str) -> int:
     return number
 
 
+def _number(flag: str, value: str, low: int, high: int, unit: str = "") -> int:
+    """An integer from `low` to `high`, or InvalidInput naming the flag."""
+    number = int(value) if value.isascii() and value.isdigit() else low - 1
+    if not low <= number <= high:
+        raise InvalidInput(f"{flag} must be an integer from {low} to {high}{unit}, got {value!r}")
+    return number
+
+
+def _sca_threshold(value: str) -> int | None:
+    """A charge amount in minor units (1 to the largest charge), or off (--no-sca-threshold)."""
+    from authgate.charges.model import MAX_AMOUNT
+
+    return None if value == _OFF else _number("--sca-threshold", value, 1, MAX_AMOUNT, " (minor units)")
+
+
+def _sca_max_age(value: str) -> int:
+    return _number("--sca-max-age", value, *SCA_MAX_AGE_RANGE, " seconds")
+
+
 class Setting(NamedTuple):
     """One tenant setting: its Tenant field, its flag, its kind, how one value is read, and its help."""
 
@@ -128,6 +152,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("login_domains", "--login-domain", "list", _login_domain,
             "email domain whose users sign in with their email address and no organisation to type (repeat; "
             "a domain belongs to one tenant; docs/users.md)", "DOMAIN"),
+    Setting("sca_threshold", "--sca-threshold", "optional", _sca_threshold,
+            "charges of at least AMOUNT (minor units) need a user's sign-in with a second factor (RFC 9470; "
+            "docs/strong-authentication.md); tokens without a user are not subject", "AMOUNT"),
+    Setting("sca_max_age", "--sca-max-age", "number", _sca_max_age,
+            "how old that sign-in may be, in seconds (default 300)", "SECONDS"),
+    Setting("require_mfa", "--require-mfa", "switch", bool,
+            "whether every sign-in of its users needs a second factor (acr mfa); users without one enrol at their "
+            "next sign-in"),
 )
 
 
@@ -143,6 +175,9 @@ def add_flags(parser: argparse.ArgumentParser, *, update: bool) -> None:
                                     help=f"empty the {s.flag} list")
         else:
             parser.add_argument(s.flag, dest=s.field, default=None, metavar=s.metavar, help=s.help)
+            if s.kind == "optional" and update:
+                parser.add_argument(f"--no-{s.flag[2:]}", dest=s.field, action="store_const", const=_OFF,
+                                    help=f"turn {s.flag} off")
 
 
 def given(args: argparse.Namespace) -> dict[str, Any]:
@@ -191,6 +226,8 @@ def shown(value: Any) -> str:
     """One setting's value in text output."""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if value is None:
+        return "-"
     if isinstance(value, (list, tuple, frozenset, set)):
         return " ".join(sorted(value) if isinstance(value, (frozenset, set)) else value) or "-"
     return str(value)

@@ -1,4 +1,5 @@
-"""`authgate users create | list | show | update | disable | enable | delete | reset-password | unlock`.
+"""`authgate users create | list | show | update | disable | enable | delete | reset-password | unlock |
+reset-mfa`.
 
 A user is (tenant, username) with a stable `user_id`, a display name, an email and whether it is
 verified (docs/users.md). Passwords are read from --password-stdin or prompted for, never taken as
@@ -258,10 +259,36 @@ def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     return 0
 
 
+def reset_mfa(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    """Remove every second factor (one-time codes, recovery codes) of a user and end their sessions: a person who
+    lost their authenticator enrols again at the next sign-in."""
+    from authgate.stores.user_factors import UserFactorStore
+    from authgate.users.errors import UserNotFound
+
+    try:
+        check_user(args)
+        arguments.existing_tenant(args.tenant)
+    except arguments.InvalidInput as exc:
+        sys.stderr.write(f"authgate users: {exc}\n")
+        return 2
+    try:
+        ended = UserFactorStore().reset(args.tenant, args.username)
+    except UserNotFound:
+        sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
+        return 1
+    if args.json:
+        out.write(json.dumps({"tenant_id": args.tenant, "username": args.username, "second_factors": [],
+                              "sessions_valid_after": ended}) + "\n")
+    else:
+        out.write(f"second factors of {args.username} in tenant {args.tenant} removed; "
+                  "sessions_valid_after set to now\n")
+    return 0
+
+
 ACTIONS: dict[str, Callable[[argparse.Namespace], int]] = {
     "create": create_user, "list": list_users, "show": show_user, "update": update_user,
     "disable": disable_user, "enable": enable_user, "delete": delete_user, "reset-password": reset_password,
-    "unlock": unlock_user,
+    "unlock": unlock_user, "reset-mfa": reset_mfa,
 }
 
 
@@ -294,7 +321,7 @@ def _run(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "users", help="manage users (create, list, show, update, disable, enable, delete, reset-password, unlock, "
-                 "sessions, revoke-sessions)",
+                 "reset-mfa, sessions, revoke-sessions)",
         description="Manage the users of a tenant.")
     sub = parser.add_subparsers(dest="users_command", required=True, metavar="ACTION")
     create = sub.add_parser("create", help="add a user; the password is stored as scrypt")
@@ -307,7 +334,10 @@ def register(subparsers: Any) -> None:
     reset = sub.add_parser("reset-password", help="set a temporary password the user must change at the next "
                                                   "sign-in; end its sessions and refresh tokens")
     unlock = sub.add_parser("unlock", help="clear the user's sign-in throttle (failed attempts and lock)")
-    for action in (create, listing, show, update, disable, enable, delete, reset, unlock):
+    mfa = sub.add_parser("reset-mfa", help="remove a user's second factors and end their sessions",
+                         description="Remove every second factor of a user (one-time codes and recovery codes) "
+                                     "and end the sessions and refresh tokens issued to them before now.")
+    for action in (create, listing, show, update, disable, enable, delete, reset, unlock, mfa):
         action.add_argument("--tenant", required=True)
         if action is not listing:
             action.add_argument("--username", required=True)
@@ -321,7 +351,7 @@ def register(subparsers: Any) -> None:
     for action in (create, reset):
         action.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
     create.add_argument("--overwrite", action="store_true", help="replace an existing user (a new user_id)")
-    for action in (create, listing, show, update, disable, enable, delete, reset, unlock):
+    for action in (create, listing, show, update, disable, enable, delete, reset, unlock, mfa):
         action.add_argument("--json", action="store_true", help="machine-readable output")
         target.add_arguments(action)
         action.set_defaults(func=_run)

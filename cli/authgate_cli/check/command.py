@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 ENV_API_KEY = "AUTHGATE_CHECK_API_KEY"
 ENV_CLIENT_SECRET = "AUTHGATE_CHECK_CLIENT_SECRET"
+ENV_USER_TOKEN = "AUTHGATE_CHECK_USER_TOKEN"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,6 +49,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mutating.add_argument("--read-scope", default="charges:read", help="a scope that may not create (403 probe)")
     mutating.add_argument("--currency", default="usd", help="currency of the one charge created (default usd)")
     mutating.add_argument("--amount", type=int, default=100, help="its amount in minor units (default 100)")
+    mutating.add_argument("--user-token", default=None, metavar="TOKEN",
+                          help=f"a user's access token from a password-only sign-in (default ${ENV_USER_TOKEN}); with "
+                               "--sca-amount, a charge of that amount must be refused with the RFC 9470 challenge")
+    mutating.add_argument("--sca-amount", type=int, default=None, metavar="AMOUNT",
+                          help="a charge amount at or above the tenant's --sca-threshold (minor units)")
     mutating.add_argument("--burst", type=int, default=100, metavar="N",
                           help="at most N requests in the rate-limit burst (default 100)")
     mutating.add_argument("--burst-seconds", type=float, default=30.0, metavar="S",
@@ -138,7 +144,8 @@ def main(args: argparse.Namespace) -> int:
         client_secret=args.client_secret or os.environ.get(ENV_CLIENT_SECRET) or None, mutating=args.mutating,
         resource="/" + args.resource.lstrip("/"), scope=args.scope, read_scope=args.read_scope,
         audience=args.audience, currency=args.currency, amount=args.amount, burst=args.burst,
-        burst_seconds=args.burst_seconds, user_headers=headers)
+        burst_seconds=args.burst_seconds, user_headers=headers,
+        user_token=args.user_token or os.environ.get(ENV_USER_TOKEN) or None, sca_amount=args.sca_amount)
     if args.list and args.openapi is None:
         return _list(suites.authgate_suite(options, "RUNID"))
     if not args.base_url:
@@ -147,8 +154,9 @@ def main(args: argparse.Namespace) -> int:
         base_url = base_url_of(args.base_url)
     except InvalidBaseUrl as exc:
         return _fail(str(exc))
-    if args.timeout <= 0 or args.max_time <= 0 or args.burst < 1 or args.burst_seconds <= 0 or args.amount < 1:
-        return _fail("--timeout, --max-time, --burst, --burst-seconds and --amount must be positive")
+    if args.timeout <= 0 or args.max_time <= 0 or args.burst < 1 or args.burst_seconds <= 0 or args.amount < 1 \
+            or (args.sca_amount is not None and args.sca_amount < 1):
+        return _fail("--timeout, --max-time, --burst, --burst-seconds, --amount and --sca-amount must be positive")
     if options.mutating:
         if args.openapi:
             return _fail("--mutating runs authgate's probes; it cannot be combined with --openapi")

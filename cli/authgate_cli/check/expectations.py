@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -193,6 +194,25 @@ def _judge_challenge(value: str | None, expect: Expect, add: Callable[..., None]
         add(expect.challenge_rule, f"challenge error={error!r}, expected \"{expect.challenge_error}\"")
     if expect.challenge_scope is not None:
         _judge_step_up(params, expect.challenge_scope, add)
+    if error == "insufficient_user_authentication":
+        _judge_authentication_step_up(params, add)
+
+
+# RFC 9470 3: acr_values is a space-separated list of acr values; RFC 6749 A-style visible ASCII tokens.
+_ACR = re.compile(r"[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*")
+
+
+def _judge_authentication_step_up(params: dict[str, str], add: Callable[..., None]) -> None:
+    """RFC 9470 3: what the client must obtain (acr_values, max_age), in a syntax it can send back as is."""
+    rule = "step-up-authentication-challenge"
+    acr_values, max_age = params.get("acr_values"), params.get("max_age")
+    if acr_values is None and max_age is None:
+        add(rule, "the insufficient_user_authentication challenge names neither acr_values nor max_age: the client "
+                  "cannot tell what to ask for (RFC 9470 3)")
+    if acr_values is not None and not _ACR.fullmatch(acr_values):
+        add(rule, f"acr_values=\"{acr_values[:100]}\" is not a space-separated list of acr values (RFC 9470 3)")
+    if max_age is not None and not (max_age.isascii() and max_age.isdigit()):
+        add(rule, f"max_age=\"{max_age[:100]}\" is not a number of seconds (RFC 9470 3)")
 
 
 def _judge_step_up(params: dict[str, str], needed: str, add: Callable[..., None]) -> None:

@@ -94,6 +94,9 @@ _RULES = (
     Rule("step-up-challenge", "The insufficient_scope challenge names the scopes the operation needs (scope=) "
          "and the resource's metadata (resource_metadata=), so a client can ask for them without help.",
          "RFC 6750 3.1; RFC 9728 5.1; MCP authorization, scope challenges"),
+    Rule("step-up-authentication-challenge", "A charge above the strong-authentication threshold with a user's "
+         "password-only token gets 401 with error=\"insufficient_user_authentication\" and a challenge a client can "
+         "act on: acr_values= (space-separated values) and/or max_age= (seconds, digits only).", "RFC 9470 3"),
     # Idempotency and limits (contract 7.6, 8).
     Rule("idempotent-replay", "A retry with the same Idempotency-Key returns the same resource, not a new one.",
          "contract 7.6; draft-ietf-httpapi-idempotency-key-header 2.6"),

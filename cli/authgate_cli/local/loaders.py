@@ -47,20 +47,24 @@ PROFILE_FIELDS = ("user_id", "name", "email", "email_verified")
 
 def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
     """The "users" section: [{"tenant_id", "username", "password", "user_id"?, "name"?, "email"?,
-    "email_verified"?}]; returns the count. A seeded user keeps its `user_id` across restarts when the
-    seed names one (the demo's alice does).
+    "email_verified"?, "totp_secret"?}]; returns the count. A seeded user keeps its `user_id` across
+    restarts when the seed names one (the demo's alice and bob do).
 
     A seeded password is hashed once per process (a local stack and the tests reseed often, and
-    each hash costs 128 MiB and most of a second); every user still gets its own salt.
+    each hash costs 128 MiB and most of a second); every user still gets its own salt. A
+    `totp_secret` (base32) becomes the user's confirmed one-time-code secret, sealed under the
+    stack's session secret as any enrolled one is.
     """
-    from authgate.stores.users import UserStore
+    from authgate.stores.user_factors import UserFactorStore
 
-    store = UserStore(dynamodb)
+    store = UserFactorStore(dynamodb)
     count = 0
     for entry in items:
         tenant, username = str(entry["tenant_id"]), str(entry["username"])
         profile = {name: entry[name] for name in PROFILE_FIELDS if name in entry}
         store.put_hash(tenant, username, _seeded_hash(tenant, username, str(entry["password"])), **profile)
+        if entry.get("totp_secret"):
+            store.set_totp(tenant, username, str(entry["totp_secret"]))
         count += 1
     return count
 

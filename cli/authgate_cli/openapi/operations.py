@@ -345,7 +345,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "codes": _BEARER_CODES + ("malformed_json", "validation_failed", "invalid_idempotency_key",
                                   "idempotency_key_reused", "idempotency_request_in_progress", "invoice_locked",
                                   "invoice_already_paid", "currency_not_enabled", "invoice_not_found",
-                                  "concurrent_update"),
+                                  "concurrent_update", "insufficient_user_authentication"),
         "responses": {
             "201": _json(_ref("Charge"), "Created.", headers={"Location": {"schema": _STR}}),
             "200": _json(_ref("Charge"), "Replay of an earlier request with the same Idempotency-Key "

@@ -24,6 +24,7 @@ from authgate.billing.errors import (
 )
 from authgate.clients.errors import MetadataRefused
 from authgate.errors import ApiError, FieldError
+from authgate.errors.challenges import StepUp, bearer
 from authgate.errors.model import retry_after
 from authgate.single_use.errors import (
     CodeAlreadyUsed,
@@ -32,6 +33,7 @@ from authgate.single_use.errors import (
     RotationFailed,
 )
 from authgate.stores.exceptions import ConcurrentUpdate, SecretUnusable, StorageUnavailable
+from authgate.tenants.errors import StrongAuthenticationRequired
 
 # How soon a client told "not now" may come back (RFC 9110 10.2.3); storage retries and
 # conflicts resolve within a second.
@@ -125,6 +127,14 @@ def _rotation_failed(exc: RotationFailed) -> ApiError:
     return ApiError("invalid_grant", "The refresh token has been revoked.")
 
 
+def _strong_authentication(exc: StrongAuthenticationRequired) -> ApiError:
+    # RFC 9470 3; at a resource, tokens.guard.step_up_challenge puts it on the request's scheme with the
+    # resource's metadata URL.
+    return ApiError("insufficient_user_authentication", exc.detail, headers={"WWW-Authenticate": bearer(
+        error="insufficient_user_authentication", description=exc.detail,
+        step_up=StepUp(exc.acr_values, exc.max_age))})
+
+
 # Exception type -> its ApiError. A subclass without its own line takes its nearest base's
 # (looked up along the MRO, as Starlette's and Powertools' exception handlers do).
 ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
@@ -142,6 +152,7 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     PushedRequestError: _pushed_request,
     RotationFailed: _rotation_failed,
     MetadataRefused: _metadata_refused,
+    StrongAuthenticationRequired: _strong_authentication,
 }
 
 

@@ -30,6 +30,7 @@ TABLE_ENV = {
     "resources": "AUTHGATE_RESOURCES_TABLE",
     "sessions": "AUTHGATE_SESSIONS_TABLE",
     "consents": "AUTHGATE_CONSENTS_TABLE",
+    "passkeys": "AUTHGATE_PASSKEYS_TABLE",
 }
 
 
@@ -57,6 +58,7 @@ class Tables(NamedTuple):
     resources: str = "ResourcesTable"
     sessions: str = "SessionsTable"
     consents: str = "ConsentsTable"
+    passkeys: str = "PasskeysTable"
 
 
 class Limits(NamedTuple):

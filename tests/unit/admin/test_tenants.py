@@ -33,7 +33,8 @@ def test_create_then_show_and_list(aws: None) -> None:
     expected = {"tenant_id": "globex", "name": "Globex Corp.", "currencies": ["usd", "eur"],
                 "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
                 "client_metadata_hosts": [".example.com", "tools.example"],
-                "registered_clients": True, "registered_clients_cap": 5, "login_domains": ["globex.example"]}
+                "registered_clients": True, "registered_clients_cap": 5, "login_domains": ["globex.example"],
+                "sca_threshold": None, "sca_max_age": 300, "require_mfa": False}
     assert json.loads(out.getvalue()) == expected
     stored = TenantStore().get("globex")
     assert stored is not None and stored.currencies == ("usd", "eur") and stored.forbids("charges:refund")
@@ -53,6 +54,9 @@ def test_create_then_show_and_list(aws: None) -> None:
         "registered_clients:     yes",
         "registered_clients_cap: 5",
         "login_domains:          globex.example",
+        "sca_threshold:          -",
+        "sca_max_age:            300",
+        "require_mfa:            no",
     ]
 
     assert create_tenant(ns("initech", currencies=["gbp"]), io.StringIO()) == 0
@@ -145,7 +149,8 @@ def test_update_changes_the_settings_given_and_keeps_the_others(aws: None) -> No
     expected = {"tenant_id": "globex", "name": "Globex Corp.", "currencies": ["usd", "eur"],
                 "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
                 "client_metadata_hosts": ["tools.example"], "registered_clients": False,
-                "registered_clients_cap": 7, "login_domains": []}
+                "registered_clients_cap": 7, "login_domains": [], "sca_threshold": None, "sca_max_age": 300,
+                "require_mfa": False}
     assert json.loads(out.getvalue()) == expected
     stored = TenantStore().get("globex")
     assert stored is not None and not stored.registered_clients and stored.client_metadata_hosts == ("tools.example",)
@@ -157,6 +162,49 @@ def test_update_changes_the_settings_given_and_keeps_the_others(aws: None) -> No
     stored = TenantStore().get("globex")
     assert stored is not None and (stored.currencies, stored.forbidden_scopes, stored.approved_clients,
                                    stored.registered_clients_cap) == (("gbp",), frozenset(), frozenset(), 7)
+
+
+def test_update_sets_and_clears_the_strong_authentication_threshold(aws: None) -> None:
+    """--sca-threshold AMOUNT [--sca-max-age SECONDS] (RFC 9470 step-up for charges); --no-sca-threshold turns it off."""
+    from authgate.stores.tenants import TenantStore
+    from authgate_cli.admin.tenants import create_tenant
+
+    assert create_tenant(ns(), io.StringIO()) == 0
+    out = io.StringIO()
+    assert _run_update(["globex", "--sca-threshold", "10000"], out) == 0
+    stored = TenantStore().get("globex")
+    assert stored is not None and (stored.sca_threshold, stored.sca_max_age) == (10000, 300)
+    assert (stored.needs_strong_authentication(9999), stored.needs_strong_authentication(10000)) == (False, True)
+    assert _run_update(["globex", "--sca-max-age", "60"], io.StringIO()) == 0
+    stored = TenantStore().get("globex")
+    assert stored is not None and (stored.sca_threshold, stored.sca_max_age) == (10000, 60)
+    shown = io.StringIO()
+    assert _run_update(["globex", "--no-sca-threshold", "--json"], shown) == 0
+    view = json.loads(shown.getvalue())
+    assert (view["sca_threshold"], view["sca_max_age"]) == (None, 60)
+    stored = TenantStore().get("globex")
+    assert stored is not None and not stored.needs_strong_authentication(99_999_999)
+
+
+def test_update_requires_mfa_of_every_sign_in(aws: None) -> None:
+    from authgate.stores.tenants import TenantStore
+    from authgate_cli.admin.tenants import create_tenant
+
+    assert create_tenant(ns(), io.StringIO()) == 0
+    assert _run_update(["globex", "--require-mfa"], io.StringIO()) == 0
+    stored = TenantStore().get("globex")
+    assert stored is not None and stored.require_mfa
+    assert _run_update(["globex", "--no-require-mfa"], io.StringIO()) == 0
+    stored = TenantStore().get("globex")
+    assert stored is not None and not stored.require_mfa
+
+
+def _run_update(argv: list[str], out: io.StringIO) -> int:
+    from authgate_cli.admin.tenants import update_tenant
+    from authgate_cli.main import build_parser
+
+    full = ["tenants", "update", *argv]
+    return update_tenant(build_parser(full).parse_args(full), out)
 
 
 def test_update_of_an_unknown_tenant_or_to_a_bad_value_changes_nothing(aws: None,
@@ -183,6 +231,12 @@ def test_update_of_an_unknown_tenant_or_to_a_bad_value_changes_nothing(aws: None
     (["update", "globex", "--registered-clients-cap", "lots"],
      "--registered-clients-cap must be between 1 and 100000, got lots"),
     (["update", "globex", "--client-metadata-host", "http://x"], "--client-metadata-host 'http://x'"),
+    (["update", "globex", "--sca-threshold", "0"],
+     "--sca-threshold must be an integer from 1 to 99999999 (minor units), got '0'"),
+    (["update", "globex", "--sca-threshold", "100.00"],
+     "--sca-threshold must be an integer from 1 to 99999999 (minor units), got '100.00'"),
+    (["update", "globex", "--sca-max-age", "86401"],
+     "--sca-max-age must be an integer from 1 to 86400 seconds, got '86401'"),
     (["update", "globex", "--name", "a\x07b"], "control characters are not allowed"),
 ])
 def test_bad_update_input_is_one_line_before_any_stack(argv: list[str], message: str,

@@ -38,6 +38,8 @@ PETS_TOKEN = "pets-token-7a3b"
 SCOPES = frozenset({"charges:read", "charges:write"})
 KID = "test-key-1"
 RATE_LIMIT = 20
+# The look-alike's strong-authentication threshold (RFC 9470): a user's charge of at least this needs acr mfa.
+SCA_THRESHOLD = 10000
 _SANE_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
 TITLES = {400: "Invalid request", 401: "Authentication required", 403: "Forbidden", 404: "Not found",
           405: "Method not allowed", 409: "Conflict", 415: "Unsupported media type", 422: "Validation failed",
@@ -47,6 +49,15 @@ TITLES = {400: "Invalid request", 401: "Authentication required", 403: "Forbidde
 @lru_cache(maxsize=1)
 def signing_key() -> Any:
     return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+def user_token(base_url: str, acr: str = "password") -> str:
+    """An access token of a user's grant as the look-alike's authorization server would sign it (RFC 9068 2.2.1)."""
+    now = int(time.time())
+    claims = {"iss": base_url, "sub": "alice", "aud": f"{base_url}/charges", "client_id": CLIENT_ID,
+              "scope": "charges:read charges:write", "iat": now, "exp": now + 900, "jti": uuid.uuid4().hex,
+              "acr": acr, "auth_time": now}
+    return jwt.encode(claims, signing_key(), algorithm="RS256", headers={"kid": KID, "typ": "at+jwt"})
 
 
 def public_jwk() -> dict[str, Any]:
@@ -178,7 +189,7 @@ class ContractServer(_App):
                        "invalid_token", "unauthenticated", "insufficient_scope", "invalid_api_key", "not_found",
                        "method_not_allowed", "malformed_json", "unsupported_media_type", "validation_failed",
                        "idempotency_key_reused", "rate_limited", "internal_error", "bad_gateway",
-                       "service_unavailable"})
+                       "service_unavailable", "insufficient_user_authentication"})
 
     def __init__(self, defect: str | None = None) -> None:
         self.defect = defect
@@ -303,6 +314,9 @@ class ContractServer(_App):
             retry = {"429-no-retry-after": [], "retry-after-garbage": [("Retry-After", "soon")]}.get(
                 self.defect or "", [("Retry-After", "60")])
             return self.problem(req, 429, "rate_limited", "Too many requests.", retry + fields)
+        refused = self.step_up(req, claims) if req.method == "POST" else None
+        if refused is not None:
+            return refused
         reply = self.create(req) if req.method == "POST" else self.list_charges(req)
         reply.headers.extend(fields)
         return reply
@@ -340,6 +354,22 @@ class ContractServer(_App):
                 else f', resource_metadata="{self.base_url}/.well-known/oauth-protected-resource/charges"')
             return challenge(403, "insufficient_scope", "insufficient_scope", f"Needs {scope}.", step_up)
         return claims
+
+    def step_up(self, req: Incoming, claims: dict[str, Any]) -> Reply | None:
+        """RFC 9470 3: a user's charge at or above the threshold needs acr mfa."""
+        try:
+            amount = json.loads(req.body).get("amount")
+        except (ValueError, AttributeError):
+            return None
+        if "acr" not in claims or claims["acr"] == "mfa" or not isinstance(amount, int) or amount < SCA_THRESHOLD:
+            return None
+        if self.defect == "step-up-auth-accepted":
+            return None
+        params = {"step-up-auth-bad-max-age": ', acr_values="mfa", max_age="five minutes"',
+                  "step-up-auth-without-params": ""}.get(self.defect or "", ', acr_values="mfa", max_age="300"')
+        detail = "A second factor is required."
+        value = f'Bearer realm="api", error="insufficient_user_authentication", error_description="{detail}"{params}'
+        return self.problem(req, 401, "insufficient_user_authentication", detail, [("WWW-Authenticate", value)])
 
     def list_charges(self, req: Incoming) -> Reply:
         data = list(self.charges.values())[-1:]

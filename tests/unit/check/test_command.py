@@ -35,7 +35,7 @@ def closed_port() -> int:
       "--openapi", "x.yaml"], "--mutating runs authgate's probes; it cannot be combined with --openapi"),
     (["http://example.test", "--header", "no-colon"], "--header wants 'NAME: VALUE', got 'no-colon'"),
     (["http://example.test", "--timeout", "0"],
-     "--timeout, --max-time, --burst, --burst-seconds and --amount must be positive"),
+     "--timeout, --max-time, --burst, --burst-seconds, --amount and --sca-amount must be positive"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(capsys, monkeypatch, args, line):
     monkeypatch.delenv("AUTHGATE_CHECK_CLIENT_SECRET", raising=False)
@@ -90,9 +90,9 @@ def test_progress_is_one_line_per_probe_when_not_on_a_terminal(capsys):
         result = check(capsys, base, "--api-key", API_KEY)
         quiet = check(capsys, base, "--api-key", API_KEY, "--quiet")
     lines = result.err.splitlines()
-    assert len(lines) == 23
-    assert lines[0] == "[ 1/23] discovery.metadata: pass"
-    assert lines[-1] == "[23/23] problem-types.resolve: pass"
+    assert len(lines) == 24
+    assert lines[0] == "[ 1/24] discovery.metadata: pass"
+    assert lines[-1] == "[24/24] problem-types.resolve: pass"
     assert quiet.err == "" and quiet.out.splitlines()[1:] == result.out.splitlines()[1:]
 
 
@@ -116,7 +116,7 @@ def test_mutating_says_what_it_will_create_before_it_starts(capsys, monkeypatch)
     server = ContractServer()
     with serving(server) as base:
         result = check(capsys, base, "--api-key", API_KEY, "--mutating", "--client-id", CLIENT_ID)
-    plan = result.err.split("[ 1/23]", 1)[0]
+    plan = result.err.split("[ 1/24]", 1)[0]
     assert plan.startswith(f"authgate check: --mutating will, on {base}:\n")
     assert "  - create 1 charge (100 usd, description \"authgate check " in plan
     assert "  - send at most 100 GET /charges?limit=1 (8 at a time, 30 s at most)" in plan
@@ -155,7 +155,7 @@ def test_the_token_asked_for_before_the_probes_is_the_one_mutating_token_judges(
                        "--quiet")
     token = next(p for p in result.report["probes"] if p["name"] == "mutating.token")
     assert (result.code, token["outcome"], token["requests"]) == (0, "pass", 1)
-    # 23 probes' requests plus the metadata read before them; the two tokens of the plan, not three.
+    # 24 probes' requests plus the metadata read before them; the two tokens of the plan, not three.
     assert result.report["summary"]["requests"] == sum(p["requests"] for p in result.report["probes"]) + 1
 
 

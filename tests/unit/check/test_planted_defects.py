@@ -92,9 +92,29 @@ def test_the_clean_server_passes(capsys, mutating):
     assert result.findings() == []
     assert result.code == 0
     skipped = {name for name, outcome in result.outcomes().items() if outcome == "skip"}
-    assert skipped == (set() if mutating else {"mutating.token", "mutating.insufficient-scope",
-                                               "mutating.idempotent-replay", "mutating.rate-limit"})
+    assert skipped == ({"mutating.sca-challenge"} if mutating else {
+        "mutating.token", "mutating.insufficient-scope", "mutating.idempotent-replay", "mutating.sca-challenge",
+        "mutating.rate-limit"})
     assert set(result.outcomes().values()) <= {"pass", "skip"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("defect", [None, "step-up-auth-bad-max-age", "step-up-auth-without-params",
+                                    "step-up-auth-accepted"])
+def test_the_rfc_9470_challenge_is_probed_with_a_users_token(capsys, defect):
+    """--user-token and --sca-amount: a password-only user's charge above the threshold must get the step-up
+    challenge (RFC 9470 3) with acr_values and/or max_age in their syntax; the clean look-alike passes."""
+    with serving(ContractServer(defect)) as base:
+        token = servers.user_token(base)
+        result = check(capsys, base, "--json", "--quiet", *mutating_args(), "--user-token", token,
+                       "--sca-amount", str(servers.SCA_THRESHOLD))
+    if defect is None:
+        assert (result.code, result.findings(), result.outcomes()["mutating.sca-challenge"]) == (0, [], "pass")
+    else:
+        assert result.code == 1
+        assert {f["probe"] for f in result.findings()} == {"mutating.sca-challenge"}
+        assert result.rules() == {"step-up-authentication-challenge"}
+    assert token.split(".")[2] not in result.out
 
 
 def test_a_finding_names_the_probe_the_request_what_was_seen_and_the_rule(capsys):

@@ -18,6 +18,20 @@ def test_bearer_with_error_description_and_scope():
         'scope="charges:write"')
 
 
+def test_a_step_up_challenge_names_the_acr_values_and_the_max_age():
+    """RFC 9470 3 (its examples quote both values; RFC 9110 11.2 makes token and quoted-string equal)."""
+    from authgate.errors.challenges import StepUp, resource
+
+    assert bearer(error="insufficient_user_authentication", description="Needs mfa.",
+                  step_up=StepUp(("mfa",), 300)) == (
+        'Bearer realm="api", error="insufficient_user_authentication", error_description="Needs mfa.", '
+        'acr_values="mfa", max_age="300"')
+    assert resource("dpop", ("ES256",), "insufficient_user_authentication", "Too old.",
+                    step_up=StepUp(("mfa", "password"))) == (
+        'DPoP algs="ES256", error="insufficient_user_authentication", error_description="Too old.", '
+        'acr_values="mfa password", Bearer realm="api"')
+
+
 def test_basic_for_the_token_endpoint():
     assert basic() == 'Basic realm="oauth"'
 

@@ -99,7 +99,12 @@ def test_a_tenant() -> None:
     assert raw("TenantsTable", tenant_id="t1") == {
         "tenant_id": {"S": "t1"}, "name": {"S": "T"}, "currencies": {"L": [{"S": "usd"}]},
         "forbidden_scopes": {"L": [{"S": "a"}, {"S": "b"}]}, "approved_clients": {"L": []},
-        "registered_clients_cap": {"N": "100"}}
+        "registered_clients_cap": {"N": "100"}, "sca_max_age": {"N": "300"}}
+    TenantStore().put(tenant_of({"tenant_id": "t2", "currencies": ["usd"], "sca_threshold": 10000, "sca_max_age": 60}))
+    assert raw("TenantsTable", tenant_id="t2") == {
+        "tenant_id": {"S": "t2"}, "name": {"S": ""}, "currencies": {"L": [{"S": "usd"}]},
+        "forbidden_scopes": {"L": []}, "approved_clients": {"L": []}, "registered_clients_cap": {"N": "100"},
+        "sca_threshold": {"N": "10000"}, "sca_max_age": {"N": "60"}}
 
 
 def test_a_charge_its_idempotency_record_and_the_invoice_it_paid() -> None:
@@ -157,6 +162,34 @@ def test_a_code_before_and_after_its_use(clock: ManualClock) -> None:
     assert {k for k in raw("CodesTable", code_hash=sha256(bare))} == {
         "code_hash", "client_id", "tenant_id", "code_challenge", "code_challenge_method", "scope", "subject",
         "grant_id", "state", "issued_at", "expires_at", "redirect_uri_sent"}
+
+
+def test_a_code_and_a_refresh_family_keep_the_sign_in_behind_the_grant() -> None:
+    """auth_time, acr and amr of the sign-in (RFC 9068 2.2.1, RFC 8176): written by the code, copied to the
+    family, kept through rotation (a refresh never raises them)."""
+    from authgate.single_use.authentication import Authentication
+    from authgate.single_use.refresh_tokens import hash_token
+    from authgate.stores.codes import CodeStore
+    from authgate.stores.refresh_tokens import RefreshTokenStore
+
+    signed_in = Authentication("usr_a", START - 30, "mfa", ("pwd", "otp", "mfa"))
+    code = CodeStore().create(client_id="c1", tenant_id="t1", redirect_uri=None, code_challenge="cc",
+                              code_challenge_method="S256", scope="read", subject="alice", authentication=signed_in)
+    item = raw("CodesTable", code_hash=sha256(code))
+    assert {k: item[k] for k in ("auth_time", "acr", "amr")} == {
+        "auth_time": {"N": str(START - 30)}, "acr": {"S": "mfa"}, "amr": {"L": [{"S": "pwd"}, {"S": "otp"}, {"S": "mfa"}]}}
+    record = CodeStore().consume(code)
+    assert record.authentication == signed_in
+    store = RefreshTokenStore()
+    token = store.start_family(family_id="g2", client_id="c1", tenant_id="t1", subject="alice", scope="read",
+                               now=START, ttl=3600, authentication=signed_in)
+    first = store.get(token)
+    assert first is not None and first.authentication == signed_in
+    successor = store.rotate(first, START + 10)
+    rotated = raw("RefreshTokensTable", token_hash=hash_token(successor))
+    assert {k: rotated[k] for k in ("auth_time", "acr", "amr", "issued_at", "state")} == {
+        "auth_time": {"N": str(START - 30)}, "acr": {"S": "mfa"}, "amr": {"L": [{"S": "pwd"}, {"S": "otp"}, {"S": "mfa"}]},
+        "issued_at": {"N": str(START + 10)}, "state": {"S": "active"}}
 
 
 def test_a_pushed_request_before_and_after_its_use(clock: ManualClock) -> None:
@@ -278,3 +311,23 @@ def test_items_written_before_optional_attributes_existed_still_read() -> None:
     key = KeyStore().get("k0")
     assert key is not None and (key.retires_at, key.expires_at, key.secret_id, key.kms_key_id) == (0, 0, "", "")
     assert json.loads(key.public_jwk) == {}
+
+
+def test_a_passkey_and_a_webauthn_challenge(clock: ManualClock) -> None:
+    from authgate.stores.passkeys import PasskeyStore
+    from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
+    from authgate.users.passkeys import Passkey
+
+    PasskeyStore().add(Passkey("cred-1", "t1", "alice", "cose-key", 3, "Phone", START, backup_eligible=True,
+                               transports=("internal",), aaguid="aa"))
+    assert raw("PasskeysTable", credential_id="cred-1") == {
+        "credential_id": {"S": "cred-1"}, "tenant_id": {"S": "t1"}, "username": {"S": "alice"},
+        "public_key": {"S": "cose-key"}, "sign_count": {"N": "3"}, "name": {"S": "Phone"},
+        "created_at": {"N": str(START)}, "backup_eligible": {"BOOL": True}, "backed_up": {"BOOL": False},
+        "transports": {"L": [{"S": "internal"}]}, "aaguid": {"S": "aa"}, "user_key": {"S": "t1#alice"}}
+    challenge = WebAuthnChallengeStore().issue("register", "sid", "t1", "alice")
+    key = "webauthn#" + hashlib.sha256(challenge).hexdigest()
+    assert raw("CodesTable", code_hash=key) == {
+        "code_hash": {"S": key}, "state": {"S": "issued"}, "purpose": {"S": "register"},
+        "binding_hash": {"S": sha256("sid")}, "tenant_id": {"S": "t1"}, "username": {"S": "alice"},
+        "issued_at": {"N": str(START)}, "expires_at": {"N": str(START + 300)}}

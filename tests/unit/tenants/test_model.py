@@ -32,7 +32,7 @@ def test_item_round_trip_stores_sets_sorted_and_leaves_empty_optional_fields_out
     assert item == {"tenant_id": {"S": "t"}, "name": {"S": "T"}, "currencies": {"L": [{"S": "usd"}, {"S": "eur"}]},
                     "forbidden_scopes": {"L": [{"S": "a"}, {"S": "b"}]},
                     "approved_clients": {"L": [{"S": "x"}, {"S": "y"}]},
-                    "registered_clients_cap": {"N": "5"}}
+                    "registered_clients_cap": {"N": "5"}, "sca_max_age": {"N": "300"}}
     assert from_item(item) == tenant
 
 

@@ -85,6 +85,8 @@ def test_a_valid_token_gives_its_principal(keys: Keys) -> None:
     ({"claims": {"exp": "tomorrow"}}, "The exp claim is not a NumericDate."),
     ({"claims": {"scope": ["charges:read"]}}, "The token claims have the wrong types."),
     ({"claims": {"cnf": {"x5t#S256": "x"}}}, "The token's cnf claim is not a DPoP key thumbprint (RFC 9449 6.1)."),
+    ({"claims": {"acr": 2}}, "The token's acr or auth_time claim has the wrong type (RFC 9068 2.2.1)."),
+    ({"claims": {"auth_time": "yesterday"}}, "The token's acr or auth_time claim has the wrong type (RFC 9068 2.2.1)."),
 ])
 def test_each_check_of_rfc_9068_4(keys: Keys, change: dict[str, Any], detail: str | None) -> None:
     token = keys.token(**change)
@@ -92,6 +94,16 @@ def test_each_check_of_rfc_9068_4(keys: Keys, change: dict[str, Any], detail: st
         assert validator(keys).verify(token, issuer=ISSUER, audience=AUDIENCE, now=NOW).subject == "alice"
     else:
         assert refused(validator(keys), token) == detail
+
+
+def test_acr_and_auth_time_reach_the_principal(keys: Keys) -> None:
+    """RFC 9068 2.2.1: how and when the user signed in, for the resource's step-up decision (RFC 9470)."""
+    principal = validator(keys).verify(keys.token(claims={"acr": "mfa", "auth_time": NOW - 60}), issuer=ISSUER,
+                                       audience=AUDIENCE, now=NOW)
+    assert (principal.acr, principal.auth_time, principal.on_behalf_of_user) == ("mfa", NOW - 60, True)
+    service = validator(keys).verify(keys.token(claims={"grant_id": None, "sub": "svc", "client_id": "svc"}),
+                                     issuer=ISSUER, audience=AUDIENCE, now=NOW)
+    assert (service.acr, service.auth_time, service.on_behalf_of_user) == ("", None, False)
 
 
 def test_a_missing_claim_is_named(keys: Keys) -> None:

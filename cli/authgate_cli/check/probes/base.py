@@ -51,6 +51,10 @@ class Options:
     burst: int = 100
     burst_seconds: float = 30.0
     user_headers: tuple[tuple[str, str], ...] = ()
+    # A user's access token whose sign-in is below the tenant's strong-authentication level, and the
+    # tenant's threshold: the RFC 9470 step-up probe (mutating.sca-challenge).
+    user_token: str | None = None
+    sca_amount: int | None = None
 
 
 @dataclass(frozen=True)

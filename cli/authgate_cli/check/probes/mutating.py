@@ -34,6 +34,9 @@ def plan(options: Options, base_url: str, run_id: str) -> list[str]:
          "(403 insufficient_scope; if it is wrongly accepted, that creates one charge)"),
         (f"create 1 charge ({options.amount} {options.currency}, description \"authgate check {run_id}\") with a "
          "fresh Idempotency-Key, replay it once, then reuse the key with another amount (must be refused: 422)"),
+        *([(f"POST {options.resource} for {options.sca_amount} {options.currency} with the --user-token, which must "
+            "be refused (401 insufficient_user_authentication; if it is wrongly accepted, that creates one charge)")]
+          if options.user_token and options.sca_amount else []),
         (f"send at most {options.burst} GET {options.resource}?limit=1 ({BURST_WORKERS} at a time, "
          f"{options.burst_seconds:.0f} s at most) until one is refused with 429"),
     ]
@@ -152,6 +155,25 @@ def insufficient_scope(ctx: Context) -> None:
                               cite="contract 7.3; RFC 6750 3.1; RFC 9728 5.1"))
 
 
+def strong_authentication(ctx: Context) -> None:
+    """RFC 9470 3: a user's password-only token above the threshold gets the step-up challenge, in its syntax."""
+    assert ctx.current is not None
+    options = ctx.options
+    if not options.user_token or not options.sca_amount:
+        ctx.current.skip_reason = ("needs --user-token (a user's access token from a password-only sign-in) and "
+                                   "--sca-amount (at or above the tenant's strong-authentication threshold)")
+        return
+    attempt = ctx.exchange("POST", ctx.url(options.resource),
+                           _resource_headers(ctx, options.user_token, ("Content-Type", "application/json")),
+                           _charge(ctx, options.sca_amount))
+    ctx.judge(attempt, Expect(status=(401,), status_rule="step-up-authentication-challenge",
+                              codes=("insufficient_user_authentication",), code_rule="step-up-authentication-challenge",
+                              challenge="Bearer", challenge_error="insufficient_user_authentication",
+                              challenge_rule="step-up-authentication-challenge", cite="RFC 9470 3"))
+    if 200 <= attempt.response.status < 300:
+        ctx.current.notes.append("the charge was accepted: check for it, and whether the token's sign-in was mfa")
+
+
 def _issued_token(ctx: Context) -> str | None:
     """The token mutating.token obtained; without one the probe is a skip that says so."""
     access = ctx.tokens.get("full")
@@ -247,6 +269,9 @@ PROBES = (
     ScenarioProbe("mutating.idempotent-replay", "a charge replayed with its Idempotency-Key returns the same charge; "
                   "the key with another body is 422", ("idempotent-replay", "idempotency-key-reuse"),
                   needs=("mutating",), steps=idempotent_replay),
+    ScenarioProbe("mutating.sca-challenge", "a user's password-only token above the threshold: 401 "
+                  "error=\"insufficient_user_authentication\" with acr_values and max_age",
+                  ("step-up-authentication-challenge",), needs=("mutating",), steps=strong_authentication),
     ScenarioProbe("mutating.rate-limit", "a short burst until 429: Retry-After on the 429, RateLimit fields before it",
                   ("retry-after-on-429-503", "ratelimit-fields"), needs=("mutating",), steps=burst),
 )

@@ -10,13 +10,14 @@ from authgate import clock
 from authgate.billing.charge import Charge
 from authgate.billing.errors import IdempotencyKeyReused, IdempotencyKeyUsed
 from authgate.billing.idempotency import TTL_SECONDS, IdempotencyRecord
-from authgate.charges import cursor
+from authgate.charges import cursor, strong_authentication
 from authgate.charges.charge_request import ChargeRequest, parse_charge_request
 from authgate.charges.idempotency import digest, fingerprint
 from authgate.charges.model import is_charge_id, new_charge_id, representation
-from authgate.charges.tenants import enabled_currencies
+from authgate.charges.tenants import currencies_of
 from authgate.errors import ApiError, FieldError
 from authgate.stores.charges import ChargeStore
+from authgate.stores.tenant_cache import get_tenant
 
 if TYPE_CHECKING:
     from authgate.stores.batch import BatchRead, Pending
@@ -41,10 +42,14 @@ def _body(charge: Charge) -> str:
 
 
 def _validated(principal: Principal, body: dict[str, Any]) -> ChargeRequest:
+    """The charge, valid for its tenant (currencies), and strongly enough authenticated for its amount
+    (RFC 9470): checked before a replay or a write, so a refused request leaves its key unused."""
     request = parse_charge_request(body)
-    if request.currency not in enabled_currencies(principal.tenant):
+    tenant = get_tenant(principal.tenant)  # warm-cached: the one read of both checks
+    if request.currency not in currencies_of(tenant):
         raise ApiError("currency_not_enabled", f"Currency {request.currency} is not enabled for this account.",
                        field_errors=(FieldError("/currency", "is not enabled for this account"),))
+    strong_authentication.check(principal, tenant, request.amount, clock.seconds())
     return request
 
 

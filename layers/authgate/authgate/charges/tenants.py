@@ -6,10 +6,19 @@ per-request DynamoDB budget. A change to a tenant's currencies takes effect with
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from authgate.stores.tenant_cache import get_tenant
+
+if TYPE_CHECKING:
+    from authgate.tenants.model import Tenant
 
 
 def enabled_currencies(tenant_id: str) -> frozenset[str]:
-    tenant = get_tenant(tenant_id)
-    # An unknown tenant has no currencies: every charge is currency_not_enabled, never a 500.
+    return currencies_of(get_tenant(tenant_id))
+
+
+def currencies_of(tenant: Tenant | None) -> frozenset[str]:
+    """The currencies a tenant's charges may use. An unknown tenant has none: every charge is
+    currency_not_enabled, never a 500."""
     return frozenset(c.lower() for c in tenant.currencies) if tenant else frozenset()

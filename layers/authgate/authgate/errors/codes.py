@@ -21,6 +21,8 @@ Code = Literal[
     "temporarily_unavailable",
     "invalid_token",
     "insufficient_scope",
+    "insufficient_user_authentication",
+    "unmet_authentication_requirements",
     "unauthenticated",
     "not_found",
     "method_not_allowed",
@@ -76,7 +78,6 @@ Code = Literal[
     "consent_required",
     "interaction_required",
     "account_selection_required",
-    "unmet_authentication_requirements",
     "request_not_supported",
     "registration_not_supported",
 ]

@@ -63,7 +63,8 @@ class RefreshTokenStore(TableStore):
                      resource: str | None = None, authentication: Authentication | None = None) -> str:
         """Issue the first refresh token of a family (one transaction); returns it in plain text.
 
-        `dpop_jkt` binds every token of the family to that DPoP key (RFC 9449 5.0, public clients).
+        `dpop_jkt` binds every token of the family to that DPoP key (RFC 9449 5.0, public clients);
+        `assurance` is the sign-in of the grant (its code's), kept by every token of the family.
         """
         token = secrets.token_urlsafe(32)
         expires_at = now + (ttl if ttl is not None else get_settings().refresh_token_ttl)

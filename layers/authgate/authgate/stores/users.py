@@ -12,8 +12,9 @@ index (tenant_id, email_lower), which finds a tenant's user by email.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from authgate import clock, records
 from authgate.records import n, s
@@ -43,6 +44,17 @@ _EXISTS = "attribute_exists(username)"
 
 # No username is longer (the admin command refuses longer ones); a longer key is never read.
 MAX_USERNAME = 256
+
+
+class Success(NamedTuple):
+    """What a correct credential writes beside the throttle's reset: `set` ("SET a = :a, ..."), `other`
+    clauses ("DELETE ...", "REMOVE ..." parts are not allowed: REMOVE is the throttle's), their
+    values, and a condition that must still hold (else the attempt failed)."""
+
+    set: str = ""
+    values: Mapping[str, Any] = MappingProxyType({})
+    condition: str = ""
+    other: str = ""
 
 
 def key(tenant_id: str, username: str) -> dict[str, Any]:
@@ -204,6 +216,25 @@ class UserStore(TableStore):
 
     def verify(self, tenant_id: str, username: str, password: str) -> LoginResult:
         """Check a password under the throttling rules of authgate.users.model."""
+        def check(stored: dict[str, Any]) -> Success | None:
+            if not check_password(password, stored["password_hash"]):
+                return None
+            if needs_rehash(stored["password_hash"]):
+                # The same write: the password, known good now, at the current cost.
+                return Success("SET password_hash = :hash", {":hash": s(hash_password(password))})
+            return Success()
+
+        return self.attempt(tenant_id, username, check, refused_work=lambda: check_password(password, dummy_hash()))
+
+    def attempt(self, tenant_id: str, username: str, check: Callable[[dict[str, Any]], Success | None], *,
+                refused_work: Callable[[], object] = lambda: None) -> LoginResult:
+        """One sign-in attempt with any credential, under the account's throttle (authgate.users.model).
+
+        `check(stored)` judges the credential against the reserved item (ITEM_FIELDS values plus the
+        raw item under "item") and returns the Success write, or None. A Success whose condition fails
+        (a one-time code's step used since) counts as a failure. `refused_work` is what a refused
+        attempt does instead, so refusals cost what a check costs (a password's scrypt).
+        """
         from botocore.exceptions import ClientError
 
         now = clock.seconds()
@@ -231,28 +262,18 @@ class UserStore(TableStore):
         except ClientError as exc:
             if not condition_failed(exc):
                 raise
-            check_password(password, dummy_hash())
+            refused_work()
             old = exc.response.get("Item")
             if not old:
                 return LoginResult(False, "invalid")
             user = User(**records.from_item(FIELDS, old))
             return LoginResult(False, "disabled" if user.disabled else "locked" if user.locked(now) else "throttled")
 
-        stored = records.from_item(ITEM_FIELDS, reserved)
-        if check_password(password, stored["password_hash"]):
-            # A record written before user ids existed gets its id now; of two concurrent
-            # sign-ins the first write's id stays (if_not_exists), and both read it back.
-            update = "SET failed_logins = :zero, user_id = if_not_exists(user_id, :uid)"
-            values = {":zero": n(0), ":uid": s(stored["user_id"] or new_user_id())}
-            if needs_rehash(stored["password_hash"]):
-                # The same write: the password, known good now, at the current cost.
-                update, values = update + ", password_hash = :hash", {**values, ":hash": s(hash_password(password))}
-            with self.faults("success"):
-                written = self.db.update_item(TableName=self.table, Key=item_key,
-                                              UpdateExpression=update + " REMOVE next_attempt_at, locked_until",
-                                              ExpressionAttributeValues=values, ReturnValues="UPDATED_NEW")
-            return LoginResult(True, "ok", subject=username,
-                               user_id=records.string(written.get("Attributes") or {}, "user_id", stored["user_id"]),
+        stored = {**records.from_item(ITEM_FIELDS, reserved), "item": reserved}
+        success = check(stored)
+        user_id = self._succeeded(item_key, success, stored["user_id"]) if success is not None else None
+        if user_id is not None:
+            return LoginResult(True, "ok", subject=username, user_id=user_id,
                                must_change_password=bool(stored["must_change_password"]))
 
         failures = int(stored["failed_logins"])
@@ -275,3 +296,28 @@ class UserStore(TableStore):
                     if not condition_failed(exc):
                         raise
         return LoginResult(False, "invalid")
+
+    def _succeeded(self, item_key: dict[str, Any], success: Success, user_id: str) -> str | None:
+        """The success write: failures reset, the window and lock gone, plus the credential's own
+        changes; the user's id, or None when the credential's condition no longer holds (nothing written).
+
+        A record written before user ids existed gets its id now; of two concurrent sign-ins the first
+        write's id stays (if_not_exists), and both read it back."""
+        from botocore.exceptions import ClientError
+
+        sets = ["failed_logins = :zero", "user_id = if_not_exists(user_id, :uid)",
+                *([success.set.removeprefix("SET ")] if success.set else [])]
+        update = "SET " + ", ".join(sets) + " REMOVE next_attempt_at, locked_until" + (
+            f" {success.other}" if success.other else "")
+        extra = {"ConditionExpression": success.condition} if success.condition else {}
+        try:
+            with self.faults("success"):
+                written = self.db.update_item(
+                    TableName=self.table, Key=item_key, UpdateExpression=update, ReturnValues="UPDATED_NEW",
+                    ExpressionAttributeValues={":zero": n(0), ":uid": s(user_id or new_user_id()), **success.values},
+                    **extra)
+        except ClientError as exc:
+            if not condition_failed(exc):
+                raise
+            return None
+        return records.string(written.get("Attributes") or {}, "user_id", user_id)

@@ -1,4 +1,4 @@
-"""A tenant and its policy: enabled currencies, forbidden scopes, admin-approved clients, self-registered clients.
+"""A tenant and its policy: currencies, forbidden scopes, approved and self-registered clients, strong authentication.
 
 `FIELDS` is the one list of a tenant's attributes: the DynamoDB item (stores.tenants), the seed
 loader and the admin commands' settings (authgate_cli.admin.tenant_settings) follow it. To add
@@ -12,6 +12,9 @@ from typing import Any, NamedTuple
 
 from authgate import records
 from authgate.records import Field
+
+# RFC 9470 max_age a tenant's threshold asks for unless it sets its own (seconds).
+DEFAULT_SCA_MAX_AGE = 300
 
 
 class Tenant(NamedTuple):
@@ -31,6 +34,14 @@ class Tenant(NamedTuple):
     # Email domains whose users sign in to this tenant with their email address, no organisation
     # to type (docs/users.md); each domain belongs to one tenant (stores.tenants keeps the index).
     login_domains: tuple[str, ...] = ()
+    # Strong customer authentication for money (RFC 9470, docs/strong-authentication.md): a charge of at
+    # least `sca_threshold` minor units needs a user token with acr "mfa" from a sign-in at most
+    # `sca_max_age` seconds old. None: no threshold.
+    sca_threshold: int | None = None
+    sca_max_age: int = DEFAULT_SCA_MAX_AGE
+    # Every sign-in of its users must reach acr "mfa"; a user without a second factor enrols one at
+    # the next sign-in (docs/strong-authentication.md).
+    require_mfa: bool = False
 
     def accepts_metadata_host(self, host: str) -> bool:
         """Whether this tenant's policy accepts a client whose metadata document is on `host`."""
@@ -39,6 +50,10 @@ class Tenant(NamedTuple):
             if allowed == "*" or allowed == host or (allowed.startswith(".") and host.endswith(allowed)):
                 return True
         return False
+
+    def needs_strong_authentication(self, amount: int) -> bool:
+        """Whether a charge of `amount` minor units is at or above this tenant's threshold."""
+        return self.sca_threshold is not None and amount >= self.sca_threshold
 
     def forbids(self, scope: str) -> bool:
         return scope in self.forbidden_scopes
@@ -58,6 +73,9 @@ FIELDS = (
     Field("registered_clients", "BOOL", False, omit_empty=True),
     Field("registered_clients_cap", "N", 100),
     Field("login_domains", "STRINGS", (), omit_empty=True),
+    Field("sca_threshold", "N", None, omit_none=True),
+    Field("sca_max_age", "N", DEFAULT_SCA_MAX_AGE),
+    Field("require_mfa", "BOOL", False, omit_empty=True),
 )
 # Held as sets in `Tenant` (order means nothing; stored sorted).
 _SETS = ("forbidden_scopes", "approved_clients")

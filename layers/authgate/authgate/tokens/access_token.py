@@ -1,7 +1,8 @@
 """RFC 9068 JWT access tokens: header typ at+jwt and kid (section 2.1), claims (section 2.2).
 
 Claims: iss, sub, aud, exp, iat, jti, client_id, scope, plus `tenant` and, when the token
-comes from a code or refresh family, `grant_id` (what revoking the grant matches on). For
+comes from a code or refresh family, `grant_id` (what revoking the grant matches on); a token of
+a user's grant carries `acr` and `auth_time` of the sign-in behind it (section 2.2.1). For
 client_credentials the caller passes subject=client_id (RFC 9068 section 2.2). The default
 audience is the charges resource server, `<issuer>/charges`: the API shares the issuer's base
 URL, and a distinct identifier keeps tokens for this resource apart from any other.
@@ -28,9 +29,10 @@ class IssuedToken(NamedTuple):
 
 def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str, scope: str,
                        audience: str | None = None, grant_id: str | None = None,
-                       jkt: str | None = None) -> IssuedToken:
+                       jkt: str | None = None, acr: str = "", auth_time: int | None = None) -> IssuedToken:
     """Sign an access token (typ at+jwt) with the current key. `grant_id` ties it to a code or refresh family;
-    `jkt` binds it to a DPoP key (`cnf`, RFC 9449 6.1)."""
+    `jkt` binds it to a DPoP key (`cnf`, RFC 9449 6.1); `acr` and `auth_time` say how and when the user
+    signed in (RFC 9068 2.2.1)."""
     signer = current_signer()
     now = clock.seconds()
     ttl = get_settings().access_token_ttl
@@ -50,5 +52,9 @@ def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str
         claims["grant_id"] = grant_id
     if jkt:
         claims["cnf"] = {"jkt": jkt}
+    if acr:
+        claims["acr"] = acr
+    if auth_time is not None:
+        claims["auth_time"] = auth_time
     header = {"typ": TOKEN_TYPE, "alg": signer.alg, "kid": signer.kid}
     return IssuedToken(token=compact(header, claims, signer), jti=jti, expires_in=ttl, scope=scope)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 from authgate import clock
 from authgate.clients.model import FAPI2
 from authgate.errors import ApiError
+from authgate.errors.challenges import StepUp
 from authgate.errors.challenges import resource as resource_challenge
 from authgate.issuer import base_url
 from authgate.request_protocol import ERROR_FORMATS
@@ -19,6 +20,7 @@ from authgate.stores import client_cache
 from authgate.stores.batch import BatchRead
 from authgate.stores.clients import ClientStore
 from authgate.stores.revocations import RevocationStore
+from authgate.tenants.errors import StrongAuthenticationRequired
 from authgate.tokens import dpop, dpop_nonce
 from authgate.tokens.bearer import extract_credentials, insufficient_scope, invalid_token
 from authgate.tokens.jws import segment_json
@@ -62,7 +64,8 @@ CHALLENGED = frozenset({"unauthenticated", "invalid_request", "invalid_token", "
                         "invalid_dpop_proof", "use_dpop_nonce"})
 
 
-def _challenge(error: ApiError, request: RequestView, scope: str, resource_metadata: bool = True) -> None:
+def _challenge(error: ApiError, request: RequestView, scope: str, resource_metadata: bool = True,
+               step_up: StepUp | None = None) -> None:
     """Both challenges, the error on the scheme the request used; DPoP failures are 401 here (RFC 9449 7.1)."""
     authorization = request.headers.get("authorization") or ""
     scheme = "dpop" if authorization.strip().lower().startswith("dpop ") else "bearer"
@@ -71,7 +74,14 @@ def _challenge(error: ApiError, request: RequestView, scope: str, resource_metad
     code = None if error.code == "unauthenticated" else error.code
     error.headers["WWW-Authenticate"] = resource_challenge(
         scheme, dpop.ALGORITHMS, code, error.detail, scope if error.code == "insufficient_scope" else None,
-        resource_metadata_url(base_url(request)) if resource_metadata else None)
+        resource_metadata_url(base_url(request)) if resource_metadata else None, step_up)
+
+
+def step_up_challenge(error: ApiError, request: RequestView, weak: StrongAuthenticationRequired) -> ApiError:
+    """The 401 insufficient_user_authentication of an accepted token whose sign-in is too weak or too old for the
+    operation (RFC 9470 3): `acr_values` and `max_age` on the challenge of the scheme the request used."""
+    _challenge(error, request, "", step_up=StepUp(weak.acr_values, weak.max_age))
+    return error
 
 
 def _require(request: RequestView, scope: str, prefetch: Callable[[Principal, BatchRead], T],

@@ -19,3 +19,15 @@ class Principal(NamedTuple):
     jkt: str | None = None
     # When it was issued (iat): a user whose sessions were ended after it no longer answers to it.
     issued_at: int = 0
+    # How and when the user signed in (RFC 9068 2.2.1 acr, auth_time); "" and None when the token
+    # does not say (client_credentials, or a grant made before they were recorded).
+    acr: str = ""
+    auth_time: int | None = None
+
+    @property
+    def on_behalf_of_user(self) -> bool:
+        """Whether a person's grant stands behind the token (a code, a refresh family, a password).
+
+        client_credentials tokens carry neither a grant id nor an acr (RFC 9068 2.2: sub is the client).
+        """
+        return self.grant_id is not None or bool(self.acr)

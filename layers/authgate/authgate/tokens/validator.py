@@ -129,9 +129,14 @@ class AccessTokenValidator:
         if cnf is not None and not isinstance(jkt, str):
             # RFC 7800 3.1: a confirmation we cannot check must not be ignored.
             raise invalid_token("The token's cnf claim is not a DPoP key thumbprint (RFC 9449 6.1).")
+        acr = claims.get("acr", "")
+        auth_time = numeric_date(claims["auth_time"]) if "auth_time" in claims else None
+        if not isinstance(acr, str) or ("auth_time" in claims and auth_time is None):
+            raise invalid_token("The token's acr or auth_time claim has the wrong type (RFC 9068 2.2.1).")
         return Principal(subject=strings["sub"], client_id=strings["client_id"], tenant=strings["tenant"],
                          scopes=frozenset(strings["scope"].split()), jti=strings["jti"], grant_id=grant_id,
-                         expires_at=int(exp), jkt=jkt, issued_at=int(iat))
+                         expires_at=int(exp), jkt=jkt, issued_at=int(iat), acr=acr,
+                         auth_time=None if auth_time is None else int(auth_time))
 
 
 @cached

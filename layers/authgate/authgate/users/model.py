@@ -100,3 +100,27 @@ FIELDS = (
     Field("created_at", "N", 0, omit_empty=True),
     Field("updated_at", "N", 0, omit_empty=True),
 )
+
+
+class SecondFactors(NamedTuple):
+    """A user's second factors as a sign-in or the account page needs to know them (never their secrets)."""
+
+    # A confirmed one-time-code (TOTP, RFC 6238) secret is held.
+    totp: bool
+    # An enrolment was started and not yet confirmed by a first code.
+    totp_pending: bool
+    recovery_codes_left: int
+    # Epoch seconds: every session and refresh token issued to the user before it is dead (0: none).
+    sessions_valid_after: int
+
+
+# A user's factor attributes (stores.user_factors); the secrets are sealed (users.sealed_secrets), the
+# recovery codes SHA-256 hashes (users.recovery_codes). None is public.
+FACTOR_FIELDS = (
+    Field("totp_secret", "S", "", omit_empty=True, public=False),
+    Field("totp_pending", "S", "", omit_empty=True, public=False),
+    Field("totp_pending_at", "N", 0, omit_empty=True),
+    Field("totp_last_step", "N", 0, omit_empty=True),
+    Field("recovery_codes", "SET", (), omit_empty=True, public=False),
+    Field("sessions_valid_after", "N", 0, omit_empty=True),
+)

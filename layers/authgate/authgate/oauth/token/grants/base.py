@@ -71,13 +71,20 @@ class Grant:
 
 def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, ...], audience: str,
            grant_id: str | None = None, refresh_token: str | None = None,
-           authentication: Authentication | None = None, nonce: str | None = None) -> TokenResult:
+           authentication: Authentication | None = None, nonce: str | None = None,
+           acr: str = "", auth_time: int | None = None) -> TokenResult:
     """Every grant's tail: the access token (RFC 9068), bound to the request's DPoP key if any, and the
     successful response (RFC 6749 5.1) with its token_type (RFC 9449 5: DPoP for a bound token, else
     Bearer, RFC 6750 4), the refresh token the grant started or rotated, and, when the token carries
-    openid and the grant knows its sign-in, the ID token (OpenID Connect Core 3.1.3.3, 12.2)."""
+    openid and the grant knows its sign-in, the ID token (OpenID Connect Core 3.1.3.3, 12.2).
+
+    The access token states the user's sign-in behind the grant (`acr`, `auth_time`: RFC 9068 2.2.1)
+    as the code or refresh family recorded it in `authentication`, or as given (the password grant)."""
+    if authentication is not None and authentication.acr:
+        acr, auth_time = authentication.acr, authentication.auth_time
     token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
-                               scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience)
+                               scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience,
+                               acr=acr, auth_time=auth_time)
     id_token = None
     if "openid" in scopes and authentication is not None:
         id_token = issue_id_token(issuer=req.issuer, client_id=req.client.client_id, authentication=authentication,

@@ -19,6 +19,7 @@ from authgate.oauth.token.grants.base import (
 )
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
+from authgate.users.assurance import password_sign_in
 
 
 class PasswordGrant(Grant):
@@ -38,4 +39,7 @@ class PasswordGrant(Grant):
             # An operator's reset forces a change that only the sign-in page can take (docs/users.md).
             raise ApiError("invalid_grant", "The password was reset: sign in on the authorization page to set a "
                                             "new one first.", internal="password change pending")
-        return issued(req, subject=result.subject, tenant=client.tenant_id, scopes=scopes, audience=resource.resource)
+        # The password was checked just now: a sign-in with a password alone (RFC 9068 2.2.1).
+        signed_in = password_sign_in(req.now)
+        return issued(req, subject=result.subject, tenant=client.tenant_id, scopes=scopes, audience=resource.resource,
+                      acr=signed_in.acr, auth_time=signed_in.auth_time)

@@ -1,0 +1,69 @@
+"""`authgate users reset-mfa`: every second factor removed, sessions_valid_after set; bad input one line."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+
+import pytest
+
+from authgate.clock import ManualClock
+from authgate.users.model import SecondFactors
+
+RFC_6238_KEY = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+
+
+@pytest.fixture
+def bob(aws: None, clock: ManualClock) -> None:
+    """A tenant and bob, enrolled with RFC 6238's published key as the demo seed enrols him (no scrypt here)."""
+    from authgate.stores.user_factors import UserFactorStore
+    from authgate_cli.local.loaders import tenants
+
+    tenants([{"tenant_id": "demo", "currencies": ["usd"]}])
+    UserFactorStore().put_hash("demo", "bob", "not-a-password-hash")
+    UserFactorStore().set_totp("demo", "bob", RFC_6238_KEY)
+
+
+def test_the_demo_seed_gives_bob_the_rfc_6238_key(demo: object, clock: ManualClock) -> None:
+    import pyotp
+
+    from authgate.stores.user_factors import UserFactorStore
+
+    store = UserFactorStore()
+    assert store.factors("demo", "bob") == SecondFactors(True, False, 0, 0)
+    assert store.verify_totp("demo", "bob", pyotp.TOTP(RFC_6238_KEY).at(clock())).ok
+
+
+def args(**kwargs: object) -> argparse.Namespace:
+    return argparse.Namespace(**{"tenant": "demo", "username": "bob", "json": False, **kwargs})
+
+
+def test_reset_mfa_removes_the_factors_and_sets_sessions_valid_after(bob: None, clock: ManualClock) -> None:
+    import pyotp
+
+    from authgate.stores.user_factors import UserFactorStore
+    from authgate_cli.admin.users import reset_mfa
+
+    store = UserFactorStore()
+    assert store.factors("demo", "bob") == SecondFactors(True, False, 0, 0)
+    assert store.verify_totp("demo", "bob", pyotp.TOTP(RFC_6238_KEY).at(clock())).ok
+    out = io.StringIO()
+    assert reset_mfa(args(json=True), out) == 0
+    assert json.loads(out.getvalue()) == {"tenant_id": "demo", "username": "bob", "second_factors": [],
+                                          "sessions_valid_after": int(clock())}
+    assert store.factors("demo", "bob") == SecondFactors(False, False, 0, int(clock()))
+    text = io.StringIO()
+    assert reset_mfa(args(), text) == 0
+    assert text.getvalue() == "second factors of bob in tenant demo removed; sessions_valid_after set to now\n"
+
+
+def test_reset_mfa_of_nobody_or_of_a_bad_tenant_is_refused(bob: None, capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate_cli.admin.users import reset_mfa
+
+    assert reset_mfa(args(username="nobody"), io.StringIO()) == 1
+    assert capsys.readouterr().err == "authgate users: no user 'nobody' in tenant 'demo'\n"
+    assert reset_mfa(args(tenant="nope"), io.StringIO()) == 2
+    assert "tenant 'nope' does not exist here" in capsys.readouterr().err
+    assert reset_mfa(args(tenant="bad#id"), io.StringIO()) == 2
+    assert capsys.readouterr().err.count("\n") == 1
