@@ -5,7 +5,7 @@ from authgate import aws, settings
 from authgate.oauth.authorization import par
 from authgate.oauth.clients.registration import endpoint as registration, management
 from authgate.oauth.token import introspection, revocation
-from authgate.oauth.token.grants import authorization_code, client_credentials, password, refresh_token
+from authgate.oauth.token.grants import authorization_code, client_credentials, password, refresh_token, token_exchange
 from authgate.single_use import codes, refresh_tokens
 from authgate_cli.local import context, listeners
 
@@ -17,6 +17,7 @@ authorization_code.AuthorizationCodeGrant
 client_credentials.ClientCredentialsGrant
 password.PasswordGrant
 refresh_token.RefreshTokenGrant
+token_exchange.TokenExchangeGrant
 introspection.post_introspect
 par.post_par
 revocation.post_revoke

@@ -1,6 +1,6 @@
 """DynamoDB calls per successful token request, counted with botocore event hooks (warm function).
 
-Budget: client_credentials <= 2, authorization_code <= 3, refresh_token <= 3. The client record
+Budget: client_credentials <= 2, authorization_code <= 3, refresh_token <= 3, token exchange <= 2. The client record
 and the failed-authentication counters come in one BatchGetItem; secrets are a single SHA-256.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.demo import SECRETS
+from tests.demo import ISSUER, SECRETS
 from tests.functional.token_support import TokenClient, basic, body_of, grant, new_code
 
 
@@ -65,3 +65,25 @@ def test_a_registered_resource_costs_one_get_per_cache_miss(tokens: TokenClient,
                              auth=basic("demo-service", SECRETS["demo-service"]))
         assert (result["statusCode"], calls) == (200, expected)
         calls.clear()
+
+
+def test_a_warm_token_exchange_costs_two_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    """RFC 8693: the resource's credentials (client + counters) and the subject token's revocation records and
+    client, one BatchGetItem each; the acting resource, the target and the tenant come from warm caches."""
+    from authgate.stores.resources import ResourceStore
+    from tests.functional.resource_support import MCP, register
+
+    creds = register(MCP, ("charges:read",), granted_to=("demo-service",))
+    store = ResourceStore()
+    resource = store.get(MCP)
+    assert resource is not None
+    store.update(resource._replace(may_delegate_to=(f"{ISSUER}/charges",)))
+    subject = body_of(tokens.post([("grant_type", "client_credentials"), ("resource", MCP)],
+                                  auth=basic("demo-service", SECRETS["demo-service"])))["access_token"]
+    form = [("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("subject_token", subject),
+            ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"),
+            ("resource", f"{ISSUER}/charges")]
+    assert tokens.post(form, auth=basic(*creds))["statusCode"] == 200  # warms the resource caches
+    calls.clear()
+    assert tokens.post(form, auth=basic(*creds))["statusCode"] == 200
+    assert calls == Counter({"BatchGetItem": 2})

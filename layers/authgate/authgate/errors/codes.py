@@ -71,5 +71,9 @@ Code = Literal[
     "invalid_registration_token",
     "unknown_resource",
     "resource_not_allowed",
+    "subject_token_invalid",
+    "actor_token_invalid",
+    "delegation_not_allowed",
+    "delegation_too_deep",
     "registered_client_not_allowed",
 ]

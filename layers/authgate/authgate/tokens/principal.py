@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Principal(NamedTuple):
@@ -17,3 +17,5 @@ class Principal(NamedTuple):
     expires_at: int
     # The DPoP key the token is bound to (cnf.jkt, RFC 9449 6.1), or None for a bearer token.
     jkt: str | None = None
+    # Who acts for the subject (RFC 8693 4.1 `act`, nested per hop), or None when the token was not exchanged.
+    act: dict[str, Any] | None = None

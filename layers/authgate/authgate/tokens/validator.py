@@ -15,7 +15,7 @@ from authgate.stores.signing_keys import KeyStore
 from authgate.tokens import jose_header, jwa
 from authgate.tokens.bearer import invalid_token
 from authgate.tokens.jws import segment_bytes, segment_json
-from authgate.tokens.jwt_profile import REQUIRED_CLAIMS, TOKEN_TYPE
+from authgate.tokens.jwt_profile import REQUIRED_CLAIMS, TOKEN_TYPE, actor_chain_ok
 from authgate.tokens.numeric_date import numeric_date
 from authgate.tokens.principal import Principal
 from authgate.tokens.verification_keys import ALLOWED_ALGS, KeyCache, VerificationKey
@@ -129,9 +129,12 @@ class AccessTokenValidator:
         if cnf is not None and not isinstance(jkt, str):
             # RFC 7800 3.1: a confirmation we cannot check must not be ignored.
             raise invalid_token("The token's cnf claim is not a DPoP key thumbprint (RFC 9449 6.1).")
+        act = claims.get("act")
+        if act is not None and not actor_chain_ok(act):
+            raise invalid_token("The token's act claim is not a chain of actors (RFC 8693 4.1).")
         return Principal(subject=strings["sub"], client_id=strings["client_id"], tenant=strings["tenant"],
                          scopes=frozenset(strings["scope"].split()), jti=strings["jti"], grant_id=grant_id,
-                         expires_at=int(exp), jkt=jkt)
+                         expires_at=int(exp), jkt=jkt, act=act)
 
 
 @cached

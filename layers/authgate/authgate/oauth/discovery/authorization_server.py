@@ -25,11 +25,13 @@ AUTH_METHODS = list(CLIENT_AUTH_METHODS)
 # module imports no token code; a test keeps it equal to client_assertion.ALGORITHMS.
 ASSERTION_ALGORITHMS = ["ES256", "PS256", "EdDSA", "Ed25519"]
 MAX_AGE = 3600
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 
 
 def grant_types() -> list[str]:
     grants = ["authorization_code", "refresh_token", "client_credentials"]
-    return grants + (["password"] if get_settings().password_grant else [])
+    # RFC 8693 2.1: token exchange, for registered resources' own credentials (docs/delegation.md).
+    return grants + (["password"] if get_settings().password_grant else []) + [TOKEN_EXCHANGE]
 
 
 def metadata(issuer: str) -> dict[str, Any]:

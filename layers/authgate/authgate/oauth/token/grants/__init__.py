@@ -22,6 +22,7 @@ GRANTS: dict[str, tuple[str, str]] = {
     "refresh_token": ("refresh_token", "RefreshTokenGrant"),
     "client_credentials": ("client_credentials", "ClientCredentialsGrant"),
     "password": ("password", "PasswordGrant"),
+    "urn:ietf:params:oauth:grant-type:token-exchange": ("token_exchange", "TokenExchangeGrant"),
 }
 
 

@@ -47,10 +47,14 @@ class TokenResult(NamedTuple):
     refresh_token: str | None = None
     # "DPoP" when the access token is bound to a DPoP key (RFC 9449 5).
     token_type: str = "Bearer"
+    # A token exchange's response names the type of what it issued (RFC 8693 2.2.1).
+    issued_token_type: str | None = None
 
     def body(self) -> dict[str, Any]:
         out: dict[str, Any] = {"access_token": self.access_token, "token_type": self.token_type,
                                "expires_in": self.expires_in, "scope": self.scope}
+        if self.issued_token_type:
+            out["issued_token_type"] = self.issued_token_type
         if self.refresh_token:
             out["refresh_token"] = self.refresh_token
         return out
@@ -59,19 +63,25 @@ class TokenResult(NamedTuple):
 class Grant:
     GRANT_TYPE: ClassVar[str] = ""
 
+    def allowed(self, client: Client) -> bool:
+        """Whether the authenticated client may use this grant: its registration lists it (RFC 7591 2)."""
+        return client.allows_grant(self.GRANT_TYPE)
+
     def exchange(self, req: TokenRequest) -> TokenResult:
         raise NotImplementedError
 
 
 def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, ...], audience: str,
-           grant_id: str | None = None, refresh_token: str | None = None) -> TokenResult:
+           grant_id: str | None = None, refresh_token: str | None = None, expires_before: int | None = None,
+           carried: Mapping[str, object] | None = None, issued_token_type: str | None = None) -> TokenResult:
     """Every grant's tail: the access token (RFC 9068), bound to the request's DPoP key if any, and the
     successful response (RFC 6749 5.1) with its token_type (RFC 9449 5: DPoP for a bound token, else
     Bearer, RFC 6750 4) and the refresh token the grant started or rotated."""
     token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
-                               scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience)
+                               scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience,
+                               expires_before=expires_before, carried=carried)
     return TokenResult(token.token, token.expires_in, token.scope, refresh_token,
-                       "DPoP" if req.dpop_jkt else "Bearer")
+                       "DPoP" if req.dpop_jkt else "Bearer", issued_token_type)
 
 
 def check_key_binding(bound: str | None, presented: str | None, what: str) -> None:
