@@ -30,6 +30,7 @@ codes.code_hash
 refresh_tokens.rotated_to
 # Table names read by field name (stores.base.TableStore.table_setting).
 settings.Tables.revocations
+settings.Tables.identity_providers
 # The Lambda context object's interface (local emulator, bench child).
 context.LambdaContext.memory_limit_in_mb
 context.LambdaContext.aws_request_id

@@ -30,12 +30,14 @@ STACK = "authgate-staging"
 
 # A valid value for each required argument, by its dest; EXTRA adds what a leaf's own checks need.
 VALUES = {"client_id": "acme-app", "tenant_id": "acme", "resource": "https://mcp.example.com/mcp", "tenant": "acme",
-          "username": "bob", "scopes": "mcp:read"}
+          "username": "bob", "scopes": "mcp:read", "issuer": "https://idp.example"}
 EXTRA = {("clients", "create"): ["--grant", "client_credentials", "--scope", "charges:read"],
          ("users", "create"): ["--password-stdin"],
          ("tenants", "create"): ["--currency", "usd"],
          ("tenants", "update"): ["--name", "Acme"],
-         ("resources", "update"): ["--scopes", "mcp:read mcp:write"]}
+         ("resources", "update"): ["--scopes", "mcp:read mcp:write"],
+         ("idps", "create"): ["--jwks-uri", "https://idp.example/keys"],
+         ("idps", "update"): ["--user-match", "email"]}
 
 
 def leaves() -> list[list[str]]:
@@ -77,7 +79,8 @@ def test_the_loop_reaches_every_admin_subcommand() -> None:
     names = {" ".join(argv[:2]) for argv in leaves()}
     assert {"clients create", "clients update", "clients rotate-secret", "clients list", "users create",
             "keys rotate", "keys list", "tenants create", "tenants list", "tenants show", "resources create",
-            "resources list", "resources show", "resources update", "resources delete"} <= names
+            "resources list", "resources show", "resources update", "resources delete", "idps create", "idps list",
+            "idps show", "idps update", "idps delete"} <= names
 
 
 @pytest.mark.parametrize(("case", "extra", "line"), [
