@@ -5,7 +5,8 @@ from authgate import aws, settings
 from authgate.oauth.authorization import par
 from authgate.oauth.clients.registration import endpoint as registration, management
 from authgate.oauth.token import introspection, revocation
-from authgate.oauth.token.grants import authorization_code, client_credentials, password, refresh_token, token_exchange
+from authgate.oauth.token.grants import (authorization_code, client_credentials, jwt_bearer, password, refresh_token,
+                                        token_exchange)
 from authgate.single_use import codes, refresh_tokens
 from authgate_cli.local import context, listeners
 
@@ -18,6 +19,7 @@ client_credentials.ClientCredentialsGrant
 password.PasswordGrant
 refresh_token.RefreshTokenGrant
 token_exchange.TokenExchangeGrant
+jwt_bearer.JwtBearerGrant
 introspection.post_introspect
 par.post_par
 revocation.post_revoke

@@ -87,3 +87,31 @@ def test_a_warm_token_exchange_costs_two_calls(tokens: TokenClient, calls: Count
     calls.clear()
     assert tokens.post(form, auth=basic(*creds))["statusCode"] == 200
     assert calls == Counter({"BatchGetItem": 2})
+
+
+def test_a_warm_id_jag_grant_costs_three_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    """The client (+ counters) BatchGetItem, the user's GetItem and the jti's conditional PutItem; the IdP, its
+    keys, the resource and the tenant come from warm caches (docs/delegation.md, "Cost")."""
+    from authgate.identity_providers.model import IdentityProvider
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.identity_providers import IdentityProviderStore
+    from tests.functional.resource_support import MCP, register
+    from tests.idp_support import TestIdp
+
+    register(MCP, ("mcp:read",), granted_to=())
+    store = ClientStore()
+    client = store.get("demo-service")
+    assert client is not None
+    store.replace(client._replace(grant_types=(*client.grant_types, "urn:ietf:params:oauth:grant-type:jwt-bearer")))
+    idp = TestIdp("https://idp.example")
+    IdentityProviderStore().create(IdentityProvider("demo", idp.issuer, jwks=tuple(idp.jwks()["keys"])))
+
+    def present() -> dict[str, Any]:
+        assertion = idp.id_jag(audience=ISSUER, client_id="demo-service", resource=MCP, scope="mcp:read")
+        return tokens.post([("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)],
+                           auth=basic("demo-service", SECRETS["demo-service"]))
+
+    assert present()["statusCode"] == 200  # warms the IdP, resource and tenant caches
+    calls.clear()
+    assert present()["statusCode"] == 200
+    assert calls == Counter({"BatchGetItem": 1, "GetItem": 1, "PutItem": 1})

@@ -146,7 +146,10 @@ _CLIENT_AUTH_FORM = {
 }
 _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
     "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password",
-                                              "urn:ietf:params:oauth:grant-type:token-exchange"]},
+                                              "urn:ietf:params:oauth:grant-type:token-exchange",
+                                              "urn:ietf:params:oauth:grant-type:jwt-bearer"]},
+    "assertion": {"type": "string", "description": "jwt-bearer (RFC 7523 2.1): an ID-JAG of an identity provider "
+                                                   "the client's tenant trusts."},
     "code": _STR, "redirect_uri": _STR, "code_verifier": _STR, "refresh_token": _STR, "scope": _STR,
     "username": _STR, "password": _STR,
     "subject_token": {"type": "string", "description": "Token exchange (RFC 8693 2.1): an access token whose aud is "
@@ -201,14 +204,18 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("/oauth/token", "POST"): {
         "summary": "Token endpoint (RFC 6749 3.2): authorization_code + PKCE, refresh_token, client_credentials, "
-                   "token exchange (RFC 8693)",
+                   "token exchange (RFC 8693), ID-JAG (RFC 7523 jwt-bearer)",
         "surface": "oauth", "security": [{"clientBasic": []}, {}],
         "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_FORM}}},
         "codes": _OAUTH_CODES + ("invalid_grant", "unauthorized_client", "unsupported_grant_type",
                                  "invalid_scope", "unsupported_media_type", "invalid_dpop_proof", "use_dpop_nonce",
                                  "invalid_target", "unknown_resource", "resource_not_allowed",
                                  "subject_token_invalid", "actor_token_invalid", "delegation_not_allowed",
-                                 "delegation_too_deep"),
+                                 "delegation_too_deep", "id_jag_malformed", "id_jag_type_invalid",
+                                 "id_jag_issuer_untrusted", "id_jag_keys_unavailable", "id_jag_signature_invalid",
+                                 "id_jag_audience_invalid", "id_jag_client_mismatch", "id_jag_expired",
+                                 "id_jag_time_invalid", "id_jag_replayed", "id_jag_resource_invalid",
+                                 "id_jag_user_unknown"),
         "parameters": [{"name": "DPoP", "in": "header", "required": False, "schema": _STR,
                         "description": "A DPoP proof (RFC 9449 4): the token is then DPoP-bound."}],
         "responses": {"200": _json(_ref("TokenResponse"), "Token response.", headers=NO_STORE_HEADERS)},

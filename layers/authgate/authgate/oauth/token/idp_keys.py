@@ -20,6 +20,7 @@ import threading
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate import clock
+from authgate.caches import cached
 from authgate.clients.errors import MetadataRefused
 from authgate.oauth.clients.metadata_document import client_id_url, fetcher
 from authgate.settings import get_settings
@@ -94,3 +95,9 @@ class IdpKeyCache:
             if uri not in self._entries and len(self._entries) >= MAX_IDPS:
                 self._entries.clear()
             self._entries[uri] = entry
+
+
+@cached
+def idp_key_cache() -> IdpKeyCache:
+    """The process's cache (reset with authgate.caches)."""
+    return IdpKeyCache()
