@@ -90,6 +90,11 @@ class IdpKeyCache:
         self._put(idp.jwks_uri, _Entry(keys, now, now))
         return keys
 
+    def clear(self) -> None:
+        """Forget every key set (a new container's state)."""
+        with self._lock:
+            self._entries.clear()
+
     def _put(self, uri: str, entry: _Entry) -> None:
         with self._lock:
             if uri not in self._entries and len(self._entries) >= MAX_IDPS:
