@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -41,7 +42,8 @@ def enterprise(mcp: McpStack) -> tuple[TestIdp, dict[str, Any]]:
     return idp, client
 
 
-async def call_a_tool(mcp: McpStack, client: dict[str, Any], assertion_for: Any) -> dict[str, Any]:
+async def call_a_tool(mcp: McpStack, client: dict[str, Any], assertion_for: Any,
+                      scope: str = "mcp:read") -> dict[str, Any]:
     """The SDK's provider against authgate (issuer configured, never discovered from the MCP server)."""
     import httpx2
     from mcp import Client
@@ -69,7 +71,7 @@ async def call_a_tool(mcp: McpStack, client: dict[str, Any], assertion_for: Any)
     provider = IdentityAssertionOAuthProvider(
         server_url=mcp.server.resource, storage=storage, client_id=client["client_id"],  # type: ignore[arg-type]
         client_secret=client["client_secret"], issuer=mcp.issuer, assertion_provider=assertion_provider,
-        scope="mcp:read")
+        scope=scope)
     http = httpx2.AsyncClient(auth=provider, timeout=30)
     async with http, Client(streamable_http_client(mcp.server.resource, http_client=http)) as session:
         listed = await session.call_tool("list_notes", {})
@@ -159,3 +161,46 @@ def test_the_sdk_surfaces_a_refused_id_jag(mcp: McpStack, enterprise: tuple[Test
         errors.extend(e for e in (current.__cause__, current.__context__) if e is not None)
     token_errors = [e for e in found if isinstance(e, OAuthTokenError)]
     assert token_errors and "id_jag_client_mismatch" in str(token_errors[0]), found
+
+
+def test_the_mcp_servers_token_is_exchanged_for_a_charge_that_records_the_actor(
+        mcp: McpStack, enterprise: tuple[TestIdp, dict[str, Any]], tmp_path: Path) -> None:
+    """The whole chain: the SDK's token from an ID-JAG for an MCP server; that server, with its own credentials
+    and Authlib, exchanges it (RFC 8693) for a /charges token; the charge it creates names alice and the server."""
+    from authlib.integrations.requests_client import OAuth2Session
+
+    from tests.e2e.flows import API_KEY
+    from tests.e2e.mcp_stack import mcp_server
+
+    idp, client = enterprise
+    charges = f"{mcp.issuer}/charges"
+    with mcp_server(mcp.stack, tmp_path, "mcp-payments") as payments:
+        updated = admin(mcp.stack, "resources", "update", payments.resource, "--scopes",
+                        "mcp:read mcp:write charges:write", "--may-delegate-to", charges, "--json")
+        assert updated.returncode == 0, updated.stderr
+        assert json.loads(updated.stdout)["may_delegate_to"] == [charges]
+        at_payments = McpStack(mcp.stack, mcp.documents, payments, mcp.other)
+
+        def assertion_for(audience: str, resource: str) -> str:
+            return idp.id_jag(audience=audience, client_id=client["client_id"], resource=resource,
+                              scope="mcp:read charges:write")
+
+        result = anyio.run(functools.partial(call_a_tool, at_payments, client, assertion_for,
+                                             scope="mcp:read charges:write"))
+        assert result["is_error"] is False
+        subject = result["token"]["access_token"]
+
+        server = OAuth2Session(payments.credentials["introspection_client_id"],
+                               payments.credentials["introspection_client_secret"],
+                               token_endpoint_auth_method="client_secret_basic")
+        exchanged = server.fetch_token(f"{mcp.issuer}/oauth/token",
+                                       grant_type="urn:ietf:params:oauth:grant-type:token-exchange",
+                                       subject_token=subject,
+                                       subject_token_type="urn:ietf:params:oauth:token-type:access_token",
+                                       resource=charges, scope="charges:write")
+        assert (exchanged["issued_token_type"], exchanged["scope"]) == (
+            "urn:ietf:params:oauth:token-type:access_token", "charges:write")
+        created = requests.post(charges, json={"amount": 1200, "currency": "usd"}, timeout=30, headers={
+            "Authorization": f"Bearer {exchanged['access_token']}", "x-api-key": API_KEY})
+        assert created.status_code == 201, created.text
+        assert created.json()["created_by"] == {"sub": "alice", "act": {"sub": payments.resource}}

@@ -85,6 +85,12 @@ def test_a_valid_token_gives_its_principal(keys: Keys) -> None:
     ({"claims": {"exp": "tomorrow"}}, "The exp claim is not a NumericDate."),
     ({"claims": {"scope": ["charges:read"]}}, "The token claims have the wrong types."),
     ({"claims": {"cnf": {"x5t#S256": "x"}}}, "The token's cnf claim is not a DPoP key thumbprint (RFC 9449 6.1)."),
+    # RFC 8693 4.1: act is an object with a string sub, its earlier actors nested inside, at most 4 deep.
+    ({"claims": {"act": {"sub": "https://mcp.example/mcp", "act": {"sub": "agent"}}}}, None),
+    ({"claims": {"act": "https://mcp.example/mcp"}}, "The token's act claim is not a chain of actors (RFC 8693 4.1)."),
+    ({"claims": {"act": {"client_id": "x"}}}, "The token's act claim is not a chain of actors (RFC 8693 4.1)."),
+    ({"claims": {"act": {"sub": "a", "act": {"sub": "b", "act": {"sub": "c", "act": {"sub": "d", "act": {
+        "sub": "e"}}}}}}}, "The token's act claim is not a chain of actors (RFC 8693 4.1)."),
 ])
 def test_each_check_of_rfc_9068_4(keys: Keys, change: dict[str, Any], detail: str | None) -> None:
     token = keys.token(**change)
@@ -92,6 +98,12 @@ def test_each_check_of_rfc_9068_4(keys: Keys, change: dict[str, Any], detail: st
         assert validator(keys).verify(token, issuer=ISSUER, audience=AUDIENCE, now=NOW).subject == "alice"
     else:
         assert refused(validator(keys), token) == detail
+
+
+def test_an_exchanged_tokens_actors_reach_the_principal(keys: Keys) -> None:
+    act = {"sub": "https://reports.example", "act": {"sub": "https://mcp.example/mcp"}}
+    principal = validator(keys).verify(keys.token({"act": act}), issuer=ISSUER, audience=AUDIENCE, now=NOW)
+    assert principal.act == act
 
 
 def test_a_missing_claim_is_named(keys: Keys) -> None:
