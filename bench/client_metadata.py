@@ -17,7 +17,6 @@ import hashlib
 import os
 import secrets
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,6 @@ def _pkce() -> tuple[str, str]:
 
 def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
     """p50 latency and DynamoDB calls per request of the three cases (a dict per case), `rounds` each."""
-    from bench.dynamodb_calls import counting
     from bench.moto_stack import moto_stack
     from tests.document_server import document_server
 
@@ -56,19 +54,20 @@ def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
         saved = {k: os.environ.get(k) for k in env}
         try:
             with moto_stack(**env):
-                return _run(client_id, counting, rounds)
+                return _run(client_id, rounds)
         finally:
             for k, v in saved.items():
                 os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
 
 
-def _run(client_id: str, counting: Any, rounds: int) -> dict[str, dict[str, Any]]:
+def _run(client_id: str, rounds: int) -> dict[str, dict[str, Any]]:
     from authgate.oauth.clients.metadata_document.resolver import MetadataClients
     from authgate.stores.clients import ClientStore
     from authgate.stores.codes import CodeStore
     from authgate.tokens.rotation import ensure_keys
     from authgate_cli.local.functions import load_handler
     from authgate_cli.local.seed import load_seed
+    from bench.dynamodb_calls import token_requests
 
     load_seed()
     ensure_keys()
@@ -98,24 +97,7 @@ def _run(client_id: str, counting: Any, rounds: int) -> dict[str, dict[str, Any]
              "metadata document, cached": exchange(client_id, REDIRECT),
              "metadata document, fetched": stale(exchange(client_id, REDIRECT))}
     handler(cases["metadata document, cached"](), None)  # warm: modules, signing key, TLS context
-    # Interleaved, so the three see the same table sizes (moto's transactions copy the table).
-    timings: dict[str, list[float]] = {name: [] for name in cases}
-    calls: dict[str, Any] = {}
-    for _ in range(rounds):
-        for name, prepare in cases.items():
-            event = prepare()
-            with counting() as seen:
-                start = time.perf_counter()
-                result = handler(event, None)
-                timings[name].append((time.perf_counter() - start) * 1000)
-            assert result["statusCode"] == 200, result["body"]
-            calls[name] = seen
-    out: dict[str, dict[str, Any]] = {}
-    for name, values in timings.items():
-        values.sort()
-        out[name] = {"p50_ms": round(values[rounds // 2], 2), "p95_ms": round(values[int(rounds * 0.95)], 2),
-                     "dynamodb_calls": calls[name].total, "dynamodb_operations": calls[name].by_operation()}
-    return out
+    return token_requests(handler, cases, rounds)
 
 
 def main() -> int:

@@ -80,6 +80,10 @@ def guard_figures(iterations: int) -> dict[str, Any]:
     return out
 
 
+# Issue 29: an ID-JAG grant with its IdP's keys cached, and a token exchange, warm.
+DELEGATION_BUDGETS = {"ID-JAG grant, IdP keys cached": 2, "token exchange": 2}
+
+
 def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     """Every target of issues 9 and 15 as (what, figure, target, holds)."""
     rows: list[dict[str, Any]] = []
@@ -95,6 +99,11 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         if op["budget"] is not None:
             rows.append({"what": f"DynamoDB calls, {name}", "figure": op["dynamodb_calls"],
                          "target": f"<= {op['budget']}", "holds": op["within_budget"]})
+    for name, budget in DELEGATION_BUDGETS.items():
+        if name in results.get("delegation", {}):
+            calls = results["delegation"][name]["dynamodb_calls"]
+            rows.append({"what": f"DynamoDB calls, {name}", "figure": calls, "target": f"<= {budget}",
+                         "holds": calls <= budget})
     for alg, g in results["guard"].items():
         rows.append({"what": f"guard / bare jwt.decode ({alg})", "figure": round(g["ratio"], 2),
                      "target": f"<= {GUARD_TARGET}x", "holds": g["holds"]})
@@ -121,7 +130,7 @@ def versus_reference(results: dict[str, Any]) -> dict[str, dict[str, float]]:
 
 
 def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> dict[str, Any]:
-    from bench import client_metadata, cold, dpop, per_request, sign_in, size
+    from bench import client_metadata, cold, delegation, dpop, per_request, sign_in, size
 
     results: dict[str, Any] = {"machine": machine(), "quick": quick,
                                "settings": {"processes": rounds, "iterations": iterations,
@@ -132,6 +141,7 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
         results["guard"] = guard_figures(guard_iterations)
         results["dpop_proof"] = dpop.measure(guard_iterations)
         results["client_metadata"] = client_metadata.measure(min(iterations, 60))
+        results["delegation"] = delegation.measure(min(iterations, 60))
         results["sign_in"] = sign_in.measure(3 if quick else sign_in.RUNS)
     from bench import snapstart
 
@@ -235,6 +245,13 @@ def render(r: dict[str, Any]) -> str:
                        "its record cached or fetched again, beside an ordinary public client (docs/agents.md):"), "",
                   "| token request | DynamoDB calls | latency p50 / p95 (moto) |", "|---|---|---|"]
         for name, f in r["client_metadata"].items():
+            ops = ", ".join(f"{k} x{v}" for k, v in f["dynamodb_operations"].items())
+            lines.append(f"| {name} | {f['dynamodb_calls']} ({ops}) | {f['p50_ms']:.1f} / {f['p95_ms']:.1f} ms |")
+    if "delegation" in r:
+        lines += ["", ("The ID-JAG grant, its IdP's keys cached or fetched from its JWKS URI, and a token exchange "
+                       "(warm, moto; docs/delegation.md):"), "",
+                  "| token request | DynamoDB calls | latency p50 / p95 (moto) |", "|---|---|---|"]
+        for name, f in r["delegation"].items():
             ops = ", ".join(f"{k} x{v}" for k, v in f["dynamodb_operations"].items())
             lines.append(f"| {name} | {f['dynamodb_calls']} ({ops}) | {f['p50_ms']:.1f} / {f['p95_ms']:.1f} ms |")
     size = r["deployment_size"]

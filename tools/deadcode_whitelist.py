@@ -5,7 +5,8 @@ from authgate import aws, settings
 from authgate.oauth.authorization import par
 from authgate.oauth.clients.registration import endpoint as registration, management
 from authgate.oauth.token import introspection, revocation
-from authgate.oauth.token.grants import authorization_code, client_credentials, password, refresh_token
+from authgate.oauth.token.grants import (authorization_code, client_credentials, jwt_bearer, password, refresh_token,
+                                        token_exchange)
 from authgate.single_use import codes, refresh_tokens
 from authgate_cli.local import context, listeners
 
@@ -17,6 +18,8 @@ authorization_code.AuthorizationCodeGrant
 client_credentials.ClientCredentialsGrant
 password.PasswordGrant
 refresh_token.RefreshTokenGrant
+token_exchange.TokenExchangeGrant
+jwt_bearer.JwtBearerGrant
 introspection.post_introspect
 par.post_par
 revocation.post_revoke
@@ -33,6 +36,7 @@ model.User.updated_at
 # Table names read by field name (stores.base.TableStore.table_setting).
 settings.Tables.revocations
 settings.Tables.consents
+settings.Tables.identity_providers
 # The Lambda context object's interface (local emulator, bench child).
 context.LambdaContext.memory_limit_in_mb
 context.LambdaContext.aws_request_id

@@ -21,6 +21,7 @@ ADMIN_GROUPS = (
     ("keys", "authgate_cli.admin.keys", "signing keys (rotate, list)"),
     ("tenants", "authgate_cli.admin.tenants", "manage tenants (create, list, show)"),
     ("resources", "authgate_cli.admin.resources", "protected resources (create, list, show, update, delete)"),
+    ("idps", "authgate_cli.admin.idps", "trusted identity providers for ID-JAGs (create, list, show, update, delete)"),
 )
 
 

@@ -30,14 +30,16 @@ STACK = "authgate-staging"
 
 # A valid value for each required argument, by its dest; EXTRA adds what a leaf's own checks need.
 VALUES = {"client_id": "acme-app", "tenant_id": "acme", "resource": "https://mcp.example.com/mcp", "tenant": "acme",
-          "username": "bob", "scopes": "mcp:read"}
+          "username": "bob", "scopes": "mcp:read", "issuer": "https://idp.example"}
 EXTRA = {("clients", "create"): ["--grant", "client_credentials", "--scope", "charges:read"],
          ("users", "create"): ["--password-stdin"],
          ("users", "reset-password"): ["--password-stdin"],
          ("users", "update"): ["--name", "Bob"],
          ("tenants", "create"): ["--currency", "usd"],
          ("tenants", "update"): ["--name", "Acme"],
-         ("resources", "update"): ["--scopes", "mcp:read mcp:write"]}
+         ("resources", "update"): ["--scopes", "mcp:read mcp:write"],
+         ("idps", "create"): ["--jwks-uri", "https://idp.example/keys"],
+         ("idps", "update"): ["--user-match", "email"]}
 
 
 def leaves() -> list[list[str]]:
@@ -81,7 +83,8 @@ def test_the_loop_reaches_every_admin_subcommand() -> None:
             "users list", "users show", "users update", "users disable", "users enable", "users delete",
             "users reset-password", "users unlock",
             "keys rotate", "keys list", "tenants create", "tenants list", "tenants show", "resources create",
-            "resources list", "resources show", "resources update", "resources delete"} <= names
+            "resources list", "resources show", "resources update", "resources delete", "idps create", "idps list",
+            "idps show", "idps update", "idps delete"} <= names
 
 
 @pytest.mark.parametrize(("case", "extra", "line"), [

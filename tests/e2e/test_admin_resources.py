@@ -75,7 +75,7 @@ def test_create_use_introspect_update_delete(local_stack: LocalStack) -> None:
         RESOURCE: False, f"{local_stack.base_url}/charges": True}
     assert listed[0] == {"resource": f"{local_stack.base_url}/charges", "builtin": True, "created_at": 0,
                          "scopes": ["charges:read", "charges:write", "charges:refund"], "tenants": [],
-                         "introspection_client_id": None, "name": "Charges API",
+                         "introspection_client_id": None, "name": "Charges API", "may_delegate_to": [],
                          "description": "Your organisation's charges, refunds and invoices.",
                          "scope_descriptions": {"charges:read": "See your charges", "charges:refund": "Refund charges",
                                                 "charges:write": "Create charges"}}
@@ -138,7 +138,11 @@ def test_the_consent_page_names_the_resource_as_registered(local_stack: LocalSta
     (["create", "https://api.example.com/x", "--scopes", "a  b"],
      "authgate resources: --scopes 'a  b' must be scope tokens separated by single spaces (RFC 6749 3.3)"),
     (["update", "https://api.example.com/x"],
-     "authgate resources: update needs --scopes, --tenants, --name, --description or --scope-description"),
+     ("authgate resources: update needs --scopes, --tenants, --name, --description, --scope-description or "
+      "--may-delegate-to")),
+    (["update", "https://api.example.com/x", "--may-delegate-to", "ftp://example.com/api"],
+     ("authgate resources: resource 'ftp://example.com/api' must be https (http only on 127.0.0.1 or localhost, "
+      "for the local stack)")),
     (["create", "https://api.example.com/x", "--scopes", "a", "--scope-description", "b=Bee"],
      "authgate resources: --scope-description 'b=Bee' must be SCOPE=TEXT for one of the resource's scopes (a)"),
 ])

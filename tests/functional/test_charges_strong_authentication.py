@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from authgate.clock import ManualClock
 from authgate_cli.check.reading import parse_challenge
 from bench.dynamodb_calls import counting
 from tests.demo import AUDIENCE, ISSUER, WEB_REDIRECT, WRITE, Demo, body, count_charges, headers
@@ -110,7 +111,9 @@ def test_the_idempotency_key_of_a_refused_charge_stays_free(demo: Demo, invoke: 
     assert (again["statusCode"], headers(again)["idempotent-replayed"], body(again)) == (201, "true", body(created))
 
 
-def test_an_mfa_sign_in_older_than_the_max_age_is_challenged_for_freshness(demo: Demo, invoke: Any) -> None:
+def test_an_mfa_sign_in_older_than_the_max_age_is_challenged_for_freshness(demo: Demo, invoke: Any,
+                                                                          clock: ManualClock) -> None:
+    """The boundary to the second: the clock is stopped, so no second passes between the token and the charge."""
     before = count_charges()
     result = post(demo, invoke, user_token(acr="mfa", auth_time=now() - 301), BIG)
     assert (result["statusCode"], headers(result)["www-authenticate"], body(result)["detail"]) == (

@@ -1,6 +1,6 @@
 """DynamoDB calls per successful token request, counted with botocore event hooks (warm function).
 
-Budget: client_credentials <= 2, authorization_code <= 3, refresh_token <= 3. The client record
+Budget: client_credentials <= 2, authorization_code <= 3, refresh_token <= 3, token exchange <= 2. The client record
 and the failed-authentication counters come in one BatchGetItem; secrets are a single SHA-256.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.demo import SECRETS
+from tests.demo import ISSUER, SECRETS
 from tests.functional.token_support import TokenClient, basic, body_of, grant, new_code
 
 
@@ -66,3 +66,53 @@ def test_a_registered_resource_costs_one_get_per_cache_miss(tokens: TokenClient,
                              auth=basic("demo-service", SECRETS["demo-service"]))
         assert (result["statusCode"], calls) == (200, expected)
         calls.clear()
+
+
+def test_a_warm_token_exchange_costs_two_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    """RFC 8693: the resource's credentials (client + counters) and the subject token's revocation records and
+    client, one BatchGetItem each; the acting resource, the target and the tenant come from warm caches."""
+    from authgate.stores.resources import ResourceStore
+    from tests.functional.resource_support import MCP, register
+
+    creds = register(MCP, ("charges:read",), granted_to=("demo-service",))
+    store = ResourceStore()
+    resource = store.get(MCP)
+    assert resource is not None
+    store.update(resource._replace(may_delegate_to=(f"{ISSUER}/charges",)))
+    subject = body_of(tokens.post([("grant_type", "client_credentials"), ("resource", MCP)],
+                                  auth=basic("demo-service", SECRETS["demo-service"])))["access_token"]
+    form = [("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("subject_token", subject),
+            ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"),
+            ("resource", f"{ISSUER}/charges")]
+    assert tokens.post(form, auth=basic(*creds))["statusCode"] == 200  # warms the resource caches
+    calls.clear()
+    assert tokens.post(form, auth=basic(*creds))["statusCode"] == 200
+    assert calls == Counter({"BatchGetItem": 2})
+
+
+def test_a_warm_id_jag_grant_costs_three_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    """The client (+ counters) BatchGetItem, the user's GetItem and the jti's conditional PutItem; the IdP, its
+    keys, the resource and the tenant come from warm caches (docs/delegation.md, "Cost")."""
+    from authgate.identity_providers.model import IdentityProvider
+    from authgate.stores.clients import ClientStore
+    from authgate.stores.identity_providers import IdentityProviderStore
+    from tests.functional.resource_support import MCP, register
+    from tests.idp_support import TestIdp
+
+    register(MCP, ("mcp:read",), granted_to=())
+    store = ClientStore()
+    client = store.get("demo-service")
+    assert client is not None
+    store.replace(client._replace(grant_types=(*client.grant_types, "urn:ietf:params:oauth:grant-type:jwt-bearer")))
+    idp = TestIdp("https://idp.example")
+    IdentityProviderStore().create(IdentityProvider("demo", idp.issuer, jwks=tuple(idp.jwks()["keys"])))
+
+    def present() -> dict[str, Any]:
+        assertion = idp.id_jag(audience=ISSUER, client_id="demo-service", resource=MCP, scope="mcp:read")
+        return tokens.post([("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)],
+                           auth=basic("demo-service", SECRETS["demo-service"]))
+
+    assert present()["statusCode"] == 200  # warms the IdP, resource and tenant caches
+    calls.clear()
+    assert present()["statusCode"] == 200
+    assert calls == Counter({"BatchGetItem": 1, "GetItem": 1, "PutItem": 1})

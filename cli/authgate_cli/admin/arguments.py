@@ -78,11 +78,41 @@ def redirect_uri(value: str) -> str:
     return value
 
 
+# The grant types named by a URN, each also by a short name (`--grant jwt-bearer`).
+GRANT_URNS = {
+    "jwt-bearer": "urn:ietf:params:oauth:grant-type:jwt-bearer",  # RFC 7523 2.1 (the ID-JAG grant)
+    "token-exchange": "urn:ietf:params:oauth:grant-type:token-exchange",  # RFC 8693 2.1
+    "device_code": "urn:ietf:params:oauth:grant-type:device_code",  # RFC 8628 3.4
+    "ciba": "urn:openid:params:grant-type:ciba",  # OpenID Connect CIBA Core 10.1
+}
+GRANT_NAMES = ("authorization_code", "refresh_token", "client_credentials", "password", *GRANT_URNS)
+
+
+def grant_type(value: str) -> str:
+    """--grant: a grant type by its name (RFC 6749), its URN, or the URN's short name; the stored value is the URN."""
+    if value in GRANT_URNS:
+        return GRANT_URNS[value]
+    if value in GRANT_NAMES or value in GRANT_URNS.values():
+        return value
+    raise InvalidInput(f"--grant {_shown(value)} is not a grant type: one of {', '.join(GRANT_NAMES)}, or the URN "
+                       "of the last four")
+
+
 def client_grants(grants: Sequence[str], client_type: str, redirect_uris: Sequence[str]) -> None:
     """The grants a client may be registered for, given its type and redirect URIs (RFC 6749 2.1, 3.1.2.2)."""
     if not grants:
         raise InvalidInput("give at least one --grant (authorization_code, refresh_token, client_credentials, "
-                           "password)")
+                           "password, jwt-bearer)")
+    for name in ("device_code", "ciba"):
+        if GRANT_URNS[name] in grants:
+            raise InvalidInput(f"the {name} grant is not served by authgate yet: its token endpoint answers "
+                               "unsupported_grant_type")
+    if GRANT_URNS["token-exchange"] in grants:
+        raise InvalidInput("token-exchange is not a client's grant: a registered resource's own credentials "
+                           "exchange tokens (authgate resources update RESOURCE --may-delegate-to OTHER)")
+    if client_type == "public" and GRANT_URNS["jwt-bearer"] in grants:
+        raise InvalidInput("a public client cannot present ID-JAGs (jwt-bearer): only confidential clients may "
+                           "(draft-ietf-oauth-identity-assertion-authz-grant, Security Considerations)")
     if "authorization_code" in grants and not redirect_uris:
         raise InvalidInput("the authorization_code grant needs at least one --redirect-uri "
                            "(the code is sent back there, RFC 6749 3.1.2.2)")

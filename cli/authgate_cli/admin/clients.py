@@ -26,8 +26,6 @@ from typing import IO, Any
 from authgate.clients.model import AUTH_METHODS
 from authgate_cli.admin import arguments, target
 
-GRANT_TYPES = ("authorization_code", "refresh_token", "client_credentials", "password")
-
 
 def _registration(args: argparse.Namespace, client_type: str, redirect_uris: list[str] | tuple[str, ...],
                   grants: list[str] | tuple[str, ...], current_keys: tuple[dict[str, Any], ...] = (),
@@ -69,6 +67,7 @@ def check_create(args: argparse.Namespace) -> None:
         arguments.redirect_uri(uri)
     for scope in args.scope:
         arguments.scope_token(scope, "--scope")
+    args.grant = [arguments.grant_type(g) for g in args.grant]
     arguments.client_grants(args.grant, args.type, args.redirect_uri)
     _registration(args, args.type, args.redirect_uri, args.grant)
     _grants(args)
@@ -126,8 +125,14 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         sys.stderr.write(f"authgate clients: no client {args.client_id!r}\n")
         return 1
     try:
-        changes = _registration(args, client.client_type, client.redirect_uris, client.grant_types,
+        grants = getattr(args, "grant", None) or []
+        if grants:
+            arguments.client_grants(grants, client.client_type, client.redirect_uris)
+            arguments.served_grants(grants)
+        changes = _registration(args, client.client_type, client.redirect_uris, grants or client.grant_types,
                                 client.jwks, client.token_endpoint_auth_method)
+        if grants:
+            changes["grant_types"] = tuple(dict.fromkeys(grants))
         grants = _grants(args)
         arguments.granted_resources([g for g in grants if g[1]])  # withdrawing a grant needs no resource
     except arguments.InvalidInput as exc:
@@ -237,6 +242,7 @@ def _run(args: argparse.Namespace) -> int:
             arguments.identifier(args.client_id, "CLIENT_ID")
             if args.jwks:
                 arguments.jwks(args.jwks)
+            args.grant = [arguments.grant_type(g) for g in args.grant]
             _grants(args)
         elif args.clients_command in ("rotate-secret", "delete"):
             arguments.identifier(args.client_id, "CLIENT_ID")
@@ -261,8 +267,6 @@ def register(subparsers: Any) -> None:
     create.add_argument("--type", choices=("confidential", "public"), default="confidential")
     create.add_argument("--redirect-uri", action="append", default=[], metavar="URI",
                         help="exact redirect URI (repeat for several)")
-    create.add_argument("--grant", action="append", default=[], choices=GRANT_TYPES, metavar="GRANT",
-                        help=f"allowed grant type (repeat): {', '.join(GRANT_TYPES)}")
     create.add_argument("--scope", action="append", default=[], metavar="SCOPE", help="allowed scope (repeat)")
     create.add_argument("--error-format", choices=("problem", "legacy-a", "legacy-b"), default="problem")
     create.add_argument("--requires-admin-approval", action="store_true",
@@ -272,6 +276,9 @@ def register(subparsers: Any) -> None:
                                            "resource grants")
     update.add_argument("client_id", metavar="CLIENT_ID")
     for action in (create, update):
+        action.add_argument("--grant", action="append", default=[], metavar="GRANT",
+                            help=f"allowed grant type (repeat; on update the list replaces the old one): "
+                                 f"{', '.join(arguments.GRANT_NAMES)} (the last four by short name or URN)")
         action.add_argument("--jwks", metavar="FILE|JSON",
                             help='the client\'s public keys, a JWK Set {"keys": [...]} (for private_key_jwt)')
         action.add_argument("--auth-method", choices=AUTH_METHODS,

@@ -92,6 +92,24 @@ def described(resource: Any, args: argparse.Namespace) -> Any:
     return resource._replace(**changes)
 
 
+def delegation_targets(values: list[str] | None, *, local: bool = True) -> tuple[str, ...] | None:
+    """--may-delegate-to URI (repeat; one "" clears): the resources a token for this one may be exchanged for."""
+    if values is None:
+        return None
+    if values == [""]:
+        return ()
+    return tuple(dict.fromkeys(resource_uri(v, local=local) for v in values))
+
+
+def _unknown_target(targets: tuple[str, ...], builtin: Any) -> str | None:
+    """The first --may-delegate-to target that is neither registered nor the built-in charges API."""
+    from authgate.stores.resources import ResourceStore
+
+    store = ResourceStore()
+    return next((t for t in targets if not (builtin is not None and t == builtin.resource) and store.get(t) is None),
+                None)
+
+
 def _fail(message: str, status: int = 2) -> int:
     sys.stderr.write(f"authgate resources: {message}\n")
     return status
@@ -122,6 +140,10 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     missing = _missing_tenant(allowed)
     if missing:
         return _fail(f"tenant {missing!r} does not exist here; create it first (authgate tenants create)")
+    targets = delegation_targets(getattr(args, "may_delegate_to", None), local=not args.stack_name) or ()
+    unknown = _unknown_target(targets, builtin)
+    if unknown:
+        return _fail(f"--may-delegate-to {unknown!r} is not a registered resource (authgate resources list)")
     store = ResourceStore()
     if store.get(uri) is not None:
         return _fail(f"resource {uri!r} is already registered", 1)
@@ -129,7 +151,8 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         client_id=f"rs-{secrets.token_hex(8)}", tenant_id=allowed[0] if allowed else "",
         name=f"introspection for {uri}"[:200], client_type="confidential", grant_types=(), scopes=())
     resource = described(Resource(resource=uri, scopes=scopes(args.scopes), tenants=allowed,
-                                  introspection_client_id=client.client_id, created_at=clock.seconds()), args)
+                                  introspection_client_id=client.client_id, created_at=clock.seconds(),
+                                  may_delegate_to=targets), args)
     try:
         store.create(resource)
     except ResourceExists:
@@ -143,6 +166,7 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         out.write(f"name:                        {resource.name or '-'}\n")
         out.write(f"scopes:                      {' '.join(resource.scopes)}\n")
         out.write(f"tenants:                     {','.join(allowed) or 'all'}\n")
+        out.write(f"may_delegate_to:             {' '.join(targets) or '-'}\n")
         out.write(f"introspection_client_id:     {client.client_id}\n")
         out.write(f"introspection_client_secret: {secret}\n")
         out.write("The secret is shown once and stored only as a hash: keep it now (POST /oauth/introspect).\n")
@@ -150,9 +174,10 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def _table(resources: list[Any], out: IO[str]) -> None:
-    rows = [("RESOURCE", "NAME", "SCOPES", "TENANTS", "INTROSPECTION CLIENT")]
+    rows = [("RESOURCE", "NAME", "SCOPES", "TENANTS", "INTROSPECTION CLIENT", "MAY DELEGATE TO")]
     rows += [(r.resource, r.name or "-", " ".join(r.scopes), ",".join(r.tenants) or "all",
-              "(built in)" if r.builtin else r.introspection_client_id or "-") for r in resources]
+              "(built in)" if r.builtin else r.introspection_client_id or "-", " ".join(r.may_delegate_to) or "-")
+             for r in resources]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for row in rows:
         out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n")
@@ -217,6 +242,14 @@ def update_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         missing = _missing_tenant(changes["tenants"])
         if missing:
             return _fail(f"tenant {missing!r} does not exist here; create it first (authgate tenants create)")
+    targets = delegation_targets(getattr(args, "may_delegate_to", None), local=not args.stack_name)
+    if targets is not None:
+        unknown = _unknown_target(targets, _builtin())
+        if unknown:
+            return _fail(f"--may-delegate-to {unknown!r} is not a registered resource (authgate resources list)")
+        if resource.resource in targets:
+            return _fail("a resource cannot delegate to itself")
+        changes["may_delegate_to"] = targets
     try:
         updated = described(resource._replace(**changes), args)
     except arguments.InvalidInput as exc:
@@ -247,7 +280,7 @@ def delete_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     return 0
 
 
-UPDATABLE = ("scopes", "tenants", "name", "description")
+UPDATABLE = ("scopes", "tenants", "name", "description", "may_delegate_to")
 ACTIONS = {"create": create_resource, "list": list_resources, "show": show_resource,
            "update": update_resource, "delete": delete_resource}
 
@@ -261,13 +294,15 @@ def _validate(args: argparse.Namespace) -> None:
         scopes(args.scopes)
     if getattr(args, "tenants", None):
         tenants(args.tenants)
+    delegation_targets(getattr(args, "may_delegate_to", None))
     if args.resources_command == "create":
         from authgate.resources.model import Resource
 
         described(Resource(args.resource, scopes(args.scopes)), args)
     if args.resources_command == "update" and all(getattr(args, name) is None for name in UPDATABLE) \
             and not args.scope_description:
-        raise arguments.InvalidInput("update needs --scopes, --tenants, --name, --description or --scope-description")
+        raise arguments.InvalidInput("update needs --scopes, --tenants, --name, --description, --scope-description "
+                                     "or --may-delegate-to")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -301,6 +336,9 @@ def register(subparsers: Any) -> None:
         action.add_argument("--scope-description", action="append", default=[], metavar="SCOPE=TEXT",
                             help='what a scope allows, on the consent page: mcp:read="Read your files" (repeat; '
                                  "SCOPE= drops one; a scope without one is shown by its name)")
+        action.add_argument("--may-delegate-to", action="append", metavar="OTHER_RESOURCE",
+                            help="a resource this one's server may exchange its tokens for (RFC 8693 token exchange; "
+                                 'repeat for several; on update the list replaces the old one, "" clears it)')
     delete = sub.add_parser("delete", help="remove a resource and its introspection client")
     delete.add_argument("resource", metavar="RESOURCE_URI")
     for action in (create, listing, show, update, delete):

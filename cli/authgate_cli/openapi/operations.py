@@ -83,12 +83,14 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "description": "RFC 6749 5.1; access_token is an RFC 9068 JWT.",
         "required": ["access_token", "token_type", "expires_in"],
         "properties": {"access_token": _STR, "token_type": {"enum": ["Bearer", "DPoP"]}, "expires_in": _INT,
-                       "scope": _STR, "refresh_token": _STR},
+                       "scope": _STR, "refresh_token": _STR,
+                       "issued_token_type": {"type": "string", "description": "Token exchange (RFC 8693 2.2.1)."}},
     },
     "Introspection": {
         "type": "object", "description": "RFC 7662 2.2.", "required": ["active"],
         "properties": {"active": {"type": "boolean"}, "scope": _STR, "client_id": _STR, "sub": _STR,
-                       "exp": _INT, "iat": _INT, "iss": _STR, "aud": {}, "jti": _STR, "token_type": _STR},
+                       "exp": _INT, "iat": _INT, "iss": _STR, "aud": {}, "jti": _STR, "token_type": _STR,
+                       "act": {"type": "object", "description": "RFC 8693 4.1: who acts, nested per hop."}},
     },
     "ClientMetadata": {
         "type": "object", "description": "RFC 7591 2: the client's own metadata (public or private_key_jwt).",
@@ -126,7 +128,10 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["id", "object", "amount", "currency", "status", "created"],
         "properties": {"id": _STR, "object": {"const": "charge"}, "amount": _INT, "currency": _STR,
                        "description": {"type": ["string", "null"]}, "invoice_id": {"type": ["string", "null"]},
-                       "status": _STR, "created": _INT},
+                       "status": _STR, "created": _INT,
+                       "created_by": {"type": ["object", "null"], "description": "Who created it: the token's "
+                                      "sub and act (RFC 8693 4.1; null before it was recorded).",
+                                      "properties": {"sub": _STR, "act": {"type": ["object", "null"]}}}},
     },
     "ChargeList": {
         "type": "object", "required": ["object", "data", "has_more"],
@@ -144,9 +149,19 @@ _CLIENT_AUTH_FORM = {
                                                           "aud = the issuer identifier."},
 }
 _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
-    "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password"]},
+    "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password",
+                                              "urn:ietf:params:oauth:grant-type:token-exchange",
+                                              "urn:ietf:params:oauth:grant-type:jwt-bearer"]},
+    "assertion": {"type": "string", "description": "jwt-bearer (RFC 7523 2.1): an ID-JAG of an identity provider "
+                                                   "the client's tenant trusts."},
     "code": _STR, "redirect_uri": _STR, "code_verifier": _STR, "refresh_token": _STR, "scope": _STR,
     "username": _STR, "password": _STR,
+    "subject_token": {"type": "string", "description": "Token exchange (RFC 8693 2.1): an access token whose aud is "
+                                                       "the resource whose credentials authenticate."},
+    "subject_token_type": {"type": "string", "enum": ["urn:ietf:params:oauth:token-type:access_token"]},
+    "actor_token": _STR, "actor_token_type": {"type": "string", "enum": ["urn:ietf:params:oauth:token-type:access_token"]},
+    "requested_token_type": {"type": "string", "enum": ["urn:ietf:params:oauth:token-type:access_token"]},
+    "audience": {"type": "string", "description": "Token exchange (RFC 8693 2.1): the target, as resource."},
     "resource": {"type": "string", "description": "RFC 8707: the API the token is for, once: <issuer>/charges "
                                                   "(the default) or a registered resource (`authgate resources`)."},
     **_CLIENT_AUTH_FORM}}
@@ -200,12 +215,19 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "responses": {"200": _PAGE, "303": _REDIRECT},
     },
     ("/oauth/token", "POST"): {
-        "summary": "Token endpoint (RFC 6749 3.2): authorization_code + PKCE, refresh_token, client_credentials",
+        "summary": "Token endpoint (RFC 6749 3.2): authorization_code + PKCE, refresh_token, client_credentials, "
+                   "token exchange (RFC 8693), ID-JAG (RFC 7523 jwt-bearer)",
         "surface": "oauth", "security": [{"clientBasic": []}, {}],
         "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_FORM}}},
         "codes": _OAUTH_CODES + ("invalid_grant", "unauthorized_client", "unsupported_grant_type",
                                  "invalid_scope", "unsupported_media_type", "invalid_dpop_proof", "use_dpop_nonce",
-                                 "invalid_target", "unknown_resource", "resource_not_allowed"),
+                                 "invalid_target", "unknown_resource", "resource_not_allowed",
+                                 "subject_token_invalid", "actor_token_invalid", "delegation_not_allowed",
+                                 "delegation_too_deep", "id_jag_malformed", "id_jag_type_invalid",
+                                 "id_jag_issuer_untrusted", "id_jag_keys_unavailable", "id_jag_signature_invalid",
+                                 "id_jag_audience_invalid", "id_jag_client_mismatch", "id_jag_expired",
+                                 "id_jag_time_invalid", "id_jag_replayed", "id_jag_resource_invalid",
+                                 "id_jag_user_unknown"),
         "parameters": [{"name": "DPoP", "in": "header", "required": False, "schema": _STR,
                         "description": "A DPoP proof (RFC 9449 4): the token is then DPoP-bound."}],
         "responses": {"200": _json(_ref("TokenResponse"), "Token response.", headers=NO_STORE_HEADERS)},

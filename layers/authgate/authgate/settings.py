@@ -31,6 +31,7 @@ TABLE_ENV = {
     "sessions": "AUTHGATE_SESSIONS_TABLE",
     "consents": "AUTHGATE_CONSENTS_TABLE",
     "passkeys": "AUTHGATE_PASSKEYS_TABLE",
+    "identity_providers": "AUTHGATE_IDENTITY_PROVIDERS_TABLE",
 }
 
 
@@ -59,6 +60,7 @@ class Tables(NamedTuple):
     sessions: str = "SessionsTable"
     consents: str = "ConsentsTable"
     passkeys: str = "PasskeysTable"
+    identity_providers: str = "IdentityProvidersTable"
 
 
 class Limits(NamedTuple):

@@ -75,12 +75,35 @@ def test_https_loopback_http_and_private_use_schemes_are_accepted(uri: str) -> N
     (["client_credentials"], "confidential", ["https://a.example/cb"], "--redirect-uri is only used by"),
     (["refresh_token"], "confidential", [], "the refresh_token grant needs authorization_code or password"),
     (["client_credentials"], "public", [], "a public client cannot use client_credentials"),
+    (["urn:ietf:params:oauth:grant-type:jwt-bearer"], "public", [], "a public client cannot present ID-JAGs"),
+    (["urn:ietf:params:oauth:grant-type:device_code"], "public", [], "the device_code grant is not served"),
+    (["urn:openid:params:grant-type:ciba"], "confidential", [], "the ciba grant is not served"),
+    (["urn:ietf:params:oauth:grant-type:token-exchange"], "confidential", [],
+     "token-exchange is not a client's grant: a registered resource's own credentials exchange tokens"),
 ])
 def test_grants(grants: list[str], kind: str, uris: list[str], message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
         arguments.client_grants(grants, kind, uris)
 
 
+@pytest.mark.parametrize(("given", "stored"), [
+    ("jwt-bearer", "urn:ietf:params:oauth:grant-type:jwt-bearer"),
+    ("urn:ietf:params:oauth:grant-type:jwt-bearer", "urn:ietf:params:oauth:grant-type:jwt-bearer"),
+    ("token-exchange", "urn:ietf:params:oauth:grant-type:token-exchange"),
+    ("device_code", "urn:ietf:params:oauth:grant-type:device_code"),
+    ("ciba", "urn:openid:params:grant-type:ciba"),
+    ("client_credentials", "client_credentials"),
+])
+def test_grant_types_by_name_short_name_or_urn(given: str, stored: str) -> None:
+    assert arguments.grant_type(given) == stored
+
+
+def test_an_unknown_grant_type_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="--grant 'implicit' is not a grant type"):
+        arguments.grant_type("implicit")
+
+
 def test_a_sound_registration_passes() -> None:
     arguments.client_grants(["authorization_code", "refresh_token"], "public", ["http://127.0.0.1:8765/cb"])
     arguments.client_grants(["client_credentials"], "confidential", [])
+    arguments.client_grants(["urn:ietf:params:oauth:grant-type:jwt-bearer"], "confidential", [])

@@ -87,6 +87,12 @@ def test_a_valid_token_gives_its_principal(keys: Keys) -> None:
     ({"claims": {"cnf": {"x5t#S256": "x"}}}, "The token's cnf claim is not a DPoP key thumbprint (RFC 9449 6.1)."),
     ({"claims": {"acr": 2}}, "The token's acr or auth_time claim has the wrong type (RFC 9068 2.2.1)."),
     ({"claims": {"auth_time": "yesterday"}}, "The token's acr or auth_time claim has the wrong type (RFC 9068 2.2.1)."),
+    # RFC 8693 4.1: act is an object with a string sub, its earlier actors nested inside, at most 4 deep.
+    ({"claims": {"act": {"sub": "https://mcp.example/mcp", "act": {"sub": "agent"}}}}, None),
+    ({"claims": {"act": "https://mcp.example/mcp"}}, "The token's act claim is not a chain of actors (RFC 8693 4.1)."),
+    ({"claims": {"act": {"client_id": "x"}}}, "The token's act claim is not a chain of actors (RFC 8693 4.1)."),
+    ({"claims": {"act": {"sub": "a", "act": {"sub": "b", "act": {"sub": "c", "act": {"sub": "d", "act": {
+        "sub": "e"}}}}}}}, "The token's act claim is not a chain of actors (RFC 8693 4.1)."),
 ])
 def test_each_check_of_rfc_9068_4(keys: Keys, change: dict[str, Any], detail: str | None) -> None:
     token = keys.token(**change)
@@ -104,6 +110,12 @@ def test_acr_and_auth_time_reach_the_principal(keys: Keys) -> None:
     service = validator(keys).verify(keys.token(claims={"grant_id": None, "sub": "svc", "client_id": "svc"}),
                                      issuer=ISSUER, audience=AUDIENCE, now=NOW)
     assert (service.acr, service.auth_time, service.on_behalf_of_user) == ("", None, False)
+
+
+def test_an_exchanged_tokens_actors_reach_the_principal(keys: Keys) -> None:
+    act = {"sub": "https://reports.example", "act": {"sub": "https://mcp.example/mcp"}}
+    principal = validator(keys).verify(keys.token({"act": act}), issuer=ISSUER, audience=AUDIENCE, now=NOW)
+    assert principal.act == act
 
 
 def test_a_missing_claim_is_named(keys: Keys) -> None:

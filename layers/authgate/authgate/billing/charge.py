@@ -2,12 +2,13 @@
 
 `FIELDS` is the one list of a charge's attributes (stores.charges writes and reads them):
 tenant_id (hash key), charge_id (range key, time-ordered "ch_<ULID>"), amount, currency, status,
-created, client_id, and description, invoice_id, request_hash when set.
+created, client_id, and description, invoice_id, request_hash when set; created_by, who made it: the
+token's `sub` and, for a token from a token exchange, its `act` (RFC 8693 4.1).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from authgate import records
 from authgate.records import Field
@@ -27,6 +28,8 @@ class Charge(NamedTuple):
     status: str = "succeeded"
     # sha256 of the canonical request when the charge was created with an Idempotency-Key.
     request_hash: str | None = None
+    # {"sub": ..., "act": ... or None}: who created it (None for charges made before it was recorded).
+    created_by: dict[str, Any] | None = None
 
 
 FIELDS = (
@@ -41,6 +44,7 @@ FIELDS = (
     Field("invoice_id", "S", omit_none=True),
     Field("status", "S"),
     Field("request_hash", "S", omit_none=True),
+    Field("created_by", "JSON", omit_none=True),
 )
 
 

@@ -48,4 +48,6 @@ def representation(charge: Charge) -> dict[str, Any]:
         "invoice_id": charge.invoice_id,
         "status": charge.status,
         "created": charge.created,
+        # Who created it: the token's sub and, through a token exchange, who acted (RFC 8693 4.1 act).
+        "created_by": charge.created_by,
     }

@@ -56,7 +56,8 @@ def _validated(principal: Principal, body: dict[str, Any]) -> ChargeRequest:
 def _charge(principal: Principal, request: ChargeRequest, request_hash: str | None = None) -> Charge:
     return Charge(tenant_id=principal.tenant, charge_id=new_charge_id(), amount=request.amount,
                   currency=request.currency, created=clock.seconds(), client_id=principal.client_id,
-                  description=request.description, invoice_id=request.invoice_id, request_hash=request_hash)
+                  description=request.description, invoice_id=request.invoice_id, request_hash=request_hash,
+                  created_by={"sub": principal.subject, "act": principal.act})
 
 
 def _replay(record: IdempotencyRecord, request_hash: str, store: ChargeStore) -> Created:

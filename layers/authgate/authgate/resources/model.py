@@ -28,11 +28,18 @@ class Resource(NamedTuple):
     name: str = ""
     description: str = ""
     scope_descriptions: tuple[tuple[str, str], ...] = ()
+    # The resources a holder of this resource's credentials may exchange its tokens for (RFC 8693 2.1,
+    # `authgate resources update --may-delegate-to`): none by default.
+    may_delegate_to: tuple[str, ...] = ()
     # The charges API: known without a record.
     builtin: bool = False
 
     def allows_tenant(self, tenant_id: str) -> bool:
         return not self.tenants or tenant_id in self.tenants
+
+    def may_delegate(self, target: str) -> bool:
+        """Whether this resource's server may exchange a token for `target` (RFC 8693 1.1, 2.1)."""
+        return target in self.may_delegate_to
 
     def describes(self, scope: str) -> str:
         """What `scope` allows, in the resource's words ("" when it gave none)."""
@@ -56,6 +63,7 @@ FIELDS = (
     Field("name", "S", "", omit_empty=True),
     Field("description", "S", "", omit_empty=True),
     Field("scope_descriptions", "MAP", (), omit_empty=True),
+    Field("may_delegate_to", "STRINGS", (), omit_empty=True),
 )
 
 

@@ -4,7 +4,7 @@ One conditional PutItem decides: the first writer of an id wins, every later one
 id's window learns `Replayed` (authgate.single_use.errors). DynamoDB deletes expired items by
 TTL only eventually (and moto never), so an item whose `expires_at` has passed no longer counts:
 the condition lets a write replace it. Ids are namespaced by what they guard, so a proof and an
-assertion never collide: `dpop#<jkt>#<jti>`, `assertion#<client_id>#<jti>`. Only a SHA-256 of
+assertion never collide: `dpop#<jkt>#<jti>`, `assertion#<client_id>#<jti>`, `id-jag#<iss>#<jti>`. Only a SHA-256 of
 the id is stored, so the table holds nothing a client chose verbatim and every key has the same size.
 """
 
@@ -28,6 +28,11 @@ def dpop_key(jkt: str, jti: str) -> str:
 def assertion_key(client_id: str, jti: str) -> str:
     """The ReplayTable id of a client assertion: its issuer (the client) and its `jti` (RFC 7523 3)."""
     return f"assertion#{client_id}#{jti}"
+
+
+def id_jag_key(issuer: str, jti: str) -> str:
+    """The ReplayTable id of an ID-JAG: its IdP and its `jti` (RFC 7523 3 item 7; the IdP makes jti unique)."""
+    return f"id-jag#{issuer}#{jti}"
 
 
 class ReplayGuard(TableStore):

@@ -3,7 +3,9 @@
 Claims: iss, sub, aud, exp, iat, jti, client_id, scope, plus `tenant` and, when the token
 comes from a code or refresh family, `grant_id` (what revoking the grant matches on); a token of
 a user's grant carries `acr` and `auth_time` of the sign-in behind it (section 2.2.1). For
-client_credentials the caller passes subject=client_id (RFC 9068 section 2.2). The default
+client_credentials the caller passes subject=client_id (RFC 9068 section 2.2). A token from a
+token exchange (RFC 8693) also carries `act` (4.1), the subject token's `acr` and `auth_time`
+when it had them, and expires no later than the subject token. The default
 audience is the charges resource server, `<issuer>/charges`: the API shares the issuer's base
 URL, and a distinct identifier keeps tokens for this resource apart from any other.
 """
@@ -11,6 +13,7 @@ URL, and a distinct identifier keeps tokens for this resource apart from any oth
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from authgate import clock
@@ -29,13 +32,17 @@ class IssuedToken(NamedTuple):
 
 def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str, scope: str,
                        audience: str | None = None, grant_id: str | None = None,
-                       jkt: str | None = None, acr: str = "", auth_time: int | None = None) -> IssuedToken:
+                       jkt: str | None = None, acr: str = "", auth_time: int | None = None,
+                       expires_before: int | None = None, carried: Mapping[str, object] | None = None) -> IssuedToken:
     """Sign an access token (typ at+jwt) with the current key. `grant_id` ties it to a code or refresh family;
     `jkt` binds it to a DPoP key (`cnf`, RFC 9449 6.1); `acr` and `auth_time` say how and when the user
-    signed in (RFC 9068 2.2.1)."""
+    signed in (RFC 9068 2.2.1); `expires_before` caps its expiry (RFC 8693 2.2.1); `carried` adds claims a
+    token exchange keeps or adds (act, acr, auth_time: RFC 8693 4.1, RFC 9068 2.2.1)."""
     signer = current_signer()
     now = clock.seconds()
     ttl = get_settings().access_token_ttl
+    if expires_before is not None:
+        ttl = max(0, min(ttl, expires_before - now))
     jti = secrets.token_urlsafe(18)
     claims: dict[str, object] = {
         "iss": issuer,
@@ -56,5 +63,6 @@ def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str
         claims["acr"] = acr
     if auth_time is not None:
         claims["auth_time"] = auth_time
+    claims.update(carried or {})
     header = {"typ": TOKEN_TYPE, "alg": signer.alg, "kid": signer.kid}
     return IssuedToken(token=compact(header, claims, signer), jti=jti, expires_in=ttl, scope=scope)

@@ -17,6 +17,9 @@ from authgate.tokens import jwk as jwk_module
 # Ed25519 is RFC 9864's fully specified name for EdDSA over Ed25519 (which it deprecates).
 ASSERTION_ALGORITHMS = {"ES256": ("EC", "P-256"), "PS256": ("RSA", None), "EdDSA": ("OKP", "Ed25519"),
                         "Ed25519": ("OKP", "Ed25519")}
+# A trusted identity provider's keys also sign with RS256 (what Okta, Entra and Google publish;
+# draft-ietf-oauth-identity-assertion-authz-grant leaves the algorithm to the IdP); never none or HS*.
+IDP_ALGORITHMS = {**ASSERTION_ALGORITHMS, "RS256": ("RSA", None)}
 PRIVATE_MEMBERS = ("d", "p", "q", "dp", "dq", "qi", "oth", "k")
 MIN_RSA_BITS = 2048
 MAX_KEYS = 10
@@ -26,18 +29,19 @@ class InvalidJwks(ValueError):
     """A JWK Set a client may not register; the message says which key and why."""
 
 
-def validate(document: Any) -> tuple[dict[str, Any], ...]:
+def validate(document: Any, algorithms: dict[str, tuple[str, str | None]] = ASSERTION_ALGORITHMS,
+             max_keys: int = MAX_KEYS) -> tuple[dict[str, Any], ...]:
     """The keys of a JWK Set document ({"keys": [...]}) as they will be stored, or InvalidJwks."""
     if not isinstance(document, dict) or not isinstance(document.get("keys"), list):
         raise InvalidJwks('a JWK Set is a JSON object {"keys": [...]} (RFC 7517 5)')
     keys = document["keys"]
     if not keys:
         raise InvalidJwks("the JWK Set has no keys")
-    if len(keys) > MAX_KEYS:
-        raise InvalidJwks(f"the JWK Set has more than {MAX_KEYS} keys")
+    if len(keys) > max_keys:
+        raise InvalidJwks(f"the JWK Set has more than {max_keys} keys")
     out, kids = [], set()
     for index, key in enumerate(keys):
-        out.append(_public(key, index))
+        out.append(_public(key, index, algorithms))
         kid = key.get("kid")
         if kid is not None:
             if kid in kids:
@@ -46,7 +50,7 @@ def validate(document: Any) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def _public(key: Any, index: int) -> dict[str, Any]:
+def _public(key: Any, index: int, algorithms: dict[str, tuple[str, str | None]]) -> dict[str, Any]:
     if not isinstance(key, dict):
         raise InvalidJwks(f"key {index} is not a JSON object")
     private = [m for m in PRIVATE_MEMBERS if m in key]
@@ -54,13 +58,13 @@ def _public(key: Any, index: int) -> dict[str, Any]:
         raise InvalidJwks(f"key {index} holds the private member {private[0]!r}: register public keys only "
                           "and keep the private key with the client")
     kty, crv = key.get("kty"), key.get("crv")
-    if (kty, crv) not in {(t, c) for t, c in ASSERTION_ALGORITHMS.values()} and kty != "RSA":
+    if (kty, crv) not in {(t, c) for t, c in algorithms.values()} and kty != "RSA":
         raise InvalidJwks(f"key {index}: kty {kty!r} crv {crv!r} is not supported (RSA, EC P-256, OKP Ed25519)")
     if key.get("use", "sig") != "sig":
         raise InvalidJwks(f"key {index}: use must be sig")
     alg = key.get("alg")
-    if alg is not None and alg not in ASSERTION_ALGORITHMS:
-        raise InvalidJwks(f"key {index}: alg {alg!r} is not accepted; use one of {', '.join(ASSERTION_ALGORITHMS)}")
+    if alg is not None and alg not in algorithms:
+        raise InvalidJwks(f"key {index}: alg {alg!r} is not accepted; use one of {', '.join(algorithms)}")
     kid = key.get("kid")
     if kid is not None and (not isinstance(kid, str) or not kid or len(kid) > 200):
         raise InvalidJwks(f"key {index}: kid must be a non-empty string")
@@ -73,10 +77,11 @@ def _public(key: Any, index: int) -> dict[str, Any]:
     return jwk_module.only_public(key)
 
 
-def candidates(keys: Sequence[dict[str, Any]], alg: str, kid: str | None) -> Iterable[Any]:
+def candidates(keys: Sequence[dict[str, Any]], alg: str, kid: str | None,
+               algorithms: dict[str, tuple[str, str | None]] = ASSERTION_ALGORITHMS) -> Iterable[Any]:
     """The public keys that may have signed a JWS with `alg` and `kid` (RFC 7515 4.1.4): by kid
     when the header names one, else every key of the algorithm's type (RFC 7517 4.4 `alg` honoured)."""
-    kty, crv = ASSERTION_ALGORITHMS[alg]
+    kty, crv = algorithms[alg]
     for key in keys:
         if kid is not None and key.get("kid") != kid:
             continue

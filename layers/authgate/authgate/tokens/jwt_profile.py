@@ -20,6 +20,30 @@ FAPI2_ALGORITHMS = ("PS256", "ES256", "EdDSA")
 REQUIRED_CLAIMS = ("iss", "sub", "aud", "exp", "iat", "jti", "client_id", "scope", "tenant")
 
 
+# RFC 8693 4.1: how many actors one token may name (`act` nested per hop); an exchange past it is refused.
+MAX_ACTORS = 4
+
+
+def actor_chain_ok(act: object) -> bool:
+    """Whether `act` is an RFC 8693 4.1 actor: an object with a string `sub`, its own `act` nested, at most
+    MAX_ACTORS deep."""
+    for _ in range(MAX_ACTORS):
+        if not isinstance(act, dict) or not isinstance(act.get("sub"), str):
+            return False
+        act = act.get("act")
+        if act is None:
+            return True
+    return False
+
+
+def actor_depth(act: object) -> int:
+    """How many actors an `act` claim (already checked by actor_chain_ok) names; 0 for None."""
+    depth = 0
+    while isinstance(act, dict):
+        depth, act = depth + 1, act.get("act")
+    return depth
+
+
 def default_audience(issuer: str) -> str:
     """The resource server identifier tokens are issued for (and the guard requires)."""
     return issuer.rstrip("/") + RESOURCE_PATH

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Principal(NamedTuple):
@@ -31,3 +31,5 @@ class Principal(NamedTuple):
         client_credentials tokens carry neither a grant id nor an acr (RFC 9068 2.2: sub is the client).
         """
         return self.grant_id is not None or bool(self.acr)
+    # Who acts for the subject (RFC 8693 4.1 `act`, nested per hop), or None when the token was not exchanged.
+    act: dict[str, Any] | None = None

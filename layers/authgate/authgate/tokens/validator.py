@@ -15,7 +15,7 @@ from authgate.stores.signing_keys import KeyStore
 from authgate.tokens import jose_header, jwa
 from authgate.tokens.bearer import invalid_token
 from authgate.tokens.jws import segment_bytes, segment_json
-from authgate.tokens.jwt_profile import REQUIRED_CLAIMS, TOKEN_TYPE
+from authgate.tokens.jwt_profile import REQUIRED_CLAIMS, TOKEN_TYPE, actor_chain_ok
 from authgate.tokens.numeric_date import numeric_date
 from authgate.tokens.principal import Principal
 from authgate.tokens.verification_keys import ALLOWED_ALGS, KeyCache, VerificationKey
@@ -133,10 +133,13 @@ class AccessTokenValidator:
         auth_time = numeric_date(claims["auth_time"]) if "auth_time" in claims else None
         if not isinstance(acr, str) or ("auth_time" in claims and auth_time is None):
             raise invalid_token("The token's acr or auth_time claim has the wrong type (RFC 9068 2.2.1).")
+        act = claims.get("act")
+        if act is not None and not actor_chain_ok(act):
+            raise invalid_token("The token's act claim is not a chain of actors (RFC 8693 4.1).")
         return Principal(subject=strings["sub"], client_id=strings["client_id"], tenant=strings["tenant"],
                          scopes=frozenset(strings["scope"].split()), jti=strings["jti"], grant_id=grant_id,
                          expires_at=int(exp), jkt=jkt, issued_at=int(iat), acr=acr,
-                         auth_time=None if auth_time is None else int(auth_time))
+                         auth_time=None if auth_time is None else int(auth_time), act=act)
 
 
 @cached

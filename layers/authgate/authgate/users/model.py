@@ -62,6 +62,12 @@ class User(NamedTuple):
         return not self.disabled and issued_at >= self.sessions_valid_after
 
 
+def token_subject(user: User) -> str:
+    """The `sub` of a token issued for `user`: the one place it is decided (today the username; the user_id
+    once users carry one, OpenID Connect Core 2)."""
+    return user.username
+
+
 class LoginResult(NamedTuple):
     """Outcome of one login attempt. `reason` is for logs; callers show one message for all failures."""
 

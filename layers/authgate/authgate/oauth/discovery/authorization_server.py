@@ -36,11 +36,17 @@ CLAIMS_SUPPORTED = ("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "ac
 # oauth.authorization.openid_request's.
 PROMPT_VALUES = ("none", "login", "consent")
 ACR_VALUES = ("password",)
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
+# RFC 7523 2.1 with an ID-JAG (draft-ietf-oauth-identity-assertion-authz-grant; MCP Enterprise-Managed
+# Authorization), announced by its grant profile.
+JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+GRANT_PROFILES = ["urn:ietf:params:oauth:grant-profile:id-jag"]
 
 
 def grant_types() -> list[str]:
     grants = ["authorization_code", "refresh_token", "client_credentials"]
-    return grants + (["password"] if get_settings().password_grant else [])
+    # RFC 8693 2.1: token exchange, for registered resources' own credentials (docs/delegation.md).
+    return grants + (["password"] if get_settings().password_grant else []) + [TOKEN_EXCHANGE, JWT_BEARER]
 
 
 def metadata(issuer: str) -> dict[str, Any]:
@@ -65,6 +71,8 @@ def _metadata(issuer: str) -> dict[str, Any]:
         "response_types_supported": ["code"],
         "response_modes_supported": ["query"],
         "grant_types_supported": grant_types(),
+        # draft-ietf-oauth-identity-assertion-authz-grant: ID-JAGs are accepted at the token endpoint.
+        "authorization_grant_profiles_supported": GRANT_PROFILES,
         "code_challenge_methods_supported": ["S256"],
         "token_endpoint_auth_methods_supported": AUTH_METHODS,
         "token_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,

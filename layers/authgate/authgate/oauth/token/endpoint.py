@@ -34,7 +34,7 @@ def post_token(request: Request) -> Response:
     creds = client_auth.read_credentials(request, form)
     grant = grant_for(grant_type)
     client = client_auth.authenticate(request, form, creds, fetch_documents=True)
-    if not client.allows_grant(grant_type):
+    if not grant.allowed(client):
         raise ApiError("unauthorized_client", f"This client may not use the {grant_type} grant.")
     check_grant(client, grant_type)
     # Load the signing key before any grant changes state: a key-store fault is then a plain 503

@@ -51,6 +51,9 @@ def _access(token: str, client: Client, issuer: str, serves: str | None) -> dict
     if "cnf" in claims:
         # RFC 9449 6.2: a DPoP-bound token's key thumbprint, so the resource server can check the proof.
         body["cnf"], body["token_type"] = claims["cnf"], "DPoP"
+    if "act" in claims:
+        # RFC 8693 2.2 (introspection), 4.1: who acts for the subject of an exchanged token.
+        body["act"] = claims["act"]
     return body
 
 

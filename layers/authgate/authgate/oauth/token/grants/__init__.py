@@ -22,6 +22,8 @@ GRANTS: dict[str, tuple[str, str]] = {
     "refresh_token": ("refresh_token", "RefreshTokenGrant"),
     "client_credentials": ("client_credentials", "ClientCredentialsGrant"),
     "password": ("password", "PasswordGrant"),
+    "urn:ietf:params:oauth:grant-type:token-exchange": ("token_exchange", "TokenExchangeGrant"),
+    "urn:ietf:params:oauth:grant-type:jwt-bearer": ("jwt_bearer", "JwtBearerGrant"),
 }
 
 

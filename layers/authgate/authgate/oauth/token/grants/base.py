@@ -51,10 +51,14 @@ class TokenResult(NamedTuple):
     token_type: str = "Bearer"
     # OpenID Connect Core 3.1.3.3: with scope openid.
     id_token: str | None = None
+    # A token exchange's response names the type of what it issued (RFC 8693 2.2.1).
+    issued_token_type: str | None = None
 
     def body(self) -> dict[str, Any]:
         out: dict[str, Any] = {"access_token": self.access_token, "token_type": self.token_type,
                                "expires_in": self.expires_in, "scope": self.scope}
+        if self.issued_token_type:
+            out["issued_token_type"] = self.issued_token_type
         if self.refresh_token:
             out["refresh_token"] = self.refresh_token
         if self.id_token:
@@ -65,6 +69,10 @@ class TokenResult(NamedTuple):
 class Grant:
     GRANT_TYPE: ClassVar[str] = ""
 
+    def allowed(self, client: Client) -> bool:
+        """Whether the authenticated client may use this grant: its registration lists it (RFC 7591 2)."""
+        return client.allows_grant(self.GRANT_TYPE)
+
     def exchange(self, req: TokenRequest) -> TokenResult:
         raise NotImplementedError
 
@@ -72,7 +80,8 @@ class Grant:
 def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, ...], audience: str,
            grant_id: str | None = None, refresh_token: str | None = None,
            authentication: Authentication | None = None, nonce: str | None = None,
-           acr: str = "", auth_time: int | None = None) -> TokenResult:
+           acr: str = "", auth_time: int | None = None, expires_before: int | None = None,
+           carried: Mapping[str, object] | None = None, issued_token_type: str | None = None) -> TokenResult:
     """Every grant's tail: the access token (RFC 9068), bound to the request's DPoP key if any, and the
     successful response (RFC 6749 5.1) with its token_type (RFC 9449 5: DPoP for a bound token, else
     Bearer, RFC 6750 4), the refresh token the grant started or rotated, and, when the token carries
@@ -84,13 +93,13 @@ def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, .
         acr, auth_time = authentication.acr, authentication.auth_time
     token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
                                scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience,
-                               acr=acr, auth_time=auth_time)
+                               acr=acr, auth_time=auth_time, expires_before=expires_before, carried=carried)
     id_token = None
     if "openid" in scopes and authentication is not None:
         id_token = issue_id_token(issuer=req.issuer, client_id=req.client.client_id, authentication=authentication,
                                   access_token=token.token, nonce=nonce)
     return TokenResult(token.token, token.expires_in, token.scope, refresh_token,
-                       "DPoP" if req.dpop_jkt else "Bearer", id_token)
+                       "DPoP" if req.dpop_jkt else "Bearer", id_token=id_token, issued_token_type=issued_token_type)
 
 
 def check_key_binding(bound: str | None, presented: str | None, what: str) -> None:

@@ -1,0 +1,1 @@
+"""Trusted identity providers of a tenant: whose identity assertions (ID-JAG) it accepts, apart from storage."""

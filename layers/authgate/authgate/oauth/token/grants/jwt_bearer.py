@@ -1,0 +1,148 @@
+"""The ID-JAG grant: RFC 7523 2.1 jwt-bearer with an Identity Assertion JWT Authorization Grant as the assertion
+(draft-ietf-oauth-identity-assertion-authz-grant, "Access Token Request"; MCP Enterprise-Managed Authorization).
+
+A confidential client (client secret or private_key_jwt; the draft's Security Considerations, "Client
+Authentication") registered for the grant presents the ID-JAG its user's identity provider issued.
+After the assertion's own rules (oauth.token.identity_assertion): its `resource` (RFC 8707; one URI
+or an array) names the registered resource the token is for, and the request's `resource`, when
+sent, must be one of them; the scopes are RFC 6749 3.3's: the request's `scope` within the
+assertion's, all of them the resource's and none forbidden by the tenant; the person is the
+tenant's user its IdP's `--user-match` finds, created when `--create-users` allows. Last, the
+`jti` is spent by one conditional write until the assertion expires (RFC 7523 3 item 7).
+
+No refresh token: the client presents a new ID-JAG when its token expires, so the IdP decides
+again each time (the draft's refresh-token rules leave it to the server; authgate keeps the IdP
+in charge).
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from typing import TYPE_CHECKING
+
+from authgate.errors import ApiError
+from authgate.oauth.resource_indicator import resolve
+from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
+from authgate.oauth.token.grants.base import (
+    Grant,
+    TokenRequest,
+    TokenResult,
+    issued,
+    requested_scopes,
+)
+from authgate.oauth.token.identity_assertion import IdJag, refused, verify
+from authgate.settings import get_settings
+from authgate.single_use.errors import Replayed
+from authgate.stores.replay import ReplayGuard, id_jag_key
+from authgate.stores.tenant_cache import get_tenant
+from authgate.stores.users import UserStore
+from authgate.users.model import token_subject
+
+if TYPE_CHECKING:
+    from authgate.resources.model import Resource
+    from authgate.users.model import User
+
+GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+
+def _resource(jag: IdJag, named: str | None) -> str:
+    """The one resource the token is for: the request's, when the assertion lists it; else the assertion's only one."""
+    claim = jag.claims.get("resource")
+    listed = [claim] if isinstance(claim, str) else claim if isinstance(claim, list) else None
+    if not listed or not all(isinstance(uri, str) and uri for uri in listed):
+        raise refused("id_jag_resource_invalid", "The assertion names no resource (its resource claim, "
+                                                 "RFC 8707 2) for the token.")
+    if named is not None:
+        if named not in listed:
+            raise refused("id_jag_resource_invalid", "The resource parameter is not a resource the assertion "
+                                                     "was issued for.")
+        return named
+    if len(listed) > 1:
+        raise ApiError("invalid_target", "The assertion names several resources: name one with the resource "
+                                         "parameter (RFC 8707 2).")
+    return str(listed[0])
+
+
+def _scopes(jag: IdJag, requested: tuple[str, ...] | None, resource: Resource, forbidden: frozenset[str]) -> tuple[str, ...]:
+    """RFC 6749 3.3: the request's scope within the assertion's; each one the resource's and allowed by the tenant."""
+    raw = jag.claims.get("scope")
+    try:
+        granted = parse_scope(raw) if isinstance(raw, str) else None
+    except ScopeSyntaxError:
+        granted = None
+    if raw is not None and granted is None:
+        raise refused("id_jag_malformed", "The assertion's scope is not a list of scope tokens (RFC 6749 3.3).")
+    if requested is None:
+        kept = tuple(s for s in (granted if granted is not None else resource.scopes)
+                     if s in resource.scopes and s not in forbidden)
+        if not kept:
+            raise ApiError("invalid_scope", "None of the assertion's scopes is available for this resource.")
+        return kept
+    if not requested:
+        raise ApiError("invalid_scope", "The scope parameter is empty.")
+    for scope in requested:
+        if granted is not None and scope not in granted:
+            raise ApiError("invalid_scope", f"The scope {scope[:64]!r} exceeds the assertion's scope.")
+        if scope not in resource.scopes:
+            raise ApiError("invalid_scope", f"The scope {scope[:64]!r} is unknown.")
+        if scope in forbidden:
+            raise ApiError("invalid_scope", f"The scope {scope!r} is forbidden by the tenant.")
+    return requested
+
+
+def _user(jag: IdJag, tenant_id: str) -> User:
+    """The tenant's user the IdP's --user-match finds; created when --create-users allows (one GetItem)."""
+    from authgate.users.errors import UserExists
+
+    store = UserStore()
+    if jag.idp.user_match == "email":
+        email = jag.claims.get("email")
+        if not isinstance(email, str) or not email:
+            raise refused("id_jag_user_unknown", "The assertion carries no email claim to find its user by.")
+        username = email.lower()
+    else:
+        username = jag.subject
+    user = store.get(tenant_id, username)
+    if user is not None:
+        return user
+    if not jag.idp.create_users:
+        raise refused("id_jag_user_unknown", "The assertion's subject is not a user of this tenant.",
+                      internal=f"iss {jag.idp.issuer!r}")
+    from authgate.users.passwords import hash_password
+
+    # A user of the IdP only: no password anyone knows (a random one, hashed as any other, so sign-in
+    # answers it in the same time as for every user).
+    try:
+        return store.put_hash(tenant_id, username, hash_password(secrets.token_urlsafe(32)), overwrite=False)
+    except UserExists:
+        found = store.get(tenant_id, username)
+        if found is None:
+            raise
+        return found
+
+
+class JwtBearerGrant(Grant):
+    GRANT_TYPE = GRANT_TYPE
+
+    def exchange(self, req: TokenRequest) -> TokenResult:
+        client = req.client
+        if client.is_public:
+            raise ApiError("unauthorized_client", "Only confidential clients may present an ID-JAG "
+                                                  "(draft-ietf-oauth-identity-assertion-authz-grant, Security "
+                                                  "Considerations).")
+        assertion = req.param("assertion")
+        requested = requested_scopes(req.form.get("scope"))
+        jag = verify(assertion, client, req.issuer, req.now)
+        resource = resolve(_resource(jag, req.resource), req.issuer, client.tenant_id)
+        tenant = get_tenant(client.tenant_id)  # warm-cached for 60 s
+        scopes = _scopes(jag, requested, resource, tenant.forbidden_scopes if tenant else frozenset())
+        user = _user(jag, client.tenant_id)
+        try:
+            # RFC 7523 3 item 7: single use until it expires (and the leeway it was judged with).
+            ReplayGuard().use(id_jag_key(jag.idp.issuer, jag.jti), math.ceil(jag.expires_at) + get_settings().leeway,
+                              now=req.now)
+        except Replayed:
+            raise refused("id_jag_replayed", "The assertion has already been used (RFC 7523 3).") from None
+        return issued(req, subject=token_subject(user), tenant=client.tenant_id, scopes=scopes,
+                      audience=resource.resource)

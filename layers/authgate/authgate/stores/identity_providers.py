@@ -1,0 +1,51 @@
+"""IdentityProvidersTable: the identity providers each tenant trusts (draft-ietf-oauth-identity-assertion-authz-grant 7.1).
+
+Key: tenant_id (hash) and issuer (range), so the token endpoint finds the IdP an ID-JAG names
+within the client's tenant with one GetItem, and a tenant's IdPs are one Query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from authgate.identity_providers.errors import IdentityProviderExists, IdentityProviderNotFound
+from authgate.identity_providers.model import IdentityProvider, from_item, to_item
+from authgate.records import s
+from authgate.stores.base import TableStore
+
+MAX_ISSUER = 500
+
+
+def _key(tenant_id: str, issuer: str) -> dict[str, Any]:
+    return {"tenant_id": s(tenant_id), "issuer": s(issuer)}
+
+
+class IdentityProviderStore(TableStore):
+    table_setting = "identity_providers"
+
+    def get(self, tenant_id: str, issuer: str) -> IdentityProvider | None:
+        """The tenant's IdP with this issuer, or None (one GetItem)."""
+        if not tenant_id or not issuer or len(issuer) > MAX_ISSUER:
+            return None
+        item = self.find(_key(tenant_id, issuer), consistent=False)
+        return from_item(item) if item else None
+
+    def create(self, idp: IdentityProvider) -> None:
+        """Trust a new IdP; IdentityProviderExists when the tenant already trusts this issuer."""
+        self.upsert(to_item(idp), "create", condition="attribute_not_exists(issuer)",
+                    refused=lambda: IdentityProviderExists(idp.issuer))
+
+    def update(self, idp: IdentityProvider) -> None:
+        """Rewrite a trusted IdP; IdentityProviderNotFound when it is gone."""
+        self.upsert(to_item(idp), "update", condition="attribute_exists(issuer)",
+                    refused=lambda: IdentityProviderNotFound(idp.issuer))
+
+    def delete(self, tenant_id: str, issuer: str) -> None:
+        """Stop trusting an IdP; IdentityProviderNotFound when it was not trusted."""
+        self.destroy(_key(tenant_id, issuer), condition="attribute_exists(issuer)",
+                     refused=lambda: IdentityProviderNotFound(issuer))
+
+    def list(self) -> Iterator[IdentityProvider]:
+        """Every tenant's IdPs (a Scan: for the admin CLI, never a request path)."""
+        return (from_item(item) for item in self.scan())

@@ -1,0 +1,245 @@
+"""The ID-JAG grant at the token endpoint (draft-ietf-oauth-identity-assertion-authz-grant; RFC 7523 2.1, 3; MCP
+Enterprise-Managed Authorization): a confidential client presents its user's Identity Assertion JWT
+Authorization Grant and gets a token for the resource it names. Whole responses: status, headers, body."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.demo import ISSUER, SECRETS
+from tests.document_server import DocumentServer, Route, trust_documents
+from tests.functional.resource_support import MCP, register
+from tests.functional.token_support import (
+    OK_HEADERS,
+    TokenClient,
+    assert_error,
+    basic,
+    body_of,
+    claims_of,
+    headers_of,
+)
+from tests.idp_support import TestIdp
+
+JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+IDP = "https://acme.idp.example"
+CLIENT = "demo-service"
+
+
+def allow_grant(client_id: str = CLIENT) -> None:
+    """What `authgate clients update CLIENT --grant jwt-bearer` writes."""
+    from authgate.stores.clients import ClientStore
+
+    store = ClientStore()
+    client = store.get(client_id)
+    assert client is not None
+    store.replace(client._replace(grant_types=(*client.grant_types, JWT_BEARER)))
+
+
+def trust(idp: TestIdp, tenant: str = "demo", **settings: Any) -> None:
+    """What `authgate idps create --tenant TENANT --issuer ISS --jwks-file FILE` writes."""
+    from authgate.identity_providers.model import IdentityProvider
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    keys = settings.pop("jwks", tuple(idp.jwks()["keys"]))
+    IdentityProviderStore().create(IdentityProvider(tenant, idp.issuer, jwks=keys, **settings))
+
+
+@pytest.fixture
+def idp(tokens: TokenClient) -> TestIdp:
+    register(MCP, ("mcp:read", "mcp:write"), granted_to=())
+    allow_grant()
+    trusted = TestIdp(IDP)
+    trust(trusted)
+    return trusted
+
+
+def jag(idp: TestIdp, **claims: Any) -> str:
+    """An ID-JAG of `idp` for CLIENT and MCP; `issued_in` (seconds from now, read at the call) moves its iat."""
+    if "issued_in" in claims:
+        claims["now"] = int(time.time()) + claims.pop("issued_in")
+    return idp.id_jag(audience=claims.pop("audience", ISSUER), client_id=claims.pop("client_id", CLIENT),
+                      resource=claims.pop("resource", MCP), scope=claims.pop("scope", "mcp:read mcp:write"), **claims)
+
+
+def present(tokens: TokenClient, assertion: str, client: str = CLIENT, **fields: str) -> dict[str, Any]:
+    form = [("grant_type", JWT_BEARER), ("assertion", assertion), *fields.items()]
+    return tokens.post(form, auth=basic(client, SECRETS[client]))
+
+
+def assert_token(result: dict[str, Any], scope: str) -> dict[str, Any]:
+    sent = headers_of(result)
+    assert sent.pop("x-request-id")
+    body = body_of(result)
+    assert (result["statusCode"], sent, body) == (200, OK_HEADERS, {
+        "access_token": body["access_token"], "token_type": "Bearer", "expires_in": 900, "scope": scope})
+    return claims_of(body["access_token"])
+
+
+def assert_refused(result: dict[str, Any], code: str, description: str) -> None:
+    assert_error(result, 400, "invalid_grant", description, code=code)
+
+
+# --------------------------------------------------------------------------- the grant
+
+
+def test_an_id_jag_gets_a_token_for_its_resource_and_user(tokens: TokenClient, idp: TestIdp) -> None:
+    claims = assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")
+    assert claims == {"iss": ISSUER, "sub": "alice", "aud": MCP, "exp": claims["exp"], "iat": claims["iat"],
+                      "jti": claims["jti"], "client_id": CLIENT, "scope": "mcp:read mcp:write", "tenant": "demo"}
+
+
+def test_the_request_may_narrow_the_scope_and_name_the_resource(tokens: TokenClient, idp: TestIdp) -> None:
+    assert_token(present(tokens, jag(idp), scope="mcp:read", resource=MCP), "mcp:read")
+
+
+def test_a_replayed_id_jag_is_refused(tokens: TokenClient, idp: TestIdp) -> None:
+    assertion = jag(idp)
+    assert present(tokens, assertion)["statusCode"] == 200
+    assert_refused(present(tokens, assertion), "id_jag_replayed", "The assertion has already been used (RFC 7523 3).")
+
+
+def test_a_refused_request_does_not_spend_the_id_jag(tokens: TokenClient, idp: TestIdp) -> None:
+    assertion = jag(idp, scope="mcp:read")
+    assert_error(present(tokens, assertion, scope="mcp:write"), 400, "invalid_scope",
+                 "The scope 'mcp:write' exceeds the assertion's scope.")
+    assert_token(present(tokens, assertion), "mcp:read")
+
+
+def test_private_key_jwt_and_post_secrets_authenticate_too(tokens: TokenClient, idp: TestIdp) -> None:
+    form = [("grant_type", JWT_BEARER), ("assertion", jag(idp)), ("client_id", CLIENT),
+            ("client_secret", SECRETS[CLIENT])]
+    assert_token(tokens.post(form), "mcp:read mcp:write")
+
+
+@pytest.mark.parametrize(("change", "code", "description"), [
+    ({"header": {"typ": "JWT"}}, "id_jag_type_invalid",
+     "The assertion's typ must be oauth-id-jag+jwt (draft-ietf-oauth-identity-assertion-authz-grant; RFC 8725 3.11)."),
+    ({"header": {"typ": None}}, "id_jag_type_invalid",
+     "The assertion's typ must be oauth-id-jag+jwt (draft-ietf-oauth-identity-assertion-authz-grant; RFC 8725 3.11)."),
+    ({"iss": "https://evil.example"}, "id_jag_issuer_untrusted",
+     "The assertion's issuer is not an identity provider this client's tenant trusts (authgate idps create)."),
+    ({"audience": "https://other-as.example"}, "id_jag_audience_invalid",
+     "The assertion's aud is not this authorization server's issuer identifier (RFC 7523 3)."),
+    ({"client_id": "demo-web"}, "id_jag_client_mismatch",
+     "The assertion's client_id is not the authenticated client."),
+    ({"issued_in": -600, "lifetime": 300}, "id_jag_expired", "The assertion has expired (RFC 7523 3)."),
+    ({"lifetime": 3600}, "id_jag_time_invalid", "The assertion's exp is more than 600 s ahead."),
+    ({"issued_in": 300}, "id_jag_time_invalid", "The assertion's iat is in the future."),
+    ({"jti": None}, "id_jag_malformed", "The assertion needs a jti claim of 1 to 255 characters."),
+    ({"resource": None}, "id_jag_resource_invalid",
+     "The assertion names no resource (its resource claim, RFC 8707 2) for the token."),
+    ({"subject": "mallory"}, "id_jag_user_unknown", "The assertion's subject is not a user of this tenant."),
+])
+def test_each_rule_of_the_draft_is_its_own_refusal(tokens: TokenClient, idp: TestIdp, change: dict[str, Any],
+                                                   code: str, description: str) -> None:
+    assert_refused(present(tokens, jag(idp, **change)), code, description)
+
+
+def test_a_signature_by_an_untrusted_key_is_refused(tokens: TokenClient, idp: TestIdp) -> None:
+    forger = TestIdp(IDP)  # same issuer, same kid, another key
+    assert_refused(present(tokens, jag(forger)), "id_jag_signature_invalid",
+                   "The assertion is not signed by a key of its identity provider.")
+    unsigned = jag(idp).rsplit(".", 1)[0] + "."
+    assert_refused(present(tokens, unsigned), "id_jag_signature_invalid",
+                   "The assertion is not signed by a key of its identity provider.")
+
+
+def test_an_idp_of_another_tenant_is_not_trusted(tokens: TokenClient, idp: TestIdp) -> None:
+    other = TestIdp("https://acme-corp.idp.example")
+    trust(other, tenant="acme")
+    assert_refused(present(tokens, jag(other)), "id_jag_issuer_untrusted",
+                   "The assertion's issuer is not an identity provider this client's tenant trusts "
+                   "(authgate idps create).")
+
+
+def test_another_resource_is_refused(tokens: TokenClient, idp: TestIdp) -> None:
+    assert_refused(present(tokens, jag(idp), resource=f"{ISSUER}/charges"), "id_jag_resource_invalid",
+                   "The resource parameter is not a resource the assertion was issued for.")
+    assert_error(present(tokens, jag(idp, resource="https://unknown.example/api")), 400, "invalid_target",
+                 "The resource https://unknown.example/api is not registered with this authorization server.",
+                 code="unknown_resource")
+
+
+def test_scope_is_checked_per_rfc_6749_3_3(tokens: TokenClient, idp: TestIdp) -> None:
+    assert_error(present(tokens, jag(idp), scope="mcp:admin"), 400, "invalid_scope",
+                 "The scope 'mcp:admin' exceeds the assertion's scope.")
+    assert_error(present(tokens, jag(idp, scope="mcp:admin")), 400, "invalid_scope",
+                 "None of the assertion's scopes is available for this resource.")
+
+
+def test_create_users_makes_the_unknown_person_a_user(tokens: TokenClient) -> None:
+    from authgate.stores.users import UserStore
+
+    register(MCP, ("mcp:read",), granted_to=())
+    allow_grant()
+    idp = TestIdp(IDP)
+    trust(idp, create_users=True)
+    claims = assert_token(present(tokens, jag(idp, subject="carol", scope="mcp:read")), "mcp:read")
+    assert claims["sub"] == "carol"
+    user = UserStore().get("demo", "carol")
+    assert user is not None and user.username == "carol"
+
+
+def test_email_matching_finds_the_user_by_the_email_claim(tokens: TokenClient) -> None:
+    register(MCP, ("mcp:read",), granted_to=())
+    allow_grant()
+    idp = TestIdp(IDP)
+    trust(idp, user_match="email")
+    from authgate.stores.users import UserStore
+
+    UserStore().put_hash("demo", "dave@acme.example", "!")
+    claims = assert_token(present(tokens, jag(idp, subject="00u1", email="Dave@Acme.example", scope="mcp:read")),
+                          "mcp:read")
+    assert claims["sub"] == "dave@acme.example"
+    assert_refused(present(tokens, jag(idp, subject="00u2", scope="mcp:read")), "id_jag_user_unknown",
+                   "The assertion carries no email claim to find its user by.")
+
+
+def test_only_confidential_clients_allowed_the_grant(tokens: TokenClient, idp: TestIdp) -> None:
+    assert_error(present(tokens, jag(idp, client_id="demo-reader"), client="demo-reader"), 400,
+                 "unauthorized_client", f"This client may not use the {JWT_BEARER} grant.")
+
+
+def test_keys_are_fetched_from_the_jwks_uri(tokens: TokenClient, server: DocumentServer,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cold path: the IdP's JWKS URI fetched under the metadata-document fetcher's rules, then cached."""
+    trust_documents(server, monkeypatch)
+    register(MCP, ("mcp:read",), granted_to=())
+    allow_grant()
+    idp = TestIdp(IDP)
+    server.routes["/keys"] = Route(idp.jwks_json(), headers={"Content-Type": "application/jwk-set+json"})
+    from authgate.identity_providers.model import IdentityProvider
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    IdentityProviderStore().create(IdentityProvider("demo", IDP, jwks_uri=server.url("/keys")))
+    assert_token(present(tokens, jag(idp, scope="mcp:read")), "mcp:read")
+    assert_token(present(tokens, jag(idp, scope="mcp:read")), "mcp:read")
+    assert [path for path, _ in server.requests] == ["/keys"]
+
+
+def test_keys_that_cannot_be_fetched_refuse_the_assertion(tokens: TokenClient) -> None:
+    register(MCP, ("mcp:read",), granted_to=())
+    allow_grant()
+    idp = TestIdp(IDP)
+    from authgate.identity_providers.model import IdentityProvider
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    # A private address: never fetched (the metadata-document fetcher's SSRF rules).
+    IdentityProviderStore().create(IdentityProvider("demo", IDP, jwks_uri="https://10.0.0.1/keys"))
+    assert_refused(present(tokens, jag(idp, scope="mcp:read")), "id_jag_keys_unavailable",
+                   "The identity provider's signing keys could not be fetched; the assertion cannot be verified now.")
+
+
+def test_metadata_advertises_the_grant_and_the_profile(tokens: TokenClient, invoke: Any) -> None:
+    from authgate_cli.local.events import HttpRequest, build_event
+    from tests.demo import body
+
+    path = "/.well-known/oauth-authorization-server"
+    event = build_event(HttpRequest("GET", path, "", [("Host", "127.0.0.1:3000")], b""), resource=path,
+                        path_params=None)
+    doc = body(invoke("jwks", event))
+    assert JWT_BEARER in doc["grant_types_supported"]
+    assert doc["authorization_grant_profiles_supported"] == ["urn:ietf:params:oauth:grant-profile:id-jag"]

@@ -1,0 +1,48 @@
+"""A test identity provider: its signing keys, its JWK Set, and the ID-JAGs it signs
+(draft-ietf-oauth-identity-assertion-authz-grant 3)."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+import warnings
+from typing import Any
+
+from joserfc import jwt
+from joserfc.jwk import RSAKey
+
+ID_JAG_TYP = "oauth-id-jag+jwt"
+
+
+class TestIdp:
+    """An IdP with one RS256 key (`kid`); `jwks()` its public JWK Set, `id_jag()` an assertion it signs."""
+
+    __test__ = False
+
+    def __init__(self, issuer: str, kid: str = "idp-key-1") -> None:
+        self.issuer = issuer
+        self.kid = kid
+        self.key = RSAKey.generate_key(2048, parameters={"kid": kid, "alg": "RS256", "use": "sig"})
+
+    def jwks(self) -> dict[str, Any]:
+        return {"keys": [dict(self.key.as_dict(private=False))]}
+
+    def jwks_json(self) -> bytes:
+        return json.dumps(self.jwks()).encode()
+
+    def id_jag(self, *, audience: str, client_id: str, subject: str = "alice", resource: str | None = None,
+               scope: str | None = None, lifetime: int = 300, now: int | None = None,
+               header: dict[str, Any] | None = None, **claims: Any) -> str:
+        """An ID-JAG (3): typ oauth-id-jag+jwt; iss, sub, aud, client_id, jti, exp, iat, resource, scope.
+        A claim or header member given as None is left out."""
+        issued = int(time.time()) if now is None else now
+        h: dict[str, Any] = {"typ": ID_JAG_TYP, "alg": "RS256", "kid": self.kid, **(header or {})}
+        c: dict[str, Any] = {"iss": self.issuer, "sub": subject, "aud": audience, "client_id": client_id,
+                             "jti": str(uuid.uuid4()), "iat": issued, "exp": issued + lifetime,
+                             "resource": resource, "scope": scope, **claims}
+        h = {k: v for k, v in h.items() if v is not None}
+        c = {k: v for k, v in c.items() if v is not None}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return str(jwt.encode(h, c, self.key, algorithms=[h["alg"]]))
