@@ -15,4 +15,5 @@ REGISTERED: dict[str, str] = {
     "sign_in": "bench.sign_in",
     "snapstart": "bench.snapstart",
     "client_metadata": "bench.client_metadata",
+    "openid_connect": "bench.openid_connect",
 }

@@ -104,7 +104,7 @@ def get_authorize(request: Request) -> Response:
         _page_allowed(auth, "consent_required")
         return _form(request, auth._replace(sid=session.sid), target.client, tenant, signed_in_as=session.username)
     # Signed in and approved before: the code at once, no page (OpenID Connect Core 3.1.2.5).
-    grant_id = single_sign_on.approved(auth, session)
+    grant_id = single_sign_on.approved(auth, session, remembered=True)
     return _code_redirect(request, target.client, auth, session.username,
                           single_sign_on.authentication_of(session), grant_id, status=302)
 
