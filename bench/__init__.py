@@ -16,4 +16,5 @@ REGISTERED: dict[str, str] = {
     "snapstart": "bench.snapstart",
     "client_metadata": "bench.client_metadata",
     "delegation": "bench.delegation",
+    "openid_connect": "bench.openid_connect",
 }

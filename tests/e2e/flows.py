@@ -71,7 +71,9 @@ class Flows:
 
     def authorize(self, client: tuple[str, str | None, str] = WEB, username: str = "alice",
                   password: str = "alice-password") -> tuple[str, str]:
-        """Log in through the form and approve: (code, verifier)."""
+        """Log in through the form and approve: (code, verifier). Each call signs in afresh: the sign-in
+        session of an earlier call would skip the form (single sign-on, docs/oidc.md)."""
+        self.session.cookies.pop("authgate_session", None)
         verifier, challenge = pkce_pair()
         page = self.login_page(client, challenge)
         assert page.status_code == 200, page.text[:300]

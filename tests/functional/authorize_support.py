@@ -227,9 +227,7 @@ class Browser:
              body: bytes | None = None) -> dict[str, Any]:
         data = urlencode(fields).encode() if body is None else body
         request = HttpRequest("POST", "/oauth/authorize", "", self._headers([("Content-Type", content_type)]), data)
-        result = self.invoke("authorize", build_event(request, resource="/oauth/authorize", path_params=None))
-        self.keep_cookies(result)
-        return result
+        return self.invoke("authorize", build_event(request, resource="/oauth/authorize", path_params=None))
 
     def submit(self, page: Page, decision: str = "approve", username: str = "alice",
                password: str = "alice-password") -> dict[str, Any]:

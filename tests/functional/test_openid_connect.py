@@ -275,3 +275,12 @@ def test_openid_configuration_names_the_userinfo_endpoint(invoke: Any, aws: None
                                         path_params=None))
     document = json.loads(result["body"])
     assert (document["issuer"], document["userinfo_endpoint"]) == (ISSUER, f"{ISSUER}/oauth/userinfo")
+
+
+def test_an_authorization_request_may_be_posted(browser: Browser) -> None:
+    """OIDC Core 3.1.2.1 (conformance oidcc-ensure-post-request-succeeds): a POSTed request is treated as a GET."""
+    page = page_of(browser.post(web_params(scope="openid charges:read", nonce="n1", login_hint="alice")))
+    assert page.status == 200
+    assert [(i["name"], i.get("value")) for i in page.inputs][2:] == [("username", "alice"), ("password", None)]
+    refused = browser.post(web_params(scope="openid charges:read", prompt="none"))
+    assert redirect_of(refused).params["error"] == ["login_required"]

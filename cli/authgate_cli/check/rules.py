@@ -81,6 +81,9 @@ _RULES = (
     Rule("metadata-self-registration", "client_id_metadata_document_supported, when present, is a boolean; "
          "a server that advertises it also advertises token_endpoint_auth_methods_supported with none or "
          "private_key_jwt.", "draft-ietf-oauth-client-id-metadata-document 6; RFC 8414 2"),
+    Rule("openid-configuration", "The OpenID Provider metadata, when served, is a JSON object with the members "
+         "OpenID Connect Discovery 3 requires, issuer equal to the base URL, RS256 among the ID token algorithms, "
+         "and the same members as the RFC 8414 metadata.", "OpenID Connect Discovery 3, 4; RFC 8414 2"),
     Rule("jwks-document", "The JWKS is JSON with a non-empty keys array; every key has kty and a unique kid.",
          "RFC 7517 4.1, 4.5, 5"),
     Rule("jwks-public-only", "The JWKS holds public keys only: no private or symmetric key members.",

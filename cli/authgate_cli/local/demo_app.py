@@ -59,8 +59,11 @@ class DemoClient:
         return self.secret is None
 
 
-def demo_clients(seed_clients: list[Mapping[str, Any]], origin: str) -> list[DemoClient]:
-    """The seed's local authorization-code clients whose first redirect URI is under `origin`."""
+def demo_clients(seed_clients: list[Mapping[str, Any]], origin: str,
+                 tenants: list[Mapping[str, Any]] | None = None) -> list[DemoClient]:
+    """The seed's local authorization-code clients whose first redirect URI is under `origin`, each with the
+    scopes it is registered with that its tenant (in `tenants`) does not forbid."""
+    forbidden = {str(t.get("tenant_id")): set(t.get("forbidden_scopes") or ()) for t in tenants or ()}
     out = []
     for raw in seed_clients:
         uris = [u for u in raw.get("redirect_uris") or [] if isinstance(u, str) and u.startswith(origin + "/")]
@@ -72,7 +75,8 @@ def demo_clients(seed_clients: list[Mapping[str, Any]], origin: str) -> list[Dem
             continue
         out.append(DemoClient(client_id=str(raw["client_id"]), name=str(raw.get("name") or raw["client_id"]),
                               secret=raw.get("secret"), redirect_uri=uris[0],
-                              scopes=tuple(raw.get("scopes") or ()),
+                              scopes=tuple(s for s in raw.get("scopes") or ()
+                                           if s not in forbidden.get(str(raw.get("tenant_id")), set())),
                               grant_types=tuple(raw.get("grant_types") or ())))
     return out
 
@@ -164,9 +168,12 @@ class DemoApp:
             now = time.monotonic()
             self._pending = {k: v for k, v in self._pending.items() if v.expires > now}
             self._pending[state] = Pending(client, verifier, now + PENDING_SECONDS)
-        # No scope: the server grants the client's registered scopes its tenant allows (RFC 6749 3.3).
+        # No scope: the server grants the client's registered scopes its tenant allows (RFC 6749 3.3). An OpenID
+        # Connect client asks for them by name, openid included, with a nonce (docs/oidc.md).
         params = {"response_type": "code", "client_id": client.client_id, "redirect_uri": client.redirect_uri,
                   "state": state, "code_challenge": challenge_of(verifier), "code_challenge_method": "S256"}
+        if "openid" in client.scopes:
+            params.update(scope=" ".join(client.scopes), nonce=secrets.token_urlsafe(16))
         location = f"{self.issuer}/oauth/authorize?{urlencode(params, quote_via=quote)}"
         return 302, [("Location", location), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer")], b""
 
@@ -203,6 +210,10 @@ class DemoApp:
         access = token_body.get("access_token") if isinstance(token_body, dict) else None
         if token_status == 200 and isinstance(access, str):
             steps.append(_step("The access token's claims (decoded here, verified by the API)", _pre(_pretty(claims_of(access)))))
+            id_token = token_body.get("id_token")
+            if isinstance(id_token, str):
+                steps.append(_step("The ID token's claims: who signed in, when and how (OpenID Connect)",
+                                   _pre(_pretty(claims_of(id_token)))))
             charges_status, charges_body = self._get_charges(access)
             key = f"-H 'x-api-key: {self.api_key}' " if self.api_key else ""
             curl = (f"ACCESS_TOKEN={access}\n"

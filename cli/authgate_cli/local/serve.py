@@ -119,7 +119,8 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
 
         users = [u for u in sections.get("users", []) if u.get("username") and u.get("password")]
         sites.append(Site(demo_sock, DemoApp(issuer=issuer, origin=demo_origin,
-                                             clients=demo_clients(sections.get("clients", []), demo_origin),
+                                             clients=demo_clients(sections.get("clients", []), demo_origin,
+                                                                  sections.get("tenants", [])),
                                              api_key=api_keys[0]["value"] if api_keys else None,
                                              user=(users[0]["username"], users[0]["password"]) if users else None,
                                              log=out)))

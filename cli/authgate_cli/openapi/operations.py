@@ -206,7 +206,9 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "responses": {"200": _PAGE, "302": _REDIRECT},
     },
     ("/oauth/authorize", "POST"): {
-        "summary": "Login and decision (approve or deny); redirects with a code or an error",
+        "summary": "Login and decision (approve or deny); redirects with a code or an error. A form with "
+                   "client_id or response_type and no request_blob is an authorization request, as the GET "
+                   "(OpenID Connect Core 3.1.2.1)",
         "surface": "authorize",
         "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
             "request_blob": _STR, "csrf": _STR, "username": _STR, "password": _STR,

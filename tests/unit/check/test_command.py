@@ -73,9 +73,9 @@ def test_a_request_without_answer_is_a_defect_and_the_time_budget_ends_the_run(c
         slow = check(capsys, base, "--api-key", API_KEY, "--json", "--quiet", "--timeout", "1")
         assert slow.code == 1
         unanswered = [f for f in slow.findings() if f["rule"] == "answers"]
-        assert [f["probe"] for f in unanswered] == ["route.unknown", "route.unknown-from-browser"]
-        assert unanswered[0]["message"] == "no HTTP answer: no answer within 1 s"
-        assert unanswered[0]["request"]["url"].startswith(f"{base}/authgate-check-")
+        assert [f["probe"] for f in unanswered] == ["discovery.openid", "route.unknown", "route.unknown-from-browser"]
+        assert unanswered[1]["message"] == "no HTTP answer: no answer within 1 s"
+        assert unanswered[1]["request"]["url"].startswith(f"{base}/authgate-check-")
 
         cut = check(capsys, base, "--api-key", API_KEY, "--json", "--max-time", "1.5")
     assert cut.code == 2 and cut.report["exit_code"] == 2
@@ -90,9 +90,9 @@ def test_progress_is_one_line_per_probe_when_not_on_a_terminal(capsys):
         result = check(capsys, base, "--api-key", API_KEY)
         quiet = check(capsys, base, "--api-key", API_KEY, "--quiet")
     lines = result.err.splitlines()
-    assert len(lines) == 24
-    assert lines[0] == "[ 1/24] discovery.metadata: pass"
-    assert lines[-1] == "[24/24] problem-types.resolve: pass"
+    assert len(lines) == 26
+    assert lines[0] == "[ 1/26] discovery.metadata: pass"
+    assert lines[-1] == "[26/26] problem-types.resolve: pass"
     assert quiet.err == "" and quiet.out.splitlines()[1:] == result.out.splitlines()[1:]
 
 
@@ -116,7 +116,7 @@ def test_mutating_says_what_it_will_create_before_it_starts(capsys, monkeypatch)
     server = ContractServer()
     with serving(server) as base:
         result = check(capsys, base, "--api-key", API_KEY, "--mutating", "--client-id", CLIENT_ID)
-    plan = result.err.split("[ 1/24]", 1)[0]
+    plan = result.err.split("[ 1/26]", 1)[0]
     assert plan.startswith(f"authgate check: --mutating will, on {base}:\n")
     assert "  - create 1 charge (100 usd, description \"authgate check " in plan
     assert "  - send at most 100 GET /charges?limit=1 (8 at a time, 30 s at most)" in plan

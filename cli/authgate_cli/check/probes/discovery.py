@@ -119,10 +119,57 @@ def jwks(ctx: Context) -> None:
         ctx.find("jwks-document", f"kid {', '.join(duplicates)} is used by more than one key", exchange)
 
 
+OPENID_CONFIGURATION = "/.well-known/openid-configuration"
+# OpenID Connect Discovery 3: REQUIRED members of the OpenID Provider metadata.
+REQUIRED_OPENID = ("issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "response_types_supported",
+                   "subject_types_supported", "id_token_signing_alg_values_supported")
+
+
+def openid_configuration(ctx: Context) -> None:
+    """OpenID Connect Discovery 4: the OpenID Provider metadata, when the server is one (404: it is not)."""
+    exchange = ctx.exchange("GET", ctx.base_url + OPENID_CONFIGURATION, [("Accept", "application/json")])
+    if exchange.response.status == 404:
+        return
+    data = _json_object(ctx, exchange, "openid-configuration", "OpenID Provider metadata")
+    if data is None:
+        return
+    missing = [name for name in REQUIRED_OPENID if name not in data]
+    if missing:
+        ctx.find("openid-configuration", f"the OpenID Provider metadata lacks {', '.join(missing)}", exchange)
+    if data.get("issuer") != ctx.base_url:
+        ctx.find("openid-configuration", f"issuer {data.get('issuer')!r} is not the base URL {ctx.base_url!r}",
+                 exchange)
+    algs = data.get("id_token_signing_alg_values_supported")
+    if isinstance(algs, list) and "RS256" not in algs:
+        ctx.find("openid-configuration", "id_token_signing_alg_values_supported does not offer RS256", exchange)
+    if ctx.metadata is not None:
+        differing = sorted(k for k in set(data) | set(ctx.metadata) if data.get(k) != ctx.metadata.get(k))
+        if differing:
+            ctx.find("openid-configuration", "the OpenID Provider metadata and the RFC 8414 metadata differ in "
+                     + ", ".join(differing[:5]), exchange)
+
+
+def userinfo(ctx: Context) -> None:
+    """The UserInfo endpoint's RFC 6750 challenges (OIDC Core 5.3.3): none without a token, invalid_token for
+    garbage. Only when the metadata names one."""
+    if not isinstance((ctx.metadata or {}).get("userinfo_endpoint"), str):
+        return
+    url = ctx.url("@userinfo_endpoint")
+    ctx.judge(ctx.exchange("GET", url, [("Accept", "application/json")]),
+              Expect(status=(401,), challenge="Bearer", challenge_error="", cite="OIDC Core 5.3.3; RFC 6750 3"))
+    ctx.judge(ctx.exchange("GET", url, [("Accept", "application/json"), ("Authorization", "Bearer authgate-check")]),
+              Expect(status=(401,), status_rule="bearer-rejects-bad-tokens", challenge="Bearer",
+                     challenge_error="invalid_token", cite="OIDC Core 5.3.3; RFC 6750 3.1"))
+
+
 PROBES = (
     ScenarioProbe("discovery.metadata", "authorization server metadata: issuer is the base URL, endpoints absolute",
                   ("metadata-document", "metadata-issuer", "metadata-absolute-endpoints",
                    "metadata-self-registration"), steps=metadata),
     ScenarioProbe("discovery.jwks", "published signing keys: public keys only, each with a unique kid",
                   ("jwks-document", "jwks-public-only"), steps=jwks),
+    ScenarioProbe("discovery.openid", "OpenID Provider metadata: the RFC 8414 document, RS256 offered",
+                  ("openid-configuration",), steps=openid_configuration),
+    ScenarioProbe("userinfo.challenges", "UserInfo without a token: a bare Bearer challenge; a bad one: invalid_token",
+                  ("bearer-challenge", "bearer-rejects-bad-tokens", "challenge-on-401"), steps=userinfo),
 )

@@ -88,8 +88,13 @@ def get_authorize(request: Request) -> Response:
     3. the client of this environment and its registered redirect URI; from here errors redirect;
     4. the client's tenant, and its policy on a self-registered client (a page);
     5. every other parameter, then the client's profile (FAPI 2.0 5.3.2.2);
-    6. the form: the sealed request and its CSRF token, bound to this browser."""
-    params: Mapping[str, Sequence[str]] = request.query
+    6. a browser signed in already (single_sign_on): the code at once, or the consent alone;
+       otherwise the form: the sealed request and its CSRF token, bound to this browser."""
+    return _authorization_request(request, request.query)
+
+
+def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]) -> Response:
+    """An authorization request, from the query (GET) or a form (POST, OpenID Connect Core 3.1.2.1)."""
     client = _client(request, client_id_of(params), any_environment=True)
     params = _request_parameters(params, client)
     target = resolve_target(params, client, stage=get_settings().stage)
@@ -105,7 +110,7 @@ def get_authorize(request: Request) -> Response:
         _page_allowed(auth, "consent_required")
         return _form(request, auth._replace(sid=session.sid), target.client, tenant, signed_in_as=session.username)
     # Signed in and approved before: the code at once, no page (OpenID Connect Core 3.1.2.5).
-    grant_id = single_sign_on.approved(auth, session)
+    grant_id = single_sign_on.approved(auth, session, remembered=True)
     return _code_redirect(request, target.client, auth, session.username,
                           single_sign_on.authentication_of(session), grant_id, status=302)
 
@@ -124,6 +129,10 @@ def post_authorize(request: Request) -> Response:
     8. a self-registered client's tenant: the signed-in user's, whose policy and rules decide;
     9. the code, bound to the request, and the 303 to the client."""
     fields = _posted_fields(request)
+    if "request_blob" not in fields and ("client_id" in fields or "response_type" in fields):
+        # OpenID Connect Core 3.1.2.1: the authorization endpoint MUST take the request by POST as well; a
+        # request is told from the sign-in form by carrying client_id or response_type and no sealed request.
+        return _authorization_request(request, fields)
     auth = _unsealed(request, fields)
     client = _still_registered(request, auth)
     _trust(request, auth.redirect_uri, auth.state)

@@ -64,10 +64,12 @@ def authentication_of(session: Session) -> Authentication:
                           sid=session.sid)
 
 
-def approved(auth: AuthorizationRequest, session: Session) -> str:
-    """The person approved this request in this session: remember the scopes, and the client for sign-out;
-    the new grant's id, which ends with the session unless it asked for offline_access (OIDC Core 11)."""
+def approved(auth: AuthorizationRequest, session: Session, *, remembered: bool = False) -> str:
+    """The person approved this request in this session: remember the scopes (unless `remembered` already),
+    and the client for sign-out; the new grant's id, which ends with the session unless it asked for
+    offline_access (OIDC Core 11)."""
     grant_id = str(uuid.uuid4())
-    ConsentStore().remember(session.tenant_id, session.user_id, auth.client_id, auth.scopes, auth.resource)
+    if not remembered:
+        ConsentStore().remember(session.tenant_id, session.user_id, auth.client_id, auth.scopes, auth.resource)
     SessionStore().used_by(session, auth.client_id, None if "offline_access" in auth.scopes else grant_id)
     return grant_id

@@ -67,7 +67,9 @@ def _metadata(issuer: str) -> dict[str, Any]:
         "userinfo_endpoint": f"{issuer}/oauth/userinfo",
         # OpenID Connect RP-Initiated Logout 1.0 2.1.
         "end_session_endpoint": f"{issuer}/oauth/logout",
-        "scopes_supported": [*KNOWN_SCOPES, *IDENTITY_SCOPES],
+        # offline_access is supported but not advertised (OIDC Discovery 3 allows it): MCP clients ask for
+        # every advertised offline_access, and most of them are not registered for it (docs/oidc.md).
+        "scopes_supported": [*KNOWN_SCOPES, *(s for s in IDENTITY_SCOPES if s != "offline_access")],
         "response_types_supported": ["code"],
         "response_modes_supported": ["query"],
         "grant_types_supported": grant_types(),

@@ -1,0 +1,109 @@
+"""OpenID Connect per-request cost, in-process against moto (warm functions), with DynamoDB calls and CPU.
+
+Four figures through the real handlers: a code exchange without openid and one with it (the ID
+token: one more signature, no DynamoDB call), UserInfo (the user in the bearer check's one
+BatchGetItem), and a silent re-authentication at the authorization endpoint (a session cookie and
+remembered consent: a code with no page and no password hash; compare `python -m bench sign_in`,
+the hash a sign-in pays). CPU is process time, which a shared machine does not inflate.
+Run: `python -m bench openid_connect`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from bench.token_endpoint import CHALLENGE, VERIFIER, _event
+
+N = 200
+REDIRECT = "http://127.0.0.1:8765/callback"
+ALICE = "usr_alice0demo0user0000001"
+
+
+def _measure(prepare: Callable[[], dict[str, Any]], handler: Any, calls: Counter[str],
+             status: int) -> tuple[float, float, Counter[str]]:
+    """(median wall ms, median CPU ms, the DynamoDB calls of the last request) over N requests."""
+    wall, cpu = [], []
+    per_call: Counter[str] = Counter()
+    for _ in range(N):
+        event = prepare()
+        calls.clear()
+        start, start_cpu = time.perf_counter(), time.process_time()
+        result = handler(event, None)
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+        assert result["statusCode"] == status, result["body"][:300]
+        per_call = Counter(calls)
+    wall.sort()
+    cpu.sort()
+    return wall[N // 2] * 1000, cpu[N // 2] * 1000, per_call
+
+
+def main() -> int:
+    from bench.moto_stack import moto_stack
+
+    with moto_stack():
+        import json
+
+        from authgate.aws import dynamodb
+        from authgate.single_use.authentication import Authentication
+        from authgate.stores.codes import CodeStore
+        from authgate.stores.consents import ConsentStore
+        from authgate.stores.sessions import SessionStore
+        from authgate.tokens.rotation import ensure_keys
+        from authgate_cli.local.events import HttpRequest, build_event
+        from authgate_cli.local.functions import load_handler
+        from authgate_cli.local.seed import load_seed
+
+        load_seed()
+        ensure_keys()
+        token, authorize = load_handler("token"), load_handler("authorize")
+        calls: Counter[str] = Counter()
+        dynamodb().meta.events.register("before-call.dynamodb", lambda model, **_: calls.update([model.name]))
+
+        def exchange(scope: str) -> Callable[[], dict[str, Any]]:
+            def prepare() -> dict[str, Any]:
+                code = CodeStore().create(client_id="demo-web", tenant_id="demo", redirect_uri=REDIRECT,
+                                          code_challenge=CHALLENGE, code_challenge_method="S256", scope=scope,
+                                          subject="alice", nonce="n",
+                                          authentication=Authentication(user_id=ALICE, auth_time=0))
+                return _event({"grant_type": "authorization_code", "code": code, "code_verifier": VERIFIER,
+                               "redirect_uri": REDIRECT}, "demo-web", "demo-web-secret")
+            return prepare
+
+        access = json.loads(token(exchange("openid profile email charges:read")(), None)["body"])["access_token"]
+
+        def userinfo() -> dict[str, Any]:
+            request = HttpRequest("GET", "/oauth/userinfo", "", [("Host", "127.0.0.1:3000"),
+                                                                 ("Authorization", f"Bearer {access}")])
+            return build_event(request, resource="/oauth/userinfo", path_params=None)
+
+        secret, _ = SessionStore().create(tenant_id="demo", user_id=ALICE, username="alice", acr="password",
+                                          amr=("pwd",))
+        ConsentStore().remember("demo", ALICE, "demo-web", ("openid", "charges:read"), None)
+
+        def silent() -> dict[str, Any]:
+            query = ("response_type=code&client_id=demo-web&scope=openid%20charges:read&prompt=none&nonce=n"
+                     f"&redirect_uri={REDIRECT}&code_challenge={CHALLENGE}&code_challenge_method=S256&state=s")
+            request = HttpRequest("GET", "/oauth/authorize", query, [("Host", "127.0.0.1:3000"),
+                                                                     ("Cookie", f"authgate_session={secret}")])
+            return build_event(request, resource="/oauth/authorize", path_params=None)
+
+        token(exchange("charges:read")(), None)  # warm: signing key and modules loaded
+        token(userinfo(), None)
+        authorize(silent(), None)
+        print(f"{'request':34} {'p50':>9} {'CPU p50':>9}  DynamoDB calls per request (moto, in-process, N={N})")
+        for name, prepare, handler, status in (
+                ("code exchange, no openid", exchange("charges:read"), token, 200),
+                ("code exchange, openid (ID token)", exchange("openid profile email charges:read"), token, 200),
+                ("userinfo", userinfo, token, 200),
+                ("silent re-authentication", silent, authorize, 302)):
+            p50, cpu, per_call = _measure(prepare, handler, calls, status)
+            print(f"{name:34} {p50:7.2f}ms {cpu:7.2f}ms  {sum(per_call.values())}: {dict(sorted(per_call.items()))}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
