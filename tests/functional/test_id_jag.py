@@ -57,9 +57,9 @@ def idp(tokens: TokenClient) -> TestIdp:
 
 
 def jag(idp: TestIdp, **claims: Any) -> str:
-    """An ID-JAG of `idp` for CLIENT and MCP; `issued_in` (seconds from now, read at the call) moves its iat."""
-    if "issued_in" in claims:
-        claims["now"] = int(time.time()) + claims.pop("issued_in")
+    """An ID-JAG for demo-service and the MCP resource; `issued_ago` seconds before now (negative: ahead)."""
+    if "issued_ago" in claims:
+        claims["now"] = int(time.time()) - claims.pop("issued_ago")
     return idp.id_jag(audience=claims.pop("audience", ISSUER), client_id=claims.pop("client_id", CLIENT),
                       resource=claims.pop("resource", MCP), scope=claims.pop("scope", "mcp:read mcp:write"), **claims)
 
@@ -125,9 +125,9 @@ def test_private_key_jwt_and_post_secrets_authenticate_too(tokens: TokenClient, 
      "The assertion's aud is not this authorization server's issuer identifier (RFC 7523 3)."),
     ({"client_id": "demo-web"}, "id_jag_client_mismatch",
      "The assertion's client_id is not the authenticated client."),
-    ({"issued_in": -600, "lifetime": 300}, "id_jag_expired", "The assertion has expired (RFC 7523 3)."),
+    ({"issued_ago": 600, "lifetime": 300}, "id_jag_expired", "The assertion has expired (RFC 7523 3)."),
     ({"lifetime": 3600}, "id_jag_time_invalid", "The assertion's exp is more than 600 s ahead."),
-    ({"issued_in": 300}, "id_jag_time_invalid", "The assertion's iat is in the future."),
+    ({"issued_ago": -300}, "id_jag_time_invalid", "The assertion's iat is in the future."),
     ({"jti": None}, "id_jag_malformed", "The assertion needs a jti claim of 1 to 255 characters."),
     ({"resource": None}, "id_jag_resource_invalid",
      "The assertion names no resource (its resource claim, RFC 8707 2) for the token."),
