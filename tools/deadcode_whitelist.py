@@ -68,3 +68,5 @@ bob
 # users.model.SecondFactors: read by the sign-in step and the account page that are wired next.
 totp_pending
 sessions_valid_after
+# settings.Tables fields read by name (TableStore.table_setting = "passkeys").
+passkeys

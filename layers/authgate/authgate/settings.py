@@ -28,6 +28,7 @@ TABLE_ENV = {
     "limits": "AUTHGATE_LIMITS_TABLE",
     "replay": "AUTHGATE_REPLAY_TABLE",
     "resources": "AUTHGATE_RESOURCES_TABLE",
+    "passkeys": "AUTHGATE_PASSKEYS_TABLE",
 }
 
 
@@ -53,6 +54,7 @@ class Tables(NamedTuple):
     limits: str = "LimitsTable"
     replay: str = "ReplayTable"
     resources: str = "ResourcesTable"
+    passkeys: str = "PasskeysTable"
 
 
 class Limits(NamedTuple):

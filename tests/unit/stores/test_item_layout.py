@@ -308,3 +308,23 @@ def test_items_written_before_optional_attributes_existed_still_read() -> None:
     key = KeyStore().get("k0")
     assert key is not None and (key.retires_at, key.expires_at, key.secret_id, key.kms_key_id) == (0, 0, "", "")
     assert json.loads(key.public_jwk) == {}
+
+
+def test_a_passkey_and_a_webauthn_challenge(clock: ManualClock) -> None:
+    from authgate.stores.passkeys import PasskeyStore
+    from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
+    from authgate.users.passkeys import Passkey
+
+    PasskeyStore().add(Passkey("cred-1", "t1", "alice", "cose-key", 3, "Phone", START, backup_eligible=True,
+                               transports=("internal",), aaguid="aa"))
+    assert raw("PasskeysTable", credential_id="cred-1") == {
+        "credential_id": {"S": "cred-1"}, "tenant_id": {"S": "t1"}, "username": {"S": "alice"},
+        "public_key": {"S": "cose-key"}, "sign_count": {"N": "3"}, "name": {"S": "Phone"},
+        "created_at": {"N": str(START)}, "backup_eligible": {"BOOL": True}, "backed_up": {"BOOL": False},
+        "transports": {"L": [{"S": "internal"}]}, "aaguid": {"S": "aa"}, "user_key": {"S": "t1#alice"}}
+    challenge = WebAuthnChallengeStore().issue("register", "sid", "t1", "alice")
+    key = "webauthn#" + hashlib.sha256(challenge).hexdigest()
+    assert raw("CodesTable", code_hash=key) == {
+        "code_hash": {"S": key}, "state": {"S": "issued"}, "purpose": {"S": "register"},
+        "binding_hash": {"S": sha256("sid")}, "tenant_id": {"S": "t1"}, "username": {"S": "alice"},
+        "issued_at": {"N": str(START)}, "expires_at": {"N": str(START + 300)}}

@@ -17,3 +17,15 @@ class UserNotFound(LookupError):
 
 class NoPendingEnrolment(LookupError):
     """A one-time-code enrolment confirmed without one started, expired, or replaced meanwhile."""
+
+
+class RelyingPartyUnusable(ValueError):
+    """The issuer's host cannot be a WebAuthn relying party id (an IP address, or no host)."""
+
+
+class PasskeyRefused(ValueError):
+    """A WebAuthn response that does not verify (WebAuthn 7.1, 7.2): the message says why, for logs and the page."""
+
+
+class SignCountRegressed(PasskeyRefused):
+    """An assertion whose signature counter is not above the stored one (WebAuthn 6.1.1): a possible clone."""

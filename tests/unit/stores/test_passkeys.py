@@ -1,0 +1,90 @@
+"""PasskeyStore and WebAuthnChallengeStore against moto: a passkey per credential id, a user's list by index, the
+counter moved only from the value checked, removal by owner; challenges single use, short-lived, bound."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from authgate import base64url
+from authgate.clock import ManualClock
+from authgate.single_use.webauthn_challenges import LIFETIME, Challenge, ChallengeRefused
+from authgate.stores.passkeys import PasskeyStore
+from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
+from authgate.users import passkey_ceremonies as ceremonies
+from authgate.users.errors import PasskeyRefused
+from authgate.users.passkeys import Passkey
+from tests.webauthn_authenticator import SoftAuthenticator
+
+
+def passkey(credential_id: str, username: str = "bob", created_at: int = 1) -> Passkey:
+    return Passkey(credential_id, "demo", username, "cose", 0, "Laptop", created_at, transports=("internal",))
+
+
+def test_a_passkey_is_kept_by_credential_id_and_listed_for_its_user(aws: None) -> None:
+    store = PasskeyStore()
+    store.add(passkey("cred-b", created_at=2))
+    store.add(passkey("cred-a", created_at=1))
+    store.add(passkey("cred-c", username="alice"))
+    assert store.get("cred-a") == passkey("cred-a")
+    assert [p.credential_id for p in store.of_user("demo", "bob")] == ["cred-a", "cred-b"]
+    with pytest.raises(PasskeyRefused, match="already enrolled"):
+        store.add(passkey("cred-a", username="alice"))
+    assert store.remove("demo", "alice", "cred-a") is False  # not alice's
+    assert store.remove("demo", "bob", "cred-a") is True
+    assert store.get("cred-a") is None and store.remove("demo", "bob", "cred-a") is False
+
+
+def test_a_use_moves_the_counter_only_from_the_value_it_was_checked_against(aws: None) -> None:
+    store = PasskeyStore()
+    store.add(passkey("cred-a"))
+    checked = store.get("cred-a")
+    assert checked is not None
+    store.used(checked, 1, True, 500)
+    after = store.get("cred-a")
+    assert after is not None and (after.sign_count, after.backed_up, after.last_used_at) == (1, True, 500)
+    with pytest.raises(PasskeyRefused, match="used or removed meanwhile"):
+        store.used(checked, 1, True, 501)  # a second use checked against the old counter (a clone's race)
+
+
+def test_a_challenge_is_spent_once_by_its_own_ceremony_and_caller(aws: None, clock: ManualClock) -> None:
+    store = WebAuthnChallengeStore()
+    challenge = store.issue("register", "session-1", "demo", "bob")
+    encoded = base64url.encode(challenge)
+    for purpose, binding in (("authenticate", "session-1"), ("register", "session-2")):
+        with pytest.raises(ChallengeRefused):
+            store.consume(encoded, purpose, binding)  # type: ignore[arg-type]
+    assert store.consume(encoded, "register", "session-1") == Challenge(challenge, "register", "demo", "bob")
+    with pytest.raises(ChallengeRefused):
+        store.consume(encoded, "register", "session-1")
+    late = base64url.encode(store.issue("authenticate", "session-1", "demo"))
+    clock.advance(LIFETIME)
+    with pytest.raises(ChallengeRefused):
+        store.consume(late, "authenticate", "session-1")
+    for garbage in ("", "!!", base64url.encode(secrets.token_bytes(32))):
+        with pytest.raises(ChallengeRefused):
+            store.consume(garbage, "authenticate", "session-1")
+
+
+def test_register_then_sign_in_username_less(aws: None, clock: ManualClock) -> None:
+    """The whole ceremony as the sign-in step will run it: a challenge bound to the session, the registration
+    stored, then an assertion found by its credential id alone, verified, and its counter recorded."""
+    challenges, store, device = WebAuthnChallengeStore(), PasskeyStore(), SoftAuthenticator()
+    issued = challenges.issue("register", "sid-1", "demo", "bob")
+    response = device.register(issued)
+    spent = challenges.consume(ceremonies.challenge_of(response), "register", "sid-1")
+    store.add(ceremonies.verify_registration(credential=response, challenge=spent.challenge, rp_id="localhost",
+                                             origin="http://localhost:3000", tenant_id=spent.tenant_id,
+                                             username=spent.username, name="Phone", now=int(clock())))
+    issued = challenges.issue("authenticate", "sid-2", "demo")
+    assertion = device.assertion(issued)
+    spent = challenges.consume(ceremonies.challenge_of(assertion), "authenticate", "sid-2")
+    held = store.get(ceremonies.credential_id_of(assertion))
+    assert held is not None and (held.tenant_id, held.username) == ("demo", "bob")
+    asserted = ceremonies.verify_authentication(credential=assertion, challenge=spent.challenge, rp_id="localhost",
+                                                origin="http://localhost:3000", passkey=held)
+    store.used(held, asserted.sign_count, asserted.backed_up, int(clock()))
+    used = store.get(held.credential_id)
+    assert used is not None and used.sign_count == 1
+
