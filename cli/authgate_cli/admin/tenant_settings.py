@@ -145,6 +145,9 @@ SETTINGS: tuple[Setting, ...] = (
             "docs/strong-authentication.md); tokens without a user are not subject", "AMOUNT"),
     Setting("sca_max_age", "--sca-max-age", "number", _sca_max_age,
             "how old that sign-in may be, in seconds (default 300)", "SECONDS"),
+    Setting("require_mfa", "--require-mfa", "switch", bool,
+            "whether every sign-in of its users needs a second factor (acr mfa); users without one enrol at their "
+            "next sign-in"),
 )
 
 

@@ -32,7 +32,7 @@ def test_create_then_show_and_list(aws: None) -> None:
     expected = {"tenant_id": "globex", "name": "Globex Corp.", "currencies": ["usd", "eur"],
                 "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
                 "client_metadata_hosts": [".example.com", "tools.example"],
-                "registered_clients": True, "registered_clients_cap": 5, "sca_threshold": None, "sca_max_age": 300}
+                "registered_clients": True, "registered_clients_cap": 5, "sca_threshold": None, "sca_max_age": 300, "require_mfa": False}
     assert json.loads(out.getvalue()) == expected
     stored = TenantStore().get("globex")
     assert stored is not None and stored.currencies == ("usd", "eur") and stored.forbids("charges:refund")
@@ -53,6 +53,7 @@ def test_create_then_show_and_list(aws: None) -> None:
         "registered_clients_cap: 5",
         "sca_threshold:          -",
         "sca_max_age:            300",
+        "require_mfa:            no",
     ]
 
     assert create_tenant(ns("initech", currencies=["gbp"]), io.StringIO()) == 0
@@ -145,7 +146,7 @@ def test_update_changes_the_settings_given_and_keeps_the_others(aws: None) -> No
     expected = {"tenant_id": "globex", "name": "Globex Corp.", "currencies": ["usd", "eur"],
                 "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
                 "client_metadata_hosts": ["tools.example"], "registered_clients": False,
-                "registered_clients_cap": 7, "sca_threshold": None, "sca_max_age": 300}
+                "registered_clients_cap": 7, "sca_threshold": None, "sca_max_age": 300, "require_mfa": False}
     assert json.loads(out.getvalue()) == expected
     stored = TenantStore().get("globex")
     assert stored is not None and not stored.registered_clients and stored.client_metadata_hosts == ("tools.example",)
@@ -179,6 +180,19 @@ def test_update_sets_and_clears_the_strong_authentication_threshold(aws: None) -
     assert (view["sca_threshold"], view["sca_max_age"]) == (None, 60)
     stored = TenantStore().get("globex")
     assert stored is not None and not stored.needs_strong_authentication(99_999_999)
+
+
+def test_update_requires_mfa_of_every_sign_in(aws: None) -> None:
+    from authgate.stores.tenants import TenantStore
+    from authgate_cli.admin.tenants import create_tenant
+
+    assert create_tenant(ns(), io.StringIO()) == 0
+    assert _run_update(["globex", "--require-mfa"], io.StringIO()) == 0
+    stored = TenantStore().get("globex")
+    assert stored is not None and stored.require_mfa
+    assert _run_update(["globex", "--no-require-mfa"], io.StringIO()) == 0
+    stored = TenantStore().get("globex")
+    assert stored is not None and not stored.require_mfa
 
 
 def _run_update(argv: list[str], out: io.StringIO) -> int:

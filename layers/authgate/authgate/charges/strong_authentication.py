@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authgate.tenants.errors import StrongAuthenticationRequired
-from authgate.users.assurance import MFA
+from authgate.users.assurance import MFA, satisfies
 
 if TYPE_CHECKING:
     from authgate.tenants.model import Tenant
@@ -23,7 +23,7 @@ def check(principal: Principal, tenant: Tenant | None, amount: int, now: int) ->
     if tenant is None or not tenant.needs_strong_authentication(amount) or not principal.on_behalf_of_user:
         return
     max_age = tenant.sca_max_age
-    if principal.acr != MFA:
+    if not satisfies(principal.acr, MFA):
         raise StrongAuthenticationRequired(
             f"A charge of {tenant.sca_threshold} or more needs a sign-in with a second factor (acr mfa); "
             f"authorize again with acr_values=mfa and max_age={max_age}.", (MFA,), max_age)

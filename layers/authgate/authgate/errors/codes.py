@@ -22,6 +22,7 @@ Code = Literal[
     "invalid_token",
     "insufficient_scope",
     "insufficient_user_authentication",
+    "unmet_authentication_requirements",
     "unauthenticated",
     "not_found",
     "method_not_allowed",

@@ -24,6 +24,8 @@ OAuthCode = Literal[
     "invalid_dpop_proof", "use_dpop_nonce", "invalid_target",
     # RFC 7591 3.2.2 (dynamic registration) and RFC 6750 3.1 (its registration access token).
     "invalid_client_metadata", "invalid_redirect_uri", "invalid_token",
+    # OpenID Connect Core Unmet Authentication Requirements 1.0 (acr_values that cannot be met).
+    "unmet_authentication_requirements",
 ]
 
 

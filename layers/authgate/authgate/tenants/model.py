@@ -36,6 +36,9 @@ class Tenant(NamedTuple):
     # `sca_max_age` seconds old. None: no threshold.
     sca_threshold: int | None = None
     sca_max_age: int = DEFAULT_SCA_MAX_AGE
+    # Every sign-in of its users must reach acr "mfa"; a user without a second factor enrols one at
+    # the next sign-in (docs/strong-authentication.md).
+    require_mfa: bool = False
 
     def accepts_metadata_host(self, host: str) -> bool:
         """Whether this tenant's policy accepts a client whose metadata document is on `host`."""
@@ -68,6 +71,7 @@ FIELDS = (
     Field("registered_clients_cap", "N", 100),
     Field("sca_threshold", "N", None, omit_none=True),
     Field("sca_max_age", "N", DEFAULT_SCA_MAX_AGE),
+    Field("require_mfa", "BOOL", False, omit_empty=True),
 )
 # Held as sets in `Tenant` (order means nothing; stored sorted).
 _SETS = ("forbidden_scopes", "approved_clients")

@@ -12,6 +12,11 @@ from typing import NamedTuple
 
 PASSWORD = "password"
 MFA = "mfa"
+# The catalogue of acr values, weakest first (acr_values_supported; a stronger one satisfies a weaker one).
+ACR_VALUES = (PASSWORD, MFA)
+# RFC 8176 2 methods a sign-in can be made of: a password, a one-time or recovery code, a
+# device-bound or synced passkey, and the authenticator's user verification.
+METHODS = frozenset({"pwd", "otp", "hwk", "swk", "user"})
 
 
 class Assurance(NamedTuple):
@@ -22,6 +27,32 @@ class Assurance(NamedTuple):
     amr: tuple[str, ...]
 
 
+def assurance_of(methods: frozenset[str], now: int) -> Assurance:
+    """The acr and amr (RFC 8176 2) of a sign-in made of `methods`, now.
+
+    mfa: a password and a one-time code (pwd + otp), or a passkey with user verification (hwk or swk,
+    plus user: possession and a PIN or biometric), or a password and a passkey; amr then adds "mfa".
+    A password alone is `password`. Anything else (a passkey without user verification alone, an
+    unknown method) is no sign-in at all: ValueError.
+    """
+    unknown = methods - METHODS
+    if unknown or not methods:
+        raise ValueError(f"not a sign-in: {sorted(unknown) or 'no method'}")
+    passkey = bool(methods & {"hwk", "swk"})
+    two_factors = ("pwd" in methods and ("otp" in methods or passkey)) or (passkey and "user" in methods)
+    amr = tuple(sorted(methods)) + (("mfa",) if two_factors else ())
+    if two_factors:
+        return Assurance(now, MFA, amr)
+    if methods == {"pwd"}:
+        return Assurance(now, PASSWORD, amr)
+    raise ValueError(f"not a sign-in: {sorted(methods)} is neither a password nor two factors")
+
+
+def satisfies(acr: str, required: str) -> bool:
+    """Whether a sign-in of `acr` meets `required` (acr_values, RFC 9470 3): at least as strong in ACR_VALUES."""
+    return acr in ACR_VALUES and required in ACR_VALUES and ACR_VALUES.index(acr) >= ACR_VALUES.index(required)
+
+
 def password_sign_in(now: int) -> Assurance:
     """A sign-in with a password alone, now (RFC 8176 2: `pwd`)."""
-    return Assurance(now, PASSWORD, ("pwd",))
+    return assurance_of(frozenset({"pwd"}), now)

@@ -24,3 +24,12 @@ def test_redirect_without_state_or_description():
 def test_redirect_never_repeats_our_parameters():
     location = authorization_redirect("https://c.example/cb?error=x&state=old", "server_error", state="new")
     assert parse_qsl(urlsplit(location).query) == [("error", "server_error"), ("state", "new")]
+
+
+def test_unmet_authentication_requirements_is_its_own_error_at_the_authorization_endpoint():
+    """OpenID Connect Core Unmet Authentication Requirements 1.0: the error value itself, not invalid_request."""
+    from authgate.errors import ApiError
+    from authgate.http.shapes.oauth import AUTHORIZE_CODES, oauth_error_code
+
+    error = ApiError("unmet_authentication_requirements", "mfa cannot be met.")
+    assert (error.status, oauth_error_code(error, AUTHORIZE_CODES)) == (400, "unmet_authentication_requirements")

@@ -39,6 +39,8 @@ AUTHORIZE_CODES = frozenset({
     "invalid_scope", "server_error", "temporarily_unavailable",
     # RFC 8707 2: an authorization request's unknown resource.
     "invalid_target",
+    # OpenID Connect Core Unmet Authentication Requirements 1.0.
+    "unmet_authentication_requirements",
 })
 
 
