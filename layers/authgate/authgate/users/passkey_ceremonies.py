@@ -14,6 +14,7 @@ import json
 from typing import Any, NamedTuple
 
 from authgate import base64url
+from authgate.logs import get_logger
 from authgate.users.errors import PasskeyRefused, SignCountRegressed
 from authgate.users.passkeys import Passkey
 
@@ -125,6 +126,10 @@ def verify_authentication(*, credential: dict[str, Any], challenge: bytes, rp_id
         raise PasskeyRefused(f"the assertion does not verify: {exc}") from None
     new = verified.new_sign_count
     if (new > 0 or passkey.sign_count > 0) and new <= passkey.sign_count:
+        # Ids and counters only: enough for an operator to find the passkey and the user, nothing secret.
+        get_logger().warning("passkey signature counter went backwards", extra={
+            "passkey_id": passkey.credential_id, "tenant": passkey.tenant_id, "stored_sign_count": passkey.sign_count,
+            "presented_sign_count": new})
         raise SignCountRegressed(f"signature counter {new} is not above the stored {passkey.sign_count}")
     return Asserted(new, bool(verified.credential_backed_up), bool(verified.user_verified))
 
