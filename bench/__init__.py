@@ -13,6 +13,7 @@ REGISTERED: dict[str, str] = {
     "token_endpoint": "bench.token_endpoint",
     "dpop": "bench.dpop",
     "sign_in": "bench.sign_in",
+    "second_factors": "bench.second_factors",
     "snapstart": "bench.snapstart",
     "client_metadata": "bench.client_metadata",
     "delegation": "bench.delegation",

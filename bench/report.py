@@ -130,7 +130,7 @@ def versus_reference(results: dict[str, Any]) -> dict[str, dict[str, float]]:
 
 
 def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> dict[str, Any]:
-    from bench import client_metadata, cold, delegation, dpop, per_request, sign_in, size
+    from bench import client_metadata, cold, delegation, dpop, per_request, second_factors, sign_in, size
 
     results: dict[str, Any] = {"machine": machine(), "quick": quick,
                                "settings": {"processes": rounds, "iterations": iterations,
@@ -143,6 +143,7 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
         results["client_metadata"] = client_metadata.measure(min(iterations, 60))
         results["delegation"] = delegation.measure(min(iterations, 60))
         results["sign_in"] = sign_in.measure(3 if quick else sign_in.RUNS)
+        results["second_factors"] = second_factors.measure(5 if quick else second_factors.RUNS)
     from bench import snapstart
 
     results["snapstart"] = snapstart.from_cold(results["cold_init"], runs=max(1, rounds // 3))
@@ -240,6 +241,10 @@ def render(r: dict[str, Any]) -> str:
                        f"{s['memory_mib']} MiB): wall median {s['check_password_ms']['median']:.0f} ms, best "
                        f"{s['check_password_ms']['best']:.0f} ms, CPU median {s['check_password_ms']['cpu_median']:.0f} ms; "
                        f"the previous N=2^14: CPU median {s['previous_n_2_14_ms']['cpu_median']:.0f} ms.")]
+    if "second_factors" in r:
+        from bench import second_factors
+
+        lines += ["", *second_factors.lines(r["second_factors"])]
     if "client_metadata" in r:
         lines += ["", ("A token request (authorization_code, warm, moto) by a Client ID Metadata Document client, "
                        "its record cached or fetched again, beside an ordinary public client (docs/agents.md):"), "",

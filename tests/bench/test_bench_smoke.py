@@ -106,6 +106,14 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     assert all(positive(f[k]) for f in delegation.values() for k in ("p50_ms", "p95_ms"))
     assert {"DynamoDB calls, ID-JAG grant, IdP keys cached", "DynamoDB calls, token exchange"} <= {
         t["what"] for t in results["targets"]}
+    # Second factors (issue 28): a TOTP check's two writes and CPU, a passkey assertion's verification CPU and the
+    # calls of a passkey sign-in's storage.
+    factors = results["second_factors"]
+    assert factors["totp_check"]["dynamodb_operations"] == {"UpdateItem": 2}
+    assert all(positive(factors["totp_check"][k]) for k in ("cpu_ms", "own_cpu_us", "code_match_us"))
+    assert positive(factors["passkey_assertion"]["verify_cpu_ms"])
+    assert factors["passkey_assertion"]["sign_in_dynamodb_operations"] == {"UpdateItem": 2, "GetItem": 1}
+    assert "TOTP check (stores.user_factors.verify_totp" in run.stdout
 
     # SnapStart (issue 22): per API function, the init a restored copy never runs, and what its
     # first request still pays.

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.e2e
 def test_reset_mfa_on_the_local_stack(local_stack: LocalStack) -> None:
     done = admin(local_stack, "users", "reset-mfa", "--tenant", "demo", "--username", "bob")
     assert (done.returncode, done.stdout.splitlines()[-1]) == (
-        0, "second factors of bob in tenant demo removed; sessions_valid_after set to now"), done.stderr
+        0, "second factors of bob in tenant demo removed (0 passkeys); sessions_valid_after set to now"), done.stderr
     missing = admin(local_stack, "users", "reset-mfa", "--tenant", "demo", "--username", "nobody")
     assert (missing.returncode, missing.stderr.splitlines()[-1]) == (
         1, "authgate users: no user 'nobody' in tenant 'demo'")

@@ -260,8 +260,9 @@ def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def reset_mfa(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    """Remove every second factor (one-time codes, recovery codes) of a user and end their sessions: a person who
-    lost their authenticator enrols again at the next sign-in."""
+    """Remove every second factor (one-time codes, recovery codes, passkeys) of a user and end their sessions: a
+    person who lost their authenticator enrols again at the next sign-in."""
+    from authgate.stores.passkeys import PasskeyStore
     from authgate.stores.user_factors import UserFactorStore
     from authgate.users.errors import UserNotFound
 
@@ -276,11 +277,14 @@ def reset_mfa(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     except UserNotFound:
         sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
         return 1
+    passkeys = PasskeyStore()
+    removed = sum(passkeys.remove(args.tenant, args.username, p.credential_id)
+                  for p in passkeys.of_user(args.tenant, args.username))
     if args.json:
         out.write(json.dumps({"tenant_id": args.tenant, "username": args.username, "second_factors": [],
-                              "sessions_valid_after": ended}) + "\n")
+                              "passkeys_removed": removed, "sessions_valid_after": ended}) + "\n")
     else:
-        out.write(f"second factors of {args.username} in tenant {args.tenant} removed; "
+        out.write(f"second factors of {args.username} in tenant {args.tenant} removed ({removed} passkeys); "
                   "sessions_valid_after set to now\n")
     return 0
 
@@ -335,8 +339,8 @@ def register(subparsers: Any) -> None:
                                                   "sign-in; end its sessions and refresh tokens")
     unlock = sub.add_parser("unlock", help="clear the user's sign-in throttle (failed attempts and lock)")
     mfa = sub.add_parser("reset-mfa", help="remove a user's second factors and end their sessions",
-                         description="Remove every second factor of a user (one-time codes and recovery codes) "
-                                     "and end the sessions and refresh tokens issued to them before now.")
+                         description="Remove every second factor of a user (one-time codes, recovery codes and "
+                                     "passkeys) and end the sessions and refresh tokens issued to them before now.")
     for action in (create, listing, show, update, disable, enable, delete, reset, unlock, mfa):
         action.add_argument("--tenant", required=True)
         if action is not listing:

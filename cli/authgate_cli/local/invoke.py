@@ -3,7 +3,8 @@
 AWS is moto in this process (atomic, tables from the template, keys, the demo seed), so it
 works without a running `serve`. Event files may carry placeholders:
 `{{access_token client=demo-service scope=charges:write}}` becomes a freshly minted access token
-for that seeded client, `{{filler bytes=70000}}` that many bytes of text; and an `_expect` member documenting the expected status (API Gateway
+for that seeded client (with `subject=alice acr=password`, a token of a user's sign-in of that
+level, now: RFC 9068 2.2.1), `{{filler bytes=70000}}` that many bytes of text; and an `_expect` member documenting the expected status (API Gateway
 ignores unknown members; it is removed before the handler sees the event).
 """
 
@@ -69,6 +70,7 @@ def mint(kind: str, args: dict[str, str]) -> str:
     client_id = args.get("client")
     if not client_id:
         raise InvokeError("{{access_token}} needs client=CLIENT_ID")
+    from authgate import clock
     from authgate.settings import get_settings
     from authgate.stores.clients import ClientStore
     from authgate.tokens.access_token import issue_access_token
@@ -79,7 +81,8 @@ def mint(kind: str, args: dict[str, str]) -> str:
     scope = args.get("scope", " ".join(client.scopes)).replace(",", " ")
     issued = issue_access_token(issuer=get_settings().issuer, subject=args.get("subject", client_id),
                                 client_id=client_id, tenant=client.tenant_id, scope=scope,
-                                audience=args.get("audience"))
+                                audience=args.get("audience"), acr=args.get("acr", ""),
+                                auth_time=clock.seconds() if args.get("acr") else None)
     return issued.token
 
 

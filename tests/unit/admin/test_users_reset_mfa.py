@@ -42,20 +42,26 @@ def args(**kwargs: object) -> argparse.Namespace:
 def test_reset_mfa_removes_the_factors_and_sets_sessions_valid_after(bob: None, clock: ManualClock) -> None:
     import pyotp
 
+    from authgate.stores.passkeys import PasskeyStore
     from authgate.stores.user_factors import UserFactorStore
+    from authgate.users.passkeys import Passkey
     from authgate_cli.admin.users import reset_mfa
 
     store = UserFactorStore()
+    for credential_id, owner in (("cred-1", "bob"), ("cred-2", "bob"), ("cred-3", "alice")):
+        PasskeyStore().add(Passkey(credential_id, "demo", owner, "cose", 0, "Phone", 1))
     assert store.factors("demo", "bob") == SecondFactors(True, False, 0, 0)
     assert store.verify_totp("demo", "bob", pyotp.TOTP(RFC_6238_KEY).at(clock())).ok
     out = io.StringIO()
     assert reset_mfa(args(json=True), out) == 0
     assert json.loads(out.getvalue()) == {"tenant_id": "demo", "username": "bob", "second_factors": [],
-                                          "sessions_valid_after": int(clock())}
+                                          "passkeys_removed": 2, "sessions_valid_after": int(clock())}
     assert store.factors("demo", "bob") == SecondFactors(False, False, 0, int(clock()))
+    assert PasskeyStore().of_user("demo", "bob") == () and len(PasskeyStore().of_user("demo", "alice")) == 1
     text = io.StringIO()
     assert reset_mfa(args(), text) == 0
-    assert text.getvalue() == "second factors of bob in tenant demo removed; sessions_valid_after set to now\n"
+    assert text.getvalue() == ("second factors of bob in tenant demo removed (0 passkeys); sessions_valid_after set "
+                               "to now\n")
 
 
 def test_reset_mfa_of_nobody_or_of_a_bad_tenant_is_refused(bob: None, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,6 +11,7 @@ import pytest
 from authgate.users import passkey_ceremonies as ceremonies
 from authgate.users.errors import PasskeyRefused, RelyingPartyUnusable, SignCountRegressed
 from authgate.users.passkeys import Passkey, amr_of, relying_party_id
+from tests.log_hygiene import LogCapture
 from tests.webauthn_authenticator import SoftAuthenticator
 
 ORIGIN = "http://localhost:3000"
@@ -75,14 +76,21 @@ def test_an_assertion_verifies_and_moves_the_counter_forward() -> None:
         "allowCredentials"] == []
 
 
-def test_a_counter_that_does_not_move_forward_is_refused() -> None:
+def test_a_counter_that_does_not_move_forward_is_refused_and_logged() -> None:
     device = SoftAuthenticator()
     passkey = enrolled(device)._replace(sign_count=5)
     for counter in (5, 4, 0):
         challenge = secrets.token_bytes(32)
-        with pytest.raises(SignCountRegressed, match=f"signature counter {counter} is not above the stored 5"):
+        with LogCapture() as capture, pytest.raises(SignCountRegressed,
+                                                    match=f"signature counter {counter} is not above the stored 5"):
             ceremonies.verify_authentication(credential=device.assertion(challenge, counter=counter),
                                              challenge=challenge, rp_id="localhost", origin=ORIGIN, passkey=passkey)
+        (line,) = [json.loads(x) for x in capture.lines if "counter went backwards" in x]
+        # The passkey's id (public: the browser sends it in the clear), never under a credential-like name.
+        assert {k: line[k] for k in ("level", "passkey_id", "tenant", "stored_sign_count",
+                                     "presented_sign_count")} == {
+            "level": "WARNING", "passkey_id": passkey.credential_id, "tenant": "demo", "stored_sign_count": 5,
+            "presented_sign_count": counter}
     # An authenticator that keeps no counter (always 0) is fine while the stored one is 0 too.
     challenge = secrets.token_bytes(32)
     assert ceremonies.verify_authentication(credential=device.assertion(challenge, counter=0), challenge=challenge,

@@ -4,7 +4,7 @@ Options are JSON for `navigator.credentials.create/get` (WebAuthn 5.4, 5.5): dis
 credentials (resident key required, so a passkey signs in without a username) and user
 verification required, as for the response: a passkey counts as multi-factor only with it.
 Attestation is not asked for ("none"): authgate trusts no authenticator model over another.
-py_webauthn costs about 90 ms of import (python -X importtime: cbor2, pyOpenSSL, pyasn1), so it is
+py_webauthn costs 120 to 200 ms of import (python -X importtime: cbor2, pyOpenSSL, pyasn1), so it is
 imported inside these functions only.
 """
 
@@ -14,6 +14,7 @@ import json
 from typing import Any, NamedTuple
 
 from authgate import base64url
+from authgate.logs import get_logger
 from authgate.users.errors import PasskeyRefused, SignCountRegressed
 from authgate.users.passkeys import Passkey
 
@@ -33,7 +34,7 @@ class Asserted(NamedTuple):
 def registration_options(*, rp_id: str, rp_name: str, username: str, user_handle: bytes, challenge: bytes,
                          existing: tuple[str, ...] = ()) -> str:
     """PublicKeyCredentialCreationOptions as JSON; `existing` credential ids are excluded (one key per device)."""
-    import webauthn  # measured: ~90 ms at import; only a passkey ceremony pays it
+    import webauthn  # measured: 120-200 ms at import; only a passkey ceremony pays it
     from webauthn.helpers import structs
 
     options = webauthn.generate_registration_options(
@@ -49,7 +50,7 @@ def registration_options(*, rp_id: str, rp_name: str, username: str, user_handle
 def verify_registration(*, credential: dict[str, Any], challenge: bytes, rp_id: str, origin: str, tenant_id: str,
                         username: str, name: str, now: int) -> Passkey:
     """The new Passkey of a registration response (WebAuthn 7.1), or PasskeyRefused saying why."""
-    import webauthn  # measured: ~90 ms at import
+    import webauthn  # measured: 120-200 ms at import
     from webauthn.helpers.exceptions import WebAuthnException
     from webauthn.helpers.structs import CredentialDeviceType
 
@@ -74,7 +75,7 @@ def verify_registration(*, credential: dict[str, Any], challenge: bytes, rp_id: 
 def authentication_options(*, rp_id: str, challenge: bytes, allowed: tuple[Passkey, ...] = ()) -> str:
     """PublicKeyCredentialRequestOptions as JSON: no allowed credentials for a username-less sign-in
     (discoverable), the user's own as a second factor."""
-    import webauthn  # measured: ~90 ms at import
+    import webauthn  # measured: 120-200 ms at import
     from webauthn.helpers import structs
 
     options = webauthn.generate_authentication_options(
@@ -112,7 +113,7 @@ def verify_authentication(*, credential: dict[str, Any], challenge: bytes, rp_id
                           passkey: Passkey) -> Asserted:
     """Verify an assertion of `passkey` (WebAuthn 7.2), user verification required; SignCountRegressed when its
     counter does not move forward (6.1.1: a cloned authenticator), PasskeyRefused for anything else."""
-    import webauthn  # measured: ~90 ms at import
+    import webauthn  # measured: 120-200 ms at import
     from webauthn.helpers.exceptions import WebAuthnException
 
     try:
@@ -125,6 +126,10 @@ def verify_authentication(*, credential: dict[str, Any], challenge: bytes, rp_id
         raise PasskeyRefused(f"the assertion does not verify: {exc}") from None
     new = verified.new_sign_count
     if (new > 0 or passkey.sign_count > 0) and new <= passkey.sign_count:
+        # Ids and counters only: enough for an operator to find the passkey and the user, nothing secret.
+        get_logger().warning("passkey signature counter went backwards", extra={
+            "passkey_id": passkey.credential_id, "tenant": passkey.tenant_id, "stored_sign_count": passkey.sign_count,
+            "presented_sign_count": new})
         raise SignCountRegressed(f"signature counter {new} is not above the stored {passkey.sign_count}")
     return Asserted(new, bool(verified.credential_backed_up), bool(verified.user_verified))
 
