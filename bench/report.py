@@ -130,7 +130,16 @@ def versus_reference(results: dict[str, Any]) -> dict[str, dict[str, float]]:
 
 
 def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> dict[str, Any]:
-    from bench import client_metadata, cold, delegation, dpop, per_request, second_factors, sign_in, size
+    from bench import (
+        client_metadata,
+        cold,
+        delegation,
+        dpop,
+        per_request,
+        second_factors,
+        sign_in,
+        size,
+    )
 
     results: dict[str, Any] = {"machine": machine(), "quick": quick,
                                "settings": {"processes": rounds, "iterations": iterations,

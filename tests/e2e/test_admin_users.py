@@ -64,7 +64,7 @@ def test_an_operator_runs_an_account_from_creation_to_deletion(local_stack: Loca
                        "name": "Carol Example", "email": "Carol@Example.com", "email_verified": True,
                        "disabled": False, "must_change_password": False,
                        "sessions_valid_after": created["created_at"], "created_at": created["created_at"],
-                       "updated_at": 0, "locked": False}
+                       "updated_at": created["created_at"], "locked": False}
     listed = admin(local_stack, "users", "list", "--tenant", TENANT, "--json")
     assert listed.returncode == 0, listed.stderr
     assert {u["username"]: u["user_id"] for u in json.loads(listed.stdout)}["e2e-carol"] == user_id
