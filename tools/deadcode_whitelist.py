@@ -24,6 +24,10 @@ registration.post_register
 management.get_registration
 management.put_registration
 management.delete_registration
+forgotten_password.get_forgot
+forgotten_password.post_forgot
+forgotten_password.get_reset
+forgotten_password.post_reset
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to

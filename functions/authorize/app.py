@@ -1,4 +1,5 @@
-"""Lambda handler: GET/POST /oauth/authorize — the login + consent page and the code redirect."""
+"""Lambda handler: GET/POST /oauth/authorize — the login + consent page and the code redirect — and the
+forgotten-password pages (/oauth/forgot-password, /oauth/reset-password), loaded on their first request."""
 
 from __future__ import annotations
 
@@ -6,7 +7,13 @@ from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.oauth.authorization.endpoint import get_authorize, post_authorize
 
+_PASSWORDS = "authgate.oauth.authorization.forgotten_password"
+
 handler = App("authorize", {
     ("/oauth/authorize", "GET"): Route(get_authorize, "authorize"),
     ("/oauth/authorize", "POST"): Route(post_authorize, "authorize"),
+    ("/oauth/forgot-password", "GET"): Route(f"{_PASSWORDS}:get_forgot", "authorize"),
+    ("/oauth/forgot-password", "POST"): Route(f"{_PASSWORDS}:post_forgot", "authorize"),
+    ("/oauth/reset-password", "GET"): Route(f"{_PASSWORDS}:get_reset", "authorize"),
+    ("/oauth/reset-password", "POST"): Route(f"{_PASSWORDS}:post_reset", "authorize"),
 }, translate=api_error)

@@ -72,4 +72,5 @@ Code = Literal[
     "unknown_resource",
     "resource_not_allowed",
     "registered_client_not_allowed",
+    "password_reset_link_invalid",
 ]

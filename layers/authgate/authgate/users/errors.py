@@ -1,4 +1,4 @@
-"""A user's refusal: a username the tenant already has.
+"""A user's refusals: a username the tenant already has, a user it does not hold, a reset link not usable.
 
 Every domain package keeps its refusals in its errors.py, apart from its records (docs/architecture.md,
 "Stores").
@@ -13,3 +13,7 @@ class UserExists(ValueError):
 
 class UserNotFound(LookupError):
     """An operator's change to a user the tenant does not hold (or no longer holds)."""
+
+
+class ResetLinkInvalid(Exception):
+    """A password reset link that is unknown, expired or already used (one answer for all three)."""

@@ -11,13 +11,14 @@ from __future__ import annotations
 import html
 import os
 from string import Template
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from authgate.caches import cached
 from authgate.clients.model import DOCUMENT_SOURCE, Client
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
+from authgate.mail.sender import available
 from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.resources.model import Resource
 
@@ -94,6 +95,15 @@ TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
                 'spellcheck="false" aria-describedby="tenant-help" value="$value">')
 
 
+def forgot_link(tenant_id: str) -> str:
+    """The link to the forgotten-password page (oauth.authorization.forgotten_password), relative to
+    /oauth/authorize, or "" where the stage sends no mail."""
+    if not available():
+        return ""
+    query = f"?tenant={quote(tenant_id, safe='')}" if tenant_id else ""
+    return f'<p class="fine"><a href="forgot-password{html.escape(query)}">Forgot your password?</a></p>'
+
+
 def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, str, str]:
     """The API the token is for, what it holds, and each scope once with the resource's words for it (RFC 8707 2,
     RFC 6749 3.3): HTML, escaped."""
@@ -109,12 +119,12 @@ def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, s
 
 def render_consent(*, request: AuthorizationRequest, resource: Resource, client_name: str, tenant_name: str,
                    blob: str, csrf: str, message: str = "", username: str = "", status: int = 200,
-                   identity: str = "", ask_tenant: bool = False, tenant: str = "") -> Response:
+                   identity: str = "", ask_tenant: bool = False, tenant: str = "", forgot: str = "") -> Response:
     """The form: username, password, decision=approve|deny, and the hidden signed state.
 
     `resource` is the API the token will be for; `identity` is `identity_notice` for a
     self-registered client; `ask_tenant` adds the organisation field (such a client has no tenant
-    until a user signs in)."""
+    until a user signs in); `forgot` is the forgotten-password link (HTML), where the stage sends mail."""
     e = html.escape
     resource_name, resource_about, items = what_is_granted(resource, request.scopes)
     origin = redirect_origin(request.redirect_uri)
@@ -136,6 +146,7 @@ def render_consent(*, request: AuthorizationRequest, resource: Resource, client_
         redirect_origin=e(origin),
         identity=identity,
         tenant_field=Template(TENANT_FIELD).substitute(value=e(tenant)) if ask_tenant else "",
+        forgot=forgot,
     )
     # Browsers apply form-action to the redirect that follows the submission: the client's
     # redirect origin must be allowed too, or the approval never reaches it.

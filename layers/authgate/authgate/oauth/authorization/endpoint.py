@@ -32,6 +32,7 @@ from authgate.oauth.authorization.consent_page import (
     MISSING_DECISION,
     WRONG_CREDENTIALS,
     WRONG_ORGANISATION_OR_CREDENTIALS,
+    forgot_link,
     identity_notice,
     render_consent,
 )
@@ -306,7 +307,8 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
                               message=message, username=username,
                               identity=identity_notice(client, auth.redirect_uri) if client.source else "",
                               ask_tenant=self_registered,
-                              tenant=single(posted, "tenant") or "" if self_registered and posted else "")
+                              tenant=single(posted, "tenant") or "" if self_registered and posted else "",
+                              forgot=forgot_link(client.tenant_id))
     if binding is not None and posted is None:
         secure = base_url(request).startswith("https://")
         response.multi_headers["Set-Cookie"] = [sealed_form.binding_cookie(binding, secure)]

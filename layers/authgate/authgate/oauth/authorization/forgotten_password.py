@@ -1,0 +1,238 @@
+"""Forgotten passwords: GET/POST /oauth/forgot-password and /oauth/reset-password (docs/users.md).
+
+The sign-in page links here when the stage can send mail (authgate.mail.sender.available). A person
+names their account (username or email, and the organisation when the sign-in asked for one);
+if it exists, is enabled and has an email, a single-use link valid for 15 minutes is mailed to it.
+The answer is the same page whether or not anything was sent, and every request counts against
+the account and the source address in the failed-authentication limiter (RFC 9700 4.x brute
+force: the same counters as sign-ins, kind "reset"). The link's page asks for the new password
+twice; the link is consumed by one conditional write only once the new password is acceptable,
+then the password is changed, which ends every earlier session and refresh token
+(sessions_valid_after) and clears a pending forced change.
+
+Forms are CSRF-protected as the consent form is (oauth.authorization.sealed_form: a token bound to
+this browser's binding cookie and a per-page nonce); pages are never cached or framed and send no
+Referer (the reset page's URL holds the link).
+"""
+
+from __future__ import annotations
+
+import hmac
+import html
+import secrets
+from string import Template
+
+from authgate.errors import ApiError
+from authgate.http.pages import stylesheet
+from authgate.http.pages.headers import page_headers
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.issuer import base_url
+from authgate.limits.auth_failures import AuthFailureGuard
+from authgate.logs import get_logger
+from authgate.mail.sender import Mail, available, send
+from authgate.oauth.authorization import sealed_form
+from authgate.oauth.authorization.sign_in import account_of
+from authgate.stores.password_resets import PasswordResetStore
+from authgate.stores.users import UserStore
+from authgate.users.errors import ResetLinkInvalid, UserNotFound
+from authgate.users.password_reset import RESET_TTL
+
+MIN_PASSWORD, MAX_PASSWORD = 8, 1024
+SENT = (f"If an account matches what you entered, a link to choose a new password is on its way to the account's "
+        f"email address. It works once, within {RESET_TTL // 60} minutes.")
+CHANGED = "Your password has been changed. Go back to the application and sign in with it."
+
+_PAGE = Template("""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>$title</title>
+$stylesheet
+</head>
+<body>
+<main>
+<h1>$title</h1>
+$body
+</main>
+</body>
+</html>
+""")
+_FORGOT_FORM = Template("""<p>Enter your username or email address. If the account has an email address, a link to choose
+a new password will be sent there.</p>
+$message
+<form method="post" action="forgot-password" autocomplete="on">
+<input type="hidden" name="nonce" value="$nonce">
+<input type="hidden" name="csrf" value="$csrf">
+$tenant_field
+<label for="username">Username or email</label>
+<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus>
+<div class="actions">
+<button type="submit">Send the link</button>
+</div>
+</form>""")
+_TENANT_FIXED = Template('<input type="hidden" name="tenant" value="$tenant">')
+_TENANT_TYPED = ('<label for="tenant">Organisation</label>\n'
+                 '<p class="fine" id="tenant-help">The short id your administrator gave you, such as <code>acme</code>; '
+                 'leave it empty with a work email address.</p>\n'
+                 '<input id="tenant" name="tenant" type="text" autocomplete="organization" autocapitalize="none" '
+                 'spellcheck="false" aria-describedby="tenant-help">')
+_RESET_FORM = Template("""<p>Choose a new password of at least $min characters.</p>
+$message
+<form method="post" action="reset-password" autocomplete="off">
+<input type="hidden" name="token" value="$token">
+<input type="hidden" name="nonce" value="$nonce">
+<input type="hidden" name="csrf" value="$csrf">
+<label for="password">New password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="$min" required autofocus>
+<label for="confirm">New password, again</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="$min" required>
+<div class="actions">
+<button type="submit">Change the password</button>
+</div>
+</form>""")
+
+
+def get_forgot(request: Request) -> Response:
+    """The form naming the account (its tenant fixed when the sign-in page named it)."""
+    _offered()
+    return _forgot_page(request, (request.query.get("tenant") or [""])[0][:64])
+
+
+def post_forgot(request: Request) -> Response:
+    """Mail a reset link if the account exists and has an email; the same page either way."""
+    _offered()
+    fields = _form(request)
+    tenant, username = fields.get("tenant", "").strip()[:100], fields.get("username", "").strip()[:320]
+    if not username:
+        return _forgot_page(request, tenant, "Enter your username or email address.")
+    guard = AuthFailureGuard("reset")
+    typed = f"{tenant}/{username.lower()}"
+    guard.gate(typed, request.source_ip)
+    guard.record_failure(typed, request.source_ip)  # every request counts: each may send a mail
+    tenant_id, account = account_of("", tenant, username)
+    user = UserStore().get(tenant_id, account)
+    sent = False
+    if user is not None and not user.disabled and user.email:
+        token = PasswordResetStore().create(user.tenant_id, user.username)
+        url = f"{base_url(request)}/oauth/reset-password?token={token}"
+        sent = send(Mail(user.email, "Choose a new password",
+                         f"Someone asked to reset the password of {user.username}. To choose a new one, open\n\n"
+                         f"{url}\n\nThe link works once, within {RESET_TTL // 60} minutes. If you did not ask, "
+                         "ignore this mail: your password stays as it is.\n"))
+    # Ids and outcome only: never the username typed, the email or the link.
+    get_logger().info("password reset asked", extra={"tenant": tenant_id if user else "", "mailed": sent})
+    return _page("Check your email", f'<p class="message" role="status">{html.escape(SENT)}</p>')
+
+
+def get_reset(request: Request) -> Response:
+    """The form choosing the new password, while the link can still be used (it is not consumed here: mail
+    scanners open links)."""
+    _offered()
+    token = (request.query.get("token") or [""])[0]
+    PasswordResetStore().peek(token)  # ResetLinkInvalid: a page (failures.ERRORS)
+    return _reset_page(request, token)
+
+
+def post_reset(request: Request) -> Response:
+    """Check the new password, consume the link (once), change the password."""
+    _offered()
+    fields = _form(request)
+    token, password, confirm = fields.get("token", ""), fields.get("password", ""), fields.get("confirm", "")
+    record = PasswordResetStore().peek(token)
+    problem = password_problem(password, record.username)
+    if not problem and password != confirm:
+        problem = "The two passwords differ."
+    if problem:
+        return _reset_page(request, token, problem)
+    PasswordResetStore().consume(token)
+    try:
+        UserStore().change_password(record.tenant_id, record.username, password)
+    except UserNotFound:
+        raise ResetLinkInvalid() from None  # deleted since the link was sent
+    get_logger().info("password reset", extra={"tenant": record.tenant_id})
+    return _page("Password changed", f'<p class="message" role="status">{html.escape(CHANGED)}</p>')
+
+
+def password_problem(password: str, username: str, old: str | None = None) -> str:
+    """Why a new password is refused ("" when it is acceptable): NIST 800-63B 5.1.1.2 length, not the username,
+    not the old one, no control characters."""
+    if len(password) < MIN_PASSWORD:
+        return f"The password must have at least {MIN_PASSWORD} characters."
+    if len(password) > MAX_PASSWORD:
+        return f"The password must have at most {MAX_PASSWORD} characters."
+    if any(ord(c) < 32 or ord(c) == 127 for c in password):
+        return "The password must not contain control characters."
+    if password.casefold() == username.casefold():
+        return "The password must not be the username."
+    if old is not None and hmac.compare_digest(password.encode("utf-8", "surrogatepass"),
+                                               old.encode("utf-8", "surrogatepass")):
+        return "The new password must differ from the current one."
+    return ""
+
+
+# -- what the pages share -------------------------------------------------------------------------
+
+
+def _offered() -> None:
+    """Only where mail can be sent: elsewhere these pages do not exist."""
+    if not available():
+        raise ApiError("not_found", "This stage sends no mail: ask your administrator to reset your password.")
+
+
+def _form(request: Request) -> dict[str, str]:
+    """The posted fields, each once, after the CSRF check (a token of this browser's binding and the page's nonce)."""
+    if request.content_type != "application/x-www-form-urlencoded":
+        raise ApiError("invalid_request", "The form must be posted as application/x-www-form-urlencoded.")
+    fields: dict[str, str] = {}
+    for name, value in request.form():
+        if name in fields:
+            raise ApiError("invalid_request", f"The {name} field is repeated.")
+        fields[name] = value
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    expected = sealed_form.csrf_token(binding, "password:" + fields.get("nonce", "")) if binding else ""
+    if not expected or not hmac.compare_digest(fields.get("csrf", "").encode("utf-8", "surrogateescape"),
+                                               expected.encode("ascii")):
+        raise ApiError("invalid_request", "The form has expired or was altered. Open it again.",
+                       internal="CSRF token does not match this browser")
+    return fields
+
+
+def _csrf(request: Request) -> tuple[str, str, str | None]:
+    """(nonce, csrf token, Set-Cookie for a new binding or None)."""
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    cookie = None
+    if binding is None:
+        binding = sealed_form.new_binding()
+        cookie = sealed_form.binding_cookie(binding, base_url(request).startswith("https://"))
+    nonce = secrets.token_urlsafe(16)
+    return nonce, sealed_form.csrf_token(binding, "password:" + nonce), cookie
+
+
+def _message(text: str) -> str:
+    return f'<p class="message" role="alert">{html.escape(text)}</p>' if text else ""
+
+
+def _forgot_page(request: Request, tenant: str, message: str = "") -> Response:
+    nonce, csrf, cookie = _csrf(request)
+    tenant_field = _TENANT_FIXED.substitute(tenant=html.escape(tenant)) if tenant else _TENANT_TYPED
+    body = _FORGOT_FORM.substitute(message=_message(message), nonce=nonce, csrf=html.escape(csrf),
+                                   tenant_field=tenant_field)
+    return _page("Forgot your password?", body, cookie)
+
+
+def _reset_page(request: Request, token: str, message: str = "") -> Response:
+    nonce, csrf, cookie = _csrf(request)
+    body = _RESET_FORM.substitute(message=_message(message), token=html.escape(token), nonce=nonce,
+                                  csrf=html.escape(csrf), min=MIN_PASSWORD)
+    return _page("Choose a new password", body, cookie)
+
+
+def _page(title: str, body: str, cookie: str | None = None) -> Response:
+    response = Response(200, _PAGE.substitute(title=html.escape(title), stylesheet=stylesheet.link(), body=body),
+                        page_headers(form_action=["'self'"]))
+    if cookie:
+        response.multi_headers["Set-Cookie"] = [cookie]
+    return response
