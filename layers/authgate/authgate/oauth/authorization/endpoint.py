@@ -26,7 +26,7 @@ from authgate.http.response import NO_STORE, Response
 from authgate.http.shapes.oauth import with_query
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.authorization import sealed_form
+from authgate.oauth.authorization import password_change, sealed_form
 from authgate.oauth.authorization.consent_page import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
@@ -34,6 +34,7 @@ from authgate.oauth.authorization.consent_page import (
     WRONG_ORGANISATION_OR_CREDENTIALS,
     forgot_link,
     identity_notice,
+    redirect_origin,
     render_consent,
 )
 from authgate.oauth.authorization.request import (
@@ -55,12 +56,22 @@ from authgate.single_use.errors import PushedRequestError
 from authgate.stores.codes import CodeStore
 from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import TenantStore
+from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
+from authgate.users.passwords import MIN_PASSWORD, password_problem
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
 
 Fields = dict[str, list[str]]
+
+
+class _ChangeAgain(Exception):
+    """The forced change's form is shown again with `message` (the new password was not acceptable)."""
+
+    def __init__(self, ticket: str, message: str) -> None:
+        super().__init__(message)
+        self.ticket, self.message = ticket, message
 
 
 class _ShowAgain(Exception):
@@ -102,7 +113,8 @@ def post_authorize(request: Request) -> Response:
     4. every field once;
     5. the client's tenant and its policy, and the rules that depend on the registration, again;
     6. the decision: deny is access_denied;
-    7. the credentials, through every sign-in throttle (sign_in);
+    7. the credentials, through every sign-in throttle (sign_in); after an operator's password reset, the
+       form choosing a new one, and its submission (oauth.authorization.password_change);
     8. a self-registered client's tenant: the signed-in user's, whose policy and rules decide;
     9. the code, bound to the request, and the 303 to the client."""
     fields = _posted_fields(request)
@@ -115,9 +127,16 @@ def post_authorize(request: Request) -> Response:
     username = single(fields, "username") or ""
     try:
         _decided(fields, auth)
-        subject, tenant_id = _signed_in(request, client, fields, auth)
+        if single(fields, "change_ticket") is not None:
+            subject, tenant_id = _password_changed(client, fields)
+        else:
+            subject, tenant_id, must_change = _signed_in(request, client, fields, auth)
+            if must_change:
+                return _change_form(client, auth, fields, password_change.issue(tenant_id, subject))
     except _ShowAgain as again:
         return _form(request, auth, client, tenant, again.message, username, fields)
+    except _ChangeAgain as again:
+        return _change_form(client, auth, fields, again.ticket, again.message)
     if not client.tenant_id:
         auth = _self_registered(request, client, auth, tenant_id)
     return _code_redirect(request, client, auth, subject)
@@ -205,8 +224,10 @@ def _decided(fields: Fields, auth: AuthorizationRequest) -> None:
         raise _ShowAgain(MISSING_DECISION)
 
 
-def _signed_in(request: Request, client: Client, fields: Fields, auth: AuthorizationRequest) -> tuple[str, str]:
-    """(subject, tenant id) of the person whose credentials these are (RFC 6749 10.10: sign_in's throttles).
+def _signed_in(request: Request, client: Client, fields: Fields,
+               auth: AuthorizationRequest) -> tuple[str, str, bool]:
+    """(subject, tenant id, whether the password must be changed first) of the person whose credentials these
+    are (RFC 6749 10.10: sign_in's throttles).
 
     A self-registered client has no tenant yet (Tenant("")): the person names theirs on the form, or
     their email's login domain or the deployment's default tenant does (sign_in.account_of), and until
@@ -222,7 +243,38 @@ def _signed_in(request: Request, client: Client, fields: Fields, auth: Authoriza
         _log(f"login_{result.reason}", auth)
         # One message whichever was wrong: the organisation, the account or the password (docs/users.md).
         raise _ShowAgain(WRONG_CREDENTIALS if client.tenant_id else WRONG_ORGANISATION_OR_CREDENTIALS)
-    return result.subject, tenant_id
+    return result.subject, tenant_id, result.must_change_password
+
+
+def _password_changed(client: Client, fields: Fields) -> tuple[str, str]:
+    """(subject, tenant id) once the new password of a forced change is set (docs/users.md): the ticket holds,
+    the password is acceptable and typed twice alike, and the change is still due."""
+    raw = single(fields, "change_ticket") or ""
+    try:
+        ticket = password_change.redeem(raw)
+    except password_change.TicketInvalid as exc:
+        raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
+    if client.tenant_id and ticket.tenant_id != client.tenant_id:
+        raise ApiError("invalid_request", STALE_FORM, internal="change ticket of another tenant")
+    new, confirm = single(fields, "new_password") or "", single(fields, "confirm") or ""
+    problem = password_problem(new, ticket.username) or ("The two passwords differ." if new != confirm else "")
+    if problem:
+        raise _ChangeAgain(raw, problem)
+    store = UserStore()
+    user = store.get(ticket.tenant_id, ticket.username)
+    if user is None or user.disabled or not user.must_change_password:
+        raise ApiError("invalid_request", STALE_FORM, internal="no password change due")
+    store.change_password(ticket.tenant_id, ticket.username, new)
+    return ticket.username, ticket.tenant_id
+
+
+def _change_form(client: Client, auth: AuthorizationRequest, fields: Fields, ticket: str,
+                 message: str = "") -> Response:
+    """The forced change's form: the posted sealed request and CSRF token, unchanged, and the ticket."""
+    return password_change.render(client_name=client.name or client.client_id,
+                                  blob=single(fields, "request_blob") or "", csrf=single(fields, "csrf") or "",
+                                  ticket=ticket, redirect_origin=redirect_origin(auth.redirect_uri),
+                                  minimum=MIN_PASSWORD, message=message)
 
 
 def _self_registered(request: Request, client: Client, auth: AuthorizationRequest,

@@ -37,8 +37,8 @@ from authgate.stores.password_resets import PasswordResetStore
 from authgate.stores.users import UserStore
 from authgate.users.errors import ResetLinkInvalid, UserNotFound
 from authgate.users.password_reset import RESET_TTL
+from authgate.users.passwords import MIN_PASSWORD, password_problem
 
-MIN_PASSWORD, MAX_PASSWORD = 8, 1024
 SENT = (f"If an account matches what you entered, a link to choose a new password is on its way to the account's "
         f"email address. It works once, within {RESET_TTL // 60} minutes.")
 CHANGED = "Your password has been changed. Go back to the application and sign in with it."
@@ -154,23 +154,6 @@ def post_reset(request: Request) -> Response:
         raise ResetLinkInvalid() from None  # deleted since the link was sent
     get_logger().info("password reset", extra={"tenant": record.tenant_id})
     return _page("Password changed", f'<p class="message" role="status">{html.escape(CHANGED)}</p>')
-
-
-def password_problem(password: str, username: str, old: str | None = None) -> str:
-    """Why a new password is refused ("" when it is acceptable): NIST 800-63B 5.1.1.2 length, not the username,
-    not the old one, no control characters."""
-    if len(password) < MIN_PASSWORD:
-        return f"The password must have at least {MIN_PASSWORD} characters."
-    if len(password) > MAX_PASSWORD:
-        return f"The password must have at most {MAX_PASSWORD} characters."
-    if any(ord(c) < 32 or ord(c) == 127 for c in password):
-        return "The password must not contain control characters."
-    if password.casefold() == username.casefold():
-        return "The password must not be the username."
-    if old is not None and hmac.compare_digest(password.encode("utf-8", "surrogatepass"),
-                                               old.encode("utf-8", "surrogatepass")):
-        return "The new password must differ from the current one."
-    return ""
 
 
 # -- what the pages share -------------------------------------------------------------------------
