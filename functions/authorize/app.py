@@ -1,5 +1,6 @@
 """Lambda handler: GET/POST /oauth/authorize — the login + consent page and the code redirect — and the
-forgotten-password pages (/oauth/forgot-password, /oauth/reset-password), loaded on their first request."""
+forgotten-password pages (/oauth/forgot-password, /oauth/reset-password) and the account page (/oauth/account),
+loaded on their first request."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from authgate.http.app import App, Route
 from authgate.oauth.authorization.endpoint import get_authorize, post_authorize
 
 _PASSWORDS = "authgate.oauth.authorization.forgotten_password"
+_ACCOUNT = "authgate.oauth.authorization.account_page"
 
 handler = App("authorize", {
     ("/oauth/authorize", "GET"): Route(get_authorize, "authorize"),
@@ -16,4 +18,6 @@ handler = App("authorize", {
     ("/oauth/forgot-password", "POST"): Route(f"{_PASSWORDS}:post_forgot", "authorize"),
     ("/oauth/reset-password", "GET"): Route(f"{_PASSWORDS}:get_reset", "authorize"),
     ("/oauth/reset-password", "POST"): Route(f"{_PASSWORDS}:post_reset", "authorize"),
+    ("/oauth/account", "GET"): Route(f"{_ACCOUNT}:get_account", "authorize"),
+    ("/oauth/account", "POST"): Route(f"{_ACCOUNT}:post_account", "authorize"),
 }, translate=api_error)

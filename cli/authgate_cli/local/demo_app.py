@@ -158,6 +158,8 @@ class DemoApp:
                 f"with a code, which is exchanged for tokens, and the access token then calls "
                 f"<code>GET /charges</code>.</p>"
                 f'<ul class="choices">{"".join(items)}</ul>'
+                + f'<p>Change your password on <a href="{html.escape(self.issuer)}/oauth/account">your account '
+                  "page</a>.</p>"
                 + ('<p>Mail the stack would send (a forgotten-password link) lands in the '
                    '<a href="/outbox">outbox</a>.</p>' if self.outbox else ""))
         return self._page(200, "authgate demo app", body)

@@ -219,6 +219,22 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "codes": ("invalid_request", "not_found", "password_reset_link_invalid", "service_unavailable"),
         "responses": {"200": _PAGE},
     },
+    ("/oauth/account", "GET"): {
+        "summary": "The account page: sign in on it, then change your own password",
+        "surface": "authorize",
+        "codes": ("service_unavailable",),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/account", "POST"): {
+        "summary": "Signs in on the account page (action=sign_in) or changes the password (action=change)",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["sign_in", "change"]}, "nonce": _STR, "csrf": _STR,
+            "tenant": _STR, "username": _STR, "password": _STR, "current": _STR, "new_password": _STR,
+            "confirm": _STR}}}}},
+        "codes": ("invalid_request", "rate_limited", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
     ("/oauth/token", "POST"): {
         "summary": "Token endpoint (RFC 6749 3.2): authorization_code + PKCE, refresh_token, client_credentials",
         "surface": "oauth", "security": [{"clientBasic": []}, {}],

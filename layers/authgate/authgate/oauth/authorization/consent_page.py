@@ -96,12 +96,13 @@ TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
 
 
 def forgot_link(tenant_id: str) -> str:
-    """The link to the forgotten-password page (oauth.authorization.forgotten_password), relative to
-    /oauth/authorize, or "" where the stage sends no mail."""
+    """The links to the forgotten-password page (oauth.authorization.forgotten_password; only where the stage
+    sends mail) and the account page (oauth.authorization.account_page), relative to /oauth/authorize."""
+    account = '<a href="account">Manage your account</a>'
     if not available():
-        return ""
+        return f'<p class="fine">{account}</p>'
     query = f"?tenant={quote(tenant_id, safe='')}" if tenant_id else ""
-    return f'<p class="fine"><a href="forgot-password{html.escape(query)}">Forgot your password?</a></p>'
+    return f'<p class="fine"><a href="forgot-password{html.escape(query)}">Forgot your password?</a> · {account}</p>'
 
 
 def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, str, str]:

@@ -17,21 +17,17 @@ Referer (the reset page's URL holds the link).
 
 from __future__ import annotations
 
-import hmac
 import html
-import secrets
 from string import Template
 
 from authgate.errors import ApiError
-from authgate.http.pages import stylesheet
-from authgate.http.pages.headers import page_headers
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
 from authgate.mail.sender import Mail, available, send
-from authgate.oauth.authorization import sealed_form
+from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
 from authgate.oauth.authorization.sign_in import account_of
 from authgate.stores.password_resets import PasswordResetStore
 from authgate.stores.users import UserStore
@@ -43,29 +39,11 @@ SENT = (f"If an account matches what you entered, a link to choose a new passwor
         f"email address. It works once, within {RESET_TTL // 60} minutes.")
 CHANGED = "Your password has been changed. Go back to the application and sign in with it."
 
-_PAGE = Template("""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>$title</title>
-$stylesheet
-</head>
-<body>
-<main>
-<h1>$title</h1>
-$body
-</main>
-</body>
-</html>
-""")
 _FORGOT_FORM = Template("""<p>Enter your username or email address. If the account has an email address, a link to choose
 a new password will be sent there.</p>
 $message
 <form method="post" action="forgot-password" autocomplete="on">
-<input type="hidden" name="nonce" value="$nonce">
-<input type="hidden" name="csrf" value="$csrf">
+$csrf
 $tenant_field
 <label for="username">Username or email</label>
 <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus>
@@ -83,8 +61,7 @@ _RESET_FORM = Template("""<p>Choose a new password of at least $min characters.<
 $message
 <form method="post" action="reset-password" autocomplete="off">
 <input type="hidden" name="token" value="$token">
-<input type="hidden" name="nonce" value="$nonce">
-<input type="hidden" name="csrf" value="$csrf">
+$csrf
 <label for="password">New password</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="$min" required autofocus>
 <label for="confirm">New password, again</label>
@@ -104,7 +81,7 @@ def get_forgot(request: Request) -> Response:
 def post_forgot(request: Request) -> Response:
     """Mail a reset link if the account exists and has an email; the same page either way."""
     _offered()
-    fields = _form(request)
+    fields = form_fields(request)
     tenant, username = fields.get("tenant", "").strip()[:100], fields.get("username", "").strip()[:320]
     if not username:
         return _forgot_page(request, tenant, "Enter your username or email address.")
@@ -124,7 +101,7 @@ def post_forgot(request: Request) -> Response:
                          "ignore this mail: your password stays as it is.\n"))
     # Ids and outcome only: never the username typed, the email or the link.
     get_logger().info("password reset asked", extra={"tenant": tenant_id if user else "", "mailed": sent})
-    return _page("Check your email", f'<p class="message" role="status">{html.escape(SENT)}</p>')
+    return page("Check your email", f'<p class="message" role="status">{html.escape(SENT)}</p>')
 
 
 def get_reset(request: Request) -> Response:
@@ -139,7 +116,7 @@ def get_reset(request: Request) -> Response:
 def post_reset(request: Request) -> Response:
     """Check the new password, consume the link (once), change the password."""
     _offered()
-    fields = _form(request)
+    fields = form_fields(request)
     token, password, confirm = fields.get("token", ""), fields.get("password", ""), fields.get("confirm", "")
     record = PasswordResetStore().peek(token)
     problem = password_problem(password, record.username)
@@ -153,7 +130,7 @@ def post_reset(request: Request) -> Response:
     except UserNotFound:
         raise ResetLinkInvalid() from None  # deleted since the link was sent
     get_logger().info("password reset", extra={"tenant": record.tenant_id})
-    return _page("Password changed", f'<p class="message" role="status">{html.escape(CHANGED)}</p>')
+    return page("Password changed", f'<p class="message" role="status">{html.escape(CHANGED)}</p>')
 
 
 # -- what the pages share -------------------------------------------------------------------------
@@ -165,57 +142,19 @@ def _offered() -> None:
         raise ApiError("not_found", "This stage sends no mail: ask your administrator to reset your password.")
 
 
-def _form(request: Request) -> dict[str, str]:
-    """The posted fields, each once, after the CSRF check (a token of this browser's binding and the page's nonce)."""
-    if request.content_type != "application/x-www-form-urlencoded":
-        raise ApiError("invalid_request", "The form must be posted as application/x-www-form-urlencoded.")
-    fields: dict[str, str] = {}
-    for name, value in request.form():
-        if name in fields:
-            raise ApiError("invalid_request", f"The {name} field is repeated.")
-        fields[name] = value
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
-    expected = sealed_form.csrf_token(binding, "password:" + fields.get("nonce", "")) if binding else ""
-    if not expected or not hmac.compare_digest(fields.get("csrf", "").encode("utf-8", "surrogateescape"),
-                                               expected.encode("ascii")):
-        raise ApiError("invalid_request", "The form has expired or was altered. Open it again.",
-                       internal="CSRF token does not match this browser")
-    return fields
-
-
-def _csrf(request: Request) -> tuple[str, str, str | None]:
-    """(nonce, csrf token, Set-Cookie for a new binding or None)."""
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
-    cookie = None
-    if binding is None:
-        binding = sealed_form.new_binding()
-        cookie = sealed_form.binding_cookie(binding, base_url(request).startswith("https://"))
-    nonce = secrets.token_urlsafe(16)
-    return nonce, sealed_form.csrf_token(binding, "password:" + nonce), cookie
-
-
 def _message(text: str) -> str:
     return f'<p class="message" role="alert">{html.escape(text)}</p>' if text else ""
 
 
 def _forgot_page(request: Request, tenant: str, message: str = "") -> Response:
-    nonce, csrf, cookie = _csrf(request)
+    csrf, cookie = csrf_fields(request)
     tenant_field = _TENANT_FIXED.substitute(tenant=html.escape(tenant)) if tenant else _TENANT_TYPED
-    body = _FORGOT_FORM.substitute(message=_message(message), nonce=nonce, csrf=html.escape(csrf),
-                                   tenant_field=tenant_field)
-    return _page("Forgot your password?", body, cookie)
+    body = _FORGOT_FORM.substitute(message=_message(message), csrf=csrf, tenant_field=tenant_field)
+    return page("Forgot your password?", body, cookie)
 
 
 def _reset_page(request: Request, token: str, message: str = "") -> Response:
-    nonce, csrf, cookie = _csrf(request)
-    body = _RESET_FORM.substitute(message=_message(message), token=html.escape(token), nonce=nonce,
-                                  csrf=html.escape(csrf), min=MIN_PASSWORD)
-    return _page("Choose a new password", body, cookie)
-
-
-def _page(title: str, body: str, cookie: str | None = None) -> Response:
-    response = Response(200, _PAGE.substitute(title=html.escape(title), stylesheet=stylesheet.link(), body=body),
-                        page_headers(form_action=["'self'"]))
-    if cookie:
-        response.multi_headers["Set-Cookie"] = [cookie]
-    return response
+    csrf, cookie = csrf_fields(request)
+    body = _RESET_FORM.substitute(message=_message(message), token=html.escape(token), csrf=csrf,
+                                  min=MIN_PASSWORD)
+    return page("Choose a new password", body, cookie)
