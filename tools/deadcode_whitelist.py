@@ -29,6 +29,12 @@ management.put_registration
 management.delete_registration
 userinfo.get_userinfo
 endpoint.logout
+forgotten_password.get_forgot
+forgotten_password.post_forgot
+forgotten_password.get_reset
+forgotten_password.post_reset
+account_page.get_account
+account_page.post_account
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to

@@ -1,5 +1,7 @@
 """Lambda handler: GET/POST /oauth/authorize — the login + consent page and the code redirect; GET/POST
-/oauth/logout — sign-out (OpenID Connect RP-Initiated Logout 1.0)."""
+/oauth/logout — sign-out (OpenID Connect RP-Initiated Logout 1.0); the forgotten-password pages
+(/oauth/forgot-password, /oauth/reset-password) and the account page (/oauth/account), loaded on their
+first request."""
 
 from __future__ import annotations
 
@@ -7,10 +9,19 @@ from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.oauth.authorization.endpoint import get_authorize, post_authorize
 
+_PASSWORDS = "authgate.oauth.authorization.forgotten_password"
+_ACCOUNT = "authgate.oauth.authorization.account_page"
+
 handler = App("authorize", {
     ("/oauth/authorize", "GET"): Route(get_authorize, "authorize"),
     ("/oauth/authorize", "POST"): Route(post_authorize, "authorize"),
     # OpenID Connect RP-Initiated Logout 1.0: GET and POST, pages only.
     ("/oauth/logout", "GET"): Route("authgate.oauth.logout.endpoint:logout", "authorize"),
     ("/oauth/logout", "POST"): Route("authgate.oauth.logout.endpoint:logout", "authorize"),
+    ("/oauth/forgot-password", "GET"): Route(f"{_PASSWORDS}:get_forgot", "authorize"),
+    ("/oauth/forgot-password", "POST"): Route(f"{_PASSWORDS}:post_forgot", "authorize"),
+    ("/oauth/reset-password", "GET"): Route(f"{_PASSWORDS}:get_reset", "authorize"),
+    ("/oauth/reset-password", "POST"): Route(f"{_PASSWORDS}:post_reset", "authorize"),
+    ("/oauth/account", "GET"): Route(f"{_ACCOUNT}:get_account", "authorize"),
+    ("/oauth/account", "POST"): Route(f"{_ACCOUNT}:post_account", "authorize"),
 }, translate=api_error)

@@ -5,10 +5,14 @@ its personal data are gone). Bad input is one line on stderr and exit 2."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
+import time
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import requests
 
 from tests.e2e.admin_commands import admin, one_line_refusal
 from tests.e2e.conftest import LocalStack
@@ -18,6 +22,7 @@ pytestmark = pytest.mark.e2e
 
 TENANT = "demo"
 REVOKED = {"error": "invalid_grant", "error_description": "The refresh token has been revoked."}
+HIDDEN = re.compile(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)">')
 USER_ID = re.compile(r"usr_[A-Za-z0-9_-]{22}")
 
 
@@ -59,11 +64,11 @@ def test_an_operator_runs_an_account_from_creation_to_deletion(local_stack: Loca
                     "--email-verified", "--password-stdin", stdin="carol-password-1\n")
     user_id = created.pop("user_id")
     assert isinstance(user_id, str) and USER_ID.fullmatch(user_id)
-    assert isinstance(created["created_at"], int) and created["sessions_valid_after"] == created["created_at"]
+    assert isinstance(created["created_at"], int) and created["sessions_valid_after"] == created["created_at"] - 1
     assert created == {"tenant_id": "demo", "username": "e2e-carol", "failed_logins": 0, "locked_until": 0,
                        "name": "Carol Example", "email": "Carol@Example.com", "email_verified": True,
                        "disabled": False, "must_change_password": False,
-                       "sessions_valid_after": created["created_at"], "created_at": created["created_at"],
+                       "sessions_valid_after": created["created_at"] - 1, "created_at": created["created_at"],
                        "updated_at": created["created_at"], "locked": False}
     listed = admin(local_stack, "users", "list", "--tenant", TENANT, "--json")
     assert listed.returncode == 0, listed.stderr
@@ -89,6 +94,7 @@ def test_an_operator_runs_an_account_from_creation_to_deletion(local_stack: Loca
 
         assert users(local_stack, "enable", "e2e-carol")["disabled"] is False
         refused_refresh(flows, first["refresh_token"])  # enabling again brings no old token back
+        next_second()  # sessions_valid_after counts whole seconds: what is issued in its second is dead too
         second = signed_in(flows, "e2e-carol", "carol-password-1")
         assert flows.refresh(second["refresh_token"]).status_code == 200
 
@@ -105,6 +111,10 @@ def test_an_operator_runs_an_account_from_creation_to_deletion(local_stack: Loca
         2, "", "authgate users: no user 'e2e-carol' in tenant 'demo' (see `authgate users list --tenant demo`)")
     listed = admin(local_stack, "users", "list", "--tenant", TENANT, "--json")
     assert "e2e-carol" not in listed.stdout and "carol@new.example" not in listed.stdout
+
+
+def next_second() -> None:
+    time.sleep(1.05 - time.time() % 1)
 
 
 def first_issued(created: dict[str, object]) -> int:
@@ -152,3 +162,42 @@ def test_bad_input_is_one_line_and_exit_2(local_stack: LocalStack, args: list[st
     else:
         assert (done.returncode, done.stdout, done.stderr.splitlines()) == (
             2, "", [f"target: local stack {local_stack.base_url} (stage local)", line])
+
+
+def test_reset_password_forces_a_change_at_the_next_sign_in(local_stack: LocalStack) -> None:
+    users(local_stack, "create", "e2e-frank", "--password-stdin", stdin="frank-password-1\n")
+    reset = users(local_stack, "reset-password", "e2e-frank", "--password-stdin", stdin="frank-temporary-1\n")
+    assert reset["must_change_password"] is True
+    flows = Flows(local_stack.base_url)
+    try:
+        verifier, challenge = pkce_pair()
+        page = flows.login_page(challenge=challenge)
+        change = flows.submit_login(page, username="e2e-frank", password="frank-temporary-1")
+        # The correct temporary password leads to the change form, not to the client.
+        assert (change.status_code, "Location" in change.headers) == (200, False)
+        assert "Your password was reset by an administrator." in change.text
+        assert change.headers["Cache-Control"] == "no-store"
+        assert "frame-ancestors 'none'" in change.headers["Content-Security-Policy"]
+        fields = {name: html.unescape(value) for name, value in HIDDEN.findall(change.text)}
+        assert set(fields) == {"request_blob", "csrf", "change_ticket", "decision"}
+
+        def post(new: str, confirm: str) -> requests.Response:
+            return flows.request("POST", "/oauth/authorize", headers={"Accept": "text/html"},
+                                 data={**fields, "new_password": new, "confirm": confirm})
+
+        for new, confirm, message in (("e2e-frank", "e2e-frank", "The password must not be the username."),
+                                      ("frank-password-2", "frank-password-3", "The two passwords differ.")):
+            again = post(new, confirm)
+            assert again.status_code == 200 and message in again.text
+        done = post("frank-password-2", "frank-password-2")
+        assert done.status_code == 303, done.text[:300]
+        code = parse_qs(urlsplit(done.headers["Location"]).query)["code"][0]
+        assert flows.exchange(code, verifier).status_code == 200
+        # Changed once: the ticket is spent, the user no longer must change, the new password signs in.
+        spent = post("frank-password-4", "frank-password-4")  # an error redirect to the client, no code
+        assert spent.status_code == 303
+        assert parse_qs(urlsplit(spent.headers["Location"]).query)["error"] == ["invalid_request"]
+        assert users(local_stack, "show", "e2e-frank")["must_change_password"] is False
+        assert signed_in(flows, "e2e-frank", "frank-password-2")["token_type"] == "Bearer"
+    finally:
+        flows.close()

@@ -141,7 +141,10 @@ def test_consent_page_of_a_metadata_document_client(agent_stack: tuple[LocalStac
     assert page.locator(".redirect-host").inner_text() == "127.0.0.1"
     warning = page.locator(".warning.localhost")
     assert warning.is_visible() and warning.get_attribute("role") == "alert"
-    assert page.locator("#tenant").get_attribute("required") is not None
+    # Optional (an email's login domain or the default tenant may name it), and it says what to type.
+    tenant = page.locator("#tenant")
+    assert tenant.get_attribute("required") is None and tenant.get_attribute("aria-describedby") == "tenant-help"
+    assert page.locator("#tenant-help").inner_text().startswith("The short id your administrator gave you")
     screenshot(page, f"authorize-consent-metadata-{'named' if name else 'nameless'}")
     seen.assert_clean()
 

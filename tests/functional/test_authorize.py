@@ -64,7 +64,7 @@ def test_valid_request_shows_the_login_and_consent_page(browser: Browser) -> Non
     assert page.text() == ("Sign in to authorize Demo web app Demo web app is asking for access to Demo Inc. in "
                            "Charges API : Your organisation's charges, refunds and invoices. "
                            f"{ISSUER}/charges See your charges charges:read Create charges charges:write "
-                           "Username Password Approve Deny You will be sent back to http://127.0.0.1:8765 .")
+                           "Username Password Approve Deny Manage your account You will be sent back to http://127.0.0.1:8765 .")
 
 
 @pytest.mark.slow

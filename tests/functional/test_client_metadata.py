@@ -48,8 +48,8 @@ def test_consent_names_the_client_its_document_host_and_warns_of_localhost(cimd:
         "Test Agent is asking for access to your organisation in Charges API : Your organisation's charges, "
         f"refunds and invoices. {ISSUER}/charges See your charges charges:read "
         "Organisation The short id your administrator gave you, such as acme . Leave it empty to sign in with your "
-        "work email address as the username, or to your usual organisation. Username Password Approve Deny You "
-        "will be sent back to http://127.0.0.1:9 .")
+        "work email address as the username, or to your usual organisation. Username Password Approve Deny Manage "
+        "your account You will be sent back to http://127.0.0.1:9 .")
     assert [i["name"] for i in page.inputs if i.get("type") == "text"] == ["tenant", "username"]
 
 

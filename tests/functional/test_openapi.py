@@ -49,7 +49,8 @@ def test_every_error_response_documents_its_shapes_and_known_codes() -> None:
                 assert all(codes[c].status == status for c in named), (method, path, status, named)
                 assert "x-request-id" in response["headers"]
                 media = set(response["content"])
-                if path.startswith(("/oauth/authorize", "/oauth/logout")):
+                if path.startswith(("/oauth/authorize", "/oauth/logout", "/oauth/forgot-password",
+                                     "/oauth/reset-password", "/oauth/account")):
                     assert "text/html" in media
                 elif path.startswith("/oauth/"):
                     assert "application/json" in media

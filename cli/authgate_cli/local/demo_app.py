@@ -21,6 +21,7 @@ import base64
 import hashlib
 import html
 import json
+import re
 import secrets
 import threading
 import time
@@ -99,6 +100,8 @@ class DemoApp:
     # A seeded (username, password) to suggest on the start page.
     user: tuple[str, str] | None = None
     log: TextIO | None = None
+    # The stack's outbox (authgate.mail.outbox): what a deployed stage would have mailed or called.
+    outbox: str = ""
     _pending: dict[str, Pending] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -128,6 +131,11 @@ class DemoApp:
             return self._index()
         if path == "/login":
             return self._login(query.get("client", ""))
+        if path == "/outbox.json":
+            return 200, [("Content-Type", "application/json"), ("Cache-Control", "no-store"),
+                         ("X-Content-Type-Options", "nosniff")], json.dumps(self._entries(), indent=2).encode("utf-8")
+        if path == "/outbox":
+            return self._outbox()
         if path == "/spa.js":
             return 200, [("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "no-cache"),
                          ("X-Content-Type-Options", "nosniff")], _asset("spa.js").encode("utf-8")
@@ -153,8 +161,34 @@ class DemoApp:
                 f"<code>{html.escape(self.issuer)}</code>. Sign in{who} and approve; you come back here "
                 f"with a code, which is exchanged for tokens, and the access token then calls "
                 f"<code>GET /charges</code>.</p>"
-                f'<ul class="choices">{"".join(items)}</ul>')
+                f'<ul class="choices">{"".join(items)}</ul>'
+                + f'<p>Change your password on <a href="{html.escape(self.issuer)}/oauth/account">your account '
+                  "page</a>.</p>"
+                + ('<p>Mail the stack would send (a forgotten-password link) lands in the '
+                   '<a href="/outbox">outbox</a>.</p>' if self.outbox else ""))
         return self._page(200, "authgate demo app", body)
+
+    def _entries(self) -> list[dict[str, object]]:
+        from authgate.mail import outbox
+
+        return outbox.read(self.outbox) if self.outbox else []
+
+    def _outbox(self) -> tuple[int, list[tuple[str, str]], bytes]:
+        """What the stack would have sent: mail (forgotten-password links) and other deliveries, newest first."""
+        rows = []
+        for entry in reversed(self._entries()):
+            shown = {k: v for k, v in entry.items() if k not in ("id", "kind", "created_at")}
+            when = time.strftime("%H:%M:%S", time.gmtime(int(str(entry.get("created_at", 0)))))
+            text = html.escape(str(shown.pop("text", "")))
+            # A mailed link is made clickable (the reset link is the point of the page).
+            text = re.sub(r"(https?://[^\s<]+)", r'<a href="\1">\1</a>', text)
+            meta = " ".join(f"<code>{html.escape(k)}</code>: {html.escape(str(v))}" for k, v in shown.items())
+            rows.append(f'<li><p><strong>{html.escape(str(entry.get("kind", "")))}</strong> at {when} UTC. {meta}'
+                        f"</p><pre>{text}</pre></li>")
+        body = ("<p>On the local stack nothing is mailed or delivered: it lands here instead "
+                '(<a href="/outbox.json">as JSON</a>; docs/local.md, "The outbox").</p>'
+                + (f'<ul class="outbox">{"".join(rows)}</ul>' if rows else "<p>The outbox is empty.</p>"))
+        return self._page(200, "Outbox", body)
 
     def _login(self, client_id: str) -> tuple[int, list[tuple[str, str]], bytes]:
         client = next((c for c in self.clients if c.client_id == client_id and not c.is_public), None)

@@ -123,7 +123,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
                                                                   sections.get("tenants", [])),
                                              api_key=api_keys[0]["value"] if api_keys else None,
                                              user=(users[0]["username"], users[0]["password"]) if users else None,
-                                             log=out)))
+                                             log=out, outbox=str(outbox_path(issuer)))))
 
     from authgate_cli.local import embedded
 
@@ -138,6 +138,11 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
     # Off unless the shell turns it on; recorded with the stack, so `authgate clients create --grant
     # password` in another terminal knows whether these handlers serve the grant.
     env["AUTHGATE_PASSWORD_GRANT"] = os.environ.get("AUTHGATE_PASSWORD_GRANT") or "false"
+    # Mail is never sent locally: it lands in this server's outbox, which the demo app shows
+    # (authgate.mail.outbox; docs/local.md). A new server starts with an empty one.
+    outbox = outbox_path(issuer)
+    outbox.unlink(missing_ok=True)
+    env["AUTHGATE_OUTBOX"] = str(outbox)
     if saved and saved.get("session_secret"):
         env["AUTHGATE_SESSION_SECRET"] = str(saved["session_secret"])  # open sign-in forms still post
     stack.apply(env, fake_credentials=not (options.dynamodb_endpoint and os.environ.get("AWS_ACCESS_KEY_ID")))
@@ -273,3 +278,8 @@ def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endp
                          f"-H \"Authorization: Bearer $TOKEN\" {base}/charges")
     lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def outbox_path(issuer: str) -> Path:
+    """This server's outbox (authgate.mail.outbox): beside its state file, `<host>_<port>.outbox.jsonl`."""
+    return stack.state_path(issuer).with_suffix(".outbox.jsonl")

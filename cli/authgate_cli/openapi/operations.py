@@ -216,6 +216,54 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "codes": ("invalid_request", "unauthorized_client", "unsupported_media_type", "service_unavailable"),
         "responses": {"200": _PAGE, "303": _REDIRECT},
     },
+    ("/oauth/forgot-password", "GET"): {
+        "summary": "Forgotten password: the form naming the account (only where the stage sends mail)",
+        "surface": "authorize",
+        "parameters": [{"name": "tenant", "in": "query", "required": False, "schema": _STR,
+                        "description": "The organisation the sign-in page was for."}],
+        "codes": ("not_found", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/forgot-password", "POST"): {
+        "summary": "Mails a single-use reset link if the account exists; the same page either way",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            "nonce": _STR, "csrf": _STR, "tenant": _STR, "username": _STR}}}}},
+        "codes": ("invalid_request", "not_found", "rate_limited", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/reset-password", "GET"): {
+        "summary": "The mailed link's page: choose a new password (the link is not consumed here)",
+        "surface": "authorize",
+        "parameters": [{"name": "token", "in": "query", "required": True, "schema": _STR,
+                        "description": "The reset link's single-use token."}],
+        "codes": ("not_found", "password_reset_link_invalid", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/reset-password", "POST"): {
+        "summary": "Sets the new password and uses the link up",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            "token": _STR, "nonce": _STR, "csrf": _STR, "password": _STR, "confirm": _STR}}}}},
+        "codes": ("invalid_request", "not_found", "password_reset_link_invalid", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/account", "GET"): {
+        "summary": "The account page: sign in on it, then change your own password",
+        "surface": "authorize",
+        "codes": ("service_unavailable",),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/account", "POST"): {
+        "summary": "Signs in on the account page (action=sign_in) or changes the password (action=change)",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["sign_in", "change"]}, "nonce": _STR, "csrf": _STR,
+            "tenant": _STR, "username": _STR, "password": _STR, "current": _STR, "new_password": _STR,
+            "confirm": _STR}}}}},
+        "codes": ("invalid_request", "rate_limited", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
     ("/oauth/token", "POST"): {
         "summary": "Token endpoint (RFC 6749 3.2): authorization_code + PKCE, refresh_token, client_credentials, "
                    "token exchange (RFC 8693), ID-JAG (RFC 7523 jwt-bearer)",

@@ -34,7 +34,7 @@ def _session() -> Any:
     return session
 
 
-_SERVICES = ("dynamodb", "secretsmanager", "kms")
+_SERVICES = ("dynamodb", "secretsmanager", "kms", "sesv2")
 
 
 def _client(service: str) -> Any:
@@ -78,3 +78,8 @@ def secretsmanager() -> Any:
 @cached
 def kms() -> Any:
     return _client("kms")
+
+
+@cached
+def sesv2() -> Any:
+    return _client("sesv2")

@@ -34,6 +34,7 @@ from authgate.single_use.errors import (
 )
 from authgate.stores.exceptions import ConcurrentUpdate, SecretUnusable, StorageUnavailable
 from authgate.tenants.errors import StrongAuthenticationRequired
+from authgate.users.errors import ResetLinkInvalid
 
 # How soon a client told "not now" may come back (RFC 9110 10.2.3); storage retries and
 # conflicts resolve within a second.
@@ -135,6 +136,11 @@ def _strong_authentication(exc: StrongAuthenticationRequired) -> ApiError:
         step_up=StepUp(exc.acr_values, exc.max_age))})
 
 
+def _reset_link_invalid(_exc: ResetLinkInvalid) -> ApiError:
+    return ApiError("password_reset_link_invalid", "This link to choose a new password is unknown, has expired "
+                    "(links work for 15 minutes) or was already used. Ask for a new one from the sign-in page.")
+
+
 # Exception type -> its ApiError. A subclass without its own line takes its nearest base's
 # (looked up along the MRO, as Starlette's and Powertools' exception handlers do).
 ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
@@ -153,6 +159,7 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     RotationFailed: _rotation_failed,
     MetadataRefused: _metadata_refused,
     StrongAuthenticationRequired: _strong_authentication,
+    ResetLinkInvalid: _reset_link_invalid,
 }
 
 

@@ -113,6 +113,11 @@ class Settings(NamedTuple):
     # The tenant a sign-in is for when nothing else names one (template parameter DefaultTenant;
     # the local stack's is demo): docs/users.md, "Which organisation".
     default_tenant: str = ""
+    # Mail (authgate.mail): the SES identity a stage sends from (template parameter MailIdentity) and
+    # its From address; the local stack's outbox file instead (AUTHGATE_OUTBOX, `authgate serve` only).
+    mail_identity: str = ""
+    mail_from: str = ""
+    outbox: str = ""
     # Every client must push its authorization requests (RFC 9126 5 metadata
     # require_pushed_authorization_requests); per client it is a registration attribute.
     require_par: bool = False
@@ -172,6 +177,12 @@ def _int(env: Mapping[str, str], name: str, default: int, lo: int, hi: int) -> i
     if not lo <= value <= hi:
         raise SettingsError(f"{name} must be between {lo} and {hi}, got {value}")
     return value
+
+
+def _mail_from(env: Mapping[str, str]) -> str:
+    """The From address: AUTHGATE_MAIL_FROM, else the identity when it is an address, else no-reply@ its domain."""
+    identity = env.get("AUTHGATE_MAIL_IDENTITY", "")
+    return env.get("AUTHGATE_MAIL_FROM") or (identity if "@" in identity or not identity else f"no-reply@{identity}")
 
 
 def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
@@ -243,6 +254,9 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         jwks_max_age=_int(env, "AUTHGATE_JWKS_MAX_AGE", _DEFAULTS.jwks_max_age, 0, 3600),
         password_grant=_bool(env, "AUTHGATE_PASSWORD_GRANT", _DEFAULTS.password_grant),
         default_tenant=env.get("AUTHGATE_DEFAULT_TENANT", _DEFAULTS.default_tenant),
+        mail_identity=env.get("AUTHGATE_MAIL_IDENTITY", ""),
+        mail_from=_mail_from(env),
+        outbox=env.get("AUTHGATE_OUTBOX", ""),
         require_par=_bool(env, "AUTHGATE_REQUIRE_PAR", _DEFAULTS.require_par),
         dpop_nonces=_bool(env, "AUTHGATE_DPOP_NONCES", _DEFAULTS.dpop_nonces),
         session_secret_arn=env.get("AUTHGATE_SESSION_SECRET_ARN", ""),

@@ -62,8 +62,8 @@ def test_update_disable_enable_unlock() -> None:
     assert not user.issued_in_time(clock.seconds())
     assert run("enable")[0] == 0
     user = UserStore().get("demo", "bob")
-    assert user is not None and not user.disabled and user.issued_in_time(clock.seconds())
-    assert not user.issued_in_time(clock.seconds() - 1)  # enabling brings no earlier token back
+    assert user is not None and not user.disabled and user.issued_in_time(clock.seconds() + 1)
+    assert not user.issued_in_time(clock.seconds())  # enabling brings no earlier token back
 
     UserStore().db.update_item(TableName="UsersTable", Key={"tenant_id": {"S": "demo"}, "username": {"S": "bob"}},
                                UpdateExpression="SET locked_until = :l, failed_logins = :f",

@@ -96,4 +96,5 @@ Code = Literal[
     "id_jag_replayed",
     "id_jag_resource_invalid",
     "id_jag_user_unknown",
+    "password_reset_link_invalid",
 ]

@@ -70,10 +70,10 @@ class UserStore(TableStore):
                **profile: Any) -> User:
         """Add a user (or replace one when `overwrite`); the password is stored as scrypt only.
 
-        Its `sessions_valid_after` is its creation: nothing issued to an earlier user of the same
-        username (deleted, or replaced by `overwrite`) stands for this one."""
+        Its `sessions_valid_after` is the second before its creation: nothing issued to an earlier user of
+        the same username (deleted, or replaced by `overwrite`) before then stands for this one."""
         return self.put_hash(tenant_id, username, hash_password(password), overwrite=overwrite,
-                             sessions_valid_after=clock.seconds(), **profile)
+                             sessions_valid_after=clock.seconds() - 1, **profile)
 
     def put_hash(self, tenant_id: str, username: str, password_hash: str, *, overwrite: bool = True,
                  **profile: Any) -> User:

@@ -1,4 +1,4 @@
-"""A user's refusal: a username the tenant already has.
+"""A user's refusals: a username the tenant already has, a user it does not hold, a reset link not usable.
 
 Every domain package keeps its refusals in its errors.py, apart from its records (docs/architecture.md,
 "Stores").
@@ -29,3 +29,7 @@ class PasskeyRefused(ValueError):
 
 class SignCountRegressed(PasskeyRefused):
     """An assertion whose signature counter is not above the stored one (WebAuthn 6.1.1): a possible clone."""
+
+
+class ResetLinkInvalid(Exception):
+    """A password reset link that is unknown, expired or already used (one answer for all three)."""

@@ -58,8 +58,9 @@ class User(NamedTuple):
 
     def issued_in_time(self, issued_at: int) -> bool:
         """Whether something issued to this user at `issued_at` still stands: the account is enabled and it
-        was issued no earlier than `sessions_valid_after` (a token of that very second stands)."""
-        return not self.disabled and issued_at >= self.sessions_valid_after
+        was issued after the second of `sessions_valid_after` (a token of that very second is dead too: the
+        field counts whole seconds, and what was issued alongside the change may predate it)."""
+        return not self.disabled and issued_at > self.sessions_valid_after
 
 
 def token_subject(user: User) -> str:

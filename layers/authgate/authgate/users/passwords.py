@@ -14,6 +14,22 @@ from authgate.caches import cached
 # measures a sign-in. Stored with each hash, so a raise keeps old hashes working; a sign-in with an
 # older cost rehashes the password at the current one (`needs_rehash`).
 SCRYPT_N, SCRYPT_R, SCRYPT_P, SCRYPT_DKLEN = 2**17, 8, 1, 32
+# A new password (NIST 800-63B 5.1.1.2: at least 8 characters; a generous maximum, hashing is bounded).
+MIN_PASSWORD, MAX_PASSWORD = 8, 1024
+
+
+def password_problem(password: str, username: str) -> str:
+    """Why a new password is refused, in a sentence for the person ("" when it is acceptable): its length,
+    control characters, or being the username (NIST 800-63B 5.1.1.2)."""
+    if len(password) < MIN_PASSWORD:
+        return f"The password must have at least {MIN_PASSWORD} characters."
+    if len(password) > MAX_PASSWORD:
+        return f"The password must have at most {MAX_PASSWORD} characters."
+    if any(ord(c) < 32 or ord(c) == 127 for c in password):
+        return "The password must not contain control characters."
+    if password.casefold() == username.casefold():
+        return "The password must not be the username."
+    return ""
 
 
 def hash_password(password: str, *, n: int = SCRYPT_N, r: int = SCRYPT_R, p: int = SCRYPT_P) -> str:

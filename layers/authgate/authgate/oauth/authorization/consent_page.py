@@ -11,13 +11,14 @@ from __future__ import annotations
 import html
 import os
 from string import Template
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from authgate.caches import cached
 from authgate.clients.model import DOCUMENT_SOURCE, Client
 from authgate.http.pages import stylesheet
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
+from authgate.mail.sender import available
 from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.oauth.scopes import IDENTITY_SCOPE_DESCRIPTIONS
 from authgate.resources.model import Resource
@@ -103,6 +104,16 @@ TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
                 'spellcheck="false" aria-describedby="tenant-help" value="$value">')
 
 
+def forgot_link(tenant_id: str) -> str:
+    """The links to the forgotten-password page (oauth.authorization.forgotten_password; only where the stage
+    sends mail) and the account page (oauth.authorization.account_page), relative to /oauth/authorize."""
+    account = '<a href="account">Manage your account</a>'
+    if not available():
+        return f'<p class="fine">{account}</p>'
+    query = f"?tenant={quote(tenant_id, safe='')}" if tenant_id else ""
+    return f'<p class="fine"><a href="forgot-password{html.escape(query)}">Forgot your password?</a> · {account}</p>'
+
+
 def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, str, str]:
     """The API the token is for, what it holds, and each scope once with the resource's words for it (RFC 8707 2,
     RFC 6749 3.3): HTML, escaped."""
@@ -119,12 +130,13 @@ def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, s
 
 def render_consent(*, request: AuthorizationRequest, resource: Resource, client_name: str, tenant_name: str,
                    blob: str, csrf: str, message: str = "", username: str = "", status: int = 200,
-                   identity: str = "", ask_tenant: bool = False, tenant: str = "", signed_in_as: str = "") -> Response:
+                   identity: str = "", ask_tenant: bool = False, tenant: str = "", signed_in_as: str = "",
+                   forgot: str = "") -> Response:
     """The form: username, password, decision=approve|deny, and the hidden signed state.
 
     `resource` is the API the token will be for; `identity` is `identity_notice` for a
     self-registered client; `ask_tenant` adds the organisation field (such a client has no tenant
-    until a user signs in)."""
+    until a user signs in); `forgot` is the forgotten-password link (HTML), where the stage sends mail."""
     e = html.escape
     resource_name, resource_about, items = what_is_granted(resource, request.scopes)
     origin = redirect_origin(request.redirect_uri)
@@ -146,6 +158,7 @@ def render_consent(*, request: AuthorizationRequest, resource: Resource, client_
         redirect_origin=e(origin),
         identity=identity,
         tenant_field=Template(TENANT_FIELD).substitute(value=e(tenant)) if ask_tenant else "",
+        forgot=forgot,
     )
     # Browsers apply form-action to the redirect that follows the submission: the client's
     # redirect origin must be allowed too, or the approval never reaches it.

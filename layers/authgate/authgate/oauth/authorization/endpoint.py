@@ -27,13 +27,15 @@ from authgate.http.response import NO_STORE, Response
 from authgate.http.shapes.oauth import with_query
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.authorization import sealed_form, session_cookie, single_sign_on
+from authgate.oauth.authorization import password_change, sealed_form, session_cookie, single_sign_on
 from authgate.oauth.authorization.consent_page import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
     WRONG_CREDENTIALS,
     WRONG_ORGANISATION_OR_CREDENTIALS,
+    forgot_link,
     identity_notice,
+    redirect_origin,
     render_consent,
 )
 from authgate.oauth.authorization.request import (
@@ -56,8 +58,10 @@ from authgate.single_use.errors import PushedRequestError
 from authgate.stores.codes import CodeStore
 from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import TenantStore
+from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
 from authgate.users.model import LoginResult
+from authgate.users.passwords import MIN_PASSWORD, password_problem
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
@@ -69,6 +73,14 @@ PROMPT_NONE = {
 }
 
 Fields = dict[str, list[str]]
+
+
+class _ChangeAgain(Exception):
+    """The forced change's form is shown again with `message` (the new password was not acceptable)."""
+
+    def __init__(self, ticket: str, message: str) -> None:
+        super().__init__(message)
+        self.ticket, self.message = ticket, message
 
 
 class _ShowAgain(Exception):
@@ -125,7 +137,8 @@ def post_authorize(request: Request) -> Response:
     4. every field once;
     5. the client's tenant and its policy, and the rules that depend on the registration, again;
     6. the decision: deny is access_denied;
-    7. the credentials, through every sign-in throttle (sign_in);
+    7. the credentials, through every sign-in throttle (sign_in); after an operator's password reset, the
+       form choosing a new one, and its submission (oauth.authorization.password_change);
     8. a self-registered client's tenant: the signed-in user's, whose policy and rules decide;
     9. the code, bound to the request, and the 303 to the client."""
     fields = _posted_fields(request)
@@ -144,9 +157,16 @@ def post_authorize(request: Request) -> Response:
         return _approved_in_session(request, client, tenant, fields, auth)
     try:
         _decided(fields, auth)
-        signed_in, tenant_id = _signed_in(request, client, fields, auth)
+        if single(fields, "change_ticket") is not None:
+            signed_in, tenant_id = _password_changed(client, fields)
+        else:
+            signed_in, tenant_id = _signed_in(request, client, fields, auth)
+            if signed_in.must_change_password:
+                return _change_form(client, auth, fields, password_change.issue(tenant_id, signed_in.subject))
     except _ShowAgain as again:
         return _form(request, auth, client, tenant, again.message, username, fields)
+    except _ChangeAgain as again:
+        return _change_form(client, auth, fields, again.ticket, again.message)
     if not client.tenant_id:
         auth = _self_registered(request, client, auth, tenant_id)
     secret, session = open_session(auth.tenant_id, signed_in)
@@ -284,6 +304,37 @@ def _signed_in(request: Request, client: Client, fields: Fields,
     return result, tenant_id
 
 
+def _password_changed(client: Client, fields: Fields) -> tuple[LoginResult, str]:
+    """(the sign-in, tenant id) once the new password of a forced change is set (docs/users.md): the ticket holds,
+    the password is acceptable and typed twice alike, and the change is still due."""
+    raw = single(fields, "change_ticket") or ""
+    try:
+        ticket = password_change.redeem(raw)
+    except password_change.TicketInvalid as exc:
+        raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
+    if client.tenant_id and ticket.tenant_id != client.tenant_id:
+        raise ApiError("invalid_request", STALE_FORM, internal="change ticket of another tenant")
+    new, confirm = single(fields, "new_password") or "", single(fields, "confirm") or ""
+    problem = password_problem(new, ticket.username) or ("The two passwords differ." if new != confirm else "")
+    if problem:
+        raise _ChangeAgain(raw, problem)
+    store = UserStore()
+    user = store.get(ticket.tenant_id, ticket.username)
+    if user is None or user.disabled or not user.must_change_password:
+        raise ApiError("invalid_request", STALE_FORM, internal="no password change due")
+    store.change_password(ticket.tenant_id, ticket.username, new)
+    return LoginResult(True, "ok", subject=ticket.username, user_id=user.user_id), ticket.tenant_id
+
+
+def _change_form(client: Client, auth: AuthorizationRequest, fields: Fields, ticket: str,
+                 message: str = "") -> Response:
+    """The forced change's form: the posted sealed request and CSRF token, unchanged, and the ticket."""
+    return password_change.render(client_name=client.name or client.client_id,
+                                  blob=single(fields, "request_blob") or "", csrf=single(fields, "csrf") or "",
+                                  ticket=ticket, redirect_origin=redirect_origin(auth.redirect_uri),
+                                  minimum=MIN_PASSWORD, message=message)
+
+
 def _self_registered(request: Request, client: Client, auth: AuthorizationRequest,
                      tenant_id: str) -> AuthorizationRequest:
     """After a correct password, the signed-in user's tenant decides (docs/agents.md): its policy on the
@@ -369,7 +420,8 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
                               message=message, username=username, signed_in_as=signed_in_as,
                               identity=identity_notice(client, auth.redirect_uri) if client.source else "",
                               ask_tenant=self_registered,
-                              tenant=single(posted, "tenant") or "" if self_registered and posted else "")
+                              tenant=single(posted, "tenant") or "" if self_registered and posted else "",
+                              forgot=forgot_link(client.tenant_id))
     if binding is not None and posted is None:
         secure = base_url(request).startswith("https://")
         response.multi_headers["Set-Cookie"] = [sealed_form.binding_cookie(binding, secure)]

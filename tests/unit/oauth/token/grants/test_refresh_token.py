@@ -132,6 +132,11 @@ def test_a_user_who_ends_their_sessions_ends_their_refresh_tokens(token_request:
 
 
 def test_a_token_issued_after_sessions_valid_after_stands(token_request: MakeRequest, clock: ManualClock) -> None:
+    """The field counts whole seconds: a token of that very second is dead, one of the next stands."""
     UserStore().put_hash("demo", "alice", "scrypt$unused", sessions_valid_after=int(clock()))
-    token = family(clock)  # the same second: it stands
-    assert RefreshTokenGrant().exchange(token_request(WEB, {"refresh_token": token})).refresh_token
+    same_second = family(clock)
+    assert refused(token_request(WEB, {"refresh_token": same_second})) == (
+        "invalid_grant", "The refresh token has been revoked.")
+    clock.advance(1)
+    later = family(clock, family_id="g2")
+    assert RefreshTokenGrant().exchange(token_request(WEB, {"refresh_token": later})).refresh_token

@@ -1,0 +1,78 @@
+"""What the account pages share (forgotten password, account page): the page, its CSRF fields, the posted form.
+
+CSRF as for the consent form (oauth.authorization.sealed_form): a token bound to this browser's binding
+cookie and a nonce of the page, under the label "password:" so that it is never a consent form's token.
+Pages carry authgate.http.pages' headers: never cached or framed, no Referer, forms post to this origin.
+"""
+
+from __future__ import annotations
+
+import hmac
+import html
+import secrets
+from string import Template
+
+from authgate.errors import ApiError
+from authgate.http.pages import stylesheet
+from authgate.http.pages.headers import page_headers
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.issuer import base_url
+from authgate.oauth.authorization import sealed_form
+
+_PAGE = Template("""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>$title</title>
+$stylesheet
+</head>
+<body>
+<main>
+<h1>$title</h1>
+$body
+</main>
+</body>
+</html>
+""")
+
+
+def form_fields(request: Request) -> dict[str, str]:
+    """The posted fields, each once, after the CSRF check (a token of this browser's binding and the page's nonce)."""
+    if request.content_type != "application/x-www-form-urlencoded":
+        raise ApiError("invalid_request", "The form must be posted as application/x-www-form-urlencoded.")
+    fields: dict[str, str] = {}
+    for name, value in request.form():
+        if name in fields:
+            raise ApiError("invalid_request", f"The {name} field is repeated.")
+        fields[name] = value
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    expected = sealed_form.csrf_token(binding, "password:" + fields.get("nonce", "")) if binding else ""
+    if not expected or not hmac.compare_digest(fields.get("csrf", "").encode("utf-8", "surrogateescape"),
+                                               expected.encode("ascii")):
+        raise ApiError("invalid_request", "The form has expired or was altered. Open it again.",
+                       internal="CSRF token does not match this browser")
+    return fields
+
+
+def csrf_fields(request: Request) -> tuple[str, str | None]:
+    """(the hidden nonce and csrf inputs, Set-Cookie for a new binding or None)."""
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    cookie = None
+    if binding is None:
+        binding = sealed_form.new_binding()
+        cookie = sealed_form.binding_cookie(binding, base_url(request).startswith("https://"))
+    nonce = secrets.token_urlsafe(16)
+    token = sealed_form.csrf_token(binding, "password:" + nonce)
+    return (f'<input type="hidden" name="nonce" value="{nonce}">\n'
+            f'<input type="hidden" name="csrf" value="{html.escape(token)}">'), cookie
+
+
+def page(title: str, body: str, cookie: str | None = None) -> Response:
+    response = Response(200, _PAGE.substitute(title=html.escape(title), stylesheet=stylesheet.link(), body=body),
+                        page_headers(form_action=["'self'"]))
+    if cookie:
+        response.multi_headers["Set-Cookie"] = [cookie]
+    return response

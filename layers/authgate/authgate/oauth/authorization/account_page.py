@@ -1,0 +1,194 @@
+"""The account page, GET/POST /oauth/account: a person signs in and changes their own password (docs/users.md).
+
+Until authgate keeps sign-in sessions, the page signs the person in itself: a correct password (through
+every sign-in throttle, oauth.authorization.sign_in) sets a short-lived cookie `authgate_account`
+(10 minutes, HttpOnly, SameSite=Strict, Secure off loopback) holding the tenant, username and issue
+time, HMAC-SHA256-signed with the session secret under its own purpose label. `signed_in_user` is the
+one place that says who the request's person is: a sign-in session can replace it.
+
+The change needs the current password again (a stolen cookie alone changes nothing), a new one that
+is acceptable (users.passwords.password_problem), not the current one, typed twice. It ends every
+earlier session and refresh token (sessions_valid_after), the page's own cookie with them. Forms are
+CSRF-protected as the forgotten-password forms are; pages are never cached or framed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import html
+import json
+from string import Template
+from typing import NamedTuple
+
+from authgate import base64url, clock
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.issuer import base_url
+from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
+from authgate.oauth.authorization.sign_in import account_of, sign_in
+from authgate.stores.session_secret import session_secret
+from authgate.stores.users import UserStore
+from authgate.users.errors import UserNotFound
+from authgate.users.passwords import MIN_PASSWORD, password_problem
+
+COOKIE = "authgate_account"
+COOKIE_TTL = 600
+WRONG = ("The organisation, username or password is incorrect, or this account is temporarily locked. The "
+         "organisation is the short id your administrator gave you (such as acme); with a work email address "
+         "you can usually leave it empty.")
+WRONG_CURRENT = "The current password is incorrect, or this account is temporarily locked."
+CHANGED = ("Your password has been changed. Every earlier sign-in has ended: sign in to your applications again "
+           "with the new password.")
+
+_SIGN_IN = Template("""<p>Sign in to manage your account.</p>
+$message
+<form method="post" action="account" autocomplete="on">
+<input type="hidden" name="action" value="sign_in">
+$csrf
+<label for="tenant">Organisation</label>
+<p class="fine" id="tenant-help">The short id your administrator gave you, such as <code>acme</code>; leave it empty
+with a work email address, or for your usual organisation.</p>
+<input id="tenant" name="tenant" type="text" autocomplete="organization" autocapitalize="none" spellcheck="false" aria-describedby="tenant-help">
+<label for="username">Username or email</label>
+<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions">
+<button type="submit">Sign in</button>
+</div>
+</form>""")
+_CHANGE = Template("""<p>Signed in as <strong>$username</strong>.</p>
+$message
+<form method="post" action="account" autocomplete="off">
+<input type="hidden" name="action" value="change">
+$csrf
+<label for="current">Current password</label>
+<input id="current" name="current" type="password" autocomplete="current-password" required autofocus>
+<label for="new_password">New password (at least $min characters)</label>
+<input id="new_password" name="new_password" type="password" autocomplete="new-password" minlength="$min" required>
+<label for="confirm">New password, again</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="$min" required>
+<div class="actions">
+<button type="submit">Change the password</button>
+</div>
+</form>""")
+
+
+class Account(NamedTuple):
+    tenant_id: str
+    username: str
+
+
+def signed_in_user(request: Request) -> Account | None:
+    """The person this request is signed in as (the page's cookie, while the user exists, is enabled and has not
+    ended its sessions since), or None."""
+    for header in request.headers.get_all("cookie"):
+        for part in header.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == COOKIE:
+                return _account(value)
+    return None
+
+
+def get_account(request: Request) -> Response:
+    """The change form for the signed-in person, else the sign-in form."""
+    account = signed_in_user(request)
+    return _change_page(request, account) if account else _sign_in_page(request)
+
+
+def post_account(request: Request) -> Response:
+    """action=sign_in: the page's own sign-in; action=change: the password change."""
+    fields = form_fields(request)
+    if fields.get("action") == "change":
+        account = signed_in_user(request)
+        if account is None:
+            return _sign_in_page(request, "Your sign-in on this page has expired: sign in again.")
+        return _change(request, account, fields)
+    username, password = fields.get("username", "").strip()[:320], fields.get("password", "")
+    if not username or not password:
+        return _sign_in_page(request, "Enter your username and password.")
+    tenant_id, username = account_of("", fields.get("tenant", "").strip()[:100], username)
+    if not sign_in(tenant_id, username, password, request.source_ip).ok:
+        return _sign_in_page(request, WRONG)
+    account = Account(tenant_id, username)
+    return _change_page(request, account, cookie=_cookie(request, _issue(account)))
+
+
+def _change(request: Request, account: Account, fields: dict[str, str]) -> Response:
+    current, new, confirm = fields.get("current", ""), fields.get("new_password", ""), fields.get("confirm", "")
+    problem = password_problem(new, account.username)
+    if not problem and new != confirm:
+        problem = "The two new passwords differ."
+    if not problem and hmac.compare_digest(new.encode("utf-8", "surrogatepass"),
+                                           current.encode("utf-8", "surrogatepass")):
+        problem = "The new password must differ from the current one."
+    if problem:
+        return _change_page(request, account, problem)
+    if not sign_in(account.tenant_id, account.username, current, request.source_ip).ok:
+        return _change_page(request, account, WRONG_CURRENT)
+    try:
+        UserStore().change_password(account.tenant_id, account.username, new)
+    except UserNotFound:
+        return _sign_in_page(request, "Your sign-in on this page has expired: sign in again.")
+    return page("Password changed", f'<p class="message" role="status">{html.escape(CHANGED)}</p>',
+                _cookie(request, "", expire=True))
+
+
+# -- the page's sign-in cookie ----------------------------------------------------------------------
+
+
+def _mac(data: bytes) -> bytes:
+    return hmac.new(session_secret(), b"account-page\x00" + data, hashlib.sha256).digest()
+
+
+def _issue(account: Account) -> str:
+    data = json.dumps({"t": account.tenant_id, "u": account.username, "iat": clock.seconds()},
+                      separators=(",", ":")).encode("utf-8")
+    return f"{base64url.encode(data)}.{base64url.encode(_mac(data))}"
+
+
+def _account(value: str) -> Account | None:
+    try:
+        data_part, mac_part = value.split(".")
+        data, mac = base64url.decode(data_part), base64url.decode(mac_part)
+    except ValueError:
+        return None
+    if len(value) > 2048 or not hmac.compare_digest(mac, _mac(data)):
+        return None
+    payload = json.loads(data)
+    issued = int(payload["iat"])
+    if issued + COOKIE_TTL <= clock.seconds():
+        return None
+    user = UserStore().get(str(payload["t"]), str(payload["u"]))
+    # A cookie of the very second of a change is dead too (users.model.User.issued_in_time).
+    if user is None or not user.issued_in_time(issued):
+        return None
+    return Account(user.tenant_id, user.username)
+
+
+def _cookie(request: Request, value: str, *, expire: bool = False) -> str:
+    attrs = [f"{COOKIE}={value}", "HttpOnly", "SameSite=Strict", f"Max-Age={0 if expire else COOKIE_TTL}"]
+    if base_url(request).startswith("https://"):
+        attrs.append("Secure")
+    return "; ".join(attrs)
+
+
+def _sign_in_page(request: Request, message: str = "") -> Response:
+    csrf, cookie = csrf_fields(request)
+    body = _SIGN_IN.substitute(message=_message(message), csrf=csrf)
+    return page("Your account", body, cookie)
+
+
+def _change_page(request: Request, account: Account, message: str = "", cookie: str | None = None) -> Response:
+    csrf, binding_cookie = csrf_fields(request)
+    body = _CHANGE.substitute(message=_message(message), csrf=csrf, username=html.escape(account.username),
+                              min=MIN_PASSWORD)
+    response = page("Your account", body, binding_cookie)
+    if cookie:
+        response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
+    return response
+
+
+def _message(text: str) -> str:
+    return f'<p class="message" role="alert">{html.escape(text)}</p>' if text else ""

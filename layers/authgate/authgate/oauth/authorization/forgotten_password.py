@@ -1,0 +1,160 @@
+"""Forgotten passwords: GET/POST /oauth/forgot-password and /oauth/reset-password (docs/users.md).
+
+The sign-in page links here when the stage can send mail (authgate.mail.sender.available). A person
+names their account (username or email, and the organisation when the sign-in asked for one);
+if it exists, is enabled and has an email, a single-use link valid for 15 minutes is mailed to it.
+The answer is the same page whether or not anything was sent, and every request counts against
+the account and the source address in the failed-authentication limiter (RFC 9700 4.x brute
+force: the same counters as sign-ins, kind "reset"). The link's page asks for the new password
+twice; the link is consumed by one conditional write only once the new password is acceptable,
+then the password is changed, which ends every earlier session and refresh token
+(sessions_valid_after) and clears a pending forced change.
+
+Forms are CSRF-protected as the consent form is (oauth.authorization.sealed_form: a token bound to
+this browser's binding cookie and a per-page nonce); pages are never cached or framed and send no
+Referer (the reset page's URL holds the link).
+"""
+
+from __future__ import annotations
+
+import html
+from string import Template
+
+from authgate.errors import ApiError
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.issuer import base_url
+from authgate.limits.auth_failures import AuthFailureGuard
+from authgate.logs import get_logger
+from authgate.mail.sender import Mail, available, send
+from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
+from authgate.oauth.authorization.sign_in import account_of
+from authgate.stores.password_resets import PasswordResetStore
+from authgate.stores.users import UserStore
+from authgate.users.errors import ResetLinkInvalid, UserNotFound
+from authgate.users.password_reset import RESET_TTL
+from authgate.users.passwords import MIN_PASSWORD, password_problem
+
+SENT = (f"If an account matches what you entered, a link to choose a new password is on its way to the account's "
+        f"email address. It works once, within {RESET_TTL // 60} minutes.")
+CHANGED = "Your password has been changed. Go back to the application and sign in with it."
+
+_FORGOT_FORM = Template("""<p>Enter your username or email address. If the account has an email address, a link to choose
+a new password will be sent there.</p>
+$message
+<form method="post" action="forgot-password" autocomplete="on">
+$csrf
+$tenant_field
+<label for="username">Username or email</label>
+<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus>
+<div class="actions">
+<button type="submit">Send the link</button>
+</div>
+</form>""")
+_TENANT_FIXED = Template('<input type="hidden" name="tenant" value="$tenant">')
+_TENANT_TYPED = ('<label for="tenant">Organisation</label>\n'
+                 '<p class="fine" id="tenant-help">The short id your administrator gave you, such as <code>acme</code>; '
+                 'leave it empty with a work email address.</p>\n'
+                 '<input id="tenant" name="tenant" type="text" autocomplete="organization" autocapitalize="none" '
+                 'spellcheck="false" aria-describedby="tenant-help">')
+_RESET_FORM = Template("""<p>Choose a new password of at least $min characters.</p>
+$message
+<form method="post" action="reset-password" autocomplete="off">
+<input type="hidden" name="token" value="$token">
+$csrf
+<label for="password">New password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="$min" required autofocus>
+<label for="confirm">New password, again</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="$min" required>
+<div class="actions">
+<button type="submit">Change the password</button>
+</div>
+</form>""")
+
+
+def get_forgot(request: Request) -> Response:
+    """The form naming the account (its tenant fixed when the sign-in page named it)."""
+    _offered()
+    return _forgot_page(request, (request.query.get("tenant") or [""])[0][:64])
+
+
+def post_forgot(request: Request) -> Response:
+    """Mail a reset link if the account exists and has an email; the same page either way."""
+    _offered()
+    fields = form_fields(request)
+    tenant, username = fields.get("tenant", "").strip()[:100], fields.get("username", "").strip()[:320]
+    if not username:
+        return _forgot_page(request, tenant, "Enter your username or email address.")
+    guard = AuthFailureGuard("reset")
+    typed = f"{tenant}/{username.lower()}"
+    guard.gate(typed, request.source_ip)
+    guard.record_failure(typed, request.source_ip)  # every request counts: each may send a mail
+    tenant_id, account = account_of("", tenant, username)
+    user = UserStore().get(tenant_id, account)
+    sent = False
+    if user is not None and not user.disabled and user.email:
+        token = PasswordResetStore().create(user.tenant_id, user.username)
+        url = f"{base_url(request)}/oauth/reset-password?token={token}"
+        sent = send(Mail(user.email, "Choose a new password",
+                         f"Someone asked to reset the password of {user.username}. To choose a new one, open\n\n"
+                         f"{url}\n\nThe link works once, within {RESET_TTL // 60} minutes. If you did not ask, "
+                         "ignore this mail: your password stays as it is.\n"))
+    # Ids and outcome only: never the username typed, the email or the link.
+    get_logger().info("password reset asked", extra={"tenant": tenant_id if user else "", "mailed": sent})
+    return page("Check your email", f'<p class="message" role="status">{html.escape(SENT)}</p>')
+
+
+def get_reset(request: Request) -> Response:
+    """The form choosing the new password, while the link can still be used (it is not consumed here: mail
+    scanners open links)."""
+    _offered()
+    token = (request.query.get("token") or [""])[0]
+    PasswordResetStore().peek(token)  # ResetLinkInvalid: a page (failures.ERRORS)
+    return _reset_page(request, token)
+
+
+def post_reset(request: Request) -> Response:
+    """Check the new password, consume the link (once), change the password."""
+    _offered()
+    fields = form_fields(request)
+    token, password, confirm = fields.get("token", ""), fields.get("password", ""), fields.get("confirm", "")
+    record = PasswordResetStore().peek(token)
+    problem = password_problem(password, record.username)
+    if not problem and password != confirm:
+        problem = "The two passwords differ."
+    if problem:
+        return _reset_page(request, token, problem)
+    PasswordResetStore().consume(token)
+    try:
+        UserStore().change_password(record.tenant_id, record.username, password)
+    except UserNotFound:
+        raise ResetLinkInvalid() from None  # deleted since the link was sent
+    get_logger().info("password reset", extra={"tenant": record.tenant_id})
+    return page("Password changed", f'<p class="message" role="status">{html.escape(CHANGED)}</p>')
+
+
+# -- what the pages share -------------------------------------------------------------------------
+
+
+def _offered() -> None:
+    """Only where mail can be sent: elsewhere these pages do not exist."""
+    if not available():
+        raise ApiError("not_found", "This stage sends no mail: ask your administrator to reset your password.")
+
+
+def _message(text: str) -> str:
+    return f'<p class="message" role="alert">{html.escape(text)}</p>' if text else ""
+
+
+def _forgot_page(request: Request, tenant: str, message: str = "") -> Response:
+    csrf, cookie = csrf_fields(request)
+    tenant_field = _TENANT_FIXED.substitute(tenant=html.escape(tenant)) if tenant else _TENANT_TYPED
+    body = _FORGOT_FORM.substitute(message=_message(message), csrf=csrf, tenant_field=tenant_field)
+    return page("Forgot your password?", body, cookie)
+
+
+def _reset_page(request: Request, token: str, message: str = "") -> Response:
+    csrf, cookie = csrf_fields(request)
+    body = _RESET_FORM.substitute(message=_message(message), token=html.escape(token), csrf=csrf,
+                                  min=MIN_PASSWORD)
+    return page("Choose a new password", body, cookie)

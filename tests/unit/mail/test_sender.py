@@ -1,0 +1,65 @@
+"""authgate.mail: the local outbox (one JSON line per entry) and SES v2 SendEmail from the stage's identity (moto)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from authgate import caches
+from authgate.mail import outbox
+from authgate.mail.sender import Mail, available, send
+
+
+def test_the_outbox_keeps_one_line_per_entry_and_reads_them_back(tmp_path: Path) -> None:
+    path = str(tmp_path / "state" / "outbox.jsonl")
+    assert outbox.read(path) == []
+    threads = [threading.Thread(target=outbox.append, args=(path, "mail"), kwargs={"to": f"u{i}@example.com"})
+               for i in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    outbox.append(path, "backchannel_logout", uri="https://rp.example/logout")
+    lines = Path(path).read_text("utf-8").splitlines()
+    assert len(lines) == 21 and all(json.loads(line)["id"] for line in lines)
+    assert sorted(e["to"] for e in outbox.read(path, "mail")) == sorted(f"u{i}@example.com" for i in range(20))
+    (logout,) = outbox.read(path, "backchannel_logout")
+    assert set(logout) == {"id", "kind", "created_at", "uri"}
+    with open(path, "a", encoding="utf-8") as f:
+        f.write('{"cut short')  # a crash mid-line is skipped, never fatal
+    assert len(outbox.read(path)) == 21
+    with pytest.raises(ValueError):
+        outbox.append(path, "mail", text="x" * outbox.MAX_ENTRY)
+
+
+def test_no_identity_and_no_outbox_means_no_mail(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("AUTHGATE_MAIL_IDENTITY", "AUTHGATE_OUTBOX"):
+        monkeypatch.delenv(name, raising=False)
+    caches.reset()
+    assert not available()
+    assert send(Mail("a@example.com", "s", "t")) is False
+
+
+def test_local_mail_lands_in_the_outbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AUTHGATE_OUTBOX", str(tmp_path / "outbox.jsonl"))
+    caches.reset()
+    assert available() and send(Mail("a@example.com", "Subject", "Body https://x.example/?token=t"))
+    (entry,) = outbox.read(str(tmp_path / "outbox.jsonl"))
+    assert {k: entry[k] for k in ("kind", "to", "subject", "text")} == {
+        "kind": "mail", "to": "a@example.com", "subject": "Subject", "text": "Body https://x.example/?token=t"}
+
+
+def test_a_stage_sends_through_ses_from_its_identity(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import boto3
+
+    monkeypatch.delenv("AUTHGATE_OUTBOX", raising=False)
+    monkeypatch.setenv("AUTHGATE_MAIL_IDENTITY", "mail.example.com")
+    caches.reset()
+    assert available()
+    assert send(Mail("a@example.com", "Subject", "Body")) is False  # SES refuses an unverified identity: logged
+    boto3.client("ses").verify_domain_identity(Domain="mail.example.com")
+    assert send(Mail("a@example.com", "Subject", "Body")) is True
+    assert boto3.client("ses").get_send_quota()["SentLast24Hours"] == 1
