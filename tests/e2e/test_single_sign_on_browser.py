@@ -40,7 +40,7 @@ def test_one_sign_in_serves_demo_web_then_demo_spa(demo_stack: LocalStack, conte
                      "The access token's claims (decoded here, verified by the API)",
                      "The ID token's claims: who signed in, when and how (OpenID Connect)", "3. GET /charges: HTTP 200"]
     id_claims = page.locator("section.step").nth(3).inner_text()
-    for claim in ('"sub": "usr_alice0demo0user0000001"', '"aud": "demo-web"', '"acr": "password"', '"sid": '):
+    for claim in ('"sub": "usr_demoalice0000000000000"', '"aud": "demo-web"', '"acr": "password"', '"sid": '):
         assert claim in id_claims
     cookies = {c["name"]: c for c in context.cookies(stack.base_url)}
     session = cookies["authgate_session"]

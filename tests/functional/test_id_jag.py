@@ -190,10 +190,13 @@ def test_email_matching_finds_the_user_by_the_email_claim(tokens: TokenClient) -
     trust(idp, user_match="email")
     from authgate.stores.users import UserStore
 
-    UserStore().put_hash("demo", "dave@acme.example", "!")
+    UserStore().put_hash("demo", "dave", "!", email="dave@acme.example")
     claims = assert_token(present(tokens, jag(idp, subject="00u1", email="Dave@Acme.example", scope="mcp:read")),
                           "mcp:read")
-    assert claims["sub"] == "dave@acme.example"
+    assert claims["sub"] == "dave"  # the user whose email it is, whatever the username
+    UserStore().put_hash("demo", "dave-2", "!", email="DAVE@acme.example")
+    assert_refused(present(tokens, jag(idp, subject="00u1", email="dave@acme.example", scope="mcp:read")),
+                   "id_jag_user_unknown", "The assertion's email names more than one user of this tenant.")
     assert_refused(present(tokens, jag(idp, subject="00u2", scope="mcp:read")), "id_jag_user_unknown",
                    "The assertion carries no email claim to find its user by.")
 

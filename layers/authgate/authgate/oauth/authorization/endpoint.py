@@ -27,7 +27,12 @@ from authgate.http.response import NO_STORE, Response
 from authgate.http.shapes.oauth import with_query
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.authorization import password_change, sealed_form, session_cookie, single_sign_on
+from authgate.oauth.authorization import (
+    password_change,
+    sealed_form,
+    session_cookie,
+    single_sign_on,
+)
 from authgate.oauth.authorization.consent_page import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,

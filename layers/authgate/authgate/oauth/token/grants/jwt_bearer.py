@@ -92,20 +92,30 @@ def _scopes(jag: IdJag, requested: tuple[str, ...] | None, resource: Resource, f
 
 
 def _user(jag: IdJag, tenant_id: str) -> User:
-    """The tenant's user the IdP's --user-match finds; created when --create-users allows (one GetItem)."""
+    """The tenant's user the IdP's --user-match finds; created when --create-users allows (one GetItem by
+    username, or one Query of the UsersByEmail index by email)."""
     from authgate.users.errors import UserExists
 
     store = UserStore()
+    profile: dict[str, object] = {}
     if jag.idp.user_match == "email":
         email = jag.claims.get("email")
         if not isinstance(email, str) or not email:
             raise refused("id_jag_user_unknown", "The assertion carries no email claim to find its user by.")
+        # The tenant's user with that email (the UsersByEmail index, compared lower-cased): one Query.
+        found = store.by_email(tenant_id, email)
+        if len(found) > 1:
+            raise refused("id_jag_user_unknown", "The assertion's email names more than one user of this tenant.",
+                          internal=f"iss {jag.idp.issuer!r}")
+        if found:
+            return found[0]
         username = email.lower()
+        profile = {"email": email, "email_verified": jag.claims.get("email_verified") is True}
     else:
         username = jag.subject
-    user = store.get(tenant_id, username)
-    if user is not None:
-        return user
+        user = store.get(tenant_id, username)
+        if user is not None:
+            return user
     if not jag.idp.create_users:
         raise refused("id_jag_user_unknown", "The assertion's subject is not a user of this tenant.",
                       internal=f"iss {jag.idp.issuer!r}")
@@ -114,12 +124,13 @@ def _user(jag: IdJag, tenant_id: str) -> User:
     # A user of the IdP only: no password anyone knows (a random one, hashed as any other, so sign-in
     # answers it in the same time as for every user).
     try:
-        return store.put_hash(tenant_id, username, hash_password(secrets.token_urlsafe(32)), overwrite=False)
+        return store.put_hash(tenant_id, username, hash_password(secrets.token_urlsafe(32)), overwrite=False,
+                              **profile)
     except UserExists:
-        found = store.get(tenant_id, username)
-        if found is None:
+        existing = store.get(tenant_id, username)
+        if existing is None:
             raise
-        return found
+        return existing
 
 
 class JwtBearerGrant(Grant):
