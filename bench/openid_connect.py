@@ -19,15 +19,15 @@ from bench.token_endpoint import CHALLENGE, VERIFIER, _event
 
 N = 200
 REDIRECT = "http://127.0.0.1:8765/callback"
-ALICE = "usr_alice0demo0user0000001"
+ALICE = "usr_demoalice0000000000000"  # the demo seed's alice
 
 
 def _measure(prepare: Callable[[], dict[str, Any]], handler: Any, calls: Counter[str],
-             status: int) -> tuple[float, float, Counter[str]]:
-    """(median wall ms, median CPU ms, the DynamoDB calls of the last request) over N requests."""
+             status: int, rounds: int) -> tuple[float, float, Counter[str]]:
+    """(median wall ms, median CPU ms, the DynamoDB calls of the last request) over `rounds` requests."""
     wall, cpu = [], []
     per_call: Counter[str] = Counter()
-    for _ in range(N):
+    for _ in range(rounds):
         event = prepare()
         calls.clear()
         start, start_cpu = time.perf_counter(), time.process_time()
@@ -38,10 +38,11 @@ def _measure(prepare: Callable[[], dict[str, Any]], handler: Any, calls: Counter
         per_call = Counter(calls)
     wall.sort()
     cpu.sort()
-    return wall[N // 2] * 1000, cpu[N // 2] * 1000, per_call
+    return wall[rounds // 2] * 1000, cpu[rounds // 2] * 1000, per_call
 
 
-def main() -> int:
+def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
+    """Per case: p50 wall and CPU (ms) and the DynamoDB calls of one request, `rounds` requests each."""
     from bench.moto_stack import moto_stack
 
     with moto_stack():
@@ -93,15 +94,40 @@ def main() -> int:
 
         token(exchange("charges:read")(), None)  # warm: signing key and modules loaded
         token(userinfo(), None)
-        authorize(silent(), None)
-        print(f"{'request':34} {'p50':>9} {'CPU p50':>9}  DynamoDB calls per request (moto, in-process, N={N})")
+        answer = authorize(silent(), None)
+        location = {k.lower(): v for k, v in (answer.get("headers") or {}).items()}.get("location", "")
+        location = location or str((answer.get("multiValueHeaders") or {}).get("Location", ""))
+        assert "code=" in location, location  # a code, not login_required or consent_required
+        figures: dict[str, dict[str, Any]] = {}
         for name, prepare, handler, status in (
                 ("code exchange, no openid", exchange("charges:read"), token, 200),
                 ("code exchange, openid (ID token)", exchange("openid profile email charges:read"), token, 200),
                 ("userinfo", userinfo, token, 200),
                 ("silent re-authentication", silent, authorize, 302)):
-            p50, cpu, per_call = _measure(prepare, handler, calls, status)
-            print(f"{name:34} {p50:7.2f}ms {cpu:7.2f}ms  {sum(per_call.values())}: {dict(sorted(per_call.items()))}")
+            p50, cpu, per_call = _measure(prepare, handler, calls, status, rounds)
+            figures[name] = {"p50_ms": p50, "cpu_p50_ms": cpu, "dynamodb_calls": sum(per_call.values()),
+                             "dynamodb_operations": dict(sorted(per_call.items()))}
+    return figures
+
+
+def lines(figures: dict[str, dict[str, Any]]) -> list[str]:
+    """The report's table (docs/performance.md)."""
+    out = [("OpenID Connect (warm, moto; docs/oidc.md): a code exchange with and without the ID token, UserInfo, "
+            "and a silent re-authentication (a session cookie and remembered consent: a code, no page, no "
+            "password hash):"), "",
+           "| request | DynamoDB calls | p50 (moto) | CPU p50 |", "|---|---|---|---|"]
+    for name, f in figures.items():
+        ops = ", ".join(f"{k} x{v}" for k, v in f["dynamodb_operations"].items())
+        out.append(f"| {name} | {f['dynamodb_calls']} ({ops}) | {f['p50_ms']:.1f} ms | {f['cpu_p50_ms']:.2f} ms |")
+    return out
+
+
+def main() -> int:
+    figures = measure()
+    print(f"{'request':34} {'p50':>9} {'CPU p50':>9}  DynamoDB calls per request (moto, in-process, N={N})")
+    for name, f in figures.items():
+        print(f"{name:34} {f['p50_ms']:7.2f}ms {f['cpu_p50_ms']:7.2f}ms  {f['dynamodb_calls']}: "
+              f"{f['dynamodb_operations']}")
     return 0
 
 

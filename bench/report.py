@@ -104,6 +104,15 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             calls = results["delegation"][name]["dynamodb_calls"]
             rows.append({"what": f"DynamoDB calls, {name}", "figure": calls, "target": f"<= {budget}",
                          "holds": calls <= budget})
+    oidc = results.get("openid_connect")
+    if oidc:
+        # Issue 27: the ID token adds no DynamoDB call to a code exchange; UserInfo costs at most one read.
+        added = (oidc["code exchange, openid (ID token)"]["dynamodb_calls"]
+                 - oidc["code exchange, no openid"]["dynamodb_calls"])
+        rows.append({"what": "DynamoDB calls the ID token adds to a code exchange", "figure": added,
+                     "target": "<= 0", "holds": added <= 0})
+        reads = oidc["userinfo"]["dynamodb_calls"]
+        rows.append({"what": "DynamoDB calls, userinfo", "figure": reads, "target": "<= 1", "holds": reads <= 1})
     for alg, g in results["guard"].items():
         rows.append({"what": f"guard / bare jwt.decode ({alg})", "figure": round(g["ratio"], 2),
                      "target": f"<= {GUARD_TARGET}x", "holds": g["holds"]})
@@ -135,6 +144,7 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
         cold,
         delegation,
         dpop,
+        openid_connect,
         per_request,
         second_factors,
         sign_in,
@@ -151,6 +161,7 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
         results["dpop_proof"] = dpop.measure(guard_iterations)
         results["client_metadata"] = client_metadata.measure(min(iterations, 60))
         results["delegation"] = delegation.measure(min(iterations, 60))
+        results["openid_connect"] = openid_connect.measure(min(iterations, 60))
         results["sign_in"] = sign_in.measure(3 if quick else sign_in.RUNS)
         results["second_factors"] = second_factors.measure(5 if quick else second_factors.RUNS)
     from bench import snapstart
@@ -261,6 +272,10 @@ def render(r: dict[str, Any]) -> str:
         for name, f in r["client_metadata"].items():
             ops = ", ".join(f"{k} x{v}" for k, v in f["dynamodb_operations"].items())
             lines.append(f"| {name} | {f['dynamodb_calls']} ({ops}) | {f['p50_ms']:.1f} / {f['p95_ms']:.1f} ms |")
+    if "openid_connect" in r:
+        from bench import openid_connect
+
+        lines += ["", *openid_connect.lines(r["openid_connect"])]
     if "delegation" in r:
         lines += ["", ("The ID-JAG grant, its IdP's keys cached or fetched from its JWKS URI, and a token exchange "
                        "(warm, moto; docs/delegation.md):"), "",

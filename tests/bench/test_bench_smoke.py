@@ -106,6 +106,15 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     assert all(positive(f[k]) for f in delegation.values() for k in ("p50_ms", "p95_ms"))
     assert {"DynamoDB calls, ID-JAG grant, IdP keys cached", "DynamoDB calls, token exchange"} <= {
         t["what"] for t in results["targets"]}
+    # OpenID Connect (issue 27): the ID token adds no DynamoDB call; UserInfo is one read; a silent
+    # re-authentication answers with a code and no password hash.
+    oidc = results["openid_connect"]
+    assert oidc["code exchange, openid (ID token)"]["dynamodb_operations"] == oidc["code exchange, no openid"][
+        "dynamodb_operations"]
+    assert oidc["userinfo"]["dynamodb_operations"] == {"BatchGetItem": 1}
+    assert all(positive(f[k]) for f in oidc.values() for k in ("p50_ms", "cpu_p50_ms"))
+    assert {"DynamoDB calls the ID token adds to a code exchange", "DynamoDB calls, userinfo"} <= {
+        t["what"] for t in results["targets"]}
     # Second factors (issue 28): a TOTP check's two writes and CPU, a passkey assertion's verification CPU and the
     # calls of a passkey sign-in's storage.
     factors = results["second_factors"]
