@@ -181,6 +181,59 @@ def test_max_age_older_than_the_sign_in_asks_for_the_password(clock: ManualClock
                      "The user is not signed in, and prompt=none forbids asking them to.")
 
 
+def id_token_of(user_id: str, *, expired: bool = False) -> str:
+    """An ID token this issuer signed for demo-web about `user_id` (expired: issued two hours ago)."""
+    from authgate.oauth.token.id_token import issue_id_token
+    from authgate.single_use.authentication import Authentication
+
+    if expired:
+        from authgate.clock import using
+
+        with using(ManualClock(now() - 7200)):
+            return issue_id_token(issuer=ISSUER, client_id="demo-web", access_token="at",
+                                  authentication=Authentication(user_id=user_id, auth_time=now() - 7200))
+    return issue_id_token(issuer=ISSUER, client_id="demo-web", access_token="at",
+                          authentication=Authentication(user_id=user_id, auth_time=now()))
+
+
+def now() -> int:
+    from authgate import clock
+
+    return clock.seconds()
+
+
+@pytest.mark.parametrize("expired", [False, True], ids=["fresh", "expired"])
+def test_an_id_token_hint_of_the_signed_in_person_gets_a_code(clock: ManualClock, browser: Browser,
+                                                              expired: bool) -> None:
+    """OIDC Core 3.1.2.1: the person the hint names is signed in, so prompt=none answers positively; a hint
+    is about a past sign-in, so its expiry does not matter."""
+    signed_in(browser)
+    remembered()
+    result = browser.get(web_params(scope=SCOPE, prompt="none", id_token_hint=id_token_of(ALICE, expired=expired)))
+    assert sorted(redirect_of(result).params) == ["code", "iss", "state"]
+
+
+def test_an_id_token_hint_of_someone_else_is_not_served_by_this_session(clock: ManualClock,
+                                                                        browser: Browser) -> None:
+    """The hint names another person than the session's: prompt=none is login_required, otherwise the
+    password form (OIDC Core 3.1.2.1: "otherwise, it SHOULD return an error, such as login_required")."""
+    signed_in(browser)
+    remembered()
+    other = id_token_of("usr_someoneelse0000000000")
+    assert_error(browser.get(web_params(scope=SCOPE, prompt="none", id_token_hint=other)), "login_required",
+                 "The user is not signed in, and prompt=none forbids asking them to.")
+    page = page_of(browser.get(web_params(scope=SCOPE, id_token_hint=other)))
+    assert [i["name"] for i in page.inputs] == ["request_blob", "csrf", "username", "password"]
+
+
+def test_an_id_token_hint_this_server_did_not_sign_is_invalid_request(clock: ManualClock,
+                                                                       browser: Browser) -> None:
+    signed_in(browser)
+    forged = id_token_of(ALICE).rsplit(".", 1)[0] + ".AAAA"
+    assert_error(browser.get(web_params(scope=SCOPE, prompt="none", id_token_hint=forged)), "invalid_request",
+                 "The id_token_hint is not an ID token this server issued.")
+
+
 # ------------------------------------------------------------------ when a session no longer counts
 
 

@@ -5,7 +5,9 @@ parameters mean nothing, OIDC Core 3.1.2.1). nonce is bounded and required of a 
 (it is what binds the ID token to the browser that started the flow); prompt is none, login or
 consent, and none alone; max_age a non-negative integer; claims a JSON object whose essential
 `acr` must be one this server performs (5.5.1.1). ui_locales, claims_locales, display,
-login_hint and acr_values are hints: accepted, never refused. A request object (`request`,
+login_hint and acr_values are hints: accepted, never refused. id_token_hint must be an ID token
+this server issued (expired or not); the person it names is who the request is about, so a session
+of anyone else is not used for it (3.1.2.1). A request object (`request`,
 OIDC Core 6.1) and `registration` are not supported, with their own errors (3.1.2.6); a
 `request_uri` is only ever a pushed request's (RFC 9126), read before this.
 """
@@ -35,6 +37,8 @@ class OpenIDParameters(NamedTuple):
     prompt: str = ""
     max_age: int | None = None
     login_hint: str | None = None
+    # The `sub` of the id_token_hint: the person the client expects to be signed in (OIDC Core 3.1.2.1).
+    hinted_sub: str | None = None
 
 
 def refuse_unsupported(params: Mapping[str, Sequence[str]]) -> None:
@@ -47,7 +51,7 @@ def refuse_unsupported(params: Mapping[str, Sequence[str]]) -> None:
                                                      "client before it sends authorization requests.")
 
 
-def read(params: Mapping[str, Sequence[str]], *, public_client: bool) -> OpenIDParameters:
+def read(params: Mapping[str, Sequence[str]], *, public_client: bool, issuer: str = "") -> OpenIDParameters:
     """The OpenID parameters of an openid request, each checked (invalid_request, OIDC Core 3.1.2.2)."""
     nonce = _single(params, "nonce")
     if nonce is None and public_client:
@@ -60,7 +64,21 @@ def read(params: Mapping[str, Sequence[str]], *, public_client: bool) -> OpenIDP
     _claims(_single(params, "claims"))
     login_hint = _single(params, "login_hint")
     return OpenIDParameters(nonce=nonce, prompt=" ".join(prompts), max_age=max_age,
-                            login_hint=login_hint[:MAX_HINT] if login_hint else None)
+                            login_hint=login_hint[:MAX_HINT] if login_hint else None,
+                            hinted_sub=_hinted_sub(_single(params, "id_token_hint"), issuer))
+
+
+def _hinted_sub(hint: str | None, issuer: str) -> str | None:
+    """The sub of an id_token_hint this issuer signed (its expiry does not matter: it is a hint about a past
+    sign-in, OIDC Core 3.1.2.1); any other token is invalid_request."""
+    if hint is None:
+        return None
+    from authgate.oauth.token.id_token_hint import verified_hint
+
+    claims = verified_hint(hint, issuer)
+    if claims is None:
+        raise ApiError("invalid_request", "The id_token_hint is not an ID token this server issued.")
+    return str(claims["sub"])
 
 
 def _single(params: Mapping[str, Sequence[str]], name: str) -> str | None:

@@ -66,6 +66,7 @@ class AuthorizationRequest(NamedTuple):
     prompt: str = ""
     max_age: int | None = None
     login_hint: str | None = None
+    hinted_sub: str | None = None
     # The session (sid) a consent-only form was shown for: its POST needs no password (single_sign_on).
     sid: str | None = None
 
@@ -163,7 +164,8 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     dpop_jkt = single(params, "dpop_jkt")
     if dpop_jkt is not None and not _JKT.fullmatch(dpop_jkt):
         raise ApiError("invalid_request", "dpop_jkt must be a base64url SHA-256 JWK thumbprint (RFC 9449 10).")
-    openid = openid_request.read(params, public_client=client.is_public) if "openid" in scopes else None
+    openid = (openid_request.read(params, public_client=client.is_public, issuer=issuer) if "openid" in scopes
+              else None)
     return AuthorizationRequest(
         client_id=client.client_id, tenant_id=client.tenant_id, redirect_uri=target.redirect_uri,
         redirect_uri_sent=target.redirect_uri_sent, scopes=scopes, state=target.state,

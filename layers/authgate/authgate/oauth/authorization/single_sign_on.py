@@ -45,8 +45,11 @@ def current_session(request: Request, client: Client) -> Session | None:
 
 
 def sign_in_needed(auth: AuthorizationRequest, session: Session | None) -> bool:
-    """No session, prompt=login, or a max_age the sign-in is older than (OIDC Core 3.1.2.1)."""
+    """No session, prompt=login, an id_token_hint naming someone else than the session's person, or a
+    max_age the sign-in is older than (OIDC Core 3.1.2.1)."""
     if session is None or "login" in auth.prompt.split():
+        return True
+    if auth.hinted_sub is not None and auth.hinted_sub != session.user_id:
         return True
     return auth.max_age is not None and clock.seconds() - session.auth_time > auth.max_age
 

@@ -32,8 +32,8 @@ from authgate.issuer import base_url
 from authgate.logs import get_logger
 from authgate.oauth.authorization import sealed_form, session_cookie
 from authgate.oauth.logout import pages
-from authgate.oauth.logout.id_token_hint import verified_hint
 from authgate.oauth.token.grants.revoke import revoke_grant
+from authgate.oauth.token.id_token_hint import verified_hint
 from authgate.sessions.model import Session
 from authgate.stores.clients import ClientStore
 from authgate.stores.sessions import SessionStore
