@@ -101,6 +101,13 @@ def test_a_token_of_another_client_is_invalid_token(dcr: None, invoke: Invoke) -
      "self-registered client cannot have; use none or private_key_jwt.")),
     ({"software_statement": "eyJ..."}, 400, "invalid_client_metadata", "invalid_client_metadata",
      "Software statements are not supported (RFC 7591 2.3); send the metadata itself."),
+    # RP-Initiated Logout 1.0 3.1: the redirect URIs' rules, but invalid_client_metadata (RFC 7591 3.2.2 keeps
+    # invalid_redirect_uri for redirect_uris).
+    ({"post_logout_redirect_uris": ["http://evil.example/bye"]}, 400, "invalid_client_metadata",
+     "invalid_client_metadata", ("post-logout redirect URI http://evil.example/bye must be https, http on a "
+                                 "loopback address, or a private-use scheme such as com.example.app (RFC 8252 7).")),
+    ({"post_logout_redirect_uris": "https://app.example/bye"}, 400, "invalid_client_metadata",
+     "invalid_client_metadata", "post_logout_redirect_uris must be a non-empty array of URIs."),
 ])
 def test_refused_metadata(dcr: None, invoke: Invoke, members: dict[str, Any], status: int, error: str, code: str,
                           description: str) -> None:
@@ -108,6 +115,18 @@ def test_refused_metadata(dcr: None, invoke: Invoke, members: dict[str, Any], st
     assert (result["statusCode"], without_request_id(result), body_of(result)) == (
         status, NO_STORE, {"error": error, "error_description": description,
                            "error_uri": f"{ISSUER}/problems/{code}"})
+
+
+def test_a_registration_states_where_sign_out_may_return(dcr: None, invoke: Invoke) -> None:
+    """OpenID Connect RP-Initiated Logout 1.0 3.1: post_logout_redirect_uris registered, echoed and kept."""
+    from authgate.stores.clients import ClientStore
+
+    back = "http://127.0.0.1:9/signed-out"
+    body = body_of(register(invoke, post_logout_redirect_uris=[back, back]))
+    assert body["post_logout_redirect_uris"] == [back]
+    client = ClientStore().get(body["client_id"], any_environment=True)
+    assert client is not None and client.post_logout_redirect_uris == (back,)
+    assert "post_logout_redirect_uris" not in body_of(register(invoke))
 
 
 def test_off_by_default(invoke: Invoke, browser: Browser) -> None:

@@ -11,7 +11,9 @@ and dynamic registration (RFC 7591 2, 3.2.2): the same client may arrive either 
   and no shared-secret method (draft 4.1);
 - grant_types: authorization_code, refresh_token (the default authorization_code, RFC 7591 2);
   response_types, if sent, include code;
-- scope: RFC 6749 3.3 scope tokens; client_name a short display string.
+- scope: RFC 6749 3.3 scope tokens; client_name a short display string;
+- post_logout_redirect_uris (OpenID Connect RP-Initiated Logout 1.0 3.1): optional, up to 10 URIs
+  under the redirect URIs' rules.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class StatedMetadata(NamedTuple):
     jwks: Mapping[str, Any] | None
     jwks_uri: str
     dpop_bound_access_tokens: bool
+    post_logout_redirect_uris: tuple[str, ...] = ()
 
 
 def check(doc: Mapping[str, Any]) -> StatedMetadata:
@@ -81,25 +84,32 @@ def check(doc: Mapping[str, Any]) -> StatedMetadata:
         jwks=jwks if method == "private_key_jwt" else None,
         jwks_uri=jwks_uri if method == "private_key_jwt" and isinstance(jwks_uri, str) else "",
         dpop_bound_access_tokens=_boolean(doc, "dpop_bound_access_tokens"),
+        post_logout_redirect_uris=_post_logout_redirect_uris(doc.get("post_logout_redirect_uris")),
     )
 
 
-def _redirect_uris(raw: Any) -> tuple[str, ...]:
+def _redirect_uris(raw: Any, member: str = "redirect_uris", noun: str = "redirect URI") -> tuple[str, ...]:
+    redirect = member == "redirect_uris"  # RFC 7591 3.2.2: invalid_redirect_uri is about redirect_uris only
     if not isinstance(raw, list) or not raw or not all(isinstance(u, str) for u in raw):
-        raise MetadataProblem("redirect_uris must be a non-empty array of URIs.", redirect=True)
+        raise MetadataProblem(f"{member} must be a non-empty array of URIs.", redirect=redirect)
     if len(raw) > MAX_REDIRECT_URIS:
-        raise MetadataProblem(f"redirect_uris may hold at most {MAX_REDIRECT_URIS} URIs.", redirect=True)
+        raise MetadataProblem(f"{member} may hold at most {MAX_REDIRECT_URIS} URIs.", redirect=redirect)
     for uri in raw:
         if "\\" in uri:  # refused by well_formed_uri; said plainly (an OAuth description cannot hold one)
-            raise MetadataProblem("a redirect URI must not contain a backslash: browsers read it as a slash, so the "
-                                  "URI would name another host.", redirect=True)
+            raise MetadataProblem(f"a {noun} must not contain a backslash: browsers read it as a slash, so the "
+                                  "URI would name another host.", redirect=redirect)
         if not well_formed_uri(uri):
-            raise MetadataProblem(f"redirect URI {uri[:100]} is not an absolute URI without a fragment.", redirect=True)
+            raise MetadataProblem(f"{noun} {uri[:100]} is not an absolute URI without a fragment.", redirect=redirect)
         if redirect_scheme_allowed(uri):
             continue
-        raise MetadataProblem(f"redirect URI {uri[:100]} must be https, http on a loopback address, or a "
-                              "private-use scheme such as com.example.app (RFC 8252 7).", redirect=True)
+        raise MetadataProblem(f"{noun} {uri[:100]} must be https, http on a loopback address, or a "
+                              "private-use scheme such as com.example.app (RFC 8252 7).", redirect=redirect)
     return tuple(dict.fromkeys(raw))
+
+
+def _post_logout_redirect_uris(raw: Any) -> tuple[str, ...]:
+    """Where the client may be sent back after signing out (RP-Initiated Logout 1.0 3.1); none when absent."""
+    return () if raw is None else _redirect_uris(raw, "post_logout_redirect_uris", "post-logout redirect URI")
 
 
 def _grant_types(doc: Mapping[str, Any]) -> tuple[str, ...]:

@@ -57,6 +57,7 @@ def registered_client(stated: stated_metadata.StatedMetadata, client_id: str, no
         client_id=client_id, tenant_id=tenant, environment=get_settings().stage,
         client_type="public" if stated.auth_method == "none" else "confidential", secret_hash=None,
         redirect_uris=stated.redirect_uris, grant_types=stated.grant_types, scopes=stated.scopes,
+        post_logout_redirect_uris=stated.post_logout_redirect_uris,
         name=stated.name, created_at=now, jwks=keys, token_endpoint_auth_method=stated.auth_method,
         dpop_bound_access_tokens=stated.dpop_bound_access_tokens, source=REGISTRATION_SOURCE,
         # Unused until a user signs in to it (stores.registrations): a day, then the idle lifetime.
@@ -81,4 +82,6 @@ def client_information(client: Client, issuer: str, token: str | None = None) ->
         body["jwks"] = {"keys": list(client.jwks)}
     if client.dpop_bound_access_tokens:
         body["dpop_bound_access_tokens"] = True
+    if client.post_logout_redirect_uris:
+        body["post_logout_redirect_uris"] = list(client.post_logout_redirect_uris)
     return body
