@@ -186,6 +186,13 @@ def _operations(counts: dict[str, int]) -> str:
     return ", ".join(f"{operation} x{n}" for operation, n in counts.items())
 
 
+def _token_requests(intro: str, figures: dict[str, dict[str, Any]]) -> list[str]:
+    """A table of token requests: their DynamoDB calls and latency (moto)."""
+    rows = [f"| {name} | {f['dynamodb_calls']} ({_operations(f['dynamodb_operations'])}) | "
+            f"{f['p50_ms']:.1f} / {f['p95_ms']:.1f} ms |" for name, f in figures.items()]
+    return ["", intro, "", "| token request | DynamoDB calls | latency p50 / p95 (moto) |", "|---|---|---|", *rows]
+
+
 def _mb(n: int) -> str:
     return f"{n / 1e6:.1f} MB"
 
@@ -266,23 +273,16 @@ def render(r: dict[str, Any]) -> str:
 
         lines += ["", *second_factors.lines(r["second_factors"])]
     if "client_metadata" in r:
-        lines += ["", ("A token request (authorization_code, warm, moto) by a Client ID Metadata Document client, "
-                       "its record cached or fetched again, beside an ordinary public client (docs/agents.md):"), "",
-                  "| token request | DynamoDB calls | latency p50 / p95 (moto) |", "|---|---|---|"]
-        for name, f in r["client_metadata"].items():
-            ops = ", ".join(f"{k} x{v}" for k, v in f["dynamodb_operations"].items())
-            lines.append(f"| {name} | {f['dynamodb_calls']} ({ops}) | {f['p50_ms']:.1f} / {f['p95_ms']:.1f} ms |")
+        lines += _token_requests(("A token request (authorization_code, warm, moto) by a Client ID Metadata "
+                                  "Document client, its record cached or fetched again, beside an ordinary public "
+                                  "client (docs/agents.md):"), r["client_metadata"])
     if "openid_connect" in r:
         from bench import openid_connect
 
         lines += ["", *openid_connect.lines(r["openid_connect"])]
     if "delegation" in r:
-        lines += ["", ("The ID-JAG grant, its IdP's keys cached or fetched from its JWKS URI, and a token exchange "
-                       "(warm, moto; docs/delegation.md):"), "",
-                  "| token request | DynamoDB calls | latency p50 / p95 (moto) |", "|---|---|---|"]
-        for name, f in r["delegation"].items():
-            ops = ", ".join(f"{k} x{v}" for k, v in f["dynamodb_operations"].items())
-            lines.append(f"| {name} | {f['dynamodb_calls']} ({ops}) | {f['p50_ms']:.1f} / {f['p95_ms']:.1f} ms |")
+        lines += _token_requests(("The ID-JAG grant, its IdP's keys cached or fetched from its JWKS URI, and a "
+                                  "token exchange (warm, moto; docs/delegation.md):"), r["delegation"])
     size = r["deployment_size"]
     layer = size["layer"]
     lines += ["", (f"Deployment size (python3.12 arm64; layer = requirements {_mb(layer['requirements_unzipped_bytes'])} "

@@ -174,6 +174,16 @@ def chromium_browser() -> Iterator[Any]:
         yield browser
 
 
+@pytest.fixture
+def context(chromium_browser: Any) -> Iterator[Any]:
+    """A fresh browser context (its own cookies) on the module's Chromium, closed after the test."""
+    ctx = chromium_browser.new_context()
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
 _STACKS: list[LocalStack] = []
 
 

@@ -6,7 +6,6 @@ violation; screenshots go to test-artifacts/."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,15 +16,6 @@ from tests.e2e.chromium import screenshot, styled, watch
 from tests.e2e.conftest import LocalStack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
-
-
-@pytest.fixture
-def context(chromium_browser: Any) -> Iterator[Any]:
-    ctx = chromium_browser.new_context()
-    try:
-        yield ctx
-    finally:
-        ctx.close()
 
 
 def user(stack: LocalStack, username: str, email: str, password: str) -> None:

@@ -31,16 +31,6 @@ def stack(demo_stack: LocalStack) -> LocalStack:
     return demo_stack
 
 
-@pytest.fixture
-def context(chromium_browser: Any) -> Iterator[Any]:
-    browser = chromium_browser
-    ctx = browser.new_context()
-    try:
-        yield ctx
-    finally:
-        ctx.close()
-
-
 def authorize(stack: LocalStack, **params: str) -> str:
     query = {"response_type": "code", "client_id": "demo-web", "redirect_uri": f"{stack.demo_app}/callback",
              "state": "st", "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",

@@ -3,7 +3,6 @@ authorizes demo-spa with no password (only its consent), and the demo-web flow s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,15 +11,6 @@ from tests.e2e.chromium import watch
 from tests.e2e.conftest import LocalStack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
-
-
-@pytest.fixture
-def context(chromium_browser: Any) -> Iterator[Any]:
-    ctx = chromium_browser.new_context()
-    try:
-        yield ctx
-    finally:
-        ctx.close()
 
 
 def test_one_sign_in_serves_demo_web_then_demo_spa(demo_stack: LocalStack, context: Any) -> None:
