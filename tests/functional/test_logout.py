@@ -21,7 +21,7 @@ def signed_in(browser: Browser) -> Any:
     from authgate.stores.sessions import SessionStore
 
     secret, session = SessionStore().create(tenant_id="demo", user_id=ALICE, username="alice", acr="password",
-                                            amr=("pwd",))
+                                            amr=("pwd",), generation=0)
     browser.get(web_params())  # the browser's binding cookie
     browser.cookie = f"{browser.cookie}; authgate_session={secret}"
     return session

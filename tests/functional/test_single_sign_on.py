@@ -23,7 +23,7 @@ def signed_in(browser: Browser, *, username: str = "alice", user_id: str = ALICE
     from authgate.stores.sessions import SessionStore
 
     secret, session = SessionStore().create(tenant_id=tenant, user_id=user_id, username=username, acr="password",
-                                            amr=("pwd",), auth_time=clock.seconds() - age)
+                                            amr=("pwd",), auth_time=clock.seconds() - age, generation=0)
     browser.get(web_params())  # the browser's binding cookie
     browser.cookie = f"{browser.cookie}; authgate_session={secret}"
     return session
@@ -249,7 +249,7 @@ def _set_user(**values: Any) -> None:
 
 
 @pytest.mark.parametrize("change", ["signed_out_everywhere", "disabled", "idle", "expired", "other_tenant",
-                                    "other_user"])
+                                    "other_user", "ended_in_the_same_second", "disabled_and_enabled_again"])
 def test_a_session_that_no_longer_holds_is_ignored(clock: ManualClock, browser: Browser, change: str) -> None:
     from authgate.sessions.model import IDLE, LIFETIME
 
@@ -260,6 +260,17 @@ def test_a_session_that_no_longer_holds_is_ignored(clock: ManualClock, browser: 
         _set_user(sessions_valid_after=session.auth_time + 1)
     elif change == "disabled":
         _set_user(disabled=True)
+    elif change in ("ended_in_the_same_second", "disabled_and_enabled_again"):
+        # Whole seconds cannot tell this sign-in from the end that follows it in the same second; the
+        # user's session_generation can (users.model.User.admits).
+        from authgate.stores.users import UserStore
+
+        users = UserStore()
+        if change == "ended_in_the_same_second":
+            assert users.end_sessions("demo", "alice", session.auth_time)
+        else:
+            users.set_disabled("demo", "alice", True)
+            users.set_disabled("demo", "alice", False)
     elif change == "idle":
         clock.advance(IDLE)
     elif change == "expired":

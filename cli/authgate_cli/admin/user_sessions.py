@@ -42,7 +42,7 @@ def list_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         return 1
     now = clock.seconds()
     sessions = [s for s in SessionStore().of_user(args.tenant, user.user_id)
-                if s.live(now) and s.valid_for(True, user.disabled, user.sessions_valid_after)]
+                if s.live(now) and user.admits(s.user_id, s.generation, s.auth_time)]
     if args.json:
         out.write(json.dumps([_view(s) for s in sessions], indent=2) + "\n")
         return 0

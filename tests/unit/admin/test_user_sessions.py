@@ -30,7 +30,8 @@ def open_session(client: str | None = None) -> str:
     from authgate.stores.sessions import SessionStore
 
     store = SessionStore()
-    _, session = store.create(tenant_id="demo", user_id=ALICE, username="alice", acr="password", amr=("pwd",))
+    _, session = store.create(tenant_id="demo", user_id=ALICE, username="alice", acr="password", amr=("pwd",),
+                              generation=0)
     if client:
         store.used_by(session, client)
     return session.sid

@@ -37,7 +37,7 @@ def test_show_and_list_never_print_the_password_hash() -> None:
                                  "user_id": "usr_bob", "name": "Bob", "email": "Bob@Demo.example",
                                  "email_verified": True, "disabled": False, "must_change_password": False,
                                  "sessions_valid_after": 0, "created_at": created, "updated_at": created,
-                                 "locked": False}
+                                 "session_generation": 0, "locked": False}
     status, text = run("list")
     assert (status, text.splitlines()) == (0, ["USERNAME  USER_ID  NAME  EMAIL             STATE",
                                                "bob       usr_bob  Bob   Bob@Demo.example  active"])

@@ -13,7 +13,7 @@ def test_a_session_is_found_by_its_secret_and_the_table_holds_only_its_hash(aws:
 
     store = SessionStore()
     secret, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password",
-                                   amr=("pwd",))
+                                   amr=("pwd",), generation=0)
     assert store.live(secret) == session
     (item,) = boto3.client("dynamodb").scan(TableName="SessionsTable")["Items"]
     assert secret not in str(item)
@@ -27,7 +27,7 @@ def test_a_session_dies_when_idle_or_old_and_when_ended(aws: None, clock: Manual
 
     store = SessionStore()
     secret, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password",
-                                   amr=("pwd",))
+                                   amr=("pwd",), generation=0)
     clock.advance(IDLE - 1)
     store.used_by(session, "demo-web")
     clock.advance(IDLE - 1)
@@ -35,13 +35,13 @@ def test_a_session_dies_when_idle_or_old_and_when_ended(aws: None, clock: Manual
     clock.advance(IDLE)
     assert store.live(secret) is None  # idle
     secret, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password",
-                                   amr=("pwd",))
+                                   amr=("pwd",), generation=0)
     for _ in range(LIFETIME // (IDLE - 1) + 1):
         clock.advance(IDLE - 1)
         store.used_by(session, "demo-web")
     assert store.live(secret) is None  # past its absolute lifetime, however active
     secret, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password",
-                                   amr=("pwd",))
+                                   amr=("pwd",), generation=0)
     store.end(session.session_hash)
     assert store.live(secret) is None
 

@@ -5,7 +5,7 @@ SHA-256 (stores.sessions), so a read of the table gives no one a session. `sid` 
 public random id: it goes into ID tokens (and logout tokens) and names the session to the
 operator, and it never opens it. A session is valid while it is younger than LIFETIME, was used
 within IDLE, and the user still stands (not disabled or deleted, and not signed out everywhere
-since: `sessions_valid_after`, `valid_for`). `clients` are the client_ids that received a code
+since: `generation`, users.model.User.admits). `clients` are the client_ids that received a code
 in it (the logout fan-out); `grants` the grants made in it without offline_access, revoked when
 it ends (OpenID Connect Core 11).
 
@@ -45,14 +45,13 @@ class Session(NamedTuple):
     # The grants (code and refresh family ids) made in this session without offline_access: they end
     # with it (OpenID Connect Core 11).
     grants: tuple[str, ...] = ()
+    # The user's session_generation at the sign-in: the session stands only while it is still the user's
+    # (users.model.User.admits).
+    generation: int = 0
 
     def live(self, now: int) -> bool:
         """Not past its absolute lifetime nor its idle timeout (moto never deletes TTL items: checked here)."""
         return now < self.expires_at and now < self.last_active + IDLE
-
-    def valid_for(self, user_exists: bool, disabled: bool, sessions_valid_after: int) -> bool:
-        """The user still stands and has not been signed out everywhere since this sign-in."""
-        return user_exists and not disabled and self.auth_time >= sessions_valid_after
 
 
 def user_key(tenant_id: str, user_id: str) -> str:
@@ -78,4 +77,5 @@ FIELDS = (
     Field("expires_at", "N", 0),
     Field("clients", "SET", (), omit_empty=True),
     Field("grants", "SET", (), omit_empty=True),
+    Field("generation", "N", 0, omit_empty=True),
 )

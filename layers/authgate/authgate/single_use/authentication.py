@@ -24,6 +24,8 @@ class Authentication(NamedTuple):
     acr: str = PASSWORD_ACR
     amr: tuple[str, ...] = PASSWORD_AMR
     sid: str = ""
+    # The user's session_generation at the sign-in (users.model.User.admits).
+    generation: int = 0
 
 
 # Its attributes in a code's or a refresh token's item; items written before OpenID Connect read as empty.
@@ -33,6 +35,7 @@ FIELDS = (
     Field("acr", "S", "", omit_empty=True),
     Field("amr", "STRINGS", (), omit_empty=True),
     Field("sid", "S", "", omit_empty=True),
+    Field("generation", "N", 0, omit_empty=True),
 )
 
 

@@ -29,14 +29,14 @@ class SessionStore(TableStore):
     table_setting = "sessions"
 
     def create(self, *, tenant_id: str, user_id: str, username: str, acr: str, amr: tuple[str, ...],
-               auth_time: int | None = None, sid: str | None = None) -> tuple[str, Session]:
+               generation: int, auth_time: int | None = None, sid: str | None = None) -> tuple[str, Session]:
         """A new session (or a new secret for `sid` after a step that raised its level); (cookie secret, record)."""
         now = clock.seconds()
         secret = secrets.token_urlsafe(32)
         session = Session(session_hash=hash_secret(secret), sid=sid or secrets.token_urlsafe(16),
                           tenant_id=tenant_id, user_id=user_id, username=username,
                           auth_time=now if auth_time is None else auth_time, acr=acr, amr=amr,
-                          created_at=now, last_active=now, expires_at=now + LIFETIME)
+                          created_at=now, last_active=now, expires_at=now + LIFETIME, generation=generation)
         item = {**records.to_item(FIELDS, session._asdict()), "user_key": s(user_key(tenant_id, user_id))}
         self.upsert(item, "create", condition="attribute_not_exists(session_hash)")
         return secret, session

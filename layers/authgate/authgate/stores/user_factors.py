@@ -133,7 +133,8 @@ class UserFactorStore(UserStore):
         UserNotFound when there is no such user."""
         now = clock.seconds()
         self._update_user(tenant_id, username, "reset", "SET sessions_valid_after = :now REMOVE totp_secret, "
-                          "totp_pending, totp_pending_at, totp_last_step, recovery_codes", {":now": n(now)})
+                          "totp_pending, totp_pending_at, totp_last_step, recovery_codes ADD session_generation :one",
+                          {":now": n(now), ":one": n(1)})
         return now
 
     def _update_user(self, tenant_id: str, username: str, operation: str, update: str, values: dict[str, Any]) -> None:

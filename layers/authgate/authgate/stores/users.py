@@ -40,6 +40,8 @@ ITEM_FIELDS = (*FIELDS, records.Field("password_hash", "S", "", public=False),
                records.Field("email_lower", "S", "", omit_empty=True, public=False))
 EMAIL_INDEX = "UsersByEmail"
 _EXISTS = "attribute_exists(username)"
+# Ending a user's sessions: every session and grant of an earlier generation is dead (User.admits).
+NEXT_GENERATION = "ADD session_generation :one"
 
 
 # No username is longer (the admin command refuses longer ones); a longer key is never read.
@@ -114,9 +116,9 @@ class UserStore(TableStore):
         try:
             with self.faults("end_sessions"):
                 self.db.update_item(TableName=self.table, Key=key(tenant_id, username),
-                                    UpdateExpression="SET sessions_valid_after = :at",
+                                    UpdateExpression=f"SET sessions_valid_after = :at {NEXT_GENERATION}",
                                     ConditionExpression="attribute_exists(username)",
-                                    ExpressionAttributeValues={":at": n(at)})
+                                    ExpressionAttributeValues={":at": n(at), ":one": n(1)})
         except ClientError as exc:
             if not condition_failed(exc):
                 raise
@@ -175,20 +177,23 @@ class UserStore(TableStore):
         sets: dict[str, Any] = {"disabled": {"BOOL": disabled}}
         if disabled:
             sets["sessions_valid_after"] = n(clock.seconds())
-        return self._change("disable" if disabled else "enable", tenant_id, username, sets, [])
+        return self._change("disable" if disabled else "enable", tenant_id, username, sets, [],
+                            ends_sessions=disabled)
 
     def reset_password(self, tenant_id: str, username: str, password: str) -> User:
         """An operator's reset: a temporary password the user must change at the next sign-in; the account's
         sessions and refresh tokens end and its throttle is cleared."""
         return self._change("reset_password", tenant_id, username, {
             "password_hash": s(hash_password(password)), "must_change_password": {"BOOL": True},
-            "sessions_valid_after": n(clock.seconds()), "failed_logins": n(0)}, ["locked_until", "next_attempt_at"])
+            "sessions_valid_after": n(clock.seconds()), "failed_logins": n(0)}, ["locked_until", "next_attempt_at"],
+            ends_sessions=True)
 
     def change_password(self, tenant_id: str, username: str, password: str) -> User:
         """The user's own change: the new password, no forced change pending, every earlier session ended."""
         return self._change("change_password", tenant_id, username, {
             "password_hash": s(hash_password(password)), "must_change_password": {"BOOL": False},
-            "sessions_valid_after": n(clock.seconds()), "failed_logins": n(0)}, ["locked_until", "next_attempt_at"])
+            "sessions_valid_after": n(clock.seconds()), "failed_logins": n(0)}, ["locked_until", "next_attempt_at"],
+            ends_sessions=True)
 
     def unlock(self, tenant_id: str, username: str) -> User:
         """Clear the account's sign-in throttle (failures, wait window and lock)."""
@@ -201,13 +206,15 @@ class UserStore(TableStore):
                      refused=lambda: UserNotFound(f"no user {username!r} in tenant {tenant_id!r}"))
 
     def _change(self, operation: str, tenant_id: str, username: str, sets: dict[str, Any],
-                removes: list[str]) -> User:
+                removes: list[str], *, ends_sessions: bool = False) -> User:
         names = {f"#a{i}": name for i, name in enumerate([*sets, "updated_at", *removes])}
         ids = {name: alias for alias, name in names.items()}
         values = {f":v{i}": value for i, value in enumerate([*sets.values(), n(clock.seconds())])}
         update = "SET " + ", ".join(f"{ids[name]} = :v{i}" for i, name in enumerate([*sets, "updated_at"]))
         if removes:
             update += " REMOVE " + ", ".join(ids[name] for name in removes)
+        if ends_sessions:
+            update, values = f"{update} {NEXT_GENERATION}", {**values, ":one": n(1)}
         with self.faults(operation, refused=lambda: UserNotFound(f"no user {username!r} in tenant {tenant_id!r}")):
             item = self.db.update_item(TableName=self.table, Key=key(tenant_id, username), UpdateExpression=update,
                                        ConditionExpression=_EXISTS, ExpressionAttributeNames=names,
@@ -274,7 +281,8 @@ class UserStore(TableStore):
         user_id = self._succeeded(item_key, success, stored["user_id"]) if success is not None else None
         if user_id is not None:
             return LoginResult(True, "ok", subject=username, user_id=user_id,
-                               must_change_password=bool(stored["must_change_password"]))
+                               must_change_password=bool(stored["must_change_password"]),
+                               generation=int(stored["session_generation"]))
 
         failures = int(stored["failed_logins"])
         with self.faults("failure"):

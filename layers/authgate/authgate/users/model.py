@@ -32,8 +32,10 @@ class User(NamedTuple):
     """A person of a tenant: the key, the sign-in throttle's state, the profile and the account's switches.
 
     `user_id` is stable and never reused (OIDC Core 2 `sub`: a username can come back after a
-    delete); `sessions_valid_after` (epoch seconds) ends at once every session and refresh token
-    issued to the user before it (disable, password reset or change)."""
+    delete); ending the user's sessions (disable, password reset or change, factors reset) sets
+    `sessions_valid_after` (epoch seconds, for people to read) and adds one to `session_generation`:
+    every session and grant records the generation it was made in, and stands only while it is the
+    user's (`admits`)."""
 
     tenant_id: str
     username: str
@@ -51,10 +53,21 @@ class User(NamedTuple):
     sessions_valid_after: int = 0
     created_at: int = 0
     updated_at: int = 0
+    session_generation: int = 0
 
     def locked(self, now: int) -> bool:
         """True while the sign-in throttle's lock holds."""
         return self.locked_until > now
+
+    def admits(self, user_id: str, generation: int, issued_at: int) -> bool:
+        """Whether a session or grant of this user's sign-in still stands: the account is enabled, it is the
+        same person (a username can come back after a delete), and no end of sessions came since the
+        sign-in — told by the generation, which is exact where whole seconds are not (a sign-in and a
+        disable in the same second). A sign-in of generation 0 (none ended since, or recorded before
+        generations existed) falls back to the seconds of `issued_in_time`."""
+        if self.disabled or user_id != self.user_id or generation != self.session_generation:
+            return False
+        return generation > 0 or issued_at > self.sessions_valid_after
 
     def issued_in_time(self, issued_at: int) -> bool:
         """Whether something issued to this user at `issued_at` still stands: the account is enabled and it
@@ -79,6 +92,8 @@ class LoginResult(NamedTuple):
     user_id: str = ""
     # The operator reset the password: the sign-in must set a new one before anything is issued.
     must_change_password: bool = False
+    # The user's session_generation at this sign-in (User.admits).
+    generation: int = 0
 
 
 def new_user_id() -> str:
@@ -106,6 +121,7 @@ FIELDS = (
     Field("sessions_valid_after", "N", 0, omit_empty=True),
     Field("created_at", "N", 0, omit_empty=True),
     Field("updated_at", "N", 0, omit_empty=True),
+    Field("session_generation", "N", 0, omit_empty=True),
 )
 
 

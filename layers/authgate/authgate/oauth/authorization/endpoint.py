@@ -327,8 +327,9 @@ def _password_changed(client: Client, fields: Fields) -> tuple[LoginResult, str]
     user = store.get(ticket.tenant_id, ticket.username)
     if user is None or user.disabled or not user.must_change_password:
         raise ApiError("invalid_request", STALE_FORM, internal="no password change due")
-    store.change_password(ticket.tenant_id, ticket.username, new)
-    return LoginResult(True, "ok", subject=ticket.username, user_id=user.user_id), ticket.tenant_id
+    changed = store.change_password(ticket.tenant_id, ticket.username, new)
+    return LoginResult(True, "ok", subject=ticket.username, user_id=user.user_id,
+                       generation=changed.session_generation), ticket.tenant_id
 
 
 def _change_form(client: Client, auth: AuthorizationRequest, fields: Fields, ticket: str,

@@ -63,4 +63,4 @@ def open_session(tenant_id: str, result: LoginResult) -> tuple[str, Session]:
     and before this call, or a later call with the session's `sid` and a higher acr/amr, which
     gives the same session a new secret (SessionStore.create: no session fixation)."""
     return SessionStore().create(tenant_id=tenant_id, user_id=result.user_id, username=result.subject,
-                                 acr=PASSWORD_ACR, amr=PASSWORD_AMR)
+                                 acr=PASSWORD_ACR, amr=PASSWORD_AMR, generation=result.generation)

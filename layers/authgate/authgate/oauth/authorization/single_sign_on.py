@@ -39,9 +39,9 @@ def current_session(request: Request, client: Client) -> Session | None:
     if session is None or session.tenant_id != client.tenant_id:
         return None
     user = UserStore().get(session.tenant_id, session.username)
-    if user is None or user.user_id != session.user_id:
-        return None  # deleted, or the username now belongs to someone else
-    return session if session.valid_for(True, user.disabled, user.sessions_valid_after) else None
+    # Deleted, disabled, the username now someone else's, or signed out everywhere since.
+    return session if user is not None and user.admits(session.user_id, session.generation, session.auth_time) \
+        else None
 
 
 def sign_in_needed(auth: AuthorizationRequest, session: Session | None) -> bool:
@@ -64,7 +64,7 @@ def consent_needed(auth: AuthorizationRequest, session: Session) -> bool:
 def authentication_of(session: Session) -> Authentication:
     """What the session's sign-in established, as a code records it for the ID token."""
     return Authentication(user_id=session.user_id, auth_time=session.auth_time, acr=session.acr, amr=session.amr,
-                          sid=session.sid)
+                          sid=session.sid, generation=session.generation)
 
 
 def approved(auth: AuthorizationRequest, session: Session, *, remembered: bool = False) -> str:

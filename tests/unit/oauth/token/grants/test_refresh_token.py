@@ -140,3 +140,34 @@ def test_a_token_issued_after_sessions_valid_after_stands(token_request: MakeReq
     clock.advance(1)
     later = family(clock, family_id="g2")
     assert RefreshTokenGrant().exchange(token_request(WEB, {"refresh_token": later})).refresh_token
+
+
+def test_the_generation_tells_sign_ins_of_the_same_second_apart(token_request: MakeRequest,
+                                                               clock: ManualClock) -> None:
+    """A grant signed in before an end of sessions dies and one signed in after it stands, in the very same
+    second (a forced password change then the code exchange; a sign-in then a disable): whole seconds cannot
+    tell them apart, the user's session_generation can (users.model.User.admits)."""
+    from authgate.single_use.authentication import Authentication
+
+    store = UserStore()
+    user = store.put_hash("demo", "alice", "scrypt$unused", sessions_valid_after=int(clock()) - 1)
+
+    def signed_in(family_id: str, generation: int) -> str:
+        return RefreshTokenStore().start_family(
+            family_id=family_id, client_id="web", tenant_id="demo", subject="alice", scope="charges:read",
+            now=int(clock()), ttl=3600,
+            authentication=Authentication(user.user_id, int(clock()), generation=generation))
+
+    before = signed_in("g-before", 0)
+    assert store.end_sessions("demo", "alice", int(clock()))
+    assert store.get("demo", "alice").session_generation == 1  # type: ignore[union-attr]
+    after = signed_in("g-after", 1)
+    assert refused(token_request(WEB, {"refresh_token": before})) == (
+        "invalid_grant", "The refresh token has been revoked.")
+    assert RefreshTokenGrant().exchange(token_request(WEB, {"refresh_token": after})).refresh_token
+    # A user of the same name created again is someone else: the old person's grant does not stand for them.
+    store.delete("demo", "alice")
+    store.put_hash("demo", "alice", "scrypt$unused")
+    clock.advance(5)
+    assert refused(token_request(WEB, {"refresh_token": signed_in("g-other", 1)})) == (
+        "invalid_grant", "The refresh token has been revoked.")

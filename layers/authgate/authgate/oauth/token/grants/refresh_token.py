@@ -88,7 +88,9 @@ def _owner_still_admits(record: RefreshToken, now: int) -> None:
     issued (`sessions_valid_after`: disable, password reset or change); otherwise the grant is revoked
     (its family and access tokens) and the refresh is invalid_grant (RFC 6749 5.2). One GetItem."""
     user = UserStore().get(record.tenant_id, record.subject)
-    if user is not None and user.issued_in_time(record.issued_at):
+    signed_in = record.authentication
+    if user is not None and (user.admits(signed_in.user_id, signed_in.generation, record.issued_at)
+                             if signed_in is not None else user.issued_in_time(record.issued_at)):
         return
     revoke_grant(record.family_id, now, "the user was deleted, disabled or ended its sessions")
     raise ApiError("invalid_grant", "The refresh token has been revoked.",
