@@ -75,8 +75,9 @@ help:
 	@echo "make mcp-example   the MCP server and client of docs/mcp.md in their own environment (examples/mcp/.venv)"
 	@echo "make unit | functional | e2e | validate | imports | deadcode | typecheck | lint | clean"
 
+# HOST=localhost serves and advertises http://localhost:PORT (passkeys: WebAuthn refuses IP addresses).
 run: $(RUNSTAMP)
-	$(BIN)/authgate serve
+	$(BIN)/authgate serve $(if $(HOST),--host $(HOST))
 
 # Linters first, pytest last: the output ends with pytest's summary line. --iam-unused: the whole
 # suite records every AWS call of every function, and a grant none of them needs fails the run

@@ -41,6 +41,8 @@ class LocalStack:
     process: subprocess.Popen[bytes]
     # The demo app's origin (http://127.0.0.1:PORT) when started with --callback-port, else None.
     demo_app: str | None = None
+    # The host the stack serves and advertises: 127.0.0.1, or localhost with `--host localhost`.
+    host: str = "127.0.0.1"
 
     def log(self, tail: int = 200) -> str:
         """The server's output so far (last `tail` lines)."""
@@ -59,7 +61,7 @@ class LocalStack:
     @property
     def state_file(self) -> Path:
         """This server's record, which admin commands read to find it."""
-        return self.state_dir / "servers" / f"127.0.0.1_{self.port}.json"
+        return self.state_dir / "servers" / f"{self.host}_{self.port}.json"
 
 
 def free_port() -> int:
@@ -89,7 +91,8 @@ def start_stack(tmp: Path, *extra: str, state_dir: Path | None = None,
         demo = [] if "--callback-port" in extra else ["--callback-port", "off"]
         process = subprocess.Popen([*authgate_command(), "serve", "--port", str(port), *demo, *extra],
                                    cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    stack = LocalStack(f"http://127.0.0.1:{port}", port, state_dir, log_path, process)
+    host = "localhost" if "localhost" in extra else "127.0.0.1"
+    stack = LocalStack(f"http://{host}:{port}", port, state_dir, log_path, process, host=host)
     deadline = time.monotonic() + READY_TIMEOUT
     while True:
         if process.poll() is not None:

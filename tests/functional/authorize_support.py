@@ -206,9 +206,9 @@ class Browser:
             headers.append(("Cookie", self.cookie))
         return headers
 
-    def get_raw(self, raw_query: str, source_ip: str = "127.0.0.1") -> dict[str, Any]:
-        request = HttpRequest("GET", "/oauth/authorize", raw_query, self._headers(), source_ip=source_ip)
-        result = self.invoke("authorize", build_event(request, resource="/oauth/authorize", path_params=None))
+    def get_raw(self, raw_query: str, source_ip: str = "127.0.0.1", path: str = "/oauth/authorize") -> dict[str, Any]:
+        request = HttpRequest("GET", path, raw_query, self._headers(), source_ip=source_ip)
+        result = self.invoke("authorize", build_event(request, resource=path, path_params=None))
         self.keep_cookies(result)
         return result
 
@@ -224,10 +224,10 @@ class Browser:
         return self.get_raw(urlencode(params), source_ip)
 
     def post(self, fields: list[tuple[str, str]], content_type: str = "application/x-www-form-urlencoded",
-             body: bytes | None = None) -> dict[str, Any]:
+             body: bytes | None = None, path: str = "/oauth/authorize") -> dict[str, Any]:
         data = urlencode(fields).encode() if body is None else body
-        request = HttpRequest("POST", "/oauth/authorize", "", self._headers([("Content-Type", content_type)]), data)
-        return self.invoke("authorize", build_event(request, resource="/oauth/authorize", path_params=None))
+        request = HttpRequest("POST", path, "", self._headers([("Content-Type", content_type)]), data)
+        return self.invoke("authorize", build_event(request, resource=path, path_params=None))
 
     def submit(self, page: Page, decision: str = "approve", username: str = "alice",
                password: str = "alice-password") -> dict[str, Any]:

@@ -53,7 +53,7 @@ def test_metadata_document(aws: None, invoke, path: str) -> None:  # type: ignor
                              "at_hash", "name", "preferred_username", "updated_at", "email", "email_verified"],
         "claim_types_supported": ["normal"],
         "claims_parameter_supported": True,
-        "acr_values_supported": ["password"],
+        "acr_values_supported": ["password", "mfa"],
         "prompt_values_supported": ["none", "login", "consent"],
         "frontchannel_logout_supported": False,
         "revocation_endpoint_auth_methods_supported": methods,

@@ -145,9 +145,9 @@ def test_openid_request_shows_the_page_with_the_identity_scopes_and_the_login_hi
     ({"max_age": "ten"}, "invalid_request", "max_age must be a non-negative integer number of seconds."),
     ({"claims": "[1]"}, "invalid_request", ("The claims parameter must be a JSON object whose userinfo and "
                                             "id_token members are objects (OpenID Connect Core 5.5).")),
-    ({"claims": '{"id_token": {"acr": {"essential": true, "values": ["mfa"]}}}'},
+    ({"claims": '{"id_token": {"acr": {"essential": true, "values": ["urn:example:loa4"]}}}'},
      "unmet_authentication_requirements",
-     "None of the essential acr values can be met here; this server performs password."),
+     "None of the essential acr values can be met here; this server performs password, mfa."),
     ({"request": "eyJhbGciOiJub25lIn0.e30."}, "request_not_supported",
      ("Request objects (the request parameter) are not supported: send the parameters themselves, or push them "
       "to the PAR endpoint.")),
@@ -160,7 +160,13 @@ def test_openid_parameter_errors_are_redirected(browser: Browser, params: dict[s
 
 
 def test_openid_parameters_mean_nothing_without_openid(browser: Browser) -> None:
-    assert page_of(browser.get(web_params(prompt="none login", max_age="x"))).status == 200
+    assert page_of(browser.get(web_params(prompt="none login", nonce="x" * 600))).status == 200
+
+
+def test_max_age_is_read_without_openid_too(browser: Browser) -> None:
+    """RFC 9470 4: a plain OAuth request may send max_age and acr_values (the step-up of a resource's challenge)."""
+    assert_redirected_error(browser.get(web_params(max_age="x")), "invalid_request",
+                            "max_age must be a non-negative integer number of seconds.")
 
 
 def test_a_public_client_must_send_a_nonce_with_openid(browser: Browser) -> None:

@@ -212,7 +212,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "surface": "authorize",
         "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
             "request_blob": _STR, "csrf": _STR, "username": _STR, "password": _STR,
-            "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
+            "decision": {"type": "string", "enum": ["approve", "deny"]},
+            "factor_ticket": _STR, "code": _STR}}}}},
         "codes": ("invalid_request", "unauthorized_client", "unsupported_media_type", "service_unavailable"),
         "responses": {"200": _PAGE, "303": _REDIRECT},
     },
@@ -255,12 +256,13 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "responses": {"200": _PAGE},
     },
     ("/oauth/account", "POST"): {
-        "summary": "Signs in on the account page (action=sign_in) or changes the password (action=change)",
+        "summary": "Signs in on the account page (action=sign_in), changes the password (action=change), sets up, "
+                   "confirms or removes a one-time code (action=totp_start, totp_confirm, totp_remove)",
         "surface": "authorize",
         "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
-            "action": {"type": "string", "enum": ["sign_in", "change"]}, "nonce": _STR, "csrf": _STR,
-            "tenant": _STR, "username": _STR, "password": _STR, "current": _STR, "new_password": _STR,
-            "confirm": _STR}}}}},
+            "action": {"type": "string", "enum": ["sign_in", "change", "totp_start", "totp_confirm", "totp_remove"]},
+            "nonce": _STR, "csrf": _STR, "tenant": _STR, "username": _STR, "password": _STR, "current": _STR,
+            "new_password": _STR, "confirm": _STR, "code": _STR}}}}},
         "codes": ("invalid_request", "rate_limited", "service_unavailable"),
         "responses": {"200": _PAGE},
     },

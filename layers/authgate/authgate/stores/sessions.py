@@ -41,6 +41,25 @@ class SessionStore(TableStore):
         self.upsert(item, "create", condition="attribute_not_exists(session_hash)")
         return secret, session
 
+    def raised(self, session: Session, *, acr: str, amr: tuple[str, ...], auth_time: int) -> tuple[str, Session] | None:
+        """`session` at a higher level after a sign-in step (a second factor): the same sid, clients, grants and
+        lifetime under a new secret (session fixation, identity-design); (cookie secret, record), or None when
+        the old secret's record was gone already (ended, or raised by a concurrent step: only one step wins).
+
+        The old record is deleted first, on the condition that it still exists, so a secret known before the
+        step opens nothing and two concurrent steps cannot both open a session."""
+        try:
+            self.destroy(_key(session.session_hash), "raise_end", condition="attribute_exists(session_hash)",
+                         refused=lambda: LookupError("session ended"))
+        except LookupError:
+            return None
+        secret = secrets.token_urlsafe(32)
+        raised = session._replace(session_hash=hash_secret(secret), acr=acr, amr=amr, auth_time=auth_time,
+                                  last_active=clock.seconds())
+        item = {**records.to_item(FIELDS, raised._asdict()), "user_key": s(user_key(raised.tenant_id, raised.user_id))}
+        self.upsert(item, "raise", condition="attribute_not_exists(session_hash)")
+        return secret, raised
+
     def live(self, secret: str) -> Session | None:
         """The live session of a cookie secret, or None (unknown, expired or idle too long)."""
         if not secret or len(secret) > MAX_SECRET:

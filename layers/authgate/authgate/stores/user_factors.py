@@ -128,6 +128,12 @@ class UserFactorStore(UserStore):
 
         return self.attempt(tenant_id, username, check)
 
+    def remove_totp(self, tenant_id: str, username: str) -> None:
+        """Remove the user's one-time-code secret (confirmed or pending) and recovery codes (the account page, after
+        a right code). UserNotFound when there is no such user."""
+        self._update_user(tenant_id, username, "remove_totp", "SET updated_at = :now REMOVE totp_secret, "
+                          "totp_pending, totp_pending_at, totp_last_step, recovery_codes", {":now": n(clock.seconds())})
+
     def reset(self, tenant_id: str, username: str) -> int:
         """Remove every second factor and end the user's sessions (sessions_valid_after = now); returns that time.
         UserNotFound when there is no such user."""

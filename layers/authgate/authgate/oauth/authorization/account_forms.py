@@ -70,9 +70,10 @@ def csrf_fields(request: Request) -> tuple[str, str | None]:
             f'<input type="hidden" name="csrf" value="{html.escape(token)}">'), cookie
 
 
-def page(title: str, body: str, cookie: str | None = None) -> Response:
+def page(title: str, body: str, cookie: str | None = None, redirect_origin: str = "") -> Response:
+    """A page of `body` whose forms post here (and, given `redirect_origin`, lead on to the client's redirect)."""
     response = Response(200, _PAGE.substitute(title=html.escape(title), stylesheet=stylesheet.link(), body=body),
-                        page_headers(form_action=["'self'"]))
+                        page_headers(form_action=["'self'", redirect_origin]))
     if cookie:
         response.multi_headers["Set-Cookie"] = [cookie]
     return response

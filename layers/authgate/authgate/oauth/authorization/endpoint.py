@@ -30,6 +30,7 @@ from authgate.logs import get_logger
 from authgate.oauth.authorization import (
     password_change,
     sealed_form,
+    second_factor,
     session_cookie,
     single_sign_on,
 )
@@ -57,6 +58,7 @@ from authgate.oauth.clients import registered, tenant_policy
 from authgate.oauth.clients.lookup import ClientLookup
 from authgate.oauth.clients.profile import check_authorization, code_ttl, requires_pushed_request
 from authgate.oauth.resource_indicator import resolve
+from authgate.sessions.model import Session
 from authgate.settings import get_settings
 from authgate.single_use.authentication import Authentication
 from authgate.single_use.errors import PushedRequestError
@@ -71,6 +73,7 @@ from authgate.users.passwords import MIN_PASSWORD, password_problem
 FORM_TYPE = "application/x-www-form-urlencoded"
 STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
 SESSION_ENDED = "You were signed out in the meantime. Sign in again to approve."
+STEP_ENDED = "The second-factor step expired or was used already. Sign in again."
 # OpenID Connect Core 3.1.2.6: why prompt=none could not be honoured.
 PROMPT_NONE = {
     "login_required": "The user is not signed in, and prompt=none forbids asking them to.",
@@ -123,6 +126,16 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
     if session is None or single_sign_on.sign_in_needed(auth, session):
         _page_allowed(auth, "login_required")
         return _form(request, auth, target.client, tenant, username=auth.login_hint or "")
+    step = second_factor.missing(auth, tenant, session)
+    if step is not None:
+        if auth.prompt == "none":
+            _log(f"{step}_required", auth)
+            raise second_factor.refuse_prompt_none(step)
+        blob, csrf, binding = sealed_form.form_state(auth, request.headers.get_all("cookie"),
+                                                     base_url(request).startswith("https://"))
+        response = _step_page(request, target.client, auth, session, step, blob, csrf, approved=False)
+        response.multi_headers["Set-Cookie"] = [binding] if binding else []
+        return response
     if single_sign_on.consent_needed(auth, session):
         _page_allowed(auth, "consent_required")
         return _form(request, auth._replace(sid=session.sid), target.client, tenant, signed_in_as=session.username)
@@ -158,6 +171,8 @@ def post_authorize(request: Request) -> Response:
     tenant = _admitted_tenant(request, client)
     recheck(auth, client, tenant, base_url(request))
     username = single(fields, "username") or ""
+    if single(fields, "factor_ticket") is not None:
+        return _second_factor(request, client, tenant, fields, auth)
     if auth.sid is not None:
         return _approved_in_session(request, client, tenant, fields, auth)
     try:
@@ -175,10 +190,63 @@ def post_authorize(request: Request) -> Response:
     if not client.tenant_id:
         auth = _self_registered(request, client, auth, tenant_id)
     secret, session = open_session(auth.tenant_id, signed_in)
-    grant_id = single_sign_on.approved(auth, session)
-    response = _code_redirect(request, client, auth, signed_in.subject, single_sign_on.authentication_of(session),
-                              grant_id)
+    step = second_factor.missing(auth, tenant, session)
+    if step is not None:
+        response = _step_page(request, client, auth, session, step, single(fields, "request_blob") or "",
+                              single(fields, "csrf") or "", approved=True)
+    else:
+        grant_id = single_sign_on.approved(auth, session)
+        response = _code_redirect(request, client, auth, signed_in.subject,
+                                  single_sign_on.authentication_of(session), grant_id)
     response.multi_headers["Set-Cookie"] = [session_cookie.set_cookie(secret, base_url(request))]
+    return response
+
+
+def _step_page(request: Request, client: Client, auth: AuthorizationRequest, session: Session,
+               step: second_factor.Kind, blob: str, csrf: str, *, approved: bool, message: str = "",
+               secret: str | None = None) -> Response:
+    return second_factor.page(kind=step, session=session, blob=blob, csrf=csrf, approved=approved, message=message,
+                              client_name=client.name or client.client_id, secret=secret,
+                              redirect_origin=redirect_origin(auth.redirect_uri), issuer=base_url(request))
+
+
+def _second_factor(request: Request, client: Client, tenant: Tenant, fields: Fields,
+                   auth: AuthorizationRequest) -> Response:
+    """A posted second-factor step (second_factor): the step again after a wrong code; once right, the session
+    raised (a new cookie) and then the recovery codes of an enrolment, the code (the decision was made with the
+    password), or the consent-only form."""
+    session = second_factor.session_of(request)
+    try:
+        if session is None:
+            raise second_factor.StepInvalid("no session")
+        outcome = second_factor.submitted(fields, session)
+    except second_factor.StepInvalid as exc:
+        _log("factor_step_invalid", auth)
+        get_logger().info("second factor step refused", extra={"reason": str(exc)})
+        return _form(request, auth._replace(sid=None), client, tenant, STEP_ENDED)
+    if outcome.raised is None:
+        _log("factor_invalid", auth)
+        return _step_page(request, client, auth, session, outcome.kind, single(fields, "request_blob") or "",
+                          single(fields, "csrf") or "", approved=outcome.approved, message=outcome.message,
+                          secret=outcome.secret)
+    secret, session = outcome.raised
+    if not client.tenant_id:
+        auth = _self_registered(request, client, auth, session.tenant_id)
+    if outcome.recovery:
+        blob, csrf, _binding = sealed_form.form_state(auth._replace(sid=session.sid),
+                                                      request.headers.get_all("cookie"),
+                                                      base_url(request).startswith("https://"))
+        response = second_factor.recovery_codes_page(
+            codes=outcome.recovery, blob=blob, csrf=csrf, approved=outcome.approved,
+            client_name=client.name or client.client_id, redirect_origin=redirect_origin(auth.redirect_uri))
+    elif outcome.approved or not single_sign_on.consent_needed(auth, session):
+        grant_id = single_sign_on.approved(auth, session, remembered=not outcome.approved)
+        response = _code_redirect(request, client, auth, session.username,
+                                  single_sign_on.authentication_of(session), grant_id)
+    else:
+        response = _form(request, auth._replace(sid=session.sid), client, tenant, signed_in_as=session.username)
+    response.multi_headers["Set-Cookie"] = [*response.multi_headers.get("Set-Cookie", []),
+                                            session_cookie.set_cookie(secret, base_url(request))]
     return response
 
 

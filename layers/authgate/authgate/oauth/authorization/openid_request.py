@@ -5,7 +5,9 @@ parameters mean nothing, OIDC Core 3.1.2.1). nonce is bounded and required of a 
 (it is what binds the ID token to the browser that started the flow); prompt is none, login or
 consent, and none alone; max_age a non-negative integer; claims a JSON object whose essential
 `acr` must be one this server performs (5.5.1.1). ui_locales, claims_locales, display,
-login_hint and acr_values are hints: accepted, never refused. id_token_hint must be an ID token
+login_hint and acr_values are hints: accepted, never refused (acr_values asks for a second
+factor: oauth.authorization.second_factor). max_age and acr_values are read for a plain OAuth
+request as well (RFC 9470 4). id_token_hint must be an ID token
 this server issued (expired or not); the person it names is who the request is about, so a session
 of anyone else is not used for it (3.1.2.1). A request object (`request`,
 OIDC Core 6.1) and `registration` are not supported, with their own errors (3.1.2.6); a
@@ -19,11 +21,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from authgate.errors import ApiError
+from authgate.users.assurance import ACR_VALUES
 
 # OIDC Core 3.1.2.1: the prompt values this server acts on (select_account: one account per browser).
 PROMPT_VALUES = ("none", "login", "consent")
-# The authentication context classes this server performs (identity-design: "password" until a second factor exists).
-ACR_VALUES = ("password",)
+MAX_ACR_VALUES = 8
 MAX_NONCE = 512
 MAX_HINT = 256
 MAX_CLAIMS = 4096
@@ -39,6 +41,10 @@ class OpenIDParameters(NamedTuple):
     login_hint: str | None = None
     # The `sub` of the id_token_hint: the person the client expects to be signed in (OIDC Core 3.1.2.1).
     hinted_sub: str | None = None
+    # acr_values this server performs, in the request's order of preference (voluntary, OIDC Core 3.1.2.1).
+    acr_values: tuple[str, ...] = ()
+    # The essential acr claim's values this server performs (OIDC Core 5.5.1.1): one of them must be met.
+    essential_acr: tuple[str, ...] = ()
 
 
 def refuse_unsupported(params: Mapping[str, Sequence[str]]) -> None:
@@ -60,12 +66,20 @@ def read(params: Mapping[str, Sequence[str]], *, public_client: bool, issuer: st
     if nonce is not None and len(nonce) > MAX_NONCE:
         raise ApiError("invalid_request", f"The nonce is longer than {MAX_NONCE} characters.")
     prompts = _prompts(_single(params, "prompt"))
-    max_age = _max_age(_single(params, "max_age"))
-    _claims(_single(params, "claims"))
+    essential = _claims(_single(params, "claims"))
     login_hint = _single(params, "login_hint")
-    return OpenIDParameters(nonce=nonce, prompt=" ".join(prompts), max_age=max_age,
+    return OpenIDParameters(nonce=nonce, prompt=" ".join(prompts), **assurance_parameters(params),
                             login_hint=login_hint[:MAX_HINT] if login_hint else None,
-                            hinted_sub=_hinted_sub(_single(params, "id_token_hint"), issuer))
+                            hinted_sub=_hinted_sub(_single(params, "id_token_hint"), issuer), essential_acr=essential)
+
+
+def assurance_parameters(params: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """max_age and acr_values, which a plain OAuth request may send too (RFC 9470 4, OIDC Core 3.1.2.1).
+
+    acr_values is voluntary: values this server does not perform are ignored, never refused."""
+    raw = _single(params, "acr_values") or ""
+    acr_values = tuple(v for v in dict.fromkeys(raw.split()[:MAX_ACR_VALUES]) if v in ACR_VALUES)
+    return {"max_age": _max_age(_single(params, "max_age")), "acr_values": acr_values}
 
 
 def _hinted_sub(hint: str | None, issuer: str) -> str | None:
@@ -110,10 +124,11 @@ def _max_age(raw: str | None) -> int | None:
     return int(raw)
 
 
-def _claims(raw: str | None) -> None:
-    """OIDC Core 5.5: a JSON object of userinfo / id_token requests; an essential acr (5.5.1.1) must be ours."""
+def _claims(raw: str | None) -> tuple[str, ...]:
+    """OIDC Core 5.5: a JSON object of userinfo / id_token requests; an essential acr (5.5.1.1) must be ours:
+    its values this server performs (none: the claim is not essential)."""
     if raw is None:
-        return
+        return ()
     try:
         claims = json.loads(raw) if len(raw) <= MAX_CLAIMS else None
     except ValueError:
@@ -123,8 +138,12 @@ def _claims(raw: str | None) -> None:
                                           "members are objects (OpenID Connect Core 5.5).")
     acr: Any = claims.get("id_token", {}).get("acr")
     if not isinstance(acr, dict) or acr.get("essential") is not True:
-        return
+        return ()
     wanted = acr["values"] if isinstance(acr.get("values"), list) else [acr["value"]] if "value" in acr else None
-    if wanted is not None and not any(v in ACR_VALUES for v in wanted):
+    if wanted is None:
+        return ()
+    performed = tuple(v for v in ACR_VALUES if v in wanted)
+    if not performed:
         raise ApiError("unmet_authentication_requirements",
                        f"None of the essential acr values can be met here; this server performs {', '.join(ACR_VALUES)}.")
+    return performed

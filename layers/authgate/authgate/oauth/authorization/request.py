@@ -69,6 +69,9 @@ class AuthorizationRequest(NamedTuple):
     hinted_sub: str | None = None
     # The session (sid) a consent-only form was shown for: its POST needs no password (single_sign_on).
     sid: str | None = None
+    # How strongly the person must sign in (openid_request: acr_values, an essential acr claim; RFC 9470 4).
+    acr_values: tuple[str, ...] = ()
+    essential_acr: tuple[str, ...] = ()
 
 
 def single(params: Mapping[str, Sequence[str]], name: str) -> str | None:
@@ -164,13 +167,13 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
     dpop_jkt = single(params, "dpop_jkt")
     if dpop_jkt is not None and not _JKT.fullmatch(dpop_jkt):
         raise ApiError("invalid_request", "dpop_jkt must be a base64url SHA-256 JWK thumbprint (RFC 9449 10).")
-    openid = (openid_request.read(params, public_client=client.is_public, issuer=issuer) if "openid" in scopes
-              else None)
+    openid = (openid_request.read(params, public_client=client.is_public, issuer=issuer)._asdict() if "openid" in scopes
+              else openid_request.assurance_parameters(params))
     return AuthorizationRequest(
         client_id=client.client_id, tenant_id=client.tenant_id, redirect_uri=target.redirect_uri,
         redirect_uri_sent=target.redirect_uri_sent, scopes=scopes, state=target.state,
         code_challenge=challenge, code_challenge_method=method, resource=resource, dpop_jkt=dpop_jkt,
-        **(openid._asdict() if openid else {}),
+        **openid,
     )
 
 

@@ -26,6 +26,8 @@ from authgate.stores.session_secret import session_secret
 FORM_TTL = 600  # seconds a consent form stays usable
 COOKIE = "authgate_binding"
 _VERSION = 1
+# The request's fields that are tuples (JSON gives them back as lists).
+_TUPLES = ("scopes", "acr_values", "essential_acr")
 
 
 class FormStateInvalid(Exception):
@@ -81,7 +83,7 @@ def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[Aut
     try:
         payload: dict[str, Any] = json.loads(data)
         req = payload["req"]
-        request = AuthorizationRequest(**{**req, "scopes": tuple(req["scopes"])})
+        request = AuthorizationRequest(**{**req, **{k: tuple(req[k]) for k in _TUPLES if k in req}})
         expires, nonce = int(payload["exp"]), str(payload["nonce"])
     except (ValueError, KeyError, TypeError):
         raise FormStateInvalid("form state of an unknown version") from None
@@ -92,6 +94,36 @@ def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[Aut
     if not csrf_matches(csrf, binding, nonce):
         raise FormStateInvalid("CSRF token does not match this browser")
     return request, nonce
+
+
+def form_state(request: AuthorizationRequest, cookie_headers: list[str], secure: bool) -> tuple[str, str, str | None]:
+    """(blob, CSRF token, Set-Cookie of a new binding or None) for a page that posts `request` back."""
+    binding = binding_from(cookie_headers)
+    blob, nonce = seal(request)
+    new = binding is None
+    binding = new_binding() if binding is None else binding
+    return blob, csrf_token(binding, nonce), binding_cookie(binding, secure) if new else None
+
+
+def seal_state(purpose: bytes, payload: dict[str, Any], ttl: int) -> str:
+    """A step's own state (a second-factor step's ticket): `payload`, an expiry, HMAC-signed under `purpose`."""
+    data = json.dumps({**payload, "exp": clock.seconds() + ttl}, separators=(",", ":"), sort_keys=True).encode()
+    return f"{base64url.encode(data)}.{base64url.encode(_mac(purpose, data))}"
+
+
+def open_state(purpose: bytes, token: str) -> dict[str, Any]:
+    """The payload of a state sealed under `purpose` and not expired; FormStateInvalid otherwise."""
+    try:
+        data_part, mac_part = token.split(".")
+        data, mac = base64url.decode(data_part), base64url.decode(mac_part)
+    except ValueError:
+        raise FormStateInvalid("malformed step state") from None
+    if len(token) > 8192 or not hmac.compare_digest(mac, _mac(purpose, data)):
+        raise FormStateInvalid("step state signature does not verify")
+    payload: dict[str, Any] = json.loads(data)
+    if int(payload["exp"]) <= clock.seconds():
+        raise FormStateInvalid("step state expired")
+    return payload
 
 
 def binding_cookie(value: str, secure: bool) -> str:

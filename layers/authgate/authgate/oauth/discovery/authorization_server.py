@@ -35,7 +35,7 @@ CLAIMS_SUPPORTED = ("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "ac
 # Spelled out so this module imports no authorization code; a test keeps them equal to
 # oauth.authorization.openid_request's.
 PROMPT_VALUES = ("none", "login", "consent")
-ACR_VALUES = ("password",)
+ACR_VALUES = ("password", "mfa")
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 # RFC 7523 2.1 with an ID-JAG (draft-ietf-oauth-identity-assertion-authz-grant; MCP Enterprise-Managed
 # Authorization), announced by its grant profile.

@@ -1,0 +1,121 @@
+"""A person's one-time code (TOTP, RFC 6238) on the account page: set it up, see the recovery codes once, remove it.
+
+Every action needs the account page's own sign-in, which lasts 10 minutes from the password
+(account_page.COOKIE_TTL): an enrolment or a removal is always made within 10 minutes of a password
+sign-in. Setting up shows a new secret as a QR code (an inline SVG drawn on the server) and in text,
+kept pending until a first right code confirms it (stores.user_factors); the ten recovery codes are
+shown once. A person who has a one-time code sets up no other before removing it, and removing it
+takes a right code (or a recovery code) through the account's throttle (UserStore.attempt), so a
+password alone never takes a second factor away. Forms are CSRF-protected as every account form.
+"""
+
+from __future__ import annotations
+
+import html
+from string import Template
+from urllib.parse import urlsplit
+
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.issuer import base_url
+from authgate.oauth.authorization.account_forms import csrf_fields, page
+from authgate.stores.user_factors import UserFactorStore
+from authgate.users import totp
+from authgate.users.errors import NoPendingEnrolment
+
+ACTIONS = ("totp_start", "totp_confirm", "totp_remove")
+WRONG_CODE = "The code is incorrect or was used already, or this account is temporarily locked."
+EXPIRED = "The set-up expired or was started again elsewhere: start it again."
+REMOVED = "The one-time code and its recovery codes were removed."
+ENROLLED_ALREADY = "A one-time code is set up already: remove it before setting up another."
+
+_NONE = Template("""<h2>Second factor</h2>
+<p>No one-time code is set up. With one, signing in asks for a code from an authenticator app after the password.</p>
+<form method="post" action="account">
+<input type="hidden" name="action" value="totp_start">
+$csrf
+<div class="actions">
+<button type="submit">Set up a one-time code</button>
+</div>
+</form>""")
+_HELD = Template("""<h2>Second factor</h2>
+<p>A one-time code is set up; $left recovery codes are left.</p>
+<form method="post" action="account" autocomplete="off">
+<input type="hidden" name="action" value="totp_remove">
+$csrf
+<label for="remove_code">A code from your authenticator app, or a recovery code</label>
+<input id="remove_code" name="code" type="text" autocomplete="one-time-code" maxlength="64" required>
+<div class="actions">
+<button type="submit">Remove the one-time code</button>
+</div>
+</form>""")
+_ENROL = Template("""<p>Scan this QR code with an authenticator app, or type the key below into it, then enter the
+six-digit code it shows.</p>
+$message
+<figure class="qr">$svg</figure>
+<p>Key: <code class="totp-secret">$secret</code></p>
+$form""")
+_CONFIRM = Template("""<form method="post" action="account" autocomplete="off">
+<input type="hidden" name="action" value="totp_confirm">
+$csrf
+<label for="code">Code</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="16" required autofocus>
+<div class="actions">
+<button type="submit">Confirm</button>
+</div>
+</form>""")
+_CODES = Template("""<p class="message" role="status">Your one-time code is set up. Keep these ten recovery codes somewhere
+safe: each signs you in once if you lose your authenticator app. They are shown only now.</p>
+<ul class="recovery-codes">
+$codes
+</ul>
+<p><a href="account">Back to your account</a></p>""")
+
+
+def section(tenant_id: str, username: str, csrf: str) -> str:
+    """The account page's second-factor section, its forms carrying the page's CSRF fields."""
+    factors = UserFactorStore().factors(tenant_id, username)
+    if factors is not None and factors.totp:
+        return _HELD.substitute(csrf=csrf, left=factors.recovery_codes_left)
+    return _NONE.substitute(csrf=csrf)
+
+
+def act(request: Request, tenant_id: str, username: str, fields: dict[str, str]) -> Response | str:
+    """One of ACTIONS: a page of its own (the QR code, the recovery codes), or the message for the account page."""
+    store = UserFactorStore()
+    action, code = fields.get("action"), fields.get("code", "").strip()[:64]
+    if action == "totp_start":
+        factors = store.factors(tenant_id, username)
+        if factors is not None and factors.totp:
+            return ENROLLED_ALREADY
+        secret = store.start_totp(tenant_id, username)
+        return _enrol_page(request, username, secret)
+    if action == "totp_confirm":
+        try:
+            codes = store.confirm_totp(tenant_id, username, code) if code else None
+        except NoPendingEnrolment:
+            return EXPIRED
+        if codes is None:
+            return _enrol_page(request, username, None, WRONG_CODE)
+        items = "\n".join(f"<li><code>{html.escape(c)}</code></li>" for c in codes)
+        return page("Your recovery codes", _CODES.substitute(codes=items))
+    verify = store.verify_totp if totp.normalized(code) is not None else store.verify_recovery_code
+    if not code or not verify(tenant_id, username, code).ok:
+        return WRONG_CODE
+    store.remove_totp(tenant_id, username)
+    return REMOVED
+
+
+def _enrol_page(request: Request, username: str, secret: str | None, message: str = "") -> Response:
+    """The set-up page: the QR code and key of a new secret, or (after a wrong code) the code field alone."""
+    csrf, cookie = csrf_fields(request)
+    form = _CONFIRM.substitute(csrf=csrf)
+    shown = f'<p class="message" role="alert">{html.escape(message)}</p>' if message else ""
+    if secret is None:
+        return page("Set up a one-time code", f"{shown}\n<p>Enter the next code your app shows, or "
+                                              f'<a href="account">start again</a>.</p>\n{form}', cookie)
+    issuer = urlsplit(base_url(request)).hostname or "authgate"
+    uri = totp.provisioning_uri(secret, account=username, issuer=issuer)
+    grouped = " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))
+    return page("Set up a one-time code", _ENROL.substitute(message=shown, svg=totp.qr_svg(uri),
+                                                             secret=html.escape(grouped), form=form), cookie)

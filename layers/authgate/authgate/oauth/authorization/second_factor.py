@@ -1,0 +1,243 @@
+"""The second factor of a sign-in: when a request needs `mfa`, the step that asks for it (docs/strong-authentication.md).
+
+What a request needs (`required`): `mfa` when its tenant requires it for every sign-in, when the
+essential `acr` claim allows only `mfa` (OIDC Core 5.5.1.1), or when `mfa` is the first value of
+`acr_values` this server performs (OIDC Core 3.1.2.1, voluntary; RFC 9470 4); otherwise
+`password`. What a session lacks (`missing`): nothing when its acr already satisfies it; a
+one-time code (TOTP or recovery code) when the user holds a confirmed TOTP secret; an inline TOTP
+enrolment when the tenant requires mfa (forced enrolment); otherwise `mfa` cannot be met:
+`unmet_authentication_requirements` when it was essential (OpenID Connect Core Unmet
+Authentication Requirements 1.0), and the sign-in stays at `password` when it was voluntary
+(OIDC Core 5.5.1.1: a voluntary acr may go unmet; the ID token's acr says what was done).
+
+The step follows a password sign-in's session (opened at `password`, its cookie set): its ticket is
+sealed (sealed_form.seal_state, a purpose label of its own), lives 5 minutes and is bound to the
+session's secret (its hash) and to the form's CSRF token. A code given through it raises the session
+(stores.sessions.raised): the old secret's record is deleted on the condition it still exists and the
+session gets a new secret with the same sid, so the ticket opens nothing afterwards (single use)
+and a secret known before the step is worthless (session fixation). The new `auth_time` is the
+step's time when the password was given at most FRESH_PASSWORD seconds before (identity-design:
+a fresh step-up satisfies max_age), else the password's. Every code is checked through the account's
+throttle (UserStore.attempt): wrong codes count toward its lock as wrong passwords do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from string import Template
+from typing import Literal, NamedTuple
+from urllib.parse import urlsplit
+
+from authgate import clock
+from authgate.errors import ApiError
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.oauth.authorization import account_forms, sealed_form, session_cookie
+from authgate.oauth.authorization.request import AuthorizationRequest
+from authgate.sessions.model import Session
+from authgate.stores.sessions import SessionStore
+from authgate.stores.tenants import TenantStore
+from authgate.stores.user_factors import UserFactorStore
+from authgate.tenants.model import Tenant
+from authgate.users import totp
+from authgate.users.assurance import MFA, PASSWORD, assurance_of, satisfies
+from authgate.users.errors import NoPendingEnrolment
+
+STEP_TTL = 300
+# A password given this recently makes a second factor's time the sign-in's auth_time (identity-design).
+FRESH_PASSWORD = 300
+_PURPOSE = b"second-factor"
+MAX_CODE = 64
+WRONG_CODE = ("The code is incorrect or was used already, or this account is temporarily locked after repeated "
+              "failed attempts. Check it and try again in a moment.")
+MISSING_CODE = "Enter the code, then choose Continue."
+UNMET = ("This request needs a sign-in with a second factor (acr mfa), and this account has none; set one up on "
+         "the account page, or ask without an essential acr.")
+# OpenID Connect Core 3.1.2.6: why prompt=none cannot be honoured here.
+PROMPT_NONE_CODE = "The user must sign in with a second factor, and prompt=none forbids asking them to."
+PROMPT_NONE_ENROL = "The user must set up a second factor, and prompt=none forbids asking them to."
+
+Kind = Literal["code", "enrol"]
+
+
+class StepInvalid(Exception):
+    """A second-factor ticket that is missing, altered, expired, used already, or of another session."""
+
+
+class Outcome(NamedTuple):
+    """A posted step: the session raised (its new cookie secret and record), or the message to show it again with."""
+
+    kind: Kind
+    # The consent decision was made on the password form already: the code follows at once.
+    approved: bool
+    raised: tuple[str, Session] | None = None
+    message: str = ""
+    # An enrolment's pending secret, to show the same QR code again after a wrong code.
+    secret: str | None = None
+    # A confirmed enrolment's recovery codes, shown once.
+    recovery: tuple[str, ...] = ()
+
+
+def required(auth: AuthorizationRequest, tenant: Tenant) -> tuple[str, bool]:
+    """(acr the request needs, whether it is essential): see the module's docstring."""
+    if tenant.require_mfa:
+        return MFA, True
+    if auth.essential_acr and PASSWORD not in auth.essential_acr:
+        return MFA, True
+    return (MFA if auth.acr_values[:1] == (MFA,) else PASSWORD), False
+
+
+def missing(auth: AuthorizationRequest, tenant: Tenant, session: Session) -> Kind | None:
+    """The step `session` lacks for `auth`, or None; unmet_authentication_requirements when `mfa` is essential
+    and can be neither given nor enrolled (one GetItem of the user's factors, only below the level)."""
+    if not tenant.tenant_id:
+        tenant = TenantStore().get(session.tenant_id) or tenant
+    acr, essential = required(auth, tenant)
+    if satisfies(session.acr, acr):
+        return None
+    factors = UserFactorStore().factors(session.tenant_id, session.username)
+    if factors is not None and factors.totp:
+        return "code"
+    if tenant.require_mfa:
+        return "enrol"
+    if essential:
+        raise ApiError("unmet_authentication_requirements", UNMET)
+    return None
+
+
+def refuse_prompt_none(kind: Kind) -> ApiError:
+    """prompt=none and a step to show: login_required (a second factor) or interaction_required (enrolment)."""
+    if kind == "enrol":
+        return ApiError("interaction_required", PROMPT_NONE_ENROL)
+    return ApiError("login_required", PROMPT_NONE_CODE)
+
+
+def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str, redirect_origin: str,
+         issuer: str, approved: bool, message: str = "", secret: str | None = None) -> Response:
+    """The step's page; an enrolment starts (or, shown again, keeps) a pending TOTP secret."""
+    if kind == "enrol" and secret is None:
+        secret = UserFactorStore().start_totp(session.tenant_id, session.username)
+    ticket = sealed_form.seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
+                                               "c": _digest(csrf), **({"s": secret} if secret else {})}, STEP_TTL)
+    e = html.escape
+    if kind == "enrol" and secret is not None:
+        uri = totp.provisioning_uri(secret, account=session.username, issuer=urlsplit(issuer).hostname or "authgate")
+        grouped = " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))
+        intro = _ENROL.substitute(svg=totp.qr_svg(uri), secret=e(grouped))
+        title = "Set up a second factor"
+    else:
+        intro = _CODE
+        title = "Second factor"
+    body = _STEP.substitute(intro=intro, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
+                            ticket=e(ticket),
+                            message=f'<p class="message" role="alert">{e(message)}</p>' if message else "")
+    return account_forms.page(title, body, redirect_origin=redirect_origin)
+
+
+def session_of(request: Request) -> Session | None:
+    """The browser's live session whatever its tenant (a self-registered client's step has no tenant to ask)."""
+    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    return SessionStore().live(secret) if secret is not None else None
+
+
+def submitted(fields: dict[str, list[str]], session: Session) -> Outcome:
+    """What a posted step did: the session raised, or the message to show the step again with.
+
+    StepInvalid when the ticket does not hold for this form and this browser's session as it stands now."""
+    ticket, csrf = _one(fields, "factor_ticket"), _one(fields, "csrf")
+    try:
+        state = sealed_form.open_state(_PURPOSE, ticket)
+    except (sealed_form.FormStateInvalid, ValueError, KeyError, TypeError) as exc:
+        raise StepInvalid(str(exc)) from None
+    if state.get("h") != session.session_hash or state.get("c") != _digest(csrf):
+        raise StepInvalid("the step's session or form changed")
+    kind: Kind = "enrol" if state.get("k") == "enrol" else "code"
+    shown_again = Outcome(kind, bool(state.get("a")), secret=str(state["s"]) if state.get("s") else None)
+    code = _one(fields, "code").strip()[:MAX_CODE]
+    if not code:
+        return shown_again._replace(message=MISSING_CODE)
+    recovery: tuple[str, ...] = ()
+    store = UserFactorStore()
+    if kind == "enrol":
+        try:
+            confirmed = store.confirm_totp(session.tenant_id, session.username, code)
+        except NoPendingEnrolment:
+            raise StepInvalid("the enrolment expired or was replaced") from None
+        if confirmed is None:
+            return shown_again._replace(message=WRONG_CODE)
+        recovery = confirmed
+    else:
+        verify = store.verify_totp if totp.normalized(code) is not None else store.verify_recovery_code
+        if not verify(session.tenant_id, session.username, code).ok:
+            return shown_again._replace(message=WRONG_CODE)
+    raised = _raise(session)
+    if raised is None:
+        raise StepInvalid("the session was raised or ended meanwhile")
+    return shown_again._replace(raised=raised, recovery=recovery, secret=None)
+
+
+def recovery_codes_page(*, codes: tuple[str, ...], blob: str, csrf: str, approved: bool, client_name: str,
+                        redirect_origin: str) -> Response:
+    """The ten recovery codes of a new enrolment, shown once; the form continues to the client (the consent-only
+    form of the session, with the decision already made when it was)."""
+    e = html.escape
+    items = "\n".join(f"<li><code>{e(c)}</code></li>" for c in codes)
+    decision = '<input type="hidden" name="decision" value="approve">' if approved else ""
+    body = _RECOVERY.substitute(codes=items, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
+                                decision=decision)
+    return account_forms.page("Your recovery codes", body, redirect_origin=redirect_origin)
+
+
+def _raise(session: Session) -> tuple[str, Session] | None:
+    """The session raised by a one-time code (RFC 8176 2: otp) after its sign-in's methods."""
+    now = clock.seconds()
+    methods = frozenset(m for m in session.amr if m != "mfa") | {"otp"}
+    assurance = assurance_of(methods, now)
+    auth_time = now if now - session.auth_time <= FRESH_PASSWORD else session.auth_time
+    return SessionStore().raised(session, acr=assurance.acr, amr=assurance.amr, auth_time=auth_time)
+
+
+def _digest(value: str) -> str:
+    return hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _one(fields: dict[str, list[str]], name: str) -> str:
+    values = fields.get(name) or [""]
+    return values[0]
+
+
+_CODE = """<p>Enter the six-digit code from your authenticator app, or one of your recovery codes.</p>"""
+
+_ENROL = Template("""<p>Your organisation requires a second factor. Scan this QR code with an authenticator app,
+or type the key below into it, then enter the six-digit code it shows.</p>
+<figure class="qr">$svg</figure>
+<p>Key: <code class="totp-secret">$secret</code></p>""")
+
+_STEP = Template("""<p>To continue to <strong>$client_name</strong>, confirm it is you.</p>
+$intro
+$message
+<form method="post" action="authorize" autocomplete="off">
+<input type="hidden" name="request_blob" value="$request_blob">
+<input type="hidden" name="csrf" value="$csrf">
+<input type="hidden" name="factor_ticket" value="$ticket">
+<label for="code">Code</label>
+<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" maxlength="64" required autofocus>
+<div class="actions">
+<button type="submit">Continue</button>
+</div>
+</form>""")
+
+_RECOVERY = Template("""<p>Your second factor is set up. Keep these ten recovery codes somewhere safe: each signs you in once if
+you lose your authenticator app. They are shown only now.</p>
+<ul class="recovery-codes">
+$codes
+</ul>
+<form method="post" action="authorize">
+<input type="hidden" name="request_blob" value="$request_blob">
+<input type="hidden" name="csrf" value="$csrf">
+$decision
+<div class="actions">
+<button type="submit">Continue to $client_name</button>
+</div>
+</form>""")
