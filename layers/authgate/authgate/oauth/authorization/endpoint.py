@@ -77,6 +77,9 @@ PROMPT_NONE = {
     "consent_required": "The user has not approved these scopes for this client, and prompt=none forbids asking.",
 }
 
+# OpenID Connect Core 3.1.2.1 (id_token_hint): the person who signed in is not the one the client expects.
+HINT_MISMATCH = "The person who signed in is not the one the id_token_hint names."
+
 Fields = dict[str, list[str]]
 
 
@@ -144,8 +147,9 @@ def post_authorize(request: Request) -> Response:
     6. the decision: deny is access_denied;
     7. the credentials, through every sign-in throttle (sign_in); after an operator's password reset, the
        form choosing a new one, and its submission (oauth.authorization.password_change);
-    8. a self-registered client's tenant: the signed-in user's, whose policy and rules decide;
-    9. the code, bound to the request, and the 303 to the client."""
+    8. the person who signed in must be the one an id_token_hint names (OIDC Core 3.1.2.1), else login_required;
+    9. a self-registered client's tenant: the signed-in user's, whose policy and rules decide;
+    10. the code, bound to the request, and the 303 to the client."""
     fields = _posted_fields(request)
     if "request_blob" not in fields and ("client_id" in fields or "response_type" in fields):
         # OpenID Connect Core 3.1.2.1: the authorization endpoint MUST take the request by POST as well; a
@@ -172,6 +176,7 @@ def post_authorize(request: Request) -> Response:
         return _form(request, auth, client, tenant, again.message, username, fields)
     except _ChangeAgain as again:
         return _change_form(client, auth, fields, again.ticket, again.message)
+    _hinted_person(auth, signed_in)
     if not client.tenant_id:
         auth = _self_registered(request, client, auth, tenant_id)
     secret, session = open_session(auth.tenant_id, signed_in)
@@ -329,6 +334,17 @@ def _password_changed(client: Client, fields: Fields) -> tuple[LoginResult, str]
         raise ApiError("invalid_request", STALE_FORM, internal="no password change due")
     store.change_password(ticket.tenant_id, ticket.username, new)
     return LoginResult(True, "ok", subject=ticket.username, user_id=user.user_id), ticket.tenant_id
+
+
+def _hinted_person(auth: AuthorizationRequest, signed_in: LoginResult) -> None:
+    """OpenID Connect Core 3.1.2.1: "If the End-User identified by the ID Token is not the one logged in or
+    is not logged in by the request, ... it SHOULD return an error, such as login_required". No code, and no
+    session for the other person (node-oidc-provider likewise never completes a request whose
+    id_token_hint names someone else than the account signed in). login_hint stays a hint (3.1.2.1): it
+    fills the username field and decides nothing."""
+    if auth.hinted_sub is not None and signed_in.user_id != auth.hinted_sub:
+        _log("login_required", auth)
+        raise ApiError("login_required", HINT_MISMATCH)
 
 
 def _change_form(client: Client, auth: AuthorizationRequest, fields: Fields, ticket: str,
