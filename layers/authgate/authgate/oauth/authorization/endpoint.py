@@ -50,6 +50,7 @@ from authgate.oauth.authorization.request import (
     recheck,
     resolve_target,
     single,
+    tenant_read,
     validate,
 )
 from authgate.oauth.authorization.sign_in import account_of, open_session, sign_in
@@ -60,6 +61,7 @@ from authgate.oauth.resource_indicator import resolve
 from authgate.settings import get_settings
 from authgate.single_use.authentication import Authentication
 from authgate.single_use.errors import PushedRequestError
+from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.codes import CodeStore
 from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import TenantStore
@@ -119,14 +121,20 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
     params = _request_parameters(params, client)
     target = resolve_target(params, client, stage=get_settings().stage)
     _trust(request, target.redirect_uri, target.state)
-    tenant = _admitted_tenant(request, target.client)
+    # The client's tenant and the browser's session in one BatchGetItem (the session is used only after
+    # every check of the request below).
+    reads = BatchRead(operation="authorize.batch_get")
+    tenant_pending = tenant_read(reads, target.client)
+    session_pending = single_sign_on.session_read(reads, request, target.client)
+    reads.run()
+    tenant = _admitted_tenant(request, target.client, tenant_pending)
     auth = validate(params, target, tenant, base_url(request))
     check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
-    session = single_sign_on.current_session(request, target.client)
+    session, remembered = single_sign_on.checked_session(session_pending, target.client, auth)
     if session is None or single_sign_on.sign_in_needed(auth, session):
         _page_allowed(auth, "login_required")
         return _form(request, auth, target.client, tenant, username=auth.login_hint or "")
-    if single_sign_on.consent_needed(auth, session):
+    if single_sign_on.consent_needed(auth, remembered):
         _page_allowed(auth, "consent_required")
         return _form(request, auth._replace(sid=session.sid), target.client, tenant, signed_in_as=session.username)
     # Signed in and approved before: the code at once, no page (OpenID Connect Core 3.1.2.5).
@@ -400,10 +408,10 @@ def _trust(request: Request, redirect_uri: str, state: str | None) -> None:
     request.context.redirect = AuthorizationRedirect(redirect_uri, state)
 
 
-def _admitted_tenant(request: Request, client: Client) -> Tenant:
+def _admitted_tenant(request: Request, client: Client, prefetched: Pending | None = None) -> Tenant:
     """The tenant the client's requests are checked against (Tenant("") before a self-registered client's
-    user signs in), once its policy accepts the client."""
-    tenant = client_tenant(client)
+    user signs in), once its policy accepts the client (`prefetched`: read already in a batch)."""
+    tenant = client_tenant(client, prefetched)
     _admitted(request, client, tenant)
     return tenant
 
