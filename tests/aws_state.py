@@ -67,12 +67,13 @@ def client(service: str) -> Any:
 
 
 def create_tables() -> None:
-    """Every table of template.yaml, as the template declares it."""
+    """Every table and queue of template.yaml, as the template declares them."""
     from authgate_cli.local import template
 
     dynamodb = client("dynamodb")
     for definition in template.table_definitions().values():
         dynamodb.create_table(**definition["create"])
+    template.create_queues(client("sqs"))
 
 
 def seeded(name: str, seed: Callable[[], None]) -> None:

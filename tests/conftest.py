@@ -72,7 +72,7 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     from authgate_cli.local.atomic import make_dynamodb_atomic
 
     make_dynamodb_atomic()
-    for name, value in template.table_environment().items():
+    for name, value in {**template.table_environment(), **template.queue_environment()}.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("AUTHGATE_ISSUER", ISSUER)
     monkeypatch.setenv("AUTHGATE_STAGE", "local")

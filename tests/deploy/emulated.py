@@ -196,6 +196,8 @@ class DeployedStack:
                 attrs[f"{logical}.Arn"] = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{physical}"
             elif kind == "AWS::Logs::LogGroup":
                 attrs[f"{logical}.Arn"] = f"arn:aws:logs:{REGION}:{ACCOUNT}:log-group:{physical}:*"
+            elif kind == "AWS::SQS::Queue":  # moto's physical id is the queue's URL
+                attrs[f"{logical}.Arn"] = f"arn:aws:sqs:{REGION}:{ACCOUNT}:{physical.rsplit('/', 1)[-1]}"
             elif kind == "AWS::IAM::Role":
                 # The principal a KMS key's policy names (the rotation function's environment).
                 attrs[f"{logical}.Arn"] = f"arn:aws:iam::{ACCOUNT}:role/{physical}"

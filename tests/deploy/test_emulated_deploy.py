@@ -121,6 +121,14 @@ def read_back(stack: DeployedStack) -> dict[str, str]:
         elif kind == "AWS::SecretsManager::Secret":
             tags = c("secretsmanager").describe_secret(SecretId=pid)["Tags"]
             assert {"Key": "authgate-stack", "Value": stack.name} in tags
+        elif kind == "AWS::SQS::Queue":
+            attributes = c("sqs").get_queue_attributes(QueueUrl=pid, AttributeNames=["All"])["Attributes"]
+            assert attributes["QueueArn"].endswith(pid.rsplit("/", 1)[-1])
+        elif kind == "AWS::Lambda::EventSourceMapping":
+            # The deliver function consumes the deliveries queue (authgate.deliveries).
+            mapping = c("lambda").get_event_source_mapping(UUID=pid)
+            queue = physical["DeliveriesQueue"].rsplit("/", 1)[-1]
+            assert mapping["EventSourceArn"].endswith(f":{queue}")
         elif kind == "Custom::SigningKeys":
             pass  # its effect is checked below: the keys exist
         else:

@@ -116,6 +116,9 @@ def local_world(source: dict[str, Any] | None = None) -> World:
         if resource["Type"] == "AWS::DynamoDB::Table":
             refs[name] = name
             attrs[f"{name}.Arn"] = f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{name}"
+        elif resource["Type"] == "AWS::SQS::Queue":  # named by logical id too (authgate_cli.local.template)
+            refs[name] = f"https://sqs.{REGION}.amazonaws.com/{ACCOUNT}/{name}"
+            attrs[f"{name}.Arn"] = f"arn:aws:sqs:{REGION}:{ACCOUNT}:{name}"
     return World(stack="local", refs=refs, attrs=attrs)
 
 

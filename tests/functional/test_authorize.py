@@ -292,7 +292,8 @@ def test_user_denies_is_access_denied(browser: Browser) -> None:
 
 
 def test_storage_throttling_is_temporarily_unavailable(browser: Browser) -> None:
-    with dynamodb_fault("TenantsTable", throttle=True):
+    # The tenant is read with the browser's session in one BatchGetItem (oauth.authorization.single_sign_on).
+    with dynamodb_fault("TenantsTable", throttle=True, operation="BatchGetItem"):
         result = browser.get(web_params())
     redirect = redirect_of(result)
     assert redirect.params["error"] == ["temporarily_unavailable"]
@@ -312,7 +313,7 @@ def test_storage_throttling_on_code_creation_is_temporarily_unavailable(browser:
 
 
 def test_unexpected_failure_is_server_error(browser: Browser) -> None:
-    with dynamodb_fault("TenantsTable", throttle=False):
+    with dynamodb_fault("TenantsTable", throttle=False, operation="BatchGetItem"):
         result = browser.get(web_params())
     assert_error_redirect(result, "server_error", "An unexpected error occurred.")
 
@@ -436,7 +437,8 @@ class dynamodb_fault:
         import json
 
         body = params.get("body") or b"{}"
-        if json.loads(body.decode() if isinstance(body, bytes) else body).get("TableName") != self.table:
+        request = json.loads(body.decode() if isinstance(body, bytes) else body)
+        if request.get("TableName") != self.table and self.table not in request.get("RequestItems", {}):
             return None
         if not self.throttle:
             raise RuntimeError("simulated unexpected failure")

@@ -3,51 +3,13 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
 
 from authgate.clock import ManualClock
 from authgate_cli.local.events import HttpRequest, build_event
-from tests.demo import ISSUER
 from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of, web_params
-
-ALICE = "usr_demoalice0000000000000"
-BACK = "http://127.0.0.1:8765/"
-CLEARED = "authgate_session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0"
-
-
-def signed_in(browser: Browser) -> Any:
-    from authgate.stores.sessions import SessionStore
-
-    secret, session = SessionStore().create(tenant_id="demo", user_id=ALICE, username="alice", acr="password",
-                                            amr=("pwd",), generation=0)
-    browser.get(web_params())  # the browser's binding cookie
-    browser.cookie = f"{browser.cookie}; authgate_session={secret}"
-    return session
-
-
-def hint(session: Any = None, *, sub: str = ALICE, client_id: str = "demo-web") -> str:
-    from authgate.oauth.token.id_token import issue_id_token
-    from authgate.single_use.authentication import Authentication
-
-    return issue_id_token(issuer=ISSUER, client_id=client_id, access_token="at",
-                          authentication=Authentication(user_id=sub, auth_time=1, sid=session.sid if session else ""))
-
-
-def logout(browser: Browser, params: list[tuple[str, str]], method: str = "GET") -> dict[str, Any]:
-    headers = [("Host", "127.0.0.1:3000"), ("Accept", "text/html")]
-    if browser.cookie:
-        headers.append(("Cookie", browser.cookie))
-    if method == "POST":
-        request = HttpRequest("POST", "/oauth/logout", "",
-                              headers + [("Content-Type", "application/x-www-form-urlencoded")],
-                              urlencode(params).encode())
-    else:
-        request = HttpRequest("GET", "/oauth/logout", urlencode(params), headers)
-    result = browser.invoke("authorize", build_event(request, resource="/oauth/logout", path_params=None))
-    browser.keep_cookies(result)
-    return result
+from tests.functional.logout_support import ALICE, BACK, CLEARED, hint, logout, signed_in
 
 
 def live(session: Any) -> bool:

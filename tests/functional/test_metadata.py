@@ -56,6 +56,8 @@ def test_metadata_document(aws: None, invoke, path: str) -> None:  # type: ignor
         "acr_values_supported": ["password", "mfa"],
         "prompt_values_supported": ["none", "login", "consent"],
         "frontchannel_logout_supported": False,
+        "backchannel_logout_supported": True,
+        "backchannel_logout_session_supported": True,
         "revocation_endpoint_auth_methods_supported": methods,
         "introspection_endpoint_auth_methods_supported": methods,
         "revocation_endpoint_auth_signing_alg_values_supported": algorithms,

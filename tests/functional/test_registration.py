@@ -108,6 +108,17 @@ def test_a_token_of_another_client_is_invalid_token(dcr: None, invoke: Invoke) -
                                  "loopback address, or a private-use scheme such as com.example.app (RFC 8252 7).")),
     ({"post_logout_redirect_uris": "https://app.example/bye"}, 400, "invalid_client_metadata",
      "invalid_client_metadata", "post_logout_redirect_uris must be a non-empty array of URIs."),
+    # Back-Channel Logout 1.0 2.2: https (loopback only where the stack allows it), no fragment.
+    ({"backchannel_logout_uri": "http://app.example/bcl"}, 400, "invalid_client_metadata",
+     "invalid_client_metadata", "backchannel_logout_uri must be an https URL."),
+    ({"backchannel_logout_uri": "https://127.0.0.1:9/bcl"}, 400, "invalid_client_metadata",
+     "invalid_client_metadata", "backchannel_logout_uri must not point at loopback on this stack."),
+    ({"backchannel_logout_uri": "https://app.example/bcl#x"}, 400, "invalid_client_metadata",
+     "invalid_client_metadata", "backchannel_logout_uri must not have a fragment (Back-Channel Logout 1.0 2.2)."),
+    ({"backchannel_logout_uri": ["https://app.example/bcl"]}, 400, "invalid_client_metadata",
+     "invalid_client_metadata", "backchannel_logout_uri must be a string."),
+    ({"backchannel_logout_session_required": "yes"}, 400, "invalid_client_metadata",
+     "invalid_client_metadata", "backchannel_logout_session_required must be true or false."),
 ])
 def test_refused_metadata(dcr: None, invoke: Invoke, members: dict[str, Any], status: int, error: str, code: str,
                           description: str) -> None:
@@ -127,6 +138,21 @@ def test_a_registration_states_where_sign_out_may_return(dcr: None, invoke: Invo
     client = ClientStore().get(body["client_id"], any_environment=True)
     assert client is not None and client.post_logout_redirect_uris == (back,)
     assert "post_logout_redirect_uris" not in body_of(register(invoke))
+
+
+def test_a_registration_states_where_logout_tokens_go(dcr: None, invoke: Invoke) -> None:
+    """OpenID Connect Back-Channel Logout 1.0 2.2: backchannel_logout_uri and _session_required kept and echoed."""
+    from authgate.stores.clients import ClientStore
+
+    uri = "https://app.example/backchannel?tenant=a"
+    result = register(invoke, backchannel_logout_uri=uri, backchannel_logout_session_required=True)
+    body = body_of(result)
+    assert result["statusCode"] == 201
+    assert (body["backchannel_logout_uri"], body["backchannel_logout_session_required"]) == (uri, True)
+    client = ClientStore().get(body["client_id"], any_environment=True)
+    assert client is not None and (client.backchannel_logout_uri, client.backchannel_logout_session_required) == (
+        uri, True)
+    assert "backchannel_logout_uri" not in body_of(register(invoke))
 
 
 def test_off_by_default(invoke: Invoke, browser: Browser) -> None:

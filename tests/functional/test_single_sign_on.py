@@ -226,6 +226,26 @@ def test_an_id_token_hint_of_someone_else_is_not_served_by_this_session(clock: M
     assert [i["name"] for i in page.inputs] == ["request_blob", "csrf", "username", "password"]
 
 
+@pytest.mark.slow
+def test_signing_in_as_someone_else_than_the_id_token_hint_names_is_login_required(clock: ManualClock,
+                                                                                  browser: Browser) -> None:
+    """OIDC Core 3.1.2.1: the hint names bob; alice signs in on the form it showed. No code and no session:
+    an error redirect, login_required. A login_hint naming someone else only fills the username field."""
+    from authgate.stores.sessions import SessionStore
+
+    page = page_of(browser.get(web_params(scope=SCOPE, id_token_hint=id_token_of("usr_demobob000000000000000"),
+                                          login_hint="bob")))
+    assert [i.get("value", "") for i in page.inputs if i["name"] == "username"] == ["bob"]
+    result = browser.submit(page)
+    assert_error(result, "login_required", "The person who signed in is not the one the id_token_hint names.",
+                 status=303)
+    assert "Set-Cookie" not in headers_of(result)
+    assert SessionStore().of_user("demo", ALICE) == []
+    # With no id_token_hint, the same login_hint is only a hint: alice gets her code.
+    page = page_of(browser.get(web_params(scope=SCOPE, login_hint="bob")))
+    assert sorted(redirect_of(browser.submit(page)).params) == ["code", "iss", "state"]
+
+
 def test_an_id_token_hint_this_server_did_not_sign_is_invalid_request(clock: ManualClock,
                                                                        browser: Browser) -> None:
     signed_in(browser)

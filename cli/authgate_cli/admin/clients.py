@@ -29,8 +29,9 @@ from authgate_cli.admin import arguments, target
 
 def _registration(args: argparse.Namespace, client_type: str, redirect_uris: list[str] | tuple[str, ...],
                   grants: list[str] | tuple[str, ...], current_keys: tuple[dict[str, Any], ...] = (),
-                  current_method: str = "") -> dict[str, Any]:
-    """The authentication and profile attributes the arguments ask for, checked (RFC 7591 2)."""
+                  current_method: str = "", allow_loopback: bool = True) -> dict[str, Any]:
+    """The authentication and profile attributes the arguments ask for, checked (RFC 7591 2). `allow_loopback`:
+    whether the target stack takes a loopback backchannel_logout_uri (before the stack is known, syntax only)."""
     keys = arguments.jwks(args.jwks) if getattr(args, "jwks", None) else current_keys
     method = getattr(args, "auth_method", None) or current_method
     profile = getattr(args, "profile", None)
@@ -47,6 +48,7 @@ def _registration(args: argparse.Namespace, client_type: str, redirect_uris: lis
         for uri in logout_uris:
             arguments.redirect_uri(uri)
         out["post_logout_redirect_uris"] = tuple(dict.fromkeys(logout_uris))
+    out.update(_backchannel_logout(args, allow_loopback))
     if profile is not None:
         out["profile"] = "" if profile == "none" else profile
     if profile == "fapi2":
@@ -54,6 +56,32 @@ def _registration(args: argparse.Namespace, client_type: str, redirect_uris: lis
     if getattr(args, "require_par", None) is not None or profile == "fapi2":
         out["require_pushed_authorization_requests"] = profile == "fapi2" or bool(args.require_par)
     return out
+
+
+def _backchannel_logout(args: argparse.Namespace, allow_loopback: bool) -> dict[str, Any]:
+    """--backchannel-logout-uri ("" removes it on update) and --backchannel-logout-session-required
+    (OpenID Connect Back-Channel Logout 1.0 2.2), checked as dynamic registration checks them."""
+    from authgate.clients.backchannel_logout import uri_problem
+
+    out: dict[str, Any] = {}
+    uri = getattr(args, "backchannel_logout_uri", None)
+    if uri:
+        problem = uri_problem(uri, allow_loopback=allow_loopback)
+        if problem:
+            raise arguments.InvalidInput(problem.replace("backchannel_logout_uri", "--backchannel-logout-uri", 1))
+    if uri is not None:
+        out["backchannel_logout_uri"] = uri
+    required = getattr(args, "backchannel_logout_session_required", None)
+    if required is not None:
+        out["backchannel_logout_session_required"] = required
+    return out
+
+
+def _loopback_allowed() -> bool:
+    """Whether the stack now targeted takes loopback URLs (the local stack's development exception)."""
+    from authgate.settings import get_settings
+
+    return get_settings().allow_loopback_client_metadata
 
 
 def check_create(args: argparse.Namespace) -> None:
@@ -98,7 +126,10 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
             client_type=args.type, redirect_uris=args.redirect_uri, grant_types=args.grant, scopes=args.scope,
             error_format=args.error_format, requires_admin_approval=args.requires_admin_approval,
             resource_scopes=arguments.with_grants((), grants),
-            **_registration(args, args.type, args.redirect_uri, args.grant))
+            **_registration(args, args.type, args.redirect_uri, args.grant, allow_loopback=_loopback_allowed()))
+    except arguments.InvalidInput as exc:
+        sys.stderr.write(f"authgate clients: {exc}\n")
+        return 2
     except ClientExists:
         sys.stderr.write(f"authgate clients: client {args.client_id!r} already exists\n")
         return 1
@@ -130,7 +161,7 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
             arguments.client_grants(grants, client.client_type, client.redirect_uris)
             arguments.served_grants(grants)
         changes = _registration(args, client.client_type, client.redirect_uris, grants or client.grant_types,
-                                client.jwks, client.token_endpoint_auth_method)
+                                client.jwks, client.token_endpoint_auth_method, _loopback_allowed())
         if grants:
             changes["grant_types"] = tuple(dict.fromkeys(grants))
         grants = _grants(args)
@@ -288,6 +319,11 @@ def register(subparsers: Any) -> None:
         action.add_argument("--post-logout-redirect-uri", action="append", default=[], metavar="URI",
                             help="where sign-out may send the browser back (OpenID Connect RP-Initiated Logout "
                                  "1.0; repeat; update: replaces the list)")
+        action.add_argument("--backchannel-logout-uri", metavar="URL",
+                            help="where authgate POSTs a logout token when a session the client took part in "
+                                 "ends (OpenID Connect Back-Channel Logout 1.0; https; update: \"\" removes it)")
+        action.add_argument("--backchannel-logout-session-required", action=argparse.BooleanOptionalAction,
+                            default=None, help="the client needs sid in every logout token")
         action.add_argument("--require-par", action=argparse.BooleanOptionalAction, default=None,
                             help="authorization requests must be pushed to /oauth/par (RFC 9126)")
         action.add_argument("--resource-scopes", action="append", default=[], metavar='"RESOURCE=SCOPES"',

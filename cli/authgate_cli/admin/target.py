@@ -164,6 +164,8 @@ def environment_from(outputs: Mapping[str, str], params: Mapping[str, str]) -> d
                 env[name] = outputs[f"{ref}Name"]
             elif f"{ref}Arn" in outputs:
                 env[name] = outputs[f"{ref}Arn"]
+            elif f"{ref}Url" in outputs:
+                env[name] = outputs[f"{ref}Url"]
             elif ref in tables:
                 missing.append(f"{ref}Name")
     if "Issuer" in outputs:

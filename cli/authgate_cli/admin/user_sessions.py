@@ -3,7 +3,8 @@
 `sessions` lists the user's live sessions (sid, when and how the user signed in, the clients that
 got a code in it); `revoke-sessions` ends them all at once: the user's `sessions_valid_after`
 moves to now, so no session or sign-in from before counts any more, and each session item is
-deleted. Both take --tenant and --username as `users create` does, act on the local stack or a
+deleted, and each client of them that registered a backchannel_logout_uri is sent a logout
+token (OpenID Connect Back-Channel Logout 1.0; authgate.deliveries). Both take --tenant and --username as `users create` does, act on the local stack or a
 deployed one, and print JSON with --json.
 """
 
@@ -30,19 +31,33 @@ def _view(session: Any) -> dict[str, Any]:
             "expires_at": session.expires_at, "clients": list(session.clients)}
 
 
-def list_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    """The user's live sessions, oldest first."""
+def live_sessions(tenant: str, user: Any) -> list[Any]:
+    """The user's sessions that still count (live, and not ended since they began: users.model.User.admits)."""
     from authgate import clock
     from authgate.stores.sessions import SessionStore
+
+    now = clock.seconds()
+    return [s for s in SessionStore().of_user(tenant, user.user_id)
+            if s.live(now) and user.admits(s.user_id, s.generation, s.auth_time)] if user.user_id else []
+
+
+def announce_ended(sessions: list[Any]) -> int:
+    """Queue a back-channel logout token for each client of `sessions`, which just ended (BCL 2.5)."""
+    from authgate.deliveries.backchannel_logout import announce
+    from authgate.settings import get_settings
+
+    return announce(sessions, get_settings().issuer) if sessions else 0
+
+
+def list_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    """The user's live sessions, oldest first."""
     from authgate.stores.users import UserStore
 
     user = UserStore().get(args.tenant, args.username)
     if user is None or not user.user_id:
         sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
         return 1
-    now = clock.seconds()
-    sessions = [s for s in SessionStore().of_user(args.tenant, user.user_id)
-                if s.live(now) and user.admits(s.user_id, s.generation, s.auth_time)]
+    sessions = live_sessions(args.tenant, user)
     if args.json:
         out.write(json.dumps([_view(s) for s in sessions], indent=2) + "\n")
         return 0
@@ -63,6 +78,7 @@ def revoke_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     users = UserStore()
     user = users.get(args.tenant, args.username)
     now = clock.seconds()
+    counted = live_sessions(args.tenant, user) if user is not None else []
     if user is None or not user.user_id or not users.end_sessions(args.tenant, args.username, now):
         sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
         return 1
@@ -70,6 +86,7 @@ def revoke_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     ended = store.of_user(args.tenant, user.user_id)
     for session in ended:
         store.end(session.session_hash)
+    announce_ended(counted)
     if args.json:
         out.write(json.dumps({"tenant": args.tenant, "username": args.username, "sessions_ended": len(ended),
                               "sessions_valid_after": now}, indent=2) + "\n")

@@ -189,13 +189,20 @@ def update_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         UserStore())
 
 
-def _change(args: argparse.Namespace, out: IO[str], what: str, change: Callable[[Any], Any], store: Any) -> int:
+def _change(args: argparse.Namespace, out: IO[str], what: str, change: Callable[[Any], Any], store: Any,
+            *, ends_sessions: bool = False) -> int:
+    """Apply `change`; when it `ends_sessions`, the clients of the sessions that counted until now are sent
+    back-channel logout tokens (authgate_cli.admin.user_sessions.announce_ended)."""
     from authgate.users.errors import UserNotFound
+    from authgate_cli.admin.user_sessions import announce_ended, live_sessions
 
+    before = store.get(args.tenant, args.username) if ends_sessions else None
+    ended = live_sessions(args.tenant, before) if before is not None else []
     try:
         user = change(store)
     except UserNotFound:
         return _unknown(args)
+    announce_ended(ended)
     return _done(args, user, out, what)
 
 
@@ -203,7 +210,7 @@ def disable_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.stores.users import UserStore
 
     return _change(args, out, "disabled (its sessions and refresh tokens end now)",
-                   lambda store: store.set_disabled(args.tenant, args.username, True), UserStore())
+                   lambda store: store.set_disabled(args.tenant, args.username, True), UserStore(), ends_sessions=True)
 
 
 def enable_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -235,21 +242,25 @@ def reset_password(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: I
         return _fail(str(exc))
     return _change(args, out, "given a temporary password (changed at the next sign-in; its sessions and "
                               "refresh tokens end now)",
-                   lambda store: store.reset_password(args.tenant, args.username, password), UserStore())
+                   lambda store: store.reset_password(args.tenant, args.username, password), UserStore(),
+                   ends_sessions=True)
 
 
 def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.stores.users import UserStore
     from authgate.users.errors import UserNotFound
+    from authgate_cli.admin.user_sessions import announce_ended, live_sessions
 
     store = UserStore()
     user = store.get(args.tenant, args.username)
     if user is None:
         return _unknown(args)
+    ended = live_sessions(args.tenant, user)
     try:
         store.delete(args.tenant, args.username)
     except UserNotFound:
         return _unknown(args)
+    announce_ended(ended)
     if args.json:
         out.write(json.dumps({"tenant_id": user.tenant_id, "username": user.username, "user_id": user.user_id,
                               "deleted": True}, indent=2) + "\n")
@@ -272,11 +283,17 @@ def reset_mfa(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate users: {exc}\n")
         return 2
+    from authgate.stores.users import UserStore
+    from authgate_cli.admin.user_sessions import announce_ended, live_sessions
+
+    user = UserStore().get(args.tenant, args.username)
+    sessions = live_sessions(args.tenant, user) if user is not None else []
     try:
         ended = UserFactorStore().reset(args.tenant, args.username)
     except UserNotFound:
         sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
         return 1
+    announce_ended(sessions)
     passkeys = PasskeyStore()
     removed = sum(passkeys.remove(args.tenant, args.username, p.credential_id)
                   for p in passkeys.of_user(args.tenant, args.username))

@@ -1,4 +1,4 @@
-"""Brings a local stack to life: tables from template.yaml, signing keys, then the seed."""
+"""Brings a local stack to life: tables and queues from template.yaml, signing keys, then the seed."""
 
 from __future__ import annotations
 
@@ -34,5 +34,6 @@ def bootstrap(seed: Path | None = None, demo_app: str | None = None) -> dict[str
     from authgate_cli.local.seed import DEMO_APP_ORIGIN, DEMO_SEED, load_seed
 
     create_tables(aws.dynamodb())
+    template.create_queues(aws.sqs())
     ensure_keys()
     return load_seed(seed or DEMO_SEED, demo_app=demo_app or DEMO_APP_ORIGIN) or {}

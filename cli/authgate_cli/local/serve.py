@@ -147,8 +147,16 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         env["AUTHGATE_SESSION_SECRET"] = str(saved["session_secret"])  # open sign-in forms still post
     stack.apply(env, fake_credentials=not (options.dynamodb_endpoint and os.environ.get("AWS_ACCESS_KEY_ID")))
     saver = None
+    poller = None
     try:
         data_note = _prepare(options, seed, demo_origin, saved)
+        # Back-channel logout calls go out from a background thread, as the deliver function
+        # consumes the queue in AWS (authgate_cli.local.deliveries).
+        from authgate import aws as services
+        from authgate_cli.local.deliveries import DeliveryPoller
+
+        poller = DeliveryPoller(services.sqs(), env["AUTHGATE_DELIVERIES_QUEUE"])
+        poller.start()
         if options.data_dir is not None:
             from authgate import aws as clients
             from authgate_cli.local.snapshot import Saver
@@ -160,6 +168,8 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         print(f"authgate serve: could not prepare the local stack: {type(exc).__name__}: {exc}", file=sys.stderr)
         for site in sites:
             site.sock.close()
+        if poller is not None:
+            poller.stop()
         aws.stop()
         return 1
     pid = os.getpid()
@@ -182,6 +192,8 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
     finally:
         stack.remove_state(issuer, pid)
         try:
+            if poller is not None:
+                poller.stop()
             if saver is not None:
                 saver.close()
         finally:
@@ -216,6 +228,9 @@ def _prepare(options: ServeOptions, seed: Path, demo_origin: str, saved: dict[st
     from authgate_cli.local.snapshot import restore
 
     items = restore(saved, clients.dynamodb(), clients.secretsmanager())
+    from authgate_cli.local.template import create_queues
+
+    create_queues(clients.sqs())  # queues are not saved: what was queued when the server stopped is lost
     ensure_keys()
     return (f"{options.data_dir} (restored {items} items and {len(saved.get('secrets') or [])} secrets "
             f"saved {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(saved.get('saved_at', 0)))}; "

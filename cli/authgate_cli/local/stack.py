@@ -53,6 +53,7 @@ def environment(*, issuer: str, aws_endpoint: str | None, dynamodb_endpoint: str
         # A sign-in that names no organisation is for the demo tenant (docs/users.md).
         "AUTHGATE_DEFAULT_TENANT": "demo",
         **template.table_environment(),
+        **template.queue_environment(region=region),
     }
     if dynamodb_endpoint:
         if aws_endpoint:

@@ -6,6 +6,7 @@ list or a table schema.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -114,3 +115,43 @@ def table_environment(path: Path = TEMPLATE_PATH) -> dict[str, str]:
     env = load(path)["Globals"]["Function"]["Environment"]["Variables"]
     tables = resources("AWS::DynamoDB::Table", path)
     return {k: v["Ref"] for k, v in env.items() if isinstance(v, dict) and v.get("Ref") in tables}
+
+
+# moto's account: a local queue's URL and ARN name it (moto answers under any host).
+LOCAL_ACCOUNT = "123456789012"
+
+
+def queue_url(name: str, region: str = "us-east-1") -> str:
+    """The local URL of queue `name` (a logical id)."""
+    return f"https://sqs.{region}.amazonaws.com/{LOCAL_ACCOUNT}/{name}"
+
+
+def queue_definitions(path: Path = TEMPLATE_PATH, region: str = "us-east-1") -> dict[str, dict[str, str]]:
+    """CreateQueue attributes for every AWS::SQS::Queue, named by logical id, dead-letter queues first."""
+    queues = resources("AWS::SQS::Queue", path)
+    out: dict[str, dict[str, str]] = {}
+    for name in sorted(queues, key=lambda n: "RedrivePolicy" in queues[n]["Properties"]):
+        props = queues[name]["Properties"]
+        attributes = {key: str(props[key]) for key in ("VisibilityTimeout", "MessageRetentionPeriod") if key in props}
+        redrive = props.get("RedrivePolicy")
+        if redrive:
+            target = redrive["deadLetterTargetArn"]["Fn::GetAtt"]
+            dead = target[0] if isinstance(target, list) else str(target).split(".")[0]
+            attributes["RedrivePolicy"] = json.dumps({
+                "deadLetterTargetArn": f"arn:aws:sqs:{region}:{LOCAL_ACCOUNT}:{dead}",
+                "maxReceiveCount": int(redrive["maxReceiveCount"])})
+        out[name] = attributes
+    return out
+
+
+def queue_environment(path: Path = TEMPLATE_PATH, region: str = "us-east-1") -> dict[str, str]:
+    """Global environment variables that name queues (`!Ref XQueue`), resolved to local URLs."""
+    env = load(path)["Globals"]["Function"]["Environment"]["Variables"]
+    queues = resources("AWS::SQS::Queue", path)
+    return {k: queue_url(v["Ref"], region) for k, v in env.items() if isinstance(v, dict) and v.get("Ref") in queues}
+
+
+def create_queues(sqs: Any, path: Path = TEMPLATE_PATH, region: str = "us-east-1") -> None:
+    """Create every queue of the template (idempotent: CreateQueue with the same attributes returns it)."""
+    for name, attributes in queue_definitions(path, region).items():
+        sqs.create_queue(QueueName=name, Attributes=attributes)

@@ -34,7 +34,7 @@ def _session() -> Any:
     return session
 
 
-_SERVICES = ("dynamodb", "secretsmanager", "kms", "sesv2")
+_SERVICES = ("dynamodb", "secretsmanager", "kms", "sesv2", "sqs")
 
 
 def _client(service: str) -> Any:
@@ -83,3 +83,8 @@ def kms() -> Any:
 @cached
 def sesv2() -> Any:
     return _client("sesv2")
+
+
+@cached
+def sqs() -> Any:
+    return _client("sqs")

@@ -118,6 +118,9 @@ class Settings(NamedTuple):
     mail_identity: str = ""
     mail_from: str = ""
     outbox: str = ""
+    # The queue of outbound deliveries (back-channel logout: authgate.deliveries), its URL (template
+    # DeliveriesQueue); empty: nothing is delivered.
+    deliveries_queue: str = ""
     # Every client must push its authorization requests (RFC 9126 5 metadata
     # require_pushed_authorization_requests); per client it is a registration attribute.
     require_par: bool = False
@@ -257,6 +260,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         mail_identity=env.get("AUTHGATE_MAIL_IDENTITY", ""),
         mail_from=_mail_from(env),
         outbox=env.get("AUTHGATE_OUTBOX", ""),
+        deliveries_queue=env.get("AUTHGATE_DELIVERIES_QUEUE", ""),
         require_par=_bool(env, "AUTHGATE_REQUIRE_PAR", _DEFAULTS.require_par),
         dpop_nonces=_bool(env, "AUTHGATE_DPOP_NONCES", _DEFAULTS.dpop_nonces),
         session_secret_arn=env.get("AUTHGATE_SESSION_SECRET_ARN", ""),

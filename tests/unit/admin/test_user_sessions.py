@@ -79,3 +79,39 @@ def test_an_unknown_user_is_one_line_and_exit_1(action: str, capsys: pytest.Capt
 
     assert getattr(user_sessions, action)(ns(username="nobody"), io.StringIO()) == 1
     assert capsys.readouterr().err == "authgate users: no user 'nobody' in tenant 'demo'\n"
+
+
+def queued() -> list[dict[str, object]]:
+    from authgate import aws
+    from authgate.settings import get_settings
+
+    answer = aws.sqs().receive_message(QueueUrl=get_settings().deliveries_queue, MaxNumberOfMessages=10,
+                                       VisibilityTimeout=0)
+    return [json.loads(m["Body"]) for m in answer.get("Messages") or []]
+
+
+@pytest.mark.usefixtures("alice")
+def test_ending_sessions_queues_a_logout_token_for_each_client_that_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenID Connect Back-Channel Logout 1.0 2.5 (authgate.deliveries): revoke-sessions and disable tell the
+    clients of the sessions that counted until then."""
+    from authgate import caches
+    from authgate.stores.clients import ClientStore
+    from authgate_cli.admin.user_sessions import revoke_sessions
+    from authgate_cli.admin.users import enable_user
+
+    monkeypatch.setenv("AUTHGATE_ISSUER", "https://issuer.example")
+    caches.reset()
+    ClientStore().create(client_id="web", tenant_id="demo", client_type="public", redirect_uris=("https://a/cb",),
+                         grant_types=("authorization_code",), backchannel_logout_uri="https://a/bcl")
+    ClientStore().create(client_id="quiet", tenant_id="demo", client_type="public", redirect_uris=("https://a/cb",),
+                         grant_types=("authorization_code",))
+    sid = open_session("web")
+    open_session("quiet")
+    assert revoke_sessions(ns(), io.StringIO()) == 0
+    (message,) = queued()
+    assert {k: v for k, v in message.items() if k != "jti"} == {
+        "kind": "backchannel_logout", "issuer": "https://issuer.example", "client_id": "web",
+        "uri": "https://a/bcl", "sub": ALICE, "sid": sid}
+    assert revoke_sessions(ns(), io.StringIO()) == 0
+    assert len(queued()) == 1  # nothing more: no session counted any more
+    assert enable_user(ns(), io.StringIO()) == 0

@@ -65,6 +65,8 @@ def test_the_public_view_hides_the_hash_and_names_the_effective_auth_method() ->
         "source": "", "refresh_at": 0, "expires_at": 0, "registration_pool": "",
         # What an administrator granted it of each registered resource (least privilege).
         "resource_scopes": {}, "post_logout_redirect_uris": [],
+        # OpenID Connect Back-Channel Logout 1.0 2.2.
+        "backchannel_logout_uri": "", "backchannel_logout_session_required": False,
     }
 
 

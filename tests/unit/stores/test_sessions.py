@@ -47,16 +47,24 @@ def test_a_session_dies_when_idle_or_old_and_when_ended(aws: None, clock: Manual
 
 
 def test_consent_is_remembered_per_client_and_resource_and_can_be_forgotten(aws: None) -> None:
+    from authgate.stores.batch import BatchRead
     from authgate.stores.consents import ConsentStore
 
     store = ConsentStore()
-    assert not store.covers("demo", "usr_a", "web", ("openid",), None)
+
+    def covers(user_id: str, client_id: str, scopes: tuple[str, ...], resource: str | None = None) -> bool:
+        reads = BatchRead()
+        pending = store.prefetch(reads, "demo", user_id, client_id)
+        reads.run()
+        return store.covers(pending.item, scopes, resource)
+
+    assert not covers("usr_a", "web", ("openid",))
     store.remember("demo", "usr_a", "web", ("openid", "charges:read"), None)
     store.remember("demo", "usr_a", "web", ("profile",), None)
-    assert store.covers("demo", "usr_a", "web", ("openid", "profile", "charges:read"), None)
-    assert not store.covers("demo", "usr_a", "web", ("openid", "charges:write"), None)
-    assert not store.covers("demo", "usr_a", "web", ("openid",), "https://mcp.example.com/mcp")
-    assert not store.covers("demo", "usr_a", "spa", ("openid",), None)
-    assert not store.covers("demo", "usr_b", "web", ("openid",), None)
+    assert covers("usr_a", "web", ("openid", "profile", "charges:read"))
+    assert not covers("usr_a", "web", ("openid", "charges:write"))
+    assert not covers("usr_a", "web", ("openid",), "https://mcp.example.com/mcp")
+    assert not covers("usr_a", "spa", ("openid",))
+    assert not covers("usr_b", "web", ("openid",))
     store.forget("demo", "usr_a", "web")
-    assert not store.covers("demo", "usr_a", "web", ("openid",), None)
+    assert not covers("usr_a", "web", ("openid",))

@@ -87,6 +87,9 @@ class Client(NamedTuple):
     resource_scopes: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # -- OpenID Connect RP-Initiated Logout 1.0 section 3.1: where a sign-out may send the browser back --
     post_logout_redirect_uris: tuple[str, ...] = ()
+    # -- OpenID Connect Back-Channel Logout 1.0 2.2: where logout tokens are POSTed (clients.backchannel_logout) --
+    backchannel_logout_uri: str = ""
+    backchannel_logout_session_required: bool = False
 
     @property
     def auth_methods(self) -> tuple[str, ...]:
@@ -147,6 +150,9 @@ FIELDS = (
     Field("resource_scopes", "MAP", (), omit_empty=True),
     # -- OpenID Connect RP-Initiated Logout 1.0 3.1 --
     Field("post_logout_redirect_uris", "STRINGS", (), omit_empty=True),
+    # -- OpenID Connect Back-Channel Logout 1.0 2.2 --
+    Field("backchannel_logout_uri", "S", "", omit_empty=True),
+    Field("backchannel_logout_session_required", "BOOL", False, omit_empty=True),
 )
 
 

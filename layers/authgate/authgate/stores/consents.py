@@ -12,6 +12,7 @@ from typing import Any
 from authgate.records import s, ss
 from authgate.sessions.model import user_key
 from authgate.stores.base import TableStore
+from authgate.stores.batch import BatchRead, Pending
 
 # The resource of a request that named none (the charges API, RFC 6749 3.3's default).
 DEFAULT_RESOURCE = "-"
@@ -26,10 +27,13 @@ class ConsentStore(TableStore):
 
     table_setting = "consents"
 
-    def covers(self, tenant_id: str, user_id: str, client_id: str, scopes: tuple[str, ...],
-               resource: str | None) -> bool:
-        """Whether the person already approved every one of `scopes` for this client and resource."""
-        item = self.find(_key(tenant_id, user_id, client_id))
+    def prefetch(self, reads: BatchRead, tenant_id: str, user_id: str, client_id: str) -> Pending:
+        """Register what the person approved for the client in a request's batch read (`covers` reads it)."""
+        return reads.add(self.table, _key(tenant_id, user_id, client_id))
+
+    @staticmethod
+    def covers(item: dict[str, Any] | None, scopes: tuple[str, ...], resource: str | None) -> bool:
+        """Whether the remembered approval `item` holds every one of `scopes` for this resource."""
         if not item:
             return False
         granted = set(item.get(_attribute(resource), {}).get("SS", []))

@@ -14,6 +14,7 @@ from authgate import clock, records
 from authgate.records import n, s, ss
 from authgate.sessions.model import FIELDS, LIFETIME, Session, hash_secret, user_key
 from authgate.stores.base import TableStore
+from authgate.stores.batch import BatchRead, Pending
 
 # An opaque cookie value is 43 url-safe characters; anything else is never looked up.
 MAX_SECRET = 64
@@ -64,7 +65,17 @@ class SessionStore(TableStore):
         """The live session of a cookie secret, or None (unknown, expired or idle too long)."""
         if not secret or len(secret) > MAX_SECRET:
             return None
-        item = self.find(_key(hash_secret(secret)))
+        return self.found_live(self.find(_key(hash_secret(secret))))
+
+    def prefetch(self, reads: BatchRead, secret: str) -> Pending | None:
+        """Register a cookie secret's session in a request's batch read (None: no secret a session can have)."""
+        if not secret or len(secret) > MAX_SECRET:
+            return None
+        return reads.add(self.table, _key(hash_secret(secret)))
+
+    @staticmethod
+    def found_live(item: dict[str, Any] | None) -> Session | None:
+        """The live session an item holds, or None (absent, expired or idle too long)."""
         if not item:
             return None
         session = Session(**records.from_item(FIELDS, item))

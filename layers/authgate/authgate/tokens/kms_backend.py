@@ -41,12 +41,16 @@ _T = TypeVar("_T")
 
 def key_policy(account_root: str, signer_role: str, admin_role: str) -> dict[str, Any]:
     """The policy a new signing key is created with: the account (IAM decides, as KMS's default
-    policy does) plus the two roles that use the key right after it exists."""
+    policy does) plus the roles that use the key right after it exists (`signer_role`: one ARN, or
+    several separated by commas)."""
     statements: list[dict[str, Any]] = [
         {"Sid": "AccountAdministersThroughIam", "Effect": "Allow", "Principal": {"AWS": account_root},
          "Action": "kms:*", "Resource": "*"}]
-    if signer_role:
-        statements.append({"Sid": "TokenFunctionSigns", "Effect": "Allow", "Principal": {"AWS": signer_role},
+    # The token function's role, and the deliver function's after a comma (it signs logout tokens).
+    signers = [role for role in signer_role.split(",") if role]
+    if signers:
+        statements.append({"Sid": "TokenFunctionSigns", "Effect": "Allow",
+                           "Principal": {"AWS": signers[0] if len(signers) == 1 else signers},
                            "Action": "kms:Sign", "Resource": "*"})
     if admin_role:
         statements.append({"Sid": "RotationReadsAndRetires", "Effect": "Allow", "Principal": {"AWS": admin_role},
@@ -99,7 +103,7 @@ class KmsBackend:
         from cryptography.hazmat.primitives.serialization import load_der_public_key
 
         settings = get_settings()
-        root = account_root(settings.kms_admin_role or settings.kms_signer_role)
+        root = account_root(settings.kms_admin_role or settings.kms_signer_role.split(",")[0])
         # Outside AWS no role is configured: KMS's default policy (the account's IAM decides).
         policy = {"Policy": json.dumps(key_policy(root, settings.kms_signer_role, settings.kms_admin_role))} if root else {}
         metadata = retry_not_yet_visible(lambda: self._kms.create_key(

@@ -226,6 +226,11 @@ def iam_requests(service: str, region: str, operation: str, params: dict[str, An
         return _kms(region, operation, params, response, before)
     if service == "secretsmanager":
         return _secretsmanager(region, operation, params, response, before)
+    if service == "sqs":
+        # SendMessageBatch is authorized as SendMessage (one per queue); the queue from its URL.
+        action = {"SendMessageBatch": "SendMessage"}.get(operation, operation)
+        name = str(params.get("QueueUrl", "")).rsplit("/", 1)[-1]
+        return [{"action": f"sqs:{action}", "resource": _arn("sqs", region, name), "context": {}}]
     return [{"action": f"{service}:{operation}", "resource": "*", "context": {}}]
 
 

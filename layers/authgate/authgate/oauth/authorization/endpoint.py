@@ -51,6 +51,7 @@ from authgate.oauth.authorization.request import (
     recheck,
     resolve_target,
     single,
+    tenant_read,
     validate,
 )
 from authgate.oauth.authorization.sign_in import account_of, open_session, sign_in
@@ -62,6 +63,7 @@ from authgate.sessions.model import Session
 from authgate.settings import get_settings
 from authgate.single_use.authentication import Authentication
 from authgate.single_use.errors import PushedRequestError
+from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.codes import CodeStore
 from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import TenantStore
@@ -79,6 +81,9 @@ PROMPT_NONE = {
     "login_required": "The user is not signed in, and prompt=none forbids asking them to.",
     "consent_required": "The user has not approved these scopes for this client, and prompt=none forbids asking.",
 }
+
+# OpenID Connect Core 3.1.2.1 (id_token_hint): the person who signed in is not the one the client expects.
+HINT_MISMATCH = "The person who signed in is not the one the id_token_hint names."
 
 Fields = dict[str, list[str]]
 
@@ -119,10 +124,16 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
     params = _request_parameters(params, client)
     target = resolve_target(params, client, stage=get_settings().stage)
     _trust(request, target.redirect_uri, target.state)
-    tenant = _admitted_tenant(request, target.client)
+    # The client's tenant and the browser's session in one BatchGetItem (the session is used only after
+    # every check of the request below).
+    reads = BatchRead(operation="authorize.batch_get")
+    tenant_pending = tenant_read(reads, target.client)
+    session_pending = single_sign_on.session_read(reads, request, target.client)
+    reads.run()
+    tenant = _admitted_tenant(request, target.client, tenant_pending)
     auth = validate(params, target, tenant, base_url(request))
     check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
-    session = single_sign_on.current_session(request, target.client)
+    session, remembered = single_sign_on.checked_session(session_pending, target.client, auth)
     if session is None or single_sign_on.sign_in_needed(auth, session):
         _page_allowed(auth, "login_required")
         return _form(request, auth, target.client, tenant, username=auth.login_hint or "")
@@ -136,7 +147,7 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
         response = _step_page(request, target.client, auth, session, step, blob, csrf, approved=False)
         response.multi_headers["Set-Cookie"] = [binding] if binding else []
         return response
-    if single_sign_on.consent_needed(auth, session):
+    if single_sign_on.consent_needed(auth, remembered):
         _page_allowed(auth, "consent_required")
         return _form(request, auth._replace(sid=session.sid), target.client, tenant, signed_in_as=session.username)
     # Signed in and approved before: the code at once, no page (OpenID Connect Core 3.1.2.5).
@@ -157,8 +168,9 @@ def post_authorize(request: Request) -> Response:
     6. the decision: deny is access_denied;
     7. the credentials, through every sign-in throttle (sign_in); after an operator's password reset, the
        form choosing a new one, and its submission (oauth.authorization.password_change);
-    8. a self-registered client's tenant: the signed-in user's, whose policy and rules decide;
-    9. the code, bound to the request, and the 303 to the client."""
+    8. the person who signed in must be the one an id_token_hint names (OIDC Core 3.1.2.1), else login_required;
+    9. a self-registered client's tenant: the signed-in user's, whose policy and rules decide;
+    10. the code, bound to the request, and the 303 to the client."""
     fields = _posted_fields(request)
     if "request_blob" not in fields and ("client_id" in fields or "response_type" in fields):
         # OpenID Connect Core 3.1.2.1: the authorization endpoint MUST take the request by POST as well; a
@@ -187,6 +199,7 @@ def post_authorize(request: Request) -> Response:
         return _form(request, auth, client, tenant, again.message, username, fields)
     except _ChangeAgain as again:
         return _change_form(client, auth, fields, again.ticket, again.message)
+    _hinted_person(auth, signed_in)
     if not client.tenant_id:
         auth = _self_registered(request, client, auth, tenant_id)
     secret, session = open_session(auth.tenant_id, signed_in)
@@ -239,7 +252,7 @@ def _second_factor(request: Request, client: Client, tenant: Tenant, fields: Fie
         response = second_factor.recovery_codes_page(
             codes=outcome.recovery, blob=blob, csrf=csrf, approved=outcome.approved,
             client_name=client.name or client.client_id, redirect_origin=redirect_origin(auth.redirect_uri))
-    elif outcome.approved or not single_sign_on.consent_needed(auth, session):
+    elif outcome.approved or not single_sign_on.consent_needed(auth, single_sign_on.remembered(auth, session)):
         grant_id = single_sign_on.approved(auth, session, remembered=not outcome.approved)
         response = _code_redirect(request, client, auth, session.username,
                                   single_sign_on.authentication_of(session), grant_id)
@@ -400,6 +413,17 @@ def _password_changed(client: Client, fields: Fields) -> tuple[LoginResult, str]
                        generation=changed.session_generation), ticket.tenant_id
 
 
+def _hinted_person(auth: AuthorizationRequest, signed_in: LoginResult) -> None:
+    """OpenID Connect Core 3.1.2.1: "If the End-User identified by the ID Token is not the one logged in or
+    is not logged in by the request, ... it SHOULD return an error, such as login_required". No code, and no
+    session for the other person (node-oidc-provider likewise never completes a request whose
+    id_token_hint names someone else than the account signed in). login_hint stays a hint (3.1.2.1): it
+    fills the username field and decides nothing."""
+    if auth.hinted_sub is not None and signed_in.user_id != auth.hinted_sub:
+        _log("login_required", auth)
+        raise ApiError("login_required", HINT_MISMATCH)
+
+
 def _change_form(client: Client, auth: AuthorizationRequest, fields: Fields, ticket: str,
                  message: str = "") -> Response:
     """The forced change's form: the posted sealed request and CSRF token, unchanged, and the ticket."""
@@ -453,10 +477,10 @@ def _trust(request: Request, redirect_uri: str, state: str | None) -> None:
     request.context.redirect = AuthorizationRedirect(redirect_uri, state)
 
 
-def _admitted_tenant(request: Request, client: Client) -> Tenant:
+def _admitted_tenant(request: Request, client: Client, prefetched: Pending | None = None) -> Tenant:
     """The tenant the client's requests are checked against (Tenant("") before a self-registered client's
-    user signs in), once its policy accepts the client."""
-    tenant = client_tenant(client)
+    user signs in), once its policy accepts the client (`prefetched`: read already in a batch)."""
+    tenant = client_tenant(client, prefetched)
     _admitted(request, client, tenant)
     return tenant
 

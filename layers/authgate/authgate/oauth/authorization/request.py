@@ -25,8 +25,10 @@ from authgate.oauth.resource_indicator import (
 )
 from authgate.oauth.scopes import IDENTITY_SCOPES, ScopeSyntaxError, parse_scope
 from authgate.resources.model import Resource
+from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.tenants import TenantStore
 from authgate.tenants.model import Tenant
+from authgate.tenants.model import from_item as tenant_from_item
 
 # client_id is VSCHAR (RFC 6749 A.1); bounded so an absurd value is rejected before any lookup.
 _VSCHAR = re.compile(r"[\x20-\x7E]{1,200}")
@@ -131,15 +133,25 @@ def client_id_of(params: Mapping[str, Sequence[str]]) -> str:
     return client_id
 
 
-def client_tenant(client: Client) -> Tenant:
+def client_tenant(client: Client, prefetched: Pending | None = None) -> Tenant:
     """The tenant a client's authorization requests are checked against; Tenant("") for a self-registered
-    client, which has none until a user signs in (its user's tenant is checked then)."""
+    client, which has none until a user signs in (its user's tenant is checked then). `prefetched`: its
+    record registered in a batch read that has run (`tenant_read`)."""
     if not client.tenant_id:
         return Tenant(tenant_id="")
-    tenant = TenantStore().get(client.tenant_id)
+    if prefetched is not None:
+        item = prefetched.item
+        tenant = tenant_from_item(item) if item else None
+    else:
+        tenant = TenantStore().get(client.tenant_id)
     if tenant is None:
         raise ApiError("server_error", internal=f"tenant {client.tenant_id!r} of client {client.client_id!r} not found")
     return tenant
+
+
+def tenant_read(reads: BatchRead, client: Client) -> Pending | None:
+    """Register the client's tenant in a request's batch read (None for a self-registered client)."""
+    return TenantStore().prefetch(reads, client.tenant_id) if client.tenant_id else None
 
 
 def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant,

@@ -7,8 +7,10 @@ is asked only for scopes never approved for this client and resource (stores.con
 the request says prompt=consent. A self-registered client (no tenant until someone signs in)
 always gets the password page.
 
-Costs: reading the session is one GetItem, the user (still there, not disabled, not signed out
-everywhere since) one more, the remembered consent one more; no password hash.
+Costs at the authorization endpoint: the session is read with the client's tenant in one
+BatchGetItem, then the user (still there, not disabled, not signed out everywhere since) with the
+remembered consent in one more; no password hash. A silent re-authentication is then the client's
+read, those two, the code's PutItem and the session's UpdateItem (`make bench`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING
 from authgate import clock
 from authgate.oauth.authorization import session_cookie
 from authgate.single_use.authentication import Authentication
+from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.consents import ConsentStore
 from authgate.stores.sessions import SessionStore
 from authgate.stores.users import UserStore
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
     from authgate.oauth.authorization.request import AuthorizationRequest
     from authgate.sessions.model import Session
+    from authgate.users.model import User
 
 
 def current_session(request: Request, client: Client) -> Session | None:
@@ -38,10 +42,38 @@ def current_session(request: Request, client: Client) -> Session | None:
     session = SessionStore().live(secret)
     if session is None or session.tenant_id != client.tenant_id:
         return None
-    user = UserStore().get(session.tenant_id, session.username)
-    # Deleted, disabled, the username now someone else's, or signed out everywhere since.
-    return session if user is not None and user.admits(session.user_id, session.generation, session.auth_time) \
-        else None
+    return session if _still_stands(session, UserStore().get(session.tenant_id, session.username)) else None
+
+
+def session_read(reads: BatchRead, request: Request, client: Client) -> Pending | None:
+    """Register the browser's session in the request's first batch read (beside the client's tenant)."""
+    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    if secret is None or not client.tenant_id:
+        return None
+    return SessionStore().prefetch(reads, secret)
+
+
+def checked_session(pending: Pending | None, client: Client, auth: AuthorizationRequest) -> tuple[Session | None, bool]:
+    """(the valid session a `session_read` found for `client`'s tenant, or None; whether the person approved this
+    request's scopes before): the user and the remembered consent in ONE BatchGetItem."""
+    session = SessionStore.found_live(pending.item if pending is not None else None)
+    if session is None or session.tenant_id != client.tenant_id:
+        return None, False
+    reads = BatchRead(operation="single_sign_on.batch_get")
+    user = UserStore().prefetch(reads, session.tenant_id, session.username)
+    consent = ConsentStore().prefetch(reads, session.tenant_id, session.user_id, auth.client_id)
+    reads.run()
+    if not _still_stands(session, UserStore.found(user)):
+        return None, False
+    return session, ConsentStore.covers(consent.item, auth.scopes, auth.resource)
+
+
+def _still_stands(session: Session, user: User | None) -> bool:
+    """The session's user is still there (not deleted, the username not someone else's now), not disabled,
+    and not signed out everywhere since the session began."""
+    if user is None:
+        return False
+    return user.admits(session.user_id, session.generation, session.auth_time)
 
 
 def sign_in_needed(auth: AuthorizationRequest, session: Session | None) -> bool:
@@ -54,11 +86,18 @@ def sign_in_needed(auth: AuthorizationRequest, session: Session | None) -> bool:
     return auth.max_age is not None and clock.seconds() - session.auth_time > auth.max_age
 
 
-def consent_needed(auth: AuthorizationRequest, session: Session) -> bool:
-    """prompt=consent, or scopes this person never approved for this client and resource."""
-    if "consent" in auth.prompt.split():
-        return True
-    return not ConsentStore().covers(session.tenant_id, session.user_id, auth.client_id, auth.scopes, auth.resource)
+def remembered(auth: AuthorizationRequest, session: Session) -> bool:
+    """Whether the session's person approved this request's scopes for its client and resource before (one
+    read: after a second-factor step, when the session was not read with its consent)."""
+    reads = BatchRead(operation="single_sign_on.consent")
+    consent = ConsentStore().prefetch(reads, session.tenant_id, session.user_id, auth.client_id)
+    reads.run()
+    return ConsentStore.covers(consent.item, auth.scopes, auth.resource)
+
+
+def consent_needed(auth: AuthorizationRequest, remembered: bool) -> bool:
+    """prompt=consent, or scopes this person never approved for this client and resource (`remembered`: they did)."""
+    return "consent" in auth.prompt.split() or not remembered
 
 
 def authentication_of(session: Session) -> Authentication:

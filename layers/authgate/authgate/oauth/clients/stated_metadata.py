@@ -13,7 +13,9 @@ and dynamic registration (RFC 7591 2, 3.2.2): the same client may arrive either 
   response_types, if sent, include code;
 - scope: RFC 6749 3.3 scope tokens; client_name a short display string;
 - post_logout_redirect_uris (OpenID Connect RP-Initiated Logout 1.0 3.1): optional, up to 10 URIs
-  under the redirect URIs' rules.
+  under the redirect URIs' rules;
+- backchannel_logout_uri, backchannel_logout_session_required (OpenID Connect Back-Channel
+  Logout 1.0 2.2): optional; the URI under clients.backchannel_logout's rules, the flag a boolean.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from authgate.clients.backchannel_logout import uri_problem
 from authgate.oauth.redirect_uris import redirect_scheme_allowed, well_formed_uri
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
 
@@ -52,9 +55,11 @@ class StatedMetadata(NamedTuple):
     jwks_uri: str
     dpop_bound_access_tokens: bool
     post_logout_redirect_uris: tuple[str, ...] = ()
+    backchannel_logout_uri: str = ""
+    backchannel_logout_session_required: bool = False
 
 
-def check(doc: Mapping[str, Any]) -> StatedMetadata:
+def check(doc: Mapping[str, Any], *, allow_loopback: bool = False) -> StatedMetadata:
     """The document's members under the rules above, or MetadataProblem naming the member."""
     for member in ("client_secret", "client_secret_expires_at"):
         if member in doc:
@@ -85,6 +90,8 @@ def check(doc: Mapping[str, Any]) -> StatedMetadata:
         jwks_uri=jwks_uri if method == "private_key_jwt" and isinstance(jwks_uri, str) else "",
         dpop_bound_access_tokens=_boolean(doc, "dpop_bound_access_tokens"),
         post_logout_redirect_uris=_post_logout_redirect_uris(doc.get("post_logout_redirect_uris")),
+        backchannel_logout_uri=_backchannel_logout_uri(doc.get("backchannel_logout_uri"), allow_loopback),
+        backchannel_logout_session_required=_boolean(doc, "backchannel_logout_session_required"),
     )
 
 
@@ -110,6 +117,18 @@ def _redirect_uris(raw: Any, member: str = "redirect_uris", noun: str = "redirec
 def _post_logout_redirect_uris(raw: Any) -> tuple[str, ...]:
     """Where the client may be sent back after signing out (RP-Initiated Logout 1.0 3.1); none when absent."""
     return () if raw is None else _redirect_uris(raw, "post_logout_redirect_uris", "post-logout redirect URI")
+
+
+def _backchannel_logout_uri(raw: Any, allow_loopback: bool) -> str:
+    """Where logout tokens go (Back-Channel Logout 1.0 2.2); none when absent."""
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise MetadataProblem("backchannel_logout_uri must be a string.")
+    problem = uri_problem(raw, allow_loopback=allow_loopback)
+    if problem:
+        raise MetadataProblem(f"{problem}.")
+    return raw
 
 
 def _grant_types(doc: Mapping[str, Any]) -> tuple[str, ...]:

@@ -94,6 +94,9 @@ def _metadata(issuer: str) -> dict[str, Any]:
         "acr_values_supported": list(ACR_VALUES),
         "prompt_values_supported": list(PROMPT_VALUES),
         "frontchannel_logout_supported": False,
+        # OpenID Connect Back-Channel Logout 1.0 2.1: logout tokens, with sid (authgate.deliveries).
+        "backchannel_logout_supported": True,
+        "backchannel_logout_session_supported": True,
         "revocation_endpoint_auth_methods_supported": AUTH_METHODS,
         "introspection_endpoint_auth_methods_supported": AUTH_METHODS,
         "revocation_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,

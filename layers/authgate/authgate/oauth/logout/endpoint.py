@@ -12,7 +12,9 @@ The steps, in their security order:
    could sign anyone out), its form bound to this browser like the sign-in form (CSRF);
 5. the session ends (its item deleted, its cookie cleared) with the grants made in it, but those
    with offline_access (OpenID Connect Core 11: their tokens and refresh families are revoked),
-   then the redirect to the registered URI with `state`, or the "signed out" page.
+   and a logout token is queued for each of its clients that registered a backchannel_logout_uri
+   (Back-Channel Logout 1.0 2.5: deliveries.backchannel_logout), then the redirect to the
+   registered URI with `state`, or the "signed out" page.
 
 Errors are pages (the "authorize" surface, never redirected): a sign-out request that fails its
 checks must not send the browser anywhere.
@@ -24,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from authgate import clock
+from authgate.deliveries import backchannel_logout
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import NO_STORE, Response
@@ -60,6 +63,8 @@ def logout(request: Request) -> Response:
         now = clock.seconds()
         for grant_id in session.grants:
             revoke_grant(grant_id, now, "signed out")
+        # Back-Channel Logout 1.0 2.5: the session's clients that asked are told, later (queued).
+        backchannel_logout.announce([session], issuer)
         get_logger().info("logout", extra={"sid": session.sid, "tenant": session.tenant_id,
                                            "client_id": client_id or ""})
     if secret is not None:

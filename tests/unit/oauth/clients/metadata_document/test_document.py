@@ -64,6 +64,7 @@ def test_a_minimal_document_is_a_public_tenantless_client() -> None:
     ({"scope": "a  b"}, "scope: scope must be scope-tokens separated by single spaces (RFC 6749 3.3)."),
     ({"client_name": 7}, "client_name must be a string."),
     ({"dpop_bound_access_tokens": "yes"}, "dpop_bound_access_tokens must be true or false."),
+    ({"backchannel_logout_uri": "http://tools.example/bcl"}, "backchannel_logout_uri must be an https URL."),
 ])
 def test_rules(members: dict[str, Any], why: str) -> None:
     assert invalid(**members) == why
@@ -91,3 +92,10 @@ def test_the_document_must_be_a_json_object_naming_its_own_url() -> None:
         with pytest.raises(MetadataRefused) as caught:
             document.parse(url, body)
         assert caught.value.detail == f"The client's metadata document at {URL} is invalid: it is not JSON (RFC 8259)."
+
+
+def test_a_document_states_where_logout_tokens_go() -> None:
+    """OpenID Connect Back-Channel Logout 1.0 2.2, the same members as dynamic registration."""
+    c = client(backchannel_logout_uri="https://tools.example/bcl", backchannel_logout_session_required=True)
+    assert (c.backchannel_logout_uri, c.backchannel_logout_session_required) == ("https://tools.example/bcl", True)
+    assert client().backchannel_logout_uri == ""

@@ -16,6 +16,7 @@ from authgate.clients.errors import MetadataRefused
 from authgate.clients.model import DOCUMENT_SOURCE, Client
 from authgate.oauth.clients import stated_metadata
 from authgate.oauth.clients.metadata_document.client_id_url import ClientIdUrl
+from authgate.settings import get_settings
 from authgate.tokens.client_keys import InvalidJwks, validate
 
 
@@ -46,7 +47,7 @@ def to_client(url: ClientIdUrl, doc: Mapping[str, Any], *, stage: str, now: int,
               fetch_keys: Callable[[str], bytes]) -> Client:
     """The Client the document describes (tenant: none until a user signs in), or MetadataRefused."""
     try:
-        stated = stated_metadata.check(doc)
+        stated = stated_metadata.check(doc, allow_loopback=get_settings().allow_loopback_client_metadata)
     except stated_metadata.MetadataProblem as exc:
         raise _invalid(url.url, str(exc)) from None
     keys: tuple[dict[str, Any], ...] = ()
@@ -57,6 +58,8 @@ def to_client(url: ClientIdUrl, doc: Mapping[str, Any], *, stage: str, now: int,
         client_type="public" if stated.auth_method == "none" else "confidential", secret_hash=None,
         redirect_uris=stated.redirect_uris, grant_types=stated.grant_types, scopes=stated.scopes,
         post_logout_redirect_uris=stated.post_logout_redirect_uris,
+        backchannel_logout_uri=stated.backchannel_logout_uri,
+        backchannel_logout_session_required=stated.backchannel_logout_session_required,
         name=stated.name, created_at=now, jwks=keys, token_endpoint_auth_method=stated.auth_method,
         dpop_bound_access_tokens=stated.dpop_bound_access_tokens,
         source=DOCUMENT_SOURCE, refresh_at=refresh_at,

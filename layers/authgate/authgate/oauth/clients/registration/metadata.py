@@ -35,7 +35,7 @@ def checked(doc: dict[str, Any]) -> stated_metadata.StatedMetadata:
     if "software_statement" in doc:
         raise invalid_metadata("Software statements are not supported (RFC 7591 2.3); send the metadata itself.")
     try:
-        stated = stated_metadata.check(doc)
+        stated = stated_metadata.check(doc, allow_loopback=get_settings().allow_loopback_client_metadata)
     except stated_metadata.MetadataProblem as exc:
         raise metadata_problem(exc) from None
     if stated.jwks_uri:
@@ -58,6 +58,8 @@ def registered_client(stated: stated_metadata.StatedMetadata, client_id: str, no
         client_type="public" if stated.auth_method == "none" else "confidential", secret_hash=None,
         redirect_uris=stated.redirect_uris, grant_types=stated.grant_types, scopes=stated.scopes,
         post_logout_redirect_uris=stated.post_logout_redirect_uris,
+        backchannel_logout_uri=stated.backchannel_logout_uri,
+        backchannel_logout_session_required=stated.backchannel_logout_session_required,
         name=stated.name, created_at=now, jwks=keys, token_endpoint_auth_method=stated.auth_method,
         dpop_bound_access_tokens=stated.dpop_bound_access_tokens, source=REGISTRATION_SOURCE,
         # Unused until a user signs in to it (stores.registrations): a day, then the idle lifetime.
@@ -84,4 +86,7 @@ def client_information(client: Client, issuer: str, token: str | None = None) ->
         body["dpop_bound_access_tokens"] = True
     if client.post_logout_redirect_uris:
         body["post_logout_redirect_uris"] = list(client.post_logout_redirect_uris)
+    if client.backchannel_logout_uri:
+        body["backchannel_logout_uri"] = client.backchannel_logout_uri
+        body["backchannel_logout_session_required"] = client.backchannel_logout_session_required
     return body

@@ -1,0 +1,18 @@
+"""Lambda handler: the deliveries queue's consumer (SQS event source, partial batch responses).
+
+Each record is one delivery (authgate.deliveries.deliver): a back-channel logout token POSTed to
+a client (OpenID Connect Back-Channel Logout 1.0 2.5). The answer names the records to try again
+(`batchItemFailures`); SQS retries them after the queue's visibility timeout, and moves a record
+to the dead-letter queue past maxReceiveCount.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from authgate.deliveries.deliver import deliver_batch
+
+
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    failed = deliver_batch(event.get("Records") or [])
+    return {"batchItemFailures": [{"itemIdentifier": message_id} for message_id in failed]}

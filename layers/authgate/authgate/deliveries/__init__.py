@@ -1,0 +1,1 @@
+"""Outbound deliveries: calls authgate makes to its clients' servers later, with retries (back-channel logout)."""
