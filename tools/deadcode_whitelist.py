@@ -20,6 +20,7 @@ password.PasswordGrant
 refresh_token.RefreshTokenGrant
 token_exchange.TokenExchangeGrant
 jwt_bearer.JwtBearerGrant
+device_code.DeviceCodeGrant
 introspection.post_introspect
 par.post_par
 revocation.post_revoke
@@ -35,6 +36,9 @@ forgotten_password.get_reset
 forgotten_password.post_reset
 account_page.get_account
 account_page.post_account
+authorization.post_device_authorization
+verification.get_device
+verification.post_device
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to

@@ -1,7 +1,7 @@
 """Lambda handler: GET/POST /oauth/authorize — the login + consent page and the code redirect; GET/POST
 /oauth/logout — sign-out (OpenID Connect RP-Initiated Logout 1.0); the forgotten-password pages
-(/oauth/forgot-password, /oauth/reset-password) and the account page (/oauth/account), loaded on their
-first request."""
+(/oauth/forgot-password, /oauth/reset-password), the account page (/oauth/account) and the device
+verification page (/oauth/device, RFC 8628 3.3), loaded on their first request."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from authgate.oauth.authorization.endpoint import get_authorize, post_authorize
 
 _PASSWORDS = "authgate.oauth.authorization.forgotten_password"
 _ACCOUNT = "authgate.oauth.authorization.account_page"
+_DEVICE = "authgate.oauth.device.verification"
 
 handler = App("authorize", {
     ("/oauth/authorize", "GET"): Route(get_authorize, "authorize"),
@@ -24,4 +25,7 @@ handler = App("authorize", {
     ("/oauth/reset-password", "POST"): Route(f"{_PASSWORDS}:post_reset", "authorize"),
     ("/oauth/account", "GET"): Route(f"{_ACCOUNT}:get_account", "authorize"),
     ("/oauth/account", "POST"): Route(f"{_ACCOUNT}:post_account", "authorize"),
+    # RFC 8628 3.3: the device authorization grant's verification page.
+    ("/oauth/device", "GET"): Route(f"{_DEVICE}:get_device", "authorize"),
+    ("/oauth/device", "POST"): Route(f"{_DEVICE}:post_device", "authorize"),
 }, translate=api_error)

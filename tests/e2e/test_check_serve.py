@@ -48,15 +48,19 @@ def test_the_local_stack_keeps_the_error_contract(base_url, tmp_path):
     assert findings == [], json.dumps(findings, indent=2)
     assert code == 0 and report["exit_code"] == 0
     seen = outcomes(report)
-    assert len(seen) == 26
+    assert len(seen) == 27
+    # The delegation grants are advertised and served (device code, ID-JAG, token exchange).
+    assert seen["discovery.grants"] == "pass"
+    grants = next(p for p in report["probes"] if p["name"] == "discovery.grants")
+    assert grants["requests"] == 5  # the metadata, the three grant types, the device authorization endpoint
     for name, outcome in seen.items():
         if name in MUTATING:
             assert outcome == "skip", name
         elif not limited_by_the_stack(report, name):
             assert outcome == "pass", (name, outcome)
-    assert stderr.splitlines()[-1] == "[26/26] problem-types.resolve: pass"
+    assert stderr.splitlines()[-1] == "[27/27] problem-types.resolve: pass"
     [suite] = list(JUnitXml.fromfile(str(junit)))
-    assert (suite.tests, suite.failures) == (26, 0)
+    assert (suite.tests, suite.failures) == (27, 0)
 
 
 def test_the_served_openapi_document_gives_no_defect(base_url):

@@ -88,7 +88,10 @@ def assert_refused(result: dict[str, Any], code: str, description: str) -> None:
 def test_an_id_jag_gets_a_token_for_its_resource_and_user(tokens: TokenClient, idp: TestIdp) -> None:
     claims = assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")
     assert claims == {"iss": ISSUER, "sub": "alice", "aud": MCP, "exp": claims["exp"], "iat": claims["iat"],
-                      "jti": claims["jti"], "client_id": CLIENT, "scope": "mcp:read mcp:write", "tenant": "demo"}
+                      "jti": claims["jti"], "client_id": CLIENT, "scope": "mcp:read mcp:write", "tenant": "demo",
+                      "grant_id": claims["grant_id"]}
+    # Each ID-JAG is a grant of its own (the person's, made by their IdP).
+    assert claims["grant_id"] != assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")["grant_id"]
 
 
 def test_the_request_may_narrow_the_scope_and_name_the_resource(tokens: TokenClient, idp: TestIdp) -> None:
@@ -132,6 +135,11 @@ def test_private_key_jwt_and_post_secrets_authenticate_too(tokens: TokenClient, 
     ({"resource": None}, "id_jag_resource_invalid",
      "The assertion names no resource (its resource claim, RFC 8707 2) for the token."),
     ({"subject": "mallory"}, "id_jag_user_unknown", "The assertion's subject is not a user of this tenant."),
+    ({"auth_time": "yesterday"}, "id_jag_malformed", "The assertion's auth_time is not a NumericDate (OIDC Core 2)."),
+    ({"auth_time": True}, "id_jag_malformed", "The assertion's auth_time is not a NumericDate (OIDC Core 2)."),
+    ({"acr": 2}, "id_jag_malformed", "The assertion's acr is not a string (OIDC Core 2)."),
+    ({"amr": "pwd"}, "id_jag_malformed", "The assertion's amr is not an array of strings (RFC 8176)."),
+    ({"auth_time": int(time.time()) + 3600}, "id_jag_time_invalid", "The assertion's auth_time is in the future."),
 ])
 def test_each_rule_of_the_draft_is_its_own_refusal(tokens: TokenClient, idp: TestIdp, change: dict[str, Any],
                                                    code: str, description: str) -> None:
@@ -246,3 +254,36 @@ def test_metadata_advertises_the_grant_and_the_profile(tokens: TokenClient, invo
     doc = body(invoke("jwks", event))
     assert JWT_BEARER in doc["grant_types_supported"]
     assert doc["authorization_grant_profiles_supported"] == ["urn:ietf:params:oauth:grant-profile:id-jag"]
+
+
+@pytest.mark.parametrize(("stated", "acr"), [
+    ({"acr": "urn:acme:loa:2fa", "amr": ["pwd", "otp", "mfa"]}, "mfa"),  # the IdP's own acr: amr decides
+    ({"acr": "mfa"}, "mfa"),
+    ({"amr": ["pwd"]}, "password"),
+    ({"acr": "urn:acme:loa:1"}, None),  # nothing authgate can rank: no acr
+])
+def test_the_idps_sign_in_is_carried_into_the_token(tokens: TokenClient, idp: TestIdp, stated: dict[str, Any],
+                                                    acr: str | None) -> None:
+    """RFC 9068 2.2.1: the token states the person's sign-in at the IdP when the ID-JAG does."""
+    signed_in = int(time.time()) - 30
+    claims = assert_token(present(tokens, jag(idp, auth_time=signed_in, **stated)), "mcp:read mcp:write")
+    assert (claims.get("acr"), claims["auth_time"]) == (acr, signed_in)
+    bare = assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")
+    assert "acr" not in bare and "auth_time" not in bare
+
+
+def test_step_up_at_charges_judges_an_agents_token_by_the_idps_sign_in(tokens: TokenClient, idp: TestIdp,
+                                                                      demo: Any, invoke: Any) -> None:
+    """RFC 9470: a charge above the demo tenant's threshold (10000) needs acr mfa and a sign-in at most 300 s old."""
+    def charge(**stated: Any) -> dict[str, Any]:
+        token = body_of(present(tokens, jag(idp, resource=f"{ISSUER}/charges", scope="charges:write", **stated)))
+        return dict(invoke("charges", demo.event("POST", body={"amount": 10000, "currency": "usd", "description": "Sofa"},
+                                                 client=None, headers={"Authorization": f"Bearer {token['access_token']}"})))
+
+    fresh = int(time.time()) - 30
+    assert charge(auth_time=fresh, amr=["pwd", "otp", "mfa"])["statusCode"] == 201
+    weak = charge(auth_time=fresh, amr=["pwd"])
+    stale = charge(auth_time=fresh - 600, amr=["pwd", "otp", "mfa"])
+    for refused in (weak, stale, charge()):
+        assert refused["statusCode"] == 401
+        assert 'error="insufficient_user_authentication"' in headers_of(refused)["WWW-Authenticate"]

@@ -81,6 +81,12 @@ _RULES = (
     Rule("metadata-self-registration", "client_id_metadata_document_supported, when present, is a boolean; "
          "a server that advertises it also advertises token_endpoint_auth_methods_supported with none or "
          "private_key_jwt.", "draft-ietf-oauth-client-id-metadata-document 6; RFC 8414 2"),
+    Rule("metadata-grants", "The delegation grants are advertised consistently: the device_code grant with "
+         "device_authorization_endpoint (and not one without the other), the ID-JAG grant profile with the "
+         "jwt-bearer grant; each of the device_code, jwt-bearer and token-exchange grants advertised is served "
+         "(a request without client credentials is 401 invalid_client, not unsupported_grant_type), and so is "
+         "the device authorization endpoint.",
+         "RFC 8414 2; RFC 8628 3.1, 4; RFC 8693 2.1; draft-ietf-oauth-identity-assertion-authz-grant"),
     Rule("openid-configuration", "The OpenID Provider metadata, when served, is a JSON object with the members "
          "OpenID Connect Discovery 3 requires, issuer equal to the base URL, RS256 among the ID token algorithms, "
          "and the same members as the RFC 8414 metadata.", "OpenID Connect Discovery 3, 4; RFC 8414 2"),

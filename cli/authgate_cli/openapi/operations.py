@@ -151,7 +151,10 @@ _CLIENT_AUTH_FORM = {
 _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
     "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password",
                                               "urn:ietf:params:oauth:grant-type:token-exchange",
-                                              "urn:ietf:params:oauth:grant-type:jwt-bearer"]},
+                                              "urn:ietf:params:oauth:grant-type:jwt-bearer",
+                                              "urn:ietf:params:oauth:grant-type:device_code"]},
+    "device_code": {"type": "string", "description": "The device authorization grant (RFC 8628 3.4): the "
+                                                     "device_code of /oauth/device_authorization."},
     "assertion": {"type": "string", "description": "jwt-bearer (RFC 7523 2.1): an ID-JAG of an identity provider "
                                                    "the client's tenant trusts."},
     "code": _STR, "redirect_uri": _STR, "code_verifier": _STR, "refresh_token": _STR, "scope": _STR,
@@ -176,6 +179,14 @@ _PAR_FORM = {"type": "object", "required": ["client_id", "response_type"], "prop
 _PAR_RESPONSE = {"type": "object", "required": ["request_uri", "expires_in"], "properties": {
     "request_uri": {"type": "string", "pattern": "^urn:ietf:params:oauth:request_uri:"},
     "expires_in": {"type": "integer", "maximum": 60}}}
+_DEVICE_FORM = {"type": "object", "properties": {"client_id": _STR, "scope": _STR, "resource": _STR,
+                                                  **_CLIENT_AUTH_FORM}}
+_DEVICE_RESPONSE = {"type": "object", "required": ["device_code", "user_code", "verification_uri",
+                                                   "verification_uri_complete", "expires_in", "interval"],
+                    "properties": {"device_code": _STR, "user_code": {"type": "string",
+                                                                      "pattern": "^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$"},
+                                   "verification_uri": _STR, "verification_uri_complete": _STR,
+                                   "expires_in": {"type": "integer"}, "interval": {"type": "integer"}}}
 _BEARER_CODES = ("invalid_request", "unauthenticated", "invalid_token", "insufficient_scope", "invalid_api_key",
                  "invalid_dpop_proof", "use_dpop_nonce")
 _LOGOUT_PARAMETERS = ("id_token_hint", "logout_hint", "client_id", "post_logout_redirect_uri", "state", "ui_locales")
@@ -268,7 +279,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("/oauth/token", "POST"): {
         "summary": "Token endpoint (RFC 6749 3.2): authorization_code + PKCE, refresh_token, client_credentials, "
-                   "token exchange (RFC 8693), ID-JAG (RFC 7523 jwt-bearer)",
+                   "token exchange (RFC 8693), ID-JAG (RFC 7523 jwt-bearer), device_code (RFC 8628)",
         "surface": "oauth", "security": [{"clientBasic": []}, {}],
         "requestBody": {"required": True, "content": {_FORM: {"schema": _TOKEN_FORM}}},
         "codes": _OAUTH_CODES + ("invalid_grant", "unauthorized_client", "unsupported_grant_type",
@@ -279,7 +290,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                                  "id_jag_issuer_untrusted", "id_jag_keys_unavailable", "id_jag_signature_invalid",
                                  "id_jag_audience_invalid", "id_jag_client_mismatch", "id_jag_expired",
                                  "id_jag_time_invalid", "id_jag_replayed", "id_jag_resource_invalid",
-                                 "id_jag_user_unknown"),
+                                 "id_jag_user_unknown", "authorization_pending", "slow_down", "expired_token",
+                                 "device_access_denied"),
         "parameters": [{"name": "DPoP", "in": "header", "required": False, "schema": _STR,
                         "description": "A DPoP proof (RFC 9449 4): the token is then DPoP-bound."}],
         "responses": {"200": _json(_ref("TokenResponse"), "Token response.", headers=NO_STORE_HEADERS)},
@@ -293,6 +305,34 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                                  "unknown_resource", "resource_not_allowed"),
         "responses": {"201": _json(_PAR_RESPONSE, "The request_uri and its lifetime in seconds.",
                                    headers=NO_STORE_HEADERS)},
+    },
+    ("/oauth/device_authorization", "POST"): {
+        "summary": "Device authorization request (RFC 8628 3.1): a device code to poll the token endpoint with, "
+                   "and a user code for the person to enter on the verification page",
+        "surface": "oauth", "security": [{"clientBasic": []}, {}],
+        "requestBody": {"required": True, "content": {_FORM: {"schema": _DEVICE_FORM}}},
+        "codes": _OAUTH_CODES + ("unauthorized_client", "invalid_scope", "unsupported_media_type",
+                                 "invalid_target", "unknown_resource", "resource_not_allowed"),
+        "responses": {"200": _json(_DEVICE_RESPONSE, "The device authorization response (RFC 8628 3.2).",
+                                   headers=NO_STORE_HEADERS)},
+    },
+    ("/oauth/device", "GET"): {
+        "summary": "The device verification page (RFC 8628 3.3): the form for the user code",
+        "surface": "authorize",
+        "parameters": [{"name": "user_code", "in": "query", "required": False, "schema": _STR,
+                        "description": "The user code, from verification_uri_complete (RFC 8628 3.3.1)."}],
+        "codes": ("service_unavailable",),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/device", "POST"): {
+        "summary": "The user code (action=code), then the decision (action=decide): approve, after signing in "
+                   "or in the browser's session, or deny",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["code", "decide"]}, "nonce": _STR, "csrf": _STR, "user_code": _STR,
+            "username": _STR, "password": _STR, "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
+        "codes": ("invalid_request", "rate_limited", "service_unavailable"),
+        "responses": {"200": _PAGE},
     },
     ("/oauth/revoke", "POST"): {
         "summary": "Token revocation (RFC 7009)", "surface": "oauth", "security": [{"clientBasic": []}, {}],

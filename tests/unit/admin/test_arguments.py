@@ -73,10 +73,9 @@ def test_https_loopback_http_and_private_use_schemes_are_accepted(uri: str) -> N
     ([], "confidential", [], "give at least one --grant"),
     (["authorization_code"], "confidential", [], "the authorization_code grant needs at least one --redirect-uri"),
     (["client_credentials"], "confidential", ["https://a.example/cb"], "--redirect-uri is only used by"),
-    (["refresh_token"], "confidential", [], "the refresh_token grant needs authorization_code or password"),
+    (["refresh_token"], "confidential", [], "the refresh_token grant needs authorization_code, password or device_code"),
     (["client_credentials"], "public", [], "a public client cannot use client_credentials"),
     (["urn:ietf:params:oauth:grant-type:jwt-bearer"], "public", [], "a public client cannot present ID-JAGs"),
-    (["urn:ietf:params:oauth:grant-type:device_code"], "public", [], "the device_code grant is not served"),
     (["urn:openid:params:grant-type:ciba"], "confidential", [], "the ciba grant is not served"),
     (["urn:ietf:params:oauth:grant-type:token-exchange"], "confidential", [],
      "token-exchange is not a client's grant: a registered resource's own credentials exchange tokens"),
@@ -84,6 +83,11 @@ def test_https_loopback_http_and_private_use_schemes_are_accepted(uri: str) -> N
 def test_grants(grants: list[str], kind: str, uris: list[str], message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
         arguments.client_grants(grants, kind, uris)
+
+
+def test_a_public_client_may_have_the_device_grant_with_refresh_tokens() -> None:
+    """RFC 8628 3.1: devices are usually public clients; their refresh tokens come with the device grant."""
+    arguments.client_grants(["urn:ietf:params:oauth:grant-type:device_code", "refresh_token"], "public", [])
 
 
 @pytest.mark.parametrize(("given", "stored"), [

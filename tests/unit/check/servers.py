@@ -240,7 +240,10 @@ class ContractServer(_App):
         doc = {"issuer": issuer, "token_endpoint": "/oauth/token" if self.defect == "relative-endpoint"
                else f"{base}/oauth/token", "jwks_uri": f"{base}/.well-known/jwks.json",
                "revocation_endpoint": f"{base}/oauth/revoke", "introspection_endpoint": f"{base}/oauth/introspect",
-               "response_types_supported": ["code"], "grant_types_supported": ["client_credentials"],
+               "response_types_supported": ["code"], "grant_types_supported": ["client_credentials", *{
+                   "device-grant-without-endpoint": ["urn:ietf:params:oauth:grant-type:device_code"],
+                   "advertised-grant-unserved": ["urn:ietf:params:oauth:grant-type:jwt-bearer"],
+               }.get(self.defect or "", [])],
                "client_id_metadata_document_supported": "yes" if self.defect == "cimd-flag-not-boolean" else False}
         return Reply(200, [("Content-Type", "application/json")], json.dumps(doc).encode())
 

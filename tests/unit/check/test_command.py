@@ -90,9 +90,9 @@ def test_progress_is_one_line_per_probe_when_not_on_a_terminal(capsys):
         result = check(capsys, base, "--api-key", API_KEY)
         quiet = check(capsys, base, "--api-key", API_KEY, "--quiet")
     lines = result.err.splitlines()
-    assert len(lines) == 26
-    assert lines[0] == "[ 1/26] discovery.metadata: pass"
-    assert lines[-1] == "[26/26] problem-types.resolve: pass"
+    assert len(lines) == 27
+    assert lines[0] == "[ 1/27] discovery.metadata: pass"
+    assert lines[-1] == "[27/27] problem-types.resolve: pass"
     assert quiet.err == "" and quiet.out.splitlines()[1:] == result.out.splitlines()[1:]
 
 
@@ -116,7 +116,7 @@ def test_mutating_says_what_it_will_create_before_it_starts(capsys, monkeypatch)
     server = ContractServer()
     with serving(server) as base:
         result = check(capsys, base, "--api-key", API_KEY, "--mutating", "--client-id", CLIENT_ID)
-    plan = result.err.split("[ 1/26]", 1)[0]
+    plan = result.err.split("[ 1/27]", 1)[0]
     assert plan.startswith(f"authgate check: --mutating will, on {base}:\n")
     assert "  - create 1 charge (100 usd, description \"authgate check " in plan
     assert "  - send at most 100 GET /charges?limit=1 (8 at a time, 30 s at most)" in plan

@@ -45,6 +45,8 @@ DEFECTS = [
     ("relative-endpoint", "metadata-absolute-endpoints", False),
     ("metadata-redirect", "metadata-document", False),
     ("cimd-flag-not-boolean", "metadata-self-registration", False),
+    ("device-grant-without-endpoint", "metadata-grants", False),
+    ("advertised-grant-unserved", "metadata-grants", False),
     ("private-jwks", "jwks-public-only", False),
     ("duplicate-kid", "jwks-document", False),
     # OAuth and bearer.

@@ -29,7 +29,7 @@ def test_junit_has_one_testcase_per_probe_and_one_failure_per_defect(capsys, tmp
     [suite] = list(xml)
     cases = list(suite)
     assert [c.name for c in cases] == [p["name"] for p in report["probes"]]
-    assert (suite.tests, suite.failures, suite.errors, suite.skipped) == (26, report["summary"]["failed"], 0, 5)
+    assert (suite.tests, suite.failures, suite.errors, suite.skipped) == (27, report["summary"]["failed"], 0, 5)
     for case, probe in zip(cases, report["probes"]):
         failures = [r for r in case.result if isinstance(r, Failure)]
         defects = [f for f in probe["findings"] if f["severity"] == "defect"]
@@ -74,7 +74,7 @@ def test_the_json_report_schema(capsys):
     assert list(report["summary"]) == ["probes", "passed", "failed", "warned", "skipped", "defects", "warnings",
                                        "requests"]
     summary = report["summary"]
-    assert summary["probes"] == summary["passed"] + summary["failed"] + summary["warned"] + summary["skipped"] == 26
+    assert summary["probes"] == summary["passed"] + summary["failed"] + summary["warned"] + summary["skipped"] == 27
     probe = report["probes"][0]
     assert list(probe) == ["name", "group", "title", "outcome", "skip_reason", "notes", "requests", "duration_ms",
                            "findings"]
@@ -90,7 +90,7 @@ def test_the_readable_report(capsys):
     with serving(ContractServer("405-no-allow")) as base:
         result = check(capsys, base, "--api-key", API_KEY, "--quiet")
     lines = result.out.splitlines()
-    assert re.fullmatch(rf"authgate check {re.escape(base)}  \(read-only; 26 probes, \d+ requests, [\d.]+ s\)",
+    assert re.fullmatch(rf"authgate check {re.escape(base)}  \(read-only; 27 probes, \d+ requests, [\d.]+ s\)",
                         lines[0])
     assert lines[2] == "PROBE                         RESULT  NOTE"
     assert "token.wrong-method            FAIL    1 defect" in lines
@@ -103,7 +103,7 @@ def test_the_readable_report(capsys):
     assert block[3] == "    seen:    405 application/json"
     assert block[-2:] == ["    broken:  allow-on-405 (defect; contract 7.5; RFC 9110 10.2.1, 15.5.6)",
                           "               a 405 without Allow"]
-    assert lines[-1].startswith("defects found: 17 passed, 4 failed, 0 warned, 5 skipped; 4 defects, 0 warnings")
+    assert lines[-1].startswith("defects found: 18 passed, 4 failed, 0 warned, 5 skipped; 4 defects, 0 warnings")
     assert lines[-1].endswith("(exit 1)") and result.code == 1
 
 

@@ -162,6 +162,51 @@ def userinfo(ctx: Context) -> None:
                      challenge_error="invalid_token", cite="OIDC Core 5.3.3; RFC 6750 3.1"))
 
 
+DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code"
+JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
+ID_JAG = "urn:ietf:params:oauth:grant-profile:id-jag"
+FORM = ("Content-Type", "application/x-www-form-urlencoded")
+
+
+def grants(ctx: Context) -> None:
+    """The delegation grants as advertised (RFC 8628 4, RFC 8693, draft-ietf-oauth-identity-assertion-authz-grant):
+    metadata that agrees with itself, and endpoints that serve what it lists. A grant type the token endpoint
+    serves answers a request without client credentials with 401 invalid_client; one it does not serve,
+    400 unsupported_grant_type (RFC 6749 5.2), which would make the metadata a false promise."""
+    exchange = fetch_metadata(ctx)
+    data = _json_object(ctx, exchange, "metadata-grants", "metadata")
+    if data is None:
+        return
+    advertised = data.get("grant_types_supported")
+    advertised = advertised if isinstance(advertised, list) else []
+    profiles = data.get("authorization_grant_profiles_supported")
+    device_endpoint = data.get("device_authorization_endpoint")
+    if DEVICE_CODE in advertised and not isinstance(device_endpoint, str):
+        ctx.find("metadata-grants", "grant_types_supported lists the device_code grant, but there is no "
+                 "device_authorization_endpoint (RFC 8628 4)", exchange)
+    if device_endpoint is not None and DEVICE_CODE not in advertised:
+        ctx.find("metadata-grants", "device_authorization_endpoint is given, but grant_types_supported does not "
+                 "list urn:ietf:params:oauth:grant-type:device_code (RFC 8628 4)", exchange)
+    if profiles is not None and not (isinstance(profiles, list) and all(isinstance(p, str) for p in profiles)):
+        ctx.find("metadata-grants", "authorization_grant_profiles_supported is not an array of strings", exchange)
+    elif profiles and ID_JAG in profiles and JWT_BEARER not in advertised:
+        ctx.find("metadata-grants", "authorization_grant_profiles_supported names the ID-JAG profile, but "
+                 "grant_types_supported does not list the jwt-bearer grant it is presented with", exchange)
+    token = ctx.url("@token_endpoint", "/oauth/token")
+    for grant_type in (g for g in (DEVICE_CODE, JWT_BEARER, TOKEN_EXCHANGE) if g in advertised):
+        answer = ctx.exchange("POST", token, [FORM, ("Accept", "application/json")],
+                              f"grant_type={grant_type}".encode())
+        ctx.judge(answer, Expect(status=(401,), status_rule="metadata-grants", codes=("invalid_client",),
+                                 code_rule="metadata-grants", challenge="Basic", challenge_rule="oauth-client-challenge",
+                                 oauth=True, cite="RFC 8414 2 grant_types_supported; RFC 6749 5.2"))
+    if isinstance(device_endpoint, str) and is_absolute(device_endpoint):
+        answer = ctx.exchange("POST", device_endpoint, [FORM, ("Accept", "application/json")], b"scope=openid")
+        ctx.judge(answer, Expect(status=(401,), status_rule="metadata-grants", codes=("invalid_client",),
+                                 code_rule="metadata-grants", challenge="Basic", challenge_rule="oauth-client-challenge",
+                                 oauth=True, cite="RFC 8628 3.1, 3.2; RFC 6749 5.2"))
+
+
 PROBES = (
     ScenarioProbe("discovery.metadata", "authorization server metadata: issuer is the base URL, endpoints absolute",
                   ("metadata-document", "metadata-issuer", "metadata-absolute-endpoints",
@@ -172,4 +217,7 @@ PROBES = (
                   ("openid-configuration",), steps=openid_configuration),
     ScenarioProbe("userinfo.challenges", "UserInfo without a token: a bare Bearer challenge; a bad one: invalid_token",
                   ("bearer-challenge", "bearer-rejects-bad-tokens", "challenge-on-401"), steps=userinfo),
+    ScenarioProbe("discovery.grants", "delegation grants (device code, ID-JAG, token exchange): metadata agrees "
+                  "with itself and the token endpoint serves each advertised grant",
+                  ("metadata-grants", "oauth-client-challenge"), steps=grants),
 )

@@ -97,4 +97,8 @@ Code = Literal[
     "id_jag_resource_invalid",
     "id_jag_user_unknown",
     "password_reset_link_invalid",
+    "authorization_pending",
+    "slow_down",
+    "expired_token",
+    "device_access_denied",
 ]

@@ -22,6 +22,8 @@ OAuthCode = Literal[
     "server_error", "temporarily_unavailable",
     # RFC 9449 5.0, 8 (DPoP) and RFC 8707 2 (resource indicators).
     "invalid_dpop_proof", "use_dpop_nonce", "invalid_target",
+    # RFC 8628 3.5 (the device authorization grant's polls).
+    "authorization_pending", "slow_down", "expired_token",
     # RFC 7591 3.2.2 (dynamic registration) and RFC 6750 3.1 (its registration access token).
     "invalid_client_metadata", "invalid_redirect_uri", "invalid_token",
     # OpenID Connect Core 3.1.2.6 and 5.5.1.1 (the authorization endpoint).

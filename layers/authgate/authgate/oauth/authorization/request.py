@@ -251,3 +251,9 @@ def _scopes(raw: str | None, client: Client, tenant: Tenant, resource: Resource)
         if tenant.forbids(scope):
             raise ApiError("invalid_scope", f"The tenant forbids the scope {scope}.")
     return scopes
+
+
+def consented_scopes(raw: str | None, client: Client, tenant: Tenant, resource: Resource) -> tuple[str, ...]:
+    """The scopes a person will be asked to approve, checked as an authorization request's are: also those of
+    a device authorization request (RFC 8628 3.1: scope as in RFC 6749 3.3)."""
+    return _scopes(raw, client, tenant, resource)

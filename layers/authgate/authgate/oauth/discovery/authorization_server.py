@@ -41,12 +41,14 @@ TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 # Authorization), announced by its grant profile.
 JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 GRANT_PROFILES = ["urn:ietf:params:oauth:grant-profile:id-jag"]
+# RFC 8628 3.4: the device authorization grant (docs/delegation.md).
+DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code"
 
 
 def grant_types() -> list[str]:
     grants = ["authorization_code", "refresh_token", "client_credentials"]
     # RFC 8693 2.1: token exchange, for registered resources' own credentials (docs/delegation.md).
-    return grants + (["password"] if get_settings().password_grant else []) + [TOKEN_EXCHANGE, JWT_BEARER]
+    return grants + (["password"] if get_settings().password_grant else []) + [TOKEN_EXCHANGE, JWT_BEARER, DEVICE_CODE]
 
 
 def metadata(issuer: str) -> dict[str, Any]:
@@ -80,6 +82,8 @@ def _metadata(issuer: str) -> dict[str, Any]:
         "token_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,
         # RFC 9126 5: where to push, and whether every client must.
         "pushed_authorization_request_endpoint": f"{issuer}/oauth/par",
+        # RFC 8628 4: where a device starts its authorization.
+        "device_authorization_endpoint": f"{issuer}/oauth/device_authorization",
         "require_pushed_authorization_requests": get_settings().require_par,
         "request_parameter_supported": False,
         # OpenID Connect Discovery 3: a request_uri is only ever a pushed request's (RFC 9126), never a

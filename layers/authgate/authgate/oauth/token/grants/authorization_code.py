@@ -5,23 +5,12 @@ from __future__ import annotations
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
 from authgate.oauth import pkce
-from authgate.oauth.clients import tenant_policy
-from authgate.oauth.resource_indicator import granted_resource
-from authgate.oauth.scopes import parse_scope
-from authgate.oauth.token.grants.base import (
-    Grant,
-    TokenRequest,
-    TokenResult,
-    check_key_binding,
-    current_scopes,
-    issued,
-)
+from authgate.oauth.token.grants.approval import approved_tokens
+from authgate.oauth.token.grants.base import Grant, TokenRequest, TokenResult, check_key_binding
 from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.single_use.codes import AuthorizationCode
 from authgate.single_use.errors import CodeAlreadyUsed, CodeError
 from authgate.stores.codes import CodeStore
-from authgate.stores.refresh_tokens import RefreshTokenStore
-from authgate.stores.tenant_cache import get_tenant
 
 
 def _invalid_grant(detail: str, internal: str = "") -> ApiError:
@@ -79,22 +68,6 @@ class AuthorizationCodeGrant(Grant):
             raise _invalid_grant("Public clients must use PKCE.")
         # RFC 9449 10.1: a code bound by dpop_jkt is redeemed only with a proof of that key.
         check_key_binding(record.dpop_jkt, req.dpop_jkt, "authorization code")
-        # The tenant's switches hold until the token is issued (docs/agents.md); warm-cached for 60 s.
-        tenant = get_tenant(record.tenant_id)
-        tenant_policy.check(client, tenant, grant=True)
-        # RFC 8707 2.2: the token request may only name the resource the grant covers.
-        resource = granted_resource(record.resource, req.resource, req.issuer, record.tenant_id)
-        scopes = current_scopes(parse_scope(record.scope), None, client, tenant, resource)
-
-        refresh_token = None
-        if client.allows_grant("refresh_token"):
-            # The family is the code's grant: replaying the code revokes this family too.
-            refresh_token = RefreshTokenStore().start_family(
-                family_id=record.grant_id, client_id=client.client_id, tenant_id=record.tenant_id,
-                subject=record.subject, scope=record.scope, now=req.now,
-                # RFC 9449 5.0: only a public client's refresh tokens are bound to its key.
-                dpop_jkt=req.dpop_jkt if client.is_public else None, resource=record.resource,
-                authentication=record.authentication)
-        return issued(req, subject=record.subject, tenant=record.tenant_id, scopes=scopes, audience=resource.resource,
-                      grant_id=record.grant_id, refresh_token=refresh_token, authentication=record.authentication,
-                      nonce=record.nonce)
+        return approved_tokens(req, tenant_id=record.tenant_id, subject=record.subject, scope=record.scope,
+                               resource=record.resource, grant_id=record.grant_id,
+                               authentication=record.authentication, nonce=record.nonce)

@@ -10,6 +10,12 @@ assertion's, all of them the resource's and none forbidden by the tenant; the pe
 tenant's user its IdP's `--user-match` finds, created when `--create-users` allows. Last, the
 `jti` is spent by one conditional write until the assertion expires (RFC 7523 3 item 7).
 
+The person's sign-in at the IdP, when the assertion states it (`auth_time`, `acr`, `amr`, which the draft
+allows as in an ID token), goes into the token as RFC 9068 2.2.1 `auth_time` and `acr`, so RFC 9470 step-up
+(the charges API's strong authentication) judges an agent's token as any other: the IdP's `acr` is kept
+when it is one of authgate's values (`password`, `mfa`); otherwise `amr` decides (RFC 8176 `mfa`: two
+factors, else `password` when it names any method); an IdP's own acr names say nothing authgate can rank.
+
 No refresh token: the client presents a new ID-JAG when its token expires, so the IdP decides
 again each time (the draft's refresh-token rules leave it to the server; authgate keeps the IdP
 in charge).
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import math
 import secrets
+import uuid
 from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
@@ -37,6 +44,7 @@ from authgate.single_use.errors import Replayed
 from authgate.stores.replay import ReplayGuard, id_jag_key
 from authgate.stores.tenant_cache import get_tenant
 from authgate.stores.users import UserStore
+from authgate.users.assurance import ACR_VALUES, MFA, PASSWORD
 from authgate.users.model import token_subject
 
 if TYPE_CHECKING:
@@ -133,6 +141,27 @@ def _user(jag: IdJag, tenant_id: str) -> User:
         return existing
 
 
+def _assurance(jag: IdJag, now: int) -> tuple[str, int | None]:
+    """(acr, auth_time) of the person's sign-in the assertion states ("", None when it states none): see the module."""
+    claims = jag.claims
+    auth_time, acr, amr = claims.get("auth_time"), claims.get("acr"), claims.get("amr")
+    if auth_time is not None and (isinstance(auth_time, bool) or not isinstance(auth_time, (int, float))):
+        raise refused("id_jag_malformed", "The assertion's auth_time is not a NumericDate (OIDC Core 2).")
+    if acr is not None and not isinstance(acr, str):
+        raise refused("id_jag_malformed", "The assertion's acr is not a string (OIDC Core 2).")
+    if amr is not None and not (isinstance(amr, list) and all(isinstance(m, str) for m in amr)):
+        raise refused("id_jag_malformed", "The assertion's amr is not an array of strings (RFC 8176).")
+    if auth_time is not None and auth_time > now + get_settings().leeway:
+        raise refused("id_jag_time_invalid", "The assertion's auth_time is in the future.")
+    if acr in ACR_VALUES:
+        level = str(acr)
+    elif amr:
+        level = MFA if "mfa" in amr else PASSWORD
+    else:
+        level = ""
+    return level, int(auth_time) if auth_time is not None else None
+
+
 class JwtBearerGrant(Grant):
     GRANT_TYPE = GRANT_TYPE
 
@@ -148,6 +177,7 @@ class JwtBearerGrant(Grant):
         resource = resolve(_resource(jag, req.resource), req.issuer, client.tenant_id)
         tenant = get_tenant(client.tenant_id)  # warm-cached for 60 s
         scopes = _scopes(jag, requested, resource, tenant.forbidden_scopes if tenant else frozenset())
+        acr, auth_time = _assurance(jag, req.now)
         user = _user(jag, client.tenant_id)
         try:
             # RFC 7523 3 item 7: single use until it expires (and the leeway it was judged with).
@@ -156,4 +186,7 @@ class JwtBearerGrant(Grant):
         except Replayed:
             raise refused("id_jag_replayed", "The assertion has already been used (RFC 7523 3).") from None
         return issued(req, subject=token_subject(user), tenant=client.tenant_id, scopes=scopes,
-                      audience=resource.resource)
+                      audience=resource.resource, acr=acr, auth_time=auth_time,
+                      # A person's grant, made by their IdP: its own grant id, so the token is one of a user's
+                      # (strong authentication applies to it, RFC 9470) and what is exchanged from it shares it.
+                      grant_id=str(uuid.uuid4()))

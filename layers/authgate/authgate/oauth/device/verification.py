@@ -1,0 +1,216 @@
+"""GET/POST /oauth/device: the verification page of the device authorization grant (RFC 8628 3.3, 5.1, 5.4).
+
+1. GET shows the form for the user code, filled in from `verification_uri_complete`'s query: the
+   person still confirms it (5.4: nothing happens on a link alone).
+2. POST action=code: the typed code, through the page's attempt limits (5.1: per address and for
+   the whole deployment, limits.quota), then the request it belongs to, if pending: the client, its
+   organisation, the API and scopes, and the warning to approve only a device in front of them
+   (5.4). Malformed, unknown, expired and used codes get one message (no oracle).
+3. POST action=decide: the code again (same limits), the decision; deny needs no sign-in; approve
+   needs the person signed in: the browser's sign-in session for the client's tenant when there is
+   one (single sign-on, no password asked), else the password through every sign-in throttle
+   (oauth.authorization.sign_in), which opens a session. The approval records the person, the
+   sign-in (acr, amr, auth_time, sid) and a new grant id, in one conditional write.
+
+Forms are CSRF-protected as the account pages' are (oauth.authorization.account_forms); pages are
+never cached or framed. Nothing typed (code, password) is logged.
+"""
+
+from __future__ import annotations
+
+import html
+import uuid
+from string import Template
+from typing import TYPE_CHECKING
+
+from authgate.errors import ApiError
+from authgate.http.response import Response
+from authgate.issuer import base_url
+from authgate.limits.counters import digest
+from authgate.limits.quota import Quota, QuotaSpent
+from authgate.logs import get_logger
+from authgate.oauth.authorization import session_cookie, single_sign_on
+from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
+from authgate.oauth.authorization.consent_page import WRONG_CREDENTIALS, what_is_granted
+from authgate.oauth.authorization.sign_in import account_of, open_session, sign_in
+from authgate.oauth.clients.lookup import ClientLookup
+from authgate.oauth.resource_indicator import resolve
+from authgate.single_use.device_codes import DeviceAuthorization, normalised, shown
+from authgate.stores.device_codes import DeviceCodeStore
+from authgate.stores.sessions import SessionStore
+from authgate.stores.tenant_cache import get_tenant
+
+if TYPE_CHECKING:
+    from authgate.clients.model import Client
+    from authgate.http.request import Request
+    from authgate.sessions.model import Session
+
+TITLE = "Connect a device"
+# RFC 8628 5.1: user-code attempts per source address and for the whole deployment, per window. With
+# 20^8 codes alive 10 minutes, a guesser at the global quota finds a given code with odds of about
+# 2 in 10^6 over its life (docs/delegation.md).
+WINDOW = 300
+PER_ADDRESS = 30
+OVERALL = 3000
+NO_SUCH_CODE = ("That code is not valid. Check it on your device: codes last 10 minutes and work once; "
+                "if it has expired, start again on the device.")
+SIGN_IN_FIRST = "Enter your username and password, then choose Approve."
+CHANGE_PASSWORD = ("Your administrator asks you to choose a new password first: sign in to an application or to "
+                   "your account page, then approve the device again.")
+
+_CODE_FORM = Template("""<p>Enter the code shown on your device.</p>
+$message
+<form method="post" action="device" autocomplete="off">
+<input type="hidden" name="action" value="code">
+$csrf
+<label for="user_code">Code</label>
+<input id="user_code" name="user_code" type="text" autocapitalize="characters" spellcheck="false" required
+ autofocus value="$user_code" maxlength="20" placeholder="XXXX-XXXX">
+<div class="actions">
+<button type="submit">Continue</button>
+</div>
+</form>""")
+_DECISION_FORM = Template("""<p class="warning" role="alert">Approve only if you started this on a device that is in
+front of you right now and it shows the code <strong class="user-code">$user_code</strong>. If someone sent you this
+code or a link to this page, choose Deny: they would get access to your account.</p>
+<p><strong class="client">$client_name</strong> is asking for access to <strong>$tenant_name</strong> in
+<strong class="resource">$resource_name</strong>:</p>
+$resource_about
+<ul class="scopes">
+$scope_items
+</ul>
+$message
+<form method="post" action="device" autocomplete="on">
+<input type="hidden" name="action" value="decide">
+<input type="hidden" name="user_code" value="$user_code">
+$csrf
+$credentials
+<div class="actions">
+<button type="submit" name="decision" value="approve">Approve</button>
+<button type="submit" name="decision" value="deny" formnovalidate class="secondary">Deny</button>
+</div>
+</form>""")
+_CREDENTIALS = """<label for="username">Username</label>
+<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>"""
+_SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
+
+
+def get_device(request: Request) -> Response:
+    """The form for the user code, filled in when the link carried one (verification_uri_complete, RFC 8628 3.3.1)."""
+    typed = request.query.get("user_code") or [""]
+    code = normalised(typed[0])
+    return _code_page(request, shown(code) if code else "")
+
+
+def post_device(request: Request) -> Response:
+    """action=code: the code's request, shown for a decision; action=decide: the decision."""
+    fields = form_fields(request)
+    typed = fields.get("user_code", "")
+    _within_limits(request.source_ip)
+    code = normalised(typed)
+    store = DeviceCodeStore()
+    record = store.pending(code) if code else None
+    client = _client_of(request, record)
+    if record is None or code is None or client is None:
+        _log("unknown_code", None)
+        return _code_page(request, "", NO_SUCH_CODE)
+    if fields.get("action") != "decide":
+        return _decision_page(request, record, code, client)
+    decision = fields.get("decision")
+    if decision == "deny":
+        store.decide(record, approved=False)
+        _log("denied", record)
+        return page(TITLE, '<p class="message" role="status">You denied the request. You can close this page; '
+                           "the device will be told.</p>")
+    if decision != "approve":
+        return _decision_page(request, record, code, client, "Choose Approve or Deny.")
+    session = single_sign_on.current_session(request, client)
+    cookie = None
+    if session is None:
+        signed = _signed_in(request, record, fields)
+        if isinstance(signed, str):
+            return _decision_page(request, record, code, client, signed)
+        cookie, session = signed
+    grant_id = str(uuid.uuid4())
+    # The grant ends with the session unless it asked for offline_access (OpenID Connect Core 11), as a code's.
+    SessionStore().used_by(session, client.client_id, None if "offline_access" in record.scope.split() else grant_id)
+    if not store.decide(record, approved=True, subject=session.username,
+                        authentication=single_sign_on.authentication_of(session), grant_id=grant_id):
+        return _code_page(request, "", NO_SUCH_CODE)
+    _log("approved", record)
+    response = page(TITLE, '<p class="message" role="status">You approved the request: return to your device, '
+                           "it will be signed in within a few seconds. You can close this page.</p>")
+    if cookie:
+        response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
+    return response
+
+
+def _within_limits(source_ip: str) -> None:
+    """RFC 8628 5.1: a quota of user-code attempts per address and overall; at either, 429 rate_limited."""
+    try:
+        Quota("device-user-code", WINDOW).spend(f"device#{digest(source_ip or 'unknown')}", "attempts", PER_ADDRESS)
+        Quota("device-user-code", WINDOW).spend("device#all", "attempts", OVERALL)
+    except QuotaSpent as spent:
+        raise ApiError("rate_limited", f"Too many codes were tried; retry after {spent.retry_after} seconds.",
+                       headers={"Retry-After": str(spent.retry_after)}) from None
+
+
+def _client_of(request: Request, record: DeviceAuthorization | None) -> Client | None:
+    """The client of a pending request, while it is still registered for its tenant."""
+    if record is None:
+        return None
+    client = ClientLookup(request.source_ip).find(record.client_id)
+    return client if client is not None and client.tenant_id == record.tenant_id else None
+
+
+def _signed_in(request: Request, record: DeviceAuthorization, fields: dict[str, str]) -> str | tuple[str, Session]:
+    """(Set-Cookie, session) of a sign-in with the posted password, or the message to show again."""
+    username, password = fields.get("username", "").strip()[:320], fields.get("password", "")
+    if not username or not password:
+        return SIGN_IN_FIRST
+    tenant_id, username = account_of(record.tenant_id, "", username)
+    result = sign_in(tenant_id, username, password, request.source_ip)
+    if not result.ok:
+        _log(f"login_{result.reason}", record)
+        return WRONG_CREDENTIALS
+    if result.must_change_password:
+        return CHANGE_PASSWORD
+    secret, session = open_session(tenant_id, result)
+    return session_cookie.set_cookie(secret, base_url(request)), session
+
+
+def _code_page(request: Request, user_code: str, message: str = "") -> Response:
+    csrf, cookie = csrf_fields(request)
+    return page(TITLE, _CODE_FORM.substitute(message=_message(message), csrf=csrf, user_code=html.escape(user_code)),
+                cookie)
+
+
+def _decision_page(request: Request, record: DeviceAuthorization, user_code: str, client: Client,
+                   message: str = "") -> Response:
+    """Who asks, for what, the warning of RFC 8628 5.4, and who approves (the session's person, or the sign-in)."""
+    e = html.escape
+    session = single_sign_on.current_session(request, client)
+    tenant = get_tenant(record.tenant_id)
+    resource_name, resource_about, items = what_is_granted(resolve(record.resource, base_url(request), None),
+                                                           tuple(record.scope.split()))
+    csrf, cookie = csrf_fields(request)
+    body = _DECISION_FORM.substitute(
+        user_code=e(shown(user_code)), client_name=e(client.name or client.client_id),
+        tenant_name=e(tenant.name if tenant and tenant.name else record.tenant_id), resource_name=resource_name,
+        resource_about=resource_about, scope_items=items, message=_message(message), csrf=csrf,
+        credentials=_SIGNED_IN.substitute(username=e(session.username)) if session else _CREDENTIALS)
+    return page(TITLE, body, cookie)
+
+
+def _message(text: str) -> str:
+    return f'<p class="message" role="alert">{html.escape(text)}</p>' if text else ""
+
+
+def _log(outcome: str, record: DeviceAuthorization | None) -> None:
+    # Ids and outcomes only: never the user code, the username or the password.
+    extra = {"outcome": outcome}
+    if record is not None:
+        extra.update(client_id=record.client_id, tenant=record.tenant_id)
+    get_logger().info("device_verification", extra=extra)

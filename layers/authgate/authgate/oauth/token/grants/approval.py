@@ -1,0 +1,38 @@
+"""The tokens of a person's approval, however it reached the token endpoint: an authorization code (RFC 6749
+4.1.3) or a device code (RFC 8628 3.5).
+
+The tenant's switches hold until the token is issued (docs/agents.md); the request may only name the
+resource the approval covers (RFC 8707 2.2); the scopes are the approved ones still available
+(grants.base.current_scopes); a refresh-token family starts when the client may refresh, under the
+approval's grant id, so revoking the grant ends it too; then the shared tail (grants.base.issued),
+with the ID token of the sign-in the approval recorded.
+"""
+
+from __future__ import annotations
+
+from authgate.oauth.clients import tenant_policy
+from authgate.oauth.resource_indicator import granted_resource
+from authgate.oauth.scopes import parse_scope
+from authgate.oauth.token.grants.base import TokenRequest, TokenResult, current_scopes, issued
+from authgate.single_use.authentication import Authentication
+from authgate.stores.refresh_tokens import RefreshTokenStore
+from authgate.stores.tenant_cache import get_tenant
+
+
+def approved_tokens(req: TokenRequest, *, tenant_id: str, subject: str, scope: str, resource: str | None,
+                    grant_id: str, authentication: Authentication | None, nonce: str | None = None) -> TokenResult:
+    """The token response of an approval recorded with these values (the code's or the device code's record)."""
+    client = req.client
+    tenant = get_tenant(tenant_id)
+    tenant_policy.check(client, tenant, grant=True)
+    audience = granted_resource(resource, req.resource, req.issuer, tenant_id)
+    scopes = current_scopes(parse_scope(scope), None, client, tenant, audience)
+    refresh_token = None
+    if client.allows_grant("refresh_token"):
+        refresh_token = RefreshTokenStore().start_family(
+            family_id=grant_id, client_id=client.client_id, tenant_id=tenant_id, subject=subject, scope=scope,
+            now=req.now,
+            # RFC 9449 5.0: only a public client's refresh tokens are bound to its key.
+            dpop_jkt=req.dpop_jkt if client.is_public else None, resource=resource, authentication=authentication)
+    return issued(req, subject=subject, tenant=tenant_id, scopes=scopes, audience=audience.resource, grant_id=grant_id,
+                  refresh_token=refresh_token, authentication=authentication, nonce=nonce)

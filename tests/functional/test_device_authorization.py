@@ -1,0 +1,235 @@
+"""The device authorization grant (RFC 8628) through the token and authorize functions: the device
+authorization response (3.2), the verification page (3.3, 5.1, 5.4) and the token endpoint's polls (3.4, 3.5)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from authgate.clock import ManualClock
+from authgate_cli.local.events import HttpRequest, build_event
+from tests.demo import ISSUER, SECRETS
+from tests.functional.authorize_support import PAGE_HEADERS, Browser, Page, page_of, put_client
+from tests.functional.token_support import (
+    OK_HEADERS,
+    TokenClient,
+    assert_error,
+    basic,
+    body_of,
+    claims_of,
+    headers_of,
+)
+
+DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+USER_CODE = re.compile(r"[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}")
+
+
+@pytest.fixture
+def tv(demo: Any, browser: Browser) -> str:
+    """A public client of tenant demo registered for the device grant and refresh tokens (openid too)."""
+    put_client(client_id="demo-tv", client_type="public", secret_hash=None, name="Living-room TV",
+               grant_types=(DEVICE_GRANT, "refresh_token"),
+               scopes=("charges:read", "charges:write", "openid", "profile", "offline_access"))
+    return "demo-tv"
+
+
+def authorize_device(tokens: TokenClient, client_id: str = "demo-tv", **params: str) -> dict[str, Any]:
+    fields = [("client_id", client_id), *params.items()]
+    return tokens.post(fields, path="/oauth/device_authorization")
+
+
+def started(result: dict[str, Any]) -> dict[str, Any]:
+    """The whole 200 device authorization response (RFC 8628 3.2)."""
+    headers = headers_of(result)
+    assert headers.pop("x-request-id")
+    body = body_of(result)
+    assert (result["statusCode"], headers) == (200, OK_HEADERS), result["body"]
+    assert USER_CODE.fullmatch(body["user_code"]), body
+    user_code = body["user_code"]
+    assert body == {
+        "device_code": body["device_code"], "user_code": user_code,
+        "verification_uri": f"{ISSUER}/oauth/device",
+        "verification_uri_complete": f"{ISSUER}/oauth/device?user_code={user_code}",
+        "expires_in": 600, "interval": 5,
+    }
+    assert len(body["device_code"]) > 43
+    return dict(body)
+
+
+def poll(tokens: TokenClient, device_code: str, client_id: str = "demo-tv") -> dict[str, Any]:
+    return tokens.post([("grant_type", DEVICE_GRANT), ("device_code", device_code), ("client_id", client_id)])
+
+
+class DevicePage:
+    """The verification page through the authorize function, with the Browser's cookie jar."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+
+    def _send(self, method: str, query: str = "", fields: list[tuple[str, str]] | None = None,
+              source_ip: str = "127.0.0.1") -> dict[str, Any]:
+        headers = self.browser._headers([("Content-Type", "application/x-www-form-urlencoded")] if fields else [])
+        request = HttpRequest(method, "/oauth/device", query, headers, urlencode(fields or []).encode(),
+                              source_ip=source_ip)
+        result = self.browser.invoke("authorize", build_event(request, resource="/oauth/device", path_params=None))
+        self.browser.keep_cookies(result)
+        return result
+
+    def open(self, user_code: str = "") -> Page:
+        page = page_of(self._send("GET", urlencode({"user_code": user_code}) if user_code else ""))
+        assert page.status == 200
+        return page
+
+    def enter(self, user_code: str, source_ip: str = "127.0.0.1") -> Page:
+        form = self.open()
+        return page_of(self._send("POST", fields=[*form.hidden().items(), ("user_code", user_code)],
+                                  source_ip=source_ip))
+
+    def decide(self, page: Page, decision: str, username: str = "", password: str = "") -> Page:
+        fields = [*page.hidden().items(), ("decision", decision)]
+        if username:
+            fields += [("username", username), ("password", password)]
+        return page_of(self._send("POST", fields=fields))
+
+
+@pytest.fixture
+def device_page(browser: Browser) -> DevicePage:
+    return DevicePage(browser)
+
+
+@pytest.mark.usefixtures("tv")
+def test_the_whole_flow_issues_tokens_once(tokens: TokenClient, device_page: DevicePage,
+                                           clock: ManualClock) -> None:
+    start = started(authorize_device(tokens, scope="charges:read openid offline_access"))
+    assert_error(poll(tokens, start["device_code"]), 400, "authorization_pending",
+                 "The user has not yet approved or denied this request; poll again after the interval "
+                 "(RFC 8628 3.5).")
+    page = device_page.enter(start["user_code"].lower().replace("-", ""))
+    assert (page.status, {k: page.headers[k] for k in PAGE_HEADERS}) == (200, PAGE_HEADERS)
+    text = page.text()
+    assert "Living-room TV is asking for access to" in text
+    assert f"Approve only if you started this on a device that is in front of you right now and it shows the " \
+           f"code {start['user_code']} ." in text
+    assert page.hidden()["user_code"] == start["user_code"]
+    done = device_page.decide(page, "approve", "alice", "alice-password")
+    assert done.status == 200 and "You approved the request" in done.text()
+    assert "authgate_session=" in done.headers["Set-Cookie"]
+
+    clock.advance(5)
+    result = poll(tokens, start["device_code"])
+    body = body_of(result)
+    headers = headers_of(result)
+    assert headers.pop("x-request-id")
+    assert (result["statusCode"], headers) == (200, OK_HEADERS)
+    assert set(body) == {"access_token", "token_type", "expires_in", "scope", "refresh_token", "id_token"}
+    assert (body["token_type"], body["scope"]) == ("Bearer", "charges:read openid offline_access")
+    access = claims_of(body["access_token"])
+    assert (access["client_id"], access["tenant"], access["acr"]) == ("demo-tv", "demo", "password")
+    identity = claims_of(body["id_token"])
+    assert (identity["aud"], identity["sub"], identity["acr"]) == ("demo-tv", "usr_demoalice0000000000000",
+                                                                   "password")
+    assert identity["sid"] and identity["auth_time"] == access["auth_time"]
+
+    clock.advance(5)
+    assert_error(poll(tokens, start["device_code"]), 400, "invalid_grant",
+                 "The device_code is unknown, was issued to another client, or has been used already.")
+
+
+@pytest.mark.usefixtures("tv")
+def test_a_signed_in_browser_approves_without_the_password(tokens: TokenClient, device_page: DevicePage,
+                                                           clock: ManualClock) -> None:
+    first = started(authorize_device(tokens, scope="charges:read"))
+    device_page.decide(device_page.enter(first["user_code"]), "approve", "alice", "alice-password")
+    second = started(authorize_device(tokens, scope="charges:read"))
+    page = device_page.enter(second["user_code"])
+    assert "Signed in as alice ." in page.text()
+    assert not any(i.get("name") == "password" for i in page.inputs)
+    assert "You approved the request" in device_page.decide(page, "approve").text()
+    assert poll(tokens, second["device_code"])["statusCode"] == 200
+
+
+@pytest.mark.usefixtures("tv")
+def test_polling_too_fast_is_slow_down_and_the_longer_interval_holds(tokens: TokenClient,
+                                                                     clock: ManualClock) -> None:
+    start = started(authorize_device(tokens, scope="charges:read"))
+    device_code = start["device_code"]
+    assert body_of(poll(tokens, device_code))["error"] == "authorization_pending"
+    clock.advance(2)
+    assert_error(poll(tokens, device_code), 400, "slow_down",
+                 "Polling too fast: wait at least 10 seconds between requests from now on (RFC 8628 3.5).")
+    clock.advance(6)  # 5 s would have done before the slow_down; 10 s are needed now
+    assert body_of(poll(tokens, device_code))["error"] == "slow_down"
+    clock.advance(15)
+    assert body_of(poll(tokens, device_code))["error"] == "authorization_pending"
+
+
+@pytest.mark.usefixtures("tv")
+def test_a_denied_request_is_access_denied(tokens: TokenClient, device_page: DevicePage,
+                                           clock: ManualClock) -> None:
+    start = started(authorize_device(tokens, scope="charges:read"))
+    done = device_page.decide(device_page.enter(start["user_code"]), "deny")
+    assert "You denied the request" in done.text()
+    assert_error(poll(tokens, start["device_code"]), 400, "access_denied",
+                 "The user denied the request (RFC 8628 3.5).", code="device_access_denied")
+
+
+@pytest.mark.usefixtures("tv")
+def test_an_expired_device_code_is_expired_token(tokens: TokenClient, device_page: DevicePage,
+                                                 clock: ManualClock) -> None:
+    start = started(authorize_device(tokens, scope="charges:read"))
+    clock.advance(600)
+    assert_error(poll(tokens, start["device_code"]), 400, "expired_token",
+                 "The device_code has expired: start a new device authorization request (RFC 8628 3.5).")
+    page = device_page.enter(start["user_code"])
+    assert "That code is not valid." in page.text()
+
+
+@pytest.mark.usefixtures("tv")
+def test_unknown_malformed_and_used_codes_read_alike(tokens: TokenClient, device_page: DevicePage,
+                                                     clock: ManualClock) -> None:
+    start = started(authorize_device(tokens, scope="charges:read"))
+    device_page.decide(device_page.enter(start["user_code"]), "deny")
+    pages = [device_page.enter(code) for code in ("BCDF-GHJK", "AEIO-U123", start["user_code"], "")]
+    assert {p.status for p in pages} == {200}
+    assert len({re.sub(r'value="[^"]*"', "", p.body) for p in pages}) == 1
+
+
+@pytest.mark.usefixtures("tv")
+def test_user_code_guesses_are_rate_limited_per_address(device_page: DevicePage,
+                                                         clock: ManualClock) -> None:
+    for _ in range(30):
+        assert device_page.enter("BCDF-GHJK", source_ip="198.51.100.7").status == 200
+    refused = device_page.enter("BCDF-GHJK", source_ip="198.51.100.7")
+    assert refused.status == 429
+    assert "Too many codes were tried; retry after" in refused.text()
+    assert refused.headers["Retry-After"].isdigit()
+    assert device_page.enter("BCDF-GHJK", source_ip="198.51.100.8").status == 200
+
+
+@pytest.mark.usefixtures("tv")
+def test_a_device_code_of_another_client_is_invalid_grant(tokens: TokenClient, clock: ManualClock) -> None:
+    put_client(client_id="demo-tv2", client_type="public", secret_hash=None, grant_types=(DEVICE_GRANT,))
+    start = started(authorize_device(tokens, scope="charges:read"))
+    assert_error(poll(tokens, start["device_code"], client_id="demo-tv2"), 400, "invalid_grant",
+                 "The device_code is unknown, was issued to another client, or has been used already.")
+    assert_error(poll(tokens, "not-a-device-code"), 400, "invalid_grant",
+                 "The device_code is unknown, was issued to another client, or has been used already.")
+
+
+@pytest.mark.usefixtures("tv")
+def test_a_client_without_the_grant_is_refused(tokens: TokenClient, clock: ManualClock) -> None:
+    result = tokens.post([("scope", "charges:read")], path="/oauth/device_authorization",
+                         auth=basic("demo-web", SECRETS["demo-web"]))
+    assert_error(result, 400, "unauthorized_client",
+                 "This client may not use the device authorization grant (RFC 8628 3.1).")
+    assert_error(poll(tokens, "BCDFGHJK.x", client_id="demo-spa"), 400, "unauthorized_client",
+                 f"This client may not use the {DEVICE_GRANT} grant.")
+
+
+@pytest.mark.usefixtures("tv")
+def test_scopes_are_checked_when_the_device_asks(tokens: TokenClient, clock: ManualClock) -> None:
+    assert_error(authorize_device(tokens, scope="charges:refund"), 400, "invalid_scope",
+                 "The client is not allowed the scope charges:refund.")
