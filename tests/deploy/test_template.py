@@ -260,11 +260,14 @@ def test_with_kms_the_token_route_is_throttled_under_the_accounts_sign_quota(alg
 
 def test_every_alarm_on_authgates_metrics_watches_one_the_functions_count(cfn: dict[str, Any]) -> None:
     """An alarm on a metric nothing emits never fires: each authgate-namespace alarm names a metric
-    authgate.http.metrics counts for some error code, under the dimension it publishes."""
+    authgate.http.metrics counts for some error code, or one the deliver function counts per outcome
+    (authgate.deliveries.deliver), under the dimension it publishes."""
+    from authgate.deliveries.deliver import METRICS
     from authgate.errors.catalogue import catalogue
     from authgate.http.metrics import SERVICE, counted_metrics
 
     emitted = {name for code, info in catalogue().items() for name in counted_metrics(info.status, code)}
+    emitted |= set(METRICS.values())
     watched = {name: r["Properties"] for name, r in of_type(cfn, "AWS::CloudWatch::Alarm").items()
                if r["Properties"]["Namespace"] == "authgate"}
     assert {"InvalidTokenSpikeAlarm", "StorageThrottlingAlarm", "RegistrationPoolFullAlarm"} <= set(watched)

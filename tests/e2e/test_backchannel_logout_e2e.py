@@ -98,6 +98,8 @@ def test_rp_initiated_logout_posts_a_verifiable_logout_token(stack: tuple[LocalS
     (entry,) = [e for e in entries if e["kind"] == "backchannel_logout"]
     assert (entry["client_id"], entry["uri"], entry["sid"], entry["outcome"], entry["logout_token"]) == (
         "demo-web", uri, sid, "delivered", token)
+    page = requests.get(f"{demo}/outbox", timeout=10)
+    assert page.status_code == 200 and "<strong>backchannel_logout</strong>" in page.text
 
 
 def test_a_loopback_receiver_is_refused_without_the_local_flag(tmp_path: Path) -> None:

@@ -268,10 +268,33 @@ def _set_user(**values: Any) -> None:
                          UpdateExpression=f"SET {names}", ExpressionAttributeValues=attrs)
 
 
+def test_the_session_lifetimes_are_the_stage_settings(clock: ManualClock, browser: Browser,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """SessionLifetimeSeconds and SessionIdleSeconds (AUTHGATE_SESSION_LIFETIME, _IDLE): a session of a stage
+    set to 1 h and 10 min is gone after 10 idle minutes, and a new one expires an hour after it began."""
+    from authgate import caches
+    from authgate.stores.sessions import SessionStore
+
+    monkeypatch.setenv("AUTHGATE_SESSION_LIFETIME", "3600")
+    monkeypatch.setenv("AUTHGATE_SESSION_IDLE", "600")
+    caches.reset()
+    session = signed_in(browser)
+    assert session.expires_at == session.created_at + 3600
+    remembered()
+    clock.advance(599)
+    assert sorted(redirect_of(browser.get(web_params(scope=SCOPE, prompt="none"))).params) == ["code", "iss", "state"]
+    clock.advance(600)
+    assert_error(browser.get(web_params(scope=SCOPE, prompt="none")), "login_required",
+                 "The user is not signed in, and prompt=none forbids asking them to.")
+    assert SessionStore().live(browser.cookie.split("authgate_session=", 1)[1].split(";", 1)[0]) is None
+
+
 @pytest.mark.parametrize("change", ["signed_out_everywhere", "disabled", "idle", "expired", "other_tenant",
                                     "other_user", "ended_in_the_same_second", "disabled_and_enabled_again"])
 def test_a_session_that_no_longer_holds_is_ignored(clock: ManualClock, browser: Browser, change: str) -> None:
-    from authgate.sessions.model import IDLE, LIFETIME
+    from authgate.settings import get_settings
+
+    IDLE, LIFETIME = get_settings().session_idle, get_settings().session_lifetime
 
     session = signed_in(browser, tenant="acme" if change == "other_tenant" else "demo",
                         user_id="usr_someone0else000000001" if change == "other_user" else ALICE)

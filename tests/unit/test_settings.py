@@ -64,3 +64,23 @@ def test_a_client_quota_one_item_cannot_take_is_refused() -> None:
     assert from_env({"AUTHGATE_RATE_CLIENT": "30000"}).limits.client == 30000
     with pytest.raises(SettingsError, match="AUTHGATE_RATE_CLIENT must be at most 500 per second"):
         from_env({"AUTHGATE_RATE_CLIENT": "3000", "AUTHGATE_RATE_WINDOW": "5"})
+
+
+def test_session_lifetimes_are_settings_within_bounds() -> None:
+    """SessionLifetimeSeconds and SessionIdleSeconds (docs/oidc.md): 12 h and 2 h unless set; the idle timeout
+    never longer than the lifetime."""
+    from authgate.settings import SettingsError, from_env
+
+    default = from_env({})
+    assert (default.session_lifetime, default.session_idle) == (12 * 3600, 2 * 3600)
+    chosen = from_env({"AUTHGATE_SESSION_LIFETIME": "3600", "AUTHGATE_SESSION_IDLE": "600"})
+    assert (chosen.session_lifetime, chosen.session_idle) == (3600, 600)
+    assert from_env({"AUTHGATE_SESSION_LIFETIME": "1800"}).session_idle == 1800
+    for env, message in (
+            ({"AUTHGATE_SESSION_LIFETIME": "299"}, "AUTHGATE_SESSION_LIFETIME must be between 300 and 2592000, got 299"),
+            ({"AUTHGATE_SESSION_IDLE": "59"}, "AUTHGATE_SESSION_IDLE must be between 60 and 2592000, got 59"),
+            ({"AUTHGATE_SESSION_LIFETIME": "3600", "AUTHGATE_SESSION_IDLE": "7200"},
+             "AUTHGATE_SESSION_IDLE (7200) must not exceed AUTHGATE_SESSION_LIFETIME (3600)")):
+        with pytest.raises(SettingsError) as caught:
+            from_env(env)
+        assert str(caught.value) == message

@@ -105,6 +105,10 @@ class Settings(NamedTuple):
     kms_admin_role: str = ""
     access_token_ttl: int = 900
     refresh_token_ttl: int = 30 * 24 * 3600
+    # A sign-in session's absolute lifetime and idle timeout, in seconds (template parameters
+    # SessionLifetimeSeconds, SessionIdleSeconds; authgate.sessions.model, docs/oidc.md).
+    session_lifetime: int = 12 * 3600
+    session_idle: int = 2 * 3600
     auth_code_ttl: int = 60
     leeway: int = 120
     # JWKS responses are cacheable for this long; key publication leads signing by more.
@@ -270,7 +274,16 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         max_body_bytes=_int(env, "AUTHGATE_MAX_BODY_BYTES", _DEFAULTS.max_body_bytes, 1024, 6 * 1024 * 1024),
         tables=tables,
         limits=_limits(env),
-    )._replace(**_self_registration(env, stage))
+    )._replace(**_self_registration(env, stage), **_session_lifetimes(env))
+
+
+def _session_lifetimes(env: Mapping[str, str]) -> dict[str, Any]:
+    """A session's absolute lifetime (5 minutes to 30 days) and idle timeout (1 minute to the lifetime)."""
+    lifetime = _int(env, "AUTHGATE_SESSION_LIFETIME", _DEFAULTS.session_lifetime, 300, 30 * 24 * 3600)
+    idle = _int(env, "AUTHGATE_SESSION_IDLE", min(_DEFAULTS.session_idle, lifetime), 60, 30 * 24 * 3600)
+    if idle > lifetime:
+        raise SettingsError(f"AUTHGATE_SESSION_IDLE ({idle}) must not exceed AUTHGATE_SESSION_LIFETIME ({lifetime})")
+    return {"session_lifetime": lifetime, "session_idle": idle}
 
 
 def _self_registration(env: Mapping[str, str], stage: str) -> dict[str, Any]:

@@ -131,6 +131,8 @@ def test_deployed_stack_environment_comes_from_outputs_and_parameters(state_dir:
     outputs = {f"{name}Name": {"Value": f"authgate-staging-{name}-X1"} for name in tables}
     outputs["Issuer"] = {"Value": "https://auth.example.com"}
     outputs["SessionSecretArn"] = {"Value": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:s"}
+    # Where admin commands queue back-channel logout tokens (authgate.deliveries).
+    outputs["DeliveriesQueueUrl"] = {"Value": "https://sqs.eu-west-1.amazonaws.com/123456789012/q"}
     cfn_template = {
         "Parameters": {"Stage": {"Type": "String"}, "SigningBackend": {"Type": "String", "Default": "kms"}},
         "Resources": {"Nothing": {"Type": "AWS::SNS::Topic"}},
@@ -148,6 +150,7 @@ def test_deployed_stack_environment_comes_from_outputs_and_parameters(state_dir:
     assert chosen.env["AUTHGATE_CLIENTS_TABLE"] == "authgate-staging-ClientsTable-X1"
     assert chosen.env["AUTHGATE_SIGNING_BACKEND"] == "kms"
     assert chosen.env["AUTHGATE_SESSION_SECRET_ARN"].endswith(":secret:s")
+    assert chosen.env["AUTHGATE_DELIVERIES_QUEUE"] == "https://sqs.eu-west-1.amazonaws.com/123456789012/q"
     assert os.environ["AWS_REGION"] == "eu-west-1"
     assert "AUTHGATE_AWS_ENDPOINT_URL" not in os.environ
 

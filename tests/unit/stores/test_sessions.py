@@ -5,7 +5,11 @@ from __future__ import annotations
 import boto3
 
 from authgate.clock import ManualClock
-from authgate.sessions.model import IDLE, LIFETIME, hash_secret
+from authgate.sessions.model import hash_secret
+from authgate.settings import Settings
+
+# The stage's defaults (settings.session_lifetime, session_idle): what these tests run under.
+LIFETIME, IDLE = Settings().session_lifetime, Settings().session_idle
 
 
 def test_a_session_is_found_by_its_secret_and_the_table_holds_only_its_hash(aws: None, clock: ManualClock) -> None:

@@ -3,9 +3,11 @@
 The browser holds a random secret in the `authgate_session` cookie; the table holds only its
 SHA-256 (stores.sessions), so a read of the table gives no one a session. `sid` is a second,
 public random id: it goes into ID tokens (and logout tokens) and names the session to the
-operator, and it never opens it. A session is valid while it is younger than LIFETIME, was used
-within IDLE, and the user still stands (not disabled or deleted, and not signed out everywhere
-since: `generation`, users.model.User.admits). `clients` are the client_ids that received a code
+operator, and it never opens it. A session is valid while it is younger than its absolute
+lifetime and was used within its idle timeout (settings.session_lifetime and session_idle, the
+template's SessionLifetimeSeconds and SessionIdleSeconds: 12 h and 2 h by default), and the user
+still stands (not disabled or deleted, and not signed out everywhere since: `generation`,
+users.model.User.admits). `clients` are the client_ids that received a code
 in it (the logout fan-out); `grants` the grants made in it without offline_access, revoked when
 it ends (OpenID Connect Core 11).
 
@@ -20,10 +22,8 @@ import hashlib
 from typing import NamedTuple
 
 from authgate.records import Field
+from authgate.settings import get_settings
 
-# Absolute lifetime and idle timeout of a session (seconds).
-LIFETIME = 12 * 3600
-IDLE = 2 * 3600
 COOKIE = "authgate_session"
 
 
@@ -51,7 +51,7 @@ class Session(NamedTuple):
 
     def live(self, now: int) -> bool:
         """Not past its absolute lifetime nor its idle timeout (moto never deletes TTL items: checked here)."""
-        return now < self.expires_at and now < self.last_active + IDLE
+        return now < self.expires_at and now < self.last_active + get_settings().session_idle
 
 
 def user_key(tenant_id: str, user_id: str) -> str:

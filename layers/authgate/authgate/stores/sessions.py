@@ -12,7 +12,8 @@ from typing import Any
 
 from authgate import clock, records
 from authgate.records import n, s, ss
-from authgate.sessions.model import FIELDS, LIFETIME, Session, hash_secret, user_key
+from authgate.sessions.model import FIELDS, Session, hash_secret, user_key
+from authgate.settings import get_settings
 from authgate.stores.base import TableStore
 from authgate.stores.batch import BatchRead, Pending
 
@@ -37,7 +38,8 @@ class SessionStore(TableStore):
         session = Session(session_hash=hash_secret(secret), sid=sid or secrets.token_urlsafe(16),
                           tenant_id=tenant_id, user_id=user_id, username=username,
                           auth_time=now if auth_time is None else auth_time, acr=acr, amr=amr,
-                          created_at=now, last_active=now, expires_at=now + LIFETIME, generation=generation)
+                          created_at=now, last_active=now,
+                          expires_at=now + get_settings().session_lifetime, generation=generation)
         item = {**records.to_item(FIELDS, session._asdict()), "user_key": s(user_key(tenant_id, user_id))}
         self.upsert(item, "create", condition="attribute_not_exists(session_hash)")
         return secret, session

@@ -12,7 +12,8 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from authgate.http.cookies import token_cookie
-from authgate.sessions.model import COOKIE, LIFETIME
+from authgate.sessions.model import COOKIE
+from authgate.settings import get_settings
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 
@@ -32,7 +33,7 @@ def _attributes(issuer: str) -> list[str]:
 
 def set_cookie(secret: str, issuer: str) -> str:
     """Set-Cookie for a new session secret, living as long as the session may."""
-    return "; ".join([f"{COOKIE}={secret}", *_attributes(issuer), f"Max-Age={LIFETIME}"])
+    return "; ".join([f"{COOKIE}={secret}", *_attributes(issuer), f"Max-Age={get_settings().session_lifetime}"])
 
 
 
