@@ -97,4 +97,6 @@ Code = Literal[
     "id_jag_resource_invalid",
     "id_jag_user_unknown",
     "password_reset_link_invalid",
+    "invalid_authorization_details",
+    "authorization_details_exceeded",
 ]

@@ -55,8 +55,9 @@ def sign_in_needed(auth: AuthorizationRequest, session: Session | None) -> bool:
 
 
 def consent_needed(auth: AuthorizationRequest, session: Session) -> bool:
-    """prompt=consent, or scopes this person never approved for this client and resource."""
-    if "consent" in auth.prompt.split():
+    """prompt=consent, authorization_details (never remembered: each payment is asked, RFC 9396 2), or scopes this
+    person never approved for this client and resource."""
+    if "consent" in auth.prompt.split() or auth.authorization_details:
         return True
     return not ConsentStore().covers(session.tenant_id, session.user_id, auth.client_id, auth.scopes, auth.resource)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
-from authgate.oauth import pkce
+from authgate.oauth import pkce, rich_authorization
 from authgate.oauth.clients import tenant_policy
 from authgate.oauth.resource_indicator import granted_resource
 from authgate.oauth.scopes import parse_scope
@@ -85,6 +85,9 @@ class AuthorizationCodeGrant(Grant):
         # RFC 8707 2.2: the token request may only name the resource the grant covers.
         resource = granted_resource(record.resource, req.resource, req.issuer, record.tenant_id)
         scopes = current_scopes(parse_scope(record.scope), None, client, tenant, resource)
+        # RFC 9396 6.1, 6.2: the approved details, or fewer when the request names them.
+        details = rich_authorization.for_token(req.form.get(rich_authorization.PARAMETER),
+                                               record.authorization_details, resource, tenant, req.issuer)
 
         refresh_token = None
         if client.allows_grant("refresh_token"):
@@ -94,7 +97,7 @@ class AuthorizationCodeGrant(Grant):
                 subject=record.subject, scope=record.scope, now=req.now,
                 # RFC 9449 5.0: only a public client's refresh tokens are bound to its key.
                 dpop_jkt=req.dpop_jkt if client.is_public else None, resource=record.resource,
-                authentication=record.authentication)
+                authentication=record.authentication, authorization_details=record.authorization_details)
         return issued(req, subject=record.subject, tenant=record.tenant_id, scopes=scopes, audience=resource.resource,
                       grant_id=record.grant_id, refresh_token=refresh_token, authentication=record.authentication,
-                      nonce=record.nonce)
+                      nonce=record.nonce, authorization_details=details)
