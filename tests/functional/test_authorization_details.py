@@ -264,3 +264,11 @@ def test_a_charge_type_on_the_charges_api_is_not_a_registered_one(browser: Brows
     assert redirect.params["error_description"] == [
         ("authorization_details[0].type 'file_access' is not a type the requested resource accepts (the charges "
         "API's is charge).")]
+
+
+def test_a_grant_no_person_approved_details_for_refuses_them(tokens: TokenClient) -> None:
+    """Never a token wider than asked: details client_credentials cannot honour are refused, not ignored."""
+    result = tokens.as_client("demo-service", [("grant_type", "client_credentials"),
+                                               ("authorization_details", details(ORDER))])
+    assert_error(result, 400, INVALID, "The client_credentials grant takes no authorization_details here: a person "
+                                       "approves them at the authorization endpoint.")

@@ -46,6 +46,7 @@ def check_redirect_uri(record: AuthorizationCode, sent: str | None) -> None:
 
 class AuthorizationCodeGrant(Grant):
     GRANT_TYPE = "authorization_code"
+    TAKES_DETAILS = True
 
     def exchange(self, req: TokenRequest) -> TokenResult:
         code = req.param("code")

@@ -72,6 +72,8 @@ class TokenResult(NamedTuple):
 
 class Grant:
     GRANT_TYPE: ClassVar[str] = ""
+    # RFC 9396 6: whether its token request may carry authorization_details (a grant a person approved them for).
+    TAKES_DETAILS: ClassVar[bool] = False
 
     def allowed(self, client: Client) -> bool:
         """Whether the authenticated client may use this grant: its registration lists it (RFC 7591 2)."""

@@ -38,6 +38,7 @@ from authgate.stores.users import UserStore
 
 class RefreshTokenGrant(Grant):
     GRANT_TYPE = "refresh_token"
+    TAKES_DETAILS = True
 
     def exchange(self, req: TokenRequest) -> TokenResult:
         presented = req.param("refresh_token")

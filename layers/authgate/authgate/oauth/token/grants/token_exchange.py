@@ -114,6 +114,7 @@ def _actor_chain(actor: dict[str, Any], subject: Principal) -> dict[str, Any]:
 
 class TokenExchangeGrant(Grant):
     GRANT_TYPE = GRANT_TYPE
+    TAKES_DETAILS = True
 
     def allowed(self, client: Client) -> bool:
         """Only a registered resource's own credentials exchange tokens (docs/delegation.md); cached 60 s."""
