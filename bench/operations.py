@@ -25,6 +25,7 @@ VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=").decode()
 # The bench's own quotas, so hundreds of calls a minute from one client and IP stay 2xx.
 NEW_TOKEN_GET = "GET /charges/{id}, a new access token"
+UNDER_DETAILS = "POST /charges under authorization_details"
 BENCH_LIMITS = {"AUTHGATE_RATE_TENANT": "10000", "AUTHGATE_RATE_CLIENT": "10000", "AUTHGATE_RATE_IP": "10000"}
 
 
@@ -100,6 +101,35 @@ def with_new_token(event: dict[str, Any]) -> dict[str, Any]:
     issued = issue_access_token(issuer=claims["iss"], subject=claims["sub"], client_id=claims["client_id"],
                                 tenant=claims["tenant"], scope=claims["scope"], audience=claims["aud"])
     return with_header(event, "Authorization", f"Bearer {issued.token}")
+
+
+# The grant's approved payment under RFC 9396: room for every charge of one token (docs/payments-consent.md).
+PAYMENT = {"type": "charge", "actions": ["create"], "amount": 5000, "currency": "usd", "max_charges": 100}
+
+
+def under_authorization_details(event: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    """POST /charges with a token carrying `charge` details (RFC 9396): each call a new Idempotency-Key, and a
+    new grant's token every PAYMENT["max_charges"] charges, so its budget is never spent; the grant's counter
+    is one more member of the charge's own transaction."""
+    from authgate.tokens.access_token import issue_access_token
+
+    token = event["headers"]["Authorization"].split(" ", 1)[1]
+    claims = json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
+    keys, grants = itertools.count(), itertools.count()
+    state = {"event": event, "left": 0}
+
+    def next_event() -> dict[str, Any]:
+        if state["left"] == 0:
+            issued = issue_access_token(issuer=claims["iss"], subject="alice", client_id=claims["client_id"],
+                                        tenant=claims["tenant"], scope=claims["scope"], audience=claims["aud"],
+                                        grant_id=f"bench-grant-{next(grants)}", acr="password",
+                                        authorization_details=[PAYMENT])
+            state["event"], state["left"] = with_header(event, "Authorization", f"Bearer {issued.token}"), \
+                PAYMENT["max_charges"]
+        state["left"] -= 1
+        return with_header(state["event"], "Idempotency-Key", f"bench-rar-{next(keys)}")
+
+    return next_event
 
 
 class DpopClient:
@@ -193,6 +223,9 @@ def build() -> list[Operation]:
         Operation("POST /charges, first with Idempotency-Key", "charges",
                   lambda: with_header(create, "Idempotency-Key", f"bench-{next(keys)}"), 201, budget=3),
         Operation("POST /charges, replay", "charges", lambda: replay, 201, budget=2),
+        # RFC 9396: the same charge within a token's `charge` details (docs/payments-consent.md); goal: no
+        # DynamoDB call more than the charge above, its budget one more member of the same transaction.
+        Operation(UNDER_DETAILS, "charges", under_authorization_details(create), 201, budget=3),
         Operation("GET /charges/{id}", "charges", get_event, 200, budget=2),
         # A token's first request: every request above reuses one token, as a client does for its
         # lifetime, so the function checks its signature once (tokens.validator).

@@ -91,3 +91,13 @@ def count_charges(tenant: str = "demo") -> int:
     from authgate.stores.charges import ChargeStore
 
     return len(ChargeStore().page(tenant, 1000)[0])
+
+
+def post_charge(demo: Demo, invoke: Any, token: str, charge: dict[str, Any], key: str | None = None,
+                accept: str | None = None) -> dict[str, Any]:
+    """POST /charges with `token` (and an Idempotency-Key, an Accept header) through the charges handler."""
+    extra = {"Idempotency-Key": key} if key else {}
+    if accept:
+        extra["Accept"] = accept
+    return invoke("charges", demo.event("POST", body=charge, client=None,
+                                        headers={"Authorization": f"Bearer {token}", **extra}))

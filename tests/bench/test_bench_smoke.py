@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FUNCTIONS = {"authorize", "token", "jwks", "charges", "rotate_keys"}
 OPERATIONS = {"client_credentials token", "authorization_code exchange", "refresh_token", "GET /oauth/authorize",
               "GET /.well-known/jwks.json", "POST /charges, first with Idempotency-Key", "POST /charges, replay",
-              "GET /charges/{id}", "GET /charges/{id}, a new access token", "client_credentials token, DPoP",
+              "POST /charges under authorization_details", "GET /charges/{id}", "GET /charges/{id}, a new access token", "client_credentials token, DPoP",
               "GET /charges/{id}, DPoP"}
 REFERENCE_FUNCTIONS = {"token", "charges"}
 # The operations with a warm-CPU target against the reference stack (issue 15) ...

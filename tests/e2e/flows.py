@@ -82,6 +82,21 @@ class Flows:
         query = parse_qs(urlsplit(redirect.headers["Location"]).query)
         return query["code"][0], verifier
 
+    def approved(self, params: dict[str, str], client: tuple[str, str | None, str] = WEB,
+                 scope: str = "charges:read charges:write") -> dict[str, Any]:
+        """alice signs in and approves an authorization request with `params` added; the token response."""
+        verifier, challenge = pkce_pair()
+        page = self.request("GET", "/oauth/authorize", headers={"Accept": "text/html"}, params={
+            "response_type": "code", "client_id": client[0], "redirect_uri": client[2], "scope": scope, "state": "s",
+            "code_challenge": challenge, "code_challenge_method": "S256", **params})
+        assert page.status_code == 200, page.text[:300]
+        redirect = self.submit_login(page)
+        assert redirect.status_code == 303, redirect.text[:300]
+        code = parse_qs(urlsplit(redirect.headers["Location"]).query)["code"][0]
+        token = self.exchange(code, verifier, client)
+        assert token.status_code == 200, token.text
+        return dict(token.json())
+
     def exchange(self, code: str, verifier: str, client: tuple[str, str | None, str] = WEB) -> requests.Response:
         data = {"grant_type": "authorization_code", "code": code, "redirect_uri": client[2],
                 "code_verifier": verifier}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+from typing import Any
 
 import pytest
 import requests
@@ -76,6 +77,7 @@ def test_create_use_introspect_update_delete(local_stack: LocalStack) -> None:
     assert listed[0] == {"resource": f"{local_stack.base_url}/charges", "builtin": True, "created_at": 0,
                          "scopes": ["charges:read", "charges:write", "charges:refund"], "tenants": [],
                          "introspection_client_id": None, "name": "Charges API", "may_delegate_to": [],
+                         "authorization_details_types": {},
                          "description": "Your organisation's charges, refunds and invoices.",
                          "scope_descriptions": {"charges:read": "See your charges", "charges:refund": "Refund charges",
                                                 "charges:write": "Create charges"}}
@@ -128,6 +130,30 @@ def test_the_consent_page_names_the_resource_as_registered(local_stack: LocalSta
     admin(local_stack, "resources", "delete", files)
 
 
+def test_a_resource_declares_its_own_authorization_details_type(local_stack: LocalStack, tmp_path: Any) -> None:
+    """RFC 9396 2: `--authorization-details-type NAME --schema FILE` stores a valid Draft 2020-12 schema, refuses an
+    invalid one in one line, and `--remove-authorization-details-type` withdraws it."""
+    files = "http://127.0.0.1:9/e2e-rar-files"
+    assert admin(local_stack, "resources", "create", files, "--scopes", "files:read").returncode == 0
+    schema = {"type": "object", "required": ["folder"], "properties": {"folder": {"type": "string"}}}
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps(schema))
+    bad.write_text(json.dumps({"type": "objekt"}))
+    declared = admin(local_stack, "resources", "update", files, "--authorization-details-type", "file_access",
+                     "--schema", str(good), "--json")
+    assert declared.returncode == 0, declared.stderr
+    assert json.loads(declared.stdout)["authorization_details_types"] == {
+        "file_access": json.dumps(schema, separators=(",", ":"), sort_keys=True)}
+    one_line_refusal(admin(local_stack, "resources", "update", files, "--authorization-details-type", "file_access",
+                           "--schema", str(bad)),
+                     f"authgate resources: --schema {str(bad)!r}: The schema is not a valid Draft 2020-12 schema: "
+                     "'objekt' is not valid under any of the given schemas")
+    removed = admin(local_stack, "resources", "update", files, "--remove-authorization-details-type", "file_access",
+                    "--json")
+    assert json.loads(removed.stdout)["authorization_details_types"] == {}
+    admin(local_stack, "resources", "delete", files)
+
+
 @pytest.mark.parametrize("args, line", [
     (["create", "ftp://example.com/api", "--scopes", "a"],
      ("authgate resources: resource 'ftp://example.com/api' must be https (http only on 127.0.0.1 or localhost, "
@@ -138,8 +164,16 @@ def test_the_consent_page_names_the_resource_as_registered(local_stack: LocalSta
     (["create", "https://api.example.com/x", "--scopes", "a  b"],
      "authgate resources: --scopes 'a  b' must be scope tokens separated by single spaces (RFC 6749 3.3)"),
     (["update", "https://api.example.com/x"],
-     ("authgate resources: update needs --scopes, --tenants, --name, --description, --scope-description or "
-      "--may-delegate-to")),
+     ("authgate resources: update needs --scopes, --tenants, --name, --description, --scope-description, "
+      "--may-delegate-to, --authorization-details-type or --remove-authorization-details-type")),
+    (["update", "https://api.example.com/x", "--authorization-details-type", "file_access"],
+     "authgate resources: --authorization-details-type and --schema go together"),
+    (["update", "https://api.example.com/x", "--authorization-details-type", "charge", "--schema", "/dev/null"],
+     "authgate resources: 'charge' is the charges API's own type; name this resource's type otherwise"),
+    (["update", "https://api.example.com/x", "--authorization-details-type", "a b", "--schema", "/dev/null"],
+     "authgate resources: authorization details type 'a b' must be 1-128 visible characters without spaces"),
+    (["update", "https://api.example.com/x", "--authorization-details-type", "t", "--schema", "/nonexistent.json"],
+     "authgate resources: --schema '/nonexistent.json': No such file or directory"),
     (["update", "https://api.example.com/x", "--may-delegate-to", "ftp://example.com/api"],
      ("authgate resources: resource 'ftp://example.com/api' must be https (http only on 127.0.0.1 or localhost, "
       "for the local stack)")),

@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import json
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
@@ -15,7 +14,7 @@ from authlib.integrations.requests_client import OAuth2Session
 
 from tests.e2e.admin_commands import admin
 from tests.e2e.conftest import LocalStack
-from tests.e2e.flows import API_KEY, WEB, Flows, pkce_pair
+from tests.e2e.flows import API_KEY, WEB, Flows
 
 pytestmark = pytest.mark.e2e
 
@@ -33,18 +32,9 @@ def claims(token: str) -> dict[str, Any]:
 def alices_token(base_url: str) -> dict[str, Any]:
     """alice signs in to demo-web, which gets a token for the MCP server (code flow with PKCE, RFC 8707)."""
     flows = Flows(base_url)
-    verifier, challenge = pkce_pair()
-    page = flows.request("GET", "/oauth/authorize", headers={"Accept": "text/html"}, params={
-        "response_type": "code", "client_id": WEB[0], "redirect_uri": WEB[2], "scope": SCOPES, "state": "s",
-        "code_challenge": challenge, "code_challenge_method": "S256", "resource": SERVER})
-    assert page.status_code == 200, page.text[:300]
-    redirect = flows.submit_login(page)
-    assert redirect.status_code == 303, redirect.text[:300]
-    code = parse_qs(urlsplit(redirect.headers["Location"]).query)["code"][0]
-    token = flows.exchange(code, verifier)
-    assert token.status_code == 200, token.text
+    token = flows.approved({"resource": SERVER}, WEB, scope=SCOPES)
     flows.close()
-    return dict(token.json())
+    return token
 
 
 @pytest.fixture(scope="module")

@@ -12,12 +12,13 @@ def test_create_returns_201_with_charge_and_location(demo, invoke):
     charge = body(result)
     assert result["statusCode"] == 201
     assert set(charge) == {"id", "object", "amount", "currency", "description", "invoice_id", "status", "created",
-                           "created_by"}
+                           "created_by", "grant_id"}
     assert charge["id"].startswith("ch_") and len(charge["id"]) == 29
     assert isinstance(charge["created"], int)
     assert {k: v for k, v in charge.items() if k not in ("id", "created")} == {
         "object": "charge", "amount": 1050, "currency": "usd", "description": "Order 42",
-        "invoice_id": None, "status": "succeeded", "created_by": {"sub": "demo-service", "act": None}}
+        "invoice_id": None, "status": "succeeded", "created_by": {"sub": "demo-service", "act": None},
+        "grant_id": None}
     h = headers(result)
     assert h["content-type"] == "application/json"
     assert h["location"] == f"{ISSUER}/charges/{charge['id']}"

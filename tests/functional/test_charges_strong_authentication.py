@@ -14,6 +14,7 @@ from authgate.clock import ManualClock
 from authgate_cli.check.reading import parse_challenge
 from bench.dynamodb_calls import counting
 from tests.demo import AUDIENCE, ISSUER, WEB_REDIRECT, WRITE, Demo, body, count_charges, headers
+from tests.demo import post_charge as post
 from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
 from tests.functional.token_support import TokenClient, body_of, claims_of
 
@@ -46,15 +47,6 @@ def now() -> int:
     from authgate import clock
 
     return clock.seconds()
-
-
-def post(demo: Demo, invoke: Any, token: str, charge: dict[str, Any], key: str | None = None,
-         accept: str | None = None) -> dict[str, Any]:
-    extra = {"Idempotency-Key": key} if key else {}
-    if accept:
-        extra["Accept"] = accept
-    return invoke("charges", demo.event("POST", body=charge, client=None,
-                                        headers={"Authorization": f"Bearer {token}", **extra}))
 
 
 def shapes(detail: str, request_id: str) -> dict[str, tuple[str, Any]]:

@@ -68,6 +68,8 @@ def test_metadata_document(aws: None, invoke, path: str) -> None:  # type: ignor
         "dpop_signing_alg_values_supported": ["ES256", "EdDSA", "RS256", "PS256"],
         # Off unless the deployment switches it on (template parameter ClientIdMetadataDocuments).
         "client_id_metadata_document_supported": False,
+        # RFC 9396 10: the charges API's type; a registered resource's types are its own.
+        "authorization_details_types_supported": ["charge"],
     }
 
 

@@ -20,6 +20,7 @@ DOCUMENT = {
     "resource_documentation": f"{ISSUER}/openapi.json",
     "dpop_signing_alg_values_supported": ["ES256", "EdDSA", "RS256", "PS256"],
     "dpop_bound_access_tokens_required": False,
+    "authorization_details_types_supported": ["charge"],
 }
 
 

@@ -110,6 +110,60 @@ def _unknown_target(targets: tuple[str, ...], builtin: Any) -> str | None:
                 None)
 
 
+def detail_type(args: argparse.Namespace) -> tuple[str, str] | None:
+    """--authorization-details-type NAME --schema FILE: the type's name and its schema as compact JSON (RFC 9396 2),
+    or None; InvalidInput when either is wrong (a schema must be a valid JSON Schema, Draft 2020-12)."""
+    name, path = getattr(args, "authorization_details_type", None), getattr(args, "schema", None)
+    if name is None and path is None:
+        return None
+    if name is None or path is None:
+        raise arguments.InvalidInput("--authorization-details-type and --schema go together")
+    _type_name(name)
+    from authgate import strict_json
+    from authgate.authorization_details.errors import SchemaInvalid
+    from authgate.authorization_details.registered import MAX_SCHEMA, check_schema
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            raw = f.read(MAX_SCHEMA * 4 + 1)
+    except OSError as exc:
+        raise arguments.InvalidInput(f"--schema {path!r}: {exc.strerror or exc}") from None
+    try:
+        schema = strict_json.loads(raw)
+        check_schema(schema)
+    except SchemaInvalid as exc:
+        raise arguments.InvalidInput(f"--schema {path!r}: {exc}") from None
+    except ValueError as exc:
+        raise arguments.InvalidInput(f"--schema {path!r} is not JSON: {exc}") from None
+    return name, json.dumps(schema, separators=(",", ":"), sort_keys=True)
+
+
+def _type_name(name: str) -> str:
+    from authgate.authorization_details.charge import TYPE
+    from authgate.authorization_details.model import TYPE_NAME
+
+    if not TYPE_NAME.fullmatch(name):
+        raise arguments.InvalidInput(f"authorization details type {name[:64]!r} must be 1-128 visible characters "
+                                     "without spaces")
+    if name == TYPE:
+        raise arguments.InvalidInput(f"{TYPE!r} is the charges API's own type; name this resource's type otherwise")
+    return name
+
+
+def _detail_types(resource: Any, args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The resource's types after --authorization-details-type/--schema and --remove-authorization-details-type."""
+    types = dict(resource.authorization_details_types)
+    added = detail_type(args)
+    if added is not None:
+        types[added[0]] = added[1]
+    removed = getattr(args, "remove_authorization_details_type", None)
+    if removed is not None:
+        if removed not in types:
+            raise arguments.InvalidInput(f"the resource has no authorization details type {removed[:64]!r}")
+        del types[removed]
+    return tuple(sorted(types.items()))
+
+
 def _fail(message: str, status: int = 2) -> int:
     sys.stderr.write(f"authgate resources: {message}\n")
     return status
@@ -251,7 +305,8 @@ def update_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
             return _fail("a resource cannot delegate to itself")
         changes["may_delegate_to"] = targets
     try:
-        updated = described(resource._replace(**changes), args)
+        updated = described(resource._replace(**changes, authorization_details_types=_detail_types(resource, args)),
+                            args)
     except arguments.InvalidInput as exc:
         return _fail(str(exc))
     try:
@@ -280,7 +335,8 @@ def delete_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     return 0
 
 
-UPDATABLE = ("scopes", "tenants", "name", "description", "may_delegate_to")
+UPDATABLE = ("scopes", "tenants", "name", "description", "may_delegate_to", "authorization_details_type",
+             "remove_authorization_details_type")
 ACTIONS = {"create": create_resource, "list": list_resources, "show": show_resource,
            "update": update_resource, "delete": delete_resource}
 
@@ -295,14 +351,18 @@ def _validate(args: argparse.Namespace) -> None:
     if getattr(args, "tenants", None):
         tenants(args.tenants)
     delegation_targets(getattr(args, "may_delegate_to", None))
+    detail_type(args)
+    if getattr(args, "remove_authorization_details_type", None) is not None:
+        _type_name(args.remove_authorization_details_type)
     if args.resources_command == "create":
         from authgate.resources.model import Resource
 
         described(Resource(args.resource, scopes(args.scopes)), args)
     if args.resources_command == "update" and all(getattr(args, name) is None for name in UPDATABLE) \
             and not args.scope_description:
-        raise arguments.InvalidInput("update needs --scopes, --tenants, --name, --description, --scope-description "
-                                     "or --may-delegate-to")
+        raise arguments.InvalidInput("update needs --scopes, --tenants, --name, --description, --scope-description, "
+                                     "--may-delegate-to, --authorization-details-type or "
+                                     "--remove-authorization-details-type")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -330,6 +390,13 @@ def register(subparsers: Any) -> None:
     update.add_argument("resource", metavar="RESOURCE_URI")
     update.add_argument("--scopes", help="its new scopes, space-separated")
     update.add_argument("--tenants", help='comma-separated tenants that may use it ("" for every tenant)')
+    update.add_argument("--authorization-details-type", metavar="NAME",
+                        help="declare (or replace) one of its own authorization_details types (RFC 9396 2); "
+                             "needs --schema")
+    update.add_argument("--schema", metavar="FILE", help="the JSON Schema (Draft 2020-12) objects of that type must "
+                                                         "match")
+    update.add_argument("--remove-authorization-details-type", metavar="NAME",
+                        help="withdraw one of its authorization_details types")
     for action in (create, update):
         action.add_argument("--name", help='its name on the consent page, e.g. "Files" ("" clears it; default: its URI)')
         action.add_argument("--description", help="what it holds, one sentence under its name on the consent page")

@@ -84,13 +84,18 @@ SCHEMAS: dict[str, Any] = {
         "required": ["access_token", "token_type", "expires_in"],
         "properties": {"access_token": _STR, "token_type": {"enum": ["Bearer", "DPoP"]}, "expires_in": _INT,
                        "scope": _STR, "refresh_token": _STR,
-                       "issued_token_type": {"type": "string", "description": "Token exchange (RFC 8693 2.2.1)."}},
+                       "issued_token_type": {"type": "string", "description": "Token exchange (RFC 8693 2.2.1)."},
+                       "authorization_details": {"type": "array", "items": {"type": "object"},
+                                                 "description": "RFC 9396 7: what the access token allows in "
+                                                                "detail."}},
     },
     "Introspection": {
         "type": "object", "description": "RFC 7662 2.2.", "required": ["active"],
         "properties": {"active": {"type": "boolean"}, "scope": _STR, "client_id": _STR, "sub": _STR,
                        "exp": _INT, "iat": _INT, "iss": _STR, "aud": {}, "jti": _STR, "token_type": _STR,
-                       "act": {"type": "object", "description": "RFC 8693 4.1: who acts, nested per hop."}},
+                       "act": {"type": "object", "description": "RFC 8693 4.1: who acts, nested per hop."},
+                       "authorization_details": {"type": "array", "items": {"type": "object"},
+                                                 "description": "RFC 9396 9.2."}},
     },
     "ClientMetadata": {
         "type": "object", "description": "RFC 7591 2: the client's own metadata (public or private_key_jwt).",
@@ -131,7 +136,10 @@ SCHEMAS: dict[str, Any] = {
                        "status": _STR, "created": _INT,
                        "created_by": {"type": ["object", "null"], "description": "Who created it: the token's "
                                       "sub and act (RFC 8693 4.1; null before it was recorded).",
-                                      "properties": {"sub": _STR, "act": {"type": ["object", "null"]}}}},
+                                      "properties": {"sub": _STR, "act": {"type": ["object", "null"]}}},
+                       "grant_id": {"type": ["string", "null"], "description": "The grant whose approved payment "
+                                    "(RFC 9396 charge authorization_details) it used; null for a charge under scope "
+                                    "alone."}},
     },
     "ChargeList": {
         "type": "object", "required": ["object", "data", "has_more"],
@@ -167,6 +175,8 @@ _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
     "audience": {"type": "string", "description": "Token exchange (RFC 8693 2.1): the target, as resource."},
     "resource": {"type": "string", "description": "RFC 8707: the API the token is for, once: <issuer>/charges "
                                                   "(the default) or a registered resource (`authgate resources`)."},
+    "authorization_details": {"type": "string", "description": "RFC 9396 6.2: JSON, a subset of the grant's "
+                                                               "authorization_details."},
     **_CLIENT_AUTH_FORM}}
 _TOKEN_ONLY_FORM = {"type": "object", "required": ["token"], "properties": {
     "token": _STR, "token_type_hint": {"type": "string", "enum": ["access_token", "refresh_token"]},
@@ -175,7 +185,7 @@ _OAUTH_CODES = ("invalid_request", "invalid_client", "service_unavailable")
 _PAR_FORM = {"type": "object", "required": ["client_id", "response_type"], "properties": {
     "client_id": _STR, "response_type": {"type": "string", "enum": ["code"]}, "redirect_uri": _STR,
     "scope": _STR, "state": _STR, "code_challenge": _STR, "code_challenge_method": {"type": "string", "enum": ["S256"]},
-    "resource": _STR, "dpop_jkt": _STR, **_CLIENT_AUTH_FORM}}
+    "resource": _STR, "dpop_jkt": _STR, "authorization_details": _STR, **_CLIENT_AUTH_FORM}}
 _PAR_RESPONSE = {"type": "object", "required": ["request_uri", "expires_in"], "properties": {
     "request_uri": {"type": "string", "pattern": "^urn:ietf:params:oauth:request_uri:"},
     "expires_in": {"type": "integer", "maximum": 60}}}
@@ -195,7 +205,7 @@ _LOGOUT_QUERY = [{"name": n, "in": "query", "required": False, "schema": _STR} f
 _USERINFO_CODES = tuple(c for c in _BEARER_CODES if c != "invalid_api_key")
 _AUTHORIZE_QUERY = [{"name": n, "in": "query", "required": False, "schema": _STR} for n in (
     "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method",
-    "resource", "dpop_jkt", "request_uri",
+    "resource", "dpop_jkt", "request_uri", "authorization_details",
     # OpenID Connect Core 3.1.2.1, 5.5 (docs/oidc.md).
     "nonce", "prompt", "max_age", "login_hint", "id_token_hint", "ui_locales", "claims", "acr_values")]
 _REDIRECT = {"description": "Redirect to the client's registered redirect URI with `code` or `error` "
@@ -213,7 +223,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "surface": "authorize", "parameters": _AUTHORIZE_QUERY,
         "codes": ("invalid_request", "unauthorized_client", "invalid_request_uri", "service_unavailable",
                   "login_required", "unmet_authentication_requirements", "request_not_supported",
-                  "registration_not_supported"),
+                  "registration_not_supported", "invalid_authorization_details"),
         "responses": {"200": _PAGE, "302": _REDIRECT},
     },
     ("/oauth/authorize", "POST"): {
@@ -291,7 +301,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                                  "id_jag_audience_invalid", "id_jag_client_mismatch", "id_jag_expired",
                                  "id_jag_time_invalid", "id_jag_replayed", "id_jag_resource_invalid",
                                  "id_jag_user_unknown", "authorization_pending", "slow_down", "expired_token",
-                                 "device_access_denied"),
+                                 "device_access_denied", "invalid_authorization_details"),
         "parameters": [{"name": "DPoP", "in": "header", "required": False, "schema": _STR,
                         "description": "A DPoP proof (RFC 9449 4): the token is then DPoP-bound."}],
         "responses": {"200": _json(_ref("TokenResponse"), "Token response.", headers=NO_STORE_HEADERS)},
@@ -302,7 +312,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "surface": "oauth", "security": [{"clientBasic": []}, {}],
         "requestBody": {"required": True, "content": {_FORM: {"schema": _PAR_FORM}}},
         "codes": _OAUTH_CODES + ("unauthorized_client", "invalid_scope", "unsupported_media_type", "invalid_target",
-                                 "unknown_resource", "resource_not_allowed"),
+                                 "unknown_resource", "resource_not_allowed", "invalid_authorization_details"),
         "responses": {"201": _json(_PAR_RESPONSE, "The request_uri and its lifetime in seconds.",
                                    headers=NO_STORE_HEADERS)},
     },
@@ -459,7 +469,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "codes": _BEARER_CODES + ("malformed_json", "validation_failed", "invalid_idempotency_key",
                                   "idempotency_key_reused", "idempotency_request_in_progress", "invoice_locked",
                                   "invoice_already_paid", "currency_not_enabled", "invoice_not_found",
-                                  "concurrent_update", "insufficient_user_authentication"),
+                                  "concurrent_update", "insufficient_user_authentication",
+                                  "authorization_details_exceeded"),
         "responses": {
             "201": _json(_ref("Charge"), "Created.", headers={"Location": {"schema": _STR}}),
             "200": _json(_ref("Charge"), "Replay of an earlier request with the same Idempotency-Key "

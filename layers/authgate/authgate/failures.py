@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from authgate.authorization_details.errors import DetailsExceeded, DetailsInvalid
 from authgate.billing.errors import (
     IdempotencyKeyInFlight,
     IdempotencyKeyReused,
@@ -141,6 +142,15 @@ def _reset_link_invalid(_exc: ResetLinkInvalid) -> ApiError:
                     "(links work for 15 minutes) or was already used. Ask for a new one from the sign-in page.")
 
 
+def _details_invalid(exc: DetailsInvalid) -> ApiError:
+    # RFC 9396 5: the OAuth error is the code itself.
+    return ApiError("invalid_authorization_details", str(exc))
+
+
+def _details_exceeded(exc: DetailsExceeded) -> ApiError:
+    return ApiError("authorization_details_exceeded", str(exc))
+
+
 # Exception type -> its ApiError. A subclass without its own line takes its nearest base's
 # (looked up along the MRO, as Starlette's and Powertools' exception handlers do).
 ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
@@ -160,6 +170,8 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     MetadataRefused: _metadata_refused,
     StrongAuthenticationRequired: _strong_authentication,
     ResetLinkInvalid: _reset_link_invalid,
+    DetailsInvalid: _details_invalid,
+    DetailsExceeded: _details_exceeded,
 }
 
 

@@ -5,6 +5,8 @@
 // (tests/e2e/test_fapi2_flow.py). Usage: ISSUER=... CLIENT_JWK='{...}' API_KEY=... node fapi2_flow.mjs
 import * as oauth from "oauth4webapi";
 
+import { signIn } from "./sign_in.mjs";
+
 const issuer = new URL(process.env.ISSUER);
 const privateJwk = JSON.parse(process.env.CLIENT_JWK);
 const redirectUri = process.env.REDIRECT_URI;
@@ -51,20 +53,7 @@ try {
   // sign-in form posted back with its hidden fields and the binding cookie.
   const authorizeUrl = new URL(as.authorization_endpoint);
   authorizeUrl.search = new URLSearchParams({ client_id: client.client_id, request_uri: pushed.request_uri });
-  const page = await fetch(authorizeUrl, { redirect: "manual", headers: { accept: "text/html" } });
-  const html = await page.text();
-  if (page.status !== 200) throw new Error(`authorize page ${page.status}: ${html.slice(0, 300)}`);
-  const cookie = (page.headers.get("set-cookie") || "").split(";")[0];
-  const form = new URLSearchParams();
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
-    form.set(name, value.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'")
-      .replaceAll("&lt;", "<").replaceAll("&gt;", ">"));
-  }
-  form.set("username", "alice"); form.set("password", "alice-password"); form.set("decision", "approve");
-  const submitted = await fetch(as.authorization_endpoint, { method: "POST", redirect: "manual", body: form,
-    headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", cookie } });
-  const location = submitted.headers.get("location");
-  if (submitted.status !== 303 || !location) throw new Error(`sign-in answered ${submitted.status}`);
+  const { location } = await signIn(authorizeUrl, as.authorization_endpoint);
   const callback = oauth.validateAuthResponse(as, client, new URL(location), state); // state and iss (RFC 9207)
   step("authorize", { iss: new URL(location).searchParams.get("iss") });
 

@@ -21,6 +21,7 @@ def test_public_view() -> None:
     assert MCP.public_view() == {"resource": MCP.resource, "scopes": ["mcp:read", "mcp:write"], "tenants": ["demo"],
                                  "introspection_client_id": "rs-1", "created_at": 1_750_000_000, "name": "",
                                  "description": "", "scope_descriptions": {}, "may_delegate_to": [],
+                                 "authorization_details_types": {},
                                  "builtin": False}
     assert Resource("https://a.example/", ("x",), builtin=True).public_view()["introspection_client_id"] is None
 

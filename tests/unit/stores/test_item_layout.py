@@ -164,6 +164,39 @@ def test_a_code_before_and_after_its_use(clock: ManualClock) -> None:
         "grant_id", "state", "issued_at", "expires_at", "redirect_uri_sent"}
 
 
+def test_a_charge_under_authorization_details_and_its_grant_budget() -> None:
+    """RFC 9396: the charge names its grant; the grant's budget is one item under its own partition key."""
+    from authgate.billing.charge import Charge
+    from authgate.billing.grant_budget import Budget
+    from authgate.stores.charges import ChargeStore
+
+    ChargeStore().create(Charge("t1", "ch_3", 100, "usd", START, "c1", grant_id="g-9"), budget=Budget("g-9", 2))
+    assert raw("ChargesTable", tenant_id="t1", charge_id="ch_3")["grant_id"] == {"S": "g-9"}
+    assert raw("ChargesTable", tenant_id="grant#g-9", charge_id="budget") == {
+        "tenant_id": {"S": "grant#g-9"}, "charge_id": {"S": "budget"}, "used": {"N": "1"}, "tenant": {"S": "t1"},
+        "updated_at": {"N": str(START)}}
+
+
+def test_a_code_and_a_refresh_family_keep_the_authorization_details() -> None:
+    """RFC 9396: the approved details as canonical JSON, copied from the code to the family and through rotation."""
+    from authgate.single_use.refresh_tokens import hash_token
+    from authgate.stores.codes import CodeStore
+    from authgate.stores.refresh_tokens import RefreshTokenStore
+
+    details = '[{"amount":1,"currency":"usd","type":"charge"}]'
+    code = CodeStore().create(client_id="c1", tenant_id="t1", redirect_uri=None, code_challenge="cc",
+                              code_challenge_method="S256", scope="read", subject="alice",
+                              authorization_details=details)
+    assert raw("CodesTable", code_hash=sha256(code))["authorization_details"] == {"S": details}
+    store = RefreshTokenStore()
+    token = store.start_family(family_id="g3", client_id="c1", tenant_id="t1", subject="alice", scope="read",
+                               now=START, ttl=3600, authorization_details=details)
+    first = store.get(token)
+    assert first is not None and first.authorization_details == details
+    rotated = raw("RefreshTokensTable", token_hash=hash_token(store.rotate(first, START + 1)))
+    assert rotated["authorization_details"] == {"S": details}
+
+
 def test_a_code_and_a_refresh_family_keep_the_sign_in_behind_the_grant() -> None:
     """auth_time, acr and amr of the sign-in (RFC 9068 2.2.1, RFC 8176): written by the code, copied to the
     family, kept through rotation (a refresh never raises them)."""

@@ -3,7 +3,8 @@
 `FIELDS` is the one list of a charge's attributes (stores.charges writes and reads them):
 tenant_id (hash key), charge_id (range key, time-ordered "ch_<ULID>"), amount, currency, status,
 created, client_id, and description, invoice_id, request_hash when set; created_by, who made it: the
-token's `sub` and, for a token from a token exchange, its `act` (RFC 8693 4.1).
+token's `sub` and, for a token from a token exchange, its `act` (RFC 8693 4.1); grant_id, the grant whose
+approved payment (RFC 9396 `charge` details) it used.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class Charge(NamedTuple):
     request_hash: str | None = None
     # {"sub": ..., "act": ... or None}: who created it (None for charges made before it was recorded).
     created_by: dict[str, Any] | None = None
+    # The grant whose approved payment (RFC 9396 `charge` details) it used; None for a charge under scope alone.
+    grant_id: str | None = None
 
 
 FIELDS = (
@@ -45,6 +48,7 @@ FIELDS = (
     Field("status", "S"),
     Field("request_hash", "S", omit_none=True),
     Field("created_by", "JSON", omit_none=True),
+    Field("grant_id", "S", omit_none=True),
 )
 
 

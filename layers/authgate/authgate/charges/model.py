@@ -50,4 +50,6 @@ def representation(charge: Charge) -> dict[str, Any]:
         "created": charge.created,
         # Who created it: the token's sub and, through a token exchange, who acted (RFC 8693 4.1 act).
         "created_by": charge.created_by,
+        # The grant whose approved payment it used (RFC 9396 charge details; docs/payments-consent.md), else null.
+        "grant_id": charge.grant_id,
     }

@@ -7,8 +7,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate import clock
+from authgate.authorization_details.charge import allowance
+from authgate.authorization_details.errors import DetailsExceeded
 from authgate.billing.charge import Charge
 from authgate.billing.errors import IdempotencyKeyReused, IdempotencyKeyUsed
+from authgate.billing.grant_budget import Budget
 from authgate.billing.idempotency import TTL_SECONDS, IdempotencyRecord
 from authgate.charges import cursor, strong_authentication
 from authgate.charges.charge_request import ChargeRequest, parse_charge_request
@@ -53,11 +56,25 @@ def _validated(principal: Principal, body: dict[str, Any]) -> ChargeRequest:
     return request
 
 
-def _charge(principal: Principal, request: ChargeRequest, request_hash: str | None = None) -> Charge:
+def _budget(principal: Principal, request: ChargeRequest) -> Budget | None:
+    """What a token with authorization_details may spend (RFC 9396; docs/payments-consent.md): None for a token
+    without them (scope alone decides); DetailsExceeded when the charge is not within its charge object. After
+    the step-up check (RFC 9470 first), before a replay or a write."""
+    if principal.authorization_details is None:
+        return None
+    max_charges = allowance(principal.authorization_details, request.amount, request.currency)
+    if principal.grant_id is None:
+        raise DetailsExceeded("The access token's authorization_details belong to no grant to count charges against.")
+    return Budget(principal.grant_id, max_charges)
+
+
+def _charge(principal: Principal, request: ChargeRequest, budget: Budget | None,
+            request_hash: str | None = None) -> Charge:
     return Charge(tenant_id=principal.tenant, charge_id=new_charge_id(), amount=request.amount,
                   currency=request.currency, created=clock.seconds(), client_id=principal.client_id,
                   description=request.description, invoice_id=request.invoice_id, request_hash=request_hash,
-                  created_by={"sub": principal.subject, "act": principal.act})
+                  created_by={"sub": principal.subject, "act": principal.act},
+                  grant_id=budget.grant_id if budget else None)
 
 
 def _replay(record: IdempotencyRecord, request_hash: str, store: ChargeStore) -> Created:
@@ -77,24 +94,27 @@ def create_charge(principal: Principal, body: dict[str, Any], key: str | None,
                   recorded: IdempotencyRecord | None = None, store: ChargeStore | None = None) -> Created:
     """Validate, then write the charge; with a key, at most once per (client, key) (contract 7.6).
 
-    `recorded` is the key's live record when the request's batch read found one (a replay).
+    `recorded` is the key's live record when the request's batch read found one (a replay). Under RFC 9396
+    `charge` details the charge also spends one of its grant's `max_charges`, in the same transaction: a
+    replay spends nothing, a refused or failed charge nothing either.
     """
     store = store or ChargeStore()
     request = _validated(principal, body)
+    budget = _budget(principal, request)
     if key is None:
-        charge = _charge(principal, request)
-        store.create(charge)
+        charge = _charge(principal, request, budget)
+        store.create(charge, budget=budget)
         return Created(charge.charge_id, _body(charge), replayed=False)
     request_hash = fingerprint(request.canonical())
     if recorded is not None:
         return _replay(recorded, request_hash, store)
-    charge = _charge(principal, request, request_hash)
+    charge = _charge(principal, request, budget, request_hash)
     first = _body(charge)
     record = IdempotencyRecord(digest=digest(principal.client_id, key), request_hash=request_hash,
                                tenant_id=principal.tenant, charge_id=charge.charge_id, status=201, body=first,
                                expiration=clock.seconds() + TTL_SECONDS)
     try:
-        store.create(charge, record)
+        store.create(charge, record, budget)
     except IdempotencyKeyUsed as used:
         # Another request with this key wrote first: a concurrent duplicate that won the race, or
         # an earlier attempt that timed out after its write. Its response is this one's.

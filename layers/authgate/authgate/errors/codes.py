@@ -101,4 +101,6 @@ Code = Literal[
     "slow_down",
     "expired_token",
     "device_access_denied",
+    "invalid_authorization_details",
+    "authorization_details_exceeded",
 ]

@@ -29,6 +29,8 @@ OAuthCode = Literal[
     # OpenID Connect Core 3.1.2.6 and 5.5.1.1 (the authorization endpoint).
     "login_required", "consent_required", "interaction_required", "account_selection_required",
     "unmet_authentication_requirements", "request_not_supported", "registration_not_supported",
+    # RFC 9396 5 (rich authorization requests).
+    "invalid_authorization_details",
 ]
 
 

@@ -7,6 +7,7 @@ built in (`builtin`, never stored: oauth.resource_indicator.builtin_resource).
 
 from __future__ import annotations
 
+import json
 from typing import Any, NamedTuple
 
 from authgate import records
@@ -31,6 +32,9 @@ class Resource(NamedTuple):
     # The resources a holder of this resource's credentials may exchange its tokens for (RFC 8693 2.1,
     # `authgate resources update --may-delegate-to`): none by default.
     may_delegate_to: tuple[str, ...] = ()
+    # Its own authorization_details types (RFC 9396 2) as sorted (type, JSON Schema text) pairs
+    # (`authgate resources update --authorization-details-type NAME --schema FILE`).
+    authorization_details_types: tuple[tuple[str, str], ...] = ()
     # The charges API: known without a record.
     builtin: bool = False
 
@@ -44,6 +48,10 @@ class Resource(NamedTuple):
     def describes(self, scope: str) -> str:
         """What `scope` allows, in the resource's words ("" when it gave none)."""
         return next((text for name, text in self.scope_descriptions if name == scope), "")
+
+    def detail_schemas(self) -> dict[str, Any]:
+        """Each of its authorization_details types and its JSON Schema (RFC 9396 2)."""
+        return {name: json.loads(schema) for name, schema in self.authorization_details_types}
 
     def public_view(self) -> dict[str, Any]:
         """What an admin listing shows (a resource holds no secret)."""
@@ -64,6 +72,7 @@ FIELDS = (
     Field("description", "S", "", omit_empty=True),
     Field("scope_descriptions", "MAP", (), omit_empty=True),
     Field("may_delegate_to", "STRINGS", (), omit_empty=True),
+    Field("authorization_details_types", "MAP", (), omit_empty=True),
 )
 
 

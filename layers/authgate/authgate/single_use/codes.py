@@ -44,6 +44,8 @@ class AuthorizationCode(NamedTuple):
     resource: str | None = None
     # OpenID Connect: the request's nonce (OIDC Core 3.1.2.1), and the sign-in the ID token states.
     nonce: str | None = None
+    # RFC 9396: the authorization_details the person approved, as canonical JSON (authorization_details.model.text).
+    authorization_details: str | None = None
     authentication: Authentication | None = None
 
 
@@ -66,6 +68,7 @@ FIELDS = (
     Field("dpop_jkt", "S", omit_empty=True),
     Field("resource", "S", omit_empty=True),
     Field("nonce", "S", omit_empty=True),
+    Field("authorization_details", "S", omit_empty=True),
     *authentication.FIELDS,
 )
 

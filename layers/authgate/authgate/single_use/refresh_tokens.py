@@ -30,6 +30,8 @@ class RefreshToken(NamedTuple):
     # RFC 8707 2.2: the resource the grant is for (None: the charges API); every token of the
     # family is for it.
     resource: str | None = None
+    # RFC 9396: the grant's authorization_details as canonical JSON; every token of the family keeps them.
+    authorization_details: str | None = None
     # OpenID Connect: the sign-in of a grant with scope openid, which each refresh's ID token states
     # again (OIDC Core 12.2).
     authentication: Authentication | None = None
@@ -50,6 +52,7 @@ FIELDS = (
     Field("rotated_to", "S", omit_empty=True),
     Field("dpop_jkt", "S", omit_empty=True),
     Field("resource", "S", omit_empty=True),
+    Field("authorization_details", "S", omit_empty=True),
     *authentication.FIELDS,
 )
 

@@ -30,7 +30,8 @@ class CodeStore(TableStore):
                code_challenge: str, code_challenge_method: str, scope: str, subject: str,
                ttl: int | None = None, redirect_uri_sent: bool | None = None,
                dpop_jkt: str | None = None, resource: str | None = None, nonce: str | None = None,
-               authentication: Authentication | None = None, grant_id: str | None = None) -> str:
+               authentication: Authentication | None = None, grant_id: str | None = None,
+               authorization_details: str | None = None) -> str:
         """Store a new code and return it in plain text (the only time it exists unhashed)."""
         code = secrets.token_urlsafe(32)
         now = clock.seconds()
@@ -40,7 +41,8 @@ class CodeStore(TableStore):
             code_challenge=code_challenge, code_challenge_method=code_challenge_method, scope=scope,
             subject=subject, grant_id=grant_id or str(uuid.uuid4()), state="issued", issued_at=now, expires_at=now + lifetime,
             redirect_uri_sent=redirect_uri is not None if redirect_uri_sent is None else redirect_uri_sent,
-            dpop_jkt=dpop_jkt, resource=resource, nonce=nonce, authentication=authentication)
+            dpop_jkt=dpop_jkt, resource=resource, nonce=nonce, authorization_details=authorization_details,
+            authentication=authentication)
         # 256 random bits never collide in practice; the condition makes sure of it.
         self.upsert(to_item(record), "create", condition="attribute_not_exists(code_hash)")
         return code

@@ -60,7 +60,8 @@ class RefreshTokenStore(TableStore):
 
     def start_family(self, *, family_id: str, client_id: str, tenant_id: str, subject: str,
                      scope: str, now: int, ttl: int | None = None, dpop_jkt: str | None = None,
-                     resource: str | None = None, authentication: Authentication | None = None) -> str:
+                     resource: str | None = None, authentication: Authentication | None = None,
+                     authorization_details: str | None = None) -> str:
         """Issue the first refresh token of a family (one transaction); returns it in plain text.
 
         `dpop_jkt` binds every token of the family to that DPoP key (RFC 9449 5.0, public clients);
@@ -70,7 +71,7 @@ class RefreshTokenStore(TableStore):
         expires_at = now + (ttl if ttl is not None else get_settings().refresh_token_ttl)
         record = RefreshToken(hash_token(token), family_id, client_id, tenant_id, subject, scope,
                               "active", expires_at, now, dpop_jkt=dpop_jkt, resource=resource,
-                              authentication=authentication)
+                              authorization_details=authorization_details, authentication=authentication)
         from botocore.exceptions import ClientError
 
         try:
@@ -107,7 +108,8 @@ class RefreshTokenStore(TableStore):
         token = secrets.token_urlsafe(32)
         new = RefreshToken(hash_token(token), old.family_id, old.client_id, old.tenant_id, old.subject,
                            old.scope, "active", old.expires_at, now, dpop_jkt=old.dpop_jkt,
-                           resource=old.resource, authentication=old.authentication)
+                           resource=old.resource, authorization_details=old.authorization_details,
+                           authentication=old.authentication)
         try:
             with self.faults("rotate"):
                 self.db.transact_write_items(TransactItems=[

@@ -5,7 +5,8 @@ comes from a code or refresh family, `grant_id` (what revoking the grant matches
 a user's grant carries `acr` and `auth_time` of the sign-in behind it (section 2.2.1). For
 client_credentials the caller passes subject=client_id (RFC 9068 section 2.2). A token from a
 token exchange (RFC 8693) also carries `act` (4.1), the subject token's `acr` and `auth_time`
-when it had them, and expires no later than the subject token. The default
+when it had them, and expires no later than the subject token. A grant with
+authorization_details (RFC 9396) carries them in the claim of that name (9.1). The default
 audience is the charges resource server, `<issuer>/charges`: the API shares the issuer's base
 URL, and a distinct identifier keeps tokens for this resource apart from any other.
 """
@@ -13,7 +14,7 @@ URL, and a distinct identifier keeps tokens for this resource apart from any oth
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from authgate import clock
@@ -33,11 +34,13 @@ class IssuedToken(NamedTuple):
 def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str, scope: str,
                        audience: str | None = None, grant_id: str | None = None,
                        jkt: str | None = None, acr: str = "", auth_time: int | None = None,
-                       expires_before: int | None = None, carried: Mapping[str, object] | None = None) -> IssuedToken:
+                       expires_before: int | None = None, carried: Mapping[str, object] | None = None,
+                       authorization_details: Sequence[Mapping[str, object]] | None = None) -> IssuedToken:
     """Sign an access token (typ at+jwt) with the current key. `grant_id` ties it to a code or refresh family;
     `jkt` binds it to a DPoP key (`cnf`, RFC 9449 6.1); `acr` and `auth_time` say how and when the user
     signed in (RFC 9068 2.2.1); `expires_before` caps its expiry (RFC 8693 2.2.1); `carried` adds claims a
-    token exchange keeps or adds (act, acr, auth_time: RFC 8693 4.1, RFC 9068 2.2.1)."""
+    token exchange keeps or adds (act, acr, auth_time: RFC 8693 4.1, RFC 9068 2.2.1); `authorization_details`
+    what the person approved in detail (RFC 9396 9.1)."""
     signer = current_signer()
     now = clock.seconds()
     ttl = get_settings().access_token_ttl
@@ -64,5 +67,7 @@ def issue_access_token(*, issuer: str, subject: str, client_id: str, tenant: str
     if auth_time is not None:
         claims["auth_time"] = auth_time
     claims.update(carried or {})
+    if authorization_details:
+        claims["authorization_details"] = list(authorization_details)
     header = {"typ": TOKEN_TYPE, "alg": signer.alg, "kid": signer.kid}
     return IssuedToken(token=compact(header, claims, signer), jti=jti, expires_in=ttl, scope=scope)

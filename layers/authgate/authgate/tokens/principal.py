@@ -33,3 +33,5 @@ class Principal(NamedTuple):
         return self.grant_id is not None or bool(self.acr)
     # Who acts for the subject (RFC 8693 4.1 `act`, nested per hop), or None when the token was not exchanged.
     act: dict[str, Any] | None = None
+    # What the person approved in detail (RFC 9396 9.1 `authorization_details`), or None: a token without them.
+    authorization_details: tuple[dict[str, Any], ...] | None = None

@@ -136,10 +136,17 @@ class AccessTokenValidator:
         act = claims.get("act")
         if act is not None and not actor_chain_ok(act):
             raise invalid_token("The token's act claim is not a chain of actors (RFC 8693 4.1).")
+        details = claims.get("authorization_details")
+        if details is not None and not (isinstance(details, list) and all(
+                isinstance(entry, dict) and isinstance(entry.get("type"), str) for entry in details)):
+            # A limit we cannot read must not be ignored (as cnf above): never a token without its limits.
+            raise invalid_token("The token's authorization_details claim is not an array of typed objects "
+                                "(RFC 9396 9.1).")
         return Principal(subject=strings["sub"], client_id=strings["client_id"], tenant=strings["tenant"],
                          scopes=frozenset(strings["scope"].split()), jti=strings["jti"], grant_id=grant_id,
                          expires_at=int(exp), jkt=jkt, issued_at=int(iat), acr=acr,
-                         auth_time=None if auth_time is None else int(auth_time), act=act)
+                         auth_time=None if auth_time is None else int(auth_time), act=act,
+                         authorization_details=None if details is None else tuple(details))
 
 
 @cached

@@ -34,13 +34,15 @@ TOKEN_ENDPOINT_CODES = frozenset({
     "invalid_dpop_proof", "use_dpop_nonce", "invalid_target",
     # RFC 8628 3.5: a device's poll.
     "authorization_pending", "slow_down", "expired_token",
+    # RFC 9396 5, 6.2 (rich authorization requests).
+    "invalid_authorization_details",
 })
 # RFC 6749 4.1.2.1 codes for the authorization endpoint's redirect.
 AUTHORIZE_CODES = frozenset({
     "invalid_request", "unauthorized_client", "access_denied", "unsupported_response_type",
     "invalid_scope", "server_error", "temporarily_unavailable",
-    # RFC 8707 2: an authorization request's unknown resource.
-    "invalid_target",
+    # RFC 8707 2: an authorization request's unknown resource; RFC 9396 5: its authorization_details.
+    "invalid_target", "invalid_authorization_details",
     # OpenID Connect Core 3.1.2.6 and 5.5.1.1.
     "login_required", "consent_required", "interaction_required", "account_selection_required",
     "unmet_authentication_requirements", "request_not_supported", "registration_not_supported",

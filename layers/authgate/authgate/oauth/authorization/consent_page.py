@@ -13,6 +13,7 @@ import os
 from string import Template
 from urllib.parse import quote, urlsplit
 
+from authgate.authorization_details.model import described, of_text
 from authgate.caches import cached
 from authgate.clients.model import DOCUMENT_SOURCE, Client
 from authgate.http.pages import stylesheet
@@ -128,6 +129,14 @@ def what_is_granted(resource: Resource, scopes: tuple[str, ...]) -> tuple[str, s
     return name, f'<p class="resource-about">{" ".join(about)}</p>' if about else "", items
 
 
+def what_is_asked(details: str | None) -> str:
+    """The authorization_details in plain words, one item each (RFC 9396 2; never raw JSON): HTML, escaped."""
+    if not details:
+        return ""
+    items = "\n".join(f"<li>{html.escape(line)}</li>" for line in described(of_text(details) or ()))
+    return f'<p class="details-intro">and asks you to approve, this time only:</p>\n<ul class="details">\n{items}\n</ul>'
+
+
 def render_consent(*, request: AuthorizationRequest, resource: Resource, client_name: str, tenant_name: str,
                    blob: str, csrf: str, message: str = "", username: str = "", status: int = 200,
                    identity: str = "", ask_tenant: bool = False, tenant: str = "", signed_in_as: str = "",
@@ -147,6 +156,7 @@ def render_consent(*, request: AuthorizationRequest, resource: Resource, client_
         resource_name=resource_name,
         resource_about=resource_about,
         scope_items=items,
+        details=what_is_asked(request.authorization_details),
         message=f'<p class="message" role="alert">{e(message)}</p>' if message else "",
         # Relative, so the form posts back to wherever this page was served (stage path or custom domain).
         action="authorize",

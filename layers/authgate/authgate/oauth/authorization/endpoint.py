@@ -458,7 +458,7 @@ def _code_redirect(request: Request, client: Client, auth: AuthorizationRequest,
         code_challenge=auth.code_challenge, code_challenge_method=auth.code_challenge_method,
         scope=" ".join(auth.scopes), subject=username, ttl=code_ttl(client),
         dpop_jkt=auth.dpop_jkt, resource=auth.resource, nonce=auth.nonce, authentication=authentication,
-        grant_id=grant_id,
+        grant_id=grant_id, authorization_details=auth.authorization_details,
     )
     _log("approved", auth)
     params = [("code", code)] + ([("state", auth.state)] if auth.state is not None else [])

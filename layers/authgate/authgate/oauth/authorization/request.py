@@ -1,4 +1,4 @@
-"""Validation of an authorization request (RFC 6749 4.1.1, 3.1.2, 4.1.2.1; RFC 7636 4.3; RFC 9700 2.1).
+"""Validation of an authorization request (RFC 6749 4.1.1, 3.1.2, 4.1.2.1; RFC 7636 4.3; RFC 9700 2.1; RFC 9396 2).
 
 Two stages, because they fail differently. `resolve_target` establishes the client and the
 redirect URI; until both are trusted nothing may be redirected to, so its errors are shown on
@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from authgate.clients.model import Client
 from authgate.errors import ApiError
-from authgate.oauth import pkce
+from authgate.oauth import pkce, rich_authorization
 from authgate.oauth.authorization import openid_request
 from authgate.oauth.redirect_uris import BAD_PERCENT, well_formed_uri
 from authgate.oauth.resource_indicator import (
@@ -74,6 +74,8 @@ class AuthorizationRequest(NamedTuple):
     # How strongly the person must sign in (openid_request: acr_values, an essential acr claim; RFC 9470 4).
     acr_values: tuple[str, ...] = ()
     essential_acr: tuple[str, ...] = ()
+    # RFC 9396 2: the checked authorization_details as canonical JSON (oauth.rich_authorization), or None.
+    authorization_details: str | None = None
 
 
 def single(params: Mapping[str, Sequence[str]], name: str) -> str | None:
@@ -173,7 +175,9 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
         raise ApiError("unauthorized_client", "This client may not use the authorization code grant.")
     challenge, method = _pkce(params, client)
     resource = requested_resource(list(params.get("resource") or []), issuer)
-    scopes = _scopes(single(params, "scope"), client, tenant, resolve(resource, issuer, _known(tenant)))
+    resolved = resolve(resource, issuer, _known(tenant))
+    scopes = _scopes(single(params, "scope"), client, tenant, resolved)
+    details = rich_authorization.requested(single(params, rich_authorization.PARAMETER), resolved, tenant, issuer)
     if client.requires_admin_approval and not tenant.has_approved(client.client_id):
         raise ApiError("access_denied", "The tenant's administrator has not approved this application.")
     dpop_jkt = single(params, "dpop_jkt")
@@ -185,7 +189,7 @@ def validate(params: Mapping[str, Sequence[str]], target: Target, tenant: Tenant
         client_id=client.client_id, tenant_id=client.tenant_id, redirect_uri=target.redirect_uri,
         redirect_uri_sent=target.redirect_uri_sent, scopes=scopes, state=target.state,
         code_challenge=challenge, code_challenge_method=method, resource=resource, dpop_jkt=dpop_jkt,
-        **openid,
+        authorization_details=details, **openid,
     )
 
 
@@ -199,7 +203,10 @@ def recheck(request: AuthorizationRequest, client: Client, tenant: Tenant, issue
     """The rules that depend on registration data, again at POST time (it may have changed)."""
     if not client.allows_grant("authorization_code"):
         raise ApiError("unauthorized_client", "This client may not use the authorization code grant.")
-    _scopes(" ".join(request.scopes), client, tenant, resolve(request.resource, issuer, _known(tenant)))
+    resolved = resolve(request.resource, issuer, _known(tenant))
+    _scopes(" ".join(request.scopes), client, tenant, resolved)
+    # The registered types' schemas and the tenant's currencies may have changed too (RFC 9396 2).
+    rich_authorization.requested(request.authorization_details, resolved, tenant, issuer)
     if client.requires_admin_approval and not tenant.has_approved(client.client_id):
         raise ApiError("access_denied", "The tenant's administrator has not approved this application.")
 

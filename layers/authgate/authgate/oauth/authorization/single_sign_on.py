@@ -96,8 +96,9 @@ def remembered(auth: AuthorizationRequest, session: Session) -> bool:
 
 
 def consent_needed(auth: AuthorizationRequest, remembered: bool) -> bool:
-    """prompt=consent, or scopes this person never approved for this client and resource (`remembered`: they did)."""
-    return "consent" in auth.prompt.split() or not remembered
+    """prompt=consent, authorization_details (never remembered: each payment is asked, RFC 9396 2), or scopes this
+    person never approved for this client and resource (`remembered`: they did)."""
+    return "consent" in auth.prompt.split() or bool(auth.authorization_details) or not remembered
 
 
 def authentication_of(session: Session) -> Authentication:

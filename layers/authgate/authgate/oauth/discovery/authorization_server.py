@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from authgate.authorization_details.charge import TYPE as CHARGE_TYPE
 from authgate.clients.model import AUTH_METHODS as CLIENT_AUTH_METHODS
 from authgate.errors import ApiError
 from authgate.http.response import Response
@@ -112,6 +113,9 @@ def _metadata(issuer: str) -> dict[str, Any]:
         "dpop_signing_alg_values_supported": list(DPOP_ALGORITHMS),
         # draft-ietf-oauth-client-id-metadata-document-02 6: an https client_id is fetched.
         "client_id_metadata_document_supported": get_settings().client_metadata_documents,
+        # RFC 9396 10: the type every tenant and client may use. A registered resource's own types hold
+        # for that resource only; its RFC 9728 document lists them (docs/payments-consent.md).
+        "authorization_details_types_supported": [CHARGE_TYPE],
     }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from authgate.authorization_details.charge import TYPE as CHARGE_TYPE
 from authgate.errors import ApiError
 from authgate.http.response import Response
 from authgate.issuer import base_url
@@ -37,6 +38,8 @@ def resource_metadata(issuer: str) -> dict[str, Any]:
         # RFC 9449 5.1 and RFC 9728 2: DPoP-bound tokens are accepted, bearer tokens too.
         "dpop_signing_alg_values_supported": list(DPOP_ALGORITHMS),
         "dpop_bound_access_tokens_required": False,
+        # RFC 9728 2, RFC 9396 10: the authorization_details type this API enforces.
+        "authorization_details_types_supported": [CHARGE_TYPE],
     }
 
 

@@ -37,6 +37,10 @@ def post_token(request: Request) -> Response:
     if not grant.allowed(client):
         raise ApiError("unauthorized_client", f"This client may not use the {grant_type} grant.")
     check_grant(client, grant_type)
+    if "authorization_details" in form and not grant.TAKES_DETAILS:
+        # Never a token wider than asked: details a grant cannot honour are refused, not ignored (RFC 9396 5, 6).
+        raise ApiError("invalid_authorization_details", f"The {grant_type} grant takes no authorization_details "
+                                                        "here: a person approves them at the authorization endpoint.")
     # Load the signing key before any grant changes state: a key-store fault is then a plain 503
     # with the code or refresh token untouched, not a consumed code whose tokens were never sent.
     # A cold read brings the client's tenant in the same call (the grant reads it next).

@@ -10,6 +10,7 @@ caller's to see — is `{"active": false}` and nothing more (§2.2). Who may see
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from authgate import clock
@@ -54,6 +55,9 @@ def _access(token: str, client: Client, issuer: str, serves: str | None) -> dict
     if "act" in claims:
         # RFC 8693 2.2 (introspection), 4.1: who acts for the subject of an exchanged token.
         body["act"] = claims["act"]
+    if "authorization_details" in claims:
+        # RFC 9396 9.2: what the token allows in detail.
+        body["authorization_details"] = claims["authorization_details"]
     return body
 
 
@@ -65,10 +69,14 @@ def _refresh(token: str, client: Client, issuer: str, now: int) -> dict[str, Any
     if (record is None or record.client_id != client.client_id or record.state != "active"
             or record.expires_at <= now or not store.family_active(record.family_id)):
         return None
-    return {
+    body = {
         "active": True, "scope": record.scope, "client_id": record.client_id, "sub": record.subject,
         "exp": record.expires_at, "iat": record.issued_at, "iss": issuer, "token_type": "refresh_token",
     }
+    if record.authorization_details:
+        # RFC 9396 9.2: the grant's authorization_details.
+        body["authorization_details"] = json.loads(record.authorization_details)
+    return body
 
 
 def post_introspect(request: Request) -> Response:

@@ -10,6 +10,7 @@ with the ID token of the sign-in the approval recorded.
 
 from __future__ import annotations
 
+from authgate.oauth import rich_authorization
 from authgate.oauth.clients import tenant_policy
 from authgate.oauth.resource_indicator import granted_resource
 from authgate.oauth.scopes import parse_scope
@@ -20,19 +21,24 @@ from authgate.stores.tenant_cache import get_tenant
 
 
 def approved_tokens(req: TokenRequest, *, tenant_id: str, subject: str, scope: str, resource: str | None,
-                    grant_id: str, authentication: Authentication | None, nonce: str | None = None) -> TokenResult:
-    """The token response of an approval recorded with these values (the code's or the device code's record)."""
+                    grant_id: str, authentication: Authentication | None, nonce: str | None = None,
+                    authorization_details: str | None = None) -> TokenResult:
+    """The token response of an approval recorded with these values (the code's or the device code's record);
+    `authorization_details` the approved ones (RFC 9396), which the token request may narrow (6.1, 6.2)."""
     client = req.client
     tenant = get_tenant(tenant_id)
     tenant_policy.check(client, tenant, grant=True)
     audience = granted_resource(resource, req.resource, req.issuer, tenant_id)
     scopes = current_scopes(parse_scope(scope), None, client, tenant, audience)
+    details = rich_authorization.for_token(req.form.get(rich_authorization.PARAMETER), authorization_details,
+                                           audience, tenant, req.issuer)
     refresh_token = None
     if client.allows_grant("refresh_token"):
         refresh_token = RefreshTokenStore().start_family(
             family_id=grant_id, client_id=client.client_id, tenant_id=tenant_id, subject=subject, scope=scope,
             now=req.now,
             # RFC 9449 5.0: only a public client's refresh tokens are bound to its key.
-            dpop_jkt=req.dpop_jkt if client.is_public else None, resource=resource, authentication=authentication)
+            dpop_jkt=req.dpop_jkt if client.is_public else None, resource=resource, authentication=authentication,
+            authorization_details=authorization_details)
     return issued(req, subject=subject, tenant=tenant_id, scopes=scopes, audience=audience.resource, grant_id=grant_id,
-                  refresh_token=refresh_token, authentication=authentication, nonce=nonce)
+                  refresh_token=refresh_token, authentication=authentication, nonce=nonce, authorization_details=details)

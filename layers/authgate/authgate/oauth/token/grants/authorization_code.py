@@ -35,6 +35,7 @@ def check_redirect_uri(record: AuthorizationCode, sent: str | None) -> None:
 
 class AuthorizationCodeGrant(Grant):
     GRANT_TYPE = "authorization_code"
+    TAKES_DETAILS = True
 
     def exchange(self, req: TokenRequest) -> TokenResult:
         code = req.param("code")
@@ -70,4 +71,5 @@ class AuthorizationCodeGrant(Grant):
         check_key_binding(record.dpop_jkt, req.dpop_jkt, "authorization code")
         return approved_tokens(req, tenant_id=record.tenant_id, subject=record.subject, scope=record.scope,
                                resource=record.resource, grant_id=record.grant_id,
-                               authentication=record.authentication, nonce=record.nonce)
+                               authentication=record.authentication, nonce=record.nonce,
+                               authorization_details=record.authorization_details)

@@ -53,6 +53,8 @@ class TokenResult(NamedTuple):
     id_token: str | None = None
     # A token exchange's response names the type of what it issued (RFC 8693 2.2.1).
     issued_token_type: str | None = None
+    # RFC 9396 7: the authorization_details the access token carries.
+    authorization_details: tuple[dict[str, Any], ...] | None = None
 
     def body(self) -> dict[str, Any]:
         out: dict[str, Any] = {"access_token": self.access_token, "token_type": self.token_type,
@@ -63,11 +65,15 @@ class TokenResult(NamedTuple):
             out["refresh_token"] = self.refresh_token
         if self.id_token:
             out["id_token"] = self.id_token
+        if self.authorization_details:
+            out["authorization_details"] = list(self.authorization_details)
         return out
 
 
 class Grant:
     GRANT_TYPE: ClassVar[str] = ""
+    # RFC 9396 6: whether its token request may carry authorization_details (a grant a person approved them for).
+    TAKES_DETAILS: ClassVar[bool] = False
 
     def allowed(self, client: Client) -> bool:
         """Whether the authenticated client may use this grant: its registration lists it (RFC 7591 2)."""
@@ -81,25 +87,29 @@ def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, .
            grant_id: str | None = None, refresh_token: str | None = None,
            authentication: Authentication | None = None, nonce: str | None = None,
            acr: str = "", auth_time: int | None = None, expires_before: int | None = None,
-           carried: Mapping[str, object] | None = None, issued_token_type: str | None = None) -> TokenResult:
+           carried: Mapping[str, object] | None = None, issued_token_type: str | None = None,
+           authorization_details: tuple[dict[str, Any], ...] | None = None) -> TokenResult:
     """Every grant's tail: the access token (RFC 9068), bound to the request's DPoP key if any, and the
     successful response (RFC 6749 5.1) with its token_type (RFC 9449 5: DPoP for a bound token, else
     Bearer, RFC 6750 4), the refresh token the grant started or rotated, and, when the token carries
     openid and the grant knows its sign-in, the ID token (OpenID Connect Core 3.1.3.3, 12.2).
 
     The access token states the user's sign-in behind the grant (`acr`, `auth_time`: RFC 9068 2.2.1)
-    as the code or refresh family recorded it in `authentication`, or as given (the password grant)."""
+    as the code or refresh family recorded it in `authentication`, or as given (the password grant). Its
+    `authorization_details` (RFC 9396 9.1) are echoed in the response (7)."""
     if authentication is not None and authentication.acr:
         acr, auth_time = authentication.acr, authentication.auth_time
     token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
                                scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience,
-                               acr=acr, auth_time=auth_time, expires_before=expires_before, carried=carried)
+                               acr=acr, auth_time=auth_time, expires_before=expires_before, carried=carried,
+                               authorization_details=authorization_details)
     id_token = None
     if "openid" in scopes and authentication is not None:
         id_token = issue_id_token(issuer=req.issuer, client_id=req.client.client_id, authentication=authentication,
                                   access_token=token.token, nonce=nonce)
     return TokenResult(token.token, token.expires_in, token.scope, refresh_token,
-                       "DPoP" if req.dpop_jkt else "Bearer", id_token=id_token, issued_token_type=issued_token_type)
+                       "DPoP" if req.dpop_jkt else "Bearer", id_token=id_token, issued_token_type=issued_token_type,
+                       authorization_details=authorization_details)
 
 
 def check_key_binding(bound: str | None, presented: str | None, what: str) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
+from authgate.oauth import rich_authorization
 from authgate.oauth.clients import tenant_policy
 from authgate.oauth.clients.profile import rotates_refresh_tokens
 from authgate.oauth.resource_indicator import granted_resource
@@ -37,6 +38,7 @@ from authgate.stores.users import UserStore
 
 class RefreshTokenGrant(Grant):
     GRANT_TYPE = "refresh_token"
+    TAKES_DETAILS = True
 
     def exchange(self, req: TokenRequest) -> TokenResult:
         presented = req.param("refresh_token")
@@ -64,6 +66,9 @@ class RefreshTokenGrant(Grant):
         # RFC 8707 2.2: the grant's resource, named again or not; still registered and open to the tenant.
         resource = granted_resource(record.resource, req.resource, req.issuer, record.tenant_id)
         granted = current_scopes(parse_scope(record.scope), requested, req.client, tenant, resource)
+        # RFC 9396 6.1, 6.2: the family keeps the approved details; a refresh may narrow them, never widen.
+        details = rich_authorization.for_token(req.form.get(rich_authorization.PARAMETER),
+                                               record.authorization_details, resource, tenant, req.issuer)
         if rotates_refresh_tokens(req.client):
             try:
                 new_token = store.rotate(record, req.now)
@@ -79,7 +84,8 @@ class RefreshTokenGrant(Grant):
                 raise ApiError("invalid_grant", "The refresh token has been revoked.")
             new_token = presented
         return issued(req, subject=record.subject, tenant=record.tenant_id, scopes=granted, audience=resource.resource,
-                      grant_id=record.family_id, refresh_token=new_token, authentication=record.authentication)
+                      grant_id=record.family_id, refresh_token=new_token, authentication=record.authentication,
+                      authorization_details=details)
 
 
 

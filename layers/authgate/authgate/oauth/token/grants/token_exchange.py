@@ -7,7 +7,8 @@ subject token an active authgate access token whose `aud` is that resource, and 
 (`authgate resources update --may-delegate-to`). The new token keeps the subject token's `sub`,
 `tenant`, `grant_id`, `acr` and `auth_time`, carries the scopes asked ∩ the subject token's ∩
 the target's, expires no later than the subject token, and names who acts in `act` (§4.1),
-nested per hop up to MAX_ACTORS. No refresh token (§2.2.1: none is needed to act for a token
+nested per hop up to MAX_ACTORS. Its authorization_details (RFC 9396) go with it, and the
+request may narrow them (6.2), never widen them. No refresh token (§2.2.1: none is needed to act for a token
 that will itself expire). Errors are those of §2.2.2: a subject or actor token that is not
 acceptable is invalid_request, a target that may not be served invalid_target.
 """
@@ -16,7 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from authgate.authorization_details.model import text
 from authgate.errors import ApiError
+from authgate.oauth import rich_authorization
 from authgate.oauth.resource_indicator import requested_resource, resolve
 from authgate.oauth.token.grants.base import (
     Grant,
@@ -111,6 +114,7 @@ def _actor_chain(actor: dict[str, Any], subject: Principal) -> dict[str, Any]:
 
 class TokenExchangeGrant(Grant):
     GRANT_TYPE = GRANT_TYPE
+    TAKES_DETAILS = True
 
     def allowed(self, client: Client) -> bool:
         """Only a registered resource's own credentials exchange tokens (docs/delegation.md); cached 60 s."""
@@ -153,6 +157,9 @@ class TokenExchangeGrant(Grant):
         claims = segment_json(subject_token.split(".")[1]) or {}
         carried: dict[str, object] = {name: claims[name] for name in KEPT_CLAIMS if name in claims}
         carried["act"] = act
+        # RFC 9396 6.2 (and 9.1): the subject token's details go with it, narrowed when the request names them.
+        details = rich_authorization.for_token(req.form.get(rich_authorization.PARAMETER),
+                                               text(subject.authorization_details), target, tenant, req.issuer)
         return issued(req, subject=subject.subject, tenant=subject.tenant, scopes=scopes, audience=target.resource,
                       grant_id=subject.grant_id, expires_before=subject.expires_at, carried=carried,
-                      issued_token_type=ACCESS_TOKEN_TYPE)
+                      issued_token_type=ACCESS_TOKEN_TYPE, authorization_details=details)

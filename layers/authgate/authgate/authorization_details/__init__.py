@@ -1,0 +1,1 @@
+"""Rich Authorization Requests (RFC 9396): authorization_details, their types and what each allows."""
