@@ -33,7 +33,8 @@ def post_token(request: Request) -> Response:
         raise ApiError("invalid_request", "The grant_type parameter is required.")
     creds = client_auth.read_credentials(request, form)
     grant = grant_for(grant_type)
-    client = client_auth.authenticate(request, form, creds, fetch_documents=True)
+    client, prefetched = client_auth.authenticate_with(
+        request, form, creds, grant.prefetch(form, creds.client_id) if creds else {}, fetch_documents=True)
     if not grant.allowed(client):
         raise ApiError("unauthorized_client", f"This client may not use the {grant_type} grant.")
     check_grant(client, grant_type)
@@ -47,5 +48,6 @@ def post_token(request: Request) -> Response:
     resource = requested_resource([form["resource"]] if "resource" in form else [], issuer)
     proof = token_proof(request, client, now)
     result = grant.exchange(TokenRequest(form=form, client=client, issuer=issuer, now=now,
-                                         dpop_jkt=proof.jkt if proof else None, resource=resource))
+                                         dpop_jkt=proof.jkt if proof else None, resource=resource,
+                                         prefetched=prefetched))
     return Response.json(200, result.body(), headers=NO_STORE)
