@@ -14,6 +14,7 @@ from authgate.tokens.access_token import issue_access_token
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client
+    from authgate.http.request import Request
     from authgate.resources.model import Resource
     from authgate.single_use.authentication import Authentication
     from authgate.tenants.model import Tenant
@@ -74,6 +75,9 @@ class Grant:
     def allowed(self, client: Client) -> bool:
         """Whether the authenticated client may use this grant: its registration lists it (RFC 7591 2)."""
         return client.allows_grant(self.GRANT_TYPE)
+
+    def before_authentication(self, request: Request, form: Mapping[str, str], client_id: str, method: str) -> None:
+        """An answer that needs no client authentication, raised before the client is read (none by default)."""
 
     def prefetch(self, form: Mapping[str, str], client_id: str) -> dict[str, list[dict[str, Any]]]:
         """Keys of other tables this request will read, by table, to read with the client in its one BatchGetItem
