@@ -108,7 +108,7 @@ def _run(idp: Any, jwks_uri: str, rounds: int) -> dict[str, dict[str, Any]]:
         from authgate.stores.device_codes import DeviceCodeStore
 
         device_code, _, _ = DeviceCodeStore().create(client_id=device.client_id, tenant_id="demo",
-                                                     scope="charges:read", resource=None)
+                                                     scope="charges:read", resource=None, public_client=True)
         return _event({"grant_type": DEVICE, "device_code": device_code}, device.client_id, None)
 
     cases: dict[str, Callable[[], dict[str, Any]]] = {

@@ -29,9 +29,10 @@ DEMO_SECRETS = frozenset({
 })
 SECRET_FIELDS = frozenset({"password", "client_secret", "code", "code_verifier", "refresh_token",
                            "access_token", "id_token", "token", "request_blob", "csrf", "assertion",
-                           "client_assertion"})
+                           "client_assertion", "device_code", "user_code"})
 # In JSON bodies "code" is an error code, not an authorization code: only these are secrets.
-JSON_SECRET_FIELDS = frozenset({"access_token", "refresh_token", "id_token", "client_secret", "password"})
+JSON_SECRET_FIELDS = frozenset({"access_token", "refresh_token", "id_token", "client_secret", "password",
+                                "device_code", "user_code"})
 # Shorter values (e.g. "x" in a fuzzed form) would match by accident; real secrets are longer.
 MIN_SECRET_LENGTH = 8
 # Words the service logs by design (its error codes, OAuth's): a fuzzed request that happens to

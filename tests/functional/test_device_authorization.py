@@ -233,3 +233,42 @@ def test_a_client_without_the_grant_is_refused(tokens: TokenClient, clock: Manua
 def test_scopes_are_checked_when_the_device_asks(tokens: TokenClient, clock: ManualClock) -> None:
     assert_error(authorize_device(tokens, scope="charges:refund"), 400, "invalid_scope",
                  "The client is not allowed the scope charges:refund.")
+
+
+@pytest.mark.usefixtures("tv")
+def test_a_public_devices_pending_poll_is_one_write(tokens: TokenClient, clock: ManualClock) -> None:
+    """Issue 29's budget: the device code's one conditional UpdateItem, before the client is read (its 256 random
+    bits, issued to this public client, are all the credential it has); an approved poll takes every step."""
+    from collections import Counter
+
+    from authgate.aws import dynamodb
+
+    start = started(authorize_device(tokens, scope="charges:read"))
+    seen: Counter[str] = Counter()
+
+    def count(model: Any, **_: Any) -> None:
+        seen[model.name] += 1
+
+    dynamodb().meta.events.register("before-call.dynamodb", count)
+    try:
+        assert body_of(poll(tokens, start["device_code"]))["error"] == "authorization_pending"
+    finally:
+        dynamodb().meta.events.unregister("before-call.dynamodb", count)
+    assert seen == Counter({"UpdateItem": 1})
+
+
+def test_a_confidential_devices_poll_authenticates_first(tokens: TokenClient, clock: ManualClock) -> None:
+    """A confidential client's device code is never answered before its secret is checked."""
+    from authgate.stores.clients import ClientStore
+
+    _, secret = ClientStore().create(client_id="demo-kiosk", tenant_id="demo", grant_types=(DEVICE_GRANT,),
+                                     scopes=("charges:read",))
+    assert secret is not None
+    start = started(tokens.post([("scope", "charges:read")], path="/oauth/device_authorization",
+                                auth=basic("demo-kiosk", secret)))
+    # Named without its secret (authentication "none"): invalid_client, not authorization_pending.
+    assert_error(poll(tokens, start["device_code"], client_id="demo-kiosk"), 401, "invalid_client",
+                 "Client authentication failed.", {"WWW-Authenticate": 'Basic realm="oauth"'})
+    pending = tokens.post([("grant_type", DEVICE_GRANT), ("device_code", start["device_code"])],
+                          auth=basic("demo-kiosk", secret))
+    assert body_of(pending)["error"] == "authorization_pending"

@@ -287,3 +287,18 @@ def test_step_up_at_charges_judges_an_agents_token_by_the_idps_sign_in(tokens: T
     for refused in (weak, stale, charge()):
         assert refused["statusCode"] == 401
         assert 'error="insufficient_user_authentication"' in headers_of(refused)["WWW-Authenticate"]
+
+
+def test_the_user_read_with_the_client_is_current(tokens: TokenClient, idp: TestIdp) -> None:
+    """No cache of users: one deleted since the last grant is refused at once, one created is found at once, one
+    disabled by the tenant's administrator is refused (docs/users.md)."""
+    from authgate.stores.users import UserStore
+
+    assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")
+    UserStore().delete("demo", "alice")
+    assert_refused(present(tokens, jag(idp)), "id_jag_user_unknown",
+                   "The assertion's subject is not a user of this tenant.")
+    UserStore().create("demo", "alice", "a-new-password-of-alice")
+    assert assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")["sub"] == "alice"
+    UserStore().set_disabled("demo", "alice", True)
+    assert_refused(present(tokens, jag(idp)), "id_jag_user_unknown", "The assertion's subject is disabled in this tenant.")

@@ -1,6 +1,6 @@
 """DynamoDB calls per successful token request, counted with botocore event hooks (warm function).
 
-Budget: client_credentials <= 2, authorization_code <= 3, refresh_token <= 3, token exchange <= 2. The client record
+Budget: client_credentials <= 2, authorization_code <= 3, refresh_token <= 3, token exchange <= 2, ID-JAG <= 2. The client record
 and the failed-authentication counters come in one BatchGetItem; secrets are a single SHA-256.
 """
 
@@ -90,9 +90,9 @@ def test_a_warm_token_exchange_costs_two_calls(tokens: TokenClient, calls: Count
     assert calls == Counter({"BatchGetItem": 2})
 
 
-def test_a_warm_id_jag_grant_costs_three_calls(tokens: TokenClient, calls: Counter[str]) -> None:
-    """The client (+ counters) BatchGetItem, the user's GetItem and the jti's conditional PutItem; the IdP, its
-    keys, the resource and the tenant come from warm caches (docs/delegation.md, "Cost")."""
+def test_a_warm_id_jag_grant_costs_two_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    """The client (+ counters, + the user: --user-match sub) BatchGetItem and the jti's conditional PutItem; the
+    IdP, its keys, the resource and the tenant come from warm caches (docs/delegation.md, "Cost")."""
     from authgate.identity_providers.model import IdentityProvider
     from authgate.stores.clients import ClientStore
     from authgate.stores.identity_providers import IdentityProviderStore
@@ -112,7 +112,7 @@ def test_a_warm_id_jag_grant_costs_three_calls(tokens: TokenClient, calls: Count
         return tokens.post([("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)],
                            auth=basic("demo-service", SECRETS["demo-service"]))
 
-    assert present()["statusCode"] == 200  # warms the IdP, resource and tenant caches
+    assert present()["statusCode"] == 200  # warms the IdP, resource and tenant caches and the client's tenant
     calls.clear()
     assert present()["statusCode"] == 200
-    assert calls == Counter({"BatchGetItem": 1, "GetItem": 1, "PutItem": 1})
+    assert calls == Counter({"BatchGetItem": 1, "PutItem": 1})

@@ -21,6 +21,8 @@ SECRET_KEYS = frozenset({
     "authorization", "proxy-authorization", "password", "client_secret", "code", "code_verifier",
     "refresh_token", "access_token", "token", "id_token", "secret", "x-api-key", "api_key",
     "cookie", "set-cookie", "assertion", "client_assertion", "csrf", "request_blob", "session",
+    # RFC 8628 3.2: what redeems a device authorization, and what a person types to approve it.
+    "device_code", "user_code",
 })
 # Any member name containing one of these is treated as secret too (e.g. "new_client_secret",
 # "subject_token", "X-Amz-Security-Token").

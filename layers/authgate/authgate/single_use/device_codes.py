@@ -50,6 +50,8 @@ class DeviceAuthorization(NamedTuple):
     issued_at: int
     expires_at: int
     resource: str | None = None
+    # Whether the client was a public one (RFC 6749 2.1): only its polls are answered before client authentication.
+    public_client: bool = False
     # Set on approval: the person (their username, as codes record it), the grant and the sign-in.
     subject: str = ""
     grant_id: str = ""
@@ -74,6 +76,7 @@ FIELDS = (
     Field("issued_at", "N", 0),
     Field("expires_at", "N", 0),
     Field("resource", "S", omit_empty=True),
+    Field("public_client", "BOOL", False, omit_empty=True),
     *APPROVAL_FIELDS,
 )
 

@@ -55,7 +55,7 @@ class DeviceCodeStore(TableStore):
     name = "device_codes"
 
     def create(self, *, client_id: str, tenant_id: str, scope: str, resource: str | None,
-               lifetime: int = LIFETIME) -> tuple[str, str, DeviceAuthorization]:
+               public_client: bool = False, lifetime: int = LIFETIME) -> tuple[str, str, DeviceAuthorization]:
         """Store a new device authorization: (device code, normalised user code, record) (RFC 8628 3.2).
 
         A user code is unique among live ones: the write fails if the code is live (one in 2^34 per
@@ -68,7 +68,8 @@ class DeviceCodeStore(TableStore):
             device_code, device_hash = new_device_code(user_code)
             record = DeviceAuthorization(code_hash=item_id(user_code), device_hash=device_hash, client_id=client_id,
                                          tenant_id=tenant_id, scope=scope, state=PENDING, interval=INTERVAL,
-                                         next_poll_at=now, issued_at=now, expires_at=now + lifetime, resource=resource)
+                                         next_poll_at=now, issued_at=now, expires_at=now + lifetime, resource=resource,
+                                         public_client=public_client)
             try:
                 with self.faults("create"):
                     self.db.put_item(TableName=self.table, Item=to_item(record),
@@ -116,12 +117,14 @@ class DeviceCodeStore(TableStore):
             raise
         return True
 
-    def poll(self, user_code: str, device_hash: str, client_id: str) -> tuple[Poll, DeviceAuthorization | None]:
+    def poll(self, user_code: str, device_hash: str, client_id: str, *,
+             public_only: bool = False) -> tuple[Poll, DeviceAuthorization | None]:
         """One poll of the token endpoint (RFC 8628 3.4-3.5): what it finds, in one conditional UpdateItem.
 
         Passing, the device waited long enough and the person has not decided: the next poll is due one
         interval from now. Otherwise the old item says which answer applies; too early raises the
-        interval by 5 seconds for this and every later poll (3.5 slow_down), a second write."""
+        interval by 5 seconds for this and every later poll (3.5 slow_down), a second write.
+        `public_only`: a poll before client authentication, which only a public client's device code passes."""
         from botocore.exceptions import ClientError
 
         now = clock.seconds()
@@ -132,17 +135,20 @@ class DeviceCodeStore(TableStore):
                     UpdateExpression="SET next_poll_at = #interval + :now",
                     # One second of leeway: a device that waits exactly the interval may arrive a little early.
                     ConditionExpression=("device_hash = :hash AND client_id = :client AND #state = :pending "
-                                         "AND expires_at > :now AND next_poll_at <= :due"),
+                                         "AND expires_at > :now AND next_poll_at <= :due"
+                                         + (" AND public_client = :true" if public_only else "")),
                     ExpressionAttributeNames={"#state": "state", "#interval": "interval"},
                     ExpressionAttributeValues={":hash": s(device_hash), ":client": s(client_id),
-                                               ":pending": s(PENDING), ":now": n(now), ":due": n(now + 1)},
+                                               ":pending": s(PENDING), ":now": n(now), ":due": n(now + 1),
+                                               **({":true": {"BOOL": True}} if public_only else {})},
                     ReturnValuesOnConditionCheckFailure="ALL_OLD")
         except ClientError as exc:
             if not condition_failed(exc):
                 raise
             old = exc.response.get("Item")
             record = from_item(old) if old else None
-            if record is None or record.device_hash != device_hash or record.client_id != client_id:
+            if record is None or record.device_hash != device_hash or record.client_id != client_id or (
+                    public_only and not record.public_client):
                 return "unknown", None
             if record.state == REDEEMED:
                 return "redeemed", record

@@ -63,6 +63,13 @@ def key(tenant_id: str, username: str) -> dict[str, Any]:
     return {"tenant_id": s(tenant_id), "username": s(username)}
 
 
+def user_key(tenant_id: str, username: str) -> dict[str, Any] | None:
+    """A user's key for a batch read another flow makes (None: a key no user can have)."""
+    if not tenant_id or not username or len(username) > MAX_USERNAME:
+        return None
+    return key(tenant_id, username)
+
+
 class UserStore(TableStore):
     """UsersTable: (tenant_id, username) -> password hash and throttling state."""
 

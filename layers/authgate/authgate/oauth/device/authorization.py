@@ -50,7 +50,8 @@ def post_device_authorization(request: Request) -> Response:
     scopes = consented_scopes(form.get("scope"), client, tenant, resource)
     try:
         device_code, user_code, record = DeviceCodeStore().create(
-            client_id=client.client_id, tenant_id=client.tenant_id, scope=" ".join(scopes), resource=named)
+            client_id=client.client_id, tenant_id=client.tenant_id, scope=" ".join(scopes), resource=named,
+            public_client=client.is_public)
     except UserCodeCollision:
         raise ApiError("service_unavailable", "No free user code was found; retry in a moment.",
                        internal="three user code collisions") from None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote_plus
 
 from authgate import clock
@@ -119,12 +119,21 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
     any metadata document is fetched. The client lookup (oauth.clients.lookup) fetches a
     document only where the code flow needs it (`fetch_documents`: the token and PAR endpoints).
     """
+    return authenticate_with(request, form, creds, {}, fetch_documents=fetch_documents)[0]
+
+
+def authenticate_with(request: Request, form: Mapping[str, str], creds: Credentials | None,
+                      extra: dict[str, list[dict[str, Any]]], *, fetch_documents: bool = False
+                      ) -> tuple[Client, dict[str, list[dict[str, Any]]]]:
+    """`authenticate`, reading `extra` (other tables' keys a grant will need) in the same BatchGetItem: the
+    client and the items found, by table."""
     creds = creds or read_credentials(request, form)
     if creds is None:
         raise invalid_client("Client authentication is required.", internal="no client credentials")
     lookup = ClientLookup(request.source_ip, fetch_documents=fetch_documents)
     guard = AuthFailureGuard("client")
-    record, others = lookup.read_with(creds.client_id, {guard.table: guard.keys(creds.client_id, request.source_ip)})
+    keys = guard.keys(creds.client_id, request.source_ip)
+    record, others = lookup.read_with(creds.client_id, {**extra, guard.table: [*extra.get(guard.table, []), *keys]})
     guard.check(others.get(guard.table, []), creds.client_id, request.source_ip)
     client = lookup.resolved(creds.client_id, record)
     failure = _failure(client, creds, request)
@@ -134,7 +143,7 @@ def authenticate(request: Request, form: Mapping[str, str], creds: Credentials |
     assert client is not None
     if client.source == REGISTRATION_SOURCE:
         registered.touch(client, clock.seconds())
-    return client
+    return client, {table: items for table, items in others.items() if table != guard.table}
 
 
 def _failure(client: Client | None, creds: Credentials, request: Request) -> str:

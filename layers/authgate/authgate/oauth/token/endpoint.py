@@ -2,7 +2,10 @@
 
 Checks run cheapest first and in this order: the body (content type, repeats, grant_type
 present), the shape of client authentication (two methods), the grant type (supported),
-the client (authenticated), the grant (allowed for the client), then the grant itself.
+the client (authenticated), the grant (allowed for the client), then the grant itself. One answer
+comes before the client is read: a public client's device-code poll that is still pending, too
+early, denied or expired (grants.device_code: the device code, 256 random bits bound to that
+public client, is the credential; an approved poll goes through every step).
 """
 
 from __future__ import annotations
@@ -33,7 +36,11 @@ def post_token(request: Request) -> Response:
         raise ApiError("invalid_request", "The grant_type parameter is required.")
     creds = client_auth.read_credentials(request, form)
     grant = grant_for(grant_type)
-    client = client_auth.authenticate(request, form, creds, fetch_documents=True)
+    if creds is not None:
+        # A public device's poll while the person has not decided (RFC 8628 3.5) is answered here.
+        grant.before_authentication(request, form, creds.client_id, creds.method)
+    client, prefetched = client_auth.authenticate_with(
+        request, form, creds, grant.prefetch(form, creds.client_id) if creds else {}, fetch_documents=True)
     if not grant.allowed(client):
         raise ApiError("unauthorized_client", f"This client may not use the {grant_type} grant.")
     check_grant(client, grant_type)
@@ -51,5 +58,6 @@ def post_token(request: Request) -> Response:
     resource = requested_resource([form["resource"]] if "resource" in form else [], issuer)
     proof = token_proof(request, client, now)
     result = grant.exchange(TokenRequest(form=form, client=client, issuer=issuer, now=now,
-                                         dpop_jkt=proof.jkt if proof else None, resource=resource))
+                                         dpop_jkt=proof.jkt if proof else None, resource=resource,
+                                         prefetched=prefetched))
     return Response.json(200, result.body(), headers=NO_STORE)

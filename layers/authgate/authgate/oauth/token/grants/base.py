@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from authgate.errors import ApiError
@@ -14,6 +14,7 @@ from authgate.tokens.access_token import issue_access_token
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client
+    from authgate.http.request import Request
     from authgate.resources.model import Resource
     from authgate.single_use.authentication import Authentication
     from authgate.tenants.model import Tenant
@@ -31,6 +32,8 @@ class TokenRequest:
     dpop_jkt: str | None = None
     # The resource the token request names (RFC 8707 2), already checked: the token's audience.
     resource: str | None = None
+    # The items `Grant.prefetch` asked for, read with the client (by table; absent items are not listed).
+    prefetched: Mapping[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def param(self, name: str) -> str:
         """A required parameter, or invalid_request (RFC 6749 5.2)."""
@@ -78,6 +81,14 @@ class Grant:
     def allowed(self, client: Client) -> bool:
         """Whether the authenticated client may use this grant: its registration lists it (RFC 7591 2)."""
         return client.allows_grant(self.GRANT_TYPE)
+
+    def before_authentication(self, request: Request, form: Mapping[str, str], client_id: str, method: str) -> None:
+        """An answer that needs no client authentication, raised before the client is read (none by default)."""
+
+    def prefetch(self, form: Mapping[str, str], client_id: str) -> dict[str, list[dict[str, Any]]]:
+        """Keys of other tables this request will read, by table, to read with the client in its one BatchGetItem
+        (none by default). A guess made before the client is known: the grant checks what it finds."""
+        return {}
 
     def exchange(self, req: TokenRequest) -> TokenResult:
         raise NotImplementedError

@@ -26,8 +26,11 @@ from __future__ import annotations
 import math
 import secrets
 import uuid
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from authgate import records
+from authgate.caches import BoundedCache, cached
 from authgate.errors import ApiError
 from authgate.oauth.resource_indicator import resolve
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
@@ -38,20 +41,24 @@ from authgate.oauth.token.grants.base import (
     issued,
     requested_scopes,
 )
-from authgate.oauth.token.identity_assertion import IdJag, refused, verify
+from authgate.oauth.token.identity_assertion import MAX_ASSERTION, IdJag, refused, verify
 from authgate.settings import get_settings
 from authgate.single_use.errors import Replayed
+from authgate.stores.identity_provider_cache import trusted_idp
 from authgate.stores.replay import ReplayGuard, id_jag_key
 from authgate.stores.tenant_cache import get_tenant
-from authgate.stores.users import UserStore
+from authgate.stores.users import UserStore, user_key
+from authgate.tokens.jws import segment_json
 from authgate.users.assurance import ACR_VALUES, MFA, PASSWORD
-from authgate.users.model import token_subject
+from authgate.users.model import FIELDS as USER_FIELDS
+from authgate.users.model import User, token_subject
 
 if TYPE_CHECKING:
     from authgate.resources.model import Resource
-    from authgate.users.model import User
 
 GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+# Clients whose tenant a warm function remembers (bounded: forged client ids may fill it, never grow it).
+CLIENT_TENANTS = 1_000
 
 
 def _resource(jag: IdJag, named: str | None) -> str:
@@ -99,9 +106,16 @@ def _scopes(jag: IdJag, requested: tuple[str, ...] | None, resource: Resource, f
     return requested
 
 
-def _user(jag: IdJag, tenant_id: str) -> User:
+def _prefetched_user(req: TokenRequest) -> User | None:
+    """The user read with the client (JwtBearerGrant.prefetch), if it exists."""
+    items = req.prefetched.get(UserStore().table, [])
+    return User(**records.from_item(USER_FIELDS, items[0])) if items else None
+
+
+def _user(jag: IdJag, tenant_id: str, known: User | None = None, *, read: bool = False) -> User:
     """The tenant's user the IdP's --user-match finds; created when --create-users allows (one GetItem by
-    username, or one Query of the UsersByEmail index by email)."""
+    username, or one Query of the UsersByEmail index by email; no read when `read`: the user, `known` or none,
+    was read with the client)."""
     from authgate.users.errors import UserExists
 
     store = UserStore()
@@ -121,7 +135,7 @@ def _user(jag: IdJag, tenant_id: str) -> User:
         profile = {"email": email, "email_verified": jag.claims.get("email_verified") is True}
     else:
         username = jag.subject
-        user = store.get(tenant_id, username)
+        user = known if read else store.get(tenant_id, username)
         if user is not None:
             return user
     if not jag.idp.create_users:
@@ -162,8 +176,37 @@ def _assurance(jag: IdJag, now: int) -> tuple[str, int | None]:
     return level, int(auth_time) if auth_time is not None else None
 
 
+@cached
+def _client_tenants() -> BoundedCache[str, str]:
+    """client_id -> its tenant, as last authenticated here: the guess that lets the user be read with the client."""
+    return BoundedCache(CLIENT_TENANTS)
+
+
 class JwtBearerGrant(Grant):
     GRANT_TYPE = GRANT_TYPE
+
+    def __init__(self) -> None:
+        self._user_key: tuple[str, str] | None = None
+
+    def prefetch(self, form: Mapping[str, str], client_id: str) -> dict[str, list[dict[str, Any]]]:
+        """The assertion's user, read in the client's BatchGetItem: with `--user-match sub`, the key is
+        (the client's tenant, the assertion's sub). Before the client is read its tenant is the one it had at
+        its last ID-JAG here (a client's tenant does not change once set); the claims are not verified yet.
+        A wrong guess costs nothing but the usual read later (exchange checks the key against what it verified)."""
+        tenant_id = _client_tenants().peek(client_id)
+        assertion = form.get("assertion") or ""
+        if not tenant_id or len(assertion) > MAX_ASSERTION or assertion.count(".") != 2:
+            return {}
+        claims = segment_json(assertion.split(".")[1])
+        iss, sub = (claims or {}).get("iss"), (claims or {}).get("sub")
+        if not (isinstance(iss, str) and iss and isinstance(sub, str) and sub):
+            return {}
+        idp = trusted_idp(tenant_id, iss)
+        store = UserStore()
+        if idp is None or idp.user_match != "sub" or (key := user_key(tenant_id, sub)) is None:
+            return {}
+        self._user_key = (tenant_id, sub)
+        return {store.table: [key]}
 
     def exchange(self, req: TokenRequest) -> TokenResult:
         client = req.client
@@ -178,7 +221,13 @@ class JwtBearerGrant(Grant):
         tenant = get_tenant(client.tenant_id)  # warm-cached for 60 s
         scopes = _scopes(jag, requested, resource, tenant.forbidden_scopes if tenant else frozenset())
         acr, auth_time = _assurance(jag, req.now)
-        user = _user(jag, client.tenant_id)
+        _client_tenants().put(client.client_id, client.tenant_id)
+        read = self._user_key == (client.tenant_id, jag.subject) and jag.idp.user_match == "sub"
+        user = _user(jag, client.tenant_id, _prefetched_user(req) if read else None, read=read)
+        if user.disabled:
+            # The tenant's administrator disabled the account (docs/users.md): no new grant, as for a sign-in.
+            raise refused("id_jag_user_unknown", "The assertion's subject is disabled in this tenant.",
+                          internal=f"iss {jag.idp.issuer!r}")
         try:
             # RFC 7523 3 item 7: single use until it expires (and the leeway it was judged with).
             ReplayGuard().use(id_jag_key(jag.idp.issuer, jag.jti), math.ceil(jag.expires_at) + get_settings().leeway,
