@@ -44,7 +44,7 @@ def shown_secret(page: Page) -> str:
 
 
 def second_factor_text(page: Page) -> str:
-    return page.text().split("Second factor ", 1)[1]
+    return page.text().split("Second factor ", 1)[1].split(" Passkeys ", 1)[0]
 
 
 @pytest.mark.slow
@@ -104,3 +104,12 @@ def test_an_enrolment_on_the_account_page_is_asked_at_the_next_sign_in(clock: Ma
     page = page_of(other.get(web_params(scope="openid charges:read", nonce="n", acr_values="mfa")))
     step = page_of(other.submit(page))
     assert [i["name"] for i in step.inputs] == ["request_blob", "csrf", "factor_ticket", "code"]
+
+
+def test_an_ip_address_issuer_says_passkeys_need_a_host_name(clock: ManualClock, browser: Browser) -> None:
+    account = signed_in(browser)
+    assert account.text().endswith(
+        "Passkeys Passkeys need this service on a host name: browsers refuse an IP address as a passkey's relying "
+        "party (a local stack: serve it as http://localhost).")
+    refused = account_post(browser, account, action="passkey_start", name="Key")
+    assert "Passkeys need this service on a host name" in refused.text()
