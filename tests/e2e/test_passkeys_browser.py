@@ -89,6 +89,28 @@ def test_a_passkey_enrolled_on_the_account_page_signs_in_alone(tmp_path: Path, c
             assert {"user", "mfa"} <= set(identity["amr"]) and len({"hwk", "swk"} & set(identity["amr"])) == 1
             assert "pwd" not in identity["amr"]
 
+            # The passkey as the second factor after a password, when the request asks for mfa.
+            context.clear_cookies()
+            verifier = secrets.token_urlsafe(48)
+            challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+            page.goto(f"{base}/oauth/authorize?" + urlencode({
+                "response_type": "code", "client_id": "demo-web", "redirect_uri": WEB_REDIRECT, "state": "pk-2",
+                "scope": "openid charges:read", "nonce": "n-2", "code_challenge": challenge,
+                "code_challenge_method": "S256", "acr_values": "mfa"}))
+            page.fill("#username", "alice")
+            page.fill("#password", "alice-password")
+            page.click("button:text-is('Approve')")
+            page.click("button:text-is('Use a passkey instead')")
+            with page.expect_request(lambda r: r.url.startswith(WEB_REDIRECT)) as landed:
+                page.click("button:text-is('Use a passkey')")
+            query = parse_qs(urlsplit(landed.value.url).query)
+            token = requests.post(f"{base}/oauth/token", auth=("demo-web", "demo-web-secret"), timeout=30, data={
+                "grant_type": "authorization_code", "code": query["code"][0], "redirect_uri": WEB_REDIRECT,
+                "code_verifier": verifier})
+            second = claims_of(token.json()["id_token"])
+            assert (second["acr"], query["state"]) == ("mfa", ["pk-2"])
+            assert {"pwd", "user", "mfa"} <= set(second["amr"]) and len({"hwk", "swk"} & set(second["amr"])) == 1
+
             # Back on the account page: the passkey was used; removing it leaves none.
             page.goto(f"{base}/oauth/account")
             page.fill("#tenant", "demo")

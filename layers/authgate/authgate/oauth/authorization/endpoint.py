@@ -212,7 +212,8 @@ def _step_page(request: Request, client: Client, auth: AuthorizationRequest, ses
                secret: str | None = None) -> Response:
     return second_factor.page(kind=step, session=session, blob=blob, csrf=csrf, approved=approved, message=message,
                               client_name=client.name or client.client_id, secret=secret,
-                              redirect_origin=redirect_origin(auth.redirect_uri), issuer=base_url(request))
+                              redirect_origin=redirect_origin(auth.redirect_uri), issuer=base_url(request),
+                              passkeys=passkey_page.relying_party(request) is not None)
 
 
 def _passkey(request: Request, client: Client, tenant: Tenant, fields: Fields, auth: AuthorizationRequest) -> Response:
@@ -248,11 +249,18 @@ def _second_factor(request: Request, client: Client, tenant: Tenant, fields: Fie
     try:
         if session is None:
             raise second_factor.StepInvalid("no session")
-        outcome = second_factor.submitted(fields, session)
+        outcome = second_factor.submitted(request, fields, session)
     except second_factor.StepInvalid as exc:
         _log("factor_step_invalid", auth)
         get_logger().info("second factor step refused", extra={"reason": str(exc)})
         return _form(request, auth._replace(sid=None), client, tenant, STEP_ENDED)
+    if outcome.passkey:
+        ceremony = passkey_sign_in.second_factor_page(
+            request, session=session, blob=single(fields, "request_blob") or "", csrf=single(fields, "csrf") or "",
+            ticket=single(fields, "factor_ticket") or "", client_name=client.name or client.client_id,
+            redirect_origin=redirect_origin(auth.redirect_uri))
+        if ceremony is not None:
+            return ceremony
     if outcome.raised is None:
         _log("factor_invalid", auth)
         return _step_page(request, client, auth, session, outcome.kind, single(fields, "request_blob") or "",

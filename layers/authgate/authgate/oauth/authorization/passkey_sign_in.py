@@ -19,6 +19,7 @@ from authgate import clock
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.oauth.authorization import passkey_page, sealed_form
+from authgate.sessions.model import Session
 from authgate.single_use.webauthn_challenges import ChallengeRefused
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.users import UserStore
@@ -53,6 +54,56 @@ def page(request: Request, *, tenant_id: str, blob: str, csrf: str, client_name:
         intro=f"<p>Approve <strong>{e(client_name)}</strong>'s request with a passkey of this organisation: your "
               "browser or device will ask you to unlock it (a fingerprint, your face or a PIN).</p>",
         button="Use a passkey", form_action=redirect_origin)
+
+
+def second_factor_page(request: Request, *, session: Session, blob: str, csrf: str, ticket: str, client_name: str,
+                       redirect_origin: str) -> Response | None:
+    """The ceremony's page for a second factor after a password: the user's own passkeys allowed (WebAuthn 5.5
+    allowCredentials), the challenge bound to this browser and the user; None when this issuer cannot use them."""
+    from authgate.users import passkey_ceremonies
+
+    party = passkey_page.relying_party(request)
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if party is None or binding is None:
+        return None
+    allowed = PasskeyStore().of_user(session.tenant_id, session.username)
+    challenge = WebAuthnChallengeStore().issue("authenticate", binding, session.tenant_id, session.username)
+    options = passkey_ceremonies.authentication_options(rp_id=party[0], challenge=challenge, allowed=allowed)
+    e = html.escape
+    fields = (f'<input type="hidden" name="request_blob" value="{e(blob)}">\n'
+              f'<input type="hidden" name="csrf" value="{e(csrf)}">\n'
+              f'<input type="hidden" name="factor_ticket" value="{e(ticket)}">')
+    return passkey_page.render(
+        title="Second factor", options=options, ceremony="get", action="authorize", fields=fields,
+        intro=f"<p>To continue to <strong>{e(client_name)}</strong>, confirm it is you with one of your passkeys: "
+              "your browser or device will ask you to unlock it.</p>",
+        button="Use a passkey", form_action=redirect_origin)
+
+
+def second_factor(request: Request, session: Session, raw: str) -> frozenset[str] | None:
+    """The amr methods (RFC 8176 2: hwk or swk, and user) of a posted assertion of one of `session`'s user's
+    passkeys, spent and verified with user verification; None when it does not hold."""
+    from authgate.users import passkey_ceremonies
+
+    party = passkey_page.relying_party(request)
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if party is None or binding is None:
+        return None
+    try:
+        credential = passkey_page.credential_of(raw)
+        challenge = WebAuthnChallengeStore().consume(passkey_ceremonies.challenge_of(credential), "authenticate",
+                                                     binding)
+        passkey = PasskeyStore().get(passkey_ceremonies.credential_id_of(credential))
+        owner = (session.tenant_id, session.username)
+        if passkey is None or (passkey.tenant_id, passkey.username) != owner or (
+                challenge.tenant_id, challenge.username) != owner:
+            raise PasskeyRefused("not this user's passkey or challenge")
+        asserted = passkey_ceremonies.verify_authentication(credential=credential, challenge=challenge.challenge,
+                                                            rp_id=party[0], origin=party[1], passkey=passkey)
+        PasskeyStore().used(passkey, asserted.sign_count, asserted.backed_up, clock.seconds())
+    except (PasskeyRefused, ChallengeRefused):
+        return None
+    return frozenset(amr_of(passkey, asserted.user_verified)) - {"mfa"} if asserted.user_verified else None
 
 
 def verified(request: Request, tenant_id: str, raw: str) -> tuple[LoginResult, str, tuple[str, ...]] | None:
