@@ -14,20 +14,25 @@ auth_time is now: the passkey is the primary credential here (identity-design).
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.oauth.authorization import passkey_page, sealed_form
 from authgate.sessions.model import Session
-from authgate.single_use.webauthn_challenges import ChallengeRefused
+from authgate.single_use.webauthn_challenges import Challenge, ChallengeRefused
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.users import UserStore
 from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
 from authgate.users.assurance import assurance_of
 from authgate.users.errors import PasskeyRefused
 from authgate.users.model import LoginResult
-from authgate.users.passkeys import amr_of
+from authgate.users.passkeys import Passkey, amr_of
+
+if TYPE_CHECKING:
+    from authgate.users.passkey_ceremonies import Asserted
 
 REFUSED = ("The passkey could not be used: it is not one of this organisation's, the page expired, or your "
            "browser's answer did not verify. Try again, or sign in with your password.")
@@ -83,50 +88,22 @@ def second_factor_page(request: Request, *, session: Session, blob: str, csrf: s
 def second_factor(request: Request, session: Session, raw: str) -> frozenset[str] | None:
     """The amr methods (RFC 8176 2: hwk or swk, and user) of a posted assertion of one of `session`'s user's
     passkeys, spent and verified with user verification; None when it does not hold."""
-    from authgate.users import passkey_ceremonies
-
-    party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
-    if party is None or binding is None:
+    owner = (session.tenant_id, session.username)
+    found = _asserted(request, raw, lambda passkey, challenge: (passkey.tenant_id, passkey.username) == owner
+                      and (challenge.tenant_id, challenge.username) == owner)
+    if found is None or not found[1].user_verified:
         return None
-    try:
-        credential = passkey_page.credential_of(raw)
-        challenge = WebAuthnChallengeStore().consume(passkey_ceremonies.challenge_of(credential), "authenticate",
-                                                     binding)
-        passkey = PasskeyStore().get(passkey_ceremonies.credential_id_of(credential))
-        owner = (session.tenant_id, session.username)
-        if passkey is None or (passkey.tenant_id, passkey.username) != owner or (
-                challenge.tenant_id, challenge.username) != owner:
-            raise PasskeyRefused("not this user's passkey or challenge")
-        asserted = passkey_ceremonies.verify_authentication(credential=credential, challenge=challenge.challenge,
-                                                            rp_id=party[0], origin=party[1], passkey=passkey)
-        PasskeyStore().used(passkey, asserted.sign_count, asserted.backed_up, clock.seconds())
-    except (PasskeyRefused, ChallengeRefused):
-        return None
-    return frozenset(amr_of(passkey, asserted.user_verified)) - {"mfa"} if asserted.user_verified else None
+    return frozenset(amr_of(found[0], True)) - {"mfa"}
 
 
 def verified(request: Request, tenant_id: str, raw: str) -> tuple[LoginResult, str, tuple[str, ...]] | None:
     """(the sign-in, its tenant, its amr) of a posted assertion; None when it does not hold (see the module).
     `tenant_id` is the client's tenant ("" for a self-registered client: the passkey's decides)."""
-    from authgate.users import passkey_ceremonies
-
-    party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
-    if party is None or binding is None:
+    found = _asserted(request, raw, lambda passkey, challenge: (challenge.tenant_id or tenant_id) in (
+        "", passkey.tenant_id))
+    if found is None:
         return None
-    try:
-        credential = passkey_page.credential_of(raw)
-        challenge = WebAuthnChallengeStore().consume(passkey_ceremonies.challenge_of(credential), "authenticate",
-                                                     binding)
-        passkey = PasskeyStore().get(passkey_ceremonies.credential_id_of(credential))
-        if passkey is None or (challenge.tenant_id or tenant_id) not in ("", passkey.tenant_id):
-            raise PasskeyRefused("no passkey of this tenant")
-        asserted = passkey_ceremonies.verify_authentication(credential=credential, challenge=challenge.challenge,
-                                                            rp_id=party[0], origin=party[1], passkey=passkey)
-        PasskeyStore().used(passkey, asserted.sign_count, asserted.backed_up, clock.seconds())
-    except (PasskeyRefused, ChallengeRefused):
-        return None
+    passkey, asserted = found
     user = UserStore().get(passkey.tenant_id, passkey.username)
     if user is None or user.disabled or not user.user_id:
         return None
@@ -135,3 +112,29 @@ def verified(request: Request, tenant_id: str, raw: str) -> tuple[LoginResult, s
     except ValueError:
         return None  # no user verification: not a sign-in on its own
     return LoginResult(True, "ok", subject=user.username, user_id=user.user_id), passkey.tenant_id, amr
+
+
+def _asserted(request: Request, raw: str,
+              accept: Callable[[Passkey, Challenge], bool]) -> tuple[Passkey, Asserted] | None:
+    """The passkey a posted assertion names and its verification (WebAuthn 7.2): the challenge spent (bound to this
+    browser), the passkey `accept`ed with that challenge, the signature and counter checked and the new counter
+    stored; None when any of it fails."""
+    from authgate.users import passkey_ceremonies
+
+    party = passkey_page.relying_party(request)
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if party is None or binding is None:
+        return None
+    try:
+        credential = passkey_page.credential_of(raw)
+        challenge = WebAuthnChallengeStore().consume(passkey_ceremonies.challenge_of(credential), "authenticate",
+                                                     binding)
+        passkey = PasskeyStore().get(passkey_ceremonies.credential_id_of(credential))
+        if passkey is None or not accept(passkey, challenge):
+            raise PasskeyRefused("not a passkey this ceremony accepts")
+        asserted = passkey_ceremonies.verify_authentication(credential=credential, challenge=challenge.challenge,
+                                                            rp_id=party[0], origin=party[1], passkey=passkey)
+        PasskeyStore().used(passkey, asserted.sign_count, asserted.backed_up, clock.seconds())
+    except (PasskeyRefused, ChallengeRefused):
+        return None
+    return passkey, asserted
