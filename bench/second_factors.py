@@ -133,7 +133,8 @@ def step(rounds: int = RUNS) -> dict[str, Any]:
                        "scope": "openid charges:read", "nonce": "n", "state": "s", "code_challenge": CHALLENGE,
                        "code_challenge_method": "S256"})
     hidden = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
-    with moto_stack(), using(clock):
+    # A host name for an issuer: WebAuthn refuses IP addresses as relying-party ids (the passkey sign-in below).
+    with moto_stack(AUTHGATE_ISSUER="http://localhost:3000"), using(clock):
         load_seed()
         ensure_keys()
         authorize = load_handler("authorize")
@@ -169,6 +170,35 @@ def step(rounds: int = RUNS) -> dict[str, Any]:
             _, code_cpu, ops["code"] = timed(request("POST", "", secret, body), 303)
             for name, cpu in (("silent", silent_cpu), ("page", page_cpu), ("code", code_cpu)):
                 samples[name].append(cpu)
+
+        # A username-less passkey sign-in: "Approve with a passkey" (the ceremony's page), then the assertion.
+        import json
+
+        from authgate import base64url
+        from authgate.stores.passkeys import PasskeyStore
+        from authgate.users import passkey_ceremonies
+        from tests.webauthn_authenticator import SoftAuthenticator
+
+        device = SoftAuthenticator(origin="http://localhost:3000")
+        registration = secrets.token_bytes(32)
+        PasskeyStore().add(passkey_ceremonies.verify_registration(
+            credential=device.register(registration), challenge=registration, rp_id="localhost",
+            origin="http://localhost:3000", tenant_id="demo", username="alice", name="bench", now=int(clock())))
+        options = re.compile(r'<script type="application/json" id="passkey-options">(.*?)</script>')
+        samples.update({"passkey_page": [], "passkey": []})
+        for _ in range(rounds + 1):
+            form = authorize(request("GET", query, "none"), None)
+            fields = {name: html.unescape(value) for name, value in hidden.findall(form["body"])}
+            ceremony, ceremony_cpu, ops["passkey_page"] = timed(
+                request("POST", "", "none", urlencode({**fields, "decision": "passkey"}).encode()), 200)
+            found = options.search(ceremony["body"])
+            assert found is not None
+            assertion = device.assertion(base64url.decode(json.loads(found.group(1))["challenge"]))
+            fields = {name: html.unescape(value) for name, value in hidden.findall(ceremony["body"])}
+            body = urlencode({**fields, "credential": json.dumps(assertion)}).encode()
+            _, passkey_cpu, ops["passkey"] = timed(request("POST", "", "none", body), 303)
+            samples["passkey_page"].append(ceremony_cpu)
+            samples["passkey"].append(passkey_cpu)
     cpu = {name: statistics.median(values[1:]) for name, values in samples.items()}
     calls_of = {name: sum(counter.values()) for name, counter in ops.items()}
     added_calls = calls_of["page"] + calls_of["code"] - calls_of["silent"]
@@ -183,7 +213,12 @@ def step(rounds: int = RUNS) -> dict[str, Any]:
 def step_lines(m: dict[str, Any]) -> list[str]:
     ops = {name: ", ".join(f"{k} x{v}" for k, v in o.items()) for name, o in m["dynamodb_operations"].items()}
     verdict = "meets" if m["meets_goal"] else "MISSES"
-    return [("TOTP sign-in step at the authorization endpoint (warm, moto; bob's fresh password session asked for "
+    calls, cpu = m["dynamodb_calls"], m["cpu_ms"]
+    passkey = ([(f"Passkey sign-in at the authorization endpoint (warm, moto, issuer on localhost; no password, no "
+                 f"scrypt): the ceremony's page {calls['passkey_page']} DynamoDB calls ({ops['passkey_page']}), CPU "
+                 f"median {cpu['passkey_page']:.2f} ms; the assertion's POST {calls['passkey']} calls "
+                 f"({ops['passkey']}), CPU median {cpu['passkey']:.2f} ms")] if "passkey" in calls else [])
+    return passkey + [("TOTP sign-in step at the authorization endpoint (warm, moto; bob's fresh password session asked for "
              "acr mfa): the step's page "
              f"{m['dynamodb_calls']['page']} DynamoDB calls ({ops['page']}), CPU median {m['cpu_ms']['page']:.2f} ms; "
              f"the code's POST {m['dynamodb_calls']['code']} calls ({ops['code']}), CPU median "
