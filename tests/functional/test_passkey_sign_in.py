@@ -73,8 +73,8 @@ def answer(browser: Browser, shown: Page, device: SoftAuthenticator, **kwargs: A
     return browser.post([*fields.items(), ("credential", json.dumps(credential))])
 
 
-def test_a_passkey_alone_signs_alice_in_at_mfa(clock: ManualClock, localhost: None, browser: Browser,
-                                               tokens: TokenClient) -> None:
+@pytest.mark.usefixtures("localhost")
+def test_a_passkey_alone_signs_alice_in_at_mfa(clock: ManualClock, browser: Browser, tokens: TokenClient) -> None:
     device = enrolled(clock)
     shown = ceremony(browser)
     result = answer(browser, shown, device)
@@ -91,10 +91,11 @@ def test_a_passkey_alone_signs_alice_in_at_mfa(clock: ManualClock, localhost: No
     assert REFUSED in again.text()
 
 
+@pytest.mark.usefixtures("localhost")
 @pytest.mark.parametrize("how", ["no user verification", "another tenant's passkey", "a tampered signature",
                                  "not JSON"])
-def test_a_passkey_that_does_not_hold_is_refused_on_the_sign_in_form(clock: ManualClock, localhost: None,
-                                                                     browser: Browser, how: str) -> None:
+def test_a_passkey_that_does_not_hold_is_refused_on_the_sign_in_form(clock: ManualClock, browser: Browser,
+                                                                     how: str) -> None:
     from authgate.stores.users import UserStore
 
     if how == "another tenant's passkey":
