@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pyotp
 import pytest
 import requests
 
@@ -53,7 +54,20 @@ def test_a_passkey_enrolled_on_the_account_page_signs_in_alone(tmp_path: Path, c
             page.fill("#password", "alice-password")
             page.click("button:text-is('Sign in')")
             assert page.locator("text=No passkey is set up.").count() == 1
+            # A one-time code first: from then on, every change of factors here takes a code as well.
+            page.click("button:text-is('Set up a one-time code')")
+            key = pyotp.TOTP(page.locator("code.totp-secret").inner_text().replace(" ", ""))
+            page.fill("#code", key.now())
+            page.click("button:text-is('Confirm')")
+            recovery = page.locator("ul.recovery-codes li").all_inner_texts()
+            assert len(recovery) == 10
+            page.click("text=Back to your account")
             page.fill("#passkey_name", "Laptop key")
+            page.fill("#code_new", "aaaa-bbbb-cccc-dddd")
+            page.click("button:text-is('Add a passkey')")
+            assert page.locator("text=The code is incorrect").count() == 1  # a password alone adds no passkey
+            page.fill("#passkey_name", "Laptop key")
+            page.fill("#code_new", recovery[0])
             page.click("button:text-is('Add a passkey')")
             page.click("button:text-is('Create the passkey')")
             page.wait_for_selector("text=The passkey Laptop key was added: you can sign in with it.")
@@ -119,6 +133,7 @@ def test_a_passkey_enrolled_on_the_account_page_signs_in_alone(tmp_path: Path, c
             page.click("button:text-is('Sign in')")
             (listed,) = page.locator("ul.passkeys li").all_inner_texts()
             assert listed.startswith("Laptop key · created ") and "last used never" not in listed
+            page.fill("#code_0", recovery[1])
             page.click("ul.passkeys button:text-is('Remove')")
             page.wait_for_selector("text=The passkey was removed.")
             assert page.locator("text=No passkey is set up.").count() == 1

@@ -19,10 +19,11 @@ from string import Template
 from authgate import clock
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.oauth.authorization import passkey_page, sealed_form
+from authgate.oauth.authorization import factor_enrolment, passkey_page, sealed_form
 from authgate.oauth.authorization.account_forms import csrf_fields
 from authgate.single_use.webauthn_challenges import ChallengeRefused
 from authgate.stores.passkeys import PasskeyStore
+from authgate.stores.user_factors import UserFactorStore
 from authgate.stores.users import UserStore
 from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
 from authgate.users.errors import PasskeyRefused
@@ -40,6 +41,7 @@ $items
 $csrf
 <label for="passkey_name">Name of a new passkey</label>
 <input id="passkey_name" name="name" type="text" maxlength="64" value="Passkey">
+$code
 <div class="actions">
 <button type="submit">Add a passkey</button>
 </div>
@@ -49,6 +51,7 @@ _ITEM = Template("""<li><strong class="passkey-name">$name</strong> · created $
 <input type="hidden" name="action" value="passkey_remove">
 <input type="hidden" name="credential_id" value="$credential_id">
 $csrf
+$code
 <button type="submit" class="secondary">Remove</button>
 </form></li>""")
 
@@ -58,11 +61,17 @@ def section(request: Request, tenant_id: str, username: str, csrf: str) -> str:
     if passkey_page.relying_party(request) is None:
         return f"<h2>Passkeys</h2>\n<p>{html.escape(NO_RP)}</p>"
     passkeys = PasskeyStore().of_user(tenant_id, username)
+    factors = UserFactorStore().factors(tenant_id, username)
+    totp_held = factors is not None and factors.totp
     items = "\n".join(_ITEM.substitute(name=html.escape(p.name), created=_day(p.created_at),
                                        used=_day(p.last_used_at) if p.last_used_at else "never",
-                                       credential_id=html.escape(p.credential_id), csrf=csrf) for p in passkeys)
+                                       credential_id=html.escape(p.credential_id), csrf=csrf,
+                                       code=_code_field(f"code_{i}", totp_held))
+                      for i, p in enumerate(passkeys))
     listed = f'<ul class="passkeys">\n{items}\n</ul>' if passkeys else "<p>No passkey is set up.</p>"
-    return _SECTION.substitute(items=listed, csrf=csrf)
+    if passkeys and not totp_held:
+        return f"<h2>Passkeys</h2>\n{listed}\n<p>{html.escape(factor_enrolment.PASSKEY_ONLY)}</p>"
+    return _SECTION.substitute(items=listed, csrf=csrf, code=_code_field("code_new", totp_held))
 
 
 def act(request: Request, tenant_id: str, username: str, fields: dict[str, str]) -> Response | str:
@@ -73,6 +82,10 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
         return NO_RP if party is None else NOT_ADDED
     rp_id, origin = party
     action = fields.get("action")
+    if action in ("passkey_start", "passkey_remove"):
+        proven = factor_enrolment.proof(tenant_id, username, fields.get("code", "").strip()[:64])
+        if proven is False:
+            return factor_enrolment.WRONG_CODE if _totp(tenant_id, username) else factor_enrolment.PASSKEY_ONLY
     if action == "passkey_remove":
         removed = PasskeyStore().remove(tenant_id, username, fields.get("credential_id", "")[:1400])
         return "The passkey was removed." if removed else "No such passkey: it was removed already."
@@ -114,6 +127,16 @@ def _ceremony(request: Request, tenant_id: str, username: str, name: str, rp_id:
         intro=f"<p>Your browser or device will make a passkey named <strong>{html.escape(name)}</strong> for this "
               "account and ask you to unlock it (a fingerprint, your face or a PIN).</p>",
         button="Create the passkey", after='<p><a href="account">Back to your account</a></p>')
+
+
+def _code_field(field_id: str, needed: bool) -> str:
+    """A password alone changes no factor of a person who holds one (factor_enrolment.proof): the code field."""
+    return Template(factor_enrolment.CODE_FIELD).substitute(id=field_id) if needed else ""
+
+
+def _totp(tenant_id: str, username: str) -> bool:
+    factors = UserFactorStore().factors(tenant_id, username)
+    return factors is not None and factors.totp
 
 
 def _day(epoch: int) -> str:
