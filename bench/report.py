@@ -168,6 +168,7 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
         results["openid_connect"] = openid_connect.measure(min(iterations, 60))
         results["sign_in"] = sign_in.measure(3 if quick else sign_in.RUNS)
         results["second_factors"] = second_factors.measure(5 if quick else second_factors.RUNS)
+        results["second_factor_step"] = second_factors.step(5 if quick else second_factors.RUNS)
     from bench import snapstart
 
     results["snapstart"] = snapstart.from_cold(results["cold_init"], runs=max(1, rounds // 3))
@@ -276,6 +277,8 @@ def render(r: dict[str, Any]) -> str:
         from bench import second_factors
 
         lines += ["", *second_factors.lines(r["second_factors"])]
+        if "second_factor_step" in r:
+            lines += ["", *second_factors.step_lines(r["second_factor_step"])]
     if "client_metadata" in r:
         lines += _token_requests(("A token request (authorization_code, warm, moto) by a Client ID Metadata "
                                   "Document client, its record cached or fetched again, beside an ordinary public "

@@ -1,4 +1,4 @@
-"""Lambda handler: published keys, RFC 8414 and RFC 9728 metadata, problem pages, the pages' stylesheet, and the 404/405 catch-all.
+"""Lambda handler: published keys, RFC 8414 and RFC 9728 metadata, problem pages, the pages' stylesheet and passkey script, and the 404/405 catch-all.
 
 "/{proxy+}" and "/" have no routes: every request there is a 404 rendered by the App.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.http.cors import CorsPolicy
+from authgate.http.pages.script import get_script
 from authgate.http.pages.stylesheet import get_stylesheet
 from authgate.http.problem_pages import get_problem
 from authgate.http.request import Request
@@ -37,6 +38,7 @@ handler = App("jwks", {
     ("/problems/{code}", "GET"): Route(get_problem),
     ("/openapi.json", "GET"): Route(get_openapi),
     ("/assets/authgate.css", "GET"): Route(get_stylesheet),
+    ("/assets/passkeys.js", "GET"): Route(get_script),
 }, translate=api_error, cors={
     # What a browser-based client reads before it starts (authgate.http.cors).
     "/.well-known/jwks.json": CorsPolicy(("GET",), origin_allowed),

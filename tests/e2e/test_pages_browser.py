@@ -195,7 +195,8 @@ def test_demo_app_confidential_client_flow_ends_with_tokens_and_charges(stack: L
     steps = page.locator("section.step h2").all_inner_texts()
     assert steps == ["1. The code came back", "2. Code exchanged: HTTP 200",
                      "The access token's claims (decoded here, verified by the API)",
-                     "The ID token's claims: who signed in, when and how (OpenID Connect)", "3. GET /charges: HTTP 200"]
+                     "The ID token's claims: who signed in, when and how (OpenID Connect)", "3. GET /charges: HTTP 200",
+                     "4. A charge at or above the threshold"]
     assert '"sub": "alice"' in page.locator("section.step").nth(2).inner_text()
     assert styled(page)
     screenshot(page, "demo-app-callback")

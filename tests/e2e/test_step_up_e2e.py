@@ -141,3 +141,29 @@ def test_a_tenant_that_requires_mfa_makes_a_new_user_enrol_at_sign_in(tmp_path: 
                             timeout=10)
         assert done.status_code == 303
         assert sorted(parse_qs(urlsplit(done.headers["Location"]).query)) == ["code", "iss", "state"]
+
+
+def test_the_demo_apps_charge_button_steps_up_with_bobs_code(tmp_path: Path) -> None:
+    """The demo app's "Charge 150.00" meets the challenge and steps up (issue 28 item 5)."""
+    with running_stack(tmp_path, "--callback-port", "0") as stack:
+        assert stack.demo_app is not None
+        browser = requests.Session()
+        page = browser.get(f"{stack.demo_app}/login?client=demo-web", timeout=30)  # follows to the sign-in page
+        assert page.status_code == 200 and 'name="password"' in page.text
+        signed_in = browser.post(f"{stack.base_url}/oauth/authorize", timeout=30, data={
+            **fields_of(page), "username": "bob", "password": "bob-password", "decision": "approve"})
+        assert signed_in.status_code == 200 and "Charge 150.00" in signed_in.text
+        handle = re.search(r'href="/charge\?t=([A-Za-z0-9_-]+)"', signed_in.text)
+        assert handle is not None
+        refused = browser.get(f"{stack.demo_app}/charge?t={handle.group(1)}", timeout=30)
+        assert "POST /charges for 150.00: HTTP 401" in refused.text
+        assert "insufficient_user_authentication" in refused.text
+        step_up = re.search(r'href="(/login\?client=demo-web&amp;step_up=[A-Za-z0-9_-]+)"', refused.text)
+        assert step_up is not None
+        step = browser.get(stack.demo_app + html.unescape(step_up.group(1)), timeout=30)
+        assert step.status_code == 200 and 'name="factor_ticket"' in step.text and 'name="password"' not in step.text
+        done = browser.post(f"{stack.base_url}/oauth/authorize", timeout=30,
+                            data={**fields_of(step), "code": pyotp.TOTP(BOB_KEY).now()})
+        assert done.status_code == 200
+        assert "Stepped up: the charge of 150.00 retried with the new token" in done.text
+        assert "5. The charge retried for 150.00: HTTP 201" in done.text

@@ -44,7 +44,7 @@ def shown_secret(page: Page) -> str:
 
 
 def second_factor_text(page: Page) -> str:
-    return page.text().split("Second factor ", 1)[1]
+    return page.text().split("Second factor ", 1)[1].split(" Passkeys ", 1)[0]
 
 
 @pytest.mark.slow
@@ -104,3 +104,32 @@ def test_an_enrolment_on_the_account_page_is_asked_at_the_next_sign_in(clock: Ma
     page = page_of(other.get(web_params(scope="openid charges:read", nonce="n", acr_values="mfa")))
     step = page_of(other.submit(page))
     assert [i["name"] for i in step.inputs] == ["request_blob", "csrf", "factor_ticket", "code"]
+
+
+def test_an_ip_address_issuer_says_passkeys_need_a_host_name(clock: ManualClock, browser: Browser) -> None:
+    account = signed_in(browser)
+    assert account.text().endswith(
+        "Passkeys Passkeys need this service on a host name: browsers refuse an IP address as a passkey's relying "
+        "party (a local stack: serve it as http://localhost).")
+    refused = account_post(browser, account, action="passkey_start", name="Key")
+    assert "Passkeys need this service on a host name" in refused.text()
+
+
+def test_a_password_alone_adds_no_factor_beside_a_passkey(clock: ManualClock, browser: Browser) -> None:
+    """A person whose only factor is a passkey: a stolen password must not enrol the thief's one-time code."""
+    import secrets
+
+    from authgate.stores.passkeys import PasskeyStore
+    from authgate.stores.user_factors import UserFactorStore
+    from authgate.users import passkey_ceremonies
+    from tests.webauthn_authenticator import SoftAuthenticator
+
+    challenge = secrets.token_bytes(32)
+    PasskeyStore().add(passkey_ceremonies.verify_registration(
+        credential=SoftAuthenticator().register(challenge), challenge=challenge, rp_id="localhost",
+        origin="http://localhost:3000", tenant_id="demo", username="alice", name="key", now=int(clock())))
+    refused = account_post(browser, signed_in(browser), action="totp_start")
+    assert ("Your only second factor is a passkey, and this page cannot ask for one yet: ask your administrator to "
+            "reset your second factors (authgate users reset-mfa) to set up others.") in refused.text()
+    factors = UserFactorStore().factors("demo", "alice")
+    assert factors is not None and (factors.totp, factors.totp_pending) == (False, False)

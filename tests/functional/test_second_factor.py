@@ -276,3 +276,16 @@ def test_a_pushed_request_carries_acr_values(clock: ManualClock, browser: Browse
     result = browser.submit(page, username="bob", password="bob-password")
     browser.keep_cookies(result)
     assert_step_page(page_of(result))
+
+
+def test_an_ip_address_issuer_offers_no_passkey(clock: ManualClock, browser: Browser) -> None:
+    """WebAuthn refuses IP addresses as relying-party ids: on http://127.0.0.1 the sign-in page has no passkey
+    button, and a posted decision=passkey shows the sign-in form again (tests/e2e/test_passkeys_browser.py covers
+    localhost)."""
+    page = page_of(browser.get(web_params(**MFA)))
+    assert [(b["name"], b["value"]) for b in page.buttons] == [("decision", "approve"), ("decision", "deny")]
+    again = page_of(browser.post(list(page.hidden().items()) + [("decision", "passkey")]))
+    assert again.status == 200
+    assert [i["name"] for i in again.inputs] == ["request_blob", "csrf", "username", "password"]
+    assert ("The passkey could not be used: it is not one of this organisation's, the page expired, or your "
+            "browser's answer did not verify. Try again, or sign in with your password.") in again.text()

@@ -247,6 +247,7 @@ def reset_password(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: I
 
 
 def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.passkeys import PasskeyStore
     from authgate.stores.users import UserStore
     from authgate.users.errors import UserNotFound
     from authgate_cli.admin.user_sessions import announce_ended, live_sessions
@@ -261,6 +262,10 @@ def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     except UserNotFound:
         return _unknown(args)
     announce_ended(ended)
+    # Personal data: the person's passkeys go with them (a user created again under the name has none).
+    passkeys = PasskeyStore()
+    for passkey in passkeys.of_user(args.tenant, args.username):
+        passkeys.remove(args.tenant, args.username, passkey.credential_id)
     if args.json:
         out.write(json.dumps({"tenant_id": user.tenant_id, "username": user.username, "user_id": user.user_id,
                               "deleted": True}, indent=2) + "\n")

@@ -87,6 +87,23 @@ class Pending:
     client: DemoClient
     verifier: str
     expires: float
+    # A step-up started by the charge button (RFC 9470): the charge's Idempotency-Key to retry with.
+    charge_key: str = ""
+
+
+@dataclass
+class Held:
+    """An access token this app holds for the charge button (never shown in a link: a random handle names it)."""
+
+    client: DemoClient
+    access_token: str
+    expires: float
+    charge_key: str = field(default_factory=lambda: f"demo-charge-{secrets.token_urlsafe(12)}")
+
+
+# The demo tenant's strong-authentication threshold is 10000 (100.00): 150.00 meets it (RFC 9470).
+CHARGE = {"amount": 15000, "currency": "usd", "description": "Demo charge of 150.00"}
+_CHALLENGE_PARAM = re.compile(r'([A-Za-z_]+)="((?:[^"\\]|\\.)*)"|([A-Za-z_]+)=([^\s,"]+)')
 
 
 @dataclass
@@ -103,6 +120,7 @@ class DemoApp:
     # The stack's outbox (authgate.mail.outbox): what a deployed stage would have mailed or called.
     outbox: str = ""
     _pending: dict[str, Pending] = field(default_factory=dict)
+    _held: dict[str, Held] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -130,7 +148,9 @@ class DemoApp:
         if path == "/":
             return self._index()
         if path == "/login":
-            return self._login(query.get("client", ""))
+            return self._login(query.get("client", ""), step_up=query.get("step_up", ""))
+        if path == "/charge":
+            return self._charge(query.get("t", ""))
         if path == "/outbox.json":
             return 200, [("Content-Type", "application/json"), ("Cache-Control", "no-store"),
                          ("X-Content-Type-Options", "nosniff")], json.dumps(self._entries(), indent=2).encode("utf-8")
@@ -190,7 +210,7 @@ class DemoApp:
                 + (f'<ul class="outbox">{"".join(rows)}</ul>' if rows else "<p>The outbox is empty.</p>"))
         return self._page(200, "Outbox", body)
 
-    def _login(self, client_id: str) -> tuple[int, list[tuple[str, str]], bytes]:
+    def _login(self, client_id: str, step_up: str = "") -> tuple[int, list[tuple[str, str]], bytes]:
         client = next((c for c in self.clients if c.client_id == client_id and not c.is_public), None)
         if client is None:
             return self._page(404, "Unknown demo client",
@@ -201,13 +221,18 @@ class DemoApp:
         with self._lock:
             now = time.monotonic()
             self._pending = {k: v for k, v in self._pending.items() if v.expires > now}
-            self._pending[state] = Pending(client, verifier, now + PENDING_SECONDS)
+            held = self._held.get(step_up)
+            self._pending[state] = Pending(client, verifier, now + PENDING_SECONDS,
+                                           charge_key=held.charge_key if held else "")
         # No scope: the server grants the client's registered scopes its tenant allows (RFC 6749 3.3). An OpenID
         # Connect client asks for them by name, openid included, with a nonce (docs/oidc.md).
         params = {"response_type": "code", "client_id": client.client_id, "redirect_uri": client.redirect_uri,
                   "state": state, "code_challenge": challenge_of(verifier), "code_challenge_method": "S256"}
         if "openid" in client.scopes:
             params.update(scope=" ".join(client.scopes), nonce=secrets.token_urlsafe(16))
+        if held is not None:
+            # RFC 9470 4: ask again with what the charges API's challenge named.
+            params.update(acr_values="mfa", max_age="300")
         location = f"{self.issuer}/oauth/authorize?{urlencode(params, quote_via=quote)}"
         return 302, [("Location", location), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer")], b""
 
@@ -254,11 +279,62 @@ class DemoApp:
                     f"curl -s {key}-H \"Authorization: Bearer $ACCESS_TOKEN\" '{self.issuer}/charges?limit=5'")
             steps.append(_step(f"3. GET /charges: HTTP {charges_status}", _pre(curl) + _pre(_pretty(charges_body))))
             title = "Signed in: tokens issued and GET /charges called"
+            handle = self._hold(client, access, pending.charge_key)
+            if pending.charge_key:
+                steps.append(self._charged(self._held[handle], retried=True))
+                title = "Stepped up: the charge of 150.00 retried with the new token"
+            elif "charges:write" in (claims_of(access).get("scope") or "").split():
+                steps.append(_step("4. A charge at or above the threshold", (
+                    f'<p><a class="button" href="/charge?t={quote(handle)}">Charge 150.00</a> '
+                    '<span class="fine">POST /charges for 15000 usd: the demo tenant asks for a second factor '
+                    "from 100.00 on (RFC 9470).</span></p>")))
         else:
             title = "The code exchange failed"
         more = (f'<p><a href="/login?client={quote(client.client_id)}">Sign in again</a> · '
                 f'<a href="/">the demo app</a></p>')
         return self._page(200, title, "".join(steps) + more, flow_done=token_status == 200)
+
+    def _hold(self, client: DemoClient, access_token: str, charge_key: str) -> str:
+        handle = secrets.token_urlsafe(16)
+        with self._lock:
+            now = time.monotonic()
+            self._held = {k: v for k, v in self._held.items() if v.expires > now}
+            held = Held(client, access_token, now + PENDING_SECONDS)
+            if charge_key:
+                held.charge_key = charge_key  # the step-up's retry: the same Idempotency-Key
+            self._held[handle] = held
+        return handle
+
+    def _charge(self, handle: str) -> tuple[int, list[tuple[str, str]], bytes]:
+        """The charge button: POST /charges for 150.00; a step-up challenge leads to a new sign-in asking for it."""
+        with self._lock:
+            held = self._held.get(handle)
+        if held is None or held.expires < time.monotonic():
+            return self._page(400, "No token for this charge", "<p>This demo app no longer holds that token. "
+                                                               '<a href="/">Sign in again</a>.</p>')
+        return self._page(200, "Charge 150.00", self._charged(held, handle=handle))
+
+    def _charged(self, held: Held, *, handle: str = "", retried: bool = False) -> str:
+        headers = {"Authorization": f"Bearer {held.access_token}", "Accept": "application/json",
+                   "Content-Type": "application/json", "Idempotency-Key": held.charge_key}
+        if self.api_key:
+            headers["x-api-key"] = self.api_key
+        answered: list[str] = []
+        status, body = _call(f"{self.issuer}/charges", data=json.dumps(CHARGE).encode(), headers=headers,
+                             challenge=answered)
+        challenge = answered[0] if answered else ""
+        title = f"{'5. The charge retried' if retried else 'POST /charges'} for 150.00: HTTP {status}"
+        shown = _pre(_pretty(body))
+        if status == 401 and challenge:
+            params = {m[0] or m[2]: m[1] or m[3] for m in _CHALLENGE_PARAM.findall(challenge.split("DPoP ", 1)[0])}
+            if params.get("error") == "insufficient_user_authentication" and handle:
+                shown = (f"<p>The API asks for a stronger sign-in: <code>WWW-Authenticate: {html.escape(challenge)}"
+                         "</code></p>" + shown +
+                         f'<p><a class="button" href="/login?client={quote(held.client.client_id)}&amp;step_up='
+                         f'{quote(handle)}">Sign in with a second factor</a> <span class="fine">authorizes again '
+                         f"with acr_values={html.escape(params.get('acr_values', 'mfa'))} and max_age="
+                         f"{html.escape(params.get('max_age', '300'))}; bob gives his one-time code</span></p>")
+        return _step(title, shown)
 
     def _spa(self, client: DemoClient) -> tuple[int, list[tuple[str, str]], bytes]:
         config = html.escape(json.dumps({"issuer": self.issuer, "client_id": client.client_id,
@@ -329,13 +405,17 @@ def claims_of(jwt: str) -> Any:
         return {"note": "not a JWT"}
 
 
-def _call(url: str, *, data: bytes | None = None, headers: Mapping[str, str]) -> tuple[int, Any]:
+def _call(url: str, *, data: bytes | None = None, headers: Mapping[str, str],
+          challenge: list[str] | None = None) -> tuple[int, Any]:
+    """(status, JSON body) of a call to the stack; a 401's WWW-Authenticate is appended to `challenge` when given."""
     request = urllib.request.Request(url, data=data, headers=dict(headers), method="POST" if data else "GET")
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             status, raw = response.status, response.read()
     except urllib.error.HTTPError as failure:
         status, raw = failure.code, failure.read()
+        if challenge is not None:
+            challenge.append(failure.headers.get("WWW-Authenticate") or "")
     except OSError as exc:
         return 0, {"error": f"the API did not answer: {exc}"}
     try:

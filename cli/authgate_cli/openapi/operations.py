@@ -462,6 +462,12 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "responses": {"200": {"description": "CSS, cacheable for a year (pages link it with a content digest).",
                               "content": {"text/css": {"schema": _STR}}}},
     },
+    ("/assets/passkeys.js", "GET"): {
+        "summary": "The passkey pages' one script (WebAuthn create and get; the account page and the sign-in)",
+        "surface": "api", "codes": (),
+        "responses": {"200": {"description": "JavaScript, cacheable for a year (pages link it with a content digest).",
+                              "content": {"text/javascript": {"schema": _STR}}}},
+    },
     ("/charges", "POST"): {
         "summary": "Create a charge (scope charges:write); idempotent with Idempotency-Key",
         "surface": "api", "parameters": [_IDEMPOTENCY],

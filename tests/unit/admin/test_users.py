@@ -44,8 +44,9 @@ def test_show_and_list_never_print_the_password_hash() -> None:
     assert "scrypt" not in shown + text
 
 
-@pytest.mark.usefixtures("bob")
+@pytest.mark.usefixtures("bob", "clock")
 def test_update_disable_enable_unlock() -> None:
+    # The stopped clock: the checks below compare whole seconds, which a loaded machine may cross mid-test.
     from authgate import clock
     from authgate.stores.users import UserStore
 
@@ -59,6 +60,7 @@ def test_update_disable_enable_unlock() -> None:
     assert (status, out) == (0, "user bob disabled (its sessions and refresh tokens end now) in tenant demo\n")
     user = UserStore().get("demo", "bob")
     assert user is not None and user.disabled and user.sessions_valid_after == clock.seconds()
+    assert user.session_generation == 1
     assert not user.issued_in_time(clock.seconds())
     assert run("enable")[0] == 0
     user = UserStore().get("demo", "bob")
@@ -83,13 +85,19 @@ def test_a_change_to_a_user_that_is_not_there_is_refused(capsys: pytest.CaptureF
 
 @pytest.mark.usefixtures("bob")
 def test_delete_removes_the_record() -> None:
+    from authgate.stores.passkeys import PasskeyStore
     from authgate.stores.users import UserStore
+    from authgate.users.passkeys import Passkey
 
+    # A passkey is personal data, and a user created again under the name must not inherit it.
+    PasskeyStore().add(Passkey(credential_id="Y3JlZC0x", tenant_id="demo", username="bob", public_key="AQID",
+                               sign_count=0, name="phone", created_at=1))
     status, out = run("delete", json=True)
     assert (status, json.loads(out)) == (0, {"tenant_id": "demo", "username": "bob", "user_id": "usr_bob",
                                              "deleted": True})
     assert UserStore().get("demo", "bob") is None and UserStore().by_email("demo", "bob@demo.example") == []
     assert UserStore().db.scan(TableName="UsersTable")["Items"] == []
+    assert PasskeyStore().of_user("demo", "bob") == () and PasskeyStore().get("Y3JlZC0x") is None
 
 
 @pytest.mark.parametrize(("kwargs", "line"), [

@@ -15,14 +15,15 @@ from authgate.http.response import NO_STORE
 _UNSAFE_IN_CSP = frozenset(";,'\" \t\r\n")
 
 
-def page_headers(*, form_action: Sequence[str] = (), cache: str | None = None) -> dict[str, str]:
+def page_headers(*, form_action: Sequence[str] = (), cache: str | None = None, script: bool = False) -> dict[str, str]:
     """Headers of an HTML page; `form_action` adds origins a form may submit (or redirect) to; `cache` a
-    Cache-Control for a page that may be kept (NO_STORE otherwise)."""
+    Cache-Control for a page that may be kept (NO_STORE otherwise); `script` lets the page run this origin's
+    scripts (the passkey pages' /assets/passkeys.js; never an inline one)."""
     # A page without a form may submit nowhere; a form may post back here, and to the origins
     # given (browsers apply form-action to the redirect that follows a submission).
     targets = ["'self'", *(o for o in form_action if o and not _UNSAFE_IN_CSP.intersection(o))]
     csp = "; ".join([
-        "default-src 'none'", "style-src 'self'", "img-src 'self'",
+        "default-src 'none'", *(["script-src 'self'"] if script else []), "style-src 'self'", "img-src 'self'",
         "form-action " + (" ".join(targets) if form_action else "'none'"),
         "frame-ancestors 'none'", "base-uri 'none'",
     ])

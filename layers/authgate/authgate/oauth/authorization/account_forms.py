@@ -27,7 +27,7 @@ _PAGE = Template("""<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>$title</title>
-$stylesheet
+$stylesheet$script
 </head>
 <body>
 <main>
@@ -70,10 +70,13 @@ def csrf_fields(request: Request) -> tuple[str, str | None]:
             f'<input type="hidden" name="csrf" value="{html.escape(token)}">'), cookie
 
 
-def page(title: str, body: str, cookie: str | None = None, redirect_origin: str = "") -> Response:
-    """A page of `body` whose forms post here (and, given `redirect_origin`, lead on to the client's redirect)."""
-    response = Response(200, _PAGE.substitute(title=html.escape(title), stylesheet=stylesheet.link(), body=body),
-                        page_headers(form_action=["'self'", redirect_origin]))
+def page(title: str, body: str, cookie: str | None = None, redirect_origin: str = "",
+         script_tag: str = "") -> Response:
+    """A page of `body` whose forms post here (and, given `redirect_origin`, lead on to the client's redirect);
+    `script_tag` is the passkey pages' one script (http.pages.script), which their CSP then allows."""
+    response = Response(200, _PAGE.substitute(title=html.escape(title), stylesheet=stylesheet.link(), body=body,
+                                              script="\n" + script_tag if script_tag else ""),
+                        page_headers(form_action=["'self'", redirect_origin], script=bool(script_tag)))
     if cookie:
         response.multi_headers["Set-Cookie"] = [cookie]
     return response

@@ -6,7 +6,8 @@ every sign-in throttle, oauth.authorization.sign_in) sets a short-lived cookie `
 time, HMAC-SHA256-signed with the session secret under its own purpose label. `signed_in_user` is the
 one place that says who the request's person is: a sign-in session can replace it.
 
-The second-factor section (oauth.authorization.factor_enrolment) sets up and removes a one-time code;
+The second-factor section (oauth.authorization.factor_enrolment) sets up and removes a one-time code, the
+passkey section (oauth.authorization.passkey_enrolment) lists, adds and removes passkeys;
 every action on the page is made within the 10 minutes of its sign-in.
 
 The change needs the current password again (a stolen cookie alone changes nothing), a new one that
@@ -28,7 +29,7 @@ from authgate import base64url, clock
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
-from authgate.oauth.authorization import factor_enrolment
+from authgate.oauth.authorization import factor_enrolment, passkey_enrolment
 from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
 from authgate.oauth.authorization.sign_in import account_of, sign_in
 from authgate.stores.session_secret import session_secret
@@ -106,13 +107,14 @@ def post_account(request: Request) -> Response:
     """action=sign_in: the page's own sign-in; action=change: the password change."""
     fields = form_fields(request)
     action = fields.get("action")
-    if action == "change" or action in factor_enrolment.ACTIONS:
+    if action == "change" or action in factor_enrolment.ACTIONS or action in passkey_enrolment.ACTIONS:
         account = signed_in_user(request)
         if account is None:
             return _sign_in_page(request, "Your sign-in on this page has expired: sign in again.")
         if action == "change":
             return _change(request, account, fields)
-        done = factor_enrolment.act(request, account.tenant_id, account.username, fields)
+        enrolment = passkey_enrolment if action in passkey_enrolment.ACTIONS else factor_enrolment
+        done = enrolment.act(request, account.tenant_id, account.username, fields)
         return done if isinstance(done, Response) else _change_page(request, account, done)
     username, password = fields.get("username", "").strip()[:320], fields.get("password", "")
     if not username or not password:
@@ -192,8 +194,9 @@ def _sign_in_page(request: Request, message: str = "") -> Response:
 def _change_page(request: Request, account: Account, message: str = "", cookie: str | None = None) -> Response:
     csrf, binding_cookie = csrf_fields(request)
     body = _CHANGE.substitute(message=_message(message), csrf=csrf, username=html.escape(account.username),
-                              min=MIN_PASSWORD, factors=factor_enrolment.section(account.tenant_id, account.username,
-                                                                                 csrf))
+                              min=MIN_PASSWORD,
+                              factors=factor_enrolment.section(account.tenant_id, account.username, csrf) + "\n" +
+                              passkey_enrolment.section(request, account.tenant_id, account.username, csrf))
     response = page("Your account", body, binding_cookie)
     if cookie:
         response.multi_headers.setdefault("Set-Cookie", []).append(cookie)

@@ -96,6 +96,8 @@ CREDENTIALS = Template(
     'spellcheck="false" required value="$username" $username_focus>\n'
     '<label for="password">Password</label>\n'
     '<input id="password" name="password" type="password" autocomplete="current-password" required $password_focus>')
+PASSKEY_BUTTON = ('<button type="submit" name="decision" value="passkey" formnovalidate class="secondary">'
+                  "Approve with a passkey</button>")
 SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
 TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
                 '<p class="fine" id="tenant-help">The short id your administrator gave you, such as '
@@ -140,12 +142,13 @@ def what_is_asked(details: str | None) -> str:
 def render_consent(*, request: AuthorizationRequest, resource: Resource, client_name: str, tenant_name: str,
                    blob: str, csrf: str, message: str = "", username: str = "", status: int = 200,
                    identity: str = "", ask_tenant: bool = False, tenant: str = "", signed_in_as: str = "",
-                   forgot: str = "") -> Response:
+                   forgot: str = "", passkey: bool = False) -> Response:
     """The form: username, password, decision=approve|deny, and the hidden signed state.
 
     `resource` is the API the token will be for; `identity` is `identity_notice` for a
     self-registered client; `ask_tenant` adds the organisation field (such a client has no tenant
-    until a user signs in); `forgot` is the forgotten-password link (HTML), where the stage sends mail."""
+    until a user signs in); `forgot` is the forgotten-password link (HTML), where the stage sends mail;
+    `passkey` adds "Approve with a passkey" (oauth.authorization.passkey_sign_in) to the sign-in form."""
     e = html.escape
     resource_name, resource_about, items = what_is_granted(resource, request.scopes)
     origin = redirect_origin(request.redirect_uri)
@@ -169,6 +172,7 @@ def render_consent(*, request: AuthorizationRequest, resource: Resource, client_
         identity=identity,
         tenant_field=Template(TENANT_FIELD).substitute(value=e(tenant)) if ask_tenant else "",
         forgot=forgot,
+        passkey=PASSKEY_BUTTON if passkey and not signed_in_as else "",
     )
     # Browsers apply form-action to the redirect that follows the submission: the client's
     # redirect origin must be allowed too, or the approval never reaches it.

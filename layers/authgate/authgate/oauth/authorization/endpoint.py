@@ -28,6 +28,8 @@ from authgate.http.shapes.oauth import with_query
 from authgate.issuer import base_url
 from authgate.logs import get_logger
 from authgate.oauth.authorization import (
+    passkey_page,
+    passkey_sign_in,
     password_change,
     sealed_form,
     second_factor,
@@ -69,6 +71,7 @@ from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
+from authgate.users.assurance import MFA
 from authgate.users.model import LoginResult
 from authgate.users.passwords import MIN_PASSWORD, password_problem
 
@@ -185,6 +188,8 @@ def post_authorize(request: Request) -> Response:
     username = single(fields, "username") or ""
     if single(fields, "factor_ticket") is not None:
         return _second_factor(request, client, tenant, fields, auth)
+    if single(fields, "credential") is not None or single(fields, "decision") == "passkey":
+        return _passkey(request, client, tenant, fields, auth)
     if auth.sid is not None:
         return _approved_in_session(request, client, tenant, fields, auth)
     try:
@@ -220,7 +225,32 @@ def _step_page(request: Request, client: Client, auth: AuthorizationRequest, ses
                secret: str | None = None) -> Response:
     return second_factor.page(kind=step, session=session, blob=blob, csrf=csrf, approved=approved, message=message,
                               client_name=client.name or client.client_id, secret=secret,
-                              redirect_origin=redirect_origin(auth.redirect_uri), issuer=base_url(request))
+                              redirect_origin=redirect_origin(auth.redirect_uri), issuer=base_url(request),
+                              passkeys=passkey_page.relying_party(request) is not None)
+
+
+def _passkey(request: Request, client: Client, tenant: Tenant, fields: Fields, auth: AuthorizationRequest) -> Response:
+    """Approve with a passkey alone (passkey_sign_in): the ceremony's page, then the sign-in it proves (acr mfa)
+    and the code; a refusal shows the sign-in form again."""
+    raw = single(fields, "credential")
+    if raw is None:
+        shown = passkey_sign_in.page(request, tenant_id=client.tenant_id, blob=single(fields, "request_blob") or "",
+                                     csrf=single(fields, "csrf") or "", client_name=client.name or client.client_id,
+                                     redirect_origin=redirect_origin(auth.redirect_uri))
+        return shown or _form(request, auth, client, tenant, passkey_sign_in.REFUSED, posted=fields)
+    signed = passkey_sign_in.verified(request, client.tenant_id, raw)
+    if signed is None:
+        _log("passkey_refused", auth)
+        return _form(request, auth, client, tenant, passkey_sign_in.REFUSED, posted=fields)
+    result, tenant_id, amr = signed
+    if not client.tenant_id:
+        auth = _self_registered(request, client, auth, tenant_id)
+    secret, session = open_session(tenant_id, result, acr=MFA, amr=amr)
+    grant_id = single_sign_on.approved(auth, session)
+    response = _code_redirect(request, client, auth, result.subject, single_sign_on.authentication_of(session),
+                              grant_id)
+    response.multi_headers["Set-Cookie"] = [session_cookie.set_cookie(secret, base_url(request))]
+    return response
 
 
 def _second_factor(request: Request, client: Client, tenant: Tenant, fields: Fields,
@@ -232,11 +262,18 @@ def _second_factor(request: Request, client: Client, tenant: Tenant, fields: Fie
     try:
         if session is None:
             raise second_factor.StepInvalid("no session")
-        outcome = second_factor.submitted(fields, session)
+        outcome = second_factor.submitted(request, fields, session)
     except second_factor.StepInvalid as exc:
         _log("factor_step_invalid", auth)
         get_logger().info("second factor step refused", extra={"reason": str(exc)})
         return _form(request, auth._replace(sid=None), client, tenant, STEP_ENDED)
+    if outcome.passkey:
+        ceremony = passkey_sign_in.second_factor_page(
+            request, session=session, blob=single(fields, "request_blob") or "", csrf=single(fields, "csrf") or "",
+            ticket=single(fields, "factor_ticket") or "", client_name=client.name or client.client_id,
+            redirect_origin=redirect_origin(auth.redirect_uri))
+        if ceremony is not None:
+            return ceremony
     if outcome.raised is None:
         _log("factor_invalid", auth)
         return _step_page(request, client, auth, session, outcome.kind, single(fields, "request_blob") or "",
@@ -519,7 +556,8 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
                               identity=identity_notice(client, auth.redirect_uri) if client.source else "",
                               ask_tenant=self_registered,
                               tenant=single(posted, "tenant") or "" if self_registered and posted else "",
-                              forgot=forgot_link(client.tenant_id))
+                              forgot=forgot_link(client.tenant_id),
+                              passkey=passkey_page.relying_party(request) is not None)
     if binding is not None and posted is None:
         secure = base_url(request).startswith("https://")
         response.multi_headers["Set-Cookie"] = [sealed_form.binding_cookie(binding, secure)]

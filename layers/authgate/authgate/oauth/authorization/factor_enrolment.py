@@ -7,6 +7,11 @@ kept pending until a first right code confirms it (stores.user_factors); the ten
 shown once. A person who has a one-time code sets up no other before removing it, and removing it
 takes a right code (or a recovery code) through the account's throttle (UserStore.attempt), so a
 password alone never takes a second factor away. Forms are CSRF-protected as every account form.
+
+While a person holds a second factor, a password alone changes none (`proof`): adding or removing a
+passkey takes a code as well, and a person whose only factor is a passkey cannot change factors on
+this page yet (the page cannot ask for a passkey): the operator's `authgate users reset-mfa` starts
+them over. Otherwise a stolen password would enrol the thief's own factor and sign in at `mfa`.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
 from authgate.oauth.authorization.account_forms import csrf_fields, page
+from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.user_factors import UserFactorStore
 from authgate.users import totp
 from authgate.users.errors import NoPendingEnrolment
@@ -28,6 +34,10 @@ WRONG_CODE = "The code is incorrect or was used already, or this account is temp
 EXPIRED = "The set-up expired or was started again elsewhere: start it again."
 REMOVED = "The one-time code and its recovery codes were removed."
 ENROLLED_ALREADY = "A one-time code is set up already: remove it before setting up another."
+PASSKEY_ONLY = ("Your only second factor is a passkey, and this page cannot ask for one yet: ask your administrator "
+                "to reset your second factors (authgate users reset-mfa) to set up others.")
+CODE_FIELD = ('<label for="$id">A code from your authenticator app, or a recovery code</label>\n'
+              '<input id="$id" name="code" type="text" autocomplete="one-time-code" maxlength="64" required>')
 
 _NONE = Template("""<h2>Second factor</h2>
 <p>No one-time code is set up. With one, signing in asks for a code from an authenticator app after the password.</p>
@@ -88,6 +98,8 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
         factors = store.factors(tenant_id, username)
         if factors is not None and factors.totp:
             return ENROLLED_ALREADY
+        if PasskeyStore().of_user(tenant_id, username):
+            return PASSKEY_ONLY  # a passkey alone: the page cannot ask for it (proof)
         secret = store.start_totp(tenant_id, username)
         return _enrol_page(request, username, secret)
     if action == "totp_confirm":
@@ -104,6 +116,20 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
         return WRONG_CODE
     store.remove_totp(tenant_id, username)
     return REMOVED
+
+
+def proof(tenant_id: str, username: str, code: str) -> bool | None:
+    """Whether `code` proves the person's second factor before a change of factors: None when they hold none (a
+    password is all there is), False for a wrong or missing code or a passkey-only person, True for a right TOTP
+    or recovery code (through the account's throttle, UserStore.attempt)."""
+    store = UserFactorStore()
+    factors = store.factors(tenant_id, username)
+    if factors is not None and factors.totp:
+        if not code:
+            return False
+        verify = store.verify_totp if totp.normalized(code) is not None else store.verify_recovery_code
+        return verify(tenant_id, username, code).ok
+    return False if PasskeyStore().of_user(tenant_id, username) else None
 
 
 def _enrol_page(request: Request, username: str, secret: str | None, message: str = "") -> Response:

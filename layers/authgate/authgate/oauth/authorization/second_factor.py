@@ -4,7 +4,8 @@ What a request needs (`required`): `mfa` when its tenant requires it for every s
 essential `acr` claim allows only `mfa` (OIDC Core 5.5.1.1), or when `mfa` is the first value of
 `acr_values` this server performs (OIDC Core 3.1.2.1, voluntary; RFC 9470 4); otherwise
 `password`. What a session lacks (`missing`): nothing when its acr already satisfies it; a
-one-time code (TOTP or recovery code) when the user holds a confirmed TOTP secret; an inline TOTP
+one-time code (TOTP or recovery code) or one of their passkeys (with user verification) when the
+user holds a confirmed TOTP secret or a passkey; an inline TOTP
 enrolment when the tenant requires mfa (forced enrolment); otherwise `mfa` cannot be met:
 `unmet_authentication_requirements` when it was essential (OpenID Connect Core Unmet
 Authentication Requirements 1.0), and the sign-in stays at `password` when it was voluntary
@@ -33,9 +34,10 @@ from authgate import clock
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.oauth.authorization import account_forms, sealed_form, session_cookie
+from authgate.oauth.authorization import account_forms, passkey_sign_in, sealed_form, session_cookie
 from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.sessions.model import Session
+from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.sessions import SessionStore
 from authgate.stores.tenants import TenantStore
 from authgate.stores.user_factors import UserFactorStore
@@ -77,6 +79,8 @@ class Outcome(NamedTuple):
     secret: str | None = None
     # A confirmed enrolment's recovery codes, shown once.
     recovery: tuple[str, ...] = ()
+    # The person chose "Use a passkey instead": the ceremony's page comes next.
+    passkey: bool = False
 
 
 def required(auth: AuthorizationRequest, tenant: Tenant) -> tuple[str, bool]:
@@ -97,7 +101,7 @@ def missing(auth: AuthorizationRequest, tenant: Tenant, session: Session) -> Kin
     if satisfies(session.acr, acr):
         return None
     factors = UserFactorStore().factors(session.tenant_id, session.username)
-    if factors is not None and factors.totp:
+    if factors is not None and factors.totp or PasskeyStore().of_user(session.tenant_id, session.username):
         return "code"
     if tenant.require_mfa:
         return "enrol"
@@ -114,8 +118,10 @@ def refuse_prompt_none(kind: Kind) -> ApiError:
 
 
 def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str, redirect_origin: str,
-         issuer: str, approved: bool, message: str = "", secret: str | None = None) -> Response:
-    """The step's page; an enrolment starts (or, shown again, keeps) a pending TOTP secret."""
+         issuer: str, approved: bool, message: str = "", secret: str | None = None,
+         passkeys: bool = False) -> Response:
+    """The step's page; an enrolment starts (or, shown again, keeps) a pending TOTP secret; `passkeys` (the
+    issuer can be a relying party) offers the user's passkeys, if they have any, instead of a code."""
     if kind == "enrol" and secret is None:
         secret = UserFactorStore().start_totp(session.tenant_id, session.username)
     ticket = sealed_form.seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
@@ -129,8 +135,9 @@ def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str
     else:
         intro = _CODE
         title = "Second factor"
+    offer = kind == "code" and passkeys and bool(PasskeyStore().of_user(session.tenant_id, session.username))
     body = _STEP.substitute(intro=intro, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
-                            ticket=e(ticket),
+                            ticket=e(ticket), passkey=_USE_PASSKEY if offer else "",
                             message=f'<p class="message" role="alert">{e(message)}</p>' if message else "")
     return account_forms.page(title, body, redirect_origin=redirect_origin)
 
@@ -141,8 +148,9 @@ def session_of(request: Request) -> Session | None:
     return SessionStore().live(secret) if secret is not None else None
 
 
-def submitted(fields: dict[str, list[str]], session: Session) -> Outcome:
-    """What a posted step did: the session raised, or the message to show the step again with.
+def submitted(request: Request, fields: dict[str, list[str]], session: Session) -> Outcome:
+    """What a posted step did: the session raised, the passkey ceremony asked for, or the message to show the step
+    again with.
 
     StepInvalid when the ticket does not hold for this form and this browser's session as it stands now."""
     ticket, csrf = _one(fields, "factor_ticket"), _one(fields, "csrf")
@@ -154,6 +162,17 @@ def submitted(fields: dict[str, list[str]], session: Session) -> Outcome:
         raise StepInvalid("the step's session or form changed")
     kind: Kind = "enrol" if state.get("k") == "enrol" else "code"
     shown_again = Outcome(kind, bool(state.get("a")), secret=str(state["s"]) if state.get("s") else None)
+    if kind == "code" and _one(fields, "use") == "passkey":
+        return shown_again._replace(passkey=True)
+    credential = _one(fields, "credential")
+    if kind == "code" and credential:
+        methods = passkey_sign_in.second_factor(request, session, credential)
+        if methods is None:
+            return shown_again._replace(message=passkey_sign_in.REFUSED)
+        raised = _raise(session, methods)
+        if raised is None:
+            raise StepInvalid("the session was raised or ended meanwhile")
+        return shown_again._replace(raised=raised)
     code = _one(fields, "code").strip()[:MAX_CODE]
     if not code:
         return shown_again._replace(message=MISSING_CODE)
@@ -171,7 +190,7 @@ def submitted(fields: dict[str, list[str]], session: Session) -> Outcome:
         verify = store.verify_totp if totp.normalized(code) is not None else store.verify_recovery_code
         if not verify(session.tenant_id, session.username, code).ok:
             return shown_again._replace(message=WRONG_CODE)
-    raised = _raise(session)
+    raised = _raise(session, frozenset({"otp"}))
     if raised is None:
         raise StepInvalid("the session was raised or ended meanwhile")
     return shown_again._replace(raised=raised, recovery=recovery, secret=None)
@@ -189,10 +208,10 @@ def recovery_codes_page(*, codes: tuple[str, ...], blob: str, csrf: str, approve
     return account_forms.page("Your recovery codes", body, redirect_origin=redirect_origin)
 
 
-def _raise(session: Session) -> tuple[str, Session] | None:
-    """The session raised by a one-time code (RFC 8176 2: otp) after its sign-in's methods."""
+def _raise(session: Session, added: frozenset[str]) -> tuple[str, Session] | None:
+    """The session raised by a second factor's methods (RFC 8176 2: otp, or hwk/swk and user) after its sign-in's."""
     now = clock.seconds()
-    methods = frozenset(m for m in session.amr if m != "mfa") | {"otp"}
+    methods = frozenset(m for m in session.amr if m != "mfa") | added
     assurance = assurance_of(methods, now)
     auth_time = now if now - session.auth_time <= FRESH_PASSWORD else session.auth_time
     return SessionStore().raised(session, acr=assurance.acr, amr=assurance.amr, auth_time=auth_time)
@@ -225,8 +244,12 @@ $message
 <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" maxlength="64" required autofocus>
 <div class="actions">
 <button type="submit">Continue</button>
+$passkey
 </div>
 </form>""")
+
+_USE_PASSKEY = ('<button type="submit" name="use" value="passkey" formnovalidate class="secondary">'
+                "Use a passkey instead</button>")
 
 _RECOVERY = Template("""<p>Your second factor is set up. Keep these ten recovery codes somewhere safe: each signs you in once if
 you lose your authenticator app. They are shown only now.</p>

@@ -55,12 +55,13 @@ def sign_in(tenant_id: str, username: str, password: str, source_ip: str) -> Log
     return result
 
 
-def open_session(tenant_id: str, result: LoginResult) -> tuple[str, Session]:
+def open_session(tenant_id: str, result: LoginResult, *, acr: str = PASSWORD_ACR,
+                 amr: tuple[str, ...] = PASSWORD_AMR) -> tuple[str, Session]:
     """The sign-in session a completed sign-in opens: (cookie secret, session).
 
-    The sign-in is a sequence of steps, each raising what the session states: today the password
-    alone (acr "password", amr ["pwd"]). A second factor (issue 28) is a step after the password
-    and before this call, or a later call with the session's `sid` and a higher acr/amr, which
-    gives the same session a new secret (SessionStore.create: no session fixation)."""
+    The sign-in is a sequence of steps, each raising what the session states: a password opens it at
+    acr "password", amr ["pwd"]; a second factor raises it (oauth.authorization.second_factor:
+    SessionStore.raised, a new secret, no session fixation); a passkey alone opens it at "mfa"
+    (oauth.authorization.passkey_sign_in)."""
     return SessionStore().create(tenant_id=tenant_id, user_id=result.user_id, username=result.subject,
-                                 acr=PASSWORD_ACR, amr=PASSWORD_AMR, generation=result.generation)
+                                 acr=acr, amr=amr, generation=result.generation)

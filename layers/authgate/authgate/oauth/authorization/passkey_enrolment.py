@@ -1,0 +1,143 @@
+"""A person's passkeys on the account page: the list (name, created, last used), add one, remove one
+(WebAuthn Level 3 7.1 registration; docs/strong-authentication.md).
+
+As every action of the account page, these need its own sign-in, made within the last 10 minutes
+with the password (account_page.COOKIE_TTL), and its CSRF fields. Adding one issues a registration
+challenge (stores.webauthn_challenges: single use, 5 minutes) bound to this browser's binding cookie
+and to the account, and shows the ceremony's page (passkey_page); the posted response spends the
+challenge, is verified with user verification required, and becomes a passkey of the account
+(PasskeysTable). The relying party is the issuer's host: a stack served on an IP address says so and
+offers none.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from string import Template
+
+from authgate import clock
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.oauth.authorization import factor_enrolment, passkey_page, sealed_form
+from authgate.oauth.authorization.account_forms import csrf_fields
+from authgate.single_use.webauthn_challenges import ChallengeRefused
+from authgate.stores.passkeys import PasskeyStore
+from authgate.stores.user_factors import UserFactorStore
+from authgate.stores.users import UserStore
+from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
+from authgate.users.errors import PasskeyRefused
+
+ACTIONS = ("passkey_start", "passkey_finish", "passkey_remove")
+MAX_NAME = 64
+NO_RP = ("Passkeys need this service on a host name: browsers refuse an IP address as a passkey's relying "
+         "party (a local stack: serve it as http://localhost).")
+NOT_ADDED = "The passkey was not added: the browser's answer did not verify, or the page had expired. Try again."
+
+_SECTION = Template("""<h2>Passkeys</h2>
+$items
+<form method="post" action="account">
+<input type="hidden" name="action" value="passkey_start">
+$csrf
+<label for="passkey_name">Name of a new passkey</label>
+<input id="passkey_name" name="name" type="text" maxlength="64" value="Passkey">
+$code
+<div class="actions">
+<button type="submit">Add a passkey</button>
+</div>
+</form>""")
+_ITEM = Template("""<li><strong class="passkey-name">$name</strong> · created $created · last used $used
+<form method="post" action="account">
+<input type="hidden" name="action" value="passkey_remove">
+<input type="hidden" name="credential_id" value="$credential_id">
+$csrf
+$code
+<button type="submit" class="secondary">Remove</button>
+</form></li>""")
+
+
+def section(request: Request, tenant_id: str, username: str, csrf: str) -> str:
+    """The account page's passkey section: the list and the form adding one (or why passkeys are unavailable)."""
+    if passkey_page.relying_party(request) is None:
+        return f"<h2>Passkeys</h2>\n<p>{html.escape(NO_RP)}</p>"
+    passkeys = PasskeyStore().of_user(tenant_id, username)
+    factors = UserFactorStore().factors(tenant_id, username)
+    totp_held = factors is not None and factors.totp
+    items = "\n".join(_ITEM.substitute(name=html.escape(p.name), created=_day(p.created_at),
+                                       used=_day(p.last_used_at) if p.last_used_at else "never",
+                                       credential_id=html.escape(p.credential_id), csrf=csrf,
+                                       code=_code_field(f"code_{i}", totp_held))
+                      for i, p in enumerate(passkeys))
+    listed = f'<ul class="passkeys">\n{items}\n</ul>' if passkeys else "<p>No passkey is set up.</p>"
+    if passkeys and not totp_held:
+        return f"<h2>Passkeys</h2>\n{listed}\n<p>{html.escape(factor_enrolment.PASSKEY_ONLY)}</p>"
+    return _SECTION.substitute(items=listed, csrf=csrf, code=_code_field("code_new", totp_held))
+
+
+def act(request: Request, tenant_id: str, username: str, fields: dict[str, str]) -> Response | str:
+    """One of ACTIONS: the ceremony's page, or the message for the account page."""
+    party = passkey_page.relying_party(request)
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if party is None or binding is None:
+        return NO_RP if party is None else NOT_ADDED
+    rp_id, origin = party
+    action = fields.get("action")
+    if action in ("passkey_start", "passkey_remove"):
+        proven = factor_enrolment.proof(tenant_id, username, fields.get("code", "").strip()[:64])
+        if proven is False:
+            return factor_enrolment.WRONG_CODE if _totp(tenant_id, username) else factor_enrolment.PASSKEY_ONLY
+    if action == "passkey_remove":
+        removed = PasskeyStore().remove(tenant_id, username, fields.get("credential_id", "")[:1400])
+        return "The passkey was removed." if removed else "No such passkey: it was removed already."
+    name = " ".join(fields.get("name", "").split())[:MAX_NAME] or "Passkey"
+    if action == "passkey_start":
+        return _ceremony(request, tenant_id, username, name, rp_id, binding)
+    from authgate.users import passkey_ceremonies
+
+    try:
+        credential = passkey_page.credential_of(fields.get("credential", ""))
+        challenge = WebAuthnChallengeStore().consume(passkey_ceremonies.challenge_of(credential), "register",
+                                                     binding)
+        if (challenge.tenant_id, challenge.username) != (tenant_id, username):
+            raise PasskeyRefused("a challenge of another account")
+        passkey = passkey_ceremonies.verify_registration(
+            credential=credential, challenge=challenge.challenge, rp_id=rp_id, origin=origin, tenant_id=tenant_id,
+            username=username, name=name, now=clock.seconds())
+        PasskeyStore().add(passkey)
+    except (PasskeyRefused, ChallengeRefused):
+        return NOT_ADDED
+    return f"The passkey {name} was added: you can sign in with it."
+
+
+def _ceremony(request: Request, tenant_id: str, username: str, name: str, rp_id: str, binding: str) -> Response:
+    """The registration page: options for navigator.credentials.create (WebAuthn 5.4)."""
+    from authgate.users import passkey_ceremonies
+
+    user = UserStore().get(tenant_id, username)
+    challenge = WebAuthnChallengeStore().issue("register", binding, tenant_id, username)
+    existing = tuple(p.credential_id for p in PasskeyStore().of_user(tenant_id, username))
+    options = passkey_ceremonies.registration_options(
+        rp_id=rp_id, rp_name="authgate", username=username, challenge=challenge, existing=existing,
+        user_handle=(user.user_id if user and user.user_id else f"{tenant_id}#{username}").encode())
+    csrf, _cookie = csrf_fields(request)
+    fields = (f'<input type="hidden" name="action" value="passkey_finish">\n{csrf}\n'
+              f'<input type="hidden" name="name" value="{html.escape(name)}">')
+    return passkey_page.render(
+        title="Add a passkey", options=options, ceremony="create", action="account", fields=fields,
+        intro=f"<p>Your browser or device will make a passkey named <strong>{html.escape(name)}</strong> for this "
+              "account and ask you to unlock it (a fingerprint, your face or a PIN).</p>",
+        button="Create the passkey", after='<p><a href="account">Back to your account</a></p>')
+
+
+def _code_field(field_id: str, needed: bool) -> str:
+    """A password alone changes no factor of a person who holds one (factor_enrolment.proof): the code field."""
+    return Template(factor_enrolment.CODE_FIELD).substitute(id=field_id) if needed else ""
+
+
+def _totp(tenant_id: str, username: str) -> bool:
+    factors = UserFactorStore().factors(tenant_id, username)
+    return factors is not None and factors.totp
+
+
+def _day(epoch: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(epoch))

@@ -1,0 +1,141 @@
+"""Signing in with a passkey alone at the authorization endpoint (WebAuthn Level 3 7.2; docs/strong-authentication.md).
+
+The sign-in page offers "Approve with a passkey" when the issuer's host can be a relying party
+(passkey_page). Choosing it shows the ceremony's page: options for navigator.credentials.get with no
+allowed credential (a discoverable credential: no username is typed), and an authentication
+challenge (stores.webauthn_challenges: single use, 5 minutes) bound to this browser's binding cookie
+and the client's tenant. The posted assertion spends the challenge, names its passkey (PasskeysTable),
+which must belong to the client's tenant, is verified with user verification required and its
+counter moved forward (users.passkey_ceremonies), and the passkey's user must still stand. The
+sign-in is then `acr` mfa with `amr` hwk or swk, user and mfa (users.passkeys.amr_of), and its
+auth_time is now: the passkey is the primary credential here (identity-design).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from authgate import clock
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.oauth.authorization import passkey_page, sealed_form
+from authgate.sessions.model import Session
+from authgate.single_use.webauthn_challenges import Challenge, ChallengeRefused
+from authgate.stores.passkeys import PasskeyStore
+from authgate.stores.users import UserStore
+from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
+from authgate.users.assurance import assurance_of
+from authgate.users.errors import PasskeyRefused
+from authgate.users.model import LoginResult
+from authgate.users.passkeys import Passkey, amr_of
+
+if TYPE_CHECKING:
+    from authgate.users.passkey_ceremonies import Asserted
+
+REFUSED = ("The passkey could not be used: it is not one of this organisation's, the page expired, or your "
+           "browser's answer did not verify. Try again, or sign in with your password.")
+
+
+def page(request: Request, *, tenant_id: str, blob: str, csrf: str, client_name: str,
+         redirect_origin: str) -> Response | None:
+    """The ceremony's page for the posted sign-in form (its sealed request and CSRF token), or None when this
+    issuer cannot use passkeys or the browser has no binding cookie."""
+    from authgate.users import passkey_ceremonies
+
+    party = passkey_page.relying_party(request)
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if party is None or binding is None:
+        return None
+    challenge = WebAuthnChallengeStore().issue("authenticate", binding, tenant_id)
+    options = passkey_ceremonies.authentication_options(rp_id=party[0], challenge=challenge)
+    e = html.escape
+    fields = (f'<input type="hidden" name="request_blob" value="{e(blob)}">\n'
+              f'<input type="hidden" name="csrf" value="{e(csrf)}">\n'
+              '<input type="hidden" name="decision" value="approve">')
+    return passkey_page.render(
+        title="Sign in with a passkey", options=options, ceremony="get", action="authorize", fields=fields,
+        intro=f"<p>Approve <strong>{e(client_name)}</strong>'s request with a passkey of this organisation: your "
+              "browser or device will ask you to unlock it (a fingerprint, your face or a PIN).</p>",
+        button="Use a passkey", form_action=redirect_origin)
+
+
+def second_factor_page(request: Request, *, session: Session, blob: str, csrf: str, ticket: str, client_name: str,
+                       redirect_origin: str) -> Response | None:
+    """The ceremony's page for a second factor after a password: the user's own passkeys allowed (WebAuthn 5.5
+    allowCredentials), the challenge bound to this browser and the user; None when this issuer cannot use them."""
+    from authgate.users import passkey_ceremonies
+
+    party = passkey_page.relying_party(request)
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if party is None or binding is None:
+        return None
+    allowed = PasskeyStore().of_user(session.tenant_id, session.username)
+    challenge = WebAuthnChallengeStore().issue("authenticate", binding, session.tenant_id, session.username)
+    options = passkey_ceremonies.authentication_options(rp_id=party[0], challenge=challenge, allowed=allowed)
+    e = html.escape
+    fields = (f'<input type="hidden" name="request_blob" value="{e(blob)}">\n'
+              f'<input type="hidden" name="csrf" value="{e(csrf)}">\n'
+              f'<input type="hidden" name="factor_ticket" value="{e(ticket)}">')
+    return passkey_page.render(
+        title="Second factor", options=options, ceremony="get", action="authorize", fields=fields,
+        intro=f"<p>To continue to <strong>{e(client_name)}</strong>, confirm it is you with one of your passkeys: "
+              "your browser or device will ask you to unlock it.</p>",
+        button="Use a passkey", form_action=redirect_origin)
+
+
+def second_factor(request: Request, session: Session, raw: str) -> frozenset[str] | None:
+    """The amr methods (RFC 8176 2: hwk or swk, and user) of a posted assertion of one of `session`'s user's
+    passkeys, spent and verified with user verification; None when it does not hold."""
+    owner = (session.tenant_id, session.username)
+    found = _asserted(request, raw, lambda passkey, challenge: (passkey.tenant_id, passkey.username) == owner
+                      and (challenge.tenant_id, challenge.username) == owner)
+    if found is None or not found[1].user_verified:
+        return None
+    return frozenset(amr_of(found[0], True)) - {"mfa"}
+
+
+def verified(request: Request, tenant_id: str, raw: str) -> tuple[LoginResult, str, tuple[str, ...]] | None:
+    """(the sign-in, its tenant, its amr) of a posted assertion; None when it does not hold (see the module).
+    `tenant_id` is the client's tenant ("" for a self-registered client: the passkey's decides)."""
+    found = _asserted(request, raw, lambda passkey, challenge: (challenge.tenant_id or tenant_id) in (
+        "", passkey.tenant_id))
+    if found is None:
+        return None
+    passkey, asserted = found
+    user = UserStore().get(passkey.tenant_id, passkey.username)
+    if user is None or user.disabled or not user.user_id:
+        return None
+    try:
+        amr = assurance_of(frozenset(amr_of(passkey, asserted.user_verified)) - {"mfa"}, clock.seconds()).amr
+    except ValueError:
+        return None  # no user verification: not a sign-in on its own
+    return (LoginResult(True, "ok", subject=user.username, user_id=user.user_id,
+                        generation=user.session_generation), passkey.tenant_id, amr)
+
+
+def _asserted(request: Request, raw: str,
+              accept: Callable[[Passkey, Challenge], bool]) -> tuple[Passkey, Asserted] | None:
+    """The passkey a posted assertion names and its verification (WebAuthn 7.2): the challenge spent (bound to this
+    browser), the passkey `accept`ed with that challenge, the signature and counter checked and the new counter
+    stored; None when any of it fails."""
+    from authgate.users import passkey_ceremonies
+
+    party = passkey_page.relying_party(request)
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if party is None or binding is None:
+        return None
+    try:
+        credential = passkey_page.credential_of(raw)
+        challenge = WebAuthnChallengeStore().consume(passkey_ceremonies.challenge_of(credential), "authenticate",
+                                                     binding)
+        passkey = PasskeyStore().get(passkey_ceremonies.credential_id_of(credential))
+        if passkey is None or not accept(passkey, challenge):
+            raise PasskeyRefused("not a passkey this ceremony accepts")
+        asserted = passkey_ceremonies.verify_authentication(credential=credential, challenge=challenge.challenge,
+                                                            rp_id=party[0], origin=party[1], passkey=passkey)
+        PasskeyStore().used(passkey, asserted.sign_count, asserted.backed_up, clock.seconds())
+    except (PasskeyRefused, ChallengeRefused):
+        return None
+    return passkey, asserted

@@ -1,0 +1,116 @@
+"""Signing in with a passkey at the authorization endpoint, in-process (issue 28 item 1; docs/strong-authentication.md):
+a software authenticator (tests/webauthn_authenticator.py) against an issuer on http://localhost:3000. The real
+browser's proof is tests/e2e/test_passkeys_browser.py; this pins the refusals."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from authgate.clock import ManualClock
+from tests.functional.authorize_support import Browser, Page, page_of, redirect_of, web_params
+from tests.functional.token_support import TokenClient, body_of, claims_of
+from tests.webauthn_authenticator import SoftAuthenticator
+
+ISSUER = "http://localhost:3000"
+ALICE = "usr_demoalice0000000000000"
+REFUSED = ("The passkey could not be used: it is not one of this organisation's, the page expired, or your browser's "
+           "answer did not verify. Try again, or sign in with your password.")
+
+
+@pytest.fixture
+def localhost(monkeypatch: pytest.MonkeyPatch, browser: Browser) -> Iterator[None]:
+    """The stack's issuer on localhost: a host name WebAuthn accepts as the relying party id."""
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_ISSUER", ISSUER)
+    caches.reset()
+    yield
+    caches.reset()
+
+
+def enrolled(clock: ManualClock, tenant_id: str = "demo", username: str = "alice") -> SoftAuthenticator:
+    """A passkey of the user, registered as the account page registers one."""
+    import secrets
+
+    from authgate.stores.passkeys import PasskeyStore
+    from authgate.users import passkey_ceremonies
+
+    device = SoftAuthenticator(origin=ISSUER)
+    challenge = secrets.token_bytes(32)
+    PasskeyStore().add(passkey_ceremonies.verify_registration(
+        credential=device.register(challenge), challenge=challenge, rp_id="localhost", origin=ISSUER,
+        tenant_id=tenant_id, username=username, name="key", now=int(clock())))
+    return device
+
+
+def ceremony(browser: Browser, **params: str) -> Page:
+    page = page_of(browser.get(web_params(scope="openid charges:read", nonce="n", **params)))
+    assert [(b["name"], b["value"]) for b in page.buttons] == [
+        ("decision", "approve"), ("decision", "deny"), ("decision", "passkey")]
+    shown = page_of(browser.post(list(page.hidden().items()) + [("decision", "passkey")]))
+    assert shown.status == 200
+    assert shown.headers["Content-Security-Policy"].startswith("default-src 'none'; script-src 'self'; ")
+    assert [(i["name"], i["type"]) for i in shown.inputs] == [
+        ("request_blob", "hidden"), ("csrf", "hidden"), ("decision", "hidden"), ("credential", "hidden")]
+    return shown
+
+
+def answer(browser: Browser, shown: Page, device: SoftAuthenticator, **kwargs: Any) -> dict[str, Any]:
+    from authgate import base64url
+
+    found = re.search(r'<script type="application/json" id="passkey-options">(.*?)</script>', shown.body)
+    assert found is not None
+    options = json.loads(found.group(1))
+    assert (options["rpId"], options["userVerification"], options.get("allowCredentials", [])) == (
+        "localhost", "required", [])
+    credential = device.assertion(base64url.decode(options["challenge"]), **kwargs)
+    fields = {k: v for k, v in shown.hidden().items() if k != "credential"}
+    return browser.post([*fields.items(), ("credential", json.dumps(credential))])
+
+
+@pytest.mark.usefixtures("localhost")
+def test_a_passkey_alone_signs_alice_in_at_mfa(clock: ManualClock, browser: Browser, tokens: TokenClient) -> None:
+    device = enrolled(clock)
+    shown = ceremony(browser)
+    result = answer(browser, shown, device)
+    assert result["statusCode"] == 303
+    redirect = redirect_of(result)
+    assert (redirect.base, redirect.one("iss"), redirect.one("state")) == (
+        "http://127.0.0.1:8765/callback", ISSUER, "xyz-state")
+    claims = claims_of(body_of(tokens.exchange(redirect.one("code")))["id_token"])
+    assert (claims["sub"], claims["acr"], claims["amr"], claims["auth_time"]) == (
+        ALICE, "mfa", ["hwk", "user", "mfa"], int(clock()))
+    # The challenge was spent: the same answer again is refused, on the sign-in form.
+    again = page_of(browser.post([*{k: v for k, v in shown.hidden().items() if k != "credential"}.items(),
+                                  ("credential", json.dumps(device.assertion(b"x" * 32)))]))
+    assert REFUSED in again.text()
+
+
+@pytest.mark.usefixtures("localhost")
+@pytest.mark.parametrize("how", ["no user verification", "another tenant's passkey", "a tampered signature",
+                                 "not JSON"])
+def test_a_passkey_that_does_not_hold_is_refused_on_the_sign_in_form(clock: ManualClock, browser: Browser,
+                                                                     how: str) -> None:
+    from authgate.stores.users import UserStore
+
+    if how == "another tenant's passkey":
+        UserStore().create("other", "olga", "olga-password-1")
+        device = enrolled(clock, "other", "olga")
+    else:
+        device = enrolled(clock)
+    shown = ceremony(browser)
+    if how == "not JSON":
+        fields = {k: v for k, v in shown.hidden().items() if k != "credential"}
+        result = browser.post([*fields.items(), ("credential", "{not json")])
+    else:
+        result = answer(browser, shown, device, verified=how != "no user verification",
+                        tamper=how == "a tampered signature")
+    page = page_of(result)
+    assert page.status == 200
+    assert [i["name"] for i in page.inputs] == ["request_blob", "csrf", "username", "password"]
+    assert REFUSED in page.text()
