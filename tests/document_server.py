@@ -61,6 +61,10 @@ class DocumentServer:
         self.port = server.server_address[1]
         self.routes: dict[str, Route] = {}
         self.requests: list[tuple[str, str]] = []
+        # POSTs received: (path, Content-Type, body), for receivers of outbound calls (back-channel logout).
+        self.posts: list[tuple[str, str, bytes]] = []
+        # Answers for POSTs to a path, one per request in order (the last repeats); default 200.
+        self.post_answers: dict[str, list[Route]] = {}
 
     def url(self, path: str, host: str = "127.0.0.1") -> str:
         return f"https://{host}:{self.port}{path}"
@@ -85,10 +89,19 @@ def _handler(owner: list[DocumentServer]) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
+        def do_POST(self) -> None:
+            server = owner[0]
+            length = int(self.headers.get("Content-Length") or 0)
+            server.posts.append((self.path, self.headers.get("Content-Type", ""), self.rfile.read(min(length, 65536))))
+            answers = server.post_answers.get(self.path) or [Route(b"", 200, {})]
+            self._answer(answers.pop(0) if len(answers) > 1 else answers[0])
+
         def do_GET(self) -> None:
             server = owner[0]
             server.requests.append((self.path, self.headers.get("Host", "")))
-            route = server.routes.get(self.path, Route(b'{"error":"not found"}', 404))
+            self._answer(server.routes.get(self.path, Route(b'{"error":"not found"}', 404)))
+
+        def _answer(self, route: Route) -> None:
             head = [f"HTTP/1.1 {route.status} {self.responses.get(route.status, ('',))[0]}"]
             head += [f"Server: {self.version_string()}", f"Date: {self.date_time_string()}"]
             head += [f"{name}: {value}" for name, value in route.headers.items()]

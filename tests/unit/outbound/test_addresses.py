@@ -11,7 +11,7 @@ import ipaddress
 
 import pytest
 
-from authgate.oauth.clients.metadata_document.addresses import IPV4_SPECIAL, IPV6_SPECIAL, refusal
+from authgate.outbound.addresses import IPV4_SPECIAL, IPV6_SPECIAL, refusal
 
 # The registries' blocks, written out independently of the module's lists (a block dropped from
 # them fails here).
