@@ -1,4 +1,5 @@
-"""Lambda handler: the token function — POST /oauth/token, /oauth/par, /oauth/revoke, /oauth/introspect;
+"""Lambda handler: the token function — POST /oauth/token, /oauth/par, /oauth/backchannel, /oauth/revoke,
+/oauth/introspect;
 GET and POST /oauth/userinfo.
 
 Token, revocation and userinfo answer CORS for browser-based public clients (authgate.http.cors);
@@ -18,6 +19,8 @@ from authgate.oauth.token.endpoint import post_token
 handler = App("token", {
     ("/oauth/token", "POST"): Route(post_token, "oauth"),
     ("/oauth/par", "POST"): Route("authgate.oauth.authorization.par:post_par", "oauth"),
+    # OpenID Connect CIBA Core 7: the backchannel authentication endpoint (poll mode).
+    ("/oauth/backchannel", "POST"): Route("authgate.oauth.backchannel.endpoint:post_backchannel", "oauth"),
     ("/oauth/revoke", "POST"): Route("authgate.oauth.token.revocation:post_revoke", "oauth"),
     ("/oauth/introspect", "POST"): Route("authgate.oauth.token.introspection:post_introspect", "oauth"),
     # OpenID Connect Core 5.3: GET and POST.

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from authgate.approvals.errors import PollRefused
 from authgate.billing.errors import (
     IdempotencyKeyInFlight,
     IdempotencyKeyReused,
@@ -23,7 +24,7 @@ from authgate.billing.errors import (
     InvoiceNotFound,
 )
 from authgate.clients.errors import MetadataRefused
-from authgate.errors import ApiError, FieldError
+from authgate.errors import ApiError, Code, FieldError
 from authgate.errors.challenges import StepUp, bearer
 from authgate.errors.model import retry_after
 from authgate.single_use.errors import (
@@ -136,6 +137,21 @@ def _strong_authentication(exc: StrongAuthenticationRequired) -> ApiError:
         step_up=StepUp(exc.acr_values, exc.max_age))})
 
 
+# CIBA Core 11: each answer to a poll that gets no tokens; all are 400 (RFC 6749 5.2).
+POLL_ANSWERS: dict[str, tuple[Code, str]] = {
+    "unknown": ("invalid_grant", "The auth_req_id is unknown, was issued to another client or was already redeemed."),
+    "pending": ("authorization_pending", "The user has not yet approved the request; poll again after the interval."),
+    "slow_down": ("slow_down", "Polled sooner than the interval; the interval is now 5 seconds longer."),
+    "expired": ("expired_token", "The request expired before it was approved; start a new one."),
+    "denied": ("access_denied", "The user denied the request."),
+}
+
+
+def _poll_refused(exc: PollRefused) -> ApiError:
+    code, detail = POLL_ANSWERS[exc.reason]
+    return ApiError(code, detail, status=400, internal=f"auth_req_id {exc.reason}")
+
+
 def _reset_link_invalid(_exc: ResetLinkInvalid) -> ApiError:
     return ApiError("password_reset_link_invalid", "This link to choose a new password is unknown, has expired "
                     "(links work for 15 minutes) or was already used. Ask for a new one from the sign-in page.")
@@ -160,6 +176,7 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     MetadataRefused: _metadata_refused,
     StrongAuthenticationRequired: _strong_authentication,
     ResetLinkInvalid: _reset_link_invalid,
+    PollRefused: _poll_refused,
 }
 
 

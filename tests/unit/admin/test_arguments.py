@@ -73,17 +73,22 @@ def test_https_loopback_http_and_private_use_schemes_are_accepted(uri: str) -> N
     ([], "confidential", [], "give at least one --grant"),
     (["authorization_code"], "confidential", [], "the authorization_code grant needs at least one --redirect-uri"),
     (["client_credentials"], "confidential", ["https://a.example/cb"], "--redirect-uri is only used by"),
-    (["refresh_token"], "confidential", [], "the refresh_token grant needs authorization_code or password"),
+    (["refresh_token"], "confidential", [], "the refresh_token grant needs authorization_code, password or ciba"),
     (["client_credentials"], "public", [], "a public client cannot use client_credentials"),
     (["urn:ietf:params:oauth:grant-type:jwt-bearer"], "public", [], "a public client cannot present ID-JAGs"),
     (["urn:ietf:params:oauth:grant-type:device_code"], "public", [], "the device_code grant is not served"),
-    (["urn:openid:params:grant-type:ciba"], "confidential", [], "the ciba grant is not served"),
+    (["urn:openid:params:grant-type:ciba"], "public", [], "a public client cannot use ciba"),
     (["urn:ietf:params:oauth:grant-type:token-exchange"], "confidential", [],
      "token-exchange is not a client's grant: a registered resource's own credentials exchange tokens"),
 ])
 def test_grants(grants: list[str], kind: str, uris: list[str], message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
         arguments.client_grants(grants, kind, uris)
+
+
+def test_a_confidential_client_may_use_ciba_with_refresh_tokens() -> None:
+    """OpenID Connect CIBA Core 7.1: confidential clients; the approval's tokens may include a refresh token."""
+    arguments.client_grants(["urn:openid:params:grant-type:ciba", "refresh_token"], "confidential", [])
 
 
 @pytest.mark.parametrize(("given", "stored"), [

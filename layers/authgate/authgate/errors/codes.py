@@ -97,4 +97,9 @@ Code = Literal[
     "id_jag_resource_invalid",
     "id_jag_user_unknown",
     "password_reset_link_invalid",
+    "authorization_pending",
+    "slow_down",
+    "expired_token",
+    "invalid_binding_message",
+    "login_hint_token_not_supported",
 ]

@@ -27,6 +27,8 @@ OAuthCode = Literal[
     # OpenID Connect Core 3.1.2.6 and 5.5.1.1 (the authorization endpoint).
     "login_required", "consent_required", "interaction_required", "account_selection_required",
     "unmet_authentication_requirements", "request_not_supported", "registration_not_supported",
+    # OpenID Connect CIBA Core 11 (polling) and 13 (the backchannel authentication endpoint).
+    "authorization_pending", "slow_down", "expired_token", "invalid_binding_message",
 ]
 
 

@@ -32,6 +32,8 @@ TOKEN_ENDPOINT_CODES = frozenset({
     "server_error", "temporarily_unavailable",
     # RFC 9449 5.0 and 8 (DPoP), RFC 8707 2 (resource indicators).
     "invalid_dpop_proof", "use_dpop_nonce", "invalid_target",
+    # OpenID Connect CIBA Core 11 (the poll's answers) and 13 (the backchannel authentication endpoint).
+    "access_denied", "authorization_pending", "slow_down", "expired_token", "invalid_binding_message",
 })
 # RFC 6749 4.1.2.1 codes for the authorization endpoint's redirect.
 AUTHORIZE_CODES = frozenset({

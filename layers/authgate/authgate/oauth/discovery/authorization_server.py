@@ -41,12 +41,14 @@ TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 # Authorization), announced by its grant profile.
 JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 GRANT_PROFILES = ["urn:ietf:params:oauth:grant-profile:id-jag"]
+# OpenID Connect CIBA Core 4, 10.1: the grant a backchannel request's poll uses (docs/ciba.md).
+CIBA = "urn:openid:params:grant-type:ciba"
 
 
 def grant_types() -> list[str]:
     grants = ["authorization_code", "refresh_token", "client_credentials"]
     # RFC 8693 2.1: token exchange, for registered resources' own credentials (docs/delegation.md).
-    return grants + (["password"] if get_settings().password_grant else []) + [TOKEN_EXCHANGE, JWT_BEARER]
+    return grants + (["password"] if get_settings().password_grant else []) + [TOKEN_EXCHANGE, JWT_BEARER, CIBA]
 
 
 def metadata(issuer: str) -> dict[str, Any]:
@@ -81,6 +83,10 @@ def _metadata(issuer: str) -> dict[str, Any]:
         # RFC 9126 5: where to push, and whether every client must.
         "pushed_authorization_request_endpoint": f"{issuer}/oauth/par",
         "require_pushed_authorization_requests": get_settings().require_par,
+        # OpenID Connect CIBA Core 4: poll mode only, no user_code, no signed requests.
+        "backchannel_authentication_endpoint": f"{issuer}/oauth/backchannel",
+        "backchannel_token_delivery_modes_supported": ["poll"],
+        "backchannel_user_code_parameter_supported": False,
         "request_parameter_supported": False,
         # OpenID Connect Discovery 3: a request_uri is only ever a pushed request's (RFC 9126), never a
         # request object by reference (OIDC Core 6.2).

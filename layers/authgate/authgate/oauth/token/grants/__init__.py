@@ -24,6 +24,7 @@ GRANTS: dict[str, tuple[str, str]] = {
     "password": ("password", "PasswordGrant"),
     "urn:ietf:params:oauth:grant-type:token-exchange": ("token_exchange", "TokenExchangeGrant"),
     "urn:ietf:params:oauth:grant-type:jwt-bearer": ("jwt_bearer", "JwtBearerGrant"),
+    "urn:openid:params:grant-type:ciba": ("ciba", "CibaGrant"),
 }
 
 
