@@ -8,7 +8,7 @@ from authgate.oauth.token import introspection, revocation
 from authgate.oauth.token.grants import (authorization_code, ciba, client_credentials, jwt_bearer, password,
                                         refresh_token, token_exchange)
 from authgate.approvals import backchannel_request
-from authgate.oauth.backchannel import endpoint as backchannel
+from authgate.oauth.backchannel import approval_page, endpoint as backchannel
 from authgate.single_use import codes, refresh_tokens
 from authgate_cli.local import context, listeners
 
@@ -24,6 +24,8 @@ token_exchange.TokenExchangeGrant
 jwt_bearer.JwtBearerGrant
 ciba.CibaGrant
 backchannel.post_backchannel
+approval_page.get_approve
+approval_page.post_approve
 introspection.post_introspect
 par.post_par
 revocation.post_revoke

@@ -4,9 +4,19 @@ its approval as the approval page writes it (stores.backchannel_requests)."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
+from authgate_cli.local.events import HttpRequest, build_event
 from tests.demo import SECRETS
-from tests.functional.token_support import TokenClient, allow_grant, basic, body_of, headers_of
+from tests.functional.authorize_support import Browser, Page
+from tests.functional.token_support import (
+    OK_HEADERS,
+    TokenClient,
+    allow_grant,
+    basic,
+    body_of,
+    headers_of,
+)
 
 CIBA = "urn:openid:params:grant-type:ciba"
 CLIENT = "demo-web"
@@ -50,3 +60,53 @@ def decide(auth_req_id: str, *, approved: bool = True, user_id: str = BOB_ID, au
 
     signed_in = Authentication(user_id, auth_time or clock.seconds(), "mfa", ("pwd", "otp", "mfa"))
     return BackchannelRequestStore().decide(key_of(auth_req_id), "bob", signed_in, approved=approved)
+
+
+BOB_TOTP = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"  # the demo seed's bob (RFC 6238's published test key)
+
+
+class ApprovalBrowser(Browser):
+    """The Browser of the authorize function on /oauth/approve: the approval link's page and its form."""
+
+    def open(self, url: str) -> dict[str, Any]:
+        query = url.split("?", 1)[1] if "?" in url else ""
+        request = HttpRequest("GET", "/oauth/approve", query, self._headers())
+        result = self.invoke("authorize", build_event(request, resource="/oauth/approve", path_params=None))
+        self.keep_cookies(result)
+        return result
+
+    def decide(self, page: Page, decision: str = "approve", **fields: str) -> dict[str, Any]:
+        sent = [*page.hidden().items(), *fields.items(), ("decision", decision)]
+        request = HttpRequest("POST", "/oauth/approve", "",
+                              self._headers([("Content-Type", "application/x-www-form-urlencoded")]),
+                              urlencode(sent).encode())
+        return self.invoke("authorize", build_event(request, resource="/oauth/approve", path_params=None))
+
+
+def webhook_of(tenant_id: str, url: str) -> None:
+    """What `authgate tenants update TENANT --approval-webhook URL` writes."""
+    from authgate import caches
+    from authgate.stores.tenants import TenantStore
+
+    store = TenantStore()
+    tenant = store.get(tenant_id)
+    assert tenant is not None
+    store.replace(tenant._replace(approval_webhook=url))
+    caches.reset()
+
+
+def one_time_code(at: int) -> str:
+    import pyotp
+
+    return str(pyotp.TOTP(BOB_TOTP).at(at))
+
+
+def assert_tokens(result: dict[str, Any], scope: str = "openid charges:read") -> dict[str, Any]:
+    """A whole 200 token response of an approved request (CIBA 10.2): access, ID and refresh tokens."""
+    sent = headers_of(result)
+    assert sent.pop("x-request-id")
+    body = body_of(result)
+    assert (result["statusCode"], sent, sorted(body)) == (
+        200, OK_HEADERS, ["access_token", "expires_in", "id_token", "refresh_token", "scope", "token_type"])
+    assert (body["token_type"], body["expires_in"], body["scope"]) == ("Bearer", 900, scope)
+    return body

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -16,13 +15,13 @@ from tests.functional.ciba_support import (
     CIBA,
     CLIENT,
     allow_ciba,
+    assert_tokens,
     decide,
     poll,
     start,
     started,
 )
 from tests.functional.token_support import (
-    OK_HEADERS,
     TokenClient,
     assert_error,
     assert_invalid_client,
@@ -30,7 +29,6 @@ from tests.functional.token_support import (
     body_of,
     claims_of,
     dynamodb_calls,
-    headers_of,
 )
 
 
@@ -38,16 +36,6 @@ from tests.functional.token_support import (
 def ciba(clock: ManualClock, tokens: TokenClient) -> TokenClient:
     allow_ciba()
     return tokens
-
-
-def assert_tokens(result: dict[str, Any], scope: str = "openid charges:read") -> dict[str, Any]:
-    sent = headers_of(result)
-    assert sent.pop("x-request-id")
-    body = body_of(result)
-    assert (result["statusCode"], sent, sorted(body)) == (
-        200, OK_HEADERS, ["access_token", "expires_in", "id_token", "refresh_token", "scope", "token_type"])
-    assert (body["token_type"], body["expires_in"], body["scope"]) == ("Bearer", 900, scope)
-    return body
 
 
 def test_an_approved_request_gets_tokens_at_mfa_once(ciba: TokenClient, clock: ManualClock) -> None:

@@ -259,6 +259,25 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "codes": ("invalid_request", "not_found", "password_reset_link_invalid", "service_unavailable"),
         "responses": {"200": _PAGE},
     },
+    ("/oauth/approve", "GET"): {
+        "summary": "A backchannel request's approval link (OpenID Connect CIBA): the request in plain words and "
+                   "the sign-in at mfa (the link is not spent here)",
+        "surface": "authorize",
+        "parameters": [{"name": "token", "in": "query", "required": True, "schema": _STR,
+                        "description": "The approval link's single-use token."}],
+        "codes": ("approval_link_invalid", "approval_wrong_user", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/approve", "POST"): {
+        "summary": "Sign in at mfa and approve or deny a backchannel request; spends the link",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            "token": _STR, "nonce": _STR, "csrf": _STR, "username": _STR, "password": _STR, "code": _STR,
+            "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
+        "codes": ("invalid_request", "approval_link_invalid", "approval_wrong_user", "rate_limited",
+                  "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
     ("/oauth/account", "GET"): {
         "summary": "The account page: sign in on it, then change your own password",
         "surface": "authorize",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from authgate.approvals.errors import PollRefused
+from authgate.approvals.errors import LinkInvalid, PollRefused
 from authgate.billing.errors import (
     IdempotencyKeyInFlight,
     IdempotencyKeyReused,
@@ -152,6 +152,11 @@ def _poll_refused(exc: PollRefused) -> ApiError:
     return ApiError(code, detail, status=400, internal=f"auth_req_id {exc.reason}")
 
 
+def _approval_link_invalid(_exc: LinkInvalid) -> ApiError:
+    return ApiError("approval_link_invalid", "This approval link is unknown, has expired, was already used, or its "
+                    "request was already decided. Each link works once, until the request expires.")
+
+
 def _reset_link_invalid(_exc: ResetLinkInvalid) -> ApiError:
     return ApiError("password_reset_link_invalid", "This link to choose a new password is unknown, has expired "
                     "(links work for 15 minutes) or was already used. Ask for a new one from the sign-in page.")
@@ -177,6 +182,7 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     StrongAuthenticationRequired: _strong_authentication,
     ResetLinkInvalid: _reset_link_invalid,
     PollRefused: _poll_refused,
+    LinkInvalid: _approval_link_invalid,
 }
 
 

@@ -26,6 +26,8 @@ from authgate.records import Field
 # CIBA Core 10.1: the grant type of the token request that polls.
 GRANT_TYPE = "urn:openid:params:grant-type:ciba"
 KEY_PREFIX = "ciba#"
+# The approval link's item: `ciba-link#` + SHA-256 of the link's secret, naming the request's key.
+LINK_PREFIX = "ciba-link#"
 # RFC 8628 3.5 (which CIBA 11 slow_down follows): each slow_down adds 5 s to the interval.
 SLOW_DOWN_STEP = 5
 
@@ -88,6 +90,11 @@ FIELDS = (
 def key_of(auth_req_id: str) -> str:
     """The stored key of an auth_req_id: never the identifier itself."""
     return KEY_PREFIX + hashlib.sha256(auth_req_id.encode("utf-8")).hexdigest()
+
+
+def link_key_of(link: str) -> str:
+    """The stored key of an approval link's secret: never the secret itself."""
+    return LINK_PREFIX + hashlib.sha256(link.encode("utf-8")).hexdigest()
 
 
 def to_item(request: BackchannelRequest) -> records.Item:

@@ -38,3 +38,7 @@ class RequestDenied(PollRefused):
     """The user denied it: access_denied (CIBA 11)."""
 
     reason = "denied"
+
+
+class LinkInvalid(Exception):
+    """An approval link unknown, used, expired, or of a request no longer pending: a page (approval_link_invalid)."""

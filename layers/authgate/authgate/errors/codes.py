@@ -102,4 +102,6 @@ Code = Literal[
     "expired_token",
     "invalid_binding_message",
     "login_hint_token_not_supported",
+    "approval_link_invalid",
+    "approval_wrong_user",
 ]

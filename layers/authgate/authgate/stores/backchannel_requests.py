@@ -24,11 +24,12 @@ from authgate.approvals.backchannel_request import (
     BackchannelRequest,
     from_item,
     key_of,
+    link_key_of,
     refusal,
     to_item,
 )
-from authgate.approvals.errors import PolledTooFast, RequestPending, RequestUnknown
-from authgate.records import n, s
+from authgate.approvals.errors import LinkInvalid, PolledTooFast, RequestPending, RequestUnknown
+from authgate.records import n, number, s, string
 from authgate.single_use.authentication import Authentication
 from authgate.stores.base import TableStore
 from authgate.stores.faults import condition_failed
@@ -42,7 +43,8 @@ class BackchannelRequestStore(TableStore):
 
     def create(self, *, client_id: str, tenant_id: str, user_id: str, username: str, scope: str,
                binding_message: str, lifetime: int, interval: int, resource: str = "") -> tuple[str, BackchannelRequest]:
-        """Store a new pending request; its auth_req_id in plain text (the only time it exists) and the record."""
+        """Store a new pending request; its auth_req_id in plain text (the only time it exists) and the record.
+        The approval link is `add_link`'s."""
         auth_req_id = secrets.token_urlsafe(32)
         now = clock.seconds()
         record = BackchannelRequest(
@@ -53,9 +55,31 @@ class BackchannelRequestStore(TableStore):
         self.upsert(to_item(record), "create", condition="attribute_not_exists(code_hash)")
         return auth_req_id, record
 
-    def get(self, auth_req_id: str) -> BackchannelRequest | None:
-        item = self.find({"code_hash": s(key_of(auth_req_id))})
-        return from_item(item) if item else None
+    def add_link(self, request: BackchannelRequest) -> str:
+        """A single-use approval link's secret for `request` (stored hashed, living as long as the request)."""
+        link = secrets.token_urlsafe(32)
+        self.upsert({"code_hash": s(link_key_of(link)), "request_key": s(request.key), "state": s(PENDING),
+                     "expires_at": n(request.expires_at)}, "add_link", condition="attribute_not_exists(code_hash)")
+        return link
+
+    def by_link(self, link: str) -> BackchannelRequest:
+        """The pending request an unused, unexpired link opens (two GetItems); LinkInvalid otherwise."""
+        now = clock.seconds()
+        item = self.find({"code_hash": s(link_key_of(link[:100]))}, "link")
+        if item is None or string(item, "state") != PENDING or number(item, "expires_at") <= now:
+            raise LinkInvalid()
+        found = self.find({"code_hash": item["request_key"]}, "by_link")
+        request = from_item(found) if found else None
+        if request is None or request.state != PENDING or request.expires_at <= now or not request.user_id:
+            raise LinkInvalid()
+        return request
+
+    def use_link(self, link: str) -> None:
+        """Spend the link: one conditional write, so of two submissions one decides; LinkInvalid for the other."""
+        if self._update_key(link_key_of(link[:100]), "use_link", "SET #state = :used",
+                            "#state = :pending AND expires_at > :now",
+                            {":used": s(REDEEMED), ":pending": s(PENDING), ":now": n(clock.seconds())}) is not None:
+            raise LinkInvalid()
 
     def poll(self, auth_req_id: str, client_id: str) -> BackchannelRequest:
         """The approved request, claimed for redemption; else raise why not (CIBA 11; approvals.errors)."""

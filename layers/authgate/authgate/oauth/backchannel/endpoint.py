@@ -7,8 +7,9 @@ tenant's switches, then the request itself (7.1): `scope` with openid, exactly o
 approval is always a sign-in at level mfa. `user_code` is not supported
 (backchannel_user_code_parameter_supported false) and ignored. The answer is 200
 `{auth_req_id, expires_in, interval}` (7.3), the same whether or not the hint names a user the
-tenant knows (login_hint: the same reads, the same write; section 13's unknown_user_id is never
-answered, docs/ciba.md).
+tenant knows (login_hint: the same reads, the same writes; section 13's unknown_user_id is never
+answered, docs/ciba.md). A known person is then told through the tenant's approval channel
+(oauth.backchannel.channel: a signed webhook, mail), with a single-use link to the approval page.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from authgate.approvals.backchannel_request import GRANT_TYPE
 from authgate.errors import ApiError
 from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
+from authgate.oauth.backchannel.asked import what_is_asked
+from authgate.oauth.backchannel.channel import notify
 from authgate.oauth.backchannel.login_hint import named_user
 from authgate.oauth.clients import tenant_policy
 from authgate.oauth.resource_indicator import granted_resource, requested_resource
@@ -64,10 +67,16 @@ def post_backchannel(request: Request) -> Response:
     binding_message = _binding_message(form)
     lifetime = _expiry(form)
     user = named_user(form, client, issuer)
-    auth_req_id, _ = BackchannelRequestStore().create(
+    store = BackchannelRequestStore()
+    auth_req_id, record = store.create(
         client_id=client.client_id, tenant_id=client.tenant_id, user_id=user.user_id, username=user.username,
         scope=format_scope(scopes), binding_message=binding_message, lifetime=lifetime, interval=INTERVAL,
         resource="" if resource.builtin else resource.resource)
+    # Written for nobody too: the same writes whoever the hint names (only a known user is told).
+    link = f"{issuer}/oauth/approve?token={store.add_link(record)}"
+    if user.user_id:
+        notify(record, link=link, client_name=client.name or client.client_id, asked=what_is_asked(record, issuer),
+               issuer=issuer, tenant=tenant, email=user.email)
     return Response.json(200, {"auth_req_id": auth_req_id, "expires_in": lifetime, "interval": INTERVAL},
                          headers=NO_STORE)
 

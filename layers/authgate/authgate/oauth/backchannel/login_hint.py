@@ -32,6 +32,8 @@ class Named(NamedTuple):
 
     user_id: str = ""
     username: str = ""
+    # Where the approval link may be mailed ("" none, or not read: an id_token_hint).
+    email: str = ""
 
 
 def named_user(form: Mapping[str, str], client: Client, issuer: str) -> Named:
@@ -71,4 +73,4 @@ def _by_id_token(token: str, client: Client, issuer: str) -> Named:
 def _usable(user: User | None) -> Named:
     if user is None or user.disabled or not user.user_id:
         return Named()
-    return Named(user.user_id, user.username)
+    return Named(user.user_id, user.username, user.email)
