@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -165,3 +166,25 @@ def test_only_confidential_clients_allowed_the_grant(ciba: TokenClient) -> None:
                  f"This client may not use the {CIBA} grant.")
     assert_invalid_client(ciba.post([("scope", "openid"), ("login_hint", "bob")], path="/oauth/backchannel",
                                     auth=basic(CLIENT, "wrong")))
+
+
+@pytest.mark.slow
+def test_concurrent_polls_of_an_approved_request_redeem_it_once(ciba: TokenClient, clock: ManualClock) -> None:
+    """CIBA 10.2 with the conditional write: of 16 simultaneous polls exactly one gets tokens."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    threads = 16
+    with ThreadPoolExecutor(threads) as pool:
+        for _ in range(3):
+            auth_req_id = started(start(ciba))
+            assert decide(auth_req_id)
+            barrier = threading.Barrier(threads)
+
+            def run(auth_req_id: str = auth_req_id, barrier: threading.Barrier = barrier) -> dict[str, Any]:
+                barrier.wait()
+                return poll(ciba, auth_req_id)
+
+            results = [f.result() for f in [pool.submit(run) for _ in range(threads)]]
+            assert Counter((r["statusCode"], body_of(r).get("error", "ok")) for r in results) == Counter(
+                {(200, "ok"): 1, (400, "invalid_grant"): threads - 1})
