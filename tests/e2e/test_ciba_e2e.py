@@ -1,7 +1,8 @@
 """Approval by the payer (OpenID Connect CIBA Core 1.0, poll mode) end to end through a real `authgate serve`:
 the operator's commands, a real HTTP webhook receiver on loopback (the local stack's loopback flag), the
 signature checked with PyJWT against the published JWKS, the approval page driven by a real HTTP client
-with bob's password and a TOTP code (pyotp), and Authlib's OAuth2Session polling with the CIBA grant.
+with bob's password and a TOTP code (pyotp), Authlib's OAuth2Session polling with the CIBA grant, and
+panva's oauth4webapi (its CIBA functions on Node, tests/e2e/js/ciba_flow.mjs) starting and polling a request.
 Whole responses: status, headers, body."""
 
 from __future__ import annotations
@@ -9,9 +10,12 @@ from __future__ import annotations
 import base64
 import json
 import re
+import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,11 +26,27 @@ from tests.e2e.conftest import LocalStack, running_stack
 
 pytestmark = [pytest.mark.e2e]
 
+JS = Path(__file__).with_name("js")
 CIBA = "urn:openid:params:grant-type:ciba"
 AUTH = ("demo-web", "demo-web-secret")
 BOB_TOTP = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"  # the demo seed's bob (RFC 6238's published test key)
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 _HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
+
+
+_LAST_STEP = [0]
+
+
+def one_time_code() -> str:
+    """A TOTP code of bob's never given before: each step is accepted once (RFC 6238 5.2), and authgate
+    accepts the next step too, so a second approval in the same 30 s uses it."""
+    import pyotp
+
+    step = max(int(time.time()) // 30, _LAST_STEP[0] + 1)
+    while step > int(time.time()) // 30 + 1:
+        time.sleep(1)
+    _LAST_STEP[0] = step
+    return str(pyotp.TOTP(BOB_TOTP).at(step * 30))
 
 
 class Receiver:
@@ -107,7 +127,6 @@ def verified(stack: LocalStack, headers: dict[str, str], body: bytes) -> dict[st
 
 
 def test_bob_approves_on_the_page_and_authlib_polls_the_tokens(stack: LocalStack, receiver: Receiver) -> None:
-    import pyotp
     from authlib.integrations.requests_client import OAuth2Session
 
     receiver.received.clear()
@@ -125,7 +144,7 @@ def test_bob_approves_on_the_page_and_authlib_polls_the_tokens(stack: LocalStack
     assert "Order 1042" in page.text and "Demo web app" in page.text
     form = dict(_HIDDEN.findall(page.text))
     done = browser.post(f"{stack.base_url}/oauth/approve", data={
-        **form, "password": "bob-password", "code": pyotp.TOTP(BOB_TOTP).now(), "decision": "approve"}, timeout=10)
+        **form, "password": "bob-password", "code": one_time_code(), "decision": "approve"}, timeout=10)
     assert (done.status_code, "Approved." in done.text) == (200, True)
 
     client = OAuth2Session(*AUTH, token_endpoint_auth_method="client_secret_basic")
@@ -164,3 +183,34 @@ def test_a_webhook_on_a_private_address_is_refused(stack: LocalStack) -> None:
         f"target: local stack {stack.base_url} (stage local)",
         "authgate tenants: --approval-webhook 'https://10.1.2.3/hook' is refused: 10.1.2.3 -> 10.1.2.3 (private)"])
 
+
+
+def oauth4webapi(stack: LocalStack, **env: str) -> dict[str, Any]:
+    """tests/e2e/js/ciba_flow.mjs (panva's oauth4webapi on Node) against the stack; its one JSON line."""
+    if not (JS / "node_modules" / "oauth4webapi").is_dir():
+        pytest.fail("oauth4webapi is not installed: run `npm ci --prefix tests/e2e/js` (make test does)")
+    run = subprocess.run(["node", str(JS / "ciba_flow.mjs")], capture_output=True, text=True, timeout=60,
+                         env={"ISSUER": stack.base_url, "PATH": "/usr/bin:/bin:/usr/local/bin", **env}, check=False)
+    assert run.returncode == 0, run.stderr
+    result: dict[str, Any] = json.loads(run.stdout)
+    return result
+
+
+def test_oauth4webapi_starts_and_polls_a_request_bob_approves(stack: LocalStack, receiver: Receiver) -> None:
+    receiver.received.clear()
+    started_ = oauth4webapi(stack, MODE="start")
+    assert (started_["endpoint"], started_["modes"], started_["expires_in"], started_["interval"]) == (
+        f"{stack.base_url}/oauth/backchannel", ["poll"], 300, 5), started_
+    pending = oauth4webapi(stack, MODE="poll", AUTH_REQ_ID=started_["auth_req_id"])
+    assert (pending["error"], pending["cause"]) == ("OAUTH_RESPONSE_BODY_ERROR", "authorization_pending"), pending
+    [(headers, body)] = receiver.received
+    payload = verified(stack, headers, body)
+    browser = requests.Session()
+    form = dict(_HIDDEN.findall(browser.get(payload["approval_url"], timeout=10).text))
+    done = browser.post(f"{stack.base_url}/oauth/approve", data={
+        **form, "password": "bob-password", "code": one_time_code(), "decision": "approve"}, timeout=10)
+    assert done.status_code == 200 and "Approved." in done.text
+    time.sleep(5)  # the interval
+    assert oauth4webapi(stack, MODE="poll", AUTH_REQ_ID=started_["auth_req_id"]) == {
+        "token_type": "bearer", "scope": "openid charges:read", "has_refresh": True,
+        "sub": "usr_demobob000000000000000", "acr": "mfa", "amr": ["pwd", "otp", "mfa"]}
