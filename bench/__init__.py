@@ -18,4 +18,5 @@ REGISTERED: dict[str, str] = {
     "client_metadata": "bench.client_metadata",
     "delegation": "bench.delegation",
     "openid_connect": "bench.openid_connect",
+    "ciba": "bench.ciba",
 }

@@ -158,16 +158,20 @@ def goal(figures: dict[str, dict[str, Any]]) -> str:
             f"{'met' if met else 'NOT met'}")
 
 
-def lines(figures: dict[str, dict[str, Any]]) -> list[str]:
-    """The report's table (docs/performance.md)."""
-    out = [("OpenID Connect (warm, moto; docs/oidc.md): a code exchange with and without the ID token, UserInfo, "
-            "and a silent re-authentication (a session cookie and remembered consent: a code, no page, no "
-            "password hash):"), "",
-           "| request | DynamoDB calls | p50 (moto) | CPU p50 |", "|---|---|---|---|"]
+def table(intro: str, figures: dict[str, dict[str, Any]]) -> list[str]:
+    """A report table of requests: DynamoDB calls, p50 and CPU p50 (docs/performance.md)."""
+    out = [intro, "", "| request | DynamoDB calls | p50 (moto) | CPU p50 |", "|---|---|---|---|"]
     for name, f in figures.items():
         ops = ", ".join(f"{k} x{v}" for k, v in f["dynamodb_operations"].items())
         out.append(f"| {name} | {f['dynamodb_calls']} ({ops}) | {f['p50_ms']:.1f} ms | {f['cpu_p50_ms']:.2f} ms |")
-    return [*out, "", goal(figures)]
+    return out
+
+
+def lines(figures: dict[str, dict[str, Any]]) -> list[str]:
+    """The report's table (docs/performance.md), then the goal's line."""
+    return [*table("OpenID Connect (warm, moto; docs/oidc.md): a code exchange with and without the ID token, "
+                   "UserInfo, a sign-in through the form, and a silent re-authentication (a session cookie and "
+                   "remembered consent: a code, no page, no password hash):", figures), "", goal(figures)]
 
 
 def main() -> int:

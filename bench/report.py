@@ -117,6 +117,12 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                                                                           "sign-in (password form)"))
             rows.append({"what": "DynamoDB calls, silent re-authentication / a sign-in", "figure": silent,
                          "target": f"<= {sign_in}", "holds": silent <= sign_in})
+    ciba = results.get("ciba")
+    if ciba:
+        # Issue 31: a poll while pending costs one call beside the client's own read (docs/ciba.md).
+        poll = ciba["CIBA poll, pending"]["dynamodb_calls"] - 1
+        rows.append({"what": "DynamoDB calls of a CIBA poll beside client authentication", "figure": poll,
+                     "target": "<= 1", "holds": poll <= 1})
     for alg, g in results["guard"].items():
         rows.append({"what": f"guard / bare jwt.decode ({alg})", "figure": round(g["ratio"], 2),
                      "target": f"<= {GUARD_TARGET}x", "holds": g["holds"]})
@@ -144,6 +150,7 @@ def versus_reference(results: dict[str, Any]) -> dict[str, dict[str, float]]:
 
 def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> dict[str, Any]:
     from bench import (
+        ciba,
         client_metadata,
         cold,
         delegation,
@@ -166,6 +173,7 @@ def run(*, rounds: int, iterations: int, guard_iterations: int, quick: bool) -> 
         results["client_metadata"] = client_metadata.measure(min(iterations, 60))
         results["delegation"] = delegation.measure(min(iterations, 60))
         results["openid_connect"] = openid_connect.measure(min(iterations, 60))
+        results["ciba"] = ciba.measure(min(iterations, 60))
         results["sign_in"] = sign_in.measure(3 if quick else sign_in.RUNS)
         results["second_factors"] = second_factors.measure(5 if quick else second_factors.RUNS)
         results["second_factor_step"] = second_factors.step(5 if quick else second_factors.RUNS)
@@ -287,6 +295,10 @@ def render(r: dict[str, Any]) -> str:
         from bench import openid_connect
 
         lines += ["", *openid_connect.lines(r["openid_connect"])]
+    if "ciba" in r:
+        from bench import ciba
+
+        lines += ["", *ciba.lines(r["ciba"])]
     if "delegation" in r:
         lines += _token_requests(("The ID-JAG grant, its IdP's keys cached or fetched from its JWKS URI, and a "
                                   "token exchange (warm, moto; docs/delegation.md):"), r["delegation"])

@@ -63,6 +63,8 @@ class DocumentServer:
         self.requests: list[tuple[str, str]] = []
         # POSTs received: (path, Content-Type, body), for receivers of outbound calls (back-channel logout).
         self.posts: list[tuple[str, str, bytes]] = []
+        # The headers of each POST, in the same order (a signed webhook's signature header).
+        self.post_headers: list[dict[str, str]] = []
         # Answers for POSTs to a path, one per request in order (the last repeats); default 200.
         self.post_answers: dict[str, list[Route]] = {}
 
@@ -93,6 +95,7 @@ def _handler(owner: list[DocumentServer]) -> type[BaseHTTPRequestHandler]:
             server = owner[0]
             length = int(self.headers.get("Content-Length") or 0)
             server.posts.append((self.path, self.headers.get("Content-Type", ""), self.rfile.read(min(length, 65536))))
+            server.post_headers.append(dict(self.headers.items()))
             answers = server.post_answers.get(self.path) or [Route(b"", 200, {})]
             self._answer(answers.pop(0) if len(answers) > 1 else answers[0])
 

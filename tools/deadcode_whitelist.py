@@ -5,8 +5,10 @@ from authgate import aws, settings
 from authgate.oauth.authorization import par
 from authgate.oauth.clients.registration import endpoint as registration, management
 from authgate.oauth.token import introspection, revocation
-from authgate.oauth.token.grants import (authorization_code, client_credentials, jwt_bearer, password, refresh_token,
-                                        token_exchange)
+from authgate.oauth.token.grants import (authorization_code, ciba, client_credentials, jwt_bearer, password,
+                                        refresh_token, token_exchange)
+from authgate.approvals import backchannel_request
+from authgate.oauth.backchannel import approval_page, endpoint as backchannel
 from authgate.single_use import codes, refresh_tokens
 from authgate_cli.local import context, listeners
 
@@ -21,6 +23,10 @@ refresh_token.RefreshTokenGrant
 token_exchange.TokenExchangeGrant
 jwt_bearer.JwtBearerGrant
 device_code.DeviceCodeGrant
+ciba.CibaGrant
+backchannel.post_backchannel
+approval_page.get_approve
+approval_page.post_approve
 introspection.post_introspect
 par.post_par
 revocation.post_revoke
@@ -42,6 +48,8 @@ verification.post_device
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to
+backchannel_request.next_poll_at  # read by the poll's condition expression
+backchannel_request.authorization_details  # RFC 9396: carried once requests may name them
 model.User.updated_at
 # Table names read by field name (stores.base.TableStore.table_setting).
 settings.Tables.revocations

@@ -23,6 +23,9 @@ handler = App("authorize", {
     ("/oauth/forgot-password", "POST"): Route(f"{_PASSWORDS}:post_forgot", "authorize"),
     ("/oauth/reset-password", "GET"): Route(f"{_PASSWORDS}:get_reset", "authorize"),
     ("/oauth/reset-password", "POST"): Route(f"{_PASSWORDS}:post_reset", "authorize"),
+    # OpenID Connect CIBA (docs/ciba.md): the page a backchannel request's approval link opens.
+    ("/oauth/approve", "GET"): Route("authgate.oauth.backchannel.approval_page:get_approve", "authorize"),
+    ("/oauth/approve", "POST"): Route("authgate.oauth.backchannel.approval_page:post_approve", "authorize"),
     ("/oauth/account", "GET"): Route(f"{_ACCOUNT}:get_account", "authorize"),
     ("/oauth/account", "POST"): Route(f"{_ACCOUNT}:post_account", "authorize"),
     # RFC 8628 3.3: the device authorization grant's verification page.

@@ -1,5 +1,5 @@
 """Lambda handler: the token function — POST /oauth/token, /oauth/par, /oauth/device_authorization,
-/oauth/revoke, /oauth/introspect;
+/oauth/backchannel, /oauth/revoke, /oauth/introspect;
 GET and POST /oauth/userinfo.
 
 Token, revocation and userinfo answer CORS for browser-based public clients (authgate.http.cors);
@@ -22,6 +22,8 @@ handler = App("token", {
     # RFC 8628 3.1: the device authorization endpoint.
     ("/oauth/device_authorization", "POST"): Route("authgate.oauth.device.authorization:post_device_authorization",
                                                    "oauth"),
+    # OpenID Connect CIBA Core 7: the backchannel authentication endpoint (poll mode).
+    ("/oauth/backchannel", "POST"): Route("authgate.oauth.backchannel.endpoint:post_backchannel", "oauth"),
     ("/oauth/revoke", "POST"): Route("authgate.oauth.token.revocation:post_revoke", "oauth"),
     ("/oauth/introspect", "POST"): Route("authgate.oauth.token.introspection:post_introspect", "oauth"),
     # OpenID Connect Core 5.3: GET and POST.

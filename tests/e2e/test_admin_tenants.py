@@ -33,7 +33,8 @@ def test_a_new_tenant_gets_its_first_client_and_charge(local_stack: LocalStack) 
                                           "forbidden_scopes": [], "approved_clients": [],
                                           "client_metadata_hosts": [], "registered_clients": False,
                                           "registered_clients_cap": 100, "login_domains": [], "sca_threshold": None,
-                                          "sca_max_age": 300, "require_mfa": False}
+                                          "sca_max_age": 300, "require_mfa": False,
+                                          "approval_webhook": None}
     shown = admin(local_stack, "tenants", "show", "e2e-globex")
     assert shown.returncode == 0 and shown.stdout.splitlines()[:3] == [
         "tenant_id:              e2e-globex", "name:                   Globex", "currencies:             gbp"]
@@ -116,7 +117,8 @@ def test_update_changes_each_setting_and_the_authorization_endpoint_obeys(local_
         "tenant_id": "e2e-initech", "name": "Initech", "currencies": ["eur", "usd"],
         "forbidden_scopes": ["charges:refund"], "approved_clients": ["e2e-initech-web"],
         "client_metadata_hosts": [".initech.example"], "registered_clients": False, "registered_clients_cap": 3,
-        "login_domains": [], "sca_threshold": 5000, "sca_max_age": 120, "require_mfa": False}
+        "login_domains": [], "sca_threshold": 5000, "sca_max_age": 120, "require_mfa": False,
+        "approval_webhook": None}
     assert admin(local_stack, "tenants", "show", "e2e-initech").stdout.splitlines() == [
         "tenant_id:              e2e-initech",
         "name:                   Initech",
@@ -130,6 +132,7 @@ def test_update_changes_each_setting_and_the_authorization_endpoint_obeys(local_
         "sca_threshold:          5000",
         "sca_max_age:            120",
         "require_mfa:            no",
+        "approval_webhook:       -",
     ]
     refused = authorize(local_stack.base_url, client_id, "e2e-initech")
     assert (refused.status_code, refused.headers["Content-Type"], "Location" in refused.headers) == (

@@ -75,6 +75,9 @@ PAGE_OAUTH_ERRORS = {
     "client_metadata_client_id_mismatch": "invalid_client",
     "client_metadata_not_allowed": "invalid_client",
     "registered_client_not_allowed": "invalid_client",
+    # The approval page of a backchannel request (docs/ciba.md).
+    "approval_link_invalid": "invalid_request",
+    "approval_wrong_user": "invalid_request",
 }
 
 

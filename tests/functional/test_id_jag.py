@@ -15,6 +15,7 @@ from tests.functional.resource_support import MCP, register
 from tests.functional.token_support import (
     OK_HEADERS,
     TokenClient,
+    allow_grant,
     assert_error,
     basic,
     body_of,
@@ -28,14 +29,9 @@ IDP = "https://acme.idp.example"
 CLIENT = "demo-service"
 
 
-def allow_grant(client_id: str = CLIENT) -> None:
+def allow_jwt_bearer(client_id: str = CLIENT) -> None:
     """What `authgate clients update CLIENT --grant jwt-bearer` writes."""
-    from authgate.stores.clients import ClientStore
-
-    store = ClientStore()
-    client = store.get(client_id)
-    assert client is not None
-    store.replace(client._replace(grant_types=(*client.grant_types, JWT_BEARER)))
+    allow_grant(client_id, JWT_BEARER)
 
 
 def trust(idp: TestIdp, tenant: str = "demo", **settings: Any) -> None:
@@ -50,7 +46,7 @@ def trust(idp: TestIdp, tenant: str = "demo", **settings: Any) -> None:
 @pytest.fixture
 def idp(tokens: TokenClient) -> TestIdp:
     register(MCP, ("mcp:read", "mcp:write"), granted_to=())
-    allow_grant()
+    allow_jwt_bearer()
     trusted = TestIdp(IDP)
     trust(trusted)
     return trusted
@@ -182,7 +178,7 @@ def test_create_users_makes_the_unknown_person_a_user(tokens: TokenClient) -> No
     from authgate.stores.users import UserStore
 
     register(MCP, ("mcp:read",), granted_to=())
-    allow_grant()
+    allow_jwt_bearer()
     idp = TestIdp(IDP)
     trust(idp, create_users=True)
     claims = assert_token(present(tokens, jag(idp, subject="carol", scope="mcp:read")), "mcp:read")
@@ -193,7 +189,7 @@ def test_create_users_makes_the_unknown_person_a_user(tokens: TokenClient) -> No
 
 def test_email_matching_finds_the_user_by_the_email_claim(tokens: TokenClient) -> None:
     register(MCP, ("mcp:read",), granted_to=())
-    allow_grant()
+    allow_jwt_bearer()
     idp = TestIdp(IDP)
     trust(idp, user_match="email")
     from authgate.stores.users import UserStore
@@ -219,7 +215,7 @@ def test_keys_are_fetched_from_the_jwks_uri(tokens: TokenClient, server: Documen
     """The cold path: the IdP's JWKS URI fetched under the metadata-document fetcher's rules, then cached."""
     trust_documents(server, monkeypatch)
     register(MCP, ("mcp:read",), granted_to=())
-    allow_grant()
+    allow_jwt_bearer()
     idp = TestIdp(IDP)
     server.routes["/keys"] = Route(idp.jwks_json(), headers={"Content-Type": "application/jwk-set+json"})
     from authgate.identity_providers.model import IdentityProvider
@@ -233,7 +229,7 @@ def test_keys_are_fetched_from_the_jwks_uri(tokens: TokenClient, server: Documen
 
 def test_keys_that_cannot_be_fetched_refuse_the_assertion(tokens: TokenClient) -> None:
     register(MCP, ("mcp:read",), granted_to=())
-    allow_grant()
+    allow_jwt_bearer()
     idp = TestIdp(IDP)
     from authgate.identity_providers.model import IdentityProvider
     from authgate.stores.identity_providers import IdentityProviderStore

@@ -13,23 +13,21 @@ from typing import Any
 import pytest
 
 from tests.demo import ISSUER, SECRETS
-from tests.functional.token_support import TokenClient, basic, body_of, grant, new_code
+from tests.functional.token_support import (
+    TokenClient,
+    basic,
+    body_of,
+    dynamodb_calls,
+    grant,
+    new_code,
+)
 
 
 @pytest.fixture
 def calls(tokens: TokenClient) -> Iterator[Counter[str]]:
-    from authgate.aws import dynamodb
-
     tokens.client_credentials()  # warm: signing key cached as in a warm Lambda
-    seen: Counter[str] = Counter()
-
-    def count(model: Any, **_: Any) -> None:
-        seen[model.name] += 1
-
-    client = dynamodb()
-    client.meta.events.register("before-call.dynamodb", count)
-    yield seen
-    client.meta.events.unregister("before-call.dynamodb", count)
+    with dynamodb_calls() as seen:
+        yield seen
 
 
 def test_client_credentials_costs_one_call_when_warm(tokens: TokenClient, calls: Counter[str]) -> None:

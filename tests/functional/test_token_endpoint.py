@@ -234,7 +234,7 @@ def test_grant_not_allowed_for_client_is_unauthorized_client(tokens: TokenClient
 
 # --------------------------------------------------------------------------- unsupported_grant_type
 
-@pytest.mark.parametrize("grant_type", ["password", "urn:openid:params:grant-type:ciba", "implicit", "x"])
+@pytest.mark.parametrize("grant_type", ["password", "urn:ietf:params:oauth:grant-type:saml2-bearer", "implicit", "x"])
 def test_unsupported_grant_types(tokens: TokenClient, grant_type: str) -> None:
     result = tokens.post({"grant_type": grant_type, "username": "alice", "password": "alice-password"},
                          auth=basic("demo-web", "demo-web-secret"))

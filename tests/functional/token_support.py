@@ -5,7 +5,9 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import quote_plus, urlencode
 
@@ -159,6 +161,34 @@ def new_code(*, client_id: str = "demo-web", redirect_uri: str | None = WEB_REDI
     return CodeStore().create(client_id=client_id, tenant_id="demo", redirect_uri=redirect_uri,
                               code_challenge=challenge, code_challenge_method="S256" if challenge else "",
                               scope=scope, subject="alice", ttl=ttl, redirect_uri_sent=redirect_uri_sent)
+
+
+def allow_grant(client_id: str, grant_type: str) -> None:
+    """What `authgate clients update CLIENT --grant GRANT` writes (the client's other grants kept)."""
+    from authgate.stores.clients import ClientStore
+
+    store = ClientStore()
+    client = store.get(client_id)
+    assert client is not None
+    store.replace(client._replace(grant_types=(*client.grant_types, grant_type)))
+
+
+@contextmanager
+def dynamodb_calls() -> Iterator[Counter[str]]:
+    """The DynamoDB calls made inside the block, by operation name (botocore event hooks)."""
+    from authgate.aws import dynamodb
+
+    seen: Counter[str] = Counter()
+
+    def count(model: Any, **_: Any) -> None:
+        seen[model.name] += 1
+
+    client = dynamodb()
+    client.meta.events.register("before-call.dynamodb", count)
+    try:
+        yield seen
+    finally:
+        client.meta.events.unregister("before-call.dynamodb", count)
 
 
 def grant(client_id: str, uri: str, scopes: tuple[str, ...]) -> None:

@@ -103,9 +103,9 @@ def client_grants(grants: Sequence[str], client_type: str, redirect_uris: Sequen
     if not grants:
         raise InvalidInput("give at least one --grant (authorization_code, refresh_token, client_credentials, "
                            "password, jwt-bearer)")
-    if GRANT_URNS["ciba"] in grants:
-        raise InvalidInput("the ciba grant is not served by authgate yet: its token endpoint answers "
-                           "unsupported_grant_type")
+    if client_type == "public" and GRANT_URNS["ciba"] in grants:
+        raise InvalidInput("a public client cannot use ciba: only confidential clients may make backchannel "
+                           "authentication requests (OpenID Connect CIBA Core 7.1)")
     if GRANT_URNS["token-exchange"] in grants:
         raise InvalidInput("token-exchange is not a client's grant: a registered resource's own credentials "
                            "exchange tokens (authgate resources update RESOURCE --may-delegate-to OTHER)")
@@ -118,9 +118,10 @@ def client_grants(grants: Sequence[str], client_type: str, redirect_uris: Sequen
     if redirect_uris and "authorization_code" not in grants:
         raise InvalidInput("--redirect-uri is only used by the authorization_code grant; add --grant "
                            "authorization_code or drop the redirect URIs")
-    if "refresh_token" in grants and not {"authorization_code", "password", GRANT_URNS["device_code"]} & set(grants):
-        raise InvalidInput("the refresh_token grant needs authorization_code, password or device_code: refresh "
-                           "tokens are only issued with those")
+    if "refresh_token" in grants and not {"authorization_code", "password", GRANT_URNS["device_code"],
+                                          GRANT_URNS["ciba"]} & set(grants):
+        raise InvalidInput("the refresh_token grant needs authorization_code, password, device_code or ciba: "
+                           "refresh tokens are only issued with those")
     if client_type == "public" and "client_credentials" in grants:
         raise InvalidInput("a public client cannot use client_credentials: it has no secret (RFC 6749 4.4)")
 

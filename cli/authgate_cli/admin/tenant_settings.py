@@ -120,6 +120,36 @@ def _sca_max_age(value: str) -> int:
     return _number("--sca-max-age", value, *SCA_MAX_AGE_RANGE, " seconds")
 
 
+def _approval_webhook(value: str) -> str:
+    """An https URL (http to loopback only on the local stack); its addresses are checked by `on_the_stack`."""
+    from authgate.outbound.post import Failed, target
+
+    if value == _OFF:
+        return value
+    try:
+        target(value, allow_loopback=True)
+    except Failed as exc:
+        raise InvalidInput(f"--approval-webhook {value[:200]!r} is refused: {exc.internal}") from None
+    return value
+
+
+def _webhook_reachable(url: str) -> None:
+    """The webhook under authgate.outbound's rules as the stack applies them: https unless the stack allows
+    loopback, and every address its host resolves to public (checked again at each delivery)."""
+    import time
+
+    from authgate.outbound.connection import Unreachable, pinned_address, system_resolver
+    from authgate.outbound.post import Failed, target
+    from authgate.settings import get_settings
+
+    loopback = get_settings().allow_loopback_client_metadata
+    try:
+        where = target(url, allow_loopback=loopback)
+        pinned_address(where.host, where.port, system_resolver, time.monotonic() + 5, loopback)
+    except (Failed, Unreachable) as exc:
+        raise InvalidInput(f"--approval-webhook {url[:200]!r} is refused: {exc.internal}") from None
+
+
 class Setting(NamedTuple):
     """One tenant setting: its Tenant field, its flag, its kind, how one value is read, and its help."""
 
@@ -160,6 +190,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("require_mfa", "--require-mfa", "switch", bool,
             "whether every sign-in of its users needs a second factor (acr mfa); users without one enrol at their "
             "next sign-in"),
+    Setting("approval_webhook", "--approval-webhook", "optional", _approval_webhook,
+            "https URL that receives each backchannel request's signed approval link (OpenID Connect CIBA; "
+            "docs/ciba.md)", "URL"),
 )
 
 
@@ -206,11 +239,13 @@ def checked(tenant: Any) -> Any:
 
 def on_the_stack(tenant: Any) -> None:
     """What only the stack acted on can tell: every forbidden scope is known there (the charges API's, or a
-    registered resource's)."""
+    registered resource's), and the approval webhook's addresses are public."""
     try:
         arguments.known_scopes(sorted(tenant.forbidden_scopes))
     except arguments.InvalidInput as exc:
         raise InvalidInput(str(exc)) from None
+    if tenant.approval_webhook:
+        _webhook_reachable(tenant.approval_webhook)
 
 
 def view(tenant: Any) -> dict[str, Any]:
@@ -218,6 +253,8 @@ def view(tenant: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"tenant_id": tenant.tenant_id}
     for s in SETTINGS:
         value = getattr(tenant, s.field)
+        if s.kind == "optional" and value == _OFF:
+            value = None  # a text setting that is off, as a number setting that is off
         out[s.field] = sorted(value) if s.kind == "set" else list(value) if s.kind == "list" else value
     return out
 
@@ -226,7 +263,7 @@ def shown(value: Any) -> str:
     """One setting's value in text output."""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if value is None:
+    if value is None or value == _OFF:
         return "-"
     if isinstance(value, (list, tuple, frozenset, set)):
         return " ".join(sorted(value) if isinstance(value, (frozenset, set)) else value) or "-"

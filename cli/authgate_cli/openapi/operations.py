@@ -160,9 +160,12 @@ _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
     "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password",
                                               "urn:ietf:params:oauth:grant-type:token-exchange",
                                               "urn:ietf:params:oauth:grant-type:jwt-bearer",
-                                              "urn:ietf:params:oauth:grant-type:device_code"]},
+                                              "urn:ietf:params:oauth:grant-type:device_code",
+                                              "urn:openid:params:grant-type:ciba"]},
     "device_code": {"type": "string", "description": "The device authorization grant (RFC 8628 3.4): the "
                                                      "device_code of /oauth/device_authorization."},
+    "auth_req_id": {"type": "string", "description": "The CIBA grant (OpenID Connect CIBA Core 10.1): the "
+                                                     "backchannel request's identifier."},
     "assertion": {"type": "string", "description": "jwt-bearer (RFC 7523 2.1): an ID-JAG of an identity provider "
                                                    "the client's tenant trusts."},
     "code": _STR, "redirect_uri": _STR, "code_verifier": _STR, "refresh_token": _STR, "scope": _STR,
@@ -186,6 +189,14 @@ _PAR_FORM = {"type": "object", "required": ["client_id", "response_type"], "prop
     "client_id": _STR, "response_type": {"type": "string", "enum": ["code"]}, "redirect_uri": _STR,
     "scope": _STR, "state": _STR, "code_challenge": _STR, "code_challenge_method": {"type": "string", "enum": ["S256"]},
     "resource": _STR, "dpop_jkt": _STR, "authorization_details": _STR, **_CLIENT_AUTH_FORM}}
+_BACKCHANNEL_FORM = {"type": "object", "required": ["scope"], "properties": {
+    "scope": {"type": "string", "description": "With openid (OpenID Connect CIBA Core 7.1)."},
+    "login_hint": {"type": "string", "description": "A username of the client's tenant, or an email it knows."},
+    "id_token_hint": {"type": "string", "description": "An ID token issued to this client."},
+    "binding_message": {"type": "string", "maxLength": 100}, "requested_expiry": _STR, "acr_values": _STR,
+    "resource": _STR, **_CLIENT_AUTH_FORM}}
+_BACKCHANNEL_RESPONSE = {"type": "object", "required": ["auth_req_id", "expires_in", "interval"], "properties": {
+    "auth_req_id": _STR, "expires_in": {"type": "integer", "maximum": 600}, "interval": {"type": "integer"}}}
 _PAR_RESPONSE = {"type": "object", "required": ["request_uri", "expires_in"], "properties": {
     "request_uri": {"type": "string", "pattern": "^urn:ietf:params:oauth:request_uri:"},
     "expires_in": {"type": "integer", "maximum": 60}}}
@@ -270,6 +281,25 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "codes": ("invalid_request", "not_found", "password_reset_link_invalid", "service_unavailable"),
         "responses": {"200": _PAGE},
     },
+    ("/oauth/approve", "GET"): {
+        "summary": "A backchannel request's approval link (OpenID Connect CIBA): the request in plain words and "
+                   "the sign-in at mfa (the link is not spent here)",
+        "surface": "authorize",
+        "parameters": [{"name": "token", "in": "query", "required": True, "schema": _STR,
+                        "description": "The approval link's single-use token."}],
+        "codes": ("approval_link_invalid", "approval_wrong_user", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/approve", "POST"): {
+        "summary": "Sign in at mfa and approve or deny a backchannel request; spends the link",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {_FORM: {"schema": {"type": "object", "properties": {
+            "token": _STR, "nonce": _STR, "csrf": _STR, "username": _STR, "password": _STR, "code": _STR,
+            "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
+        "codes": ("invalid_request", "approval_link_invalid", "approval_wrong_user", "rate_limited",
+                  "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
     ("/oauth/account", "GET"): {
         "summary": "The account page: sign in on it, then change your own password",
         "surface": "authorize",
@@ -301,7 +331,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                                  "id_jag_audience_invalid", "id_jag_client_mismatch", "id_jag_expired",
                                  "id_jag_time_invalid", "id_jag_replayed", "id_jag_resource_invalid",
                                  "id_jag_user_unknown", "authorization_pending", "slow_down", "expired_token",
-                                 "device_access_denied", "invalid_authorization_details"),
+                                 "device_access_denied", "invalid_authorization_details", "access_denied"),
         "parameters": [{"name": "DPoP", "in": "header", "required": False, "schema": _STR,
                         "description": "A DPoP proof (RFC 9449 4): the token is then DPoP-bound."}],
         "responses": {"200": _json(_ref("TokenResponse"), "Token response.", headers=NO_STORE_HEADERS)},
@@ -343,6 +373,17 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
             "username": _STR, "password": _STR, "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
         "codes": ("invalid_request", "rate_limited", "service_unavailable"),
         "responses": {"200": _PAGE},
+    },
+    ("/oauth/backchannel", "POST"): {
+        "summary": "Backchannel authentication request (OpenID Connect CIBA Core 1.0 7, poll mode): a person is asked "
+                   "to approve; poll /oauth/token with the auth_req_id",
+        "surface": "oauth", "security": [{"clientBasic": []}, {}],
+        "requestBody": {"required": True, "content": {_FORM: {"schema": _BACKCHANNEL_FORM}}},
+        "codes": _OAUTH_CODES + ("unauthorized_client", "invalid_scope", "unsupported_media_type", "invalid_target",
+                                 "unknown_resource", "resource_not_allowed", "invalid_binding_message",
+                                 "login_hint_token_not_supported", "access_denied"),
+        "responses": {"200": _json(_BACKCHANNEL_RESPONSE, "The auth_req_id, its lifetime and the polling interval.",
+                                   headers=NO_STORE_HEADERS)},
     },
     ("/oauth/revoke", "POST"): {
         "summary": "Token revocation (RFC 7009)", "surface": "oauth", "security": [{"clientBasic": []}, {}],

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from authgate.approvals.errors import LinkInvalid, PollRefused
 from authgate.authorization_details.errors import DetailsExceeded, DetailsInvalid
 from authgate.billing.errors import (
     IdempotencyKeyInFlight,
@@ -24,7 +25,7 @@ from authgate.billing.errors import (
     InvoiceNotFound,
 )
 from authgate.clients.errors import MetadataRefused
-from authgate.errors import ApiError, FieldError
+from authgate.errors import ApiError, Code, FieldError
 from authgate.errors.challenges import StepUp, bearer
 from authgate.errors.model import retry_after
 from authgate.single_use.errors import (
@@ -137,6 +138,26 @@ def _strong_authentication(exc: StrongAuthenticationRequired) -> ApiError:
         step_up=StepUp(exc.acr_values, exc.max_age))})
 
 
+# CIBA Core 11: each answer to a poll that gets no tokens; all are 400 (RFC 6749 5.2).
+POLL_ANSWERS: dict[str, tuple[Code, str]] = {
+    "unknown": ("invalid_grant", "The auth_req_id is unknown, was issued to another client or was already redeemed."),
+    "pending": ("authorization_pending", "The user has not yet approved the request; poll again after the interval."),
+    "slow_down": ("slow_down", "Polled sooner than the interval; the interval is now 5 seconds longer."),
+    "expired": ("expired_token", "The request expired before it was approved; start a new one."),
+    "denied": ("access_denied", "The user denied the request."),
+}
+
+
+def _poll_refused(exc: PollRefused) -> ApiError:
+    code, detail = POLL_ANSWERS[exc.reason]
+    return ApiError(code, detail, status=400, internal=f"auth_req_id {exc.reason}")
+
+
+def _approval_link_invalid(_exc: LinkInvalid) -> ApiError:
+    return ApiError("approval_link_invalid", "This approval link is unknown, has expired, was already used, or its "
+                    "request was already decided. Each link works once, until the request expires.")
+
+
 def _reset_link_invalid(_exc: ResetLinkInvalid) -> ApiError:
     return ApiError("password_reset_link_invalid", "This link to choose a new password is unknown, has expired "
                     "(links work for 15 minutes) or was already used. Ask for a new one from the sign-in page.")
@@ -172,6 +193,8 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     ResetLinkInvalid: _reset_link_invalid,
     DetailsInvalid: _details_invalid,
     DetailsExceeded: _details_exceeded,
+    PollRefused: _poll_refused,
+    LinkInvalid: _approval_link_invalid,
 }
 
 

@@ -73,10 +73,11 @@ def test_https_loopback_http_and_private_use_schemes_are_accepted(uri: str) -> N
     ([], "confidential", [], "give at least one --grant"),
     (["authorization_code"], "confidential", [], "the authorization_code grant needs at least one --redirect-uri"),
     (["client_credentials"], "confidential", ["https://a.example/cb"], "--redirect-uri is only used by"),
-    (["refresh_token"], "confidential", [], "the refresh_token grant needs authorization_code, password or device_code"),
+    (["refresh_token"], "confidential", [],
+     "the refresh_token grant needs authorization_code, password, device_code or ciba"),
     (["client_credentials"], "public", [], "a public client cannot use client_credentials"),
     (["urn:ietf:params:oauth:grant-type:jwt-bearer"], "public", [], "a public client cannot present ID-JAGs"),
-    (["urn:openid:params:grant-type:ciba"], "confidential", [], "the ciba grant is not served"),
+    (["urn:openid:params:grant-type:ciba"], "public", [], "a public client cannot use ciba"),
     (["urn:ietf:params:oauth:grant-type:token-exchange"], "confidential", [],
      "token-exchange is not a client's grant: a registered resource's own credentials exchange tokens"),
 ])
@@ -88,6 +89,11 @@ def test_grants(grants: list[str], kind: str, uris: list[str], message: str) -> 
 def test_a_public_client_may_have_the_device_grant_with_refresh_tokens() -> None:
     """RFC 8628 3.1: devices are usually public clients; their refresh tokens come with the device grant."""
     arguments.client_grants(["urn:ietf:params:oauth:grant-type:device_code", "refresh_token"], "public", [])
+
+
+def test_a_confidential_client_may_use_ciba_with_refresh_tokens() -> None:
+    """OpenID Connect CIBA Core 7.1: confidential clients; the approval's tokens may include a refresh token."""
+    arguments.client_grants(["urn:openid:params:grant-type:ciba", "refresh_token"], "confidential", [])
 
 
 @pytest.mark.parametrize(("given", "stored"), [

@@ -34,7 +34,7 @@ def test_create_then_show_and_list(aws: None) -> None:
                 "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
                 "client_metadata_hosts": [".example.com", "tools.example"],
                 "registered_clients": True, "registered_clients_cap": 5, "login_domains": ["globex.example"],
-                "sca_threshold": None, "sca_max_age": 300, "require_mfa": False}
+                "sca_threshold": None, "sca_max_age": 300, "require_mfa": False, "approval_webhook": None}
     assert json.loads(out.getvalue()) == expected
     stored = TenantStore().get("globex")
     assert stored is not None and stored.currencies == ("usd", "eur") and stored.forbids("charges:refund")
@@ -57,6 +57,7 @@ def test_create_then_show_and_list(aws: None) -> None:
         "sca_threshold:          -",
         "sca_max_age:            300",
         "require_mfa:            no",
+        "approval_webhook:       -",
     ]
 
     assert create_tenant(ns("initech", currencies=["gbp"]), io.StringIO()) == 0
@@ -150,7 +151,7 @@ def test_update_changes_the_settings_given_and_keeps_the_others(aws: None) -> No
                 "forbidden_scopes": ["charges:refund"], "approved_clients": ["globex-web"],
                 "client_metadata_hosts": ["tools.example"], "registered_clients": False,
                 "registered_clients_cap": 7, "login_domains": [], "sca_threshold": None, "sca_max_age": 300,
-                "require_mfa": False}
+                "require_mfa": False, "approval_webhook": None}
     assert json.loads(out.getvalue()) == expected
     stored = TenantStore().get("globex")
     assert stored is not None and not stored.registered_clients and stored.client_metadata_hosts == ("tools.example",)
@@ -275,3 +276,33 @@ def test_a_login_domain_belongs_to_one_tenant(aws: None, capsys: pytest.CaptureF
     assert [t["tenant_id"] for t in json.loads(listing.getvalue())] == ["globex", "initech"]
     assert update_tenant(ns(tenants_command="update", currencies=None, login_domains=["bad domain"]),
                          io.StringIO()) == 2
+
+
+def test_update_sets_and_clears_the_approval_webhook(aws: None) -> None:
+    """docs/ciba.md: https only (loopback http only where the stack allows it), never a private address."""
+    from authgate.stores.tenants import TenantStore
+    from authgate_cli.admin.tenants import create_tenant, update_tenant
+
+    assert create_tenant(ns(), io.StringIO()) == 0
+    assert update_tenant(ns(tenants_command="update", approval_webhook="https://93.184.215.14/hook"),
+                         io.StringIO()) == 0
+    stored = TenantStore().get("globex")
+    assert stored is not None and stored.approval_webhook == "https://93.184.215.14/hook"
+    assert update_tenant(ns(tenants_command="update", approval_webhook=""), io.StringIO()) == 0
+    stored = TenantStore().get("globex")
+    assert stored is not None and stored.approval_webhook == ""
+
+
+@pytest.mark.parametrize(("url", "why"), [
+    ("https://10.0.0.1/hook", "10.0.0.1 -> 10.0.0.1 (private)"),
+    ("https://127.0.0.1/hook", "127.0.0.1 -> 127.0.0.1 (loopback)"),
+    ("http://hooks.example/x", "not an https URL"),
+    ("https://user@hooks.example/x", "no host, or userinfo or a fragment"),
+])
+def test_an_approval_webhook_outside_the_outbound_rules_is_refused(aws: None, capsys: pytest.CaptureFixture[str],
+                                                                   url: str, why: str) -> None:
+    from authgate_cli.admin.tenants import create_tenant, update_tenant
+
+    assert create_tenant(ns(), io.StringIO()) == 0
+    assert update_tenant(ns(tenants_command="update", approval_webhook=url), io.StringIO()) == 2
+    assert capsys.readouterr().err == f"authgate tenants: --approval-webhook {url!r} is refused: {why}\n"

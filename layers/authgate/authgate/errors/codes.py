@@ -103,4 +103,8 @@ Code = Literal[
     "device_access_denied",
     "invalid_authorization_details",
     "authorization_details_exceeded",
+    "invalid_binding_message",
+    "login_hint_token_not_supported",
+    "approval_link_invalid",
+    "approval_wrong_user",
 ]

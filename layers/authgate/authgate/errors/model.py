@@ -22,7 +22,8 @@ OAuthCode = Literal[
     "server_error", "temporarily_unavailable",
     # RFC 9449 5.0, 8 (DPoP) and RFC 8707 2 (resource indicators).
     "invalid_dpop_proof", "use_dpop_nonce", "invalid_target",
-    # RFC 8628 3.5 (the device authorization grant's polls).
+    # RFC 8628 3.5 (the device authorization grant's polls) and OpenID Connect CIBA Core 11 (a backchannel
+    # request's polls).
     "authorization_pending", "slow_down", "expired_token",
     # RFC 7591 3.2.2 (dynamic registration) and RFC 6750 3.1 (its registration access token).
     "invalid_client_metadata", "invalid_redirect_uri", "invalid_token",
@@ -31,6 +32,8 @@ OAuthCode = Literal[
     "unmet_authentication_requirements", "request_not_supported", "registration_not_supported",
     # RFC 9396 5 (rich authorization requests).
     "invalid_authorization_details",
+    # OpenID Connect CIBA Core 13 (the backchannel authentication endpoint).
+    "invalid_binding_message",
 ]
 
 

@@ -1,4 +1,5 @@
-"""POST a form to a URL someone else chose (OpenID Connect Back-Channel Logout 1.0 2.5; later CIBA callbacks).
+"""POST to a URL someone else chose: a form (OpenID Connect Back-Channel Logout 1.0 2.5) or any body (a tenant's
+CIBA approval webhook, docs/ciba.md).
 
 Under every rule of authgate.outbound.connection (one resolution, every address checked, the
 connection pinned to it, TLS verified, time and bytes bounded at the socket). The URL is https
@@ -81,6 +82,14 @@ def post_form(url: str, fields: dict[str, str], *, resolver: Resolver = system_r
               allow_loopback: bool = False, context: ssl.SSLContext | None = None,
               limits: Limits = DEFAULT_LIMITS) -> int:
     """POST `fields` as application/x-www-form-urlencoded to `url`; the 2xx status, or Failed."""
+    return post(url, urlencode(fields).encode("ascii"), FORM, resolver=resolver, allow_loopback=allow_loopback,
+                context=context, limits=limits)
+
+
+def post(url: str, body: bytes, content_type: str, *, headers: dict[str, str] | None = None,
+         resolver: Resolver = system_resolver, allow_loopback: bool = False, context: ssl.SSLContext | None = None,
+         limits: Limits = DEFAULT_LIMITS) -> int:
+    """POST `body` of `content_type` (and `headers`) to `url`; the 2xx status, or Failed."""
     where = target(url, allow_loopback=allow_loopback)
     deadline = time.monotonic() + limits.total
     try:
@@ -89,7 +98,6 @@ def post_form(url: str, fields: dict[str, str], *, resolver: Resolver = system_r
         raise Failed(exc.internal, retry=False) from None
     except Unreachable as exc:
         raise Failed(exc.internal, retry=True) from None
-    body = urlencode(fields).encode("ascii")
     connection: http.client.HTTPConnection
     if where.tls:
         connection = PinnedConnection(where.host, where.port, address, context or default_context(), limits,
@@ -101,9 +109,11 @@ def post_form(url: str, fields: dict[str, str], *, resolver: Resolver = system_r
             connection.connect()
             connection.putrequest("POST", where.target, skip_host=True, skip_accept_encoding=True)
             connection.putheader("Host", where.authority)
-            connection.putheader("Content-Type", FORM)
+            connection.putheader("Content-Type", content_type)
             connection.putheader("Content-Length", str(len(body)))
             connection.putheader("User-Agent", USER_AGENT)
+            for name, value in (headers or {}).items():
+                connection.putheader(name, value)
             connection.endheaders(body)
             response = connection.getresponse()
             _drain(response, limits, deadline)

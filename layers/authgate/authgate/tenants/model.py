@@ -42,6 +42,9 @@ class Tenant(NamedTuple):
     # Every sign-in of its users must reach acr "mfa"; a user without a second factor enrols one at
     # the next sign-in (docs/strong-authentication.md).
     require_mfa: bool = False
+    # Where a backchannel request's approval link is posted (OpenID Connect CIBA, docs/ciba.md): an
+    # https URL checked by authgate.outbound at registration and at each delivery; "" none.
+    approval_webhook: str = ""
 
     def accepts_metadata_host(self, host: str) -> bool:
         """Whether this tenant's policy accepts a client whose metadata document is on `host`."""
@@ -76,6 +79,7 @@ FIELDS = (
     Field("sca_threshold", "N", None, omit_none=True),
     Field("sca_max_age", "N", DEFAULT_SCA_MAX_AGE),
     Field("require_mfa", "BOOL", False, omit_empty=True),
+    Field("approval_webhook", "S", "", omit_empty=True),
 )
 # Held as sets in `Tenant` (order means nothing; stored sorted).
 _SETS = ("forbidden_scopes", "approved_clients")

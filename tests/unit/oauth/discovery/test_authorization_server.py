@@ -28,7 +28,8 @@ def test_endpoints_hang_off_the_issuer_and_methods_are_the_registrable_ones(monk
     assert doc["token_endpoint_auth_methods_supported"] == list(AUTH_METHODS)
     assert doc["grant_types_supported"] == ["authorization_code", "refresh_token", "client_credentials",
         "urn:ietf:params:oauth:grant-type:token-exchange",
-        "urn:ietf:params:oauth:grant-type:jwt-bearer", "urn:ietf:params:oauth:grant-type:device_code"]
+        "urn:ietf:params:oauth:grant-type:jwt-bearer", "urn:ietf:params:oauth:grant-type:device_code",
+        "urn:openid:params:grant-type:ciba"]
     assert (doc["require_pushed_authorization_requests"], doc["code_challenge_methods_supported"]) == (False, ["S256"])
     assert set(ASSERTION_ALGORITHMS) == set(client_assertion.ALGORITHMS)
 

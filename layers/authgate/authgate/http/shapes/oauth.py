@@ -32,8 +32,9 @@ TOKEN_ENDPOINT_CODES = frozenset({
     "server_error", "temporarily_unavailable",
     # RFC 9449 5.0 and 8 (DPoP), RFC 8707 2 (resource indicators).
     "invalid_dpop_proof", "use_dpop_nonce", "invalid_target",
-    # RFC 8628 3.5: a device's poll.
-    "authorization_pending", "slow_down", "expired_token",
+    # RFC 8628 3.5 (a device's poll) and OpenID Connect CIBA Core 11 (the poll's answers) and 13 (the
+    # backchannel authentication endpoint).
+    "access_denied", "authorization_pending", "slow_down", "expired_token", "invalid_binding_message",
     # RFC 9396 5, 6.2 (rich authorization requests).
     "invalid_authorization_details",
 })

@@ -44,12 +44,15 @@ JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 GRANT_PROFILES = ["urn:ietf:params:oauth:grant-profile:id-jag"]
 # RFC 8628 3.4: the device authorization grant (docs/delegation.md).
 DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code"
+# OpenID Connect CIBA Core 4, 10.1: the grant a backchannel request's poll uses (docs/ciba.md).
+CIBA = "urn:openid:params:grant-type:ciba"
 
 
 def grant_types() -> list[str]:
     grants = ["authorization_code", "refresh_token", "client_credentials"]
     # RFC 8693 2.1: token exchange, for registered resources' own credentials (docs/delegation.md).
-    return grants + (["password"] if get_settings().password_grant else []) + [TOKEN_EXCHANGE, JWT_BEARER, DEVICE_CODE]
+    return grants + (["password"] if get_settings().password_grant else []) + [TOKEN_EXCHANGE, JWT_BEARER, DEVICE_CODE,
+                                                                               CIBA]
 
 
 def metadata(issuer: str) -> dict[str, Any]:
@@ -86,6 +89,10 @@ def _metadata(issuer: str) -> dict[str, Any]:
         # RFC 8628 4: where a device starts its authorization.
         "device_authorization_endpoint": f"{issuer}/oauth/device_authorization",
         "require_pushed_authorization_requests": get_settings().require_par,
+        # OpenID Connect CIBA Core 4: poll mode only, no user_code, no signed requests.
+        "backchannel_authentication_endpoint": f"{issuer}/oauth/backchannel",
+        "backchannel_token_delivery_modes_supported": ["poll"],
+        "backchannel_user_code_parameter_supported": False,
         "request_parameter_supported": False,
         # OpenID Connect Discovery 3: a request_uri is only ever a pushed request's (RFC 9126), never a
         # request object by reference (OIDC Core 6.2).

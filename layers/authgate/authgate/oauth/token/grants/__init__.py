@@ -25,6 +25,7 @@ GRANTS: dict[str, tuple[str, str]] = {
     "urn:ietf:params:oauth:grant-type:token-exchange": ("token_exchange", "TokenExchangeGrant"),
     "urn:ietf:params:oauth:grant-type:jwt-bearer": ("jwt_bearer", "JwtBearerGrant"),
     "urn:ietf:params:oauth:grant-type:device_code": ("device_code", "DeviceCodeGrant"),
+    "urn:openid:params:grant-type:ciba": ("ciba", "CibaGrant"),
 }
 
 

@@ -1,0 +1,177 @@
+"""Approval by the payer: the approval channel (a signed webhook, the outbox) and the approval page, through the
+token and authorize functions with a real HTTPS receiver (the test CA's server). Whole responses."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from authgate.clock import ManualClock
+from tests.demo import ISSUER
+from tests.document_server import DocumentServer
+from tests.functional.authorize_support import assert_error_page, page_of
+from tests.functional.ciba_support import (
+    BOB_ID,
+    ApprovalBrowser,
+    allow_ciba,
+    assert_tokens,
+    one_time_code,
+    poll,
+    start,
+    started,
+    webhook_of,
+)
+from tests.functional.token_support import TokenClient, assert_error, claims_of
+
+LINK_INVALID = ("This approval link is unknown, has expired, was already used, or its request was already decided. "
+                "Each link works once, until the request expires.")
+
+
+@pytest.fixture
+def hook(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, clock: ManualClock,
+         tokens: TokenClient) -> Iterator[DocumentServer]:
+    """demo's approval webhook on the test CA's HTTPS server (loopback: the local stack's flag), an outbox."""
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "true")
+    monkeypatch.setenv("SSL_CERT_FILE", str(server.ca))
+    monkeypatch.setenv("AUTHGATE_OUTBOX", str(tmp_path / "outbox.jsonl"))
+    caches.reset()
+    allow_ciba()
+    webhook_of("demo", server.url("/hook"))
+    server.posts.clear()
+    server.post_headers.clear()
+    yield server
+
+
+@pytest.fixture
+def approver(demo: Any, invoke: Any) -> ApprovalBrowser:
+    return ApprovalBrowser(invoke)
+
+
+def delivered(hook: DocumentServer) -> tuple[dict[str, Any], bytes, str]:
+    """The one webhook POST: its payload, body and signature header."""
+    assert [(path, kind) for path, kind, _ in hook.posts] == [("/hook", "application/json")]
+    body = hook.posts[0][2]
+    return json.loads(body), body, hook.post_headers[0]["Authgate-Signature"]
+
+
+def verify(invoke: Any, body: bytes, signature: str) -> None:
+    """What a receiver does (docs/ciba.md): the detached JWS against the issuer's published JWKS, with PyJWT."""
+    import jwt
+
+    from authgate_cli.local.events import HttpRequest, build_event
+
+    request = HttpRequest("GET", "/.well-known/jwks.json", "", [("Host", "127.0.0.1:3000")])
+    jwks = json.loads(invoke("jwks", build_event(request, resource="/.well-known/jwks.json", path_params=None))["body"])
+    header = jwt.get_unverified_header(signature)
+    key = jwt.PyJWKSet.from_dict(jwks)[header["kid"]]
+    jwt.api_jws.PyJWS().decode(signature, key.key, algorithms=["RS256", "ES256"], detached_payload=body)
+
+
+def test_bob_approves_with_password_and_one_time_code(hook: DocumentServer, approver: ApprovalBrowser,
+                                                      tokens: TokenClient, clock: ManualClock, tmp_path: Path,
+                                                      invoke: Any) -> None:
+    auth_req_id = started(start(tokens, binding_message="Order 1042"))
+    payload, body, signature = delivered(hook)
+    verify(invoke, body, signature)
+    link = payload.pop("approval_url")
+    assert link.startswith(f"{ISSUER}/oauth/approve?token=") and auth_req_id not in body.decode()
+    payload.pop("id")
+    assert payload == {"type": "approval_request", "issuer": ISSUER, "tenant": "demo", "user_id": BOB_ID,
+                       "username": "bob", "client_id": "demo-web", "client_name": "Demo web app",
+                       "binding_message": "Order 1042", "asked": ["Sign you in with your account", "See your charges"],
+                       "expires_at": int(clock()) + 300}
+    outbox = [json.loads(line) for line in (tmp_path / "outbox.jsonl").read_text().splitlines()]
+    webhook, mail = outbox
+    assert (webhook["kind"], webhook["url"], webhook["body"]["approval_url"], mail["kind"], mail["to"],
+            mail["subject"]) == ("webhook", hook.url("/hook"), link, "mail", "bob@demo.example",
+                                 "Approve a request from Demo web app")
+    assert mail["text"] == ("Demo web app asks you to approve:\n- Sign you in with your account\n- See your charges\n"
+                            f"It shows this message: Order 1042\n\nTo approve or deny, open\n\n{link}\n\nThe link "
+                            "works once, until the request expires. If you expected nothing, deny it.\n")
+
+    page = page_of(approver.open(link))
+    assert (page.status, page.headers["Cache-Control"], page.headers["X-Frame-Options"]) == (200, "no-store", "DENY")
+    assert ("Demo web app asks you to approve: Sign you in with your account See your charges The application shows "
+            "this message: Order 1042") in page.text()
+    clock.advance(10)
+    done = approver.decide(page, password="bob-password", code=one_time_code(int(clock())))
+    assert (done["statusCode"], page_of(done).text()) == (
+        200, "Done Approved. The application can go on; you may close this page.")
+    body_ = assert_tokens(poll(tokens, auth_req_id))
+    assert (claims_of(body_["access_token"])["acr"], claims_of(body_["id_token"])["auth_time"]) == ("mfa",
+                                                                                                   int(clock()))
+    assert_error_page(approver.open(link), "approval_link_invalid", LINK_INVALID)
+
+
+def test_deny_wrong_code_and_a_reused_link(hook: DocumentServer, approver: ApprovalBrowser, tokens: TokenClient,
+                                           clock: ManualClock) -> None:
+    auth_req_id = started(start(tokens))
+    link = delivered(hook)[0]["approval_url"]
+    page = page_of(approver.open(link))
+    wrong = page_of(approver.decide(page, password="bob-password", code="000000"))
+    assert (wrong.status, "The password or the code is wrong." in wrong.text()) == (200, True)
+    assert_error(poll(tokens, auth_req_id), 400, "authorization_pending",
+                 "The user has not yet approved the request; poll again after the interval.")
+    denied = approver.decide(wrong, "deny", password="bob-password", code=one_time_code(int(clock())))
+    assert page_of(denied).text() == "Done Denied. The application is told; you may close this page."
+    clock.advance(5)
+    assert_error(poll(tokens, auth_req_id), 400, "access_denied", "The user denied the request.")
+    assert_error_page(approver.decide(wrong, password="bob-password", code=one_time_code(int(clock()) + 30)),
+                      "approval_link_invalid", LINK_INVALID)
+
+
+def test_another_signed_in_user_is_refused(hook: DocumentServer, approver: ApprovalBrowser,
+                                           tokens: TokenClient) -> None:
+    from authgate.stores.sessions import SessionStore
+
+    started(start(tokens))
+    link = delivered(hook)[0]["approval_url"]
+    secret, _ = SessionStore().create(tenant_id="demo", user_id="usr_demoalice0000000000000", username="alice",
+                                      acr="mfa", amr=("pwd", "otp", "mfa"), generation=0)
+    approver.cookie = f"authgate_session={secret}"
+    assert_error_page(approver.open(link), "approval_wrong_user", "Someone else is signed in in this browser. Only "
+                      "the person this request names may approve it: sign out, then open the link again.", 403)
+
+
+def test_a_user_without_a_second_factor_is_told_to_enrol(hook: DocumentServer, approver: ApprovalBrowser,
+                                                         tokens: TokenClient) -> None:
+    auth_req_id = started(start(tokens, login_hint="alice"))
+    page = page_of(approver.open(delivered(hook)[0]["approval_url"]))
+    told = page_of(approver.decide(page, password="alice-password", code="123456"))
+    assert "Approving needs a second factor, and your account has none yet." in told.text()
+    assert_error(poll(tokens, auth_req_id), 400, "authorization_pending",
+                 "The user has not yet approved the request; poll again after the interval.")
+
+
+def test_an_unknown_user_is_never_notified(hook: DocumentServer, tokens: TokenClient) -> None:
+    started(start(tokens, login_hint="nobody"))
+    assert hook.posts == []
+
+
+def test_a_webhook_on_a_private_address_is_refused_at_delivery(hook: DocumentServer, tokens: TokenClient) -> None:
+    """Set behind the CLI's back: delivery checks the address again, and the request is answered the same."""
+    webhook_of("demo", "https://10.0.0.1/hook")
+    started(start(tokens))
+    assert hook.posts == []
+
+
+def test_a_session_of_the_same_user_at_mfa_approves_without_the_form(hook: DocumentServer, approver: ApprovalBrowser,
+                                                                     tokens: TokenClient, clock: ManualClock) -> None:
+    from authgate.stores.sessions import SessionStore
+
+    auth_req_id = started(start(tokens))
+    signed_in_at = int(clock())
+    secret, _ = SessionStore().create(tenant_id="demo", user_id=BOB_ID, username="bob", acr="mfa",
+                                      amr=("pwd", "otp", "mfa"), generation=0)
+    approver.cookie = f"authgate_session={secret}"
+    clock.advance(30)
+    page = page_of(approver.open(delivered(hook)[0]["approval_url"]))
+    assert "You are signed in as bob with a second factor." in page.text() and "password" not in page.hidden()
+    assert page_of(approver.decide(page)).text() == "Done Approved. The application can go on; you may close this page."
+    assert claims_of(assert_tokens(poll(tokens, auth_req_id))["id_token"])["auth_time"] == signed_in_at
