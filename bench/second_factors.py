@@ -162,7 +162,7 @@ def step(rounds: int = RUNS) -> dict[str, Any]:
         for _ in range(rounds + 1):  # the first round warms the modules (pyotp, the page)
             clock.advance(totp.STEP_SECONDS)  # a new TOTP step each round: a step is accepted once
             secret, _session = SessionStore().create(tenant_id="demo", user_id=bob, username="bob", acr="password",
-                                                     amr=("pwd",))
+                                                     amr=("pwd",), generation=0)
             _, silent_cpu, ops["silent"] = timed(request("GET", query, secret), 302)
             page, page_cpu, ops["page"] = timed(request("GET", query + "&acr_values=mfa", secret), 200)
             fields = {name: html.unescape(value) for name, value in hidden.findall(page["body"])}

@@ -167,7 +167,8 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
     # Every resource but those whose Condition is false here (SigningBackend=kms's quota alarm, the
     # custom domain and its mapping, the mail policy without MailIdentity).
     assert set(found) == set(stack.template["Resources"]) - {"KmsSignQuotaAlarm", "ApiDomainName",
-                                                             "ApiBasePathMapping", "AuthorizeMailPolicy"}
+                                                             "ApiBasePathMapping", "AuthorizeMailPolicy",
+                                                             "TokenMailPolicy"}
     adapter_types = {a.cloudformation_type() for a in adapters.install()}
     assert {k for k in found.values() if k in adapter_types} == adapter_types - {"AWS::ApiGateway::RestApi"} | {
         "AWS::ApiGateway::RestApi"}

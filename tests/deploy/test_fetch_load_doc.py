@@ -22,7 +22,8 @@ LAYER = REPO / "layers" / "authgate" / "authgate"
 # ask the client lookup (directly or through client authentication) to fetch documents.
 FETCHING = {"oauth/authorization/endpoint.py": [("GET", "/oauth/authorize"), ("POST", "/oauth/authorize")],
             "oauth/token/endpoint.py": [("POST", "/oauth/token")],
-            "oauth/authorization/par.py": [("POST", "/oauth/par")]}
+            "oauth/authorization/par.py": [("POST", "/oauth/par")],
+            "oauth/device/authorization.py": [("POST", "/oauth/device_authorization")]}
 
 
 def table(name: str) -> list[list[str]]:

@@ -148,8 +148,10 @@ def test_a_disabled_user_is_refused_like_a_wrong_password_and_a_reset_forces_a_c
     store.set_disabled("demo", "alice", False)
     store.reset_password("demo", "alice", "temporary-password")
     assert store.verify("demo", "alice", "alice-password") == LoginResult(False, "invalid")
-    assert store.verify("demo", "alice", "temporary-password") == LoginResult(True, "ok", "alice", user_id=alice_id(store), must_change_password=True)
+    assert store.verify("demo", "alice", "temporary-password") == LoginResult(True, "ok", "alice", user_id=alice_id(store), must_change_password=True, generation=2)
     store.change_password("demo", "alice", "new-password-1")
-    assert store.verify("demo", "alice", "new-password-1") == LoginResult(True, "ok", "alice", user_id=alice_id(store))
+    # Disable, reset and change each ended the sessions: the third generation signs in now.
+    assert store.verify("demo", "alice", "new-password-1") == LoginResult(True, "ok", "alice", user_id=alice_id(store),
+                                                                          generation=3)
     user = store.get("demo", "alice")
     assert (user.name, user.email, user.must_change_password) == ("Alice", "alice@demo.example", False)
