@@ -97,6 +97,13 @@ def test_the_custom_resource_has_a_service_timeout(cfn: dict[str, Any]) -> None:
     assert function_timeout < timeout <= 3600
 
 
+def test_the_custom_resource_names_the_id_token_algorithms(cfn: dict[str, Any]) -> None:
+    """A stack upgraded to a version with an RS256 key for ID tokens sees the resource change, so its deploy
+    runs ensure_keys and creates that key (OIDC Discovery 1.0 3: RS256 always offered)."""
+    algs = cfn["Resources"]["SigningKeysBootstrap"]["Properties"]["IdTokenSigningAlgorithms"]
+    assert algs == {"Fn::If": ["SignsWithEcc", "RS256,ES256", "RS256"]}
+
+
 def test_the_api_writes_a_json_access_log_to_a_retained_group(cfn: dict[str, Any]) -> None:
     import json
     import re

@@ -236,3 +236,17 @@ def test_keys_of_an_algorithm_no_longer_used_step_down(clock: ManualClock, monke
     assert states() == {es_current.kid: PREVIOUS, es_next.kid: RETIRED}
     assert report.retired == [es_next.kid] and secret_deleted(es_next.secret_id)
     assert report.created == []  # the RS256 lifecycle was there already
+
+
+def test_the_deploy_of_an_upgraded_es256_stack_creates_its_rs256_key_as_next(clock: ManualClock) -> None:
+    """The custom resource's Update runs ensure_keys: a stack with ES256 keys only gains a published RS256 key."""
+    from authgate.tokens.rotation import create_key
+
+    store = KeyStore()
+    _, ring = create_key(store, CURRENT, START, activates_at=START, alg="ES256")
+    create_key(store, NEXT, START, activates_at=START + LEAD, ring=ring, alg="ES256")
+    ensure_keys()
+    assert list(states(alg="RS256").values()) == [NEXT]
+    made = states(alg="RS256")
+    ensure_keys()  # nothing more while it waits for its lead
+    assert states(alg="RS256") == made
