@@ -127,6 +127,20 @@ def test_a_document_asking_for_an_id_token_algorithm_not_offered_is_refused(cimd
                       "3.1.3.7).")
 
 
+def test_a_document_on_an_es256_stack_may_choose_es256_id_tokens(cimd: DocumentServer, browser: Browser,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ES256 stack offers RS256 and ES256 (OIDC Discovery 1.0 3); the cached client keeps the document's choice."""
+    from authgate import caches
+    from authgate.stores.clients import ClientStore
+
+    monkeypatch.setenv("AUTHGATE_SIGNING_ALG", "ES256")
+    caches.reset()
+    client_id = cimd.document("/es256-ok.json", id_token_signed_response_alg="ES256")
+    assert page_of(browser.get(params(client_id))).status == 200
+    client = ClientStore().get(client_id, any_environment=True)
+    assert client is not None and client.id_token_alg == "ES256"
+
+
 def test_a_redirect_uri_with_a_backslash_is_refused(cimd: DocumentServer, browser: Browser) -> None:
     """http://evil.example\\@127.0.0.1/cb is loopback http to urlsplit, evil.example to a browser."""
     sneaky = "http://evil.example\\@127.0.0.1/cb"
