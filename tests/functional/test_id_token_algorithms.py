@@ -93,6 +93,9 @@ def test_an_es256_stack_signs_id_tokens_rs256_beside_es256_access_tokens(invoke:
         ("ES256", "EC"), ("ES256", "EC"), ("RS256", "RSA"), ("RS256", "RSA")]
     refreshed = body_of(tokens.refresh(body["refresh_token"]))
     assert verified(refreshed["id_token"], invoke, "RS256")["sub"] == claims["sub"]  # OIDC Core 12.2
+    from authgate.oauth.token.id_token_hint import verified_hint
+
+    assert verified_hint(body["id_token"], ISSUER) == claims  # RP-Initiated Logout takes it back as a hint
 
 
 def test_a_client_registered_for_es256_gets_es256_id_tokens(invoke: Invoke,
