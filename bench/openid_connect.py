@@ -2,7 +2,8 @@
 
 Five figures through the real handlers: one sign-in through the password form (one round: its
 DynamoDB calls, the hash included in its time), a code exchange without openid and one with it
-(the ID token: one more signature, no DynamoDB call), UserInfo (the user in the bearer check's
+(the ID token: one more signature, no DynamoDB call; again on a stack whose access tokens are ES256, its
+ID token RS256 by the RS256 key in the same published-keys item), UserInfo (the user in the bearer check's
 one BatchGetItem), and a silent re-authentication at the authorization endpoint (a session cookie
 and remembered consent: a code with no page and no password hash). Issue 27's goal: the silent
 re-authentication makes no more DynamoDB calls than the sign-in (`goal`; `python -m bench
@@ -22,6 +23,8 @@ from bench.token_endpoint import CHALLENGE, VERIFIER, _event
 N = 200
 REDIRECT = "http://127.0.0.1:8765/callback"
 ALICE = "usr_demoalice0000000000000"  # the demo seed's alice
+# An ES256 stack's code exchange with openid: ES256 access token, RS256 ID token (docs/oidc.md, ID token algorithms).
+ES256_EXCHANGE = "code exchange, openid, ES256 stack"
 
 
 def _measure(prepare: Callable[[], dict[str, Any]], handler: Any, calls: Counter[str],
@@ -44,10 +47,29 @@ def _measure(prepare: Callable[[], dict[str, Any]], handler: Any, calls: Counter
 
 
 def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
-    """Per case: p50 wall and CPU (ms) and the DynamoDB calls of one request, `rounds` requests each."""
+    """Per case: p50 wall and CPU (ms) and the DynamoDB calls of one request, `rounds` requests each; and the
+    code exchange with openid on a stack whose access tokens are ES256 (its ID token RS256, by another key)."""
+    import os
+
+    figures = _figures(rounds)
+    before = os.environ.get("AUTHGATE_SIGNING_ALG")
+    try:
+        es256 = _figures(rounds, signing_alg="ES256")
+    finally:  # moto_stack leaves its environment behind: the next bench gets the default algorithm again
+        if before is None:
+            os.environ.pop("AUTHGATE_SIGNING_ALG", None)
+        else:
+            os.environ["AUTHGATE_SIGNING_ALG"] = before
+    figures[ES256_EXCHANGE] = es256["code exchange, openid (ID token)"]
+    return figures
+
+
+def _figures(rounds: int, signing_alg: str = "") -> dict[str, dict[str, Any]]:
+    """The cases on a fresh moto stack; with `signing_alg`, that stack's access-token algorithm and the two code
+    exchanges only."""
     from bench.moto_stack import moto_stack
 
-    with moto_stack():
+    with moto_stack(**({"AUTHGATE_SIGNING_ALG": signing_alg} if signing_alg else {})):
         import json
 
         from authgate.aws import dynamodb
@@ -100,12 +122,15 @@ def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
         location = {k.lower(): v for k, v in (answer.get("headers") or {}).items()}.get("location", "")
         location = location or str((answer.get("multiValueHeaders") or {}).get("Location", ""))
         assert "code=" in location, location  # a code, not login_required or consent_required
-        figures: dict[str, dict[str, Any]] = {"sign-in (password form)": _sign_in(authorize, calls, query_of(silent()))}
-        for name, prepare, handler, status in (
-                ("code exchange, no openid", exchange("charges:read"), token, 200),
-                ("code exchange, openid (ID token)", exchange("openid profile email charges:read"), token, 200),
-                ("userinfo", userinfo, token, 200),
-                ("silent re-authentication", silent, authorize, 302)):
+        exchanges = [("code exchange, no openid", exchange("charges:read"), token, 200),
+                     ("code exchange, openid (ID token)", exchange("openid profile email charges:read"), token, 200)]
+        if signing_alg:
+            figures: dict[str, dict[str, Any]] = {}
+            cases = exchanges
+        else:
+            figures = {"sign-in (password form)": _sign_in(authorize, calls, query_of(silent()))}
+            cases = [*exchanges, ("userinfo", userinfo, token, 200), ("silent re-authentication", silent, authorize, 302)]
+        for name, prepare, handler, status in cases:
             p50, cpu, per_call = _measure(prepare, handler, calls, status, rounds)
             figures[name] = {"p50_ms": p50, "cpu_p50_ms": cpu, "dynamodb_calls": sum(per_call.values()),
                              "dynamodb_operations": dict(sorted(per_call.items()))}

@@ -113,6 +113,9 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     oidc = results["openid_connect"]
     assert oidc["code exchange, openid (ID token)"]["dynamodb_operations"] == oidc["code exchange, no openid"][
         "dynamodb_operations"]
+    # An ES256 stack's RS256 ID token: the same calls (both current keys in the one published-keys item).
+    assert oidc["code exchange, openid, ES256 stack"]["dynamodb_operations"] == oidc["code exchange, no openid"][
+        "dynamodb_operations"]
     assert oidc["userinfo"]["dynamodb_operations"] == {"BatchGetItem": 1}
     assert all(positive(f[k]) for f in oidc.values() for k in ("p50_ms", "cpu_p50_ms"))
     assert {"DynamoDB calls the ID token adds to a code exchange", "DynamoDB calls, userinfo"} <= {

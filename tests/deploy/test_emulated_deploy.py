@@ -164,11 +164,11 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
 
     # Every resource of the transformed template, created, and found through its own API.
     found = read_back(stack)
-    # Every resource but those whose Condition is false here (SigningBackend=kms's quota alarm, the
+    # Every resource but those whose Condition is false here (SigningBackend=kms's quota alarms, the
     # custom domain and its mapping, the mail policy without MailIdentity).
-    assert set(found) == set(stack.template["Resources"]) - {"KmsSignQuotaAlarm", "ApiDomainName",
-                                                             "ApiBasePathMapping", "AuthorizeMailPolicy",
-                                                             "TokenMailPolicy"}
+    assert set(found) == set(stack.template["Resources"]) - {"KmsSignQuotaAlarm", "KmsRsaSignQuotaAlarm",
+                                                             "ApiDomainName", "ApiBasePathMapping",
+                                                             "AuthorizeMailPolicy", "TokenMailPolicy"}
     adapter_types = {a.cloudformation_type() for a in adapters.install()}
     assert {k for k in found.values() if k in adapter_types} == adapter_types - {"AWS::ApiGateway::RestApi"} | {
         "AWS::ApiGateway::RestApi"}
@@ -336,7 +336,10 @@ def test_a_kms_stack_signs_with_its_own_tagged_keys_and_retires_them_on_deletion
     keys = [k["KeyId"] for k in kms.list_keys()["Keys"]]
     tagged = {k: {t["TagKey"]: t["TagValue"] for t in kms.list_resource_tags(KeyId=k)["Tags"]} for k in keys}
     ours = [k for k, tags in tagged.items() if tags.get("authgate-stack") == "authgate-emulated-kms"]
-    assert len(ours) == 2 and all(tagged[k]["authgate-stage"] == "production" for k in ours)
+    assert len(ours) == 4 and all(tagged[k]["authgate-stage"] == "production" for k in ours)
+    # ES256 access tokens, and RS256 for ID tokens (OIDC Discovery 1.0 3): a current and a next key of each.
+    assert sorted(kms.describe_key(KeyId=k)["KeyMetadata"]["KeySpec"] for k in ours) == [
+        "ECC_NIST_P256", "ECC_NIST_P256", "RSA_2048", "RSA_2048"]
 
     where = ["--stack-name", "authgate-emulated-kms", "--region", "us-east-1"]
     assert cli(cloud, "tenants", "create", "globex", "--currency", "eur", *where).returncode == 0

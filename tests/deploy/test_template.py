@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from authgate_cli.local import template as reader
-from tests.deploy.transform import World, resolve, transformed
+from tests.deploy.transform import World, condition, resolve, transformed
 
 
 @pytest.fixture(scope="module")
@@ -95,6 +95,13 @@ def test_the_custom_resource_has_a_service_timeout(cfn: dict[str, Any]) -> None:
     timeout = bootstrap["Properties"]["ServiceTimeout"]
     function_timeout = cfn["Resources"]["RotateKeysFunction"]["Properties"]["Timeout"]
     assert function_timeout < timeout <= 3600
+
+
+def test_the_custom_resource_names_the_id_token_algorithms(cfn: dict[str, Any]) -> None:
+    """A stack upgraded to a version with an RS256 key for ID tokens sees the resource change, so its deploy
+    runs ensure_keys and creates that key (OIDC Discovery 1.0 3: RS256 always offered)."""
+    algs = cfn["Resources"]["SigningKeysBootstrap"]["Properties"]["IdTokenSigningAlgorithms"]
+    assert algs == {"Fn::If": ["SignsWithEcc", "RS256,ES256", "RS256"]}
 
 
 def test_the_api_writes_a_json_access_log_to_a_retained_group(cfn: dict[str, Any]) -> None:
@@ -256,6 +263,15 @@ def test_with_kms_the_token_route_is_throttled_under_the_accounts_sign_quota(alg
     assert (props["Namespace"], props["MetricName"]) == ("AWS/Usage", "CallCount")
     assert {"Name": "Resource", "Value": resource} in props["Dimensions"]
     assert props["Threshold"] < quota * props["Period"]
+    # ES256 access tokens: ID tokens are RS256 (OIDC Discovery 1.0 3), so the RSA quota is watched as well.
+    rsa = doc["Resources"]["KmsRsaSignQuotaAlarm"]
+    assert rsa["Condition"] == "SignsIdTokensWithKmsRsa"
+    assert doc["Conditions"]["SignsIdTokensWithKmsRsa"] == {"Fn::And": [{"Condition": "SignsWithKms"},
+                                                                         {"Condition": "SignsWithEcc"}]}
+    assert condition("SignsIdTokensWithKmsRsa", doc, world) == (alg == "ES256")
+    props = resolve(rsa["Properties"], doc, world)
+    assert {"Name": "Resource", "Value": "CryptographicOperationsRsa"} in props["Dimensions"]
+    assert props["Threshold"] < 500 * props["Period"]
 
 
 def test_every_alarm_on_authgates_metrics_watches_one_the_functions_count(cfn: dict[str, Any]) -> None:

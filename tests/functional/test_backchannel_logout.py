@@ -93,7 +93,7 @@ def test_a_sign_out_sends_each_registered_client_a_verifiable_logout_token(brows
     (message,) = queued()
     assert {k: v for k, v in message.items() if k != "jti"} == {
         "kind": "backchannel_logout", "issuer": ISSUER, "client_id": "demo-web", "uri": uri, "sub": ALICE,
-        "sid": session.sid}
+        "sid": session.sid, "alg": "RS256"}
     from authgate import caches
 
     caches.reset()  # the deliver function starts cold: it reads the signing key itself

@@ -113,6 +113,34 @@ def test_a_shared_secret_document_is_refused(cimd: DocumentServer, browser: Brow
                       "none or private_key_jwt.")
 
 
+def test_a_document_asking_for_an_id_token_algorithm_not_offered_is_refused(cimd: DocumentServer,
+                                                                            browser: Browser) -> None:
+    """OIDC Dynamic Client Registration 1.0 2 (an RS256 stack offers RS256 only); never none (OIDC Core 3.1.3.7)."""
+    client_id = cimd.document("/es256.json", id_token_signed_response_alg="ES256")
+    assert_error_page(browser.get(params(client_id)), "client_metadata_invalid",
+                      f"The client's metadata document at {client_id} is invalid: id_token_signed_response_alg must "
+                      "be one of RS256 (id_token_signing_alg_values_supported).")
+    client_id = cimd.document("/none.json", id_token_signed_response_alg="none")
+    assert_error_page(browser.get(params(client_id)), "client_metadata_invalid",
+                      f"The client's metadata document at {client_id} is invalid: id_token_signed_response_alg none "
+                      "is refused: ID tokens of the authorization code flow are signed (OpenID Connect Core "
+                      "3.1.3.7).")
+
+
+def test_a_document_on_an_es256_stack_may_choose_es256_id_tokens(cimd: DocumentServer, browser: Browser,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ES256 stack offers RS256 and ES256 (OIDC Discovery 1.0 3); the cached client keeps the document's choice."""
+    from authgate import caches
+    from authgate.stores.clients import ClientStore
+
+    monkeypatch.setenv("AUTHGATE_SIGNING_ALG", "ES256")
+    caches.reset()
+    client_id = cimd.document("/es256-ok.json", id_token_signed_response_alg="ES256")
+    assert page_of(browser.get(params(client_id))).status == 200
+    client = ClientStore().get(client_id, any_environment=True)
+    assert client is not None and client.id_token_alg == "ES256"
+
+
 def test_a_redirect_uri_with_a_backslash_is_refused(cimd: DocumentServer, browser: Browser) -> None:
     """http://evil.example\\@127.0.0.1/cb is loopback http to urlsplit, evil.example to a browser."""
     sneaky = "http://evil.example\\@127.0.0.1/cb"

@@ -12,24 +12,12 @@ import jwt
 import pytest
 
 from authgate.clock import ManualClock
-from authgate.single_use.authentication import Authentication
-from tests.demo import CHALLENGE, ISSUER, SPA_REDIRECT, WEB_REDIRECT
+from tests.demo import ISSUER, SPA_REDIRECT, WEB_REDIRECT
 from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of, web_params
+from tests.functional.openid_support import ALICE, SIGNED_IN_AT, openid_code
 from tests.functional.token_support import OK_HEADERS, TokenClient, body_of
 
-ALICE = "usr_demoalice0000000000000"
-SIGNED_IN_AT = 1_749_999_000
 OIDC_SCOPE = "openid profile email charges:read"
-
-
-def openid_code(*, scope: str = OIDC_SCOPE, nonce: str | None = "n-0S6_WzA2Mj", client_id: str = "demo-web",
-                redirect_uri: str = WEB_REDIRECT) -> str:
-    """A code of alice's openid grant, as the authorization endpoint stores it after her sign-in."""
-    from authgate.stores.codes import CodeStore
-
-    return CodeStore().create(client_id=client_id, tenant_id="demo", redirect_uri=redirect_uri,
-                              code_challenge=CHALLENGE, code_challenge_method="S256", scope=scope, subject="alice",
-                              nonce=nonce, authentication=Authentication(user_id=ALICE, auth_time=SIGNED_IN_AT))
 
 
 def verified(id_token: str, client_id: str = "demo-web") -> tuple[dict[str, Any], dict[str, Any]]:

@@ -119,6 +119,17 @@ def test_a_token_of_another_client_is_invalid_token(dcr: None, invoke: Invoke) -
      "invalid_client_metadata", "backchannel_logout_uri must be a string."),
     ({"backchannel_logout_session_required": "yes"}, 400, "invalid_client_metadata",
      "invalid_client_metadata", "backchannel_logout_session_required must be true or false."),
+    # OIDC Dynamic Client Registration 1.0 2: one of id_token_signing_alg_values_supported (an RS256 stack: RS256);
+    # OIDC Core 3.1.3.7 item 7: never none for the code flow.
+    ({"id_token_signed_response_alg": "none"}, 400, "invalid_client_metadata", "invalid_client_metadata",
+     ("id_token_signed_response_alg none is refused: ID tokens of the authorization code flow are signed (OpenID "
+      "Connect Core 3.1.3.7).")),
+    ({"id_token_signed_response_alg": "ES256"}, 400, "invalid_client_metadata", "invalid_client_metadata",
+     "id_token_signed_response_alg must be one of RS256 (id_token_signing_alg_values_supported)."),
+    ({"id_token_signed_response_alg": "HS256"}, 400, "invalid_client_metadata", "invalid_client_metadata",
+     "id_token_signed_response_alg must be one of RS256 (id_token_signing_alg_values_supported)."),
+    ({"id_token_signed_response_alg": ["RS256"]}, 400, "invalid_client_metadata", "invalid_client_metadata",
+     "id_token_signed_response_alg must be one of RS256 (id_token_signing_alg_values_supported)."),
 ])
 def test_refused_metadata(dcr: None, invoke: Invoke, members: dict[str, Any], status: int, error: str, code: str,
                           description: str) -> None:
@@ -153,6 +164,31 @@ def test_a_registration_states_where_logout_tokens_go(dcr: None, invoke: Invoke)
     assert client is not None and (client.backchannel_logout_uri, client.backchannel_logout_session_required) == (
         uri, True)
     assert "backchannel_logout_uri" not in body_of(register(invoke))
+
+
+def test_a_registration_chooses_the_id_tokens_algorithm(dcr: None, invoke: Invoke,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """OIDC Dynamic Client Registration 1.0 2: id_token_signed_response_alg kept and echoed; RS256 by default."""
+    from authgate import caches
+    from authgate.stores.clients import ClientStore
+
+    explicit = body_of(register(invoke, id_token_signed_response_alg="RS256"))
+    assert explicit["id_token_signed_response_alg"] == "RS256"
+    assert "id_token_signed_response_alg" not in body_of(register(invoke))
+    monkeypatch.setenv("AUTHGATE_SIGNING_ALG", "ES256")  # an ES256 stack offers RS256 and ES256
+    caches.reset()
+    result = register(invoke, id_token_signed_response_alg="ES256")
+    assert (result["statusCode"], body_of(result)["id_token_signed_response_alg"]) == (201, "ES256")
+    client = ClientStore().get(body_of(result)["client_id"], any_environment=True)
+    assert client is not None and client.id_token_alg == "ES256"
+    update = call(invoke, "PUT", f"/oauth/register/{client.client_id}",
+                  {"client_id": client.client_id, "redirect_uris": [REDIRECT], "id_token_signed_response_alg": "none"},
+                  token=body_of(result)["registration_access_token"],
+                  resource="/oauth/register/{client_id}")
+    assert (update["statusCode"], without_request_id(update), body_of(update)) == (400, NO_STORE, {
+        "error": "invalid_client_metadata", "error_uri": f"{ISSUER}/problems/invalid_client_metadata",
+        "error_description": "id_token_signed_response_alg none is refused: ID tokens of the authorization code "
+                             "flow are signed (OpenID Connect Core 3.1.3.7)."})
 
 
 def test_off_by_default(invoke: Invoke, browser: Browser) -> None:

@@ -23,15 +23,17 @@ import json
 import sys
 from typing import IO, Any
 
-from authgate.clients.model import AUTH_METHODS
+from authgate.clients.model import AUTH_METHODS, ID_TOKEN_ALGS
 from authgate_cli.admin import arguments, target
 
 
 def _registration(args: argparse.Namespace, client_type: str, redirect_uris: list[str] | tuple[str, ...],
                   grants: list[str] | tuple[str, ...], current_keys: tuple[dict[str, Any], ...] = (),
-                  current_method: str = "", allow_loopback: bool = True) -> dict[str, Any]:
+                  current_method: str = "", allow_loopback: bool = True,
+                  id_token_algs: tuple[str, ...] = ID_TOKEN_ALGS) -> dict[str, Any]:
     """The authentication and profile attributes the arguments ask for, checked (RFC 7591 2). `allow_loopback`:
-    whether the target stack takes a loopback backchannel_logout_uri (before the stack is known, syntax only)."""
+    whether the target stack takes a loopback backchannel_logout_uri, `id_token_algs` the ID-token algorithms it
+    offers (before the stack is known: syntax only, every algorithm authgate can offer)."""
     keys = arguments.jwks(args.jwks) if getattr(args, "jwks", None) else current_keys
     method = getattr(args, "auth_method", None) or current_method
     profile = getattr(args, "profile", None)
@@ -49,6 +51,9 @@ def _registration(args: argparse.Namespace, client_type: str, redirect_uris: lis
             arguments.redirect_uri(uri)
         out["post_logout_redirect_uris"] = tuple(dict.fromkeys(logout_uris))
     out.update(_backchannel_logout(args, allow_loopback))
+    alg = getattr(args, "id_token_signed_response_alg", None)
+    if alg is not None:
+        out["id_token_signed_response_alg"] = _id_token_alg(alg, id_token_algs)
     if profile is not None:
         out["profile"] = "" if profile == "none" else profile
     if profile == "fapi2":
@@ -75,6 +80,24 @@ def _backchannel_logout(args: argparse.Namespace, allow_loopback: bool) -> dict[
     if required is not None:
         out["backchannel_logout_session_required"] = required
     return out
+
+
+def _id_token_alg(alg: str, offered: tuple[str, ...]) -> str:
+    """--id-token-signed-response-alg, one the target stack offers (OIDC Dynamic Client Registration 1.0 2)."""
+    if alg == "none":
+        raise arguments.InvalidInput("--id-token-signed-response-alg none is refused: ID tokens of the authorization "
+                                     "code flow are signed (OpenID Connect Core 3.1.3.7)")
+    if alg not in offered:
+        where = "" if offered == ID_TOKEN_ALGS else " (this stack's id_token_signing_alg_values_supported)"
+        raise arguments.InvalidInput(f"--id-token-signed-response-alg must be one of {', '.join(offered)}{where}")
+    return alg
+
+
+def _offered_id_token_algs() -> tuple[str, ...]:
+    """The ID-token algorithms the stack now targeted offers (its SigningAlgorithm and RS256)."""
+    from authgate.settings import get_settings
+
+    return get_settings().id_token_algs
 
 
 def _loopback_allowed() -> bool:
@@ -126,7 +149,8 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
             client_type=args.type, redirect_uris=args.redirect_uri, grant_types=args.grant, scopes=args.scope,
             error_format=args.error_format, requires_admin_approval=args.requires_admin_approval,
             resource_scopes=arguments.with_grants((), grants),
-            **_registration(args, args.type, args.redirect_uri, args.grant, allow_loopback=_loopback_allowed()))
+            **_registration(args, args.type, args.redirect_uri, args.grant, allow_loopback=_loopback_allowed(),
+                            id_token_algs=_offered_id_token_algs()))
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2
@@ -161,7 +185,8 @@ def update_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
             arguments.client_grants(grants, client.client_type, client.redirect_uris)
             arguments.served_grants(grants)
         changes = _registration(args, client.client_type, client.redirect_uris, grants or client.grant_types,
-                                client.jwks, client.token_endpoint_auth_method, _loopback_allowed())
+                                client.jwks, client.token_endpoint_auth_method, _loopback_allowed(),
+                                _offered_id_token_algs())
         if grants:
             changes["grant_types"] = tuple(dict.fromkeys(grants))
         grants = _grants(args)
@@ -324,6 +349,9 @@ def register(subparsers: Any) -> None:
                                  "ends (OpenID Connect Back-Channel Logout 1.0; https; update: \"\" removes it)")
         action.add_argument("--backchannel-logout-session-required", action=argparse.BooleanOptionalAction,
                             default=None, help="the client needs sid in every logout token")
+        action.add_argument("--id-token-signed-response-alg", metavar="ALG",
+                            help="the JWS algorithm of the client's ID and logout tokens (OpenID Connect Dynamic "
+                                 "Client Registration 1.0 2): RS256 (the default) or the stack's SigningAlgorithm")
         action.add_argument("--require-par", action=argparse.BooleanOptionalAction, default=None,
                             help="authorization requests must be pushed to /oauth/par (RFC 9126)")
         action.add_argument("--resource-scopes", action="append", default=[], metavar='"RESOURCE=SCOPES"',

@@ -53,14 +53,14 @@ def rotate_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
     if as_json:
         out.write(json.dumps(report.as_dict(), indent=2) + "\n")
         return 0
-    if report.promoted:
-        out.write(f"promoted {report.promoted} to current; {report.demoted or 'no key'} is now previous\n")
+    for step in report.promotions:
+        out.write(f"promoted {step['promoted']} ({step['alg']}) to current; {step['demoted'] or 'no key'} is now previous\n")
     for kid in report.created:
         out.write(f"created {kid}\n")
     for kid in report.retired:
         out.write(f"retired {kid} (every token it signed has expired)\n")
     waiting = [k for k in report.keys if k.state == "next" and k.activates_at > clock.seconds()]
-    if not report.promoted and waiting:
+    if not report.promotions and waiting:
         out.write(f"next key {waiting[0].kid} is published but may not sign before "
                   f"{_when(waiting[0].activates_at)} (JWKS max-age + leeway after publication); "
                   "run `authgate keys rotate` again after that\n")

@@ -89,6 +89,10 @@ MAX_TENANT_QUOTA = MAX_PARTITIONS * PARTITION_QUOTA_MAX
 MAX_CLIENT_QUOTA = 30_000
 
 
+# OIDC Dynamic Client Registration 1.0 2: id_token_signed_response_alg defaults to RS256.
+ID_TOKEN_DEFAULT_ALG = "RS256"
+
+
 class Settings(NamedTuple):
     stage: str = "local"
     # The CloudFormation stack (AWS::StackName): names and tags the signing keys it creates, so
@@ -160,6 +164,13 @@ class Settings(NamedTuple):
     registration_rate: int = 20
     registration_cap: int = 1000
     registration_idle_days: int = 30
+
+    @property
+    def id_token_algs(self) -> tuple[str, ...]:
+        """The algorithms ID tokens (and logout tokens) may be signed with, RS256 first: RS256 always
+        (OIDC Discovery 1.0 3, OIDC Dynamic Client Registration 1.0 2's default) and the access
+        tokens' own; the signing-key rotation keeps a key of each (tokens.rotation)."""
+        return tuple(dict.fromkeys((ID_TOKEN_DEFAULT_ALG, self.signing_alg)))
 
 
 # The defaults, written once (above): what an unset environment variable means.

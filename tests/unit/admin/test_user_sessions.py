@@ -111,7 +111,7 @@ def test_ending_sessions_queues_a_logout_token_for_each_client_that_asked(monkey
     (message,) = queued()
     assert {k: v for k, v in message.items() if k != "jti"} == {
         "kind": "backchannel_logout", "issuer": "https://issuer.example", "client_id": "web",
-        "uri": "https://a/bcl", "sub": ALICE, "sid": sid}
+        "uri": "https://a/bcl", "sub": ALICE, "sid": sid, "alg": "RS256"}
     assert revoke_sessions(ns(), io.StringIO()) == 0
     assert len(queued()) == 1  # nothing more: no session counted any more
     assert enable_user(ns(), io.StringIO()) == 0

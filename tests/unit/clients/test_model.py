@@ -67,6 +67,8 @@ def test_the_public_view_hides_the_hash_and_names_the_effective_auth_method() ->
         "resource_scopes": {}, "post_logout_redirect_uris": [],
         # OpenID Connect Back-Channel Logout 1.0 2.2.
         "backchannel_logout_uri": "", "backchannel_logout_session_required": False,
+        # OpenID Connect Dynamic Client Registration 1.0 2: RS256 unless registered otherwise.
+        "id_token_signed_response_alg": "RS256",
     }
 
 

@@ -114,3 +114,39 @@ def test_a_throttled_sign_is_storage_unavailable_not_a_500(roles: None) -> None:
     with pytest.raises(StorageUnavailable):
         signer.sign(b"header.payload")
     assert len(signer.sign(b"header.payload")) == 256
+
+
+def test_an_es256_kms_stack_keeps_an_rsa_key_for_id_tokens_under_the_same_policy(
+        roles: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """OIDC Discovery 1.0 3: the RS256 key of an ES256 stack is an RSA_2048 SIGN_VERIFY key whose policy names the
+    same roles; an ID token it signs (KMS Sign, RSASSA_PKCS1_V1_5_SHA_256) verifies with PyJWT against its JWK."""
+    import jwt
+
+    from authgate import caches
+    from authgate.aws import kms
+    from authgate.oauth.token.id_token import issue_id_token
+    from authgate.single_use.authentication import Authentication
+    from authgate.tokens.jwk_set import jwk_set
+    from authgate.tokens.rotation import rotate
+
+    monkeypatch.setenv("AUTHGATE_SIGNING_BACKEND", "kms")
+    monkeypatch.setenv("AUTHGATE_SIGNING_ALG", "ES256")
+    caches.reset()
+    report = rotate()
+    specs = {}
+    for key in report.keys:
+        metadata = kms().describe_key(KeyId=key.kms_key_id)["KeyMetadata"]
+        specs.setdefault(key.alg, set()).add((metadata["KeySpec"], metadata["KeyUsage"]))
+        policy = json.loads(kms().get_key_policy(KeyId=key.kms_key_id, PolicyName="default")["Policy"])
+        assert [s["Sid"] for s in policy["Statement"]] == [
+            "AccountAdministersThroughIam", "TokenFunctionSigns", "RotationReadsAndRetires"]
+    assert specs == {"ES256": {("ECC_NIST_P256", "SIGN_VERIFY")}, "RS256": {("RSA_2048", "SIGN_VERIFY")}}
+    for alg in ("RS256", "ES256"):
+        token = issue_id_token(issuer="https://issuer.example", client_id="c", access_token="at", alg=alg,
+                               authentication=Authentication(user_id="usr_1", auth_time=1))
+        header = jwt.get_unverified_header(token)
+        (key,) = [k for k in jwk_set()["keys"] if k["kid"] == header["kid"]]
+        assert (header["alg"], key["alg"]) == (alg, alg)
+        claims = jwt.decode(token, jwt.PyJWK(key).key, algorithms=[alg], audience="c",
+                            options={"verify_exp": False, "verify_iat": False})
+        assert claims["sub"] == "usr_1"

@@ -19,6 +19,7 @@ from typing import Any, Literal, NamedTuple
 from authgate import records
 from authgate.records import Field
 from authgate.request_protocol import ERROR_FORMATS
+from authgate.settings import ID_TOKEN_DEFAULT_ALG
 
 CLIENT_TYPES = ("confidential", "public")
 ENVIRONMENTS = ("local", "staging", "production")
@@ -36,6 +37,9 @@ MAX_CLIENT_ID_LENGTH = 200
 # The FAPI 2.0 Security Profile (oauth.clients.profile says what it demands).
 FAPI2 = "fapi2"
 PROFILES = (FAPI2,)
+# The ID-token algorithms authgate can sign with (a stack offers RS256 and its SigningAlgorithm:
+# Settings.id_token_algs); never none (OIDC Core 3.1.3.7 item 7 for the code flow).
+ID_TOKEN_ALGS = ("RS256", "ES256")
 # Hash compared against when the client is unknown, so both paths do the same work.
 _DUMMY_HASH = hashlib.sha256(b"authgate-unknown-client").hexdigest()
 
@@ -90,6 +94,13 @@ class Client(NamedTuple):
     # -- OpenID Connect Back-Channel Logout 1.0 2.2: where logout tokens are POSTed (clients.backchannel_logout) --
     backchannel_logout_uri: str = ""
     backchannel_logout_session_required: bool = False
+    # -- OpenID Connect Dynamic Client Registration 1.0 2: the ID tokens' JWS alg ("": RS256) --
+    id_token_signed_response_alg: str = ""
+
+    @property
+    def id_token_alg(self) -> str:
+        """The algorithm this client's ID and logout tokens are signed with (OIDC Registration 2: RS256 by default)."""
+        return self.id_token_signed_response_alg or ID_TOKEN_DEFAULT_ALG
 
     @property
     def auth_methods(self) -> tuple[str, ...]:
@@ -114,9 +125,10 @@ class Client(NamedTuple):
         return 0 < self.expires_at <= now
 
     def public_view(self) -> dict[str, Any]:
-        """What an admin listing shows: everything except the secret hash."""
+        """What an admin listing shows: everything except the secret hash (effective auth method and ID-token alg)."""
         view = records.public_view(FIELDS, self._asdict())
         view["token_endpoint_auth_method"] = self.auth_methods[0]
+        view["id_token_signed_response_alg"] = self.id_token_alg
         return view
 
 
@@ -153,6 +165,8 @@ FIELDS = (
     # -- OpenID Connect Back-Channel Logout 1.0 2.2 --
     Field("backchannel_logout_uri", "S", "", omit_empty=True),
     Field("backchannel_logout_session_required", "BOOL", False, omit_empty=True),
+    # -- OpenID Connect Dynamic Client Registration 1.0 2 --
+    Field("id_token_signed_response_alg", "S", "", omit_empty=True),
 )
 
 
@@ -175,6 +189,8 @@ def check_registration(client: Client) -> None:
         raise ValueError(f"token_endpoint_auth_method must be one of {AUTH_METHODS}")
     if client.profile and client.profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}")
+    if client.id_token_signed_response_alg and client.id_token_signed_response_alg not in ID_TOKEN_ALGS:
+        raise ValueError(f"id_token_signed_response_alg must be one of {ID_TOKEN_ALGS}")
 
 
 def _keys(value: Any) -> tuple[dict[str, Any], ...]:

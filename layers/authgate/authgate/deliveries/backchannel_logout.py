@@ -5,7 +5,8 @@ sessions (revoke-sessions, disable, delete, reset-password, reset-mfa) -- every 
 received a code in it (the session's `clients`) and registered a backchannel_logout_uri gets a
 logout token: one message per (session, client) on the deliveries queue, with the session's
 `sid` and the user's `sub` (2.4: both, so a client that asked for sid, and one that keys on sub,
-can each act). The token is signed when it is sent (deliveries.deliver). A client that is gone,
+can each act). The token is signed when it is sent (deliveries.deliver), with the algorithm of the
+client's ID tokens (2.4: the same keys; `alg` in the message). A client that is gone,
 or registered no URI, is skipped.
 """
 
@@ -15,6 +16,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from authgate.clients.model import Client
 from authgate.deliveries import queue
 from authgate.logs import get_logger
 from authgate.sessions.model import Session
@@ -26,16 +28,17 @@ KIND = "backchannel_logout"
 def messages_for(sessions: Iterable[Session], issuer: str, clients: ClientStore | None = None) -> list[dict[str, Any]]:
     """One message per client with a backchannel_logout_uri per ended session (each client read once)."""
     store = clients or ClientStore()
-    uris: dict[str, str] = {}
+    seen: dict[str, Client | None] = {}
     out = []
     for session in sessions:
         for client_id in sorted(session.clients):
-            if client_id not in uris:
-                client = store.get(client_id, any_environment=True)
-                uris[client_id] = client.backchannel_logout_uri if client is not None else ""
-            if uris[client_id]:
-                out.append({"kind": KIND, "issuer": issuer, "client_id": client_id, "uri": uris[client_id],
-                            "sub": session.user_id, "sid": session.sid, "jti": secrets.token_urlsafe(18)})
+            if client_id not in seen:
+                seen[client_id] = store.get(client_id, any_environment=True)
+            client = seen[client_id]
+            if client is not None and client.backchannel_logout_uri:
+                out.append({"kind": KIND, "issuer": issuer, "client_id": client_id, "uri": client.backchannel_logout_uri,
+                            "sub": session.user_id, "sid": session.sid, "jti": secrets.token_urlsafe(18),
+                            "alg": client.id_token_alg})
     return out
 
 

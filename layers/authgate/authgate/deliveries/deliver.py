@@ -31,6 +31,13 @@ METRICS = {"delivered": "BackchannelLogoutDelivered", "retried": "BackchannelLog
 Poster = Callable[..., int]
 
 
+def _alg(message: dict[str, Any], offered: tuple[str, ...]) -> str:
+    """The logout token's algorithm: the client's ID tokens' as queued; RS256 (the default, OIDC Dynamic
+    Client Registration 1.0 2) for a message queued before it was written, or naming one no longer offered."""
+    alg = message.get("alg")
+    return alg if isinstance(alg, str) and alg in offered else offered[0]
+
+
 def deliver_batch(records: Sequence[dict[str, Any]], post: Poster = post_form) -> list[str]:
     """Deliver each SQS record; the messageIds to try again (SQS partial batch response)."""
     return [record["messageId"] for record in records if deliver_one(record, post) == "retried"]
@@ -49,7 +56,7 @@ def deliver_one(record: dict[str, Any], post: Poster = post_form) -> str:
         return _outcome("failed", {}, attempt, "not a delivery this version knows")
     settings = get_settings()
     token = issue_logout_token(issuer=message["issuer"], client_id=message["client_id"], sub=message["sub"],
-                               sid=message["sid"], jti=message["jti"])
+                               sid=message["sid"], jti=message["jti"], alg=_alg(message, settings.id_token_algs))
     try:
         status = post(message["uri"], {"logout_token": token},
                       allow_loopback=settings.allow_loopback_client_metadata)

@@ -91,9 +91,9 @@ class KeyRing(NamedTuple):
         order = {state: i for i, state in enumerate(PUBLISHED)}
         return sorted(_newest_first(self.keys), key=lambda r: order[r.state])
 
-    def current(self) -> KeyRecord | None:
-        """The key that signs now: the newest current one (None: no key may sign)."""
-        return next((k for k in _newest_first(self.keys) if k.state == CURRENT), None)
+    def current(self, alg: str | None = None) -> KeyRecord | None:
+        """The key that signs now (with `alg`, when given): the newest current one (None: no key may sign)."""
+        return next((k for k in _newest_first(self.keys) if k.state == CURRENT and alg in (None, k.alg)), None)
 
     def changed(self, changes: Iterable[tuple[KeyRecord | None, KeyRecord]]) -> tuple[KeyRecord, ...]:
         """The published keys once `changes` (old, new) are applied: a retired key leaves the set."""

@@ -108,7 +108,7 @@ class KmsBackend:
         policy = {"Policy": json.dumps(key_policy(root, settings.kms_signer_role, settings.kms_admin_role))} if root else {}
         metadata = retry_not_yet_visible(lambda: self._kms.create_key(
             KeySpec=KEY_SPEC[alg], KeyUsage="SIGN_VERIFY", Origin="AWS_KMS",
-            Description=f"authgate {settings.stack} access-token signing key {kid} ({alg})",
+            Description=f"authgate {settings.stack} token signing key {kid} ({alg})",
             Tags=[{"TagKey": "authgate-stack", "TagValue": settings.stack},
                   {"TagKey": "authgate-stage", "TagValue": settings.stage},
                   {"TagKey": "authgate-kid", "TagValue": kid}],

@@ -77,7 +77,7 @@ class LocalBackend:
         key: Any = rsa.generate_private_key(65537, 2048) if alg == "RS256" else ec.generate_private_key(ec.SECP256R1())
         name = secret_name(kid)
         self._sm.create_secret(Name=name, SecretString=json.dumps(jwk.private_jwk(key, kid, alg)),
-                               Description=f"authgate access-token signing key {kid} ({alg})",
+                               Description=f"authgate token signing key {kid} ({alg})",
                                Tags=[{"Key": "authgate-stack", "Value": get_settings().stack},
                                      {"Key": "authgate-stage", "Value": get_settings().stage}])
         _loaded()[kid] = key

@@ -15,7 +15,10 @@ and dynamic registration (RFC 7591 2, 3.2.2): the same client may arrive either 
 - post_logout_redirect_uris (OpenID Connect RP-Initiated Logout 1.0 3.1): optional, up to 10 URIs
   under the redirect URIs' rules;
 - backchannel_logout_uri, backchannel_logout_session_required (OpenID Connect Back-Channel
-  Logout 1.0 2.2): optional; the URI under clients.backchannel_logout's rules, the flag a boolean.
+  Logout 1.0 2.2): optional; the URI under clients.backchannel_logout's rules, the flag a boolean;
+- id_token_signed_response_alg (OpenID Connect Dynamic Client Registration 1.0 2): optional (RS256),
+  one of the stack's id_token_signing_alg_values_supported; never none (OIDC Core 3.1.3.7 item 7:
+  the code flow's ID tokens are signed).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any, NamedTuple
 from authgate.clients.backchannel_logout import uri_problem
 from authgate.oauth.redirect_uris import redirect_scheme_allowed, well_formed_uri
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
+from authgate.settings import get_settings
 
 AUTH_METHODS = ("none", "private_key_jwt")
 SHARED_SECRET_METHODS = ("client_secret_basic", "client_secret_post", "client_secret_jwt")
@@ -57,6 +61,7 @@ class StatedMetadata(NamedTuple):
     post_logout_redirect_uris: tuple[str, ...] = ()
     backchannel_logout_uri: str = ""
     backchannel_logout_session_required: bool = False
+    id_token_signed_response_alg: str = ""
 
 
 def check(doc: Mapping[str, Any], *, allow_loopback: bool = False) -> StatedMetadata:
@@ -92,6 +97,7 @@ def check(doc: Mapping[str, Any], *, allow_loopback: bool = False) -> StatedMeta
         post_logout_redirect_uris=_post_logout_redirect_uris(doc.get("post_logout_redirect_uris")),
         backchannel_logout_uri=_backchannel_logout_uri(doc.get("backchannel_logout_uri"), allow_loopback),
         backchannel_logout_session_required=_boolean(doc, "backchannel_logout_session_required"),
+        id_token_signed_response_alg=_id_token_alg(doc.get("id_token_signed_response_alg")),
     )
 
 
@@ -128,6 +134,20 @@ def _backchannel_logout_uri(raw: Any, allow_loopback: bool) -> str:
     problem = uri_problem(raw, allow_loopback=allow_loopback)
     if problem:
         raise MetadataProblem(f"{problem}.")
+    return raw
+
+
+def _id_token_alg(raw: Any) -> str:
+    """The ID tokens' JWS alg (OIDC Dynamic Client Registration 1.0 2); "" (RS256) when absent."""
+    if raw is None:
+        return ""
+    offered = get_settings().id_token_algs
+    if raw == "none":
+        raise MetadataProblem("id_token_signed_response_alg none is refused: ID tokens of the authorization code "
+                              "flow are signed (OpenID Connect Core 3.1.3.7).")
+    if not isinstance(raw, str) or raw not in offered:
+        raise MetadataProblem(f"id_token_signed_response_alg must be one of {', '.join(offered)} "
+                              "(id_token_signing_alg_values_supported).")
     return raw
 
 

@@ -99,7 +99,8 @@ def _metadata(issuer: str) -> dict[str, Any]:
         "request_uri_parameter_supported": False,
         "subject_types_supported": ["public"],
         # The current signing key's algorithm (tokens.rotation); RS256 by default.
-        "id_token_signing_alg_values_supported": [get_settings().signing_alg],
+        # OIDC Discovery 1.0 3: RS256 MUST be included; first, as the default (Registration 2).
+        "id_token_signing_alg_values_supported": list(get_settings().id_token_algs),
         "claims_supported": list(CLAIMS_SUPPORTED),
         "claim_types_supported": ["normal"],
         "claims_parameter_supported": True,

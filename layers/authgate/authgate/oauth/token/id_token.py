@@ -1,7 +1,9 @@
 """The ID token of a grant with scope openid (OpenID Connect Core 2, 3.1.3.6, 3.1.3.7, 12.2).
 
-A JWS (RFC 7515) with header typ `JWT`, signed by the current signing key, as the access token
-beside it: one more signature and no DynamoDB call (the key is the one the grant just read).
+A JWS (RFC 7515) with header typ `JWT`, signed with the client's id_token_signed_response_alg
+(RS256 unless it registered another the server offers: OIDC Core 3.1.3.7 item 7, OIDC Dynamic
+Client Registration 1.0 2) by that algorithm's current key: one more signature and no DynamoDB
+call (the published keys' item the grant just read names the current key of each algorithm).
 Its claims: iss, sub (the user's user_id, never the username: OIDC Core 2 asks for an
 identifier never reassigned), aud and azp (the client), exp, iat, auth_time, acr and amr (the
 sign-in's, RFC 8176), sid (the sign-in session, when there is one), nonce (the authorization
@@ -15,7 +17,7 @@ from __future__ import annotations
 import hashlib
 
 from authgate import base64url, clock
-from authgate.settings import get_settings
+from authgate.settings import ID_TOKEN_DEFAULT_ALG, get_settings
 from authgate.single_use.authentication import Authentication
 from authgate.tokens.current_signer import current_signer
 from authgate.tokens.jws import compact
@@ -31,9 +33,9 @@ def at_hash(access_token: str) -> str:
 
 
 def issue_id_token(*, issuer: str, client_id: str, authentication: Authentication, access_token: str,
-                   nonce: str | None = None) -> str:
-    """Sign the ID token for `client_id` stating `authentication` (OIDC Core 2)."""
-    signer = current_signer()
+                   nonce: str | None = None, alg: str = ID_TOKEN_DEFAULT_ALG) -> str:
+    """Sign the ID token for `client_id` stating `authentication` with `alg` (OIDC Core 2, 3.1.3.7 item 7)."""
+    signer = current_signer(alg=alg)
     now = clock.seconds()
     claims: dict[str, object] = {
         "iss": issuer,

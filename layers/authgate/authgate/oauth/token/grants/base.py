@@ -117,7 +117,7 @@ def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, .
     id_token = None
     if "openid" in scopes and authentication is not None:
         id_token = issue_id_token(issuer=req.issuer, client_id=req.client.client_id, authentication=authentication,
-                                  access_token=token.token, nonce=nonce)
+                                  access_token=token.token, nonce=nonce, alg=req.client.id_token_alg)
     return TokenResult(token.token, token.expires_in, token.scope, refresh_token,
                        "DPoP" if req.dpop_jkt else "Bearer", id_token=id_token, issued_token_type=issued_token_type,
                        authorization_details=authorization_details)
