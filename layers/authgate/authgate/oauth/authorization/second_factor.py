@@ -124,22 +124,29 @@ def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str
     issuer can be a relying party) offers the user's passkeys, if they have any, instead of a code."""
     if kind == "enrol" and secret is None:
         secret = UserFactorStore().start_totp(session.tenant_id, session.username)
-    ticket = sealed_form.seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
-                                               "c": _digest(csrf), **({"s": secret} if secret else {})}, STEP_TTL)
+    ticket = step_ticket(kind=kind, session=session, csrf=csrf, approved=approved, secret=secret)
     e = html.escape
-    if kind == "enrol" and secret is not None:
-        uri = totp.provisioning_uri(secret, account=session.username, issuer=urlsplit(issuer).hostname or "authgate")
-        grouped = " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))
-        intro = _ENROL.substitute(svg=totp.qr_svg(uri), secret=e(grouped))
-        title = "Set up a second factor"
-    else:
-        intro = _CODE
-        title = "Second factor"
+    title, intro = explained(kind=kind, session=session, issuer=issuer, secret=secret)
     offer = kind == "code" and passkeys and bool(PasskeyStore().of_user(session.tenant_id, session.username))
     body = _STEP.substitute(intro=intro, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
                             ticket=e(ticket), passkey=_USE_PASSKEY if offer else "",
                             message=f'<p class="message" role="alert">{e(message)}</p>' if message else "")
     return account_forms.page(title, body, redirect_origin=redirect_origin)
+
+
+def step_ticket(*, kind: Kind, session: Session, csrf: str, approved: bool, secret: str | None) -> str:
+    """The step's sealed ticket: bound to the session's secret (its hash) and the form's CSRF token, 5 minutes."""
+    return sealed_form.seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
+                                             "c": _digest(csrf), **({"s": secret} if secret else {})}, STEP_TTL)
+
+
+def explained(*, kind: Kind, session: Session, issuer: str, secret: str | None) -> tuple[str, str]:
+    """(title, the HTML saying what to enter): a code, or an enrolment's QR code (RFC 6238) and its key in text."""
+    if kind == "enrol" and secret is not None:
+        uri = totp.provisioning_uri(secret, account=session.username, issuer=urlsplit(issuer).hostname or "authgate")
+        grouped = " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))
+        return "Set up a second factor", _ENROL.substitute(svg=totp.qr_svg(uri), secret=html.escape(grouped))
+    return "Second factor", _CODE
 
 
 def session_of(request: Request) -> Session | None:
@@ -201,11 +208,15 @@ def recovery_codes_page(*, codes: tuple[str, ...], blob: str, csrf: str, approve
     """The ten recovery codes of a new enrolment, shown once; the form continues to the client (the consent-only
     form of the session, with the decision already made when it was)."""
     e = html.escape
-    items = "\n".join(f"<li><code>{e(c)}</code></li>" for c in codes)
     decision = '<input type="hidden" name="decision" value="approve">' if approved else ""
-    body = _RECOVERY.substitute(codes=items, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
+    body = _RECOVERY.substitute(shown=recovery_list(codes), client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
                                 decision=decision)
     return account_forms.page("Your recovery codes", body, redirect_origin=redirect_origin)
+
+
+def recovery_list(codes: tuple[str, ...]) -> str:
+    """The HTML showing a new enrolment's recovery codes, once, and what they are for."""
+    return _CODES_SHOWN.substitute(codes="\n".join(f"<li><code>{html.escape(c)}</code></li>" for c in codes))
 
 
 def _raise(session: Session, added: frozenset[str]) -> tuple[str, Session] | None:
@@ -251,11 +262,13 @@ $passkey
 _USE_PASSKEY = ('<button type="submit" name="use" value="passkey" formnovalidate class="secondary">'
                 "Use a passkey instead</button>")
 
-_RECOVERY = Template("""<p>Your second factor is set up. Keep these ten recovery codes somewhere safe: each signs you in once if
+_CODES_SHOWN = Template("""<p>Your second factor is set up. Keep these ten recovery codes somewhere safe: each signs you in once if
 you lose your authenticator app. They are shown only now.</p>
 <ul class="recovery-codes">
 $codes
-</ul>
+</ul>""")
+
+_RECOVERY = Template("""$shown
 <form method="post" action="authorize">
 <input type="hidden" name="request_blob" value="$request_blob">
 <input type="hidden" name="csrf" value="$csrf">
