@@ -81,6 +81,8 @@ class Outcome(NamedTuple):
     recovery: tuple[str, ...] = ()
     # The person chose "Use a passkey instead": the ceremony's page comes next.
     passkey: bool = False
+    # Whether the person had approved the request's scopes for the client when the step was shown (None: unknown).
+    remembered: bool | None = None
 
 
 def required(auth: AuthorizationRequest, tenant: Tenant) -> tuple[str, bool]:
@@ -119,12 +121,14 @@ def refuse_prompt_none(kind: Kind) -> ApiError:
 
 def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str, redirect_origin: str,
          issuer: str, approved: bool, message: str = "", secret: str | None = None,
-         passkeys: bool = False) -> Response:
+         passkeys: bool = False, remembered: bool | None = None) -> Response:
     """The step's page; an enrolment starts (or, shown again, keeps) a pending TOTP secret; `passkeys` (the
-    issuer can be a relying party) offers the user's passkeys, if they have any, instead of a code."""
+    issuer can be a relying party) offers the user's passkeys, if they have any, instead of a code; `remembered`
+    (the remembered consent the page's request read) rides in the ticket, so the POST need not read it again."""
     if kind == "enrol" and secret is None:
         secret = UserFactorStore().start_totp(session.tenant_id, session.username)
-    ticket = step_ticket(kind=kind, session=session, csrf=csrf, approved=approved, secret=secret)
+    ticket = step_ticket(kind=kind, session=session, csrf=csrf, approved=approved, secret=secret,
+                         remembered=remembered)
     e = html.escape
     title, intro = explained(kind=kind, session=session, issuer=issuer, secret=secret)
     offer = kind == "code" and passkeys and bool(PasskeyStore().of_user(session.tenant_id, session.username))
@@ -134,10 +138,12 @@ def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str
     return account_forms.page(title, body, redirect_origin=redirect_origin)
 
 
-def step_ticket(*, kind: Kind, session: Session, csrf: str, approved: bool, secret: str | None) -> str:
+def step_ticket(*, kind: Kind, session: Session, csrf: str, approved: bool, secret: str | None,
+                remembered: bool | None = None) -> str:
     """The step's sealed ticket: bound to the session's secret (its hash) and the form's CSRF token, 5 minutes."""
     return sealed_form.seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
-                                             "c": _digest(csrf), **({"s": secret} if secret else {})}, STEP_TTL)
+                                             "c": _digest(csrf), **({"s": secret} if secret else {}),
+                                             **({"r": remembered} if remembered is not None else {})}, STEP_TTL)
 
 
 def explained(*, kind: Kind, session: Session, issuer: str, secret: str | None) -> tuple[str, str]:
@@ -168,7 +174,9 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session) 
     if state.get("h") != session.session_hash or state.get("c") != _digest(csrf):
         raise StepInvalid("the step's session or form changed")
     kind: Kind = "enrol" if state.get("k") == "enrol" else "code"
-    shown_again = Outcome(kind, bool(state.get("a")), secret=str(state["s"]) if state.get("s") else None)
+    remembered = state.get("r")
+    shown_again = Outcome(kind, bool(state.get("a")), secret=str(state["s"]) if state.get("s") else None,
+                          remembered=remembered if isinstance(remembered, bool) else None)
     if kind == "code" and _one(fields, "use") == "passkey":
         return shown_again._replace(passkey=True)
     credential = _one(fields, "credential")
