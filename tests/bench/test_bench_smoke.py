@@ -128,6 +128,11 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     assert positive(factors["passkey_assertion"]["verify_cpu_ms"])
     assert factors["passkey_assertion"]["sign_in_dynamodb_operations"] == {"UpdateItem": 2, "GetItem": 1}
     assert "TOTP check (stores.user_factors.verify_totp" in run.stdout
+    # The step through the authorize handler, and what it adds to a password sign-in (figures in the docs).
+    added = results["second_factor_step"]["added_to_password_sign_in"]
+    assert added["dynamodb_calls"] == 8 and positive(added["cpu_ms"])
+    assert results["second_factor_step"]["dynamodb_operations"]["password_code"]["TransactWriteItems"] == 1
+    assert "TOTP step added to a password sign-in" in run.stdout
 
     # SnapStart (issue 22): per API function, the init a restored copy never runs, and what its
     # first request still pays.

@@ -272,3 +272,123 @@ def test_a_confidential_devices_poll_authenticates_first(tokens: TokenClient, cl
     pending = tokens.post([("grant_type", DEVICE_GRANT), ("device_code", start["device_code"])],
                           auth=basic("demo-kiosk", secret))
     assert body_of(pending)["error"] == "authorization_pending"
+
+
+# -- a tenant that requires mfa (issue 28): the approval asks for the second factor ---------------------------
+
+BOB_KEY = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+FACTOR_FIELDS = [("action", "hidden"), ("user_code", "hidden"), ("nonce", "hidden"), ("csrf", "hidden"),
+                 ("factor_ticket", "hidden"), ("code", "text")]
+WRONG_CODE = ("The code is incorrect or was used already, or this account is temporarily locked after repeated "
+              "failed attempts. Check it and try again in a moment.")
+
+
+def require_mfa() -> None:
+    from authgate.stores.tenants import TenantStore
+
+    tenants = TenantStore()
+    demo = tenants.get("demo")
+    assert demo is not None
+    tenants.put(demo._replace(require_mfa=True))
+
+
+def give_code(device_page: DevicePage, page: Page, code: str) -> Page:
+    return page_of(device_page._send("POST", fields=[*page.hidden().items(), ("code", code)]))
+
+
+def device_claims(tokens: TokenClient, device_code: str) -> dict[str, Any]:
+    result = poll(tokens, device_code)
+    assert result["statusCode"] == 200, result["body"]
+    return claims_of(body_of(result)["access_token"])
+
+
+@pytest.mark.usefixtures("tv")
+def test_require_mfa_asks_bob_for_his_code_before_approving(tokens: TokenClient, device_page: DevicePage,
+                                                            clock: ManualClock) -> None:
+    import pyotp
+
+    require_mfa()
+    start = started(authorize_device(tokens, scope="charges:read"))
+    step = device_page.decide(device_page.enter(start["user_code"]), "approve", "bob", "bob-password")
+    assert (step.status, {k: step.headers[k] for k in PAGE_HEADERS}) == (200, PAGE_HEADERS)
+    assert [(i["name"], i["type"]) for i in step.inputs] == FACTOR_FIELDS
+    assert step.text() == (f"Second factor Your organisation requires a second factor to approve Living-room TV "
+                           f"(code {start['user_code']} ). Enter the six-digit code from your authenticator app, "
+                           f"or one of your recovery codes. Code Approve")
+    assert "authgate_session=" in step.headers["Set-Cookie"]
+    # Nothing is approved on the password alone.
+    assert body_of(poll(tokens, start["device_code"]))["error"] == "authorization_pending"
+
+    code = pyotp.TOTP(BOB_KEY).at(int(clock()))
+    wrong = give_code(device_page, step, "000000" if code != "000000" else "111111")
+    assert [(i["name"], i["type"]) for i in wrong.inputs] == FACTOR_FIELDS
+    assert WRONG_CODE in wrong.text()
+    done = give_code(device_page, wrong, code)
+    assert (done.status, done.text()) == (200, ("Connect a device You approved the request: return to your device, "
+                                                "it will be signed in within a few seconds. You can close this page."))
+    assert "authgate_session=" in done.headers["Set-Cookie"]
+    # The ticket was single use: the session it was bound to is gone (raised under a new secret), so it approves
+    # no other request, even with a new code.
+    other = started(authorize_device(tokens, scope="charges:read"))
+    replayed = {**step.hidden(), "user_code": other["user_code"]}
+    again = page_of(device_page._send("POST", fields=[*replayed.items(),
+                                                      ("code", pyotp.TOTP(BOB_KEY).at(int(clock()) + 30))]))
+    assert "The second-factor step expired or was used already. Choose Approve again." in again.text()
+    assert [i["name"] for i in again.inputs] == ["action", "user_code", "nonce", "csrf"]
+    clock.advance(5)
+    access = device_claims(tokens, start["device_code"])
+    assert (access["sub"], access["acr"]) == ("bob", "mfa")
+
+
+@pytest.mark.usefixtures("tv")
+def test_require_mfa_makes_alice_enrol_and_shows_her_recovery_codes(tokens: TokenClient, device_page: DevicePage,
+                                                                    clock: ManualClock) -> None:
+    import pyotp
+
+    from authgate.stores.user_factors import UserFactorStore
+
+    require_mfa()
+    start = started(authorize_device(tokens, scope="charges:read"))
+    enrol = device_page.decide(device_page.enter(start["user_code"]), "approve", "alice", "alice-password")
+    assert enrol.status == 200 and [(i["name"], i["type"]) for i in enrol.inputs] == FACTOR_FIELDS
+    assert enrol.text().startswith("Set up a second factor Your organisation requires a second factor to approve "
+                                   f"Living-room TV (code {start['user_code']} ). Your organisation requires a "
+                                   "second factor. Scan this QR code with an authenticator app")
+    found = re.search(r'<code class="totp-secret">([A-Z2-7 ]+)</code>', enrol.body)
+    assert found is not None and "<svg" in enrol.body
+    secret = found.group(1).replace(" ", "")
+    done = give_code(device_page, enrol, pyotp.TOTP(secret).at(int(clock())))
+    assert done.status == 200
+    assert done.text().startswith("Connect a device You approved the request: return to your device, it will be "
+                                  "signed in within a few seconds. You can close this page. Your second factor is "
+                                  "set up. Keep these ten recovery codes somewhere safe")
+    assert len([word for word in done.text().split(" ") if word.count("-") == 3]) == 10
+    factors = UserFactorStore().factors("demo", "alice")
+    assert factors is not None and (factors.totp, factors.recovery_codes_left) == (True, 10)
+    clock.advance(5)
+    assert device_claims(tokens, start["device_code"])["acr"] == "mfa"
+
+
+@pytest.mark.usefixtures("tv")
+def test_require_mfa_asks_a_password_session_for_the_factor_too(tokens: TokenClient, device_page: DevicePage,
+                                                                clock: ManualClock) -> None:
+    first = started(authorize_device(tokens, scope="charges:read"))
+    device_page.decide(device_page.enter(first["user_code"]), "approve", "bob", "bob-password")
+    require_mfa()
+    clock.advance(61)  # the tenant cache's TTL
+    second = started(authorize_device(tokens, scope="charges:read"))
+    page = device_page.enter(second["user_code"])
+    assert "Signed in as bob ." in page.text()
+    step = device_page.decide(page, "approve")
+    assert [(i["name"], i["type"]) for i in step.inputs] == FACTOR_FIELDS
+    assert body_of(poll(tokens, second["device_code"]))["error"] == "authorization_pending"
+
+
+@pytest.mark.usefixtures("tv")
+def test_without_require_mfa_bob_approves_with_his_password(tokens: TokenClient, device_page: DevicePage,
+                                                            clock: ManualClock) -> None:
+    start = started(authorize_device(tokens, scope="charges:read"))
+    done = device_page.decide(device_page.enter(start["user_code"]), "approve", "bob", "bob-password")
+    assert "You approved the request" in done.text()
+    clock.advance(5)
+    assert device_claims(tokens, start["device_code"])["acr"] == "password"

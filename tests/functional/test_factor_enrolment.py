@@ -133,3 +133,27 @@ def test_a_password_alone_adds_no_factor_beside_a_passkey(clock: ManualClock, br
             "reset your second factors (authgate users reset-mfa) to set up others.") in refused.text()
     factors = UserFactorStore().factors("demo", "alice")
     assert factors is not None and (factors.totp, factors.totp_pending) == (False, False)
+
+
+@pytest.mark.parametrize(("acr", "age", "opens"), [("mfa", 600, True), ("mfa", 601, False), ("password", 0, False)])
+def test_a_fresh_mfa_session_opens_the_account_page_without_the_password(clock: ManualClock, browser: Browser,
+                                                                         acr: str, age: int, opens: bool) -> None:
+    """A sign-in session at mfa whose sign-in is at most 10 minutes old opens the page (docs/users.md); an older
+    one, or one at password, gets the page's own sign-in form."""
+    from authgate.stores.sessions import SessionStore
+    from authgate.stores.users import UserStore
+
+    bob = UserStore().get("demo", "bob")
+    assert bob is not None
+    secret, _session = SessionStore().create(tenant_id="demo", user_id=bob.user_id, username="bob", acr=acr,
+                                             amr=("mfa", "otp", "pwd") if acr == "mfa" else ("pwd",),
+                                             generation=bob.session_generation)
+    clock.advance(age)
+    browser.cookie = f"authgate_session={secret}"
+    shown = page_of(browser.get_raw("", path=ACCOUNT))
+    assert shown.status == 200 and shown.headers["Content-Security-Policy"] == CSP
+    if opens:
+        assert shown.text().startswith("Your account Signed in as bob .")
+        assert "authgate_account=" not in shown.headers.get("Set-Cookie", "")
+    else:
+        assert shown.text().startswith("Your account Sign in to manage your account.")

@@ -114,3 +114,26 @@ def test_a_passkey_that_does_not_hold_is_refused_on_the_sign_in_form(clock: Manu
     assert page.status == 200
     assert [i["name"] for i in page.inputs] == ["request_blob", "csrf", "username", "password"]
     assert REFUSED in page.text()
+
+
+@pytest.mark.usefixtures("localhost")
+def test_a_passkey_signs_in_past_an_operators_reset_and_the_password_stays_forced(
+        clock: ManualClock, browser: Browser, tokens: TokenClient) -> None:
+    """docs/users.md: the reset replaced the password; a passkey never used it, so it signs in (acr mfa), and the
+    temporary password still leads only to the change form."""
+    from authgate.stores.users import UserStore
+
+    device = enrolled(clock)
+    UserStore().reset_password("demo", "alice", "temporary-pass")
+    result = answer(browser, ceremony(browser), device)
+    assert result["statusCode"] == 303, result["body"][:300]
+    claims = claims_of(body_of(tokens.exchange(redirect_of(result).one("code")))["id_token"])
+    assert (claims["sub"], claims["acr"], claims["amr"]) == (ALICE, "mfa", ["hwk", "user", "mfa"])
+    user = UserStore().get("demo", "alice")
+    assert user is not None and user.must_change_password
+    # The temporary password, in a browser without that session: the forced change, no code.
+    other = Browser(browser.invoke)
+    form = page_of(other.get(web_params(scope="openid charges:read", nonce="n", prompt="login")))
+    change = page_of(other.submit(form, username="alice", password="temporary-pass"))
+    assert change.status == 200
+    assert [i["name"] for i in change.inputs] == ["request_blob", "csrf", "change_ticket", "decision", "new_password", "confirm"]

@@ -289,3 +289,32 @@ def test_an_ip_address_issuer_offers_no_passkey(clock: ManualClock, browser: Bro
     assert [i["name"] for i in again.inputs] == ["request_blob", "csrf", "username", "password"]
     assert ("The passkey could not be used: it is not one of this organisation's, the page expired, or your "
             "browser's answer did not verify. Try again, or sign in with your password.") in again.text()
+
+
+def test_the_steps_code_post_reads_no_consent_and_rotates_in_one_call(clock: ManualClock, browser: Browser,
+                                                                      tokens: TokenClient) -> None:
+    """Issue 28's budget (docs/strong-authentication.md, "What a second factor costs"): the step's page seals whether
+    bob approved before, so the code's POST does not read ConsentsTable again, and the session's rotation is one
+    TransactWriteItems."""
+    from collections import Counter
+
+    from authgate.aws import dynamodb
+
+    password_session(browser, age=0)
+    assert browser.get(web_params(scope=SCOPE, nonce="n"))["statusCode"] == 302  # his consent is remembered
+    step = page_of(browser.get(web_params(**MFA)))
+    seen: Counter[str] = Counter()
+
+    def count(params: dict[str, Any], model: Any, **_: Any) -> None:
+        tables = [params["TableName"]] if "TableName" in params else sorted(params.get("RequestItems") or [])
+        tables += [next(iter(item.values()))["TableName"] for item in params.get("TransactItems") or []]
+        seen.update(f"{model.name} {table}" for table in tables)
+
+    dynamodb().meta.events.register("provide-client-params.dynamodb", count)
+    try:
+        result = give(browser, step, bob_code(clock))
+    finally:
+        dynamodb().meta.events.unregister("provide-client-params.dynamodb", count)
+    assert id_claims(tokens, result)["acr"] == "mfa"
+    assert not [call for call in seen if "ConsentsTable" in call], seen
+    assert seen["TransactWriteItems SessionsTable"] == 2 and not seen["DeleteItem SessionsTable"], seen

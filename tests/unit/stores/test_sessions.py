@@ -72,3 +72,23 @@ def test_consent_is_remembered_per_client_and_resource_and_can_be_forgotten(aws:
     assert not covers("usr_b", "web", ("openid",))
     store.forget("demo", "usr_a", "web")
     assert not covers("usr_a", "web", ("openid",))
+
+
+def test_a_raised_session_is_one_transaction_and_only_one_step_raises_it(aws: None, clock: ManualClock) -> None:
+    """stores.sessions.raised: the old secret's record deleted and the new one put in one TransactWriteItems; a
+    second raise of the same (now gone) record is None and writes nothing."""
+    from authgate.aws import dynamodb
+    from authgate.stores.sessions import SessionStore
+
+    store = SessionStore()
+    secret, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password",
+                                   amr=("pwd",), generation=0)
+    calls: list[str] = []
+    dynamodb().meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
+    raised = store.raised(session, acr="mfa", amr=("mfa", "otp", "pwd"), auth_time=5)
+    assert raised is not None and calls == ["TransactWriteItems"]
+    new_secret, record = raised
+    assert (record.sid, record.acr, record.amr, record.auth_time) == (session.sid, "mfa", ("mfa", "otp", "pwd"), 5)
+    assert store.live(secret) is None and store.live(new_secret) == record
+    assert store.raised(session, acr="mfa", amr=("mfa", "otp", "pwd"), auth_time=5) is None
+    assert len(boto3.client("dynamodb").scan(TableName="SessionsTable")["Items"]) == 1

@@ -49,18 +49,30 @@ class SessionStore(TableStore):
         lifetime under a new secret (session fixation, identity-design); (cookie secret, record), or None when
         the old secret's record was gone already (ended, or raised by a concurrent step: only one step wins).
 
-        The old record is deleted first, on the condition that it still exists, so a secret known before the
-        step opens nothing and two concurrent steps cannot both open a session."""
-        try:
-            self.destroy(_key(session.session_hash), "raise_end", condition="attribute_exists(session_hash)",
-                         refused=lambda: LookupError("session ended"))
-        except LookupError:
-            return None
+        One TransactWriteItems: the old record deleted on the condition that it still exists and the new one
+        put, both or neither, so a secret known before the step opens nothing and two concurrent steps cannot
+        both open a session."""
+        from botocore.exceptions import ClientError
+
+        from authgate.stores.faults import cancellation_codes
+
         secret = secrets.token_urlsafe(32)
         raised = session._replace(session_hash=hash_secret(secret), acr=acr, amr=amr, auth_time=auth_time,
                                   last_active=clock.seconds())
         item = {**records.to_item(FIELDS, raised._asdict()), "user_key": s(user_key(raised.tenant_id, raised.user_id))}
-        self.upsert(item, "raise", condition="attribute_not_exists(session_hash)")
+        try:
+            with self.faults("raise"):
+                self.db.transact_write_items(TransactItems=[
+                    {"Delete": {"TableName": self.table, "Key": _key(session.session_hash),
+                                "ConditionExpression": "attribute_exists(session_hash)"}},
+                    {"Put": {"TableName": self.table, "Item": item,
+                             "ConditionExpression": "attribute_not_exists(session_hash)"}},
+                ])
+        except ClientError as exc:
+            # The old record is gone, or a concurrent step is raising it: that step wins.
+            if cancellation_codes(exc.response)[:1] in (["ConditionalCheckFailed"], ["TransactionConflict"]):
+                return None
+            raise
         return secret, raised
 
     def live(self, secret: str) -> Session | None:

@@ -59,6 +59,12 @@ def form_fields(request: Request) -> dict[str, str]:
 
 def csrf_fields(request: Request) -> tuple[str, str | None]:
     """(the hidden nonce and csrf inputs, Set-Cookie for a new binding or None)."""
+    inputs, _token, cookie = csrf_token_fields(request)
+    return inputs, cookie
+
+
+def csrf_token_fields(request: Request) -> tuple[str, str, str | None]:
+    """(the hidden nonce and csrf inputs, the csrf token they carry, Set-Cookie for a new binding or None)."""
     binding = sealed_form.binding_from(request.headers.get_all("cookie"))
     cookie = None
     if binding is None:
@@ -67,7 +73,7 @@ def csrf_fields(request: Request) -> tuple[str, str | None]:
     nonce = secrets.token_urlsafe(16)
     token = sealed_form.csrf_token(binding, "password:" + nonce)
     return (f'<input type="hidden" name="nonce" value="{nonce}">\n'
-            f'<input type="hidden" name="csrf" value="{html.escape(token)}">'), cookie
+            f'<input type="hidden" name="csrf" value="{html.escape(token)}">'), token, cookie
 
 
 def page(title: str, body: str, cookie: str | None = None, redirect_origin: str = "",

@@ -8,7 +8,9 @@ one place that says who the request's person is: a sign-in session can replace i
 
 The second-factor section (oauth.authorization.factor_enrolment) sets up and removes a one-time code, the
 passkey section (oauth.authorization.passkey_enrolment) lists, adds and removes passkeys;
-every action on the page is made within the 10 minutes of its sign-in.
+every action on the page is made within the 10 minutes of its sign-in. A browser whose sign-in session is at
+`mfa` (a password and a second factor, or a passkey) and began at most 10 minutes ago opens the page without the
+password: that sign-in is as fresh as the page's own and stronger.
 
 The change needs the current password again (a stolen cookie alone changes nothing), a new one that
 is acceptable (users.passwords.password_problem), not the current one, typed twice. It ends every
@@ -29,11 +31,13 @@ from authgate import base64url, clock
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
-from authgate.oauth.authorization import factor_enrolment, passkey_enrolment
+from authgate.oauth.authorization import factor_enrolment, passkey_enrolment, session_cookie
 from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
 from authgate.oauth.authorization.sign_in import account_of, sign_in
 from authgate.stores.session_secret import session_secret
+from authgate.stores.sessions import SessionStore
 from authgate.stores.users import UserStore
+from authgate.users.assurance import MFA
 from authgate.users.errors import UserNotFound
 from authgate.users.passwords import MIN_PASSWORD, password_problem
 
@@ -87,14 +91,30 @@ class Account(NamedTuple):
 
 
 def signed_in_user(request: Request) -> Account | None:
-    """The person this request is signed in as (the page's cookie, while the user exists, is enabled and has not
-    ended its sessions since), or None."""
+    """The person this request is signed in as (the page's cookie, else a sign-in session at `mfa` whose sign-in
+    is at most COOKIE_TTL old; either while the user exists, is enabled and has not ended its sessions since),
+    or None."""
     for header in request.headers.get_all("cookie"):
         for part in header.split(";"):
             name, _, value = part.strip().partition("=")
             if name == COOKIE:
-                return _account(value)
-    return None
+                account = _account(value)
+                if account is not None:
+                    return account
+    return _fresh_mfa_session(request)
+
+
+def _fresh_mfa_session(request: Request) -> Account | None:
+    """The person of the browser's sign-in session when it is at `mfa` and its sign-in (auth_time) is at most
+    COOKIE_TTL old: as fresh and as strong as the page's own password sign-in, so the page asks nothing more."""
+    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    session = SessionStore().live(secret) if secret is not None else None
+    if session is None or session.acr != MFA or clock.seconds() - session.auth_time > COOKIE_TTL:
+        return None
+    user = UserStore().get(session.tenant_id, session.username)
+    if user is None or not user.admits(session.user_id, session.generation, session.auth_time):
+        return None
+    return Account(user.tenant_id, user.username)
 
 
 def get_account(request: Request) -> Response:

@@ -147,7 +147,8 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
             raise second_factor.refuse_prompt_none(step)
         blob, csrf, binding = sealed_form.form_state(auth, request.headers.get_all("cookie"),
                                                      base_url(request).startswith("https://"))
-        response = _step_page(request, target.client, auth, session, step, blob, csrf, approved=False)
+        response = _step_page(request, target.client, auth, session, step, blob, csrf, approved=False,
+                              remembered=remembered)
         response.multi_headers["Set-Cookie"] = [binding] if binding else []
         return response
     if single_sign_on.consent_needed(auth, remembered):
@@ -222,9 +223,9 @@ def post_authorize(request: Request) -> Response:
 
 def _step_page(request: Request, client: Client, auth: AuthorizationRequest, session: Session,
                step: second_factor.Kind, blob: str, csrf: str, *, approved: bool, message: str = "",
-               secret: str | None = None) -> Response:
+               secret: str | None = None, remembered: bool | None = None) -> Response:
     return second_factor.page(kind=step, session=session, blob=blob, csrf=csrf, approved=approved, message=message,
-                              client_name=client.name or client.client_id, secret=secret,
+                              client_name=client.name or client.client_id, secret=secret, remembered=remembered,
                               redirect_origin=redirect_origin(auth.redirect_uri), issuer=base_url(request),
                               passkeys=passkey_page.relying_party(request) is not None)
 
@@ -278,7 +279,7 @@ def _second_factor(request: Request, client: Client, tenant: Tenant, fields: Fie
         _log("factor_invalid", auth)
         return _step_page(request, client, auth, session, outcome.kind, single(fields, "request_blob") or "",
                           single(fields, "csrf") or "", approved=outcome.approved, message=outcome.message,
-                          secret=outcome.secret)
+                          secret=outcome.secret, remembered=outcome.remembered)
     secret, session = outcome.raised
     if not client.tenant_id:
         auth = _self_registered(request, client, auth, session.tenant_id)
@@ -289,7 +290,7 @@ def _second_factor(request: Request, client: Client, tenant: Tenant, fields: Fie
         response = second_factor.recovery_codes_page(
             codes=outcome.recovery, blob=blob, csrf=csrf, approved=outcome.approved,
             client_name=client.name or client.client_id, redirect_origin=redirect_origin(auth.redirect_uri))
-    elif outcome.approved or not single_sign_on.consent_needed(auth, single_sign_on.remembered(auth, session)):
+    elif outcome.approved or not single_sign_on.consent_needed(auth, _remembered(outcome, auth, session)):
         grant_id = single_sign_on.approved(auth, session, remembered=not outcome.approved)
         response = _code_redirect(request, client, auth, session.username,
                                   single_sign_on.authentication_of(session), grant_id)
@@ -298,6 +299,12 @@ def _second_factor(request: Request, client: Client, tenant: Tenant, fields: Fie
     response.multi_headers["Set-Cookie"] = [*response.multi_headers.get("Set-Cookie", []),
                                             session_cookie.set_cookie(secret, base_url(request))]
     return response
+
+
+def _remembered(outcome: second_factor.Outcome, auth: AuthorizationRequest, session: Session) -> bool:
+    """Whether the person approved this request before: as the step's page read it (its sealed ticket, at most
+    STEP_TTL old), else read now."""
+    return outcome.remembered if outcome.remembered is not None else single_sign_on.remembered(auth, session)
 
 
 def _approved_in_session(request: Request, client: Client, tenant: Tenant, fields: Fields,

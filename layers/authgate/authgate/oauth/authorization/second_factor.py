@@ -81,6 +81,8 @@ class Outcome(NamedTuple):
     recovery: tuple[str, ...] = ()
     # The person chose "Use a passkey instead": the ceremony's page comes next.
     passkey: bool = False
+    # Whether the person had approved the request's scopes for the client when the step was shown (None: unknown).
+    remembered: bool | None = None
 
 
 def required(auth: AuthorizationRequest, tenant: Tenant) -> tuple[str, bool]:
@@ -119,27 +121,38 @@ def refuse_prompt_none(kind: Kind) -> ApiError:
 
 def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str, redirect_origin: str,
          issuer: str, approved: bool, message: str = "", secret: str | None = None,
-         passkeys: bool = False) -> Response:
+         passkeys: bool = False, remembered: bool | None = None) -> Response:
     """The step's page; an enrolment starts (or, shown again, keeps) a pending TOTP secret; `passkeys` (the
-    issuer can be a relying party) offers the user's passkeys, if they have any, instead of a code."""
+    issuer can be a relying party) offers the user's passkeys, if they have any, instead of a code; `remembered`
+    (the remembered consent the page's request read) rides in the ticket, so the POST need not read it again."""
     if kind == "enrol" and secret is None:
         secret = UserFactorStore().start_totp(session.tenant_id, session.username)
-    ticket = sealed_form.seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
-                                               "c": _digest(csrf), **({"s": secret} if secret else {})}, STEP_TTL)
+    ticket = step_ticket(kind=kind, session=session, csrf=csrf, approved=approved, secret=secret,
+                         remembered=remembered)
     e = html.escape
-    if kind == "enrol" and secret is not None:
-        uri = totp.provisioning_uri(secret, account=session.username, issuer=urlsplit(issuer).hostname or "authgate")
-        grouped = " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))
-        intro = _ENROL.substitute(svg=totp.qr_svg(uri), secret=e(grouped))
-        title = "Set up a second factor"
-    else:
-        intro = _CODE
-        title = "Second factor"
+    title, intro = explained(kind=kind, session=session, issuer=issuer, secret=secret)
     offer = kind == "code" and passkeys and bool(PasskeyStore().of_user(session.tenant_id, session.username))
     body = _STEP.substitute(intro=intro, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
                             ticket=e(ticket), passkey=_USE_PASSKEY if offer else "",
                             message=f'<p class="message" role="alert">{e(message)}</p>' if message else "")
     return account_forms.page(title, body, redirect_origin=redirect_origin)
+
+
+def step_ticket(*, kind: Kind, session: Session, csrf: str, approved: bool, secret: str | None,
+                remembered: bool | None = None) -> str:
+    """The step's sealed ticket: bound to the session's secret (its hash) and the form's CSRF token, 5 minutes."""
+    return sealed_form.seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
+                                             "c": _digest(csrf), **({"s": secret} if secret else {}),
+                                             **({"r": remembered} if remembered is not None else {})}, STEP_TTL)
+
+
+def explained(*, kind: Kind, session: Session, issuer: str, secret: str | None) -> tuple[str, str]:
+    """(title, the HTML saying what to enter): a code, or an enrolment's QR code (RFC 6238) and its key in text."""
+    if kind == "enrol" and secret is not None:
+        uri = totp.provisioning_uri(secret, account=session.username, issuer=urlsplit(issuer).hostname or "authgate")
+        grouped = " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))
+        return "Set up a second factor", _ENROL.substitute(svg=totp.qr_svg(uri), secret=html.escape(grouped))
+    return "Second factor", _CODE
 
 
 def session_of(request: Request) -> Session | None:
@@ -161,7 +174,9 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session) 
     if state.get("h") != session.session_hash or state.get("c") != _digest(csrf):
         raise StepInvalid("the step's session or form changed")
     kind: Kind = "enrol" if state.get("k") == "enrol" else "code"
-    shown_again = Outcome(kind, bool(state.get("a")), secret=str(state["s"]) if state.get("s") else None)
+    remembered = state.get("r")
+    shown_again = Outcome(kind, bool(state.get("a")), secret=str(state["s"]) if state.get("s") else None,
+                          remembered=remembered if isinstance(remembered, bool) else None)
     if kind == "code" and _one(fields, "use") == "passkey":
         return shown_again._replace(passkey=True)
     credential = _one(fields, "credential")
@@ -201,11 +216,15 @@ def recovery_codes_page(*, codes: tuple[str, ...], blob: str, csrf: str, approve
     """The ten recovery codes of a new enrolment, shown once; the form continues to the client (the consent-only
     form of the session, with the decision already made when it was)."""
     e = html.escape
-    items = "\n".join(f"<li><code>{e(c)}</code></li>" for c in codes)
     decision = '<input type="hidden" name="decision" value="approve">' if approved else ""
-    body = _RECOVERY.substitute(codes=items, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
+    body = _RECOVERY.substitute(shown=recovery_list(codes), client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
                                 decision=decision)
     return account_forms.page("Your recovery codes", body, redirect_origin=redirect_origin)
+
+
+def recovery_list(codes: tuple[str, ...]) -> str:
+    """The HTML showing a new enrolment's recovery codes, once, and what they are for."""
+    return _CODES_SHOWN.substitute(codes="\n".join(f"<li><code>{html.escape(c)}</code></li>" for c in codes))
 
 
 def _raise(session: Session, added: frozenset[str]) -> tuple[str, Session] | None:
@@ -251,11 +270,13 @@ $passkey
 _USE_PASSKEY = ('<button type="submit" name="use" value="passkey" formnovalidate class="secondary">'
                 "Use a passkey instead</button>")
 
-_RECOVERY = Template("""<p>Your second factor is set up. Keep these ten recovery codes somewhere safe: each signs you in once if
+_CODES_SHOWN = Template("""<p>Your second factor is set up. Keep these ten recovery codes somewhere safe: each signs you in once if
 you lose your authenticator app. They are shown only now.</p>
 <ul class="recovery-codes">
 $codes
-</ul>
+</ul>""")
+
+_RECOVERY = Template("""$shown
 <form method="post" action="authorize">
 <input type="hidden" name="request_blob" value="$request_blob">
 <input type="hidden" name="csrf" value="$csrf">

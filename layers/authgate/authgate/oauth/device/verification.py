@@ -11,6 +11,12 @@
    one (single sign-on, no password asked), else the password through every sign-in throttle
    (oauth.authorization.sign_in), which opens a session. The approval records the person, the
    sign-in (acr, amr, auth_time, sid) and a new grant id, in one conditional write.
+4. A tenant that requires `mfa` for every sign-in (`authgate tenants update --require-mfa`) requires it to
+   approve a device too: a session below `mfa` gets the second-factor step of the authorization endpoint
+   (oauth.authorization.second_factor: its sealed ticket, bound to the session and the form; a TOTP or
+   recovery code, through the account's throttle), or the forced TOTP enrolment when the person has no
+   authenticator app; POST action=factor checks it, raises the session (a new secret, the same sid) and
+   approves. This page takes codes only: a person whose only factor is a passkey enrols an app here.
 
 Forms are CSRF-protected as the account pages' are (oauth.authorization.account_forms); pages are
 never cached or framed. Nothing typed (code, password) is logged.
@@ -29,8 +35,13 @@ from authgate.issuer import base_url
 from authgate.limits.counters import digest
 from authgate.limits.quota import Quota, QuotaSpent
 from authgate.logs import get_logger
-from authgate.oauth.authorization import session_cookie, single_sign_on
-from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
+from authgate.oauth.authorization import second_factor, session_cookie, single_sign_on
+from authgate.oauth.authorization.account_forms import (
+    csrf_fields,
+    csrf_token_fields,
+    form_fields,
+    page,
+)
 from authgate.oauth.authorization.consent_page import WRONG_CREDENTIALS, what_is_granted
 from authgate.oauth.authorization.sign_in import account_of, open_session, sign_in
 from authgate.oauth.clients.lookup import ClientLookup
@@ -39,6 +50,8 @@ from authgate.single_use.device_codes import DeviceAuthorization, normalised, sh
 from authgate.stores.device_codes import DeviceCodeStore
 from authgate.stores.sessions import SessionStore
 from authgate.stores.tenant_cache import get_tenant
+from authgate.stores.user_factors import UserFactorStore
+from authgate.users.assurance import MFA, satisfies
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client
@@ -95,6 +108,24 @@ _CREDENTIALS = """<label for="username">Username</label>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>"""
 _SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
+STEP_ENDED = "The second-factor step expired or was used already. Choose Approve again."
+_FACTOR_FORM = Template("""<p>Your organisation requires a second factor to approve <strong class="client">$client_name</strong>
+(code <strong class="user-code">$user_code</strong>).</p>
+$intro
+$message
+<form method="post" action="device" autocomplete="off">
+<input type="hidden" name="action" value="factor">
+<input type="hidden" name="user_code" value="$user_code">
+$csrf
+<input type="hidden" name="factor_ticket" value="$ticket">
+<label for="code">Code</label>
+<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" maxlength="64" required autofocus>
+<div class="actions">
+<button type="submit">Approve</button>
+</div>
+</form>""")
+_APPROVED = ('<p class="message" role="status">You approved the request: return to your device, '
+             "it will be signed in within a few seconds. You can close this page.</p>")
 
 
 def get_device(request: Request) -> Response:
@@ -105,7 +136,8 @@ def get_device(request: Request) -> Response:
 
 
 def post_device(request: Request) -> Response:
-    """action=code: the code's request, shown for a decision; action=decide: the decision."""
+    """action=code: the code's request, shown for a decision; action=decide: the decision; action=factor: the
+    second factor a tenant requiring mfa asks before the approval."""
     fields = form_fields(request)
     typed = fields.get("user_code", "")
     _within_limits(request.source_ip)
@@ -116,6 +148,8 @@ def post_device(request: Request) -> Response:
     if record is None or code is None or client is None:
         _log("unknown_code", None)
         return _code_page(request, "", NO_SUCH_CODE)
+    if fields.get("action") == "factor":
+        return _factor_given(request, record, code, client, fields)
     if fields.get("action") != "decide":
         return _decision_page(request, record, code, client)
     decision = fields.get("decision")
@@ -133,18 +167,74 @@ def post_device(request: Request) -> Response:
         if isinstance(signed, str):
             return _decision_page(request, record, code, client, signed)
         cookie, session = signed
+    step = _step_needed(record, session)
+    if step is not None:
+        response = _factor_page(request, record, code, client, session, step)
+        if cookie:
+            response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
+        return response
+    return _approved(request, record, session, cookie)
+
+
+def _approved(request: Request, record: DeviceAuthorization, session: Session, cookie: str | None,
+              recovery: tuple[str, ...] = ()) -> Response:
+    """The approval by `session`'s person, recorded with its sign-in (one conditional write); the page saying so."""
+    store = DeviceCodeStore()
     grant_id = str(uuid.uuid4())
     # The grant ends with the session unless it asked for offline_access (OpenID Connect Core 11), as a code's.
-    SessionStore().used_by(session, client.client_id, None if "offline_access" in record.scope.split() else grant_id)
+    SessionStore().used_by(session, record.client_id, None if "offline_access" in record.scope.split() else grant_id)
     if not store.decide(record, approved=True, subject=session.username,
                         authentication=single_sign_on.authentication_of(session), grant_id=grant_id):
         return _code_page(request, "", NO_SUCH_CODE)
     _log("approved", record)
-    response = page(TITLE, '<p class="message" role="status">You approved the request: return to your device, '
-                           "it will be signed in within a few seconds. You can close this page.</p>")
+    response = page(TITLE, _APPROVED + ("\n" + second_factor.recovery_list(recovery) if recovery else ""))
     if cookie:
         response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
     return response
+
+
+def _step_needed(record: DeviceAuthorization, session: Session) -> second_factor.Kind | None:
+    """The step a session lacks to approve: none unless the tenant requires `mfa`; then a code when the person holds
+    an authenticator app (one GetItem of their factors, only below `mfa`), else the forced enrolment."""
+    tenant = get_tenant(record.tenant_id)
+    if tenant is None or not tenant.require_mfa or satisfies(session.acr, MFA):
+        return None
+    factors = UserFactorStore().factors(session.tenant_id, session.username)
+    return "code" if factors is not None and factors.totp else "enrol"
+
+
+def _factor_page(request: Request, record: DeviceAuthorization, code: str, client: Client, session: Session,
+                 kind: second_factor.Kind, message: str = "", secret: str | None = None) -> Response:
+    """The second-factor step of the approval: a code, or an enrolment (a pending TOTP secret, kept when shown
+    again after a wrong code)."""
+    if kind == "enrol" and secret is None:
+        secret = UserFactorStore().start_totp(session.tenant_id, session.username)
+    csrf, token, cookie = csrf_token_fields(request)
+    ticket = second_factor.step_ticket(kind=kind, session=session, csrf=token, approved=True, secret=secret)
+    title, intro = second_factor.explained(kind=kind, session=session, issuer=base_url(request), secret=secret)
+    e = html.escape
+    body = _FACTOR_FORM.substitute(client_name=e(client.name or client.client_id), user_code=e(shown(code)),
+                                   intro=intro, message=_message(message), csrf=csrf, ticket=e(ticket))
+    return page(title, body, cookie)
+
+
+def _factor_given(request: Request, record: DeviceAuthorization, code: str, client: Client,
+                  fields: dict[str, str]) -> Response:
+    """POST action=factor: the step's code checked (second_factor.submitted), the session raised, the approval."""
+    session = single_sign_on.current_session(request, client)
+    try:
+        if session is None:
+            raise second_factor.StepInvalid("no session")
+        outcome = second_factor.submitted(request, {k: [v] for k, v in fields.items() if k != "use"}, session)
+    except second_factor.StepInvalid:
+        _log("factor_step_invalid", record)
+        return _decision_page(request, record, code, client, STEP_ENDED)
+    if outcome.raised is None:
+        _log("factor_invalid", record)
+        return _factor_page(request, record, code, client, session, outcome.kind, outcome.message, outcome.secret)
+    secret, raised = outcome.raised
+    return _approved(request, record, raised, session_cookie.set_cookie(secret, base_url(request)),
+                     outcome.recovery)
 
 
 def _within_limits(source_ip: str) -> None:
