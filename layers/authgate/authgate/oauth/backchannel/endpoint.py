@@ -10,7 +10,8 @@ approval is always a sign-in at level mfa. `user_code` is not supported
 `{auth_req_id, expires_in, interval}` (7.3), the same whether or not the hint names a user the
 tenant knows (login_hint: the same reads, the same writes; section 13's unknown_user_id is never
 answered, docs/ciba.md). A known person is then told through the tenant's approval channel
-(oauth.backchannel.channel: a signed webhook, mail), with a single-use link to the approval page.
+(oauth.backchannel.channel: a signed webhook through the deliveries queue, mail), with a
+single-use link to the approval page.
 """
 
 from __future__ import annotations
@@ -76,11 +77,11 @@ def post_backchannel(request: Request) -> Response:
         client_id=client.client_id, tenant_id=client.tenant_id, user_id=user.user_id, username=user.username,
         scope=format_scope(scopes), binding_message=binding_message, lifetime=lifetime, interval=INTERVAL,
         resource="" if resource.builtin else resource.resource, authorization_details=details)
-    # Written for nobody too: the same writes whoever the hint names (only a known user is told).
+    # Written and queued for nobody too: the same writes and the same queued message whoever the hint names (only
+    # a known user is told: channel.notify).
     link = f"{issuer}/oauth/approve?token={store.add_link(record)}"
-    if user.user_id:
-        notify(record, link=link, client_name=client.name or client.client_id, asked=what_is_asked(record, issuer),
-               issuer=issuer, tenant=tenant, email=user.email)
+    notify(record, link=link, client_name=client.name or client.client_id, asked=what_is_asked(record, issuer),
+           issuer=issuer, tenant=tenant, email=user.email)
     return Response.json(200, {"auth_req_id": auth_req_id, "expires_in": lifetime, "interval": INTERVAL},
                          headers=NO_STORE)
 
