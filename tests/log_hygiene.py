@@ -24,7 +24,7 @@ from urllib.parse import parse_qsl, unquote_plus, urlsplit
 # The demo seed's own secrets (README, "Demo credentials"), whatever a test sends.
 DEMO_SECRETS = frozenset({
     "demo-web-secret", "demo-partner-secret", "demo-service-secret", "demo-reader-secret",
-    "demo-legacy-a-secret", "demo-legacy-b-secret", "acme-service-secret", "staging-web-secret",
+    "demo-legacy-a-secret", "demo-legacy-b-secret", "acme-service-secret", "staging-web-secret", "demo-agent-secret",
     "alice-password", "demo-api-key",
 })
 SECRET_FIELDS = frozenset({"password", "client_secret", "code", "code_verifier", "refresh_token",

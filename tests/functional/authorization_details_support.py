@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from tests.demo import AUDIENCE, CHALLENGE, WEB_REDIRECT
+from tests.demo import AUDIENCE, CHALLENGE, ISSUER, WEB_REDIRECT, body, headers
 
 ORDER = {"type": "charge", "actions": ["create"], "amount": 1250, "currency": "usd",
          "description": "Order 1042", "max_charges": 1}
@@ -32,3 +33,37 @@ def code_with(*entries: dict[str, Any], scope: str = "charges:read charges:write
                               code_challenge=CHALLENGE, code_challenge_method="S256", scope=scope, subject="alice",
                               resource=None if resource == AUDIENCE else resource, grant_id=grant_id,
                               authorization_details=canonical(*entries) if entries else None)
+
+
+# The charges API's RateLimit-Policy (the demo tenant's limits).
+POLICY = '"tenant";q=3000;w=60, "client";q=1200;w=60, "ip";q=600;w=60'
+EXCEEDED = "authorization_details_exceeded"
+SPENT_ONE = ("This grant has already made the 1 charge its approved payment allows (max_charges); ask the user to "
+             "approve a new payment.")
+
+
+def shapes(detail: str, request_id: str) -> dict[str, tuple[str, Any]]:
+    problem_type = f"{ISSUER}/problems/{EXCEEDED}"
+    title = "Beyond the authorized details"
+    return {
+        "problem": ("application/problem+json", {
+            "type": problem_type, "title": title, "status": 403, "detail": detail,
+            "instance": "/charges", "code": EXCEEDED, "traceId": request_id}),
+        "jsonapi": ("application/vnd.api+json", {"jsonapi": {"version": "1.1"}, "errors": [{
+            "status": "403", "code": EXCEEDED, "title": title,
+            "links": {"type": problem_type}, "meta": {"traceId": request_id}, "detail": detail}]}),
+        "legacy-a": ("application/json", {"error": EXCEEDED, "message": detail, "code": EXCEEDED, "status": 403}),
+        "legacy-b": ("application/json", {"success": False, "errors": [
+            {"field": "", "message": detail, "code": EXCEEDED}]}),
+    }
+
+
+def assert_exceeded(result: dict[str, Any], detail: str, shape: str = "problem") -> None:
+    """The whole 403 authorization_details_exceeded of POST /charges in `shape`."""
+    request_id = headers(result)["x-request-id"]
+    media, expected = shapes(detail, request_id)[shape]
+    sent = dict(result["multiValueHeaders"])
+    assert re.fullmatch(r'"tenant";r=\d+;t=\d+, "client";r=\d+;t=\d+, "ip";r=\d+;t=\d+', sent.pop("RateLimit")[0])
+    assert (result["statusCode"], sent, body(result)) == (
+        403, {"Content-Type": [media], "Vary": ["Accept"], "x-request-id": [request_id],
+              "RateLimit-Policy": [POLICY]}, expected)

@@ -3,6 +3,7 @@ its approval as the approval page writes it (stores.backchannel_requests)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import urlencode
 
@@ -110,3 +111,25 @@ def assert_tokens(result: dict[str, Any], scope: str = "openid charges:read") ->
         200, OK_HEADERS, ["access_token", "expires_in", "id_token", "refresh_token", "scope", "token_type"])
     assert (body["token_type"], body["expires_in"], body["scope"]) == ("Bearer", 900, scope)
     return body
+
+
+def deliver_queued() -> int:
+    """One receive of the local stack's poller: the deliver function's handler on what is queued; how many came."""
+    from authgate import aws
+    from authgate.settings import get_settings
+    from authgate_cli.local.deliveries import DeliveryPoller
+
+    return DeliveryPoller(aws.sqs(), get_settings().deliveries_queue).poll_once()
+
+
+def queued_record() -> dict[str, Any]:
+    """The one queued message as the SQS event source hands it to the deliver function (first receive)."""
+    from authgate import aws
+    from authgate.settings import get_settings
+
+    answer = aws.sqs().receive_message(QueueUrl=get_settings().deliveries_queue, MaxNumberOfMessages=10,
+                                       VisibilityTimeout=0)
+    (message,) = answer["Messages"]
+    assert json.loads(message["Body"])["kind"] == "approval_webhook"
+    return {"messageId": message["MessageId"], "body": message["Body"], "attributes": {"ApproximateReceiveCount": "1"}}
+

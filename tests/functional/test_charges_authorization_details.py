@@ -4,7 +4,6 @@ counts once; the charge records its grant; RFC 9470 step-up comes first; tokens 
 
 from __future__ import annotations
 
-import re
 import threading
 from typing import Any
 
@@ -13,13 +12,10 @@ import pytest
 from bench.dynamodb_calls import counting
 from tests.demo import ISSUER, WRITE, Demo, body, count_charges, headers
 from tests.demo import post_charge as post
+from tests.functional.authorization_details_support import EXCEEDED, SPENT_ONE, assert_exceeded
 
-POLICY = '"tenant";q=3000;w=60, "client";q=1200;w=60, "ip";q=600;w=60'
 ORDER = {"type": "charge", "actions": ["create"], "amount": 1250, "currency": "usd", "description": "Order 1042",
          "max_charges": 1}
-EXCEEDED = "authorization_details_exceeded"
-SPENT_ONE = ("This grant has already made the 1 charge its approved payment allows (max_charges); ask the user to "
-             "approve a new payment.")
 
 
 def token_for(grant_id: str, *entries: dict[str, Any], client: str = "demo-web", acr: str = "password") -> str:
@@ -36,32 +32,6 @@ def used(grant_id: str) -> int:
     from authgate.stores.grant_budgets import GrantBudgetStore
 
     return GrantBudgetStore().used(grant_id)
-
-
-def shapes(detail: str, request_id: str) -> dict[str, tuple[str, Any]]:
-    problem_type = f"{ISSUER}/problems/{EXCEEDED}"
-    title = "Beyond the authorized details"
-    return {
-        "problem": ("application/problem+json", {
-            "type": problem_type, "title": title, "status": 403, "detail": detail,
-            "instance": "/charges", "code": EXCEEDED, "traceId": request_id}),
-        "jsonapi": ("application/vnd.api+json", {"jsonapi": {"version": "1.1"}, "errors": [{
-            "status": "403", "code": EXCEEDED, "title": title,
-            "links": {"type": problem_type}, "meta": {"traceId": request_id}, "detail": detail}]}),
-        "legacy-a": ("application/json", {"error": EXCEEDED, "message": detail, "code": EXCEEDED, "status": 403}),
-        "legacy-b": ("application/json", {"success": False, "errors": [
-            {"field": "", "message": detail, "code": EXCEEDED}]}),
-    }
-
-
-def assert_exceeded(result: dict[str, Any], detail: str, shape: str = "problem") -> None:
-    request_id = headers(result)["x-request-id"]
-    media, expected = shapes(detail, request_id)[shape]
-    sent = dict(result["multiValueHeaders"])
-    assert re.fullmatch(r'"tenant";r=\d+;t=\d+, "client";r=\d+;t=\d+, "ip";r=\d+;t=\d+', sent.pop("RateLimit")[0])
-    assert (result["statusCode"], sent, body(result)) == (
-        403, {"Content-Type": [media], "Vary": ["Accept"], "x-request-id": [request_id],
-              "RateLimit-Policy": [POLICY]}, expected)
 
 
 def test_a_charge_within_the_details_is_created_and_records_its_grant(demo: Demo, invoke: Any) -> None:

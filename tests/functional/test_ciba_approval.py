@@ -1,5 +1,6 @@
-"""Approval by the payer: the approval channel (a signed webhook, the outbox) and the approval page, through the
-token and authorize functions with a real HTTPS receiver (the test CA's server). Whole responses."""
+"""Approval by the payer: the approval channel (a signed webhook through the deliveries queue, the outbox) and the
+approval page, through the token, deliver and authorize functions with a real HTTPS receiver (the test CA's
+server). Whole responses."""
 
 from __future__ import annotations
 
@@ -19,13 +20,15 @@ from tests.functional.ciba_support import (
     ApprovalBrowser,
     allow_ciba,
     assert_tokens,
+    deliver_queued,
     one_time_code,
     poll,
+    queued_record,
     start,
     started,
     webhook_of,
 )
-from tests.functional.token_support import TokenClient, assert_error, claims_of
+from tests.functional.token_support import TokenClient, assert_error, aws_calls, claims_of
 
 LINK_INVALID = ("This approval link is unknown, has expired, was already used, or its request was already decided. "
                 "Each link works once, until the request expires.")
@@ -54,7 +57,8 @@ def approver(demo: Any, invoke: Any) -> ApprovalBrowser:
 
 
 def delivered(hook: DocumentServer) -> tuple[dict[str, Any], bytes, str]:
-    """The one webhook POST: its payload, body and signature header."""
+    """The queued webhook, sent by the deliver function (the local stack's poller): its payload, body and signature."""
+    assert deliver_queued() == 1
     assert [(path, kind) for path, kind, _ in hook.posts] == [("/hook", "application/json")]
     body = hook.posts[0][2]
     return json.loads(body), body, hook.post_headers[0]["Authgate-Signature"]
@@ -87,10 +91,11 @@ def test_bob_approves_with_password_and_one_time_code(hook: DocumentServer, appr
                        "binding_message": "Order 1042", "asked": ["Sign you in with your account", "See your charges"],
                        "expires_at": int(clock()) + 300}
     outbox = [json.loads(line) for line in (tmp_path / "outbox.jsonl").read_text().splitlines()]
-    webhook, mail = outbox
-    assert (webhook["kind"], webhook["url"], webhook["body"]["approval_url"], mail["kind"], mail["to"],
-            mail["subject"]) == ("webhook", hook.url("/hook"), link, "mail", "bob@demo.example",
-                                 "Approve a request from Demo web app")
+    mail, webhook = outbox  # the mail at once, the webhook when the deliver function sent it
+    assert (webhook["kind"], webhook["url"], webhook["body"]["approval_url"], webhook["headers"], webhook["outcome"],
+            webhook["attempt"], webhook["detail"], mail["kind"], mail["to"], mail["subject"]) == (
+        "webhook", hook.url("/hook"), link, {"Authgate-Signature": signature}, "delivered", 1, "HTTP 200", "mail",
+        "bob@demo.example", "Approve a request from Demo web app")
     assert mail["text"] == ("Demo web app asks you to approve:\n- Sign you in with your account\n- See your charges\n"
                             f"It shows this message: Order 1042\n\nTo approve or deny, open\n\n{link}\n\nThe link "
                             "works once, until the request expires. If you expected nothing, deny it.\n")
@@ -149,29 +154,53 @@ def test_a_user_without_a_second_factor_is_told_to_enrol(hook: DocumentServer, a
                  "The user has not yet approved the request; poll again after the interval.")
 
 
-def test_an_unknown_user_is_never_notified(hook: DocumentServer, tokens: TokenClient) -> None:
-    started(start(tokens, login_hint="nobody"))
-    assert hook.posts == []
+def test_an_unknown_user_is_never_notified_and_costs_the_same(hook: DocumentServer, tokens: TokenClient,
+                                                              tmp_path: Path) -> None:
+    """The endpoint queues one message whoever the hint names and never waits for the receiver: the answer's work
+    and time tell nothing. The deliver function drops nobody's message: nothing is sent, nothing is in the outbox."""
+    with aws_calls("sqs") as known:
+        started(start(tokens, login_hint="bob"))
+    assert deliver_queued() == 1 and len(hook.posts) == 1
+    hook.posts.clear()
+    (tmp_path / "outbox.jsonl").unlink()
+    with aws_calls("sqs") as unknown:
+        started(start(tokens, login_hint="nobody"))
+    assert known == unknown == {"SendMessageBatch": 1}
+    assert deliver_queued() == 1
+    assert (hook.posts, (tmp_path / "outbox.jsonl").exists()) == ([], False)
 
 
-def test_a_webhook_on_a_private_address_is_refused_at_delivery(hook: DocumentServer, tokens: TokenClient) -> None:
-    """Set behind the CLI's back: delivery checks the address again, and the request is answered the same."""
+def test_a_webhook_on_a_private_address_is_refused_at_delivery(hook: DocumentServer, tokens: TokenClient,
+                                                               tmp_path: Path) -> None:
+    """Set behind the CLI's back: delivery checks the address again (never retried), the request is answered the
+    same."""
     webhook_of("demo", "https://10.0.0.1/hook")
+    started(start(tokens, login_hint="nobody"))
     started(start(tokens))
+    assert deliver_queued() == 2
     assert hook.posts == []
+    mail, webhook = [json.loads(line) for line in (tmp_path / "outbox.jsonl").read_text().splitlines()]
+    assert (mail["kind"], webhook["kind"], webhook["url"], webhook["outcome"], webhook["attempt"]) == (
+        "mail", "webhook", "https://10.0.0.1/hook", "failed", 1)
+    assert deliver_queued() == 0  # not retried: the queue is empty
 
 
-def test_a_session_of_the_same_user_at_mfa_approves_without_the_form(hook: DocumentServer, approver: ApprovalBrowser,
-                                                                     tokens: TokenClient, clock: ManualClock) -> None:
-    from authgate.stores.sessions import SessionStore
+def test_a_failed_delivery_is_retried(hook: DocumentServer, tokens: TokenClient, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A receiver that is down (503) gets the same signed payload later (SQS's visibility timeout); one metric each."""
+    from authgate.deliveries.deliver import deliver_one
+    from tests.document_server import Route
 
-    auth_req_id = started(start(tokens))
-    signed_in_at = int(clock())
-    secret, _ = SessionStore().create(tenant_id="demo", user_id=BOB_ID, username="bob", acr="mfa",
-                                      amr=("pwd", "otp", "mfa"), generation=0)
-    approver.cookie = f"authgate_session={secret}"
-    clock.advance(30)
-    page = page_of(approver.open(delivered(hook)[0]["approval_url"]))
-    assert "You are signed in as bob with a second factor." in page.text() and "password" not in page.hidden()
-    assert page_of(approver.decide(page)).text() == "Done Approved. The application can go on; you may close this page."
-    assert claims_of(assert_tokens(poll(tokens, auth_req_id))["id_token"])["auth_time"] == signed_in_at
+    hook.post_answers["/hook"] = [Route(b"", 503, {}), Route(b"", 200, {})]
+    started(start(tokens))
+    capsys.readouterr()
+    record = queued_record()
+    assert deliver_one(record) == "retried"
+    assert deliver_one({**record, "attributes": {"ApproximateReceiveCount": "2"}}) == "delivered"
+    assert len(hook.posts) == 2 and hook.posts[0][2] == hook.posts[1][2]
+    emitted = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line]
+    assert [name for doc in emitted for metric in doc["_aws"]["CloudWatchMetrics"] for name in
+            (m["Name"] for m in metric["Metrics"])] == ["ApprovalWebhookRetried", "ApprovalWebhookDelivered"]
+    outcomes = [(e["kind"], e.get("outcome"), e.get("attempt")) for e in
+                (json.loads(line) for line in (tmp_path / "outbox.jsonl").read_text().splitlines())]
+    assert outcomes == [("mail", None, None), ("webhook", "retried", 1), ("webhook", "delivered", 2)]

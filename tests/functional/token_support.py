@@ -7,7 +7,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 from urllib.parse import quote_plus, urlencode
 
@@ -173,22 +173,27 @@ def allow_grant(client_id: str, grant_type: str) -> None:
     store.replace(client._replace(grant_types=(*client.grant_types, grant_type)))
 
 
-@contextmanager
-def dynamodb_calls() -> Iterator[Counter[str]]:
+def dynamodb_calls() -> AbstractContextManager[Counter[str]]:
     """The DynamoDB calls made inside the block, by operation name (botocore event hooks)."""
-    from authgate.aws import dynamodb
+    return aws_calls("dynamodb")
+
+
+@contextmanager
+def aws_calls(service: str) -> Iterator[Counter[str]]:
+    """The calls to `service` ("dynamodb", "sqs") made inside the block, by operation name (botocore event hooks)."""
+    from authgate import aws
 
     seen: Counter[str] = Counter()
 
     def count(model: Any, **_: Any) -> None:
         seen[model.name] += 1
 
-    client = dynamodb()
-    client.meta.events.register("before-call.dynamodb", count)
+    client = getattr(aws, service)()
+    client.meta.events.register(f"before-call.{service}", count)
     try:
         yield seen
     finally:
-        client.meta.events.unregister("before-call.dynamodb", count)
+        client.meta.events.unregister(f"before-call.{service}", count)
 
 
 def grant(client_id: str, uri: str, scopes: tuple[str, ...]) -> None:

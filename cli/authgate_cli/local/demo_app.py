@@ -8,7 +8,12 @@ client, for every seed client whose redirect URI lies under the demo app's origi
   client's seeded secret (RFC 6749 4.1.3, client_secret_basic), calls `GET /charges` with the
   access token, and shows each step with the curl command that does the same;
 - a public client (demo-spa): its redirect URI serves a single-page app that does the whole
-  flow in the browser (PKCE, then a cross-origin POST to the token endpoint).
+  flow in the browser (PKCE, then a cross-origin POST to the token endpoint);
+- an agent (demo-agent, a confidential client allowed the CIBA grant): `/agent` asks bob to
+  approve a payment of 12.50 (OpenID Connect CIBA Core 1.0 7.1 with RFC 9396 `charge`
+  authorization_details), `/agent/poll` polls for the token (10.1) and, once bob approved on the
+  page the outbox links to, charges twice: the first is created, the second refused
+  (authorization_details_exceeded).
 
 Local only: it holds the demo secrets from the seed and shows the tokens it gets. Its requests
 are logged like the emulator's, one JSON line each, without the query string (codes travel there).
@@ -82,6 +87,17 @@ def demo_clients(seed_clients: list[Mapping[str, Any]], origin: str,
     return out
 
 
+def demo_agent(seed_clients: list[Mapping[str, Any]]) -> DemoClient | None:
+    """The seed's local confidential client allowed the CIBA grant (OpenID Connect CIBA Core 1.0 4), if any."""
+    for raw in seed_clients:
+        if (raw.get("environment", "local") == "local" and raw.get("secret")
+                and CIBA in (raw.get("grant_types") or [])):
+            return DemoClient(client_id=str(raw["client_id"]), name=str(raw.get("name") or raw["client_id"]),
+                              secret=str(raw["secret"]), redirect_uri="", scopes=tuple(raw.get("scopes") or ()),
+                              grant_types=tuple(raw.get("grant_types") or ()))
+    return None
+
+
 @dataclass
 class Pending:
     client: DemoClient
@@ -101,6 +117,19 @@ class Held:
     charge_key: str = field(default_factory=lambda: f"demo-charge-{secrets.token_urlsafe(12)}")
 
 
+@dataclass
+class Asked:
+    """A backchannel request the agent made (CIBA 7.3): its auth_req_id, known only to this app."""
+
+    auth_req_id: str
+    expires: float
+
+
+# The CIBA grant (OpenID Connect CIBA Core 1.0 10.1) and the payment the agent asks bob for (RFC 9396 2).
+CIBA = "urn:openid:params:grant-type:ciba"
+AGENT_PAYMENT = {"type": "charge", "actions": ["create"], "amount": 1250, "currency": "usd",
+                 "description": "Order 1042", "max_charges": 1}
+AGENT_PAYER = "bob"
 # The demo tenant's strong-authentication threshold is 10000 (100.00): 150.00 meets it (RFC 9470).
 CHARGE = {"amount": 15000, "currency": "usd", "description": "Demo charge of 150.00"}
 _CHALLENGE_PARAM = re.compile(r'([A-Za-z_]+)="((?:[^"\\]|\\.)*)"|([A-Za-z_]+)=([^\s,"]+)')
@@ -119,7 +148,10 @@ class DemoApp:
     log: TextIO | None = None
     # The stack's outbox (authgate.mail.outbox): what a deployed stage would have mailed or called.
     outbox: str = ""
+    # The agent of "an agent asks to pay 12.50" (demo_agent), if the seed has one.
+    agent: DemoClient | None = None
     _pending: dict[str, Pending] = field(default_factory=dict)
+    _asked: dict[str, Asked] = field(default_factory=dict)
     _held: dict[str, Held] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -151,6 +183,10 @@ class DemoApp:
             return self._login(query.get("client", ""), step_up=query.get("step_up", ""))
         if path == "/charge":
             return self._charge(query.get("t", ""))
+        if path == "/agent" and self.agent is not None:
+            return self._agent_asks(self.agent)
+        if path == "/agent/poll" and self.agent is not None:
+            return self._agent_polls(self.agent, query.get("t", ""))
         if path == "/outbox.json":
             return 200, [("Content-Type", "application/json"), ("Cache-Control", "no-store"),
                          ("X-Content-Type-Options", "nosniff")], json.dumps(self._entries(), indent=2).encode("utf-8")
@@ -177,6 +213,10 @@ class DemoApp:
                          f'{html.escape(c.client_id)}</a> <span class="fine">{html.escape(c.name)}: {kind}</span></li>')
         who = (f" as <code>{html.escape(self.user[0])}</code> / <code>{html.escape(self.user[1])}</code>"
                if self.user else "")
+        if self.agent is not None:
+            items.append(f'<li><a class="button" href="/agent">An agent asks to pay 12.50</a> <span class="fine">'
+                         f"{html.escape(self.agent.client_id)} asks {AGENT_PAYER} to approve one charge of 12.50 USD "
+                         "on his own device (CIBA, authorization_details)</span></li>")
         body = (f"<p>This is the client side of the authorization-code flow for the demo clients of "
                 f"<code>{html.escape(self.issuer)}</code>. Sign in{who} and approve; you come back here "
                 f"with a code, which is exchanged for tokens, and the access token then calls "
@@ -336,6 +376,61 @@ class DemoApp:
                          f"{html.escape(params.get('max_age', '300'))}; bob gives his one-time code</span></p>")
         return _step(title, shown)
 
+    def _agent_asks(self, agent: DemoClient) -> tuple[int, list[tuple[str, str]], bytes]:
+        """CIBA 7.1: the agent asks bob, through authgate, to approve one charge of 12.50 for Order 1042."""
+        form = {"scope": "openid charges:write", "login_hint": AGENT_PAYER, "binding_message": "Order 1042",
+                "authorization_details": json.dumps([AGENT_PAYMENT], separators=(",", ":"))}
+        status, body = self._post_token(agent, form, path="/oauth/backchannel")
+        curl = (f"curl -s -u {agent.client_id}:{agent.secret} -d 'scope=openid charges:write' -d login_hint="
+                f"{AGENT_PAYER} \\\n  -d binding_message='Order 1042' \\\n  --data-urlencode 'authorization_details="
+                f"{form['authorization_details']}' \\\n  {self.issuer}/oauth/backchannel")
+        steps = [_step(f"1. The agent asks: HTTP {status}", _pre(curl) + _pre(_pretty(body)))]
+        auth_req_id = body.get("auth_req_id") if isinstance(body, dict) else None
+        if status != 200 or not isinstance(auth_req_id, str):
+            return self._page(200, "The agent's request was refused", "".join(steps))
+        handle = secrets.token_urlsafe(16)
+        with self._lock:
+            now = time.monotonic()
+            self._asked = {k: v for k, v in self._asked.items() if v.expires > now}
+            self._asked[handle] = Asked(auth_req_id, now + PENDING_SECONDS)
+        steps.append(_step(f"2. {AGENT_PAYER} approves on his own device", (
+            f'<p>authgate sent {AGENT_PAYER} a single-use approval link (here: to the <a href="/outbox" '
+            f'target="_blank">outbox</a>). Open it, sign in as <code>{AGENT_PAYER}</code> / <code>bob-password</code> '
+            "with the one-time code of his authenticator app (the seed's TOTP key; <code>oathtool --totp -b "
+            "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ</code>), and approve.</p>")))
+        steps.append(_step("3. Meanwhile the agent polls", (
+            f'<p><a class="button" href="/agent/poll?t={quote(handle)}">Check whether {AGENT_PAYER} approved</a> '
+            '<span class="fine">POST /oauth/token with the CIBA grant, at most every 5 seconds</span></p>')))
+        return self._page(200, "An agent asks to pay 12.50", "".join(steps))
+
+    def _agent_polls(self, agent: DemoClient, handle: str) -> tuple[int, list[tuple[str, str]], bytes]:
+        """CIBA 10.1: the agent polls; with the token it charges 12.50, then tries once more (RFC 9396)."""
+        with self._lock:
+            asked = self._asked.get(handle)
+        if asked is None or asked.expires < time.monotonic():
+            return self._page(400, "No request to poll", '<p>This demo app holds no such request. '
+                                                         '<a href="/agent">Start again</a>.</p>')
+        status, body = self._post_token(agent, {"grant_type": CIBA, "auth_req_id": asked.auth_req_id})
+        steps = [_step(f"The agent polls: HTTP {status}", _pre(_pretty(body)))]
+        access = body.get("access_token") if isinstance(body, dict) else None
+        if status != 200 or not isinstance(access, str):
+            pending = isinstance(body, dict) and body.get("error") in ("authorization_pending", "slow_down")
+            again = (f'<p><a class="button" href="/agent/poll?t={quote(handle)}">Check again</a></p>' if pending
+                     else '<p><a href="/agent">Start again</a></p>')
+            return self._page(200, "Not approved yet" if pending else "The request ended", "".join(steps) + again)
+        with self._lock:
+            self._asked.pop(handle, None)
+        steps.append(_step("The access token's claims: the approved payment", _pre(_pretty(claims_of(access)))))
+        for n, title in ((1, "The agent charges 12.50"), (2, "The agent tries to charge 12.50 again")):
+            headers = {"Authorization": f"Bearer {access}", "Accept": "application/json",
+                       "Content-Type": "application/json", "Idempotency-Key": f"demo-agent-{handle}-{n}"}
+            if self.api_key:
+                headers["x-api-key"] = self.api_key
+            charge = {"amount": 1250, "currency": "usd", "description": "Order 1042"}
+            charged, answer = _call(f"{self.issuer}/charges", data=json.dumps(charge).encode(), headers=headers)
+            steps.append(_step(f"{title}: HTTP {charged}", _pre(_pretty(answer))))
+        return self._page(200, "The agent paid 12.50, once", "".join(steps) + '<p><a href="/">The demo app</a></p>')
+
     def _spa(self, client: DemoClient) -> tuple[int, list[tuple[str, str]], bytes]:
         config = html.escape(json.dumps({"issuer": self.issuer, "client_id": client.client_id,
                                          "redirect_uri": client.redirect_uri, "api_key": self.api_key}))
@@ -344,11 +439,12 @@ class DemoApp:
         return self._page(200, f"{client.name} (a browser-based public client)", body, script="/spa.js")
 
     # ------------------------------------------------------------------ calls to the API
-    def _post_token(self, client: DemoClient, form: Mapping[str, str]) -> tuple[int, Any]:
-        # client_secret_basic: id and secret form-urlencoded before Basic (RFC 6749 2.3.1).
+    def _post_token(self, client: DemoClient, form: Mapping[str, str], path: str = "/oauth/token") -> tuple[int, Any]:
+        # client_secret_basic: id and secret form-urlencoded before Basic (RFC 6749 2.3.1); the token endpoint's
+        # client authentication at the backchannel endpoint too (CIBA 7.1).
         basic = base64.b64encode(f"{quote(client.client_id, safe='')}:{quote(client.secret or '', safe='')}"
                                  .encode()).decode("ascii")
-        return _call(f"{self.issuer}/oauth/token", data=urlencode(form).encode("ascii"),
+        return _call(f"{self.issuer}{path}", data=urlencode(form).encode("ascii"),
                      headers={"Authorization": f"Basic {basic}",
                               "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"})
 

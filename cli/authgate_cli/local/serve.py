@@ -115,7 +115,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
 
     sites = [Site(api_sock, GatewayApp(emulator))]
     if demo_sock is not None:
-        from authgate_cli.local.demo_app import DemoApp, demo_clients
+        from authgate_cli.local.demo_app import DemoApp, demo_agent, demo_clients
 
         users = [u for u in sections.get("users", []) if u.get("username") and u.get("password")]
         sites.append(Site(demo_sock, DemoApp(issuer=issuer, origin=demo_origin,
@@ -123,7 +123,8 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
                                                                   sections.get("tenants", [])),
                                              api_key=api_keys[0]["value"] if api_keys else None,
                                              user=(users[0]["username"], users[0]["password"]) if users else None,
-                                             log=out, outbox=str(outbox_path(issuer)))))
+                                             log=out, outbox=str(outbox_path(issuer)),
+                                             agent=demo_agent(sections.get("clients", [])))))
 
     from authgate_cli.local import embedded
 

@@ -21,10 +21,10 @@ def test_demo_seed_loads_every_tenant_and_client(seeded):
     from authgate.stores.clients import ClientStore
 
     assert seeded["tenants"] == 2
-    assert seeded["clients"] == 10  # nine demo clients + staging-web from the staging seed
+    assert seeded["clients"] == 11  # ten demo clients + staging-web from the staging seed
     assert seeded["api_keys"] == [{"value": "demo-api-key", "usage_plan": "StandardUsagePlan"}]
     ids = sorted(c.client_id for c in ClientStore().list())
-    assert ids == ["acme-service", "demo-fapi", "demo-legacy-a", "demo-legacy-b", "demo-partner", "demo-reader",
+    assert ids == ["acme-service", "demo-agent", "demo-fapi", "demo-legacy-a", "demo-legacy-b", "demo-partner", "demo-reader",
                    "demo-service", "demo-spa", "demo-web", "staging-web"]
 
 

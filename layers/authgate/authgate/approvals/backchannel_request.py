@@ -5,13 +5,13 @@ Only SHA-256 of its auth_req_id is stored (the key `ciba#` + hex, a kind of item
 requests are `par#`): the request lives minutes, is redeemed once and expires by TTL like a code.
 A request for an unknown user is stored the same way with an empty `user_id`: it can never be
 approved and simply expires (CIBA 13 unknown_user_id is never answered, docs/ciba.md).
-`authorization_details` (RFC 9396) is carried as JSON for when requests may name them.
+Its `authorization_details` (RFC 9396 2) are the checked details' canonical JSON text, as a code keeps them.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from authgate import records
 from authgate.approvals.errors import (
@@ -60,8 +60,8 @@ class BackchannelRequest(NamedTuple):
     amr: tuple[str, ...] = ()
     # The user's session_generation at the approval (users.model.User.admits), for its refresh tokens.
     generation: int = 0
-    # RFC 9396 authorization_details, when a request carries them (JSON; none yet).
-    authorization_details: Any = None
+    # RFC 9396 authorization_details the request asks for: their canonical JSON (authorization_details.model.text).
+    authorization_details: str | None = None
 
 
 FIELDS = (
@@ -83,7 +83,7 @@ FIELDS = (
     Field("acr", "S", "", omit_empty=True),
     Field("amr", "STRINGS", (), omit_empty=True),
     Field("generation", "N", 0, omit_empty=True),
-    Field("authorization_details", "JSON", None, omit_none=True),
+    Field("authorization_details", "S", omit_empty=True),
 )
 
 

@@ -1,5 +1,7 @@
 """Sending queued deliveries: one POST each under the outbound rules, SQS retrying what failed (BCL 2.5, 2.8).
 
+Two kinds: a back-channel logout token (here) and an approval webhook (deliveries.approval_webhook).
+
 The deliver function gets a batch of SQS records and answers which failed (partial batch
 response, `batchItemFailures`): SQS makes those visible again after the queue's visibility
 timeout and tries again, up to its maxReceiveCount, then moves them to the dead-letter queue. A
@@ -16,15 +18,15 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from authgate.deliveries import approval_webhook
 from authgate.deliveries.backchannel_logout import KIND
+from authgate.deliveries.queue import MAX_ATTEMPTS
 from authgate.http.metrics import record_count
 from authgate.logs import get_logger
 from authgate.outbound.post import Failed, post_form
 from authgate.settings import get_settings
 from authgate.tokens.logout_token import issue_logout_token
 
-# The queue's RedrivePolicy maxReceiveCount (template.yaml): the last attempt counts as failed.
-MAX_ATTEMPTS = 5
 METRICS = {"delivered": "BackchannelLogoutDelivered", "retried": "BackchannelLogoutRetried",
            "failed": "BackchannelLogoutFailed"}
 
@@ -44,12 +46,15 @@ def deliver_batch(records: Sequence[dict[str, Any]], post: Poster = post_form) -
 
 
 def deliver_one(record: dict[str, Any], post: Poster = post_form) -> str:
-    """Deliver one record: "delivered", "retried" (try again later) or "failed" (given up)."""
+    """Deliver one record: "delivered", "retried" (try again later), "failed" (given up) or "dropped" (an
+    approval webhook for nobody)."""
     attempt = int((record.get("attributes") or {}).get("ApproximateReceiveCount") or 1)
     try:
         message = json.loads(record.get("body") or "")
     except ValueError:
         message = None
+    if isinstance(message, dict) and approval_webhook.is_message(message):
+        return approval_webhook.deliver(message, attempt)
     if not isinstance(message, dict) or message.get("kind") != KIND or not all(
             isinstance(message.get(k), str) for k in ("issuer", "client_id", "uri", "sub", "sid", "jti")):
         get_logger().error("delivery of an unknown kind dropped", extra={"message_id": record.get("messageId")})

@@ -1,7 +1,8 @@
 """Deliveries wait in an SQS queue (template DeliveriesQueue) until the deliver function sends them.
 
-A message is one JSON object with a `kind` (e.g. "backchannel_logout") and its members; it holds
-no token or secret (what is signed is signed when it is sent: deliveries.deliver). SQS keeps each
+A message is one JSON object with a `kind` ("backchannel_logout", "approval_webhook") and its
+members; it holds no token (what is signed is signed when it is sent: deliveries.deliver) and no
+secret but an approval webhook's single-use link (deliveries.approval_webhook). SQS keeps each
 message until a delivery succeeds, or its receive count passes the queue's maxReceiveCount and it
 moves to the dead-letter queue. Sent in batches of ten (SendMessageBatch), one call per ten.
 """
@@ -16,6 +17,8 @@ from authgate.logs import get_logger
 from authgate.settings import get_settings
 
 BATCH = 10  # SendMessageBatch's limit
+# The queue's RedrivePolicy maxReceiveCount (template.yaml): a delivery's last attempt counts as failed.
+MAX_ATTEMPTS = 5
 
 
 def send(messages: Sequence[dict[str, Any]]) -> int:
@@ -38,7 +41,7 @@ def send(messages: Sequence[dict[str, Any]]) -> int:
                 {"Id": str(i), "MessageBody": json.dumps(m, separators=(",", ":"), sort_keys=True)}
                 for i, m in enumerate(chunk)])
         except (BotoCoreError, ClientError) as exc:
-            # What ended (a session) stays ended; only its announcement is lost, and said so.
+            # What happened (a session ended, a request made) stands; only its announcement is lost, and said so.
             code = exc.response.get("Error", {}).get("Code", "") if isinstance(exc, ClientError) else type(exc).__name__
             get_logger().warning("deliveries not queued", extra={"error_code": code, "count": len(chunk)})
             continue

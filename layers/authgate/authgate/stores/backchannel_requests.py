@@ -42,15 +42,18 @@ class BackchannelRequestStore(TableStore):
     name = "backchannel_requests"
 
     def create(self, *, client_id: str, tenant_id: str, user_id: str, username: str, scope: str,
-               binding_message: str, lifetime: int, interval: int, resource: str = "") -> tuple[str, BackchannelRequest]:
+               binding_message: str, lifetime: int, interval: int, resource: str = "",
+               authorization_details: str | None = None) -> tuple[str, BackchannelRequest]:
         """Store a new pending request; its auth_req_id in plain text (the only time it exists) and the record.
-        The approval link is `add_link`'s."""
+        `authorization_details`: the checked details' canonical JSON (RFC 9396 2). The approval link is
+        `add_link`'s."""
         auth_req_id = secrets.token_urlsafe(32)
         now = clock.seconds()
         record = BackchannelRequest(
             key=key_of(auth_req_id), client_id=client_id, tenant_id=tenant_id, user_id=user_id, username=username,
             scope=scope, binding_message=binding_message, state=PENDING, issued_at=now, expires_at=now + lifetime,
-            interval=interval, next_poll_at=now, resource=resource, grant_id=str(uuid.uuid4()))
+            interval=interval, next_poll_at=now, resource=resource, grant_id=str(uuid.uuid4()),
+            authorization_details=authorization_details)
         # 256 random bits never collide in practice; the condition makes sure of it.
         self.upsert(to_item(record), "create", condition="attribute_not_exists(code_hash)")
         return auth_req_id, record

@@ -2,14 +2,16 @@
 
 Checks run as at the token endpoint, cheapest first: the form body, client authentication (7.1:
 as at the token endpoint), a confidential client of a tenant allowed the CIBA grant, the
-tenant's switches, then the request itself (7.1): `scope` with openid, exactly one hint,
-`binding_message`, `requested_expiry`. `acr_values` is accepted and needs nothing more: an
+tenant's switches, then the request itself (7.1): `scope` with openid, `authorization_details`
+(RFC 9396 2: checked as at PAR and the authorization endpoint), exactly one hint, `binding_message`,
+`requested_expiry`. `acr_values` is accepted and needs nothing more: an
 approval is always a sign-in at level mfa. `user_code` is not supported
 (backchannel_user_code_parameter_supported false) and ignored. The answer is 200
 `{auth_req_id, expires_in, interval}` (7.3), the same whether or not the hint names a user the
 tenant knows (login_hint: the same reads, the same writes; section 13's unknown_user_id is never
 answered, docs/ciba.md). A known person is then told through the tenant's approval channel
-(oauth.backchannel.channel: a signed webhook, mail), with a single-use link to the approval page.
+(oauth.backchannel.channel: a signed webhook through the deliveries queue, mail), with a
+single-use link to the approval page.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from authgate.approvals.backchannel_request import GRANT_TYPE
 from authgate.errors import ApiError
 from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
+from authgate.oauth import rich_authorization
 from authgate.oauth.backchannel.asked import what_is_asked
 from authgate.oauth.backchannel.channel import notify
 from authgate.oauth.backchannel.login_hint import named_user
@@ -64,6 +67,8 @@ def post_backchannel(request: Request) -> Response:
     resource = granted_resource(None, requested_resource([form.get("resource", "")], issuer), issuer,
                                 client.tenant_id)
     scopes = current_scopes(scopes, scopes, client, tenant, resource)
+    # RFC 9396 2, as at PAR and the authorization endpoint: checked for the resource and the tenant's currencies.
+    details = rich_authorization.requested(form.get(rich_authorization.PARAMETER), resource, tenant, issuer)
     binding_message = _binding_message(form)
     lifetime = _expiry(form)
     user = named_user(form, client, issuer)
@@ -71,12 +76,12 @@ def post_backchannel(request: Request) -> Response:
     auth_req_id, record = store.create(
         client_id=client.client_id, tenant_id=client.tenant_id, user_id=user.user_id, username=user.username,
         scope=format_scope(scopes), binding_message=binding_message, lifetime=lifetime, interval=INTERVAL,
-        resource="" if resource.builtin else resource.resource)
-    # Written for nobody too: the same writes whoever the hint names (only a known user is told).
+        resource="" if resource.builtin else resource.resource, authorization_details=details)
+    # Written and queued for nobody too: the same writes and the same queued message whoever the hint names (only
+    # a known user is told: channel.notify).
     link = f"{issuer}/oauth/approve?token={store.add_link(record)}"
-    if user.user_id:
-        notify(record, link=link, client_name=client.name or client.client_id, asked=what_is_asked(record, issuer),
-               issuer=issuer, tenant=tenant, email=user.email)
+    notify(record, link=link, client_name=client.name or client.client_id, asked=what_is_asked(record, issuer),
+           issuer=issuer, tenant=tenant, email=user.email)
     return Response.json(200, {"auth_req_id": auth_req_id, "expires_in": lifetime, "interval": INTERVAL},
                          headers=NO_STORE)
 
