@@ -125,12 +125,11 @@ def test_a_passkey_enrolled_on_the_account_page_signs_in_alone(tmp_path: Path, c
             assert (second["acr"], query["state"]) == ("mfa", ["pk-2"])
             assert {"pwd", "user", "mfa"} <= set(second["amr"]) and len({"hwk", "swk"} & set(second["amr"])) == 1
 
-            # Back on the account page: the passkey was used; removing it leaves none.
+            # Back on the account page: the sign-in session is at mfa and fresh, so the page opens without the
+            # password; the passkey was used; removing it leaves none.
             page.goto(f"{base}/oauth/account")
-            page.fill("#tenant", "demo")
-            page.fill("#username", "alice")
-            page.fill("#password", "alice-password")
-            page.click("button:text-is('Sign in')")
+            assert page.locator("#tenant").count() == 0 and page.locator("#password").count() == 0
+            page.wait_for_selector("text=Signed in as alice")
             (listed,) = page.locator("ul.passkeys li").all_inner_texts()
             assert listed.startswith("Laptop key · created ") and "last used never" not in listed
             page.fill("#code_0", recovery[1])
