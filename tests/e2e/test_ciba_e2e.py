@@ -258,17 +258,58 @@ def test_oauth4webapi_asks_for_a_payment_and_the_charges_api_spends_it_once(stac
 
     first, second = charge(f"ciba-{auth_key()}"), charge(f"ciba-{auth_key()}")
     assert (first.status_code, first.json()["amount"], first.json()["currency"]) == (201, 1250, "usd")
-    assert (second.status_code, second.headers["Content-Type"], second.json()) == (
-        403, "application/problem+json", {
+    assert_spent(stack, second)
+
+
+def assert_spent(stack: LocalStack, response: requests.Response) -> None:
+    """The whole 403 of a charge beyond the grant's max_charges 1 (docs/payments-consent.md)."""
+    headers = response.headers
+    assert (response.status_code, headers["Content-Type"], headers["Vary"], response.json()) == (
+        403, "application/problem+json", "Accept", {
             "type": f"{stack.base_url}/problems/authorization_details_exceeded",
             "title": "Beyond the authorized details", "status": 403,
             "detail": "This grant has already made the 1 charge its approved payment allows (max_charges); ask the "
                       "user to approve a new payment.",
             "instance": "/charges", "code": "authorization_details_exceeded",
-            "traceId": second.headers["x-request-id"]})
+            "traceId": headers["x-request-id"]})
 
 
 def auth_key() -> str:
     import secrets
 
     return secrets.token_urlsafe(12)
+
+
+def test_authlib_polls_a_payment_and_the_refreshed_token_cannot_spend_it_again(stack: LocalStack,
+                                                                               receiver: Receiver) -> None:
+    """Issue 31 item 6 with Authlib: its OAuth2Session polls the CIBA grant and refreshes (RFC 9396 6.1: the
+    refreshed token keeps the details and the grant's one budget)."""
+    from authlib.integrations.requests_client import OAuth2Session
+
+    receiver.received.clear()
+    order = {"type": "charge", "actions": ["create"], "amount": 500, "currency": "usd", "max_charges": 1}
+    auth_req_id = started(backchannel(stack, login_hint="bob", scope="openid charges:write",
+                                      authorization_details=json.dumps([order])))
+    [(headers, body)] = delivered(receiver)
+    payload = verified(stack, headers, body)
+    assert payload["asked"][-1] == "charge up to 5.00 USD, once"
+    browser = requests.Session()
+    form = dict(_HIDDEN.findall(browser.get(payload["approval_url"], timeout=10).text))
+    done = browser.post(f"{stack.base_url}/oauth/approve", data={
+        **form, "password": "bob-password", "code": one_time_code(), "decision": "approve"}, timeout=10)
+    assert done.status_code == 200 and "Approved." in done.text
+
+    client = OAuth2Session(*AUTH, token_endpoint_auth_method="client_secret_basic")
+    token = client.fetch_token(f"{stack.base_url}/oauth/token", grant_type=CIBA, auth_req_id=auth_req_id)
+    assert (token["scope"], token["authorization_details"]) == ("openid charges:write", [order])
+    refreshed = client.refresh_token(f"{stack.base_url}/oauth/token", refresh_token=token["refresh_token"])
+    assert refreshed["authorization_details"] == [order]
+
+    def charge(access_token: str) -> requests.Response:
+        return requests.post(f"{stack.base_url}/charges", json={"amount": 500, "currency": "usd"}, timeout=30,
+                             headers={"x-api-key": "demo-api-key", "Authorization": f"Bearer {access_token}",
+                                      "Idempotency-Key": f"ciba-{auth_key()}"})
+
+    first, again = charge(token["access_token"]), charge(refreshed["access_token"])
+    assert (first.status_code, first.json()["amount"]) == (201, 500)
+    assert_spent(stack, again)
