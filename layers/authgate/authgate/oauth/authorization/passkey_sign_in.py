@@ -42,14 +42,9 @@ def page(request: Request, *, tenant_id: str, blob: str, csrf: str, client_name:
          redirect_origin: str) -> Response | None:
     """The ceremony's page for the posted sign-in form (its sealed request and CSRF token), or None when this
     issuer cannot use passkeys or the browser has no binding cookie."""
-    from authgate.users import passkey_ceremonies
-
-    party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
-    if party is None or binding is None:
+    options = discoverable_options(request, tenant_id)
+    if options is None:
         return None
-    challenge = WebAuthnChallengeStore().issue("authenticate", binding, tenant_id)
-    options = passkey_ceremonies.authentication_options(rp_id=party[0], challenge=challenge)
     e = html.escape
     fields = (f'<input type="hidden" name="request_blob" value="{e(blob)}">\n'
               f'<input type="hidden" name="csrf" value="{e(csrf)}">\n'
@@ -83,6 +78,19 @@ def second_factor(request: Request, session: Session, raw: str) -> frozenset[str
     """The amr methods (RFC 8176 2: hwk or swk, and user) of a posted assertion of one of `session`'s user's
     passkeys, spent and verified with user verification; None when it does not hold."""
     return of_person(request, session.tenant_id, session.username, raw)
+
+
+def discoverable_options(request: Request, tenant_id: str) -> str | None:
+    """PublicKeyCredentialRequestOptions (WebAuthn 5.5) with no allowed credential (a discoverable one names its
+    user), the challenge bound to this browser and `tenant_id`; None when this issuer cannot use passkeys."""
+    from authgate.users import passkey_ceremonies
+
+    party = passkey_page.relying_party(request)
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if party is None or binding is None:
+        return None
+    challenge = WebAuthnChallengeStore().issue("authenticate", binding, tenant_id)
+    return passkey_ceremonies.authentication_options(rp_id=party[0], challenge=challenge)
 
 
 def own_options(request: Request, tenant_id: str, username: str, purpose: Purpose = "authenticate") -> str | None:

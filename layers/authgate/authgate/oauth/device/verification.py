@@ -23,6 +23,12 @@
    posts action=factor back with the assertion and the same ticket; the session is raised as by a code, with
    `amr` hwk or swk, user and mfa added to the password's pwd.
 
+6. "Approve with a passkey" (a browser with no session, where the issuer's host can be a relying party):
+   the username-less sign-in of the authorization endpoint (oauth.authorization.passkey_sign_in: a
+   discoverable credential names its user, which must be of the request's tenant and still stand; user
+   verification required), posted back as action=decide, decision=passkey with the assertion. It opens a
+   session at `mfa` (amr hwk or swk, user, mfa), which approves with no further step.
+
 Forms are CSRF-protected as the account pages' are (oauth.authorization.account_forms); pages are
 never cached or framed. Nothing typed (code, password) is logged.
 """
@@ -113,8 +119,11 @@ $credentials
 <div class="actions">
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny" formnovalidate class="secondary">Deny</button>
+$passkey
 </div>
 </form>""")
+_APPROVE_WITH_PASSKEY = ('<button type="submit" name="decision" value="passkey" formnovalidate class="secondary">'
+                         "Approve with a passkey</button>")
 _CREDENTIALS = """<label for="username">Username</label>
 <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required>
 <label for="password">Password</label>
@@ -173,6 +182,8 @@ def post_device(request: Request) -> Response:
         _log("denied", record)
         return page(TITLE, '<p class="message" role="status">You denied the request. You can close this page; '
                            "the device will be told.</p>")
+    if decision == "passkey":
+        return _passkey_sign_in(request, record, code, client, fields)
     if decision != "approve":
         return _decision_page(request, record, code, client, "Choose Approve or Deny.")
     session = single_sign_on.current_session(request, client)
@@ -287,6 +298,36 @@ def _factor_given(request: Request, record: DeviceAuthorization, code: str, clie
                      outcome.recovery)
 
 
+def _passkey_sign_in(request: Request, record: DeviceAuthorization, code: str, client: Client,
+                     fields: dict[str, str]) -> Response:
+    """decision=passkey: the username-less ceremony's page, then (with its assertion) the sign-in it proves, at
+    `mfa`, and the approval; a refusal shows the decision page again with passkey_sign_in's message."""
+    raw = fields.get("credential", "")
+    if not raw:
+        options = passkey_sign_in.discoverable_options(request, record.tenant_id)
+        if options is None:
+            return _decision_page(request, record, code, client, passkey_sign_in.REFUSED)
+        e = html.escape
+        return passkey_page.render(
+            title=TITLE, options=options, ceremony="get", action="device",
+            fields=(f'<input type="hidden" name="action" value="decide">\n'
+                    f'<input type="hidden" name="user_code" value="{e(shown(code))}">\n'
+                    f'<input type="hidden" name="nonce" value="{e(fields.get("nonce", ""))}">\n'
+                    f'<input type="hidden" name="csrf" value="{e(fields.get("csrf", ""))}">\n'
+                    '<input type="hidden" name="decision" value="passkey">'),
+            intro=f"<p>Approve <strong class=\"client\">{e(client.name or client.client_id)}</strong> (code "
+                  f"<strong class=\"user-code\">{e(shown(code))}</strong>) with a passkey of this organisation: "
+                  "your browser or device will ask you to unlock it (a fingerprint, your face or a PIN).</p>",
+            button="Use a passkey")
+    signed = passkey_sign_in.verified(request, record.tenant_id, raw)
+    if signed is None:
+        _log("passkey_refused", record)
+        return _decision_page(request, record, code, client, passkey_sign_in.REFUSED)
+    result, tenant_id, amr = signed
+    secret, session = open_session(tenant_id, result, acr=MFA, amr=amr)
+    return _approved(request, record, session, session_cookie.set_cookie(secret, base_url(request)))
+
+
 def _within_limits(source_ip: str) -> None:
     """RFC 8628 5.1: a quota of user-code attempts per address and overall; at either, 429 rate_limited."""
     try:
@@ -340,7 +381,8 @@ def _decision_page(request: Request, record: DeviceAuthorization, user_code: str
         user_code=e(shown(user_code)), client_name=e(client.name or client.client_id),
         tenant_name=e(tenant.name if tenant and tenant.name else record.tenant_id), resource_name=resource_name,
         resource_about=resource_about, scope_items=items, message=_message(message), csrf=csrf,
-        credentials=_SIGNED_IN.substitute(username=e(session.username)) if session else _CREDENTIALS)
+        credentials=_SIGNED_IN.substitute(username=e(session.username)) if session else _CREDENTIALS,
+        passkey=_APPROVE_WITH_PASSKEY if session is None and passkey_page.relying_party(request) else "")
     return page(TITLE, body, cookie)
 
 
