@@ -1,6 +1,7 @@
 """A one-time code on the account page (issue 28 items 2, 3; docs/strong-authentication.md): set up with a QR code
 and the key, confirmed by a first code, ten recovery codes shown once; removed with a right code only; the
-sign-in then asks for it."""
+sign-in then asks for it. A person who holds a factor confirms every change of factors with a code or one of their
+passkeys (the software authenticator, tests/webauthn_authenticator.py, against an issuer on localhost)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,6 @@
    required, a single-use challenge bound to this browser and the person, oauth.authorization.passkey_sign_in)
    posts action=factor back with the assertion and the same ticket; the session is raised as by a code, with
    `amr` hwk or swk, user and mfa added to the password's pwd.
-
 6. "Approve with a passkey" (a browser with no session, where the issuer's host can be a relying party):
    the username-less sign-in of the authorization endpoint (oauth.authorization.passkey_sign_in: a
    discoverable credential names its user, which must be of the request's tenant and still stand; user
