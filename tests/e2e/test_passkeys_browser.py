@@ -126,14 +126,15 @@ def test_a_passkey_enrolled_on_the_account_page_signs_in_alone(tmp_path: Path, c
             assert {"pwd", "user", "mfa"} <= set(second["amr"]) and len({"hwk", "swk"} & set(second["amr"])) == 1
 
             # Back on the account page: the sign-in session is at mfa and fresh, so the page opens without the
-            # password; the passkey was used; removing it leaves none.
+            # password; the passkey was used; removing it, confirmed with the passkey itself (no code), leaves none.
             page.goto(f"{base}/oauth/account")
             assert page.locator("#tenant").count() == 0 and page.locator("#password").count() == 0
             page.wait_for_selector("text=Signed in as alice")
             (listed,) = page.locator("ul.passkeys li").all_inner_texts()
             assert listed.startswith("Laptop key · created ") and "last used never" not in listed
-            page.fill("#code_0", recovery[1])
-            page.click("ul.passkeys button:text-is('Remove')")
+            page.click("ul.passkeys button:text-is('Confirm with a passkey instead')")
+            page.wait_for_selector("text=Before this change of your sign-in factors, confirm it is you")
+            page.click("button:text-is('Use a passkey')")
             page.wait_for_selector("text=The passkey was removed.")
             assert page.locator("text=No passkey is set up.").count() == 1
             seen.assert_clean()

@@ -38,3 +38,15 @@ def dcr(monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
 
     monkeypatch.setenv("AUTHGATE_DYNAMIC_REGISTRATION", "true")
     caches.reset()
+
+
+@pytest.fixture
+def localhost(monkeypatch: pytest.MonkeyPatch, browser: Browser) -> Iterator[None]:
+    """The stack's issuer on localhost: a host name WebAuthn accepts as the relying party id."""
+    from authgate import caches
+    from tests.functional.passkey_support import ISSUER
+
+    monkeypatch.setenv("AUTHGATE_ISSUER", ISSUER)
+    caches.reset()
+    yield
+    caches.reset()

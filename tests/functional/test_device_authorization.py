@@ -3,6 +3,7 @@ authorization response (3.2), the verification page (3.3, 5.1, 5.4) and the toke
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from urllib.parse import urlencode
@@ -13,6 +14,7 @@ from authgate.clock import ManualClock
 from authgate_cli.local.events import HttpRequest, build_event
 from tests.demo import ISSUER, SECRETS
 from tests.functional.authorize_support import PAGE_HEADERS, Browser, Page, page_of, put_client
+from tests.functional.passkey_support import answered, enrolled, options_of
 from tests.functional.token_support import (
     OK_HEADERS,
     TokenClient,
@@ -392,3 +394,165 @@ def test_without_require_mfa_bob_approves_with_his_password(tokens: TokenClient,
     assert "You approved the request" in done.text()
     clock.advance(5)
     assert device_claims(tokens, start["device_code"])["acr"] == "password"
+
+
+NO_SUCH_CODE = ("That code is not valid. Check it on your device: codes last 10 minutes and work once; if it has "
+                "expired, start again on the device.")
+PASSKEY_REFUSED = ("The passkey could not be used: it is not one of this organisation's, the page expired, or your "
+                   "browser's answer did not verify. Try again, or sign in with your password.")
+
+
+def approved_with(device_page: DevicePage, answer: list[tuple[str, str]]) -> None:
+    """The ceremony's answer posted: the whole page saying the request is approved, a session cookie set."""
+    done = page_of(device_page._send("POST", fields=answer))
+    assert (done.status, {k: done.headers[k] for k in PAGE_HEADERS}) == (200, PAGE_HEADERS)
+    assert done.text() == ("Connect a device You approved the request: return to your device, it will be signed in "
+                           "within a few seconds. You can close this page.")
+    assert "authgate_session=" in done.headers["Set-Cookie"]
+
+
+def ceremony_options(shown: Page, **carried: str) -> dict[str, Any]:
+    """A passkey ceremony page of the verification page, whole but its text: headers (its one script allowed), the
+    hidden fields it posts back (`carried`, the CSRF fields, the credential); its options."""
+    assert (shown.status, {k: shown.headers[k] for k in PAGE_HEADERS}) == (200, PAGE_HEADERS)
+    assert shown.headers["Content-Security-Policy"].startswith("default-src 'none'; script-src 'self'; ")
+    names = ["action", "user_code", "nonce", "csrf", *[k for k in carried if k not in ("action", "user_code")],
+             "credential"]
+    assert [(i["name"], i["type"]) for i in shown.inputs] == [(name, "hidden") for name in names]
+    assert {k: shown.hidden()[k] for k in carried} == carried
+    return options_of(shown)
+
+
+def passkey_step(tokens: TokenClient, device_page: DevicePage) -> tuple[dict[str, Any], Page]:
+    """Under require_mfa, alice (whose only factor is a passkey) approves with her password: the step, whole, then
+    its passkey ceremony page, whole."""
+    start = body_of(authorize_device(tokens, scope="openid charges:read"))
+    step = device_page.decide(device_page.enter(start["user_code"]), "approve", "alice", "alice-password")
+    assert (step.status, {k: step.headers[k] for k in PAGE_HEADERS}) == (200, PAGE_HEADERS)
+    assert [(i["name"], i["type"]) for i in step.inputs] == FACTOR_FIELDS
+    assert [(b.get("name"), b.get("value")) for b in step.buttons] == [(None, None), ("use", "passkey")]
+    assert step.text() == (f"Second factor Your organisation requires a second factor to approve Living-room TV "
+                           f"(code {start['user_code']} ). Enter the six-digit code from your authenticator app, "
+                           f"or one of your recovery codes. Code Approve Use a passkey instead")
+    shown = page_of(device_page._send("POST", fields=[*step.hidden().items(), ("use", "passkey")]))
+    options = ceremony_options(shown, action="factor", user_code=start["user_code"],
+                               factor_ticket=step.hidden()["factor_ticket"])
+    assert shown.text() == (f"Second factor To approve Living-room TV (code {start['user_code']} ), confirm it is you "
+                            "with one of your passkeys: your browser or device will ask you to unlock it. "
+                            f"{json.dumps(options)} Use a passkey")
+    assert body_of(poll(tokens, start["device_code"]))["error"] == "authorization_pending"
+    return start, shown
+
+
+@pytest.mark.usefixtures("tv", "localhost")
+def test_require_mfa_takes_alices_passkey_as_her_second_factor(tokens: TokenClient, device_page: DevicePage,
+                                                               clock: ManualClock) -> None:
+    require_mfa()
+    device = enrolled(clock)
+    start, shown = passkey_step(tokens, device_page)
+    options = options_of(shown)
+    assert (options["rpId"], options["userVerification"], options["allowCredentials"]) == (
+        "localhost", "required", [{"id": device.id, "type": "public-key"}])
+    answer = answered(shown, device)
+    approved_with(device_page, answer)
+    # Single use: the request is approved, and the step's session was raised under a new secret, so the same
+    # answer approves no other request either.
+    again = page_of(device_page._send("POST", fields=answer))
+    assert NO_SUCH_CODE in again.text()
+    other = body_of(authorize_device(tokens, scope="openid charges:read"))
+    replayed = page_of(device_page._send("POST", fields=[(k, other["user_code"] if k == "user_code" else v)
+                                                         for k, v in answer]))
+    assert "The second-factor step expired or was used already. Choose Approve again." in replayed.text()
+    clock.advance(5)
+    result = poll(tokens, start["device_code"])
+    assert result["statusCode"] == 200, result["body"]
+    access, identity = claims_of(body_of(result)["access_token"]), claims_of(body_of(result)["id_token"])
+    assert (access["sub"], access["acr"], access["auth_time"]) == ("alice", "mfa", int(clock()) - 5)
+    assert (identity["acr"], identity["amr"]) == ("mfa", ["hwk", "pwd", "user", "mfa"])
+
+
+@pytest.mark.usefixtures("tv", "localhost")
+@pytest.mark.parametrize("how", ["bob's passkey", "no user verification", "a tampered signature"])
+def test_a_passkey_that_does_not_prove_alice_approves_nothing(tokens: TokenClient, device_page: DevicePage,
+                                                              clock: ManualClock, how: str) -> None:
+    require_mfa()
+    device = enrolled(clock)
+    start, shown = passkey_step(tokens, device_page)
+    if how == "bob's passkey":
+        answer = answered(shown, enrolled(clock, "demo", "bob"))
+    else:
+        answer = answered(shown, device, verified=how != "no user verification", tamper=how == "a tampered signature")
+    again = page_of(device_page._send("POST", fields=answer))
+    assert (again.status, {k: again.headers[k] for k in PAGE_HEADERS}) == (200, PAGE_HEADERS)
+    assert [(i["name"], i["type"]) for i in again.inputs] == FACTOR_FIELDS
+    assert again.text().startswith("Second factor Your organisation requires a second factor to approve Living-room "
+                                   f"TV (code {start['user_code']} ). Enter the six-digit code from your "
+                                   f"authenticator app, or one of your recovery codes. {PASSKEY_REFUSED} Code")
+    clock.advance(5)
+    assert body_of(poll(tokens, start["device_code"]))["error"] == "authorization_pending"
+
+
+def passkey_sign_in_page(tokens: TokenClient, device_page: DevicePage) -> tuple[dict[str, Any], Page]:
+    """A browser with no session: the decision page offers "Approve with a passkey"; its ceremony page, whole."""
+    start = body_of(authorize_device(tokens, scope="openid charges:read"))
+    decision = device_page.enter(start["user_code"])
+    assert [(b.get("name"), b.get("value")) for b in decision.buttons] == [
+        ("decision", "approve"), ("decision", "deny"), ("decision", "passkey")]
+    assert decision.text().endswith("Username Password Approve Deny Approve with a passkey")
+    shown = device_page.decide(decision, "passkey")
+    options = ceremony_options(shown, action="decide", user_code=start["user_code"], decision="passkey")
+    assert (options["rpId"], options["userVerification"], options["allowCredentials"]) == (
+        "localhost", "required", [])
+    assert shown.text() == (f"Connect a device Approve Living-room TV (code {start['user_code']} ) with a passkey of "
+                            "this organisation: your browser or device will ask you to unlock it (a fingerprint, "
+                            f"your face or a PIN). {json.dumps(options)} Use a passkey")
+    return start, shown
+
+
+@pytest.mark.usefixtures("tv", "localhost")
+def test_alice_approves_a_device_with_her_passkey_alone(tokens: TokenClient, device_page: DevicePage,
+                                                        clock: ManualClock) -> None:
+    """No username, no password: the passkey names her, and it is `mfa` on its own, so require_mfa asks nothing
+    more."""
+    require_mfa()
+    device = enrolled(clock)
+    start, shown = passkey_sign_in_page(tokens, device_page)
+    answer = answered(shown, device)
+    approved_with(device_page, answer)
+    # The challenge was spent: the same answer signs nobody in for another request.
+    other = body_of(authorize_device(tokens, scope="openid charges:read"))
+    device_page.browser.cookie = "; ".join(c for c in (device_page.browser.cookie or "").split("; ")
+                                           if not c.startswith("authgate_session="))
+    replayed = page_of(device_page._send("POST", fields=[(k, other["user_code"] if k == "user_code" else v)
+                                                         for k, v in answer]))
+    assert PASSKEY_REFUSED in replayed.text() and "Username Password Approve" in replayed.text()
+    clock.advance(5)
+    result = poll(tokens, start["device_code"])
+    assert result["statusCode"] == 200, result["body"]
+    access, identity = claims_of(body_of(result)["access_token"]), claims_of(body_of(result)["id_token"])
+    assert (access["sub"], access["acr"], access["auth_time"]) == ("alice", "mfa", int(clock()) - 5)
+    assert (identity["acr"], identity["amr"]) == ("mfa", ["hwk", "user", "mfa"])
+    assert body_of(poll(tokens, other["device_code"]))["error"] == "authorization_pending"
+
+
+@pytest.mark.usefixtures("tv", "localhost")
+@pytest.mark.parametrize("how", ["another tenant's passkey", "no user verification", "a tampered signature"])
+def test_a_passkey_sign_in_that_does_not_hold_approves_nothing(tokens: TokenClient, device_page: DevicePage,
+                                                               clock: ManualClock, how: str) -> None:
+    from authgate.stores.users import UserStore
+
+    if how == "another tenant's passkey":
+        UserStore().create("other", "olga", "olga-password-1")
+        device = enrolled(clock, "other", "olga")
+    else:
+        device = enrolled(clock)
+    start, shown = passkey_sign_in_page(tokens, device_page)
+    answer = answered(shown, device, verified=how != "no user verification", tamper=how == "a tampered signature")
+    again = page_of(device_page._send("POST", fields=answer))
+    assert (again.status, {k: again.headers[k] for k in PAGE_HEADERS}) == (200, PAGE_HEADERS)
+    assert [(b.get("name"), b.get("value")) for b in again.buttons] == [
+        ("decision", "approve"), ("decision", "deny"), ("decision", "passkey")]
+    assert again.text().endswith(f"{PASSKEY_REFUSED} Username Password Approve Deny Approve with a passkey")
+    assert "authgate_session=" not in again.headers.get("Set-Cookie", "")
+    clock.advance(5)
+    assert body_of(poll(tokens, start["device_code"]))["error"] == "authorization_pending"

@@ -1,9 +1,11 @@
 """A one-time code on the account page (issue 28 items 2, 3; docs/strong-authentication.md): set up with a QR code
 and the key, confirmed by a first code, ten recovery codes shown once; removed with a right code only; the
-sign-in then asks for it."""
+sign-in then asks for it. A person who holds a factor confirms every change of factors with a code or one of their
+passkeys (the software authenticator, tests/webauthn_authenticator.py, against an issuer on localhost)."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -12,13 +14,16 @@ import pytest
 
 from authgate.clock import ManualClock
 from tests.functional.authorize_support import PAGE_HEADERS, Browser, Page, page_of
+from tests.functional.passkey_support import answered, enrolled, options_of
 
 ACCOUNT = "/oauth/account"
 CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; "
        "base-uri 'none'")
+# A ceremony's page runs its one script (/assets/passkeys.js).
+CEREMONY_CSP = CSP.replace("default-src 'none'; ", "default-src 'none'; script-src 'self'; ")
 
 
-def account_post(browser: Browser, page: Page, **fields: str) -> Page:
+def account_post(browser: Browser, page: Page, csp: str = CSP, **fields: str) -> Page:
     """Submit a form of `page` (its CSRF fields) with `fields`; the whole page headers checked."""
     hidden = {k: v for k, v in page.hidden().items() if k in ("nonce", "csrf")}
     result = browser.post(list({**hidden, **fields}.items()), path=ACCOUNT)
@@ -26,7 +31,7 @@ def account_post(browser: Browser, page: Page, **fields: str) -> Page:
     answer = page_of(result)
     assert answer.status == 200
     assert {k: answer.headers[k] for k in PAGE_HEADERS} == PAGE_HEADERS
-    assert answer.headers["Content-Security-Policy"] == CSP
+    assert answer.headers["Content-Security-Policy"] == csp
     return answer
 
 
@@ -115,12 +120,48 @@ def test_an_ip_address_issuer_says_passkeys_need_a_host_name(clock: ManualClock,
     assert "Passkeys need this service on a host name" in refused.text()
 
 
+ASK = ("Confirm it is you first: enter a code from your authenticator app or a recovery code, or confirm with one "
+       "of your passkeys.")
+PASSKEY_REFUSED = ("Your passkey did not confirm it is you: it is not one of this account's, the page expired, or "
+                   "your browser's answer did not verify. Try again.")
+
+
+def confirm_with_passkey(browser: Browser, page: Page, **fields: str) -> Page:
+    """Submit a change form with "Confirm with a passkey": the whole ceremony page that asks for the proof."""
+    shown = account_post(browser, page, CEREMONY_CSP, prove="passkey", **fields)
+    options = options_of(shown)
+    assert (options["rpId"], options["userVerification"], options["timeout"]) == ("localhost", "required", 300000)
+    assert shown.text() == ("Confirm it is you Before this change of your sign-in factors, confirm it is you with one "
+                            "of your passkeys: your browser or device will ask you to unlock it (a fingerprint, your "
+                            f"face or a PIN). {json.dumps(options)} Use a passkey Back to your account")
+    carried = [(i["name"], i["type"]) for i in shown.inputs if i["name"] not in ("nonce", "csrf", "credential")]
+    assert carried == [(name, "hidden") for name in ("action", "name", "credential_id") if name in fields]
+    assert shown.hidden()["action"] == fields["action"]
+    return shown
+
+
+def post_answer(browser: Browser, fields: list[tuple[str, str]]) -> Page:
+    result = browser.post(fields, path=ACCOUNT)
+    browser.keep_cookies(result)
+    answer = page_of(result)
+    assert answer.status == 200
+    assert {k: answer.headers[k] for k in PAGE_HEADERS} == PAGE_HEADERS
+    assert answer.headers["Content-Security-Policy"] in (CSP, CEREMONY_CSP)
+    return answer
+
+
+def totp_state() -> tuple[bool, bool]:
+    from authgate.stores.user_factors import UserFactorStore
+
+    factors = UserFactorStore().factors("demo", "alice")
+    return (factors.totp, factors.totp_pending) if factors is not None else (False, False)
+
+
 def test_a_password_alone_adds_no_factor_beside_a_passkey(clock: ManualClock, browser: Browser) -> None:
     """A person whose only factor is a passkey: a stolen password must not enrol the thief's one-time code."""
     import secrets
 
     from authgate.stores.passkeys import PasskeyStore
-    from authgate.stores.user_factors import UserFactorStore
     from authgate.users import passkey_ceremonies
     from tests.webauthn_authenticator import SoftAuthenticator
 
@@ -129,10 +170,120 @@ def test_a_password_alone_adds_no_factor_beside_a_passkey(clock: ManualClock, br
         credential=SoftAuthenticator().register(challenge), challenge=challenge, rp_id="localhost",
         origin="http://localhost:3000", tenant_id="demo", username="alice", name="key", now=int(clock())))
     refused = account_post(browser, signed_in(browser), action="totp_start")
-    assert ("Your only second factor is a passkey, and this page cannot ask for one yet: ask your administrator to "
-            "reset your second factors (authgate users reset-mfa) to set up others.") in refused.text()
-    factors = UserFactorStore().factors("demo", "alice")
-    assert factors is not None and (factors.totp, factors.totp_pending) == (False, False)
+    assert ASK in refused.text()
+    assert totp_state() == (False, False)
+
+
+@pytest.mark.usefixtures("localhost")
+def test_alices_passkey_confirms_her_one_time_code(clock: ManualClock, browser: Browser) -> None:
+    """Her only factor is a passkey: the page asks for it (only her passkeys, user verification required), and the
+    answer confirms the set-up once."""
+    device = enrolled(clock)
+    account = signed_in(browser)
+    assert second_factor_text(account) == ("No one-time code is set up. With one, signing in asks for a code from an "
+                                           "authenticator app after the password. Set up a one-time code")
+    # Every change of factors (set up a code, add a passkey, remove hers) is confirmed with a passkey.
+    assert [(b.get("name"), b.get("value")) for b in account.buttons] == [(None, None), *[("prove", "passkey")] * 3]
+    shown = confirm_with_passkey(browser, account, action="totp_start")
+    options = options_of(shown)
+    assert (options["rpId"], options["userVerification"], options["allowCredentials"]) == (
+        "localhost", "required", [{"id": device.id, "type": "public-key"}])
+    assert totp_state() == (False, False)
+    answer = answered(shown, device)
+    enrol = post_answer(browser, answer)
+    assert enrol.text().startswith("Set up a one-time code Scan this QR code with an authenticator app")
+    assert len(shown_secret(enrol)) == 32 and totp_state() == (False, True)
+    # The challenge was spent: the same answer again changes nothing.
+    again = post_answer(browser, answer)
+    assert again.text().startswith("Your account Signed in as alice . " + PASSKEY_REFUSED)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("localhost")
+def test_alices_passkeys_confirm_adding_and_removing_passkeys(clock: ManualClock, browser: Browser) -> None:
+    """Add a second passkey, remove the first, then the last (back to a password alone), each confirmed by one."""
+    from authgate import base64url
+    from authgate.stores.passkeys import PasskeyStore
+    from tests.webauthn_authenticator import SoftAuthenticator
+
+    first = enrolled(clock)
+    clock.advance(1)  # listed oldest first
+    account = signed_in(browser)
+    assert "Passkeys key · created" in account.text()
+    registration = post_answer(browser, answered(confirm_with_passkey(browser, account, action="passkey_start",
+                                                                      name="Phone"), first))
+    assert registration.text().startswith("Add a passkey Your browser or device will make a passkey named Phone")
+    second = SoftAuthenticator(origin="http://localhost:3000")
+    options = options_of(registration)
+    made = second.register(base64url.decode(options["challenge"]), user_handle=base64url.decode(options["user"]["id"]))
+    added = post_answer(browser, [*((k, v) for k, v in registration.hidden().items() if k != "credential"),
+                                  ("credential", json.dumps(made))])
+    assert "The passkey Phone was added: you can sign in with it." in added.text()
+    assert [p.name for p in PasskeyStore().of_user("demo", "alice")] == ["key", "Phone"]
+
+    removal = confirm_with_passkey(browser, added, action="passkey_remove", credential_id=first.id)
+    removed = post_answer(browser, answered(removal, second))
+    assert "The passkey was removed." in removed.text()
+    assert [p.name for p in PasskeyStore().of_user("demo", "alice")] == ["Phone"]
+    last = post_answer(browser, answered(confirm_with_passkey(browser, removed, action="passkey_remove",
+                                                              credential_id=second.id), second))
+    assert "The passkey was removed." in last.text() and "No passkey is set up." in last.text()
+    assert PasskeyStore().of_user("demo", "alice") == ()
+
+
+@pytest.mark.usefixtures("localhost")
+def test_bob_with_a_code_and_a_passkey_removes_the_code_with_the_passkey(clock: ManualClock,
+                                                                         browser: Browser) -> None:
+    """Both factors: every change form takes a code, or "Confirm with a passkey instead"."""
+    device = enrolled(clock, "demo", "bob")
+    account = signed_in(browser, "bob")
+    assert [(b.get("name"), b.get("value")) for b in account.buttons] == [(None, None), *[
+        (None, None), ("prove", "passkey")] * 3]
+    assert [i["id"] for i in account.inputs if i["name"] == "code"] == ["remove_code", "code_0", "code_new"]
+    assert second_factor_text(account) == (
+        "A one-time code is set up; 0 recovery codes are left. A code from your authenticator app, or a recovery "
+        "code Remove the one-time code Confirm with a passkey instead")
+    removed = post_answer(browser, answered(confirm_with_passkey(browser, account, action="totp_remove"), device))
+    assert "The one-time code and its recovery codes were removed." in removed.text()
+    from authgate.stores.user_factors import UserFactorStore
+
+    factors = UserFactorStore().factors("demo", "bob")
+    assert factors is not None and (factors.totp, factors.recovery_codes_left) == (False, 0)
+
+
+@pytest.mark.usefixtures("localhost")
+@pytest.mark.parametrize("how", ["no proof", "bob's passkey", "no user verification", "a tampered signature",
+                                 "a counter gone backwards", "a sign-in's challenge"])
+def test_a_change_not_proven_by_alices_passkey_is_refused(clock: ManualClock, browser: Browser, how: str) -> None:
+    from authgate.stores.passkeys import PasskeyStore
+    from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
+
+    device = enrolled(clock)
+    account = signed_in(browser)
+    if how == "no proof":
+        refused = account_post(browser, account, action="passkey_start", name="Thief's key")
+        expected = ASK
+    else:
+        shown = confirm_with_passkey(browser, account, action="passkey_start", name="Thief's key")
+        fields = answered(shown, device, verified=how != "no user verification", tamper=how == "a tampered signature")
+        if how == "bob's passkey":
+            fields = answered(shown, enrolled(clock, "demo", "bob"))
+        elif how == "a counter gone backwards":
+            stored = PasskeyStore().get(device.id)
+            assert stored is not None
+            PasskeyStore().used(stored, 7, False, int(clock()))
+        elif how == "a sign-in's challenge":
+            # A challenge of the second-factor step (purpose authenticate), same browser, same person.
+            binding = next(c.split("=", 1)[1] for c in (browser.cookie or "").split("; ")
+                           if c.startswith("authgate_binding="))
+            issued = WebAuthnChallengeStore().issue("authenticate", binding, "demo", "alice")
+            credential = device.assertion(issued)
+            fields = [*((k, v) for k, v in fields if k != "credential"), ("credential", json.dumps(credential))]
+        refused = post_answer(browser, fields)
+        expected = PASSKEY_REFUSED
+    assert refused.text().startswith(f"Your account Signed in as alice . {expected} Current password")
+    assert [p.name for p in PasskeyStore().of_user("demo", "alice")] == ["key"]
+    assert "Add a passkey Your browser" not in refused.text()
 
 
 @pytest.mark.parametrize(("acr", "age", "opens"), [("mfa", 600, True), ("mfa", 601, False), ("password", 0, False)])

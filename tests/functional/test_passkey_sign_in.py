@@ -5,47 +5,19 @@ browser's proof is tests/e2e/test_passkeys_browser.py; this pins the refusals.""
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from authgate.clock import ManualClock
 from tests.functional.authorize_support import Browser, Page, page_of, redirect_of, web_params
+from tests.functional.passkey_support import ISSUER, answered, enrolled, options_of
 from tests.functional.token_support import TokenClient, body_of, claims_of
 from tests.webauthn_authenticator import SoftAuthenticator
 
-ISSUER = "http://localhost:3000"
 ALICE = "usr_demoalice0000000000000"
 REFUSED = ("The passkey could not be used: it is not one of this organisation's, the page expired, or your browser's "
            "answer did not verify. Try again, or sign in with your password.")
-
-
-@pytest.fixture
-def localhost(monkeypatch: pytest.MonkeyPatch, browser: Browser) -> Iterator[None]:
-    """The stack's issuer on localhost: a host name WebAuthn accepts as the relying party id."""
-    from authgate import caches
-
-    monkeypatch.setenv("AUTHGATE_ISSUER", ISSUER)
-    caches.reset()
-    yield
-    caches.reset()
-
-
-def enrolled(clock: ManualClock, tenant_id: str = "demo", username: str = "alice") -> SoftAuthenticator:
-    """A passkey of the user, registered as the account page registers one."""
-    import secrets
-
-    from authgate.stores.passkeys import PasskeyStore
-    from authgate.users import passkey_ceremonies
-
-    device = SoftAuthenticator(origin=ISSUER)
-    challenge = secrets.token_bytes(32)
-    PasskeyStore().add(passkey_ceremonies.verify_registration(
-        credential=device.register(challenge), challenge=challenge, rp_id="localhost", origin=ISSUER,
-        tenant_id=tenant_id, username=username, name="key", now=int(clock())))
-    return device
 
 
 def ceremony(browser: Browser, **params: str) -> Page:
@@ -61,16 +33,10 @@ def ceremony(browser: Browser, **params: str) -> Page:
 
 
 def answer(browser: Browser, shown: Page, device: SoftAuthenticator, **kwargs: Any) -> dict[str, Any]:
-    from authgate import base64url
-
-    found = re.search(r'<script type="application/json" id="passkey-options">(.*?)</script>', shown.body)
-    assert found is not None
-    options = json.loads(found.group(1))
+    options = options_of(shown)
     assert (options["rpId"], options["userVerification"], options.get("allowCredentials", [])) == (
         "localhost", "required", [])
-    credential = device.assertion(base64url.decode(options["challenge"]), **kwargs)
-    fields = {k: v for k, v in shown.hidden().items() if k != "credential"}
-    return browser.post([*fields.items(), ("credential", json.dumps(credential))])
+    return browser.post(answered(shown, device, **kwargs))
 
 
 @pytest.mark.usefixtures("localhost")

@@ -3,7 +3,8 @@
 Kept in CodesTable (stores.webauthn_challenges) under `webauthn#` + SHA-256 of the challenge, as
 pushed requests are under `par#`. `binding` is what the caller ties the ceremony to (the sign-in
 session's id once sessions exist); only its SHA-256 is stored. `purpose` keeps a registration's
-challenge from being spent on a sign-in and the other way round.
+challenge from being spent on a sign-in and the other way round, and an account page's confirmation
+(`confirm`: a passkey proving the person before a change of factors) from being spent on either.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Literal, NamedTuple
 
 from authgate.records import Field
 
-Purpose = Literal["register", "authenticate"]
+Purpose = Literal["register", "authenticate", "confirm"]
 # WebAuthn 5.4, 5.5 `timeout`: how long the browser waits, and how long the challenge lives here.
 LIFETIME = 300
 

@@ -1,14 +1,15 @@
 """The account page, GET/POST /oauth/account: a person signs in and changes their own password (docs/users.md).
 
-Until authgate keeps sign-in sessions, the page signs the person in itself: a correct password (through
-every sign-in throttle, oauth.authorization.sign_in) sets a short-lived cookie `authgate_account`
-(10 minutes, HttpOnly, SameSite=Strict, Secure off loopback) holding the tenant, username and issue
-time, HMAC-SHA256-signed with the session secret under its own purpose label. `signed_in_user` is the
-one place that says who the request's person is: a sign-in session can replace it.
+The page signs the person in itself, so that every change is made within 10 minutes of a password: a
+correct password (through every sign-in throttle, oauth.authorization.sign_in) sets a short-lived cookie
+`authgate_account` (10 minutes, HttpOnly, SameSite=Strict, Secure off loopback) holding the tenant,
+username and issue time, HMAC-SHA256-signed with the session secret under its own purpose label.
+`signed_in_user` is the one place that says who the request's person is.
 
 The second-factor section (oauth.authorization.factor_enrolment) sets up and removes a one-time code, the
-passkey section (oauth.authorization.passkey_enrolment) lists, adds and removes passkeys;
-every action on the page is made within the 10 minutes of its sign-in. A browser whose sign-in session is at
+passkey section (oauth.authorization.passkey_enrolment) lists, adds and removes passkeys, each change
+confirmed by a factor the person already holds (oauth.authorization.factor_proof: a code or one of their
+passkeys); every action on the page is made within the 10 minutes of its sign-in. A browser whose sign-in session is at
 `mfa` (a password and a second factor, or a passkey) and began at most 10 minutes ago opens the page without the
 password: that sign-in is as fresh as the page's own and stronger.
 
@@ -31,7 +32,12 @@ from authgate import base64url, clock
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
-from authgate.oauth.authorization import factor_enrolment, passkey_enrolment, session_cookie
+from authgate.oauth.authorization import (
+    factor_enrolment,
+    factor_proof,
+    passkey_enrolment,
+    session_cookie,
+)
 from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
 from authgate.oauth.authorization.sign_in import account_of, sign_in
 from authgate.stores.session_secret import session_secret
@@ -213,10 +219,11 @@ def _sign_in_page(request: Request, message: str = "") -> Response:
 
 def _change_page(request: Request, account: Account, message: str = "", cookie: str | None = None) -> Response:
     csrf, binding_cookie = csrf_fields(request)
+    factors = factor_proof.held(account.tenant_id, account.username)
     body = _CHANGE.substitute(message=_message(message), csrf=csrf, username=html.escape(account.username),
                               min=MIN_PASSWORD,
-                              factors=factor_enrolment.section(account.tenant_id, account.username, csrf) + "\n" +
-                              passkey_enrolment.section(request, account.tenant_id, account.username, csrf))
+                              factors=factor_enrolment.section(factors, csrf) + "\n" +
+                              passkey_enrolment.section(request, factors, csrf))
     response = page("Your account", body, binding_cookie)
     if cookie:
         response.multi_headers.setdefault("Set-Cookie", []).append(cookie)

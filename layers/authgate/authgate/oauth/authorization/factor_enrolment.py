@@ -5,13 +5,13 @@ Every action needs the account page's own sign-in, which lasts 10 minutes from t
 sign-in. Setting up shows a new secret as a QR code (an inline SVG drawn on the server) and in text,
 kept pending until a first right code confirms it (stores.user_factors); the ten recovery codes are
 shown once. A person who has a one-time code sets up no other before removing it, and removing it
-takes a right code (or a recovery code) through the account's throttle (UserStore.attempt), so a
-password alone never takes a second factor away. Forms are CSRF-protected as every account form.
+takes a right code (or a recovery code) through the account's throttle (UserStore.attempt), or one of
+their passkeys, so a password alone never takes a second factor away. Forms are CSRF-protected as
+every account form.
 
-While a person holds a second factor, a password alone changes none (`proof`): adding or removing a
-passkey takes a code as well, and a person whose only factor is a passkey cannot change factors on
-this page yet (the page cannot ask for a passkey): the operator's `authgate users reset-mfa` starts
-them over. Otherwise a stolen password would enrol the thief's own factor and sign in at `mfa`.
+While a person holds a second factor, a password alone changes none (oauth.authorization.factor_proof):
+setting one up beside a passkey, or removing it, takes a code or an assertion of one of their passkeys.
+Otherwise a stolen password would enrol the thief's own factor and sign in at `mfa`.
 """
 
 from __future__ import annotations
@@ -23,41 +23,32 @@ from urllib.parse import urlsplit
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
+from authgate.oauth.authorization import factor_proof
 from authgate.oauth.authorization.account_forms import csrf_fields, page
-from authgate.stores.passkeys import PasskeyStore
+from authgate.oauth.authorization.factor_proof import WRONG_CODE
 from authgate.stores.user_factors import UserFactorStore
 from authgate.users import totp
 from authgate.users.errors import NoPendingEnrolment
 
 ACTIONS = ("totp_start", "totp_confirm", "totp_remove")
-WRONG_CODE = "The code is incorrect or was used already, or this account is temporarily locked."
 EXPIRED = "The set-up expired or was started again elsewhere: start it again."
 REMOVED = "The one-time code and its recovery codes were removed."
 ENROLLED_ALREADY = "A one-time code is set up already: remove it before setting up another."
-PASSKEY_ONLY = ("Your only second factor is a passkey, and this page cannot ask for one yet: ask your administrator "
-                "to reset your second factors (authgate users reset-mfa) to set up others.")
-CODE_FIELD = ('<label for="$id">A code from your authenticator app, or a recovery code</label>\n'
-              '<input id="$id" name="code" type="text" autocomplete="one-time-code" maxlength="64" required>')
+NOT_HELD = "No one-time code is set up."
 
 _NONE = Template("""<h2>Second factor</h2>
 <p>No one-time code is set up. With one, signing in asks for a code from an authenticator app after the password.</p>
 <form method="post" action="account">
 <input type="hidden" name="action" value="totp_start">
 $csrf
-<div class="actions">
-<button type="submit">Set up a one-time code</button>
-</div>
+$controls
 </form>""")
 _HELD = Template("""<h2>Second factor</h2>
 <p>A one-time code is set up; $left recovery codes are left.</p>
 <form method="post" action="account" autocomplete="off">
 <input type="hidden" name="action" value="totp_remove">
 $csrf
-<label for="remove_code">A code from your authenticator app, or a recovery code</label>
-<input id="remove_code" name="code" type="text" autocomplete="one-time-code" maxlength="64" required>
-<div class="actions">
-<button type="submit">Remove the one-time code</button>
-</div>
+$controls
 </form>""")
 _ENROL = Template("""<p>Scan this QR code with an authenticator app, or type the key below into it, then enter the
 six-digit code it shows.</p>
@@ -82,26 +73,21 @@ $codes
 <p><a href="account">Back to your account</a></p>""")
 
 
-def section(tenant_id: str, username: str, csrf: str) -> str:
-    """The account page's second-factor section, its forms carrying the page's CSRF fields."""
-    factors = UserFactorStore().factors(tenant_id, username)
-    if factors is not None and factors.totp:
-        return _HELD.substitute(csrf=csrf, left=factors.recovery_codes_left)
-    return _NONE.substitute(csrf=csrf)
+def section(factors: factor_proof.Held, csrf: str) -> str:
+    """The account page's second-factor section, its forms carrying the page's CSRF fields and, for a person who
+    holds a factor, what proves them (factor_proof)."""
+    if factors.totp:
+        return _HELD.substitute(csrf=csrf, left=factors.recovery_codes_left, controls=factor_proof.controls(
+            factors, field_id="remove_code", button="Remove the one-time code"))
+    return _NONE.substitute(csrf=csrf, controls=factor_proof.controls(factors, field_id="start_code",
+                                                                      button="Set up a one-time code"))
 
 
 def act(request: Request, tenant_id: str, username: str, fields: dict[str, str]) -> Response | str:
-    """One of ACTIONS: a page of its own (the QR code, the recovery codes), or the message for the account page."""
+    """One of ACTIONS: a page of its own (the QR code, the recovery codes, a passkey's ceremony proving the
+    person), or the message for the account page."""
     store = UserFactorStore()
     action, code = fields.get("action"), fields.get("code", "").strip()[:64]
-    if action == "totp_start":
-        factors = store.factors(tenant_id, username)
-        if factors is not None and factors.totp:
-            return ENROLLED_ALREADY
-        if PasskeyStore().of_user(tenant_id, username):
-            return PASSKEY_ONLY  # a passkey alone: the page cannot ask for it (proof)
-        secret = store.start_totp(tenant_id, username)
-        return _enrol_page(request, username, secret)
     if action == "totp_confirm":
         try:
             codes = store.confirm_totp(tenant_id, username, code) if code else None
@@ -111,25 +97,18 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
             return _enrol_page(request, username, None, WRONG_CODE)
         items = "\n".join(f"<li><code>{html.escape(c)}</code></li>" for c in codes)
         return page("Your recovery codes", _CODES.substitute(codes=items))
-    verify = store.verify_totp if totp.normalized(code) is not None else store.verify_recovery_code
-    if not code or not verify(tenant_id, username, code).ok:
-        return WRONG_CODE
+    factors = factor_proof.held(tenant_id, username)
+    if action == "totp_start" and factors.totp:
+        return ENROLLED_ALREADY
+    if action == "totp_remove" and not factors.totp:
+        return NOT_HELD
+    refused = factor_proof.gate(request, tenant_id, username, fields, factors)
+    if refused is not None:
+        return refused
+    if action == "totp_start":
+        return _enrol_page(request, username, store.start_totp(tenant_id, username))
     store.remove_totp(tenant_id, username)
     return REMOVED
-
-
-def proof(tenant_id: str, username: str, code: str) -> bool | None:
-    """Whether `code` proves the person's second factor before a change of factors: None when they hold none (a
-    password is all there is), False for a wrong or missing code or a passkey-only person, True for a right TOTP
-    or recovery code (through the account's throttle, UserStore.attempt)."""
-    store = UserFactorStore()
-    factors = store.factors(tenant_id, username)
-    if factors is not None and factors.totp:
-        if not code:
-            return False
-        verify = store.verify_totp if totp.normalized(code) is not None else store.verify_recovery_code
-        return verify(tenant_id, username, code).ok
-    return False if PasskeyStore().of_user(tenant_id, username) else None
 
 
 def _enrol_page(request: Request, username: str, secret: str | None, message: str = "") -> Response:

@@ -2,7 +2,10 @@
 (WebAuthn Level 3 7.1 registration; docs/strong-authentication.md).
 
 As every action of the account page, these need its own sign-in, made within the last 10 minutes
-with the password (account_page.COOKIE_TTL), and its CSRF fields. Adding one issues a registration
+with the password (account_page.COOKIE_TTL), and its CSRF fields; a person who holds a second factor
+proves it as well (oauth.authorization.factor_proof: a code, or one of their passkeys), so a stolen
+password adds no passkey and removes none. Removing the last factor is allowed with that proof, as
+removing the one-time code is: the account is back to a password alone. Adding one issues a registration
 challenge (stores.webauthn_challenges: single use, 5 minutes) bound to this browser's binding cookie
 and to the account, and shows the ceremony's page (passkey_page); the posted response spends the
 challenge, is verified with user verification required, and becomes a passkey of the account
@@ -19,11 +22,10 @@ from string import Template
 from authgate import clock
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.oauth.authorization import factor_enrolment, passkey_page, sealed_form
+from authgate.oauth.authorization import factor_proof, passkey_page, sealed_form
 from authgate.oauth.authorization.account_forms import csrf_fields
 from authgate.single_use.webauthn_challenges import ChallengeRefused
 from authgate.stores.passkeys import PasskeyStore
-from authgate.stores.user_factors import UserFactorStore
 from authgate.stores.users import UserStore
 from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
 from authgate.users.errors import PasskeyRefused
@@ -41,41 +43,37 @@ $items
 $csrf
 <label for="passkey_name">Name of a new passkey</label>
 <input id="passkey_name" name="name" type="text" maxlength="64" value="Passkey">
-$code
-<div class="actions">
-<button type="submit">Add a passkey</button>
-</div>
+$controls
 </form>""")
 _ITEM = Template("""<li><strong class="passkey-name">$name</strong> · created $created · last used $used
 <form method="post" action="account">
 <input type="hidden" name="action" value="passkey_remove">
 <input type="hidden" name="credential_id" value="$credential_id">
 $csrf
-$code
-<button type="submit" class="secondary">Remove</button>
+$controls
 </form></li>""")
 
 
-def section(request: Request, tenant_id: str, username: str, csrf: str) -> str:
-    """The account page's passkey section: the list and the form adding one (or why passkeys are unavailable)."""
+def section(request: Request, factors: factor_proof.Held, csrf: str) -> str:
+    """The account page's passkey section: the list and the form adding one (or why passkeys are unavailable),
+    each form with what proves a person who holds a factor (factor_proof)."""
     if passkey_page.relying_party(request) is None:
         return f"<h2>Passkeys</h2>\n<p>{html.escape(NO_RP)}</p>"
-    passkeys = PasskeyStore().of_user(tenant_id, username)
-    factors = UserFactorStore().factors(tenant_id, username)
-    totp_held = factors is not None and factors.totp
+    passkeys = factors.passkeys
     items = "\n".join(_ITEM.substitute(name=html.escape(p.name), created=_day(p.created_at),
                                        used=_day(p.last_used_at) if p.last_used_at else "never",
                                        credential_id=html.escape(p.credential_id), csrf=csrf,
-                                       code=_code_field(f"code_{i}", totp_held))
+                                       controls=factor_proof.controls(factors, field_id=f"code_{i}", button="Remove",
+                                                                      css="secondary"))
                       for i, p in enumerate(passkeys))
     listed = f'<ul class="passkeys">\n{items}\n</ul>' if passkeys else "<p>No passkey is set up.</p>"
-    if passkeys and not totp_held:
-        return f"<h2>Passkeys</h2>\n{listed}\n<p>{html.escape(factor_enrolment.PASSKEY_ONLY)}</p>"
-    return _SECTION.substitute(items=listed, csrf=csrf, code=_code_field("code_new", totp_held))
+    return _SECTION.substitute(items=listed, csrf=csrf, controls=factor_proof.controls(
+        factors, field_id="code_new", button="Add a passkey"))
 
 
 def act(request: Request, tenant_id: str, username: str, fields: dict[str, str]) -> Response | str:
-    """One of ACTIONS: the ceremony's page, or the message for the account page."""
+    """One of ACTIONS: a ceremony's page (a passkey proving the person, the registration), or the message for
+    the account page."""
     party = passkey_page.relying_party(request)
     binding = sealed_form.binding_from(request.headers.get_all("cookie"))
     if party is None or binding is None:
@@ -83,9 +81,9 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
     rp_id, origin = party
     action = fields.get("action")
     if action in ("passkey_start", "passkey_remove"):
-        proven = factor_enrolment.proof(tenant_id, username, fields.get("code", "").strip()[:64])
-        if proven is False:
-            return factor_enrolment.WRONG_CODE if _totp(tenant_id, username) else factor_enrolment.PASSKEY_ONLY
+        refused = factor_proof.gate(request, tenant_id, username, fields, factor_proof.held(tenant_id, username))
+        if refused is not None:
+            return refused
     if action == "passkey_remove":
         removed = PasskeyStore().remove(tenant_id, username, fields.get("credential_id", "")[:1400])
         return "The passkey was removed." if removed else "No such passkey: it was removed already."
@@ -127,16 +125,6 @@ def _ceremony(request: Request, tenant_id: str, username: str, name: str, rp_id:
         intro=f"<p>Your browser or device will make a passkey named <strong>{html.escape(name)}</strong> for this "
               "account and ask you to unlock it (a fingerprint, your face or a PIN).</p>",
         button="Create the passkey", after='<p><a href="account">Back to your account</a></p>')
-
-
-def _code_field(field_id: str, needed: bool) -> str:
-    """A password alone changes no factor of a person who holds one (factor_enrolment.proof): the code field."""
-    return Template(factor_enrolment.CODE_FIELD).substitute(id=field_id) if needed else ""
-
-
-def _totp(tenant_id: str, username: str) -> bool:
-    factors = UserFactorStore().factors(tenant_id, username)
-    return factors is not None and factors.totp
 
 
 def _day(epoch: int) -> str:

@@ -22,7 +22,7 @@ from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.oauth.authorization import passkey_page, sealed_form
 from authgate.sessions.model import Session
-from authgate.single_use.webauthn_challenges import Challenge, ChallengeRefused
+from authgate.single_use.webauthn_challenges import Challenge, ChallengeRefused, Purpose
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.users import UserStore
 from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
@@ -42,14 +42,9 @@ def page(request: Request, *, tenant_id: str, blob: str, csrf: str, client_name:
          redirect_origin: str) -> Response | None:
     """The ceremony's page for the posted sign-in form (its sealed request and CSRF token), or None when this
     issuer cannot use passkeys or the browser has no binding cookie."""
-    from authgate.users import passkey_ceremonies
-
-    party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
-    if party is None or binding is None:
+    options = discoverable_options(request, tenant_id)
+    if options is None:
         return None
-    challenge = WebAuthnChallengeStore().issue("authenticate", binding, tenant_id)
-    options = passkey_ceremonies.authentication_options(rp_id=party[0], challenge=challenge)
     e = html.escape
     fields = (f'<input type="hidden" name="request_blob" value="{e(blob)}">\n'
               f'<input type="hidden" name="csrf" value="{e(csrf)}">\n'
@@ -65,15 +60,9 @@ def second_factor_page(request: Request, *, session: Session, blob: str, csrf: s
                        redirect_origin: str) -> Response | None:
     """The ceremony's page for a second factor after a password: the user's own passkeys allowed (WebAuthn 5.5
     allowCredentials), the challenge bound to this browser and the user; None when this issuer cannot use them."""
-    from authgate.users import passkey_ceremonies
-
-    party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
-    if party is None or binding is None:
+    options = own_options(request, session.tenant_id, session.username)
+    if options is None:
         return None
-    allowed = PasskeyStore().of_user(session.tenant_id, session.username)
-    challenge = WebAuthnChallengeStore().issue("authenticate", binding, session.tenant_id, session.username)
-    options = passkey_ceremonies.authentication_options(rp_id=party[0], challenge=challenge, allowed=allowed)
     e = html.escape
     fields = (f'<input type="hidden" name="request_blob" value="{e(blob)}">\n'
               f'<input type="hidden" name="csrf" value="{e(csrf)}">\n'
@@ -88,9 +77,44 @@ def second_factor_page(request: Request, *, session: Session, blob: str, csrf: s
 def second_factor(request: Request, session: Session, raw: str) -> frozenset[str] | None:
     """The amr methods (RFC 8176 2: hwk or swk, and user) of a posted assertion of one of `session`'s user's
     passkeys, spent and verified with user verification; None when it does not hold."""
-    owner = (session.tenant_id, session.username)
+    return of_person(request, session.tenant_id, session.username, raw)
+
+
+def discoverable_options(request: Request, tenant_id: str) -> str | None:
+    """PublicKeyCredentialRequestOptions (WebAuthn 5.5) with no allowed credential (a discoverable one names its
+    user), the challenge bound to this browser and `tenant_id`; None when this issuer cannot use passkeys."""
+    from authgate.users import passkey_ceremonies
+
+    party = passkey_page.relying_party(request)
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if party is None or binding is None:
+        return None
+    challenge = WebAuthnChallengeStore().issue("authenticate", binding, tenant_id)
+    return passkey_ceremonies.authentication_options(rp_id=party[0], challenge=challenge)
+
+
+def own_options(request: Request, tenant_id: str, username: str, purpose: Purpose = "authenticate") -> str | None:
+    """PublicKeyCredentialRequestOptions (WebAuthn 5.5) allowing only the person's own passkeys, with a challenge of
+    `purpose` bound to this browser and the person; None when this issuer cannot use passkeys."""
+    from authgate.users import passkey_ceremonies
+
+    party = passkey_page.relying_party(request)
+    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    if party is None or binding is None:
+        return None
+    allowed = PasskeyStore().of_user(tenant_id, username)
+    challenge = WebAuthnChallengeStore().issue(purpose, binding, tenant_id, username)
+    return passkey_ceremonies.authentication_options(rp_id=party[0], challenge=challenge, allowed=allowed)
+
+
+def of_person(request: Request, tenant_id: str, username: str, raw: str,
+              purpose: Purpose = "authenticate") -> frozenset[str] | None:
+    """The amr methods (RFC 8176 2: hwk or swk, and user) of a posted assertion of one of the person's passkeys
+    answering a challenge of `purpose` issued to them (own_options), spent and verified with user verification;
+    None when it does not hold."""
+    owner = (tenant_id, username)
     found = _asserted(request, raw, lambda passkey, challenge: (passkey.tenant_id, passkey.username) == owner
-                      and (challenge.tenant_id, challenge.username) == owner)
+                      and (challenge.tenant_id, challenge.username) == owner, purpose)
     if found is None or not found[1].user_verified:
         return None
     return frozenset(amr_of(found[0], True)) - {"mfa"}
@@ -115,8 +139,8 @@ def verified(request: Request, tenant_id: str, raw: str) -> tuple[LoginResult, s
                         generation=user.session_generation), passkey.tenant_id, amr)
 
 
-def _asserted(request: Request, raw: str,
-              accept: Callable[[Passkey, Challenge], bool]) -> tuple[Passkey, Asserted] | None:
+def _asserted(request: Request, raw: str, accept: Callable[[Passkey, Challenge], bool],
+              purpose: Purpose = "authenticate") -> tuple[Passkey, Asserted] | None:
     """The passkey a posted assertion names and its verification (WebAuthn 7.2): the challenge spent (bound to this
     browser), the passkey `accept`ed with that challenge, the signature and counter checked and the new counter
     stored; None when any of it fails."""
@@ -128,8 +152,7 @@ def _asserted(request: Request, raw: str,
         return None
     try:
         credential = passkey_page.credential_of(raw)
-        challenge = WebAuthnChallengeStore().consume(passkey_ceremonies.challenge_of(credential), "authenticate",
-                                                     binding)
+        challenge = WebAuthnChallengeStore().consume(passkey_ceremonies.challenge_of(credential), purpose, binding)
         passkey = PasskeyStore().get(passkey_ceremonies.credential_id_of(credential))
         if passkey is None or not accept(passkey, challenge):
             raise PasskeyRefused("not a passkey this ceremony accepts")

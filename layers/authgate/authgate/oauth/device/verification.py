@@ -14,9 +14,19 @@
 4. A tenant that requires `mfa` for every sign-in (`authgate tenants update --require-mfa`) requires it to
    approve a device too: a session below `mfa` gets the second-factor step of the authorization endpoint
    (oauth.authorization.second_factor: its sealed ticket, bound to the session and the form; a TOTP or
-   recovery code, through the account's throttle), or the forced TOTP enrolment when the person has no
-   authenticator app; POST action=factor checks it, raises the session (a new secret, the same sid) and
-   approves. This page takes codes only: a person whose only factor is a passkey enrols an app here.
+   recovery code, through the account's throttle, or one of the person's passkeys), or the forced TOTP
+   enrolment when the person has neither; POST action=factor checks it, raises the session (a new secret,
+   the same sid) and approves.
+5. "Use a passkey instead" (where the issuer's host can be a relying party, for a person who has one):
+   the step's ceremony page (WebAuthn Level 3 7.2: only the person's passkeys allowed, user verification
+   required, a single-use challenge bound to this browser and the person, oauth.authorization.passkey_sign_in)
+   posts action=factor back with the assertion and the same ticket; the session is raised as by a code, with
+   `amr` hwk or swk, user and mfa added to the password's pwd.
+6. "Approve with a passkey" (a browser with no session, where the issuer's host can be a relying party):
+   the username-less sign-in of the authorization endpoint (oauth.authorization.passkey_sign_in: a
+   discoverable credential names its user, which must be of the request's tenant and still stand; user
+   verification required), posted back as action=decide, decision=passkey with the assertion. It opens a
+   session at `mfa` (amr hwk or swk, user, mfa), which approves with no further step.
 
 Forms are CSRF-protected as the account pages' are (oauth.authorization.account_forms); pages are
 never cached or framed. Nothing typed (code, password) is logged.
@@ -35,7 +45,13 @@ from authgate.issuer import base_url
 from authgate.limits.counters import digest
 from authgate.limits.quota import Quota, QuotaSpent
 from authgate.logs import get_logger
-from authgate.oauth.authorization import second_factor, session_cookie, single_sign_on
+from authgate.oauth.authorization import (
+    passkey_page,
+    passkey_sign_in,
+    second_factor,
+    session_cookie,
+    single_sign_on,
+)
 from authgate.oauth.authorization.account_forms import (
     csrf_fields,
     csrf_token_fields,
@@ -48,6 +64,7 @@ from authgate.oauth.clients.lookup import ClientLookup
 from authgate.oauth.resource_indicator import resolve
 from authgate.single_use.device_codes import DeviceAuthorization, normalised, shown
 from authgate.stores.device_codes import DeviceCodeStore
+from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.sessions import SessionStore
 from authgate.stores.tenant_cache import get_tenant
 from authgate.stores.user_factors import UserFactorStore
@@ -101,8 +118,11 @@ $credentials
 <div class="actions">
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny" formnovalidate class="secondary">Deny</button>
+$passkey
 </div>
 </form>""")
+_APPROVE_WITH_PASSKEY = ('<button type="submit" name="decision" value="passkey" formnovalidate class="secondary">'
+                         "Approve with a passkey</button>")
 _CREDENTIALS = """<label for="username">Username</label>
 <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required>
 <label for="password">Password</label>
@@ -122,8 +142,11 @@ $csrf
 <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" maxlength="64" required autofocus>
 <div class="actions">
 <button type="submit">Approve</button>
+$passkey
 </div>
 </form>""")
+_USE_PASSKEY = ('<button type="submit" name="use" value="passkey" formnovalidate class="secondary">'
+                "Use a passkey instead</button>")
 _APPROVED = ('<p class="message" role="status">You approved the request: return to your device, '
              "it will be signed in within a few seconds. You can close this page.</p>")
 
@@ -158,6 +181,8 @@ def post_device(request: Request) -> Response:
         _log("denied", record)
         return page(TITLE, '<p class="message" role="status">You denied the request. You can close this page; '
                            "the device will be told.</p>")
+    if decision == "passkey":
+        return _passkey_sign_in(request, record, code, client, fields)
     if decision != "approve":
         return _decision_page(request, record, code, client, "Choose Approve or Deny.")
     session = single_sign_on.current_session(request, client)
@@ -167,7 +192,7 @@ def post_device(request: Request) -> Response:
         if isinstance(signed, str):
             return _decision_page(request, record, code, client, signed)
         cookie, session = signed
-    step = _step_needed(record, session)
+    step = _step_needed(request, record, session)
     if step is not None:
         response = _factor_page(request, record, code, client, session, step)
         if cookie:
@@ -193,14 +218,23 @@ def _approved(request: Request, record: DeviceAuthorization, session: Session, c
     return response
 
 
-def _step_needed(record: DeviceAuthorization, session: Session) -> second_factor.Kind | None:
-    """The step a session lacks to approve: none unless the tenant requires `mfa`; then a code when the person holds
-    an authenticator app (one GetItem of their factors, only below `mfa`), else the forced enrolment."""
+def _step_needed(request: Request, record: DeviceAuthorization, session: Session) -> second_factor.Kind | None:
+    """The step a session lacks to approve: none unless the tenant requires `mfa`; then a code (or a passkey) when
+    the person holds an authenticator app or a passkey this issuer can use (one GetItem of their factors and one
+    Query of their passkeys, only below `mfa`), else the forced enrolment."""
     tenant = get_tenant(record.tenant_id)
     if tenant is None or not tenant.require_mfa or satisfies(session.acr, MFA):
         return None
     factors = UserFactorStore().factors(session.tenant_id, session.username)
-    return "code" if factors is not None and factors.totp else "enrol"
+    if factors is not None and factors.totp or _passkeys_usable(request, session):
+        return "code"
+    return "enrol"
+
+
+def _passkeys_usable(request: Request, session: Session) -> bool:
+    """Whether the person holds a passkey and this issuer's host can be its relying party (WebAuthn 5.1.3)."""
+    return passkey_page.relying_party(request) is not None and bool(
+        PasskeyStore().of_user(session.tenant_id, session.username))
 
 
 def _factor_page(request: Request, record: DeviceAuthorization, code: str, client: Client, session: Session,
@@ -213,9 +247,31 @@ def _factor_page(request: Request, record: DeviceAuthorization, code: str, clien
     ticket = second_factor.step_ticket(kind=kind, session=session, csrf=token, approved=True, secret=secret)
     title, intro = second_factor.explained(kind=kind, session=session, issuer=base_url(request), secret=secret)
     e = html.escape
+    offer = kind == "code" and _passkeys_usable(request, session)
     body = _FACTOR_FORM.substitute(client_name=e(client.name or client.client_id), user_code=e(shown(code)),
-                                   intro=intro, message=_message(message), csrf=csrf, ticket=e(ticket))
+                                   intro=intro, message=_message(message), csrf=csrf, ticket=e(ticket),
+                                   passkey=_USE_PASSKEY if offer else "")
     return page(title, body, cookie)
+
+
+def _passkey_ceremony(request: Request, code: str, client: Client, session: Session,
+                      fields: dict[str, str]) -> Response | None:
+    """The passkey's ceremony for the step (passkey_sign_in.own_options: the person's passkeys, user verification
+    required), posting action=factor back with the same ticket and CSRF fields; None when none can be used."""
+    options = passkey_sign_in.own_options(request, session.tenant_id, session.username)
+    if options is None or not _passkeys_usable(request, session):
+        return None
+    e = html.escape
+    carried = "\n".join(f'<input type="hidden" name="{name}" value="{e(fields.get(name, ""))}">'
+                        for name in ("nonce", "csrf", "factor_ticket"))
+    return passkey_page.render(
+        title="Second factor", options=options, ceremony="get", action="device",
+        fields=f'<input type="hidden" name="action" value="factor">\n'
+               f'<input type="hidden" name="user_code" value="{e(shown(code))}">\n{carried}',
+        intro=f"<p>To approve <strong class=\"client\">{e(client.name or client.client_id)}</strong> (code "
+              f"<strong class=\"user-code\">{e(shown(code))}</strong>), confirm it is you with one of your "
+              "passkeys: your browser or device will ask you to unlock it.</p>",
+        button="Use a passkey")
 
 
 def _factor_given(request: Request, record: DeviceAuthorization, code: str, client: Client,
@@ -225,16 +281,50 @@ def _factor_given(request: Request, record: DeviceAuthorization, code: str, clie
     try:
         if session is None:
             raise second_factor.StepInvalid("no session")
-        outcome = second_factor.submitted(request, {k: [v] for k, v in fields.items() if k != "use"}, session)
+        outcome = second_factor.submitted(request, {k: [v] for k, v in fields.items()}, session)
     except second_factor.StepInvalid:
         _log("factor_step_invalid", record)
         return _decision_page(request, record, code, client, STEP_ENDED)
+    if outcome.passkey:
+        ceremony = _passkey_ceremony(request, code, client, session, fields)
+        if ceremony is not None:
+            return ceremony
     if outcome.raised is None:
         _log("factor_invalid", record)
         return _factor_page(request, record, code, client, session, outcome.kind, outcome.message, outcome.secret)
     secret, raised = outcome.raised
     return _approved(request, record, raised, session_cookie.set_cookie(secret, base_url(request)),
                      outcome.recovery)
+
+
+def _passkey_sign_in(request: Request, record: DeviceAuthorization, code: str, client: Client,
+                     fields: dict[str, str]) -> Response:
+    """decision=passkey: the username-less ceremony's page, then (with its assertion) the sign-in it proves, at
+    `mfa`, and the approval; a refusal shows the decision page again with passkey_sign_in's message."""
+    raw = fields.get("credential", "")
+    if not raw:
+        options = passkey_sign_in.discoverable_options(request, record.tenant_id)
+        if options is None:
+            return _decision_page(request, record, code, client, passkey_sign_in.REFUSED)
+        e = html.escape
+        return passkey_page.render(
+            title=TITLE, options=options, ceremony="get", action="device",
+            fields=(f'<input type="hidden" name="action" value="decide">\n'
+                    f'<input type="hidden" name="user_code" value="{e(shown(code))}">\n'
+                    f'<input type="hidden" name="nonce" value="{e(fields.get("nonce", ""))}">\n'
+                    f'<input type="hidden" name="csrf" value="{e(fields.get("csrf", ""))}">\n'
+                    '<input type="hidden" name="decision" value="passkey">'),
+            intro=f"<p>Approve <strong class=\"client\">{e(client.name or client.client_id)}</strong> (code "
+                  f"<strong class=\"user-code\">{e(shown(code))}</strong>) with a passkey of this organisation: "
+                  "your browser or device will ask you to unlock it (a fingerprint, your face or a PIN).</p>",
+            button="Use a passkey")
+    signed = passkey_sign_in.verified(request, record.tenant_id, raw)
+    if signed is None:
+        _log("passkey_refused", record)
+        return _decision_page(request, record, code, client, passkey_sign_in.REFUSED)
+    result, tenant_id, amr = signed
+    secret, session = open_session(tenant_id, result, acr=MFA, amr=amr)
+    return _approved(request, record, session, session_cookie.set_cookie(secret, base_url(request)))
 
 
 def _within_limits(source_ip: str) -> None:
@@ -290,7 +380,8 @@ def _decision_page(request: Request, record: DeviceAuthorization, user_code: str
         user_code=e(shown(user_code)), client_name=e(client.name or client.client_id),
         tenant_name=e(tenant.name if tenant and tenant.name else record.tenant_id), resource_name=resource_name,
         resource_about=resource_about, scope_items=items, message=_message(message), csrf=csrf,
-        credentials=_SIGNED_IN.substitute(username=e(session.username)) if session else _CREDENTIALS)
+        credentials=_SIGNED_IN.substitute(username=e(session.username)) if session else _CREDENTIALS,
+        passkey=_APPROVE_WITH_PASSKEY if session is None and passkey_page.relying_party(request) else "")
     return page(TITLE, body, cookie)
 
 
