@@ -69,3 +69,28 @@ def test_a_stage_sends_through_ses_from_its_identity(aws: None, monkeypatch: pyt
     boto3.client("ses").verify_domain_identity(Domain="mail.example.com")
     send(Mail("a@example.com", "Subject", "Body"))
     assert boto3.client("ses").get_send_quota()["SentLast24Hours"] == 1
+
+
+@pytest.mark.parametrize(("code", "status", "retry"), [
+    ("TooManyRequestsException", 429, True),  # SES throttling
+    ("LimitExceededException", 400, True),  # a sending quota reached: it refills
+    ("InternalFailure", 500, True),  # SES's own failure
+    ("SomethingNew", 503, True),  # any 5xx
+    ("MessageRejected", 400, False),
+    ("MailFromDomainNotVerifiedException", 400, False),
+    ("AccountSuspendedException", 400, False),
+])
+def test_what_ses_refused_says_whether_to_try_again(aws: None, monkeypatch: pytest.MonkeyPatch, code: str,
+                                                    status: int, retry: bool) -> None:
+    """SES answers as botocore's Stubber is told to; NotSent carries its error code only, never the mail."""
+    from botocore.stub import Stubber
+
+    from authgate.aws import sesv2
+
+    monkeypatch.delenv("AUTHGATE_OUTBOX", raising=False)
+    monkeypatch.setenv("AUTHGATE_MAIL_IDENTITY", "mail.example.com")
+    caches.reset()
+    with Stubber(sesv2()) as stub, pytest.raises(NotSent) as refused:
+        stub.add_client_error("send_email", code, http_status_code=status)
+        send(Mail("a@example.com", "Subject", "Body https://x.example/?token=secret"))
+    assert (refused.value.internal, refused.value.retry, str(refused.value)) == (code, retry, code)
