@@ -1,8 +1,10 @@
 """Approval by the payer (CIBA poll mode) per-request cost, in-process against moto (warm token function).
 
-Two figures through the real token handler: a backchannel authentication request (POST
-/oauth/backchannel, login_hint bob) and a poll while the request is pending (authorization_pending).
-The issue's goal: a poll costs one DynamoDB call beside the client's own BatchGetItem (docs/ciba.md).
+Three figures through the real token handler: a backchannel authentication request (POST
+/oauth/backchannel) naming bob, the same naming nobody the tenant knows (the same calls: nothing
+tells whether an account exists; the approval mail and webhook are queued either way, never sent
+inline), and a poll while the request is pending (authorization_pending). The issue's goal: a poll
+costs one DynamoDB call beside the client's own BatchGetItem (docs/ciba.md).
 Run: `python -m bench ciba`.
 """
 
@@ -40,9 +42,12 @@ def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
         calls: Counter[str] = Counter()
         dynamodb().meta.events.register("before-call.dynamodb", lambda model, **_: calls.update([model.name]))
 
-        def start() -> dict[str, Any]:
-            event = _event({"scope": "openid charges:read", "login_hint": "bob"}, "demo-web", "demo-web-secret")
+        def start(hint: str = "bob") -> dict[str, Any]:
+            event = _event({"scope": "openid charges:read", "login_hint": hint}, "demo-web", "demo-web-secret")
             return {**event, "path": "/oauth/backchannel", "resource": "/oauth/backchannel"}
+
+        def start_for_nobody() -> dict[str, Any]:
+            return start("nobody")
 
         def pending() -> dict[str, Any]:
             auth_req_id, _ = BackchannelRequestStore().create(
@@ -53,7 +58,9 @@ def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
         token(start(), None)  # warm: signing key, tenant and modules loaded
         token(pending(), None)
         figures: dict[str, dict[str, Any]] = {}
-        for name, prepare, status in (("backchannel request", start, 200), ("CIBA poll, pending", pending, 400)):
+        for name, prepare, status in (("backchannel request", start, 200),
+                                      ("backchannel request naming nobody", start_for_nobody, 200),
+                                      ("CIBA poll, pending", pending, 400)):
             p50, cpu, per_call = _measure(prepare, token, calls, status, rounds)
             figures[name] = {"p50_ms": p50, "cpu_p50_ms": cpu, "dynamodb_calls": sum(per_call.values()),
                              "dynamodb_operations": dict(sorted(per_call.items()))}

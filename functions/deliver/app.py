@@ -1,7 +1,8 @@
 """Lambda handler: the deliveries queue's consumer (SQS event source, partial batch responses).
 
 Each record is one delivery (authgate.deliveries.deliver): a back-channel logout token POSTed to
-a client (OpenID Connect Back-Channel Logout 1.0 2.5). The answer names the records to try again
+a client (OpenID Connect Back-Channel Logout 1.0 2.5), a tenant's CIBA approval webhook, or a
+mail handed to SES. The answer names the records to try again
 (`batchItemFailures`); SQS retries them after the queue's visibility timeout, and moves a record
 to the dead-letter queue past maxReceiveCount.
 """

@@ -168,7 +168,7 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
     # custom domain and its mapping, the mail policy without MailIdentity).
     assert set(found) == set(stack.template["Resources"]) - {"KmsSignQuotaAlarm", "KmsRsaSignQuotaAlarm",
                                                              "ApiDomainName", "ApiBasePathMapping",
-                                                             "AuthorizeMailPolicy", "TokenMailPolicy"}
+                                                             "DeliverMailPolicy"}
     adapter_types = {a.cloudformation_type() for a in adapters.install()}
     assert {k for k in found.values() if k in adapter_types} == adapter_types - {"AWS::ApiGateway::RestApi"} | {
         "AWS::ApiGateway::RestApi"}

@@ -189,3 +189,26 @@ def test_a_foreign_key_is_refused_even_when_the_role_may_tag_keys() -> None:
     signing = kms_call("kms:Sign", policy=ROOT_ONLY, **RSA_SIGNING, **{"aws:ResourceTag/authgate-stack": "planted"})
     report = run(statements, [new_signing_key, other, signing])
     assert sorted(c.action for c, _ in report.denied) == ["kms:ScheduleKeyDeletion", "kms:Sign"]
+
+
+def test_a_conditional_role_policy_grants_only_in_a_world_where_its_condition_holds() -> None:
+    """An AWS::IAM::RolePolicy on the function's role (a grant only some stacks have, as the deliver function's
+    ses:SendEmail where MailIdentity is set) counts in a world where its Condition holds, and nowhere else."""
+    source = template([READ_ITEMS])
+    source["Parameters"] = {"MailIdentity": {"Type": "String", "Default": ""}}
+    source["Conditions"] = {"SendsMail": {"Fn::Not": [{"Fn::Equals": [{"Ref": "MailIdentity"}, ""]}]}}
+    source["Resources"]["WorkMailPolicy"] = {
+        "Type": "AWS::IAM::RolePolicy", "Condition": "SendsMail", "Properties": {
+            "RoleName": {"Ref": "WorkFunctionRole"}, "PolicyName": "mail", "PolicyDocument": {
+                "Version": "2012-10-17", "Statement": [{
+                    "Sid": "SendMail", "Effect": "Allow", "Action": "ses:SendEmail",
+                    "Resource": {"Fn::Sub": "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/"
+                                            "${MailIdentity}"}}]}}}
+    worlds = {"local": local_world(source), "planted": World(stack="planted")}
+    identity = "arn:aws:ses:us-east-1:123456789012:identity/mail.demo.example"
+    calls = [call("dynamodb:GetItem", TABLE + "ItemsTable"), call("ses:SendEmail", identity),
+             call("ses:SendEmail", identity, world="planted")]
+    report = check(calls, worlds, transformed(source), unused=True, reasons=[])
+    assert [(c.world, c.action, r["result"]) for c, r in report.denied] == [
+        ("planted", "ses:SendEmail", "ImplicitlyDenied")]
+    assert report.unused == []

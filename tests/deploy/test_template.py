@@ -278,17 +278,17 @@ def test_every_alarm_on_authgates_metrics_watches_one_the_functions_count(cfn: d
     """An alarm on a metric nothing emits never fires: each authgate-namespace alarm names a metric
     authgate.http.metrics counts for some error code, or one the deliver function counts per outcome
     (authgate.deliveries.deliver), under the dimension it publishes."""
-    from authgate.deliveries import approval_webhook
+    from authgate.deliveries import approval_webhook, queued_mail
     from authgate.deliveries.deliver import METRICS
     from authgate.errors.catalogue import catalogue
     from authgate.http.metrics import SERVICE, counted_metrics
 
     emitted = {name for code, info in catalogue().items() for name in counted_metrics(info.status, code)}
-    emitted |= set(METRICS.values()) | set(approval_webhook.METRICS.values())
+    emitted |= set(METRICS.values()) | set(approval_webhook.METRICS.values()) | set(queued_mail.METRICS.values())
     watched = {name: r["Properties"] for name, r in of_type(cfn, "AWS::CloudWatch::Alarm").items()
                if r["Properties"]["Namespace"] == "authgate"}
     assert {"InvalidTokenSpikeAlarm", "StorageThrottlingAlarm", "RegistrationPoolFullAlarm",
-            "BackchannelLogoutFailedAlarm", "ApprovalWebhookFailedAlarm"} <= set(watched)
+            "BackchannelLogoutFailedAlarm", "ApprovalWebhookFailedAlarm", "MailFailedAlarm"} <= set(watched)
     for name, props in watched.items():
         assert props["MetricName"] in emitted, name
         assert props["Dimensions"] == [{"Name": "service", "Value": SERVICE}], name

@@ -107,8 +107,13 @@ class World:
         return cls(**data)
 
 
+# The SES identity of the local world: what the tests that send mail through SES (moto) verify and send from.
+LOCAL_MAIL_IDENTITY = "mail.demo.example"
+
+
 def local_world(source: dict[str, Any] | None = None) -> World:
-    """The world of the functional and e2e tests: tables named by logical id, stack "local"."""
+    """The world of the functional and e2e tests: tables named by logical id, stack "local", MailIdentity
+    LOCAL_MAIL_IDENTITY (the tests that send through SES send from it; the others send no mail)."""
     doc = source if source is not None else template_reader.load()
     refs: dict[str, str] = {}
     attrs: dict[str, str] = {}
@@ -119,7 +124,7 @@ def local_world(source: dict[str, Any] | None = None) -> World:
         elif resource["Type"] == "AWS::SQS::Queue":  # named by logical id too (authgate_cli.local.template)
             refs[name] = f"https://sqs.{REGION}.amazonaws.com/{ACCOUNT}/{name}"
             attrs[f"{name}.Arn"] = f"arn:aws:sqs:{REGION}:{ACCOUNT}:{name}"
-    return World(stack="local", refs=refs, attrs=attrs)
+    return World(stack="local", refs=refs, attrs=attrs, parameters={"MailIdentity": LOCAL_MAIL_IDENTITY})
 
 
 class Unresolved(str):

@@ -52,6 +52,20 @@ class LocalStack:
             return ""
         return "\n".join(lines[-tail:])
 
+    def mails(self, to: str, subject: str = "", wait: float = 20.0) -> list[dict[str, Any]]:
+        """The outbox's mails to `to` (with `subject` in their subject), from the demo app's /outbox.json, once
+        there is one: mail leaves through the deliveries queue, which the stack's poller sends within seconds."""
+        assert self.demo_app is not None
+        deadline = time.monotonic() + wait
+        while True:
+            with urllib.request.urlopen(f"{self.demo_app}/outbox.json", timeout=10) as answer:
+                entries = json.loads(answer.read())
+            found = [e for e in entries if e.get("kind") == "mail" and e.get("to") == to
+                     and subject in str(e.get("subject"))]
+            if found or time.monotonic() > deadline:
+                return found
+            time.sleep(0.2)
+
     def env(self) -> dict[str, str]:
         """Environment for a subprocess (e.g. `authgate clients ...`) aimed at this stack."""
         env = {**os.environ, "AUTHGATE_STATE_DIR": str(self.state_dir)}

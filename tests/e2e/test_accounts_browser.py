@@ -59,6 +59,7 @@ def test_a_reset_mail_arrives_in_the_outbox_and_its_link_works_once(demo_stack: 
     page.click("button[type=submit]")
     assert page.locator("h1").inner_text() == "Check your email"
 
+    assert demo_stack.mails("ivan@demo.example")  # sent by the deliver function (the stack's poller)
     page.goto(f"{demo_stack.demo_app}/outbox")
     mail = page.locator("ul.outbox li", has_text="ivan@demo.example").first
     assert "Choose a new password" in mail.inner_text()

@@ -38,6 +38,7 @@ def test_an_agent_asks_bob_to_pay_and_charges_once(demo_stack: LocalStack) -> No
         assert "Not approved yet" in pending and '"error": "authorization_pending"' in pending, pending
         poll_url = page.url
 
+        assert demo_stack.mails("bob@demo.example", "Approve a request from Demo payment agent")  # the poller's
         page.goto(f"{demo}/outbox")
         mail = page.locator("li", has_text="Approve a request from Demo payment agent").first
         assert WORDS in mail.inner_text() and "It shows this message: Order 1042" in mail.inner_text()

@@ -122,14 +122,13 @@ def deliver_queued() -> int:
     return DeliveryPoller(aws.sqs(), get_settings().deliveries_queue).poll_once()
 
 
-def queued_record() -> dict[str, Any]:
-    """The one queued message as the SQS event source hands it to the deliver function (first receive)."""
+def queued_record(kind: str = "approval_webhook") -> dict[str, Any]:
+    """The one queued message of `kind` as the SQS event source hands it to the deliver function (first receive)."""
     from authgate import aws
     from authgate.settings import get_settings
 
     answer = aws.sqs().receive_message(QueueUrl=get_settings().deliveries_queue, MaxNumberOfMessages=10,
                                        VisibilityTimeout=0)
-    (message,) = answer["Messages"]
-    assert json.loads(message["Body"])["kind"] == "approval_webhook"
+    (message,) = [m for m in answer["Messages"] if json.loads(m["Body"])["kind"] == kind]
     return {"messageId": message["MessageId"], "body": message["Body"], "attributes": {"ApproximateReceiveCount": "1"}}
 

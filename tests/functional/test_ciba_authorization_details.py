@@ -25,6 +25,7 @@ from tests.functional.ciba_support import (
     ApprovalBrowser,
     allow_ciba,
     decide,
+    deliver_queued,
     one_time_code,
     poll,
     start,
@@ -72,6 +73,7 @@ def test_bob_approves_a_payment_and_the_agent_charges_once(outbox: Path, tokens:
                                                            demo: Demo, invoke: Any) -> None:
     auth_req_id = started(start(tokens, scope="openid charges:write", binding_message="Order 1042",
                                 authorization_details=details(ORDER)))
+    assert deliver_queued() == 1  # the mail, sent by the deliver function
     mail = json.loads(outbox.read_text().splitlines()[0])
     link = mail["text"].split("\n\n")[2]
     assert mail["text"] == ("Demo web app asks you to approve:\n- Sign you in with your account\n- Create charges\n"

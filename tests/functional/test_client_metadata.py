@@ -127,6 +127,15 @@ def test_a_document_asking_for_an_id_token_algorithm_not_offered_is_refused(cimd
                       "3.1.3.7).")
 
 
+def test_a_document_stating_a_ciba_mode_other_than_poll_is_refused(cimd: DocumentServer, browser: Browser) -> None:
+    """OpenID Connect CIBA Core 1.0 4: the document's metadata is checked as a registration's (poll only)."""
+    client_id = cimd.document("/ping.json", backchannel_token_delivery_mode="ping")
+    assert_error_page(browser.get(params(client_id)), "client_metadata_invalid",
+                      f"The client's metadata document at {client_id} is invalid: backchannel_token_delivery_mode "
+                      "must be poll, the only mode this provider supports (backchannel_token_delivery_modes_supported; "
+                      "OpenID Connect CIBA Core 4).")
+
+
 def test_a_document_on_an_es256_stack_may_choose_es256_id_tokens(cimd: DocumentServer, browser: Browser,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """An ES256 stack offers RS256 and ES256 (OIDC Discovery 1.0 3); the cached client keeps the document's choice."""

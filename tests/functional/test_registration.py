@@ -130,6 +130,25 @@ def test_a_token_of_another_client_is_invalid_token(dcr: None, invoke: Invoke) -
      "id_token_signed_response_alg must be one of RS256 (id_token_signing_alg_values_supported)."),
     ({"id_token_signed_response_alg": ["RS256"]}, 400, "invalid_client_metadata", "invalid_client_metadata",
      "id_token_signed_response_alg must be one of RS256 (id_token_signing_alg_values_supported)."),
+    # OpenID Connect CIBA Core 1.0 4: poll is the one mode offered; no signed requests, no user_code.
+    *[({"backchannel_token_delivery_mode": mode}, 400, "invalid_client_metadata", "invalid_client_metadata",
+       ("backchannel_token_delivery_mode must be poll, the only mode this provider supports "
+       "(backchannel_token_delivery_modes_supported; OpenID Connect CIBA Core 4)."))
+      for mode in ("ping", "push", "", ["poll"])],
+    ({"backchannel_token_delivery_mode": "poll", "backchannel_client_notification_endpoint": "https://app.example/n"},
+     400, "invalid_client_metadata", "invalid_client_metadata",
+     ("backchannel_client_notification_endpoint is used only by the ping and push modes, which this provider does not "
+     "support: state backchannel_token_delivery_mode poll (OpenID Connect CIBA Core 4).")),
+    ({"backchannel_token_delivery_mode": "poll", "backchannel_authentication_request_signing_alg": "RS256"}, 400,
+     "invalid_client_metadata", "invalid_client_metadata",
+     ("backchannel_authentication_request_signing_alg is not supported: this provider takes no signed backchannel "
+     "authentication requests (OpenID Connect CIBA Core 7.1.1).")),
+    ({"backchannel_token_delivery_mode": "poll", "backchannel_user_code_parameter": True}, 400,
+     "invalid_client_metadata", "invalid_client_metadata",
+     ("backchannel_user_code_parameter true is not supported: this provider takes no user_code "
+     "(backchannel_user_code_parameter_supported is false; OpenID Connect CIBA Core 4).")),
+    ({"backchannel_user_code_parameter": "false"}, 400, "invalid_client_metadata", "invalid_client_metadata",
+     "backchannel_user_code_parameter must be true or false."),
 ])
 def test_refused_metadata(dcr: None, invoke: Invoke, members: dict[str, Any], status: int, error: str, code: str,
                           description: str) -> None:
@@ -164,6 +183,25 @@ def test_a_registration_states_where_logout_tokens_go(dcr: None, invoke: Invoke)
     assert client is not None and (client.backchannel_logout_uri, client.backchannel_logout_session_required) == (
         uri, True)
     assert "backchannel_logout_uri" not in body_of(register(invoke))
+
+
+def test_a_registration_may_state_cibas_poll_mode(dcr: None, invoke: Invoke) -> None:
+    """OpenID Connect CIBA Core 1.0 4: backchannel_token_delivery_mode poll is kept and echoed, on registration and
+    on a read (RFC 7592 2.1); backchannel_user_code_parameter false needs nothing; without the mode nothing is
+    echoed."""
+    result = register(invoke, backchannel_token_delivery_mode="poll", backchannel_user_code_parameter=False)
+    assert (result["statusCode"], without_request_id(result)) == (201, NO_STORE)
+    body = body_of(result)
+    client_id, token = body["client_id"], body["registration_access_token"]
+    assert body == {"client_id": client_id, "client_id_issued_at": body["client_id_issued_at"],
+                    "registration_client_uri": f"{ISSUER}/oauth/register/{client_id}",
+                    "registration_access_token": token, "client_name": "CLI Agent", "redirect_uris": [REDIRECT],
+                    "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+                    "token_endpoint_auth_method": "none", "backchannel_token_delivery_mode": "poll"}
+    read = call(invoke, "GET", f"/oauth/register/{client_id}", token=token, resource="/oauth/register/{client_id}")
+    assert (read["statusCode"], body_of(read)) == (
+        200, {k: v for k, v in body.items() if k != "registration_access_token"})
+    assert "backchannel_token_delivery_mode" not in body_of(register(invoke))
 
 
 def test_a_registration_chooses_the_id_tokens_algorithm(dcr: None, invoke: Invoke,

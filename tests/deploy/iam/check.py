@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from tests.deploy.iam.simulator import ALLOWED, Request, default_key_policy, evaluate
-from tests.deploy.transform import World, local_world, resolve
+from tests.deploy.transform import World, condition, local_world, resolve
 
 REASONS_FILE = Path(__file__).with_name("unexercised.yaml")
 
@@ -144,14 +144,31 @@ def role_of(function: str, transformed: dict[str, Any]) -> str:
     return role["Fn::GetAtt"][0] if isinstance(role, dict) else str(role)
 
 
+# Marks a statement of an AWS::IAM::RolePolicy that has a Condition: it applies only in a world where that holds.
+CONDITION = "__condition__"
+
+
 def inline_statements(function: str, transformed: dict[str, Any]) -> list[dict[str, Any]]:
-    """The role's inline statements, unresolved, in order (policy by policy)."""
-    role = transformed["Resources"][role_of(function, transformed)]["Properties"]
+    """The role's inline statements, unresolved, in order (policy by policy), then those of the
+    AWS::IAM::RolePolicy resources attached to the role (each marked with its Condition, if any)."""
+    name = role_of(function, transformed)
+    role = transformed["Resources"][name]["Properties"]
     out = []
     for policy in role.get("Policies") or []:
         statements = policy["PolicyDocument"]["Statement"]
         out.extend(statements if isinstance(statements, list) else [statements])
+    for resource in transformed["Resources"].values():
+        if resource["Type"] == "AWS::IAM::RolePolicy" and resource["Properties"]["RoleName"] == {"Ref": name}:
+            statements = resource["Properties"]["PolicyDocument"]["Statement"]
+            for statement in statements if isinstance(statements, list) else [statements]:
+                out.append({**statement, CONDITION: resource["Condition"]} if "Condition" in resource else statement)
     return out
+
+
+def _in_world(statements: list[dict[str, Any]], transformed: dict[str, Any], world: World) -> list[dict[str, Any]]:
+    """The statements that exist in `world` (a RolePolicy's Condition holds there), without the marks."""
+    return [{k: v for k, v in statement.items() if k != CONDITION} for statement in statements
+            if CONDITION not in statement or condition(statement[CONDITION], transformed, world)]
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -198,7 +215,7 @@ def _without(statements: list[dict[str, Any]], index: int, *, action: str | None
 
 def _request(call: Call, statements: list[dict[str, Any]], transformed: dict[str, Any], world: World) -> Request:
     role = role_of(call.function, transformed)
-    policy = resolve(_policy(statements), transformed, world)
+    policy = resolve(_policy(_in_world(statements, transformed, world)), transformed, world)
     key_policy = None
     if call.action.startswith("kms:") and call.resource != "*":
         key_policy = json.loads(call.resource_policy) if call.resource_policy else default_key_policy(world.account)

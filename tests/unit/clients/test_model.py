@@ -69,6 +69,8 @@ def test_the_public_view_hides_the_hash_and_names_the_effective_auth_method() ->
         "backchannel_logout_uri": "", "backchannel_logout_session_required": False,
         # OpenID Connect Dynamic Client Registration 1.0 2: RS256 unless registered otherwise.
         "id_token_signed_response_alg": "RS256",
+        # OpenID Connect CIBA Core 1.0 4: the delivery mode a self-registered client stated ("" none).
+        "backchannel_token_delivery_mode": "",
     }
 
 

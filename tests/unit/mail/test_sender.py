@@ -10,7 +10,7 @@ import pytest
 
 from authgate import caches
 from authgate.mail import outbox
-from authgate.mail.sender import Mail, available, send
+from authgate.mail.sender import Mail, NotSent, available, send
 
 
 def test_the_outbox_keeps_one_line_per_entry_and_reads_them_back(tmp_path: Path) -> None:
@@ -40,13 +40,16 @@ def test_no_identity_and_no_outbox_means_no_mail(monkeypatch: pytest.MonkeyPatch
         monkeypatch.delenv(name, raising=False)
     caches.reset()
     assert not available()
-    assert send(Mail("a@example.com", "s", "t")) is False
+    with pytest.raises(NotSent) as refused:
+        send(Mail("a@example.com", "s", "t"))
+    assert (refused.value.internal, refused.value.retry) == ("no MailIdentity", False)
 
 
 def test_local_mail_lands_in_the_outbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AUTHGATE_OUTBOX", str(tmp_path / "outbox.jsonl"))
     caches.reset()
-    assert available() and send(Mail("a@example.com", "Subject", "Body https://x.example/?token=t"))
+    assert available()
+    send(Mail("a@example.com", "Subject", "Body https://x.example/?token=t"))
     (entry,) = outbox.read(str(tmp_path / "outbox.jsonl"))
     assert {k: entry[k] for k in ("kind", "to", "subject", "text")} == {
         "kind": "mail", "to": "a@example.com", "subject": "Subject", "text": "Body https://x.example/?token=t"}
@@ -59,7 +62,35 @@ def test_a_stage_sends_through_ses_from_its_identity(aws: None, monkeypatch: pyt
     monkeypatch.setenv("AUTHGATE_MAIL_IDENTITY", "mail.example.com")
     caches.reset()
     assert available()
-    assert send(Mail("a@example.com", "Subject", "Body")) is False  # SES refuses an unverified identity: logged
+    with pytest.raises(NotSent) as refused:  # SES refuses an unverified identity: not worth a retry
+        send(Mail("a@example.com", "Subject", "Body"))
+    assert (refused.value.internal, refused.value.retry, str(refused.value)) == (
+        "MessageRejected", False, "MessageRejected")
     boto3.client("ses").verify_domain_identity(Domain="mail.example.com")
-    assert send(Mail("a@example.com", "Subject", "Body")) is True
+    send(Mail("a@example.com", "Subject", "Body"))
     assert boto3.client("ses").get_send_quota()["SentLast24Hours"] == 1
+
+
+@pytest.mark.parametrize(("code", "status", "retry"), [
+    ("TooManyRequestsException", 429, True),  # SES throttling
+    ("LimitExceededException", 400, True),  # a sending quota reached: it refills
+    ("InternalFailure", 500, True),  # SES's own failure
+    ("SomethingNew", 503, True),  # any 5xx
+    ("MessageRejected", 400, False),
+    ("MailFromDomainNotVerifiedException", 400, False),
+    ("AccountSuspendedException", 400, False),
+])
+def test_what_ses_refused_says_whether_to_try_again(aws: None, monkeypatch: pytest.MonkeyPatch, code: str,
+                                                    status: int, retry: bool) -> None:
+    """SES answers as botocore's Stubber is told to; NotSent carries its error code only, never the mail."""
+    from botocore.stub import Stubber
+
+    from authgate.aws import sesv2
+
+    monkeypatch.delenv("AUTHGATE_OUTBOX", raising=False)
+    monkeypatch.setenv("AUTHGATE_MAIL_IDENTITY", "mail.example.com")
+    caches.reset()
+    with Stubber(sesv2()) as stub, pytest.raises(NotSent) as refused:
+        stub.add_client_error("send_email", code, http_status_code=status)
+        send(Mail("a@example.com", "Subject", "Body https://x.example/?token=secret"))
+    assert (refused.value.internal, refused.value.retry, str(refused.value)) == (code, retry, code)

@@ -14,13 +14,6 @@ import hashlib
 from typing import NamedTuple
 
 from authgate import records
-from authgate.approvals.errors import (
-    PolledTooFast,
-    PollRefused,
-    RequestDenied,
-    RequestExpired,
-    RequestUnknown,
-)
 from authgate.records import Field
 
 # CIBA Core 10.1: the grant type of the token request that polls.
@@ -28,9 +21,6 @@ GRANT_TYPE = "urn:openid:params:grant-type:ciba"
 KEY_PREFIX = "ciba#"
 # The approval link's item: `ciba-link#` + SHA-256 of the link's secret, naming the request's key.
 LINK_PREFIX = "ciba-link#"
-# RFC 8628 3.5 (which CIBA 11 slow_down follows): each slow_down adds 5 s to the interval.
-SLOW_DOWN_STEP = 5
-
 PENDING, APPROVED, DENIED, REDEEMED = "pending", "approved", "denied", "redeemed"
 
 
@@ -50,7 +40,7 @@ class BackchannelRequest(NamedTuple):
     issued_at: int
     expires_at: int
     interval: int
-    # The earliest time of the client's next poll: its last poll plus the interval (CIBA 11 slow_down).
+    # The earliest time of the client's next poll: its last poll plus the interval (CIBA 11 slow_down; stores.polls).
     next_poll_at: int = 0
     resource: str = ""
     grant_id: str = ""
@@ -107,20 +97,3 @@ def from_item(item: records.Item) -> BackchannelRequest:
     values = records.from_item(FIELDS, item)
     values["key"] = values.pop("code_hash")
     return BackchannelRequest(**values)
-
-
-def refusal(request: BackchannelRequest | None, client_id: str, now: int) -> PollRefused | None:
-    """Why a poll by `client_id` gets no tokens, read from the request as stored (CIBA 11); None when approved.
-
-    Another client's request reads as unknown (invalid_grant), as does a redeemed one; past its
-    expiry it is expired_token whatever happened; an approval or a denial is told even when polled
-    too fast; a pending one is slow_down (the poll's conditional write failed on the interval)."""
-    if request is None or request.client_id != client_id or request.state == REDEEMED:
-        return RequestUnknown()
-    if request.expires_at <= now:
-        return RequestExpired()
-    if request.state == APPROVED:
-        return None
-    if request.state == DENIED:
-        return RequestDenied()
-    return PolledTooFast()

@@ -96,6 +96,9 @@ class Client(NamedTuple):
     backchannel_logout_session_required: bool = False
     # -- OpenID Connect Dynamic Client Registration 1.0 2: the ID tokens' JWS alg ("": RS256) --
     id_token_signed_response_alg: str = ""
+    # -- OpenID Connect CIBA Core 1.0 4: the token delivery mode a self-registered client stated ("" none; only
+    # "poll" is offered) --
+    backchannel_token_delivery_mode: str = ""
 
     @property
     def id_token_alg(self) -> str:
@@ -167,6 +170,8 @@ FIELDS = (
     Field("backchannel_logout_session_required", "BOOL", False, omit_empty=True),
     # -- OpenID Connect Dynamic Client Registration 1.0 2 --
     Field("id_token_signed_response_alg", "S", "", omit_empty=True),
+    # -- OpenID Connect CIBA Core 1.0 4 --
+    Field("backchannel_token_delivery_mode", "S", "", omit_empty=True),
 )
 
 

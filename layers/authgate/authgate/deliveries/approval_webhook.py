@@ -2,9 +2,9 @@
 person is reached to the provider; docs/ciba.md).
 
 The backchannel endpoint queues one message per request of a tenant that registered a webhook
-(`queue_approval`), also for a hint that names nobody: that message carries no payload and the
-deliver function drops it, so the endpoint's answer costs the same whoever the hint names (one
-SendMessageBatch). The deliver function (`deliver`) signs the payload's exact bytes with a detached
+(`queued`; oauth.backchannel.channel queues it with the request's mail), also for a hint that
+names nobody: that message carries no payload and the deliver function drops it, so the
+endpoint's answer costs the same whoever the hint names (one SendMessageBatch). The deliver function (`deliver`) signs the payload's exact bytes with a detached
 JWS (RFC 7515 Appendix F, RFC 7797 unencoded payload) by the issuer's current key, in the
 `Authgate-Signature` header, so the receiver verifies it against the published JWKS, and POSTs it
 under authgate.outbound's rules (https, public addresses only, checked when sent; bounded in time
@@ -37,9 +37,10 @@ METRICS = {"delivered": "ApprovalWebhookDelivered", "retried": "ApprovalWebhookR
            "failed": "ApprovalWebhookFailed"}
 
 
-def queue_approval(tenant_id: str, url: str, payload: dict[str, Any] | None) -> None:
-    """Queue the webhook of one request; `payload` None for a hint that names nobody (queued alike, never sent)."""
-    queue.send([{"kind": KIND, "tenant": tenant_id, "url": url, "payload": payload}])
+def queued(tenant_id: str, url: str, payload: dict[str, Any] | None) -> dict[str, Any]:
+    """The queued message of one request's webhook; `payload` None for a hint that names nobody (queued alike, never
+    sent)."""
+    return {"kind": KIND, "tenant": tenant_id, "url": url, "payload": payload}
 
 
 def is_message(message: dict[str, Any]) -> bool:

@@ -1,6 +1,7 @@
 """Sending queued deliveries: one POST each under the outbound rules, SQS retrying what failed (BCL 2.5, 2.8).
 
-Two kinds: a back-channel logout token (here) and an approval webhook (deliveries.approval_webhook).
+Three kinds: a back-channel logout token (here), an approval webhook (deliveries.approval_webhook)
+and a mail (deliveries.queued_mail).
 
 The deliver function gets a batch of SQS records and answers which failed (partial batch
 response, `batchItemFailures`): SQS makes those visible again after the queue's visibility
@@ -18,7 +19,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from authgate.deliveries import approval_webhook
+from authgate.deliveries import approval_webhook, queued_mail
 from authgate.deliveries.backchannel_logout import KIND
 from authgate.deliveries.queue import MAX_ATTEMPTS
 from authgate.http.metrics import record_count
@@ -47,7 +48,7 @@ def deliver_batch(records: Sequence[dict[str, Any]], post: Poster = post_form) -
 
 def deliver_one(record: dict[str, Any], post: Poster = post_form) -> str:
     """Deliver one record: "delivered", "retried" (try again later), "failed" (given up) or "dropped" (an
-    approval webhook for nobody)."""
+    approval webhook or a mail for nobody)."""
     attempt = int((record.get("attributes") or {}).get("ApproximateReceiveCount") or 1)
     try:
         message = json.loads(record.get("body") or "")
@@ -55,6 +56,8 @@ def deliver_one(record: dict[str, Any], post: Poster = post_form) -> str:
         message = None
     if isinstance(message, dict) and approval_webhook.is_message(message):
         return approval_webhook.deliver(message, attempt)
+    if isinstance(message, dict) and queued_mail.is_message(message):
+        return queued_mail.deliver(message, attempt)
     if not isinstance(message, dict) or message.get("kind") != KIND or not all(
             isinstance(message.get(k), str) for k in ("issuer", "client_id", "uri", "sub", "sid", "jti")):
         get_logger().error("delivery of an unknown kind dropped", extra={"message_id": record.get("messageId")})

@@ -1,8 +1,9 @@
 """Deliveries wait in an SQS queue (template DeliveriesQueue) until the deliver function sends them.
 
-A message is one JSON object with a `kind` ("backchannel_logout", "approval_webhook") and its
-members; it holds no token (what is signed is signed when it is sent: deliveries.deliver) and no
-secret but an approval webhook's single-use link (deliveries.approval_webhook). SQS keeps each
+A message is one JSON object with a `kind` ("backchannel_logout", "approval_webhook", "mail") and
+its members; it holds no token (what is signed is signed when it is sent: deliveries.deliver) and
+no secret but the single-use link of an approval webhook or a mail (deliveries.approval_webhook,
+deliveries.queued_mail). SQS keeps each
 message until a delivery succeeds, or its receive count passes the queue's maxReceiveCount and it
 moves to the dead-letter queue. Sent in batches of ten (SendMessageBatch), one call per ten.
 """

@@ -25,10 +25,10 @@ GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
 # RFC 8628 6.1: the recommended alphabet, 8 characters, shown as two groups of four.
 ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"
 LENGTH = 8
-# RFC 8628 3.2: how long the codes live and how long the device waits between polls (3.5: +5 on slow_down).
+# RFC 8628 3.2: how long the codes live and how long the device waits between polls (3.5: slow_down adds to it,
+# stores.polls).
 LIFETIME = 600
 INTERVAL = 5
-SLOW_DOWN = 5
 _ITEM_PREFIX = "device#"
 
 # The states of a device authorization: waiting for the person, approved or denied, then redeemed.

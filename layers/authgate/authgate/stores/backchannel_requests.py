@@ -3,9 +3,9 @@
 A kind of item of CodesTable rather than a table of its own: like a code or a pushed request it
 lives minutes, is redeemed once by one conditional write and expires by TTL (expires_at), so it
 needs nothing a new table would add but another resource to provision and grant. Every poll is
-ONE conditional UpdateItem: while the request is pending and polled no sooner than `next_poll_at`
-it moves that on by the interval (authorization_pending); otherwise the item as it was (ALL_OLD)
-says why.
+ONE conditional UpdateItem, stores.polls' (shared with the device grant): while the request is
+pending and polled no sooner than `next_poll_at` it moves that on by the interval
+(authorization_pending); otherwise the item as it was (ALL_OLD) says why.
 """
 
 from __future__ import annotations
@@ -20,22 +20,32 @@ from authgate.approvals.backchannel_request import (
     DENIED,
     PENDING,
     REDEEMED,
-    SLOW_DOWN_STEP,
     BackchannelRequest,
     from_item,
     key_of,
     link_key_of,
-    refusal,
     to_item,
 )
-from authgate.approvals.errors import LinkInvalid, PolledTooFast, RequestPending, RequestUnknown
+from authgate.approvals.errors import (
+    LinkInvalid,
+    PolledTooFast,
+    PollRefused,
+    RequestDenied,
+    RequestExpired,
+    RequestPending,
+    RequestUnknown,
+)
 from authgate.records import n, number, s, string
 from authgate.single_use.authentication import Authentication
-from authgate.stores.base import TableStore
 from authgate.stores.faults import condition_failed
+from authgate.stores.polls import PolledStore
+
+# CIBA 11's answer to each outcome of a poll that gets no tokens (stores.polls).
+_REFUSALS: dict[str, type[PollRefused]] = {"redeemed": RequestUnknown, "expired": RequestExpired,
+                                           "denied": RequestDenied, "slow_down": PolledTooFast}
 
 
-class BackchannelRequestStore(TableStore):
+class BackchannelRequestStore(PolledStore):
     """CodesTable's `ciba#` items: a client's backchannel requests, from pending to redeemed."""
 
     table_setting = "codes"
@@ -85,22 +95,20 @@ class BackchannelRequestStore(TableStore):
             raise LinkInvalid()
 
     def poll(self, auth_req_id: str, client_id: str) -> BackchannelRequest:
-        """The approved request, claimed for redemption; else raise why not (CIBA 11; approvals.errors)."""
+        """The approved request, claimed for redemption; else raise why not (CIBA 11; approvals.errors). The poll is
+        stores.polls' one conditional write; another client's request reads as unknown, as does a redeemed one."""
         now = clock.seconds()
-        old = self._update(auth_req_id, "poll", "SET next_poll_at = #interval + :now",
-                           "client_id = :client AND #state = :pending AND expires_at > :now AND next_poll_at <= :now",
-                           {":client": s(client_id), ":pending": s(PENDING), ":now": n(now)})
+        key = key_of(auth_req_id)
+        old = self.poll_once(key, "client_id = :client", {":client": s(client_id)}, now)
         if old is None:
             raise RequestPending()
         request = from_item(old) if old else None
-        refused = refusal(request, client_id, now)
-        if isinstance(refused, PolledTooFast):
-            # RFC 8628 3.5, as CIBA 11 slow_down: the interval grows by 5 s and stays grown.
-            self._update(auth_req_id, "slow_down", "SET #interval = #interval + :step, next_poll_at = next_poll_at + :step",
-                         "#state = :pending", {":pending": s(PENDING), ":step": n(SLOW_DOWN_STEP)})
-        if refused is not None:
-            raise refused
-        assert request is not None
+        if request is None or request.client_id != client_id:
+            raise RequestUnknown()
+        outcome = self.refused(key, state=request.state, expires_at=request.expires_at, interval=request.interval,
+                               now=now)
+        if outcome != "approved":
+            raise _REFUSALS[outcome]()
         # Approved: one conditional write redeems it, so of concurrent polls exactly one gets tokens.
         if self._update(auth_req_id, "redeem", "SET #state = :redeemed", "#state = :approved AND expires_at > :now",
                         {":redeemed": s(REDEEMED), ":approved": s(APPROVED), ":now": n(now)}) is not None:

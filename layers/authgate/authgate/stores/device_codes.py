@@ -2,15 +2,15 @@
 
 The record is authgate.single_use.device_codes: one item `device#<SHA-256 of the user code>`. Every
 state change is one conditional UpdateItem, so of concurrent polls, decisions or redemptions one
-wins. A poll while the person has not decided is that one write: it passes only when the device
-waited its interval, and moves the next allowed poll; when its condition fails the old item
-(ReturnValuesOnConditionCheckFailure) says why without a second read (approved, denied, expired,
-too early, or not this device's code). TTL deletes late and moto never: expiry is checked here.
+wins. A poll is stores.polls' one conditional write, shared with CIBA: this store gives it the
+item's key and the owner's condition (this device's code, this client, a public client before
+client authentication), and reads "not this device's code" as unknown. TTL deletes late and moto
+never: expiry is checked here.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from authgate import clock, records
 from authgate.records import n, s
@@ -24,7 +24,6 @@ from authgate.single_use.device_codes import (
     LIFETIME,
     PENDING,
     REDEEMED,
-    SLOW_DOWN,
     DeviceAuthorization,
     from_item,
     item_id,
@@ -32,11 +31,9 @@ from authgate.single_use.device_codes import (
     new_user_code,
     to_item,
 )
-from authgate.stores.base import TableStore
 from authgate.stores.faults import condition_failed
+from authgate.stores.polls import Outcome, PolledStore
 
-# What a poll found (RFC 8628 3.5): wait, slow down, redeem, denied, expired, or no such device code.
-Poll = Literal["pending", "slow_down", "approved", "denied", "expired", "redeemed", "unknown"]
 _TRIES = 3
 
 
@@ -48,11 +45,15 @@ def _key(user_code: str) -> dict[str, Any]:
     return {"code_hash": s(item_id(user_code))}
 
 
-class DeviceCodeStore(TableStore):
+class DeviceCodeStore(PolledStore):
     """CodesTable items `device#<hash>` -> a device authorization and its decision."""
 
     table_setting = "codes"
     name = "device_codes"
+    # One second of leeway: a device that waits exactly the interval may arrive a little early. After a
+    # slow_down the next poll is due one grown interval from the refused poll (RFC 8628 3.5).
+    poll_leeway = 1
+    slow_down_from = "now"
 
     def create(self, *, client_id: str, tenant_id: str, scope: str, resource: str | None,
                public_client: bool = False, lifetime: int = LIFETIME) -> tuple[str, str, DeviceAuthorization]:
@@ -118,47 +119,24 @@ class DeviceCodeStore(TableStore):
         return True
 
     def poll(self, user_code: str, device_hash: str, client_id: str, *,
-             public_only: bool = False) -> tuple[Poll, DeviceAuthorization | None]:
-        """One poll of the token endpoint (RFC 8628 3.4-3.5): what it finds, in one conditional UpdateItem.
-
-        Passing, the device waited long enough and the person has not decided: the next poll is due one
-        interval from now. Otherwise the old item says which answer applies; too early raises the
-        interval by 5 seconds for this and every later poll (3.5 slow_down), a second write.
-        `public_only`: a poll before client authentication, which only a public client's device code passes."""
-        from botocore.exceptions import ClientError
-
+             public_only: bool = False) -> tuple[Outcome, DeviceAuthorization | None]:
+        """One poll of the token endpoint (RFC 8628 3.4-3.5): what it finds, in one conditional UpdateItem
+        (stores.polls: pending, slow_down, approved, denied, expired, redeemed). A code that is not this device's,
+        or this client's, is unknown. `public_only`: a poll before client authentication, which only a public
+        client's device code passes."""
         now = clock.seconds()
-        try:
-            with self.faults("poll"):
-                self.db.update_item(
-                    TableName=self.table, Key=_key(user_code),
-                    UpdateExpression="SET next_poll_at = #interval + :now",
-                    # One second of leeway: a device that waits exactly the interval may arrive a little early.
-                    ConditionExpression=("device_hash = :hash AND client_id = :client AND #state = :pending "
-                                         "AND expires_at > :now AND next_poll_at <= :due"
-                                         + (" AND public_client = :true" if public_only else "")),
-                    ExpressionAttributeNames={"#state": "state", "#interval": "interval"},
-                    ExpressionAttributeValues={":hash": s(device_hash), ":client": s(client_id),
-                                               ":pending": s(PENDING), ":now": n(now), ":due": n(now + 1),
-                                               **({":true": {"BOOL": True}} if public_only else {})},
-                    ReturnValuesOnConditionCheckFailure="ALL_OLD")
-        except ClientError as exc:
-            if not condition_failed(exc):
-                raise
-            old = exc.response.get("Item")
-            record = from_item(old) if old else None
-            if record is None or record.device_hash != device_hash or record.client_id != client_id or (
-                    public_only and not record.public_client):
-                return "unknown", None
-            if record.state == REDEEMED:
-                return "redeemed", record
-            if record.expires_at <= now:
-                return "expired", record
-            if record.state in (APPROVED, DENIED):
-                return record.state, record  # type: ignore[return-value]  # one of Poll's values
-            self._slow_down(record, now)
-            return "slow_down", record
-        return "pending", None
+        old = self.poll_once(item_id(user_code), "device_hash = :hash AND client_id = :client"
+                             + (" AND public_client = :true" if public_only else ""),
+                             {":hash": s(device_hash), ":client": s(client_id),
+                              **({":true": {"BOOL": True}} if public_only else {})}, now)
+        if old is None:
+            return "pending", None
+        record = from_item(old) if old else None
+        if record is None or record.device_hash != device_hash or record.client_id != client_id or (
+                public_only and not record.public_client):
+            return "unknown", None
+        return self.refused(record.code_hash, state=record.state, expires_at=record.expires_at,
+                            interval=record.interval, now=now), record
 
     def redeem(self, record: DeviceAuthorization) -> bool:
         """Take an approved authorization's tokens, once (a conditional UpdateItem): False if another poll did."""
@@ -179,13 +157,3 @@ class DeviceCodeStore(TableStore):
                 return False
             raise
         return True
-
-    def _slow_down(self, record: DeviceAuthorization, now: int) -> None:
-        """RFC 8628 3.5: the interval grows by 5 seconds, and the next poll is due one (new) interval from now."""
-        interval = record.interval + SLOW_DOWN
-        with self.faults("slow_down"):
-            self.db.update_item(
-                TableName=self.table, Key={"code_hash": s(record.code_hash)},
-                UpdateExpression="SET #interval = :interval, next_poll_at = :next",
-                ExpressionAttributeNames={"#interval": "interval"},
-                ExpressionAttributeValues={":interval": n(interval), ":next": n(now + interval)})

@@ -20,7 +20,8 @@ class PasswordResetStore(TableStore):
     name = "password_resets"
 
     def create(self, tenant_id: str, username: str) -> str:
-        """A new link's token (the only time it exists in plain text)."""
+        """A new link's token (the only time it exists in plain text). `username` "" writes the same item for
+        nobody (so a request costs the same whoever it names): a link that never works."""
         token = secrets.token_urlsafe(32)
         now = clock.seconds()
         record = PasswordReset(reset_key(token), tenant_id, username, "issued", now, now + RESET_TTL)
@@ -33,7 +34,7 @@ class PasswordResetStore(TableStore):
         if not item:
             raise ResetLinkInvalid()
         record = PasswordReset(**records.from_item(FIELDS, item))
-        if record.state != "issued" or record.expires_at <= clock.seconds():
+        if not record.username or record.state != "issued" or record.expires_at <= clock.seconds():
             raise ResetLinkInvalid()
         return record
 

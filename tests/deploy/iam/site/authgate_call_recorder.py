@@ -231,6 +231,11 @@ def iam_requests(service: str, region: str, operation: str, params: dict[str, An
         action = {"SendMessageBatch": "SendMessage"}.get(operation, operation)
         name = str(params.get("QueueUrl", "")).rsplit("/", 1)[-1]
         return [{"action": f"sqs:{action}", "resource": _arn("sqs", region, name), "context": {}}]
+    if service == "sesv2" and operation == "SendEmail":
+        # SES v2's actions are ses:*; SendEmail is authorized on the identity it sends from: here the From
+        # address's domain (the tests verify a domain identity, as a stage's MailIdentity usually is).
+        domain = str(params.get("FromEmailAddress", "")).rpartition("@")[2]
+        return [{"action": "ses:SendEmail", "resource": _arn("ses", region, f"identity/{domain}"), "context": {}}]
     return [{"action": f"{service}:{operation}", "resource": "*", "context": {}}]
 
 

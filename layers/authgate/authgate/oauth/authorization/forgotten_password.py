@@ -3,9 +3,12 @@
 The sign-in page links here when the stage can send mail (authgate.mail.sender.available). A person
 names their account (username or email, and the organisation when the sign-in asked for one);
 if it exists, is enabled and has an email, a single-use link valid for 15 minutes is mailed to it.
-The answer is the same page whether or not anything was sent, and every request counts against
-the account and the source address in the failed-authentication limiter (RFC 9700 4.x brute
-force: the same counters as sign-ins, kind "reset"). The link's page asks for the new password
+The mail leaves through the deliveries queue (deliveries.queued_mail): every request writes one
+link and queues one message, an empty one for nobody, so neither the answer nor the work behind
+it says whether the account exists. The answer is the same page whether or not anything is
+sent, and every request counts against the account and the source address in the
+failed-authentication limiter (RFC 9700 4.x brute force: the same counters as sign-ins, kind
+"reset"). The link's page asks for the new password
 twice; the link is consumed by one conditional write only once the new password is acceptable,
 then the password is changed, which ends every earlier session and refresh token
 (sessions_valid_after) and clears a pending forced change.
@@ -20,13 +23,14 @@ from __future__ import annotations
 import html
 from string import Template
 
+from authgate.deliveries.queued_mail import queue_mail
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
-from authgate.mail.sender import Mail, available, send
+from authgate.mail.sender import Mail, available
 from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
 from authgate.oauth.authorization.sign_in import account_of
 from authgate.stores.password_resets import PasswordResetStore
@@ -91,16 +95,17 @@ def post_forgot(request: Request) -> Response:
     guard.record_failure(typed, request.source_ip)  # every request counts: each may send a mail
     tenant_id, account = account_of("", tenant, username)
     user = UserStore().get(tenant_id, account)
-    sent = False
-    if user is not None and not user.disabled and user.email:
-        token = PasswordResetStore().create(user.tenant_id, user.username)
-        url = f"{base_url(request)}/oauth/reset-password?token={token}"
-        sent = send(Mail(user.email, "Choose a new password",
-                         f"Someone asked to reset the password of {user.username}. To choose a new one, open\n\n"
-                         f"{url}\n\nThe link works once, within {RESET_TTL // 60} minutes. If you did not ask, "
-                         "ignore this mail: your password stays as it is.\n"))
+    person = user if user is not None and not user.disabled and user.email else None
+    # The same write and the same queued message whoever is named (a link for nobody never works, and its
+    # message carries no mail): neither the answer nor its timing says whether the account exists.
+    token = PasswordResetStore().create(tenant_id, person.username if person else "")
+    url = f"{base_url(request)}/oauth/reset-password?token={token}"
+    queue_mail(Mail(person.email, "Choose a new password",
+                    f"Someone asked to reset the password of {person.username}. To choose a new one, open\n\n"
+                    f"{url}\n\nThe link works once, within {RESET_TTL // 60} minutes. If you did not ask, "
+                    "ignore this mail: your password stays as it is.\n") if person else None)
     # Ids and outcome only: never the username typed, the email or the link.
-    get_logger().info("password reset asked", extra={"tenant": tenant_id if user else "", "mailed": sent})
+    get_logger().info("password reset asked", extra={"tenant": tenant_id if user else "", "mailed": bool(person)})
     return page("Check your email", f'<p class="message" role="status">{html.escape(SENT)}</p>')
 
 

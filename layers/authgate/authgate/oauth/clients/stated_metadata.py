@@ -19,6 +19,12 @@ and dynamic registration (RFC 7591 2, 3.2.2): the same client may arrive either 
 - id_token_signed_response_alg (OpenID Connect Dynamic Client Registration 1.0 2): optional (RS256),
   one of the stack's id_token_signing_alg_values_supported; never none (OIDC Core 3.1.3.7 item 7:
   the code flow's ID tokens are signed).
+- backchannel_token_delivery_mode (OpenID Connect CIBA Core 1.0 4, Registration): optional; poll,
+  the one mode offered (backchannel_token_delivery_modes_supported), kept and echoed; ping and push
+  are refused, and so is backchannel_client_notification_endpoint, which only they use;
+  backchannel_authentication_request_signing_alg is refused (no signed authentication requests,
+  7.1.1: no backchannel_authentication_request_signing_alg_values_supported); and
+  backchannel_user_code_parameter may only be false (backchannel_user_code_parameter_supported false).
 """
 
 from __future__ import annotations
@@ -62,6 +68,7 @@ class StatedMetadata(NamedTuple):
     backchannel_logout_uri: str = ""
     backchannel_logout_session_required: bool = False
     id_token_signed_response_alg: str = ""
+    backchannel_token_delivery_mode: str = ""
 
 
 def check(doc: Mapping[str, Any], *, allow_loopback: bool = False) -> StatedMetadata:
@@ -98,6 +105,7 @@ def check(doc: Mapping[str, Any], *, allow_loopback: bool = False) -> StatedMeta
         backchannel_logout_uri=_backchannel_logout_uri(doc.get("backchannel_logout_uri"), allow_loopback),
         backchannel_logout_session_required=_boolean(doc, "backchannel_logout_session_required"),
         id_token_signed_response_alg=_id_token_alg(doc.get("id_token_signed_response_alg")),
+        backchannel_token_delivery_mode=_ciba_delivery_mode(doc),
     )
 
 
@@ -149,6 +157,26 @@ def _id_token_alg(raw: Any) -> str:
         raise MetadataProblem(f"id_token_signed_response_alg must be one of {', '.join(offered)} "
                               "(id_token_signing_alg_values_supported).")
     return raw
+
+
+def _ciba_delivery_mode(doc: Mapping[str, Any]) -> str:
+    """CIBA Core 4's client metadata: "poll" or "" (absent), or MetadataProblem for what is not supported."""
+    if "backchannel_authentication_request_signing_alg" in doc:
+        raise MetadataProblem("backchannel_authentication_request_signing_alg is not supported: this provider takes "
+                              "no signed backchannel authentication requests (OpenID Connect CIBA Core 7.1.1).")
+    if _boolean(doc, "backchannel_user_code_parameter"):
+        raise MetadataProblem("backchannel_user_code_parameter true is not supported: this provider takes no "
+                              "user_code (backchannel_user_code_parameter_supported is false; OpenID Connect CIBA "
+                              "Core 4).")
+    mode = doc.get("backchannel_token_delivery_mode")
+    if mode is not None and mode != "poll":
+        raise MetadataProblem("backchannel_token_delivery_mode must be poll, the only mode this provider supports "
+                              "(backchannel_token_delivery_modes_supported; OpenID Connect CIBA Core 4).")
+    if "backchannel_client_notification_endpoint" in doc:
+        raise MetadataProblem("backchannel_client_notification_endpoint is used only by the ping and push modes, "
+                              "which this provider does not support: state backchannel_token_delivery_mode poll "
+                              "(OpenID Connect CIBA Core 4).")
+    return mode or ""
 
 
 def _grant_types(doc: Mapping[str, Any]) -> tuple[str, ...]:

@@ -61,6 +61,7 @@ def registered_client(stated: stated_metadata.StatedMetadata, client_id: str, no
         backchannel_logout_uri=stated.backchannel_logout_uri,
         backchannel_logout_session_required=stated.backchannel_logout_session_required,
         id_token_signed_response_alg=stated.id_token_signed_response_alg,
+        backchannel_token_delivery_mode=stated.backchannel_token_delivery_mode,
         name=stated.name, created_at=now, jwks=keys, token_endpoint_auth_method=stated.auth_method,
         dpop_bound_access_tokens=stated.dpop_bound_access_tokens, source=REGISTRATION_SOURCE,
         # Unused until a user signs in to it (stores.registrations): a day, then the idle lifetime.
@@ -92,4 +93,6 @@ def client_information(client: Client, issuer: str, token: str | None = None) ->
         body["backchannel_logout_session_required"] = client.backchannel_logout_session_required
     if client.id_token_signed_response_alg:
         body["id_token_signed_response_alg"] = client.id_token_signed_response_alg
+    if client.backchannel_token_delivery_mode:
+        body["backchannel_token_delivery_mode"] = client.backchannel_token_delivery_mode
     return body

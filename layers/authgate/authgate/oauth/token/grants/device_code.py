@@ -18,6 +18,7 @@ from authgate.oauth.token.grants.approval import approved_tokens
 from authgate.oauth.token.grants.base import Grant, TokenRequest, TokenResult
 from authgate.single_use.device_codes import GRANT_TYPE, DeviceAuthorization, parts
 from authgate.stores.device_codes import DeviceCodeStore
+from authgate.stores.polls import SLOW_DOWN_STEP
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -73,7 +74,7 @@ def _answer(outcome: str, record: DeviceAuthorization | None) -> None:
                                                 "poll again after the interval (RFC 8628 3.5).")
     if outcome == "slow_down":
         assert record is not None
-        raise ApiError("slow_down", f"Polling too fast: wait at least {record.interval + 5} seconds between "
+        raise ApiError("slow_down", f"Polling too fast: wait at least {record.interval + SLOW_DOWN_STEP} seconds between "
                                     "requests from now on (RFC 8628 3.5).")
     if outcome == "expired":
         raise ApiError("expired_token", "The device_code has expired: start a new device authorization "

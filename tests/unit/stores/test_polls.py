@@ -1,0 +1,33 @@
+"""stores.polls: the one poll mechanism of the device grant and CIBA (RFC 8628 3.5; CIBA Core 11), on moto."""
+
+from __future__ import annotations
+
+from authgate.clock import ManualClock
+from authgate.single_use import device_codes
+from authgate.stores import polls
+from authgate.stores.backchannel_requests import BackchannelRequestStore
+
+
+def test_both_records_use_the_states_the_polls_read() -> None:
+    from authgate.approvals import backchannel_request
+
+    expected = (polls.PENDING, polls.APPROVED, polls.DENIED, polls.REDEEMED)
+    for module in (device_codes, backchannel_request):
+        assert (module.PENDING, module.APPROVED, module.DENIED, module.REDEEMED) == expected
+
+
+def test_a_decision_made_before_the_slow_down_write_stands(aws: None, clock: ManualClock) -> None:
+    """A poll refused as too fast read the request pending; the person decides before its slow_down write: that
+    write changes nothing (it holds only while pending), and the next poll sees the decision."""
+    from authgate.single_use.authentication import Authentication
+
+    store = BackchannelRequestStore()
+    _, record = store.create(client_id="c", tenant_id="demo", user_id="usr_x", username="x", scope="openid",
+                             binding_message="", lifetime=300, interval=5)
+    signed_in = Authentication("usr_x", int(clock()), "mfa", ("pwd", "otp", "mfa"), generation=0)
+    assert store.decide(record.key, "x", signed_in, approved=False)
+    assert store.refused(record.key, state="pending", expires_at=record.expires_at, interval=5,
+                         now=int(clock())) == "slow_down"
+    found = store.find({"code_hash": {"S": record.key}})
+    assert found is not None and (found["state"]["S"], found["interval"]["N"]) == ("denied", "5")
+
