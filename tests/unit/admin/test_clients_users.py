@@ -190,7 +190,7 @@ def test_delete_an_administrators_client_and_its_browser_origin(demo: None) -> N
 def test_delete_refuses_an_unknown_client_and_a_resources_introspection_client(
         demo: None, capsys: pytest.CaptureFixture[str]) -> None:
     from authgate_cli.admin.clients import delete_client
-    from authgate_cli.admin.resources import create_resource
+    from authgate_cli.admin.resource_actions import create_resource
 
     assert delete_client(argparse.Namespace(client_id="nobody", json=False), io.StringIO()) == 1
     assert capsys.readouterr().err == "authgate clients: no client 'nobody'\n"
