@@ -90,7 +90,7 @@ def test_rotate_secret_invalidates_old_secret(demo: None) -> None:
 @pytest.mark.slow
 def test_users_create_reads_password_from_stdin(demo: None) -> None:
     from authgate.stores.users import UserStore
-    from authgate_cli.admin.users import create_user
+    from authgate_cli.admin.user_actions import create_user
 
     args = user_args()
     assert create_user(args, io.StringIO(), io.StringIO("bob-password-1\n")) == 0
@@ -102,7 +102,7 @@ def test_users_create_reads_password_from_stdin(demo: None) -> None:
 def test_create_for_a_tenant_that_does_not_exist_is_refused(demo: None, capsys: pytest.CaptureFixture[str]) -> None:
     from authgate.stores.clients import ClientStore
     from authgate_cli.admin.clients import create_client
-    from authgate_cli.admin.users import create_user
+    from authgate_cli.admin.user_actions import create_user
 
     assert create_client(ns(client_id="orphan", tenant="nope"), io.StringIO()) == 2
     assert capsys.readouterr().err == ("authgate clients: tenant 'nope' does not exist here; create it first "
