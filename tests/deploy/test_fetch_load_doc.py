@@ -81,5 +81,5 @@ def test_the_fetch_budgets_are_documented_with_their_defaults() -> None:
     assert len(rows) == 5
     for _what, default, setting in rows:
         assert int(default) == defaults[settings[setting.strip("`")]], setting
-    source = (LAYER / "settings.py").read_text("utf-8")
+    source = (LAYER / "settings" / "self_registration.py").read_text("utf-8")
     assert all(f'"{name}"' in source for name in settings)  # the environment variables the page names exist

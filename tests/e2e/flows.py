@@ -27,6 +27,11 @@ API_KEY = "demo-api-key"
 _HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 
 
+def hidden_fields(page: str) -> dict[str, str]:
+    """The hidden fields of an HTML form, their values unescaped as a browser posts them back."""
+    return {name: html.unescape(value) for name, value in _HIDDEN.findall(page)}
+
+
 def pkce_pair() -> tuple[str, str]:
     """A fresh code_verifier and its S256 challenge (RFC 7636 4.1, 4.2)."""
     verifier = secrets.token_urlsafe(48)
@@ -65,7 +70,7 @@ class Flows:
 
     def submit_login(self, page: requests.Response, password: str = "alice-password",
                      decision: str = "approve", username: str = "alice") -> requests.Response:
-        fields = {name: html.unescape(value) for name, value in _HIDDEN.findall(page.text)}
+        fields = hidden_fields(page.text)
         fields.update(username=username, password=password, decision=decision)
         return self.request("POST", "/oauth/authorize", data=fields, headers={"Accept": "text/html"})
 

@@ -4,9 +4,7 @@ authorization endpoint; bad input is refused without touching the stack."""
 
 from __future__ import annotations
 
-import html
 import json
-import re
 import subprocess
 import time
 from urllib.parse import parse_qs, urlsplit
@@ -17,6 +15,7 @@ import requests
 from tests.contract import ContractSession
 from tests.demo import CHALLENGE
 from tests.e2e.conftest import REPO_ROOT, LocalStack, authgate_command
+from tests.e2e.flows import hidden_fields
 
 pytestmark = pytest.mark.e2e
 
@@ -73,7 +72,6 @@ def test_bad_input_and_duplicates_are_one_line_on_stderr(local_stack: LocalStack
 
 
 REDIRECT = "http://127.0.0.1:9/callback"
-HIDDEN = re.compile(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)">')
 
 
 def authorize(base_url: str, client_id: str, tenant: str, username: str = "bob") -> requests.Response:
@@ -86,7 +84,7 @@ def authorize(base_url: str, client_id: str, tenant: str, username: str = "bob")
                            allow_redirects=False, timeout=30)
         if page.status_code != 200:
             return page
-        fields = {name: html.unescape(value) for name, value in HIDDEN.findall(page.text)}
+        fields = hidden_fields(page.text)
         fields.update(username=username, password="bob-e2e-password", decision="approve", tenant=tenant)
         return session.post(f"{base_url}/oauth/authorize", data=fields, headers={"Accept": "text/html"},
                             allow_redirects=False, timeout=30)

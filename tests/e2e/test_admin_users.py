@@ -5,7 +5,6 @@ its personal data are gone). Bad input is one line on stderr and exit 2."""
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from urllib.parse import parse_qs, urlsplit
@@ -15,13 +14,12 @@ import requests
 
 from tests.e2e.admin_commands import admin, one_line_refusal
 from tests.e2e.conftest import LocalStack
-from tests.e2e.flows import Flows, pkce_pair
+from tests.e2e.flows import Flows, hidden_fields, pkce_pair
 
 pytestmark = pytest.mark.e2e
 
 TENANT = "demo"
 REVOKED = {"error": "invalid_grant", "error_description": "The refresh token has been revoked."}
-HIDDEN = re.compile(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)">')
 USER_ID = re.compile(r"usr_[A-Za-z0-9_-]{22}")
 
 
@@ -175,7 +173,7 @@ def test_reset_password_forces_a_change_at_the_next_sign_in(local_stack: LocalSt
         assert "Your password was reset by an administrator." in change.text
         assert change.headers["Cache-Control"] == "no-store"
         assert "frame-ancestors 'none'" in change.headers["Content-Security-Policy"]
-        fields = {name: html.unescape(value) for name, value in HIDDEN.findall(change.text)}
+        fields = hidden_fields(change.text)
         assert set(fields) == {"request_blob", "csrf", "change_ticket", "decision"}
 
         def post(new: str, confirm: str) -> requests.Response:

@@ -5,7 +5,6 @@ and PyJWT verifies it against the published JWK Set; the demo app's outbox lists
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,12 +17,12 @@ import requests
 from tests.document_server import DocumentServer, document_server
 from tests.e2e.admin_commands import admin
 from tests.e2e.conftest import LocalStack, running_stack
+from tests.e2e.flows import hidden_fields
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ALICE = "usr_demoalice0000000000000"
 EVENT = "http://schemas.openid.net/event/backchannel-logout"
-_HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +36,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LocalStack
 
 def signed_in(base: str, redirect_uri: str) -> tuple[requests.Session, str]:
     """alice signs in to demo-web (code flow with PKCE); (the browser with its session cookie, the ID token)."""
-    import html
 
     from authlib.common.security import generate_token
     from authlib.integrations.requests_client import OAuth2Session
@@ -52,7 +50,7 @@ def signed_in(base: str, redirect_uri: str) -> tuple[requests.Session, str]:
                                          code_challenge_method="S256")
     page = browser.get(url, allow_redirects=False, timeout=10)
     assert page.status_code == 200, page.text[:300]
-    fields = {name: html.unescape(value) for name, value in _HIDDEN.findall(page.text)}
+    fields = hidden_fields(page.text)
     fields.update(username="alice", password="alice-password", decision="approve")
     submitted = browser.post(f"{base}/oauth/authorize", data=fields, allow_redirects=False, timeout=10)
     assert submitted.status_code == 303, submitted.text[:300]

@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from tests.contract import ContractSession
-from tests.e2e.flows import pkce_pair
+from tests.e2e.flows import hidden_fields, pkce_pair
 from tests.functional.assertion_support import assertion, demo_fapi_key, new_private_jwk
 
 pytestmark = [pytest.mark.e2e]
@@ -30,7 +30,6 @@ FAPI_REDIRECT = "http://127.0.0.1:8765/fapi/callback"
 WEB_REDIRECT = "http://127.0.0.1:8765/callback"
 ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 NO_STORE_JSON = {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"}
-_HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 
 
 def test_oauth4webapi_runs_the_fapi2_flow(local_stack: Any) -> None:
@@ -183,7 +182,7 @@ def test_query_parameters_mixed_with_request_uri_change_nothing(session: Contrac
     page = authorize(session, client_id="demo-web", request_uri=request_uri, redirect_uri="https://attacker.example/cb",
                      scope="charges:refund", state="forged")
     assert page.status_code == 200 and "charges:refund" not in page.text
-    fields = {name: value for name, value in _HIDDEN.findall(page.text)}
+    fields = hidden_fields(page.text)
     fields.update(username="alice", password="alice-password", decision="approve")
     done = session.post("/oauth/authorize", data=fields, headers={"Accept": "text/html"}, allow_redirects=False,
                         timeout=30)

@@ -11,7 +11,6 @@ openid-client comes from npm (tests/e2e/js/package-lock.json, `npm ci` in `make 
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
+
+from tests.e2e.flows import hidden_fields
 
 pytestmark = [pytest.mark.e2e]
 
@@ -29,7 +30,6 @@ SCOPE = "openid profile email offline_access charges:read"
 ALICE = "usr_demoalice0000000000000"
 USERINFO = {"sub": ALICE, "name": "Alice Example", "preferred_username": "alice", "email": "alice@demo.example",
             "email_verified": True}
-_HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 
 
 def test_openid_client_runs_the_whole_openid_connect_flow(local_stack: Any) -> None:
@@ -53,12 +53,6 @@ def test_openid_client_runs_the_whole_openid_connect_flow(local_stack: Any) -> N
     assert result["silent"] == {"same_sid": True, "same_auth_time": True}
     assert result["logout"] == {"status": 302, "location": True, "session_cookie": False}
     assert result["after_logout"] == {"error": "login_required"}
-
-
-def _form_fields(html: str) -> dict[str, str]:
-    import html as entities
-
-    return {name: entities.unescape(value) for name, value in _HIDDEN.findall(html)}
 
 
 def test_authlib_runs_the_whole_openid_connect_flow(local_stack: Any) -> None:
@@ -98,7 +92,7 @@ def test_authlib_runs_the_whole_openid_connect_flow(local_stack: Any) -> None:
     url, verifier, nonce = authorize(session)
     page = browser.get(url, allow_redirects=False)
     assert page.status_code == 200, page.text[:300]
-    fields = {**_form_fields(page.text), "username": "alice", "password": "alice-password", "decision": "approve"}
+    fields = {**hidden_fields(page.text), "username": "alice", "password": "alice-password", "decision": "approve"}
     submitted = browser.post(metadata["authorization_endpoint"], data=fields, allow_redirects=False)
     assert submitted.status_code == 303
     token = session.fetch_token(metadata["token_endpoint"], authorization_response=submitted.headers["Location"],

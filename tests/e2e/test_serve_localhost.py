@@ -4,7 +4,6 @@ relying-party ids) works on it."""
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 
@@ -12,10 +11,10 @@ import pytest
 import requests
 
 from tests.e2e.conftest import running_stack
+from tests.e2e.flows import hidden_fields
 
 pytestmark = [pytest.mark.e2e]
 
-_HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 
 
 def test_serve_host_localhost_advertises_localhost(tmp_path: Path) -> None:
@@ -29,7 +28,7 @@ def test_serve_host_localhost_advertises_localhost(tmp_path: Path) -> None:
             "response_type": "code", "client_id": "demo-web", "redirect_uri": "http://127.0.0.1:8765/callback",
             "scope": "charges:read", "state": "s1"})
         assert page.status_code == 200
-        fields = {name: html.unescape(value) for name, value in _HIDDEN.findall(page.text)}
+        fields = hidden_fields(page.text)
         done = browser.post(f"{base}/oauth/authorize", allow_redirects=False, timeout=10, data={
             **fields, "username": "alice", "password": "alice-password", "decision": "approve"})
         assert done.status_code == 303

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from authgate.clock import ManualClock
 from tests.demo import ISSUER, VERIFIER
 from tests.document_server import DocumentServer, Route
 from tests.functional.authorize_support import (
@@ -230,6 +231,8 @@ def rate_limited_page(result: dict[str, Any], detail: str) -> None:
 
 
 def limits(monkeypatch: pytest.MonkeyPatch, **values: str) -> None:
+    """Set fetch budgets. They count in fixed minutes (limits.window), so a test that spends one stops the
+    clock (`clock`): on the real clock a minute turning between its requests refills the budget."""
     from authgate import caches
 
     for name, value in values.items():
@@ -249,7 +252,7 @@ def make_stale(client_id: str, lifetime: int = 600, stale_for: int = 1) -> None:
 
 
 def test_new_documents_from_one_host_have_their_own_limit(cimd: DocumentServer, browser: Browser,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+                                                          monkeypatch: pytest.MonkeyPatch, clock: ManualClock) -> None:
     limits(monkeypatch, fetch="1")
     assert page_of(browser.get(params(cimd.document("/limited.json")))).status == 200  # the host's one this minute
     other = cimd.document("/limited-too.json")
@@ -261,7 +264,7 @@ def test_new_documents_from_one_host_have_their_own_limit(cimd: DocumentServer, 
 
 @pytest.mark.slow
 def test_junk_urls_on_a_host_do_not_lock_out_its_valid_clients(cimd: DocumentServer, browser: Browser,
-                                                               tokens: TokenClient) -> None:
+                                                               tokens: TokenClient, clock: ManualClock) -> None:
     """30 URLs that fail, asked for from one address, spend that address's budget of new documents
     (10 a minute), not the host's refreshes nor its new documents: the host's valid client keeps
     working (a refetch, the page, the token), and another client of the host is fetched for the
@@ -289,7 +292,8 @@ def test_junk_urls_on_a_host_do_not_lock_out_its_valid_clients(cimd: DocumentSer
 
 @pytest.mark.slow
 def test_a_stale_record_is_served_while_authgates_own_limit_refuses_its_refetch(
-        cimd: DocumentServer, browser: Browser, tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
+        cimd: DocumentServer, browser: Browser, tokens: TokenClient, monkeypatch: pytest.MonkeyPatch,
+        clock: ManualClock) -> None:
     """For one more lifetime (here max-age 600 s), and never once its host refuses the document."""
     first, second = cimd.document("/first.json"), cimd.document("/second.json")
     assert page_of(browser.get(params(first))).status == page_of(browser.get(params(second))).status == 200
@@ -315,7 +319,8 @@ def test_a_stale_record_is_served_while_authgates_own_limit_refuses_its_refetch(
 
 
 def test_the_deployment_fetches_at_most_its_budget_of_new_documents(cimd: DocumentServer, browser: Browser,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                     clock: ManualClock) -> None:
     limits(monkeypatch, deployment="2")
     for i in range(2):
         assert page_of(browser.get(params(cimd.document(f"/d{i}.json")), source_ip=f"192.0.2.{i}")).status == 200

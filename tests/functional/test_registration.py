@@ -235,7 +235,9 @@ def test_off_by_default(invoke: Invoke, browser: Browser) -> None:
         403, "access_denied", f"{ISSUER}/problems/registration_not_enabled")
 
 
-def test_registration_has_its_own_rate_limit(dcr: None, invoke: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_registration_has_its_own_rate_limit(dcr: None, invoke: Invoke, monkeypatch: pytest.MonkeyPatch,
+                                             clock: ManualClock) -> None:
+    """On the stopped clock: the quota counts in fixed hours, and an hour turning between the requests refills it."""
     from authgate import caches
 
     monkeypatch.setenv("AUTHGATE_REGISTRATION_RATE", "2")

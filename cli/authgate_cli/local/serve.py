@@ -94,7 +94,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
             api_sock.close()
             return 1
     host = "localhost" if options.host == "localhost" else "127.0.0.1"
-    # The issuer must be a loopback http URL (settings.py accepts no other plain-http issuer).
+    # The issuer must be a loopback http URL (authgate.settings accepts no other plain-http issuer).
     issuer = f"http://{host}:{api_sock.getsockname()[1]}"
     demo_origin = f"http://{host}:{demo_sock.getsockname()[1]}" if demo_sock else DEMO_APP_ORIGIN
     seed = options.seed or DEMO_SEED

@@ -24,7 +24,7 @@ def web(**kwargs: object) -> object:
 
 def test_create_registers_the_uri_and_update_changes_or_removes_it(demo: None) -> None:
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client, update_client
+    from authgate_cli.admin.client_actions import create_client, update_client
 
     out = io.StringIO()
     assert create_client(web(backchannel_logout_uri="https://app.example/bcl",
@@ -50,7 +50,7 @@ def test_create_registers_the_uri_and_update_changes_or_removes_it(demo: None) -
 ])
 def test_a_bad_uri_is_refused_in_one_line(demo: None, capsys: pytest.CaptureFixture[str], uri: str,
                                           why: str) -> None:
-    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.client_actions import create_client
 
     assert create_client(web(backchannel_logout_uri=uri), io.StringIO()) == 2
     assert capsys.readouterr().err == f"authgate clients: {why}\n"
@@ -58,7 +58,7 @@ def test_a_bad_uri_is_refused_in_one_line(demo: None, capsys: pytest.CaptureFixt
 
 def test_loopback_is_taken_on_a_stack_that_allows_it(demo: None, monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
-    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.client_actions import create_client
 
     monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "true")
     caches.reset()

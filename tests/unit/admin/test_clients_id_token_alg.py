@@ -34,7 +34,7 @@ def test_the_option_is_parsed() -> None:
 def test_an_es256_stack_takes_es256_and_update_changes_it(demo: None, monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client, update_client
+    from authgate_cli.admin.client_actions import create_client, update_client
 
     monkeypatch.setenv("AUTHGATE_SIGNING_ALG", "ES256")
     caches.reset()
@@ -58,7 +58,7 @@ def test_an_es256_stack_takes_es256_and_update_changes_it(demo: None, monkeypatc
 def test_an_algorithm_the_stack_does_not_offer_is_refused_in_one_line(
         demo: None, capsys: pytest.CaptureFixture[str], alg: str, why: str) -> None:
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client, update_client
+    from authgate_cli.admin.client_actions import create_client, update_client
 
     assert create_client(web(id_token_signed_response_alg=alg), io.StringIO()) == 2
     assert capsys.readouterr().err == f"authgate clients: {why}\n"

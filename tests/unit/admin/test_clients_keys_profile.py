@@ -32,7 +32,7 @@ def fapi(**kwargs: Any) -> argparse.Namespace:
 
 
 def refused(capsys: pytest.CaptureFixture[str], args: argparse.Namespace) -> str:
-    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.client_actions import create_client
 
     assert create_client(args, io.StringIO()) == 2
     err = capsys.readouterr().err
@@ -47,7 +47,7 @@ def test_a_fapi2_client_gets_keys_no_secret_and_par(demo: None) -> None:
         requires_pushed_request,
     )
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.client_actions import create_client
 
     out = io.StringIO()
     assert create_client(fapi(), out) == 0
@@ -62,7 +62,7 @@ def test_a_fapi2_client_gets_keys_no_secret_and_par(demo: None) -> None:
 
 
 def test_the_keys_may_come_from_a_file(demo: None, tmp_path: Path) -> None:
-    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.client_actions import create_client
 
     path = tmp_path / "jwks.json"
     path.write_text(json.dumps({"keys": [public_of(new_private_jwk("RSA"))]}))
@@ -107,7 +107,7 @@ def test_small_rsa_keys_are_refused(demo: None, capsys: pytest.CaptureFixture[st
 
 def test_update_puts_an_existing_client_on_the_profile(demo: None, capsys: pytest.CaptureFixture[str]) -> None:
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client, update_client
+    from authgate_cli.admin.client_actions import create_client, update_client
 
     plain = ns(client_id="web", grant=["authorization_code"], redirect_uri=["https://w.example/cb"], jwks=None,
                auth_method=None, profile=None, require_par=None)

@@ -33,7 +33,7 @@ def update(client_id: str, *grants: str, as_json: bool = True) -> argparse.Names
 
 def test_create_then_update_and_withdraw_a_grant(registered: None) -> None:
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client, update_client
+    from authgate_cli.admin.client_actions import create_client, update_client
 
     out = io.StringIO()
     assert create_client(ns(client_id="svc", resource_scopes=[f"{MCP}=mcp:read"]), out) == 0
@@ -64,7 +64,7 @@ def test_create_then_update_and_withdraw_a_grant(registered: None) -> None:
 def test_a_grant_must_name_a_registered_resource_and_its_scopes(registered: None, grant: str, message: str,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client, update_client
+    from authgate_cli.admin.client_actions import create_client, update_client
 
     assert create_client(ns(client_id="svc", resource_scopes=[grant]), io.StringIO()) == 2
     assert capsys.readouterr().err == f"authgate clients: {message}\n"

@@ -25,7 +25,7 @@ def demo(aws: None) -> None:
 def test_create_prints_secret_once_and_stores_only_its_hash(demo: None) -> None:
     from authgate.clients.model import hash_secret
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.client_actions import create_client
 
     out = io.StringIO()
     assert create_client(ns(client_id="cli-client"), out) == 0
@@ -34,7 +34,7 @@ def test_create_prints_secret_once_and_stores_only_its_hash(demo: None) -> None:
     stored = ClientStore().get("cli-client")
     assert stored is not None and stored.secret_hash == hash_secret(shown["client_secret"])
     listing = io.StringIO()
-    from authgate_cli.admin.clients import list_clients
+    from authgate_cli.admin.client_actions import list_clients
 
     assert list_clients(ns(), listing) == 0
     assert shown["client_secret"] not in listing.getvalue() and stored.secret_hash not in listing.getvalue()
@@ -42,7 +42,7 @@ def test_create_prints_secret_once_and_stores_only_its_hash(demo: None) -> None:
 
 
 def test_create_existing_or_bad_scope_fails(demo: None, capsys: pytest.CaptureFixture[str]) -> None:
-    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.client_actions import create_client
 
     assert create_client(ns(client_id="dup"), io.StringIO()) == 0
     assert create_client(ns(client_id="dup"), io.StringIO()) == 1
@@ -54,7 +54,7 @@ def test_the_password_grant_is_registered_only_where_the_stack_serves_it(
         demo: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.client_actions import create_client
 
     monkeypatch.delenv("AUTHGATE_PASSWORD_GRANT", raising=False)
     caches.reset()
@@ -74,7 +74,7 @@ def test_the_password_grant_is_registered_only_where_the_stack_serves_it(
 
 def test_rotate_secret_invalidates_old_secret(demo: None) -> None:
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client, rotate_secret
+    from authgate_cli.admin.client_actions import create_client, rotate_secret
 
     out = io.StringIO()
     create_client(ns(client_id="rot"), out)
@@ -90,7 +90,7 @@ def test_rotate_secret_invalidates_old_secret(demo: None) -> None:
 @pytest.mark.slow
 def test_users_create_reads_password_from_stdin(demo: None) -> None:
     from authgate.stores.users import UserStore
-    from authgate_cli.admin.users import create_user
+    from authgate_cli.admin.user_actions import create_user
 
     args = user_args()
     assert create_user(args, io.StringIO(), io.StringIO("bob-password-1\n")) == 0
@@ -101,8 +101,8 @@ def test_users_create_reads_password_from_stdin(demo: None) -> None:
 
 def test_create_for_a_tenant_that_does_not_exist_is_refused(demo: None, capsys: pytest.CaptureFixture[str]) -> None:
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client
-    from authgate_cli.admin.users import create_user
+    from authgate_cli.admin.client_actions import create_client
+    from authgate_cli.admin.user_actions import create_user
 
     assert create_client(ns(client_id="orphan", tenant="nope"), io.StringIO()) == 2
     assert capsys.readouterr().err == ("authgate clients: tenant 'nope' does not exist here; create it first "
@@ -118,7 +118,7 @@ def test_a_client_may_be_registered_with_a_registered_resources_scopes(demo: Non
     from authgate.resources.model import Resource
     from authgate.stores.clients import ClientStore
     from authgate.stores.resources import ResourceStore
-    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.client_actions import create_client
 
     assert create_client(ns(client_id="mcp-agent", scope=["mcp:read"]), io.StringIO()) == 2
     assert ("unknown scope 'mcp:read'; known: charges:read charges:write charges:refund openid profile email "
@@ -142,7 +142,7 @@ def cached_document(client_id: str) -> None:
 
 def test_delete_removes_a_cached_metadata_document(demo: None) -> None:
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import delete_client
+    from authgate_cli.admin.client_actions import delete_client
 
     url = "https://app.example/client.json"
     cached_document(url)
@@ -159,7 +159,7 @@ def test_an_administrator_pre_registers_a_url_over_its_cached_document(demo: Non
     from authgate.clients.errors import ClientExists
     from authgate.clients.model import DOCUMENT_SOURCE
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client
+    from authgate_cli.admin.client_actions import create_client
 
     url = "https://app.example/client.json"
     cached_document(url)
@@ -176,7 +176,7 @@ def test_an_administrator_pre_registers_a_url_over_its_cached_document(demo: Non
 
 def test_delete_an_administrators_client_and_its_browser_origin(demo: None) -> None:
     from authgate.stores.clients import ClientStore
-    from authgate_cli.admin.clients import create_client, delete_client
+    from authgate_cli.admin.client_actions import create_client, delete_client
 
     assert create_client(ns(client_id="spa", type="public", grant=["authorization_code"],
                             redirect_uri=["https://spa.example/cb"]), io.StringIO()) == 0
@@ -189,8 +189,8 @@ def test_delete_an_administrators_client_and_its_browser_origin(demo: None) -> N
 
 def test_delete_refuses_an_unknown_client_and_a_resources_introspection_client(
         demo: None, capsys: pytest.CaptureFixture[str]) -> None:
-    from authgate_cli.admin.clients import delete_client
-    from authgate_cli.admin.resources import create_resource
+    from authgate_cli.admin.client_actions import delete_client
+    from authgate_cli.admin.resource_actions import create_resource
 
     assert delete_client(argparse.Namespace(client_id="nobody", json=False), io.StringIO()) == 1
     assert capsys.readouterr().err == "authgate clients: no client 'nobody'\n"

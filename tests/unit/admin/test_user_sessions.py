@@ -96,8 +96,8 @@ def test_ending_sessions_queues_a_logout_token_for_each_client_that_asked(monkey
     clients of the sessions that counted until then."""
     from authgate import caches
     from authgate.stores.clients import ClientStore
+    from authgate_cli.admin.user_actions import enable_user
     from authgate_cli.admin.user_sessions import revoke_sessions
-    from authgate_cli.admin.users import enable_user
 
     monkeypatch.setenv("AUTHGATE_ISSUER", "https://issuer.example")
     caches.reset()

@@ -33,10 +33,10 @@ def test_every_path_contributing_names_exists() -> None:
 
 
 def test_a_path_that_does_not_exist_is_found() -> None:
-    text = ("`layers/authgate/authgate/settings.py`, `tests/no_such_support.py`, `functions/<name>/app.py`, "
+    text = ("`layers/authgate/authgate/settings/model.py`, `tests/no_such_support.py`, `functions/<name>/app.py`, "
             "`stores/base.py`, `admin/gone.py`, `make test`, `-m \"not slow\"`, `Cache-Control: no-store`")
     named = named_paths(text)
-    assert named == ["layers/authgate/authgate/settings.py", "tests/no_such_support.py", "functions/", "stores/base.py",
+    assert named == ["layers/authgate/authgate/settings/model.py", "tests/no_such_support.py", "functions/", "stores/base.py",
                      "admin/gone.py"]
     assert missing(named) == ["tests/no_such_support.py", "admin/gone.py"]
 

@@ -1,4 +1,4 @@
-"""authgate_cli.admin.resources: what `authgate resources` accepts, before any stack is looked up."""
+"""authgate_cli.admin.resource_input: what `authgate resources` accepts, before any stack is looked up."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import argparse
 
 import pytest
 
-from authgate_cli.admin import resources
+from authgate_cli.admin import resource_input
 from authgate_cli.admin.arguments import InvalidInput
 
 
 @pytest.mark.parametrize("uri", ["https://api.example.com/mcp", "https://api.example.com", "http://127.0.0.1:8080/mcp",
                                  "http://localhost:3001/", "http://[::1]:9/x"])
 def test_accepted_resource_uris(uri: str) -> None:
-    assert resources.resource_uri(uri) == uri
+    assert resource_input.resource_uri(uri) == uri
 
 
 @pytest.mark.parametrize(("uri", "message"), [
@@ -25,21 +25,21 @@ def test_accepted_resource_uris(uri: str) -> None:
 ])
 def test_refused_resource_uris(uri: str, message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
-        resources.resource_uri(uri)
+        resource_input.resource_uri(uri)
 
 
 def test_loopback_http_only_on_the_local_stack() -> None:
     with pytest.raises(InvalidInput, match="local stack only"):
-        resources.resource_uri("http://127.0.0.1:8080/mcp", local=False)
+        resource_input.resource_uri("http://127.0.0.1:8080/mcp", local=False)
 
 
 def test_scopes_and_tenants() -> None:
-    assert resources.scopes("mcp:read mcp:write mcp:read") == ("mcp:read", "mcp:write")
+    assert resource_input.scopes("mcp:read mcp:write mcp:read") == ("mcp:read", "mcp:write")
     for bad in ("", "a  b", 'a"b'):
         with pytest.raises(InvalidInput):
-            resources.scopes(bad)
-    assert resources.tenants("demo, acme,demo") == ("demo", "acme")
-    assert resources.tenants("") == ()
+            resource_input.scopes(bad)
+    assert resource_input.tenants("demo, acme,demo") == ("demo", "acme")
+    assert resource_input.tenants("") == ()
 
 
 def test_names_and_descriptions() -> None:
@@ -48,15 +48,15 @@ def test_names_and_descriptions() -> None:
     mcp = Resource("https://api.example.com/mcp", ("mcp:read", "mcp:write"), scope_descriptions=(("mcp:write", "x"),))
     args = argparse.Namespace(name="Files", description="The files of your team.",
                               scope_description=["mcp:read=Read your files", "mcp:write=Change your files"])
-    files = resources.described(mcp, args)
+    files = resource_input.described(mcp, args)
     assert (files.name, files.description, files.scope_descriptions) == (
         "Files", "The files of your team.", (("mcp:read", "Read your files"), ("mcp:write", "Change your files")))
     # "" clears a name or description and SCOPE= drops a scope's text; other texts stay.
-    cleared = resources.described(files, argparse.Namespace(name="", description=None, scope_description=["mcp:read="]))
+    cleared = resource_input.described(files, argparse.Namespace(name="", description=None, scope_description=["mcp:read="]))
     assert (cleared.name, cleared.description, cleared.scope_descriptions) == (
         "", "The files of your team.", (("mcp:write", "Change your files"),))
     # A scope the resource no longer has loses its text.
-    assert resources.described(files._replace(scopes=("mcp:read",)), argparse.Namespace()).scope_descriptions == (
+    assert resource_input.described(files._replace(scopes=("mcp:read",)), argparse.Namespace()).scope_descriptions == (
         ("mcp:read", "Read your files"),)
 
 
@@ -72,5 +72,5 @@ def test_bad_names_and_descriptions(args: dict[str, object], message: str) -> No
     from authgate.resources.model import Resource
 
     with pytest.raises(InvalidInput) as refused:
-        resources.described(Resource("https://api.example.com/mcp", ("mcp:read",)), argparse.Namespace(**args))
+        resource_input.described(Resource("https://api.example.com/mcp", ("mcp:read",)), argparse.Namespace(**args))
     assert message in str(refused.value)

@@ -45,7 +45,7 @@ def test_reset_mfa_removes_the_factors_and_sets_sessions_valid_after(bob: None, 
     from authgate.stores.passkeys import PasskeyStore
     from authgate.stores.user_factors import UserFactorStore
     from authgate.users.passkeys import Passkey
-    from authgate_cli.admin.users import reset_mfa
+    from authgate_cli.admin.user_second_factors import reset_mfa
 
     store = UserFactorStore()
     for credential_id, owner in (("cred-1", "bob"), ("cred-2", "bob"), ("cred-3", "alice")):
@@ -65,7 +65,7 @@ def test_reset_mfa_removes_the_factors_and_sets_sessions_valid_after(bob: None, 
 
 
 def test_reset_mfa_of_nobody_or_of_a_bad_tenant_is_refused(bob: None, capsys: pytest.CaptureFixture[str]) -> None:
-    from authgate_cli.admin.users import reset_mfa
+    from authgate_cli.admin.user_second_factors import reset_mfa
 
     assert reset_mfa(args(username="nobody"), io.StringIO()) == 1
     assert capsys.readouterr().err == "authgate users: no user 'nobody' in tenant 'demo'\n"

@@ -1,0 +1,181 @@
+"""The actions of `authgate users` on the stack acted on: create, list, show, update, disable, enable, unlock,
+reset-password, delete (docs/users.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import IO, Any
+
+from authgate_cli.admin import arguments
+from authgate_cli.admin.user_input import check_create, read_password
+from authgate_cli.admin.user_second_factors import remove_passkeys
+from authgate_cli.admin.user_views import done, view, write_record, write_table
+
+
+def fail(message: str) -> int:
+    sys.stderr.write(f"authgate users: {message}\n")
+    return 2
+
+
+def _unknown(args: argparse.Namespace) -> int:
+    return fail(f"no user {args.username!r} in tenant {args.tenant!r} "
+                f"(see `authgate users list --tenant {args.tenant}`)")
+
+
+def _email_free(args: argparse.Namespace) -> None:
+    """An email names one user of its tenant (forgotten passwords find the user by it)."""
+    from authgate.stores.users import UserStore
+
+    if not getattr(args, "email", None):
+        return
+    others = [u.username for u in UserStore().by_email(args.tenant, args.email) if u.username != args.username]
+    if others:
+        raise arguments.InvalidInput(f"the email {args.email!r} is already user {others[0]!r}'s in tenant "
+                                     f"{args.tenant!r}")
+
+
+def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[str] | None = None) -> int:
+    from authgate.stores.users import UserStore
+    from authgate.users.errors import UserExists
+
+    try:
+        check_create(args, stdin)
+        arguments.existing_tenant(args.tenant)
+        _email_free(args)
+        password = read_password(args, stdin)
+    except arguments.InvalidInput as exc:
+        return fail(str(exc))
+    profile = {"name": args.name or "", "email": args.email or "", "email_verified": bool(args.email_verified)}
+    try:
+        user = UserStore().create(args.tenant, args.username, password, overwrite=args.overwrite, **profile)
+    except UserExists:
+        sys.stderr.write(f"authgate users: user {args.username!r} already exists in tenant {args.tenant!r} "
+                         "(use --overwrite to replace it, or `authgate users reset-password`)\n")
+        return 1
+    return done(args, user, out, "created")
+
+
+def list_users(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.users import UserStore
+
+    try:
+        arguments.existing_tenant(args.tenant)
+    except arguments.InvalidInput as exc:
+        return fail(str(exc))
+    users = list(UserStore().of_tenant(args.tenant))
+    if args.json:
+        out.write(json.dumps([view(u) for u in users], indent=2) + "\n")
+        return 0
+    write_table(users, out)
+    return 0
+
+
+def show_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.users import UserStore
+
+    user = UserStore().get(args.tenant, args.username)
+    if user is None:
+        return _unknown(args)
+    if args.json:
+        out.write(json.dumps(view(user), indent=2) + "\n")
+        return 0
+    write_record(user, out)
+    return 0
+
+
+def update_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.users import UserStore
+
+    try:
+        _email_free(args)
+    except arguments.InvalidInput as exc:
+        return fail(str(exc))
+    return _change(args, out, "updated", lambda store: store.update_profile(
+        args.tenant, args.username, name=args.name, email=args.email, email_verified=args.email_verified),
+        UserStore())
+
+
+def _change(args: argparse.Namespace, out: IO[str], what: str, change: Callable[[Any], Any], store: Any,
+            *, ends_sessions: bool = False) -> int:
+    """Apply `change`; when it `ends_sessions`, the clients of the sessions that counted until now are sent
+    back-channel logout tokens (authgate_cli.admin.user_sessions.announce_ended)."""
+    from authgate.users.errors import UserNotFound
+    from authgate_cli.admin.user_sessions import announce_ended, live_sessions
+
+    before = store.get(args.tenant, args.username) if ends_sessions else None
+    ended = live_sessions(args.tenant, before) if before is not None else []
+    try:
+        user = change(store)
+    except UserNotFound:
+        return _unknown(args)
+    announce_ended(ended)
+    return done(args, user, out, what)
+
+
+def disable_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.users import UserStore
+
+    return _change(args, out, "disabled (its sessions and refresh tokens end now)",
+                   lambda store: store.set_disabled(args.tenant, args.username, True), UserStore(), ends_sessions=True)
+
+
+def enable_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.users import UserStore
+
+    return _change(args, out, "enabled", lambda store: store.set_disabled(args.tenant, args.username, False),
+                   UserStore())
+
+
+def unlock_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    """Clear the account's own throttle and its failed sign-ins counted by the limiter in this window."""
+    from authgate.limits.auth_failures import AuthFailureGuard
+    from authgate.stores.users import UserStore
+
+    status = _change(args, out, "unlocked", lambda store: store.unlock(args.tenant, args.username), UserStore())
+    if status == 0:
+        AuthFailureGuard("user").forgive(f"{args.tenant}/{args.username}")
+    return status
+
+
+def reset_password(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[str] | None = None) -> int:
+    from authgate.stores.users import UserStore
+
+    if UserStore().get(args.tenant, args.username) is None:
+        return _unknown(args)
+    try:
+        password = read_password(args, stdin)
+    except arguments.InvalidInput as exc:
+        return fail(str(exc))
+    return _change(args, out, "given a temporary password (changed at the next sign-in; its sessions and "
+                              "refresh tokens end now)",
+                   lambda store: store.reset_password(args.tenant, args.username, password), UserStore(),
+                   ends_sessions=True)
+
+
+def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.users import UserStore
+    from authgate.users.errors import UserNotFound
+    from authgate_cli.admin.user_sessions import announce_ended, live_sessions
+
+    store = UserStore()
+    user = store.get(args.tenant, args.username)
+    if user is None:
+        return _unknown(args)
+    ended = live_sessions(args.tenant, user)
+    try:
+        store.delete(args.tenant, args.username)
+    except UserNotFound:
+        return _unknown(args)
+    announce_ended(ended)
+    # Personal data: the person's passkeys go with them (a user created again under the name has none).
+    remove_passkeys(args.tenant, args.username)
+    if args.json:
+        out.write(json.dumps({"tenant_id": user.tenant_id, "username": user.username, "user_id": user.user_id,
+                              "deleted": True}, indent=2) + "\n")
+    else:
+        out.write(f"user {user.username} deleted from tenant {user.tenant_id} (its sessions and refresh tokens "
+                  "end now)\n")
+    return 0

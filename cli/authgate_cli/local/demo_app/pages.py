@@ -1,0 +1,58 @@
+"""The HTML around every answer of the demo app: its one page template, its headers, its steps."""
+
+from __future__ import annotations
+
+import html
+import json
+from functools import lru_cache
+from importlib import resources
+from string import Template
+from typing import Any
+
+STYLESHEET_PATH = "/assets/authgate.css"
+
+Answer = tuple[int, list[tuple[str, str]], bytes]
+
+
+def page(issuer: str, status: int, title: str, body: str, *, script: str | None = None, flow_done: bool = False,
+         extra: list[tuple[str, str]] | None = None) -> Answer:
+    """A page of the demo app, styled by the stack's stylesheet."""
+    text = _template().substitute(
+        title=html.escape(title), body=body, stylesheet=html.escape(issuer + STYLESHEET_PATH),
+        script=f'<script src="{html.escape(script)}" defer></script>' if script else "",
+        done="true" if flow_done else "false")
+    return status, [*page_headers(issuer, script=script is not None), *(extra or [])], text.encode("utf-8")
+
+
+def page_headers(issuer: str, *, script: bool = False) -> list[tuple[str, str]]:
+    """The demo app's pages: the API's stylesheet, its own script, fetches to the API, nothing else."""
+    policy = ["default-src 'none'", f"style-src {issuer}", "img-src 'self'"]
+    if script:
+        policy += ["script-src 'self'", f"connect-src {issuer}"]
+    policy += ["form-action 'none'", "frame-ancestors 'none'", "base-uri 'none'"]
+    return [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+            ("Content-Security-Policy", "; ".join(policy)), ("X-Content-Type-Options", "nosniff"),
+            # The callback URL carries the code: never send it on (stylesheet, links).
+            ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY")]
+
+
+def pretty(value: Any) -> str:
+    return json.dumps(value, indent=2) if not isinstance(value, str) else value
+
+
+def pre(text: str) -> str:
+    return f"<pre>{html.escape(text)}</pre>"
+
+
+def step(title: str, body: str) -> str:
+    return f'<section class="step"><h2>{html.escape(title)}</h2>{body}</section>'
+
+
+@lru_cache(maxsize=4)
+def asset(name: str) -> str:
+    return resources.files("authgate_cli.local").joinpath(f"demo_pages/{name}").read_text("utf-8")
+
+
+@lru_cache(maxsize=1)
+def _template() -> Template:
+    return Template(asset("page.html"))
