@@ -22,20 +22,12 @@ from tests.functional.authorize_support import (
     redirect_of,
     web_params,
 )
+from tests.functional.second_factor_support import ALICE, BOB, MFA, SCOPE, bob_code
 from tests.functional.token_support import TokenClient, body_of, claims_of, push, pushed_uri
 
-BOB = "usr_demobob000000000000000"
-ALICE = "usr_demoalice0000000000000"
-BOB_KEY = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
-SCOPE = "openid charges:read"
-MFA = {"scope": SCOPE, "nonce": "n", "acr_values": "mfa"}
 WRONG = ("The code is incorrect or was used already, or this account is temporarily locked after repeated failed "
          "attempts. Check it and try again in a moment.")
 STEP_FIELDS = [("request_blob", "hidden"), ("csrf", "hidden"), ("factor_ticket", "hidden"), ("code", "text")]
-
-
-def bob_code(clock: ManualClock, offset: int = 0) -> str:
-    return str(pyotp.TOTP(BOB_KEY).at(int(clock()) + offset))
 
 
 def password(browser: Browser, username: str = "bob", **params: str) -> dict[str, Any]:
@@ -129,7 +121,7 @@ def test_acr_values_mfa_asks_bob_for_a_code_after_his_password(clock: ManualCloc
     # The step is single use: its ticket was bound to the secret that is gone.
     replayed = page_of(browser.post(list(step.hidden().items()) + [("code", bob_code(clock))]))
     assert replayed.status == 200
-    assert [i["name"] for i in replayed.inputs] == ["request_blob", "csrf", "username", "password"]
+    assert [i["name"] for i in replayed.inputs] == ["request_blob", "csrf", "username", "password", "code"]  # the request needs mfa
     assert "The second-factor step expired or was used already. Sign in again." in replayed.text()
 
 
@@ -203,7 +195,7 @@ def test_a_password_session_asked_for_mfa_gets_only_the_code_step(clock: ManualC
 def test_a_session_older_than_max_age_signs_in_again_in_full(clock: ManualClock, browser: Browser) -> None:
     password_session(browser, age=600)
     page = page_of(browser.get(web_params(**MFA, max_age="300")))
-    assert [i["name"] for i in page.inputs] == ["request_blob", "csrf", "username", "password"]
+    assert [i["name"] for i in page.inputs] == ["request_blob", "csrf", "username", "password", "code"]  # the request needs mfa
 
 
 def test_prompt_none_below_the_level_is_login_required(clock: ManualClock, browser: Browser) -> None:
@@ -286,7 +278,7 @@ def test_an_ip_address_issuer_offers_no_passkey(clock: ManualClock, browser: Bro
     assert [(b["name"], b["value"]) for b in page.buttons] == [("decision", "approve"), ("decision", "deny")]
     again = page_of(browser.post(list(page.hidden().items()) + [("decision", "passkey")]))
     assert again.status == 200
-    assert [i["name"] for i in again.inputs] == ["request_blob", "csrf", "username", "password"]
+    assert [i["name"] for i in again.inputs] == ["request_blob", "csrf", "username", "password", "code"]  # the request needs mfa
     assert ("The passkey could not be used: it is not one of this organisation's, the page expired, or your "
             "browser's answer did not verify. Try again, or sign in with your password.") in again.text()
 

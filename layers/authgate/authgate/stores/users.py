@@ -58,6 +58,13 @@ class Success(NamedTuple):
     condition: str = ""
     other: str = ""
 
+    def joined(self, other: Success) -> Success:
+        """Both credentials' writes in the one success write; both conditions must hold."""
+        sets = ", ".join(part.removeprefix("SET ") for part in (self.set, other.set) if part)
+        conditions = " AND ".join(f"({c})" for c in (self.condition, other.condition) if c)
+        return Success(f"SET {sets}" if sets else "", {**self.values, **other.values}, conditions,
+                       " ".join(part for part in (self.other, other.other) if part))
+
 
 def key(tenant_id: str, username: str) -> dict[str, Any]:
     return {"tenant_id": s(tenant_id), "username": s(username)}
@@ -68,6 +75,19 @@ def user_key(tenant_id: str, username: str) -> dict[str, Any] | None:
     if not tenant_id or not username or len(username) > MAX_USERNAME:
         return None
     return key(tenant_id, username)
+
+
+def password_check(password: str) -> Callable[[dict[str, Any]], Success | None]:
+    """An attempt's check of a password (UserStore.attempt); a hash at an old cost is rewritten in the same write."""
+    def check(stored: dict[str, Any]) -> Success | None:
+        if not check_password(password, stored["password_hash"]):
+            return None
+        if needs_rehash(stored["password_hash"]):
+            # The same write: the password, known good now, at the current cost.
+            return Success("SET password_hash = :hash", {":hash": s(hash_password(password))})
+        return Success()
+
+    return check
 
 
 class UserStore(TableStore):
@@ -230,15 +250,8 @@ class UserStore(TableStore):
 
     def verify(self, tenant_id: str, username: str, password: str) -> LoginResult:
         """Check a password under the throttling rules of authgate.users.model."""
-        def check(stored: dict[str, Any]) -> Success | None:
-            if not check_password(password, stored["password_hash"]):
-                return None
-            if needs_rehash(stored["password_hash"]):
-                # The same write: the password, known good now, at the current cost.
-                return Success("SET password_hash = :hash", {":hash": s(hash_password(password))})
-            return Success()
-
-        return self.attempt(tenant_id, username, check, refused_work=lambda: check_password(password, dummy_hash()))
+        return self.attempt(tenant_id, username, password_check(password),
+                            refused_work=lambda: check_password(password, dummy_hash()))
 
     def attempt(self, tenant_id: str, username: str, check: Callable[[dict[str, Any]], Success | None], *,
                 refused_work: Callable[[], object] = lambda: None) -> LoginResult:

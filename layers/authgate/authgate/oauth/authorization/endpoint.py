@@ -40,6 +40,8 @@ from authgate.oauth.authorization.consent_page import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
     WRONG_CREDENTIALS,
+    WRONG_CREDENTIALS_OR_CODE,
+    WRONG_ORGANISATION_CREDENTIALS_OR_CODE,
     WRONG_ORGANISATION_OR_CREDENTIALS,
     forgot_link,
     identity_notice,
@@ -71,7 +73,7 @@ from authgate.stores.pushed_requests import PushedRequestStore
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
-from authgate.users.assurance import MFA
+from authgate.users.assurance import MFA, assurance_of
 from authgate.users.model import LoginResult
 from authgate.users.passwords import MIN_PASSWORD, password_problem
 
@@ -193,12 +195,14 @@ def post_authorize(request: Request) -> Response:
         return _passkey(request, client, tenant, fields, auth)
     if auth.sid is not None:
         return _approved_in_session(request, client, tenant, fields, auth)
+    code = _code_typed(fields, auth, tenant)
     try:
         _decided(fields, auth)
         if single(fields, "change_ticket") is not None:
+            code = ""
             signed_in, tenant_id = _password_changed(client, fields)
         else:
-            signed_in, tenant_id = _signed_in(request, client, fields, auth)
+            signed_in, tenant_id = _signed_in(request, client, fields, auth, code)
             if signed_in.must_change_password:
                 return _change_form(client, auth, fields, password_change.issue(tenant_id, signed_in.subject))
     except _ShowAgain as again:
@@ -208,7 +212,12 @@ def post_authorize(request: Request) -> Response:
     _hinted_person(auth, signed_in)
     if not client.tenant_id:
         auth = _self_registered(request, client, auth, tenant_id)
-    secret, session = open_session(auth.tenant_id, signed_in)
+    if code:
+        # Password and code in one POST: the session opens at mfa (RFC 8176 2: pwd, otp, mfa), no step, no rotation.
+        assurance = assurance_of(frozenset({"pwd", "otp"}), 0)
+        secret, session = open_session(auth.tenant_id, signed_in, acr=assurance.acr, amr=assurance.amr)
+    else:
+        secret, session = open_session(auth.tenant_id, signed_in)
     step = second_factor.missing(auth, tenant, session)
     if step is not None:
         response = _step_page(request, client, auth, session, step, single(fields, "request_blob") or "",
@@ -413,9 +422,17 @@ def _decided(fields: Fields, auth: AuthorizationRequest) -> None:
         raise _ShowAgain(MISSING_DECISION)
 
 
+def _code_typed(fields: Fields, auth: AuthorizationRequest, tenant: Tenant) -> str:
+    """The one-time or recovery code typed beside the password, where the form offered the field (the request
+    needs mfa: second_factor.required); empty otherwise, and then the step follows the password as before."""
+    code = (single(fields, "code") or "").strip()[:second_factor.MAX_CODE]
+    return code if code and second_factor.required(auth, tenant)[0] == MFA else ""
+
+
 def _signed_in(request: Request, client: Client, fields: Fields,
-               auth: AuthorizationRequest) -> tuple[LoginResult, str]:
-    """(the sign-in, tenant id) of the person whose credentials these are (RFC 6749 10.10: sign_in's throttles).
+               auth: AuthorizationRequest, code: str = "") -> tuple[LoginResult, str]:
+    """(the sign-in, tenant id) of the person whose credentials these are (RFC 6749 10.10: sign_in's throttles),
+    with `code` checked in the same attempt when one was typed.
 
     A self-registered client has no tenant yet (Tenant("")): the person names theirs on the form, or
     their email's login domain or the deployment's default tenant does (sign_in.account_of), and until
@@ -426,10 +443,12 @@ def _signed_in(request: Request, client: Client, fields: Fields,
     if not username or not password:
         raise _ShowAgain(MISSING_CREDENTIALS)
     tenant_id, username = account_of(client.tenant_id, typed, username)
-    result = sign_in(tenant_id, username, password, request.source_ip)
+    result = sign_in(tenant_id, username, password, request.source_ip, code)
     if not result.ok:
         _log(f"login_{result.reason}", auth)
-        # One message whichever was wrong: the organisation, the account or the password (docs/users.md).
+        # One message whichever was wrong: the organisation, the account, the password or the code (docs/users.md).
+        if code:
+            raise _ShowAgain(WRONG_CREDENTIALS_OR_CODE if client.tenant_id else WRONG_ORGANISATION_CREDENTIALS_OR_CODE)
         raise _ShowAgain(WRONG_CREDENTIALS if client.tenant_id else WRONG_ORGANISATION_OR_CREDENTIALS)
     return result, tenant_id
 
@@ -564,7 +583,8 @@ def _form(request: Request, auth: AuthorizationRequest, client: Client, tenant: 
                               ask_tenant=self_registered,
                               tenant=single(posted, "tenant") or "" if self_registered and posted else "",
                               forgot=forgot_link(client.tenant_id),
-                              passkey=passkey_page.relying_party(request) is not None)
+                              passkey=passkey_page.relying_party(request) is not None,
+                              code=not signed_in_as and second_factor.required(auth, tenant)[0] == MFA)
     if binding is not None and posted is None:
         secure = base_url(request).startswith("https://")
         response.multi_headers["Set-Cookie"] = [sealed_form.binding_cookie(binding, secure)]

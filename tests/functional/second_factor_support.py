@@ -1,0 +1,24 @@
+"""Bob's and alice's second factors in the demo seed, for the sign-in tests (docs/strong-authentication.md)."""
+
+from __future__ import annotations
+
+import pyotp
+
+from authgate.clock import ManualClock
+
+BOB = "usr_demobob000000000000000"
+ALICE = "usr_demoalice0000000000000"
+# RFC 6238's own test key: bob's TOTP secret in the demo seed.
+BOB_KEY = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+SCOPE = "openid charges:read"
+MFA = {"scope": SCOPE, "nonce": "n", "acr_values": "mfa"}
+
+
+def bob_code(clock: ManualClock, offset: int = 0) -> str:
+    """Bob's TOTP code at the clock's time (plus `offset` seconds)."""
+    return str(pyotp.TOTP(BOB_KEY).at(int(clock()) + offset))
+
+
+def wrong_code(clock: ManualClock) -> str:
+    """A six-digit code that is not bob's at the clock's time."""
+    return "000000" if bob_code(clock) != "000000" else "111111"
