@@ -22,7 +22,14 @@ from tests.functional.authorize_support import (
     redirect_of,
     web_params,
 )
-from tests.functional.second_factor_support import ALICE, BOB, MFA, SCOPE, bob_code
+from tests.functional.second_factor_support import (
+    ALICE,
+    BOB,
+    MFA,
+    SCOPE,
+    bob_code,
+    password_session,
+)
 from tests.functional.token_support import TokenClient, body_of, claims_of, push, pushed_uri
 
 WRONG = ("The code is incorrect or was used already, or this account is temporarily locked after repeated failed "
@@ -165,19 +172,6 @@ def test_wrong_codes_count_toward_the_lock(clock: ManualClock, browser: Browser)
 # ------------------------------------------------------------------ a session asks only for what is missing
 
 
-def password_session(browser: Browser, username: str = "bob", user_id: str = BOB, age: int = 0) -> Any:
-    from authgate import clock
-    from authgate.stores.consents import ConsentStore
-    from authgate.stores.sessions import SessionStore
-
-    secret, session = SessionStore().create(tenant_id="demo", user_id=user_id, username=username, acr="password",
-                                            amr=("pwd",), auth_time=clock.seconds() - age, generation=0)
-    ConsentStore().remember("demo", user_id, "demo-web", tuple(SCOPE.split()), None)
-    browser.get(web_params())  # the browser's binding cookie
-    browser.cookie = f"{browser.cookie}; authgate_session={secret}"
-    return session
-
-
 @pytest.mark.parametrize(("age", "fresh"), [(60, True), (1200, False)])
 def test_a_password_session_asked_for_mfa_gets_only_the_code_step(clock: ManualClock, browser: Browser,
                                                                    tokens: TokenClient, age: int,
@@ -281,32 +275,3 @@ def test_an_ip_address_issuer_offers_no_passkey(clock: ManualClock, browser: Bro
     assert [i["name"] for i in again.inputs] == ["request_blob", "csrf", "username", "password", "code"]  # the request needs mfa
     assert ("The passkey could not be used: it is not one of this organisation's, the page expired, or your "
             "browser's answer did not verify. Try again, or sign in with your password.") in again.text()
-
-
-def test_the_steps_code_post_reads_no_consent_and_rotates_in_one_call(clock: ManualClock, browser: Browser,
-                                                                      tokens: TokenClient) -> None:
-    """Issue 28's budget (docs/strong-authentication.md, "What a second factor costs"): the step's page seals whether
-    bob approved before, so the code's POST does not read ConsentsTable again, and the session's rotation is one
-    TransactWriteItems."""
-    from collections import Counter
-
-    from authgate.aws import dynamodb
-
-    password_session(browser, age=0)
-    assert browser.get(web_params(scope=SCOPE, nonce="n"))["statusCode"] == 302  # his consent is remembered
-    step = page_of(browser.get(web_params(**MFA)))
-    seen: Counter[str] = Counter()
-
-    def count(params: dict[str, Any], model: Any, **_: Any) -> None:
-        tables = [params["TableName"]] if "TableName" in params else sorted(params.get("RequestItems") or [])
-        tables += [next(iter(item.values()))["TableName"] for item in params.get("TransactItems") or []]
-        seen.update(f"{model.name} {table}" for table in tables)
-
-    dynamodb().meta.events.register("provide-client-params.dynamodb", count)
-    try:
-        result = give(browser, step, bob_code(clock))
-    finally:
-        dynamodb().meta.events.unregister("provide-client-params.dynamodb", count)
-    assert id_claims(tokens, result)["acr"] == "mfa"
-    assert not [call for call in seen if "ConsentsTable" in call], seen
-    assert seen["TransactWriteItems SessionsTable"] == 2 and not seen["DeleteItem SessionsTable"], seen

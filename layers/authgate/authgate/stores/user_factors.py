@@ -139,14 +139,20 @@ class UserFactorStore(UserStore):
         """A recovery code as a sign-in's second factor, consumed by the write that accepts it."""
         return self.attempt(tenant_id, username, _recovery_check(code))
 
+    @staticmethod
+    def code_check(tenant_id: str, username: str, code: str) -> Callable[[dict[str, Any]], Success | None]:
+        """An attempt's check (UserStore.attempt, UserStore.judged) of a one-time code, or of a recovery code when
+        it cannot be one."""
+        if totp.normalized(code) is not None:
+            return _totp_check(tenant_id, username, code, clock.seconds())
+        return _recovery_check(code)
+
     def verify_with_code(self, tenant_id: str, username: str, password: str, code: str) -> LoginResult:
         """A password and a one-time or recovery code in ONE attempt under the account's throttle: one failure
         whichever is wrong, and the success write that resets the throttle also accepts the code (its TOTP step
         recorded on condition, RFC 6238 5.2, or the recovery code consumed). Both are always checked, so the
         work done says nothing about which was wrong."""
-        factor = (_totp_check(tenant_id, username, code, clock.seconds()) if totp.normalized(code) is not None
-                  else _recovery_check(code))
-        first = password_check(password)
+        factor, first = self.code_check(tenant_id, username, code), password_check(password)
 
         def check(stored: dict[str, Any]) -> Success | None:
             known, second = first(stored), factor(stored)

@@ -183,14 +183,16 @@ def post_authorize(request: Request) -> Response:
         # request is told from the sign-in form by carrying client_id or response_type and no sealed request.
         return _authorization_request(request, fields)
     auth = _unsealed(request, fields)
-    client = _still_registered(request, auth)
+    # A second-factor step's reads (client, tenant, session, user) in one BatchGetItem.
+    reads = second_factor.step_reads(request, fields, auth) if single(fields, "factor_ticket") is not None else None
+    client = _still_registered(request, auth, reads)
     _trust(request, auth.redirect_uri, auth.state)
     _each_field_once(fields)
-    tenant = _admitted_tenant(request, client)
+    tenant = _admitted_tenant(request, client, reads.tenant if reads and client.tenant_id == auth.tenant_id else None)
     recheck(auth, client, tenant, base_url(request))
     username = single(fields, "username") or ""
-    if single(fields, "factor_ticket") is not None:
-        return _second_factor(request, client, tenant, fields, auth)
+    if reads is not None:
+        return _second_factor(request, client, tenant, fields, auth, reads)
     if single(fields, "credential") is not None or single(fields, "decision") == "passkey":
         return _passkey(request, client, tenant, fields, auth)
     if auth.sid is not None:
@@ -264,15 +266,15 @@ def _passkey(request: Request, client: Client, tenant: Tenant, fields: Fields, a
 
 
 def _second_factor(request: Request, client: Client, tenant: Tenant, fields: Fields,
-                   auth: AuthorizationRequest) -> Response:
+                   auth: AuthorizationRequest, reads: second_factor.StepReads) -> Response:
     """A posted second-factor step (second_factor): the step again after a wrong code; once right, the session
     raised (a new cookie) and then the recovery codes of an enrolment, the code (the decision was made with the
     password), or the consent-only form."""
-    session = second_factor.session_of(request)
+    session = second_factor.session_of(request, reads)
     try:
         if session is None:
             raise second_factor.StepInvalid("no session")
-        outcome = second_factor.submitted(request, fields, session)
+        outcome = second_factor.submitted(request, fields, session, reads.user)
     except second_factor.StepInvalid as exc:
         _log("factor_step_invalid", auth)
         get_logger().info("second factor step refused", extra={"reason": str(exc)})
@@ -395,10 +397,14 @@ def _unsealed(request: Request, fields: Fields) -> AuthorizationRequest:
     return auth
 
 
-def _still_registered(request: Request, auth: AuthorizationRequest) -> Client:
-    """The client as registered now: the registration may have changed since the form was shown, so its
-    redirect URI is trusted only if it still holds."""
-    client = _client(request, auth.client_id)
+def _still_registered(request: Request, auth: AuthorizationRequest,
+                      reads: second_factor.StepReads | None = None) -> Client:
+    """The client as registered now (as `reads` read it, when they did): the registration may have changed since
+    the form was shown, so its redirect URI is trusted only if it still holds."""
+    if reads is not None:
+        client = ClientLookup(request.source_ip, fetch_documents=True).found(auth.client_id, reads.client)
+    else:
+        client = _client(request, auth.client_id)
     if client is None:
         raise ApiError("unknown_client", "The client is no longer registered.")
     if auth.redirect_uri not in client.redirect_uris:
