@@ -184,7 +184,8 @@ def post_authorize(request: Request) -> Response:
         return _authorization_request(request, fields)
     auth = _unsealed(request, fields)
     # A second-factor step's reads (client, tenant, session, user) in one BatchGetItem.
-    reads = second_factor.step_reads(request, fields, auth) if single(fields, "factor_ticket") is not None else None
+    reads = (second_factor.step_reads(request, fields, auth, _lookup(request))
+             if single(fields, "factor_ticket") is not None else None)
     client = _still_registered(request, auth, reads)
     _trust(request, auth.redirect_uri, auth.state)
     _each_field_once(fields)
@@ -341,7 +342,12 @@ def _client(request: Request, client_id: str, any_environment: bool = False) -> 
     """The client, whatever its source (oauth.clients.lookup). A metadata document is fetched for this
     request's address; its refusals are shown on the page, never redirected (the redirect URI is
     the document's: draft-ietf-oauth-client-id-metadata-document-02 5.1)."""
-    return ClientLookup(request.source_ip, fetch_documents=True).find(client_id, any_environment=any_environment)
+    return _lookup(request).find(client_id, any_environment=any_environment)
+
+
+def _lookup(request: Request) -> ClientLookup:
+    """The one way this endpoint finds a client: a metadata document is fetched for this request's address."""
+    return ClientLookup(request.source_ip, fetch_documents=True)
 
 
 def _request_parameters(params: Mapping[str, Sequence[str]], client: Client | None) -> Mapping[str, Sequence[str]]:
@@ -402,7 +408,7 @@ def _still_registered(request: Request, auth: AuthorizationRequest,
     """The client as registered now (as `reads` read it, when they did): the registration may have changed since
     the form was shown, so its redirect URI is trusted only if it still holds."""
     if reads is not None:
-        client = ClientLookup(request.source_ip, fetch_documents=True).found(auth.client_id, reads.client)
+        client = _lookup(request).found(auth.client_id, reads.client)
     else:
         client = _client(request, auth.client_id)
     if client is None:

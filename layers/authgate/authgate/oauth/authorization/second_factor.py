@@ -172,11 +172,13 @@ class StepReads(NamedTuple):
     user: Pending | None
 
 
-def step_reads(request: Request, fields: dict[str, list[str]], auth: AuthorizationRequest) -> StepReads:
-    """The reads of a posted step in one BatchGetItem (stores.batch): the client (ClientLookup), its tenant, the
-    browser's session and its user's item, whose keys the sealed ticket carries; what they hold is judged later."""
+def step_reads(request: Request, fields: dict[str, list[str]], auth: AuthorizationRequest,
+               lookup: ClientLookup) -> StepReads:
+    """The reads of a posted step in one BatchGetItem (stores.batch): the client (through the endpoint's `lookup`),
+    its tenant, the browser's session and its user's item, whose keys the sealed ticket carries; what they hold is
+    judged later."""
     reads = BatchRead(operation="second_factor.batch_get")
-    client = ClientLookup(request.source_ip, fetch_documents=True).prefetch(reads, auth.client_id)
+    client = lookup.prefetch(reads, auth.client_id)
     tenant = TenantStore().prefetch(reads, auth.tenant_id) if auth.tenant_id else None
     session = user = None
     secret = session_cookie.secret_from(request.headers.get_all("cookie"))
