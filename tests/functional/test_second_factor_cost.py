@@ -133,3 +133,23 @@ def test_a_plain_request_after_the_step_is_silent(clock: ManualClock, browser: B
     step = step_page(browser)
     assert give(browser, step, bob_code(clock))["statusCode"] == 303
     assert browser.get(web_params(scope=SCOPE, nonce="n", acr_values="mfa"))["statusCode"] == 302
+
+
+def test_the_steps_page_knows_bobs_totp_from_the_reads_it_made(clock: ManualClock, browser: Browser) -> None:
+    """Whether bob holds a one-time-code secret comes from his item as the request read it already (the session's
+    batch read on GET, the throttle's reservation on the password POST): no GetItem of his factors."""
+    password_session(browser, age=0)
+    with calls() as seen:
+        page = page_of(browser.get(web_params(**MFA)))
+    assert page.status == 200 and "factor_ticket" in page.hidden()
+    assert sorted(seen.items()) == sorted({
+        "GetItem ClientsTable": 1, "BatchGetItem TenantsTable": 1, "BatchGetItem SessionsTable": 1,
+        "BatchGetItem UsersTable": 1, "BatchGetItem ConsentsTable": 1}.items()), seen
+
+    other = Browser(browser.invoke)
+    form = page_of(other.get(web_params(**MFA, prompt="login")))
+    with calls() as posted:
+        step = page_of(other.post(list(form.hidden().items()) + [("username", "bob"), ("password", "bob-password"),
+                                                                 ("code", ""), ("decision", "approve")]))
+    assert step.status == 200 and "factor_ticket" in step.hidden()
+    assert not posted["GetItem UsersTable"], posted

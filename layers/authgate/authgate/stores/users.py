@@ -305,7 +305,7 @@ class UserStore(TableStore):
         if user_id is not None:
             return LoginResult(True, "ok", subject=username, user_id=user_id,
                                must_change_password=bool(stored["must_change_password"]),
-                               generation=int(stored["session_generation"]))
+                               generation=int(stored["session_generation"]), totp=bool(reserved.get("totp_secret")))
 
         self._after_failure(item_key, int(stored["failed_logins"]), now)
         return LoginResult(False, "invalid")

@@ -99,16 +99,19 @@ def required(auth: AuthorizationRequest, tenant: Tenant) -> tuple[str, bool]:
     return (MFA if auth.acr_values[:1] == (MFA,) else PASSWORD), False
 
 
-def missing(auth: AuthorizationRequest, tenant: Tenant, session: Session) -> Kind | None:
+def missing(auth: AuthorizationRequest, tenant: Tenant, session: Session, totp: bool | None = None) -> Kind | None:
     """The step `session` lacks for `auth`, or None; unmet_authentication_requirements when `mfa` is essential
-    and can be neither given nor enrolled (one GetItem of the user's factors, only below the level)."""
+    and can be neither given nor enrolled. `totp`: whether the user holds a one-time-code secret, as a read this
+    request made already saw it (None: one GetItem of the user's factors, only below the level)."""
     if not tenant.tenant_id:
         tenant = TenantStore().get(session.tenant_id) or tenant
     acr, essential = required(auth, tenant)
     if satisfies(session.acr, acr):
         return None
-    factors = UserFactorStore().factors(session.tenant_id, session.username)
-    if factors is not None and factors.totp or PasskeyStore().of_user(session.tenant_id, session.username):
+    if totp is None:
+        factors = UserFactorStore().factors(session.tenant_id, session.username)
+        totp = factors is not None and factors.totp
+    if totp or PasskeyStore().of_user(session.tenant_id, session.username):
         return "code"
     if tenant.require_mfa:
         return "enrol"
