@@ -22,20 +22,19 @@ from tests.functional.authorize_support import (
     redirect_of,
     web_params,
 )
+from tests.functional.second_factor_support import (
+    ALICE,
+    BOB,
+    MFA,
+    SCOPE,
+    bob_code,
+    password_session,
+)
 from tests.functional.token_support import TokenClient, body_of, claims_of, push, pushed_uri
 
-BOB = "usr_demobob000000000000000"
-ALICE = "usr_demoalice0000000000000"
-BOB_KEY = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
-SCOPE = "openid charges:read"
-MFA = {"scope": SCOPE, "nonce": "n", "acr_values": "mfa"}
 WRONG = ("The code is incorrect or was used already, or this account is temporarily locked after repeated failed "
          "attempts. Check it and try again in a moment.")
 STEP_FIELDS = [("request_blob", "hidden"), ("csrf", "hidden"), ("factor_ticket", "hidden"), ("code", "text")]
-
-
-def bob_code(clock: ManualClock, offset: int = 0) -> str:
-    return str(pyotp.TOTP(BOB_KEY).at(int(clock()) + offset))
 
 
 def password(browser: Browser, username: str = "bob", **params: str) -> dict[str, Any]:
@@ -129,7 +128,7 @@ def test_acr_values_mfa_asks_bob_for_a_code_after_his_password(clock: ManualCloc
     # The step is single use: its ticket was bound to the secret that is gone.
     replayed = page_of(browser.post(list(step.hidden().items()) + [("code", bob_code(clock))]))
     assert replayed.status == 200
-    assert [i["name"] for i in replayed.inputs] == ["request_blob", "csrf", "username", "password"]
+    assert [i["name"] for i in replayed.inputs] == ["request_blob", "csrf", "username", "password", "code"]  # the request needs mfa
     assert "The second-factor step expired or was used already. Sign in again." in replayed.text()
 
 
@@ -173,19 +172,6 @@ def test_wrong_codes_count_toward_the_lock(clock: ManualClock, browser: Browser)
 # ------------------------------------------------------------------ a session asks only for what is missing
 
 
-def password_session(browser: Browser, username: str = "bob", user_id: str = BOB, age: int = 0) -> Any:
-    from authgate import clock
-    from authgate.stores.consents import ConsentStore
-    from authgate.stores.sessions import SessionStore
-
-    secret, session = SessionStore().create(tenant_id="demo", user_id=user_id, username=username, acr="password",
-                                            amr=("pwd",), auth_time=clock.seconds() - age, generation=0)
-    ConsentStore().remember("demo", user_id, "demo-web", tuple(SCOPE.split()), None)
-    browser.get(web_params())  # the browser's binding cookie
-    browser.cookie = f"{browser.cookie}; authgate_session={secret}"
-    return session
-
-
 @pytest.mark.parametrize(("age", "fresh"), [(60, True), (1200, False)])
 def test_a_password_session_asked_for_mfa_gets_only_the_code_step(clock: ManualClock, browser: Browser,
                                                                    tokens: TokenClient, age: int,
@@ -203,7 +189,7 @@ def test_a_password_session_asked_for_mfa_gets_only_the_code_step(clock: ManualC
 def test_a_session_older_than_max_age_signs_in_again_in_full(clock: ManualClock, browser: Browser) -> None:
     password_session(browser, age=600)
     page = page_of(browser.get(web_params(**MFA, max_age="300")))
-    assert [i["name"] for i in page.inputs] == ["request_blob", "csrf", "username", "password"]
+    assert [i["name"] for i in page.inputs] == ["request_blob", "csrf", "username", "password", "code"]  # the request needs mfa
 
 
 def test_prompt_none_below_the_level_is_login_required(clock: ManualClock, browser: Browser) -> None:
@@ -286,35 +272,6 @@ def test_an_ip_address_issuer_offers_no_passkey(clock: ManualClock, browser: Bro
     assert [(b["name"], b["value"]) for b in page.buttons] == [("decision", "approve"), ("decision", "deny")]
     again = page_of(browser.post(list(page.hidden().items()) + [("decision", "passkey")]))
     assert again.status == 200
-    assert [i["name"] for i in again.inputs] == ["request_blob", "csrf", "username", "password"]
+    assert [i["name"] for i in again.inputs] == ["request_blob", "csrf", "username", "password", "code"]  # the request needs mfa
     assert ("The passkey could not be used: it is not one of this organisation's, the page expired, or your "
             "browser's answer did not verify. Try again, or sign in with your password.") in again.text()
-
-
-def test_the_steps_code_post_reads_no_consent_and_rotates_in_one_call(clock: ManualClock, browser: Browser,
-                                                                      tokens: TokenClient) -> None:
-    """Issue 28's budget (docs/strong-authentication.md, "What a second factor costs"): the step's page seals whether
-    bob approved before, so the code's POST does not read ConsentsTable again, and the session's rotation is one
-    TransactWriteItems."""
-    from collections import Counter
-
-    from authgate.aws import dynamodb
-
-    password_session(browser, age=0)
-    assert browser.get(web_params(scope=SCOPE, nonce="n"))["statusCode"] == 302  # his consent is remembered
-    step = page_of(browser.get(web_params(**MFA)))
-    seen: Counter[str] = Counter()
-
-    def count(params: dict[str, Any], model: Any, **_: Any) -> None:
-        tables = [params["TableName"]] if "TableName" in params else sorted(params.get("RequestItems") or [])
-        tables += [next(iter(item.values()))["TableName"] for item in params.get("TransactItems") or []]
-        seen.update(f"{model.name} {table}" for table in tables)
-
-    dynamodb().meta.events.register("provide-client-params.dynamodb", count)
-    try:
-        result = give(browser, step, bob_code(clock))
-    finally:
-        dynamodb().meta.events.unregister("provide-client-params.dynamodb", count)
-    assert id_claims(tokens, result)["acr"] == "mfa"
-    assert not [call for call in seen if "ConsentsTable" in call], seen
-    assert seen["TransactWriteItems SessionsTable"] == 2 and not seen["DeleteItem SessionsTable"], seen

@@ -82,7 +82,7 @@ def test_a_code_is_accepted_once_and_never_an_older_step(store: UserFactorStore,
     secret, _ = enrolled(store, clock)
     started = now(clock)
     code = pyotp.TOTP(secret).at(started)
-    assert store.verify_totp("demo", "bob", code) == LoginResult(True, "ok", subject="bob", user_id=user_id(store))
+    assert store.verify_totp("demo", "bob", code) == LoginResult(True, "ok", subject="bob", user_id=user_id(store), totp=True)
     clock.advance(2)  # past the throttle's one-second window, same step
     assert store.verify_totp("demo", "bob", code) == LoginResult(False, "invalid")  # replayed within its window
     clock.advance(1)
@@ -123,7 +123,7 @@ def test_wrong_codes_count_toward_the_accounts_lock(store: UserFactorStore, cloc
 
 def test_a_recovery_code_is_consumed_by_its_use(store: UserFactorStore, clock: ManualClock) -> None:
     _, codes = enrolled(store, clock)
-    assert store.verify_recovery_code("demo", "bob", codes[3].upper()) == LoginResult(True, "ok", subject="bob", user_id=user_id(store))
+    assert store.verify_recovery_code("demo", "bob", codes[3].upper()) == LoginResult(True, "ok", subject="bob", user_id=user_id(store), totp=True)
     clock.advance(2)
     assert store.verify_recovery_code("demo", "bob", codes[3]) == LoginResult(False, "invalid")
     clock.advance(2)

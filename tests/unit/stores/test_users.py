@@ -40,11 +40,11 @@ def test_a_sign_in_rehashes_a_password_of_an_older_cost(aws):
     store.put_hash("demo", "alice", old)
     assert store.verify("demo", "alice", "wrong") == LoginResult(False, "invalid")
     assert stored_hash() == old  # a failure proves nothing: the old hash stays
-    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice", alice_id(store))
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice", alice_id(store), totp=False)
     upgraded = stored_hash()
     assert upgraded.split("$")[:4] == ["scrypt", "131072", "8", "1"] and not needs_rehash(upgraded)
     assert check_password("alice-password", upgraded)
-    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice", alice_id(store))
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice", alice_id(store), totp=False)
     assert stored_hash() == upgraded  # at the current cost: not rehashed again
 
 
@@ -58,7 +58,7 @@ def test_password_is_never_stored(aws):
 def test_verify_right_wrong_and_unknown(aws):
     store = UserStore()
     store.create("demo", "alice", "alice-password")
-    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice", alice_id(store))
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice", alice_id(store), totp=False)
     assert store.verify("demo", "alice", "nope") == LoginResult(False, "invalid")
     assert store.verify("demo", "bob", "alice-password") == LoginResult(False, "invalid")
     assert store.verify("acme", "alice", "alice-password") == LoginResult(False, "invalid")  # tenant-scoped
@@ -148,10 +148,10 @@ def test_a_disabled_user_is_refused_like_a_wrong_password_and_a_reset_forces_a_c
     store.set_disabled("demo", "alice", False)
     store.reset_password("demo", "alice", "temporary-password")
     assert store.verify("demo", "alice", "alice-password") == LoginResult(False, "invalid")
-    assert store.verify("demo", "alice", "temporary-password") == LoginResult(True, "ok", "alice", user_id=alice_id(store), must_change_password=True, generation=2)
+    assert store.verify("demo", "alice", "temporary-password") == LoginResult(True, "ok", "alice", user_id=alice_id(store), must_change_password=True, generation=2, totp=False)
     store.change_password("demo", "alice", "new-password-1")
     # Disable, reset and change each ended the sessions: the third generation signs in now.
     assert store.verify("demo", "alice", "new-password-1") == LoginResult(True, "ok", "alice", user_id=alice_id(store),
-                                                                          generation=3)
+                                                                          generation=3, totp=False)
     user = store.get("demo", "alice")
     assert (user.name, user.email, user.must_change_password) == ("Alice", "alice@demo.example", False)

@@ -44,17 +44,20 @@ class SessionStore(TableStore):
         self.upsert(item, "create", condition="attribute_not_exists(session_hash)")
         return secret, session
 
-    def raised(self, session: Session, *, acr: str, amr: tuple[str, ...], auth_time: int) -> tuple[str, Session] | None:
+    def raised(self, session: Session, *, acr: str, amr: tuple[str, ...], auth_time: int,
+               alongside: dict[str, Any] | None = None) -> tuple[str, Session] | None:
         """`session` at a higher level after a sign-in step (a second factor): the same sid, clients, grants and
         lifetime under a new secret (session fixation, identity-design); (cookie secret, record), or None when
         the old secret's record was gone already (ended, or raised by a concurrent step: only one step wins).
 
         One TransactWriteItems: the old record deleted on the condition that it still exists and the new one
         put, both or neither, so a secret known before the step opens nothing and two concurrent steps cannot
-        both open a session."""
+        both open a session. `alongside`: the step's credential write (UserStore.judged) in the same transaction,
+        first; AttemptOvertaken when its condition failed (nothing written)."""
         from botocore.exceptions import ClientError
 
         from authgate.stores.faults import cancellation_codes
+        from authgate.users.errors import AttemptOvertaken
 
         secret = secrets.token_urlsafe(32)
         raised = session._replace(session_hash=hash_secret(secret), acr=acr, amr=amr, auth_time=auth_time,
@@ -63,14 +66,20 @@ class SessionStore(TableStore):
         try:
             with self.faults("raise"):
                 self.db.transact_write_items(TransactItems=[
+                    *([alongside] if alongside is not None else []),
                     {"Delete": {"TableName": self.table, "Key": _key(session.session_hash),
                                 "ConditionExpression": "attribute_exists(session_hash)"}},
                     {"Put": {"TableName": self.table, "Item": item,
                              "ConditionExpression": "attribute_not_exists(session_hash)"}},
                 ])
         except ClientError as exc:
+            codes = cancellation_codes(exc.response)
+            if alongside is not None:
+                if codes[:1] in (["ConditionalCheckFailed"], ["TransactionConflict"]):
+                    raise AttemptOvertaken(session.sid) from None
+                codes = codes[1:]
             # The old record is gone, or a concurrent step is raising it: that step wins.
-            if cancellation_codes(exc.response)[:1] in (["ConditionalCheckFailed"], ["TransactionConflict"]):
+            if codes[:1] in (["ConditionalCheckFailed"], ["TransactionConflict"]):
                 return None
             raise
         return secret, raised

@@ -7,7 +7,8 @@ The rules are authgate.users (totp, recovery_codes, sealed_secrets); this module
 - `verify_totp` and `verify_recovery_code` are sign-in attempts under the account's throttle
   (UserStore.attempt: failures count toward the lock exactly as wrong passwords do); the write that
   accepts a code is conditional, so a TOTP time step is accepted at most once (replay within its
-  window refused, RFC 6238 5.2) and a recovery code is consumed once;
+  window refused, RFC 6238 5.2) and a recovery code is consumed once; `verify_with_code` checks a
+  password and a code in the same single attempt (the sign-in form's optional code field);
 - `reset` (an operator's `authgate users reset-mfa`) removes every factor and sets
   `sessions_valid_after`, so sessions and refresh tokens issued before end.
 Secrets are sealed under a key derived from the stack's session secret; nothing here logs them.
@@ -16,15 +17,17 @@ Secrets are sealed under a key derived from the stack's session secret; nothing 
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from typing import Any
 
 from authgate import clock, records
 from authgate.records import n, s, ss
 from authgate.stores.session_secret import session_secret
-from authgate.stores.users import Success, UserStore, key
+from authgate.stores.users import Success, UserStore, key, password_check
 from authgate.users import recovery_codes, totp
 from authgate.users.errors import NoPendingEnrolment, UserNotFound
 from authgate.users.model import FACTOR_FIELDS, LoginResult, SecondFactors
+from authgate.users.passwords import check_password, dummy_hash
 from authgate.users.sealed_secrets import SecretUnreadable, factor_key, seal, unseal
 
 # How long a started enrolment waits for its first code.
@@ -33,6 +36,42 @@ PENDING_SECONDS = 15 * 60
 
 def _factor_key() -> bytes:
     return factor_key(session_secret())
+
+
+def _totp_check(tenant_id: str, username: str, code: str, now: int) -> Callable[[dict[str, Any]], Success | None]:
+    """An attempt's check of a one-time code: right, and its step accepted on condition it was not before."""
+    def check(stored: dict[str, Any]) -> Success | None:
+        sealed = records.from_item(FACTOR_FIELDS, stored["item"])["totp_secret"]
+        if not sealed:
+            return None
+        try:
+            secret = unseal(_factor_key(), sealed, tenant_id, username)
+        except SecretUnreadable:
+            return None
+        step = totp.matching_step(secret, code, now)
+        if step is None:
+            return None
+        # Accepted at most once: a later write of the same or an earlier step fails its condition.
+        return Success("SET totp_last_step = :step", {":step": n(step)},
+                       "attribute_not_exists(totp_last_step) OR totp_last_step < :step")
+
+    return check
+
+
+def _recovery_check(code: str) -> Callable[[dict[str, Any]], Success | None]:
+    """An attempt's check of a recovery code: one of the user's, consumed by the write that accepts it."""
+    hashed = recovery_codes.hash_code(code)
+
+    def check(stored: dict[str, Any]) -> Success | None:
+        held = records.from_item(FACTOR_FIELDS, stored["item"])["recovery_codes"]
+        # Every stored hash is compared, in constant time each.
+        matched = [h for h in held if hmac.compare_digest(h, hashed)]
+        if not matched:
+            return None
+        return Success(values={":code": ss([hashed]), ":one": s(hashed)},
+                       condition="contains(recovery_codes, :one)", other="DELETE recovery_codes :code")
+
+    return check
 
 
 class UserFactorStore(UserStore):
@@ -94,39 +133,32 @@ class UserFactorStore(UserStore):
 
     def verify_totp(self, tenant_id: str, username: str, code: str) -> LoginResult:
         """A one-time code as a sign-in's second factor: right, of a step not used before (RFC 6238 5.2)."""
-        now = clock.seconds()
-
-        def check(stored: dict[str, Any]) -> Success | None:
-            sealed = records.from_item(FACTOR_FIELDS, stored["item"])["totp_secret"]
-            if not sealed:
-                return None
-            try:
-                secret = unseal(_factor_key(), sealed, tenant_id, username)
-            except SecretUnreadable:
-                return None
-            step = totp.matching_step(secret, code, now)
-            if step is None:
-                return None
-            # Accepted at most once: a later write of the same or an earlier step fails its condition.
-            return Success("SET totp_last_step = :step", {":step": n(step)},
-                           "attribute_not_exists(totp_last_step) OR totp_last_step < :step")
-
-        return self.attempt(tenant_id, username, check)
+        return self.attempt(tenant_id, username, _totp_check(tenant_id, username, code, clock.seconds()))
 
     def verify_recovery_code(self, tenant_id: str, username: str, code: str) -> LoginResult:
         """A recovery code as a sign-in's second factor, consumed by the write that accepts it."""
-        hashed = recovery_codes.hash_code(code)
+        return self.attempt(tenant_id, username, _recovery_check(code))
+
+    @staticmethod
+    def code_check(tenant_id: str, username: str, code: str) -> Callable[[dict[str, Any]], Success | None]:
+        """An attempt's check (UserStore.attempt, UserStore.judged) of a one-time code, or of a recovery code when
+        it cannot be one."""
+        if totp.normalized(code) is not None:
+            return _totp_check(tenant_id, username, code, clock.seconds())
+        return _recovery_check(code)
+
+    def verify_with_code(self, tenant_id: str, username: str, password: str, code: str) -> LoginResult:
+        """A password and a one-time or recovery code in ONE attempt under the account's throttle: one failure
+        whichever is wrong, and the success write that resets the throttle also accepts the code (its TOTP step
+        recorded on condition, RFC 6238 5.2, or the recovery code consumed). Both are always checked, so the
+        work done says nothing about which was wrong."""
+        factor, first = self.code_check(tenant_id, username, code), password_check(password)
 
         def check(stored: dict[str, Any]) -> Success | None:
-            held = records.from_item(FACTOR_FIELDS, stored["item"])["recovery_codes"]
-            # Every stored hash is compared, in constant time each.
-            matched = [h for h in held if hmac.compare_digest(h, hashed)]
-            if not matched:
-                return None
-            return Success(values={":code": ss([hashed]), ":one": s(hashed)},
-                           condition="contains(recovery_codes, :one)", other="DELETE recovery_codes :code")
+            known, second = first(stored), factor(stored)
+            return known.joined(second) if known is not None and second is not None else None
 
-        return self.attempt(tenant_id, username, check)
+        return self.attempt(tenant_id, username, check, refused_work=lambda: check_password(password, dummy_hash()))
 
     def remove_totp(self, tenant_id: str, username: str) -> None:
         """Remove the user's one-time-code secret (confirmed or pending) and recovery codes (the account page, after

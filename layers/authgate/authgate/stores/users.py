@@ -4,6 +4,9 @@ The rules are authgate.users (model: the throttle; passwords: the hash). Each at
 reserves itself with one conditional write that also moves the window, so a burst of parallel
 guesses gets no more tries than a sequence would. Unknown users, refused attempts and wrong
 passwords look the same to the caller and cost one scrypt each; so does a disabled account.
+A second-factor step judges its code on the item its batch read instead (`judged`): no
+reservation, a failure counted when it happens, and the success written in the step's
+transaction on condition that no failure, lock or use came in between.
 
 The operator's changes (authgate users ...) are each one conditional UpdateItem on an existing
 user; a user's email is also kept lower-cased in `email_lower`, the sort key of the UsersByEmail
@@ -58,6 +61,13 @@ class Success(NamedTuple):
     condition: str = ""
     other: str = ""
 
+    def joined(self, other: Success) -> Success:
+        """Both credentials' writes in the one success write; both conditions must hold."""
+        sets = ", ".join(part.removeprefix("SET ") for part in (self.set, other.set) if part)
+        conditions = " AND ".join(f"({c})" for c in (self.condition, other.condition) if c)
+        return Success(f"SET {sets}" if sets else "", {**self.values, **other.values}, conditions,
+                       " ".join(part for part in (self.other, other.other) if part))
+
 
 def key(tenant_id: str, username: str) -> dict[str, Any]:
     return {"tenant_id": s(tenant_id), "username": s(username)}
@@ -68,6 +78,19 @@ def user_key(tenant_id: str, username: str) -> dict[str, Any] | None:
     if not tenant_id or not username or len(username) > MAX_USERNAME:
         return None
     return key(tenant_id, username)
+
+
+def password_check(password: str) -> Callable[[dict[str, Any]], Success | None]:
+    """An attempt's check of a password (UserStore.attempt); a hash at an old cost is rewritten in the same write."""
+    def check(stored: dict[str, Any]) -> Success | None:
+        if not check_password(password, stored["password_hash"]):
+            return None
+        if needs_rehash(stored["password_hash"]):
+            # The same write: the password, known good now, at the current cost.
+            return Success("SET password_hash = :hash", {":hash": s(hash_password(password))})
+        return Success()
+
+    return check
 
 
 class UserStore(TableStore):
@@ -230,15 +253,8 @@ class UserStore(TableStore):
 
     def verify(self, tenant_id: str, username: str, password: str) -> LoginResult:
         """Check a password under the throttling rules of authgate.users.model."""
-        def check(stored: dict[str, Any]) -> Success | None:
-            if not check_password(password, stored["password_hash"]):
-                return None
-            if needs_rehash(stored["password_hash"]):
-                # The same write: the password, known good now, at the current cost.
-                return Success("SET password_hash = :hash", {":hash": s(hash_password(password))})
-            return Success()
-
-        return self.attempt(tenant_id, username, check, refused_work=lambda: check_password(password, dummy_hash()))
+        return self.attempt(tenant_id, username, password_check(password),
+                            refused_work=lambda: check_password(password, dummy_hash()))
 
     def attempt(self, tenant_id: str, username: str, check: Callable[[dict[str, Any]], Success | None], *,
                 refused_work: Callable[[], object] = lambda: None) -> LoginResult:
@@ -289,9 +305,15 @@ class UserStore(TableStore):
         if user_id is not None:
             return LoginResult(True, "ok", subject=username, user_id=user_id,
                                must_change_password=bool(stored["must_change_password"]),
-                               generation=int(stored["session_generation"]))
+                               generation=int(stored["session_generation"]), totp=bool(reserved.get("totp_secret")))
 
-        failures = int(stored["failed_logins"])
+        self._after_failure(item_key, int(stored["failed_logins"]), now)
+        return LoginResult(False, "invalid")
+
+    def _after_failure(self, item_key: dict[str, Any], failures: int, now: int) -> None:
+        """A counted failure's consequence: the account locked at LOCK_AFTER, else its wait window pushed later."""
+        from botocore.exceptions import ClientError
+
         with self.faults("failure"):
             if failures >= LOCK_AFTER:
                 self.db.update_item(TableName=self.table, Key=item_key,
@@ -310,7 +332,56 @@ class UserStore(TableStore):
                 except ClientError as exc:
                     if not condition_failed(exc):
                         raise
-        return LoginResult(False, "invalid")
+
+    def judged(self, tenant_id: str, username: str, item: dict[str, Any] | None,
+               check: Callable[[dict[str, Any]], Success | None]) -> dict[str, Any] | None:
+        """An attempt judged on the user's item as a batch read it (no reservation): the success write as a
+        TransactWriteItems Update for the caller's transaction, or None (refused by the throttle, which writes
+        nothing as a refused reservation does; or a wrong credential, counted at once: `failed`).
+
+        The Update's condition is that nothing which matters changed since the read: no failure counted
+        (`failed_logins` as read), no lock, not disabled, plus the credential's own (a TOTP step not used since).
+        So a burst of parallel guesses gets no more than one guess does: a right guess wins only if its write
+        lands before every other guess's failure, and each failure is counted (docs/strong-authentication.md)."""
+        now = clock.seconds()
+        if not item:
+            return None
+        user = User(**records.from_item(FIELDS, item))
+        waiting = user.failed_logins >= FREE_ATTEMPTS and records.number(item, "next_attempt_at") > now
+        if user.disabled or user.locked(now) or waiting:
+            return None
+        success = check({**records.from_item(ITEM_FIELDS, item), "item": item})
+        if success is None:
+            self.failed(tenant_id, username)
+            return None
+        update, values = _success_update(success, user.user_id)
+        seen = "failed_logins = :seen" if "failed_logins" in item else "attribute_not_exists(failed_logins)"
+        condition = (f"attribute_exists(username) AND (attribute_not_exists(disabled) OR disabled = :off) "
+                     f"AND (attribute_not_exists(locked_until) OR locked_until <= :now) AND {seen}"
+                     + (f" AND ({success.condition})" if success.condition else ""))
+        return {"Update": {"TableName": self.table, "Key": key(tenant_id, username), "UpdateExpression": update,
+                           "ConditionExpression": condition,
+                           "ExpressionAttributeValues": {**values, ":off": {"BOOL": False}, ":now": n(now),
+                                                         **({":seen": item["failed_logins"]}
+                                                            if "failed_logins" in item else {})}}}
+
+    def failed(self, tenant_id: str, username: str) -> None:
+        """A failed attempt judged without a reservation (`judged`), or one whose success write was overtaken:
+        counted, then the account's window pushed or its lock set (authgate.users.model)."""
+        from botocore.exceptions import ClientError
+
+        item_key = key(tenant_id, username)
+        try:
+            with self.faults("failure"):
+                counted = self.db.update_item(
+                    TableName=self.table, Key=item_key, ConditionExpression=_EXISTS, ReturnValues="UPDATED_NEW",
+                    UpdateExpression="SET failed_logins = if_not_exists(failed_logins, :zero) + :one",
+                    ExpressionAttributeValues={":zero": n(0), ":one": n(1)})["Attributes"]
+        except ClientError as exc:
+            if not condition_failed(exc):
+                raise
+            return
+        self._after_failure(item_key, records.number(counted, "failed_logins"), clock.seconds())
 
     def _succeeded(self, item_key: dict[str, Any], success: Success, user_id: str) -> str | None:
         """The success write: failures reset, the window and lock gone, plus the credential's own
@@ -320,19 +391,25 @@ class UserStore(TableStore):
         write's id stays (if_not_exists), and both read it back."""
         from botocore.exceptions import ClientError
 
-        sets = ["failed_logins = :zero", "user_id = if_not_exists(user_id, :uid)",
-                *([success.set.removeprefix("SET ")] if success.set else [])]
-        update = "SET " + ", ".join(sets) + " REMOVE next_attempt_at, locked_until" + (
-            f" {success.other}" if success.other else "")
+        update, values = _success_update(success, user_id)
         extra = {"ConditionExpression": success.condition} if success.condition else {}
         try:
             with self.faults("success"):
                 written = self.db.update_item(
                     TableName=self.table, Key=item_key, UpdateExpression=update, ReturnValues="UPDATED_NEW",
-                    ExpressionAttributeValues={":zero": n(0), ":uid": s(user_id or new_user_id()), **success.values},
-                    **extra)
+                    ExpressionAttributeValues=values, **extra)
         except ClientError as exc:
             if not condition_failed(exc):
                 raise
             return None
         return records.string(written.get("Attributes") or {}, "user_id", user_id)
+
+
+def _success_update(success: Success, user_id: str) -> tuple[str, dict[str, Any]]:
+    """(UpdateExpression, values) of a success write: failures reset, the window and lock gone, the credential's
+    own changes; a record without a user id gets one (if_not_exists: of two concurrent sign-ins the first stays)."""
+    sets = ["failed_logins = :zero", "user_id = if_not_exists(user_id, :uid)",
+            *([success.set.removeprefix("SET ")] if success.set else [])]
+    update = "SET " + ", ".join(sets) + " REMOVE next_attempt_at, locked_until" + (
+        f" {success.other}" if success.other else "")
+    return update, {":zero": n(0), ":uid": s(user_id or new_user_id()), **success.values}

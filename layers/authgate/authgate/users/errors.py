@@ -19,6 +19,11 @@ class NoPendingEnrolment(LookupError):
     """A one-time-code enrolment confirmed without one started, expired, or replaced meanwhile."""
 
 
+class AttemptOvertaken(Exception):
+    """A credential's success write refused in its transaction: a failure, a lock or the same code came in between
+    (stores.users.UserStore.judged); the attempt counts as failed."""
+
+
 class RelyingPartyUnusable(ValueError):
     """The issuer's host cannot be a WebAuthn relying party id (an IP address, or no host)."""
 

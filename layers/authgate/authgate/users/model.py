@@ -94,6 +94,8 @@ class LoginResult(NamedTuple):
     must_change_password: bool = False
     # The user's session_generation at this sign-in (User.admits).
     generation: int = 0
+    # Whether the user holds a confirmed one-time-code secret, as the attempt's own read saw it (None: not read).
+    totp: bool | None = None
 
 
 def new_user_id() -> str:

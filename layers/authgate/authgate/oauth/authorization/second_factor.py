@@ -19,7 +19,9 @@ session gets a new secret with the same sid, so the ticket opens nothing afterwa
 and a secret known before the step is worthless (session fixation). The new `auth_time` is the
 step's time when the password was given at most FRESH_PASSWORD seconds before (identity-design:
 a fresh step-up satisfies max_age), else the password's. Every code is checked through the account's
-throttle (UserStore.attempt): wrong codes count toward its lock as wrong passwords do.
+throttle: wrong codes count toward its lock as wrong passwords do. The code's POST reads the client, its
+tenant, the session and the user's item in one BatchGetItem (`step_reads`; the ticket names them), and
+accepts the code and rotates the session in one TransactWriteItems (UserStore.judged, SessionStore.raised).
 """
 
 from __future__ import annotations
@@ -27,24 +29,27 @@ from __future__ import annotations
 import hashlib
 import html
 from string import Template
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 from urllib.parse import urlsplit
 
-from authgate import clock
+from authgate import clock, records
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.oauth.authorization import account_forms, passkey_sign_in, sealed_form, session_cookie
 from authgate.oauth.authorization.request import AuthorizationRequest
-from authgate.sessions.model import Session
+from authgate.oauth.clients.lookup import ClientLookup
+from authgate.sessions.model import Session, hash_secret
+from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.sessions import SessionStore
 from authgate.stores.tenants import TenantStore
 from authgate.stores.user_factors import UserFactorStore
+from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
 from authgate.users import totp
 from authgate.users.assurance import MFA, PASSWORD, assurance_of, satisfies
-from authgate.users.errors import NoPendingEnrolment
+from authgate.users.errors import AttemptOvertaken, NoPendingEnrolment
 
 STEP_TTL = 300
 # A password given this recently makes a second factor's time the sign-in's auth_time (identity-design).
@@ -94,16 +99,19 @@ def required(auth: AuthorizationRequest, tenant: Tenant) -> tuple[str, bool]:
     return (MFA if auth.acr_values[:1] == (MFA,) else PASSWORD), False
 
 
-def missing(auth: AuthorizationRequest, tenant: Tenant, session: Session) -> Kind | None:
+def missing(auth: AuthorizationRequest, tenant: Tenant, session: Session, totp: bool | None = None) -> Kind | None:
     """The step `session` lacks for `auth`, or None; unmet_authentication_requirements when `mfa` is essential
-    and can be neither given nor enrolled (one GetItem of the user's factors, only below the level)."""
+    and can be neither given nor enrolled. `totp`: whether the user holds a one-time-code secret, as a read this
+    request made already saw it (None: one GetItem of the user's factors, only below the level)."""
     if not tenant.tenant_id:
         tenant = TenantStore().get(session.tenant_id) or tenant
     acr, essential = required(auth, tenant)
     if satisfies(session.acr, acr):
         return None
-    factors = UserFactorStore().factors(session.tenant_id, session.username)
-    if factors is not None and factors.totp or PasskeyStore().of_user(session.tenant_id, session.username):
+    if totp is None:
+        factors = UserFactorStore().factors(session.tenant_id, session.username)
+        totp = factors is not None and factors.totp
+    if totp or PasskeyStore().of_user(session.tenant_id, session.username):
         return "code"
     if tenant.require_mfa:
         return "enrol"
@@ -142,6 +150,8 @@ def step_ticket(*, kind: Kind, session: Session, csrf: str, approved: bool, secr
                 remembered: bool | None = None) -> str:
     """The step's sealed ticket: bound to the session's secret (its hash) and the form's CSRF token, 5 minutes."""
     return sealed_form.seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
+                                             # Whose item the code's POST reads in its one BatchGetItem.
+                                             "t": session.tenant_id, "u": session.username,
                                              "c": _digest(csrf), **({"s": secret} if secret else {}),
                                              **({"r": remembered} if remembered is not None else {})}, STEP_TTL)
 
@@ -155,22 +165,54 @@ def explained(*, kind: Kind, session: Session, issuer: str, secret: str | None) 
     return "Second factor", _CODE
 
 
-def session_of(request: Request) -> Session | None:
-    """The browser's live session whatever its tenant (a self-registered client's step has no tenant to ask)."""
+class StepReads(NamedTuple):
+    """What a posted step's ONE BatchGetItem read (`step_reads`): the client, its tenant as the request named it,
+    and the session and user the ticket names (None: not read, the ticket did not open or is not this browser's)."""
+
+    client: Pending | None
+    tenant: Pending | None
+    session: Pending | None
+    user: Pending | None
+
+
+def step_reads(request: Request, fields: dict[str, list[str]], auth: AuthorizationRequest,
+               lookup: ClientLookup) -> StepReads:
+    """The reads of a posted step in one BatchGetItem (stores.batch): the client (through the endpoint's `lookup`),
+    its tenant, the browser's session and its user's item, whose keys the sealed ticket carries; what they hold is
+    judged later."""
+    reads = BatchRead(operation="second_factor.batch_get")
+    client = lookup.prefetch(reads, auth.client_id)
+    tenant = TenantStore().prefetch(reads, auth.tenant_id) if auth.tenant_id else None
+    session = user = None
+    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    state = _opened(_one(fields, "factor_ticket"))
+    if secret is not None and state is not None and state.get("h") == hash_secret(secret):
+        session = SessionStore().prefetch(reads, secret)
+        user = UserStore().prefetch(reads, str(state.get("t") or ""), str(state.get("u") or ""))
+    reads.run()
+    return StepReads(client, tenant, session, user)
+
+
+def session_of(request: Request, reads: StepReads | None = None) -> Session | None:
+    """The browser's live session whatever its tenant (a self-registered client's step has no tenant to ask), as
+    `reads` found it when they read it."""
+    if reads is not None and reads.session is not None:
+        return SessionStore.found_live(reads.session.item)
     secret = session_cookie.secret_from(request.headers.get_all("cookie"))
     return SessionStore().live(secret) if secret is not None else None
 
 
-def submitted(request: Request, fields: dict[str, list[str]], session: Session) -> Outcome:
+def submitted(request: Request, fields: dict[str, list[str]], session: Session,
+              user: Pending | None = None) -> Outcome:
     """What a posted step did: the session raised, the passkey ceremony asked for, or the message to show the step
-    again with.
+    again with. `user`: the user's item as the step's batch read it (a code is then accepted in the session's
+    rotation, one TransactWriteItems).
 
     StepInvalid when the ticket does not hold for this form and this browser's session as it stands now."""
     ticket, csrf = _one(fields, "factor_ticket"), _one(fields, "csrf")
-    try:
-        state = sealed_form.open_state(_PURPOSE, ticket)
-    except (sealed_form.FormStateInvalid, ValueError, KeyError, TypeError) as exc:
-        raise StepInvalid(str(exc)) from None
+    state = _opened(ticket)
+    if state is None:
+        raise StepInvalid("the ticket does not open")
     if state.get("h") != session.session_hash or state.get("c") != _digest(csrf):
         raise StepInvalid("the step's session or form changed")
     kind: Kind = "enrol" if state.get("k") == "enrol" else "code"
@@ -201,10 +243,11 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session) 
         if confirmed is None:
             return shown_again._replace(message=WRONG_CODE)
         recovery = confirmed
-    else:
-        verify = store.verify_totp if totp.normalized(code) is not None else store.verify_recovery_code
-        if not verify(session.tenant_id, session.username, code).ok:
-            return shown_again._replace(message=WRONG_CODE)
+    elif user is not None and (state.get("t"), state.get("u")) == (session.tenant_id, session.username):
+        return _code_and_rotation(session, code, user.item, shown_again)
+    elif not store.attempt(session.tenant_id, session.username,
+                           store.code_check(session.tenant_id, session.username, code)).ok:
+        return shown_again._replace(message=WRONG_CODE)
     raised = _raise(session, frozenset({"otp"}))
     if raised is None:
         raise StepInvalid("the session was raised or ended meanwhile")
@@ -227,13 +270,45 @@ def recovery_list(codes: tuple[str, ...]) -> str:
     return _CODES_SHOWN.substitute(codes="\n".join(f"<li><code>{html.escape(c)}</code></li>" for c in codes))
 
 
-def _raise(session: Session, added: frozenset[str]) -> tuple[str, Session] | None:
-    """The session raised by a second factor's methods (RFC 8176 2: otp, or hwk/swk and user) after its sign-in's."""
+def _code_and_rotation(session: Session, code: str, item: dict[str, Any] | None, shown_again: Outcome) -> Outcome:
+    """A code judged on the user's item the step's batch read (UserStore.judged): when right, its acceptance (the
+    throttle reset, its TOTP step recorded or recovery code consumed, on condition nothing came in between) and the
+    session's rotation in ONE TransactWriteItems; when wrong, or overtaken in between, one failure counted."""
+    store = UserFactorStore()
+    if item is not None and records.string(item, "user_id") != session.user_id:
+        raise StepInvalid("the session's user is gone")
+    accepted = store.judged(session.tenant_id, session.username, item,
+                            store.code_check(session.tenant_id, session.username, code))
+    if accepted is None:
+        return shown_again._replace(message=WRONG_CODE)
+    try:
+        raised = _raise(session, frozenset({"otp"}), alongside=accepted)
+    except AttemptOvertaken:
+        store.failed(session.tenant_id, session.username)
+        return shown_again._replace(message=WRONG_CODE)
+    if raised is None:
+        raise StepInvalid("the session was raised or ended meanwhile")
+    return shown_again._replace(raised=raised, secret=None)
+
+
+def _opened(ticket: str) -> dict[str, Any] | None:
+    """The step ticket's sealed state, or None when it is missing, altered or expired."""
+    try:
+        return sealed_form.open_state(_PURPOSE, ticket)
+    except (sealed_form.FormStateInvalid, ValueError, KeyError, TypeError):
+        return None
+
+
+def _raise(session: Session, added: frozenset[str],
+           alongside: dict[str, Any] | None = None) -> tuple[str, Session] | None:
+    """The session raised by a second factor's methods (RFC 8176 2: otp, or hwk/swk and user) after its sign-in's
+    (`alongside`: the code's acceptance, in the same transaction)."""
     now = clock.seconds()
     methods = frozenset(m for m in session.amr if m != "mfa") | added
     assurance = assurance_of(methods, now)
     auth_time = now if now - session.auth_time <= FRESH_PASSWORD else session.auth_time
-    return SessionStore().raised(session, acr=assurance.acr, amr=assurance.amr, auth_time=auth_time)
+    return SessionStore().raised(session, acr=assurance.acr, amr=assurance.amr, auth_time=auth_time,
+                                 alongside=alongside)
 
 
 def _digest(value: str) -> str:

@@ -23,6 +23,7 @@ from authgate.settings import get_settings
 from authgate.single_use.authentication import PASSWORD_ACR, PASSWORD_AMR
 from authgate.stores.sessions import SessionStore
 from authgate.stores.tenants import TenantStore
+from authgate.stores.user_factors import UserFactorStore
 from authgate.stores.users import UserStore
 from authgate.users.model import LoginResult
 
@@ -45,11 +46,17 @@ def account_of(client_tenant: str, typed_tenant: str, username: str) -> tuple[st
     return tenant_id, username
 
 
-def sign_in(tenant_id: str, username: str, password: str, source_ip: str) -> LoginResult:
-    """The sign-in's outcome (`reason` for logs only); ApiError rate_limited when a failure counter is full."""
+def sign_in(tenant_id: str, username: str, password: str, source_ip: str, code: str = "") -> LoginResult:
+    """The sign-in's outcome (`reason` for logs only); ApiError rate_limited when a failure counter is full.
+
+    With a `code` (a one-time or recovery code typed on the form beside the password), both are checked in one
+    attempt (UserFactorStore.verify_with_code): one failure, one answer, whichever was wrong."""
     guard, account = AuthFailureGuard("user"), f"{tenant_id}/{username}"
     guard.gate(account, source_ip)
-    result = UserStore().verify(tenant_id, username, password)
+    if code:
+        result = UserFactorStore().verify_with_code(tenant_id, username, password, code)
+    else:
+        result = UserStore().verify(tenant_id, username, password)
     if not result.ok:
         guard.record_failure(account, source_ip)
     return result

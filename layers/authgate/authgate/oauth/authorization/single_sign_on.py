@@ -53,19 +53,22 @@ def session_read(reads: BatchRead, request: Request, client: Client) -> Pending 
     return SessionStore().prefetch(reads, secret)
 
 
-def checked_session(pending: Pending | None, client: Client, auth: AuthorizationRequest) -> tuple[Session | None, bool]:
+def checked_session(pending: Pending | None, client: Client,
+                    auth: AuthorizationRequest) -> tuple[Session | None, bool, bool | None]:
     """(the valid session a `session_read` found for `client`'s tenant, or None; whether the person approved this
-    request's scopes before): the user and the remembered consent in ONE BatchGetItem."""
+    request's scopes before; whether its user holds a one-time-code secret, None when unread): the user and the
+    remembered consent in ONE BatchGetItem."""
     session = SessionStore.found_live(pending.item if pending is not None else None)
     if session is None or session.tenant_id != client.tenant_id:
-        return None, False
+        return None, False, None
     reads = BatchRead(operation="single_sign_on.batch_get")
     user = UserStore().prefetch(reads, session.tenant_id, session.username)
     consent = ConsentStore().prefetch(reads, session.tenant_id, session.user_id, auth.client_id)
     reads.run()
     if not _still_stands(session, UserStore.found(user)):
-        return None, False
-    return session, ConsentStore.covers(consent.item, auth.scopes, auth.resource)
+        return None, False, None
+    return session, ConsentStore.covers(consent.item, auth.scopes, auth.resource), bool((user.item or {}).get(
+        "totp_secret")) if user is not None else None
 
 
 def _still_stands(session: Session, user: User | None) -> bool:

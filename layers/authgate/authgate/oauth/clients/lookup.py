@@ -24,6 +24,7 @@ from authgate.stores.clients import ClientStore
 if TYPE_CHECKING:
     from authgate.clients.model import Client
     from authgate.oauth.clients.metadata_document.resolver import MetadataClients
+    from authgate.stores.batch import BatchRead, Pending
 
 # What every Client Identifier URL starts with (draft 3), compared case-insensitively: an id that
 # does not is never a document, and its lookup never imports the resolver.
@@ -51,6 +52,14 @@ class ClientLookup:
         """The client's record and other items (the failure counters) in ONE BatchGetItem (stores.clients);
         `resolved` makes the record the client once the caller has judged the other items."""
         return self._store.get_with(client_id, extra)
+
+    def prefetch(self, reads: BatchRead, client_id: str) -> Pending | None:
+        """Register the client's record in a request's batch read (`found` once it ran)."""
+        return self._store.prefetch(reads, client_id)
+
+    def found(self, client_id: str, pending: Pending | None) -> Client | None:
+        """The client whose record a `prefetch` read (as `find` would answer: a stale document fetched again)."""
+        return self.resolved(client_id, self._store.found(pending))
 
     def resolved(self, client_id: str, record: Client | None) -> Client | None:
         """The client whose record `read_with` read: that record, or a stale document's fetched again."""

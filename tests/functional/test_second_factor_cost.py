@@ -1,0 +1,155 @@
+"""What the second-factor step's code POST costs (issue 28's goal; docs/strong-authentication.md, "What a second
+factor costs"): its reads in one BatchGetItem, the code's acceptance and the session's rotation in one
+TransactWriteItems, and what that transaction's conditions still refuse."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from authgate.clock import ManualClock
+from tests.functional.authorize_support import (
+    PAGE_HEADERS,
+    Browser,
+    Page,
+    page_of,
+    redirect_of,
+    web_params,
+)
+from tests.functional.second_factor_support import (
+    BOB,
+    MFA,
+    SCOPE,
+    bob_code,
+    password_session,
+    wrong_code,
+)
+from tests.functional.token_support import TokenClient, body_of, claims_of
+
+WRONG = ("The code is incorrect or was used already, or this account is temporarily locked after repeated failed "
+         "attempts. Check it and try again in a moment.")
+
+
+@contextmanager
+def calls() -> Iterator[Counter[str]]:
+    """Every DynamoDB call made inside, as "Operation Table" (a batch or transaction counts once per table)."""
+    from authgate.aws import dynamodb
+
+    seen: Counter[str] = Counter()
+
+    def count(params: dict[str, Any], model: Any, **_: Any) -> None:
+        tables = [params["TableName"]] if "TableName" in params else sorted(params.get("RequestItems") or [])
+        tables += [next(iter(item.values()))["TableName"] for item in params.get("TransactItems") or []]
+        seen.update(f"{model.name} {table.split('-')[-1]}" for table in tables)
+
+    dynamodb().meta.events.register("provide-client-params.dynamodb", count)
+    try:
+        yield seen
+    finally:
+        dynamodb().meta.events.unregister("provide-client-params.dynamodb", count)
+
+
+def give(browser: Browser, page: Page, code: str) -> dict[str, Any]:
+    result = browser.post(list(page.hidden().items()) + [("code", code)])
+    browser.keep_cookies(result)
+    return result
+
+
+def step_page(browser: Browser) -> Page:
+    password_session(browser, age=0)
+    step = page_of(browser.get(web_params(**MFA)))
+    assert step.status == 200 and "factor_ticket" in step.hidden()
+    return step
+
+
+def failures() -> int:
+    from authgate.stores.users import UserStore
+
+    user = UserStore().get("demo", "bob")
+    assert user is not None
+    return user.failed_logins
+
+
+def test_the_code_post_reads_once_and_writes_code_and_rotation_in_one_transaction(
+        clock: ManualClock, browser: Browser, tokens: TokenClient) -> None:
+    step = step_page(browser)
+    with calls() as seen:
+        result = give(browser, step, bob_code(clock))
+    assert result["statusCode"] == 303, result["body"][:300]
+    claims = claims_of(body_of(tokens.exchange(redirect_of(result).one("code")))["id_token"])
+    assert (claims["sub"], claims["acr"], sorted(claims["amr"])) == (BOB, "mfa", ["mfa", "otp", "pwd"])
+    # No ConsentsTable read (the step's page sealed whether bob approved before); one BatchGetItem (client, tenant,
+    # session, user), one TransactWriteItems (the code's acceptance on bob's item,
+    # the old session's delete, the new one's put), then the authorization code and the session's use.
+    assert sorted(seen.items()) == sorted({
+        "BatchGetItem ClientsTable": 1, "BatchGetItem TenantsTable": 1, "BatchGetItem SessionsTable": 1,
+        "BatchGetItem UsersTable": 1, "TransactWriteItems UsersTable": 1, "TransactWriteItems SessionsTable": 2,
+        "PutItem CodesTable": 1, "UpdateItem SessionsTable": 1}.items()), seen
+
+
+def test_a_wrong_code_in_the_step_costs_one_counted_failure(clock: ManualClock, browser: Browser) -> None:
+    step = step_page(browser)
+    with calls() as seen:
+        again = page_of(give(browser, step, wrong_code(clock)))
+    assert again.status == 200 and {k: again.headers[k] for k in PAGE_HEADERS} == PAGE_HEADERS
+    assert WRONG in again.text()
+    assert failures() == 1
+    assert not [call for call in seen if call.startswith("TransactWriteItems")], seen
+
+
+def test_a_right_code_overtaken_by_a_concurrent_failure_is_refused_and_counted(clock: ManualClock,
+                                                                               browser: Browser) -> None:
+    """Between the batch read and the transaction, another attempt's failure lands (a parallel guess): the
+    transaction's condition on the failures read refuses the code, so a burst of guesses gets no more than one,
+    and this attempt counts as a failure too. The session is not raised."""
+    from authgate.aws import dynamodb
+    from authgate.stores.sessions import SessionStore
+    from authgate.stores.users import UserStore
+
+    step = step_page(browser)
+    secret = dict(part.split("=", 1) for part in (browser.cookie or "").split("; "))["authgate_session"]
+
+    def parallel_guess(model: Any, **_: Any) -> None:
+        if model.name == "TransactWriteItems":  # another attempt's failure, counted as the store counts one
+            dynamodb().update_item(TableName=UserStore().table, Key={"tenant_id": {"S": "demo"}, "username": {"S": "bob"}},
+                                   UpdateExpression="ADD failed_logins :one", ExpressionAttributeValues={":one": {"N": "1"}})
+
+    dynamodb().meta.events.register("before-call.dynamodb", parallel_guess)
+    try:
+        again = page_of(give(browser, step, bob_code(clock)))
+    finally:
+        dynamodb().meta.events.unregister("before-call.dynamodb", parallel_guess)
+    assert again.status == 200 and WRONG in again.text()
+    assert failures() == 2
+    session = SessionStore().live(secret)
+    assert session is not None and session.acr == "password"
+    # The same code right after, with nothing in between: accepted (the step was never recorded).
+    assert give(browser, step, bob_code(clock))["statusCode"] == 303
+
+
+def test_a_plain_request_after_the_step_is_silent(clock: ManualClock, browser: Browser) -> None:
+    step = step_page(browser)
+    assert give(browser, step, bob_code(clock))["statusCode"] == 303
+    assert browser.get(web_params(scope=SCOPE, nonce="n", acr_values="mfa"))["statusCode"] == 302
+
+
+def test_the_steps_page_knows_bobs_totp_from_the_reads_it_made(clock: ManualClock, browser: Browser) -> None:
+    """Whether bob holds a one-time-code secret comes from his item as the request read it already (the session's
+    batch read on GET, the throttle's reservation on the password POST): no GetItem of his factors."""
+    password_session(browser, age=0)
+    with calls() as seen:
+        page = page_of(browser.get(web_params(**MFA)))
+    assert page.status == 200 and "factor_ticket" in page.hidden()
+    assert sorted(seen.items()) == sorted({
+        "GetItem ClientsTable": 1, "BatchGetItem TenantsTable": 1, "BatchGetItem SessionsTable": 1,
+        "BatchGetItem UsersTable": 1, "BatchGetItem ConsentsTable": 1}.items()), seen
+
+    other = Browser(browser.invoke)
+    form = page_of(other.get(web_params(**MFA, prompt="login")))
+    with calls() as posted:
+        step = page_of(other.post(list(form.hidden().items()) + [("username", "bob"), ("password", "bob-password"),
+                                                                 ("code", ""), ("decision", "approve")]))
+    assert step.status == 200 and "factor_ticket" in step.hidden()
+    assert not posted["GetItem UsersTable"], posted
