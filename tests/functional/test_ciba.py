@@ -60,15 +60,20 @@ def test_an_approved_request_gets_tokens_at_mfa_once(ciba: TokenClient, clock: M
 
 
 def test_pending_then_slow_down_and_the_interval_grows(ciba: TokenClient, clock: ManualClock) -> None:
-    """CIBA 11 with RFC 8628 3.5: sooner than the interval is slow_down and 5 s more for every later poll."""
+    """CIBA 11 with RFC 8628 3.5: sooner than the interval (less a second) is slow_down and 5 s more for every
+    later poll, counted from the refused poll: the device grant's rule (stores.polls)."""
     auth_req_id = started(start(ciba))
     pending = "The user has not yet approved the request; poll again after the interval."
     too_fast = "Polled sooner than the interval; the interval is now 5 seconds longer."
     assert_error(poll(ciba, auth_req_id), 400, "authorization_pending", pending)
+    clock.advance(4)  # a second early still counts as the 5 s interval
+    assert_error(poll(ciba, auth_req_id), 400, "authorization_pending", pending)
     assert_error(poll(ciba, auth_req_id), 400, "slow_down", too_fast)
     clock.advance(5)  # the interval is 10 s now
     assert_error(poll(ciba, auth_req_id), 400, "slow_down", too_fast)
-    clock.advance(10)  # 15 s since the last accepted poll, and the interval is 15 s
+    clock.advance(10)  # 15 s since the last accepted poll, but only 10 since the refused one
+    assert_error(poll(ciba, auth_req_id), 400, "slow_down", too_fast)
+    clock.advance(19)  # the interval (20 s now) from the refused poll, less the second of leeway
     assert_error(poll(ciba, auth_req_id), 400, "authorization_pending", pending)
 
 

@@ -40,7 +40,8 @@ class BackchannelRequest(NamedTuple):
     issued_at: int
     expires_at: int
     interval: int
-    # The earliest time of the client's next poll: its last poll plus the interval (CIBA 11 slow_down; stores.polls).
+    # The earliest time of the client's next poll: one interval after its last poll, passed or slowed down (CIBA 11;
+    # stores.polls).
     next_poll_at: int = 0
     resource: str = ""
     grant_id: str = ""

@@ -4,8 +4,8 @@ A kind of item of CodesTable rather than a table of its own: like a code or a pu
 lives minutes, is redeemed once by one conditional write and expires by TTL (expires_at), so it
 needs nothing a new table would add but another resource to provision and grant. Every poll is
 ONE conditional UpdateItem, stores.polls' (shared with the device grant): while the request is
-pending and polled no sooner than `next_poll_at` it moves that on by the interval
-(authorization_pending); otherwise the item as it was (ALL_OLD) says why.
+pending and polled no sooner than `next_poll_at` (a second of leeway) it moves that to one interval
+from now (authorization_pending); otherwise the item as it was (ALL_OLD) says why.
 """
 
 from __future__ import annotations

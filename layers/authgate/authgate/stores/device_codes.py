@@ -50,10 +50,6 @@ class DeviceCodeStore(PolledStore):
 
     table_setting = "codes"
     name = "device_codes"
-    # One second of leeway: a device that waits exactly the interval may arrive a little early. After a
-    # slow_down the next poll is due one grown interval from the refused poll (RFC 8628 3.5).
-    poll_leeway = 1
-    slow_down_from = "now"
 
     def create(self, *, client_id: str, tenant_id: str, scope: str, resource: str | None,
                public_client: bool = False, lifetime: int = LIFETIME) -> tuple[str, str, DeviceAuthorization]:

@@ -4,19 +4,23 @@
 A polled record is an item of CodesTable (key `code_hash`) with `state` (pending, then approved or
 denied, then redeemed), `expires_at`, `interval` and `next_poll_at`. A poll is ONE conditional
 UpdateItem (`poll_once`): while the record is the client's, pending, unexpired and polled no sooner
-than `next_poll_at` (less the store's `poll_leeway`), it moves `next_poll_at` to one interval from
-now, and the answer is authorization_pending. Otherwise the item as it was
+than `next_poll_at` (less POLL_LEEWAY), it moves `next_poll_at` to one interval from now, and the
+answer is authorization_pending. Otherwise the item as it was
 (ReturnValuesOnConditionCheckFailure ALL_OLD) says which answer applies, without a second read
 (`refused`): redeemed; past its expiry, expired_token whatever happened; approved, or denied
 (access_denied), even when polled too fast; and a pending one polled too fast is slow_down: the
 interval grows by SLOW_DOWN_STEP seconds for this and every later poll (RFC 8628 3.5, which CIBA 11
-follows), a second write; the next poll is then due one grown interval after the refused poll
-(the device grant) or after the last poll that passed (CIBA), as `slow_down_from` says.
+follows), a second write; the next poll is then due one grown interval after the refused poll.
+
+One rule for both grants. RFC 8628 3.5 and CIBA Core 11 grow the interval "for this and all
+subsequent requests", and a compliant client waits the grown interval from the slow_down answer, so
+the wait counts from the refused poll, not from the last one that passed. The leeway spares a client
+that times its wait from the request it sent rather than the answer it got.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Literal
 
 from authgate.records import Item, n, s
 from authgate.stores.base import TableStore
@@ -28,17 +32,12 @@ Outcome = Literal["pending", "slow_down", "approved", "denied", "expired", "rede
 PENDING, APPROVED, DENIED, REDEEMED = "pending", "approved", "denied", "redeemed"
 # RFC 8628 3.5: "the interval MUST be increased by 5 seconds for this and all subsequent requests".
 SLOW_DOWN_STEP = 5
+# Seconds early a poll may come and still count as having waited its interval (RFC 8628 3.5; CIBA Core 7.3).
+POLL_LEEWAY = 1
 
 
 class PolledStore(TableStore):
     """A store of CodesTable items a client polls (stores.device_codes, stores.backchannel_requests)."""
-
-    # What each store keeps of its own, as it was before the two shared this module (their tests pin both):
-    # seconds early a poll may come and still count as having waited its interval, and where the interval a
-    # slow_down grows is counted from: the poll refused ("now": the device grant) or the last poll that
-    # passed ("last_poll": CIBA).
-    poll_leeway: ClassVar[int] = 0
-    slow_down_from: ClassVar[Literal["now", "last_poll"]] = "last_poll"
 
     def poll_once(self, key: str, owner: str, values: Item, now: int) -> Item | None:
         """The poll's one conditional UpdateItem on item `key` of the owner `owner` says (a condition on `values`):
@@ -54,7 +53,7 @@ class PolledStore(TableStore):
                                          "AND next_poll_at <= :due"),
                     ExpressionAttributeNames={"#state": "state", "#interval": "interval"},
                     ExpressionAttributeValues={**values, ":pending": s(PENDING), ":now": n(now),
-                                               ":due": n(now + self.poll_leeway)},
+                                               ":due": n(now + POLL_LEEWAY)},
                     ReturnValuesOnConditionCheckFailure="ALL_OLD")
         except ClientError as exc:
             if not condition_failed(exc):
@@ -77,24 +76,19 @@ class PolledStore(TableStore):
         return "slow_down"
 
     def _slow_down(self, key: str, interval: int, now: int) -> None:
-        """RFC 8628 3.5: the interval grows by SLOW_DOWN_STEP for good, and the next poll is due one grown interval
-        after the store's `slow_down_from`. Only while pending: a decision made meanwhile stands."""
+        """RFC 8628 3.5; CIBA Core 11: the interval grows by SLOW_DOWN_STEP for good, and the next poll is due one
+        grown interval after this refused one. Only while pending: a decision made meanwhile stands."""
         from botocore.exceptions import ClientError
 
-        values: dict[str, Any] = {":step": n(SLOW_DOWN_STEP), ":pending": s(PENDING)}
-        if self.slow_down_from == "now":
-            due = "next_poll_at = :due"
-            values[":due"] = n(now + interval + SLOW_DOWN_STEP)
-        else:
-            due = "next_poll_at = next_poll_at + :step"
         try:
             with self.faults("slow_down"):
                 self.db.update_item(
                     TableName=self.table, Key={"code_hash": s(key)},
-                    UpdateExpression=f"SET #interval = #interval + :step, {due}",
+                    UpdateExpression="SET #interval = #interval + :step, next_poll_at = :due",
                     ConditionExpression="#state = :pending",
                     ExpressionAttributeNames={"#state": "state", "#interval": "interval"},
-                    ExpressionAttributeValues=values)
+                    ExpressionAttributeValues={":step": n(SLOW_DOWN_STEP), ":pending": s(PENDING),
+                                               ":due": n(now + interval + SLOW_DOWN_STEP)})
         except ClientError as exc:
             if not condition_failed(exc):
                 raise

@@ -1,0 +1,145 @@
+"""The OpenAPI operations of the pages a person uses in a browser (surface `authorize`): the authorization
+endpoint (RFC 6749 4.1), password reset, the account page, CIBA approval, the device verification page
+(RFC 8628 3.3) and sign-out (OpenID Connect RP-Initiated Logout 1.0)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from authgate_cli.openapi.operations.components import FORM, STR
+
+_LOGOUT_PARAMETERS = ("id_token_hint", "logout_hint", "client_id", "post_logout_redirect_uri", "state", "ui_locales")
+_LOGOUT_QUERY = [{"name": n, "in": "query", "required": False, "schema": STR} for n in _LOGOUT_PARAMETERS]
+_AUTHORIZE_QUERY = [{"name": n, "in": "query", "required": False, "schema": STR} for n in (
+    "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method",
+    "resource", "dpop_jkt", "request_uri", "authorization_details",
+    # OpenID Connect Core 3.1.2.1, 5.5 (docs/oidc.md).
+    "nonce", "prompt", "max_age", "login_hint", "id_token_hint", "ui_locales", "claims", "acr_values")]
+_REDIRECT = {"description": "Redirect to the client's registered redirect URI with `code` or `error` "
+                            "(RFC 6749 4.1.2 / 4.1.2.1), `state` and `iss` (RFC 9207).",
+             "headers": {"Location": {"schema": STR}}}
+_PAGE = {"description": "Login and consent page (HTML form).", "content": {"text/html": {"schema": STR}}}
+
+OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
+    ("/oauth/authorize", "GET"): {
+        "summary": "Authorization request (RFC 6749 4.1.1, PKCE RFC 7636): login and consent page",
+        "surface": "authorize", "parameters": _AUTHORIZE_QUERY,
+        "codes": ("invalid_request", "unauthorized_client", "invalid_request_uri", "service_unavailable",
+                  "login_required", "unmet_authentication_requirements", "request_not_supported",
+                  "registration_not_supported", "invalid_authorization_details"),
+        "responses": {"200": _PAGE, "302": _REDIRECT},
+    },
+    ("/oauth/authorize", "POST"): {
+        "summary": "Login and decision (approve or deny); redirects with a code or an error. A form with "
+                   "client_id or response_type and no request_blob is an authorization request, as the GET "
+                   "(OpenID Connect Core 3.1.2.1)",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            "request_blob": STR, "csrf": STR, "username": STR, "password": STR,
+            "decision": {"type": "string", "enum": ["approve", "deny"]},
+            "factor_ticket": STR, "code": STR}}}}},
+        "codes": ("invalid_request", "unauthorized_client", "unsupported_media_type", "service_unavailable"),
+        "responses": {"200": _PAGE, "303": _REDIRECT},
+    },
+    ("/oauth/forgot-password", "GET"): {
+        "summary": "Forgotten password: the form naming the account (only where the stage sends mail)",
+        "surface": "authorize",
+        "parameters": [{"name": "tenant", "in": "query", "required": False, "schema": STR,
+                        "description": "The organisation the sign-in page was for."}],
+        "codes": ("not_found", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/forgot-password", "POST"): {
+        "summary": "Mails a single-use reset link if the account exists; the same page either way",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            "nonce": STR, "csrf": STR, "tenant": STR, "username": STR}}}}},
+        "codes": ("invalid_request", "not_found", "rate_limited", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/reset-password", "GET"): {
+        "summary": "The mailed link's page: choose a new password (the link is not consumed here)",
+        "surface": "authorize",
+        "parameters": [{"name": "token", "in": "query", "required": True, "schema": STR,
+                        "description": "The reset link's single-use token."}],
+        "codes": ("not_found", "password_reset_link_invalid", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/reset-password", "POST"): {
+        "summary": "Sets the new password and uses the link up",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            "token": STR, "nonce": STR, "csrf": STR, "password": STR, "confirm": STR}}}}},
+        "codes": ("invalid_request", "not_found", "password_reset_link_invalid", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/approve", "GET"): {
+        "summary": "A backchannel request's approval link (OpenID Connect CIBA): the request in plain words and "
+                   "the sign-in at mfa (the link is not spent here)",
+        "surface": "authorize",
+        "parameters": [{"name": "token", "in": "query", "required": True, "schema": STR,
+                        "description": "The approval link's single-use token."}],
+        "codes": ("approval_link_invalid", "approval_wrong_user", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/approve", "POST"): {
+        "summary": "Sign in at mfa and approve or deny a backchannel request; spends the link",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            "token": STR, "nonce": STR, "csrf": STR, "username": STR, "password": STR, "code": STR,
+            "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
+        "codes": ("invalid_request", "approval_link_invalid", "approval_wrong_user", "rate_limited",
+                  "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/account", "GET"): {
+        "summary": "The account page: sign in on it, then change your own password",
+        "surface": "authorize",
+        "codes": ("service_unavailable",),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/account", "POST"): {
+        "summary": "Signs in on the account page (action=sign_in), changes the password (action=change), sets up, "
+                   "confirms or removes a one-time code (action=totp_start, totp_confirm, totp_remove)",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["sign_in", "change", "totp_start", "totp_confirm", "totp_remove"]},
+            "nonce": STR, "csrf": STR, "tenant": STR, "username": STR, "password": STR, "current": STR,
+            "new_password": STR, "confirm": STR, "code": STR}}}}},
+        "codes": ("invalid_request", "rate_limited", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/device", "GET"): {
+        "summary": "The device verification page (RFC 8628 3.3): the form for the user code",
+        "surface": "authorize",
+        "parameters": [{"name": "user_code", "in": "query", "required": False, "schema": STR,
+                        "description": "The user code, from verification_uri_complete (RFC 8628 3.3.1)."}],
+        "codes": ("service_unavailable",),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/device", "POST"): {
+        "summary": "The user code (action=code), then the decision (action=decide): approve, after signing in "
+                   "or in the browser's session, or deny",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["code", "decide"]}, "nonce": STR, "csrf": STR, "user_code": STR,
+            "username": STR, "password": STR, "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
+        "codes": ("invalid_request", "rate_limited", "service_unavailable"),
+        "responses": {"200": _PAGE},
+    },
+    ("/oauth/logout", "GET"): {
+        "summary": "Sign out (OpenID Connect RP-Initiated Logout 1.0): end the browser's session",
+        "surface": "authorize", "parameters": _LOGOUT_QUERY, "codes": ("invalid_request", "service_unavailable"),
+        "responses": {"200": _PAGE, "302": {"description": "Back to the registered post_logout_redirect_uri, "
+                                                           "with state."}},
+    },
+    ("/oauth/logout", "POST"): {
+        "summary": "Sign out (OpenID Connect RP-Initiated Logout 1.0), the parameters in a form; the confirmation",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            **{n: STR for n in _LOGOUT_PARAMETERS}, "confirm": STR, "csrf": STR}}}}},
+        "codes": ("invalid_request", "service_unavailable"),
+        "responses": {"200": _PAGE, "302": {"description": "Back to the registered post_logout_redirect_uri, "
+                                                           "with state."}},
+    },
+}

@@ -1,0 +1,104 @@
+"""The device verification page's decision (RFC 8628 3.3, 5.4): who asks for what, Approve or Deny, the approval.
+
+The page shows the client, its organisation, the API and scopes, and the warning to approve only
+a device in front of the person (5.4). The approval records the person, the sign-in (acr, amr,
+auth_time, sid) and a new grant id, in one conditional write.
+"""
+
+from __future__ import annotations
+
+import html
+import uuid
+from string import Template
+from typing import TYPE_CHECKING
+
+from authgate.issuer import base_url
+from authgate.oauth.authorization import passkey_page, second_factor, single_sign_on
+from authgate.oauth.authorization.account_forms import csrf_fields, page
+from authgate.oauth.authorization.consent_page import what_is_granted
+from authgate.oauth.device.code_entry import NO_SUCH_CODE, TITLE, alert, code_page, log_outcome
+from authgate.oauth.resource_indicator import resolve
+from authgate.single_use.device_codes import DeviceAuthorization, shown
+from authgate.stores.device_codes import DeviceCodeStore
+from authgate.stores.sessions import SessionStore
+from authgate.stores.tenant_cache import get_tenant
+
+if TYPE_CHECKING:
+    from authgate.clients.model import Client
+    from authgate.http.request import Request
+    from authgate.http.response import Response
+    from authgate.sessions.model import Session
+
+_DECISION_FORM = Template("""<p class="warning" role="alert">Approve only if you started this on a device that is in
+front of you right now and it shows the code <strong class="user-code">$user_code</strong>. If someone sent you this
+code or a link to this page, choose Deny: they would get access to your account.</p>
+<p><strong class="client">$client_name</strong> is asking for access to <strong>$tenant_name</strong> in
+<strong class="resource">$resource_name</strong>:</p>
+$resource_about
+<ul class="scopes">
+$scope_items
+</ul>
+$message
+<form method="post" action="device" autocomplete="on">
+<input type="hidden" name="action" value="decide">
+<input type="hidden" name="user_code" value="$user_code">
+$csrf
+$credentials
+<div class="actions">
+<button type="submit" name="decision" value="approve">Approve</button>
+<button type="submit" name="decision" value="deny" formnovalidate class="secondary">Deny</button>
+$passkey
+</div>
+</form>""")
+_APPROVE_WITH_PASSKEY = ('<button type="submit" name="decision" value="passkey" formnovalidate class="secondary">'
+                         "Approve with a passkey</button>")
+_CREDENTIALS = """<label for="username">Username</label>
+<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>"""
+_SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
+_APPROVED = ('<p class="message" role="status">You approved the request: return to your device, '
+             "it will be signed in within a few seconds. You can close this page.</p>")
+
+
+def decision_page(request: Request, record: DeviceAuthorization, user_code: str, client: Client,
+                  message: str = "") -> Response:
+    """Who asks, for what, the warning of RFC 8628 5.4, and who approves (the session's person, or the sign-in)."""
+    e = html.escape
+    session = single_sign_on.current_session(request, client)
+    tenant = get_tenant(record.tenant_id)
+    resource_name, resource_about, items = what_is_granted(resolve(record.resource, base_url(request), None),
+                                                           tuple(record.scope.split()))
+    csrf, cookie = csrf_fields(request)
+    body = _DECISION_FORM.substitute(
+        user_code=e(shown(user_code)), client_name=e(client.name or client.client_id),
+        tenant_name=e(tenant.name if tenant and tenant.name else record.tenant_id), resource_name=resource_name,
+        resource_about=resource_about, scope_items=items, message=alert(message), csrf=csrf,
+        credentials=_SIGNED_IN.substitute(username=e(session.username)) if session else _CREDENTIALS,
+        passkey=_APPROVE_WITH_PASSKEY if session is None and passkey_page.relying_party(request) else "")
+    return page(TITLE, body, cookie)
+
+
+def denied(record: DeviceAuthorization) -> Response:
+    """Deny (RFC 8628 3.5 access_denied at the device's next poll): no sign-in needed."""
+    DeviceCodeStore().decide(record, approved=False)
+    log_outcome("denied", record)
+    return page(TITLE, '<p class="message" role="status">You denied the request. You can close this page; '
+                       "the device will be told.</p>")
+
+
+def approved(request: Request, record: DeviceAuthorization, session: Session, cookie: str | None,
+             recovery: tuple[str, ...] = ()) -> Response:
+    """The approval by `session`'s person, recorded with its sign-in (one conditional write); the page saying so."""
+    store = DeviceCodeStore()
+    grant_id = str(uuid.uuid4())
+    # The grant ends with the session unless it asked for offline_access (OpenID Connect Core 11), as a code's.
+    SessionStore().used_by(session, record.client_id, None if "offline_access" in record.scope.split() else grant_id)
+    if not store.decide(record, approved=True, subject=session.username,
+                        authentication=single_sign_on.authentication_of(session), grant_id=grant_id):
+        return code_page(request, "", NO_SUCH_CODE)
+    log_outcome("approved", record)
+    response = page(TITLE, _APPROVED + ("\n" + second_factor.recovery_list(recovery) if recovery else ""))
+    if cookie:
+        response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
+    return response
