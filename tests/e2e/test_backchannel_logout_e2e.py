@@ -92,8 +92,12 @@ def test_rp_initiated_logout_posts_a_verifiable_logout_token(stack: tuple[LocalS
     assert header["typ"] == "logout+jwt"
     assert (claims["sub"], claims["sid"], claims["events"], "nonce" in claims) == (ALICE, sid, {EVENT: {}}, False)
 
-    entries = requests.get(f"{demo}/outbox.json", timeout=10).json()
-    (entry,) = [e for e in entries if e["kind"] == "backchannel_logout"]
+    # The outcome is written to the outbox after the receiver answered: the post can arrive first.
+    deadline = time.monotonic() + 20
+    while not (delivered := [e for e in requests.get(f"{demo}/outbox.json", timeout=10).json()
+                             if e["kind"] == "backchannel_logout"]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    (entry,) = delivered
     assert (entry["client_id"], entry["uri"], entry["sid"], entry["outcome"], entry["logout_token"]) == (
         "demo-web", uri, sid, "delivered", token)
     page = requests.get(f"{demo}/outbox", timeout=10)
