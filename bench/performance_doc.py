@@ -85,7 +85,9 @@ EXPLANATION = """\
 - **AWS clients** come from one shared botocore session (no `import boto3`; endpoint data
   loaded once for every client) with client-side parameter validation off, a fixed
   User-Agent, and a data loader that knows the three services authgate uses instead of
-  listing every bundled service model (`authgate/aws.py`). After the clients are built,
+  listing every bundled service model (`authgate/aws.py`); DynamoDB's account-based endpoints
+  are off (the tables are the stack's own, named by name), so each DynamoDB operation's
+  endpoint is resolved once per container instead of on every call. After the clients are built,
   `gc.freeze()` moves everything loaded so far out of the collector's sight, so the first
   request's full collection no longer walks botocore's models.
 - **The signing key** is loaded without cryptography's RSA key validation (about 40 ms of a

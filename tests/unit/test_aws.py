@@ -71,3 +71,67 @@ def test_the_first_clients_freeze_what_was_loaded_and_later_ones_do_not() -> Non
         aws.dynamodb()
     # Bounded: a process that rebuilds clients (tests, the emulator) must not freeze its garbage for good.
     assert len(aws._FROZEN) <= len(aws._SERVICES)
+
+
+def _provider_param_reads(monkeypatch: pytest.MonkeyPatch, client: object) -> list[str]:
+    """Every evaluation of the client's endpoint ruleset parameters (botocore's, counted)."""
+    resolver = client._ruleset_resolver  # type: ignore[attr-defined]
+    real = resolver._get_provider_params
+    reads: list[str] = []
+
+    def counting(operation_model, call_args, request_context):  # type: ignore[no-untyped-def]
+        reads.append(operation_model.name)
+        return real(operation_model, call_args, request_context)
+
+    monkeypatch.setattr(resolver, "_get_provider_params", counting)
+    return reads
+
+
+def test_a_dynamodb_operation_resolves_its_endpoint_once_per_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    from botocore.stub import Stubber
+
+    caches.reset()
+    client = aws.dynamodb()
+    reads = _provider_param_reads(monkeypatch, client)
+    with Stubber(client) as stub:
+        for _ in range(3):
+            stub.add_response("get_item", {})
+            stub.add_response("batch_get_item", {"Responses": {}})
+        for table in ("clients", "charges", "clients"):
+            client.get_item(TableName=table, Key={"id": {"S": "x"}})
+            client.batch_get_item(RequestItems={table: {"Keys": [{"id": {"S": "x"}}]}})
+    # botocore as shipped evaluates the ruleset on every call (6 reads); once per operation here.
+    assert reads == ["GetItem", "BatchGetItem"]
+
+
+def test_the_remembered_endpoint_is_the_one_botocore_resolves_for_any_table() -> None:
+    from botocore.config import Config
+
+    caches.reset()
+    ours = aws.dynamodb()
+    plain = botocore.session.get_session().create_client(
+        "dynamodb", region_name=ours.meta.region_name, endpoint_url=ours.meta.endpoint_url,
+        config=Config(account_id_endpoint_mode="disabled"))
+    arn = f"arn:aws:dynamodb:{ours.meta.region_name}:111122223333:table/charges"
+    for name, args in (("GetItem", {"TableName": "charges", "Key": {}}), ("GetItem", {"TableName": arn, "Key": {}}),
+                       ("BatchGetItem", {"RequestItems": {arn: {"Keys": []}}}),
+                       ("TransactWriteItems", {"TransactItems": [{"Put": {"TableName": arn, "Item": {}}}]})):
+        model = ours.meta.service_model.operation_model(name)
+        expected = plain._ruleset_resolver.construct_endpoint(model, args, {})
+        assert ours._ruleset_resolver.construct_endpoint(model, args, {}) == expected
+        # Account-based endpoints are off: a table's ARN never picks another host than its name.
+        assert expected.url == plain._ruleset_resolver.construct_endpoint(
+            model, {"TableName": "charges", "RequestItems": {"charges": {}}, "TransactItems": []}, {}).url
+
+
+def test_a_botocore_without_the_private_resolver_names_keeps_its_own_resolution() -> None:
+    from types import SimpleNamespace
+
+    # A botocore of the Lambda runtime that renamed what _remember_endpoints reads: nothing is replaced, no error.
+    config = SimpleNamespace(account_id_endpoint_mode="disabled")
+    aws._remember_endpoints(SimpleNamespace(meta=SimpleNamespace(config=config)))
+    renamed = SimpleNamespace(construct_endpoint=len, param_definitions={})
+    aws._remember_endpoints(SimpleNamespace(_ruleset_resolver=renamed, meta=SimpleNamespace(config=config)))
+    assert renamed.construct_endpoint is len
+    moved = SimpleNamespace(_param_definitions={})
+    assert aws._from_client_alone(moved, SimpleNamespace(name="GetItem")) is False

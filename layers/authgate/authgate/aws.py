@@ -45,13 +45,18 @@ def _client(service: str) -> Any:
     # parameter_validation off: our requests are built by code, not users, and DynamoDB validates
     # them anyway. A fixed User-Agent: botocore rebuilds its default twice per call; this one still
     # names the SDK and its version.
+    # account_id_endpoint_mode disabled: authgate's tables are in its own account and named by
+    # name, so DynamoDB's account-based endpoints buy nothing, and the endpoint then depends on
+    # the client alone (_remember_endpoints).
     config = Config(retries={"max_attempts": 2, "mode": "standard"},
                     connect_timeout=2, read_timeout=5, tcp_keepalive=True, parameter_validation=False,
-                    user_agent=f"authgate Botocore/{botocore.__version__}")
+                    user_agent=f"authgate Botocore/{botocore.__version__}", account_id_endpoint_mode="disabled")
     kwargs: dict[str, Any] = {"region_name": settings.aws_region, "config": config}
     if settings.aws_endpoint_url:
         kwargs["endpoint_url"] = settings.aws_endpoint_url
     client = _session().create_client(service, **kwargs)
+    if service == "dynamodb":
+        _remember_endpoints(client)
     if len(_FROZEN) < len(_SERVICES):
         # botocore, its models and the client live as long as the process: move them (and every
         # module imported so far) out of the collector's sight, so every later full collection
@@ -63,6 +68,49 @@ def _client(service: str) -> Any:
 
 
 _FROZEN: list[str] = []
+
+# The endpoint ruleset's parameters a DynamoDB call's own arguments supply (its table names):
+# read only for account-based endpoints, which the client's config turns off.
+_ACCOUNT_ENDPOINT_PARAMETERS = frozenset({"ResourceArn", "ResourceArnList"})
+
+
+def _remember_endpoints(client: Any) -> None:
+    """Resolve each DynamoDB operation's endpoint once per client, not on every call.
+
+    botocore evaluates the endpoint ruleset's parameters on every call (docs/decisions.md,
+    measured shortcuts); with account-based endpoints off they come from the client alone
+    (region, FIPS, dual stack, endpoint URL), so the answer per operation never changes. An
+    operation whose ruleset parameters come from its arguments (beyond its table names) is
+    resolved on every call, as botocore does.
+    """
+    # botocore comes with the Lambda runtime and these are its private names: when they are not
+    # there as expected, the client resolves every call as botocore does.
+    resolver: Any = getattr(client, "_ruleset_resolver", None)
+    resolve = getattr(resolver, "construct_endpoint", None)
+    if resolve is None or not isinstance(getattr(resolver, "_param_definitions", None), dict) or (
+            getattr(client.meta.config, "account_id_endpoint_mode", None) != "disabled"):
+        return
+    resolved: dict[str, Any] = {}
+
+    def construct_endpoint(operation_model: Any, *args: Any, **kwargs: Any) -> Any:
+        endpoint = resolved.get(operation_model.name)
+        if endpoint is None:
+            endpoint = resolve(operation_model, *args, **kwargs)
+            if _from_client_alone(resolver, operation_model):
+                resolved[operation_model.name] = endpoint
+        return endpoint
+
+    resolver.construct_endpoint = construct_endpoint
+
+
+def _from_client_alone(resolver: Any, operation_model: Any) -> bool:
+    """True when no ruleset parameter of this operation comes from the call (but its table names)."""
+    try:
+        from_call = ({p.name for p in operation_model.context_parameters}
+                     | set(operation_model.operation_context_parameters))
+    except (AttributeError, TypeError):
+        return False
+    return not (from_call & set(resolver._param_definitions)) - _ACCOUNT_ENDPOINT_PARAMETERS
 
 
 @cached

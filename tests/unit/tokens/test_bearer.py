@@ -43,6 +43,8 @@ def test_no_credentials_is_401_without_an_error_code() -> None:
     assert refused(request()) == ("unauthenticated", 401, NO_CREDENTIALS, 'Bearer realm="api"')
     # Another scheme is no supported credentials either.
     assert refused(request({"Authorization": ["Basic dTpw"]}))[:2] == ("unauthenticated", 401)
+    # A line break inside the value is no credentials at all (the credentials never span lines).
+    assert refused(request({"Authorization": [f"Bearer {TOKEN}\nx"]}))[:2] == ("unauthenticated", 401)
 
 
 def test_a_token_in_the_query_or_form_is_not_accepted() -> None:

@@ -13,6 +13,9 @@ from typing import Any
 # Pragma for HTTP/1.0 caches (RFC 9111 5.4).
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
+# One encoder for every JSON body (json.dumps with options builds a new one per call).
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
 
 @dataclass
 class Response:
@@ -27,7 +30,7 @@ class Response:
     @classmethod
     def json(cls, status: int, payload: Any, content_type: str = "application/json",
              headers: Mapping[str, str] | None = None) -> Response:
-        body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+        body = _JSON.encode(payload)
         return cls(status, body, {"Content-Type": content_type, **(headers or {})})
 
     def set_header(self, name: str, value: str) -> None:

@@ -14,6 +14,9 @@ from authgate import base64url, strict_json
 # JWS alg -> JWK kty (RFC 7518 section 3.1)
 ALGORITHMS = {"RS256": "RSA", "ES256": "EC"}
 
+# One encoder for every header and claims set (json.dumps with options builds a new one per call).
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
 
 class Signer(Protocol):
     @property
@@ -39,7 +42,7 @@ def der_to_raw(der: bytes) -> bytes:
 
 def encode_json(value: dict[str, Any]) -> str:
     """BASE64URL(UTF8(JSON)) of a JOSE header or claims set (RFC 7515 section 5.1)."""
-    return base64url.encode(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    return base64url.encode(_JSON.encode(value).encode("utf-8"))
 
 
 def compact(header: dict[str, Any], claims: dict[str, Any], signer: Signer) -> str:
