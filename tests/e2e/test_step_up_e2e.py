@@ -118,6 +118,51 @@ def step_up(stack: LocalStack) -> None:
     assert (created.json()["amount"], created.json()["currency"]) == (15000, "usd")
 
 
+def test_authlib_asks_mfa_up_front_and_bob_signs_in_with_password_and_code_in_one_post(tmp_path: Path) -> None:
+    from authlib.common.security import generate_token
+    from authlib.integrations.requests_client import OAuth2Session
+    from authlib.oauth2.rfc7636 import create_s256_code_challenge
+
+    with running_stack(tmp_path) as stack:
+        metadata = requests.get(f"{stack.base_url}/.well-known/openid-configuration", timeout=10).json()
+
+        def sign_in(code: str) -> tuple[OAuth2Session, str, requests.Response]:
+            browser = requests.Session()  # a fresh browser: no session to step up from
+            client = OAuth2Session("demo-web", "demo-web-secret", scope=SCOPE, redirect_uri=WEB_REDIRECT,
+                                   token_endpoint_auth_method="client_secret_basic")
+            verifier = generate_token(48)
+            url, _state = client.create_authorization_url(
+                metadata["authorization_endpoint"], nonce=generate_token(20), acr_values="mfa",
+                code_challenge=create_s256_code_challenge(verifier), code_challenge_method="S256")
+            form = browser.get(url, allow_redirects=False, timeout=10)
+            assert form.status_code == 200 and 'autocomplete="one-time-code"' in form.text
+            return client, verifier, browser.post(metadata["authorization_endpoint"], allow_redirects=False,
+                                                  timeout=10, data={**fields_of(form), "username": "bob",
+                                                                    "password": "bob-password", "code": code,
+                                                                    "decision": "approve"})
+
+        code = pyotp.TOTP(BOB_KEY).now()
+        client, verifier, done = sign_in(code)
+        # No step page: the code rode with the password, and the answer is the redirect with the code.
+        assert done.status_code == 303, done.text[:300]
+        assert sorted(parse_qs(urlsplit(done.headers["Location"]).query)) == ["code", "iss", "state"]
+        token = client.fetch_token(metadata["token_endpoint"], authorization_response=done.headers["Location"],
+                                   code_verifier=verifier)
+        identity = claims_of(token["id_token"])
+        assert (claims_of(token["access_token"])["acr"], identity["acr"], sorted(identity["amr"])) == (
+            "mfa", "mfa", ["mfa", "otp", "pwd"])
+        created = requests.post(f"{stack.base_url}/charges", json={"amount": 15000, "currency": "usd"}, timeout=30,
+                                headers={"Authorization": f"Bearer {token['access_token']}",
+                                         "x-api-key": "demo-api-key", "Idempotency-Key": "one-post-e2e-1"})
+        assert created.status_code == 201, created.text[:300]
+
+        # The same code again, in another browser within its window: the sign-in form's one message.
+        _client, _verifier, replayed = sign_in(code)
+        assert replayed.status_code == 200 and "Location" not in replayed.headers
+        assert "The username, password or code is incorrect" in replayed.text
+        assert "authgate_session" not in replayed.headers.get("Set-Cookie", "")
+
+
 def test_a_tenant_that_requires_mfa_makes_a_new_user_enrol_at_sign_in(tmp_path: Path) -> None:
     with running_stack(tmp_path) as stack:
         assert admin(stack, "tenants", "update", "demo", "--require-mfa").returncode == 0
