@@ -88,3 +88,60 @@ def test_register_then_sign_in_username_less(aws: None, clock: ManualClock) -> N
     used = store.get(held.credential_id)
     assert used is not None and used.sign_count == 1
 
+
+
+def counted(username: str = "bob") -> object:
+    """The count of passkeys on the user's UsersTable item as stored (None: absent)."""
+    from authgate.stores.users import UserStore, key
+
+    item = UserStore().db.get_item(TableName=UserStore().table, Key=key("demo", username))["Item"]
+    return int(item["passkeys"]["N"]) if "passkeys" in item else None
+
+
+def test_a_new_users_item_counts_their_passkeys_with_each_add_and_remove(aws: None) -> None:
+    """The count moves in the passkey's own TransactWriteItems, so a sign-in's step reads it from the user's item."""
+    from authgate.stores.users import UserStore, key, passkeys_held
+
+    users, store = UserStore(), PasskeyStore()
+    users.put_hash("demo", "bob", "hash", overwrite=False)
+    assert counted() == 0
+    store.add(passkey("cred-a"))
+    store.add(passkey("cred-b"))
+    assert counted() == 2
+    with pytest.raises(PasskeyRefused, match="already enrolled"):
+        store.add(passkey("cred-a"))
+    assert store.remove("demo", "alice", "cred-a") is False  # not alice's: nothing written, nothing counted
+    assert counted() == 2
+    assert store.remove("demo", "bob", "cred-a") is True and counted() == 1
+    assert store.remove("demo", "bob", "cred-b") is True and counted() == 0
+    item = users.db.get_item(TableName=users.table, Key=key("demo", "bob"))["Item"]
+    assert passkeys_held(item) is False and store.held("demo", "bob", passkeys_held(item)) is False
+
+
+def test_an_item_written_before_the_count_gets_its_first_count_from_a_query(aws: None) -> None:
+    """An item without the count (written before it existed, or replaced by `users create --overwrite`) reads as
+    unknown, so a sign-in falls back to the Query; the next add or remove counts the passkeys and sets it."""
+    from authgate.stores.users import UserStore, key, passkeys_held
+
+    users, store = UserStore(), PasskeyStore()
+    users.put_hash("demo", "bob", "hash", overwrite=False)
+    store.add(passkey("cred-a"))
+    users.put_hash("demo", "bob", "hash")  # replaced: cred-a is still bob's, the count is unknown
+    assert counted() is None
+    item = users.db.get_item(TableName=users.table, Key=key("demo", "bob"))["Item"]
+    assert passkeys_held(item) is None and store.held("demo", "bob", None) is True
+    store.add(passkey("cred-b"))
+    assert counted() == 2
+    users.put_hash("demo", "bob", "hash")
+    assert store.remove("demo", "bob", "cred-a") is True and counted() == 1
+    assert store.held("demo", "bob", None) is True
+
+
+def test_a_passkey_of_a_user_whose_item_is_gone_is_still_kept_and_removed(aws: None) -> None:
+    """`users delete` deletes the user's item first, then their passkeys: nothing is counted, no item made up."""
+    from authgate.stores.users import UserStore, key
+
+    store = PasskeyStore()
+    store.add(passkey("cred-a", username="carol"))
+    assert store.remove("demo", "carol", "cred-a") is True
+    assert "Item" not in UserStore().db.get_item(TableName=UserStore().table, Key=key("demo", "carol"))
