@@ -172,6 +172,11 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     assert added["dynamodb_calls"] == 2 and positive(added["cpu_ms"])
     assert results["second_factor_step"]["dynamodb_operations"]["password_code"]["TransactWriteItems"] == 1
     assert "TOTP step added to a password sign-in" in run.stdout
+    # The step's CPU with AWS answered from a Stubber (bench/recording.py), as the per-operation CPU is measured.
+    stubbed = results["second_factor_step"]["stubbed"]
+    assert stubbed["dynamodb_calls"] == 2 and isinstance(stubbed["meets_goal"], bool)
+    assert all(positive(results["second_factor_step"]["cpu_ms"][f"stubbed_{name}"]) for name in ("silent", "page", "code"))
+    assert "TOTP sign-in step, CPU with AWS answered from a Stubber" in run.stdout
 
     # SnapStart (issue 22): per API function, the init a restored copy never runs, and what its
     # first request still pays.
