@@ -145,3 +145,27 @@ def test_a_passkey_of_a_user_whose_item_is_gone_is_still_kept_and_removed(aws: N
     store.add(passkey("cred-a", username="carol"))
     assert store.remove("demo", "carol", "cred-a") is True
     assert "Item" not in UserStore().db.get_item(TableName=UserStore().table, Key=key("demo", "carol"))
+
+
+def test_concurrent_adds_to_an_item_without_the_count_count_every_passkey(aws: None) -> None:
+    """Several first counts at once: one sets the count, the others find it set and add to it; none is lost."""
+    import threading
+
+    from authgate.stores.users import UserStore
+
+    UserStore().put_hash("demo", "bob", "hash")  # no count
+    store = PasskeyStore()
+    store.add(passkey("cred-0"))  # the first count: 1
+    UserStore().put_hash("demo", "bob", "hash")  # replaced: cred-0 is still bob's, the count unknown again
+    barrier = threading.Barrier(6)
+
+    def add(credential_id: str) -> None:
+        barrier.wait()
+        store.add(passkey(credential_id))
+
+    threads = [threading.Thread(target=add, args=(f"cred-{i}",)) for i in range(1, 7)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(store.of_user("demo", "bob")) == 7 and counted() == 7

@@ -109,10 +109,12 @@ class PasskeyStore(TableStore):
                                  "ExpressionAttributeNames": {"#count": COUNT},
                                  "ExpressionAttributeValues": {":step": n(step)}}}
             codes = self._transact(operation, [member, update])
-            if codes and codes[0] == "ConditionalCheckFailed":
+            if codes[:1] == ["ConditionalCheckFailed"]:
                 return False
             if not codes:
                 return True
+            if "TransactionConflict" in codes:
+                continue  # another write of the user's item or this passkey was under way: try again
             # The user's item has no count: it predates it, or it is gone.
             with self.faults(operation):
                 found = self.db.get_item(TableName=users, Key=owner, ConsistentRead=True,
@@ -128,14 +130,15 @@ class PasskeyStore(TableStore):
                                 "ExpressionAttributeValues": {
                                     ":count": n(max(first_count(self.of_user(tenant_id, username)), 0))}}}
             codes = self._transact(operation, [member, first])
-            if codes and codes[0] == "ConditionalCheckFailed":
+            if codes[:1] == ["ConditionalCheckFailed"]:
                 return False
             if not codes:
                 return True
         raise PasskeyRefused("the user's passkeys changed meanwhile")
 
     def _transact(self, operation: str, items: list[dict[str, Any]]) -> list[str]:
-        """One TransactWriteItems; the per-item reason codes when a condition failed ([]: written)."""
+        """One TransactWriteItems; the per-item reason codes when a condition failed or another transaction held an
+        item ([]: written)."""
         from botocore.exceptions import ClientError
 
         with self.faults(operation):
@@ -143,7 +146,7 @@ class PasskeyStore(TableStore):
                 self.db.transact_write_items(TransactItems=items)
             except ClientError as exc:
                 codes = cancellation_codes(exc.response)
-                if "ConditionalCheckFailed" not in codes:
+                if not {"ConditionalCheckFailed", "TransactionConflict"} & set(codes):
                     raise
                 return codes
         return []
