@@ -169,3 +169,26 @@ def test_concurrent_adds_to_an_item_without_the_count_count_every_passkey(aws: N
     for t in threads:
         t.join()
     assert len(store.of_user("demo", "bob")) == 7 and counted() == 7
+
+
+def test_an_add_overtaken_by_concurrent_transactions_every_time_is_service_unavailable(aws: None) -> None:
+    """DynamoDB cancels a transaction whose items another transaction is writing (TransactionConflict): the add is
+    tried again, and after COUNT_TRIES such answers it is "try again later" (503), not an unexpected error."""
+    import boto3
+    from botocore.stub import Stubber
+
+    from authgate.failures import api_error
+    from authgate.stores.exceptions import StorageUnavailable
+    from authgate.stores.passkeys import COUNT_TRIES
+
+    client = boto3.client("dynamodb")
+    stub = Stubber(client)
+    for _ in range(COUNT_TRIES):
+        stub.add_client_error("transact_write_items", "TransactionCanceledException", http_status_code=400,
+                              modeled_fields={"CancellationReasons": [{"Code": "None"},
+                                                                      {"Code": "TransactionConflict"}]})
+    with stub, pytest.raises(StorageUnavailable) as info:
+        PasskeyStore(dynamodb=client).add(passkey("cred-a"))
+    stub.assert_no_pending_responses()
+    error = api_error(info.value)
+    assert error is not None and (error.code, error.status) == ("service_unavailable", 503)

@@ -22,7 +22,7 @@ from authgate import records
 from authgate.records import n, s
 from authgate.settings import get_settings
 from authgate.stores.base import TableStore
-from authgate.stores.faults import cancellation_codes
+from authgate.stores.faults import cancellation_codes, unavailable
 from authgate.stores.users import COUNT
 from authgate.stores.users import key as owner_key
 from authgate.users.errors import PasskeyRefused
@@ -98,7 +98,8 @@ class PasskeyStore(TableStore):
     def _counted(self, operation: str, member: dict[str, Any], tenant_id: str, username: str,
                  first_count: Callable[[tuple[Passkey, ...]], int]) -> bool:
         """`member` (the passkey's put or delete) with the matching change of the user's count, in one
-        TransactWriteItems; False when the member's own condition failed. An item without a count gets its
+        TransactWriteItems; False when the member's own condition failed; StorageUnavailable when concurrent writes
+        overtook it COUNT_TRIES times. An item without a count gets its
         first one (`first_count` of the user's passkeys as one Query finds them, the member's change included); with
         no user's item, the member alone."""
         users, owner = get_settings().tables.users, owner_key(tenant_id, username)
@@ -134,7 +135,7 @@ class PasskeyStore(TableStore):
                 return False
             if not codes:
                 return True
-        raise PasskeyRefused("the user's passkeys changed meanwhile")
+        raise unavailable(f"{self.table_setting}.{operation}", "the user's passkeys kept changing meanwhile")
 
     def _transact(self, operation: str, items: list[dict[str, Any]]) -> list[str]:
         """One TransactWriteItems; the per-item reason codes when a condition failed or another transaction held an
