@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
 from authgate.clock import ManualClock
 from tests.functional.authorize_support import (
     PAGE_HEADERS,
@@ -153,3 +155,70 @@ def test_the_steps_page_knows_bobs_totp_from_the_reads_it_made(clock: ManualCloc
                                                                  ("code", ""), ("decision", "approve")]))
     assert step.status == 200 and "factor_ticket" in step.hidden()
     assert not posted["GetItem UsersTable"], posted
+
+
+def step_buttons(page: Page) -> list[tuple[str, str]]:
+    return [(str(b["name"]), str(b["value"])) for b in page.buttons if b.get("name")]
+
+
+def forget_count(username: str = "bob") -> None:
+    """The user's item as written before the count of passkeys existed (the attribute absent)."""
+    from authgate.stores.users import UserStore, key
+
+    users = UserStore()
+    users.db.update_item(TableName=users.table, Key=key("demo", username), UpdateExpression="REMOVE passkeys")
+
+
+@pytest.mark.usefixtures("localhost")
+def test_the_steps_page_offers_passkeys_from_bobs_item_without_a_query(clock: ManualClock, browser: Browser) -> None:
+    """On an issuer that can be a WebAuthn relying party the step offers "Use a passkey instead" when bob holds a
+    passkey: whether he does is the count on his item, which the session's batch read already read (no Query of his
+    passkeys), on the step-up's page, on the password POST's step page, and on the step shown again."""
+    from tests.functional.passkey_support import enrolled
+
+    password_session(browser, age=0)
+    with calls() as seen:
+        page = page_of(browser.get(web_params(**MFA)))
+    assert page.status == 200 and step_buttons(page) == [], page.text()  # bob holds no passkey: a code only
+    assert sorted(seen.items()) == sorted({
+        "GetItem ClientsTable": 1, "BatchGetItem TenantsTable": 1, "BatchGetItem SessionsTable": 1,
+        "BatchGetItem UsersTable": 1, "BatchGetItem ConsentsTable": 1}.items()), seen
+
+    enrolled(clock, username="bob")
+    with calls() as seen:
+        page = page_of(browser.get(web_params(**MFA)))
+    assert step_buttons(page) == [("use", "passkey")], page.text()
+    assert not [call for call in seen if call.startswith("Query")], seen
+    with calls() as seen:
+        again = page_of(give(browser, page, wrong_code(clock)))
+    assert WRONG in again.text() and step_buttons(again) == [("use", "passkey")]
+    assert not [call for call in seen if call.startswith("Query")], seen
+
+    other = Browser(browser.invoke)
+    form = page_of(other.get(web_params(**MFA, prompt="login")))
+    with calls() as posted:
+        step = page_of(other.post(list(form.hidden().items()) + [("username", "bob"), ("password", "bob-password"),
+                                                                 ("code", ""), ("decision", "approve")]))
+    assert "factor_ticket" in step.hidden() and step_buttons(step) == [("use", "passkey")], step.text()
+    assert not [call for call in posted if call.startswith("Query")], posted
+
+
+@pytest.mark.usefixtures("localhost")
+def test_an_item_without_the_count_falls_back_to_one_query(clock: ManualClock, browser: Browser) -> None:
+    """bob's item written before the count existed: the step's page queries his passkeys, as it did before, and still
+    offers the passkey he holds (and none when he holds none)."""
+    from tests.functional.passkey_support import enrolled
+
+    password_session(browser, age=0)
+    forget_count()
+    with calls() as seen:
+        page = page_of(browser.get(web_params(**MFA)))
+    assert page.status == 200 and "factor_ticket" in page.hidden() and step_buttons(page) == []
+    assert seen["Query PasskeysTable"] == 1, seen
+
+    enrolled(clock, username="bob")
+    forget_count()
+    with calls() as seen:
+        page = page_of(browser.get(web_params(**MFA)))
+    assert step_buttons(page) == [("use", "passkey")], page.text()
+    assert seen["Query PasskeysTable"] == 1, seen

@@ -55,14 +55,16 @@ def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
     `totp_secret` (base32) becomes the user's confirmed one-time-code secret, sealed under the
     stack's session secret as any enrolled one is.
     """
+    from authgate.stores.passkeys import PasskeyStore
     from authgate.stores.user_factors import UserFactorStore
 
-    store = UserFactorStore(dynamodb)
+    store, passkeys = UserFactorStore(dynamodb), PasskeyStore(dynamodb)
     count = 0
     for entry in items:
         tenant, username = str(entry["tenant_id"]), str(entry["username"])
         profile = {name: entry[name] for name in PROFILE_FIELDS if name in entry}
-        store.put_hash(tenant, username, _seeded_hash(tenant, username, str(entry["password"])), **profile)
+        store.put_hash(tenant, username, _seeded_hash(tenant, username, str(entry["password"])),
+                       passkeys=len(passkeys.of_user(tenant, username)), **profile)
         if entry.get("totp_secret"):
             store.set_totp(tenant, username, str(entry["totp_secret"]))
         count += 1

@@ -73,3 +73,25 @@ def test_reset_mfa_of_nobody_or_of_a_bad_tenant_is_refused(bob: None, capsys: py
     assert "tenant 'nope' does not exist here" in capsys.readouterr().err
     assert reset_mfa(args(tenant="bad#id"), io.StringIO()) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_reset_mfa_counts_the_passkeys_off_the_users_item(aws: None, clock: ManualClock) -> None:
+    """The count of passkeys a sign-in's step reads from the user's item follows the removal: 0 after the reset."""
+    from authgate.stores.passkeys import PasskeyStore
+    from authgate.stores.users import UserStore, key, passkeys_held
+    from authgate.users.passkeys import Passkey
+    from authgate_cli.admin.user_second_factors import reset_mfa
+    from authgate_cli.local.loaders import tenants
+
+    tenants([{"tenant_id": "demo", "currencies": ["usd"]}])
+    users = UserStore()
+    users.put_hash("demo", "bob", "not-a-password-hash", overwrite=False)
+    for credential_id in ("cred-1", "cred-2"):
+        PasskeyStore().add(Passkey(credential_id, "demo", "bob", "cose", 0, "Phone", 1))
+
+    def item() -> dict[str, object]:
+        return dict(users.db.get_item(TableName=users.table, Key=key("demo", "bob"))["Item"])
+
+    assert item()["passkeys"] == {"N": "2"} and passkeys_held(item()) is True
+    assert reset_mfa(args(), io.StringIO()) == 0
+    assert item()["passkeys"] == {"N": "0"} and passkeys_held(item()) is False

@@ -58,7 +58,8 @@ def test_password_is_never_stored(aws):
 def test_verify_right_wrong_and_unknown(aws):
     store = UserStore()
     store.create("demo", "alice", "alice-password")
-    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice", alice_id(store), totp=False)
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice", alice_id(store),
+                                                                          totp=False, passkeys=False)
     assert store.verify("demo", "alice", "nope") == LoginResult(False, "invalid")
     assert store.verify("demo", "bob", "alice-password") == LoginResult(False, "invalid")
     assert store.verify("acme", "alice", "alice-password") == LoginResult(False, "invalid")  # tenant-scoped
@@ -148,10 +149,10 @@ def test_a_disabled_user_is_refused_like_a_wrong_password_and_a_reset_forces_a_c
     store.set_disabled("demo", "alice", False)
     store.reset_password("demo", "alice", "temporary-password")
     assert store.verify("demo", "alice", "alice-password") == LoginResult(False, "invalid")
-    assert store.verify("demo", "alice", "temporary-password") == LoginResult(True, "ok", "alice", user_id=alice_id(store), must_change_password=True, generation=2, totp=False)
+    assert store.verify("demo", "alice", "temporary-password") == LoginResult(True, "ok", "alice", user_id=alice_id(store), must_change_password=True, generation=2, totp=False, passkeys=False)
     store.change_password("demo", "alice", "new-password-1")
     # Disable, reset and change each ended the sessions: the third generation signs in now.
     assert store.verify("demo", "alice", "new-password-1") == LoginResult(True, "ok", "alice", user_id=alice_id(store),
-                                                                          generation=3, totp=False)
+                                                                          generation=3, totp=False, passkeys=False)
     user = store.get("demo", "alice")
     assert (user.name, user.email, user.must_change_password) == ("Alice", "alice@demo.example", False)

@@ -47,6 +47,16 @@ _EXISTS = "attribute_exists(username)"
 NEXT_GENERATION = "ADD session_generation :one"
 
 
+# The count of the user's passkeys (stores.passkeys moves it with each add and remove).
+COUNT = "passkeys"
+
+
+def passkeys_held(item: Mapping[str, Any] | None) -> bool | None:
+    """Whether a user's item says they hold a passkey (None: the item predates the count, or was not read)."""
+    count = (item or {}).get(COUNT)
+    return int(count["N"]) > 0 if count is not None else None
+
+
 # No username is longer (the admin command refuses longer ones); a longer key is never read.
 MAX_USERNAME = 256
 
@@ -110,7 +120,9 @@ class UserStore(TableStore):
     def put_hash(self, tenant_id: str, username: str, password_hash: str, *, overwrite: bool = True,
                  **profile: Any) -> User:
         """Add (or replace) a user whose password is already hashed (`hash_password`); `profile` sets the
-        User's other fields (user_id: a new one unless given)."""
+        User's other fields (user_id: a new one unless given) and `passkeys` the count of passkeys they hold
+        (stores.passkeys; unless given: 0 for a new user, unknown for one replaced, who may hold some)."""
+        passkeys: int | None = profile.pop(COUNT, None)
         now = clock.seconds()
         user = User(tenant_id, username, 0, 0, **{"user_id": new_user_id(), "created_at": now, "updated_at": now,
                                                   **profile})
@@ -118,6 +130,8 @@ class UserStore(TableStore):
             user = user._replace(user_id=new_user_id())
         item = records.to_item(ITEM_FIELDS, {**user._asdict(), "password_hash": password_hash,
                                              "email_lower": email_lower(user.email)})
+        if passkeys is not None or not overwrite:
+            item[COUNT] = n(passkeys or 0)
         self.upsert(item, "create", condition=None if overwrite else "attribute_not_exists(username)",
                     refused=lambda: UserExists(f"user {username!r} already exists in tenant {tenant_id!r}"))
         return user
@@ -305,7 +319,8 @@ class UserStore(TableStore):
         if user_id is not None:
             return LoginResult(True, "ok", subject=username, user_id=user_id,
                                must_change_password=bool(stored["must_change_password"]),
-                               generation=int(stored["session_generation"]), totp=bool(reserved.get("totp_secret")))
+                               generation=int(stored["session_generation"]), totp=bool(reserved.get("totp_secret")),
+                               passkeys=passkeys_held(reserved))
 
         self._after_failure(item_key, int(stored["failed_logins"]), now)
         return LoginResult(False, "invalid")

@@ -96,6 +96,8 @@ class LoginResult(NamedTuple):
     generation: int = 0
     # Whether the user holds a confirmed one-time-code secret, as the attempt's own read saw it (None: not read).
     totp: bool | None = None
+    # Whether the user holds a passkey, as the attempt's own read counted it (None: not read, or not counted).
+    passkeys: bool | None = None
 
 
 def new_user_id() -> str:

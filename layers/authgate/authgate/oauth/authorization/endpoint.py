@@ -85,11 +85,11 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
     tenant = admission.admitted_tenant(request, target.client, tenant_pending)
     auth = validate(params, target, tenant, base_url(request))
     check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
-    session, remembered, totp = single_sign_on.checked_session(session_pending, target.client, auth)
+    session, remembered, totp, passkeys = single_sign_on.checked_session(session_pending, target.client, auth)
     if session is None or single_sign_on.sign_in_needed(auth, session):
         admission.page_allowed(auth, "login_required")
         return answers.form(request, auth, target.client, tenant, username=auth.login_hint or "")
-    step = second_factor.missing(auth, tenant, session, totp)
+    step = second_factor.missing(auth, tenant, session, totp, passkeys)
     if step is not None:
         if auth.prompt == "none":
             answers.log(f"{step}_required", auth)
@@ -97,7 +97,7 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
         blob, csrf, binding = sealed_form.form_state(auth, request.headers.get_all("cookie"),
                                                      base_url(request).startswith("https://"))
         response = factor_step.step_page(request, target.client, auth, session, step, blob, csrf, approved=False,
-                                         remembered=remembered)
+                                         remembered=remembered, passkeys=passkeys)
         response.multi_headers["Set-Cookie"] = [binding] if binding else []
         return response
     if single_sign_on.consent_needed(auth, remembered):
@@ -163,10 +163,10 @@ def post_authorize(request: Request) -> Response:
     if not client.tenant_id:
         auth = admission.self_registered(request, client, auth, tenant_id)
     secret, session = password_step.opened(auth.tenant_id, signed_in, code)
-    step = second_factor.missing(auth, tenant, session, signed_in.totp)
+    step = second_factor.missing(auth, tenant, session, signed_in.totp, signed_in.passkeys)
     if step is not None:
         response = factor_step.step_page(request, client, auth, session, step, single(fields, "request_blob") or "",
-                                         single(fields, "csrf") or "", approved=True)
+                                         single(fields, "csrf") or "", approved=True, passkeys=signed_in.passkeys)
     else:
         grant_id = single_sign_on.approved(auth, session)
         response = answers.code_redirect(request, client, auth, signed_in.subject,

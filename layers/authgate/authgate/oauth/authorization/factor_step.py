@@ -22,6 +22,7 @@ from authgate.oauth.authorization.consent_page import redirect_origin
 from authgate.oauth.authorization.request import AuthorizationRequest, single
 from authgate.oauth.authorization.sign_in import open_session
 from authgate.sessions.model import Session
+from authgate.stores.users import passkeys_held
 from authgate.tenants.model import Tenant
 from authgate.users.assurance import MFA
 
@@ -30,13 +31,13 @@ STEP_ENDED = "The second-factor step expired or was used already. Sign in again.
 
 def step_page(request: Request, client: Client, auth: AuthorizationRequest, session: Session,
               step: second_factor.Kind, blob: str, csrf: str, *, approved: bool, message: str = "",
-              secret: str | None = None, remembered: bool | None = None) -> Response:
+              secret: str | None = None, remembered: bool | None = None, passkeys: bool | None = None) -> Response:
     """The second-factor step's page for `session` (second_factor.page), offering passkeys where the issuer can be a
-    WebAuthn relying party."""
+    WebAuthn relying party and the person holds one (`passkeys`: as their item counted it, None: unknown)."""
     return second_factor.page(kind=step, session=session, blob=blob, csrf=csrf, approved=approved, message=message,
                               client_name=client.name or client.client_id, secret=secret, remembered=remembered,
                               redirect_origin=redirect_origin(auth.redirect_uri), issuer=base_url(request),
-                              passkeys=passkey_page.relying_party(request) is not None)
+                              passkeys=passkey_page.relying_party(request) is not None, held=passkeys)
 
 
 def passkey(request: Request, client: Client, tenant: Tenant, fields: answers.Fields, auth: AuthorizationRequest) -> Response:
@@ -88,7 +89,8 @@ def posted(request: Request, client: Client, tenant: Tenant, fields: answers.Fie
         answers.log("factor_invalid", auth)
         return step_page(request, client, auth, session, outcome.kind, single(fields, "request_blob") or "",
                          single(fields, "csrf") or "", approved=outcome.approved, message=outcome.message,
-                         secret=outcome.secret, remembered=outcome.remembered)
+                         secret=outcome.secret, remembered=outcome.remembered,
+                         passkeys=passkeys_held(reads.user.item) if reads.user is not None else None)
     secret, session = outcome.raised
     if not client.tenant_id:
         auth = admission.self_registered(request, client, auth, session.tenant_id)

@@ -99,10 +99,12 @@ def required(auth: AuthorizationRequest, tenant: Tenant) -> tuple[str, bool]:
     return (MFA if auth.acr_values[:1] == (MFA,) else PASSWORD), False
 
 
-def missing(auth: AuthorizationRequest, tenant: Tenant, session: Session, totp: bool | None = None) -> Kind | None:
+def missing(auth: AuthorizationRequest, tenant: Tenant, session: Session, totp: bool | None = None,
+            passkeys: bool | None = None) -> Kind | None:
     """The step `session` lacks for `auth`, or None; unmet_authentication_requirements when `mfa` is essential
     and can be neither given nor enrolled. `totp`: whether the user holds a one-time-code secret, as a read this
-    request made already saw it (None: one GetItem of the user's factors, only below the level)."""
+    request made already saw it (None: one GetItem of the user's factors, only below the level); `passkeys`:
+    whether they hold a passkey, as that read counted it (None: one Query, only when they hold no secret)."""
     if not tenant.tenant_id:
         tenant = TenantStore().get(session.tenant_id) or tenant
     acr, essential = required(auth, tenant)
@@ -111,7 +113,7 @@ def missing(auth: AuthorizationRequest, tenant: Tenant, session: Session, totp: 
     if totp is None:
         factors = UserFactorStore().factors(session.tenant_id, session.username)
         totp = factors is not None and factors.totp
-    if totp or PasskeyStore().of_user(session.tenant_id, session.username):
+    if totp or PasskeyStore().held(session.tenant_id, session.username, passkeys):
         return "code"
     if tenant.require_mfa:
         return "enrol"
@@ -129,9 +131,10 @@ def refuse_prompt_none(kind: Kind) -> ApiError:
 
 def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str, redirect_origin: str,
          issuer: str, approved: bool, message: str = "", secret: str | None = None,
-         passkeys: bool = False, remembered: bool | None = None) -> Response:
+         passkeys: bool = False, held: bool | None = None, remembered: bool | None = None) -> Response:
     """The step's page; an enrolment starts (or, shown again, keeps) a pending TOTP secret; `passkeys` (the
-    issuer can be a relying party) offers the user's passkeys, if they have any, instead of a code; `remembered`
+    issuer can be a relying party) offers the user's passkeys, if they have any (`held`: as the user's item
+    counted them; None: one Query), instead of a code; `remembered`
     (the remembered consent the page's request read) rides in the ticket, so the POST need not read it again."""
     if kind == "enrol" and secret is None:
         secret = UserFactorStore().start_totp(session.tenant_id, session.username)
@@ -139,7 +142,7 @@ def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str
                          remembered=remembered)
     e = html.escape
     title, intro = explained(kind=kind, session=session, issuer=issuer, secret=secret)
-    offer = kind == "code" and passkeys and bool(PasskeyStore().of_user(session.tenant_id, session.username))
+    offer = kind == "code" and passkeys and PasskeyStore().held(session.tenant_id, session.username, held)
     body = _STEP.substitute(intro=intro, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
                             ticket=e(ticket), passkey=_USE_PASSKEY if offer else "",
                             message=f'<p class="message" role="alert">{e(message)}</p>' if message else "")

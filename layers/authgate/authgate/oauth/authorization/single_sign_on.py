@@ -24,7 +24,7 @@ from authgate.single_use.authentication import Authentication
 from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.consents import ConsentStore
 from authgate.stores.sessions import SessionStore
-from authgate.stores.users import UserStore
+from authgate.stores.users import UserStore, passkeys_held
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client
@@ -54,21 +54,22 @@ def session_read(reads: BatchRead, request: Request, client: Client) -> Pending 
 
 
 def checked_session(pending: Pending | None, client: Client,
-                    auth: AuthorizationRequest) -> tuple[Session | None, bool, bool | None]:
+                    auth: AuthorizationRequest) -> tuple[Session | None, bool, bool | None, bool | None]:
     """(the valid session a `session_read` found for `client`'s tenant, or None; whether the person approved this
-    request's scopes before; whether its user holds a one-time-code secret, None when unread): the user and the
-    remembered consent in ONE BatchGetItem."""
+    request's scopes before; whether its user holds a one-time-code secret, and a passkey, None when unread or
+    uncounted): the user and the remembered consent in ONE BatchGetItem."""
     session = SessionStore.found_live(pending.item if pending is not None else None)
     if session is None or session.tenant_id != client.tenant_id:
-        return None, False, None
+        return None, False, None, None
     reads = BatchRead(operation="single_sign_on.batch_get")
     user = UserStore().prefetch(reads, session.tenant_id, session.username)
     consent = ConsentStore().prefetch(reads, session.tenant_id, session.user_id, auth.client_id)
     reads.run()
     if not _still_stands(session, UserStore.found(user)):
-        return None, False, None
-    return session, ConsentStore.covers(consent.item, auth.scopes, auth.resource), bool((user.item or {}).get(
-        "totp_secret")) if user is not None else None
+        return None, False, None, None
+    item = user.item if user is not None else None
+    return (session, ConsentStore.covers(consent.item, auth.scopes, auth.resource),
+            bool((item or {}).get("totp_secret")) if user is not None else None, passkeys_held(item))
 
 
 def _still_stands(session: Session, user: User | None) -> bool:
