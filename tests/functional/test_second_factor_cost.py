@@ -163,7 +163,8 @@ def step_buttons(page: Page) -> list[tuple[str, str]]:
 
 def forget_count(username: str = "bob") -> None:
     """The user's item as written before the count of passkeys existed (the attribute absent)."""
-    from authgate.stores.users import UserStore, key
+    from authgate.stores.user_items import key
+    from authgate.stores.users import UserStore
 
     users = UserStore()
     users.db.update_item(TableName=users.table, Key=key("demo", username), UpdateExpression="REMOVE passkeys")

@@ -78,7 +78,8 @@ def test_reset_mfa_of_nobody_or_of_a_bad_tenant_is_refused(bob: None, capsys: py
 def test_reset_mfa_counts_the_passkeys_off_the_users_item(aws: None, clock: ManualClock) -> None:
     """The count of passkeys a sign-in's step reads from the user's item follows the removal: 0 after the reset."""
     from authgate.stores.passkeys import PasskeyStore
-    from authgate.stores.users import UserStore, key, passkeys_held
+    from authgate.stores.user_items import key, passkeys_held
+    from authgate.stores.users import UserStore
     from authgate.users.passkeys import Passkey
     from authgate_cli.admin.user_second_factors import reset_mfa
     from authgate_cli.local.loaders import tenants

@@ -92,7 +92,8 @@ def test_register_then_sign_in_username_less(aws: None, clock: ManualClock) -> N
 
 def counted(username: str = "bob") -> object:
     """The count of passkeys on the user's UsersTable item as stored (None: absent)."""
-    from authgate.stores.users import UserStore, key
+    from authgate.stores.user_items import key
+    from authgate.stores.users import UserStore
 
     item = UserStore().db.get_item(TableName=UserStore().table, Key=key("demo", username))["Item"]
     return int(item["passkeys"]["N"]) if "passkeys" in item else None
@@ -100,7 +101,8 @@ def counted(username: str = "bob") -> object:
 
 def test_a_new_users_item_counts_their_passkeys_with_each_add_and_remove(aws: None) -> None:
     """The count moves in the passkey's own TransactWriteItems, so a sign-in's step reads it from the user's item."""
-    from authgate.stores.users import UserStore, key, passkeys_held
+    from authgate.stores.user_items import key, passkeys_held
+    from authgate.stores.users import UserStore
 
     users, store = UserStore(), PasskeyStore()
     users.put_hash("demo", "bob", "hash", overwrite=False)
@@ -121,7 +123,8 @@ def test_a_new_users_item_counts_their_passkeys_with_each_add_and_remove(aws: No
 def test_an_item_written_before_the_count_gets_its_first_count_from_a_query(aws: None) -> None:
     """An item without the count (written before it existed, or replaced by `users create --overwrite`) reads as
     unknown, so a sign-in falls back to the Query; the next add or remove counts the passkeys and sets it."""
-    from authgate.stores.users import UserStore, key, passkeys_held
+    from authgate.stores.user_items import key, passkeys_held
+    from authgate.stores.users import UserStore
 
     users, store = UserStore(), PasskeyStore()
     users.put_hash("demo", "bob", "hash", overwrite=False)
@@ -139,7 +142,8 @@ def test_an_item_written_before_the_count_gets_its_first_count_from_a_query(aws:
 
 def test_a_passkey_of_a_user_whose_item_is_gone_is_still_kept_and_removed(aws: None) -> None:
     """`users delete` deletes the user's item first, then their passkeys: nothing is counted, no item made up."""
-    from authgate.stores.users import UserStore, key
+    from authgate.stores.user_items import key
+    from authgate.stores.users import UserStore
 
     store = PasskeyStore()
     store.add(passkey("cred-a", username="carol"))

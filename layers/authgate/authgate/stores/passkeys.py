@@ -7,7 +7,7 @@ holds the value the assertion was checked against, so two concurrent uses of one
 clone racing the original) cannot both pass. Removing one is conditional on its owner.
 
 Each add and remove also moves the count of the user's passkeys kept on their UsersTable item
-(`passkeys`, stores.users.passkeys_held) in the same TransactWriteItems, so a sign-in's step knows
+(`passkeys`, stores.user_items.passkeys_held) in the same TransactWriteItems, so a sign-in's step knows
 whether to offer "Use a passkey instead" from the user's item it read already, without a Query. An
 item written before the count existed has none: its first add or remove counts the user's passkeys
 (one Query) and sets the count on condition that it is still absent; until then `held` queries.
@@ -23,8 +23,8 @@ from authgate.records import n, s
 from authgate.settings import get_settings
 from authgate.stores.base import TableStore
 from authgate.stores.faults import cancellation_codes, unavailable
-from authgate.stores.users import COUNT
-from authgate.stores.users import key as owner_key
+from authgate.stores.user_items import COUNT
+from authgate.stores.user_items import key as owner_key
 from authgate.users.errors import PasskeyRefused
 from authgate.users.passkeys import FIELDS, Passkey, user_key
 
@@ -91,7 +91,7 @@ class PasskeyStore(TableStore):
                              lambda held: len([p for p in held if p.credential_id != credential_id]))
 
     def held(self, tenant_id: str, username: str, counted: bool | None) -> bool:
-        """Whether the user holds a passkey: `counted` as their item read (stores.users.passkeys_held), or one Query
+        """Whether the user holds a passkey: `counted` as their item read (stores.user_items.passkeys_held), or one Query
         when the item predates the count (None)."""
         return counted if counted is not None else bool(self.of_user(tenant_id, username))
 

@@ -23,7 +23,9 @@ from typing import Any
 from authgate import clock, records
 from authgate.records import n, s, ss
 from authgate.stores.session_secret import session_secret
-from authgate.stores.users import Success, UserStore, key, password_check
+from authgate.stores.sign_in_attempts import Success, password_check
+from authgate.stores.user_items import key
+from authgate.stores.users import UserStore
 from authgate.users import recovery_codes, totp
 from authgate.users.errors import NoPendingEnrolment, UserNotFound
 from authgate.users.model import FACTOR_FIELDS, LoginResult, SecondFactors

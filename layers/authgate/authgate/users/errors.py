@@ -21,7 +21,7 @@ class NoPendingEnrolment(LookupError):
 
 class AttemptOvertaken(Exception):
     """A credential's success write refused in its transaction: a failure, a lock or the same code came in between
-    (stores.users.UserStore.judged); the attempt counts as failed."""
+    (stores.sign_in_attempts.SignInAttempts.judged); the attempt counts as failed."""
 
 
 class RelyingPartyUnusable(ValueError):

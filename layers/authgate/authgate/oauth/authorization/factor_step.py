@@ -15,6 +15,7 @@ from authgate.oauth.authorization import (
     passkey_sign_in,
     sealed_form,
     second_factor,
+    second_factor_page,
     session_cookie,
     single_sign_on,
 )
@@ -22,7 +23,7 @@ from authgate.oauth.authorization.consent_page import redirect_origin
 from authgate.oauth.authorization.request import AuthorizationRequest, single
 from authgate.oauth.authorization.sign_in import open_session
 from authgate.sessions.model import Session
-from authgate.stores.users import passkeys_held
+from authgate.stores.user_items import passkeys_held
 from authgate.tenants.model import Tenant
 from authgate.users.assurance import MFA
 
@@ -32,9 +33,9 @@ STEP_ENDED = "The second-factor step expired or was used already. Sign in again.
 def step_page(request: Request, client: Client, auth: AuthorizationRequest, session: Session,
               step: second_factor.Kind, blob: str, csrf: str, *, approved: bool, message: str = "",
               secret: str | None = None, remembered: bool | None = None, passkeys: bool | None = None) -> Response:
-    """The second-factor step's page for `session` (second_factor.page), offering passkeys where the issuer can be a
+    """The second-factor step's page for `session` (second_factor_page.page), offering passkeys where the issuer can be a
     WebAuthn relying party and the person holds one (`passkeys`: as their item counted it, None: unknown)."""
-    return second_factor.page(kind=step, session=session, blob=blob, csrf=csrf, approved=approved, message=message,
+    return second_factor_page.page(kind=step, session=session, blob=blob, csrf=csrf, approved=approved, message=message,
                               client_name=client.name or client.client_id, secret=secret, remembered=remembered,
                               redirect_origin=redirect_origin(auth.redirect_uri), issuer=base_url(request),
                               passkeys=passkey_page.relying_party(request) is not None, held=passkeys)
@@ -98,7 +99,7 @@ def posted(request: Request, client: Client, tenant: Tenant, fields: answers.Fie
         blob, csrf, _binding = sealed_form.form_state(auth._replace(sid=session.sid),
                                                       request.headers.get_all("cookie"),
                                                       base_url(request).startswith("https://"))
-        response = second_factor.recovery_codes_page(
+        response = second_factor_page.recovery_codes_page(
             codes=outcome.recovery, blob=blob, csrf=csrf, approved=outcome.approved,
             client_name=client.name or client.client_id, redirect_origin=redirect_origin(auth.redirect_uri))
     elif outcome.approved or not single_sign_on.consent_needed(auth, _remembered(outcome, auth, session)):

@@ -27,16 +27,12 @@ accepts the code and rotates the session in one TransactWriteItems (UserStore.ju
 from __future__ import annotations
 
 import hashlib
-import html
-from string import Template
 from typing import Any, Literal, NamedTuple
-from urllib.parse import urlsplit
 
 from authgate import clock, records
 from authgate.errors import ApiError
 from authgate.http.request import Request
-from authgate.http.response import Response
-from authgate.oauth.authorization import account_forms, passkey_sign_in, sealed_form, session_cookie
+from authgate.oauth.authorization import passkey_sign_in, sealed_form, session_cookie
 from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.oauth.clients.lookup import ClientLookup
 from authgate.sessions.model import Session, hash_secret
@@ -47,7 +43,6 @@ from authgate.stores.tenants import TenantStore
 from authgate.stores.user_factors import UserFactorStore
 from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
-from authgate.users import totp
 from authgate.users.assurance import MFA, PASSWORD, assurance_of, satisfies
 from authgate.users.errors import AttemptOvertaken, NoPendingEnrolment
 
@@ -129,26 +124,6 @@ def refuse_prompt_none(kind: Kind) -> ApiError:
     return ApiError("login_required", PROMPT_NONE_CODE)
 
 
-def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str, redirect_origin: str,
-         issuer: str, approved: bool, message: str = "", secret: str | None = None,
-         passkeys: bool = False, held: bool | None = None, remembered: bool | None = None) -> Response:
-    """The step's page; an enrolment starts (or, shown again, keeps) a pending TOTP secret; `passkeys` (the
-    issuer can be a relying party) offers the user's passkeys, if they have any (`held`: as the user's item
-    counted them; None: one Query), instead of a code; `remembered`
-    (the remembered consent the page's request read) rides in the ticket, so the POST need not read it again."""
-    if kind == "enrol" and secret is None:
-        secret = UserFactorStore().start_totp(session.tenant_id, session.username)
-    ticket = step_ticket(kind=kind, session=session, csrf=csrf, approved=approved, secret=secret,
-                         remembered=remembered)
-    e = html.escape
-    title, intro = explained(kind=kind, session=session, issuer=issuer, secret=secret)
-    offer = kind == "code" and passkeys and PasskeyStore().held(session.tenant_id, session.username, held)
-    body = _STEP.substitute(intro=intro, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
-                            ticket=e(ticket), passkey=_USE_PASSKEY if offer else "",
-                            message=f'<p class="message" role="alert">{e(message)}</p>' if message else "")
-    return account_forms.page(title, body, redirect_origin=redirect_origin)
-
-
 def step_ticket(*, kind: Kind, session: Session, csrf: str, approved: bool, secret: str | None,
                 remembered: bool | None = None) -> str:
     """The step's sealed ticket: bound to the session's secret (its hash) and the form's CSRF token, 5 minutes."""
@@ -157,15 +132,6 @@ def step_ticket(*, kind: Kind, session: Session, csrf: str, approved: bool, secr
                                              "t": session.tenant_id, "u": session.username,
                                              "c": _digest(csrf), **({"s": secret} if secret else {}),
                                              **({"r": remembered} if remembered is not None else {})}, STEP_TTL)
-
-
-def explained(*, kind: Kind, session: Session, issuer: str, secret: str | None) -> tuple[str, str]:
-    """(title, the HTML saying what to enter): a code, or an enrolment's QR code (RFC 6238) and its key in text."""
-    if kind == "enrol" and secret is not None:
-        uri = totp.provisioning_uri(secret, account=session.username, issuer=urlsplit(issuer).hostname or "authgate")
-        grouped = " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))
-        return "Set up a second factor", _ENROL.substitute(svg=totp.qr_svg(uri), secret=html.escape(grouped))
-    return "Second factor", _CODE
 
 
 class StepReads(NamedTuple):
@@ -257,22 +223,6 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session,
     return shown_again._replace(raised=raised, recovery=recovery, secret=None)
 
 
-def recovery_codes_page(*, codes: tuple[str, ...], blob: str, csrf: str, approved: bool, client_name: str,
-                        redirect_origin: str) -> Response:
-    """The ten recovery codes of a new enrolment, shown once; the form continues to the client (the consent-only
-    form of the session, with the decision already made when it was)."""
-    e = html.escape
-    decision = '<input type="hidden" name="decision" value="approve">' if approved else ""
-    body = _RECOVERY.substitute(shown=recovery_list(codes), client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
-                                decision=decision)
-    return account_forms.page("Your recovery codes", body, redirect_origin=redirect_origin)
-
-
-def recovery_list(codes: tuple[str, ...]) -> str:
-    """The HTML showing a new enrolment's recovery codes, once, and what they are for."""
-    return _CODES_SHOWN.substitute(codes="\n".join(f"<li><code>{html.escape(c)}</code></li>" for c in codes))
-
-
 def _code_and_rotation(session: Session, code: str, item: dict[str, Any] | None, shown_again: Outcome) -> Outcome:
     """A code judged on the user's item the step's batch read (UserStore.judged): when right, its acceptance (the
     throttle reset, its TOTP step recorded or recovery code consumed, on condition nothing came in between) and the
@@ -321,45 +271,3 @@ def _digest(value: str) -> str:
 def _one(fields: dict[str, list[str]], name: str) -> str:
     values = fields.get(name) or [""]
     return values[0]
-
-
-_CODE = """<p>Enter the six-digit code from your authenticator app, or one of your recovery codes.</p>"""
-
-_ENROL = Template("""<p>Your organisation requires a second factor. Scan this QR code with an authenticator app,
-or type the key below into it, then enter the six-digit code it shows.</p>
-<figure class="qr">$svg</figure>
-<p>Key: <code class="totp-secret">$secret</code></p>""")
-
-_STEP = Template("""<p>To continue to <strong>$client_name</strong>, confirm it is you.</p>
-$intro
-$message
-<form method="post" action="authorize" autocomplete="off">
-<input type="hidden" name="request_blob" value="$request_blob">
-<input type="hidden" name="csrf" value="$csrf">
-<input type="hidden" name="factor_ticket" value="$ticket">
-<label for="code">Code</label>
-<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" maxlength="64" required autofocus>
-<div class="actions">
-<button type="submit">Continue</button>
-$passkey
-</div>
-</form>""")
-
-_USE_PASSKEY = ('<button type="submit" name="use" value="passkey" formnovalidate class="secondary">'
-                "Use a passkey instead</button>")
-
-_CODES_SHOWN = Template("""<p>Your second factor is set up. Keep these ten recovery codes somewhere safe: each signs you in once if
-you lose your authenticator app. They are shown only now.</p>
-<ul class="recovery-codes">
-$codes
-</ul>""")
-
-_RECOVERY = Template("""$shown
-<form method="post" action="authorize">
-<input type="hidden" name="request_blob" value="$request_blob">
-<input type="hidden" name="csrf" value="$csrf">
-$decision
-<div class="actions">
-<button type="submit">Continue to $client_name</button>
-</div>
-</form>""")

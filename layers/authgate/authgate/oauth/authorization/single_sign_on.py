@@ -24,7 +24,8 @@ from authgate.single_use.authentication import Authentication
 from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.consents import ConsentStore
 from authgate.stores.sessions import SessionStore
-from authgate.stores.users import UserStore, passkeys_held
+from authgate.stores.user_items import passkeys_held
+from authgate.stores.users import UserStore
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client

@@ -13,7 +13,7 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from authgate.issuer import base_url
-from authgate.oauth.authorization import passkey_page, second_factor, single_sign_on
+from authgate.oauth.authorization import passkey_page, second_factor_page, single_sign_on
 from authgate.oauth.authorization.account_forms import csrf_fields, page
 from authgate.oauth.authorization.consent_page import what_is_granted
 from authgate.oauth.device.code_entry import NO_SUCH_CODE, TITLE, alert, code_page, log_outcome
@@ -98,7 +98,7 @@ def approved(request: Request, record: DeviceAuthorization, session: Session, co
                         authentication=single_sign_on.authentication_of(session), grant_id=grant_id):
         return code_page(request, "", NO_SUCH_CODE)
     log_outcome("approved", record)
-    response = page(TITLE, _APPROVED + ("\n" + second_factor.recovery_list(recovery) if recovery else ""))
+    response = page(TITLE, _APPROVED + ("\n" + second_factor_page.recovery_list(recovery) if recovery else ""))
     if cookie:
         response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
     return response

@@ -24,6 +24,7 @@ from authgate.oauth.authorization import (
     passkey_page,
     passkey_sign_in,
     second_factor,
+    second_factor_page,
     session_cookie,
     single_sign_on,
 )
@@ -84,7 +85,7 @@ def factor_page(request: Request, record: DeviceAuthorization, code: str, client
         secret = UserFactorStore().start_totp(session.tenant_id, session.username)
     csrf, token, cookie = csrf_token_fields(request)
     ticket = second_factor.step_ticket(kind=kind, session=session, csrf=token, approved=True, secret=secret)
-    title, intro = second_factor.explained(kind=kind, session=session, issuer=base_url(request), secret=secret)
+    title, intro = second_factor_page.explained(kind=kind, session=session, issuer=base_url(request), secret=secret)
     e = html.escape
     offer = kind == "code" and _passkeys_usable(request, session)
     body = _FACTOR_FORM.substitute(client_name=e(client.name or client.client_id), user_code=e(shown(code)),

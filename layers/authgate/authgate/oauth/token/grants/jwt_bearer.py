@@ -47,7 +47,8 @@ from authgate.single_use.errors import Replayed
 from authgate.stores.identity_provider_cache import trusted_idp
 from authgate.stores.replay import ReplayGuard, id_jag_key
 from authgate.stores.tenant_cache import get_tenant
-from authgate.stores.users import UserStore, user_key
+from authgate.stores.user_items import user_key
+from authgate.stores.users import UserStore
 from authgate.tokens.jws import segment_json
 from authgate.users.assurance import ACR_VALUES, MFA, PASSWORD
 from authgate.users.model import FIELDS as USER_FIELDS
