@@ -20,7 +20,7 @@ from typing import Any
 from authgate.redaction import REDACTED, is_secret_key, redact
 from authgate.settings import log_level
 
-__all__ = ["FORMATTER", "REDACTED", "JsonFormatter", "get_logger", "info_line", "set_correlation_id"]
+__all__ = ["FORMATTER", "REDACTED", "JsonFormatter", "always_line", "get_logger", "info_line", "set_correlation_id"]
 
 SERVICE = "authgate"
 # What every LogRecord carries; anything else on a record is an `extra` key of the call.
@@ -148,13 +148,25 @@ def info_line(message: str, fields: dict[str, Any]) -> None:
     service's own handler is the only one (docs/decisions.md, measured shortcuts); any other
     handler (a test's capture) gets the record."""
     logger = get_logger()
-    if not logger.isEnabledFor(logging.INFO):
-        return
+    if logger.isEnabledFor(logging.INFO):
+        _line(logger, message, fields)
+
+
+def always_line(message: str, fields: dict[str, Any]) -> None:
+    """An INFO line that no log level holds back (the audit trail's, authgate.audit): written as
+    `info_line` writes, and handed to every handler whatever the logger's level."""
+    _line(get_logger(), message, fields)
+
+
+def _line(logger: logging.Logger, message: str, fields: dict[str, Any]) -> None:
+    caller = sys._getframe(2)  # who called info_line or always_line: the line's location
     handlers = logger.handlers
     if len(handlers) != 1 or handlers[0] is not _HANDLER[0] or len(logger.filters) != 1:
-        logger.info(message, extra=fields, stacklevel=2)
+        # Logger.handle, not Logger.info: the record reaches the handlers (each with its own
+        # level) without the logger's level check.
+        logger.handle(logger.makeRecord(logger.name, logging.INFO, caller.f_code.co_filename, caller.f_lineno,
+                                        message, (), None, caller.f_code.co_name, fields))
         return
-    caller = sys._getframe(1)
     now = time.time()
     supplied = {"message": message, "correlation_id": FORMATTER.correlation_id, **fields}
     text = FORMATTER.line("INFO", f"{caller.f_code.co_name}:{caller.f_lineno}",

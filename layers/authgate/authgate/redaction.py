@@ -30,7 +30,9 @@ _SECRET_KEY_PARTS = ("secret", "password", "passwd", "token", "verifier", "autho
                      "cookie", "csrf", "assertion", "credential", "api_key", "apikey")
 # Keys that contain a secret-looking part but only carry public metadata.
 _PUBLIC_KEYS = frozenset({"token_type", "token_type_hint", "token_endpoint", "token_use",
-                          "error_code", "error_description"})
+                          "error_code", "error_description",
+                          # An audit event's list of the RFC 9396 types a token carries (authgate.audit).
+                          "authorization_details_types"})
 
 _NAMES = "|".join(sorted({re.escape(k) for k in SECRET_KEYS} | {
     r"[\w.-]*(?:secret|password|passwd|token|verifier|csrf|assertion|api_key|apikey)[\w.-]*"}, key=len, reverse=True))

@@ -1,0 +1,89 @@
+"""An audit event: who did what to what, when, from where, and how it ended (docs/audit.md).
+
+    {"id": ULID, "time": "2026-01-31T12:00:00.123Z", "tenant": ..., "actor": {"type", "id"[, "principal"]},
+     "action": "token.issued", "target": {"type", "id"}, "outcome": "success" | "failure", "reason"?: ...,
+     "source_ip": ..., "user_agent": ..., "request_id": ..., "details": {...}}
+
+Actors are users, clients, operators (with the principal that ran the command: an AWS ARN on a
+stage, the OS user locally) and the system. Targets are whatever the act is on; a user target's id
+is its stable `user_id` and `details` carry its username (and email, when known). `details` hold
+what the act changed or concerned, never a secret: the event is written through the logs' redaction
+(authgate.redaction) and the suite's secret checks read it like any log line.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any, Literal, NamedTuple
+
+from authgate import clock
+from authgate.audit.actions import Action
+from authgate.audit.catalogue import catalogue
+from authgate.audit.origin import current
+from authgate.ulid import ulid
+
+Outcome = Literal["success", "failure"]
+
+
+class Party(NamedTuple):
+    """An actor or a target: its type and id; a user's username and email and an operator's principal
+    when known (what docs/audit.md calls the actor's and target's own members)."""
+
+    type: str
+    id: str
+    principal: str | None = None
+    username: str | None = None
+    email: str | None = None
+
+
+def user(user_id: str, username: str | None = None, email: str | None = None) -> Party:
+    return Party("user", user_id, username=username, email=email or None)
+
+
+def client(client_id: str) -> Party:
+    return Party("client", client_id)
+
+
+def operator(name: str, principal: str) -> Party:
+    """Whoever ran an admin command: `principal` is the AWS principal's ARN on a stage, the OS user locally."""
+    return Party("operator", name, principal=principal)
+
+
+SYSTEM = Party("system", "authgate")
+
+_SECOND: list[Any] = [None, ""]  # (the last whole second formatted, its text)
+
+
+def iso_time(ms: int) -> str:
+    """ISO 8601 in UTC to the millisecond: 2026-01-31T12:00:00.123Z."""
+    second = ms // 1000
+    if _SECOND[0] != second:
+        _SECOND[0], _SECOND[1] = second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    return f"{_SECOND[1]}.{ms % 1000:03d}Z"
+
+
+def build(action: Action, tenant: str, *, actor: Party, target: Party, outcome: Outcome = "success",
+          reason: str | None = None, details: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The event of one act, stamped now with the current origin (authgate.audit.origin)."""
+    if action not in catalogue():
+        raise ValueError(f"{action!r} is not an audit action of authgate/audit/catalogue.json")
+    ms = clock.millis()
+    origin = current()
+    actor_view = {"type": actor.type, "id": actor.id}
+    if actor.principal:
+        actor_view["principal"] = actor.principal
+    extra: dict[str, Any] = {}
+    if target.username:
+        extra["username"] = target.username
+    if target.email:
+        extra["email"] = target.email
+    event: dict[str, Any] = {
+        "id": ulid(ms), "time": iso_time(ms), "tenant": tenant, "actor": actor_view, "action": action,
+        "target": {"type": target.type, "id": target.id}, "outcome": outcome,
+    }
+    if reason:
+        event["reason"] = reason
+    event["source_ip"], event["user_agent"], event["request_id"] = origin
+    event["details"] = {**extra, **details} if details else extra
+    return event

@@ -1,0 +1,55 @@
+"""Recording an act: one JSON line on the function's standard output, and nothing else.
+
+    {"level":"INFO", ..., "message":"audit", "authgate_audit":1, "event":{...}}
+
+No AWS call and no wait: the line goes where the function's log lines go (CloudWatch Logs on a
+stage), and the audit trail picks it up from there (a subscription filter matching the marker
+member, `authgate_audit`: docs/audit.md). It is written whatever the log level, through the same
+redaction as every log line (authgate.logs.always_line). `event_of` reads an event back from a line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from authgate.audit.actions import Action
+from authgate.audit.event import Outcome, Party, build
+from authgate.logs import always_line
+
+MARKER = "authgate_audit"
+# The members every event has (authgate.audit.event); `reason` is optional.
+MEMBERS = ("id", "time", "tenant", "actor", "action", "target", "outcome", "source_ip", "user_agent",
+           "request_id", "details")
+
+
+def record(action: Action, tenant: str, *, actor: Party, target: Party, outcome: Outcome = "success",
+           reason: str | None = None, details: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Record one act (authgate.audit.event.build says what each argument becomes); returns the event."""
+    event = build(action, tenant, actor=actor, target=target, outcome=outcome, reason=reason, details=details)
+    always_line("audit", {MARKER: 1, "event": event})
+    return event
+
+
+def event_of(line: str | bytes) -> dict[str, Any] | None:
+    """The event an audit line carries; None for any other line (a log line, a line cut short)."""
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", "replace")
+    if MARKER not in line:
+        return None
+    try:
+        document = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(document, dict) or document.get(MARKER) != 1:
+        return None
+    event = document.get("event")
+    return event if is_event(event) else None
+
+
+def is_event(value: Any) -> bool:
+    """Whether `value` has an event's shape (every member, an id and an action as text)."""
+    return (isinstance(value, dict) and all(member in value for member in MEMBERS)
+            and isinstance(value["id"], str) and isinstance(value["action"], str)
+            and isinstance(value["actor"], dict) and isinstance(value["target"], dict))
