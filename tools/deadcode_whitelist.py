@@ -74,6 +74,8 @@ has_cfn_attr
 get_cfn_attribute
 moto_server_host
 daemon_threads
+key_rotation_status
+object_lock_enabled
 # Called by the libraries the tests drive (http.server, the MCP SDKs' token storage and tools).
 protocol_version
 close_connection

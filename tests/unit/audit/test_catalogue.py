@@ -13,7 +13,7 @@ from authgate.audit.catalogue import catalogue
 
 ROOT = Path(__file__).resolve().parents[3]
 PUBLISHED = json.loads((Path(__file__).parent / "published_actions.json").read_text("utf-8"))["actions"]
-TARGETS = {"user", "client", "charge", "tenant", "resource", "idp", "key"}
+TARGETS = {"user", "client", "token", "charge", "tenant", "resource", "idp", "key"}
 
 _spec = importlib.util.spec_from_file_location("generate_audit_actions", ROOT / "scripts" / "generate_audit_actions.py")
 assert _spec is not None and _spec.loader is not None

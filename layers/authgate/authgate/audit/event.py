@@ -1,6 +1,6 @@
 """An audit event: who did what to what, when, from where, and how it ended (docs/audit.md).
 
-    {"id": ULID, "time": "2026-01-31T12:00:00.123Z", "tenant": ..., "actor": {"type", "id"[, "principal"]},
+    {"id": UUIDv7, "time": "2026-01-31T12:00:00.123Z", "tenant": ..., "actor": {"type", "id"[, "principal"]},
      "action": "token.issued", "target": {"type", "id"}, "outcome": "success" | "failure", "reason"?: ...,
      "source_ip": ..., "user_agent": ..., "request_id": ..., "details": {...}}
 
@@ -13,6 +13,7 @@ what the act changed or concerned, never a secret: the event is written through 
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from typing import Any, Literal, NamedTuple
@@ -21,7 +22,6 @@ from authgate import clock
 from authgate.audit.actions import Action
 from authgate.audit.catalogue import catalogue
 from authgate.audit.origin import current
-from authgate.ulid import ulid
 
 Outcome = Literal["success", "failure"]
 
@@ -53,6 +53,15 @@ def operator(name: str, principal: str) -> Party:
 SYSTEM = Party("system", "authgate")
 
 _SECOND: list[Any] = [None, ""]  # (the last whole second formatted, its text)
+_VERSION_7 = (0x7 << 76) | (0b10 << 62)
+
+
+def uuid7(ms: int) -> str:
+    """A UUID version 7 (RFC 9562 5.7): 48 bits of milliseconds, then random bits; ids sort by time."""
+    rand = int.from_bytes(os.urandom(10), "big")
+    value = (ms << 80) | _VERSION_7 | ((rand >> 62) & 0xFFF) << 64 | (rand & ((1 << 62) - 1))
+    text = f"{value:032x}"
+    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
 
 
 def iso_time(ms: int) -> str:
@@ -79,7 +88,7 @@ def build(action: Action, tenant: str, *, actor: Party, target: Party, outcome: 
     if target.email:
         extra["email"] = target.email
     event: dict[str, Any] = {
-        "id": ulid(ms), "time": iso_time(ms), "tenant": tenant, "actor": actor_view, "action": action,
+        "id": uuid7(ms), "time": iso_time(ms), "tenant": tenant, "actor": actor_view, "action": action,
         "target": {"type": target.type, "id": target.id}, "outcome": outcome,
     }
     if reason:

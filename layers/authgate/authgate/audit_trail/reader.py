@@ -59,13 +59,6 @@ def events(trail: Trail, since_ms: int | None = None, until_ms: int | None = Non
             if since <= str(e.get("time", "")) <= until and match(e)]
 
 
-def recent(trail: Trail, after_id: str = "", count: int | None = None) -> list[dict[str, Any]]:
-    """The newest kept events (from the last two days' objects) after the event `after_id` (ids sort
-    by time), the last `count` of them when given."""
-    found = [e for e in _events_of(_read(trail, trail.store.dates()[-2:])) if str(e["id"]) > after_id]
-    return found[-count:] if count is not None else found
-
-
 def _events_of(objects: Iterable[Stored]) -> list[dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for stored in objects:

@@ -239,4 +239,4 @@ class JwtBearerGrant(Grant):
                       audience=resource.resource, acr=acr, auth_time=auth_time,
                       # A person's grant, made by their IdP: its own grant id, so the token is one of a user's
                       # (strong authentication applies to it, RFC 9470) and what is exchanged from it shares it.
-                      grant_id=str(uuid.uuid4()))
+                      grant_id=str(uuid.uuid4()), user_id=user.user_id)

@@ -42,4 +42,4 @@ class PasswordGrant(Grant):
         # The password was checked just now: a sign-in with a password alone (RFC 9068 2.2.1).
         signed_in = password_sign_in(req.now)
         return issued(req, subject=result.subject, tenant=client.tenant_id, scopes=scopes, audience=resource.resource,
-                      acr=signed_in.acr, auth_time=signed_in.auth_time)
+                      acr=signed_in.acr, auth_time=signed_in.auth_time, user_id=result.user_id)
