@@ -332,6 +332,20 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
     gone = stage.request("GET", "/oauth/authorize", query=pinned_query)
     assert gone.status == 400 and "unknown_client" in gone.body.decode()
 
+    # Each admin command's event went through the audit stream to the audit function (the stream's event
+    # source invokes it), into the Object Lock bucket: listed and verified (VerifyMac) with --stack-name.
+    trail = cli(cloud, "events", "list", "--json", "--since", "1h", *where)
+    assert trail.returncode == 0, trail.stderr
+    kept = json.loads(trail.stdout)
+    caller = cloud.client("sts").get_caller_identity()["Arn"]
+    assert [(e["action"], e["target"]["id"], e["actor"]["principal"]) for e in kept] == [
+        ("tenant.created", "acme", caller), ("client.registered", "acme-backend", caller),
+        ("client.registered", "acme-web", caller), ("user.created", kept[3]["target"]["id"], caller),
+        ("user.disabled", kept[3]["target"]["id"], caller), ("client.registered", pinned, caller),
+        ("client.deleted", pinned, caller)]
+    verified = cli(cloud, "events", "verify", *where)
+    assert verified.returncode == 0 and verified.stdout.startswith("INTACT: "), verified.stdout + verified.stderr
+
     # The schedule's rotation, through Lambda's Invoke API.
     report = cloud.invoke_arn(f"arn:aws:lambda:us-east-1:123456789012:function:{stack.physical()['RotateKeysFunction']}",
                               {"source": "aws.events", "detail-type": "Scheduled Event", "detail": {}})

@@ -132,3 +132,13 @@ def test_a_line_that_is_not_an_event_is_damage(mac: LocalMac) -> None:
     header["events_sha256"] = digest(lines)
     with pytest.raises(Damaged, match="not an audit event"):
         open_object(json.dumps(header).encode() + b"\n" + lines)
+
+
+def test_an_object_missing_after_an_edited_one_is_named_too(mac: LocalMac) -> None:
+    objects = chain(mac, 4)
+    objects[0] = objects[0]._replace(body=objects[0].body.replace(b'"demo"', b'"acme"', 1))
+    del objects[1]
+    assert check(mac, objects) == [
+        f"edited: {objects[0].name}: its events are not the events it sealed",
+        f"missing: {objects[1].name}: sequence 2 before it is not there",
+    ]

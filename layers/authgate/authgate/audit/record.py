@@ -54,6 +54,11 @@ def redacted(event: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
+def line_of(event: dict[str, Any]) -> str:
+    """The audit line of an event recorded outside a function (an admin command puts it on the stream)."""
+    return json.dumps({MARKER: 1, "event": event}, separators=(",", ":"), ensure_ascii=False)
+
+
 def event_of(line: str | bytes) -> dict[str, Any] | None:
     """The event an audit line carries; None for any other line (a log line, a line cut short)."""
     if isinstance(line, bytes):

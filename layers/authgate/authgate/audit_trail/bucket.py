@@ -52,9 +52,13 @@ class BucketStore:
         return list(reversed(keys))
 
     def newest(self, date: str) -> str | None:
-        page = self._client().list_objects_v2(Bucket=self.bucket, Prefix=f"{PREFIX}date={date}/", MaxKeys=1)
-        contents = page.get("Contents") or []
-        return contents[0]["Key"] if contents else None
+        names = self.latest(date, 1)
+        return names[0] if names else None
+
+    def latest(self, date: str, count: int) -> list[str]:
+        """The day's `count` newest objects, oldest first (one request: they are listed first)."""
+        page = self._client().list_objects_v2(Bucket=self.bucket, Prefix=f"{PREFIX}date={date}/", MaxKeys=count)
+        return list(reversed([item["Key"] for item in page.get("Contents") or []]))
 
     def read(self, name: str) -> bytes:
         return bytes(self._client().get_object(Bucket=self.bucket, Key=name)["Body"].read())

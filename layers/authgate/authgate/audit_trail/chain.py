@@ -146,6 +146,16 @@ class Verified(NamedTuple):
     findings: list[Finding]
 
 
+def _gap(previous: tuple[int, str | None] | None, sequence: int | None, name: str,
+         findings: list[Finding]) -> bool:
+    """Whether objects are missing between `previous` and `sequence` (a finding for them if so)."""
+    if previous is None or sequence is None or sequence == previous[0] + 1:
+        return False
+    gap = f"{previous[0] + 1}" if sequence == previous[0] + 2 else f"{previous[0] + 1} to {sequence - 1}"
+    findings.append(Finding("missing", name, f"sequence {gap} before it is not there"))
+    return True
+
+
 def verify(objects: Iterable[Stored], mac_valid: Callable[[Mapping[str, Any]], bool], *,
            anchor: Stored | None = None) -> Verified:
     """Walk `objects` in sequence order (after `anchor`, the object just before them, when the walk
@@ -164,28 +174,27 @@ def verify(objects: Iterable[Stored], mac_valid: Callable[[Mapping[str, Any]], b
         count += 1
         if stored.versions > 1:
             findings.append(Finding("rewritten", stored.name, f"the bucket holds {stored.versions} versions of it"))
+        named = sequence_of(stored.name)
         try:
             header, found = open_object(stored.body)
         except Damaged as exc:
             findings.append(Finding("edited", stored.name, str(exc)))
-            sequence = sequence_of(stored.name)
-            previous = (sequence, None) if sequence is not None else None
+            _gap(previous, named, stored.name, findings)
+            previous = (named, None) if named is not None else None
             continue
         sequence = header["sequence"]
         first = sequence if first is None else first
         last = sequence
         events += len(found)
-        if sequence_of(stored.name) != sequence:
+        if named != sequence:
             findings.append(Finding("misplaced", stored.name, f"it holds sequence {sequence}"))
         if not mac_valid(header):
             findings.append(Finding("edited", stored.name, "its seal does not match its header (MAC)"))
-        if previous is not None and sequence != previous[0] + 1:
-            gap = f"{previous[0] + 1}" if sequence == previous[0] + 2 else f"{previous[0] + 1} to {sequence - 1}"
-            findings.append(Finding("missing", stored.name, f"sequence {gap} before it is not there"))
-        elif previous is not None and previous[1] is not None and header.get("previous") != previous[1]:
-            findings.append(Finding("broken", stored.name, f"the object before it (sequence {previous[0]}) is not "
-                                                           "the one it sealed: edited or replaced"))
-        elif previous is None and sequence == 1 and header.get("previous") != "":
-            findings.append(Finding("broken", stored.name, "the first object names a predecessor"))
+        if not _gap(previous, sequence, stored.name, findings):
+            if previous is not None and previous[1] is not None and header.get("previous") != previous[1]:
+                findings.append(Finding("broken", stored.name, f"the object before it (sequence {previous[0]}) is "
+                                                               "not the one it sealed: edited or replaced"))
+            elif previous is None and sequence == 1 and header.get("previous") != "":
+                findings.append(Finding("broken", stored.name, "the first object names a predecessor"))
         previous = (sequence, digest(stored.body))
     return Verified(count, events, first, last, findings)

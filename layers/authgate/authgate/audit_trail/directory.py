@@ -59,6 +59,9 @@ class DirectoryStore:
         names = self.names(date)
         return names[-1] if names else None
 
+    def latest(self, date: str, count: int) -> list[str]:
+        return self.names(date)[-count:]
+
     def read(self, name: str) -> bytes:
         return (self.root / name).read_bytes()
 

@@ -2,8 +2,8 @@
 
 Both read the same objects, day by day (the days of `since` to `until`, with a day's margin: an
 object is named by the day it was written, its events may be a little older). Listing keeps each
-event once (a batch the stream delivered twice may have been kept twice) and orders them by id,
-which is by time. Verification also reads the object just before the period, so the first object's
+event once (a batch the stream delivered twice may have been kept twice) and orders them by time,
+in the chain's order within a millisecond. Verification also reads the object just before the period, so the first object's
 link to its predecessor is checked too.
 """
 
@@ -59,6 +59,22 @@ def events(trail: Trail, since_ms: int | None = None, until_ms: int | None = Non
             if since <= str(e.get("time", "")) <= until and match(e)]
 
 
+class Follower:
+    """The events of objects kept since the last `poll` (`authgate events tail`, the demo app's page):
+    each poll lists the newest objects of the last two days, and reads only those not read before."""
+
+    def __init__(self, trail: Trail, window: int = 100) -> None:
+        self.trail = trail
+        self.window = window
+        self._read: set[str] = set()
+
+    def poll(self) -> list[dict[str, Any]]:
+        listed = [name for date in self.trail.store.dates()[-2:] for name in self.trail.store.latest(date, self.window)]
+        names = [name for name in listed if name not in self._read]
+        self._read = set(listed)  # what falls out of the window never comes back into it
+        return _events_of(self.trail.store.stored(name) for name in names)
+
+
 def _events_of(objects: Iterable[Stored]) -> list[dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for stored in objects:
@@ -68,7 +84,8 @@ def _events_of(objects: Iterable[Stored]) -> list[dict[str, Any]]:
             continue
         for event in kept:
             found.setdefault(event["id"], event)
-    return [found[key] for key in sorted(found)]
+    # By time, and in the chain's order within a millisecond (a stable sort).
+    return sorted(found.values(), key=lambda event: str(event.get("time", "")))
 
 
 def mac_checker(trail: Trail) -> Callable[[Mapping[str, Any]], bool]:
