@@ -75,10 +75,9 @@ class JsonFormatter(logging.Formatter):
         return self.line(record.levelname, f"{record.funcName}:{record.lineno}",
                          _timestamp(int(record.created), int(record.msecs)), supplied)
 
-    def line(self, level: str, location: str, timestamp: str, supplied: dict[str, Any], *,
-             redacted: bool = False) -> str:
-        """The JSON line: the standard keys, then `supplied` (message, correlation id, extras) redacted
-        (unless the caller did: `redacted`), None values left out."""
+    def line(self, level: str, location: str, timestamp: str, supplied: dict[str, Any]) -> str:
+        """The JSON line: the standard keys, then `supplied` (message, correlation id, extras) redacted,
+        None values left out."""
         log: dict[str, Any] = {
             "level": level,
             "location": location,
@@ -90,7 +89,7 @@ class JsonFormatter(logging.Formatter):
         trace = _xray_trace_id()
         if trace is not None:
             log["xray_trace_id"] = trace
-        for key, value in (supplied if redacted else redact(supplied)).items():
+        for key, value in redact(supplied).items():
             if value is not None:
                 log[key] = value
         if log["message"] is None:
@@ -155,13 +154,15 @@ def info_line(message: str, fields: dict[str, Any]) -> None:
 
 def always_line(message: str, fields: dict[str, Any]) -> None:
     """An INFO line that no log level holds back (the audit trail's, authgate.audit), of `fields` the
-    caller has redacted itself (knowing which of them may hold what a client sent): written as
-    `info_line` writes, and handed to every handler whatever the logger's level (a handler's
-    formatter redacts the record as always)."""
-    _line(get_logger(), message, fields, redacted=True)
+    caller has redacted itself (knowing which of them may hold what a client sent) and that carry
+    their own time and request id: `{"level":"INFO","message":...,"service":"authgate", **fields}`,
+    without the location and timestamp of the other lines (docs/decisions.md, measured shortcuts).
+    Any other handler (a test's capture, the local stack's) gets the record, whatever the logger's
+    level, and its formatter redacts it as always."""
+    _line(get_logger(), message, fields, lean=True)
 
 
-def _line(logger: logging.Logger, message: str, fields: dict[str, Any], *, redacted: bool = False) -> None:
+def _line(logger: logging.Logger, message: str, fields: dict[str, Any], *, lean: bool = False) -> None:
     caller = sys._getframe(2)  # who called info_line or always_line: the line's location
     handlers = logger.handlers
     if len(handlers) != 1 or handlers[0] is not _HANDLER[0] or len(logger.filters) != 1:
@@ -170,10 +171,13 @@ def _line(logger: logging.Logger, message: str, fields: dict[str, Any], *, redac
         logger.handle(logger.makeRecord(logger.name, logging.INFO, caller.f_code.co_filename, caller.f_lineno,
                                         message, (), None, caller.f_code.co_name, fields))
         return
-    now = time.time()
-    supplied = {"message": message, "correlation_id": FORMATTER.correlation_id, **fields}
-    text = FORMATTER.line("INFO", f"{caller.f_code.co_name}:{caller.f_lineno}",
-                          _timestamp(int(now), int((now % 1) * 1000)), supplied, redacted=redacted)
+    if lean:
+        text = _ENCODER.encode({"level": "INFO", "message": message, "service": SERVICE, **fields})
+    else:
+        now = time.time()
+        supplied = {"message": message, "correlation_id": FORMATTER.correlation_id, **fields}
+        text = FORMATTER.line("INFO", f"{caller.f_code.co_name}:{caller.f_lineno}",
+                              _timestamp(int(now), int((now % 1) * 1000)), supplied)
     handler = _HANDLER[0]
     handler.acquire()
     try:

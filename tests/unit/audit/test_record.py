@@ -107,3 +107,22 @@ def test_the_events_own_redaction_is_the_whole_lines() -> None:
                   outcome="failure", reason="why token=t0k3n",
                   details={"secret": "s", "nested": {"access_token": "eyJa.eyJb.c"}, "list": ["refresh_token=r"]})
     assert redacted(copy.deepcopy(event)) == redact(event)
+
+
+def test_without_a_capture_the_line_is_the_lean_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/decisions.md, measured shortcuts: the audit line has no location or timestamp of its own."""
+    import sys
+
+    from authgate.logs import _HANDLER, get_logger
+
+    logger = get_logger()
+    handlers, logger.handlers = logger.handlers, [_HANDLER[0]]  # the service's own handler alone, as on Lambda
+    previous = _HANDLER[0].setStream(sys.stdout)
+    try:
+        event = audit.record("key.rotated", "", actor=audit.SYSTEM, target=audit.Party("key", "k"))
+    finally:
+        _HANDLER[0].setStream(previous)
+        logger.handlers = handlers
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if "authgate_audit" in line]
+    assert json.loads(line) == {"level": "INFO", "message": "audit", "service": "authgate", "authgate_audit": 1,
+                                "event": event}

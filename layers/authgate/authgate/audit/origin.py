@@ -12,6 +12,8 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import NamedTuple
 
+from authgate.request_protocol import RequestView
+
 
 class Origin(NamedTuple):
     source_ip: str = ""
@@ -20,7 +22,8 @@ class Origin(NamedTuple):
 
 
 _NONE = Origin()
-_CURRENT: ContextVar[Origin] = ContextVar("authgate_audit_origin", default=_NONE)
+# An Origin, or the request it is read from when an event is recorded (most requests record none).
+_CURRENT: ContextVar[Origin | tuple[RequestView, str]] = ContextVar("authgate_audit_origin", default=_NONE)
 
 
 def bind(source_ip: str, user_agent: str | None, request_id: str) -> None:
@@ -28,5 +31,14 @@ def bind(source_ip: str, user_agent: str | None, request_id: str) -> None:
     _CURRENT.set(Origin(source_ip, user_agent or "", request_id))
 
 
+def bind_request(request: RequestView, request_id: str) -> None:
+    """`bind` to a request's address and user agent, read only if an event is recorded."""
+    _CURRENT.set((request, request_id))
+
+
 def current() -> Origin:
-    return _CURRENT.get()
+    bound = _CURRENT.get()
+    if isinstance(bound, Origin):
+        return bound
+    request, request_id = bound
+    return Origin(request.source_ip, request.headers.get("user-agent") or "", request_id)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from authgate import snapstart
-from authgate.audit.origin import bind
+from authgate.audit.origin import bind, bind_request
 from authgate.errors import ApiError
 from authgate.http.correlation import correlate
 from authgate.http.cors import CorsPolicy
@@ -103,7 +103,7 @@ class App:
             request.request_id = corr.request_id
             set_correlation_id(corr.request_id)
             # Every audit event this request records says where it came from (authgate.audit.origin).
-            bind(request.source_ip, request.header("user-agent"), corr.request_id)
+            bind_request(request, corr.request_id)
             route = self.routes.get((request.resource, request.method))
             surface = self.surface_of(request.resource, route)
             policy = self.cors.get(request.resource)
