@@ -98,8 +98,7 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
         if auth.prompt == "none":
             answers.log(f"{step}_required", auth)
             raise second_factor.refuse_prompt_none(step)
-        blob, csrf, binding = sealed_form.form_state(auth, request.headers.get_all("cookie"),
-                                                     base_url(request).startswith("https://"))
+        blob, csrf, binding = sealed_form.form_state(auth, request)
         response = factor_step.step_page(request, target.client, auth, session, step, blob, csrf, approved=False,
                                          remembered=remembered, passkeys=passkeys)
         response.multi_headers["Set-Cookie"] = [binding] if binding else []
@@ -227,7 +226,7 @@ def _unsealed(request: Request, fields: answers.Fields) -> AuthorizationRequest:
     """The request the form was shown for, if its seal holds and its CSRF token is this browser's."""
     try:
         auth, _nonce = sealed_form.unseal(single(fields, "request_blob"), single(fields, "csrf"),
-                                          sealed_form.binding_from(request.headers.get_all("cookie")))
+                                          sealed_form.binding_from(request))
     except sealed_form.FormStateInvalid as exc:
         raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
     return auth

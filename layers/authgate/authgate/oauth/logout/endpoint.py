@@ -62,7 +62,7 @@ def logout(request: Request) -> Response:
     client_id = _client_id(params.get("client_id"), hint)
     client = ClientStore().get(client_id) if client_id else None
     redirect_uri = _trusted_redirect(params.get("post_logout_redirect_uri"), client_id, client)
-    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    secret = session_cookie.secret_from(request)
     session = SessionStore().live(secret) if secret else None
     named = session is not None and _named_by(hint, session)
     if session is not None and not named and not _confirmed(request, posted, session):
@@ -140,14 +140,14 @@ def _named_by(hint: dict[str, Any] | None, session: Session) -> bool:
 
 def _confirmed(request: Request, posted: dict[str, str], session: Session) -> bool:
     """The person chose "Sign out" on the confirmation page shown in this browser, for this session."""
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    binding = sealed_form.binding_from(request)
     if request.method != "POST" or posted.get("confirm") != "yes" or binding is None:
         return False
     return sealed_form.csrf_matches(posted.get("csrf"), binding, f"logout|{session.sid}")
 
 
 def _confirmation(request: Request, params: dict[str, str], session: Session, client: Client | None) -> Response:
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    binding = sealed_form.binding_from(request)
     fresh = binding is None
     if binding is None:
         binding = sealed_form.new_binding()
@@ -155,7 +155,7 @@ def _confirmation(request: Request, params: dict[str, str], session: Session, cl
     response = pages.confirm(session.username, client.name if client else "", hidden)
     if fresh:
         response.multi_headers["Set-Cookie"] = [
-            sealed_form.binding_cookie(binding, base_url(request).startswith("https://"))]
+            sealed_form.binding_cookie(binding, base_url(request))]
     return response
 
 
