@@ -60,12 +60,16 @@ def logout(request: Request) -> Response:
     issuer = base_url(request)
     hint = _hint(params.get("id_token_hint"), issuer)
     client_id = _client_id(params.get("client_id"), hint)
-    client = ClientStore().get(client_id) if client_id else None
-    redirect_uri = _trusted_redirect(params.get("post_logout_redirect_uri"), client_id, client)
+    uri = params.get("post_logout_redirect_uri")
+    # Read only when a redirect URI is to be checked (or, below, named on the confirmation page).
+    client = ClientStore().get(client_id) if client_id and uri is not None else None
+    redirect_uri = _trusted_redirect(uri, client_id, client)
     secret = session_cookie.secret_from(request)
     session = SessionStore().live(secret) if secret else None
     named = session is not None and _named_by(hint, session)
     if session is not None and not named and not _confirmed(request, posted, session):
+        if client is None and client_id:
+            client = ClientStore().get(client_id)
         return _confirmation(request, params, session, client)
     response = _after(redirect_uri, params.get("state"), follow=client is not None and (not client.source or named))
     if session is not None:
