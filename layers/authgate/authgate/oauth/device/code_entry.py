@@ -3,9 +3,8 @@
 The typed code goes through the page's attempt limits (5.1: per host and per network, limits.quota and
 limits.networks) before its request is looked up. There is no deployment-wide budget: whoever could spend
 it, with enough addresses, would refuse the page to everyone; the code's entropy bounds guessing instead
-(docs/delegation.md). Malformed, unknown, expired and used
-codes get one message (no oracle). Every step of the page logs through `log_outcome`: ids and
-outcomes only.
+(docs/delegation.md). Malformed, unknown, expired and used codes get one message (no oracle). Every step
+of the page logs through `log_outcome`: ids and outcomes only.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ The steps, in their security order:
    NOT perform post-logout redirection unless the OP has other means of confirming the
    legitimacy of the post-logout redirection target", and a hint alone proves nothing of this
    browser (the registrant can send its own). Otherwise the "signed out" page offers the URI as a
-   link, naming its host, for the person to follow or not (RFC 9700 4.11.2).
+   link, naming its origin, for the person to follow or not (RFC 9700 4.11.2).
 
 Errors are pages (the "authorize" surface, never redirected): a sign-out request that fails its
 checks must not send the browser anywhere.
@@ -71,7 +71,7 @@ def logout(request: Request) -> Response:
         if client is None and client_id:
             client = ClientStore().get(client_id)
         return _confirmation(request, params, session, client)
-    response = _after(redirect_uri, params.get("state"), follow=client is not None and (not client.source or named))
+    response = _after(redirect_uri, params.get("state"), follow=_vouched_for(client, named))
     if session is not None:
         SessionStore().end(session.session_hash)
         # OpenID Connect Core 11: what the session granted ends with it, but offline_access grants.
@@ -140,6 +140,11 @@ def _trusted_redirect(uri: str | None, client_id: str | None, client: Client | N
 def _named_by(hint: dict[str, Any] | None, session: Session) -> bool:
     """The hint is of this session, or of its user: the request comes from an application the person signed in to."""
     return hint is not None and (hint.get("sid") == session.sid or hint["sub"] == session.user_id)
+
+
+def _vouched_for(client: Client | None, named: bool) -> bool:
+    """Step 6: an administrator registered the client, or its hint `named` the session this request ends."""
+    return client is not None and (not client.source or named)
 
 
 def _confirmed(request: Request, posted: dict[str, str], session: Session) -> bool:
