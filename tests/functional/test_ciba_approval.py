@@ -132,6 +132,47 @@ def test_deny_wrong_code_and_a_reused_link(hook: DocumentServer, approver: Appro
                       "approval_link_invalid", LINK_INVALID)
 
 
+def without_form_tokens(result: dict[str, Any]) -> tuple[int, dict[str, str], str]:
+    """A page's status, headers and body, its fresh per-page values (request id, CSRF nonce and token) left out."""
+    import re
+
+    headers = {k: v for k, v in result["multiValueHeaders"].items() if k != "x-request-id"}
+    body = re.sub(r'name="(nonce|csrf)" value="[^"]*"', r'name="\1" value=""', result["body"])
+    return result["statusCode"], headers, body
+
+
+@pytest.mark.slow
+def test_wrong_codes_lock_the_factor_and_the_locked_page_answers_alike_whatever_the_password(
+        hook: DocumentServer, approver: ApprovalBrowser, tokens: TokenClient, clock: ManualClock) -> None:
+    """The password and the code are one attempt of the sign-in (docs/ciba.md): a right password never resets the
+    count of wrong codes, which lock the factor at LOCK_AFTER; while it is locked, the right password with the right
+    code is refused exactly as a wrong password is (no oracle of the password); once it ends, bob approves."""
+    from authgate.users.factor_throttle import LOCK_AFTER, LOCK_SECONDS
+
+    auth_req_id = started(start(tokens))
+    page = page_of(approver.open(delivered(hook)[0]["approval_url"]))
+    for _ in range(LOCK_AFTER):
+        code = one_time_code(int(clock()))
+        wrong = page_of(approver.decide(page, password="bob-password", code="000000" if code != "000000" else "1"))
+        assert "The password or the code is wrong." in wrong.text()
+    clock.advance(60)  # past every wait window of the password's throttle: this is the factor's lock
+    right = approver.decide(page, password="bob-password", code=one_time_code(int(clock())))
+    wrong_password = approver.decide(page, password="not-bobs-password", code=one_time_code(int(clock())))
+    assert without_form_tokens(right) == without_form_tokens(wrong_password)
+    assert right["statusCode"] == 200 and "The password or the code is wrong." in page_of(right).text()
+    assert_error(poll(tokens, auth_req_id), 400, "authorization_pending",
+                 "The user has not yet approved the request; poll again after the interval.")
+    clock.advance(LOCK_SECONDS - 60)
+    hook.posts.clear()
+    hook.post_headers.clear()
+    later = started(start(tokens))
+    page = page_of(approver.open(delivered(hook)[0]["approval_url"]))
+    done = approver.decide(page, password="bob-password", code=one_time_code(int(clock())))
+    assert (done["statusCode"], page_of(done).text()) == (
+        200, "Done Approved. The application can go on; you may close this page.")
+    assert_tokens(poll(tokens, later))
+
+
 def test_another_signed_in_user_is_refused(hook: DocumentServer, approver: ApprovalBrowser,
                                            tokens: TokenClient) -> None:
     from authgate.stores.sessions import SessionStore

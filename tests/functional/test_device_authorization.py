@@ -396,6 +396,37 @@ def test_without_require_mfa_bob_approves_with_his_password(tokens: TokenClient,
     assert device_claims(tokens, start["device_code"])["acr"] == "password"
 
 
+@pytest.mark.slow
+@pytest.mark.usefixtures("tv")
+def test_wrong_codes_on_the_device_page_lock_the_second_factor(tokens: TokenClient, device_page: DevicePage,
+                                                              clock: ManualClock) -> None:
+    """The device page's step counts on the second factor's own throttle (docs/strong-authentication.md): LOCK_AFTER
+    wrong codes lock it, the right code too until the lock ends, and nothing is approved meanwhile."""
+    import pyotp
+
+    from authgate.users.factor_throttle import LOCK_AFTER, LOCK_SECONDS
+
+    def code() -> str:
+        return str(pyotp.TOTP(BOB_KEY).at(int(clock())))
+
+    require_mfa()
+    start = started(authorize_device(tokens, scope="charges:read"))
+    step = device_page.decide(device_page.enter(start["user_code"]), "approve", "bob", "bob-password")
+    for _ in range(LOCK_AFTER):
+        assert WRONG_CODE in give_code(device_page, step, "000000" if code() != "000000" else "111111").text()
+    clock.advance(60)  # past every wait window of the password's throttle: this is the factor's lock
+    locked = give_code(device_page, step, code())
+    assert (locked.status, [(i["name"], i["type"]) for i in locked.inputs]) == (200, FACTOR_FIELDS)
+    assert WRONG_CODE in locked.text()
+    assert body_of(poll(tokens, start["device_code"]))["error"] == "authorization_pending"
+    clock.advance(LOCK_SECONDS - 60)
+    later = started(authorize_device(tokens, scope="charges:read"))
+    step = device_page.decide(device_page.enter(later["user_code"]), "approve")  # bob's session, still at password
+    done = give_code(device_page, step, code())
+    assert done.text() == ("Connect a device You approved the request: return to your device, it will be signed in "
+                           "within a few seconds. You can close this page.")
+
+
 NO_SUCH_CODE = ("That code is not valid. Check it on your device: codes last 10 minutes and work once; if it has "
                 "expired, start again on the device.")
 PASSKEY_REFUSED = ("The passkey could not be used: it is not one of this organisation's, the page expired, or your "

@@ -28,11 +28,12 @@ def bob(aws: None, clock: ManualClock) -> None:
 def test_the_demo_seed_gives_bob_the_rfc_6238_key(demo: object, clock: ManualClock) -> None:
     import pyotp
 
+    from authgate.stores.factor_attempts import FactorAttempts
     from authgate.stores.user_factors import UserFactorStore
 
     store = UserFactorStore()
     assert store.factors("demo", "bob") == SecondFactors(True, False, 0, 0)
-    assert store.verify_totp("demo", "bob", pyotp.TOTP(RFC_6238_KEY).at(clock())).ok
+    assert FactorAttempts().verify_code("demo", "bob", pyotp.TOTP(RFC_6238_KEY).at(clock())).ok
 
 
 def args(**kwargs: object) -> argparse.Namespace:
@@ -42,6 +43,7 @@ def args(**kwargs: object) -> argparse.Namespace:
 def test_reset_mfa_removes_the_factors_and_sets_sessions_valid_after(bob: None, clock: ManualClock) -> None:
     import pyotp
 
+    from authgate.stores.factor_attempts import FactorAttempts
     from authgate.stores.passkeys import PasskeyStore
     from authgate.stores.user_factors import UserFactorStore
     from authgate.users.passkeys import Passkey
@@ -51,7 +53,7 @@ def test_reset_mfa_removes_the_factors_and_sets_sessions_valid_after(bob: None, 
     for credential_id, owner in (("cred-1", "bob"), ("cred-2", "bob"), ("cred-3", "alice")):
         PasskeyStore().add(Passkey(credential_id, "demo", owner, "cose", 0, "Phone", 1))
     assert store.factors("demo", "bob") == SecondFactors(True, False, 0, 0)
-    assert store.verify_totp("demo", "bob", pyotp.TOTP(RFC_6238_KEY).at(clock())).ok
+    assert FactorAttempts().verify_code("demo", "bob", pyotp.TOTP(RFC_6238_KEY).at(clock())).ok
     out = io.StringIO()
     assert reset_mfa(args(json=True), out) == 0
     assert json.loads(out.getvalue()) == {"tenant_id": "demo", "username": "bob", "second_factors": [],

@@ -3,7 +3,12 @@
 The page signs the person in itself, so that every change is made within 10 minutes of a password: a
 correct password (through every sign-in throttle, oauth.authorization.sign_in) sets a short-lived cookie
 `authgate_account` (10 minutes, HttpOnly, SameSite=Strict; `__Host-` on a stage: http.cookies) holding the tenant,
-username and issue time, HMAC-SHA256-signed with the session secret under its own purpose label.
+username, issue time and the sid of the browser's sign-in session, HMAC-SHA256-signed with the session
+secret under its own purpose label. The page's sign-in is a sign-in: it goes on the person's session in
+this browser, or opens one at `password` (single_sign_on then serves it as any other), and it holds only
+while that session lives, so signing out (oauth.logout) ends the page too, at once. A person whose
+password an operator reset gets no session from the temporary password (the forced change comes first,
+as at the sign-in page); their page's sign-in stands alone until the change or its 10 minutes end.
 `signed_in_user` is the one place that says who the request's person is.
 
 The second-factor section (oauth.authorization.factor_enrolment) sets up and removes a one-time code, the
@@ -40,12 +45,14 @@ from authgate.oauth.authorization import (
     session_cookie,
 )
 from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
-from authgate.oauth.authorization.sign_in import account_of, sign_in
+from authgate.oauth.authorization.sign_in import account_of, open_session, sign_in
+from authgate.sessions.model import Session
 from authgate.stores.session_secret import session_secret
 from authgate.stores.sessions import SessionStore
 from authgate.stores.users import UserStore
 from authgate.users.assurance import MFA
 from authgate.users.errors import UserNotFound
+from authgate.users.model import User
 from authgate.users.passwords import MIN_PASSWORD, password_problem
 
 COOKIE = "authgate_account"
@@ -98,25 +105,37 @@ class Account(NamedTuple):
 
 
 def signed_in_user(request: Request) -> Account | None:
-    """The person this request is signed in as (the page's cookie, else a sign-in session at `mfa` whose sign-in
-    is at most COOKIE_TTL old; either while the user exists, is enabled and has not ended its sessions since),
-    or None."""
+    """The person this request is signed in as, or None: the page's cookie, issued in the browser's sign-in session
+    (or, for a password change due, on its own) at most COOKIE_TTL ago; else that session when it is at `mfa` and
+    its sign-in is at most COOKIE_TTL old. Either only while the user exists, is enabled and has not ended its
+    sessions since."""
+    live = _live_session(request)
     for value in cookie_values(request, COOKIE):
-        account = _account(value)
+        account = _account(value, live)
         if account is not None:
             return account
-    return _fresh_mfa_session(request)
+    return _fresh_mfa_session(live)
 
 
-def _fresh_mfa_session(request: Request) -> Account | None:
-    """The person of the browser's sign-in session when it is at `mfa` and its sign-in (auth_time) is at most
-    COOKIE_TTL old: as fresh and as strong as the page's own password sign-in, so the page asks nothing more."""
+def _live_session(request: Request) -> tuple[Session, User] | None:
+    """The browser's live sign-in session and its user, while the user admits it (single_sign_on's rule)."""
     secret = session_cookie.secret_from(request)
     session = SessionStore().live(secret) if secret is not None else None
-    if session is None or session.acr != MFA or clock.seconds() - session.auth_time > COOKIE_TTL:
+    if session is None:
         return None
     user = UserStore().get(session.tenant_id, session.username)
     if user is None or not user.admits(session.user_id, session.generation, session.auth_time):
+        return None
+    return session, user
+
+
+def _fresh_mfa_session(live: tuple[Session, User] | None) -> Account | None:
+    """The person of the browser's sign-in session when it is at `mfa` and its sign-in (auth_time) is at most
+    COOKIE_TTL old: as fresh and as strong as the page's own password sign-in, so the page asks nothing more."""
+    if live is None:
+        return None
+    session, user = live
+    if session.acr != MFA or clock.seconds() - session.auth_time > COOKIE_TTL:
         return None
     return Account(user.tenant_id, user.username)
 
@@ -144,10 +163,17 @@ def post_account(request: Request) -> Response:
     if not username or not password:
         return _sign_in_page(request, "Enter your username and password.")
     tenant_id, username = account_of("", fields.get("tenant", "").strip()[:100], username)
-    if not sign_in(tenant_id, username, password, request.source_ip).ok:
+    result = sign_in(tenant_id, username, password, request.source_ip)
+    if not result.ok:
         return _sign_in_page(request, WRONG)
-    account = Account(tenant_id, username)
-    return _change_page(request, account, cookie=_cookie(request, _issue(account)))
+    account, cookies = Account(tenant_id, username), []
+    live = _live_session(request)
+    sid = live[0].sid if live is not None and live[0].user_id == result.user_id else ""
+    if not sid and not result.must_change_password:
+        secret, session = open_session(tenant_id, result)
+        cookies.append(session_cookie.set_cookie(secret, base_url(request)))
+        sid = session.sid
+    return _change_page(request, account, cookies=[*cookies, _cookie(request, _issue(account, sid))])
 
 
 def _change(request: Request, account: Account, fields: dict[str, str]) -> Response:
@@ -177,13 +203,17 @@ def _mac(data: bytes) -> bytes:
     return hmac.new(session_secret(), b"account-page\x00" + data, hashlib.sha256).digest()
 
 
-def _issue(account: Account) -> str:
-    data = json.dumps({"t": account.tenant_id, "u": account.username, "iat": clock.seconds()},
+def _issue(account: Account, sid: str) -> str:
+    """The page's cookie: the person, the time, and the sid of the sign-in session it goes on ("" for none)."""
+    data = json.dumps({"t": account.tenant_id, "u": account.username, "iat": clock.seconds(), "sid": sid},
                       separators=(",", ":")).encode("utf-8")
     return f"{base64url.encode(data)}.{base64url.encode(_mac(data))}"
 
 
-def _account(value: str) -> Account | None:
+def _account(value: str, live: tuple[Session, User] | None) -> Account | None:
+    """The person of the page's cookie while it holds: signed by this stack, at most COOKIE_TTL old, and issued in
+    the browser's live session `live` (a cookie issued on its own, for a password change due, stands while the
+    change is still due)."""
     try:
         data_part, mac_part = value.split(".")
         data, mac = base64url.decode(data_part), base64url.decode(mac_part)
@@ -192,10 +222,18 @@ def _account(value: str) -> Account | None:
     if len(value) > 2048 or not hmac.compare_digest(mac, _mac(data)):
         return None
     payload = json.loads(data)
-    issued = int(payload["iat"])
+    issued, sid, person = int(payload["iat"]), str(payload.get("sid") or ""), (str(payload["t"]), str(payload["u"]))
     if issued + COOKIE_TTL <= clock.seconds():
         return None
-    user = UserStore().get(str(payload["t"]), str(payload["u"]))
+    if sid:
+        # Signed out, or another session in this browser now: the page's sign-in ended with its session.
+        if live is None or live[0].sid != sid or (live[1].tenant_id, live[1].username) != person:
+            return None
+        user: User | None = live[1]
+    else:
+        user = UserStore().get(*person)
+        if user is None or not user.must_change_password:
+            return None
     # A cookie of the very second of a change is dead too (users.model.User.issued_in_time).
     if user is None or not user.issued_in_time(issued):
         return None
@@ -212,7 +250,7 @@ def _sign_in_page(request: Request, message: str = "") -> Response:
     return page("Your account", body, cookie)
 
 
-def _change_page(request: Request, account: Account, message: str = "", cookie: str | None = None) -> Response:
+def _change_page(request: Request, account: Account, message: str = "", cookies: list[str] | None = None) -> Response:
     csrf, binding_cookie = csrf_fields(request)
     factors = factor_proof.held(account.tenant_id, account.username)
     body = _CHANGE.substitute(message=_message(message), csrf=csrf, username=html.escape(account.username),
@@ -220,8 +258,8 @@ def _change_page(request: Request, account: Account, message: str = "", cookie: 
                               factors=factor_enrolment.section(factors, csrf) + "\n" +
                               passkey_enrolment.section(request, factors, csrf))
     response = page("Your account", body, binding_cookie)
-    if cookie:
-        response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
+    if cookies:
+        response.multi_headers.setdefault("Set-Cookie", []).extend(cookies)
     return response
 
 

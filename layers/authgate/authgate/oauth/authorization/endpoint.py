@@ -162,7 +162,7 @@ def post_authorize(request: Request) -> Response:
         return answers.form(request, auth, client, tenant, again.message, username, fields)
     except password_step.ChangeAgain as again:
         return password_step.change_form(client, auth, fields, again.ticket, again.message)
-    password_step.hinted_person(auth, signed_in)
+    admission.hinted_person(auth, signed_in.user_id)
     if not client.tenant_id:
         auth = admission.self_registered(request, client, auth, tenant_id)
     secret, session = password_step.opened(auth.tenant_id, signed_in, code)

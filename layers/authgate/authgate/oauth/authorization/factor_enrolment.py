@@ -5,7 +5,7 @@ Every action needs the account page's own sign-in, which lasts 10 minutes from t
 sign-in. Setting up shows a new secret as a QR code (an inline SVG drawn on the server) and in text,
 kept pending until a first right code confirms it (stores.user_factors); the ten recovery codes are
 shown once. A person who has a one-time code sets up no other before removing it, and removing it
-takes a right code (or a recovery code) through the account's throttle (UserStore.attempt), or one of
+takes a right code (or a recovery code) through the second factor's throttle (stores.factor_attempts), or one of
 their passkeys, so a password alone never takes a second factor away. Forms are CSRF-protected as
 every account form.
 

@@ -2,8 +2,8 @@
 (WebAuthn Level 3 7.2; docs/strong-authentication.md).
 
 While a person holds a second factor, a password alone changes none: adding or removing a one-time
-code or a passkey also takes a right TOTP or recovery code (through the account's throttle,
-UserStore.attempt) or an assertion of one of *their* passkeys. Otherwise a stolen password would
+code or a passkey also takes a right TOTP or recovery code (through the second factor's throttle,
+stores.factor_attempts) or an assertion of one of *their* passkeys. Otherwise a stolen password would
 enrol the thief's own factor and sign in at `mfa`.
 
 A passkey's proof: the change form's "Confirm with a passkey" button (`prove=passkey`) shows an
@@ -26,9 +26,9 @@ from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.oauth.authorization import passkey_page, passkey_sign_in
 from authgate.oauth.authorization.account_forms import csrf_fields
+from authgate.stores.factor_attempts import FactorAttempts
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.user_factors import UserFactorStore
-from authgate.users import totp
 from authgate.users.passkeys import Passkey
 
 WRONG_CODE = "The code is incorrect or was used already, or this account is temporarily locked."
@@ -88,9 +88,7 @@ def proven(request: Request, tenant_id: str, username: str, fields: dict[str, st
     code = fields.get("code", "").strip()[:64]
     if not factors.totp or not code:
         return False
-    store = UserFactorStore()
-    verify = store.verify_totp if totp.normalized(code) is not None else store.verify_recovery_code
-    return verify(tenant_id, username, code).ok
+    return FactorAttempts().verify_code(tenant_id, username, code).ok
 
 
 def gate(request: Request, tenant_id: str, username: str, fields: dict[str, str], factors: Held) -> Response | str | None:

@@ -43,7 +43,8 @@ def step_page(request: Request, client: Client, auth: AuthorizationRequest, sess
 
 def passkey(request: Request, client: Client, tenant: Tenant, fields: answers.Fields, auth: AuthorizationRequest) -> Response:
     """Approve with a passkey alone (passkey_sign_in): the ceremony's page, then the sign-in it proves (acr mfa)
-    and the code; a refusal shows the sign-in form again."""
+    and the code, for the person an id_token_hint names (else login_required, as after a password); a refusal
+    shows the sign-in form again."""
     raw = single(fields, "credential")
     if raw is None:
         shown = passkey_sign_in.page(request, tenant_id=client.tenant_id, blob=single(fields, "request_blob") or "",
@@ -55,6 +56,7 @@ def passkey(request: Request, client: Client, tenant: Tenant, fields: answers.Fi
         answers.log("passkey_refused", auth)
         return answers.form(request, auth, client, tenant, passkey_sign_in.REFUSED, posted=fields)
     result, tenant_id, amr = signed
+    admission.hinted_person(auth, result.user_id)
     if not client.tenant_id:
         auth = admission.self_registered(request, client, auth, tenant_id)
     secret, session = open_session(tenant_id, result, acr=MFA, amr=amr)

@@ -1,6 +1,5 @@
 """The password step of the sign-in form (RFC 6749 10.10; docs/users.md): the decision, the credentials (with a
-one-time code typed beside them when the request needs mfa), the forced password change, and the id_token_hint's
-person (OpenID Connect Core 3.1.2.1)."""
+one-time code typed beside them when the request needs mfa) and the forced password change."""
 
 from __future__ import annotations
 
@@ -28,10 +27,6 @@ from authgate.users.model import LoginResult
 from authgate.users.passwords import MIN_PASSWORD, password_problem
 
 STALE_FORM = "The sign-in form has expired or was altered. Start again from the application."
-
-
-# OpenID Connect Core 3.1.2.1 (id_token_hint): the person who signed in is not the one the client expects.
-HINT_MISMATCH = "The person who signed in is not the one the id_token_hint names."
 
 
 class ChangeAgain(Exception):
@@ -112,17 +107,6 @@ def password_changed(client: Client, fields: answers.Fields) -> tuple[LoginResul
     changed = store.change_password(ticket.tenant_id, ticket.username, new)
     return LoginResult(True, "ok", subject=ticket.username, user_id=user.user_id,
                        generation=changed.session_generation), ticket.tenant_id
-
-
-def hinted_person(auth: AuthorizationRequest, signed_in: LoginResult) -> None:
-    """OpenID Connect Core 3.1.2.1: "If the End-User identified by the ID Token is not the one logged in or
-    is not logged in by the request, ... it SHOULD return an error, such as login_required". No code, and no
-    session for the other person (node-oidc-provider likewise never completes a request whose
-    id_token_hint names someone else than the account signed in). login_hint stays a hint (3.1.2.1): it
-    fills the username field and decides nothing."""
-    if auth.hinted_sub is not None and signed_in.user_id != auth.hinted_sub:
-        answers.log("login_required", auth)
-        raise ApiError("login_required", HINT_MISMATCH)
 
 
 def change_form(client: Client, auth: AuthorizationRequest, fields: answers.Fields, ticket: str,

@@ -18,10 +18,11 @@ session's secret (its hash) and to the form's CSRF token. A code given through i
 session gets a new secret with the same sid, so the ticket opens nothing afterwards (single use)
 and a secret known before the step is worthless (session fixation). The new `auth_time` is the
 step's time when the password was given at most FRESH_PASSWORD seconds before (identity-design:
-a fresh step-up satisfies max_age), else the password's. Every code is checked through the account's
-throttle: wrong codes count toward its lock as wrong passwords do. The code's POST reads the client, its
-tenant, the session and the user's item in one BatchGetItem (`step_reads`; the ticket names them), and
-accepts the code and rotates the session in one TransactWriteItems (UserStore.judged, SessionStore.raised).
+a fresh step-up satisfies max_age), else the password's. Every code is checked through the second factor's
+own throttle (stores.factor_attempts): wrong codes lock the factor, and no right password resets their count.
+The code's POST reads the client, its tenant, the session and the user's item in one BatchGetItem
+(`step_reads`; the ticket names them), and accepts the code and rotates the session in one TransactWriteItems
+(FactorAttempts.judged_code, SessionStore.raised).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.oauth.clients.lookup import ClientLookup
 from authgate.sessions.model import Session, hash_secret
 from authgate.stores.batch import BatchRead, Pending
+from authgate.stores.factor_attempts import FactorAttempts
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.sessions import SessionStore
 from authgate.stores.tenants import TenantStore
@@ -203,10 +205,9 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session,
     if not code:
         return shown_again._replace(message=MISSING_CODE)
     recovery: tuple[str, ...] = ()
-    store = UserFactorStore()
     if kind == "enrol":
         try:
-            confirmed = store.confirm_totp(session.tenant_id, session.username, code)
+            confirmed = UserFactorStore().confirm_totp(session.tenant_id, session.username, code)
         except NoPendingEnrolment:
             raise StepInvalid("the enrolment expired or was replaced") from None
         if confirmed is None:
@@ -214,8 +215,7 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session,
         recovery = confirmed
     elif user is not None and (state.get("t"), state.get("u")) == (session.tenant_id, session.username):
         return _code_and_rotation(session, code, user.item, shown_again)
-    elif not store.attempt(session.tenant_id, session.username,
-                           store.code_check(session.tenant_id, session.username, code)).ok:
+    elif not FactorAttempts().verify_code(session.tenant_id, session.username, code).ok:
         return shown_again._replace(message=WRONG_CODE)
     raised = _raise(session, frozenset({"otp"}))
     if raised is None:
@@ -224,20 +224,19 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session,
 
 
 def _code_and_rotation(session: Session, code: str, item: dict[str, Any] | None, shown_again: Outcome) -> Outcome:
-    """A code judged on the user's item the step's batch read (UserStore.judged): when right, its acceptance (the
-    throttle reset, its TOTP step recorded or recovery code consumed, on condition nothing came in between) and the
-    session's rotation in ONE TransactWriteItems; when wrong, or overtaken in between, one failure counted."""
-    store = UserFactorStore()
+    """A code judged on the user's item the step's batch read (FactorAttempts.judged_code): when right, its acceptance
+    (the factor's count reset, its TOTP step recorded or recovery code consumed, on condition nothing came in between)
+    and the session's rotation in ONE TransactWriteItems; when wrong, or overtaken in between, one failure counted."""
+    attempts = FactorAttempts()
     if item is not None and records.string(item, "user_id") != session.user_id:
         raise StepInvalid("the session's user is gone")
-    accepted = store.judged(session.tenant_id, session.username, item,
-                            store.code_check(session.tenant_id, session.username, code))
+    accepted = attempts.judged_code(session.tenant_id, session.username, item, code)
     if accepted is None:
         return shown_again._replace(message=WRONG_CODE)
     try:
         raised = _raise(session, frozenset({"otp"}), alongside=accepted)
     except AttemptOvertaken:
-        store.failed(session.tenant_id, session.username)
+        attempts.counted(session.tenant_id, session.username)
         return shown_again._replace(message=WRONG_CODE)
     if raised is None:
         raise StepInvalid("the session was raised or ended meanwhile")

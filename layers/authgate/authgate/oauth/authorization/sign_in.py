@@ -5,7 +5,8 @@ Two throttles stand before a password is believed: the failed sign-ins of the ac
 address (limits.auth_failures, `AuthFailureGuard("user")`: at the quota the answer is 429
 rate_limited, a temporarily_unavailable redirect, before the password is checked), and the
 account's own (stores.users, authgate.users.model: a wait window after repeated failures, then a
-lock; such a refusal looks like a wrong password). A failure counts against both. A tenant that
+lock; such a refusal looks like a wrong password). A failure counts against both. A code typed beside the
+password goes through the second factor's own throttle as well (stores.factor_attempts). A tenant that
 does not exist holds no user: the same scrypt work and answer as a wrong password.
 
 Which account a sign-in names (`account_of`): the client's tenant; for a self-registered client
@@ -21,9 +22,9 @@ from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.sessions.model import Session
 from authgate.settings import get_settings
 from authgate.single_use.authentication import PASSWORD_ACR, PASSWORD_AMR
+from authgate.stores.factor_attempts import FactorAttempts
 from authgate.stores.sessions import SessionStore
 from authgate.stores.tenants import TenantStore
-from authgate.stores.user_factors import UserFactorStore
 from authgate.stores.users import UserStore
 from authgate.users.model import LoginResult
 
@@ -50,11 +51,12 @@ def sign_in(tenant_id: str, username: str, password: str, source_ip: str, code: 
     """The sign-in's outcome (`reason` for logs only); ApiError rate_limited when a failure counter is full.
 
     With a `code` (a one-time or recovery code typed on the form beside the password), both are checked in one
-    attempt (UserFactorStore.verify_with_code): one failure, one answer, whichever was wrong."""
+    attempt (FactorAttempts.verify_with_code, under the second factor's throttle too): one failure, one answer,
+    whichever was wrong, and while the factor is locked the same answer whatever the password."""
     guard, account = AuthFailureGuard("user"), f"{tenant_id}/{username}"
     guard.gate(account, source_ip)
     if code:
-        result = UserFactorStore().verify_with_code(tenant_id, username, password, code)
+        result = FactorAttempts().verify_with_code(tenant_id, username, password, code)
     else:
         result = UserStore().verify(tenant_id, username, password)
     if not result.ok:

@@ -7,13 +7,13 @@ this browser already at `mfa` for that same person is enough without the form's 
 session of someone else refuses the link (approval_wrong_user). A person without a second factor
 is told to enrol one on the account page: there is no approval at `password`.
 
-The sign-in is the sign-in page's (oauth.authorization.sign_in.sign_in: the same failure counters
-and account lock) followed by the one-time code check of stores.user_factors; a wrong code counts
-as a failed sign-in of the account and the address too. The link is read on GET (not spent: mail
-scanners open links) and spent by one conditional write when the person decides. Forms are
-CSRF-protected as the account pages are; pages are never cached or framed and send no Referer (the
-URL holds the link). Nothing here logs the link, the password or the code. Kept apart from the
-authorization endpoint's sign-in on purpose, so the second-factor step can later be shared.
+The sign-in is the sign-in page's with a code typed beside the password (oauth.authorization.sign_in.sign_in:
+the same failure counters, the account's throttle and the second factor's, in one attempt): a wrong
+password or code is one failed sign-in of the account and the address, a wrong code beside a right password
+counts toward the factor's lock, and while that lock holds the answer is the same whatever the password.
+The link is read on GET (not spent: mail scanners open links) and spent by one conditional write when the
+person decides. Forms are CSRF-protected as the account pages are; pages are never cached or framed and
+send no Referer (the URL holds the link). Nothing here logs the link, the password or the code.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from authgate import clock
 from authgate.approvals.errors import LinkInvalid
 from authgate.errors import ApiError
 from authgate.issuer import base_url
-from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
 from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
 from authgate.oauth.authorization.sign_in import sign_in
@@ -37,7 +36,6 @@ from authgate.oauth.clients.lookup import ClientLookup
 from authgate.single_use.authentication import Authentication
 from authgate.stores.backchannel_requests import BackchannelRequestStore
 from authgate.stores.user_factors import UserFactorStore
-from authgate.users import totp
 
 if TYPE_CHECKING:
     from authgate.approvals.backchannel_request import BackchannelRequest
@@ -47,6 +45,8 @@ if TYPE_CHECKING:
     from authgate.sessions.model import Session
 
 MFA_AMR = ("pwd", "otp", "mfa")
+# The longest code kept, as the sign-in form's code field keeps it (a recovery code is 19 characters).
+MAX_CODE = 64
 WRONG = "The password or the code is wrong."
 ENROL = ("Approving needs a second factor, and your account has none yet. Add a one-time code app on your account "
          "page, then open this link again.")
@@ -134,20 +134,20 @@ def _session_of(request: Request, record: BackchannelRequest, client: Client) ->
 
 def _signed_in(request: Request, record: BackchannelRequest, username: str, password: str,
                code: str) -> Authentication | str:
-    """The person's sign-in at mfa, or the message to show (WRONG, ENROL)."""
-    result = sign_in(record.tenant_id, username, password, request.source_ip)
+    """The person's sign-in at mfa, or the message to show (WRONG, ENROL): the password and the code in ONE attempt
+    of the sign-in (sign_in: its failure counters, the account's throttle and the second factor's), as the sign-in
+    page's form takes them; a person with no second factor gets ENROL once their password is right."""
+    factors = UserFactorStore().factors(record.tenant_id, username)
+    code = code.strip()[:MAX_CODE]
+    if factors is None or not (factors.totp or factors.recovery_codes_left):
+        result = sign_in(record.tenant_id, username, password, request.source_ip)
+        return ENROL if result.ok and result.user_id == record.user_id else WRONG
+    if not code:
+        return WRONG
+    result = sign_in(record.tenant_id, username, password, request.source_ip, code)
     if not result.ok or result.user_id != record.user_id:
         return WRONG
-    factors = UserFactorStore().factors(record.tenant_id, result.subject)
-    if factors is None or not (factors.totp or factors.recovery_codes_left):
-        return ENROL
-    users = UserFactorStore()
-    second = users.verify_totp(record.tenant_id, result.subject, code) if totp.normalized(code) \
-        else users.verify_recovery_code(record.tenant_id, result.subject, code.strip())
-    if not second.ok:
-        AuthFailureGuard("user").record_failure(f"{record.tenant_id}/{username}", request.source_ip)
-        return WRONG
-    return Authentication(result.user_id, clock.seconds(), "mfa", MFA_AMR, generation=second.generation)
+    return Authentication(result.user_id, clock.seconds(), "mfa", MFA_AMR, generation=result.generation)
 
 
 def _page(request: Request, token: str, record: BackchannelRequest, client: Client, session: Session | None,

@@ -3,7 +3,7 @@
 A tenant that requires `mfa` for every sign-in (`authgate tenants update --require-mfa`) requires it
 to approve a device too: a session below `mfa` gets the second-factor step of the authorization
 endpoint (oauth.authorization.second_factor: its sealed ticket, bound to the session and the form;
-a TOTP or recovery code, through the account's throttle, or one of the person's passkeys), or the
+a TOTP or recovery code, through the second factor's throttle, or one of the person's passkeys), or the
 forced TOTP enrolment when the person has neither; POST action=factor checks it, raises the session
 (a new secret, the same sid) and approves. "Use a passkey instead" (where the issuer's host can be a
 relying party, for a person who has one) shows the step's ceremony page (WebAuthn Level 3 7.2: only
