@@ -10,23 +10,25 @@ from string import Template
 from typing import Any
 
 STYLESHEET_PATH = "/assets/authgate.css"
+ICON_PATH = "/assets/icon.svg"
 
 Answer = tuple[int, list[tuple[str, str]], bytes]
 
 
 def page(issuer: str, status: int, title: str, body: str, *, script: str | None = None, flow_done: bool = False,
          extra: list[tuple[str, str]] | None = None) -> Answer:
-    """A page of the demo app, styled by the stack's stylesheet."""
+    """A page of the demo app, styled by the stack's stylesheet, with the stack's icon."""
     text = _template().substitute(
         title=html.escape(title), body=body, stylesheet=html.escape(issuer + STYLESHEET_PATH),
+        icon=html.escape(issuer + ICON_PATH),
         script=f'<script src="{html.escape(script)}" defer></script>' if script else "",
         done="true" if flow_done else "false")
     return status, [*page_headers(issuer, script=script is not None), *(extra or [])], text.encode("utf-8")
 
 
 def page_headers(issuer: str, *, script: bool = False) -> list[tuple[str, str]]:
-    """The demo app's pages: the API's stylesheet, its own script, fetches to the API, nothing else."""
-    policy = ["default-src 'none'", f"style-src {issuer}", "img-src 'self'"]
+    """The demo app's pages: the API's stylesheet and icon, its own script, fetches to the API, nothing else."""
+    policy = ["default-src 'none'", f"style-src {issuer}", f"img-src 'self' {issuer}"]
     if script:
         policy += ["script-src 'self'", f"connect-src {issuer}"]
     policy += ["form-action 'none'", "frame-ancestors 'none'", "base-uri 'none'"]
