@@ -16,7 +16,7 @@ from urllib.parse import quote, urlsplit
 from authgate.authorization_details.model import described, of_text
 from authgate.caches import cached
 from authgate.clients.model import DOCUMENT_SOURCE, Client
-from authgate.http.pages import head
+from authgate.http.pages import head, messages
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
 from authgate.mail.sender import available
@@ -173,7 +173,7 @@ def render_consent(*, request: AuthorizationRequest, resource: Resource, client_
         resource_about=resource_about,
         scope_items=items,
         details=what_is_asked(request.authorization_details),
-        message=f'<p class="message" role="alert">{e(message)}</p>' if message else "",
+        message=messages.alert(message),
         # Relative, so the form posts back to wherever this page was served (stage path or custom domain).
         action="authorize",
         request_blob=e(blob),

@@ -20,7 +20,7 @@ from string import Template
 from typing import NamedTuple
 
 from authgate import base64url, clock
-from authgate.http.pages import head
+from authgate.http.pages import head, messages
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
 from authgate.stores.session_secret import session_secret
@@ -103,5 +103,5 @@ def render(*, client_name: str, blob: str, csrf: str, ticket: str, redirect_orig
     e = html.escape
     page = _FORM.substitute(head_links=head.links(), client_name=e(client_name), request_blob=e(blob),
                             csrf=e(csrf), ticket=e(ticket), min=minimum,
-                            message=f'<p class="message" role="alert">{e(message)}</p>' if message else "")
+                            message=messages.alert(message))
     return Response(200, page, page_headers(form_action=[redirect_origin]))
