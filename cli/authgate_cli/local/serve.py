@@ -115,16 +115,18 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
 
     sites = [Site(api_sock, GatewayApp(emulator))]
     if demo_sock is not None:
-        from authgate_cli.local.demo_app import DemoApp, demo_agent, demo_clients
+        from authgate_cli.local.demo_app import AGENT_PAYER, DemoApp, demo_agent, demo_clients
 
         users = [u for u in sections.get("users", []) if u.get("username") and u.get("password")]
+        payer = next((u for u in users if u["username"] == AGENT_PAYER), {})
         sites.append(Site(demo_sock, DemoApp(issuer=issuer, origin=demo_origin,
                                              clients=demo_clients(sections.get("clients", []), demo_origin,
                                                                   sections.get("tenants", [])),
                                              api_key=api_keys[0]["value"] if api_keys else None,
                                              user=(users[0]["username"], users[0]["password"]) if users else None,
                                              log=out, outbox=str(outbox_path(issuer)),
-                                             agent=demo_agent(sections.get("clients", [])))))
+                                             agent=demo_agent(sections.get("clients", [])),
+                                             payer_key=str(payer.get("totp_secret") or ""))))
 
     from authgate_cli.local import embedded
 
@@ -271,7 +273,8 @@ def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endp
     users = sections.get("users", [])
     if users:
         lines.append("Users (username / password):")
-        lines.extend(f"  {u['username']} / {u.get('password', '')}  (tenant {u.get('tenant_id', '')})"
+        lines.extend(f"  {u['username']} / {u.get('password', '')}  (tenant {u.get('tenant_id', '')}"
+                     + (f"; one-time code key {u['totp_secret']}" if u.get("totp_secret") else "") + ")"
                      for u in users)
     keys = sections.get("api_keys", [])
     if keys:
