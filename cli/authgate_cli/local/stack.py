@@ -67,6 +67,12 @@ def environment(*, issuer: str, aws_endpoint: str | None, dynamodb_endpoint: str
     return env
 
 
+def with_aws_at(env: Mapping[str, str], endpoint: str) -> dict[str, str]:
+    """`env` with the embedded AWS at `endpoint` (the port other processes use: authgate_cli.local.outside_writes);
+    an external DynamoDB endpoint stays as it is."""
+    return {k: endpoint if k in ("AUTHGATE_AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL") else v for k, v in env.items()}
+
+
 def apply(env: Mapping[str, str], *, fake_credentials: bool = True) -> None:
     """Set `env` in this process and forget every cache built from the previous environment."""
     for name in MANAGED:
