@@ -34,7 +34,7 @@ def test_create_list_show_update_delete(local_stack: LocalStack, tmp_path: Path)
     listed = admin(local_stack, "idps", "list", "--tenant", "demo")
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.splitlines()[0].split() == ["TENANT", "ISSUER", "KEYS", "USER", "MATCH", "CREATE", "USERS"]
-    assert ["demo", ISSUER, "1", "inline", "email", "no"] in [line.split() for line in listed.stdout.splitlines()]
+    assert ["demo", ISSUER, "1", "key", "inline", "email", "no"] in [line.split() for line in listed.stdout.splitlines()]
 
     updated = admin(local_stack, "idps", "update", "--tenant", "demo", "--issuer", ISSUER, "--jwks-uri",
                     "https://e2e-idp.example/keys", "--create-users", "--json")
@@ -47,7 +47,8 @@ def test_create_list_show_update_delete(local_stack: LocalStack, tmp_path: Path)
     assert admin(local_stack, "idps", "delete", "--tenant", "demo", "--issuer", ISSUER).returncode == 0
     gone = admin(local_stack, "idps", "show", "--tenant", "demo", "--issuer", ISSUER)
     assert (gone.returncode, gone.stderr.splitlines()[-1]) == (
-        1, f"authgate idps: tenant 'demo' trusts no identity provider '{ISSUER}' (see `authgate idps list`)")
+        2, (f"authgate idps: tenant 'demo' trusts no identity provider '{ISSUER}' "
+           "(see `authgate idps list --tenant demo`)"))
 
 
 @pytest.mark.parametrize("args, line", [
@@ -59,9 +60,10 @@ def test_create_list_show_update_delete(local_stack: LocalStack, tmp_path: Path)
     (["create", "--tenant", "demo", "--issuer", ISSUER, "--jwks-uri", "http://idp.example/keys"],
      "authgate idps: --jwks-uri 'http://idp.example/keys': it must start with https://"),
     (["create", "--tenant", "nowhere", "--issuer", ISSUER, "--jwks-uri", "https://idp.example/keys"],
-     "authgate idps: tenant 'nowhere' does not exist here; create it first (authgate tenants create)"),
+     "authgate idps: tenant 'nowhere' does not exist here (see `authgate tenants list`)"),
     (["update", "--tenant", "demo", "--issuer", ISSUER],
-     "authgate idps: update needs --jwks-uri, --jwks-file, --user-match or --create-users/--no-create-users"),
+     ("authgate idps: update needs --jwks-uri, --jwks-file, --user-match or --create-users/--no-create-users "
+      "(see `authgate idps update --help`)")),
 ])
 def test_bad_input_is_one_line(local_stack: LocalStack, args: list[str], line: str) -> None:
     done = admin(local_stack, "idps", *args)

@@ -56,7 +56,7 @@ def test_valid_request_shows_the_login_and_consent_page(browser: Browser) -> Non
     assert "frame-ancestors 'none'" in csp and "default-src 'none'" in csp
     assert "form-action 'self' http://127.0.0.1:8765;" in csp
     cookie = page.headers["Set-Cookie"]
-    assert cookie.startswith("authgate_binding=") and cookie.endswith("; HttpOnly; SameSite=Strict; Max-Age=2592000")
+    assert cookie.startswith("authgate_binding=") and cookie.endswith("; HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000")
     assert page.forms == [{"method": "post", "action": "authorize", "autocomplete": "on"}]
     assert [(i["name"], i["type"]) for i in page.inputs] == [
         ("request_blob", "hidden"), ("csrf", "hidden"), ("username", "text"), ("password", "password")]

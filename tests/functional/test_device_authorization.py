@@ -33,7 +33,7 @@ from tests.functional.token_support import (
 )
 
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
-USER_CODE = re.compile(r"[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}")
+USER_CODE = re.compile(r"[BCDFGHJKLMNPQRSTVWXZ]{5}-[BCDFGHJKLMNPQRSTVWXZ]{5}")
 
 
 @pytest.fixture
@@ -202,7 +202,7 @@ def test_unknown_malformed_and_used_codes_read_alike(tokens: TokenClient, device
                                                      clock: ManualClock) -> None:
     start = started(authorize_device(tokens, scope="charges:read"))
     device_page.decide(device_page.enter(start["user_code"]), "deny")
-    pages = [device_page.enter(code) for code in ("BCDF-GHJK", "AEIO-U123", start["user_code"], "")]
+    pages = [device_page.enter(code) for code in ("BCDFG-HJKLM", "AEIOU-12345", start["user_code"], "")]
     assert {p.status for p in pages} == {200}
     assert len({re.sub(r'value="[^"]*"', "", p.body) for p in pages}) == 1
 
@@ -211,12 +211,12 @@ def test_unknown_malformed_and_used_codes_read_alike(tokens: TokenClient, device
 def test_user_code_guesses_are_rate_limited_per_address(device_page: DevicePage,
                                                          clock: ManualClock) -> None:
     for _ in range(30):
-        assert device_page.enter("BCDF-GHJK", source_ip="198.51.100.7").status == 200
-    refused = device_page.enter("BCDF-GHJK", source_ip="198.51.100.7")
+        assert device_page.enter("BCDFG-HJKLM", source_ip="198.51.100.7").status == 200
+    refused = device_page.enter("BCDFG-HJKLM", source_ip="198.51.100.7")
     assert refused.status == 429
     assert "Too many codes were tried; retry after" in refused.text()
     assert refused.headers["Retry-After"].isdigit()
-    assert device_page.enter("BCDF-GHJK", source_ip="198.51.100.8").status == 200
+    assert device_page.enter("BCDFG-HJKLM", source_ip="198.51.100.8").status == 200
 
 
 @pytest.mark.usefixtures("tv")
@@ -235,7 +235,7 @@ def test_a_client_without_the_grant_is_refused(tokens: TokenClient, clock: Manua
                          auth=basic("demo-web", SECRETS["demo-web"]))
     assert_error(result, 400, "unauthorized_client",
                  "This client may not use the device authorization grant (RFC 8628 3.1).")
-    assert_error(poll(tokens, "BCDFGHJK.x", client_id="demo-spa"), 400, "unauthorized_client",
+    assert_error(poll(tokens, "BCDFGHJKLM.x", client_id="demo-spa"), 400, "unauthorized_client",
                  f"This client may not use the {DEVICE_GRANT} grant.")
 
 

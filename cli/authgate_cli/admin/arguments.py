@@ -142,14 +142,6 @@ def _shown(value: str) -> str:
     return repr(value[:60] + ("…" if len(value) > 60 else ""))
 
 
-def existing_tenant(tenant_id: str) -> None:
-    """The tenant must exist on the stack the command acts on (checked once the stack is known)."""
-    from authgate.stores.tenants import TenantStore
-
-    if TenantStore().get(tenant_id) is None:
-        raise InvalidInput(f"tenant {tenant_id!r} does not exist here; create it first (authgate tenants create)")
-
-
 def scope_token(value: str, what: str) -> str:
     """One RFC 6749 3.3 scope token (checked before a stack is looked up; `known_scopes` after)."""
     from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
@@ -209,7 +201,8 @@ def granted_resources(grants: Sequence[tuple[str, tuple[str, ...]]]) -> None:
             raise InvalidInput(f"{uri} is the charges API: its scopes are granted with --scope")
         resource = store.get(uri)
         if resource is None:
-            raise InvalidInput(f"--resource-scopes: no resource {uri!r} is registered here (authgate resources list)")
+            raise InvalidInput(f"--resource-scopes: no resource {uri!r} is registered here (see `authgate resources "
+                               "list`)")
         unknown = [s for s in scopes if s not in resource.scopes]
         if unknown:
             raise InvalidInput(f"--resource-scopes: {unknown[0]!r} is not a scope of {uri}; its scopes: "

@@ -18,7 +18,7 @@ from typing import IO, Any
 from urllib.parse import urlsplit
 
 from authgate.identity_providers.model import USER_MATCHES
-from authgate_cli.admin import arguments, target
+from authgate_cli.admin import arguments, target, text, unknown
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 MAX_ISSUER = 500
@@ -89,16 +89,13 @@ def _show(idp: Any, args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _table(idps: list[Any], out: IO[str]) -> None:
-    rows = [("TENANT", "ISSUER", "KEYS", "USER MATCH", "CREATE USERS")]
-    rows += [(i.tenant_id, i.issuer, i.jwks_uri or f"{len(i.jwks)} inline", i.user_match,
-              "yes" if i.create_users else "no") for i in idps]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n")
+    text.table(("TENANT", "ISSUER", "KEYS", "USER MATCH", "CREATE USERS"),
+               ((i.tenant_id, i.issuer, i.jwks_uri or f"{text.count(len(i.jwks), 'key')} inline", i.user_match,
+                 "yes" if i.create_users else "no") for i in idps), out)
 
 
 def _unknown(args: argparse.Namespace) -> int:
-    return _fail(f"tenant {args.tenant!r} trusts no identity provider {args.issuer!r} (see `authgate idps list`)", 1)
+    return _fail(unknown.identity_provider(args.tenant, args.issuer))
 
 
 def create_idp(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -107,10 +104,6 @@ def create_idp(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.identity_providers.model import IdentityProvider
     from authgate.stores.identity_providers import IdentityProviderStore
 
-    try:
-        arguments.existing_tenant(args.tenant)
-    except arguments.InvalidInput as exc:
-        return _fail(str(exc))
     idp = IdentityProvider(tenant_id=args.tenant, issuer=args.issuer, user_match=args.user_match or "sub",
                            create_users=bool(args.create_users), created_at=clock.seconds(), **_keys(args))
     try:
@@ -181,7 +174,7 @@ ACTIONS = {"create": create_idp, "list": list_idps, "show": show_idp, "update": 
 def _validate(args: argparse.Namespace) -> None:
     """Refuse bad input before a stack is looked for or anything is written."""
     if args.tenant is not None:
-        arguments.identifier(args.tenant, "tenant")
+        arguments.identifier(args.tenant, "--tenant")
     if args.idps_command == "list":
         return
     issuer(args.issuer)
@@ -193,8 +186,8 @@ def _validate(args: argparse.Namespace) -> None:
         _keys(args)
         if args.idps_command == "update" and not _keys(args) and args.user_match is None \
                 and args.create_users is None:
-            raise arguments.InvalidInput("update needs --jwks-uri, --jwks-file, --user-match or "
-                                         "--create-users/--no-create-users")
+            raise unknown.nothing_to_change("idps", "--jwks-uri, --jwks-file, --user-match or "
+                                                    "--create-users/--no-create-users")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -202,7 +195,17 @@ def _run(args: argparse.Namespace) -> int:
         _validate(args)
     except arguments.InvalidInput as exc:
         return _fail(str(exc))
-    return target.run(args, "idps", lambda: ACTIONS[args.idps_command](args))
+    return target.run(args, "idps", lambda: _act(args, sys.stdout))
+
+
+def _act(args: argparse.Namespace, out: IO[str]) -> int:
+    """The action, on the stack acted on, once the tenant it names (if any) is known to be there."""
+    try:
+        if args.tenant is not None:
+            unknown.existing_tenant(args.tenant)
+    except arguments.InvalidInput as exc:
+        return _fail(str(exc))
+    return ACTIONS[args.idps_command](args, out)
 
 
 def register(subparsers: Any) -> None:

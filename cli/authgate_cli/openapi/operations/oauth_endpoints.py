@@ -72,7 +72,7 @@ _DEVICE_FORM = {"type": "object", "properties": {"client_id": STR, "scope": STR,
 _DEVICE_RESPONSE = {"type": "object", "required": ["device_code", "user_code", "verification_uri",
                                                    "verification_uri_complete", "expires_in", "interval"],
                     "properties": {"device_code": STR, "user_code": {"type": "string",
-                                                                     "pattern": "^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$"},
+                                                                     "pattern": "^[BCDFGHJKLMNPQRSTVWXZ]{5}-[BCDFGHJKLMNPQRSTVWXZ]{5}$"},
                                    "verification_uri": STR, "verification_uri_complete": STR,
                                    "expires_in": {"type": "integer"}, "interval": {"type": "integer"}}}
 

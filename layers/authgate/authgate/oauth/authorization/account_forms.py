@@ -48,7 +48,7 @@ def form_fields(request: Request) -> dict[str, str]:
         if name in fields:
             raise ApiError("invalid_request", f"The {name} field is repeated.")
         fields[name] = value
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    binding = sealed_form.binding_from(request)
     expected = sealed_form.csrf_token(binding, "password:" + fields.get("nonce", "")) if binding else ""
     if not expected or not hmac.compare_digest(fields.get("csrf", "").encode("utf-8", "surrogateescape"),
                                                expected.encode("ascii")):
@@ -65,11 +65,11 @@ def csrf_fields(request: Request) -> tuple[str, str | None]:
 
 def csrf_token_fields(request: Request) -> tuple[str, str, str | None]:
     """(the hidden nonce and csrf inputs, the csrf token they carry, Set-Cookie for a new binding or None)."""
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    binding = sealed_form.binding_from(request)
     cookie = None
     if binding is None:
         binding = sealed_form.new_binding()
-        cookie = sealed_form.binding_cookie(binding, base_url(request).startswith("https://"))
+        cookie = sealed_form.binding_cookie(binding, base_url(request))
     nonce = secrets.token_urlsafe(16)
     token = sealed_form.csrf_token(binding, "password:" + nonce)
     return (f'<input type="hidden" name="nonce" value="{nonce}">\n'

@@ -2,7 +2,7 @@
 
 The page signs the person in itself, so that every change is made within 10 minutes of a password: a
 correct password (through every sign-in throttle, oauth.authorization.sign_in) sets a short-lived cookie
-`authgate_account` (10 minutes, HttpOnly, SameSite=Strict, Secure off loopback) holding the tenant,
+`authgate_account` (10 minutes, HttpOnly, SameSite=Strict; `__Host-` on a stage: http.cookies) holding the tenant,
 username and issue time, HMAC-SHA256-signed with the session secret under its own purpose label.
 `signed_in_user` is the one place that says who the request's person is.
 
@@ -29,6 +29,7 @@ from string import Template
 from typing import NamedTuple
 
 from authgate import base64url, clock
+from authgate.http.cookies import cookie_values, set_cookie
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
@@ -101,20 +102,17 @@ def signed_in_user(request: Request) -> Account | None:
     """The person this request is signed in as (the page's cookie, else a sign-in session at `mfa` whose sign-in
     is at most COOKIE_TTL old; either while the user exists, is enabled and has not ended its sessions since),
     or None."""
-    for header in request.headers.get_all("cookie"):
-        for part in header.split(";"):
-            name, _, value = part.strip().partition("=")
-            if name == COOKIE:
-                account = _account(value)
-                if account is not None:
-                    return account
+    for value in cookie_values(request, COOKIE):
+        account = _account(value)
+        if account is not None:
+            return account
     return _fresh_mfa_session(request)
 
 
 def _fresh_mfa_session(request: Request) -> Account | None:
     """The person of the browser's sign-in session when it is at `mfa` and its sign-in (auth_time) is at most
     COOKIE_TTL old: as fresh and as strong as the page's own password sign-in, so the page asks nothing more."""
-    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    secret = session_cookie.secret_from(request)
     session = SessionStore().live(secret) if secret is not None else None
     if session is None or session.acr != MFA or clock.seconds() - session.auth_time > COOKIE_TTL:
         return None
@@ -206,10 +204,7 @@ def _account(value: str) -> Account | None:
 
 
 def _cookie(request: Request, value: str, *, expire: bool = False) -> str:
-    attrs = [f"{COOKIE}={value}", "HttpOnly", "SameSite=Strict", f"Max-Age={0 if expire else COOKIE_TTL}"]
-    if base_url(request).startswith("https://"):
-        attrs.append("Secure")
-    return "; ".join(attrs)
+    return set_cookie(COOKIE, value, base_url(request), same_site="Strict", max_age=0 if expire else COOKIE_TTL)
 
 
 def _sign_in_page(request: Request, message: str = "") -> Response:

@@ -36,9 +36,17 @@ PROMPT_NONE = {
 }
 
 
-def trust(request: Request, redirect_uri: str, state: str | None) -> None:
-    # From here on http.shapes.oauth.authorize_error redirects instead of showing the page.
-    request.context.redirect = AuthorizationRedirect(redirect_uri, state)
+def trust(request: Request, client: Client, redirect_uri: str, state: str | None) -> None:
+    """From here on http.shapes.oauth.authorize_error redirects instead of showing the page; for a self-registered
+    client, until `vouched`, the page offers the redirect as a link instead (RFC 9700 4.11.2)."""
+    request.context.redirect = AuthorizationRedirect(redirect_uri, state, follow=not client.source)
+
+
+def vouched(request: Request) -> None:
+    """This browser's person approved the client before (single sign-on's remembered consent): its errors are
+    redirected at once, as an administrator-registered client's."""
+    if request.context.redirect is not None:
+        request.context.redirect = request.context.redirect._replace(follow=True)
 
 
 def admitted_tenant(request: Request, client: Client, prefetched: Pending | None = None) -> Tenant:

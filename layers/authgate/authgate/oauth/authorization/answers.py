@@ -27,7 +27,7 @@ Fields = dict[str, list[str]]
 def form(request: Request, auth: AuthorizationRequest, client: Client, tenant: Tenant, message: str = "",
          username: str = "", posted: Mapping[str, Sequence[str]] | None = None, signed_in_as: str = "") -> Response:
     """The consent page; a re-shown form keeps the posted state and CSRF token unchanged."""
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    binding = sealed_form.binding_from(request)
     if posted is not None:
         blob, csrf = (posted.get("request_blob") or [""])[0], (posted.get("csrf") or [""])[0]
     else:
@@ -50,8 +50,7 @@ def form(request: Request, auth: AuthorizationRequest, client: Client, tenant: T
                               passkey=passkey_page.relying_party(request) is not None,
                               code=not signed_in_as and second_factor.required(auth, tenant)[0] == MFA)
     if binding is not None and posted is None:
-        secure = base_url(request).startswith("https://")
-        response.multi_headers["Set-Cookie"] = [sealed_form.binding_cookie(binding, secure)]
+        response.multi_headers["Set-Cookie"] = [sealed_form.binding_cookie(binding, base_url(request))]
     return response
 
 

@@ -18,6 +18,7 @@ from authgate.caches import cached
 from authgate.clients.model import DOCUMENT_SOURCE, Client
 from authgate.http.pages import head, messages
 from authgate.http.pages.headers import page_headers
+from authgate.http.pages.onward import origin
 from authgate.http.response import Response
 from authgate.mail.sender import available
 from authgate.oauth.authorization.request import AuthorizationRequest
@@ -50,11 +51,9 @@ def _template() -> Template:
 
 
 def redirect_origin(uri: str) -> str:
-    """scheme://host[:port] of a registered redirect URI (a CSP source expression)."""
-    parts = urlsplit(uri)
-    if parts.netloc:
-        return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
-    return f"{parts.scheme}:"  # private-use scheme of a native app (RFC 8252 7.1)
+    """scheme://host[:port] of a registered redirect URI (a CSP source expression; `scheme:` for a native app's
+    private-use scheme, RFC 8252 7.1)."""
+    return origin(uri)
 
 
 def _host(uri: str) -> str:

@@ -13,7 +13,9 @@ Errors are raised as ApiError and rendered by http.shapes on the "authorize" sur
 the client and redirect URI are trusted (`admission.trust`), request.context.redirect is unset
 and the error is an HTML page; from the moment it is set, every error (including an unexpected one,
 which the App turns into internal_error -> server_error) is a redirect to that URI with error,
-error_description, state and iss.
+error_description, state and iss. A self-registered client's URI is its registrant's word alone
+(RFC 9700 4.11.2): its errors are a page offering that redirect as a link, until this browser's
+person is found to have approved the client before (`admission.vouched`).
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
     client = _client(request, client_id_of(params), any_environment=True)
     params = admission.request_parameters(params, client)
     target = resolve_target(params, client, stage=get_settings().stage)
-    admission.trust(request, target.redirect_uri, target.state)
+    admission.trust(request, target.client, target.redirect_uri, target.state)
     # The client's tenant and the browser's session in one BatchGetItem (the session is used only after
     # every check of the request below).
     reads = BatchRead(operation="authorize.batch_get")
@@ -86,6 +88,8 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
     auth = validate(params, target, tenant, base_url(request))
     check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
     session, remembered, totp, passkeys = single_sign_on.checked_session(session_pending, target.client, auth)
+    if remembered:
+        admission.vouched(request)
     if session is None or single_sign_on.sign_in_needed(auth, session):
         admission.page_allowed(auth, "login_required")
         return answers.form(request, auth, target.client, tenant, username=auth.login_hint or "")
@@ -94,8 +98,7 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
         if auth.prompt == "none":
             answers.log(f"{step}_required", auth)
             raise second_factor.refuse_prompt_none(step)
-        blob, csrf, binding = sealed_form.form_state(auth, request.headers.get_all("cookie"),
-                                                     base_url(request).startswith("https://"))
+        blob, csrf, binding = sealed_form.form_state(auth, request)
         response = factor_step.step_page(request, target.client, auth, session, step, blob, csrf, approved=False,
                                          remembered=remembered, passkeys=passkeys)
         response.multi_headers["Set-Cookie"] = [binding] if binding else []
@@ -134,7 +137,7 @@ def post_authorize(request: Request) -> Response:
     reads = (second_factor.step_reads(request, fields, auth, _lookup(request))
              if single(fields, "factor_ticket") is not None else None)
     client = _still_registered(request, auth, reads)
-    admission.trust(request, auth.redirect_uri, auth.state)
+    admission.trust(request, client, auth.redirect_uri, auth.state)
     _each_field_once(fields)
     tenant = admission.admitted_tenant(request, client, reads.tenant if reads and client.tenant_id == auth.tenant_id else None)
     recheck(auth, client, tenant, base_url(request))
@@ -223,7 +226,7 @@ def _unsealed(request: Request, fields: answers.Fields) -> AuthorizationRequest:
     """The request the form was shown for, if its seal holds and its CSRF token is this browser's."""
     try:
         auth, _nonce = sealed_form.unseal(single(fields, "request_blob"), single(fields, "csrf"),
-                                          sealed_form.binding_from(request.headers.get_all("cookie")))
+                                          sealed_form.binding_from(request))
     except sealed_form.FormStateInvalid as exc:
         raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
     return auth

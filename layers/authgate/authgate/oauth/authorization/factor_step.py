@@ -96,9 +96,7 @@ def posted(request: Request, client: Client, tenant: Tenant, fields: answers.Fie
     if not client.tenant_id:
         auth = admission.self_registered(request, client, auth, session.tenant_id)
     if outcome.recovery:
-        blob, csrf, _binding = sealed_form.form_state(auth._replace(sid=session.sid),
-                                                      request.headers.get_all("cookie"),
-                                                      base_url(request).startswith("https://"))
+        blob, csrf, _binding = sealed_form.form_state(auth._replace(sid=session.sid), request)
         response = second_factor_page.recovery_codes_page(
             codes=outcome.recovery, blob=blob, csrf=csrf, approved=outcome.approved,
             client_name=client.name or client.client_id, redirect_origin=redirect_origin(auth.redirect_uri))

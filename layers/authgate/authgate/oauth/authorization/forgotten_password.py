@@ -7,8 +7,8 @@ The mail leaves through the deliveries queue (deliveries.queued_mail): every req
 link and queues one message, an empty one for nobody, so neither the answer nor the work behind
 it says whether the account exists. The answer is the same page whether or not anything is
 sent, and every request counts against the account and the source address in the
-failed-authentication limiter (RFC 9700 4.x brute force: the same counters as sign-ins, kind
-"reset"). The link's page asks for the new password
+failed-authentication limiter (RFC 9700 4.x brute force: kind "reset", whose account and address
+counters are its own, so requests for nobody never refuse a sign-in). The link's page asks for the new password
 twice; the link is consumed by one conditional write only once the new password is acceptable,
 then the password is changed, which ends every earlier session and refresh token
 (sessions_valid_after) and clears a pending forced change.

@@ -76,7 +76,7 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
     """One of ACTIONS: a ceremony's page (a passkey proving the person, the registration), or the message for
     the account page."""
     party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    binding = sealed_form.binding_from(request)
     if party is None or binding is None:
         return NO_RP if party is None else NOT_ADDED
     rp_id, origin = party

@@ -86,7 +86,7 @@ def discoverable_options(request: Request, tenant_id: str) -> str | None:
     from authgate.users import passkey_ceremonies
 
     party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    binding = sealed_form.binding_from(request)
     if party is None or binding is None:
         return None
     challenge = WebAuthnChallengeStore().issue("authenticate", binding, tenant_id)
@@ -99,7 +99,7 @@ def own_options(request: Request, tenant_id: str, username: str, purpose: Purpos
     from authgate.users import passkey_ceremonies
 
     party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    binding = sealed_form.binding_from(request)
     if party is None or binding is None:
         return None
     allowed = PasskeyStore().of_user(tenant_id, username)
@@ -147,7 +147,7 @@ def _asserted(request: Request, raw: str, accept: Callable[[Passkey, Challenge],
     from authgate.users import passkey_ceremonies
 
     party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    binding = sealed_form.binding_from(request)
     if party is None or binding is None:
         return None
     try:

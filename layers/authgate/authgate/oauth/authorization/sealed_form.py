@@ -5,7 +5,7 @@ an HMAC-SHA256-signed copy of it in the form; the POST trusts only that copy, so
 browser could edit (query string, hidden fields) changes what a code is bound to.
 
 CSRF (RFC 6749 10.12, login CSRF in particular) uses a browser-binding cookie: a random value
-set once per browser (HttpOnly, SameSite=Strict). The form's CSRF token is
+set once per browser (HttpOnly, SameSite=Strict, `__Host-authgate_binding` on a stage: http.cookies). The form's CSRF token is
 HMAC(key, binding || request nonce), so it is valid only with that cookie and that request; an
 attacker who fetched a form of their own cannot make a victim's browser post it.
 """
@@ -16,15 +16,20 @@ import hashlib
 import hmac
 import json
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from authgate import base64url, clock
-from authgate.http.cookies import token_cookie
+from authgate.http.cookies import set_cookie, token_cookie
+from authgate.issuer import base_url
 from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.stores.session_secret import session_secret
 
+if TYPE_CHECKING:
+    from authgate.request_protocol import RequestView
+
 FORM_TTL = 600  # seconds a consent form stays usable
 COOKIE = "authgate_binding"
+BINDING_TTL = 30 * 24 * 3600  # seconds a browser keeps its binding
 _VERSION = 1
 # The request's fields that are tuples (JSON gives them back as lists).
 _TUPLES = ("scopes", "acr_values", "essential_acr")
@@ -96,13 +101,14 @@ def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[Aut
     return request, nonce
 
 
-def form_state(request: AuthorizationRequest, cookie_headers: list[str], secure: bool) -> tuple[str, str, str | None]:
-    """(blob, CSRF token, Set-Cookie of a new binding or None) for a page that posts `request` back."""
-    binding = binding_from(cookie_headers)
-    blob, nonce = seal(request)
+def form_state(auth: AuthorizationRequest, request: RequestView) -> tuple[str, str, str | None]:
+    """(blob, CSRF token, Set-Cookie of a new binding or None) for a page that posts `auth` back to `request`'s
+    browser."""
+    binding = binding_from(request)
+    blob, nonce = seal(auth)
     new = binding is None
     binding = new_binding() if binding is None else binding
-    return blob, csrf_token(binding, nonce), binding_cookie(binding, secure) if new else None
+    return blob, csrf_token(binding, nonce), binding_cookie(binding, base_url(request)) if new else None
 
 
 def seal_state(purpose: bytes, payload: dict[str, Any], ttl: int) -> str:
@@ -126,14 +132,12 @@ def open_state(purpose: bytes, token: str) -> dict[str, Any]:
     return payload
 
 
-def binding_cookie(value: str, secure: bool) -> str:
-    """Set-Cookie for the browser binding: unreadable by scripts, never sent cross-site."""
-    attrs = [f"{COOKIE}={value}", "HttpOnly", "SameSite=Strict", f"Max-Age={30 * 24 * 3600}"]
-    if secure:
-        attrs.append("Secure")
-    return "; ".join(attrs)
+def binding_cookie(value: str, issuer: str) -> str:
+    """Set-Cookie for the browser binding: unreadable by scripts, never sent cross-site, `__Host-` on a stage so that
+    no other host of the site can plant a binding whose CSRF tokens it knows (http.cookies)."""
+    return set_cookie(COOKIE, value, issuer, same_site="Strict", max_age=BINDING_TTL)
 
 
-def binding_from(cookie_headers: list[str]) -> str | None:
-    """The binding value from Cookie headers, if well formed."""
-    return token_cookie(cookie_headers, COOKIE, 100)
+def binding_from(request: RequestView) -> str | None:
+    """The binding value of the request's binding cookie, if well formed."""
+    return token_cookie(request, COOKIE, 100)

@@ -153,7 +153,7 @@ def step_reads(request: Request, fields: dict[str, list[str]], auth: Authorizati
     client = lookup.prefetch(reads, auth.client_id)
     tenant = TenantStore().prefetch(reads, auth.tenant_id) if auth.tenant_id else None
     session = user = None
-    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    secret = session_cookie.secret_from(request)
     state = _opened(_one(fields, "factor_ticket"))
     if secret is not None and state is not None and state.get("h") == hash_secret(secret):
         session = SessionStore().prefetch(reads, secret)
@@ -167,7 +167,7 @@ def session_of(request: Request, reads: StepReads | None = None) -> Session | No
     `reads` found it when they read it."""
     if reads is not None and reads.session is not None:
         return SessionStore.found_live(reads.session.item)
-    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    secret = session_cookie.secret_from(request)
     return SessionStore().live(secret) if secret is not None else None
 
 

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 def current_session(request: Request, client: Client) -> Session | None:
     """The browser's valid session for `client`'s tenant, or None."""
-    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    secret = session_cookie.secret_from(request)
     if secret is None or not client.tenant_id:
         return None
     session = SessionStore().live(secret)
@@ -48,7 +48,7 @@ def current_session(request: Request, client: Client) -> Session | None:
 
 def session_read(reads: BatchRead, request: Request, client: Client) -> Pending | None:
     """Register the browser's session in the request's first batch read (beside the client's tenant)."""
-    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    secret = session_cookie.secret_from(request)
     if secret is None or not client.tenant_id:
         return None
     return SessionStore().prefetch(reads, secret)

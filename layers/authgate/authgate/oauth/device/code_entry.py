@@ -1,9 +1,10 @@
 """The device verification page's code entry (RFC 8628 3.3, 5.1): the form, its attempt limits, the page's log.
 
-The typed code goes through the page's attempt limits (5.1: per address and for the whole
-deployment, limits.quota) before its request is looked up. Malformed, unknown, expired and used
-codes get one message (no oracle). Every step of the page logs through `log_outcome`: ids and
-outcomes only.
+The typed code goes through the page's attempt limits (5.1: per host and per network, limits.quota and
+limits.networks) before its request is looked up. There is no deployment-wide budget: whoever could spend
+it, with enough addresses, would refuse the page to everyone; the code's entropy bounds guessing instead
+(docs/delegation.md). Malformed, unknown, expired and used codes get one message (no oracle). Every step
+of the page logs through `log_outcome`: ids and outcomes only.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from authgate.errors import ApiError
 from authgate.http.pages import messages
 from authgate.limits.counters import digest
+from authgate.limits.networks import parties
 from authgate.limits.quota import Quota, QuotaSpent
 from authgate.logs import get_logger
 from authgate.oauth.authorization.account_forms import csrf_fields, page
@@ -27,12 +29,12 @@ if TYPE_CHECKING:
     from authgate.single_use.device_codes import DeviceAuthorization
 
 TITLE = "Connect a device"
-# RFC 8628 5.1: user-code attempts per source address and for the whole deployment, per window. With
-# 20^8 codes alive 10 minutes, a guesser at the global quota finds a given code with odds of about
-# 2 in 10^6 over its life (docs/delegation.md).
+# RFC 8628 5.1: user-code attempts per host (an IPv4 address, an IPv6 /64) and per network (an IPv4 /24, an
+# IPv6 /48), per window. A code lives 10 minutes, across at most 3 windows: a guesser with N networks tries at
+# most 300 N of the 20^10 codes in a code's life (6.1; docs/delegation.md gives the odds).
 WINDOW = 300
 PER_ADDRESS = 30
-OVERALL = 3000
+PER_NETWORK = 100
 NO_SUCH_CODE = ("That code is not valid. Check it on your device: codes last 10 minutes and work once; "
                 "if it has expired, start again on the device.")
 
@@ -43,7 +45,7 @@ $message
 $csrf
 <label for="user_code">Code</label>
 <input id="user_code" name="user_code" type="text" autocapitalize="characters" spellcheck="false" required
- autofocus value="$user_code" maxlength="20" placeholder="XXXX-XXXX">
+ autofocus value="$user_code" maxlength="24" placeholder="XXXXX-XXXXX">
 <div class="actions">
 <button type="submit">Continue</button>
 </div>
@@ -51,10 +53,12 @@ $csrf
 
 
 def within_limits(source_ip: str) -> None:
-    """RFC 8628 5.1: a quota of user-code attempts per address and overall; at either, 429 rate_limited."""
+    """RFC 8628 5.1: a quota of user-code attempts per host and per network; at either, 429 rate_limited."""
+    host, network = parties(source_ip)
+    quota = Quota("device-user-code", WINDOW)
     try:
-        Quota("device-user-code", WINDOW).spend(f"device#{digest(source_ip or 'unknown')}", "attempts", PER_ADDRESS)
-        Quota("device-user-code", WINDOW).spend("device#all", "attempts", OVERALL)
+        quota.spend(f"device#{digest(host)}", "attempts", PER_ADDRESS)
+        quota.spend(f"device-net#{digest(network)}", "attempts", PER_NETWORK)
     except QuotaSpent as spent:
         raise ApiError("rate_limited", f"Too many codes were tried; retry after {spent.retry_after} seconds.",
                        headers={"Retry-After": str(spent.retry_after)}) from None

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from authgate.http.pages import head
 from authgate.http.pages.headers import page_headers
+from authgate.http.pages.onward import onward_link
 from authgate.http.response import Response
 
 _PAGE = """<!doctype html>
@@ -52,6 +53,9 @@ def confirm(user: str, client_name: str, hidden: Sequence[tuple[str, str]]) -> R
 </form>""", form=True)
 
 
-def signed_out() -> Response:
-    """The end, when no redirect back to an application is trusted (RP-Initiated Logout 1.0 section 3)."""
+def signed_out(onward: str = "") -> Response:
+    """The end, when no redirect back to an application is trusted (RP-Initiated Logout 1.0 section 3); `onward`: the
+    registered URI of a self-registered application, offered as a link that names where it goes (RFC 9700 4.11.2)."""
+    if onward:
+        return _page("You are signed out", f"<p>You are signed out.</p>\n{onward_link(onward)}")
     return _page("You are signed out", "<p>You are signed out. You can close this window.</p>")
