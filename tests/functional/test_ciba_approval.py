@@ -14,7 +14,7 @@ import pytest
 from authgate.clock import ManualClock
 from tests.demo import ISSUER
 from tests.document_server import DocumentServer
-from tests.functional.authorize_support import assert_error_page, page_of
+from tests.functional.authorize_support import Message, assert_error_page, page_of
 from tests.functional.ciba_support import (
     BOB_ID,
     ApprovalBrowser,
@@ -107,8 +107,8 @@ def test_bob_approves_with_password_and_one_time_code(hook: DocumentServer, appr
             "this message: Order 1042") in page.text()
     clock.advance(10)
     done = approver.decide(page, password="bob-password", code=one_time_code(int(clock())))
-    assert (done["statusCode"], page_of(done).text()) == (
-        200, "Done Approved. The application can go on; you may close this page.")
+    assert (done["statusCode"], page_of(done).messages) == (200, [Message(
+        "status", "message success", "Approved. The application can go on; you may close this page.")])
     body_ = assert_tokens(poll(tokens, auth_req_id))
     assert (claims_of(body_["access_token"])["acr"], claims_of(body_["id_token"])["auth_time"]) == ("mfa",
                                                                                                    int(clock()))
@@ -121,7 +121,8 @@ def test_deny_wrong_code_and_a_reused_link(hook: DocumentServer, approver: Appro
     link = delivered(hook)[0]["approval_url"]
     page = page_of(approver.open(link))
     wrong = page_of(approver.decide(page, password="bob-password", code="000000"))
-    assert (wrong.status, "The password or the code is wrong." in wrong.text()) == (200, True)
+    assert (wrong.status, wrong.messages) == (200, [Message("alert", "message error",
+                                                             "The password or the code is wrong.")])
     assert_error(poll(tokens, auth_req_id), 400, "authorization_pending",
                  "The user has not yet approved the request; poll again after the interval.")
     denied = approver.decide(wrong, "deny", password="bob-password", code=one_time_code(int(clock())))

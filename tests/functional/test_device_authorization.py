@@ -13,7 +13,14 @@ import pytest
 from authgate.clock import ManualClock
 from authgate_cli.local.events import HttpRequest, build_event
 from tests.demo import ISSUER, SECRETS
-from tests.functional.authorize_support import PAGE_HEADERS, Browser, Page, page_of, put_client
+from tests.functional.authorize_support import (
+    PAGE_HEADERS,
+    Browser,
+    Message,
+    Page,
+    page_of,
+    put_client,
+)
 from tests.functional.passkey_support import answered, enrolled, options_of
 from tests.functional.token_support import (
     OK_HEADERS,
@@ -173,7 +180,8 @@ def test_a_denied_request_is_access_denied(tokens: TokenClient, device_page: Dev
                                            clock: ManualClock) -> None:
     start = started(authorize_device(tokens, scope="charges:read"))
     done = device_page.decide(device_page.enter(start["user_code"]), "deny")
-    assert "You denied the request" in done.text()
+    assert done.messages == [Message("status", "message success", "You denied the request. You can close this "
+                                                                  "page; the device will be told.")]
     assert_error(poll(tokens, start["device_code"]), 400, "access_denied",
                  "The user denied the request (RFC 8628 3.5).", code="device_access_denied")
 

@@ -14,8 +14,16 @@ import pytest
 
 from authgate.clock import ManualClock
 from tests.functional.account_support import ACCOUNT, CEREMONY_CSP, CSP, account_post, signed_in
-from tests.functional.authorize_support import PAGE_HEADERS, Browser, Page, page_of
+from tests.functional.authorize_support import PAGE_HEADERS, Browser, Message, Page, page_of
 from tests.functional.passkey_support import answered, enrolled, options_of
+
+
+def error(text: str) -> Message:
+    return Message("alert", "message error", text)
+
+
+def success(text: str) -> Message:
+    return Message("status", "message success", text)
 
 
 def shown_secret(page: Page) -> str:
@@ -44,23 +52,28 @@ def test_alice_sets_up_a_one_time_code_and_removes_it(clock: ManualClock, browse
     wrong = account_post(browser, enrol, action="totp_confirm", code="000000" if totp.now() != "000000" else "1")
     assert wrong.text() == ("Set up a one-time code The code is incorrect or was used already, or this account is "
                             "temporarily locked. Enter the next code your app shows, or start again . Code Confirm")
+    assert wrong.messages == [error("The code is incorrect or was used already, or this account is temporarily "
+                                    "locked.")]
     codes_page = account_post(browser, wrong, action="totp_confirm", code=totp.at(int(clock())))
     codes = re.findall(r"<li><code>([a-z2-7]{4}(?:-[a-z2-7]{4}){3})</code></li>", codes_page.body)
     assert len(codes) == 10 and len(set(codes)) == 10
     assert codes_page.text().startswith("Your recovery codes Your one-time code is set up.")
+    assert codes_page.messages == [success("Your one-time code is set up. Keep these ten recovery codes somewhere "
+                                           "safe: each signs you in once if you lose your authenticator app. They "
+                                           "are shown only now.")]
     factors = UserFactorStore().factors("demo", "alice")
     assert factors is not None and (factors.totp, factors.recovery_codes_left) == (True, 10)
 
     account = page_of(browser.get_raw("", path=ACCOUNT))
     assert second_factor_text(account).startswith("A one-time code is set up; 10 recovery codes are left.")
     again = account_post(browser, account, action="totp_start")
-    assert "A one-time code is set up already: remove it before setting up another." in again.text()
+    assert again.messages == [error("A one-time code is set up already: remove it before setting up another.")]
     # A password alone never removes it: a wrong code is refused, through the account's throttle.
     refused = account_post(browser, again, action="totp_remove", code="aaaa-bbbb-cccc-dddd")
     assert "The code is incorrect or was used already, or this account is temporarily locked." in refused.text()
     clock.advance(30)
     removed = account_post(browser, refused, action="totp_remove", code=totp.at(int(clock())))
-    assert "The one-time code and its recovery codes were removed." in removed.text()
+    assert removed.messages == [success("The one-time code and its recovery codes were removed.")]
     assert UserFactorStore().factors("demo", "alice") == factors._replace(totp=False, recovery_codes_left=0)
 
 
@@ -189,17 +202,19 @@ def test_alices_passkeys_confirm_adding_and_removing_passkeys(clock: ManualClock
     registration = post_answer(browser, answered(confirm_with_passkey(browser, account, action="passkey_start",
                                                                       name="Phone"), first))
     assert registration.text().startswith("Add a passkey Your browser or device will make a passkey named Phone")
+    # Only the script's report of a failed ceremony, hidden until it has one: no empty box.
+    assert registration.messages == [Message("alert", "message error", "", hidden=True)]
     second = SoftAuthenticator(origin="http://localhost:3000")
     options = options_of(registration)
     made = second.register(base64url.decode(options["challenge"]), user_handle=base64url.decode(options["user"]["id"]))
     added = post_answer(browser, [*((k, v) for k, v in registration.hidden().items() if k != "credential"),
                                   ("credential", json.dumps(made))])
-    assert "The passkey Phone was added: you can sign in with it." in added.text()
+    assert added.messages == [success("The passkey Phone was added: you can sign in with it.")]
     assert [p.name for p in PasskeyStore().of_user("demo", "alice")] == ["key", "Phone"]
 
     removal = confirm_with_passkey(browser, added, action="passkey_remove", credential_id=first.id)
     removed = post_answer(browser, answered(removal, second))
-    assert "The passkey was removed." in removed.text()
+    assert removed.messages == [success("The passkey was removed.")]
     assert [p.name for p in PasskeyStore().of_user("demo", "alice")] == ["Phone"]
     last = post_answer(browser, answered(confirm_with_passkey(browser, removed, action="passkey_remove",
                                                               credential_id=second.id), second))

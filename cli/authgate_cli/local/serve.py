@@ -109,22 +109,29 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         return 2
 
     api_keys = [k for k in sections.get("api_keys", []) if isinstance(k, dict) and k.get("value")]
+    from authgate_cli.local.outside_writes import OutsideWrites
+
+    # Admin commands write through their own moto port; the functions' warm caches are dropped before the next
+    # request (authgate_cli.local.outside_writes).
+    writes = OutsideWrites()
     emulator = Emulator(Router(api_routes()), issuer=issuer, log=out,
-                        api_keys={k["value"]: k.get("usage_plan", "") for k in api_keys})
+                        api_keys={k["value"]: k.get("usage_plan", "") for k in api_keys}, outside_writes=writes)
     from authgate_cli.local.asgi import GatewayApp
 
     sites = [Site(api_sock, GatewayApp(emulator))]
     if demo_sock is not None:
-        from authgate_cli.local.demo_app import DemoApp, demo_agent, demo_clients
+        from authgate_cli.local.demo_app import AGENT_PAYER, DemoApp, demo_agent, demo_clients
 
         users = [u for u in sections.get("users", []) if u.get("username") and u.get("password")]
+        payer = next((u for u in users if u["username"] == AGENT_PAYER), {})
         sites.append(Site(demo_sock, DemoApp(issuer=issuer, origin=demo_origin,
                                              clients=demo_clients(sections.get("clients", []), demo_origin,
                                                                   sections.get("tenants", [])),
                                              api_key=api_keys[0]["value"] if api_keys else None,
                                              user=(users[0]["username"], users[0]["password"]) if users else None,
                                              log=out, outbox=str(outbox_path(issuer)),
-                                             agent=demo_agent(sections.get("clients", [])))))
+                                             agent=demo_agent(sections.get("clients", [])),
+                                             payer_key=str(payer.get("totp_secret") or ""))))
 
     from authgate_cli.local import embedded
 
@@ -132,7 +139,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         from authgate_cli.local.snapshot import watch_writes
 
         watch_writes()
-    aws = embedded.start()
+    aws = embedded.start(writes)
     env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=options.dynamodb_endpoint)
     if options.allow_loopback_client_metadata:
         env["AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA"] = "true"
@@ -175,14 +182,17 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         return 1
     pid = os.getpid()
     stack.running()  # forget servers that died without cleaning up
+    # Other processes (admin commands, the aws CLI) use the embedded AWS's other port, whose writes drop the
+    # functions' warm caches (authgate_cli.local.outside_writes).
     stack.write_state({
-        "pid": pid, "base_url": issuer, "issuer": issuer, "aws_endpoint": aws.endpoint,
-        "dynamodb_endpoint": options.dynamodb_endpoint or aws.endpoint, "seed": str(seed),
+        "pid": pid, "base_url": issuer, "issuer": issuer, "aws_endpoint": aws.outside_endpoint,
+        "dynamodb_endpoint": options.dynamodb_endpoint or aws.outside_endpoint, "seed": str(seed),
         "demo_app": demo_origin if demo_sock else None,
         # The session secret stays in this process: admin commands never need it.
-        "env": {k: v for k, v in env.items() if k != "AUTHGATE_SESSION_SECRET"},
+        "env": {k: v for k, v in stack.with_aws_at(env, aws.outside_endpoint).items()
+                if k != "AUTHGATE_SESSION_SECRET"},
     })
-    out.write(banner(issuer, sections, aws.endpoint, options.dynamodb_endpoint,
+    out.write(banner(issuer, sections, aws.outside_endpoint, options.dynamodb_endpoint,
                      demo_origin if demo_sock else None, data_note))
     out.flush()
 
@@ -271,7 +281,8 @@ def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endp
     users = sections.get("users", [])
     if users:
         lines.append("Users (username / password):")
-        lines.extend(f"  {u['username']} / {u.get('password', '')}  (tenant {u.get('tenant_id', '')})"
+        lines.extend(f"  {u['username']} / {u.get('password', '')}  (tenant {u.get('tenant_id', '')}"
+                     + (f"; one-time code key {u['totp_secret']}" if u.get("totp_secret") else "") + ")"
                      for u in users)
     keys = sections.get("api_keys", [])
     if keys:

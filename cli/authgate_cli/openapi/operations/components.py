@@ -125,7 +125,9 @@ SCHEMAS: dict[str, Any] = {
     "ChargeCreate": {
         "type": "object", "additionalProperties": False, "required": ["amount", "currency"],
         "properties": {"amount": {"type": "integer", "minimum": 1}, "currency": {"type": "string"},
-                       "description": {"type": ["string", "null"]},
+                       "description": {"type": ["string", "null"], "maxLength": 500,
+                                       "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+                                       "description": "Printable text: no control characters."},
                        "invoice_id": {"type": ["string", "null"]}},
     },
     "Charge": {

@@ -58,4 +58,10 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "responses": {"200": {"description": "JavaScript, cacheable for a year (pages link it with a content digest).",
                               "content": {"text/javascript": {"schema": STR}}}},
     },
+    ("/assets/icon.svg", "GET"): {
+        "summary": "The icon every HTML page names (so that no browser asks for /favicon.ico)",
+        "surface": "api", "codes": (),
+        "responses": {"200": {"description": "SVG, cacheable for a year (pages link it with a content digest).",
+                              "content": {"image/svg+xml": {"schema": STR}}}},
+    },
 }

@@ -92,7 +92,7 @@ def test_a_reshown_form_keeps_the_username_focuses_the_password_and_says_why() -
     page = parsed(response.body)
     assert page.inputs["username"]["value"] == "alice" and "autofocus" not in page.inputs["username"]
     assert "autofocus" in page.inputs["password"]
-    assert f'<p class="message" role="alert">{MISSING_CREDENTIALS}</p>' in response.body
+    assert f'<p class="message error" role="alert">{MISSING_CREDENTIALS}</p>' in response.body
 
 
 def test_a_scope_without_a_description_is_shown_by_its_name_once() -> None:

@@ -185,7 +185,7 @@ def test_an_incomplete_or_wrong_submission_reshows_the_same_form(site: None, ext
     fields, cookie = shown()
     response = post_authorize(post(fields + extra, cookie))
     assert response.status == status
-    assert f'<p class="message" role="alert">{message}</p>' in response.body
+    assert f'<p class="message error" role="alert">{message}</p>' in response.body
     again, new_cookie = form_of(response)
     assert again == fields and new_cookie is None  # the same state and CSRF token, no new binding
     assert 'value="alice"' in response.body

@@ -13,7 +13,7 @@ import secrets
 from string import Template
 
 from authgate.errors import ApiError
-from authgate.http.pages import stylesheet
+from authgate.http.pages import head
 from authgate.http.pages.headers import page_headers
 from authgate.http.request import Request
 from authgate.http.response import Response
@@ -27,7 +27,7 @@ _PAGE = Template("""<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>$title</title>
-$stylesheet$script
+$head_links$script
 </head>
 <body>
 <main>
@@ -80,7 +80,7 @@ def page(title: str, body: str, cookie: str | None = None, redirect_origin: str 
          script_tag: str = "") -> Response:
     """A page of `body` whose forms post here (and, given `redirect_origin`, lead on to the client's redirect);
     `script_tag` is the passkey pages' one script (http.pages.script), which their CSP then allows."""
-    response = Response(200, _PAGE.substitute(title=html.escape(title), stylesheet=stylesheet.link(), body=body,
+    response = Response(200, _PAGE.substitute(title=html.escape(title), head_links=head.links(), body=body,
                                               script="\n" + script_tag if script_tag else ""),
                         page_headers(form_action=["'self'", redirect_origin], script=bool(script_tag)))
     if cookie:

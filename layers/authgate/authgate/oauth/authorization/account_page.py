@@ -35,6 +35,7 @@ from typing import NamedTuple
 
 from authgate import base64url, clock
 from authgate.http.cookies import cookie_values, set_cookie
+from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
@@ -192,7 +193,7 @@ def _change(request: Request, account: Account, fields: dict[str, str]) -> Respo
         UserStore().change_password(account.tenant_id, account.username, new)
     except UserNotFound:
         return _sign_in_page(request, "Your sign-in on this page has expired: sign in again.")
-    return page("Password changed", f'<p class="message" role="status">{html.escape(CHANGED)}</p>',
+    return page("Password changed", messages.status(CHANGED),
                 _cookie(request, "", expire=True))
 
 
@@ -246,14 +247,14 @@ def _cookie(request: Request, value: str, *, expire: bool = False) -> str:
 
 def _sign_in_page(request: Request, message: str = "") -> Response:
     csrf, cookie = csrf_fields(request)
-    body = _SIGN_IN.substitute(message=_message(message), csrf=csrf)
+    body = _SIGN_IN.substitute(message=messages.alert(message), csrf=csrf)
     return page("Your account", body, cookie)
 
 
 def _change_page(request: Request, account: Account, message: str = "", cookies: list[str] | None = None) -> Response:
     csrf, binding_cookie = csrf_fields(request)
     factors = factor_proof.held(account.tenant_id, account.username)
-    body = _CHANGE.substitute(message=_message(message), csrf=csrf, username=html.escape(account.username),
+    body = _CHANGE.substitute(message=messages.shown(message), csrf=csrf, username=html.escape(account.username),
                               min=MIN_PASSWORD,
                               factors=factor_enrolment.section(factors, csrf) + "\n" +
                               passkey_enrolment.section(request, factors, csrf))
@@ -262,6 +263,3 @@ def _change_page(request: Request, account: Account, message: str = "", cookies:
         response.multi_headers.setdefault("Set-Cookie", []).extend(cookies)
     return response
 
-
-def _message(text: str) -> str:
-    return f'<p class="message" role="alert">{html.escape(text)}</p>' if text else ""

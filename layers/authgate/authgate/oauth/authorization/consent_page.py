@@ -1,7 +1,7 @@
 """The login + consent page (RFC 6749 4.1.1 "authenticates the resource owner"; RFC 9700 4.15 clickjacking).
 
 Every value is HTML-escaped; the page carries authgate.http.pages' header set: never cached, never
-framed, no Referer, the shared stylesheet only, and it may only submit to this origin (and,
+framed, no Referer, the shared stylesheet and icon only, and it may only submit to this origin (and,
 because browsers apply form-action to the redirect that follows a submission, to the client's
 redirect origin).
 """
@@ -16,7 +16,7 @@ from urllib.parse import quote, urlsplit
 from authgate.authorization_details.model import described, of_text
 from authgate.caches import cached
 from authgate.clients.model import DOCUMENT_SOURCE, Client
-from authgate.http.pages import stylesheet
+from authgate.http.pages import head, messages
 from authgate.http.pages.headers import page_headers
 from authgate.http.pages.onward import origin
 from authgate.http.response import Response
@@ -165,14 +165,14 @@ def render_consent(*, request: AuthorizationRequest, resource: Resource, client_
     resource_name, resource_about, items = what_is_granted(resource, request.scopes)
     origin = redirect_origin(request.redirect_uri)
     page = _template().substitute(
-        stylesheet=stylesheet.link(),
+        head_links=head.links(),
         client_name=e(client_name),
         tenant_name=e(tenant_name),
         resource_name=resource_name,
         resource_about=resource_about,
         scope_items=items,
         details=what_is_asked(request.authorization_details),
-        message=f'<p class="message" role="alert">{e(message)}</p>' if message else "",
+        message=messages.alert(message),
         # Relative, so the form posts back to wherever this page was served (stage path or custom domain).
         action="authorize",
         request_blob=e(blob),

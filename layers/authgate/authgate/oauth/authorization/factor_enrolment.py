@@ -20,6 +20,7 @@ import html
 from string import Template
 from urllib.parse import urlsplit
 
+from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
@@ -65,8 +66,9 @@ $csrf
 <button type="submit">Confirm</button>
 </div>
 </form>""")
-_CODES = Template("""<p class="message" role="status">Your one-time code is set up. Keep these ten recovery codes somewhere
-safe: each signs you in once if you lose your authenticator app. They are shown only now.</p>
+SET_UP = ("Your one-time code is set up. Keep these ten recovery codes somewhere safe: each signs you in once if "
+          "you lose your authenticator app. They are shown only now.")
+_CODES = Template("""$set_up
 <ul class="recovery-codes">
 $codes
 </ul>
@@ -96,7 +98,7 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
         if codes is None:
             return _enrol_page(request, username, None, WRONG_CODE)
         items = "\n".join(f"<li><code>{html.escape(c)}</code></li>" for c in codes)
-        return page("Your recovery codes", _CODES.substitute(codes=items))
+        return page("Your recovery codes", _CODES.substitute(set_up=messages.status(SET_UP), codes=items))
     factors = factor_proof.held(tenant_id, username)
     if action == "totp_start" and factors.totp:
         return ENROLLED_ALREADY
@@ -108,14 +110,14 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
     if action == "totp_start":
         return _enrol_page(request, username, store.start_totp(tenant_id, username))
     store.remove_totp(tenant_id, username)
-    return REMOVED
+    return messages.Done(REMOVED)
 
 
 def _enrol_page(request: Request, username: str, secret: str | None, message: str = "") -> Response:
     """The set-up page: the QR code and key of a new secret, or (after a wrong code) the code field alone."""
     csrf, cookie = csrf_fields(request)
     form = _CONFIRM.substitute(csrf=csrf)
-    shown = f'<p class="message" role="alert">{html.escape(message)}</p>' if message else ""
+    shown = messages.alert(message)
     if secret is None:
         return page("Set up a one-time code", f"{shown}\n<p>Enter the next code your app shows, or "
                                               f'<a href="account">start again</a>.</p>\n{form}', cookie)

@@ -25,6 +25,7 @@ from string import Template
 
 from authgate.deliveries.queued_mail import queue_mail
 from authgate.errors import ApiError
+from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.issuer import base_url
@@ -106,7 +107,7 @@ def post_forgot(request: Request) -> Response:
                     "ignore this mail: your password stays as it is.\n") if person else None)
     # Ids and outcome only: never the username typed, the email or the link.
     get_logger().info("password reset asked", extra={"tenant": tenant_id if user else "", "mailed": bool(person)})
-    return page("Check your email", f'<p class="message" role="status">{html.escape(SENT)}</p>')
+    return page("Check your email", messages.status(SENT))
 
 
 def get_reset(request: Request) -> Response:
@@ -135,7 +136,7 @@ def post_reset(request: Request) -> Response:
     except UserNotFound:
         raise ResetLinkInvalid() from None  # deleted since the link was sent
     get_logger().info("password reset", extra={"tenant": record.tenant_id})
-    return page("Password changed", f'<p class="message" role="status">{html.escape(CHANGED)}</p>')
+    return page("Password changed", messages.status(CHANGED))
 
 
 # -- what the pages share -------------------------------------------------------------------------
@@ -147,19 +148,15 @@ def _offered() -> None:
         raise ApiError("not_found", "This stage sends no mail: ask your administrator to reset your password.")
 
 
-def _message(text: str) -> str:
-    return f'<p class="message" role="alert">{html.escape(text)}</p>' if text else ""
-
-
 def _forgot_page(request: Request, tenant: str, message: str = "") -> Response:
     csrf, cookie = csrf_fields(request)
     tenant_field = _TENANT_FIXED.substitute(tenant=html.escape(tenant)) if tenant else _TENANT_TYPED
-    body = _FORGOT_FORM.substitute(message=_message(message), csrf=csrf, tenant_field=tenant_field)
+    body = _FORGOT_FORM.substitute(message=messages.alert(message), csrf=csrf, tenant_field=tenant_field)
     return page("Forgot your password?", body, cookie)
 
 
 def _reset_page(request: Request, token: str, message: str = "") -> Response:
     csrf, cookie = csrf_fields(request)
-    body = _RESET_FORM.substitute(message=_message(message), token=html.escape(token), csrf=csrf,
+    body = _RESET_FORM.substitute(message=messages.alert(message), token=html.escape(token), csrf=csrf,
                                   min=MIN_PASSWORD)
     return page("Choose a new password", body, cookie)

@@ -20,6 +20,7 @@ import time
 from string import Template
 
 from authgate import clock
+from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.oauth.authorization import factor_proof, passkey_page, sealed_form
@@ -86,7 +87,7 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
             return refused
     if action == "passkey_remove":
         removed = PasskeyStore().remove(tenant_id, username, fields.get("credential_id", "")[:1400])
-        return "The passkey was removed." if removed else "No such passkey: it was removed already."
+        return messages.Done("The passkey was removed.") if removed else "No such passkey: it was removed already."
     name = " ".join(fields.get("name", "").split())[:MAX_NAME] or "Passkey"
     if action == "passkey_start":
         return _ceremony(request, tenant_id, username, name, rp_id, binding)
@@ -104,7 +105,7 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
         PasskeyStore().add(passkey)
     except (PasskeyRefused, ChallengeRefused):
         return NOT_ADDED
-    return f"The passkey {name} was added: you can sign in with it."
+    return messages.Done(f"The passkey {name} was added: you can sign in with it.")
 
 
 def _ceremony(request: Request, tenant_id: str, username: str, name: str, rp_id: str, binding: str) -> Response:

@@ -27,7 +27,7 @@ from authgate.users.passkeys import relying_party_id
 MAX_CREDENTIAL = 16384
 
 _BODY = Template("""$intro
-<p class="message" role="status" id="passkey-status"></p>
+<p class="message error" role="alert" id="passkey-status" hidden></p>
 <script type="application/json" id="passkey-options">$options</script>
 <form method="post" action="$action" id="passkey-form" data-ceremony="$ceremony">
 $fields

@@ -20,7 +20,7 @@ from string import Template
 from typing import NamedTuple
 
 from authgate import base64url, clock
-from authgate.http.pages import stylesheet
+from authgate.http.pages import head, messages
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
 from authgate.stores.session_secret import session_secret
@@ -34,7 +34,7 @@ _FORM = Template("""<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>Choose a new password</title>
-$stylesheet
+$head_links
 </head>
 <body>
 <main>
@@ -101,7 +101,7 @@ def render(*, client_name: str, blob: str, csrf: str, ticket: str, redirect_orig
            message: str = "") -> Response:
     """The form; it posts back to the authorization endpoint, whose answer redirects to the client."""
     e = html.escape
-    page = _FORM.substitute(stylesheet=stylesheet.link(), client_name=e(client_name), request_blob=e(blob),
+    page = _FORM.substitute(head_links=head.links(), client_name=e(client_name), request_blob=e(blob),
                             csrf=e(csrf), ticket=e(ticket), min=minimum,
-                            message=f'<p class="message" role="alert">{e(message)}</p>' if message else "")
+                            message=messages.alert(message))
     return Response(200, page, page_headers(form_action=[redirect_origin]))

@@ -9,6 +9,7 @@ import html
 from string import Template
 from urllib.parse import urlsplit
 
+from authgate.http.pages import messages
 from authgate.http.response import Response
 from authgate.oauth.authorization import account_forms
 from authgate.oauth.authorization.second_factor import Kind, step_ticket
@@ -34,7 +35,7 @@ def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str
     offer = kind == "code" and passkeys and PasskeyStore().held(session.tenant_id, session.username, held)
     body = _STEP.substitute(intro=intro, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
                             ticket=e(ticket), passkey=_USE_PASSKEY if offer else "",
-                            message=f'<p class="message" role="alert">{e(message)}</p>' if message else "")
+                            message=messages.alert(message))
     return account_forms.page(title, body, redirect_origin=redirect_origin)
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from authgate import clock
 from authgate.approvals.errors import LinkInvalid
 from authgate.errors import ApiError
+from authgate.http.pages import messages
 from authgate.issuer import base_url
 from authgate.logs import get_logger
 from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
@@ -110,7 +111,7 @@ def post_approve(request: Request) -> Response:
                                                             "approved": decision == "approve"})
     done = "Approved. The application can go on; you may close this page." if decision == "approve" else \
         "Denied. The application is told; you may close this page."
-    return page("Done", f'<p class="message" role="status">{html.escape(done)}</p>')
+    return page("Done", messages.status(done))
 
 
 def _opened(token: str) -> tuple[BackchannelRequest, Client]:
@@ -165,6 +166,6 @@ def _page(request: Request, token: str, record: BackchannelRequest, client: Clie
         binding=f'<p>The application shows this message: <strong>{e(record.binding_message)}</strong></p>'
         if record.binding_message else "",
         expires=time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(record.expires_at)),
-        message=f'<p class="message" role="alert">{e(message)}</p>' if message else "",
+        message=messages.alert(message),
         token=e(token), csrf=csrf, sign_in=signing_in)
     return page("Approve a request", body, cookie)

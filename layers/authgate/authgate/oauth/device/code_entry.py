@@ -14,6 +14,7 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
+from authgate.http.pages import messages
 from authgate.limits.counters import digest
 from authgate.limits.networks import parties
 from authgate.limits.quota import Quota, QuotaSpent
@@ -74,13 +75,9 @@ def client_of(request: Request, record: DeviceAuthorization | None) -> Client | 
 def code_page(request: Request, user_code: str, message: str = "") -> Response:
     """The form for the user code (RFC 8628 3.3), with `message` above it."""
     csrf, cookie = csrf_fields(request)
-    return page(TITLE, _CODE_FORM.substitute(message=alert(message), csrf=csrf, user_code=html.escape(user_code)),
+    return page(TITLE, _CODE_FORM.substitute(message=messages.alert(message), csrf=csrf,
+                                             user_code=html.escape(user_code)),
                 cookie)
-
-
-def alert(text: str) -> str:
-    """A message of the page, escaped; nothing when there is none."""
-    return f'<p class="message" role="alert">{html.escape(text)}</p>' if text else ""
 
 
 def log_outcome(outcome: str, record: DeviceAuthorization | None) -> None:

@@ -12,11 +12,12 @@ import uuid
 from string import Template
 from typing import TYPE_CHECKING
 
+from authgate.http.pages import messages
 from authgate.issuer import base_url
 from authgate.oauth.authorization import passkey_page, second_factor_page, single_sign_on
 from authgate.oauth.authorization.account_forms import csrf_fields, page
 from authgate.oauth.authorization.consent_page import what_is_granted
-from authgate.oauth.device.code_entry import NO_SUCH_CODE, TITLE, alert, code_page, log_outcome
+from authgate.oauth.device.code_entry import NO_SUCH_CODE, TITLE, code_page, log_outcome
 from authgate.oauth.resource_indicator import resolve
 from authgate.single_use.device_codes import DeviceAuthorization, shown
 from authgate.stores.device_codes import DeviceCodeStore
@@ -57,8 +58,9 @@ _CREDENTIALS = """<label for="username">Username</label>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>"""
 _SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
-_APPROVED = ('<p class="message" role="status">You approved the request: return to your device, '
-             "it will be signed in within a few seconds. You can close this page.</p>")
+APPROVED = ("You approved the request: return to your device, it will be signed in within a few seconds. You can "
+            "close this page.")
+DENIED = "You denied the request. You can close this page; the device will be told."
 
 
 def decision_page(request: Request, record: DeviceAuthorization, user_code: str, client: Client,
@@ -73,7 +75,7 @@ def decision_page(request: Request, record: DeviceAuthorization, user_code: str,
     body = _DECISION_FORM.substitute(
         user_code=e(shown(user_code)), client_name=e(client.name or client.client_id),
         tenant_name=e(tenant.name if tenant and tenant.name else record.tenant_id), resource_name=resource_name,
-        resource_about=resource_about, scope_items=items, message=alert(message), csrf=csrf,
+        resource_about=resource_about, scope_items=items, message=messages.alert(message), csrf=csrf,
         credentials=_SIGNED_IN.substitute(username=e(session.username)) if session else _CREDENTIALS,
         passkey=_APPROVE_WITH_PASSKEY if session is None and passkey_page.relying_party(request) else "")
     return page(TITLE, body, cookie)
@@ -83,8 +85,7 @@ def denied(record: DeviceAuthorization) -> Response:
     """Deny (RFC 8628 3.5 access_denied at the device's next poll): no sign-in needed."""
     DeviceCodeStore().decide(record, approved=False)
     log_outcome("denied", record)
-    return page(TITLE, '<p class="message" role="status">You denied the request. You can close this page; '
-                       "the device will be told.</p>")
+    return page(TITLE, messages.status(DENIED))
 
 
 def approved(request: Request, record: DeviceAuthorization, session: Session, cookie: str | None,
@@ -98,7 +99,8 @@ def approved(request: Request, record: DeviceAuthorization, session: Session, co
                         authentication=single_sign_on.authentication_of(session), grant_id=grant_id):
         return code_page(request, "", NO_SUCH_CODE)
     log_outcome("approved", record)
-    response = page(TITLE, _APPROVED + ("\n" + second_factor_page.recovery_list(recovery) if recovery else ""))
+    shown_codes = "\n" + second_factor_page.recovery_list(recovery) if recovery else ""
+    response = page(TITLE, messages.status(APPROVED) + shown_codes)
     if cookie:
         response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
     return response

@@ -19,6 +19,7 @@ import html
 from string import Template
 from typing import TYPE_CHECKING
 
+from authgate.http.pages import messages
 from authgate.issuer import base_url
 from authgate.oauth.authorization import (
     passkey_page,
@@ -29,7 +30,7 @@ from authgate.oauth.authorization import (
     single_sign_on,
 )
 from authgate.oauth.authorization.account_forms import csrf_token_fields, page
-from authgate.oauth.device.code_entry import alert, log_outcome
+from authgate.oauth.device.code_entry import log_outcome
 from authgate.oauth.device.decision import approved, decision_page
 from authgate.single_use.device_codes import DeviceAuthorization, shown
 from authgate.stores.passkeys import PasskeyStore
@@ -89,7 +90,7 @@ def factor_page(request: Request, record: DeviceAuthorization, code: str, client
     e = html.escape
     offer = kind == "code" and _passkeys_usable(request, session)
     body = _FACTOR_FORM.substitute(client_name=e(client.name or client.client_id), user_code=e(shown(code)),
-                                   intro=intro, message=alert(message), csrf=csrf, ticket=e(ticket),
+                                   intro=intro, message=messages.alert(message), csrf=csrf, ticket=e(ticket),
                                    passkey=_USE_PASSKEY if offer else "")
     return page(title, body, cookie)
 

@@ -1,7 +1,7 @@
 """The sign-out pages (OpenID Connect RP-Initiated Logout 1.0 section 2, 3): the confirmation, and "signed out".
 
 Every value is HTML-escaped; the pages carry authgate.http.pages' header set (never cached or
-framed, no Referer, the shared stylesheet only); the confirmation form may only post to this
+framed, no Referer, the shared stylesheet and icon only); the confirmation form may only post to this
 origin.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from authgate.http.pages import stylesheet
+from authgate.http.pages import head
 from authgate.http.pages.headers import page_headers
 from authgate.http.pages.onward import onward_link
 from authgate.http.response import Response
@@ -22,7 +22,7 @@ _PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>{title}</title>
-{stylesheet}
+{head_links}
 </head>
 <body>
 <main>
@@ -35,7 +35,7 @@ _PAGE = """<!doctype html>
 
 
 def _page(title: str, content: str, form: bool = False) -> Response:
-    body = _PAGE.format(title=html.escape(title), stylesheet=stylesheet.link(), content=content)
+    body = _PAGE.format(title=html.escape(title), head_links=head.links(), content=content)
     return Response(200, body, page_headers(form_action=["'self'"] if form else ()))
 
 
