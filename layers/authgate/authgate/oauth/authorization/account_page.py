@@ -1,7 +1,7 @@
 """The account page, GET/POST /oauth/account: a person signs in and changes their own password (docs/users.md).
 
 The page signs the person in itself, so that every change is made within 10 minutes of a password: a
-correct password (through every sign-in throttle, oauth.authorization.sign_in) sets a short-lived cookie
+correct password (through every sign-in throttle, interaction.sign_in) sets a short-lived cookie
 `authgate_account` (10 minutes, HttpOnly, SameSite=Strict; `__Host-` on a stage: http.cookies) holding the tenant,
 username, issue time and the sid of the browser's sign-in session, HMAC-SHA256-signed with the session
 secret under its own purpose label. The page's sign-in is a sign-in: it goes on the person's session in
@@ -38,15 +38,15 @@ from authgate.http.cookies import cookie_values, set_cookie
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.interaction import session_cookie
+from authgate.interaction.pages import csrf_fields, form_fields, page
+from authgate.interaction.sign_in import account_of, open_session, sign_in
 from authgate.issuer import base_url
 from authgate.oauth.authorization import (
     factor_enrolment,
     factor_proof,
     passkey_enrolment,
-    session_cookie,
 )
-from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
-from authgate.oauth.authorization.sign_in import account_of, open_session, sign_in
 from authgate.sessions.model import Session
 from authgate.stores.session_secret import session_secret
 from authgate.stores.sessions import SessionStore

@@ -9,9 +9,11 @@ from authgate.clients.model import Client
 from authgate.http.request import Request
 from authgate.http.response import NO_STORE, Response
 from authgate.http.shapes.oauth import with_query
+from authgate.interaction import passkey_page, second_factor
+from authgate.interaction.binding import binding_cookie, binding_from, csrf_token, new_binding
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.authorization import passkey_page, sealed_form, second_factor
+from authgate.oauth.authorization import sealed_form
 from authgate.oauth.authorization.consent_page import forgot_link, identity_notice, render_consent
 from authgate.oauth.authorization.request import AuthorizationRequest, single
 from authgate.oauth.clients.profile import code_ttl
@@ -27,14 +29,14 @@ Fields = dict[str, list[str]]
 def form(request: Request, auth: AuthorizationRequest, client: Client, tenant: Tenant, message: str = "",
          username: str = "", posted: Mapping[str, Sequence[str]] | None = None, signed_in_as: str = "") -> Response:
     """The consent page; a re-shown form keeps the posted state and CSRF token unchanged."""
-    binding = sealed_form.binding_from(request)
+    binding = binding_from(request)
     if posted is not None:
         blob, csrf = (posted.get("request_blob") or [""])[0], (posted.get("csrf") or [""])[0]
     else:
         blob, nonce = sealed_form.seal(auth)
         if binding is None:
-            binding = sealed_form.new_binding()
-        csrf = sealed_form.csrf_token(binding, nonce)
+            binding = new_binding()
+        csrf = csrf_token(binding, nonce)
     self_registered = not client.tenant_id
     # The API the token is for, as its registration describes it (its tenants were checked already).
     resource = resolve(auth.resource, base_url(request), None)
@@ -50,7 +52,7 @@ def form(request: Request, auth: AuthorizationRequest, client: Client, tenant: T
                               passkey=passkey_page.relying_party(request) is not None,
                               code=not signed_in_as and second_factor.required(auth, tenant)[0] == MFA)
     if binding is not None and posted is None:
-        response.multi_headers["Set-Cookie"] = [sealed_form.binding_cookie(binding, base_url(request))]
+        response.multi_headers["Set-Cookie"] = [binding_cookie(binding, base_url(request))]
     return response
 
 

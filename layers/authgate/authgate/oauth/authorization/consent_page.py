@@ -159,7 +159,7 @@ def render_consent(*, request: AuthorizationRequest, resource: Resource, client_
     `resource` is the API the token will be for; `identity` is `identity_notice` for a
     self-registered client; `ask_tenant` adds the organisation field (such a client has no tenant
     until a user signs in); `forgot` is the forgotten-password link (HTML), where the stage sends mail;
-    `passkey` adds "Approve with a passkey" (oauth.authorization.passkey_sign_in) to the sign-in form; `code` the
+    `passkey` adds "Approve with a passkey" (interaction.passkey_sign_in) to the sign-in form; `code` the
     optional one-time-code field of a request that needs a second factor (RFC 6238; autocomplete one-time-code)."""
     e = html.escape
     resource_name, resource_about, items = what_is_granted(resource, request.scopes)

@@ -26,16 +26,16 @@ from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.interaction import password_change, second_factor, session_cookie
+from authgate.interaction.binding import binding_from
+from authgate.interaction.sealed_state import FormStateInvalid
 from authgate.issuer import base_url
 from authgate.oauth.authorization import (
     admission,
     answers,
     factor_step,
-    password_change,
     password_step,
     sealed_form,
-    second_factor,
-    session_cookie,
     single_sign_on,
 )
 from authgate.oauth.authorization.password_step import STALE_FORM
@@ -123,7 +123,7 @@ def post_authorize(request: Request) -> Response:
     5. the client's tenant and its policy, and the rules that depend on the registration, again;
     6. the decision: deny is access_denied;
     7. the credentials, through every sign-in throttle (sign_in); after an operator's password reset, the
-       form choosing a new one, and its submission (oauth.authorization.password_change);
+       form choosing a new one, and its submission (interaction.password_change);
     8. the person who signed in must be the one an id_token_hint names (OIDC Core 3.1.2.1), else login_required;
     9. a self-registered client's tenant: the signed-in user's, whose policy and rules decide;
     10. the code, bound to the request, and the 303 to the client."""
@@ -134,7 +134,7 @@ def post_authorize(request: Request) -> Response:
         return _authorization_request(request, fields)
     auth = _unsealed(request, fields)
     # A second-factor step's reads (client, tenant, session, user) in one BatchGetItem.
-    reads = (second_factor.step_reads(request, fields, auth, _lookup(request))
+    reads = (factor_step.step_reads(request, fields, auth, _lookup(request))
              if single(fields, "factor_ticket") is not None else None)
     client = _still_registered(request, auth, reads)
     admission.trust(request, client, auth.redirect_uri, auth.state)
@@ -226,14 +226,14 @@ def _unsealed(request: Request, fields: answers.Fields) -> AuthorizationRequest:
     """The request the form was shown for, if its seal holds and its CSRF token is this browser's."""
     try:
         auth, _nonce = sealed_form.unseal(single(fields, "request_blob"), single(fields, "csrf"),
-                                          sealed_form.binding_from(request))
-    except sealed_form.FormStateInvalid as exc:
+                                          binding_from(request))
+    except FormStateInvalid as exc:
         raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
     return auth
 
 
 def _still_registered(request: Request, auth: AuthorizationRequest,
-                      reads: second_factor.StepReads | None = None) -> Client:
+                      reads: factor_step.StepReads | None = None) -> Client:
     """The client as registered now (as `reads` read it, when they did): the registration may have changed since
     the form was shown, so its redirect URI is trusted only if it still holds."""
     if reads is not None:

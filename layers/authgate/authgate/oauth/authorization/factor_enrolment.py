@@ -23,9 +23,9 @@ from urllib.parse import urlsplit
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.interaction.pages import csrf_fields, page
 from authgate.issuer import base_url
 from authgate.oauth.authorization import factor_proof
-from authgate.oauth.authorization.account_forms import csrf_fields, page
 from authgate.oauth.authorization.factor_proof import WRONG_CODE
 from authgate.stores.user_factors import UserFactorStore
 from authgate.users import totp

@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.oauth.authorization import passkey_page, passkey_sign_in
-from authgate.oauth.authorization.account_forms import csrf_fields
+from authgate.interaction import passkey_page, passkey_sign_in
+from authgate.interaction.pages import csrf_fields
 from authgate.stores.factor_attempts import FactorAttempts
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.user_factors import UserFactorStore

@@ -1,33 +1,74 @@
 """The factor steps at the authorization endpoint (docs/strong-authentication.md): the second-factor step after a
-password (oauth.authorization.second_factor) and a passkey sign-in alone (oauth.authorization.passkey_sign_in)."""
+password (interaction.second_factor) and a passkey sign-in alone (interaction.passkey_sign_in)."""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from authgate.clients.model import Client
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.issuer import base_url
-from authgate.logs import get_logger
-from authgate.oauth.authorization import (
-    admission,
-    answers,
+from authgate.interaction import (
     passkey_page,
     passkey_sign_in,
-    sealed_form,
     second_factor,
     second_factor_page,
     session_cookie,
-    single_sign_on,
 )
+from authgate.interaction.sign_in import open_session
+from authgate.issuer import base_url
+from authgate.logs import get_logger
+from authgate.oauth.authorization import admission, answers, sealed_form, single_sign_on
 from authgate.oauth.authorization.consent_page import redirect_origin
 from authgate.oauth.authorization.request import AuthorizationRequest, single
-from authgate.oauth.authorization.sign_in import open_session
-from authgate.sessions.model import Session
+from authgate.oauth.clients.lookup import ClientLookup
+from authgate.sessions.model import Session, hash_secret
+from authgate.stores.batch import BatchRead, Pending
+from authgate.stores.sessions import SessionStore
+from authgate.stores.tenants import TenantStore
 from authgate.stores.user_items import passkeys_held
+from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
 from authgate.users.assurance import MFA
 
 STEP_ENDED = "The second-factor step expired or was used already. Sign in again."
+
+
+class StepReads(NamedTuple):
+    """What a posted step's ONE BatchGetItem read (`step_reads`): the client, its tenant as the request named it,
+    and the session and user the ticket names (None: not read, the ticket did not open or is not this browser's)."""
+
+    client: Pending | None
+    tenant: Pending | None
+    session: Pending | None
+    user: Pending | None
+
+
+def step_reads(request: Request, fields: dict[str, list[str]], auth: AuthorizationRequest,
+               lookup: ClientLookup) -> StepReads:
+    """The reads of a posted step in one BatchGetItem (stores.batch): the client (through the endpoint's `lookup`),
+    its tenant, the browser's session and its user's item, whose keys the sealed ticket carries; what they hold is
+    judged later."""
+    reads = BatchRead(operation="second_factor.batch_get")
+    client = lookup.prefetch(reads, auth.client_id)
+    tenant = TenantStore().prefetch(reads, auth.tenant_id) if auth.tenant_id else None
+    session = user = None
+    secret = session_cookie.secret_from(request)
+    state = second_factor.opened(second_factor.one(fields, "factor_ticket"))
+    if secret is not None and state is not None and state.get("h") == hash_secret(secret):
+        session = SessionStore().prefetch(reads, secret)
+        user = UserStore().prefetch(reads, str(state.get("t") or ""), str(state.get("u") or ""))
+    reads.run()
+    return StepReads(client, tenant, session, user)
+
+
+def session_of(request: Request, reads: StepReads | None = None) -> Session | None:
+    """The browser's live session whatever its tenant (a self-registered client's step has no tenant to ask), as
+    `reads` found it when they read it."""
+    if reads is not None and reads.session is not None:
+        return SessionStore.found_live(reads.session.item)
+    secret = session_cookie.secret_from(request)
+    return SessionStore().live(secret) if secret is not None else None
 
 
 def step_page(request: Request, client: Client, auth: AuthorizationRequest, session: Session,
@@ -68,11 +109,11 @@ def passkey(request: Request, client: Client, tenant: Tenant, fields: answers.Fi
 
 
 def posted(request: Request, client: Client, tenant: Tenant, fields: answers.Fields,
-           auth: AuthorizationRequest, reads: second_factor.StepReads) -> Response:
+           auth: AuthorizationRequest, reads: StepReads) -> Response:
     """A posted second-factor step (second_factor): the step again after a wrong code; once right, the session
     raised (a new cookie) and then the recovery codes of an enrolment, the code (the decision was made with the
     password), or the consent-only form."""
-    session = second_factor.session_of(request, reads)
+    session = session_of(request, reads)
     try:
         if session is None:
             raise second_factor.StepInvalid("no session")

@@ -28,12 +28,12 @@ from authgate.errors import ApiError
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.interaction.pages import csrf_fields, form_fields, page
+from authgate.interaction.sign_in import account_of
 from authgate.issuer import base_url
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
 from authgate.mail.sender import Mail, available
-from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
-from authgate.oauth.authorization.sign_in import account_of
 from authgate.stores.password_resets import PasswordResetStore
 from authgate.stores.users import UserStore
 from authgate.users.errors import ResetLinkInvalid, UserNotFound

@@ -23,8 +23,10 @@ from authgate import clock
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.oauth.authorization import factor_proof, passkey_page, sealed_form
-from authgate.oauth.authorization.account_forms import csrf_fields
+from authgate.interaction import passkey_page
+from authgate.interaction.binding import binding_from
+from authgate.interaction.pages import csrf_fields
+from authgate.oauth.authorization import factor_proof
 from authgate.single_use.webauthn_challenges import ChallengeRefused
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.users import UserStore
@@ -76,7 +78,7 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
     """One of ACTIONS: a ceremony's page (a passkey proving the person, the registration), or the message for
     the account page."""
     party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request)
+    binding = binding_from(request)
     if party is None or binding is None:
         return NO_RP if party is None else NOT_ADDED
     rp_id, origin = party

@@ -7,7 +7,9 @@ from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.oauth.authorization import answers, password_change, second_factor
+from authgate.interaction import password_change, second_factor
+from authgate.interaction.sign_in import account_of, open_session, sign_in
+from authgate.oauth.authorization import answers
 from authgate.oauth.authorization.consent_page import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
@@ -18,7 +20,6 @@ from authgate.oauth.authorization.consent_page import (
     redirect_origin,
 )
 from authgate.oauth.authorization.request import AuthorizationRequest, single
-from authgate.oauth.authorization.sign_in import account_of, open_session, sign_in
 from authgate.sessions.model import Session
 from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant

@@ -1,56 +1,40 @@
-"""The consent page's hidden state: a signed, short-lived copy of the validated request, and CSRF.
+"""The consent page's hidden state: a signed, short-lived copy of the validated request, and its CSRF token.
 
 The authorize function keeps no server-side session. The GET that validated the request puts
 an HMAC-SHA256-signed copy of it in the form; the POST trusts only that copy, so nothing the
 browser could edit (query string, hidden fields) changes what a code is bound to.
 
-CSRF (RFC 6749 10.12, login CSRF in particular) uses a browser-binding cookie: a random value
-set once per browser (HttpOnly, SameSite=Strict, `__Host-authgate_binding` on a stage: http.cookies). The form's CSRF token is
-HMAC(key, binding || request nonce), so it is valid only with that cookie and that request; an
-attacker who fetched a form of their own cannot make a victim's browser post it.
+CSRF (RFC 6749 10.12, login CSRF in particular) uses the browser binding (interaction.binding): the form's
+CSRF token is HMAC(key, binding || request nonce), so it is valid only with that cookie and that request.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import secrets
 from typing import TYPE_CHECKING, Any
 
 from authgate import base64url, clock
-from authgate.http.cookies import set_cookie, token_cookie
+from authgate.interaction.binding import (
+    binding_cookie,
+    binding_from,
+    csrf_matches,
+    csrf_token,
+    mac,
+    new_binding,
+)
+from authgate.interaction.sealed_state import FormStateInvalid
 from authgate.issuer import base_url
 from authgate.oauth.authorization.request import AuthorizationRequest
-from authgate.stores.session_secret import session_secret
 
 if TYPE_CHECKING:
     from authgate.request_protocol import RequestView
 
 FORM_TTL = 600  # seconds a consent form stays usable
-COOKIE = "authgate_binding"
-BINDING_TTL = 30 * 24 * 3600  # seconds a browser keeps its binding
 _VERSION = 1
 # The request's fields that are tuples (JSON gives them back as lists).
 _TUPLES = ("scopes", "acr_values", "essential_acr")
-
-
-class FormStateInvalid(Exception):
-    """The posted form state is missing, altered, expired, or not bound to this browser."""
-
-
-def form_key() -> bytes:
-    """HMAC key: the stack's session secret (stores.session_secret)."""
-    return session_secret()
-
-
-def _mac(purpose: bytes, data: bytes) -> bytes:
-    # The purpose label keeps a blob MAC from ever being accepted as a CSRF token and vice versa.
-    return hmac.new(form_key(), purpose + b"\x00" + data, hashlib.sha256).digest()
-
-
-def new_binding() -> str:
-    return secrets.token_urlsafe(32)
 
 
 def seal(request: AuthorizationRequest) -> tuple[str, str]:
@@ -60,18 +44,7 @@ def seal(request: AuthorizationRequest) -> tuple[str, str]:
     payload = {"v": _VERSION, "iat": now, "exp": now + FORM_TTL, "nonce": nonce,
                "req": {k: list(v) if isinstance(v, tuple) else v for k, v in request._asdict().items()}}
     data = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")
-    return f"{base64url.encode(data)}.{base64url.encode(_mac(b'request', data))}", nonce
-
-
-def csrf_token(binding: str, nonce: str) -> str:
-    return base64url.encode(_mac(b"csrf", f"{binding}|{nonce}".encode()))
-
-
-def csrf_matches(csrf: str | None, binding: str, nonce: str) -> bool:
-    """Whether `csrf` is the token of this browser's binding and `nonce` (constant-time)."""
-    if not csrf:
-        return False
-    return hmac.compare_digest(csrf.encode("utf-8", "surrogateescape"), csrf_token(binding, nonce).encode("ascii"))
+    return f"{base64url.encode(data)}.{base64url.encode(mac(b'request', data))}", nonce
 
 
 def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[AuthorizationRequest, str]:
@@ -80,10 +53,10 @@ def unseal(blob: str | None, csrf: str | None, binding: str | None) -> tuple[Aut
         raise FormStateInvalid("missing form state or binding cookie")
     try:
         data_part, mac_part = blob.split(".")
-        data, mac = base64url.decode(data_part), base64url.decode(mac_part)
+        data, signature = base64url.decode(data_part), base64url.decode(mac_part)
     except ValueError:
         raise FormStateInvalid("malformed form state") from None
-    if not hmac.compare_digest(mac, _mac(b"request", data)):
+    if not hmac.compare_digest(signature, mac(b"request", data)):
         raise FormStateInvalid("form state signature does not verify")
     try:
         payload: dict[str, Any] = json.loads(data)
@@ -109,35 +82,3 @@ def form_state(auth: AuthorizationRequest, request: RequestView) -> tuple[str, s
     new = binding is None
     binding = new_binding() if binding is None else binding
     return blob, csrf_token(binding, nonce), binding_cookie(binding, base_url(request)) if new else None
-
-
-def seal_state(purpose: bytes, payload: dict[str, Any], ttl: int) -> str:
-    """A step's own state (a second-factor step's ticket): `payload`, an expiry, HMAC-signed under `purpose`."""
-    data = json.dumps({**payload, "exp": clock.seconds() + ttl}, separators=(",", ":"), sort_keys=True).encode()
-    return f"{base64url.encode(data)}.{base64url.encode(_mac(purpose, data))}"
-
-
-def open_state(purpose: bytes, token: str) -> dict[str, Any]:
-    """The payload of a state sealed under `purpose` and not expired; FormStateInvalid otherwise."""
-    try:
-        data_part, mac_part = token.split(".")
-        data, mac = base64url.decode(data_part), base64url.decode(mac_part)
-    except ValueError:
-        raise FormStateInvalid("malformed step state") from None
-    if len(token) > 8192 or not hmac.compare_digest(mac, _mac(purpose, data)):
-        raise FormStateInvalid("step state signature does not verify")
-    payload: dict[str, Any] = json.loads(data)
-    if int(payload["exp"]) <= clock.seconds():
-        raise FormStateInvalid("step state expired")
-    return payload
-
-
-def binding_cookie(value: str, issuer: str) -> str:
-    """Set-Cookie for the browser binding: unreadable by scripts, never sent cross-site, `__Host-` on a stage so that
-    no other host of the site can plant a binding whose CSRF tokens it knows (http.cookies)."""
-    return set_cookie(COOKIE, value, issuer, same_site="Strict", max_age=BINDING_TTL)
-
-
-def binding_from(request: RequestView) -> str | None:
-    """The binding value of the request's binding cookie, if well formed."""
-    return token_cookie(request, COOKIE, 100)

@@ -19,7 +19,7 @@ import uuid
 from typing import TYPE_CHECKING
 
 from authgate import clock
-from authgate.oauth.authorization import session_cookie
+from authgate.interaction import session_cookie
 from authgate.single_use.authentication import Authentication
 from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.consents import ConsentStore

@@ -7,7 +7,7 @@ this browser already at `mfa` for that same person is enough without the form's 
 session of someone else refuses the link (approval_wrong_user). A person without a second factor
 is told to enrol one on the account page: there is no approval at `password`.
 
-The sign-in is the sign-in page's with a code typed beside the password (oauth.authorization.sign_in.sign_in:
+The sign-in is the sign-in page's with a code typed beside the password (interaction.sign_in.sign_in:
 the same failure counters, the account's throttle and the second factor's, in one attempt): a wrong
 password or code is one failed sign-in of the account and the address, a wrong code beside a right password
 counts toward the factor's lock, and while that lock holds the answer is the same whatever the password.
@@ -27,10 +27,10 @@ from authgate import clock
 from authgate.approvals.errors import LinkInvalid
 from authgate.errors import ApiError
 from authgate.http.pages import messages
+from authgate.interaction.pages import csrf_fields, form_fields, page
+from authgate.interaction.sign_in import sign_in
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
-from authgate.oauth.authorization.sign_in import sign_in
 from authgate.oauth.authorization.single_sign_on import authentication_of, current_session
 from authgate.oauth.backchannel.asked import what_is_asked
 from authgate.oauth.clients.lookup import ClientLookup

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
 from authgate.http.pages import messages
+from authgate.interaction.pages import csrf_fields, page
 from authgate.limits.counters import digest
 from authgate.limits.networks import parties
 from authgate.limits.quota import Quota, QuotaSpent
 from authgate.logs import get_logger
-from authgate.oauth.authorization.account_forms import csrf_fields, page
 from authgate.oauth.clients.lookup import ClientLookup
 
 if TYPE_CHECKING:

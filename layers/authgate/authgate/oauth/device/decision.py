@@ -13,9 +13,10 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from authgate.http.pages import messages
+from authgate.interaction import passkey_page, second_factor_page
+from authgate.interaction.pages import csrf_fields, page
 from authgate.issuer import base_url
-from authgate.oauth.authorization import passkey_page, second_factor_page, single_sign_on
-from authgate.oauth.authorization.account_forms import csrf_fields, page
+from authgate.oauth.authorization import single_sign_on
 from authgate.oauth.authorization.consent_page import what_is_granted
 from authgate.oauth.device.code_entry import NO_SUCH_CODE, TITLE, code_page, log_outcome
 from authgate.oauth.resource_indicator import resolve

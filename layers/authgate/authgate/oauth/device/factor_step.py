@@ -2,13 +2,13 @@
 
 A tenant that requires `mfa` for every sign-in (`authgate tenants update --require-mfa`) requires it
 to approve a device too: a session below `mfa` gets the second-factor step of the authorization
-endpoint (oauth.authorization.second_factor: its sealed ticket, bound to the session and the form;
+endpoint (interaction.second_factor: its sealed ticket, bound to the session and the form;
 a TOTP or recovery code, through the second factor's throttle, or one of the person's passkeys), or the
 forced TOTP enrolment when the person has neither; POST action=factor checks it, raises the session
 (a new secret, the same sid) and approves. "Use a passkey instead" (where the issuer's host can be a
 relying party, for a person who has one) shows the step's ceremony page (WebAuthn Level 3 7.2: only
 the person's passkeys allowed, user verification required, a single-use challenge bound to this
-browser and the person, oauth.authorization.passkey_sign_in), which posts action=factor back with
+browser and the person, interaction.passkey_sign_in), which posts action=factor back with
 the assertion and the same ticket; the session is raised as by a code, with `amr` hwk or swk, user
 and mfa added to the password's pwd.
 """
@@ -20,16 +20,16 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from authgate.http.pages import messages
-from authgate.issuer import base_url
-from authgate.oauth.authorization import (
+from authgate.interaction import (
     passkey_page,
     passkey_sign_in,
     second_factor,
     second_factor_page,
     session_cookie,
-    single_sign_on,
 )
-from authgate.oauth.authorization.account_forms import csrf_token_fields, page
+from authgate.interaction.pages import csrf_token_fields, page
+from authgate.issuer import base_url
+from authgate.oauth.authorization import single_sign_on
 from authgate.oauth.device.code_entry import log_outcome
 from authgate.oauth.device.decision import approved, decision_page
 from authgate.single_use.device_codes import DeviceAuthorization, shown

@@ -1,9 +1,9 @@
 """The person's sign-in on the device verification page, to approve (RFC 8628 3.3): a password, or a passkey.
 
 A browser with no sign-in session for the client's tenant signs in on the page: with the
-password through every sign-in throttle (oauth.authorization.sign_in), which opens a session; or
+password through every sign-in throttle (interaction.sign_in), which opens a session; or
 with "Approve with a passkey" (where the issuer's host can be a relying party), the username-less
-sign-in of the authorization endpoint (oauth.authorization.passkey_sign_in: a discoverable
+sign-in of the authorization endpoint (interaction.passkey_sign_in: a discoverable
 credential names its user, which must be of the request's tenant and still stand; user
 verification required, WebAuthn Level 3 7.2), posted back as action=decide, decision=passkey with
 the assertion. That opens a session at `mfa` (amr hwk or swk, user, mfa), which approves with no
@@ -15,10 +15,10 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
+from authgate.interaction import passkey_page, passkey_sign_in, session_cookie
+from authgate.interaction.sign_in import account_of, open_session, sign_in
 from authgate.issuer import base_url
-from authgate.oauth.authorization import passkey_page, passkey_sign_in, session_cookie
 from authgate.oauth.authorization.consent_page import WRONG_CREDENTIALS
-from authgate.oauth.authorization.sign_in import account_of, open_session, sign_in
 from authgate.oauth.device.code_entry import TITLE, log_outcome
 from authgate.oauth.device.decision import approved, decision_page
 from authgate.single_use.device_codes import DeviceAuthorization, shown

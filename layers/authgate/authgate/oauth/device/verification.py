@@ -11,7 +11,7 @@
 4. A tenant that requires `mfa` requires it to approve a device too: a session below `mfa` gets the
    second-factor step first; POST action=factor checks it and approves (factor_step).
 
-Forms are CSRF-protected as the account pages' are (oauth.authorization.account_forms); pages are
+Forms are CSRF-protected as the account pages' are (interaction.pages); pages are
 never cached or framed. Nothing typed (code, password) is logged.
 """
 
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from authgate.interaction.pages import form_fields
 from authgate.oauth.authorization import single_sign_on
-from authgate.oauth.authorization.account_forms import form_fields
 from authgate.oauth.device.code_entry import (
     NO_SUCH_CODE,
     client_of,

@@ -1,4 +1,4 @@
-"""oauth.authorization.password_change: the forced change's ticket is signed, bound to its purpose and short-lived."""
+"""interaction.password_change: the forced change's ticket is signed, bound to its purpose and short-lived."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import pytest
 
 from authgate import caches
 from authgate.clock import ManualClock
-from authgate.oauth.authorization import password_change, sealed_form
-from authgate.oauth.authorization.password_change import Ticket, TicketInvalid, issue, redeem
+from authgate.interaction import password_change
+from authgate.interaction.binding import csrf_token
+from authgate.interaction.password_change import Ticket, TicketInvalid, issue, redeem
 
 
 @pytest.fixture
@@ -29,6 +30,6 @@ def test_a_ticket_names_its_account_until_it_expires(clock: ManualClock) -> None
 def test_an_altered_ticket_or_another_purposes_mac_is_refused() -> None:
     data, mac = issue("demo", "alice").split(".")
     forged = data.replace(data[5], "A" if data[5] != "A" else "B", 1)
-    for bad in (f"{forged}.{mac}", f"{data}.{mac[:-2]}xx", "garbage", f"{data}.{sealed_form.csrf_token('b', 'n')}"):
+    for bad in (f"{forged}.{mac}", f"{data}.{mac[:-2]}xx", "garbage", f"{data}.{csrf_token('b', 'n')}"):
         with pytest.raises(TicketInvalid):
             redeem(bad)

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from authgate import clock
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.oauth.authorization import passkey_page, sealed_form
+from authgate.interaction import passkey_page
+from authgate.interaction.binding import binding_from
 from authgate.sessions.model import Session
 from authgate.single_use.webauthn_challenges import Challenge, ChallengeRefused, Purpose
 from authgate.stores.passkeys import PasskeyStore
@@ -86,7 +87,7 @@ def discoverable_options(request: Request, tenant_id: str) -> str | None:
     from authgate.users import passkey_ceremonies
 
     party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request)
+    binding = binding_from(request)
     if party is None or binding is None:
         return None
     challenge = WebAuthnChallengeStore().issue("authenticate", binding, tenant_id)
@@ -99,7 +100,7 @@ def own_options(request: Request, tenant_id: str, username: str, purpose: Purpos
     from authgate.users import passkey_ceremonies
 
     party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request)
+    binding = binding_from(request)
     if party is None or binding is None:
         return None
     allowed = PasskeyStore().of_user(tenant_id, username)
@@ -147,7 +148,7 @@ def _asserted(request: Request, raw: str, accept: Callable[[Passkey, Challenge],
     from authgate.users import passkey_ceremonies
 
     party = passkey_page.relying_party(request)
-    binding = sealed_form.binding_from(request)
+    binding = binding_from(request)
     if party is None or binding is None:
         return None
     try:

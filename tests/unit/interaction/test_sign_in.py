@@ -1,11 +1,11 @@
-"""oauth.authorization.sign_in: a person's sign-in through every throttle (RFC 6749 10.10)."""
+"""interaction.sign_in: a person's sign-in through every throttle (RFC 6749 10.10)."""
 
 from __future__ import annotations
 
 import pytest
 
 from authgate.errors import ApiError
-from authgate.oauth.authorization.sign_in import sign_in
+from authgate.interaction.sign_in import sign_in
 from authgate.settings import get_settings
 from tests.demo import Demo
 

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 from authgate.http.pages import script
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.interaction import pages
 from authgate.issuer import base_url
-from authgate.oauth.authorization import account_forms
 from authgate.users.errors import PasskeyRefused, RelyingPartyUnusable
 from authgate.users.passkeys import relying_party_id
 
@@ -57,7 +57,7 @@ def render(*, title: str, intro: str, options: str, ceremony: Literal["create", 
     # JSON in an HTML data block: "<" escaped so no value can close the element.
     body = _BODY.substitute(intro=intro, options=options.replace("<", "\\u003c"), action=action, ceremony=ceremony,
                             fields=fields, button=html.escape(button), after=after)
-    return account_forms.page(title, body, redirect_origin=form_action, script_tag=script.tag())
+    return pages.page(title, body, redirect_origin=form_action, script_tag=script.tag())
 
 
 def credential_of(raw: str) -> dict[str, Any]:

@@ -17,8 +17,8 @@ from authgate.http.pages import head
 from authgate.http.pages.headers import page_headers
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.interaction.binding import binding_cookie, binding_from, csrf_token, new_binding
 from authgate.issuer import base_url
-from authgate.oauth.authorization import sealed_form
 
 _PAGE = Template("""<!doctype html>
 <html lang="en">
@@ -48,8 +48,8 @@ def form_fields(request: Request) -> dict[str, str]:
         if name in fields:
             raise ApiError("invalid_request", f"The {name} field is repeated.")
         fields[name] = value
-    binding = sealed_form.binding_from(request)
-    expected = sealed_form.csrf_token(binding, "password:" + fields.get("nonce", "")) if binding else ""
+    binding = binding_from(request)
+    expected = csrf_token(binding, "password:" + fields.get("nonce", "")) if binding else ""
     if not expected or not hmac.compare_digest(fields.get("csrf", "").encode("utf-8", "surrogateescape"),
                                                expected.encode("ascii")):
         raise ApiError("invalid_request", "The form has expired or was altered. Open it again.",
@@ -65,13 +65,13 @@ def csrf_fields(request: Request) -> tuple[str, str | None]:
 
 def csrf_token_fields(request: Request) -> tuple[str, str, str | None]:
     """(the hidden nonce and csrf inputs, the csrf token they carry, Set-Cookie for a new binding or None)."""
-    binding = sealed_form.binding_from(request)
+    binding = binding_from(request)
     cookie = None
     if binding is None:
-        binding = sealed_form.new_binding()
-        cookie = sealed_form.binding_cookie(binding, base_url(request))
+        binding = new_binding()
+        cookie = binding_cookie(binding, base_url(request))
     nonce = secrets.token_urlsafe(16)
-    token = sealed_form.csrf_token(binding, "password:" + nonce)
+    token = csrf_token(binding, "password:" + nonce)
     return (f'<input type="hidden" name="nonce" value="{nonce}">\n'
             f'<input type="hidden" name="csrf" value="{html.escape(token)}">'), token, cookie
 

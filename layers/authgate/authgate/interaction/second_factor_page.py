@@ -1,6 +1,6 @@
 """The second-factor step's pages: a code to enter or a TOTP enrolment (its QR code and key), and the recovery codes
 of a new enrolment, shown once (docs/strong-authentication.md). What the step asks and how its POST is judged is
-oauth.authorization.second_factor.
+interaction.second_factor.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 
 from authgate.http.pages import messages
 from authgate.http.response import Response
-from authgate.oauth.authorization import account_forms
-from authgate.oauth.authorization.second_factor import Kind, step_ticket
+from authgate.interaction import pages
+from authgate.interaction.second_factor import Kind, step_ticket
 from authgate.sessions.model import Session
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.user_factors import UserFactorStore
@@ -36,7 +36,7 @@ def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str
     body = _STEP.substitute(intro=intro, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
                             ticket=e(ticket), passkey=_USE_PASSKEY if offer else "",
                             message=messages.alert(message))
-    return account_forms.page(title, body, redirect_origin=redirect_origin)
+    return pages.page(title, body, redirect_origin=redirect_origin)
 
 
 def explained(*, kind: Kind, session: Session, issuer: str, secret: str | None) -> tuple[str, str]:
@@ -56,7 +56,7 @@ def recovery_codes_page(*, codes: tuple[str, ...], blob: str, csrf: str, approve
     decision = '<input type="hidden" name="decision" value="approve">' if approved else ""
     body = _RECOVERY.substitute(shown=recovery_list(codes), client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
                                 decision=decision)
-    return account_forms.page("Your recovery codes", body, redirect_origin=redirect_origin)
+    return pages.page("Your recovery codes", body, redirect_origin=redirect_origin)
 
 
 def recovery_list(codes: tuple[str, ...]) -> str:

@@ -12,7 +12,7 @@ Authentication Requirements 1.0), and the sign-in stays at `password` when it wa
 (OIDC Core 5.5.1.1: a voluntary acr may go unmet; the ID token's acr says what was done).
 
 The step follows a password sign-in's session (opened at `password`, its cookie set): its ticket is
-sealed (sealed_form.seal_state, a purpose label of its own), lives 5 minutes and is bound to the
+sealed (interaction.sealed_state, a purpose label of its own), lives 5 minutes and is bound to the
 session's secret (its hash) and to the form's CSRF token. A code given through it raises the session
 (stores.sessions.raised): the old secret's record is deleted on the condition it still exists and the
 session gets a new secret with the same sid, so the ticket opens nothing afterwards (single use)
@@ -28,22 +28,20 @@ The code's POST reads the client, its tenant, the session and the user's item in
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, Protocol
 
 from authgate import clock, records
 from authgate.errors import ApiError
 from authgate.http.request import Request
-from authgate.oauth.authorization import passkey_sign_in, sealed_form, session_cookie
-from authgate.oauth.authorization.request import AuthorizationRequest
-from authgate.oauth.clients.lookup import ClientLookup
-from authgate.sessions.model import Session, hash_secret
-from authgate.stores.batch import BatchRead, Pending
+from authgate.interaction import passkey_sign_in
+from authgate.interaction.sealed_state import FormStateInvalid, open_state, seal_state
+from authgate.sessions.model import Session
+from authgate.stores.batch import Pending
 from authgate.stores.factor_attempts import FactorAttempts
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.sessions import SessionStore
 from authgate.stores.tenants import TenantStore
 from authgate.stores.user_factors import UserFactorStore
-from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
 from authgate.users.assurance import MFA, PASSWORD, assurance_of, satisfies
 from authgate.users.errors import AttemptOvertaken, NoPendingEnrolment
@@ -63,6 +61,17 @@ PROMPT_NONE_CODE = "The user must sign in with a second factor, and prompt=none 
 PROMPT_NONE_ENROL = "The user must set up a second factor, and prompt=none forbids asking them to."
 
 Kind = Literal["code", "enrol"]
+
+
+class AssuranceAsked(Protocol):
+    """What a flow's request says of how strongly the person must sign in (OIDC Core 3.1.2.1 acr_values, 5.5.1.1
+    an essential acr claim; RFC 9470 4)."""
+
+    @property
+    def acr_values(self) -> tuple[str, ...]: ...
+
+    @property
+    def essential_acr(self) -> tuple[str, ...]: ...
 
 
 class StepInvalid(Exception):
@@ -87,7 +96,7 @@ class Outcome(NamedTuple):
     remembered: bool | None = None
 
 
-def required(auth: AuthorizationRequest, tenant: Tenant) -> tuple[str, bool]:
+def required(auth: AssuranceAsked, tenant: Tenant) -> tuple[str, bool]:
     """(acr the request needs, whether it is essential): see the module's docstring."""
     if tenant.require_mfa:
         return MFA, True
@@ -96,7 +105,7 @@ def required(auth: AuthorizationRequest, tenant: Tenant) -> tuple[str, bool]:
     return (MFA if auth.acr_values[:1] == (MFA,) else PASSWORD), False
 
 
-def missing(auth: AuthorizationRequest, tenant: Tenant, session: Session, totp: bool | None = None,
+def missing(auth: AssuranceAsked, tenant: Tenant, session: Session, totp: bool | None = None,
             passkeys: bool | None = None) -> Kind | None:
     """The step `session` lacks for `auth`, or None; unmet_authentication_requirements when `mfa` is essential
     and can be neither given nor enrolled. `totp`: whether the user holds a one-time-code secret, as a read this
@@ -129,48 +138,11 @@ def refuse_prompt_none(kind: Kind) -> ApiError:
 def step_ticket(*, kind: Kind, session: Session, csrf: str, approved: bool, secret: str | None,
                 remembered: bool | None = None) -> str:
     """The step's sealed ticket: bound to the session's secret (its hash) and the form's CSRF token, 5 minutes."""
-    return sealed_form.seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
+    return seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
                                              # Whose item the code's POST reads in its one BatchGetItem.
                                              "t": session.tenant_id, "u": session.username,
                                              "c": _digest(csrf), **({"s": secret} if secret else {}),
                                              **({"r": remembered} if remembered is not None else {})}, STEP_TTL)
-
-
-class StepReads(NamedTuple):
-    """What a posted step's ONE BatchGetItem read (`step_reads`): the client, its tenant as the request named it,
-    and the session and user the ticket names (None: not read, the ticket did not open or is not this browser's)."""
-
-    client: Pending | None
-    tenant: Pending | None
-    session: Pending | None
-    user: Pending | None
-
-
-def step_reads(request: Request, fields: dict[str, list[str]], auth: AuthorizationRequest,
-               lookup: ClientLookup) -> StepReads:
-    """The reads of a posted step in one BatchGetItem (stores.batch): the client (through the endpoint's `lookup`),
-    its tenant, the browser's session and its user's item, whose keys the sealed ticket carries; what they hold is
-    judged later."""
-    reads = BatchRead(operation="second_factor.batch_get")
-    client = lookup.prefetch(reads, auth.client_id)
-    tenant = TenantStore().prefetch(reads, auth.tenant_id) if auth.tenant_id else None
-    session = user = None
-    secret = session_cookie.secret_from(request)
-    state = _opened(_one(fields, "factor_ticket"))
-    if secret is not None and state is not None and state.get("h") == hash_secret(secret):
-        session = SessionStore().prefetch(reads, secret)
-        user = UserStore().prefetch(reads, str(state.get("t") or ""), str(state.get("u") or ""))
-    reads.run()
-    return StepReads(client, tenant, session, user)
-
-
-def session_of(request: Request, reads: StepReads | None = None) -> Session | None:
-    """The browser's live session whatever its tenant (a self-registered client's step has no tenant to ask), as
-    `reads` found it when they read it."""
-    if reads is not None and reads.session is not None:
-        return SessionStore.found_live(reads.session.item)
-    secret = session_cookie.secret_from(request)
-    return SessionStore().live(secret) if secret is not None else None
 
 
 def submitted(request: Request, fields: dict[str, list[str]], session: Session,
@@ -180,8 +152,8 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session,
     rotation, one TransactWriteItems).
 
     StepInvalid when the ticket does not hold for this form and this browser's session as it stands now."""
-    ticket, csrf = _one(fields, "factor_ticket"), _one(fields, "csrf")
-    state = _opened(ticket)
+    ticket, csrf = one(fields, "factor_ticket"), one(fields, "csrf")
+    state = opened(ticket)
     if state is None:
         raise StepInvalid("the ticket does not open")
     if state.get("h") != session.session_hash or state.get("c") != _digest(csrf):
@@ -190,9 +162,9 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session,
     remembered = state.get("r")
     shown_again = Outcome(kind, bool(state.get("a")), secret=str(state["s"]) if state.get("s") else None,
                           remembered=remembered if isinstance(remembered, bool) else None)
-    if kind == "code" and _one(fields, "use") == "passkey":
+    if kind == "code" and one(fields, "use") == "passkey":
         return shown_again._replace(passkey=True)
-    credential = _one(fields, "credential")
+    credential = one(fields, "credential")
     if kind == "code" and credential:
         methods = passkey_sign_in.second_factor(request, session, credential)
         if methods is None:
@@ -201,7 +173,7 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session,
         if raised is None:
             raise StepInvalid("the session was raised or ended meanwhile")
         return shown_again._replace(raised=raised)
-    code = _one(fields, "code").strip()[:MAX_CODE]
+    code = one(fields, "code").strip()[:MAX_CODE]
     if not code:
         return shown_again._replace(message=MISSING_CODE)
     recovery: tuple[str, ...] = ()
@@ -243,11 +215,11 @@ def _code_and_rotation(session: Session, code: str, item: dict[str, Any] | None,
     return shown_again._replace(raised=raised, secret=None)
 
 
-def _opened(ticket: str) -> dict[str, Any] | None:
+def opened(ticket: str) -> dict[str, Any] | None:
     """The step ticket's sealed state, or None when it is missing, altered or expired."""
     try:
-        return sealed_form.open_state(_PURPOSE, ticket)
-    except (sealed_form.FormStateInvalid, ValueError, KeyError, TypeError):
+        return open_state(_PURPOSE, ticket)
+    except (FormStateInvalid, ValueError, KeyError, TypeError):
         return None
 
 
@@ -267,6 +239,6 @@ def _digest(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
-def _one(fields: dict[str, list[str]], name: str) -> str:
+def one(fields: dict[str, list[str]], name: str) -> str:
     values = fields.get(name) or [""]
     return values[0]

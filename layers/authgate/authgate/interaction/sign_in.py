@@ -69,8 +69,8 @@ def open_session(tenant_id: str, result: LoginResult, *, acr: str = PASSWORD_ACR
     """The sign-in session a completed sign-in opens: (cookie secret, session).
 
     The sign-in is a sequence of steps, each raising what the session states: a password opens it at
-    acr "password", amr ["pwd"]; a second factor raises it (oauth.authorization.second_factor:
+    acr "password", amr ["pwd"]; a second factor raises it (interaction.second_factor:
     SessionStore.raised, a new secret, no session fixation); a passkey alone opens it at "mfa"
-    (oauth.authorization.passkey_sign_in)."""
+    (interaction.passkey_sign_in)."""
     return SessionStore().create(tenant_id=tenant_id, user_id=result.user_id, username=result.subject,
                                  acr=acr, amr=amr, generation=result.generation)
