@@ -33,7 +33,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 from authgate import clock, records
 from authgate.errors import ApiError
 from authgate.http.request import Request
-from authgate.interaction import passkey_sign_in
+from authgate.interaction import enrolment, passkey_sign_in
 from authgate.interaction.sealed_state import FormStateInvalid, open_state, seal_state
 from authgate.sessions.model import Session
 from authgate.stores.batch import Pending
@@ -179,7 +179,7 @@ def submitted(request: Request, fields: dict[str, list[str]], session: Session,
     recovery: tuple[str, ...] = ()
     if kind == "enrol":
         try:
-            confirmed = UserFactorStore().confirm_totp(session.tenant_id, session.username, code)
+            confirmed = enrolment.confirmed(session.tenant_id, session.username, code)
         except NoPendingEnrolment:
             raise StepInvalid("the enrolment expired or was replaced") from None
         if confirmed is None:

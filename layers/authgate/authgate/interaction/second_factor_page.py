@@ -11,11 +11,10 @@ from urllib.parse import urlsplit
 
 from authgate.http.pages import messages
 from authgate.http.response import Response
-from authgate.interaction import pages
+from authgate.interaction import enrolment, pages
 from authgate.interaction.second_factor import Kind, step_ticket
 from authgate.sessions.model import Session
 from authgate.stores.passkeys import PasskeyStore
-from authgate.stores.user_factors import UserFactorStore
 from authgate.users import totp
 
 
@@ -27,7 +26,7 @@ def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str
     counted them; None: one Query), instead of a code; `remembered`
     (the remembered consent the page's request read) rides in the ticket, so the POST need not read it again."""
     if kind == "enrol" and secret is None:
-        secret = UserFactorStore().start_totp(session.tenant_id, session.username)
+        secret = enrolment.started(session.tenant_id, session.username)
     ticket = step_ticket(kind=kind, session=session, csrf=csrf, approved=approved, secret=secret,
                          remembered=remembered)
     e = html.escape

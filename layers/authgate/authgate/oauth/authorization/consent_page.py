@@ -119,8 +119,8 @@ TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
 
 
 def forgot_link(tenant_id: str) -> str:
-    """The links to the forgotten-password page (oauth.authorization.forgotten_password; only where the stage
-    sends mail) and the account page (oauth.authorization.account_page), relative to /oauth/authorize."""
+    """The links to the forgotten-password page (account.forgotten_password; only where the stage
+    sends mail) and the account page (account.page), relative to /oauth/authorize."""
     account = '<a href="account">Manage your account</a>'
     if not available():
         return f'<p class="fine">{account}</p>'

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from authgate.http.pages import messages
 from authgate.interaction import (
+    enrolment,
     passkey_page,
     passkey_sign_in,
     second_factor,
@@ -83,7 +84,7 @@ def factor_page(request: Request, record: DeviceAuthorization, code: str, client
     """The second-factor step of the approval: a code, or an enrolment (a pending TOTP secret, kept when shown
     again after a wrong code)."""
     if kind == "enrol" and secret is None:
-        secret = UserFactorStore().start_totp(session.tenant_id, session.username)
+        secret = enrolment.started(session.tenant_id, session.username)
     csrf, token, cookie = csrf_token_fields(request)
     ticket = second_factor.step_ticket(kind=kind, session=session, csrf=token, approved=True, secret=secret)
     title, intro = second_factor_page.explained(kind=kind, session=session, issuer=base_url(request), secret=secret)

@@ -1,7 +1,7 @@
 """A person's one-time code (TOTP, RFC 6238) on the account page: set it up, see the recovery codes once, remove it.
 
 Every action needs the account page's own sign-in, which lasts 10 minutes from the password
-(account_page.COOKIE_TTL): an enrolment or a removal is always made within 10 minutes of a password
+(account.page.COOKIE_TTL): an enrolment or a removal is always made within 10 minutes of a password
 sign-in. Setting up shows a new secret as a QR code (an inline SVG drawn on the server) and in text,
 kept pending until a first right code confirms it (stores.user_factors); the ten recovery codes are
 shown once. A person who has a one-time code sets up no other before removing it, and removing it
@@ -9,7 +9,7 @@ takes a right code (or a recovery code) through the second factor's throttle (st
 their passkeys, so a password alone never takes a second factor away. Forms are CSRF-protected as
 every account form.
 
-While a person holds a second factor, a password alone changes none (oauth.authorization.factor_proof):
+While a person holds a second factor, a password alone changes none (account.factor_proof):
 setting one up beside a passkey, or removing it, takes a code or an assertion of one of their passkeys.
 Otherwise a stolen password would enrol the thief's own factor and sign in at `mfa`.
 """
@@ -20,13 +20,14 @@ import html
 from string import Template
 from urllib.parse import urlsplit
 
+from authgate.account import factor_proof
+from authgate.account.factor_proof import WRONG_CODE
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.interaction import enrolment
 from authgate.interaction.pages import csrf_fields, page
 from authgate.issuer import base_url
-from authgate.oauth.authorization import factor_proof
-from authgate.oauth.authorization.factor_proof import WRONG_CODE
 from authgate.stores.user_factors import UserFactorStore
 from authgate.users import totp
 from authgate.users.errors import NoPendingEnrolment
@@ -88,11 +89,10 @@ def section(factors: factor_proof.Held, csrf: str) -> str:
 def act(request: Request, tenant_id: str, username: str, fields: dict[str, str]) -> Response | str:
     """One of ACTIONS: a page of its own (the QR code, the recovery codes, a passkey's ceremony proving the
     person), or the message for the account page."""
-    store = UserFactorStore()
     action, code = fields.get("action"), fields.get("code", "").strip()[:64]
     if action == "totp_confirm":
         try:
-            codes = store.confirm_totp(tenant_id, username, code) if code else None
+            codes = enrolment.confirmed(tenant_id, username, code) if code else None
         except NoPendingEnrolment:
             return EXPIRED
         if codes is None:
@@ -108,8 +108,8 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
     if refused is not None:
         return refused
     if action == "totp_start":
-        return _enrol_page(request, username, store.start_totp(tenant_id, username))
-    store.remove_totp(tenant_id, username)
+        return _enrol_page(request, username, enrolment.started(tenant_id, username))
+    UserFactorStore().remove_totp(tenant_id, username)
     return messages.Done(REMOVED)
 
 

@@ -13,7 +13,7 @@ twice; the link is consumed by one conditional write only once the new password 
 then the password is changed, which ends every earlier session and refresh token
 (sessions_valid_after) and clears a pending forced change.
 
-Forms are CSRF-protected as the consent form is (oauth.authorization.sealed_form: a token bound to
+Forms are CSRF-protected as the consent form is (interaction.binding: a token bound to
 this browser's binding cookie and a per-page nonce); pages are never cached or framed and send no
 Referer (the reset page's URL holds the link).
 """

@@ -24,9 +24,8 @@ from typing import NamedTuple
 
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.interaction import passkey_page, passkey_sign_in
+from authgate.interaction import passkey_page, passkey_sign_in, proof
 from authgate.interaction.pages import csrf_fields
-from authgate.stores.factor_attempts import FactorAttempts
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.user_factors import UserFactorStore
 from authgate.users.passkeys import Passkey
@@ -83,12 +82,11 @@ def proven(request: Request, tenant_id: str, username: str, fields: dict[str, st
         return None
     raw = fields.get("credential", "")
     if raw:
-        return bool(factors.passkeys) and passkey_sign_in.of_person(request, tenant_id, username, raw,
-                                                                    "confirm") is not None
-    code = fields.get("code", "").strip()[:64]
+        return bool(factors.passkeys) and proof.passkey(request, tenant_id, username, raw)
+    code = fields.get("code", "").strip()
     if not factors.totp or not code:
         return False
-    return FactorAttempts().verify_code(tenant_id, username, code).ok
+    return proof.code(tenant_id, username, code)
 
 
 def gate(request: Request, tenant_id: str, username: str, fields: dict[str, str], factors: Held) -> Response | str | None:

@@ -2,8 +2,8 @@
 (WebAuthn Level 3 7.1 registration; docs/strong-authentication.md).
 
 As every action of the account page, these need its own sign-in, made within the last 10 minutes
-with the password (account_page.COOKIE_TTL), and its CSRF fields; a person who holds a second factor
-proves it as well (oauth.authorization.factor_proof: a code, or one of their passkeys), so a stolen
+with the password (account.page.COOKIE_TTL), and its CSRF fields; a person who holds a second factor
+proves it as well (account.factor_proof: a code, or one of their passkeys), so a stolen
 password adds no passkey and removes none. Removing the last factor is allowed with that proof, as
 removing the one-time code is: the account is back to a password alone. Adding one issues a registration
 challenge (stores.webauthn_challenges: single use, 5 minutes) bound to this browser's binding cookie
@@ -20,13 +20,13 @@ import time
 from string import Template
 
 from authgate import clock
+from authgate.account import factor_proof
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.interaction import passkey_page
 from authgate.interaction.binding import binding_from
 from authgate.interaction.pages import csrf_fields
-from authgate.oauth.authorization import factor_proof
 from authgate.single_use.webauthn_challenges import ChallengeRefused
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.users import UserStore
