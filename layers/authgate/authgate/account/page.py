@@ -23,7 +23,8 @@ from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.interaction import session_cookie
 from authgate.interaction.pages import csrf_fields, form_fields, page
-from authgate.interaction.sign_in import account_of, open_session, sign_in
+from authgate.interaction.sessions import open_session
+from authgate.interaction.sign_in import account_of, sign_in
 from authgate.issuer import base_url
 from authgate.users.passwords import MIN_PASSWORD
 

@@ -13,13 +13,11 @@ auth_time is now: the passkey is the primary credential here (identity-design).
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.http.request import Request
-from authgate.http.response import Response
 from authgate.interaction import passkey_page
 from authgate.interaction.binding import binding_from
 from authgate.sessions.model import Session
@@ -34,46 +32,6 @@ from authgate.users.passkeys import Passkey, amr_of
 
 if TYPE_CHECKING:
     from authgate.users.passkey_ceremonies import Asserted
-
-REFUSED = ("The passkey could not be used: it is not one of this organisation's, the page expired, or your "
-           "browser's answer did not verify. Try again, or sign in with your password.")
-
-
-def page(request: Request, *, tenant_id: str, blob: str, csrf: str, client_name: str,
-         redirect_origin: str) -> Response | None:
-    """The ceremony's page for the posted sign-in form (its sealed request and CSRF token), or None when this
-    issuer cannot use passkeys or the browser has no binding cookie."""
-    options = discoverable_options(request, tenant_id)
-    if options is None:
-        return None
-    e = html.escape
-    fields = (f'<input type="hidden" name="request_blob" value="{e(blob)}">\n'
-              f'<input type="hidden" name="csrf" value="{e(csrf)}">\n'
-              '<input type="hidden" name="decision" value="approve">')
-    return passkey_page.render(
-        title="Sign in with a passkey", options=options, ceremony="get", action="authorize", fields=fields,
-        intro=f"<p>Approve <strong>{e(client_name)}</strong>'s request with a passkey of this organisation: your "
-              "browser or device will ask you to unlock it (a fingerprint, your face or a PIN).</p>",
-        button="Use a passkey", form_action=redirect_origin)
-
-
-def second_factor_page(request: Request, *, session: Session, blob: str, csrf: str, ticket: str, client_name: str,
-                       redirect_origin: str) -> Response | None:
-    """The ceremony's page for a second factor after a password: the user's own passkeys allowed (WebAuthn 5.5
-    allowCredentials), the challenge bound to this browser and the user; None when this issuer cannot use them."""
-    options = own_options(request, session.tenant_id, session.username)
-    if options is None:
-        return None
-    e = html.escape
-    fields = (f'<input type="hidden" name="request_blob" value="{e(blob)}">\n'
-              f'<input type="hidden" name="csrf" value="{e(csrf)}">\n'
-              f'<input type="hidden" name="factor_ticket" value="{e(ticket)}">')
-    return passkey_page.render(
-        title="Second factor", options=options, ceremony="get", action="authorize", fields=fields,
-        intro=f"<p>To continue to <strong>{e(client_name)}</strong>, confirm it is you with one of your passkeys: "
-              "your browser or device will ask you to unlock it.</p>",
-        button="Use a passkey", form_action=redirect_origin)
-
 
 def second_factor(request: Request, session: Session, raw: str) -> frozenset[str] | None:
     """The amr methods (RFC 8176 2: hwk or swk, and user) of a posted assertion of one of `session`'s user's

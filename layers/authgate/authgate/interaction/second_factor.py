@@ -20,20 +20,29 @@ and a secret known before the step is worthless (session fixation). The new `aut
 step's time when the password was given at most FRESH_PASSWORD seconds before (identity-design:
 a fresh step-up satisfies max_age), else the password's. Every code is checked through the second factor's
 own throttle (stores.factor_attempts): wrong codes lock the factor, and no right password resets their count.
-The code's POST reads the client, its tenant, the session and the user's item in one BatchGetItem
-(`step_reads`; the ticket names them), and accepts the code and rotates the session in one TransactWriteItems
-(FactorAttempts.judged_code, SessionStore.raised).
+A flow may read the session and the user's item in its own one BatchGetItem (the ticket names them: `opened`;
+the authorization endpoint reads them with the client and its tenant); the code is then accepted and the session
+rotated in one TransactWriteItems (FactorAttempts.judged_code, SessionStore.raised).
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Literal, NamedTuple, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from authgate import clock, records
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.interaction import enrolment, passkey_sign_in
+from authgate.interaction.messages import (
+    MISSING_CODE,
+    PASSKEY_REFUSED,
+    PROMPT_NONE_CODE,
+    PROMPT_NONE_ENROL,
+    UNMET,
+    WRONG_CODE,
+)
 from authgate.interaction.sealed_state import FormStateInvalid, open_state, seal_state
 from authgate.sessions.model import Session
 from authgate.stores.batch import Pending
@@ -43,6 +52,9 @@ from authgate.stores.sessions import SessionStore
 from authgate.stores.tenants import TenantStore
 from authgate.stores.user_factors import UserFactorStore
 from authgate.tenants.model import Tenant
+
+if TYPE_CHECKING:
+    from authgate.interaction.handoff import HandOff
 from authgate.users.assurance import MFA, PASSWORD, assurance_of, satisfies
 from authgate.users.errors import AttemptOvertaken, NoPendingEnrolment
 
@@ -51,14 +63,6 @@ STEP_TTL = 300
 FRESH_PASSWORD = 300
 _PURPOSE = b"second-factor"
 MAX_CODE = 64
-WRONG_CODE = ("The code is incorrect or was used already, or this account is temporarily locked after repeated "
-              "failed attempts. Check it and try again in a moment.")
-MISSING_CODE = "Enter the code, then choose Continue."
-UNMET = ("This request needs a sign-in with a second factor (acr mfa), and this account has none; set one up on "
-         "the account page, or ask without an essential acr.")
-# OpenID Connect Core 3.1.2.6: why prompt=none cannot be honoured here.
-PROMPT_NONE_CODE = "The user must sign in with a second factor, and prompt=none forbids asking them to."
-PROMPT_NONE_ENROL = "The user must set up a second factor, and prompt=none forbids asking them to."
 
 Kind = Literal["code", "enrol"]
 
@@ -82,8 +86,8 @@ class Outcome(NamedTuple):
     """A posted step: the session raised (its new cookie secret and record), or the message to show it again with."""
 
     kind: Kind
-    # The consent decision was made on the password form already: the code follows at once.
-    approved: bool
+    # The flow's notes, sealed in the ticket when the step was shown (interaction.handoff.Back.notes).
+    notes: Mapping[str, Any]
     raised: tuple[str, Session] | None = None
     message: str = ""
     # An enrolment's pending secret, to show the same QR code again after a wrong code.
@@ -92,8 +96,6 @@ class Outcome(NamedTuple):
     recovery: tuple[str, ...] = ()
     # The person chose "Use a passkey instead": the ceremony's page comes next.
     passkey: bool = False
-    # Whether the person had approved the request's scopes for the client when the step was shown (None: unknown).
-    remembered: bool | None = None
 
 
 def required(auth: AssuranceAsked, tenant: Tenant) -> tuple[str, bool]:
@@ -105,21 +107,25 @@ def required(auth: AssuranceAsked, tenant: Tenant) -> tuple[str, bool]:
     return (MFA if auth.acr_values[:1] == (MFA,) else PASSWORD), False
 
 
-def missing(auth: AssuranceAsked, tenant: Tenant, session: Session, totp: bool | None = None,
-            passkeys: bool | None = None) -> Kind | None:
-    """The step `session` lacks for `auth`, or None; unmet_authentication_requirements when `mfa` is essential
+def missing(handoff: HandOff, session: Session, totp: bool | None = None, passkeys: bool | None = None, *,
+            usable: Callable[[], bool]) -> Kind | None:
+    """The step `session` lacks for `handoff`, or None; unmet_authentication_requirements when `mfa` is essential
     and can be neither given nor enrolled. `totp`: whether the user holds a one-time-code secret, as a read this
     request made already saw it (None: one GetItem of the user's factors, only below the level); `passkeys`:
-    whether they hold a passkey, as that read counted it (None: one Query, only when they hold no secret)."""
+    whether they hold a passkey, as that read counted it (None: one Query, only when they hold no secret), which
+    counts only where passkeys are `usable` (asked only then: the issuer can be their relying party)."""
+    if satisfies(session.acr, MFA):
+        return None
+    tenant = handoff.tenant
     if not tenant.tenant_id:
         tenant = TenantStore().get(session.tenant_id) or tenant
-    acr, essential = required(auth, tenant)
+    acr, essential = required(handoff, tenant)
     if satisfies(session.acr, acr):
         return None
     if totp is None:
         factors = UserFactorStore().factors(session.tenant_id, session.username)
         totp = factors is not None and factors.totp
-    if totp or PasskeyStore().held(session.tenant_id, session.username, passkeys):
+    if totp or (usable() and PasskeyStore().held(session.tenant_id, session.username, passkeys)):
         return "code"
     if tenant.require_mfa:
         return "enrol"
@@ -135,45 +141,45 @@ def refuse_prompt_none(kind: Kind) -> ApiError:
     return ApiError("login_required", PROMPT_NONE_CODE)
 
 
-def step_ticket(*, kind: Kind, session: Session, csrf: str, approved: bool, secret: str | None,
-                remembered: bool | None = None) -> str:
-    """The step's sealed ticket: bound to the session's secret (its hash) and the form's CSRF token, 5 minutes."""
-    return seal_state(_PURPOSE, {"h": session.session_hash, "k": kind, "a": approved,
-                                             # Whose item the code's POST reads in its one BatchGetItem.
-                                             "t": session.tenant_id, "u": session.username,
-                                             "c": _digest(csrf), **({"s": secret} if secret else {}),
-                                             **({"r": remembered} if remembered is not None else {})}, STEP_TTL)
+def step_ticket(*, kind: Kind, session: Session, csrf: str, secret: str | None, notes: Mapping[str, Any]) -> str:
+    """The step's sealed ticket: bound to the session's secret (its hash) and the form's CSRF token, 5 minutes; it
+    carries the flow's `notes` through the step."""
+    return seal_state(_PURPOSE, {"h": session.session_hash, "k": kind,
+                                 # Whose item the code's POST reads in its one BatchGetItem.
+                                 "t": session.tenant_id, "u": session.username,
+                                 "c": _digest(csrf), **({"s": secret} if secret else {}),
+                                 **({"n": dict(notes)} if notes else {})}, STEP_TTL)
 
 
-def submitted(request: Request, fields: dict[str, list[str]], session: Session,
+def submitted(request: Request, fields: Mapping[str, str], session: Session,
               user: Pending | None = None) -> Outcome:
     """What a posted step did: the session raised, the passkey ceremony asked for, or the message to show the step
     again with. `user`: the user's item as the step's batch read it (a code is then accepted in the session's
     rotation, one TransactWriteItems).
 
     StepInvalid when the ticket does not hold for this form and this browser's session as it stands now."""
-    ticket, csrf = one(fields, "factor_ticket"), one(fields, "csrf")
+    ticket, csrf = fields.get("factor_ticket", ""), fields.get("csrf", "")
     state = opened(ticket)
     if state is None:
         raise StepInvalid("the ticket does not open")
     if state.get("h") != session.session_hash or state.get("c") != _digest(csrf):
         raise StepInvalid("the step's session or form changed")
     kind: Kind = "enrol" if state.get("k") == "enrol" else "code"
-    remembered = state.get("r")
-    shown_again = Outcome(kind, bool(state.get("a")), secret=str(state["s"]) if state.get("s") else None,
-                          remembered=remembered if isinstance(remembered, bool) else None)
-    if kind == "code" and one(fields, "use") == "passkey":
+    notes = state.get("n")
+    shown_again = Outcome(kind, notes if isinstance(notes, dict) else {},
+                          secret=str(state["s"]) if state.get("s") else None)
+    if kind == "code" and fields.get("use") == "passkey":
         return shown_again._replace(passkey=True)
-    credential = one(fields, "credential")
+    credential = fields.get("credential", "")
     if kind == "code" and credential:
         methods = passkey_sign_in.second_factor(request, session, credential)
         if methods is None:
-            return shown_again._replace(message=passkey_sign_in.REFUSED)
+            return shown_again._replace(message=PASSKEY_REFUSED)
         raised = _raise(session, methods)
         if raised is None:
             raise StepInvalid("the session was raised or ended meanwhile")
         return shown_again._replace(raised=raised)
-    code = one(fields, "code").strip()[:MAX_CODE]
+    code = fields.get("code", "").strip()[:MAX_CODE]
     if not code:
         return shown_again._replace(message=MISSING_CODE)
     recovery: tuple[str, ...] = ()
@@ -238,7 +244,3 @@ def _raise(session: Session, added: frozenset[str],
 def _digest(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
-
-def one(fields: dict[str, list[str]], name: str) -> str:
-    values = fields.get(name) or [""]
-    return values[0]

@@ -1,41 +1,57 @@
-"""The second-factor step's pages: a code to enter or a TOTP enrolment (its QR code and key), and the recovery codes
-of a new enrolment, shown once (docs/strong-authentication.md). What the step asks and how its POST is judged is
-interaction.second_factor.
+"""The second-factor step's page, the one every flow shows (templates/second_factor.html; docs/strong-authentication.md):
+a code to enter, or a TOTP enrolment (its QR code and key), with "Use a passkey instead" for a person who holds one;
+and the recovery codes of a new enrolment, shown once. What the step asks and how its POST is judged is
+interaction.second_factor; the page posts back to the flow's form (interaction.handoff.Back) with the step's ticket.
 """
 
 from __future__ import annotations
 
 import html
+import os
 from string import Template
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from authgate.caches import cached
 from authgate.http.pages import messages
 from authgate.http.response import Response
-from authgate.interaction import enrolment, pages
+from authgate.interaction import enrolment, pages, steps
 from authgate.interaction.second_factor import Kind, step_ticket
-from authgate.sessions.model import Session
+from authgate.issuer import base_url
 from authgate.stores.passkeys import PasskeyStore
 from authgate.users import totp
 
+if TYPE_CHECKING:
+    from authgate.http.request import Request
+    from authgate.interaction.handoff import HandOff
+    from authgate.sessions.model import Session
 
-def page(*, kind: Kind, session: Session, blob: str, csrf: str, client_name: str, redirect_origin: str,
-         issuer: str, approved: bool, message: str = "", secret: str | None = None,
-         passkeys: bool = False, held: bool | None = None, remembered: bool | None = None) -> Response:
-    """The step's page; an enrolment starts (or, shown again, keeps) a pending TOTP secret; `passkeys` (the
-    issuer can be a relying party) offers the user's passkeys, if they have any (`held`: as the user's item
-    counted them; None: one Query), instead of a code; `remembered`
-    (the remembered consent the page's request read) rides in the ticket, so the POST need not read it again."""
+# open(), not importlib.resources: its import lengthens a cold start (docs/decisions.md).
+TEMPLATE_FILE = os.path.join(os.path.dirname(__file__), "templates", "second_factor.html")
+
+
+@cached
+def _template() -> Template:
+    with open(TEMPLATE_FILE, encoding="utf-8") as f:
+        return Template(f.read())
+
+
+def page(request: Request, handoff: HandOff, *, kind: Kind, session: Session, passkeys: bool, message: str = "",
+         secret: str | None = None, held: bool | None = None) -> Response:
+    """The step's page; an enrolment starts (or, shown again, keeps) a pending TOTP secret; `passkeys` (the issuer
+    can be a relying party) offers the user's passkeys, if they have any (`held`: as the user's item counted them;
+    None: one Query), instead of a code. The ticket is bound to the flow's CSRF token and carries its notes."""
     if kind == "enrol" and secret is None:
         secret = enrolment.started(session.tenant_id, session.username)
-    ticket = step_ticket(kind=kind, session=session, csrf=csrf, approved=approved, secret=secret,
-                         remembered=remembered)
-    e = html.escape
-    title, intro = explained(kind=kind, session=session, issuer=issuer, secret=secret)
+    back = handoff.back
+    state = back.state(steps.FACTOR)
+    ticket = step_ticket(kind=kind, session=session, csrf=steps.csrf_of(state), secret=secret, notes=back.notes)
+    title, intro = explained(kind=kind, session=session, issuer=base_url(request), secret=secret)
     offer = kind == "code" and passkeys and PasskeyStore().held(session.tenant_id, session.username, held)
-    body = _STEP.substitute(intro=intro, client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
-                            ticket=e(ticket), passkey=_USE_PASSKEY if offer else "",
-                            message=messages.alert(message))
-    return pages.page(title, body, redirect_origin=redirect_origin)
+    body = _template().substitute(lead=back.voice.factor_lead, intro=intro, message=messages.alert(message),
+                                  action=back.action, hidden=steps.hidden(state, [("factor_ticket", ticket)]),
+                                  button=html.escape(back.voice.button), passkey=_USE_PASSKEY if offer else "")
+    return pages.page(title, body.rstrip("\n"), redirect_origin=back.leads_to)
 
 
 def explained(*, kind: Kind, session: Session, issuer: str, secret: str | None) -> tuple[str, str]:
@@ -47,15 +63,13 @@ def explained(*, kind: Kind, session: Session, issuer: str, secret: str | None) 
     return "Second factor", _CODE
 
 
-def recovery_codes_page(*, codes: tuple[str, ...], blob: str, csrf: str, approved: bool, client_name: str,
-                        redirect_origin: str) -> Response:
-    """The ten recovery codes of a new enrolment, shown once; the form continues to the client (the consent-only
-    form of the session, with the decision already made when it was)."""
-    e = html.escape
-    decision = '<input type="hidden" name="decision" value="approve">' if approved else ""
-    body = _RECOVERY.substitute(shown=recovery_list(codes), client_name=e(client_name), request_blob=e(blob), csrf=e(csrf),
-                                decision=decision)
-    return pages.page("Your recovery codes", body, redirect_origin=redirect_origin)
+def recovery_codes_page(*, codes: tuple[str, ...], hidden: str, asker: str, action: str,
+                        leads_to: str) -> Response:
+    """The ten recovery codes of a new enrolment, shown once, and a form continuing to `asker` (its `hidden` fields:
+    the flow's state)."""
+    body = _RECOVERY.substitute(shown=recovery_list(codes), client_name=html.escape(asker), hidden=hidden,
+                                action=action)
+    return pages.page("Your recovery codes", body, redirect_origin=leads_to)
 
 
 def recovery_list(codes: tuple[str, ...]) -> str:
@@ -70,21 +84,6 @@ or type the key below into it, then enter the six-digit code it shows.</p>
 <figure class="qr">$svg</figure>
 <p>Key: <code class="totp-secret">$secret</code></p>""")
 
-_STEP = Template("""<p>To continue to <strong>$client_name</strong>, confirm it is you.</p>
-$intro
-$message
-<form method="post" action="authorize" autocomplete="off">
-<input type="hidden" name="request_blob" value="$request_blob">
-<input type="hidden" name="csrf" value="$csrf">
-<input type="hidden" name="factor_ticket" value="$ticket">
-<label for="code">Code</label>
-<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" maxlength="64" required autofocus>
-<div class="actions">
-<button type="submit">Continue</button>
-$passkey
-</div>
-</form>""")
-
 _USE_PASSKEY = ('<button type="submit" name="use" value="passkey" formnovalidate class="secondary">'
                 "Use a passkey instead</button>")
 
@@ -95,10 +94,8 @@ $codes
 </ul>""")
 
 _RECOVERY = Template("""$shown
-<form method="post" action="authorize">
-<input type="hidden" name="request_blob" value="$request_blob">
-<input type="hidden" name="csrf" value="$csrf">
-$decision
+<form method="post" action="$action">
+$hidden
 <div class="actions">
 <button type="submit">Continue to $client_name</button>
 </div>

@@ -1,5 +1,5 @@
-"""A person signs in on the consent page (RFC 6749 4.1.1 "authenticates the resource owner"; 10.10): every
-throttle of a sign-in, in one place.
+"""A person signs in with a password (RFC 6749 4.1.1 "authenticates the resource owner"; 10.10): every
+throttle of a sign-in, in one place, for every flow (the interaction's password step and proof).
 
 Two throttles stand before a password is believed: the failed sign-ins of the account and of the
 address (limits.auth_failures, `AuthFailureGuard("user")`: at the quota the answer is 429
@@ -19,11 +19,8 @@ their answers nor their timing say which tenants, domains or emails are known (d
 from __future__ import annotations
 
 from authgate.limits.auth_failures import AuthFailureGuard
-from authgate.sessions.model import Session
 from authgate.settings import get_settings
-from authgate.single_use.authentication import PASSWORD_ACR, PASSWORD_AMR
 from authgate.stores.factor_attempts import FactorAttempts
-from authgate.stores.sessions import SessionStore
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
 from authgate.users.model import LoginResult
@@ -62,15 +59,3 @@ def sign_in(tenant_id: str, username: str, password: str, source_ip: str, code: 
     if not result.ok:
         guard.record_failure(account, source_ip)
     return result
-
-
-def open_session(tenant_id: str, result: LoginResult, *, acr: str = PASSWORD_ACR,
-                 amr: tuple[str, ...] = PASSWORD_AMR) -> tuple[str, Session]:
-    """The sign-in session a completed sign-in opens: (cookie secret, session).
-
-    The sign-in is a sequence of steps, each raising what the session states: a password opens it at
-    acr "password", amr ["pwd"]; a second factor raises it (interaction.second_factor:
-    SessionStore.raised, a new secret, no session fixation); a passkey alone opens it at "mfa"
-    (interaction.passkey_sign_in)."""
-    return SessionStore().create(tenant_id=tenant_id, user_id=result.user_id, username=result.subject,
-                                 acr=acr, amr=amr, generation=result.generation)

@@ -7,11 +7,8 @@ from html.parser import HTMLParser
 import pytest
 
 from authgate.http.pages import stylesheet
-from authgate.oauth.authorization.consent_page import (
-    MISSING_CREDENTIALS,
-    redirect_origin,
-    render_consent,
-)
+from authgate.interaction.messages import MISSING_CREDENTIALS
+from authgate.oauth.authorization.consent_page import redirect_origin, render_consent
 from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.oauth.resource_indicator import builtin_resource
 from authgate.resources.model import Resource

@@ -17,12 +17,13 @@ from authgate.errors import ApiError
 from authgate.http.context import AuthorizationRedirect
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.oauth.authorization.consent_page import (
+from authgate.interaction.messages import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
+    STALE_FORM,
     WRONG_CREDENTIALS,
 )
-from authgate.oauth.authorization.endpoint import STALE_FORM, get_authorize, post_authorize
+from authgate.oauth.authorization.endpoint import get_authorize, post_authorize
 from authgate.stores.pushed_requests import PushedRequestStore
 from authgate_cli.local.events import HttpRequest, build_event
 from tests.demo import ISSUER, WEB_REDIRECT, Demo

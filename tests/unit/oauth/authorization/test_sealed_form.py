@@ -27,14 +27,15 @@ def secret(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
 
 def test_round_trip(secret: None) -> None:
     binding = new_binding()
-    blob, nonce = sealed_form.seal(REQUEST)
-    assert sealed_form.unseal(blob, csrf_token(binding, nonce), binding) == (REQUEST, nonce)
+    blob, nonce = sealed_form.seal(REQUEST, "password")
+    sealed = sealed_form.unseal(blob, csrf_token(binding, nonce), binding)
+    assert (sealed.request, sealed.step, sealed.nonce) == (REQUEST, "password", nonce)
 
 
 @pytest.mark.parametrize("change", ["payload", "mac", "binding", "csrf", "expired", "missing"])
 def test_anything_altered_is_refused(secret: None, clock: ManualClock, change: str) -> None:
     binding = new_binding()
-    blob, nonce = sealed_form.seal(REQUEST)
+    blob, nonce = sealed_form.seal(REQUEST, "password")
     csrf = csrf_token(binding, nonce)
     data, mac = blob.split(".")
     args: tuple[str | None, str | None, str | None] = (blob, csrf, binding)
@@ -57,6 +58,6 @@ def test_anything_altered_is_refused(secret: None, clock: ManualClock, change: s
 def test_blob_mac_is_not_a_csrf_token(secret: None) -> None:
     # Purpose labels: the request MAC can never be replayed as a CSRF token.
     binding = new_binding()
-    blob, _nonce = sealed_form.seal(REQUEST)
+    blob, _nonce = sealed_form.seal(REQUEST, "password")
     with pytest.raises(FormStateInvalid):
         sealed_form.unseal(blob, blob.split(".")[1], binding)

@@ -3,19 +3,20 @@ redirect, and the outcome log (ids only)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from authgate.clients.model import Client
 from authgate.http.request import Request
 from authgate.http.response import NO_STORE, Response
 from authgate.http.shapes.oauth import with_query
-from authgate.interaction import passkey_page, second_factor
+from authgate.interaction import passkey_page, second_factor, steps
 from authgate.interaction.binding import binding_cookie, binding_from, csrf_token, new_binding
 from authgate.issuer import base_url
 from authgate.logs import get_logger
 from authgate.oauth.authorization import sealed_form
 from authgate.oauth.authorization.consent_page import forgot_link, identity_notice, render_consent
-from authgate.oauth.authorization.request import AuthorizationRequest, single
+from authgate.oauth.authorization.request import AuthorizationRequest
+from authgate.oauth.authorization.sealed_form import Sealed
 from authgate.oauth.clients.profile import code_ttl
 from authgate.oauth.resource_indicator import resolve
 from authgate.single_use.authentication import Authentication
@@ -24,16 +25,21 @@ from authgate.tenants.model import Tenant
 from authgate.users.assurance import MFA
 
 Fields = dict[str, list[str]]
+# The step of a signed-in person's consent-only form (interaction.steps names the interaction's).
+CONSENT = "consent"
 
 
 def form(request: Request, auth: AuthorizationRequest, client: Client, tenant: Tenant, message: str = "",
-         username: str = "", posted: Mapping[str, Sequence[str]] | None = None, signed_in_as: str = "") -> Response:
-    """The consent page; a re-shown form keeps the posted state and CSRF token unchanged."""
+         username: str = "", posted: Mapping[str, str] | None = None, signed_in_as: str = "",
+         sealed: Sealed | None = None) -> Response:
+    """The consent page, its form of step `password` (the sign-in) or `consent` (a signed-in person's decision); a
+    re-shown form (`posted`, its `sealed` state) keeps the posted request's nonce, expiry and CSRF token."""
     binding = binding_from(request)
-    if posted is not None:
-        blob, csrf = (posted.get("request_blob") or [""])[0], (posted.get("csrf") or [""])[0]
+    step = CONSENT if signed_in_as else steps.PASSWORD
+    if posted is not None and sealed is not None:
+        blob, csrf = sealed.again(step), posted.get("csrf", "")
     else:
-        blob, nonce = sealed_form.seal(auth)
+        blob, nonce = sealed_form.seal(auth, step)
         if binding is None:
             binding = new_binding()
         csrf = csrf_token(binding, nonce)
@@ -47,11 +53,11 @@ def form(request: Request, auth: AuthorizationRequest, client: Client, tenant: T
                               message=message, username=username, signed_in_as=signed_in_as,
                               identity=identity_notice(client, auth.redirect_uri) if client.source else "",
                               ask_tenant=self_registered,
-                              tenant=single(posted, "tenant") or "" if self_registered and posted else "",
+                              tenant=(posted or {}).get("tenant", "") if self_registered else "",
                               forgot=forgot_link(client.tenant_id),
                               passkey=passkey_page.relying_party(request) is not None,
                               code=not signed_in_as and second_factor.required(auth, tenant)[0] == MFA)
-    if binding is not None and posted is None:
+    if binding is not None and sealed is None:
         response.multi_headers["Set-Cookie"] = [binding_cookie(binding, base_url(request))]
     return response
 

@@ -25,21 +25,6 @@ from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.oauth.scopes import IDENTITY_SCOPE_DESCRIPTIONS
 from authgate.resources.model import Resource
 
-WRONG_CREDENTIALS = ("The username or password is incorrect, or this account is temporarily locked "
-                     "after repeated failed attempts. Check them and try again in a moment.")
-# A sign-in where the person names the organisation: no hint of which part was wrong (no oracle of
-# tenants), but what to type (docs/users.md, "Which organisation").
-WRONG_ORGANISATION_OR_CREDENTIALS = (
-    "The organisation, username or password is incorrect, or this account is temporarily locked. The "
-    "organisation is the short id your administrator gave you (such as acme), not its display name; with a "
-    "work email address as the username you can usually leave it empty.")
-# The form that also asks for a one-time code: one message whichever of the three was wrong (no oracle).
-WRONG_CREDENTIALS_OR_CODE = ("The username, password or code is incorrect, or this account is temporarily locked "
-                             "after repeated failed attempts. Check them and try again in a moment.")
-WRONG_ORGANISATION_CREDENTIALS_OR_CODE = WRONG_ORGANISATION_OR_CREDENTIALS.replace(
-    "username or password", "username, password or code")
-MISSING_CREDENTIALS = "Enter your username and password, then choose Approve."
-MISSING_DECISION = "Choose Approve or Deny."
 # open(), not importlib.resources: its import lengthens a cold start (docs/decisions.md).
 TEMPLATE_FILE = os.path.join(os.path.dirname(__file__), "templates", "consent.html")
 

@@ -28,10 +28,10 @@ from authgate.approvals.errors import LinkInvalid
 from authgate.errors import ApiError
 from authgate.http.pages import messages
 from authgate.interaction.pages import csrf_fields, form_fields, page
+from authgate.interaction.sessions import authentication_of, current_session
 from authgate.interaction.sign_in import sign_in
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.authorization.single_sign_on import authentication_of, current_session
 from authgate.oauth.backchannel.asked import what_is_asked
 from authgate.oauth.clients.lookup import ClientLookup
 from authgate.single_use.authentication import Authentication
@@ -96,7 +96,7 @@ def post_approve(request: Request) -> Response:
     record, client = _opened(token)
     session = _session_of(request, record, client)
     if session is not None:
-        username, signed_in = session.username, authentication_of(session)
+        username, signed_in = session.username, authentication_of(session).recorded
     else:
         username = record.username or fields.get("username", "").strip()[:320]
         outcome = _signed_in(request, record, username, fields.get("password", ""), fields.get("code", ""))
@@ -124,7 +124,7 @@ def _opened(token: str) -> tuple[BackchannelRequest, Client]:
 
 def _session_of(request: Request, record: BackchannelRequest, client: Client) -> Session | None:
     """This browser's session when it is the request's person at mfa; approval_wrong_user when it is someone else."""
-    session = current_session(request, client)
+    session = current_session(request, client.tenant_id)
     if session is None:
         return None
     if session.user_id != record.user_id:

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from authgate.http.pages import messages
 from authgate.interaction import passkey_page, second_factor_page
 from authgate.interaction.pages import csrf_fields, page
+from authgate.interaction.sessions import authentication_of, current_session
 from authgate.issuer import base_url
-from authgate.oauth.authorization import single_sign_on
 from authgate.oauth.authorization.consent_page import what_is_granted
 from authgate.oauth.device.code_entry import NO_SUCH_CODE, TITLE, code_page, log_outcome
 from authgate.oauth.resource_indicator import resolve
@@ -68,7 +68,7 @@ def decision_page(request: Request, record: DeviceAuthorization, user_code: str,
                   message: str = "") -> Response:
     """Who asks, for what, the warning of RFC 8628 5.4, and who approves (the session's person, or the sign-in)."""
     e = html.escape
-    session = single_sign_on.current_session(request, client)
+    session = current_session(request, client.tenant_id)
     tenant = get_tenant(record.tenant_id)
     resource_name, resource_about, items = what_is_granted(resolve(record.resource, base_url(request), None),
                                                            tuple(record.scope.split()))
@@ -97,7 +97,7 @@ def approved(request: Request, record: DeviceAuthorization, session: Session, co
     # The grant ends with the session unless it asked for offline_access (OpenID Connect Core 11), as a code's.
     SessionStore().used_by(session, record.client_id, None if "offline_access" in record.scope.split() else grant_id)
     if not store.decide(record, approved=True, subject=session.username,
-                        authentication=single_sign_on.authentication_of(session), grant_id=grant_id):
+                        authentication=authentication_of(session).recorded, grant_id=grant_id):
         return code_page(request, "", NO_SUCH_CODE)
     log_outcome("approved", record)
     shown_codes = "\n" + second_factor_page.recovery_list(recovery) if recovery else ""

@@ -29,8 +29,8 @@ from authgate.interaction import (
     session_cookie,
 )
 from authgate.interaction.pages import csrf_token_fields, page
+from authgate.interaction.sessions import current_session
 from authgate.issuer import base_url
-from authgate.oauth.authorization import single_sign_on
 from authgate.oauth.device.code_entry import log_outcome
 from authgate.oauth.device.decision import approved, decision_page
 from authgate.single_use.device_codes import DeviceAuthorization, shown
@@ -86,7 +86,7 @@ def factor_page(request: Request, record: DeviceAuthorization, code: str, client
     if kind == "enrol" and secret is None:
         secret = enrolment.started(session.tenant_id, session.username)
     csrf, token, cookie = csrf_token_fields(request)
-    ticket = second_factor.step_ticket(kind=kind, session=session, csrf=token, approved=True, secret=secret)
+    ticket = second_factor.step_ticket(kind=kind, session=session, csrf=token, secret=secret, notes={})
     title, intro = second_factor_page.explained(kind=kind, session=session, issuer=base_url(request), secret=secret)
     e = html.escape
     offer = kind == "code" and _passkeys_usable(request, session)
@@ -99,11 +99,11 @@ def factor_page(request: Request, record: DeviceAuthorization, code: str, client
 def factor_given(request: Request, record: DeviceAuthorization, code: str, client: Client,
                  fields: dict[str, str]) -> Response:
     """POST action=factor: the step's code checked (second_factor.submitted), the session raised, the approval."""
-    session = single_sign_on.current_session(request, client)
+    session = current_session(request, client.tenant_id)
     try:
         if session is None:
             raise second_factor.StepInvalid("no session")
-        outcome = second_factor.submitted(request, {k: [v] for k, v in fields.items()}, session)
+        outcome = second_factor.submitted(request, fields, session)
     except second_factor.StepInvalid:
         log_outcome("factor_step_invalid", record)
         return decision_page(request, record, code, client, STEP_ENDED)

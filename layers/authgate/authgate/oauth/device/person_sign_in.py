@@ -16,9 +16,10 @@ import html
 from typing import TYPE_CHECKING
 
 from authgate.interaction import passkey_page, passkey_sign_in, session_cookie
-from authgate.interaction.sign_in import account_of, open_session, sign_in
+from authgate.interaction.messages import PASSKEY_REFUSED, WRONG_CREDENTIALS
+from authgate.interaction.sessions import open_session
+from authgate.interaction.sign_in import account_of, sign_in
 from authgate.issuer import base_url
-from authgate.oauth.authorization.consent_page import WRONG_CREDENTIALS
 from authgate.oauth.device.code_entry import TITLE, log_outcome
 from authgate.oauth.device.decision import approved, decision_page
 from authgate.single_use.device_codes import DeviceAuthorization, shown
@@ -60,7 +61,7 @@ def with_passkey(request: Request, record: DeviceAuthorization, code: str, clien
     if not raw:
         options = passkey_sign_in.discoverable_options(request, record.tenant_id)
         if options is None:
-            return decision_page(request, record, code, client, passkey_sign_in.REFUSED)
+            return decision_page(request, record, code, client, PASSKEY_REFUSED)
         e = html.escape
         return passkey_page.render(
             title=TITLE, options=options, ceremony="get", action="device",
@@ -76,7 +77,7 @@ def with_passkey(request: Request, record: DeviceAuthorization, code: str, clien
     signed = passkey_sign_in.verified(request, record.tenant_id, raw)
     if signed is None:
         log_outcome("passkey_refused", record)
-        return decision_page(request, record, code, client, passkey_sign_in.REFUSED)
+        return decision_page(request, record, code, client, PASSKEY_REFUSED)
     result, tenant_id, amr = signed
     secret, session = open_session(tenant_id, result, acr=MFA, amr=amr)
     return approved(request, record, session, session_cookie.set_cookie(secret, base_url(request)))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authgate.interaction.pages import form_fields
-from authgate.oauth.authorization import single_sign_on
+from authgate.interaction.sessions import current_session
 from authgate.oauth.device.code_entry import (
     NO_SUCH_CODE,
     client_of,
@@ -69,7 +69,7 @@ def post_device(request: Request) -> Response:
         return with_passkey(request, record, code, client, fields)
     if decision != "approve":
         return decision_page(request, record, code, client, "Choose Approve or Deny.")
-    session = single_sign_on.current_session(request, client)
+    session = current_session(request, client.tenant_id)
     cookie = None
     if session is None:
         signed = with_password(request, record, fields)
