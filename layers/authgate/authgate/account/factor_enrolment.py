@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from authgate.account import factor_proof
 from authgate.account.factor_proof import WRONG_CODE
+from authgate.account.signed_in import ACCOUNT
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
@@ -115,7 +116,7 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
 
 def _enrol_page(request: Request, username: str, secret: str | None, message: str = "") -> Response:
     """The set-up page: the QR code and key of a new secret, or (after a wrong code) the code field alone."""
-    csrf, cookie = csrf_fields(request)
+    csrf, cookie = csrf_fields(request, ACCOUNT)
     form = _CONFIRM.substitute(csrf=csrf)
     shown = messages.alert(message)
     if secret is None:

@@ -22,6 +22,7 @@ import html
 from string import Template
 from typing import NamedTuple
 
+from authgate.account.signed_in import ACCOUNT
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.interaction import passkey_page, passkey_sign_in, proof
@@ -111,7 +112,7 @@ def ceremony(request: Request, tenant_id: str, username: str, fields: dict[str, 
     options = passkey_sign_in.own_options(request, tenant_id, username, "confirm")
     if options is None:
         return None
-    csrf, _cookie = csrf_fields(request)
+    csrf, _cookie = csrf_fields(request, ACCOUNT)
     carried = "\n".join(f'<input type="hidden" name="{name}" value="{html.escape(fields[name][:1400])}">'
                         for name in CARRIED if name in fields)
     return passkey_page.render(

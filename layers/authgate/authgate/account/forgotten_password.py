@@ -43,6 +43,9 @@ from authgate.users.passwords import MIN_PASSWORD, password_problem
 SENT = (f"If an account matches what you entered, a link to choose a new password is on its way to the account's "
         f"email address. It works once, within {RESET_TTL // 60} minutes.")
 CHANGED = "Your password has been changed. Go back to the application and sign in with it."
+# The steps of the two forms (interaction.steps: their CSRF nonces name them).
+FORGOT = "forgot"
+RESET = "reset"
 
 _FORGOT_FORM = Template("""<p>Enter your username or email address. If the account has an email address, a link to choose
 a new password will be sent there.</p>
@@ -86,7 +89,7 @@ def get_forgot(request: Request) -> Response:
 def post_forgot(request: Request) -> Response:
     """Mail a reset link if the account exists and has an email; the same page either way."""
     _offered()
-    fields = form_fields(request)
+    fields = form_fields(request, FORGOT)
     tenant, username = fields.get("tenant", "").strip()[:100], fields.get("username", "").strip()[:320]
     if not username:
         return _forgot_page(request, tenant, "Enter your username or email address.")
@@ -122,7 +125,7 @@ def get_reset(request: Request) -> Response:
 def post_reset(request: Request) -> Response:
     """Check the new password, consume the link (once), change the password."""
     _offered()
-    fields = form_fields(request)
+    fields = form_fields(request, RESET)
     token, password, confirm = fields.get("token", ""), fields.get("password", ""), fields.get("confirm", "")
     record = PasswordResetStore().peek(token)
     problem = password_problem(password, record.username)
@@ -149,14 +152,14 @@ def _offered() -> None:
 
 
 def _forgot_page(request: Request, tenant: str, message: str = "") -> Response:
-    csrf, cookie = csrf_fields(request)
+    csrf, cookie = csrf_fields(request, FORGOT)
     tenant_field = _TENANT_FIXED.substitute(tenant=html.escape(tenant)) if tenant else _TENANT_TYPED
     body = _FORGOT_FORM.substitute(message=messages.alert(message), csrf=csrf, tenant_field=tenant_field)
     return page("Forgot your password?", body, cookie)
 
 
 def _reset_page(request: Request, token: str, message: str = "") -> Response:
-    csrf, cookie = csrf_fields(request)
+    csrf, cookie = csrf_fields(request, RESET)
     body = _RESET_FORM.substitute(message=messages.alert(message), token=html.escape(token), csrf=csrf,
                                   min=MIN_PASSWORD)
     return page("Choose a new password", body, cookie)

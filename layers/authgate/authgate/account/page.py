@@ -2,8 +2,11 @@
 (docs/users.md, "The account page").
 
 The page signs the person in itself, so that every change is made within 10 minutes of a password (account.signed_in:
-its cookie, or a fresh sign-in session at `mfa`). The page's sign-in is a sign-in: it goes on the person's session
-in this browser, or opens one at `password` (single sign-on then serves it as any other).
+its cookie, or a fresh sign-in session at `mfa`). The page's sign-in is the interaction's (interaction.password_step,
+the person naming their organisation); it goes on the person's session in this browser, or opens one at
+`password` (single sign-on then serves it as any other). Its forms name their step in their CSRF nonce: `password`
+(the sign-in form) and `account` (every form of a signed-in person, whose `action` says which); a form whose action
+is not its step's gets the sign-in form, as a page whose sign-in expired does.
 
 The sections: the password change (account.password), the one-time code (account.factor_enrolment) and the
 passkeys (account.passkey_enrolment), each change of factors confirmed by a factor the person already holds
@@ -14,23 +17,26 @@ framed.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from string import Template
 
 from authgate.account import factor_enrolment, factor_proof, passkey_enrolment, password
-from authgate.account.signed_in import Account, cookie, issue, live_session, signed_in_user
+from authgate.account.signed_in import ACCOUNT, Account, cookie, issue, live_session, signed_in_user
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.interaction import session_cookie
-from authgate.interaction.pages import csrf_fields, form_fields, page
-from authgate.interaction.sessions import open_session
-from authgate.interaction.sign_in import account_of, sign_in
-from authgate.issuer import base_url
+from authgate.interaction import messages as sign_in_messages
+from authgate.interaction import password_step, sessions, steps
+from authgate.interaction.handoff import Again, Back, HandOff, Voice
+from authgate.interaction.pages import csrf_fields, form_fields, page, step_of
+from authgate.tenants.model import Tenant
 from authgate.users.passwords import MIN_PASSWORD
 
-WRONG = ("The organisation, username or password is incorrect, or this account is temporarily locked. The "
-         "organisation is the short id your administrator gave you (such as acme); with a work email address "
-         "you can usually leave it empty.")
+# The page's sign-in: the person names their organisation; no session opened by the interaction (the page's own
+# goes on the browser's session), and a password an operator reset is changed on this page.
+HAND_OFF = HandOff(tenant=Tenant(""), back=Back(action="account", state=lambda step: [],
+                                                voice=Voice(asker="", factor_lead="", goal="", approved="")),
+                   session=False, change="resume", words=sign_in_messages.ACCOUNT)
 EXPIRED = "Your sign-in on this page has expired: sign in again."
 CHANGED = ("Your password has been changed. Every earlier sign-in has ended: sign in to your applications again "
            "with the new password.")
@@ -77,33 +83,43 @@ def get_account(request: Request) -> Response:
 
 
 def post_account(request: Request) -> Response:
-    """action=sign_in: the page's own sign-in; action=change: the password change."""
+    """The form's step and action: the page's own sign-in (step `password`), or a change by the signed-in person
+    (step ACCOUNT, ACTIONS); any other form, or one whose sign-in expired, gets the sign-in form."""
     fields = form_fields(request)
-    action = fields.get("action")
-    if action == "change" or action in factor_enrolment.ACTIONS or action in passkey_enrolment.ACTIONS:
-        account = signed_in_user(request)
-        if account is None:
-            return _sign_in_page(request, EXPIRED)
-        if action == "change":
-            return _change(request, account, fields)
-        enrolment = passkey_enrolment if action in passkey_enrolment.ACTIONS else factor_enrolment
-        done = enrolment.act(request, account.tenant_id, account.username, fields)
-        return done if isinstance(done, Response) else _change_page(request, account, done)
-    username, typed = fields.get("username", "").strip()[:320], fields.get("password", "")
-    if not username or not typed:
-        return _sign_in_page(request, "Enter your username and password.")
-    tenant_id, username = account_of("", fields.get("tenant", "").strip()[:100], username)
-    result = sign_in(tenant_id, username, typed, request.source_ip)
-    if not result.ok:
-        return _sign_in_page(request, WRONG)
-    account, cookies = Account(tenant_id, username), []
+    action = fields.get("action", "")
+    if action == "sign_in" and step_of(fields) == steps.PASSWORD:
+        return _sign_in(request, fields)
+    act = ACTIONS.get(action)
+    account = signed_in_user(request) if act is not None else None
+    if act is None or account is None or step_of(fields) != ACCOUNT:
+        return _sign_in_page(request, EXPIRED)
+    return act(request, account, fields)
+
+
+def _sign_in(request: Request, fields: dict[str, str]) -> Response:
+    """The page's sign-in (the interaction's password step), on the browser's session of the same person, else on a
+    new one (none while a password change is due: that comes first, on this page)."""
+    signed = password_step.signed_in(request, HAND_OFF, fields)
+    if isinstance(signed, Again):
+        return _sign_in_page(request, signed.message)
+    if isinstance(signed, Response):
+        return signed
+    account, cookies = Account(signed.tenant_id, signed.username), []
     live = live_session(request)
-    sid = live[0].sid if live is not None and live[0].user_id == result.user_id else ""
-    if not sid and not result.must_change_password:
-        secret, session = open_session(tenant_id, result)
-        cookies.append(session_cookie.set_cookie(secret, base_url(request)))
-        sid = session.sid
+    sid = live[0].sid if live is not None and live[0].user_id == signed.user_id else ""
+    if not sid and not signed.change_due:
+        opened = sessions.opened(request, signed)
+        assert opened.session is not None and opened.cookie is not None
+        cookies.append(opened.cookie)
+        sid = opened.session.sid
     return _change_page(request, account, cookies=[*cookies, cookie(request, issue(account, sid))])
+
+
+def _factors(request: Request, account: Account, fields: dict[str, str]) -> Response:
+    """A change of the person's one-time code or passkeys: a page of its own, or the account page with its message."""
+    enrolment = passkey_enrolment if fields.get("action") in passkey_enrolment.ACTIONS else factor_enrolment
+    done = enrolment.act(request, account.tenant_id, account.username, fields)
+    return done if isinstance(done, Response) else _change_page(request, account, done)
 
 
 def _change(request: Request, account: Account, fields: dict[str, str]) -> Response:
@@ -118,13 +134,13 @@ def _change(request: Request, account: Account, fields: dict[str, str]) -> Respo
 
 
 def _sign_in_page(request: Request, message: str = "") -> Response:
-    csrf, binding = csrf_fields(request)
+    csrf, binding = csrf_fields(request, steps.PASSWORD)
     body = _SIGN_IN.substitute(message=messages.alert(message), csrf=csrf)
     return page("Your account", body, binding)
 
 
 def _change_page(request: Request, account: Account, message: str = "", cookies: list[str] | None = None) -> Response:
-    csrf, binding_cookie = csrf_fields(request)
+    csrf, binding_cookie = csrf_fields(request, ACCOUNT)
     factors = factor_proof.held(account.tenant_id, account.username)
     body = _CHANGE.substitute(message=messages.shown(message), csrf=csrf, username=html.escape(account.username),
                               min=MIN_PASSWORD,
@@ -135,3 +151,10 @@ def _change_page(request: Request, account: Account, message: str = "", cookies:
         response.multi_headers.setdefault("Set-Cookie", []).extend(cookies)
     return response
 
+
+# What each action of a signed-in person's forms (step ACCOUNT) does; the sign-in form's (step `password`) is
+# action=sign_in.
+ACTIONS: dict[str, Callable[[Request, Account, dict[str, str]], Response]] = {
+    "change": _change,
+    **{action: _factors for action in (*factor_enrolment.ACTIONS, *passkey_enrolment.ACTIONS)},
+}

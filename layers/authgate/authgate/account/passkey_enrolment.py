@@ -21,6 +21,7 @@ from string import Template
 
 from authgate import clock
 from authgate.account import factor_proof
+from authgate.account.signed_in import ACCOUNT
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
@@ -120,7 +121,7 @@ def _ceremony(request: Request, tenant_id: str, username: str, name: str, rp_id:
     options = passkey_ceremonies.registration_options(
         rp_id=rp_id, rp_name="authgate", username=username, challenge=challenge, existing=existing,
         user_handle=(user.user_id if user and user.user_id else f"{tenant_id}#{username}").encode())
-    csrf, _cookie = csrf_fields(request)
+    csrf, _cookie = csrf_fields(request, ACCOUNT)
     fields = (f'<input type="hidden" name="action" value="passkey_finish">\n{csrf}\n'
               f'<input type="hidden" name="name" value="{html.escape(name)}">')
     return passkey_page.render(

@@ -33,6 +33,8 @@ from authgate.users.model import User
 
 COOKIE = "authgate_account"
 COOKIE_TTL = 600
+# The step of every form of a signed-in person (interaction.steps: their CSRF nonces name it; an `action` says which).
+ACCOUNT = "account"
 
 
 class Account(NamedTuple):

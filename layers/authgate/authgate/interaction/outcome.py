@@ -18,15 +18,8 @@ from typing import TYPE_CHECKING
 from authgate import clock
 from authgate.errors import ApiError
 from authgate.http.response import Response
-from authgate.interaction import (
-    passkey_page,
-    second_factor,
-    second_factor_page,
-    session_cookie,
-    sessions,
-)
+from authgate.interaction import passkey_page, second_factor, second_factor_page, sessions
 from authgate.interaction.handoff import Authentication
-from authgate.issuer import base_url
 from authgate.single_use.authentication import PASSWORD_ACR, PASSWORD_AMR
 
 if TYPE_CHECKING:
@@ -52,16 +45,17 @@ def finish(request: Request, handoff: HandOff, tenant_id: str, result: LoginResu
     hinted_person(handoff, result.user_id)
     if handoff.admit is not None:
         handoff.admit(tenant_id)
+    signed = Authentication(tenant_id=tenant_id, user_id=result.user_id, username=result.subject, acr=acr, amr=amr,
+                            auth_time=clock.seconds(), generation=result.generation, notes=handoff.back.notes)
     if not handoff.session:
-        return Authentication(tenant_id=tenant_id, user_id=result.user_id, username=result.subject, acr=acr, amr=amr,
-                              auth_time=clock.seconds(), generation=result.generation, notes=handoff.back.notes)
-    secret, session = sessions.open_session(tenant_id, result, acr=acr, amr=amr)
-    cookie = session_cookie.set_cookie(secret, base_url(request))
-    step = second_factor.missing(handoff, session, result.totp, result.passkeys,
+        return signed
+    signed = sessions.opened(request, signed)
+    assert signed.session is not None and signed.cookie is not None
+    step = second_factor.missing(handoff, signed.session, result.totp, result.passkeys,
                                  usable=lambda: passkey_page.relying_party(request) is not None)
     if step is None:
-        return sessions.authentication_of(session, cookie)._replace(notes=handoff.back.notes)
-    page = second_factor_page.page(request, handoff, kind=step, session=session,
+        return signed
+    page = second_factor_page.page(request, handoff, kind=step, session=signed.session,
                                    passkeys=passkey_page.relying_party(request) is not None, held=result.passkeys)
-    page.multi_headers["Set-Cookie"] = [cookie]
+    page.multi_headers["Set-Cookie"] = [signed.cookie]
     return page

@@ -1,7 +1,10 @@
-"""What the account pages share (forgotten password, account page): the page, its CSRF fields, the posted form.
+"""What the pages of the flows share (the account page, the device verification page, the approval page, the
+interaction's own pages): the page, its CSRF fields naming the form's step, the posted form.
 
-CSRF as for the consent form (oauth.authorization.sealed_form): a token bound to this browser's binding
-cookie and a nonce of the page, under the label "password:" so that it is never a consent form's token.
+CSRF as for the consent form (interaction.binding): a token bound to this browser's binding cookie and
+the page's nonce, under the label "password:" so that it is never a consent form's token. The nonce
+names the step of the form it was rendered for (`<step>.<random>`, interaction.steps), so the CSRF token
+seals the step: a POST is dispatched on `step_of` its fields, which nothing in the browser can change.
 Pages carry authgate.http.pages' headers: never cached or framed, no Referer, forms post to this origin.
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 import hmac
 import html
 import secrets
+from collections.abc import Mapping
 from string import Template
 
 from authgate.errors import ApiError
@@ -17,7 +21,9 @@ from authgate.http.pages import head
 from authgate.http.pages.headers import page_headers
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.interaction import steps
 from authgate.interaction.binding import binding_cookie, binding_from, csrf_token, new_binding
+from authgate.interaction.steps import Handler
 from authgate.issuer import base_url
 
 _PAGE = Template("""<!doctype html>
@@ -39,8 +45,12 @@ $body
 """)
 
 
-def form_fields(request: Request) -> dict[str, str]:
-    """The posted fields, each once, after the CSRF check (a token of this browser's binding and the page's nonce)."""
+STALE = "The form has expired or was altered. Open it again."
+
+
+def form_fields(request: Request, *steps: str) -> dict[str, str]:
+    """The posted fields, each once, after the CSRF check (a token of this browser's binding and the page's nonce);
+    with `steps`, the form must be of one of them (its nonce names it), else it is stale."""
     if request.content_type != "application/x-www-form-urlencoded":
         raise ApiError("invalid_request", "The form must be posted as application/x-www-form-urlencoded.")
     fields: dict[str, str] = {}
@@ -52,28 +62,44 @@ def form_fields(request: Request) -> dict[str, str]:
     expected = csrf_token(binding, "password:" + fields.get("nonce", "")) if binding else ""
     if not expected or not hmac.compare_digest(fields.get("csrf", "").encode("utf-8", "surrogateescape"),
                                                expected.encode("ascii")):
-        raise ApiError("invalid_request", "The form has expired or was altered. Open it again.",
-                       internal="CSRF token does not match this browser")
+        raise ApiError("invalid_request", STALE, internal="CSRF token does not match this browser")
+    if steps and step_of(fields) not in steps:
+        raise ApiError("invalid_request", STALE, internal=f"a form of step {step_of(fields)[:32]!r}")
     return fields
 
 
-def csrf_fields(request: Request) -> tuple[str, str | None]:
-    """(the hidden nonce and csrf inputs, Set-Cookie for a new binding or None)."""
-    inputs, _token, cookie = csrf_token_fields(request)
-    return inputs, cookie
+def posted_step(request: Request, table: Mapping[str, Handler],
+                carries: Mapping[str, tuple[str, ...]] | None = None) -> tuple[dict[str, str], Handler]:
+    """The posted fields (form_fields) and the handler of the step the form's nonce names in a flow's `table`
+    (interaction.steps.handler); a form of a step the table lacks, or carrying another step's field, is stale."""
+    fields = form_fields(request)
+    try:
+        return fields, steps.handler(table, step_of(fields), fields, carries)
+    except steps.Stale as exc:
+        raise ApiError("invalid_request", STALE, internal=str(exc)) from None
 
 
-def csrf_token_fields(request: Request) -> tuple[str, str, str | None]:
-    """(the hidden nonce and csrf inputs, the csrf token they carry, Set-Cookie for a new binding or None)."""
+def step_of(fields: dict[str, str]) -> str:
+    """The step a form's nonce names (its CSRF token, checked by form_fields, seals it); "" for none."""
+    step, dot, _random = fields.get("nonce", "").partition(".")
+    return step if dot else ""
+
+
+def csrf_fields(request: Request, step: str) -> tuple[str, str | None]:
+    """(the hidden nonce and csrf inputs of a form of `step`, Set-Cookie for a new binding or None)."""
+    state, cookie = csrf_state(request, step)
+    return "\n".join(f'<input type="hidden" name="{name}" value="{html.escape(value)}">' for name, value in state), cookie
+
+
+def csrf_state(request: Request, step: str) -> tuple[list[tuple[str, str]], str | None]:
+    """([("nonce", ...), ("csrf", ...)] of a form of `step`, Set-Cookie for a new binding or None)."""
     binding = binding_from(request)
     cookie = None
     if binding is None:
         binding = new_binding()
         cookie = binding_cookie(binding, base_url(request))
-    nonce = secrets.token_urlsafe(16)
-    token = csrf_token(binding, "password:" + nonce)
-    return (f'<input type="hidden" name="nonce" value="{nonce}">\n'
-            f'<input type="hidden" name="csrf" value="{html.escape(token)}">'), token, cookie
+    nonce = f"{step}.{secrets.token_urlsafe(16)}"
+    return [("nonce", nonce), ("csrf", csrf_token(binding, "password:" + nonce))], cookie
 
 
 def page(title: str, body: str, cookie: str | None = None, redirect_origin: str = "",

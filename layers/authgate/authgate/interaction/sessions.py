@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from authgate import clock
 from authgate.interaction import session_cookie
 from authgate.interaction.handoff import Authentication
-from authgate.single_use.authentication import PASSWORD_ACR, PASSWORD_AMR
+from authgate.issuer import base_url
 from authgate.stores.sessions import SessionStore
 from authgate.stores.users import UserStore
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
     from authgate.interaction.handoff import HandOff
     from authgate.sessions.model import Session
-    from authgate.users.model import LoginResult, User
+    from authgate.users.model import User
 
 
 def current_session(request: Request, tenant_id: str) -> Session | None:
@@ -63,11 +63,12 @@ def needs_sign_in(handoff: HandOff, session: Session | None) -> bool:
     return handoff.max_age is not None and clock.seconds() - session.auth_time > handoff.max_age
 
 
-def open_session(tenant_id: str, result: LoginResult, *, acr: str = PASSWORD_ACR,
-                 amr: tuple[str, ...] = PASSWORD_AMR) -> tuple[str, Session]:
-    """The sign-in session a completed sign-in opens: (cookie secret, session)."""
-    return SessionStore().create(tenant_id=tenant_id, user_id=result.user_id, username=result.subject,
-                                 acr=acr, amr=amr, generation=result.generation)
+def opened(request: Request, signed: Authentication) -> Authentication:
+    """`signed` with the sign-in session it opens (at its acr and amr, its time now) and that session's cookie."""
+    secret, session = SessionStore().create(tenant_id=signed.tenant_id, user_id=signed.user_id,
+                                            username=signed.username, acr=signed.acr, amr=signed.amr,
+                                            generation=signed.generation)
+    return authentication_of(session, session_cookie.set_cookie(secret, base_url(request)))._replace(notes=signed.notes)
 
 
 def authentication_of(session: Session, cookie: str | None = None) -> Authentication:

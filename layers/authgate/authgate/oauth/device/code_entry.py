@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from authgate.single_use.device_codes import DeviceAuthorization
 
 TITLE = "Connect a device"
+# The step of the code's form (interaction.steps: its nonce names it).
+CODE = "code"
 # RFC 8628 5.1: user-code attempts per host (an IPv4 address, an IPv6 /64) and per network (an IPv4 /24, an
 # IPv6 /48), per window. A code lives 10 minutes, across at most 3 windows: a guesser with N networks tries at
 # most 300 N of the 20^10 codes in a code's life (6.1; docs/delegation.md gives the odds).
@@ -74,7 +76,7 @@ def client_of(request: Request, record: DeviceAuthorization | None) -> Client | 
 
 def code_page(request: Request, user_code: str, message: str = "") -> Response:
     """The form for the user code (RFC 8628 3.3), with `message` above it."""
-    csrf, cookie = csrf_fields(request)
+    csrf, cookie = csrf_fields(request, CODE)
     return page(TITLE, _CODE_FORM.substitute(message=messages.alert(message), csrf=csrf,
                                              user_code=html.escape(user_code)),
                 cookie)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from authgate.http.pages import messages
 from authgate.interaction import passkey_page, second_factor_page
 from authgate.interaction.pages import csrf_fields, page
-from authgate.interaction.sessions import authentication_of, current_session
+from authgate.interaction.sessions import current_session
 from authgate.issuer import base_url
 from authgate.oauth.authorization.consent_page import what_is_granted
 from authgate.oauth.device.code_entry import NO_SUCH_CODE, TITLE, code_page, log_outcome
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from authgate.clients.model import Client
     from authgate.http.request import Request
     from authgate.http.response import Response
-    from authgate.sessions.model import Session
+    from authgate.interaction.handoff import Authentication
 
 _DECISION_FORM = Template("""<p class="warning" role="alert">Approve only if you started this on a device that is in
 front of you right now and it shows the code <strong class="user-code">$user_code</strong>. If someone sent you this
@@ -59,6 +59,8 @@ _CREDENTIALS = """<label for="username">Username</label>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>"""
 _SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
+# The step of the decision's form (interaction.steps: its nonce names it).
+DECISION = "decision"
 APPROVED = ("You approved the request: return to your device, it will be signed in within a few seconds. You can "
             "close this page.")
 DENIED = "You denied the request. You can close this page; the device will be told."
@@ -72,7 +74,7 @@ def decision_page(request: Request, record: DeviceAuthorization, user_code: str,
     tenant = get_tenant(record.tenant_id)
     resource_name, resource_about, items = what_is_granted(resolve(record.resource, base_url(request), None),
                                                            tuple(record.scope.split()))
-    csrf, cookie = csrf_fields(request)
+    csrf, cookie = csrf_fields(request, DECISION)
     body = _DECISION_FORM.substitute(
         user_code=e(shown(user_code)), client_name=e(client.name or client.client_id),
         tenant_name=e(tenant.name if tenant and tenant.name else record.tenant_id), resource_name=resource_name,
@@ -89,19 +91,22 @@ def denied(record: DeviceAuthorization) -> Response:
     return page(TITLE, messages.status(DENIED))
 
 
-def approved(request: Request, record: DeviceAuthorization, session: Session, cookie: str | None,
-             recovery: tuple[str, ...] = ()) -> Response:
-    """The approval by `session`'s person, recorded with its sign-in (one conditional write); the page saying so."""
+def approved(request: Request, record: DeviceAuthorization, signed: Authentication) -> Response:
+    """The approval by the person the interaction signed in, recorded with their sign-in session (one conditional
+    write); the page saying so, with the recovery codes of an enrolment made on the way, and the session's new
+    cookie."""
+    session = signed.session
+    assert session is not None  # the device page's hand-off opens a session
     store = DeviceCodeStore()
     grant_id = str(uuid.uuid4())
     # The grant ends with the session unless it asked for offline_access (OpenID Connect Core 11), as a code's.
     SessionStore().used_by(session, record.client_id, None if "offline_access" in record.scope.split() else grant_id)
     if not store.decide(record, approved=True, subject=session.username,
-                        authentication=authentication_of(session).recorded, grant_id=grant_id):
+                        authentication=signed.recorded, grant_id=grant_id):
         return code_page(request, "", NO_SUCH_CODE)
     log_outcome("approved", record)
-    shown_codes = "\n" + second_factor_page.recovery_list(recovery) if recovery else ""
+    shown_codes = "\n" + second_factor_page.recovery_list(signed.recovery) if signed.recovery else ""
     response = page(TITLE, messages.status(APPROVED) + shown_codes)
-    if cookie:
-        response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
+    if signed.cookie:
+        response.multi_headers.setdefault("Set-Cookie", []).append(signed.cookie)
     return response
