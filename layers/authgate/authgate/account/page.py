@@ -26,17 +26,15 @@ from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.interaction import messages as sign_in_messages
-from authgate.interaction import password_step, sessions, steps
-from authgate.interaction.handoff import Again, Back, HandOff, Voice
+from authgate.interaction import password_step, sessions, sign_in_fields, steps
+from authgate.interaction.handoff import Again, HandOff
 from authgate.interaction.pages import csrf_fields, form_fields, page, step_of
 from authgate.tenants.model import Tenant
 from authgate.users.passwords import MIN_PASSWORD
 
 # The page's sign-in: the person names their organisation; no session opened by the interaction (the page's own
 # goes on the browser's session), and a password an operator reset is changed on this page.
-HAND_OFF = HandOff(tenant=Tenant(""), back=Back(action="account", state=lambda step: [],
-                                                voice=Voice(asker="", factor_lead="", goal="", approved="")),
-                   session=False, change="resume", words=sign_in_messages.ACCOUNT)
+HAND_OFF = HandOff(tenant=Tenant(""), session=False, change="resume", words=sign_in_messages.ACCOUNT)
 EXPIRED = "Your sign-in on this page has expired: sign in again."
 CHANGED = ("Your password has been changed. Every earlier sign-in has ended: sign in to your applications again "
            "with the new password.")
@@ -46,14 +44,7 @@ $message
 <form method="post" action="account" autocomplete="on">
 <input type="hidden" name="action" value="sign_in">
 $csrf
-<label for="tenant">Organisation</label>
-<p class="fine" id="tenant-help">The short id your administrator gave you, such as <code>acme</code>; leave it empty
-with a work email address, or for your usual organisation.</p>
-<input id="tenant" name="tenant" type="text" autocomplete="organization" autocapitalize="none" spellcheck="false" aria-describedby="tenant-help">
-<label for="username">Username or email</label>
-<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus>
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
+$sign_in
 <div class="actions">
 <button type="submit">Sign in</button>
 </div>
@@ -135,7 +126,7 @@ def _change(request: Request, account: Account, fields: dict[str, str]) -> Respo
 
 def _sign_in_page(request: Request, message: str = "") -> Response:
     csrf, binding = csrf_fields(request, steps.PASSWORD)
-    body = _SIGN_IN.substitute(message=messages.alert(message), csrf=csrf)
+    body = _SIGN_IN.substitute(message=messages.alert(message), csrf=csrf, sign_in=sign_in_fields.fields(HAND_OFF))
     return page("Your account", body, binding)
 
 

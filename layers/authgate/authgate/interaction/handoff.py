@@ -63,12 +63,16 @@ class Back(NamedTuple):
     log: Callable[[str], None] = lambda outcome: None
 
 
+# A hand-off whose interaction shows no page of its own (its sign-in is one form of the flow's).
+NO_BACK = Back(action="", state=lambda step: [], voice=Voice(asker="", factor_lead="", goal="", approved=""))
+
+
 class HandOff(NamedTuple):
     """What a flow asks of the interaction."""
 
     # Whose people may sign in; Tenant("") when the person names their organisation (a self-registered client).
     tenant: Tenant
-    back: Back
+    back: Back = NO_BACK
     # OIDC Core 3.1.2.1 and 5.5.1.1: voluntary acr_values and an essential acr claim's values (RFC 9470 4).
     acr_values: tuple[str, ...] = ()
     essential_acr: tuple[str, ...] = ()

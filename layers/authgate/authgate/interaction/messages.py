@@ -41,8 +41,13 @@ PASSKEY_REFUSED = ("The passkey could not be used: it is not one of this organis
                    "browser's answer did not verify. Try again, or sign in with your password.")
 
 
+# The organisation field's help (docs/users.md, "Which organisation").
+ORGANISATION_HELP = ("The short id your administrator gave you, such as <code>acme</code>. Leave it empty to sign in "
+                     "with your work email address as the username, or to your usual organisation.")
+
+
 class Words(NamedTuple):
-    """How a flow's sign-in form words its refusals."""
+    """How a flow's sign-in form is worded: its username's label, the organisation's help (HTML), its refusals."""
 
     # No username or no password.
     missing: str = MISSING_CREDENTIALS
@@ -54,6 +59,8 @@ class Words(NamedTuple):
     no_factor: str = ""
     # A second-factor step that expired, was used already or is of another session.
     step_ended: str = "The second-factor step expired or was used already. Sign in again."
+    username_label: str = "Username"
+    organisation_help: str = ORGANISATION_HELP
 
 
 # The sign-in page of the authorization endpoint and the device verification page.
@@ -64,7 +71,9 @@ SIGN_IN_ORGANISATION = Words(wrong=WRONG_ORGANISATION_OR_CREDENTIALS,
 # The device verification page: its step ends on the decision page.
 DEVICE = Words(step_ended="The second-factor step expired or was used already. Choose Approve again.")
 # The account page's own sign-in (docs/users.md, "The account page").
-ACCOUNT = Words(missing="Enter your username and password.",
+ACCOUNT = Words(missing="Enter your username and password.", username_label="Username or email",
+                organisation_help=("The short id your administrator gave you, such as <code>acme</code>; leave it "
+                                   "empty\nwith a work email address, or for your usual organisation."),
                 wrong=("The organisation, username or password is incorrect, or this account is temporarily locked. "
                        "The organisation is the short id your administrator gave you (such as acme); with a work "
                        "email address you can usually leave it empty."))

@@ -78,31 +78,6 @@ def identity_notice(client: Client, redirect_uri: str) -> str:
     return "\n".join(lines)
 
 
-# The sign-in fields; a person already signed in in this browser (single sign-on) sees who instead.
-CREDENTIALS = Template(
-    '<label for="username">Username</label>\n'
-    '<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" '
-    'spellcheck="false" required value="$username" $username_focus>\n'
-    '<label for="password">Password</label>\n'
-    '<input id="password" name="password" type="password" autocomplete="current-password" required $password_focus>'
-    '$code')
-# A request that needs a second factor (second_factor.required): its code, optional, in the same POST.
-CODE_FIELD = ('\n<label for="code">Code from your authenticator app (optional)</label>\n'
-              '<p class="fine" id="code-help">This application asks for a second factor. Enter the code now, or one '
-              'of your recovery codes; leave it empty to be asked after your password, or to use a passkey.</p>\n'
-              '<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" '
-              'autocapitalize="none" spellcheck="false" maxlength="64" aria-describedby="code-help">')
-PASSKEY_BUTTON = ('<button type="submit" name="decision" value="passkey" formnovalidate class="secondary">'
-                  "Approve with a passkey</button>")
-SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
-TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
-                '<p class="fine" id="tenant-help">The short id your administrator gave you, such as '
-                '<code>acme</code>. Leave it empty to sign in with your work email address as the username, or '
-                'to your usual organisation.</p>\n'
-                '<input id="tenant" name="tenant" type="text" autocomplete="organization" autocapitalize="none" '
-                'spellcheck="false" aria-describedby="tenant-help" value="$value">')
-
-
 def forgot_link(tenant_id: str) -> str:
     """The links to the forgotten-password page (account.forgotten_password; only where the stage
     sends mail) and the account page (account.page), relative to /oauth/authorize."""
@@ -136,16 +111,13 @@ def what_is_asked(details: str | None) -> str:
 
 
 def render_consent(*, request: AuthorizationRequest, resource: Resource, client_name: str, tenant_name: str,
-                   blob: str, csrf: str, message: str = "", username: str = "", status: int = 200,
-                   identity: str = "", ask_tenant: bool = False, tenant: str = "", signed_in_as: str = "",
-                   forgot: str = "", passkey: bool = False, code: bool = False) -> Response:
-    """The form: username, password, decision=approve|deny, and the hidden signed state.
+                   blob: str, csrf: str, sign_in: str, decision: str, message: str = "", status: int = 200,
+                   identity: str = "", forgot: str = "") -> Response:
+    """The form: the interaction's sign-in fields (`sign_in`, interaction.sign_in_fields) and decision (`decision`),
+    and the hidden signed state.
 
     `resource` is the API the token will be for; `identity` is `identity_notice` for a
-    self-registered client; `ask_tenant` adds the organisation field (such a client has no tenant
-    until a user signs in); `forgot` is the forgotten-password link (HTML), where the stage sends mail;
-    `passkey` adds "Approve with a passkey" (interaction.passkey_sign_in) to the sign-in form; `code` the
-    optional one-time-code field of a request that needs a second factor (RFC 6238; autocomplete one-time-code)."""
+    self-registered client; `forgot` is the forgotten-password link (HTML), where the stage sends mail."""
     e = html.escape
     resource_name, resource_about, items = what_is_granted(resource, request.scopes)
     origin = redirect_origin(request.redirect_uri)
@@ -162,14 +134,11 @@ def render_consent(*, request: AuthorizationRequest, resource: Resource, client_
         action="authorize",
         request_blob=e(blob),
         csrf=e(csrf),
-        credentials=SIGNED_IN.substitute(username=e(signed_in_as)) if signed_in_as else CREDENTIALS.substitute(
-            username=e(username), username_focus="" if username else "autofocus",
-            password_focus="autofocus" if username else "", code=CODE_FIELD if code else ""),
+        sign_in=sign_in,
+        decision=decision,
         redirect_origin=e(origin),
         identity=identity,
-        tenant_field=Template(TENANT_FIELD).substitute(value=e(tenant)) if ask_tenant else "",
         forgot=forgot,
-        passkey=PASSKEY_BUTTON if passkey and not signed_in_as else "",
     )
     # Browsers apply form-action to the redirect that follows the submission: the client's
     # redirect origin must be allowed too, or the approval never reaches it.

@@ -21,6 +21,7 @@ from authgate.interaction.sessions import authentication_of, current_session
 from authgate.oauth.authorization import answers, resume
 from authgate.oauth.authorization.factor_reads import StepReads, session_of
 from authgate.oauth.authorization.hand_off import hand_off, posted
+from authgate.oauth.authorization.outcome_log import log
 from authgate.oauth.authorization.sealed_form import Sealed
 from authgate.tenants.model import Tenant
 
@@ -101,7 +102,7 @@ def _decided(form: Posted) -> None:
     """Deny is access_denied (RFC 6749 4.1.2.1); the sign-in form's own MISSING_DECISION answer is its step's."""
     decision = form.fields.get("decision")
     if decision == "deny":
-        answers.log("denied", form.sealed.request)
+        log("denied", form.sealed.request)
         raise ApiError("access_denied", "The user denied the request.")
     if decision != "approve":
         raise _Undecided()

@@ -13,8 +13,9 @@ from authgate.clients.model import Client
 from authgate.http.request import Request
 from authgate.interaction import messages, steps
 from authgate.interaction.handoff import Back, HandOff, Voice
-from authgate.oauth.authorization import admission, answers, sealed_form
+from authgate.oauth.authorization import admission, sealed_form
 from authgate.oauth.authorization.consent_page import redirect_origin
+from authgate.oauth.authorization.outcome_log import log
 from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.oauth.authorization.sealed_form import Sealed
 from authgate.tenants.model import Tenant
@@ -29,7 +30,7 @@ def hand_off(request: Request, client: Client, tenant: Tenant, auth: Authorizati
     person's tenant is admitted by its policy and rules (admission.self_registered) before any session is opened."""
     name = html.escape(client.name or client.client_id)
     back = Back(action="authorize", state=state, leads_to=redirect_origin(auth.redirect_uri),
-                notes=notes or {}, log=lambda outcome: answers.log(outcome, auth),
+                notes=notes or {}, log=lambda outcome: log(outcome, auth),
                 voice=Voice(asker=client.name or client.client_id,
                             factor_lead=f"<p>To continue to <strong>{name}</strong>, confirm it is you.</p>",
                             goal=f"To continue to <strong>{name}</strong>", approved=f"<strong>{name}</strong>'s request"))

@@ -30,8 +30,8 @@ from authgate.approvals.errors import LinkInvalid
 from authgate.errors import ApiError
 from authgate.http.pages import messages
 from authgate.http.response import Response
-from authgate.interaction import password_step, steps
-from authgate.interaction.handoff import Again, Back, HandOff, Voice
+from authgate.interaction import password_step, sign_in_fields, steps
+from authgate.interaction.handoff import Again, HandOff
 from authgate.interaction.messages import APPROVAL
 from authgate.interaction.pages import csrf_fields, form_fields, page
 from authgate.interaction.sessions import authentication_of, current_session
@@ -51,8 +51,6 @@ if TYPE_CHECKING:
 
 # The step of the form of a person signed in at mfa already (the sign-in form's is the interaction's `password`).
 DECISION = "decision"
-# The approval's hand-off shows no page of the interaction: its sign-in is one form, at mfa.
-_VOICE = Voice(asker="", factor_lead="", goal="", approved="")
 
 _FORM = Template("""<p><strong>$client</strong> asks you to approve:</p>
 <ul class="scopes">
@@ -65,21 +63,8 @@ $message
 <input type="hidden" name="token" value="$token">
 $csrf
 $sign_in
-<div class="actions">
-<button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
-</div>
+$decision
 </form>""")
-_SIGN_IN = Template("""$username
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
-<label for="code">One-time code or recovery code</label>
-<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" required>""")
-_USERNAME_FIXED = Template('<p>Signing in as <strong>$username</strong>.</p>')
-_USERNAME_TYPED = ('<label for="username">Username</label>\n'
-                   '<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" '
-                   'spellcheck="false" required>')
-_SIGNED_IN = Template("<p>You are signed in as <strong>$username</strong> with a second factor.</p>")
 
 
 def get_approve(request: Request) -> Response:
@@ -120,8 +105,7 @@ def post_approve(request: Request) -> Response:
 def _hand_off(record: BackchannelRequest) -> HandOff:
     """The approval's hand-off: the request's person (its login_hint named them; nobody else may approve), at mfa in
     one form (a password and a code), no session opened, in the approval page's words (interaction.messages)."""
-    return HandOff(tenant=Tenant(record.tenant_id), back=Back(action="approve", state=lambda step: [], voice=_VOICE),
-                   essential_acr=(MFA,), hinted_sub=record.user_id, username=record.username or None,
+    return HandOff(tenant=Tenant(record.tenant_id), essential_acr=(MFA,), hinted_sub=record.user_id, username=record.username or None,
                    code="required", session=False, words=APPROVAL)
 
 
@@ -146,19 +130,17 @@ def _session_of(request: Request, record: BackchannelRequest, client: Client) ->
 
 def _page(request: Request, token: str, record: BackchannelRequest, client: Client, session: Session | None,
           message: str = "") -> Response:
+    """The request in plain words and its form: the interaction's sign-in fields (or who is signed in already) and
+    decision (interaction.sign_in_fields)."""
     e = html.escape
     csrf, cookie = csrf_fields(request, DECISION if session is not None else steps.PASSWORD)
-    if session is not None:
-        signing_in = _SIGNED_IN.substitute(username=e(session.username))
-    else:
-        who = _USERNAME_FIXED.substitute(username=e(record.username)) if record.username else _USERNAME_TYPED
-        signing_in = _SIGN_IN.substitute(username=who)
     body = _FORM.substitute(
         client=e(client.name or client.client_id),
         asked="\n".join(f"<li>{e(line)}</li>" for line in what_is_asked(record, base_url(request))),
         binding=f'<p>The application shows this message: <strong>{e(record.binding_message)}</strong></p>'
         if record.binding_message else "",
         expires=time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(record.expires_at)),
-        message=messages.alert(message),
-        token=e(token), csrf=csrf, sign_in=signing_in)
+        message=messages.alert(message), token=e(token), csrf=csrf,
+        sign_in=sign_in_fields.fields(_hand_off(record), signed_in_as=session.username if session else ""),
+        decision=sign_in_fields.decision())
     return page("Approve a request", body, cookie)

@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from authgate.single_use.device_codes import DeviceAuthorization
 
 TITLE = "Connect a device"
-# The step of the code's form (interaction.steps: its nonce names it).
+# The steps of the page's own forms (interaction.steps: their nonces name them): the code's, and the decision's.
 CODE = "code"
+DECISION = "decision"
 # RFC 8628 5.1: user-code attempts per host (an IPv4 address, an IPv6 /64) and per network (an IPv4 /24, an
 # IPv6 /48), per window. A code lives 10 minutes, across at most 3 windows: a guesser with N networks tries at
 # most 300 N of the 20^10 codes in a code's life (6.1; docs/delegation.md gives the odds).

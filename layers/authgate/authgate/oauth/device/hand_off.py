@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 from authgate.interaction import messages, steps
 from authgate.interaction.handoff import Back, HandOff, Voice
 from authgate.interaction.pages import csrf_state, step_of
-from authgate.oauth.device.code_entry import CODE, TITLE, log_outcome
-from authgate.oauth.device.decision import DECISION
+from authgate.oauth.device.code_entry import CODE, DECISION, TITLE, log_outcome
 from authgate.single_use.device_codes import shown
 from authgate.stores.tenant_cache import get_tenant
 from authgate.tenants.model import Tenant

@@ -32,13 +32,14 @@ from authgate.interaction.pages import STALE, posted_step, step_of
 from authgate.interaction.sessions import authentication_of, current_session
 from authgate.oauth.device.code_entry import (
     CODE,
+    DECISION,
     NO_SUCH_CODE,
     client_of,
     code_page,
     log_outcome,
     within_limits,
 )
-from authgate.oauth.device.decision import DECISION, approved, decision_page, denied
+from authgate.oauth.device.decision import approved, decision_page, denied
 from authgate.oauth.device.hand_off import ACTIONS, hand_off
 from authgate.single_use.device_codes import normalised, shown
 from authgate.stores.device_codes import DeviceCodeStore
@@ -62,7 +63,7 @@ class Posted(NamedTuple):
 
     def page(self, message: str = "") -> Response:
         """The decision page again, with `message`."""
-        return decision_page(self.request, self.record, self.code, self.client, message)
+        return decision_page(self.request, self.record, self.code, self.client, message, self.fields)
 
 
 def get_device(request: Request) -> Response:
