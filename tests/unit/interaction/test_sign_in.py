@@ -9,6 +9,9 @@ from authgate.interaction.sign_in import sign_in
 from authgate.settings import get_settings
 from tests.demo import Demo
 
+# Each test hashes several passwords at scrypt's full cost.
+pytestmark = pytest.mark.slow
+
 
 def test_a_correct_password_signs_in_and_a_wrong_one_looks_like_an_unknown_user(demo: Demo) -> None:
     assert sign_in("demo", "alice", "alice-password", "192.0.2.1") == (

@@ -210,3 +210,15 @@ def test_the_form_must_be_form_encoded_and_fields_single(site: None) -> None:
         "invalid_request", "The sign-in form must be posted as application/x-www-form-urlencoded.")
     repeated = refused(post(fields + [("decision", "approve"), ("decision", "deny")], cookie), post_authorize)
     assert (repeated.code, repeated.detail) == ("invalid_request", "The decision field is repeated.")
+
+
+@pytest.mark.parametrize("field", ["factor_ticket", "change_ticket", "credential"])
+def test_a_sign_in_form_carrying_another_steps_field_is_stale_never_rerouted(site: None, field: str) -> None:
+    """The form's step is sealed with its request (password, here): a field of the second-factor step, the forced
+    change or a passkey's ceremony added to it makes it stale, where it used to make it that step."""
+    fields, cookie = shown()
+    request = post(fields + [(field, "x"), ("username", "alice"), ("password", "alice-password"),
+                             ("decision", "approve")], cookie)
+    error = refused(request, post_authorize)
+    assert (error.code, error.status, error.detail) == ("invalid_request", 400, STALE_FORM)
+    assert request.context.redirect is None

@@ -85,7 +85,7 @@ def post_approve(request: Request) -> Response:
     if session is not None:
         signed = authentication_of(session)
     else:
-        outcome = password_step.signed_in(request, _hand_off(record), fields)
+        outcome = password_step.signed_in(request, hand_off(record), fields)
         if isinstance(outcome, Again):
             return _page(request, token, record, client, None, outcome.message)
         if isinstance(outcome, Response):
@@ -102,7 +102,7 @@ def post_approve(request: Request) -> Response:
     return page("Done", messages.status(done))
 
 
-def _hand_off(record: BackchannelRequest) -> HandOff:
+def hand_off(record: BackchannelRequest) -> HandOff:
     """The approval's hand-off: the request's person (its login_hint named them; nobody else may approve), at mfa in
     one form (a password and a code), no session opened, in the approval page's words (interaction.messages)."""
     return HandOff(tenant=Tenant(record.tenant_id), essential_acr=(MFA,), hinted_sub=record.user_id, username=record.username or None,
@@ -141,6 +141,6 @@ def _page(request: Request, token: str, record: BackchannelRequest, client: Clie
         if record.binding_message else "",
         expires=time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(record.expires_at)),
         message=messages.alert(message), token=e(token), csrf=csrf,
-        sign_in=sign_in_fields.fields(_hand_off(record), signed_in_as=session.username if session else ""),
+        sign_in=sign_in_fields.fields(hand_off(record), signed_in_as=session.username if session else ""),
         decision=sign_in_fields.decision())
     return page("Approve a request", body, cookie)
