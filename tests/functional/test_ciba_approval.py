@@ -40,7 +40,7 @@ def hook(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     """demo's approval webhook on the test CA's HTTPS server (loopback: the local stack's flag), an outbox."""
     from authgate import caches
 
-    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "true")
+    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND", "true")
     monkeypatch.setenv("SSL_CERT_FILE", str(server.ca))
     monkeypatch.setenv("AUTHGATE_OUTBOX", str(tmp_path / "outbox.jsonl"))
     caches.reset()
