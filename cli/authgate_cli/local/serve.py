@@ -158,6 +158,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
     poller = None
     try:
         data_note = _prepare(options, seed, demo_origin, saved)
+        secret_arn = stack.share_session_secret(env["AUTHGATE_SESSION_SECRET"])
         # Back-channel logout calls go out from a background thread, as the deliver function
         # consumes the queue in AWS (authgate_cli.local.deliveries).
         from authgate import aws as services
@@ -188,9 +189,10 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         "pid": pid, "base_url": issuer, "issuer": issuer, "aws_endpoint": aws.outside_endpoint,
         "dynamodb_endpoint": options.dynamodb_endpoint or aws.outside_endpoint, "seed": str(seed),
         "demo_app": demo_origin if demo_sock else None,
-        # The session secret stays in this process: admin commands never need it.
-        "env": {k: v for k, v in stack.with_aws_at(env, aws.outside_endpoint).items()
-                if k != "AUTHGATE_SESSION_SECRET"},
+        # The session secret stays in this process; admin commands (which seal identity providers' secrets
+        # with it) read it from the embedded Secrets Manager, as on a stage they read the stack's SessionSecret.
+        "env": {**{k: v for k, v in stack.with_aws_at(env, aws.outside_endpoint).items()
+                   if k != "AUTHGATE_SESSION_SECRET"}, "AUTHGATE_SESSION_SECRET_ARN": secret_arn},
     })
     out.write(banner(issuer, sections, aws.outside_endpoint, options.dynamodb_endpoint,
                      demo_origin if demo_sock else None, data_note))
