@@ -74,3 +74,15 @@ def test_an_exchange_returns_an_error_response_whole(trusted: DocumentServer) ->
     assert (response.status, response.body, response.header("content-type")) == (
         400, b'{"error":"invalid_grant"}', "application/json")
     assert trusted.posts[-1] == ("/token", "application/x-www-form-urlencoded", b"grant_type=authorization_code")
+
+
+def test_the_demo_upstream_s_origin_is_the_one_loopback_reached_without_the_flag(monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+    from authgate.outbound.exchange import loopback_allowed
+
+    monkeypatch.setenv("AUTHGATE_DEMO_UPSTREAM", "http://127.0.0.1:8766")
+    caches.reset()
+    assert loopback_allowed("http://127.0.0.1:8766/.well-known/openid-configuration")
+    assert loopback_allowed("http://127.0.0.1:8766")
+    for other in ("http://127.0.0.1:87661/x", "http://127.0.0.1:8767/x", "https://127.0.0.1:8766.evil.example/", ""):
+        assert not loopback_allowed(other), other

@@ -31,7 +31,7 @@ class Unavailable(Exception):
 def fetch_json(url: str, *, limits: Limits, accept: str = "application/json", headers: Mapping[str, str] | None = None,
                resolver: Resolver = system_resolver, context: ssl.SSLContext | None = None) -> dict[str, Any]:
     """The JSON object served at `url` (with `headers`, e.g. a bearer token), or Unavailable."""
-    allow_loopback = loopback_allowed()
+    allow_loopback = loopback_allowed(url)
     try:
         where = target(url, allow_loopback=allow_loopback)
         response = exchange("GET", where, headers={"Accept": accept, **(headers or {})}, user_agent=USER_AGENT,

@@ -34,12 +34,15 @@ from authgate.outbound.connection import (
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-def loopback_allowed() -> bool:
-    """Whether this stack may reach its own loopback interface (the local stack's development exception,
-    draft-ietf-oauth-client-id-metadata-document-02 8.6; refused by the settings on any other stage)."""
+def loopback_allowed(url: str = "") -> bool:
+    """Whether a request to `url` may reach this stack's own loopback interface: the local stack's development
+    exception (draft-ietf-oauth-client-id-metadata-document-02 8.6), or `url` under the origin of the local
+    stack's demo identity provider (settings.federation). The settings refuse both on any other stage."""
     from authgate.settings import get_settings
 
-    return get_settings().allow_loopback_client_metadata
+    settings = get_settings()
+    origin = settings.demo_upstream
+    return settings.allow_loopback_client_metadata or bool(origin and (url == origin or url.startswith(origin + "/")))
 
 
 class BadUrl(ValueError):

@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from authgate.tokens.jws import compact, der_to_raw
+from authgate.tokens.jws import compact
+from authgate.tokens.local_backend import LocalSigner
 
 AUDIENCE = "https://appleid.apple.com"
 ISSUER = "https://appleid.apple.com"
@@ -23,37 +24,26 @@ LIFETIME = 300
 MAX_USER_FIELD = 2048
 
 
-class _AppleKey:
-    """A jws.Signer of the .p8 key."""
+def _private_key(pem: str) -> Any:
+    """The .p8 key; ValueError (bad PEM) or TypeError (not EC P-256)."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
-    alg = "ES256"
-
-    def __init__(self, pem: str, kid: str) -> None:
-        from cryptography.hazmat.primitives.asymmetric import ec
-        from cryptography.hazmat.primitives.serialization import load_pem_private_key
-
-        key = load_pem_private_key(pem.encode("ascii"), password=None)
-        if not isinstance(key, ec.EllipticCurvePrivateKey) or not isinstance(key.curve, ec.SECP256R1):
-            raise TypeError("Apple's key is an EC P-256 private key (ES256)")
-        self._key = key
-        self.kid = kid
-
-    def sign(self, signing_input: bytes) -> bytes:
-        from cryptography.hazmat.primitives import hashes
-        from cryptography.hazmat.primitives.asymmetric import ec
-
-        return der_to_raw(self._key.sign(signing_input, ec.ECDSA(hashes.SHA256())))
+    key = load_pem_private_key(pem.encode("ascii"), password=None)
+    if not isinstance(key, ec.EllipticCurvePrivateKey) or not isinstance(key.curve, ec.SECP256R1):
+        raise TypeError("Apple's key is an EC P-256 private key (ES256)")
+    return key
 
 
 def check_private_key(pem: str) -> None:
     """ValueError or TypeError unless `pem` is an EC P-256 private key in PEM (what Apple's .p8 download is)."""
-    _AppleKey(pem, "")
+    _private_key(pem)
 
 
 def client_secret(*, team_id: str, key_id: str, client_id: str, private_key_pem: str, now: int) -> str:
     """The client secret JWT for one token request to Apple."""
     claims = {"iss": team_id, "iat": now, "exp": now + LIFETIME, "aud": AUDIENCE, "sub": client_id}
-    return compact({"alg": "ES256", "kid": key_id}, claims, _AppleKey(private_key_pem, key_id))
+    return compact({"alg": "ES256", "kid": key_id}, claims, LocalSigner(key_id, "ES256", _private_key(private_key_pem)))
 
 
 def user_name(user_field: str | None) -> str:

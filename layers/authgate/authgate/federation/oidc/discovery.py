@@ -106,7 +106,7 @@ def _endpoint(document: dict[str, Any], name: str, *, required: bool) -> str:
     if not isinstance(value, str):
         raise UpstreamRefused("discovery_invalid", f"{name} is {'missing' if value is None else 'not a string'}")
     try:
-        target(value, allow_loopback=loopback_allowed())
+        target(value, allow_loopback=loopback_allowed(value))
     except BadUrl as exc:
         raise UpstreamRefused("discovery_invalid", f"{name} {value[:200]!r}: {exc}") from None
     return value

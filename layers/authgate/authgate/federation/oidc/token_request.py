@@ -53,7 +53,7 @@ def redeem(idp: IdentityProvider, provider: Provider, *, code: str, redirect_uri
         # RFC 6749 2.3.1: each part form-urlencoded (Appendix B) before they are joined and encoded.
         pair = f"{quote(idp.client_id, safe='')}:{quote(secret, safe='')}".encode()
         headers["Authorization"] = "Basic " + base64.b64encode(pair).decode("ascii")
-    allow_loopback = loopback_allowed()
+    allow_loopback = loopback_allowed(provider.token_endpoint)
     try:
         response = exchange("POST", target(provider.token_endpoint, allow_loopback=allow_loopback),
                             body=urlencode(form).encode("ascii"), headers=headers, user_agent=USER_AGENT,
