@@ -1,11 +1,14 @@
-"""Refusals of a federated sign-in: the upstream's answer did not hold, or the person cannot sign in with it."""
+"""Federation's refusals: an upstream answer that does not hold, an identity not yet linked, a person the IdP may
+not create. Only the exception classes, so authgate.failures and the flows can name them without loading more."""
 
 from __future__ import annotations
 
 
 class UpstreamRefused(Exception):
-    """The identity provider's answer fails a protocol rule: `reason` a short code (for logs and the
-    page), `internal` what exactly failed (logs only; never a token, a code or a secret)."""
+    """An upstream response failed a rule (signature, issuer, audience, nonce, state, time, replay...).
+
+    `reason` is a short code for logs and for the page the person sees; `internal` is detail for logs
+    only (never a token, assertion, secret or code)."""
 
     def __init__(self, reason: str, internal: str = "") -> None:
         super().__init__(reason)
@@ -14,8 +17,11 @@ class UpstreamRefused(Exception):
 
 
 class LinkRequired(Exception):
-    """A local account claims this person's email: it is linked only after the person proves it."""
+    """An account of the tenant already claims the upstream identity's email: the identity is linked to it only
+    once the person proves that account (its password or passkey), or when the IdP is trusted for verified
+    emails and says this one is verified."""
 
 
 class ProvisioningRefused(Exception):
-    """No account for this person, and the identity provider may not create one."""
+    """No account is linked to the upstream identity and its IdP may not create one (`--create-users` off): the
+    person is told to ask the tenant's administrator."""

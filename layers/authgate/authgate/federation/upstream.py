@@ -1,4 +1,5 @@
-"""What an upstream identity provider said about a person, whatever its protocol (OpenID Connect or SAML 2.0)."""
+"""The person an upstream identity provider vouches for, as every protocol returns it (OpenID Connect ID token and
+userinfo; a SAML assertion): the one value the linked identities, provisioning and assurance rules read."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from typing import NamedTuple
 
 
 class UpstreamIdentity(NamedTuple):
-    """A person as their identity provider vouched for them, once every protocol rule held."""
+    """Who signed in at the IdP, and how; the person is (tenant_id, issuer, subject), never an email alone."""
 
     tenant_id: str
     issuer: str            # the IdP record's key (OIDC issuer, or SAML entity ID)
-    subject: str           # OIDC `sub`, or SAML NameID (with its Format) -- never an email alone
+    subject: str           # OIDC `sub`, or SAML NameID (with its Format) — never an email alone
     email: str = ""
     email_verified: bool = False
     name: str = ""
