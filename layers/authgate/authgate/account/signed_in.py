@@ -20,15 +20,15 @@ import json
 from typing import NamedTuple
 
 from authgate import base64url, clock
+from authgate.assurance import MFA
 from authgate.http.cookies import cookie_values, set_cookie
 from authgate.http.request import Request
 from authgate.interaction import session_cookie
 from authgate.issuer import base_url
 from authgate.sessions.model import Session
-from authgate.stores.session_secret import session_secret
+from authgate.stores.sealing_key import sealing_key
 from authgate.stores.sessions import SessionStore
 from authgate.stores.users import UserStore
-from authgate.users.assurance import MFA
 from authgate.users.model import User
 
 COOKIE = "authgate_account"
@@ -79,7 +79,7 @@ def _fresh_mfa_session(live: tuple[Session, User] | None) -> Account | None:
 
 
 def _mac(data: bytes) -> bytes:
-    return hmac.new(session_secret(), b"account-page\x00" + data, hashlib.sha256).digest()
+    return hmac.new(sealing_key(), b"account-page\x00" + data, hashlib.sha256).digest()
 
 
 def issue(account: Account, sid: str) -> str:

@@ -5,7 +5,7 @@ A random value set once per browser (`authgate_binding`: HttpOnly, SameSite=Stri
 http.cookies) binds every form authgate renders to the browser it was shown to: a form's CSRF token is
 HMAC(key, binding || the form's nonce), so it is valid only with that cookie and that form, and an attacker who
 fetched a form of their own cannot make a victim's browser post it. The key is the stack's sealing key
-(stores.session_secret); every MAC names its purpose, so that no token of one kind is ever accepted as another.
+(stores.sealing_key); every MAC names its purpose, so that no token of one kind is ever accepted as another.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from authgate import base64url
 from authgate.http.cookies import set_cookie, token_cookie
-from authgate.stores.session_secret import session_secret
+from authgate.stores.sealing_key import sealing_key
 
 if TYPE_CHECKING:
     from authgate.request_protocol import RequestView
@@ -27,8 +27,8 @@ BINDING_TTL = 30 * 24 * 3600  # seconds a browser keeps its binding
 
 
 def form_key() -> bytes:
-    """HMAC key: the stack's session secret (stores.session_secret)."""
-    return session_secret()
+    """HMAC key: the stack's sealing key (stores.sealing_key)."""
+    return sealing_key()
 
 
 def mac(purpose: bytes, data: bytes) -> bytes:

@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authgate import clock
+from authgate.assurance import PASSWORD, PASSWORD_AMR
 from authgate.errors import ApiError
 from authgate.http.response import Response
 from authgate.interaction import passkey_page, second_factor, second_factor_page, sessions
 from authgate.interaction.handoff import Authentication
-from authgate.single_use.authentication import PASSWORD_ACR, PASSWORD_AMR
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -39,7 +39,7 @@ def hinted_person(handoff: HandOff, user_id: str) -> None:
         raise ApiError("login_required", HINT_MISMATCH)
 
 
-def finish(request: Request, handoff: HandOff, tenant_id: str, result: LoginResult, *, acr: str = PASSWORD_ACR,
+def finish(request: Request, handoff: HandOff, tenant_id: str, result: LoginResult, *, acr: str = PASSWORD,
            amr: tuple[str, ...] = PASSWORD_AMR) -> Authentication | Response:
     """The end of a step that proved `result`'s person of `tenant_id` at `acr`/`amr`: see the module's docstring."""
     hinted_person(handoff, result.user_id)

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from authgate.assurance import MFA
 from authgate.http.response import Response
 from authgate.interaction import outcome, passkey_page, passkey_sign_in, steps
 from authgate.interaction.handoff import Again, Authentication
 from authgate.interaction.messages import PASSKEY_REFUSED
-from authgate.users.assurance import MFA
 
 if TYPE_CHECKING:
     from authgate.http.request import Request

@@ -29,7 +29,7 @@ from authgate.http.response import Response
 from authgate.interaction import outcome, steps
 from authgate.interaction.handoff import Authentication
 from authgate.interaction.messages import STALE_FORM
-from authgate.stores.session_secret import session_secret
+from authgate.stores.sealing_key import sealing_key
 from authgate.stores.users import UserStore
 from authgate.users.model import LoginResult
 from authgate.users.passwords import MIN_PASSWORD, password_problem
@@ -81,7 +81,7 @@ class Ticket(NamedTuple):
 
 
 def _mac(data: bytes) -> bytes:
-    return hmac.new(session_secret(), b"password-change\x00" + data, hashlib.sha256).digest()
+    return hmac.new(sealing_key(), b"password-change\x00" + data, hashlib.sha256).digest()
 
 
 def issue(tenant_id: str, username: str) -> str:

@@ -16,12 +16,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from authgate import clock
+from authgate.assurance import MFA, OTP, PASSWORD_AND_CODE_AMR, PWD, assurance_of
 from authgate.http.response import Response
 from authgate.interaction import outcome, password_change, second_factor
 from authgate.interaction.handoff import Again, Authentication
 from authgate.interaction.sign_in import account_of, sign_in
 from authgate.stores.user_factors import UserFactorStore
-from authgate.users.assurance import MFA, assurance_of
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 # The longest username and organisation kept (an email address is at most 320 characters, RFC 5321 4.5.3.1).
 MAX_USERNAME = 320
 MAX_TENANT = 100
-# An approval at mfa in one form (the approval page): a password and a one-time code (RFC 8176 2), as recorded.
-PASSWORD_AND_CODE_AMR = ("pwd", "otp", "mfa")
 
 
 def signed_in(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> Authentication | Again | Response:
@@ -63,7 +61,7 @@ def signed_in(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> 
     if not code:
         return outcome.finish(request, handoff, tenant_id, result)
     # A code given in the same POST: the session opens at mfa (RFC 8176 2: pwd, otp, mfa), no step follows.
-    assurance = assurance_of(frozenset({"pwd", "otp"}), 0)  # only its acr and amr: the session's time is its own
+    assurance = assurance_of(frozenset({PWD, OTP}), 0)  # only its acr and amr: the session's time is its own
     return outcome.finish(request, handoff, tenant_id, result, acr=assurance.acr, amr=assurance.amr)
 
 

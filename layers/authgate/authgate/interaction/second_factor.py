@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from authgate import clock, records
+from authgate.assurance import MFA, PASSWORD, assurance_of, satisfies
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.interaction import enrolment, passkey_sign_in
@@ -55,7 +56,6 @@ from authgate.tenants.model import Tenant
 
 if TYPE_CHECKING:
     from authgate.interaction.handoff import HandOff
-from authgate.users.assurance import MFA, PASSWORD, assurance_of, satisfies
 from authgate.users.errors import AttemptOvertaken, NoPendingEnrolment
 
 STEP_TTL = 300

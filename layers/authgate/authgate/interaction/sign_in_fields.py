@@ -12,9 +12,9 @@ import os
 from string import Template
 from typing import TYPE_CHECKING
 
+from authgate.assurance import MFA
 from authgate.caches import cached
 from authgate.interaction.second_factor import required
-from authgate.users.assurance import MFA
 
 if TYPE_CHECKING:
     from authgate.interaction.handoff import HandOff

@@ -27,6 +27,7 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from authgate.approvals.errors import LinkInvalid
+from authgate.assurance import MFA
 from authgate.errors import ApiError
 from authgate.http.pages import messages
 from authgate.http.response import Response
@@ -41,7 +42,6 @@ from authgate.oauth.backchannel.asked import what_is_asked
 from authgate.oauth.clients.lookup import ClientLookup
 from authgate.stores.backchannel_requests import BackchannelRequestStore
 from authgate.tenants.model import Tenant
-from authgate.users.assurance import MFA
 
 if TYPE_CHECKING:
     from authgate.approvals.backchannel_request import BackchannelRequest
