@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 from string import Template
-from urllib.parse import urlsplit
 
 from authgate.account import factor_proof
 from authgate.account.factor_proof import WRONG_CODE
@@ -30,7 +29,6 @@ from authgate.interaction import enrolment
 from authgate.interaction.pages import csrf_fields, page
 from authgate.issuer import base_url
 from authgate.stores.user_factors import UserFactorStore
-from authgate.users import totp
 from authgate.users.errors import NoPendingEnrolment
 
 ACTIONS = ("totp_start", "totp_confirm", "totp_remove")
@@ -56,8 +54,7 @@ $controls
 _ENROL = Template("""<p>Scan this QR code with an authenticator app, or type the key below into it, then enter the
 six-digit code it shows.</p>
 $message
-<figure class="qr">$svg</figure>
-<p>Key: <code class="totp-secret">$secret</code></p>
+$shown
 $form""")
 _CONFIRM = Template("""<form method="post" action="account" autocomplete="off">
 <input type="hidden" name="action" value="totp_confirm">
@@ -122,8 +119,6 @@ def _enrol_page(request: Request, username: str, secret: str | None, message: st
     if secret is None:
         return page("Set up a one-time code", f"{shown}\n<p>Enter the next code your app shows, or "
                                               f'<a href="account">start again</a>.</p>\n{form}', cookie)
-    issuer = urlsplit(base_url(request)).hostname or "authgate"
-    uri = totp.provisioning_uri(secret, account=username, issuer=issuer)
-    grouped = " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))
-    return page("Set up a one-time code", _ENROL.substitute(message=shown, svg=totp.qr_svg(uri),
-                                                             secret=html.escape(grouped), form=form), cookie)
+    return page("Set up a one-time code", _ENROL.substitute(message=shown, form=form,
+                                                             shown=enrolment.shown(secret, username, base_url(request))),
+                cookie)

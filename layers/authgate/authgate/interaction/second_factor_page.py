@@ -10,7 +10,6 @@ import html
 import os
 from string import Template
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from authgate.caches import cached
 from authgate.http.pages import messages
@@ -19,7 +18,6 @@ from authgate.interaction import enrolment, pages, steps
 from authgate.interaction.second_factor import Kind, step_ticket
 from authgate.issuer import base_url
 from authgate.stores.passkeys import PasskeyStore
-from authgate.users import totp
 
 if TYPE_CHECKING:
     from authgate.http.request import Request
@@ -57,9 +55,7 @@ def page(request: Request, handoff: HandOff, *, kind: Kind, session: Session, pa
 def explained(*, kind: Kind, session: Session, issuer: str, secret: str | None) -> tuple[str, str]:
     """(title, the HTML saying what to enter): a code, or an enrolment's QR code (RFC 6238) and its key in text."""
     if kind == "enrol" and secret is not None:
-        uri = totp.provisioning_uri(secret, account=session.username, issuer=urlsplit(issuer).hostname or "authgate")
-        grouped = " ".join(secret[i:i + 4] for i in range(0, len(secret), 4))
-        return "Set up a second factor", _ENROL.substitute(svg=totp.qr_svg(uri), secret=html.escape(grouped))
+        return "Set up a second factor", _ENROL.substitute(shown=enrolment.shown(secret, session.username, issuer))
     return "Second factor", _CODE
 
 
@@ -81,8 +77,7 @@ _CODE = """<p>Enter the six-digit code from your authenticator app, or one of yo
 
 _ENROL = Template("""<p>Your organisation requires a second factor. Scan this QR code with an authenticator app,
 or type the key below into it, then enter the six-digit code it shows.</p>
-<figure class="qr">$svg</figure>
-<p>Key: <code class="totp-secret">$secret</code></p>""")
+$shown""")
 
 _USE_PASSKEY = ('<button type="submit" name="use" value="passkey" formnovalidate class="secondary">'
                 "Use a passkey instead</button>")
