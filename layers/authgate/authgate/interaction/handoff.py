@@ -132,5 +132,3 @@ class Authentication(NamedTuple):
                                              amr=self.amr, sid=self.session.sid if self.session else "",
                                              generation=self.generation)
 
-
-Outcome = Authentication | Again

@@ -1,6 +1,8 @@
-"""Signing in with a passkey alone at the authorization endpoint (WebAuthn Level 3 7.2; docs/strong-authentication.md).
+"""The passkey ceremonies of a sign-in (WebAuthn Level 3 7.2; docs/strong-authentication.md): a passkey alone (the
+`passkey` step, interaction.passkey_step), one of the person's own as a second factor (interaction.factor_step), or
+as a signed-in person's proof before a change (interaction.proof).
 
-The sign-in page offers "Approve with a passkey" when the issuer's host can be a relying party
+A sign-in form offers "Approve with a passkey" when the issuer's host can be a relying party
 (passkey_page). Choosing it shows the ceremony's page: options for navigator.credentials.get with no
 allowed credential (a discoverable credential: no username is typed), and an authentication
 challenge (stores.webauthn_challenges: single use, 5 minutes) bound to this browser's binding cookie
