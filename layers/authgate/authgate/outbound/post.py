@@ -7,6 +7,7 @@ connection pinned to it, TLS verified, time and bytes bounded at the socket). Th
 fragment. Redirects are never followed (BCL 2.5: the RP answers 200, or 204). The response body
 is read up to `limits.max_bytes` and otherwise ignored.
 
+`exchange` is the one request both this module and authgate.outbound.get make.
 `Failed.retry` says whether trying again later may help: a network failure, a timeout or a 5xx
 (or 429) may pass; a refused address, a bad URL, a redirect or another 4xx will not.
 """
@@ -16,7 +17,9 @@ from __future__ import annotations
 import http.client
 import ssl
 import time
-from typing import NamedTuple
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import NamedTuple, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 from authgate.outbound.connection import (
@@ -35,6 +38,9 @@ USER_AGENT = "authgate (outbound)"
 FORM = "application/x-www-form-urlencoded"
 DEFAULT_LIMITS = Limits(connect=2.0, read=3.0, total=5.0, max_bytes=4 * 1024)
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+T = TypeVar("T")
+# What a caller reads of a response (its body, or nothing), within the limits and by the deadline.
+Reader = Callable[[http.client.HTTPResponse, Limits, float], T]
 
 
 class Target(NamedTuple):
@@ -90,49 +96,74 @@ def post(url: str, body: bytes, content_type: str, *, headers: dict[str, str] | 
          resolver: Resolver = system_resolver, allow_loopback: bool = False, context: ssl.SSLContext | None = None,
          limits: Limits = DEFAULT_LIMITS) -> int:
     """POST `body` of `content_type` (and `headers`) to `url`; the 2xx status, or Failed."""
+    response, _ = exchange(url, "POST", {"Content-Type": content_type, "Content-Length": str(len(body)),
+                                         **(headers or {})}, body, read=_drain, resolver=resolver,
+                           allow_loopback=allow_loopback, context=context, limits=limits)
+    if 200 <= response.status < 300:
+        return response.status
+    raise Failed(f"it answered HTTP {response.status}", retry=response.status >= 500 or response.status == 429)
+
+
+def exchange(url: str, method: str, headers: dict[str, str], body: bytes | None, *, read: Reader[T],
+             resolver: Resolver, allow_loopback: bool, context: ssl.SSLContext | None,
+             limits: Limits) -> tuple[http.client.HTTPResponse, T]:
+    """One request to `url` under every rule above, and what `read` makes of its response by the deadline."""
     where = target(url, allow_loopback=allow_loopback)
     deadline = time.monotonic() + limits.total
+    connection = open_connection(where, resolver=resolver, allow_loopback=allow_loopback, context=context,
+                                 limits=limits, deadline=deadline)
+    try:
+        with failures():
+            response = send(connection, method, where, headers, body)
+            return response, read(response, limits, deadline)
+    finally:
+        connection.close()
+
+
+def open_connection(where: Target, *, resolver: Resolver, allow_loopback: bool, context: ssl.SSLContext | None,
+                    limits: Limits, deadline: float) -> http.client.HTTPConnection:
+    """A connection (not yet connected) to the checked address of `where`'s host; Failed when there is none."""
     try:
         address = pinned_address(where.host, where.port, resolver, deadline, allow_loopback)
     except AddressRefused as exc:
         raise Failed(exc.internal, retry=False) from None
     except Unreachable as exc:
         raise Failed(exc.internal, retry=True) from None
-    connection: http.client.HTTPConnection
     if where.tls:
-        connection = PinnedConnection(where.host, where.port, address, context or default_context(), limits,
-                                      deadline)
-    else:  # loopback on the local stack only (target): no TLS to bound, the socket's timeout does
-        connection = http.client.HTTPConnection(address, where.port, timeout=min(limits.read, limits.total))
+        return PinnedConnection(where.host, where.port, address, context or default_context(), limits, deadline)
+    # Loopback on the local stack only (target): no TLS to bound, the socket's timeout does.
+    return http.client.HTTPConnection(address, where.port, timeout=min(limits.read, limits.total))
+
+
+def send(connection: http.client.HTTPConnection, method: str, where: Target, headers: dict[str, str],
+         body: bytes | None = None) -> http.client.HTTPResponse:
+    """One request on `connection` (Host and User-Agent set here), its response's head read."""
+    connection.connect()
+    connection.putrequest(method, where.target, skip_host=True, skip_accept_encoding=True)
+    connection.putheader("Host", where.authority)
+    connection.putheader("User-Agent", USER_AGENT)
+    for name, value in headers.items():
+        connection.putheader(name, value)
+    connection.endheaders(body)
+    return connection.getresponse()
+
+
+@contextmanager
+def failures() -> Iterator[None]:
+    """What the network, TLS or the other server did inside the block, as Failed (retry where it may help)."""
     try:
-        try:
-            connection.connect()
-            connection.putrequest("POST", where.target, skip_host=True, skip_accept_encoding=True)
-            connection.putheader("Host", where.authority)
-            connection.putheader("Content-Type", content_type)
-            connection.putheader("Content-Length", str(len(body)))
-            connection.putheader("User-Agent", USER_AGENT)
-            for name, value in (headers or {}).items():
-                connection.putheader(name, value)
-            connection.endheaders(body)
-            response = connection.getresponse()
-            _drain(response, limits, deadline)
-        except ssl.SSLError as exc:
-            raise Failed(f"TLS failed ({exc.reason or type(exc).__name__})", retry=True) from None
-        except TimeoutError:
-            raise Failed("it did not answer in time", retry=True) from None
-        except WireExceeded:
-            raise Failed("its answer was too large", retry=False) from None
-        except (OSError, http.client.HTTPException) as exc:
-            raise Failed(f"connection failed ({type(exc).__name__})", retry=True) from None
-    finally:
-        connection.close()
-    if 200 <= response.status < 300:
-        return response.status
-    raise Failed(f"it answered HTTP {response.status}", retry=response.status >= 500 or response.status == 429)
+        yield
+    except ssl.SSLError as exc:
+        raise Failed(f"TLS failed ({exc.reason or type(exc).__name__})", retry=True) from None
+    except TimeoutError:
+        raise Failed("it did not answer in time", retry=True) from None
+    except WireExceeded:
+        raise Failed("its answer was too large", retry=False) from None
+    except (OSError, http.client.HTTPException) as exc:
+        raise Failed(f"connection failed ({type(exc).__name__})", retry=True) from None
 
 
-def _drain(response: http.client.HTTPResponse, limits: Limits, deadline: float) -> None:
+def _drain(response: http.client.HTTPResponse, limits: Limits, deadline: float) -> None:  # a Reader
     """Read the body (ignored) up to `limits.max_bytes`, by the deadline."""
     size = 0
     while time.monotonic() < deadline:
