@@ -183,7 +183,6 @@ def sign(element: etree._Element, key: SigningKey | None = None, *,
         element.insert(0, placeholder)
     signer = _AnySigner(method=SignatureConstructionMethod.enveloped, signature_algorithm=method,
                         digest_algorithm=digest, c14n_algorithm="http://www.w3.org/2001/10/xml-exc-c14n#")
-    signer.namespaces = {"ds": DSIG}
     signed: etree._Element = signer.sign(element, key=key.key, cert=key.cert_pem, reference_uri=element.get("ID"),
                                          id_attribute="ID")
     return signed
