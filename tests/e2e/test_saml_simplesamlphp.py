@@ -24,7 +24,7 @@ import pytest
 import requests
 
 from authgate.federation.errors import UpstreamRefused
-from authgate.federation.saml import finish, logout_url, metadata, start
+from authgate.federation.saml import finish, logout_url, metadata, metadata_url, start
 from authgate.federation.saml.vocabulary import PERSISTENT
 from tests.e2e.conftest import free_port
 from tests.e2e.saml_idp import SamlIdp, simplesamlphp
@@ -84,7 +84,7 @@ def idp(acs: Acs, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SamlIdp]
 
 @pytest.fixture(scope="module")
 def record(idp: SamlIdp) -> SamlRecord:
-    saml = metadata.parse(metadata.fetch(idp.metadata_url, allow_loopback=True), allow_loopback=True)
+    saml = metadata.parse(metadata_url.fetch(idp.metadata_url, allow_loopback=True), allow_loopback=True)
     return SamlRecord(TENANT, saml)
 
 
@@ -232,7 +232,7 @@ def test_the_templates_name_every_placeholder_they_use(idp: SamlIdp) -> None:
 def test_an_idp_that_signs_only_its_assertions_is_taken(acs: Acs, tmp_path: Path) -> None:
     with simplesamlphp(tmp_path, sp_entity_id=acs.base, acs_url=f"{acs.base}/acs", slo_url=f"{acs.base}/slo",
                        sign_response=False) as plain:
-        record = SamlRecord(TENANT, metadata.parse(metadata.fetch(plain.metadata_url, allow_loopback=True),
+        record = SamlRecord(TENANT, metadata.parse(metadata_url.fetch(plain.metadata_url, allow_loopback=True),
                                                    allow_loopback=True))
         url, request_id = begin(record, acs)
         posted = sign_in(requests.Session(), url)[0]

@@ -1,11 +1,12 @@
 """metadata.parse: an IdP's EntityDescriptor into the record's `saml` map, or a sentence for the administrator;
-metadata.fetch: the document GET under authgate.outbound's rules."""
+metadata_url.fetch: the document GET under authgate.outbound's rules."""
 
 from __future__ import annotations
 
 import pytest
 
-from authgate.federation.saml.metadata import MetadataInvalid, fetch, of, parse
+from authgate.federation.saml.metadata import MetadataInvalid, of, parse
+from authgate.federation.saml.metadata_url import fetch
 from authgate.federation.saml.vocabulary import (
     EMAIL_ADDRESS,
     HTTP_POST,

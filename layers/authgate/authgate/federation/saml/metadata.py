@@ -13,15 +13,13 @@
 Refused, with a sentence for the administrator: no signing certificate, no HTTP-Redirect sign-on
 service, only transient NameIDs (they name a person once), an IdP that wants signed AuthnRequests
 (authgate sends them unsigned), expired metadata (validUntil), an aggregate of many entities.
-The document is parsed under authgate.federation.saml.safe_xml's rules. `fetch` GETs it under
-authgate.outbound's (https, bounded in size and time, never a private address).
+The document is parsed under authgate.federation.saml.safe_xml's rules; metadata_url fetches it.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import ssl
 from typing import Any, NamedTuple, Protocol
 
 from cryptography import x509
@@ -39,14 +37,9 @@ from authgate.federation.saml.vocabulary import (
     ds,
     md,
 )
-from authgate.outbound.connection import Limits, Resolver, system_resolver
-from authgate.outbound.get import get
-from authgate.outbound.post import Failed, target
 
 # An IdP's own EntityDescriptor is a few KB (AD FS's, with its WS-Federation roles, about 60 KB).
 MAX_BYTES = 256 * 1024
-FETCH_LIMITS = Limits(connect=3.0, read=5.0, total=10.0, max_bytes=MAX_BYTES)
-ACCEPT = "application/samlmetadata+xml, application/xml;q=0.9, text/xml;q=0.8"
 MAX_ENTITY_ID = 500  # the IdP record's key (stores.identity_providers.MAX_ISSUER)
 MAX_CERTIFICATES = 10
 MIN_RSA_BITS = 2048
@@ -116,19 +109,6 @@ def parse(xml: bytes, *, allow_loopback: bool = False, now: int | None = None) -
             "certificates": _signing_certificates(idp), "name_id_format": _name_id_format(idp)}
 
 
-def fetch(url: str, *, allow_loopback: bool = False, resolver: Resolver = system_resolver,
-          context: ssl.SSLContext | None = None, limits: Limits = FETCH_LIMITS) -> bytes:
-    """The metadata document at `url`, under authgate.outbound's rules; MetadataInvalid saying why not."""
-    try:
-        got = get(url, accept=ACCEPT, limits=limits, resolver=resolver, allow_loopback=allow_loopback,
-                  context=context)
-    except Failed as failed:
-        raise MetadataInvalid(f"the metadata at {url[:200]} could not be fetched: {failed.internal}") from None
-    if "xml" not in got.media_type:
-        raise MetadataInvalid(f"the metadata at {url[:200]} is served as {got.media_type or 'no media type'}, not XML")
-    return got.body
-
-
 def _entity(root: etree._Element) -> etree._Element:
     if root.tag == md("EntitiesDescriptor"):
         raise MetadataInvalid("this is an aggregate of entities (EntitiesDescriptor): give the identity provider's "
@@ -148,6 +128,8 @@ def _idp_descriptor(entity: etree._Element) -> etree._Element:
 
 def _endpoint(idp: etree._Element, kind: str, allow_loopback: bool) -> str:
     """The Location of the first `kind` endpoint for HTTP-Redirect, checked; "" when there is none."""
+    from authgate.outbound.post import Failed, target
+
     for endpoint in idp.findall(md(kind)):
         if endpoint.get("Binding") == HTTP_REDIRECT:
             location = (endpoint.get("Location") or "").strip()
