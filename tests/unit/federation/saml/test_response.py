@@ -7,6 +7,7 @@ asserts the whole outcome: the UpstreamIdentity, or the refusal's reason code.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 
 import boto3
 import pytest
@@ -324,3 +325,50 @@ def test_xsw_an_evil_response_wrapping_the_signed_response_is_refused() -> None:
     extensions.append(honest)
     evil.find(saml("Issuer")).addnext(extensions)
     assert refusal(encoded(evil)) == "assertion_count"
+
+
+# -- hostile bytes: any change to an honest response is a refusal, never another exception -------------------------
+
+_HONEST = (response(sign(assertion())), sign(response(sign(assertion(assertion_id="_assertion0002")))))
+_VALUES = ("", "!!", "#x", "2025-13-01T00:00:00Z", "http://www.w3.org/2000/09/xmldsig#rsa-sha1")
+
+
+def changed_everywhere(change: str) -> Iterator[etree._Element]:
+    """Each honest response with `change` made to one of its elements, for every element and value."""
+    for honest in _HONEST:
+        for index in range(sum(1 for e in honest.iter() if isinstance(e.tag, str))):
+            for value in _VALUES:
+                forged = copy.deepcopy(honest)
+                element = [e for e in forged.iter() if isinstance(e.tag, str)][index]
+                parent = element.getparent()
+                if change == "no_text":
+                    element.text = None
+                elif change == "text":
+                    element.text = value
+                elif change == "remove" and parent is not None:
+                    parent.remove(element)
+                elif change == "attributes":
+                    for name in element.attrib:
+                        element.set(name, value)
+                elif change == "no_attributes":
+                    element.attrib.clear()
+                elif change == "twice" and parent is not None:
+                    element.addnext(copy.deepcopy(element))
+                elif change == "child":
+                    etree.SubElement(element, "{urn:example}extra").text = value
+                yield forged
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("change", ["no_text", "text", "remove", "attributes", "no_attributes", "twice", "child"])
+def test_any_change_to_an_honest_response_is_refused_by_name(change: str) -> None:
+    """signxml meets an empty SignatureValue with a TypeError: it must be signature_invalid, never a 500."""
+    escaped = []
+    for forged in changed_everywhere(change):
+        try:
+            run(encoded(forged))
+        except UpstreamRefused:
+            pass
+        except Exception as exc:  # noqa: BLE001 -- what the test looks for
+            escaped.append(f"{type(exc).__name__}: {exc}"[:120])
+    assert escaped == []

@@ -63,7 +63,9 @@ def verified(element: etree._Element, certificates: tuple[str, ...], parser: etr
         try:
             result = XMLVerifier().verify(element, x509_cert=cert, id_attribute="ID", parser=parser,
                                           expect_config=config)
-        except (SignXMLException, etree.LxmlError, ValueError) as exc:
+        # signxml meets hostile input with its own exceptions, and with TypeError, KeyError or IndexError
+        # where an element it needs is empty or missing (an empty SignatureValue): each means "not verified".
+        except (SignXMLException, etree.LxmlError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             failures.append(f"{type(exc).__name__}: {str(exc)[:160]}")
             continue
         signed = result.signed_xml  # type: ignore[union-attr]
