@@ -249,6 +249,7 @@ def test_a_response_that_is_not_base64_is_refused() -> None:
 
 def test_a_response_that_is_too_large_is_refused() -> None:
     assert refusal("A" * (400 * 1024)) == "too_large"
+    assert refusal(" " * (800 * 1024)) == "too_large"
 
 
 def test_a_logout_request_posted_as_a_response_is_refused() -> None:

@@ -67,6 +67,8 @@ def finish(idp: metadata.Provider, *, saml_response_b64: str, acs_url: str, sp_e
 
 def document(saml_response_b64: str) -> etree._Element:
     """The decoded, parsed Response (its root element); UpstreamRefused when it is too large or not XML."""
+    if len(saml_response_b64) > 2 * _MAX_BASE64:  # before any work on it: even line breaks cannot double it
+        raise UpstreamRefused("too_large", f"SAMLResponse of {len(saml_response_b64)} characters")
     compact = "".join(saml_response_b64.split())  # some IdPs wrap the base64 at 64 or 76 characters
     if len(compact) > _MAX_BASE64:
         raise UpstreamRefused("too_large", f"SAMLResponse of {len(compact)} base64 characters")
