@@ -39,7 +39,7 @@ class ServeOptions:
     data_dir: Path | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
     # draft-ietf-oauth-client-id-metadata-document 8.6's development exception (docs/agents.md).
-    allow_loopback_client_metadata: bool = False
+    allow_loopback_outbound: bool = False
 
 
 def port_from_env(name: str, default: int) -> int:
@@ -141,8 +141,8 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         watch_writes()
     aws = embedded.start(writes)
     env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=options.dynamodb_endpoint)
-    if options.allow_loopback_client_metadata:
-        env["AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA"] = "true"
+    if options.allow_loopback_outbound:
+        env["AUTHGATE_ALLOW_LOOPBACK_OUTBOUND"] = "true"
     # Off unless the shell turns it on; recorded with the stack, so `authgate clients create --grant
     # password` in another terminal knows whether these handlers serve the grant.
     env["AUTHGATE_PASSWORD_GRANT"] = os.environ.get("AUTHGATE_PASSWORD_GRANT") or "false"

@@ -89,7 +89,7 @@ def test_loopback_is_refused_without_the_local_flag(idp_server: DocumentServer,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
 
-    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "false")
+    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND", "false")
     caches.reset()
     trusted = served(idp_server, TestIdp("https://idp.example"))
     with pytest.raises(KeysUnavailable, match=r"client_metadata_address_refused: 127.0.0.1 -> 127.0.0.1 \(loopback\)"):

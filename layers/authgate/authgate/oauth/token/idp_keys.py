@@ -2,7 +2,7 @@
 
 The JWKS URI is fetched by the metadata-document fetcher, under its rules and no others: https
 with a path, the host resolved once and every address checked (no private, link-local or
-loopback address; loopback only on the local stack with --allow-loopback-client-metadata,
+loopback address; loopback only on the local stack with --allow-loopback-outbound,
 and then still https, with the CA SSL_CERT_FILE names), the connection pinned to the checked
 address, redirects never followed, at most JWKS_MAX_BYTES of body and 4 s in all.
 
@@ -52,7 +52,7 @@ def fetch_jwks(uri: str) -> tuple[dict[str, Any], ...]:
     """GET the JWK Set at `uri` under the fetcher's rules; its public signing keys, or KeysUnavailable."""
     try:
         url = client_id_url.parse(uri)
-        got = fetcher.fetch(url, allow_loopback=get_settings().allow_loopback_client_metadata,
+        got = fetcher.fetch(url, allow_loopback=get_settings().allow_loopback_outbound,
                             limits=fetcher.Limits(max_bytes=JWKS_MAX_BYTES), accept=ACCEPT)
     except MetadataRefused as refused:
         raise KeysUnavailable(f"{refused.code}: {refused.internal or refused}") from None
