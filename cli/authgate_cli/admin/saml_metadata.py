@@ -24,7 +24,7 @@ def saml_metadata(url: str | None, file: str | None) -> dict[str, Any] | None:
         raise InvalidInput("give --metadata-url or --metadata-file, not both")
     if url is None and file is None:
         return None
-    loopback = get_settings().allow_loopback_client_metadata
+    loopback = get_settings().allow_loopback_outbound
     try:
         if url is not None:
             from authgate.federation.saml.metadata_url import fetch
