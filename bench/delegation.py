@@ -93,7 +93,7 @@ def _run(idp: Any, jwks_uri: str, rounds: int) -> dict[str, dict[str, Any]]:
         return _event({"grant_type": JWT_BEARER, "assertion": assertion}, agent.client_id, agent_secret)
 
     def cold_keys() -> dict[str, Any]:
-        from authgate.oauth.token.idp_keys import idp_key_cache
+        from authgate.tokens.idp_keys import idp_key_cache
 
         idp_key_cache().clear()  # what a new container has: no key set yet
         return id_jag()

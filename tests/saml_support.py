@@ -34,6 +34,7 @@ from authgate.federation.saml.vocabulary import (
     saml,
     samlp,
 )
+from authgate.identity_providers.model import IdentityProvider
 from tests.conftest import START
 from tests.demo import ISSUER
 
@@ -71,27 +72,18 @@ def signing_key(name: str = "idp", bits: int = 2048, *, curve: bool = False, exp
     return SigningKey(key, cert.public_bytes(serialization.Encoding.PEM).decode("ascii"))
 
 
-class SamlRecord(NamedTuple):
-    """The fields of an IdP record the SAML library reads (identity_providers.model.IdentityProvider's)."""
-
-    tenant_id: str
-    saml: dict[str, Any] | None
-    claims: tuple[tuple[str, str], ...] = ()
-
-    def claim_names(self, field: str) -> tuple[str, ...]:
-        mapped = dict(self.claims).get(field)
-        if mapped:
-            return (mapped,)
-        return {"email": ("urn:oid:0.9.2342.19200300.100.1.3", "email", "mail"),
-                "name": ("urn:oid:2.16.840.1.113730.3.1.241", "displayName"),
-                "groups": ("groups", "memberOf")}[field]
-
-
-def record(*keys: SigningKey, entity_id: str = IDP_ENTITY_ID, **claims: str) -> SamlRecord:
-    """The tenant's record of the test IdP, trusting `keys` (default: the "idp" key)."""
+def record(*keys: SigningKey, entity_id: str = IDP_ENTITY_ID, **claims: str) -> IdentityProvider:
+    """The tenant's record of the test IdP, trusting `keys` (default: the "idp" key); `claims` map fields to
+    attribute names."""
     certs = [k.cert_pem for k in (keys or (signing_key(),))]
-    return SamlRecord(TENANT, {"entity_id": entity_id, "sso_url": SSO_URL, "slo_url": "", "certificates": certs,
-                               "name_id_format": PERSISTENT}, tuple(claims.items()))
+    return saml_record(TENANT, {"entity_id": entity_id, "sso_url": SSO_URL, "slo_url": "", "certificates": certs,
+                                "name_id_format": PERSISTENT}, **claims)
+
+
+def saml_record(tenant_id: str, saml: dict[str, Any], **claims: str) -> IdentityProvider:
+    """A tenant's record of a SAML IdP, as `authgate idps create --protocol saml` writes it."""
+    return IdentityProvider(tenant_id=tenant_id, issuer=saml["entity_id"], idp_id="democorp", protocol="saml",
+                            label="Demo Corp SSO", sign_in=True, saml=saml, claims=tuple(sorted(claims.items())))
 
 
 def metadata(*, entity_id: str = IDP_ENTITY_ID, keys: tuple[tuple[SigningKey, str | None], ...] | None = None,

@@ -26,9 +26,10 @@ import requests
 from authgate.federation.errors import UpstreamRefused
 from authgate.federation.saml import finish, logout_url, metadata, metadata_url, start
 from authgate.federation.saml.vocabulary import PERSISTENT
+from authgate.identity_providers.model import IdentityProvider
 from tests.e2e.conftest import free_port
 from tests.e2e.saml_idp import SamlIdp, simplesamlphp
-from tests.saml_support import SamlRecord
+from tests.saml_support import saml_record
 
 TENANT = "acme"
 PASSWORD_CLASS = "urn:oasis:names:tc:SAML:2.0:ac:classes:Password"
@@ -83,9 +84,9 @@ def idp(acs: Acs, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SamlIdp]
 
 
 @pytest.fixture(scope="module")
-def record(idp: SamlIdp) -> SamlRecord:
+def record(idp: SamlIdp) -> IdentityProvider:
     saml = metadata.parse(metadata_url.fetch(idp.metadata_url, allow_loopback=True), allow_loopback=True)
-    return SamlRecord(TENANT, saml)
+    return saml_record(TENANT, saml)
 
 
 class Posted:
@@ -113,16 +114,16 @@ def sign_in(session: requests.Session, url: str, user: str = "dana", password: s
     return Posted(page), asked
 
 
-def begin(record: SamlRecord, acs: Acs, **options: Any) -> tuple[str, str]:
+def begin(record: IdentityProvider, acs: Acs, **options: Any) -> tuple[str, str]:
     return start(record, acs_url=f"{acs.base}/acs", sp_entity_id=acs.base, relay_state="st-1", **options)
 
 
-def finished(record: SamlRecord, acs: Acs, posted: Posted, request_id: str) -> Any:
+def finished(record: IdentityProvider, acs: Acs, posted: Posted, request_id: str) -> Any:
     return finish(record, saml_response_b64=posted.saml_response, acs_url=f"{acs.base}/acs", sp_entity_id=acs.base,
                   expected_request_id=request_id)
 
 
-def test_the_idps_metadata_is_fetched_and_read_into_the_record(idp: SamlIdp, record: SamlRecord) -> None:
+def test_the_idps_metadata_is_fetched_and_read_into_the_record(idp: SamlIdp, record: IdentityProvider) -> None:
     cert = (idp.directory / "cert" / "idp.crt").read_text()
     assert record.saml == {"entity_id": idp.entity_id, "sso_url": f"{idp.base_url}/saml2/idp/SSOService.php",
                            "slo_url": f"{idp.base_url}/saml2/idp/SingleLogoutService.php",
@@ -130,7 +131,7 @@ def test_the_idps_metadata_is_fetched_and_read_into_the_record(idp: SamlIdp, rec
 
 
 @pytest.mark.usefixtures("aws")
-def test_a_sign_in_at_the_idp_gives_the_person_it_vouches_for(record: SamlRecord, acs: Acs, idp: SamlIdp) -> None:
+def test_a_sign_in_at_the_idp_gives_the_person_it_vouches_for(record: IdentityProvider, acs: Acs, idp: SamlIdp) -> None:
     url, request_id = begin(record, acs)
     posted, asked = sign_in(requests.Session(), url)
     person = finished(record, acs, posted, request_id)
@@ -144,7 +145,7 @@ def test_a_sign_in_at_the_idp_gives_the_person_it_vouches_for(record: SamlRecord
 
 
 @pytest.mark.usefixtures("aws")
-def test_a_second_sign_in_by_sso_names_the_same_person_and_another_person_another(record: SamlRecord,
+def test_a_second_sign_in_by_sso_names_the_same_person_and_another_person_another(record: IdentityProvider,
                                                                                    acs: Acs) -> None:
     session = requests.Session()
     first_url, first_id = begin(record, acs)
@@ -159,7 +160,7 @@ def test_a_second_sign_in_by_sso_names_the_same_person_and_another_person_anothe
 
 
 @pytest.mark.usefixtures("aws")
-def test_force_authn_makes_the_idp_ask_for_the_password_again(record: SamlRecord, acs: Acs) -> None:
+def test_force_authn_makes_the_idp_ask_for_the_password_again(record: IdentityProvider, acs: Acs) -> None:
     session = requests.Session()
     url, request_id = begin(record, acs)
     finished(record, acs, sign_in(session, url)[0], request_id)
@@ -169,7 +170,7 @@ def test_force_authn_makes_the_idp_ask_for_the_password_again(record: SamlRecord
 
 
 @pytest.mark.usefixtures("aws")
-def test_the_captured_response_posted_again_is_refused(record: SamlRecord, acs: Acs) -> None:
+def test_the_captured_response_posted_again_is_refused(record: IdentityProvider, acs: Acs) -> None:
     url, request_id = begin(record, acs)
     posted = sign_in(requests.Session(), url)[0]
     finished(record, acs, posted, request_id)
@@ -179,7 +180,7 @@ def test_the_captured_response_posted_again_is_refused(record: SamlRecord, acs: 
 
 
 @pytest.mark.usefixtures("aws")
-def test_a_response_to_an_earlier_request_is_refused(record: SamlRecord, acs: Acs) -> None:
+def test_a_response_to_an_earlier_request_is_refused(record: IdentityProvider, acs: Acs) -> None:
     session = requests.Session()
     earlier_url, _ = begin(record, acs)
     posted = sign_in(session, earlier_url)[0]
@@ -190,7 +191,7 @@ def test_a_response_to_an_earlier_request_is_refused(record: SamlRecord, acs: Ac
 
 
 @pytest.mark.usefixtures("aws")
-def test_a_response_for_another_service_provider_is_refused(record: SamlRecord, acs: Acs) -> None:
+def test_a_response_for_another_service_provider_is_refused(record: IdentityProvider, acs: Acs) -> None:
     """SimpleSAMLphp qualifies its persistent NameID with the SP it made it for (SPNameQualifier), checked
     before the audience."""
     url, request_id = begin(record, acs)
@@ -204,7 +205,7 @@ def test_a_response_for_another_service_provider_is_refused(record: SamlRecord, 
 
 @pytest.mark.browser
 @pytest.mark.usefixtures("aws")
-def test_in_chromium_the_idps_form_posts_the_response_to_the_acs(record: SamlRecord, acs: Acs,
+def test_in_chromium_the_idps_form_posts_the_response_to_the_acs(record: IdentityProvider, acs: Acs,
                                                                  context: Any) -> None:
     url, request_id = begin(record, acs)
     page = context.new_page()
@@ -232,7 +233,7 @@ def test_the_templates_name_every_placeholder_they_use(idp: SamlIdp) -> None:
 def test_an_idp_that_signs_only_its_assertions_is_taken(acs: Acs, tmp_path: Path) -> None:
     with simplesamlphp(tmp_path, sp_entity_id=acs.base, acs_url=f"{acs.base}/acs", slo_url=f"{acs.base}/slo",
                        sign_response=False) as plain:
-        record = SamlRecord(TENANT, metadata.parse(metadata_url.fetch(plain.metadata_url, allow_loopback=True),
+        record = saml_record(TENANT, metadata.parse(metadata_url.fetch(plain.metadata_url, allow_loopback=True),
                                                    allow_loopback=True))
         url, request_id = begin(record, acs)
         posted = sign_in(requests.Session(), url)[0]
@@ -242,7 +243,7 @@ def test_an_idp_that_signs_only_its_assertions_is_taken(acs: Acs, tmp_path: Path
 
 
 @pytest.mark.usefixtures("aws")
-def test_single_logout_ends_the_idps_session(record: SamlRecord, acs: Acs) -> None:
+def test_single_logout_ends_the_idps_session(record: IdentityProvider, acs: Acs) -> None:
     session = requests.Session()
     url, request_id = begin(record, acs)
     person = finished(record, acs, sign_in(session, url)[0], request_id)
@@ -258,6 +259,6 @@ def test_single_logout_ends_the_idps_session(record: SamlRecord, acs: Acs) -> No
     assert 'name="password"' in session.get(again_url, timeout=20).text
 
 
-def test_without_a_logout_service_there_is_no_logout_url(record: SamlRecord) -> None:
+def test_without_a_logout_service_there_is_no_logout_url(record: IdentityProvider) -> None:
     assert logout_url(record._replace(saml={**record.saml, "slo_url": ""}), sp_entity_id="https://sp.example",
                       subject="x|y", session_index="", relay_state="") is None

@@ -70,6 +70,9 @@ class Settings(NamedTuple):
     # (metadata documents, back-channel logout, approval webhooks, IdP keys) may reach 127.0.0.1 / ::1.
     # Refused on any other stage.
     allow_loopback_outbound: bool = False
+    # The local stack only: the origin of its demo upstream identity provider (`authgate serve`), the one loopback
+    # origin the OpenID Connect relying party may reach without the flag above (settings.federation).
+    demo_upstream: str = ""
     # Fetch budgets per minute (LimitsTable; oauth.clients.metadata_document.budget): per host, of new documents
     # and, apart, of refreshes; new documents per requesting address; each kind across the deployment.
     client_metadata_fetch_limit: int = 30

@@ -22,6 +22,7 @@ from lxml import etree
 from authgate import clock
 from authgate.federation.saml import instants, metadata
 from authgate.federation.saml.vocabulary import ASSERTION, HTTP_POST, PROTOCOL, VERSION, saml, samlp
+from authgate.identity_providers.model import IdentityProvider
 
 # Bindings 3.4.3: "RelayState data MUST NOT exceed 80 bytes in length".
 MAX_RELAY_STATE = 80
@@ -33,7 +34,7 @@ def new_id() -> str:
     return f"_{secrets.token_hex(16)}"
 
 
-def start(idp: metadata.Provider, *, acs_url: str, sp_entity_id: str, relay_state: str, force_authn: bool = False,
+def start(idp: IdentityProvider, *, acs_url: str, sp_entity_id: str, relay_state: str, force_authn: bool = False,
           requested_authn_context: tuple[str, ...] = (), comparison: str = "exact",
           now: int | None = None) -> tuple[str, str]:
     """(the URL to send the browser to, the request's ID): an AuthnRequest to `idp` by HTTP-Redirect."""

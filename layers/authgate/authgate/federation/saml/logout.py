@@ -25,9 +25,10 @@ from authgate.federation.saml.vocabulary import (
     saml,
     samlp,
 )
+from authgate.identity_providers.model import IdentityProvider
 
 
-def logout_url(idp: metadata.Provider, *, sp_entity_id: str, subject: str, session_index: str, relay_state: str,
+def logout_url(idp: IdentityProvider, *, sp_entity_id: str, subject: str, session_index: str, relay_state: str,
                now: int | None = None) -> tuple[str, str] | None:
     """(the URL to send the browser to, the request's ID), or None when the IdP offers no Single Logout."""
     if len(relay_state.encode("utf-8")) > MAX_RELAY_STATE:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
@@ -47,20 +47,6 @@ MIN_RSA_BITS = 2048
 
 class MetadataInvalid(ValueError):
     """The document is not metadata authgate can use; the message says why, for the administrator."""
-
-
-class Provider(Protocol):
-    """What the SAML library reads of an IdP record (authgate.identity_providers.model.IdentityProvider)."""
-
-    @property
-    def tenant_id(self) -> str: ...
-
-    @property
-    def saml(self) -> dict[str, Any] | None: ...
-
-    def claim_names(self, field: str) -> tuple[str, ...]:
-        """The SAML attribute names that may hold `field` (email, name, groups), the mapped one or the defaults."""
-        ...
 
 
 class IdpSaml(NamedTuple):
@@ -128,15 +114,15 @@ def _idp_descriptor(entity: etree._Element) -> etree._Element:
 
 def _endpoint(idp: etree._Element, kind: str, allow_loopback: bool) -> str:
     """The Location of the first `kind` endpoint for HTTP-Redirect, checked; "" when there is none."""
-    from authgate.outbound.post import Failed, target
+    from authgate.outbound.exchange import BadUrl, target
 
     for endpoint in idp.findall(md(kind)):
         if endpoint.get("Binding") == HTTP_REDIRECT:
             location = (endpoint.get("Location") or "").strip()
             try:
                 target(location, allow_loopback=allow_loopback)
-            except Failed as failed:
-                raise MetadataInvalid(f"the {kind} location {location[:200]!r} is refused: {failed.internal}") from None
+            except BadUrl as bad:
+                raise MetadataInvalid(f"the {kind} location {location[:200]!r} is refused: {bad}") from None
             return location
     return ""
 

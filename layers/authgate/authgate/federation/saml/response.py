@@ -32,6 +32,7 @@ from authgate.federation.errors import UpstreamRefused
 from authgate.federation.saml import assertion, metadata, safe_xml, signature
 from authgate.federation.saml.vocabulary import SUCCESS, VERSION, saml, samlp
 from authgate.federation.upstream import UpstreamIdentity
+from authgate.identity_providers.model import IdentityProvider
 from authgate.settings import get_settings
 from authgate.single_use.errors import Replayed
 from authgate.stores.replay import ReplayGuard, saml_assertion_key
@@ -41,7 +42,7 @@ MAX_BYTES = 256 * 1024
 _MAX_BASE64 = (MAX_BYTES + 2) // 3 * 4
 
 
-def finish(idp: metadata.Provider, *, saml_response_b64: str, acs_url: str, sp_entity_id: str,
+def finish(idp: IdentityProvider, *, saml_response_b64: str, acs_url: str, sp_entity_id: str,
            expected_request_id: str, replay: ReplayGuard | None = None, now: int | None = None) -> UpstreamIdentity:
     """Who the IdP says signed in, once every rule of this module holds; UpstreamRefused otherwise."""
     try:
@@ -125,11 +126,11 @@ def _verified(element: etree._Element, settings: metadata.IdpSaml) -> etree._Ele
         raise UpstreamRefused(invalid.reason, invalid.internal) from None
 
 
-def _first(idp: metadata.Provider, field: str, said: assertion.Assertion) -> str:
+def _first(idp: IdentityProvider, field: str, said: assertion.Assertion) -> str:
     """The first value of the first attribute mapped to `field` that the assertion carries ("" if none)."""
     return next((said.attributes[name][0] for name in idp.claim_names(field) if said.attributes.get(name)), "")
 
 
-def _all(idp: metadata.Provider, field: str, said: assertion.Assertion) -> tuple[str, ...]:
+def _all(idp: IdentityProvider, field: str, said: assertion.Assertion) -> tuple[str, ...]:
     """Every value of the first attribute mapped to `field` that the assertion carries."""
     return next((said.attributes[name] for name in idp.claim_names(field) if said.attributes.get(name)), ())
