@@ -42,8 +42,8 @@ forgotten_password.get_forgot
 forgotten_password.post_forgot
 forgotten_password.get_reset
 forgotten_password.post_reset
-account_page.get_account
-account_page.post_account
+page.get_account
+page.post_account
 authorization.post_device_authorization
 verification.get_device
 verification.post_device
