@@ -20,4 +20,5 @@ REGISTERED: dict[str, str] = {
     "openid_connect": "bench.openid_connect",
     "ciba": "bench.ciba",
     "audit": "bench.audit",
+    "walk": "bench.walk",
 }

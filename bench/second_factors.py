@@ -1,13 +1,13 @@
 """The cost of a second factor: a one-time code (TOTP) check and a passkey assertion's verification.
 
-A TOTP check is `UserFactorStore.verify_totp` through the account's throttle, warm, on in-process
+A TOTP check is `FactorAttempts.verify_code` through the second factor's throttle, warm, on in-process
 moto: its DynamoDB calls by operation and its CPU per check (median), and the code match alone
 (`users.totp.matching_step`, three HMAC-SHA1 candidates). A passkey assertion is
 `users.passkey_ceremonies.verify_authentication` (py_webauthn, ES256) of an assertion a software
 authenticator signed (tests/webauthn_authenticator.py), CPU per verification; and the DynamoDB
 calls of a whole username-less passkey sign-in's storage (the challenge spent, the passkey read,
 its counter written). Goal (issue 28): a second factor adds at most two DynamoDB calls and 5 ms of
-CPU to a sign-in. `step` measures it through the authorize handler (oauth.authorization.second_factor):
+CPU to a sign-in. `step` measures it through the authorize handler (interaction.second_factor):
 a step-up of bob's fresh password session asked for acr mfa (the GET that shows the step and the POST
 of his TOTP code that raises the session and issues the code) against the same request's silent
 re-authentication at password (a code at once), and prints the difference against the goal; and, the
@@ -52,6 +52,7 @@ def measure(runs: int = RUNS) -> dict[str, Any]:
     import pyotp
 
     from authgate.clock import ManualClock, using
+    from authgate.stores.factor_attempts import FactorAttempts
     from authgate.stores.passkeys import PasskeyStore
     from authgate.stores.user_factors import UserFactorStore
     from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
@@ -67,10 +68,11 @@ def measure(runs: int = RUNS) -> dict[str, Any]:
         store = UserFactorStore()
         store.put_hash("demo", "bob", "not-a-password-hash")
         store.set_totp("demo", "bob", RFC_6238_KEY)
+        attempts = FactorAttempts()
 
         def check() -> None:
             clock.advance(totp.STEP_SECONDS)  # a new step each time: a step is accepted once
-            assert store.verify_totp("demo", "bob", pyotp.TOTP(RFC_6238_KEY).at(int(clock()))).ok
+            assert attempts.verify_code("demo", "bob", pyotp.TOTP(RFC_6238_KEY).at(int(clock()))).ok
 
         check()
         with counting() as calls:
@@ -389,7 +391,7 @@ def lines(m: dict[str, Any]) -> list[str]:
     t, p = m["totp_check"], m["passkey_assertion"]
     ops = ", ".join(f"{k} x{v}" for k, v in t["dynamodb_operations"].items())
     passkey_ops = ", ".join(f"{k} x{v}" for k, v in p["sign_in_dynamodb_operations"].items())
-    return [(f"TOTP check (stores.user_factors.verify_totp, warm, moto): {t['dynamodb_calls']} DynamoDB calls ({ops}), "
+    return [(f"TOTP check (stores.factor_attempts.verify_code, warm, moto): {t['dynamodb_calls']} DynamoDB calls ({ops}), "
             f"CPU median {t['cpu_ms']:.2f} ms per check, moto's emulation of the two writes included; the check's own "
             f"work (key, unseal, match) {t['own_cpu_us']:.0f} us, the code match alone {t['code_match_us']:.0f} us"),
             (f"Passkey assertion verification (py_webauthn, ES256): CPU median {p['verify_cpu_ms']:.2f} ms; a "

@@ -18,7 +18,7 @@ from pathlib import Path
 ADMIN_GROUPS = (
     ("clients", "authgate_cli.admin.clients", "manage OAuth clients"),
     ("users", "authgate_cli.admin.users", "manage users"),
-    ("keys", "authgate_cli.admin.keys", "signing keys (rotate, list)"),
+    ("keys", "authgate_cli.admin.keys", "signing keys (rotate, list, show)"),
     ("tenants", "authgate_cli.admin.tenants", "manage tenants (create, list, show)"),
     ("resources", "authgate_cli.admin.resources", "protected resources (create, list, show, update, delete)"),
     ("idps", "authgate_cli.admin.idps", "trusted identity providers for ID-JAGs (create, list, show, update, delete)"),
@@ -36,7 +36,7 @@ def _serve(args: argparse.Namespace) -> int:
         callback_port=None if callback in (None, "off") else int(callback), seed=args.seed,
         dynamodb_endpoint=args.dynamodb_endpoint, data_dir=args.data,
         timeouts=Timeouts(idle=args.idle_timeout, read=args.read_timeout),
-        allow_loopback_client_metadata=args.allow_loopback_client_metadata))
+        allow_loopback_outbound=args.allow_loopback_outbound))
 
 
 def _callback_port(raw: str) -> int | str:
@@ -80,9 +80,11 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=None,
                        help="port to listen on (default: $PORT, else 3000; 0 picks a free one)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--allow-loopback-client-metadata", action="store_true",
-                       help="also fetch client metadata documents served over https from 127.0.0.1 or ::1, "
-                            "trusting the CA bundle named by SSL_CERT_FILE (docs/agents.md)")
+    serve.add_argument("--allow-loopback-outbound", "--allow-loopback-client-metadata", action="store_true",
+                       help="let every request to a URL someone else chose reach https on 127.0.0.1 or ::1, "
+                            "trusting the CA bundle named by SSL_CERT_FILE: client metadata documents, "
+                            "back-channel logout, approval webhooks, IdP keys (docs/local.md; "
+                            "--allow-loopback-client-metadata is its old name, kept as an alias)")
     serve.add_argument("--callback-port", type=_callback_port, default=None, metavar="PORT",
                        help="port of the demo app on the demo clients' redirect URIs (default: $CALLBACK_PORT, "
                             "else 8765; 0 picks a free one and the redirect URIs follow; off: no demo app)")
@@ -123,12 +125,38 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 def chosen_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
     """The parser of the deepest subcommand the command line names (`authgate clients create`)."""
+    return _chosen(parser, args)[0]
+
+
+def _chosen(parser: argparse.ArgumentParser,
+            args: argparse.Namespace) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """That parser, and its siblings by name (`create`, `update`, ... of `authgate clients`)."""
+    siblings: dict[str, argparse.ArgumentParser] = {}
     while True:
         sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
         name = getattr(args, sub.dest, None) if sub is not None else None
         if sub is None or name not in sub.choices:
-            return parser
-        parser = sub.choices[name]
+            return parser, siblings
+        parser, siblings = sub.choices[name], dict(sub.choices)
+
+
+def _options(parser: argparse.ArgumentParser) -> list[str]:
+    return [o for a in parser._actions for o in a.option_strings if o not in ("-h", "--help")]
+
+
+def unrecognized(parser: argparse.ArgumentParser, args: argparse.Namespace, unknown: Sequence[str]) -> str:
+    """argparse's error for options the subcommand does not take; when another subcommand of the same noun takes
+    one (`clients update --tenant`: only `create` does), which one does, and what this one takes."""
+    chosen, siblings = _chosen(parser, args)
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    for flag in (a.split("=", 1)[0] for a in unknown if a.startswith("--")):
+        takers = [p.prog.removeprefix(f"{parser.prog} ") for p in siblings.values()
+                  if p is not chosen and flag in _options(p)]
+        if takers:
+            verb = chosen.prog.rsplit(" ", 1)[-1]
+            return (f"{message} ({' and '.join(f'`{t}`' for t in takers)} {'takes' if len(takers) == 1 else 'take'} "
+                    f"{flag}; {verb} takes {', '.join(_options(chosen))})")
+    return message
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -137,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         # argparse reports an unknown option with the top-level usage; the subcommand's says what it takes.
-        chosen_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
+        chosen_parser(parser, args).error(unrecognized(parser, args, unknown))
     from authgate_cli.admin.target import TargetError
 
     try:

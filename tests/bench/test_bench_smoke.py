@@ -166,7 +166,7 @@ def test_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     assert all(positive(factors["totp_check"][k]) for k in ("cpu_ms", "own_cpu_us", "code_match_us"))
     assert positive(factors["passkey_assertion"]["verify_cpu_ms"])
     assert factors["passkey_assertion"]["sign_in_dynamodb_operations"] == {"UpdateItem": 2, "GetItem": 1}
-    assert "TOTP check (stores.user_factors.verify_totp" in run.stdout
+    assert "TOTP check (stores.factor_attempts.verify_code" in run.stdout
     # The step through the authorize handler, and what it adds to a password sign-in (figures in the docs).
     added = results["second_factor_step"]["added_to_password_sign_in"]
     assert added["dynamodb_calls"] == 2 and positive(added["cpu_ms"])

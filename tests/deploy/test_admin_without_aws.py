@@ -9,7 +9,6 @@ an emulated account without the stack, and one that checks credentials (INITIAL_
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import socket
@@ -22,42 +21,20 @@ from pathlib import Path
 
 import pytest
 
-from authgate_cli.main import ADMIN_GROUPS, build_parser
+from tests.admin_parser import admin_commands, command_line
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 AUTHGATE = Path(sys.executable).with_name("authgate")
 STACK = "authgate-staging"
 
-# A valid value for each required argument, by its dest; EXTRA adds what a leaf's own checks need.
+# A valid value for each required argument, by its dest (tests/admin_parser.py adds what a leaf's own checks need).
 VALUES = {"client_id": "acme-app", "tenant_id": "acme", "resource": "https://mcp.example.com/mcp", "tenant": "acme",
-          "username": "bob", "scopes": "mcp:read", "issuer": "https://idp.example"}
-EXTRA = {("clients", "create"): ["--grant", "client_credentials", "--scope", "charges:read"],
-         ("users", "create"): ["--password-stdin"],
-         ("users", "reset-password"): ["--password-stdin"],
-         ("users", "update"): ["--name", "Bob"],
-         ("tenants", "create"): ["--currency", "usd"],
-         ("tenants", "update"): ["--name", "Acme"],
-         ("resources", "update"): ["--scopes", "mcp:read mcp:write"],
-         ("idps", "create"): ["--jwks-uri", "https://idp.example/keys"],
-         ("idps", "update"): ["--user-match", "email"]}
+          "username": "bob", "scopes": "mcp:read", "issuer": "https://idp.example", "kid": "20260101T000000Z-0a1b2c3d"}
 
 
 def leaves() -> list[list[str]]:
     """Every admin subcommand as a command line that passes its own checks, from the parser itself."""
-    found = []
-    for group, _, _ in ADMIN_GROUPS:
-        parser = build_parser([group])
-        top = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        actions = next(a for a in top.choices[group]._actions if isinstance(a, argparse._SubParsersAction))
-        for name, leaf in actions.choices.items():
-            argv = [group, name]
-            for action in leaf._actions:
-                if not action.option_strings and action.dest != "help":
-                    argv.append(VALUES[action.dest])
-                elif action.required:
-                    argv += [action.option_strings[0], VALUES[action.dest]]
-            found.append([*argv, *EXTRA.get((group, name), [])])
-    return found
+    return [command_line(noun, verb, VALUES) for noun, verb in admin_commands()]
 
 
 def scrubbed(home: Path, **extra: str) -> dict[str, str]:

@@ -44,6 +44,28 @@ def test_create_rotate_list_against_the_local_stack(local_stack: LocalStack) -> 
     assert new_secret not in listed.stdout
 
 
+def test_show_and_rename_a_client_against_the_local_stack(local_stack: LocalStack) -> None:
+    created = admin(local_stack, "clients", "create", "--client-id", "e2e-named", "--tenant", "demo",
+                    "--name", "Reports", "--grant", "client_credentials", "--scope", "charges:read", "--json")
+    assert created.returncode == 0, created.stderr
+    secret = json.loads(created.stdout)["client_secret"]
+    renamed = admin(local_stack, "clients", "update", "e2e-named", "--name", "Monthly reports")
+    assert (renamed.returncode, renamed.stdout) == (0, ("client_id: e2e-named updated (auth client_secret_basic, "
+                                                       "profile none, 0 keys, PAR optional, resource grants none)\n"))
+    shown = admin(local_stack, "clients", "show", "e2e-named", "--json")
+    assert shown.returncode == 0, shown.stderr
+    view = json.loads(shown.stdout)
+    assert (view["client_id"], view["name"], view["tenant_id"]) == ("e2e-named", "Monthly reports", "demo")
+    assert secret not in shown.stdout and "secret_hash" not in shown.stdout
+    text = admin(local_stack, "clients", "show", "e2e-named")
+    assert "name:                                  Monthly reports" in text.stdout.splitlines()
+    missing = admin(local_stack, "clients", "show", "e2e-nobody")
+    assert (missing.returncode, missing.stdout, missing.stderr.splitlines()) == (
+        2, "", [f"target: local stack {local_stack.base_url} (stage local)",
+                "authgate clients: no client 'e2e-nobody' (see `authgate clients list`)"])
+    assert admin(local_stack, "clients", "list").returncode == 0
+
+
 def test_users_create_against_the_local_stack(local_stack: LocalStack) -> None:
     done = admin(local_stack, "users", "create", "--tenant", "demo", "--username", "e2e-user", "--password-stdin",
                  stdin="e2e-user-password\n")
@@ -59,7 +81,7 @@ def test_a_client_for_a_tenant_that_does_not_exist_is_refused(local_stack: Local
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
         f"target: local stack {local_stack.base_url} (stage local)",
-        "authgate clients: tenant 'no-such-tenant' does not exist here; create it first (authgate tenants create)"]
+        "authgate clients: tenant 'no-such-tenant' does not exist here (see `authgate tenants list`)"]
     listed = admin(local_stack, "clients", "list", "--json")
     assert "orphan-cli" not in {c["client_id"] for c in json.loads(listed.stdout)}
 
@@ -107,7 +129,7 @@ def test_users_create_without_a_terminal_asks_for_password_stdin(local_stack: Lo
 
 @pytest.mark.parametrize("args, stdin, line", [
     (["--tenant", "no-such-tenant", "--username", "bob"], "bob-password\n",
-     "authgate users: tenant 'no-such-tenant' does not exist here; create it first (authgate tenants create)"),
+     "authgate users: tenant 'no-such-tenant' does not exist here (see `authgate tenants list`)"),
     (["--tenant", "demo", "--username", "bob\x07"], "bob-password\n",
      "authgate users: --username 'bob\\x07' contains the control character U+0007"),
     (["--tenant", "demo", "--username", "bob"], "",

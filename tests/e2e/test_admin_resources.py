@@ -97,7 +97,9 @@ def test_create_use_introspect_update_delete(local_stack: LocalStack) -> None:
 
     deleted = admin(local_stack, "resources", "delete", RESOURCE)
     assert deleted.returncode == 0, deleted.stderr
-    assert admin(local_stack, "resources", "show", RESOURCE).returncode == 1
+    gone = admin(local_stack, "resources", "show", RESOURCE)
+    assert (gone.returncode, gone.stderr.splitlines()[-1]) == (
+        2, f"authgate resources: no resource '{RESOURCE}' (see `authgate resources list`)")
     # The introspection client went with it.
     gone = requests.post(f"{local_stack.base_url}/oauth/introspect", data={"token": token}, auth=rs, timeout=10)
     assert (gone.status_code, gone.json()["error"]) == (401, "invalid_client")
@@ -165,7 +167,8 @@ def test_a_resource_declares_its_own_authorization_details_type(local_stack: Loc
      "authgate resources: --scopes 'a  b' must be scope tokens separated by single spaces (RFC 6749 3.3)"),
     (["update", "https://api.example.com/x"],
      ("authgate resources: update needs --scopes, --tenants, --name, --description, --scope-description, "
-      "--may-delegate-to, --authorization-details-type or --remove-authorization-details-type")),
+      "--may-delegate-to, --authorization-details-type or --remove-authorization-details-type "
+      "(see `authgate resources update --help`)")),
     (["update", "https://api.example.com/x", "--authorization-details-type", "file_access"],
      "authgate resources: --authorization-details-type and --schema go together"),
     (["update", "https://api.example.com/x", "--authorization-details-type", "charge", "--schema", "/dev/null"],

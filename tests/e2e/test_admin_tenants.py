@@ -68,7 +68,7 @@ def test_bad_input_and_duplicates_are_one_line_on_stderr(local_stack: LocalStack
     assert duplicate.stderr.splitlines()[-1] == "authgate tenants: tenant 'demo' already exists"
     unknown = admin(local_stack, "tenants", "show", "e2e-nobody")
     assert unknown.returncode == 2
-    assert unknown.stderr.splitlines()[-1] == "authgate tenants: unknown tenant 'e2e-nobody' (see `authgate tenants list`)"
+    assert unknown.stderr.splitlines()[-1] == "authgate tenants: tenant 'e2e-nobody' does not exist here (see `authgate tenants list`)"
 
 
 REDIRECT = "http://127.0.0.1:9/callback"
@@ -166,7 +166,7 @@ def test_a_login_domain_finds_the_organisation_of_an_email(local_stack: LocalSta
 
 @pytest.mark.parametrize("args, line", [
     (["update", "e2e-nobody", "--name", "x"],
-     "authgate tenants: unknown tenant 'e2e-nobody' (see `authgate tenants list`)"),
+     "authgate tenants: tenant 'e2e-nobody' does not exist here (see `authgate tenants list`)"),
     (["update", "demo"],
      "authgate tenants: update needs at least one setting to change (see `authgate tenants update --help`)"),
     (["update", "demo", "--no-currency"],

@@ -139,7 +139,10 @@ def test_unlock_clears_the_throttle(local_stack: LocalStack) -> None:
     (["disable", "--tenant", "demo", "--username", "e2e-nobody"],
      "authgate users: no user 'e2e-nobody' in tenant 'demo' (see `authgate users list --tenant demo`)", False),
     (["list", "--tenant", "no-such-tenant"],
-     "authgate users: tenant 'no-such-tenant' does not exist here; create it first (authgate tenants create)",
+     "authgate users: tenant 'no-such-tenant' does not exist here (see `authgate tenants list`)",
+     False),
+    (["show", "--tenant", "no-such-tenant", "--username", "e2e-nobody"],
+     "authgate users: tenant 'no-such-tenant' does not exist here (see `authgate tenants list`)",
      False),
     (["update", "--tenant", "demo", "--username", "alice", "--email", "alice@"],
      "authgate users: --email 'alice@' is not an email address such as alice@example.com", True),
@@ -148,7 +151,8 @@ def test_unlock_clears_the_throttle(local_stack: LocalStack) -> None:
      "(see `authgate users update --help`)"), True),
     (["create", "--tenant", "demo", "--username", "e2e-eve", "--email", "alice@demo.example", "--password-stdin"],
      "authgate users: the email 'alice@demo.example' is already user 'alice''s in tenant 'demo'", False),
-], ids=["show-unknown", "disable-unknown", "unknown-tenant", "bad-email", "update-nothing", "email-taken"])
+], ids=["show-unknown", "disable-unknown", "unknown-tenant", "show-in-unknown-tenant", "bad-email", "update-nothing",
+        "email-taken"])
 def test_bad_input_is_one_line_and_exit_2(local_stack: LocalStack, args: list[str], line: str,
                                           before_stack: bool) -> None:
     done = admin(local_stack, "users", *args, stdin="eve-password-1\n")

@@ -7,6 +7,7 @@ test; screenshots of every page are kept in test-artifacts/.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -89,7 +90,9 @@ def test_login_page_is_styled_by_the_shared_stylesheet_without_inline_styles(sta
 
 @pytest.fixture(scope="module")
 def agent_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LocalStack, DocumentServer]]:
-    """A stack that fetches client metadata documents from 127.0.0.1, trusting the test CA (SSL_CERT_FILE)."""
+    """A stack that fetches client metadata documents from 127.0.0.1, trusting the test CA (SSL_CERT_FILE).
+
+    Started with --allow-loopback-client-metadata, the old name of --allow-loopback-outbound: the alias works."""
     tmp = tmp_path_factory.mktemp("agent-pages")
     saved = os.environ.get("SSL_CERT_FILE")
     with document_server(tmp) as server:
@@ -160,6 +163,33 @@ def test_stylesheet_route_is_the_templates_and_immutable(stack: LocalStack) -> N
     assert "main {" in response.text
 
 
+def icon_requests(stack: LocalStack) -> list[tuple[str, int]]:
+    """(path, status) of every request for an icon the stack and its demo app have logged so far."""
+    lines = [json.loads(line) for line in stack.log(tail=100_000).splitlines() if line.startswith('{"level": "INFO"')]
+    return [(str(line["path"]), int(line["status"])) for line in lines
+            if line.get("message") == "request" and str(line.get("path")) in ("/favicon.ico", "/assets/icon.svg")]
+
+
+def test_no_page_leaves_the_browser_asking_for_a_missing_icon(stack: LocalStack, context: Any) -> None:
+    """A page that names no icon makes the browser ask for /favicon.ico: a 404 and an error in its console."""
+    errors: list[str] = []
+    context.on("page", lambda page: page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None))
+    seen = watch(context)
+    before = icon_requests(stack)
+    for url in (authorize(stack), f"{stack.base_url}/oauth/account", f"{stack.base_url}/problems/invalid_grant",
+                f"{stack.demo_app}/"):
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(500)  # the browser asks for an icon after the page has loaded
+        page.close()
+    asked = icon_requests(stack)[len(before):]
+    assert [path for path, _status in asked if path == "/favicon.ico"] == []
+    assert asked and all(found == ("/assets/icon.svg", 200) for found in asked), asked
+    assert errors == []
+    seen.assert_clean()
+
+
 def test_the_watch_catches_a_violation(stack: LocalStack, context: Any) -> None:
     """The CSP check can fail: an inline style on a strict page is reported and caught."""
     seen = watch(context)
@@ -193,11 +223,12 @@ def test_demo_app_confidential_client_flow_ends_with_tokens_and_charges(stack: L
     assert page.locator("main").get_attribute("data-flow-done") == "true"
     assert page.locator("h1").inner_text() == "Signed in: tokens issued and GET /charges called"
     steps = page.locator("section.step h2").all_inner_texts()
-    assert steps == ["1. The code came back", "2. Code exchanged: HTTP 200",
-                     "The access token's claims (decoded here, verified by the API)",
-                     "The ID token's claims: who signed in, when and how (OpenID Connect)", "3. GET /charges: HTTP 200",
+    assert steps == ["1. The code came back", "2. Code exchanged: HTTP 200", "3. GET /charges: HTTP 200",
                      "4. A charge at or above the threshold"]
-    assert '"sub": "alice"' in page.locator("section.step").nth(2).inner_text()
+    assert page.locator("section.step").nth(1).locator("h3").all_inner_texts() == [
+        "The access token's claims (decoded here, verified by the API)",
+        "The ID token's claims: who signed in, when and how (OpenID Connect)"]
+    assert '"sub": "alice"' in page.locator("section.step").nth(1).inner_text()
     assert styled(page)
     screenshot(page, "demo-app-callback")
     seen.assert_clean()

@@ -31,6 +31,18 @@ AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey":
                  "isUserVerified": True}
 
 
+# The stylesheet's colours of a message (http.pages.messages): a success is not drawn as an error.
+SUCCESS_BACKGROUND = "rgb(230, 244, 234)"
+_DRAWN_MESSAGES = """() => [...document.querySelectorAll(".message, [role=alert], [role=status]")]
+  .filter((el) => el.getClientRects().length > 0)
+  .map((el) => [el.getAttribute("role"), el.className, getComputedStyle(el).backgroundColor, el.innerText])"""
+
+
+def drawn_messages(page: Any) -> list[tuple[str, str, str, str]]:
+    """(role, class, background, text) of every message or announcement the page draws (not hidden)."""
+    return [tuple(found) for found in page.evaluate(_DRAWN_MESSAGES)]
+
+
 def claims_of(jwt: str) -> dict[str, Any]:
     payload = jwt.split(".")[1]
     return dict(json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))))
@@ -69,8 +81,12 @@ def test_a_passkey_enrolled_on_the_account_page_signs_in_alone(tmp_path: Path, c
             page.fill("#passkey_name", "Laptop key")
             page.fill("#code_new", recovery[0])
             page.click("button:text-is('Add a passkey')")
+            page.wait_for_selector("button:text-is('Create the passkey')")
+            assert drawn_messages(page) == []  # no empty box while nothing went wrong
             page.click("button:text-is('Create the passkey')")
             page.wait_for_selector("text=The passkey Laptop key was added: you can sign in with it.")
+            assert drawn_messages(page) == [("status", "message success", SUCCESS_BACKGROUND,
+                                             "The passkey Laptop key was added: you can sign in with it.")]
             listed = page.locator("ul.passkeys li").all_inner_texts()
             assert len(listed) == 1 and listed[0].startswith("Laptop key · created ") and "last used never" in listed[0]
             (credential,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]

@@ -211,4 +211,6 @@ def test_the_demo_apps_charge_button_steps_up_with_bobs_code(tmp_path: Path) -> 
                             data={**fields_of(step), "code": pyotp.TOTP(BOB_KEY).now()})
         assert done.status_code == 200
         assert "Stepped up: the charge of 150.00 retried with the new token" in done.text
-        assert "5. The charge retried for 150.00: HTTP 201" in done.text
+        assert re.findall(r"<h2>([^<]*)</h2>", done.text) == [
+            "1. The code came back", "2. Code exchanged: HTTP 200", "3. GET /charges: HTTP 200",
+            "4. The charge retried for 150.00: HTTP 201"]

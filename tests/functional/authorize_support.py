@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from authgate_cli.local.events import HttpRequest, build_event
@@ -153,20 +153,45 @@ def redirect_of(result: dict[str, Any]) -> Redirect:
     return Redirect(f"{parts.scheme}://{parts.netloc}{parts.path}", parse_qs(parts.query, keep_blank_values=True))
 
 
+class Message(NamedTuple):
+    """A paragraph a page draws as a message (class "message") or announces (role alert or status)."""
+
+    role: str
+    css: str
+    text: str
+    hidden: bool = False
+
+
 class _FormParser(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.inputs: list[dict[str, str | None]] = []
         self.buttons: list[dict[str, str | None]] = []
         self.forms: list[dict[str, str | None]] = []
+        self.messages: list[Message] = []
+        self._message: tuple[dict[str, str | None], list[str]] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
         if tag == "input":
-            self.inputs.append(dict(attrs))
+            self.inputs.append(named)
         elif tag == "button":
-            self.buttons.append(dict(attrs))
+            self.buttons.append(named)
         elif tag == "form":
-            self.forms.append(dict(attrs))
+            self.forms.append(named)
+        elif tag == "p" and ("message" in (named.get("class") or "").split() or named.get("role")):
+            self._message = (named, [])
+
+    def handle_data(self, data: str) -> None:
+        if self._message is not None:
+            self._message[1].append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "p" and self._message is not None:
+            named, text = self._message
+            self.messages.append(Message(named.get("role") or "", named.get("class") or "",
+                                         " ".join("".join(text).split()), "hidden" in named))
+            self._message = None
 
 
 @dataclass
@@ -177,6 +202,8 @@ class Page:
     inputs: list[dict[str, str | None]] = field(default_factory=list)
     buttons: list[dict[str, str | None]] = field(default_factory=list)
     forms: list[dict[str, str | None]] = field(default_factory=list)
+    # Every message paragraph, in page order (drawn or announced; `hidden` ones are neither until shown).
+    messages: list[Message] = field(default_factory=list)
 
     def hidden(self) -> dict[str, str]:
         return {str(i["name"]): str(i.get("value") or "") for i in self.inputs if i.get("type") == "hidden"}
@@ -193,7 +220,8 @@ class Page:
 def page_of(result: dict[str, Any]) -> Page:
     parser = _FormParser()
     parser.feed(result["body"])
-    return Page(result["statusCode"], headers_of(result), result["body"], parser.inputs, parser.buttons, parser.forms)
+    return Page(result["statusCode"], headers_of(result), result["body"], parser.inputs, parser.buttons, parser.forms,
+                parser.messages)
 
 
 class Browser:

@@ -7,7 +7,7 @@ from typing import Any
 import pyotp
 
 from authgate.clock import ManualClock
-from tests.functional.authorize_support import Browser, web_params
+from tests.functional.authorize_support import Browser, Page, web_params
 
 BOB = "usr_demobob000000000000000"
 ALICE = "usr_demoalice0000000000000"
@@ -39,3 +39,19 @@ def password_session(browser: Browser, username: str = "bob", user_id: str = BOB
     browser.get(web_params())  # the browser's binding cookie
     browser.cookie = f"{browser.cookie}; authgate_session={secret}"
     return session
+
+
+def factor_failures(username: str = "bob") -> int:
+    """The user's count of wrong codes since the last right one (users.factor_throttle)."""
+    from authgate import records
+    from authgate.stores.user_items import key
+    from authgate.stores.users import UserStore
+
+    return records.number(UserStore().find(key("demo", username)) or {}, "factor_failures")
+
+
+def give(browser: Browser, page: Page, code: str) -> dict[str, Any]:
+    """The second-factor step's form posted with `code`; the cookies it sets kept."""
+    result = browser.post(list(page.hidden().items()) + [("code", code)])
+    browser.keep_cookies(result)
+    return result

@@ -7,6 +7,7 @@ import pytest
 from tests.demo import ISSUER, body, count_charges, headers
 
 GOOD = {"amount": 1050, "currency": "usd"}
+CONTROL = "must not contain control characters (U+0000-U+001F, U+007F-U+009F)"
 VALIDATION = [
     ({"amount": "1050", "currency": "usd"}, [("/amount", "must be an integer (minor units, e.g. 1050 for 10.50)")]),
     ({"amount": True, "currency": "usd"}, [("/amount", "must be an integer (minor units, e.g. 1050 for 10.50)")]),
@@ -22,6 +23,9 @@ VALIDATION = [
     ({"amount": 1, "currency": ["usd"]}, [("/currency", "must be a string")]),
     ({"amount": 1, "currency": "usd", "description": "x" * 501}, [("/description", "must be at most 500 characters")]),
     ({"amount": 1, "currency": "usd", "description": 5}, [("/description", "must be a string")]),
+    ({"amount": 1, "currency": "usd", "description": "Order\x001042"}, [("/description", CONTROL)]),
+    ({"amount": 1, "currency": "usd", "description": "Order\x1b[31m1042"}, [("/description", CONTROL)]),
+    ({"amount": 1, "currency": "usd", "description": "Order\r\n1042"}, [("/description", CONTROL)]),
     ({"amount": 1, "currency": "usd", "invoice_id": "../etc"}, [("/invoice_id", "must be 1-64 letters, digits, '_' or '-'")]),
     ({"amount": 1, "currency": "usd", "livemode": True}, [("/livemode", "is not a member of a charge")]),
     ({"amount": 1, "currency": "usd", "a/b~c": 1}, [("/a~1b~0c", "is not a member of a charge")]),

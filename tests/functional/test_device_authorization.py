@@ -13,7 +13,14 @@ import pytest
 from authgate.clock import ManualClock
 from authgate_cli.local.events import HttpRequest, build_event
 from tests.demo import ISSUER, SECRETS
-from tests.functional.authorize_support import PAGE_HEADERS, Browser, Page, page_of, put_client
+from tests.functional.authorize_support import (
+    PAGE_HEADERS,
+    Browser,
+    Message,
+    Page,
+    page_of,
+    put_client,
+)
 from tests.functional.passkey_support import answered, enrolled, options_of
 from tests.functional.token_support import (
     OK_HEADERS,
@@ -26,7 +33,7 @@ from tests.functional.token_support import (
 )
 
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
-USER_CODE = re.compile(r"[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}")
+USER_CODE = re.compile(r"[BCDFGHJKLMNPQRSTVWXZ]{5}-[BCDFGHJKLMNPQRSTVWXZ]{5}")
 
 
 @pytest.fixture
@@ -102,6 +109,7 @@ def device_page(browser: Browser) -> DevicePage:
     return DevicePage(browser)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_the_whole_flow_issues_tokens_once(tokens: TokenClient, device_page: DevicePage,
                                            clock: ManualClock) -> None:
@@ -140,6 +148,7 @@ def test_the_whole_flow_issues_tokens_once(tokens: TokenClient, device_page: Dev
                  "The device_code is unknown, was issued to another client, or has been used already.")
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_a_signed_in_browser_approves_without_the_password(tokens: TokenClient, device_page: DevicePage,
                                                            clock: ManualClock) -> None:
@@ -173,7 +182,8 @@ def test_a_denied_request_is_access_denied(tokens: TokenClient, device_page: Dev
                                            clock: ManualClock) -> None:
     start = started(authorize_device(tokens, scope="charges:read"))
     done = device_page.decide(device_page.enter(start["user_code"]), "deny")
-    assert "You denied the request" in done.text()
+    assert done.messages == [Message("status", "message success", "You denied the request. You can close this "
+                                                                  "page; the device will be told.")]
     assert_error(poll(tokens, start["device_code"]), 400, "access_denied",
                  "The user denied the request (RFC 8628 3.5).", code="device_access_denied")
 
@@ -194,7 +204,7 @@ def test_unknown_malformed_and_used_codes_read_alike(tokens: TokenClient, device
                                                      clock: ManualClock) -> None:
     start = started(authorize_device(tokens, scope="charges:read"))
     device_page.decide(device_page.enter(start["user_code"]), "deny")
-    pages = [device_page.enter(code) for code in ("BCDF-GHJK", "AEIO-U123", start["user_code"], "")]
+    pages = [device_page.enter(code) for code in ("BCDFG-HJKLM", "AEIOU-12345", start["user_code"], "")]
     assert {p.status for p in pages} == {200}
     assert len({re.sub(r'value="[^"]*"', "", p.body) for p in pages}) == 1
 
@@ -203,12 +213,12 @@ def test_unknown_malformed_and_used_codes_read_alike(tokens: TokenClient, device
 def test_user_code_guesses_are_rate_limited_per_address(device_page: DevicePage,
                                                          clock: ManualClock) -> None:
     for _ in range(30):
-        assert device_page.enter("BCDF-GHJK", source_ip="198.51.100.7").status == 200
-    refused = device_page.enter("BCDF-GHJK", source_ip="198.51.100.7")
+        assert device_page.enter("BCDFG-HJKLM", source_ip="198.51.100.7").status == 200
+    refused = device_page.enter("BCDFG-HJKLM", source_ip="198.51.100.7")
     assert refused.status == 429
     assert "Too many codes were tried; retry after" in refused.text()
     assert refused.headers["Retry-After"].isdigit()
-    assert device_page.enter("BCDF-GHJK", source_ip="198.51.100.8").status == 200
+    assert device_page.enter("BCDFG-HJKLM", source_ip="198.51.100.8").status == 200
 
 
 @pytest.mark.usefixtures("tv")
@@ -227,7 +237,7 @@ def test_a_client_without_the_grant_is_refused(tokens: TokenClient, clock: Manua
                          auth=basic("demo-web", SECRETS["demo-web"]))
     assert_error(result, 400, "unauthorized_client",
                  "This client may not use the device authorization grant (RFC 8628 3.1).")
-    assert_error(poll(tokens, "BCDFGHJK.x", client_id="demo-spa"), 400, "unauthorized_client",
+    assert_error(poll(tokens, "BCDFGHJKLM.x", client_id="demo-spa"), 400, "unauthorized_client",
                  f"This client may not use the {DEVICE_GRANT} grant.")
 
 
@@ -304,6 +314,7 @@ def device_claims(tokens: TokenClient, device_code: str) -> dict[str, Any]:
     return claims_of(body_of(result)["access_token"])
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_require_mfa_asks_bob_for_his_code_before_approving(tokens: TokenClient, device_page: DevicePage,
                                                             clock: ManualClock) -> None:
@@ -342,6 +353,7 @@ def test_require_mfa_asks_bob_for_his_code_before_approving(tokens: TokenClient,
     assert (access["sub"], access["acr"]) == ("bob", "mfa")
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_require_mfa_makes_alice_enrol_and_shows_her_recovery_codes(tokens: TokenClient, device_page: DevicePage,
                                                                     clock: ManualClock) -> None:
@@ -371,6 +383,7 @@ def test_require_mfa_makes_alice_enrol_and_shows_her_recovery_codes(tokens: Toke
     assert device_claims(tokens, start["device_code"])["acr"] == "mfa"
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_require_mfa_asks_a_password_session_for_the_factor_too(tokens: TokenClient, device_page: DevicePage,
                                                                 clock: ManualClock) -> None:
@@ -386,6 +399,7 @@ def test_require_mfa_asks_a_password_session_for_the_factor_too(tokens: TokenCli
     assert body_of(poll(tokens, second["device_code"]))["error"] == "authorization_pending"
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_without_require_mfa_bob_approves_with_his_password(tokens: TokenClient, device_page: DevicePage,
                                                             clock: ManualClock) -> None:
@@ -394,6 +408,37 @@ def test_without_require_mfa_bob_approves_with_his_password(tokens: TokenClient,
     assert "You approved the request" in done.text()
     clock.advance(5)
     assert device_claims(tokens, start["device_code"])["acr"] == "password"
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("tv")
+def test_wrong_codes_on_the_device_page_lock_the_second_factor(tokens: TokenClient, device_page: DevicePage,
+                                                              clock: ManualClock) -> None:
+    """The device page's step counts on the second factor's own throttle (docs/strong-authentication.md): LOCK_AFTER
+    wrong codes lock it, the right code too until the lock ends, and nothing is approved meanwhile."""
+    import pyotp
+
+    from authgate.users.factor_throttle import LOCK_AFTER, LOCK_SECONDS
+
+    def code() -> str:
+        return str(pyotp.TOTP(BOB_KEY).at(int(clock())))
+
+    require_mfa()
+    start = started(authorize_device(tokens, scope="charges:read"))
+    step = device_page.decide(device_page.enter(start["user_code"]), "approve", "bob", "bob-password")
+    for _ in range(LOCK_AFTER):
+        assert WRONG_CODE in give_code(device_page, step, "000000" if code() != "000000" else "111111").text()
+    clock.advance(60)  # past every wait window of the password's throttle: this is the factor's lock
+    locked = give_code(device_page, step, code())
+    assert (locked.status, [(i["name"], i["type"]) for i in locked.inputs]) == (200, FACTOR_FIELDS)
+    assert WRONG_CODE in locked.text()
+    assert body_of(poll(tokens, start["device_code"]))["error"] == "authorization_pending"
+    clock.advance(LOCK_SECONDS - 60)
+    later = started(authorize_device(tokens, scope="charges:read"))
+    step = device_page.decide(device_page.enter(later["user_code"]), "approve")  # bob's session, still at password
+    done = give_code(device_page, step, code())
+    assert done.text() == ("Connect a device You approved the request: return to your device, it will be signed in "
+                           "within a few seconds. You can close this page.")
 
 
 NO_SUCH_CODE = ("That code is not valid. Check it on your device: codes last 10 minutes and work once; if it has "
@@ -444,6 +489,7 @@ def passkey_step(tokens: TokenClient, device_page: DevicePage) -> tuple[dict[str
     return start, shown
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv", "localhost")
 def test_require_mfa_takes_alices_passkey_as_her_second_factor(tokens: TokenClient, device_page: DevicePage,
                                                                clock: ManualClock) -> None:
@@ -471,6 +517,7 @@ def test_require_mfa_takes_alices_passkey_as_her_second_factor(tokens: TokenClie
     assert (identity["acr"], identity["amr"]) == ("mfa", ["hwk", "pwd", "user", "mfa"])
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv", "localhost")
 @pytest.mark.parametrize("how", ["bob's passkey", "no user verification", "a tampered signature"])
 def test_a_passkey_that_does_not_prove_alice_approves_nothing(tokens: TokenClient, device_page: DevicePage,

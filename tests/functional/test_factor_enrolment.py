@@ -13,33 +13,17 @@ import pyotp
 import pytest
 
 from authgate.clock import ManualClock
-from tests.functional.authorize_support import PAGE_HEADERS, Browser, Page, page_of
+from tests.functional.account_support import ACCOUNT, CEREMONY_CSP, CSP, account_post, signed_in
+from tests.functional.authorize_support import PAGE_HEADERS, Browser, Message, Page, page_of
 from tests.functional.passkey_support import answered, enrolled, options_of
 
-ACCOUNT = "/oauth/account"
-CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; "
-       "base-uri 'none'")
-# A ceremony's page runs its one script (/assets/passkeys.js).
-CEREMONY_CSP = CSP.replace("default-src 'none'; ", "default-src 'none'; script-src 'self'; ")
+
+def error(text: str) -> Message:
+    return Message("alert", "message error", text)
 
 
-def account_post(browser: Browser, page: Page, csp: str = CSP, **fields: str) -> Page:
-    """Submit a form of `page` (its CSRF fields) with `fields`; the whole page headers checked."""
-    hidden = {k: v for k, v in page.hidden().items() if k in ("nonce", "csrf")}
-    result = browser.post(list({**hidden, **fields}.items()), path=ACCOUNT)
-    browser.keep_cookies(result)
-    answer = page_of(result)
-    assert answer.status == 200
-    assert {k: answer.headers[k] for k in PAGE_HEADERS} == PAGE_HEADERS
-    assert answer.headers["Content-Security-Policy"] == csp
-    return answer
-
-
-def signed_in(browser: Browser, username: str = "alice") -> Page:
-    start = page_of(browser.get_raw("", path=ACCOUNT))
-    browser.keep_cookies({"multiValueHeaders": {"Set-Cookie": [start.headers.get("Set-Cookie", "")]}})
-    return account_post(browser, start, action="sign_in", tenant="demo", username=username,
-                        password=f"{username}-password")
+def success(text: str) -> Message:
+    return Message("status", "message success", text)
 
 
 def shown_secret(page: Page) -> str:
@@ -68,23 +52,28 @@ def test_alice_sets_up_a_one_time_code_and_removes_it(clock: ManualClock, browse
     wrong = account_post(browser, enrol, action="totp_confirm", code="000000" if totp.now() != "000000" else "1")
     assert wrong.text() == ("Set up a one-time code The code is incorrect or was used already, or this account is "
                             "temporarily locked. Enter the next code your app shows, or start again . Code Confirm")
+    assert wrong.messages == [error("The code is incorrect or was used already, or this account is temporarily "
+                                    "locked.")]
     codes_page = account_post(browser, wrong, action="totp_confirm", code=totp.at(int(clock())))
     codes = re.findall(r"<li><code>([a-z2-7]{4}(?:-[a-z2-7]{4}){3})</code></li>", codes_page.body)
     assert len(codes) == 10 and len(set(codes)) == 10
     assert codes_page.text().startswith("Your recovery codes Your one-time code is set up.")
+    assert codes_page.messages == [success("Your one-time code is set up. Keep these ten recovery codes somewhere "
+                                           "safe: each signs you in once if you lose your authenticator app. They "
+                                           "are shown only now.")]
     factors = UserFactorStore().factors("demo", "alice")
     assert factors is not None and (factors.totp, factors.recovery_codes_left) == (True, 10)
 
     account = page_of(browser.get_raw("", path=ACCOUNT))
     assert second_factor_text(account).startswith("A one-time code is set up; 10 recovery codes are left.")
     again = account_post(browser, account, action="totp_start")
-    assert "A one-time code is set up already: remove it before setting up another." in again.text()
+    assert again.messages == [error("A one-time code is set up already: remove it before setting up another.")]
     # A password alone never removes it: a wrong code is refused, through the account's throttle.
     refused = account_post(browser, again, action="totp_remove", code="aaaa-bbbb-cccc-dddd")
     assert "The code is incorrect or was used already, or this account is temporarily locked." in refused.text()
     clock.advance(30)
     removed = account_post(browser, refused, action="totp_remove", code=totp.at(int(clock())))
-    assert "The one-time code and its recovery codes were removed." in removed.text()
+    assert removed.messages == [success("The one-time code and its recovery codes were removed.")]
     assert UserFactorStore().factors("demo", "alice") == factors._replace(totp=False, recovery_codes_left=0)
 
 
@@ -98,6 +87,7 @@ def test_the_factor_forms_need_the_pages_sign_in(clock: ManualClock, browser: Br
     assert "Your sign-in on this page has expired" in account_post(browser, account, action="totp_start").text()
 
 
+@pytest.mark.slow
 def test_an_enrolment_on_the_account_page_is_asked_at_the_next_sign_in(clock: ManualClock, browser: Browser,
                                                                        invoke: Any) -> None:
     from tests.functional.authorize_support import web_params
@@ -111,6 +101,7 @@ def test_an_enrolment_on_the_account_page_is_asked_at_the_next_sign_in(clock: Ma
     assert [i["name"] for i in step.inputs] == ["request_blob", "csrf", "factor_ticket", "code"]
 
 
+@pytest.mark.slow
 def test_an_ip_address_issuer_says_passkeys_need_a_host_name(clock: ManualClock, browser: Browser) -> None:
     account = signed_in(browser)
     assert account.text().endswith(
@@ -157,6 +148,7 @@ def totp_state() -> tuple[bool, bool]:
     return (factors.totp, factors.totp_pending) if factors is not None else (False, False)
 
 
+@pytest.mark.slow
 def test_a_password_alone_adds_no_factor_beside_a_passkey(clock: ManualClock, browser: Browser) -> None:
     """A person whose only factor is a passkey: a stolen password must not enrol the thief's one-time code."""
     import secrets
@@ -174,6 +166,7 @@ def test_a_password_alone_adds_no_factor_beside_a_passkey(clock: ManualClock, br
     assert totp_state() == (False, False)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("localhost")
 def test_alices_passkey_confirms_her_one_time_code(clock: ManualClock, browser: Browser) -> None:
     """Her only factor is a passkey: the page asks for it (only her passkeys, user verification required), and the
@@ -213,17 +206,19 @@ def test_alices_passkeys_confirm_adding_and_removing_passkeys(clock: ManualClock
     registration = post_answer(browser, answered(confirm_with_passkey(browser, account, action="passkey_start",
                                                                       name="Phone"), first))
     assert registration.text().startswith("Add a passkey Your browser or device will make a passkey named Phone")
+    # Only the script's report of a failed ceremony, hidden until it has one: no empty box.
+    assert registration.messages == [Message("alert", "message error", "", hidden=True)]
     second = SoftAuthenticator(origin="http://localhost:3000")
     options = options_of(registration)
     made = second.register(base64url.decode(options["challenge"]), user_handle=base64url.decode(options["user"]["id"]))
     added = post_answer(browser, [*((k, v) for k, v in registration.hidden().items() if k != "credential"),
                                   ("credential", json.dumps(made))])
-    assert "The passkey Phone was added: you can sign in with it." in added.text()
+    assert added.messages == [success("The passkey Phone was added: you can sign in with it.")]
     assert [p.name for p in PasskeyStore().of_user("demo", "alice")] == ["key", "Phone"]
 
     removal = confirm_with_passkey(browser, added, action="passkey_remove", credential_id=first.id)
     removed = post_answer(browser, answered(removal, second))
-    assert "The passkey was removed." in removed.text()
+    assert removed.messages == [success("The passkey was removed.")]
     assert [p.name for p in PasskeyStore().of_user("demo", "alice")] == ["Phone"]
     last = post_answer(browser, answered(confirm_with_passkey(browser, removed, action="passkey_remove",
                                                               credential_id=second.id), second))
@@ -231,6 +226,7 @@ def test_alices_passkeys_confirm_adding_and_removing_passkeys(clock: ManualClock
     assert PasskeyStore().of_user("demo", "alice") == ()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("localhost")
 def test_bob_with_a_code_and_a_passkey_removes_the_code_with_the_passkey(clock: ManualClock,
                                                                          browser: Browser) -> None:
@@ -251,6 +247,7 @@ def test_bob_with_a_code_and_a_passkey_removes_the_code_with_the_passkey(clock: 
     assert factors is not None and (factors.totp, factors.recovery_codes_left) == (False, 0)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("localhost")
 @pytest.mark.parametrize("how", ["no proof", "bob's passkey", "no user verification", "a tampered signature",
                                  "a counter gone backwards", "a sign-in's challenge"])

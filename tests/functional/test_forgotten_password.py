@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.functional.authorize_support import Browser, page_of, without_request_id
+from tests.functional.authorize_support import Browser, Message, page_of, without_request_id
 from tests.functional.ciba_support import deliver_queued
 from tests.functional.token_support import aws_calls
 
@@ -97,6 +97,7 @@ def test_the_mail_arrives_in_the_outbox_through_the_deliver_function(
         outbox: Path, browser: Browser, caplog: pytest.LogCaptureFixture) -> None:
     answer = ask(browser, "alice")
     assert (answer["statusCode"], page_of(answer).text()) == (200, SENT_BODY_TEXT)
+    assert page_of(answer).messages == [Message("status", "message success", SENT)]
     assert not outbox.exists()  # queued, not sent while the person waits
     assert deliver_queued() == 1
     (mail,) = [json.loads(line) for line in outbox.read_text().splitlines()]

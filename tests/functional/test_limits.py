@@ -262,6 +262,32 @@ def test_one_address_guessing_many_clients_is_refused(demo: Demo, invoke: Invoke
     assert elsewhere["statusCode"] == 200
 
 
+@pytest.mark.slow
+def test_forgotten_password_requests_spend_neither_sign_ins_nor_client_secrets(
+        demo: Demo, invoke: Invoke, clock: ManualClock, monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """Requests for accounts that do not exist once counted on the address's one failure counter: six of them
+    (the quota here; 30 by default) from a NAT's address refused alice's right password and demo-service's secret."""
+    from authgate import caches
+
+    monkeypatch.setenv("AUTHGATE_OUTBOX", str(tmp_path / "outbox.jsonl"))
+    caches.reset()
+    browser = Browser(invoke)
+    for n in range(6):
+        form = browser.get_raw("tenant=demo", path="/oauth/forgot-password")
+        asked = browser.post([*page_of(form).hidden().items(), ("username", f"nobody-{n}")],
+                             path="/oauth/forgot-password")
+        assert asked["statusCode"] == 200
+    form = browser.get_raw("tenant=demo", path="/oauth/forgot-password")
+    refused = browser.post([*page_of(form).hidden().items(), ("username", "nobody-7")], path="/oauth/forgot-password")
+    assert refused["statusCode"] == 429  # the reset requests' own address counter is spent
+
+    signed_in = browser.submit(page_of(browser.get(web_params())))
+    issued = TokenClient(invoke).client_credentials("demo-service")
+
+    assert signed_in["statusCode"] == 303 and redirect_of(signed_in).one("code")
+    assert issued["statusCode"] == 200 and json.loads(issued["body"])["token_type"] == "Bearer"
+
+
 # ------------------------------------------------------------------------------ authorize endpoint
 
 

@@ -8,14 +8,48 @@ import pytest
 
 from authgate.clock import ManualClock
 from authgate_cli.local.events import HttpRequest, build_event
-from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of, web_params
+from tests.conftest import Invoke
+from tests.functional.authorize_support import (
+    ERROR_PAGE_CSP,
+    Browser,
+    headers_of,
+    page_of,
+    redirect_of,
+    web_params,
+    without_request_id,
+)
 from tests.functional.logout_support import ALICE, BACK, CLEARED, hint, logout, signed_in
+from tests.functional.self_registration_support import register
+from tests.functional.token_support import body_of
+
+# Where a client that registered itself (RFC 7591) asks sign-out to send people: a site of its choosing.
+ELSEWHERE = "https://phish.example/signed-out"
 
 
 def live(session: Any) -> bool:
     from authgate.stores.sessions import SessionStore
 
     return any(s.sid == session.sid for s in SessionStore().of_user("demo", ALICE))
+
+
+@pytest.fixture
+def self_registered(dcr: None, invoke: Invoke) -> str:
+    """A client anyone could have registered (POST /oauth/register), with ELSEWHERE as its post-logout URI."""
+    return str(body_of(register(invoke, post_logout_redirect_uris=[ELSEWHERE]))["client_id"])
+
+
+def assert_offered(result: dict[str, Any], location: str) -> None:
+    """The whole "signed out" page offering `location` as a link, followed by nothing."""
+    assert result["statusCode"] == 200
+    assert without_request_id(result) == {
+        "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Pragma": "no-cache",
+        "Content-Security-Policy": ERROR_PAGE_CSP, "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer", **({"Set-Cookie": CLEARED} if "Set-Cookie" in headers_of(result) else {})}
+    assert page_of(result).text() == (
+        "You are signed out You are signed out. The application asks to take you to https://phish.example . It "
+        "registered itself with this server, which cannot vouch for that address: go on only if you trust it. "
+        "Continue to https://phish.example")
+    assert f'<a href="{location.replace("&", "&amp;")}" rel="noreferrer">' in result["body"]
 
 
 def assert_page_error(result: dict[str, Any], detail: str) -> None:
@@ -139,3 +173,36 @@ def test_sign_out_revokes_the_sessions_grants_but_offline_access_ones(clock: Man
     else:
         assert (result["statusCode"], body_of(result)["error_description"]) == (
             400, "The refresh token has been revoked.")
+
+
+def test_a_self_registered_client_is_never_followed_without_a_session(clock: ManualClock, browser: Browser,
+                                                                     self_registered: str) -> None:
+    """Anyone could register ELSEWHERE and link here: this was a 302 to it, no session, no click (an open redirect)."""
+    result = logout(browser, [("client_id", self_registered), ("post_logout_redirect_uri", ELSEWHERE),
+                              ("state", "s-9")])
+    assert_offered(result, f"{ELSEWHERE}?state=s-9")
+
+
+def test_a_self_registered_clients_own_id_token_is_no_pass(clock: ManualClock, browser: Browser,
+                                                           self_registered: str) -> None:
+    """Whoever registered the client can sign in to it and send their own ID token as the hint."""
+    theirs = hint(sub="usr_someone0else000000001", client_id=self_registered)
+    assert_offered(logout(browser, [("id_token_hint", theirs), ("post_logout_redirect_uri", ELSEWHERE)]), ELSEWHERE)
+    session = signed_in(browser)  # someone else's browser: they are asked first, and still not sent there
+    page = page_of(logout(browser, [("id_token_hint", theirs), ("post_logout_redirect_uri", ELSEWHERE)]))
+    assert page.text().startswith("Sign out? CLI Agent asks to sign you out of this server.") and live(session)
+    result = logout(browser, [*page.hidden().items(), ("confirm", "yes")], method="POST")
+    assert_offered(result, ELSEWHERE)
+    assert not live(session)
+
+
+def test_a_self_registered_client_is_followed_with_a_hint_of_the_session_it_ends(
+        clock: ManualClock, browser: Browser, self_registered: str) -> None:
+    session = signed_in(browser)
+    result = logout(browser, [("id_token_hint", hint(session, client_id=self_registered)),
+                              ("post_logout_redirect_uri", ELSEWHERE), ("state", "s-3")])
+    assert (result["statusCode"], result["body"]) == (302, "")
+    assert without_request_id(result) == {"Location": f"{ELSEWHERE}?state=s-3", "Cache-Control": "no-store",
+                                          "Pragma": "no-cache", "Referrer-Policy": "no-referrer",
+                                          "Set-Cookie": CLEARED}
+    assert not live(session)

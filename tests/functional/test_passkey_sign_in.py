@@ -10,12 +10,24 @@ from typing import Any
 import pytest
 
 from authgate.clock import ManualClock
-from tests.functional.authorize_support import Browser, Page, page_of, redirect_of, web_params
+from tests.functional.authorize_support import (
+    Browser,
+    Page,
+    headers_of,
+    page_of,
+    redirect_of,
+    web_params,
+)
+from tests.functional.openid_support import id_token_of
 from tests.functional.passkey_support import ISSUER, answered, enrolled, options_of
 from tests.functional.token_support import TokenClient, body_of, claims_of
 from tests.webauthn_authenticator import SoftAuthenticator
 
 ALICE = "usr_demoalice0000000000000"
+BOB = "usr_demobob000000000000000"
+HINT_MISMATCH = "The person who signed in is not the one the id_token_hint names."
+# An error redirect's headers beside its Location and x-request-id: no cookie is set.
+REDIRECT_HEADERS = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 REFUSED = ("The passkey could not be used: it is not one of this organisation's, the page expired, or your browser's "
            "answer did not verify. Try again, or sign in with your password.")
 
@@ -58,6 +70,24 @@ def test_a_passkey_alone_signs_alice_in_at_mfa(clock: ManualClock, browser: Brow
 
 
 @pytest.mark.usefixtures("localhost")
+def test_alices_passkey_under_bobs_id_token_hint_is_login_required(clock: ManualClock, browser: Browser) -> None:
+    """OIDC Core 3.1.2.1, as after a password (docs/oidc.md): the hint names bob, and alice's passkey signs her in on
+    the form it showed. No code and no session for her: an error redirect, login_required."""
+    from authgate.stores.sessions import SessionStore
+
+    device = enrolled(clock)
+    result = answer(browser, ceremony(browser, id_token_hint=id_token_of(BOB, issuer=ISSUER)), device)
+    redirect = redirect_of(result)
+    assert (result["statusCode"], redirect.base, redirect.params) == (303, "http://127.0.0.1:8765/callback", {
+        "error": ["login_required"], "error_description": [HINT_MISMATCH], "state": ["xyz-state"], "iss": [ISSUER]})
+    assert {k: v for k, v in headers_of(result).items() if k not in ("x-request-id", "Location")} == REDIRECT_HEADERS
+    assert SessionStore().of_user("demo", ALICE) == []
+    # Under a hint that names her, the same passkey signs her in.
+    result = answer(browser, ceremony(browser, id_token_hint=id_token_of(ALICE, issuer=ISSUER)), device)
+    assert sorted(redirect_of(result).params) == ["code", "iss", "state"]
+
+
+@pytest.mark.usefixtures("localhost")
 @pytest.mark.parametrize("how", ["no user verification", "another tenant's passkey", "a tampered signature",
                                  "not JSON"])
 def test_a_passkey_that_does_not_hold_is_refused_on_the_sign_in_form(clock: ManualClock, browser: Browser,
@@ -82,6 +112,7 @@ def test_a_passkey_that_does_not_hold_is_refused_on_the_sign_in_form(clock: Manu
     assert REFUSED in page.text()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("localhost")
 def test_a_passkey_signs_in_past_an_operators_reset_and_the_password_stays_forced(
         clock: ManualClock, browser: Browser, tokens: TokenClient) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pyotp
+import pytest
 
 from authgate.clock import ManualClock
 from tests.demo import WEB_REDIRECT
@@ -19,7 +20,14 @@ from tests.functional.authorize_support import (
     redirect_of,
     web_params,
 )
-from tests.functional.second_factor_support import ALICE, BOB, MFA, bob_code, wrong_code
+from tests.functional.second_factor_support import (
+    ALICE,
+    BOB,
+    MFA,
+    bob_code,
+    factor_failures,
+    wrong_code,
+)
 from tests.functional.token_support import TokenClient, body_of, claims_of
 
 WRONG = ("The username, password or code is incorrect, or this account is temporarily locked after repeated "
@@ -59,6 +67,11 @@ def failures(username: str = "bob") -> int:
     return user.failed_logins
 
 
+def answer_of(result: dict[str, Any]) -> tuple[int, dict[str, str], str]:
+    """What the browser gets: status, headers (but the request's own id) and body."""
+    return result["statusCode"], {k: v for k, v in headers_of(result).items() if k != "x-request-id"}, result["body"]
+
+
 def assert_wrong_page(result: dict[str, Any]) -> None:
     """The sign-in form again, with the one message, the code field kept and no cookie."""
     page = page_of(result)
@@ -89,6 +102,7 @@ def test_the_form_of_a_request_needing_mfa_has_an_optional_code_field(clock: Man
     assert [(i["name"], i["type"]) for i in required.inputs] == [*SIGN_IN_FIELDS, ("code", "text")]
 
 
+@pytest.mark.slow
 def test_password_and_code_in_one_post_sign_in_at_mfa(clock: ManualClock, browser: Browser,
                                                        tokens: TokenClient) -> None:
     from authgate.stores.sessions import SessionStore
@@ -106,33 +120,36 @@ def test_password_and_code_in_one_post_sign_in_at_mfa(clock: ManualClock, browse
     assert failures() == 0
 
 
+@pytest.mark.slow
 def test_a_wrong_code_gets_the_same_page_as_a_wrong_password(clock: ManualClock, browser: Browser) -> None:
     page = form(browser)
     wrong_password = post(browser, page, "bob", "not-bobs-password", bob_code(clock))
-    assert failures() == 1
+    assert (failures(), factor_failures()) == (1, 0)  # the password's throttle counts a wrong password
     wrong = post(browser, page, "bob", "bob-password", wrong_code(clock))
-    assert failures() == 2
+    assert (failures(), factor_failures()) == (0, 1)  # the factor's a wrong code; the right password resets its own
     no_totp = post(browser, page, "alice", "alice-password", bob_code(clock))  # alice has no TOTP
-    assert failures("alice") == 1
+    assert (failures("alice"), factor_failures("alice")) == (0, 1)
     assert_wrong_page(wrong)
 
     def seen(result: dict[str, Any]) -> tuple[int, dict[str, str], str]:
-        headers = {k: v for k, v in headers_of(result).items() if k != "x-request-id"}
-        return result["statusCode"], headers, result["body"].replace('value="alice"', 'value="bob"')
+        status, headers, body = answer_of(result)
+        return status, headers, body.replace('value="alice"', 'value="bob"')
 
     assert seen(wrong_password) == seen(wrong) == seen(no_totp)
 
 
+@pytest.mark.slow
 def test_a_code_is_accepted_once(clock: ManualClock, browser: Browser, tokens: TokenClient, invoke: Any) -> None:
     code = bob_code(clock)
     assert id_claims(tokens, post(browser, form(browser), "bob", "bob-password", code))["acr"] == "mfa"
     other = Browser(invoke)
     assert_wrong_page(post(other, form(other), "bob", "bob-password", code))  # RFC 6238 5.2: replay refused
-    assert failures() == 1
+    assert (failures(), factor_failures()) == (0, 1)
     clock.advance(30)
     assert post(other, form(other), "bob", "bob-password", bob_code(clock))["statusCode"] == 303
 
 
+@pytest.mark.slow
 def test_a_recovery_code_in_the_same_post_is_consumed_once(clock: ManualClock, browser: Browser,
                                                            tokens: TokenClient, invoke: Any) -> None:
     from authgate.stores.user_factors import UserFactorStore
@@ -150,23 +167,36 @@ def test_a_recovery_code_in_the_same_post_is_consumed_once(clock: ManualClock, b
     assert post(other, form(other, prompt="login"), "alice", "alice-password", codes[1])["statusCode"] == 303
 
 
-def test_mixed_failures_count_toward_one_lock(clock: ManualClock, browser: Browser) -> None:
+@pytest.mark.slow
+def test_each_throttle_counts_its_own_credential(clock: ManualClock, browser: Browser) -> None:
+    """Wrong passwords count toward the account's lock, wrong codes beside the right password toward the second
+    factor's, and neither resets the other: a right password clears the password's count, never the codes'."""
     from authgate.stores.users import UserStore
-    from authgate.users.model import LOCK_AFTER, delay_after
+    from authgate.users.factor_throttle import LOCK_AFTER, LOCK_SECONDS
+    from authgate.users.model import delay_after
 
     page = form(browser)
-    for failure in range(LOCK_AFTER):
-        clock.advance(delay_after(failure) + 1)  # past each wait window
+    for failure in range(2 * LOCK_AFTER - 1):
+        clock.advance(delay_after(failure) + 1)  # past each wait window of the password's throttle
         if failure % 2:
-            assert_wrong_page(post(browser, page, "bob", "bob-password", wrong_code(clock)))
-        else:
             assert_wrong_page(post(browser, page, "bob", "not-bobs-password", bob_code(clock)))
+        else:
+            assert_wrong_page(post(browser, page, "bob", "bob-password", wrong_code(clock)))
+    clock.advance(301)  # the address's failure window has passed; the factor's lock (15 minutes) holds
+    page = form(browser)
+    right = post(browser, page, "bob", "bob-password", bob_code(clock))
+    assert_wrong_page(right)
+    # While it holds, nothing is checked: a wrong password gets the very same answer (no oracle of the password).
+    wrong_password = post(browser, page, "bob", "not-bobs-password", bob_code(clock))
+    assert answer_of(wrong_password) == answer_of(right)
     user = UserStore().get("demo", "bob")
-    assert user is not None and user.locked(int(clock()))
-    clock.advance(301)  # the address's failure window has passed; the account's lock (15 minutes) holds
-    assert_wrong_page(post(browser, form(browser), "bob", "bob-password", bob_code(clock)))
+    assert user is not None and (user.failed_logins, user.locked(int(clock())), factor_failures()) == (
+        0, False, LOCK_AFTER)
+    clock.advance(LOCK_SECONDS)
+    assert post(browser, form(browser), "bob", "bob-password", bob_code(clock))["statusCode"] == 303
 
 
+@pytest.mark.slow
 def test_an_empty_code_keeps_the_step_after_the_password(clock: ManualClock, browser: Browser) -> None:
     result = post(browser, form(browser), "bob", "bob-password", "")
     step = page_of(result)

@@ -10,6 +10,7 @@ import pytest
 from authgate.clock import ManualClock
 from tests.demo import ISSUER, SPA_REDIRECT, WEB_REDIRECT
 from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of, web_params
+from tests.functional.openid_support import id_token_of
 from tests.functional.token_support import TokenClient, body_of
 
 ALICE = "usr_demoalice0000000000000"
@@ -179,27 +180,6 @@ def test_max_age_older_than_the_sign_in_asks_for_the_password(clock: ManualClock
     if page:
         assert_error(browser.get(web_params(scope=SCOPE, max_age=max_age, prompt="none")), "login_required",
                      "The user is not signed in, and prompt=none forbids asking them to.")
-
-
-def id_token_of(user_id: str, *, expired: bool = False) -> str:
-    """An ID token this issuer signed for demo-web about `user_id` (expired: issued two hours ago)."""
-    from authgate.oauth.token.id_token import issue_id_token
-    from authgate.single_use.authentication import Authentication
-
-    if expired:
-        from authgate.clock import using
-
-        with using(ManualClock(now() - 7200)):
-            return issue_id_token(issuer=ISSUER, client_id="demo-web", access_token="at",
-                                  authentication=Authentication(user_id=user_id, auth_time=now() - 7200))
-    return issue_id_token(issuer=ISSUER, client_id="demo-web", access_token="at",
-                          authentication=Authentication(user_id=user_id, auth_time=now()))
-
-
-def now() -> int:
-    from authgate import clock
-
-    return clock.seconds()
 
 
 @pytest.mark.parametrize("expired", [False, True], ids=["fresh", "expired"])

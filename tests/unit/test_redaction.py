@@ -24,9 +24,9 @@ JWT = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl"
     ("{'refresh_token': 'r1', 'token_type': 'Bearer'}", f"{{'refresh_token': '{REDACTED}', 'token_type': 'Bearer'}}"),
     (f"token {JWT} rejected", f"token {REDACTED} rejected"),
     ("error_code=invalid_grant client_id=demo-web", "error_code=invalid_grant client_id=demo-web"),
-    ("grant_type=urn:ietf:params:oauth:grant-type:device_code&device_code=BCDFGHJK.s3cr3t",
+    ("grant_type=urn:ietf:params:oauth:grant-type:device_code&device_code=BCDFGHJKLM.s3cr3t",
      f"grant_type=urn:ietf:params:oauth:grant-type:device_code&device_code={REDACTED}"),
-    ("GET /oauth/device?user_code=BCDF-GHJK", f"GET /oauth/device?user_code={REDACTED}"),
+    ("GET /oauth/device?user_code=BCDFG-HJKLM", f"GET /oauth/device?user_code={REDACTED}"),
 ])
 def test_redact_text(text: str, expected: str) -> None:
     assert redact_text(text) == expected

@@ -1,9 +1,11 @@
-"""`authgate clients create | update | rotate-secret | list | delete`: OAuth client registration from the command line.
+"""`authgate clients create | update | rotate-secret | list | show | delete`: OAuth client registration from the
+command line.
 
 A new or rotated secret is printed ONCE (stdout) and stored only as its SHA-256; rotation
 invalidates the old secret from the next request (client reads are strongly consistent).
 Arguments are checked before any stack is looked up (authgate_cli.admin.arguments), the tenant
-once the stack is known; a refusal is one line on stderr and exit status 2.
+once the stack is known; a refusal is one line on stderr and exit status 2, as is a client id the stack does
+not have (authgate_cli.admin.unknown).
 A client may register public keys (`--jwks FILE|JSON`) and authenticate with private_key_jwt
 (RFC 7523) instead of a secret, be required to push its authorization requests (RFC 9126), and be
 put on the `fapi2` profile (FAPI 2.0 Security Profile), which implies all of these and DPoP; the
@@ -24,18 +26,35 @@ import sys
 from typing import Any
 
 from authgate.clients.model import AUTH_METHODS
-from authgate_cli.admin import arguments, target
+from authgate_cli.admin import arguments, target, unknown
 from authgate_cli.admin.client_actions import (
     create_client,
     delete_client,
     list_clients,
     rotate_secret,
+    show_client,
     update_client,
 )
 from authgate_cli.admin.client_registration import check_create, resource_grants
 
 ACTIONS = {"create": create_client, "update": update_client, "rotate-secret": rotate_secret,
-           "list": list_clients, "delete": delete_client}
+           "list": list_clients, "show": show_client, "delete": delete_client}
+# What `update` changes (each --flag of the dest's name); at least one must be given.
+CHANGES = ("name", "grant", "jwks", "auth_method", "profile", "post_logout_redirect_uri", "backchannel_logout_uri",
+           "backchannel_logout_session_required", "id_token_signed_response_alg", "require_par", "resource_scopes")
+
+
+def _check_update(args: argparse.Namespace) -> None:
+    arguments.identifier(args.client_id, "CLIENT_ID")
+    if all(getattr(args, change) in (None, []) for change in CHANGES):
+        flags = [f"--{change.replace('_', '-')}" for change in CHANGES]
+        raise unknown.nothing_to_change("clients", f"at least one of {', '.join(flags[:-1])} or {flags[-1]}")
+    if args.name is not None:
+        arguments.text(args.name, "--name")
+    if args.jwks:
+        arguments.jwks(args.jwks)
+    args.grant = [arguments.grant_type(g) for g in args.grant]
+    resource_grants(args)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -43,22 +62,18 @@ def _run(args: argparse.Namespace) -> int:
         if args.clients_command == "create":
             check_create(args)
         elif args.clients_command == "update":
-            arguments.identifier(args.client_id, "CLIENT_ID")
-            if args.jwks:
-                arguments.jwks(args.jwks)
-            args.grant = [arguments.grant_type(g) for g in args.grant]
-            resource_grants(args)
-        elif args.clients_command in ("rotate-secret", "delete"):
+            _check_update(args)
+        elif args.clients_command != "list":
             arguments.identifier(args.client_id, "CLIENT_ID")
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate clients: {exc}\n")
         return 2
-    return target.run(args, "clients", lambda: ACTIONS[args.clients_command](args))
+    return target.run(args, "clients", lambda: ACTIONS[args.clients_command](args, sys.stdout))
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("clients", help="manage OAuth clients (create, update, rotate-secret, list, "
-                                                   "delete)",
+                                                   "show, delete)",
                                    description="Register OAuth clients, change their keys and profile, rotate "
                                                "their secrets, list them, delete them.")
     sub = parser.add_subparsers(dest="clients_command", required=True, metavar="ACTION")
@@ -67,7 +82,6 @@ def register(subparsers: Any) -> None:
     create.add_argument("--client-id", help="the client id (default: generated); an https URL pre-registers a "
                                             "metadata-document client, replacing its cached document")
     create.add_argument("--tenant", required=True, help="tenant the client belongs to")
-    create.add_argument("--name", help="display name")
     create.add_argument("--type", choices=("confidential", "public"), default="confidential")
     create.add_argument("--redirect-uri", action="append", default=[], metavar="URI",
                         help="exact redirect URI (repeat for several)")
@@ -76,13 +90,14 @@ def register(subparsers: Any) -> None:
     create.add_argument("--requires-admin-approval", action="store_true",
                         help="users of the tenant can authorize it only after the tenant admin approves it")
 
-    update = sub.add_parser("update", help="change keys, authentication method, PAR requirement, profile or "
+    update = sub.add_parser("update", help="change name, keys, authentication method, PAR requirement, profile or "
                                            "resource grants")
     update.add_argument("client_id", metavar="CLIENT_ID")
     for action in (create, update):
+        action.add_argument("--name", help="display name, on the consent page (create: default the client id)")
         action.add_argument("--grant", action="append", default=[], metavar="GRANT",
                             help=f"allowed grant type (repeat; on update the list replaces the old one): "
-                                 f"{', '.join(arguments.GRANT_NAMES)} (the last four by short name or URN)")
+                                 f"{', '.join(arguments.GRANT_NAMES)} (the last {len(arguments.GRANT_URNS)} by short name or URN)")
         action.add_argument("--jwks", metavar="FILE|JSON",
                             help='the client\'s public keys, a JWK Set {"keys": [...]} (for private_key_jwt)')
         action.add_argument("--auth-method", choices=AUTH_METHODS,
@@ -111,10 +126,12 @@ def register(subparsers: Any) -> None:
     rotate.add_argument("client_id", metavar="CLIENT_ID")
 
     listing = sub.add_parser("list", help="every client (secrets are never shown)")
+    show = sub.add_parser("show", help="one client, every field (never its secret)")
+    show.add_argument("client_id", metavar="CLIENT_ID")
     delete = sub.add_parser("delete", help="remove a client: an administrator's, a dynamically registered one, or a "
                                            "cached metadata document (its https client_id)")
     delete.add_argument("client_id", metavar="CLIENT_ID")
-    for action in (create, update, rotate, listing, delete):
+    for action in (create, update, rotate, listing, show, delete):
         action.add_argument("--json", action="store_true", help="machine-readable output")
         target.add_arguments(action)
         action.set_defaults(func=_run)

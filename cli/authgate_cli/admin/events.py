@@ -143,7 +143,7 @@ def verify_events(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     return 1 if result.findings else 0
 
 
-ACTIONS: dict[str, Callable[[argparse.Namespace], int]] = {
+ACTIONS: dict[str, Callable[[argparse.Namespace, IO[str]], int]] = {
     "list": list_events, "tail": tail_events, "verify": verify_events}
 
 
@@ -167,7 +167,7 @@ def _run(args: argparse.Namespace) -> int:
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate events: {exc}\n")
         return 2
-    return target.run(args, "events", lambda: ACTIONS[args.events_command](args))
+    return target.run(args, "events", lambda: ACTIONS[args.events_command](args, sys.stdout))
 
 
 def register(subparsers: Any) -> None:

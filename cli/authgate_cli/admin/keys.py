@@ -1,9 +1,10 @@
-"""`authgate keys rotate | list`: the signing-key lifecycle from the command line.
+"""`authgate keys rotate | list | show`: the signing-key lifecycle from the command line.
 
 `rotate` runs exactly what the EventBridge schedule runs (authgate.tokens.rotation.rotate): it
 only moves keys the overlap rule allows, so it is safe to run at any time, and a next key
-that is not yet published long enough is reported with the time it may start signing.
-Both act on the running `authgate serve` stack by default, or on a deployed stack
+that is not yet published long enough is reported with the time it may start signing. `show KID`
+prints one key's record and its public JWK (never where its private half is kept).
+All act on the running `authgate serve` stack by default, or on a deployed stack
 (`--stack-name`), through authgate_cli.admin.target.
 """
 
@@ -12,22 +13,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import IO, Any
 
-from authgate_cli.admin import target
-
-
-def _when(seconds: int) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds)) if seconds else "-"
+from authgate_cli.admin import arguments, target, text, unknown
+from authgate_cli.admin.text import when
 
 
 def _table(keys: list[Any], out: IO[str]) -> None:
-    rows = [("KID", "STATE", "ALG", "BACKEND", "SIGNS FROM", "UNPUBLISHED FROM")]
-    rows += [(k.kid, k.state, k.alg, k.backend, _when(k.activates_at), _when(k.retires_at)) for k in keys]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n")
+    text.table(("KID", "STATE", "ALG", "BACKEND", "SIGNS FROM", "UNPUBLISHED FROM"),
+               ((k.kid, k.state, k.alg, k.backend, when(k.activates_at), when(k.retires_at)) for k in keys), out)
+
+
+def _view(key: Any) -> dict[str, Any]:
+    return {"kid": key.kid, "state": key.state, "alg": key.alg, "backend": key.backend, "created_at": key.created_at,
+            "activates_at": key.activates_at, "retires_at": key.retires_at}
 
 
 def list_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
@@ -36,11 +35,25 @@ def list_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
 
     keys = KeyStore().all()
     if as_json:
-        out.write(json.dumps([{"kid": k.kid, "state": k.state, "alg": k.alg, "backend": k.backend,
-                               "created_at": k.created_at, "activates_at": k.activates_at,
-                               "retires_at": k.retires_at} for k in keys], indent=2) + "\n")
+        out.write(json.dumps([_view(k) for k in keys], indent=2) + "\n")
     else:
         _table(keys, out)
+    return 0
+
+
+def show_key(kid: str, out: IO[str] = sys.stdout, as_json: bool = False) -> int:
+    """One key's record and its public JWK (RFC 7517 4); exit status 2 for a kid the stack does not have."""
+    from authgate.stores.signing_keys import RING_KID, KeyStore
+
+    key = KeyStore().get(kid) if kid != RING_KID else None
+    if key is None:
+        sys.stderr.write(f"authgate keys: {unknown.signing_key(kid)}\n")
+        return 2
+    values = {**_view(key), "expires_at": key.expires_at, "public_jwk": json.loads(key.public_jwk or "null")}
+    if as_json:
+        out.write(json.dumps(values, indent=2) + "\n")
+    else:
+        text.record({**values, "public_jwk": json.dumps(values["public_jwk"], separators=(",", ":"))}, out)
     return 0
 
 
@@ -62,27 +75,37 @@ def rotate_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
     waiting = [k for k in report.keys if k.state == "next" and k.activates_at > clock.seconds()]
     if not report.promotions and waiting:
         out.write(f"next key {waiting[0].kid} is published but may not sign before "
-                  f"{_when(waiting[0].activates_at)} (JWKS max-age + leeway after publication); "
+                  f"{when(waiting[0].activates_at)} (JWKS max-age + leeway after publication); "
                   "run `authgate keys rotate` again after that\n")
     _table(report.keys, out)
     return 0
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.keys_command == "show":
+        try:
+            arguments.identifier(args.kid, "KID")
+        except arguments.InvalidInput as exc:
+            sys.stderr.write(f"authgate keys: {exc}\n")
+            return 2
+        return target.run(args, "keys", lambda: show_key(args.kid, sys.stdout, as_json=args.json))
     command = rotate_keys if args.keys_command == "rotate" else list_keys
     return target.run(args, "keys", lambda: command(sys.stdout, as_json=args.json))
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "keys", help="signing keys (rotate, list)",
+        "keys", help="signing keys (rotate, list, show)",
         description="Signing keys move next -> current -> previous -> retired. A key is published "
                     "(JWKS max-age + leeway) before it signs and stays published until every token it "
                     "signed has expired, so rotation never causes invalid_token.")
     sub = parser.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
     for name, summary in (("rotate", "run one lifecycle step now (what the schedule runs)"),
-                          ("list", "show every key with its state and times")):
+                          ("list", "show every key with its state and times"),
+                          ("show", "one key: its state, times and public JWK")):
         action = sub.add_parser(name, help=summary, description=summary)
+        if name == "show":
+            action.add_argument("kid", metavar="KID", help="the key's id (authgate keys list)")
         action.add_argument("--json", action="store_true", help="machine-readable output")
         target.add_arguments(action)
         action.set_defaults(func=_run)

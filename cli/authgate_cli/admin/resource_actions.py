@@ -8,7 +8,7 @@ import secrets
 import sys
 from typing import IO, Any
 
-from authgate_cli.admin import arguments
+from authgate_cli.admin import arguments, text, unknown
 from authgate_cli.admin.resource_detail_types import detail_types
 from authgate_cli.admin.resource_input import (
     delegation_targets,
@@ -33,13 +33,6 @@ def fail(message: str, status: int = 2) -> int:
     return status
 
 
-def _missing_tenant(names: tuple[str, ...]) -> str | None:
-    from authgate.stores.tenants import TenantStore
-
-    store = TenantStore()
-    return next((t for t in names if store.get(t) is None), None)
-
-
 def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate import clock
     from authgate.resources.errors import ResourceExists
@@ -55,13 +48,14 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     if builtin is not None and uri.rstrip("/") == builtin.resource:
         return fail(f"{builtin.resource} is the charges API, built in: it needs no registration")
     allowed = tenants(args.tenants or "")
-    missing = _missing_tenant(allowed)
-    if missing:
-        return fail(f"tenant {missing!r} does not exist here; create it first (authgate tenants create)")
+    try:
+        unknown.existing_tenants(allowed)
+    except arguments.InvalidInput as exc:
+        return fail(str(exc))
     targets = delegation_targets(getattr(args, "may_delegate_to", None), local=not args.stack_name) or ()
-    unknown = _unknown_target(targets, builtin)
-    if unknown:
-        return fail(f"--may-delegate-to {unknown!r} is not a registered resource (authgate resources list)")
+    stranger = _unknown_target(targets, builtin)
+    if stranger:
+        return fail(f"--may-delegate-to {stranger!r} is not a registered resource (see `authgate resources list`)")
     store = ResourceStore()
     if store.get(uri) is not None:
         return fail(f"resource {uri!r} is already registered", 1)
@@ -92,13 +86,10 @@ def create_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def _table(resources: list[Any], out: IO[str]) -> None:
-    rows = [("RESOURCE", "NAME", "SCOPES", "TENANTS", "INTROSPECTION CLIENT", "MAY DELEGATE TO")]
-    rows += [(r.resource, r.name or "-", " ".join(r.scopes), ",".join(r.tenants) or "all",
-              "(built in)" if r.builtin else r.introspection_client_id or "-", " ".join(r.may_delegate_to) or "-")
-             for r in resources]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n")
+    text.table(("RESOURCE", "NAME", "SCOPES", "TENANTS", "INTROSPECTION CLIENT", "MAY DELEGATE TO"),
+               ((r.resource, r.name or "-", " ".join(r.scopes), ",".join(r.tenants) or "all",
+                 "(built in)" if r.builtin else r.introspection_client_id or "-", " ".join(r.may_delegate_to) or "-")
+                for r in resources), out)
 
 
 def _builtin() -> Any:
@@ -137,7 +128,7 @@ def _show(resource: Any, args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _unknown(args: argparse.Namespace) -> int:
-    return fail(f"no resource {args.resource!r} (see `authgate resources list`)", 1)
+    return fail(unknown.resource(args.resource))
 
 
 def show_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -149,22 +140,24 @@ def update_resource(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.resources.errors import ResourceNotFound
     from authgate.stores.resources import ResourceStore
 
+    changes: dict[str, Any] = {}
+    if args.tenants is not None:
+        changes["tenants"] = tenants(args.tenants)
+        try:
+            unknown.existing_tenants(changes["tenants"])
+        except arguments.InvalidInput as exc:
+            return fail(str(exc))
     resource = _get(args.resource)
     if resource is None:
         return _unknown(args)
-    changes: dict[str, Any] = {}
     if args.scopes is not None:
         changes["scopes"] = scopes(args.scopes)
-    if args.tenants is not None:
-        changes["tenants"] = tenants(args.tenants)
-        missing = _missing_tenant(changes["tenants"])
-        if missing:
-            return fail(f"tenant {missing!r} does not exist here; create it first (authgate tenants create)")
     targets = delegation_targets(getattr(args, "may_delegate_to", None), local=not args.stack_name)
     if targets is not None:
-        unknown = _unknown_target(targets, _builtin())
-        if unknown:
-            return fail(f"--may-delegate-to {unknown!r} is not a registered resource (authgate resources list)")
+        stranger = _unknown_target(targets, _builtin())
+        if stranger:
+            return fail(f"--may-delegate-to {stranger!r} is not a registered resource (see `authgate resources "
+                        "list`)")
         if resource.resource in targets:
             return fail("a resource cannot delegate to itself")
         changes["may_delegate_to"] = targets

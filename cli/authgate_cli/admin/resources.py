@@ -13,9 +13,10 @@ up; the actions on the stack are in resource_actions.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from authgate_cli.admin import arguments, target
+from authgate_cli.admin import arguments, target, unknown
 from authgate_cli.admin.resource_actions import (
     create_resource,
     delete_resource,
@@ -58,9 +59,9 @@ def _validate(args: argparse.Namespace) -> None:
         described(Resource(args.resource, scopes(args.scopes)), args)
     if args.resources_command == "update" and all(getattr(args, name) is None for name in UPDATABLE) \
             and not args.scope_description:
-        raise arguments.InvalidInput("update needs --scopes, --tenants, --name, --description, --scope-description, "
-                                     "--may-delegate-to, --authorization-details-type or "
-                                     "--remove-authorization-details-type")
+        raise unknown.nothing_to_change("resources", "--scopes, --tenants, --name, --description, --scope-description, "
+                                        "--may-delegate-to, --authorization-details-type or "
+                                        "--remove-authorization-details-type")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -68,7 +69,7 @@ def _run(args: argparse.Namespace) -> int:
         _validate(args)
     except arguments.InvalidInput as exc:
         return fail(str(exc))
-    return target.run(args, "resources", lambda: ACTIONS[args.resources_command](args))
+    return target.run(args, "resources", lambda: ACTIONS[args.resources_command](args, sys.stdout))
 
 
 def register(subparsers: Any) -> None:

@@ -184,5 +184,6 @@ def environment_from(outputs: Mapping[str, str], params: Mapping[str, str]) -> d
     if "Issuer" in outputs:
         env["AUTHGATE_ISSUER"] = outputs["Issuer"]
     if missing:
-        raise TargetError(f"the stack has no output(s) {', '.join(missing)}; deploy the current template.yaml")
+        outputs = "output" if len(missing) == 1 else "outputs"
+        raise TargetError(f"the stack has no {outputs} {', '.join(missing)}; deploy the current template.yaml")
     return env

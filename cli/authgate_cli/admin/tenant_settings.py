@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal, NamedTuple
 
 from authgate_cli.admin import arguments
+from authgate_cli.admin.arguments import InvalidInput
 
 Kind = Literal["text", "list", "set", "switch", "number", "optional"]
 NAME_MAX = 200
@@ -31,10 +32,6 @@ _OFF = ""
 # digits, ".", "_" or "-" ("#" separates parts of the limiter's keys, so never in an id).
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _HOST = re.compile(r"\.?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
-
-
-class InvalidInput(ValueError):
-    """One argument is not acceptable; the message names it."""
 
 
 def tenant_id(kind: str, value: str) -> str:
@@ -142,7 +139,7 @@ def _webhook_reachable(url: str) -> None:
     from authgate.outbound.post import Failed, target
     from authgate.settings import get_settings
 
-    loopback = get_settings().allow_loopback_client_metadata
+    loopback = get_settings().allow_loopback_outbound
     try:
         where = target(url, allow_loopback=loopback)
         pinned_address(where.host, where.port, system_resolver, time.monotonic() + 5, loopback)
@@ -240,10 +237,7 @@ def checked(tenant: Any) -> Any:
 def on_the_stack(tenant: Any) -> None:
     """What only the stack acted on can tell: every forbidden scope is known there (the charges API's, or a
     registered resource's), and the approval webhook's addresses are public."""
-    try:
-        arguments.known_scopes(sorted(tenant.forbidden_scopes))
-    except arguments.InvalidInput as exc:
-        raise InvalidInput(str(exc)) from None
+    arguments.known_scopes(sorted(tenant.forbidden_scopes))
     if tenant.approval_webhook:
         _webhook_reachable(tenant.approval_webhook)
 

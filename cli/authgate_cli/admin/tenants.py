@@ -16,10 +16,10 @@ import json
 import sys
 from typing import IO, Any
 
-from authgate_cli.admin import target
+from authgate_cli.admin import target, text, unknown
+from authgate_cli.admin.arguments import InvalidInput
 from authgate_cli.admin.tenant_settings import (
     HEADINGS,
-    InvalidInput,
     add_flags,
     checked,
     columns,
@@ -106,14 +106,7 @@ def update_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def _unknown(tenant: str) -> int:
-    return _fail(f"unknown tenant {tenant!r} (see `authgate tenants list`)")
-
-
-def _table(tenants: list[Any], out: IO[str]) -> None:
-    rows = [HEADINGS, *(columns(t) for t in tenants)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n")
+    return _fail(unknown.tenant(tenant))
 
 
 def list_tenants(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -123,7 +116,7 @@ def list_tenants(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     if args.json:
         out.write(json.dumps([view(t) for t in tenants], indent=2) + "\n")
     else:
-        _table(tenants, out)
+        text.table(HEADINGS, (columns(t) for t in tenants), out)
     return 0
 
 
@@ -151,7 +144,7 @@ def _validate(args: argparse.Namespace) -> None:
     elif args.tenants_command == "update":
         tenant_id("tenant id", args.tenant_id)
         if not given(args):
-            raise InvalidInput("update needs at least one setting to change (see `authgate tenants update --help`)")
+            raise unknown.nothing_to_change("tenants", "at least one setting to change")
     elif args.tenants_command == "show":
         tenant_id("tenant id", args.tenant_id)
 
@@ -161,7 +154,7 @@ def _run(args: argparse.Namespace) -> int:
         _validate(args)
     except InvalidInput as exc:
         return _fail(str(exc))
-    return target.run(args, "tenants", lambda: ACTIONS[args.tenants_command](args))
+    return target.run(args, "tenants", lambda: ACTIONS[args.tenants_command](args, sys.stdout))
 
 
 def register(subparsers: Any) -> None:

@@ -1,5 +1,5 @@
 """The actions of `authgate users` on the stack acted on: create, list, show, update, disable, enable, unlock,
-reset-password, delete (docs/users.md)."""
+reset-password, delete (docs/users.md). The tenant is known to exist (authgate_cli.admin.users.act)."""
 
 from __future__ import annotations
 
@@ -12,17 +12,7 @@ from typing import IO, Any
 from authgate_cli.admin import arguments
 from authgate_cli.admin.user_input import check_create, read_password
 from authgate_cli.admin.user_second_factors import remove_passkeys
-from authgate_cli.admin.user_views import done, view, write_record, write_table
-
-
-def fail(message: str) -> int:
-    sys.stderr.write(f"authgate users: {message}\n")
-    return 2
-
-
-def _unknown(args: argparse.Namespace) -> int:
-    return fail(f"no user {args.username!r} in tenant {args.tenant!r} "
-                f"(see `authgate users list --tenant {args.tenant}`)")
+from authgate_cli.admin.user_views import done, fail, unknown_user, view, write_record, write_table
 
 
 def _email_free(args: argparse.Namespace) -> None:
@@ -43,7 +33,6 @@ def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[s
 
     try:
         check_create(args, stdin)
-        arguments.existing_tenant(args.tenant)
         _email_free(args)
         password = read_password(args, stdin)
     except arguments.InvalidInput as exc:
@@ -61,10 +50,6 @@ def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[s
 def list_users(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.stores.users import UserStore
 
-    try:
-        arguments.existing_tenant(args.tenant)
-    except arguments.InvalidInput as exc:
-        return fail(str(exc))
     users = list(UserStore().of_tenant(args.tenant))
     if args.json:
         out.write(json.dumps([view(u) for u in users], indent=2) + "\n")
@@ -78,7 +63,7 @@ def show_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
     user = UserStore().get(args.tenant, args.username)
     if user is None:
-        return _unknown(args)
+        return unknown_user(args)
     if args.json:
         out.write(json.dumps(view(user), indent=2) + "\n")
         return 0
@@ -110,7 +95,7 @@ def _change(args: argparse.Namespace, out: IO[str], what: str, change: Callable[
     try:
         user = change(store)
     except UserNotFound:
-        return _unknown(args)
+        return unknown_user(args)
     announce_ended(ended)
     return done(args, user, out, what)
 
@@ -144,7 +129,7 @@ def reset_password(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: I
     from authgate.stores.users import UserStore
 
     if UserStore().get(args.tenant, args.username) is None:
-        return _unknown(args)
+        return unknown_user(args)
     try:
         password = read_password(args, stdin)
     except arguments.InvalidInput as exc:
@@ -163,12 +148,12 @@ def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     store = UserStore()
     user = store.get(args.tenant, args.username)
     if user is None:
-        return _unknown(args)
+        return unknown_user(args)
     ended = live_sessions(args.tenant, user)
     try:
         store.delete(args.tenant, args.username)
     except UserNotFound:
-        return _unknown(args)
+        return unknown_user(args)
     announce_ended(ended)
     # Personal data: the person's passkeys go with them (a user created again under the name has none).
     remove_passkeys(args.tenant, args.username)

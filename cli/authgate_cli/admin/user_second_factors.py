@@ -7,8 +7,8 @@ import json
 import sys
 from typing import IO
 
-from authgate_cli.admin import arguments
-from authgate_cli.admin.user_input import check_user
+from authgate_cli.admin import text
+from authgate_cli.admin.user_views import unknown_user
 
 
 def remove_passkeys(tenant: str, username: str) -> int:
@@ -23,30 +23,24 @@ def reset_mfa(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """Remove every second factor (one-time codes, recovery codes, passkeys) of a user and end their sessions: a
     person who lost their authenticator enrols again at the next sign-in."""
     from authgate.stores.user_factors import UserFactorStore
-    from authgate.users.errors import UserNotFound
-
-    try:
-        check_user(args)
-        arguments.existing_tenant(args.tenant)
-    except arguments.InvalidInput as exc:
-        sys.stderr.write(f"authgate users: {exc}\n")
-        return 2
     from authgate.stores.users import UserStore
+    from authgate.users.errors import UserNotFound
     from authgate_cli.admin.user_sessions import announce_ended, live_sessions
 
     user = UserStore().get(args.tenant, args.username)
-    sessions = live_sessions(args.tenant, user) if user is not None else []
+    if user is None:
+        return unknown_user(args)
+    sessions = live_sessions(args.tenant, user)
     try:
         ended = UserFactorStore().reset(args.tenant, args.username)
     except UserNotFound:
-        sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
-        return 1
+        return unknown_user(args)
     announce_ended(sessions)
     removed = remove_passkeys(args.tenant, args.username)
     if args.json:
         out.write(json.dumps({"tenant_id": args.tenant, "username": args.username, "second_factors": [],
                               "passkeys_removed": removed, "sessions_valid_after": ended}) + "\n")
     else:
-        out.write(f"second factors of {args.username} in tenant {args.tenant} removed ({removed} passkeys); "
-                  "sessions_valid_after set to now\n")
+        out.write(f"second factors of {args.username} in tenant {args.tenant} removed "
+                  f"({text.count(removed, 'passkey')}); sessions_valid_after set to now\n")
     return 0

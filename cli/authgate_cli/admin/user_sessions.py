@@ -4,8 +4,9 @@
 got a code in it); `revoke-sessions` ends them all at once: the user's `sessions_valid_after`
 moves to now, so no session or sign-in from before counts any more, and each session item is
 deleted, and each client of them that registered a backchannel_logout_uri is sent a logout
-token (OpenID Connect Back-Channel Logout 1.0; authgate.deliveries). Both take --tenant and --username as `users create` does, act on the local stack or a
-deployed one, and print JSON with --json.
+token (OpenID Connect Back-Channel Logout 1.0; authgate.deliveries). Both are `authgate users` actions
+(authgate_cli.admin.users): --tenant and --username, the local stack or a deployed one, JSON with --json
+(times as epoch seconds; in text, ISO 8601).
 """
 
 from __future__ import annotations
@@ -15,14 +16,8 @@ import json
 import sys
 from typing import IO, Any
 
-from authgate_cli.admin import arguments, target
-
-MAX_USERNAME = 128
-
-
-def _check(args: argparse.Namespace) -> None:
-    arguments.identifier(args.tenant, "--tenant")
-    arguments.text(args.username, "--username", limit=MAX_USERNAME)
+from authgate_cli.admin import text
+from authgate_cli.admin.user_views import unknown_user
 
 
 def _view(session: Any) -> dict[str, Any]:
@@ -55,8 +50,7 @@ def list_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
     user = UserStore().get(args.tenant, args.username)
     if user is None or not user.user_id:
-        sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
-        return 1
+        return unknown_user(args)
     sessions = live_sessions(args.tenant, user)
     if args.json:
         out.write(json.dumps([_view(s) for s in sessions], indent=2) + "\n")
@@ -64,8 +58,8 @@ def list_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     if not sessions:
         out.write(f"no session of {args.username} in tenant {args.tenant}\n")
     for s in sessions:
-        out.write(f"{s.sid}  signed in {s.auth_time} ({s.acr}, {' '.join(s.amr)})  last active {s.last_active}  "
-                  f"clients {' '.join(s.clients) or '-'}\n")
+        out.write(f"{s.sid}  signed in {text.when(s.auth_time)} ({s.acr}, {' '.join(s.amr)})  last active "
+                  f"{text.when(s.last_active)}  clients {' '.join(s.clients) or '-'}\n")
     return 0
 
 
@@ -80,8 +74,7 @@ def revoke_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     now = clock.seconds()
     counted = live_sessions(args.tenant, user) if user is not None else []
     if user is None or not user.user_id or not users.end_sessions(args.tenant, args.username, now):
-        sys.stderr.write(f"authgate users: no user {args.username!r} in tenant {args.tenant!r}\n")
-        return 1
+        return unknown_user(args)
     store = SessionStore()
     ended = store.of_user(args.tenant, user.user_id)
     for session in ended:
@@ -91,28 +84,5 @@ def revoke_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         out.write(json.dumps({"tenant": args.tenant, "username": args.username, "sessions_ended": len(ended),
                               "sessions_valid_after": now}, indent=2) + "\n")
     else:
-        out.write(f"{len(ended)} session(s) of {args.username} in tenant {args.tenant} ended\n")
+        out.write(f"{text.count(len(ended), 'session')} of {args.username} in tenant {args.tenant} ended\n")
     return 0
-
-
-def _runner(action: Any) -> Any:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            _check(args)
-        except arguments.InvalidInput as exc:
-            sys.stderr.write(f"authgate users: {exc}\n")
-            return 2
-        return target.run(args, "users", lambda: action(args))
-    return run
-
-
-def register_actions(sub: Any) -> None:
-    """The two actions, under `authgate users`."""
-    for name, action, text in (("sessions", list_sessions, "list a user's sign-in sessions"),
-                               ("revoke-sessions", revoke_sessions, "end every sign-in session of a user now")):
-        parser = sub.add_parser(name, help=text)
-        parser.add_argument("--tenant", required=True)
-        parser.add_argument("--username", required=True)
-        parser.add_argument("--json", action="store_true", help="print JSON")
-        target.add_arguments(parser)
-        parser.set_defaults(func=_runner(action))

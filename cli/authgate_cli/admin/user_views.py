@@ -1,10 +1,23 @@
-"""How `authgate users` shows a user: its JSON view (never the password hash), a table row, a record."""
+"""How `authgate users` shows a user: its JSON view (never the password hash), a table row, a record; and how
+it refuses (one line on stderr, exit status 2)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import IO, Any
+
+from authgate_cli.admin import text, unknown
+
+
+def fail(message: str) -> int:
+    sys.stderr.write(f"authgate users: {message}\n")
+    return 2
+
+
+def unknown_user(args: argparse.Namespace) -> int:
+    return fail(unknown.user(args.tenant, args.username))
 
 
 def view(user: Any) -> dict[str, Any]:
@@ -26,21 +39,14 @@ def _state(user: Any) -> str:
 
 def write_table(users: list[Any], out: IO[str]) -> None:
     """`authgate users list`: one row per user."""
-    rows = [("USERNAME", "USER_ID", "NAME", "EMAIL", "STATE"),
-            *((u.username, u.user_id or "-", u.name or "-", (u.email + ("" if u.email_verified else " (unverified)"))
-               if u.email else "-", _state(u)) for u in users)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n")
+    text.table(("USERNAME", "USER_ID", "NAME", "EMAIL", "STATE"),
+               ((u.username, u.user_id or "-", u.name or "-", (u.email + ("" if u.email_verified else " (unverified)"))
+                 if u.email else "-", _state(u)) for u in users), out)
 
 
 def write_record(user: Any, out: IO[str]) -> None:
-    """`authgate users show`: one line per field of the JSON view."""
-    values = view(user)
-    width = max(len(k) for k in values) + 1
-    for name, value in values.items():
-        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value) if value != "" else "-"
-        out.write(f"{(name + ':').ljust(width)} {shown}\n")
+    """`authgate users show`: one line per field of the JSON view, times in ISO 8601."""
+    text.record(view(user), out)
 
 
 def done(args: argparse.Namespace, user: Any, out: IO[str], what: str) -> int:

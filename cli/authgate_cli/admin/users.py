@@ -1,11 +1,11 @@
 """`authgate users create | list | show | update | disable | enable | delete | reset-password | unlock |
-reset-mfa`.
+reset-mfa | sessions | revoke-sessions`.
 
 A user is (tenant, username) with a stable `user_id`, a display name, an email and whether it is
 verified (docs/users.md). Passwords are read from --password-stdin or prompted for, never taken as
 an argument that would land in shell history; without a terminal to prompt on, --password-stdin is
-required. Arguments are checked before any stack is looked up, the tenant and the user once it is
-known; a refusal is one line on stderr and exit status 2. Acts on the running local stack or a
+required. Arguments are checked before any stack is looked up, the tenant once it is known and before
+anything else (`act`), then the user; a refusal is one line on stderr and exit status 2. Acts on the running local stack or a
 deployed one (`--url` / `--stack-name`); `--json` prints the user's record (never its password hash).
 
 Disabling, resetting the password of, or deleting a user ends at once every session and refresh
@@ -19,16 +19,16 @@ user_second_factors, the sessions actions in user_sessions), what they print in 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import IO, Any
 
-from authgate_cli.admin import arguments, target
+from authgate_cli.admin import arguments, target, unknown
 from authgate_cli.admin.user_actions import (
     create_user,
     delete_user,
     disable_user,
     enable_user,
-    fail,
     list_users,
     reset_password,
     show_user,
@@ -42,11 +42,13 @@ from authgate_cli.admin.user_input import (
     check_user,
 )
 from authgate_cli.admin.user_second_factors import reset_mfa
+from authgate_cli.admin.user_sessions import list_sessions, revoke_sessions
+from authgate_cli.admin.user_views import fail
 
-ACTIONS: dict[str, Callable[[argparse.Namespace], int]] = {
+ACTIONS: dict[str, Callable[[argparse.Namespace, IO[str]], int]] = {
     "create": create_user, "list": list_users, "show": show_user, "update": update_user,
     "disable": disable_user, "enable": enable_user, "delete": delete_user, "reset-password": reset_password,
-    "unlock": unlock_user, "reset-mfa": reset_mfa,
+    "unlock": unlock_user, "reset-mfa": reset_mfa, "sessions": list_sessions, "revoke-sessions": revoke_sessions,
 }
 
 
@@ -62,8 +64,7 @@ def _validate(args: argparse.Namespace) -> None:
     if command == "update":
         check_profile(args)
         if args.name is None and args.email is None and args.email_verified is None:
-            raise arguments.InvalidInput("update needs at least one of --name, --email, --email-verified "
-                                         "(see `authgate users update --help`)")
+            raise unknown.nothing_to_change("users", "at least one of --name, --email, --email-verified")
     if command == "reset-password":
         check_password_source(args)
 
@@ -73,7 +74,16 @@ def _run(args: argparse.Namespace) -> int:
         _validate(args)
     except arguments.InvalidInput as exc:
         return fail(str(exc))
-    return target.run(args, "users", lambda: ACTIONS[args.users_command](args))
+    return target.run(args, "users", lambda: act(args, sys.stdout))
+
+
+def act(args: argparse.Namespace, out: IO[str]) -> int:
+    """The action, on the stack acted on, once the tenant is known to be there."""
+    try:
+        unknown.existing_tenant(args.tenant)
+    except arguments.InvalidInput as exc:
+        return fail(str(exc))
+    return ACTIONS[args.users_command](args, out)
 
 
 def register(subparsers: Any) -> None:
@@ -95,7 +105,10 @@ def register(subparsers: Any) -> None:
     mfa = sub.add_parser("reset-mfa", help="remove a user's second factors and end their sessions",
                          description="Remove every second factor of a user (one-time codes, recovery codes and "
                                      "passkeys) and end the sessions and refresh tokens issued to them before now.")
-    for action in (create, listing, show, update, disable, enable, delete, reset, unlock, mfa):
+    sessions = sub.add_parser("sessions", help="list a user's sign-in sessions")
+    revoke = sub.add_parser("revoke-sessions", help="end every sign-in session of a user now")
+    every = (create, listing, show, update, disable, enable, delete, reset, unlock, mfa, sessions, revoke)
+    for action in every:
         action.add_argument("--tenant", required=True)
         if action is not listing:
             action.add_argument("--username", required=True)
@@ -109,10 +122,7 @@ def register(subparsers: Any) -> None:
     for action in (create, reset):
         action.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
     create.add_argument("--overwrite", action="store_true", help="replace an existing user (a new user_id)")
-    for action in (create, listing, show, update, disable, enable, delete, reset, unlock, mfa):
+    for action in every:
         action.add_argument("--json", action="store_true", help="machine-readable output")
         target.add_arguments(action)
         action.set_defaults(func=_run)
-    from authgate_cli.admin import user_sessions
-
-    user_sessions.register_actions(sub)

@@ -39,7 +39,7 @@ class ServeOptions:
     data_dir: Path | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
     # draft-ietf-oauth-client-id-metadata-document 8.6's development exception (docs/agents.md).
-    allow_loopback_client_metadata: bool = False
+    allow_loopback_outbound: bool = False
 
 
 def port_from_env(name: str, default: int) -> int:
@@ -93,39 +93,63 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         if demo_sock is None:
             api_sock.close()
             return 1
+    # The demo identity provider (Demo Corp SSO) runs with the demo app, on the port after it (any free one when the
+    # demo app's is): authgate_cli.local.demo_idp.
+    idp_sock = None
+    if demo_sock is not None:
+        idp_sock = _bind(options.host, options.callback_port + 1 if options.callback_port else 0,
+                         "--callback-port or CALLBACK_PORT (it runs on the port after the demo app's)",
+                         what="the demo identity provider's port")
+        if idp_sock is None:
+            api_sock.close()
+            demo_sock.close()
+            return 1
     host = "localhost" if options.host == "localhost" else "127.0.0.1"
     # The issuer must be a loopback http URL (authgate.settings accepts no other plain-http issuer).
     issuer = f"http://{host}:{api_sock.getsockname()[1]}"
     demo_origin = f"http://{host}:{demo_sock.getsockname()[1]}" if demo_sock else DEMO_APP_ORIGIN
+    idp_origin = f"http://{host}:{idp_sock.getsockname()[1]}" if idp_sock else ""
     seed = options.seed or DEMO_SEED
     try:
         sections = read_seed(seed, demo_origin)
         _check_usage_plans(seed, sections)
     except SeedError as exc:  # names the file and what is wrong
         print(f"authgate serve: bad seed file: {exc}", file=sys.stderr)
-        for sock in (api_sock, demo_sock):
+        for sock in (api_sock, demo_sock, idp_sock):
             if sock is not None:
                 sock.close()
         return 2
 
     api_keys = [k for k in sections.get("api_keys", []) if isinstance(k, dict) and k.get("value")]
     trail = audit_path(issuer, options.data_dir)
+    from authgate_cli.local.outside_writes import OutsideWrites
+
+    # Admin commands write through their own moto port; the functions' warm caches are dropped before the next
+    # request (authgate_cli.local.outside_writes).
+    writes = OutsideWrites()
     emulator = Emulator(Router(api_routes()), issuer=issuer, log=out,
-                        api_keys={k["value"]: k.get("usage_plan", "") for k in api_keys})
+                        api_keys={k["value"]: k.get("usage_plan", "") for k in api_keys}, outside_writes=writes)
     from authgate_cli.local.asgi import GatewayApp
 
     sites = [Site(api_sock, GatewayApp(emulator))]
     if demo_sock is not None:
-        from authgate_cli.local.demo_app import DemoApp, demo_agent, demo_clients
+        from authgate_cli.local.demo_app import AGENT_PAYER, DemoApp, demo_agent, demo_clients
 
         users = [u for u in sections.get("users", []) if u.get("username") and u.get("password")]
+        payer = next((u for u in users if u["username"] == AGENT_PAYER), {})
         sites.append(Site(demo_sock, DemoApp(issuer=issuer, origin=demo_origin,
                                              clients=demo_clients(sections.get("clients", []), demo_origin,
                                                                   sections.get("tenants", [])),
                                              api_key=api_keys[0]["value"] if api_keys else None,
                                              user=(users[0]["username"], users[0]["password"]) if users else None,
                                              log=out, outbox=str(outbox_path(issuer)), audit_trail=str(trail),
-                                             agent=demo_agent(sections.get("clients", [])))))
+                                             agent=demo_agent(sections.get("clients", [])),
+                                             payer_key=str(payer.get("totp_secret") or ""))))
+
+    if idp_sock is not None:
+        from authgate_cli.local.demo_idp import DemoIdp
+
+        sites.append(Site(idp_sock, DemoIdp(issuer=idp_origin, authgate=issuer)))
 
     from authgate_cli.local import embedded
 
@@ -133,10 +157,13 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         from authgate_cli.local.snapshot import watch_writes
 
         watch_writes()
-    aws = embedded.start()
+    aws = embedded.start(writes)
     env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=options.dynamodb_endpoint)
-    if options.allow_loopback_client_metadata:
-        env["AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA"] = "true"
+    if idp_origin:
+        # The one loopback origin the relying party may reach without --allow-loopback-outbound.
+        env["AUTHGATE_DEMO_UPSTREAM"] = idp_origin
+    if options.allow_loopback_outbound:
+        env["AUTHGATE_ALLOW_LOOPBACK_OUTBOUND"] = "true"
     # Off unless the shell turns it on; recorded with the stack, so `authgate clients create --grant
     # password` in another terminal knows whether these handlers serve the grant.
     env["AUTHGATE_PASSWORD_GRANT"] = os.environ.get("AUTHGATE_PASSWORD_GRANT") or "false"
@@ -158,6 +185,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
     pump = AuditPump()
     try:
         data_note = _prepare(options, seed, demo_origin, saved)
+        secret_arn = stack.share_session_secret(env["AUTHGATE_SESSION_SECRET"])
         # Back-channel logout calls go out from a background thread, as the deliver function
         # consumes the queue in AWS (authgate_cli.local.deliveries).
         from authgate import aws as services
@@ -186,15 +214,19 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         return 1
     pid = os.getpid()
     stack.running()  # forget servers that died without cleaning up
+    # Other processes (admin commands, the aws CLI) use the embedded AWS's other port, whose writes drop the
+    # functions' warm caches (authgate_cli.local.outside_writes).
     stack.write_state({
-        "pid": pid, "base_url": issuer, "issuer": issuer, "aws_endpoint": aws.endpoint,
-        "dynamodb_endpoint": options.dynamodb_endpoint or aws.endpoint, "seed": str(seed),
+        "pid": pid, "base_url": issuer, "issuer": issuer, "aws_endpoint": aws.outside_endpoint,
+        "dynamodb_endpoint": options.dynamodb_endpoint or aws.outside_endpoint, "seed": str(seed),
         "demo_app": demo_origin if demo_sock else None,
-        # The session secret stays in this process: admin commands never need it.
-        "env": {k: v for k, v in env.items() if k != "AUTHGATE_SESSION_SECRET"},
+        # The session secret stays in this process; admin commands (which seal identity providers' secrets
+        # with it) read it from the embedded Secrets Manager, as on a stage they read the stack's SessionSecret.
+        "env": {**{k: v for k, v in stack.with_aws_at(env, aws.outside_endpoint).items()
+                   if k != "AUTHGATE_SESSION_SECRET"}, "AUTHGATE_SESSION_SECRET_ARN": secret_arn},
     })
-    out.write(banner(issuer, sections, aws.endpoint, options.dynamodb_endpoint,
-                     demo_origin if demo_sock else None, data_note))
+    out.write(banner(issuer, sections, aws.outside_endpoint, options.dynamodb_endpoint,
+                     demo_origin if demo_sock else None, data_note, idp_origin))
     out.flush()
 
     try:
@@ -263,11 +295,14 @@ def _bind(host: str, port: int, hint: str, what: str = "port") -> socket.socket 
 
 
 def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endpoint: str | None,
-           demo_app: str | None = None, data: str | None = None) -> str:
+           demo_app: str | None = None, data: str | None = None, demo_idp: str = "") -> str:
     """What a new user needs on start: where it runs, who to log in as, and what to type first."""
     lines = [f"authgate is running on {base}  (Ctrl-C to stop)"]
     if demo_app:
         lines.append(f"Demo app: {demo_app}/  (open it in a browser: sign in, approve, get tokens)")
+    if demo_idp:
+        lines.append(f"Demo Corp SSO: {demo_idp}/  (an upstream identity provider of tenant demo, for people "
+                     "@democorp.example: docs/local.md)")
     if data:
         lines.append(f"Data: {data}")
     lines.append("")
@@ -283,7 +318,8 @@ def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endp
     users = sections.get("users", [])
     if users:
         lines.append("Users (username / password):")
-        lines.extend(f"  {u['username']} / {u.get('password', '')}  (tenant {u.get('tenant_id', '')})"
+        lines.extend(f"  {u['username']} / {u.get('password', '')}  (tenant {u.get('tenant_id', '')}"
+                     + (f"; one-time code key {u['totp_secret']}" if u.get("totp_secret") else "") + ")"
                      for u in users)
     keys = sections.get("api_keys", [])
     if keys:

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from authgate_cli.local import events
 from authgate_cli.local.context import LambdaContext
 from authgate_cli.local.functions import load_handler
+from authgate_cli.local.outside_writes import OutsideWrites
 from authgate_cli.local.routing import Router
 from authgate_cli.local.template import ApiRoute
 
@@ -73,6 +74,9 @@ class Emulator:
     _log_lock: threading.Lock = field(default_factory=threading.Lock)
     # The template's usage plans (authgate_cli.local.usage_plans.UsagePlanEnforcer).
     usage_plans: Any = field(default_factory=_usage_plans)
+    # Writes of other processes to the stack's AWS: each drops the warm caches before the next request
+    # (authgate_cli.local.outside_writes); None: none are watched.
+    outside_writes: OutsideWrites | None = None
 
     def admit(self, api_key: str | None, usage_plan: str | None, route: ApiRoute) -> str | None:
         """Usage-plan hook, called per request before the handler: None admits, else a gateway
@@ -84,6 +88,10 @@ class Emulator:
 
     def handle(self, request: events.HttpRequest) -> Reply:
         """One request through the gateway: route, API key, usage plan, integration."""
+        if self.outside_writes is not None and self.outside_writes.take():
+            from authgate_cli.local.stack import reset_caches
+
+            reset_caches()  # an admin command changed something: the next request sees it, as a cold one would
         return self._answer(request, lambda request_id, extended_id: self._handle(request, request_id, extended_id))
 
     def refuse(self, request: events.HttpRequest, response_type: str, message: str) -> Reply:

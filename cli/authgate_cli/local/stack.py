@@ -29,6 +29,7 @@ FAKE_CREDENTIALS = {
 # Every variable a local stack may set; applying a stack first clears the ones it does not set,
 # so a stale value from the parent shell cannot leak in (e.g. an endpoint of another stack).
 MANAGED = ("AUTHGATE_AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB")
+LOCAL_MAIL_FROM = "authgate <no-reply@localhost>"
 
 
 def environment(*, issuer: str, aws_endpoint: str | None, dynamodb_endpoint: str | None = None,
@@ -52,6 +53,8 @@ def environment(*, issuer: str, aws_endpoint: str | None, dynamodb_endpoint: str
         "AUTHGATE_DYNAMIC_REGISTRATION": "true",
         # A sign-in that names no organisation is for the demo tenant (docs/users.md).
         "AUTHGATE_DEFAULT_TENANT": "demo",
+        # The sender of the mail the outbox keeps (authgate.mail.outbox), as a stage's MailFrom would be.
+        "AUTHGATE_MAIL_FROM": LOCAL_MAIL_FROM,
         **template.table_environment(),
         **template.queue_environment(region=region),
     }
@@ -62,6 +65,27 @@ def environment(*, issuer: str, aws_endpoint: str | None, dynamodb_endpoint: str
     elif aws_endpoint:
         env["AUTHGATE_AWS_ENDPOINT_URL"] = aws_endpoint
     return env
+
+
+SESSION_SECRET_NAME = "authgate-local-session-secret"
+
+
+def share_session_secret(secret: str) -> str:
+    """Keep the stack's session secret in the embedded Secrets Manager for admin commands in other processes
+    (they seal identity providers' secrets with it, as on a stage they read the SessionSecret); its ARN."""
+    from authgate import aws
+
+    client = aws.secretsmanager()
+    try:
+        return str(client.create_secret(Name=SESSION_SECRET_NAME, SecretString=secret)["ARN"])
+    except client.exceptions.ResourceExistsException:  # restored from --data
+        return str(client.put_secret_value(SecretId=SESSION_SECRET_NAME, SecretString=secret)["ARN"])
+
+
+def with_aws_at(env: Mapping[str, str], endpoint: str) -> dict[str, str]:
+    """`env` with the embedded AWS at `endpoint` (the port other processes use: authgate_cli.local.outside_writes);
+    an external DynamoDB endpoint stays as it is."""
+    return {k: endpoint if k in ("AUTHGATE_AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL") else v for k, v in env.items()}
 
 
 def apply(env: Mapping[str, str], *, fake_credentials: bool = True) -> None:

@@ -126,4 +126,4 @@ def test_update_puts_an_existing_client_on_the_profile(demo: None, capsys: pytes
     assert update_client(off, io.StringIO()) == 0
     client = ClientStore().get("web")
     assert client is not None and client.profile == "" and not client.require_pushed_authorization_requests
-    assert update_client(argparse.Namespace(**{**vars(bare), "client_id": "nobody"}), io.StringIO()) == 1
+    assert update_client(argparse.Namespace(**{**vars(bare), "client_id": "nobody"}), io.StringIO()) == 2

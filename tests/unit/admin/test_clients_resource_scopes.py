@@ -46,7 +46,7 @@ def test_create_then_update_and_withdraw_a_grant(registered: None) -> None:
     assert json.loads(out.getvalue())["resource_scopes"] == {MCP: ["mcp:read", "mcp:write"]}
     text = io.StringIO()
     assert update_client(update("svc", as_json=False), text) == 0  # nothing asked: the grant stays
-    assert text.getvalue() == ("client_id: svc updated (auth client_secret_basic, profile none, keys 0, PAR optional, "
+    assert text.getvalue() == ("client_id: svc updated (auth client_secret_basic, profile none, 0 keys, PAR optional, "
                                f"resource grants {MCP}=mcp:read mcp:write)\n")
     text = io.StringIO()
     assert update_client(update("svc", f"{MCP}=", as_json=False), text) == 0
@@ -58,7 +58,7 @@ def test_create_then_update_and_withdraw_a_grant(registered: None) -> None:
 @pytest.mark.parametrize(("grant", "message"), [
     (f"{MCP}=mcp:admin", f"--resource-scopes: 'mcp:admin' is not a scope of {MCP}; its scopes: mcp:read mcp:write"),
     ("https://nope.example/api=mcp:read",
-     "--resource-scopes: no resource 'https://nope.example/api' is registered here (authgate resources list)"),
+     "--resource-scopes: no resource 'https://nope.example/api' is registered here (see `authgate resources list`)"),
     (f"{ISSUER}/charges=charges:read", f"{ISSUER}/charges is the charges API: its scopes are granted with --scope"),
 ])
 def test_a_grant_must_name_a_registered_resource_and_its_scopes(registered: None, grant: str, message: str,

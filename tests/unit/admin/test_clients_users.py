@@ -84,7 +84,18 @@ def test_rotate_secret_invalidates_old_secret(demo: None) -> None:
     new = json.loads(out.getvalue())["client_secret"]
     client = ClientStore().get("rot")
     assert client is not None and client_secret_matches(client, new) and not client_secret_matches(client, old)
-    assert rotate_secret(ns(client_id="missing"), io.StringIO()) == 1
+
+
+def test_rotate_secret_of_nobody_or_of_a_public_client_is_exit_2(demo: None, capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate_cli.admin.client_actions import create_client, rotate_secret
+
+    assert rotate_secret(ns(client_id="missing"), io.StringIO()) == 2
+    assert capsys.readouterr().err == "authgate clients: no client 'missing' (see `authgate clients list`)\n"
+    assert create_client(ns(client_id="spa", type="public", grant=["authorization_code"],
+                            redirect_uri=["https://spa.example/cb"]), io.StringIO()) == 0
+    assert rotate_secret(ns(client_id="spa"), io.StringIO()) == 2
+    assert capsys.readouterr().err == ("authgate clients: client 'spa' is public: it has no secret to rotate "
+                                       "(RFC 6749 2.1)\n")
 
 
 @pytest.mark.slow
@@ -102,15 +113,13 @@ def test_users_create_reads_password_from_stdin(demo: None) -> None:
 def test_create_for_a_tenant_that_does_not_exist_is_refused(demo: None, capsys: pytest.CaptureFixture[str]) -> None:
     from authgate.stores.clients import ClientStore
     from authgate_cli.admin.client_actions import create_client
-    from authgate_cli.admin.user_actions import create_user
+    from authgate_cli.admin.users import act
 
     assert create_client(ns(client_id="orphan", tenant="nope"), io.StringIO()) == 2
-    assert capsys.readouterr().err == ("authgate clients: tenant 'nope' does not exist here; create it first "
-                                       "(authgate tenants create)\n")
+    assert capsys.readouterr().err == "authgate clients: tenant 'nope' does not exist here (see `authgate tenants list`)\n"
     assert ClientStore().get("orphan") is None
-    args = user_args(tenant="nope")
-    assert create_user(args, io.StringIO(), io.StringIO("bob-password-1\n")) == 2
-    assert "tenant 'nope' does not exist here" in capsys.readouterr().err
+    assert act(user_args(tenant="nope"), io.StringIO()) == 2
+    assert capsys.readouterr().err == "authgate users: tenant 'nope' does not exist here (see `authgate tenants list`)\n"
 
 
 def test_a_client_may_be_registered_with_a_registered_resources_scopes(demo: None,
@@ -192,8 +201,8 @@ def test_delete_refuses_an_unknown_client_and_a_resources_introspection_client(
     from authgate_cli.admin.client_actions import delete_client
     from authgate_cli.admin.resource_actions import create_resource
 
-    assert delete_client(argparse.Namespace(client_id="nobody", json=False), io.StringIO()) == 1
-    assert capsys.readouterr().err == "authgate clients: no client 'nobody'\n"
+    assert delete_client(argparse.Namespace(client_id="nobody", json=False), io.StringIO()) == 2
+    assert capsys.readouterr().err == "authgate clients: no client 'nobody' (see `authgate clients list`)\n"
     out = io.StringIO()
     assert create_resource(argparse.Namespace(resource="https://mcp.example/mcp", scopes="mcp:read", tenants=None,
                                               json=True, stack_name=None), out) == 0
@@ -202,3 +211,62 @@ def test_delete_refuses_an_unknown_client_and_a_resources_introspection_client(
     assert capsys.readouterr().err == (f"authgate clients: {introspector!r} is the introspection client of "
                                        "https://mcp.example/mcp; it goes with the resource (authgate resources "
                                        "delete https://mcp.example/mcp)\n")
+
+
+def test_show_prints_one_client_without_its_secret(demo: None, clock: object, capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate.stores.clients import ClientStore
+    from authgate_cli.admin.client_actions import create_client, show_client
+
+    assert create_client(ns(client_id="reports", name="Reports"), io.StringIO()) == 0
+    out = io.StringIO()
+    assert show_client(argparse.Namespace(client_id="reports", json=True), out) == 0
+    stored = ClientStore().get("reports")
+    assert stored is not None and json.loads(out.getvalue()) == stored.public_view()
+    assert "secret_hash" not in out.getvalue() and str(stored.secret_hash) not in out.getvalue()
+    out = io.StringIO()
+    assert show_client(argparse.Namespace(client_id="reports", json=False), out) == 0
+    # The clock fixture's START, 1_750_000_000, is 2025-06-15T15:06:40Z.
+    # One line per field of the public view, aligned; times in ISO 8601, nothing as "-".
+    assert out.getvalue() == "".join(f"{(name + ':').ljust(38)} {value}\n" for name, value in (
+        ("client_id", "reports"),
+        ("tenant_id", "demo"),
+        ("environment", "local"),
+        ("client_type", "confidential"),
+        ("redirect_uris", "-"),
+        ("grant_types", "client_credentials"),
+        ("scopes", "charges:read"),
+        ("error_format", "problem"),
+        ("requires_admin_approval", "no"),
+        ("name", "Reports"),
+        ("created_at", "2025-06-15T15:06:40Z"),
+        ("jwks", "-"),
+        ("token_endpoint_auth_method", "client_secret_basic"),
+        ("require_pushed_authorization_requests", "no"),
+        ("profile", "-"),
+        ("dpop_bound_access_tokens", "no"),
+        ("source", "-"),
+        ("refresh_at", "-"),
+        ("expires_at", "-"),
+        ("registration_pool", "-"),
+        ("resource_scopes", "-"),
+        ("post_logout_redirect_uris", "-"),
+        ("backchannel_logout_uri", "-"),
+        ("backchannel_logout_session_required", "no"),
+        ("id_token_signed_response_alg", "RS256"),
+        ("backchannel_token_delivery_mode", "-"),
+    ))
+    assert show_client(argparse.Namespace(client_id="nobody", json=False), io.StringIO()) == 2
+    assert capsys.readouterr().err == "authgate clients: no client 'nobody' (see `authgate clients list`)\n"
+
+
+def test_update_renames_a_client_and_keeps_the_rest(demo: None) -> None:
+    from authgate.stores.clients import ClientStore
+    from authgate_cli.admin.client_actions import create_client, update_client
+
+    assert create_client(ns(client_id="reports", name="Reports"), io.StringIO()) == 0
+    before = ClientStore().get("reports")
+    out = io.StringIO()
+    assert update_client(argparse.Namespace(client_id="reports", name="Monthly reports", json=True), out) == 0
+    after = ClientStore().get("reports")
+    assert before is not None and after == before._replace(name="Monthly reports")
+    assert json.loads(out.getvalue())["name"] == "Monthly reports"

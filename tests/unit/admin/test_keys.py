@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from authgate.clock import ManualClock
 from authgate_cli.admin.keys import list_keys, rotate_keys
 
@@ -28,3 +30,29 @@ def test_rotate_bootstraps_then_explains_why_the_next_key_waits(aws: None, clock
     lines = out.getvalue().splitlines()
     assert lines[0].split() == ["KID", "STATE", "ALG", "BACKEND", "SIGNS", "FROM", "UNPUBLISHED", "FROM"]
     assert sorted(line.split()[1] for line in lines[1:]) == ["current", "next", "previous"]
+
+
+def test_show_prints_one_key_and_its_public_jwk(aws: None, clock: ManualClock,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate.stores.signing_keys import KeyStore
+    from authgate_cli.admin.keys import show_key
+
+    assert rotate_keys(io.StringIO()) == 0
+    current = next(k for k in KeyStore().all() if k.state == "current")
+    out = io.StringIO()
+    assert show_key(current.kid, out, as_json=True) == 0
+    assert json.loads(out.getvalue()) == {
+        "kid": current.kid, "state": "current", "alg": current.alg, "backend": "local", "created_at": clock.value,
+        "activates_at": clock.value, "retires_at": 0, "expires_at": 0, "public_jwk": json.loads(current.public_jwk)}
+    assert "secret_id" not in out.getvalue() and '"d"' not in out.getvalue()
+    out = io.StringIO()
+    assert show_key(current.kid, out) == 0
+    # The clock fixture's START, 1_750_000_000, is 2025-06-15T15:06:40Z; a time never set is "-".
+    jwk = json.dumps(json.loads(current.public_jwk), separators=(",", ":"))
+    assert out.getvalue().splitlines() == [
+        f"kid:          {current.kid}", "state:        current", f"alg:          {current.alg}", "backend:      local",
+        "created_at:   2025-06-15T15:06:40Z", "activates_at: 2025-06-15T15:06:40Z", "retires_at:   -",
+        "expires_at:   -", f"public_jwk:   {jwk}"]
+    for kid in ("nosuch", "#published"):
+        assert show_key(kid, io.StringIO()) == 2
+        assert capsys.readouterr().err == f"authgate keys: no signing key {kid!r} (see `authgate keys list`)\n"

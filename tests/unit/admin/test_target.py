@@ -161,3 +161,16 @@ def test_unknown_deployed_stack_is_a_clear_error(state_dir: Path) -> None:
 
     with mock_aws(), pytest.raises(target.TargetError, match="stack 'nope'"):
         target.use(args(stack_name="nope", region="us-east-1"))
+
+
+def test_a_stack_without_the_table_outputs_names_them_in_words_that_agree() -> None:
+    tables = sorted(template.resources("AWS::DynamoDB::Table"))
+    outputs = {f"{name}Name": f"authgate-staging-{name}-X1" for name in tables}
+    with pytest.raises(target.TargetError) as one:
+        target.environment_from({k: v for k, v in outputs.items() if k != f"{tables[0]}Name"}, {})
+    assert str(one.value) == f"the stack has no output {tables[0]}Name; deploy the current template.yaml"
+    with pytest.raises(target.TargetError) as two:
+        target.environment_from({k: v for k, v in outputs.items() if k not in (f"{t}Name" for t in tables[:2])}, {})
+    said, _, rest = str(two.value).partition("; ")
+    assert said.startswith("the stack has no outputs ") and rest == "deploy the current template.yaml"
+    assert sorted(said.removeprefix("the stack has no outputs ").split(", ")) == [f"{t}Name" for t in tables[:2]]

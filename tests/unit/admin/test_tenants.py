@@ -112,7 +112,7 @@ def test_show_of_an_unknown_tenant_is_exit_2(aws: None, capsys: pytest.CaptureFi
     from authgate_cli.admin.tenants import show_tenant
 
     assert show_tenant(ns("nobody", tenants_command="show")) == 2
-    assert capsys.readouterr().err == "authgate tenants: unknown tenant 'nobody' (see `authgate tenants list`)\n"
+    assert capsys.readouterr().err == "authgate tenants: tenant 'nobody' does not exist here (see `authgate tenants list`)\n"
 
 
 def _exit_code(argv: list[str]) -> int:
@@ -214,7 +214,7 @@ def test_update_of_an_unknown_tenant_or_to_a_bad_value_changes_nothing(aws: None
     from authgate_cli.admin.tenants import create_tenant, update_tenant
 
     assert update_tenant(ns("nobody", tenants_command="update", currencies=None, name="x")) == 2
-    assert capsys.readouterr().err == "authgate tenants: unknown tenant 'nobody' (see `authgate tenants list`)\n"
+    assert capsys.readouterr().err == "authgate tenants: tenant 'nobody' does not exist here (see `authgate tenants list`)\n"
     assert create_tenant(ns(), io.StringIO()) == 0
     before = TenantStore().get("globex")
     for change, message in (({"currencies": []}, "give at least one --currency"),

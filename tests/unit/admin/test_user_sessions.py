@@ -53,6 +53,31 @@ def test_sessions_lists_the_live_sessions_of_the_user(clock: ManualClock) -> Non
 
 
 @pytest.mark.usefixtures("alice")
+def test_sessions_in_text_print_their_times_in_iso_8601(clock: ManualClock) -> None:
+    from authgate_cli.admin.user_sessions import list_sessions
+
+    sid = open_session("demo-web")
+    clock.advance(60)
+    out = io.StringIO()
+    assert list_sessions(ns(json=False), out) == 0
+    # The clock fixture's START, 1_750_000_000, is 2025-06-15T15:06:40Z.
+    assert out.getvalue() == (f"{sid}  signed in 2025-06-15T15:06:40Z (password, pwd)  last active "
+                              "2025-06-15T15:06:40Z  clients demo-web\n")
+
+
+@pytest.mark.usefixtures("alice")
+@pytest.mark.parametrize(("opened", "said"), [(1, "1 session"), (2, "2 sessions"), (0, "0 sessions")])
+def test_revoke_sessions_counts_them_in_words_that_agree(opened: int, said: str) -> None:
+    from authgate_cli.admin.user_sessions import revoke_sessions
+
+    for _ in range(opened):
+        open_session()
+    out = io.StringIO()
+    assert revoke_sessions(ns(json=False), out) == 0
+    assert out.getvalue() == f"{said} of alice in tenant demo ended\n"
+
+
+@pytest.mark.usefixtures("alice")
 def test_revoke_sessions_ends_them_all_and_signs_the_user_out_everywhere(clock: ManualClock) -> None:
     from authgate.stores.sessions import SessionStore
     from authgate.stores.users import UserStore
@@ -74,11 +99,12 @@ def test_revoke_sessions_ends_them_all_and_signs_the_user_out_everywhere(clock: 
 
 @pytest.mark.usefixtures("alice")
 @pytest.mark.parametrize("action", ["list_sessions", "revoke_sessions"])
-def test_an_unknown_user_is_one_line_and_exit_1(action: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_user_is_one_line_and_exit_2(action: str, capsys: pytest.CaptureFixture[str]) -> None:
     from authgate_cli.admin import user_sessions
 
-    assert getattr(user_sessions, action)(ns(username="nobody"), io.StringIO()) == 1
-    assert capsys.readouterr().err == "authgate users: no user 'nobody' in tenant 'demo'\n"
+    assert getattr(user_sessions, action)(ns(username="nobody"), io.StringIO()) == 2
+    assert capsys.readouterr().err == ("authgate users: no user 'nobody' in tenant 'demo' "
+                                       "(see `authgate users list --tenant demo`)\n")
 
 
 def queued() -> list[dict[str, object]]:

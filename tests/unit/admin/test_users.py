@@ -44,6 +44,18 @@ def test_show_and_list_never_print_the_password_hash() -> None:
     assert "scrypt" not in shown + text
 
 
+@pytest.mark.usefixtures("clock", "bob")
+def test_show_in_text_prints_every_field_and_its_times_in_iso_8601() -> None:
+    status, text = run("show")
+    # The clock fixture's START, 1_750_000_000, is 2025-06-15T15:06:40Z; a time never set is "-".
+    assert (status, text.splitlines()) == (0, [
+        "tenant_id:            demo", "username:             bob", "failed_logins:        0",
+        "locked_until:         -", "user_id:              usr_bob", "name:                 Bob",
+        "email:                Bob@Demo.example", "email_verified:       yes", "disabled:             no",
+        "must_change_password: no", "sessions_valid_after: -", "created_at:           2025-06-15T15:06:40Z",
+        "updated_at:           2025-06-15T15:06:40Z", "session_generation:   0", "locked:               no"])
+
+
 @pytest.mark.usefixtures("bob", "clock")
 def test_update_disable_enable_unlock() -> None:
     # The stopped clock: the checks below compare whole seconds, which a loaded machine may cross mid-test.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import pytest
@@ -34,6 +35,20 @@ def test_messages_are_never_a_librarys_own():
     assert [f.pointer for f in info.value.field_errors] == ["/amount", "/currency", "/description", "/invoice_id", "/z"]
 
 
+@pytest.mark.parametrize("description", ["Order\x001042", "a\x01", "line\nbreak", "tab\t", "\x1f", "del\x7f",
+                                         "c1\x85", "\x9f"])
+def test_description_with_a_control_character_is_refused(description):
+    with pytest.raises(ApiError) as info:
+        parse_charge_request({"amount": 1, "currency": "usd", "description": description})
+    assert [(f.pointer, f.message) for f in info.value.field_errors] == [
+        ("/description", "must not contain control characters (U+0000-U+001F, U+007F-U+009F)")]
+
+
+@pytest.mark.parametrize("description", ["Order 1042", "Café – 10 €", "\xa0no-break space", "👨\u200d👩", "a" * 500])
+def test_description_of_printable_text_is_kept(description):
+    assert parse_charge_request({"amount": 1, "currency": "usd", "description": description}).description == description
+
+
 def test_pointer_escapes_rfc_6901():
     assert pointer(("a/b", "c~d", 0)) == "/a~1b/c~0d/0"
     assert pointer(()) == ""
@@ -63,6 +78,13 @@ def _oracle() -> Any:
                 raise PydanticCustomError("currency_code", "not ISO 4217")
             return value
 
+        @field_validator("description")
+        @classmethod
+        def _no_control_character(cls, value: str | None) -> str | None:
+            if value is not None and any(unicodedata.category(c) == "Cc" for c in value):
+                raise PydanticCustomError("control_character", "a control character")
+            return value
+
     return Charge
 
 
@@ -71,7 +93,8 @@ VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(), st.sampled_from([0, 1, 99_999_999, 100_000_000]),
     st.floats(allow_nan=False), st.text(max_size=70),
     st.sampled_from(["usd", "eur", "US", "xts", "", "a" * 500, "a" * 501, "é" * 501, "inv_1", "a" * 64, "a" * 65,
-                     "x-y_z", "a b", "abc\n", "usd\n"]),
+                     "x-y_z", "a b", "abc\n", "usd\n", "a\x00b", "\x1f", "\x7f", "\x85", "\x9f", "\xa0",
+                     "tab\there", "é\u200d"]),
     st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
 BODIES = st.dictionaries(st.sampled_from(["amount", "currency", "description", "invoice_id", "z", "a/b", "~x", ""]),
                          VALUES, max_size=7)

@@ -80,6 +80,26 @@ def test_one_address_guessing_many_clients_is_refused_per_ip(db: Any, clock: Man
     g.gate("client-99", "203.0.113.10")
 
 
+def test_each_kind_of_attempt_has_its_own_address_counter(db: Any, clock: ManualClock) -> None:
+    """Forgotten-password requests from a NAT's address once refused every sign-in and client from it."""
+    def kind(name: str) -> AuthFailureGuard:
+        return AuthFailureGuard(name, db, AuthFailurePolicies(
+            Policy(f"failed-auth-{name}", 100, WINDOW), Policy("failed-auth-ip", 4, WINDOW)))
+
+    resets = kind("reset")
+    for n in range(4):
+        resets.record_failure(f"demo/nobody-{n}", "203.0.113.9")
+
+    with pytest.raises(ApiError) as refused:
+        resets.gate("demo/nobody-99", "203.0.113.9")
+    assert refused.value.internal == "failed-auth limit: failed-auth-ip"
+    kind("user").gate("demo/alice", "203.0.113.9")
+    g = kind("client")
+    g.check(fetch(db, g, "demo-service", "203.0.113.9"), "demo-service", "203.0.113.9")
+    assert len({k["limit_key"]["S"] for name in ("reset", "user", "client")
+                for k in kind(name).keys("x", "203.0.113.9")}) == 6
+
+
 @pytest.mark.slow
 def test_failure_counts_are_exact_under_32_concurrent_failures(db: Any, clock: ManualClock) -> None:
     g = guard(db, subject=1000, ip=1000)

@@ -72,7 +72,7 @@ def test_another_clients_or_a_forged_device_code_finds_nothing(aws: None, clock:
     device_code, user_code, _ = store.create(client_id="tv", tenant_id="demo", scope="openid", resource=None)
     assert store.poll(*parts(device_code) or ("", ""), "other") == ("unknown", None)  # type: ignore[misc]
     assert store.poll(*parts(f"{user_code}.guessed") or ("", ""), "tv") == ("unknown", None)  # type: ignore[misc]
-    assert parts("BCDFGHJK") is None and parts("AAAAAAAA.x") is None
+    assert parts("BCDFGHJKLM") is None and parts("AAAAAAAAAA.x") is None
     clock.advance(600)
     assert store.poll(*parts(device_code) or ("", ""), "tv")[0] == "expired"  # type: ignore[misc]
     assert store.pending(user_code) is None

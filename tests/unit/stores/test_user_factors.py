@@ -1,9 +1,8 @@
-"""UserFactorStore: TOTP enrolment, a code accepted once (RFC 6238 5.2), recovery codes consumed once, failures
-toward the account's lock, secrets sealed at rest, and the operator's reset."""
+"""UserFactorStore: TOTP enrolment, secrets sealed at rest, and the operator's reset (a code's check is
+stores.factor_attempts: test_factor_attempts.py)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 
 import boto3
@@ -11,10 +10,10 @@ import pyotp
 import pytest
 
 from authgate.clock import ManualClock
-from authgate.stores.user_factors import PENDING_SECONDS, UserFactorStore
-from authgate.users import model as users
+from authgate.stores.user_factors import UserFactorStore
 from authgate.users.errors import NoPendingEnrolment, UserNotFound
-from authgate.users.model import LoginResult, SecondFactors
+from authgate.users.model import SecondFactors
+from authgate.users.totp import PENDING_SECONDS
 
 
 @pytest.fixture
@@ -78,72 +77,35 @@ def test_a_confirmation_needs_a_live_pending_enrolment(store: UserFactorStore, c
         store.start_totp("demo", "nobody")
 
 
-def test_a_code_is_accepted_once_and_never_an_older_step(store: UserFactorStore, clock: ManualClock) -> None:
-    secret, _ = enrolled(store, clock)
-    started = now(clock)
-    code = pyotp.TOTP(secret).at(started)
-    assert store.verify_totp("demo", "bob", code) == LoginResult(True, "ok", subject="bob", user_id=user_id(store), totp=True)
-    clock.advance(2)  # past the throttle's one-second window, same step
-    assert store.verify_totp("demo", "bob", code) == LoginResult(False, "invalid")  # replayed within its window
-    clock.advance(1)
-    earlier = pyotp.TOTP(secret).at(started - 30)  # still in the window, but before the step used
-    assert store.verify_totp("demo", "bob", earlier) == LoginResult(False, "invalid")
-    clock.advance(30)
-    assert store.verify_totp("demo", "bob", pyotp.TOTP(secret).at(now(clock))).ok
-
-
-def test_of_two_concurrent_uses_of_one_code_exactly_one_wins(store: UserFactorStore, clock: ManualClock) -> None:
-    secret, _ = enrolled(store, clock)
-    code = pyotp.TOTP(secret).at(now(clock))
-    results: list[LoginResult] = []
-    barrier = threading.Barrier(2)
-
-    def use() -> None:
-        barrier.wait()
-        results.append(UserFactorStore().verify_totp("demo", "bob", code))
-
-    threads = [threading.Thread(target=use) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    # The loser is either refused by the throttle's one-second window or by the step's condition.
-    assert sorted(r.ok for r in results) == [False, True]
-
-
-def test_wrong_codes_count_toward_the_accounts_lock(store: UserFactorStore, clock: ManualClock) -> None:
-    secret, _ = enrolled(store, clock)
-    for _ in range(users.LOCK_AFTER + 1):
-        clock.advance(users.MAX_DELAY)
-        store.verify_totp("demo", "bob", "000000" if pyotp.TOTP(secret).at(now(clock)) != "000000" else "111111")
-    clock.advance(1)
-    assert store.verify_totp("demo", "bob", pyotp.TOTP(secret).at(now(clock))) == LoginResult(False, "locked")
-    assert store.verify("demo", "bob", "any password") == LoginResult(False, "locked")  # the same lock
-
-
-def test_a_recovery_code_is_consumed_by_its_use(store: UserFactorStore, clock: ManualClock) -> None:
-    _, codes = enrolled(store, clock)
-    assert store.verify_recovery_code("demo", "bob", codes[3].upper()) == LoginResult(True, "ok", subject="bob", user_id=user_id(store), totp=True)
-    clock.advance(2)
-    assert store.verify_recovery_code("demo", "bob", codes[3]) == LoginResult(False, "invalid")
-    clock.advance(2)
-    assert store.verify_recovery_code("demo", "bob", "aaaa-bbbb-cccc-dddd") == LoginResult(False, "invalid")
-    factors = store.factors("demo", "bob")
-    assert factors is not None and factors.recovery_codes_left == 9
-
-
-def test_no_factor_is_no_second_factor(store: UserFactorStore, clock: ManualClock) -> None:
-    assert store.verify_totp("demo", "bob", pyotp.TOTP(pyotp.random_base32()).now()) == LoginResult(False, "invalid")
-    clock.advance(2)
-    assert store.verify_recovery_code("demo", "bob", "aaaa-bbbb-cccc-dddd") == LoginResult(False, "invalid")
-    assert store.verify_totp("demo", "nobody", "123456") == LoginResult(False, "invalid")
-
-
 def test_reset_removes_every_factor_and_ends_sessions(store: UserFactorStore, clock: ManualClock) -> None:
     enrolled(store, clock)
+    counted(store)
     store.start_totp("demo", "bob")
     assert store.reset("demo", "bob") == now(clock)
     assert store.factors("demo", "bob") == SecondFactors(False, False, 0, now(clock))
-    assert not {"totp_secret", "totp_pending", "totp_last_step", "recovery_codes"} & set(raw())
+    assert not {"totp_secret", "totp_pending", "totp_last_step", "recovery_codes", "factor_failures",
+                "factor_failed_at"} & set(raw())
     with pytest.raises(UserNotFound):
         store.reset("demo", "nobody")
+
+
+def counted(store: UserFactorStore, failures: int = 100) -> None:
+    """bob's second factor locked for good by `failures` wrong codes (users.factor_throttle)."""
+    store.db.update_item(TableName=store.table, Key={"tenant_id": {"S": "demo"}, "username": {"S": "bob"}},
+                         UpdateExpression="SET factor_failures = :f, factor_failed_at = :t",
+                         ExpressionAttributeValues={":f": {"N": str(failures)}, ":t": {"N": "1"}})
+
+
+def test_a_new_or_removed_factor_takes_no_count_of_wrong_codes_with_it(store: UserFactorStore,
+                                                                        clock: ManualClock) -> None:
+    """The count is of guesses at the factor the person holds: removing it (which took a proof) or confirming a new
+    one starts afresh."""
+    enrolled(store, clock)
+    counted(store)
+    store.remove_totp("demo", "bob")
+    assert not {"factor_failures", "factor_failed_at"} & set(raw())
+    counted(store)
+    secret = store.start_totp("demo", "bob")
+    assert {"factor_failures", "factor_failed_at"} <= set(raw())
+    assert store.confirm_totp("demo", "bob", pyotp.TOTP(secret).at(now(clock))) is not None
+    assert not {"factor_failures", "factor_failed_at"} & set(raw())

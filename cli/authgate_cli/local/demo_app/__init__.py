@@ -9,11 +9,11 @@ client, for every seed client whose redirect URI lies under the demo app's origi
   access token, and shows each step with the curl command that does the same (`code_flow`);
 - a public client (demo-spa): its redirect URI serves a single-page app that does the whole
   flow in the browser (PKCE, then a cross-origin POST to the token endpoint);
-- an agent (demo-agent, a confidential client allowed the CIBA grant): `/agent` asks bob to
-  approve a payment of 12.50 (OpenID Connect CIBA Core 1.0 7.1 with RFC 9396 `charge`
-  authorization_details), `/agent/poll` polls for the token (10.1) and, once bob approved on the
-  page the outbox links to, charges twice: the first is created, the second refused
-  (authorization_details_exceeded) (`agent`).
+- an agent (demo-agent, a confidential client allowed the CIBA grant): `/agent` offers the button
+  that asks bob to approve a payment of 12.50 (OpenID Connect CIBA Core 1.0 7.1 with RFC 9396
+  `charge` authorization_details; opening the page asks nothing), `/agent/poll` polls for the
+  token (10.1) and, once bob approved on the page the outbox links to, charges twice: the first
+  is created, the second refused (authorization_details_exceeded) (`agent`).
 
 Local only: it holds the demo secrets from the seed and shows the tokens it gets. Its requests
 are logged like the emulator's, one JSON line each, without the query string (codes travel there).
@@ -24,7 +24,8 @@ around every answer) and `expiring` (what it holds in memory, for ten minutes).
 
 from __future__ import annotations
 
+from authgate_cli.local.demo_app.agent import AGENT_PAYER
 from authgate_cli.local.demo_app.app import DemoApp
 from authgate_cli.local.demo_app.clients import demo_agent, demo_clients
 
-__all__ = ["DemoApp", "demo_agent", "demo_clients"]
+__all__ = ["AGENT_PAYER", "DemoApp", "demo_agent", "demo_clients"]

@@ -38,13 +38,15 @@ class DemoApp:
     audit_trail: str = ""
     # The agent of "an agent asks to pay 12.50" (demo_agent), if the seed has one.
     agent: InitVar[DemoClient | None] = None
+    # The one-time-code key (totp_secret) of the agent's payer in the seed, shown as a hint; "" when it has none.
+    payer_key: InitVar[str] = ""
     _code_flow: CodeFlow = field(init=False)
     _agent_flow: AgentFlow | None = field(init=False)
 
-    def __post_init__(self, agent: DemoClient | None) -> None:
+    def __post_init__(self, agent: DemoClient | None, payer_key: str) -> None:
         api = StackApi(self.issuer, self.api_key)
         self._code_flow = CodeFlow(api, self.clients)
-        self._agent_flow = AgentFlow(api, agent) if agent is not None else None
+        self._agent_flow = AgentFlow(api, agent, payer_key) if agent is not None else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -55,18 +57,29 @@ class DemoApp:
         started = time.perf_counter()
         path = scope["path"]
         query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
+        fetch_site = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"sec-fetch-site"), None)
         status, fields, body = await asyncio.get_running_loop().run_in_executor(
-            None, self.answer, scope["method"], path, query)
+            None, self.answer, scope["method"], path, query, fetch_site)
         headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in fields]
         headers.append((b"content-length", str(len(body)).encode("ascii")))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
         self._log_line(scope["method"], path, status, started)
 
-    def answer(self, method: str, path: str, query: Mapping[str, str]) -> Answer:
+    def answer(self, method: str, path: str, query: Mapping[str, str], fetch_site: str | None = None) -> Answer:
+        """The answer to one request (`fetch_site`: its Sec-Fetch-Site header, if any)."""
+        if method == "POST" and path == "/agent" and self._agent_flow is not None:
+            if fetch_site not in (None, "same-origin"):
+                # A form of another site must not make the agent ask (and mail bob): no cookie guards this app, and
+                # its pages send no Referer, so a browser's Origin is "null" even for its own form (Fetch
+                # Metadata Request Headers: Sec-Fetch-Site says whose page posted).
+                return page(self.issuer, 403, "Forbidden", "<p>Only this demo app's own page may ask.</p>")
+            return self._agent_flow.asks()
         if method not in ("GET", "HEAD"):
-            return page(self.issuer, 405, "Method not allowed", "<p>The demo app only answers GET.</p>",
-                        extra=[("Allow", "GET, HEAD")])
+            allowed = "GET, HEAD, POST" if path == "/agent" and self._agent_flow is not None else "GET, HEAD"
+            return page(self.issuer, 405, "Method not allowed",
+                        "<p>The demo app answers GET, and POST on its agent's page only.</p>",
+                        extra=[("Allow", allowed)])
         if path == "/":
             return self._index()
         if path == "/login":
@@ -74,7 +87,9 @@ class DemoApp:
         if path == "/charge":
             return self._code_flow.charge(query.get("t", ""))
         if path == "/agent" and self._agent_flow is not None:
-            return self._agent_flow.asks()
+            return self._agent_flow.offer()
+        if path == "/agent/request" and self._agent_flow is not None:
+            return self._agent_flow.asked(query.get("t", ""))
         if path == "/agent/poll" and self._agent_flow is not None:
             return self._agent_flow.polls(query.get("t", ""))
         if path == "/outbox.json":

@@ -19,7 +19,7 @@ from urllib.parse import quote, urlencode
 
 from authgate_cli.local.demo_app.clients import DemoClient
 from authgate_cli.local.demo_app.expiring import Expiring
-from authgate_cli.local.demo_app.pages import Answer, page, pre, pretty, step
+from authgate_cli.local.demo_app.pages import Answer, numbered, page, part, pre, pretty, step
 from authgate_cli.local.demo_app.stack_api import StackApi, claims_of
 
 # The demo tenant's strong-authentication threshold is 10000 (100.00): 150.00 meets it (RFC 9470).
@@ -103,26 +103,28 @@ class CodeFlow:
         exchange_form = {"grant_type": "authorization_code", "code": code, "redirect_uri": client.redirect_uri,
                          "code_verifier": pending.verifier}
         token_status, token_body = self.api.post_token(client, exchange_form)
-        steps = [step("1. The code came back", f"<p>{html.escape(client.redirect_uri)}?code=<code>"
-                      f"{html.escape(code[:8])}…</code>&amp;state=…&amp;iss={html.escape(self.issuer)}</p>"
-                      "<p>State and issuer match the sign-in this app started.</p>")]
+        came_back = (f"<p>{html.escape(client.redirect_uri)}?code=<code>{html.escape(code[:8])}…</code>&amp;state=…"
+                     f"&amp;iss={html.escape(self.issuer)}</p><p>State and issuer match the sign-in this app started.</p>")
+        steps = [("The code came back", came_back)]
         curl = (f"curl -s -u {client.client_id}:{client.secret} -d grant_type=authorization_code \\\n"
                 f"  -d code={code} \\\n  --data-urlencode redirect_uri={client.redirect_uri} \\\n"
                 f"  -d code_verifier={pending.verifier} \\\n  {self.issuer}/oauth/token")
-        steps.append(step(f"2. Code exchanged: HTTP {token_status}", pre(curl) + pre(pretty(token_body))))
         access = token_body.get("access_token") if isinstance(token_body, dict) else None
+        exchanged = pre(curl) + pre(pretty(token_body))
         if token_status == 200 and isinstance(access, str):
-            steps.append(step("The access token's claims (decoded here, verified by the API)",
-                              pre(pretty(claims_of(access)))))
+            exchanged += part("The access token's claims (decoded here, verified by the API)",
+                              pre(pretty(claims_of(access))))
             id_token = token_body.get("id_token")
             if isinstance(id_token, str):
-                steps.append(step("The ID token's claims: who signed in, when and how (OpenID Connect)",
-                                  pre(pretty(claims_of(id_token)))))
+                exchanged += part("The ID token's claims: who signed in, when and how (OpenID Connect)",
+                                  pre(pretty(claims_of(id_token))))
+        steps.append((f"Code exchanged: HTTP {token_status}", exchanged))
+        if token_status == 200 and isinstance(access, str):
             charges_status, charges_body = self.api.get_charges(access)
             key = f"-H 'x-api-key: {self.api.api_key}' " if self.api.api_key else ""
             curl = (f"ACCESS_TOKEN={access}\n"
                     f"curl -s {key}-H \"Authorization: Bearer $ACCESS_TOKEN\" '{self.issuer}/charges?limit=5'")
-            steps.append(step(f"3. GET /charges: HTTP {charges_status}", pre(curl) + pre(pretty(charges_body))))
+            steps.append((f"GET /charges: HTTP {charges_status}", pre(curl) + pre(pretty(charges_body))))
             title = "Signed in: tokens issued and GET /charges called"
             # The step-up's retry keeps the charge's Idempotency-Key.
             held = Held(client, access, pending.charge_key) if pending.charge_key else Held(client, access)
@@ -131,7 +133,7 @@ class CodeFlow:
                 steps.append(self._charged(held, retried=True))
                 title = "Stepped up: the charge of 150.00 retried with the new token"
             elif "charges:write" in (claims_of(access).get("scope") or "").split():
-                steps.append(step("4. A charge at or above the threshold", (
+                steps.append(("A charge at or above the threshold", (
                     f'<p><a class="button" href="/charge?t={quote(handle)}">Charge 150.00</a> '
                     '<span class="fine">POST /charges for 15000 usd: the demo tenant asks for a second factor '
                     "from 100.00 on (RFC 9470).</span></p>")))
@@ -139,7 +141,7 @@ class CodeFlow:
             title = "The code exchange failed"
         more = (f'<p><a href="/login?client={quote(client.client_id)}">Sign in again</a> · '
                 f'<a href="/">the demo app</a></p>')
-        return page(self.issuer, 200, title, "".join(steps) + more, flow_done=token_status == 200)
+        return page(self.issuer, 200, title, numbered(steps) + more, flow_done=token_status == 200)
 
     def charge(self, handle: str) -> Answer:
         """The charge button: POST /charges for 150.00; a step-up challenge leads to a new sign-in asking for it."""
@@ -147,13 +149,14 @@ class CodeFlow:
         if held is None:
             return page(self.issuer, 400, "No token for this charge", "<p>This demo app no longer holds that token. "
                                                                      '<a href="/">Sign in again</a>.</p>')
-        return page(self.issuer, 200, "Charge 150.00", self._charged(held, handle=handle))
+        return page(self.issuer, 200, "Charge 150.00", step(*self._charged(held, handle=handle)))
 
-    def _charged(self, held: Held, *, handle: str = "", retried: bool = False) -> str:
+    def _charged(self, held: Held, *, handle: str = "", retried: bool = False) -> tuple[str, str]:
+        """The charge of 150.00 as a section: (title, body)."""
         answered: list[str] = []
         status, body = self.api.post_charge(held.access_token, CHARGE, held.charge_key, challenge=answered)
         challenge = answered[0] if answered else ""
-        title = f"{'5. The charge retried' if retried else 'POST /charges'} for 150.00: HTTP {status}"
+        title = f"{'The charge retried' if retried else 'POST /charges'} for 150.00: HTTP {status}"
         shown = pre(pretty(body))
         if status == 401 and challenge:
             params = {m[0] or m[2]: m[1] or m[3] for m in _CHALLENGE_PARAM.findall(challenge.split("DPoP ", 1)[0])}
@@ -164,7 +167,7 @@ class CodeFlow:
                          f'{quote(handle)}">Sign in with a second factor</a> <span class="fine">authorizes again '
                          f"with acr_values={html.escape(params.get('acr_values', 'mfa'))} and max_age="
                          f"{html.escape(params.get('max_age', '300'))}; bob gives his one-time code</span></p>")
-        return step(title, shown)
+        return title, shown
 
 
 def challenge_of(verifier: str) -> str:

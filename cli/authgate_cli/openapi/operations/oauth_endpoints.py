@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from authgate.grant_types import GRANT_TYPES
 from authgate_cli.openapi.operations.components import (
     FORM,
     NO_STORE_HEADERS,
@@ -24,11 +25,7 @@ _CLIENT_AUTH_FORM = {
                                                           "aud = the issuer identifier."},
 }
 _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
-    "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password",
-                                              "urn:ietf:params:oauth:grant-type:token-exchange",
-                                              "urn:ietf:params:oauth:grant-type:jwt-bearer",
-                                              "urn:ietf:params:oauth:grant-type:device_code",
-                                              "urn:openid:params:grant-type:ciba"]},
+    "grant_type": {"type": "string", "enum": list(GRANT_TYPES)},
     "device_code": {"type": "string", "description": "The device authorization grant (RFC 8628 3.4): the "
                                                      "device_code of /oauth/device_authorization."},
     "auth_req_id": {"type": "string", "description": "The CIBA grant (OpenID Connect CIBA Core 10.1): the "
@@ -72,7 +69,7 @@ _DEVICE_FORM = {"type": "object", "properties": {"client_id": STR, "scope": STR,
 _DEVICE_RESPONSE = {"type": "object", "required": ["device_code", "user_code", "verification_uri",
                                                    "verification_uri_complete", "expires_in", "interval"],
                     "properties": {"device_code": STR, "user_code": {"type": "string",
-                                                                     "pattern": "^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$"},
+                                                                     "pattern": "^[BCDFGHJKLMNPQRSTVWXZ]{5}-[BCDFGHJKLMNPQRSTVWXZ]{5}$"},
                                    "verification_uri": STR, "verification_uri_complete": STR,
                                    "expires_in": {"type": "integer"}, "interval": {"type": "integer"}}}
 

@@ -14,6 +14,9 @@ from authgate.charges.model import MAX_AMOUNT, MAX_DESCRIPTION
 from authgate.errors import ApiError, FieldError
 
 INVOICE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# Unicode's control characters (category Cc: C0, DEL, C1), which no description shown on a page, a receipt or a
+# log needs; the admin CLI refuses them in names too.
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 REQUIRED = ("amount", "currency")
 MEMBERS = ("amount", "currency", "description", "invoice_id")
 
@@ -26,6 +29,7 @@ MESSAGES = {
     "greater_than": "must be greater than 0",
     "less_than_equal": f"must be at most {MAX_AMOUNT}",
     "string_too_long": f"must be at most {MAX_DESCRIPTION} characters",
+    "control_character": "must not contain control characters (U+0000-U+001F, U+007F-U+009F)",
     "string_pattern_mismatch": "must be 1-64 letters, digits, '_' or '-'",
     "currency_code": "must be a lower-case ISO 4217 currency code, e.g. usd",
 }
@@ -57,7 +61,8 @@ def _error(name: str, value: Any) -> str | None:
     if name == "currency":
         return None if is_iso_4217(value) else "currency_code"
     if name == "description":
-        return "string_too_long" if len(value) > MAX_DESCRIPTION else None
+        return ("string_too_long" if len(value) > MAX_DESCRIPTION
+                else "control_character" if CONTROL.search(value) else None)
     return None if INVOICE_ID.fullmatch(value) else "string_pattern_mismatch"
 
 

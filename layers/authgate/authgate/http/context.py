@@ -7,7 +7,7 @@ it and read by the renderer or the App:
   negotiation reads it), so even a 403 speaks the client's shape;
 - `redirect`: the authorization request's trusted redirect URI and state (the authorize flow
   sets it; the OAuth renderer reads it), after which every error is a redirect (RFC 6749
-  4.1.2.1), never before;
+  4.1.2.1), never before, or, for a self-registered client not yet vouched for, a page offering it;
 - `response_headers`: headers every response to this request carries, whatever its status (the
   limiter's RateLimit fields); the App applies them once.
 """
@@ -22,10 +22,15 @@ if TYPE_CHECKING:
 
 
 class AuthorizationRedirect(NamedTuple):
-    """A redirect URI the authorization endpoint may send errors to, and the state to echo."""
+    """A redirect URI the authorization endpoint may send errors to, and the state to echo.
+
+    `follow`: whether an error is sent there at once (a client an administrator registered, or one
+    this browser's person approved before); otherwise the error page offers it as a link (RFC 9700
+    4.11.2: a self-registered client's redirect URI is no one's word but its registrant's)."""
 
     redirect_uri: str
     state: str | None
+    follow: bool = True
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from authgate.errors.catalogue import catalogue
 from authgate.errors.model import ApiError
 from authgate.http.negotiation import preferred
-from authgate.http.pages import stylesheet
+from authgate.http.pages import head
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
 from authgate.issuer import problem_type
@@ -53,7 +53,7 @@ def problem_page(code: str, status: int, title: str, meaning: str) -> str:
     return (
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{c}: {t}</title>{stylesheet.link()}</head><body><main class=\"wide\">"
+        f"<title>{c}: {t}</title>{head.links()}</head><body><main class=\"wide\">"
         f"<h1><code>{c}</code> &mdash; {t}</h1>"
         f"<p><strong>HTTP status:</strong> {status}</p>"
         f"<p>{m}</p>"

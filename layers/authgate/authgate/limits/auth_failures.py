@@ -1,5 +1,9 @@
 """Brute-force protection (RFC 6749 2.3.1, 10.10): failed authentications per credential subject and per source IP.
 
+Each kind of attempt ("client" secrets, "user" passwords, "reset" requests, ...) counts against its own
+subject and its own address counter: one party spending one kind's quota from an address shared by
+many (a NAT) does not lock the others out of another kind.
+
 Read in the client's BatchGetItem, judged before the secret is compared (fail closed), written
 only on failure (fail open, logged): docs/limits.md.
 """
@@ -89,10 +93,11 @@ class AuthFailureGuard:
         p = self.policies
         subject_window = window_at(now, p.subject.window, f"{self.kind}:{subject}")
         ip_window = window_at(now, p.ip.window, f"ip:{source_ip}")
-        # Subjects and IPs are hashed into the key: no raw client id or address in the table.
+        # Subjects and IPs are hashed into the key: no raw client id or address in the table. The address
+        # counter is this kind's own: 30 forgotten-password requests must not refuse a sign-in or a client.
         return [
             _Counter(p.subject, failure_key(self.kind, subject, subject_window), subject_window),
-            _Counter(p.ip, failure_key("ip", source_ip or "unknown", ip_window), ip_window),
+            _Counter(p.ip, failure_key(f"{self.kind}-ip", source_ip or "unknown", ip_window), ip_window),
         ]
 
     def _refused(self, limits: list[ServiceLimit], tripped: list[ServiceLimit]) -> ApiError:

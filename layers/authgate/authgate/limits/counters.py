@@ -44,5 +44,6 @@ def api_key(tenant: str, window: Window, partition: Partition) -> str:
 
 
 def failure_key(kind: str, subject: str, window: Window) -> str:
-    """The item counting failed authentications of one subject ("client", "user" or "ip")."""
+    """The item counting failed authentications of one subject: `kind` is "client", "user", "reset", ... or
+    "client-ip", "user-ip", ... for the address counter of each kind."""
     return f"authfail#{kind}#{digest(subject)}#{window.start}"

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from authgate.caches import cached
 from authgate.settings.audit_trail import AuditTrail, audit_trail
 from authgate.settings.environment import SettingsError, boolean, choice, integer
+from authgate.settings.federation import federation
 from authgate.settings.limits import (
     MAX_TENANT_QUOTA,
     PARTITION_QUOTA_MAX,
@@ -100,7 +101,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         tables=tables(env),
         limits=limits(env),
         audit_trail=audit_trail(env),
-    )._replace(**self_registration(env, stage), **session_lifetimes(env))
+    )._replace(**self_registration(env, stage), **session_lifetimes(env), **federation(env, stage))
 
 
 def log_level() -> str:

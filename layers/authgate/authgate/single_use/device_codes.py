@@ -1,7 +1,9 @@
 """A device authorization (RFC 8628 3.1-3.5): its device code, its user code, and the person's decision.
 
-User codes are 8 characters of the RFC's base-20 consonant alphabet (6.1: no vowels, so no words;
-20^8 is about 2^34.6), shown as XXXX-XXXX and compared case- and dash-insensitively (6.1: "the
+User codes are 10 characters of the RFC's base-20 consonant alphabet (6.1: no vowels, so no words;
+20^10 is about 2^43.2: the verification page limits guesses per host and per network, never for
+the whole deployment, so the code space itself keeps a many-network guesser hopeless, docs/delegation.md),
+shown as XXXXX-XXXXX and compared case- and dash-insensitively (6.1: "the
 characters in the alphabet are case insensitive" once normalised). The record is kept under
 `device#` + SHA-256 of the normalised user code (CodesTable, beside the codes: stores.device_codes),
 so the verification page finds it with one GetItem. The device code is `<normalised user code>.<256
@@ -17,22 +19,20 @@ import secrets
 from typing import NamedTuple
 
 from authgate import records
+from authgate.grant_types import DEVICE_CODE
 from authgate.records import Field
 from authgate.single_use import authentication
 from authgate.single_use.authentication import Authentication
 
-GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
-# RFC 8628 6.1: the recommended alphabet, 8 characters, shown as two groups of four.
+GRANT_TYPE = DEVICE_CODE
+# RFC 8628 6.1: the recommended alphabet, 10 characters, shown as two groups of five.
 ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"
-LENGTH = 8
+LENGTH = 10
 # RFC 8628 3.2: how long the codes live and how long the device waits between polls (3.5: slow_down adds to it,
-# stores.polls).
+# authgate.polling).
 LIFETIME = 600
 INTERVAL = 5
 _ITEM_PREFIX = "device#"
-
-# The states of a device authorization: waiting for the person, approved or denied, then redeemed.
-PENDING, APPROVED, DENIED, REDEEMED = "pending", "approved", "denied", "redeemed"
 
 
 class DeviceAuthorization(NamedTuple):
@@ -82,13 +82,14 @@ FIELDS = (
 
 
 def new_user_code() -> str:
-    """A fresh user code, normalised (8 characters of ALPHABET, from the system's CSPRNG)."""
+    """A fresh user code, normalised (LENGTH characters of ALPHABET, from the system's CSPRNG)."""
     return "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
 
 
 def shown(user_code: str) -> str:
-    """A normalised user code as people see it: XXXX-XXXX (RFC 8628 6.1)."""
-    return f"{user_code[:4]}-{user_code[4:]}"
+    """A normalised user code as people see it: XXXXX-XXXXX (RFC 8628 6.1)."""
+    half = LENGTH // 2
+    return f"{user_code[:half]}-{user_code[half:]}"
 
 
 def normalised(typed: str) -> str | None:

@@ -1,12 +1,13 @@
-"""A sign-in attempt with any credential under the account's throttle, on the UsersTable item.
+"""A sign-in attempt with a password under the account's throttle, on the UsersTable item.
 
-The rules are authgate.users.model (the throttle) and authgate.users.passwords (the hash). Each
+The rules are authgate.users.model (the password's throttle) and authgate.users.passwords (the hash). Each
 attempt first reserves itself with one conditional write that also moves the window, so a burst of
 parallel guesses gets no more tries than a sequence would. Unknown users, refused attempts and wrong
 passwords look the same to the caller and cost one scrypt each; so does a disabled account.
-A second-factor step judges its code on the item its batch read instead (`judged`): no
-reservation, a failure counted when it happens, and the success written in the step's
-transaction on condition that no failure, lock or use came in between.
+A one-time or recovery code typed beside the password rides in the same attempt (stores.factor_attempts,
+the second factor's own throttle): its throttle's condition joins the reservation's (`Gate`), and a right
+password beside a wrong code writes the code's failure (`Failure`) where a wrong password writes the
+password's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from authgate.users.model import (
     LOCK_AFTER,
     LOCK_SECONDS,
     LoginResult,
+    Reason,
     User,
     delay_after,
     new_user_id,
@@ -35,20 +37,47 @@ from authgate.users.passwords import check_password, dummy_hash, hash_password, 
 
 class Success(NamedTuple):
     """What a correct credential writes beside the throttle's reset: `set` ("SET a = :a, ..."), `other`
-    clauses ("DELETE ...", "REMOVE ..." parts are not allowed: REMOVE is the throttle's), their
+    clauses ("DELETE ..."), `remove` (attribute names, joined to the throttle's one REMOVE clause), their
     values, and a condition that must still hold (else the attempt failed)."""
 
     set: str = ""
     values: Mapping[str, Any] = MappingProxyType({})
     condition: str = ""
     other: str = ""
+    remove: str = ""
 
     def joined(self, other: Success) -> Success:
         """Both credentials' writes in the one success write; both conditions must hold."""
         sets = ", ".join(part.removeprefix("SET ") for part in (self.set, other.set) if part)
-        conditions = " AND ".join(f"({c})" for c in (self.condition, other.condition) if c)
+        given = [c for c in (self.condition, other.condition) if c]
+        # One condition as it is: DynamoDB refuses parentheses around what is parenthesized already.
+        conditions = " AND ".join(f"({c})" for c in given) if len(given) > 1 else "".join(given)
         return Success(f"SET {sets}" if sets else "", {**self.values, **other.values}, conditions,
-                       " ".join(part for part in (self.other, other.other) if part))
+                       " ".join(part for part in (self.other, other.other) if part),
+                       ", ".join(part for part in (self.remove, other.remove) if part))
+
+
+class Failure(NamedTuple):
+    """A check's verdict that the password was right and the second factor beside it wrong: `set` ("a = :a, ...")
+    counts it on the factor's throttle, written (with `values`) instead of the password's failure, and the
+    password's throttle is reset as a right password resets it: each throttle counts its own credential."""
+
+    set: str
+    values: Mapping[str, Any] = MappingProxyType({})
+
+
+class Gate(NamedTuple):
+    """Another throttle's condition on the reservation (the second factor's, for a code typed beside the password),
+    its values, and the reason a refusal by it is logged with."""
+
+    condition: str
+    values: Mapping[str, Any]
+    reason: Reason
+
+
+# What an attempt's check judges: a right credential's write, a wrong second factor beside a right password, or
+# None (a wrong password).
+Check = Callable[[dict[str, Any]], Success | Failure | None]
 
 
 def password_check(password: str) -> Callable[[dict[str, Any]], Success | None]:
@@ -65,7 +94,7 @@ def password_check(password: str) -> Callable[[dict[str, Any]], Success | None]:
 
 
 class SignInAttempts(TableStore):
-    """The sign-in throttle of UsersTable's items (stores.users.UserStore and stores.user_factors build on it)."""
+    """The sign-in throttle of UsersTable's items (stores.users.UserStore and stores.factor_attempts build on it)."""
 
     table_setting = "users"
 
@@ -74,52 +103,41 @@ class SignInAttempts(TableStore):
         return self.attempt(tenant_id, username, password_check(password),
                             refused_work=lambda: check_password(password, dummy_hash()))
 
-    def attempt(self, tenant_id: str, username: str, check: Callable[[dict[str, Any]], Success | None], *,
-                refused_work: Callable[[], object] = lambda: None) -> LoginResult:
-        """One sign-in attempt with any credential, under the account's throttle (authgate.users.model).
+    def attempt(self, tenant_id: str, username: str, check: Check, *,
+                refused_work: Callable[[], object] = lambda: None, gate: Gate | None = None) -> LoginResult:
+        """One sign-in attempt with a password (and what is typed beside it), under the account's throttle
+        (authgate.users.model) and the `gate` of another's.
 
         `check(stored)` judges the credential against the reserved item (ITEM_FIELDS values plus the
-        raw item under "item") and returns the Success write, or None. A Success whose condition fails
-        (a one-time code's step used since) counts as a failure. `refused_work` is what a refused
-        attempt does instead, so refusals cost what a check costs (a password's scrypt).
+        raw item under "item") and returns the Success write, a Failure of the second factor, or None (a
+        wrong password). A Success whose condition fails (a one-time code's step used since) counts as a
+        failure. `refused_work` is what a refused attempt does instead, so refusals cost what a check costs
+        (a password's scrypt).
         """
-        from botocore.exceptions import ClientError
-
         now = clock.seconds()
         item_key = key(tenant_id, username)
-        try:
-            with self.faults("reserve"):
-                # The reservation: refuse while locked or inside the wait window; otherwise count
-                # this attempt as a failure up front and close the window for one second, so
-                # parallel attempts cannot all slip through before any failure is recorded.
-                reserved = self.db.update_item(
-                    TableName=self.table, Key=item_key,
-                    UpdateExpression="SET failed_logins = if_not_exists(failed_logins, :zero) + :one, "
-                                     "next_attempt_at = :soon",
-                    ConditionExpression="attribute_exists(username) "
-                                        "AND (attribute_not_exists(disabled) OR disabled = :off) "
-                                        "AND (attribute_not_exists(locked_until) OR locked_until <= :now) "
-                                        "AND (attribute_not_exists(failed_logins) OR failed_logins < :free "
-                                        "OR attribute_not_exists(next_attempt_at) OR next_attempt_at <= :now)",
-                    ExpressionAttributeValues={":zero": n(0), ":one": n(1), ":now": n(now),
-                                               ":soon": n(now + 1), ":free": n(FREE_ATTEMPTS),
-                                               ":off": {"BOOL": False}},
-                    ReturnValues="ALL_NEW",
-                    ReturnValuesOnConditionCheckFailure="ALL_OLD",
-                )["Attributes"]
-        except ClientError as exc:
-            if not condition_failed(exc):
-                raise
+        # The reservation: refuse while locked or inside the wait window; otherwise count this attempt as a
+        # failure up front and close the window for one second, so parallel attempts cannot all slip through
+        # before any failure is recorded.
+        reserved, old = self.reserve(
+            item_key, "SET failed_logins = if_not_exists(failed_logins, :zero) + :one, next_attempt_at = :soon",
+            "attribute_exists(username) AND (attribute_not_exists(disabled) OR disabled = :off) "
+            "AND (attribute_not_exists(locked_until) OR locked_until <= :now) "
+            "AND (attribute_not_exists(failed_logins) OR failed_logins < :free "
+            "OR attribute_not_exists(next_attempt_at) OR next_attempt_at <= :now)"
+            + (f" AND {gate.condition}" if gate else ""),
+            {":zero": n(0), ":one": n(1), ":now": n(now), ":soon": n(now + 1), ":free": n(FREE_ATTEMPTS),
+             ":off": {"BOOL": False}, **(gate.values if gate else {})})
+        if reserved is None:
             refused_work()
-            old = exc.response.get("Item")
-            if not old:
-                return LoginResult(False, "invalid")
-            user = User(**records.from_item(FIELDS, old))
-            return LoginResult(False, "disabled" if user.disabled else "locked" if user.locked(now) else "throttled")
+            return LoginResult(False, _refusal(old, now, gate.reason if gate else "throttled"))
 
         stored = {**records.from_item(ITEM_FIELDS, reserved), "item": reserved}
-        success = check(stored)
-        user_id = self._succeeded(item_key, success, stored["user_id"]) if success is not None else None
+        verdict = check(stored)
+        if isinstance(verdict, Failure):
+            self._failed_beside(item_key, verdict)
+            return LoginResult(False, "invalid")
+        user_id = self.succeeded(item_key, verdict, stored["user_id"]) if verdict is not None else None
         if user_id is not None:
             return LoginResult(True, "ok", subject=username, user_id=user_id,
                                must_change_password=bool(stored["must_change_password"]),
@@ -128,6 +146,39 @@ class SignInAttempts(TableStore):
 
         self._after_failure(item_key, int(stored["failed_logins"]), now)
         return LoginResult(False, "invalid")
+
+    def reserve(self, item_key: dict[str, Any], update: str, condition: str,
+                values: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """An attempt's reservation, one conditional UpdateItem: (the item as reserved, None), or (None, the item as
+        it stood: None when there is none) when the condition refused it."""
+        from botocore.exceptions import ClientError
+
+        try:
+            with self.faults("reserve"):
+                reserved = self.db.update_item(
+                    TableName=self.table, Key=item_key, UpdateExpression=update, ConditionExpression=condition,
+                    ExpressionAttributeValues=values, ReturnValues="ALL_NEW",
+                    ReturnValuesOnConditionCheckFailure="ALL_OLD")["Attributes"]
+        except ClientError as exc:
+            if not condition_failed(exc):
+                raise
+            return None, exc.response.get("Item")
+        return reserved, None
+
+    def _failed_beside(self, item_key: dict[str, Any], failure: Failure) -> None:
+        """A right password beside a wrong second factor: the factor's failure counted, the password's throttle
+        reset (one UpdateItem, as a wrong password's failure is one)."""
+        from botocore.exceptions import ClientError
+
+        try:
+            with self.faults("failure"):
+                self.db.update_item(TableName=self.table, Key=item_key, ConditionExpression=EXISTS,
+                                    UpdateExpression=f"SET {failure.set}, failed_logins = :zero "
+                                                     "REMOVE next_attempt_at, locked_until",
+                                    ExpressionAttributeValues={**failure.values, ":zero": n(0)})
+        except ClientError as exc:
+            if not condition_failed(exc):
+                raise
 
     def _after_failure(self, item_key: dict[str, Any], failures: int, now: int) -> None:
         """A counted failure's consequence: the account locked at LOCK_AFTER, else its wait window pushed later."""
@@ -152,65 +203,17 @@ class SignInAttempts(TableStore):
                     if not condition_failed(exc):
                         raise
 
-    def judged(self, tenant_id: str, username: str, item: dict[str, Any] | None,
-               check: Callable[[dict[str, Any]], Success | None]) -> dict[str, Any] | None:
-        """An attempt judged on the user's item as a batch read it (no reservation): the success write as a
-        TransactWriteItems Update for the caller's transaction, or None (refused by the throttle, which writes
-        nothing as a refused reservation does; or a wrong credential, counted at once: `failed`).
-
-        The Update's condition is that nothing which matters changed since the read: no failure counted
-        (`failed_logins` as read), no lock, not disabled, plus the credential's own (a TOTP step not used since).
-        So a burst of parallel guesses gets no more than one guess does: a right guess wins only if its write
-        lands before every other guess's failure, and each failure is counted (docs/strong-authentication.md)."""
-        now = clock.seconds()
-        if not item:
-            return None
-        user = User(**records.from_item(FIELDS, item))
-        waiting = user.failed_logins >= FREE_ATTEMPTS and records.number(item, "next_attempt_at") > now
-        if user.disabled or user.locked(now) or waiting:
-            return None
-        success = check({**records.from_item(ITEM_FIELDS, item), "item": item})
-        if success is None:
-            self.failed(tenant_id, username)
-            return None
-        update, values = _success_update(success, user.user_id)
-        seen = "failed_logins = :seen" if "failed_logins" in item else "attribute_not_exists(failed_logins)"
-        condition = (f"attribute_exists(username) AND (attribute_not_exists(disabled) OR disabled = :off) "
-                     f"AND (attribute_not_exists(locked_until) OR locked_until <= :now) AND {seen}"
-                     + (f" AND ({success.condition})" if success.condition else ""))
-        return {"Update": {"TableName": self.table, "Key": key(tenant_id, username), "UpdateExpression": update,
-                           "ConditionExpression": condition,
-                           "ExpressionAttributeValues": {**values, ":off": {"BOOL": False}, ":now": n(now),
-                                                         **({":seen": item["failed_logins"]}
-                                                            if "failed_logins" in item else {})}}}
-
-    def failed(self, tenant_id: str, username: str) -> None:
-        """A failed attempt judged without a reservation (`judged`), or one whose success write was overtaken:
-        counted, then the account's window pushed or its lock set (authgate.users.model)."""
-        from botocore.exceptions import ClientError
-
-        item_key = key(tenant_id, username)
-        try:
-            with self.faults("failure"):
-                counted = self.db.update_item(
-                    TableName=self.table, Key=item_key, ConditionExpression=EXISTS, ReturnValues="UPDATED_NEW",
-                    UpdateExpression="SET failed_logins = if_not_exists(failed_logins, :zero) + :one",
-                    ExpressionAttributeValues={":zero": n(0), ":one": n(1)})["Attributes"]
-        except ClientError as exc:
-            if not condition_failed(exc):
-                raise
-            return
-        self._after_failure(item_key, records.number(counted, "failed_logins"), clock.seconds())
-
-    def _succeeded(self, item_key: dict[str, Any], success: Success, user_id: str) -> str | None:
-        """The success write: failures reset, the window and lock gone, plus the credential's own
-        changes; the user's id, or None when the credential's condition no longer holds (nothing written).
+    def succeeded(self, item_key: dict[str, Any], success: Success, user_id: str, *,
+                  password: bool = True) -> str | None:
+        """The success write: the password's failures reset, its window and lock gone (`password`: the attempt
+        checked one), plus the credential's own changes; the user's id, or None when the credential's condition
+        no longer holds (nothing written).
 
         A record written before user ids existed gets its id now; of two concurrent sign-ins the first
         write's id stays (if_not_exists), and both read it back."""
         from botocore.exceptions import ClientError
 
-        update, values = _success_update(success, user_id)
+        update, values = success_update(success, user_id, password=password)
         extra = {"ConditionExpression": success.condition} if success.condition else {}
         try:
             with self.faults("success"):
@@ -224,11 +227,27 @@ class SignInAttempts(TableStore):
         return records.string(written.get("Attributes") or {}, "user_id", user_id)
 
 
-def _success_update(success: Success, user_id: str) -> tuple[str, dict[str, Any]]:
-    """(UpdateExpression, values) of a success write: failures reset, the window and lock gone, the credential's
-    own changes; a record without a user id gets one (if_not_exists: of two concurrent sign-ins the first stays)."""
-    sets = ["failed_logins = :zero", "user_id = if_not_exists(user_id, :uid)",
+def success_update(success: Success, user_id: str, *, password: bool = True) -> tuple[str, dict[str, Any]]:
+    """(UpdateExpression, values) of a success write: the password's throttle reset when the attempt checked a
+    password, the credential's own changes; a record without a user id gets one (if_not_exists: of two concurrent
+    sign-ins the first stays)."""
+    sets = [*(["failed_logins = :zero"] if password else []), "user_id = if_not_exists(user_id, :uid)",
             *([success.set.removeprefix("SET ")] if success.set else [])]
-    update = "SET " + ", ".join(sets) + " REMOVE next_attempt_at, locked_until" + (
+    removes = [*(["next_attempt_at", "locked_until"] if password else []), *([success.remove] if success.remove else [])]
+    update = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "") + (
         f" {success.other}" if success.other else "")
-    return update, {":zero": n(0), ":uid": s(user_id or new_user_id()), **success.values}
+    return update, {**({":zero": n(0)} if password else {}), ":uid": s(user_id or new_user_id()), **success.values}
+
+
+def _refusal(old: dict[str, Any] | None, now: int, otherwise: Reason) -> Reason:
+    """Why a reservation was refused, for logs: no such user (invalid), disabled, locked, inside the wait window
+    (throttled), else `otherwise` (the reason of the gate that refused it)."""
+    if not old:
+        return "invalid"
+    user = User(**records.from_item(FIELDS, old))
+    if user.disabled:
+        return "disabled"
+    if user.locked(now):
+        return "locked"
+    waiting = user.failed_logins >= FREE_ATTEMPTS and records.number(old, "next_attempt_at") > now
+    return "throttled" if waiting else otherwise

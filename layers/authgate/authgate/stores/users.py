@@ -166,9 +166,10 @@ class UserStore(SignInAttempts):
             ends_sessions=True)
 
     def unlock(self, tenant_id: str, username: str) -> User:
-        """Clear the account's sign-in throttle (failures, wait window and lock)."""
+        """Clear the account's sign-in throttles: the password's (failures, wait window and lock) and the second
+        factor's (its count, and so its lock)."""
         return self._change("unlock", tenant_id, username, {"failed_logins": n(0)},
-                            ["locked_until", "next_attempt_at"])
+                            ["locked_until", "next_attempt_at", "factor_failures", "factor_failed_at"])
 
     def delete(self, tenant_id: str, username: str) -> None:
         """Remove the user and every personal attribute with it (its refresh tokens stop at their next use)."""

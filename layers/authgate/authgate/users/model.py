@@ -82,11 +82,16 @@ def token_subject(user: User) -> str:
     return user.username
 
 
+# Why a sign-in attempt ended as it did, for logs: "factor_locked" when the second factor's own throttle
+# (authgate.users.factor_throttle) refused a code typed beside the password.
+Reason = Literal["ok", "invalid", "throttled", "locked", "disabled", "factor_locked"]
+
+
 class LoginResult(NamedTuple):
     """Outcome of one login attempt. `reason` is for logs; callers show one message for all failures."""
 
     ok: bool
-    reason: Literal["ok", "invalid", "throttled", "locked", "disabled"]
+    reason: Reason
     subject: str = ""
     # The signed-in user's OIDC `sub` (User.user_id).
     user_id: str = ""

@@ -1,19 +1,14 @@
-"""http.pages.stylesheet: one stylesheet, cached for a year under a link that changes with its content."""
+"""http.pages.stylesheet: the one stylesheet every page links, and its route."""
 
 from __future__ import annotations
 
-import hashlib
-
-from authgate.http.pages.stylesheet import PATH, STYLESHEET_FILE, get_stylesheet, link, version
+from authgate.http.pages.stylesheet import STYLESHEET, get_stylesheet, link
 from tests.events import request
 
 
-def test_the_link_names_the_content_hash_and_the_response_is_immutable() -> None:
-    with open(STYLESHEET_FILE, encoding="utf-8") as f:
-        css = f.read()
-    digest = hashlib.sha256(css.encode("utf-8")).hexdigest()[:16]
-    assert (version(), link()) == (digest, f'<link rel="stylesheet" href="..{PATH}?v={digest}">')
-    response = get_stylesheet(request(path=PATH, method="GET"))
-    assert (response.status, response.body, response.headers) == (200, css, {
-        "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=31536000, immutable",
-        "X-Content-Type-Options": "nosniff", "ETag": f'"{digest}"'})
+def test_a_page_links_the_stylesheet_by_its_digest_and_the_route_serves_it() -> None:
+    assert link() == f'<link rel="stylesheet" href="../assets/authgate.css?v={STYLESHEET.version()}">'
+    response = get_stylesheet(request(path="/assets/authgate.css", method="GET"))
+    assert (response.status, response.headers, response.body) == (200, STYLESHEET.response().headers,
+                                                                  STYLESHEET.text())
+    assert "main {" in response.body

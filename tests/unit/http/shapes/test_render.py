@@ -166,7 +166,8 @@ def test_authorize_5xx_stand_ins_on_the_redirect():
 
 
 def test_authorize_errors_before_validation_are_a_page_never_a_redirect():
-    from authgate.http.pages import stylesheet
+    from authgate.http.pages.icon import ICON
+    from authgate.http.pages.stylesheet import STYLESHEET
 
     req = request(path="/oauth/authorize", method="GET")
     response = render_error(ApiError("invalid_request", "Unknown client_id <script>."), req, "authorize")
@@ -180,7 +181,8 @@ def test_authorize_errors_before_validation_are_a_page_never_a_redirect():
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer"><title>Invalid request</title>'
-        f'<link rel="stylesheet" href="../assets/authgate.css?v={stylesheet.version()}"></head>'
+        f'<link rel="stylesheet" href="../assets/authgate.css?v={STYLESHEET.version()}">'
+        f'<link rel="icon" type="image/svg+xml" href="../assets/icon.svg?v={ICON.version()}"></head>'
         '<body><main class="error"><h1>Invalid request</h1><p>Unknown client_id &lt;script&gt;.</p>'
         '<p class="meta">Error code: <code>invalid_request</code> &middot; request id <code>req-1</code></p>'
         "</main></body></html>")

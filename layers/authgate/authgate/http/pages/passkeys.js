@@ -55,6 +55,7 @@
       form.submit();
     } catch (error) {
       status.textContent = "The passkey was not used (" + error.name + "). Try again, or go back.";
+      status.hidden = false;
     }
   });
 })();

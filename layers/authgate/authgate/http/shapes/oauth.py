@@ -15,8 +15,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from authgate.errors.challenges import basic
 from authgate.errors.description import oauth_description
-from authgate.http.pages import stylesheet
+from authgate.http.pages import head
 from authgate.http.pages.headers import page_headers
+from authgate.http.pages.onward import onward_link
 from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url, problem_type
 
@@ -126,16 +127,19 @@ The redirect is 302 from GET and 303 from the sign-in form's POST (RFC 9700 4.12
     if trusted is not None:
         location = authorization_redirect(trusted.redirect_uri, oauth_error_code(error, AUTHORIZE_CODES),
                                           error.detail, trusted.state, base_url(request))
+        if not trusted.follow:
+            return error_page(error, request, onward=location)
         return Response(303 if request is not None and request.method == "POST" else 302, "",
                         {"Location": location, **NO_STORE})
     return error_page(error, request)
 
 
-def error_page(error: ApiError, request: Request | None) -> Response:
+def error_page(error: ApiError, request: Request | None, onward: str = "") -> Response:
     """The page a person sees when nothing may be redirected: heading, what went wrong, codes, request id.
 
     Escaped, client-facing text only, with the pages' shared stylesheet and strict headers
-    (no-store: it describes this one request).
+    (no-store: it describes this one request). `onward`: the error response a self-registered
+    client would have been sent, offered as a link (http.pages.onward).
     """
     request_id = request.request_id if request else ""
     title = html.escape(error.title)
@@ -147,11 +151,11 @@ def error_page(error: ApiError, request: Request | None) -> Response:
     page = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta name="referrer" content="no-referrer"><title>{title}</title>{stylesheet.link()}</head>'
+        f'<meta name="referrer" content="no-referrer"><title>{title}</title>{head.links()}</head>'
         f'<body><main class="error"><h1>{title}</h1><p>{html.escape(error.detail)}</p>'
         f'<p class="meta">Error code: <code>{html.escape(error.code)}</code>{named}'
         + (f" &middot; request id <code>{html.escape(request_id)}</code>" if request_id else "")
-        + "</p></main></body></html>"
+        + "</p>" + (onward_link(onward) if onward else "") + "</main></body></html>"
     )
     response = Response(error.status, page, page_headers())
     for name, value in error.headers.items():

@@ -1,6 +1,7 @@
 """Whether the authorization endpoint serves a client's request (RFC 6749 4.1.2.1, RFC 9126 4): the redirect URI
 trusted from here on, the tenant's policy on the client, a pushed request's parameters, prompt=none (OpenID Connect
-Core 3.1.2.6), and a self-registered client's tenant once its user signed in."""
+Core 3.1.2.6), and a self-registered client's tenant once its user signed in (the person an id_token_hint names is
+the interaction's: interaction.outcome)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from authgate.failures import as_api_error
 from authgate.http.context import AuthorizationRedirect
 from authgate.http.request import Request
 from authgate.issuer import base_url
-from authgate.oauth.authorization import answers
+from authgate.oauth.authorization.outcome_log import log
 from authgate.oauth.authorization.request import (
     AuthorizationRequest,
     client_tenant,
@@ -36,9 +37,17 @@ PROMPT_NONE = {
 }
 
 
-def trust(request: Request, redirect_uri: str, state: str | None) -> None:
-    # From here on http.shapes.oauth.authorize_error redirects instead of showing the page.
-    request.context.redirect = AuthorizationRedirect(redirect_uri, state)
+def trust(request: Request, client: Client, redirect_uri: str, state: str | None) -> None:
+    """From here on http.shapes.oauth.authorize_error redirects instead of showing the page; for a self-registered
+    client, until `vouched`, the page offers the redirect as a link instead (RFC 9700 4.11.2)."""
+    request.context.redirect = AuthorizationRedirect(redirect_uri, state, follow=not client.source)
+
+
+def vouched(request: Request) -> None:
+    """This browser's person approved the client before (single sign-on's remembered consent): its errors are
+    redirected at once, as an administrator-registered client's."""
+    if request.context.redirect is not None:
+        request.context.redirect = request.context.redirect._replace(follow=True)
 
 
 def admitted_tenant(request: Request, client: Client, prefetched: Pending | None = None) -> Tenant:
@@ -102,5 +111,5 @@ def page_allowed(auth: AuthorizationRequest, why: Literal["login_required", "con
     """prompt=none: the client asked for no page at all, and this person must see one (OpenID Connect Core
     3.1.2.1, 3.1.2.6): login_required (not signed in, or not recently enough) or consent_required, redirected."""
     if auth.prompt == "none":
-        answers.log(why, auth)
+        log(why, auth)
         raise ApiError(why, PROMPT_NONE[why])

@@ -4,7 +4,7 @@ The client authenticates as at the token endpoint (3.1: a public client sends it
 it must be registered for the device_code grant (`authgate clients create|update --grant
 device_code`, off unless asked). `scope` and `resource` are checked as an authorization
 request's (RFC 6749 3.3, RFC 8707 2) against the client's tenant. The answer (3.2) is a device
-code for the device, a user code for the person (XXXX-XXXX, single_use.device_codes), the
+code for the device, a user code for the person (XXXXX-XXXXX, single_use.device_codes), the
 verification page with and without the user code, the lifetime and the polling interval.
 """
 

@@ -1,9 +1,10 @@
 """The device verification page's code entry (RFC 8628 3.3, 5.1): the form, its attempt limits, the page's log.
 
-The typed code goes through the page's attempt limits (5.1: per address and for the whole
-deployment, limits.quota) before its request is looked up. Malformed, unknown, expired and used
-codes get one message (no oracle). Every step of the page logs through `log_outcome`: ids and
-outcomes only.
+The typed code goes through the page's attempt limits (5.1: per host and per network, limits.quota and
+limits.networks) before its request is looked up. There is no deployment-wide budget: whoever could spend
+it, with enough addresses, would refuse the page to everyone; the code's entropy bounds guessing instead
+(docs/delegation.md). Malformed, unknown, expired and used codes get one message (no oracle). Every step
+of the page logs through `log_outcome`: ids and outcomes only.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
+from authgate.http.pages import messages
+from authgate.interaction.pages import csrf_fields, page
 from authgate.limits.counters import digest
+from authgate.limits.networks import parties
 from authgate.limits.quota import Quota, QuotaSpent
 from authgate.logs import get_logger
-from authgate.oauth.authorization.account_forms import csrf_fields, page
 from authgate.oauth.clients.lookup import ClientLookup
 
 if TYPE_CHECKING:
@@ -26,12 +29,15 @@ if TYPE_CHECKING:
     from authgate.single_use.device_codes import DeviceAuthorization
 
 TITLE = "Connect a device"
-# RFC 8628 5.1: user-code attempts per source address and for the whole deployment, per window. With
-# 20^8 codes alive 10 minutes, a guesser at the global quota finds a given code with odds of about
-# 2 in 10^6 over its life (docs/delegation.md).
+# The steps of the page's own forms (interaction.steps: their nonces name them): the code's, and the decision's.
+CODE = "code"
+DECISION = "decision"
+# RFC 8628 5.1: user-code attempts per host (an IPv4 address, an IPv6 /64) and per network (an IPv4 /24, an
+# IPv6 /48), per window. A code lives 10 minutes, across at most 3 windows: a guesser with N networks tries at
+# most 300 N of the 20^10 codes in a code's life (6.1; docs/delegation.md gives the odds).
 WINDOW = 300
 PER_ADDRESS = 30
-OVERALL = 3000
+PER_NETWORK = 100
 NO_SUCH_CODE = ("That code is not valid. Check it on your device: codes last 10 minutes and work once; "
                 "if it has expired, start again on the device.")
 
@@ -42,7 +48,7 @@ $message
 $csrf
 <label for="user_code">Code</label>
 <input id="user_code" name="user_code" type="text" autocapitalize="characters" spellcheck="false" required
- autofocus value="$user_code" maxlength="20" placeholder="XXXX-XXXX">
+ autofocus value="$user_code" maxlength="24" placeholder="XXXXX-XXXXX">
 <div class="actions">
 <button type="submit">Continue</button>
 </div>
@@ -50,10 +56,12 @@ $csrf
 
 
 def within_limits(source_ip: str) -> None:
-    """RFC 8628 5.1: a quota of user-code attempts per address and overall; at either, 429 rate_limited."""
+    """RFC 8628 5.1: a quota of user-code attempts per host and per network; at either, 429 rate_limited."""
+    host, network = parties(source_ip)
+    quota = Quota("device-user-code", WINDOW)
     try:
-        Quota("device-user-code", WINDOW).spend(f"device#{digest(source_ip or 'unknown')}", "attempts", PER_ADDRESS)
-        Quota("device-user-code", WINDOW).spend("device#all", "attempts", OVERALL)
+        quota.spend(f"device#{digest(host)}", "attempts", PER_ADDRESS)
+        quota.spend(f"device-net#{digest(network)}", "attempts", PER_NETWORK)
     except QuotaSpent as spent:
         raise ApiError("rate_limited", f"Too many codes were tried; retry after {spent.retry_after} seconds.",
                        headers={"Retry-After": str(spent.retry_after)}) from None
@@ -69,14 +77,10 @@ def client_of(request: Request, record: DeviceAuthorization | None) -> Client | 
 
 def code_page(request: Request, user_code: str, message: str = "") -> Response:
     """The form for the user code (RFC 8628 3.3), with `message` above it."""
-    csrf, cookie = csrf_fields(request)
-    return page(TITLE, _CODE_FORM.substitute(message=alert(message), csrf=csrf, user_code=html.escape(user_code)),
+    csrf, cookie = csrf_fields(request, CODE)
+    return page(TITLE, _CODE_FORM.substitute(message=messages.alert(message), csrf=csrf,
+                                             user_code=html.escape(user_code)),
                 cookie)
-
-
-def alert(text: str) -> str:
-    """A message of the page, escaped; nothing when there is none."""
-    return f'<p class="message" role="alert">{html.escape(text)}</p>' if text else ""
 
 
 def log_outcome(outcome: str, record: DeviceAuthorization | None) -> None:

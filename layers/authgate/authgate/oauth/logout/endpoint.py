@@ -14,7 +14,15 @@ The steps, in their security order:
    with offline_access (OpenID Connect Core 11: their tokens and refresh families are revoked),
    and a logout token is queued for each of its clients that registered a backchannel_logout_uri
    (Back-Channel Logout 1.0 2.5: deliveries.backchannel_logout), then the redirect to the
-   registered URI with `state`, or the "signed out" page.
+   registered URI with `state`, or the "signed out" page;
+6. whether the redirect is followed: an administrator's registration vouches for its URIs; a
+   self-registered client's (dynamic registration, a metadata document) were chosen by whoever
+   registered it, so it is sent back only when its id_token_hint names the session this request
+   ended: the person signed in to that application here. Section 3: without a hint "the OP MUST
+   NOT perform post-logout redirection unless the OP has other means of confirming the
+   legitimacy of the post-logout redirection target", and a hint alone proves nothing of this
+   browser (the registrant can send its own). Otherwise the "signed out" page offers the URI as a
+   link, naming its origin, for the person to follow or not (RFC 9700 4.11.2).
 
 Errors are pages (the "authorize" surface, never redirected): a sign-out request that fails its
 checks must not send the browser anywhere.
@@ -26,14 +34,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from authgate import clock
+from authgate.clients.model import Client
 from authgate.deliveries import backchannel_logout
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import NO_STORE, Response
 from authgate.http.shapes.oauth import with_query
+from authgate.interaction import session_cookie
+from authgate.interaction.binding import (
+    binding_cookie,
+    binding_from,
+    csrf_matches,
+    csrf_token,
+    new_binding,
+)
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.authorization import sealed_form, session_cookie
 from authgate.oauth.logout import pages
 from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.oauth.token.id_token_hint import verified_hint
@@ -51,12 +67,18 @@ def logout(request: Request) -> Response:
     issuer = base_url(request)
     hint = _hint(params.get("id_token_hint"), issuer)
     client_id = _client_id(params.get("client_id"), hint)
-    redirect_uri = _trusted_redirect(params.get("post_logout_redirect_uri"), client_id)
-    secret = session_cookie.secret_from(request.headers.get_all("cookie"))
+    uri = params.get("post_logout_redirect_uri")
+    # Read only when a redirect URI is to be checked (or, below, named on the confirmation page).
+    client = ClientStore().get(client_id) if client_id and uri is not None else None
+    redirect_uri = _trusted_redirect(uri, client_id, client)
+    secret = session_cookie.secret_from(request)
     session = SessionStore().live(secret) if secret else None
-    if session is not None and not _named_by(hint, session) and not _confirmed(request, posted, session):
-        return _confirmation(request, params, session, client_id)
-    response = _after(redirect_uri, params.get("state"))
+    named = session is not None and _named_by(hint, session)
+    if session is not None and not named and not _confirmed(request, posted, session):
+        if client is None and client_id:
+            client = ClientStore().get(client_id)
+        return _confirmation(request, params, session, client)
+    response = _after(redirect_uri, params.get("state"), follow=_vouched_for(client, named))
     if session is not None:
         SessionStore().end(session.session_hash)
         # OpenID Connect Core 11: what the session granted ends with it, but offline_access grants.
@@ -110,14 +132,13 @@ def _client_id(sent: str | None, hint: dict[str, Any] | None) -> str | None:
     return sent if sent is not None else hint["aud"] if hint is not None else None
 
 
-def _trusted_redirect(uri: str | None, client_id: str | None) -> str | None:
+def _trusted_redirect(uri: str | None, client_id: str | None, client: Client | None) -> str | None:
     """post_logout_redirect_uri, exactly as the client registered it (section 3), or a page."""
     if uri is None:
         return None
     if client_id is None:
         raise ApiError("invalid_request", "post_logout_redirect_uri needs client_id or id_token_hint to say which "
                                           "application it belongs to.")
-    client = ClientStore().get(client_id)
     if client is None or uri not in client.post_logout_redirect_uris:
         raise ApiError("invalid_request", "The post_logout_redirect_uri is not registered for this client.")
     return uri
@@ -128,30 +149,37 @@ def _named_by(hint: dict[str, Any] | None, session: Session) -> bool:
     return hint is not None and (hint.get("sid") == session.sid or hint["sub"] == session.user_id)
 
 
+def _vouched_for(client: Client | None, named: bool) -> bool:
+    """Step 6: an administrator registered the client, or its hint `named` the session this request ends."""
+    return client is not None and (not client.source or named)
+
+
 def _confirmed(request: Request, posted: dict[str, str], session: Session) -> bool:
     """The person chose "Sign out" on the confirmation page shown in this browser, for this session."""
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+    binding = binding_from(request)
     if request.method != "POST" or posted.get("confirm") != "yes" or binding is None:
         return False
-    return sealed_form.csrf_matches(posted.get("csrf"), binding, f"logout|{session.sid}")
+    return csrf_matches(posted.get("csrf"), binding, f"logout|{session.sid}")
 
 
-def _confirmation(request: Request, params: dict[str, str], session: Session, client_id: str | None) -> Response:
-    binding = sealed_form.binding_from(request.headers.get_all("cookie"))
+def _confirmation(request: Request, params: dict[str, str], session: Session, client: Client | None) -> Response:
+    binding = binding_from(request)
     fresh = binding is None
     if binding is None:
-        binding = sealed_form.new_binding()
-    client = ClientStore().get(client_id) if client_id else None
-    hidden = [*sorted(params.items()), ("csrf", sealed_form.csrf_token(binding, f"logout|{session.sid}"))]
+        binding = new_binding()
+    hidden = [*sorted(params.items()), ("csrf", csrf_token(binding, f"logout|{session.sid}"))]
     response = pages.confirm(session.username, client.name if client else "", hidden)
     if fresh:
         response.multi_headers["Set-Cookie"] = [
-            sealed_form.binding_cookie(binding, base_url(request).startswith("https://"))]
+            binding_cookie(binding, base_url(request))]
     return response
 
 
-def _after(redirect_uri: str | None, state: str | None) -> Response:
+def _after(redirect_uri: str | None, state: str | None, *, follow: bool) -> Response:
+    """The redirect to `redirect_uri` with `state`, or the "signed out" page (offering it as a link unless `follow`)."""
     if redirect_uri is None:
         return pages.signed_out()
     location = with_query(redirect_uri, [("state", state)] if state is not None else [])
+    if not follow:
+        return pages.signed_out(location)
     return Response(302, "", {"Location": location, **NO_STORE, "Referrer-Policy": "no-referrer"})

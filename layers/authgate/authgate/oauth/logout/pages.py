@@ -1,7 +1,7 @@
 """The sign-out pages (OpenID Connect RP-Initiated Logout 1.0 section 2, 3): the confirmation, and "signed out".
 
 Every value is HTML-escaped; the pages carry authgate.http.pages' header set (never cached or
-framed, no Referer, the shared stylesheet only); the confirmation form may only post to this
+framed, no Referer, the shared stylesheet and icon only); the confirmation form may only post to this
 origin.
 """
 
@@ -10,8 +10,9 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from authgate.http.pages import stylesheet
+from authgate.http.pages import head
 from authgate.http.pages.headers import page_headers
+from authgate.http.pages.onward import onward_link
 from authgate.http.response import Response
 
 _PAGE = """<!doctype html>
@@ -21,7 +22,7 @@ _PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>{title}</title>
-{stylesheet}
+{head_links}
 </head>
 <body>
 <main>
@@ -34,7 +35,7 @@ _PAGE = """<!doctype html>
 
 
 def _page(title: str, content: str, form: bool = False) -> Response:
-    body = _PAGE.format(title=html.escape(title), stylesheet=stylesheet.link(), content=content)
+    body = _PAGE.format(title=html.escape(title), head_links=head.links(), content=content)
     return Response(200, body, page_headers(form_action=["'self'"] if form else ()))
 
 
@@ -52,6 +53,9 @@ def confirm(user: str, client_name: str, hidden: Sequence[tuple[str, str]]) -> R
 </form>""", form=True)
 
 
-def signed_out() -> Response:
-    """The end, when no redirect back to an application is trusted (RP-Initiated Logout 1.0 section 3)."""
+def signed_out(onward: str = "") -> Response:
+    """The end, when no redirect back to an application is trusted (RP-Initiated Logout 1.0 section 3); `onward`: the
+    registered URI of a self-registered application, offered as a link that names where it goes (RFC 9700 4.11.2)."""
+    if onward:
+        return _page("You are signed out", f"<p>You are signed out.</p>\n{onward_link(onward)}")
     return _page("You are signed out", "<p>You are signed out. You can close this window.</p>")

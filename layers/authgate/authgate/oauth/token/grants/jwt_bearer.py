@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from authgate import records
+from authgate.assurance import ACR_VALUES, MFA, MULTIPLE_FACTORS, PASSWORD
 from authgate.caches import BoundedCache, cached
 from authgate.errors import ApiError
 from authgate.oauth.resource_indicator import resolve
@@ -50,7 +51,6 @@ from authgate.stores.tenant_cache import get_tenant
 from authgate.stores.user_items import user_key
 from authgate.stores.users import UserStore
 from authgate.tokens.jws import segment_json
-from authgate.users.assurance import ACR_VALUES, MFA, PASSWORD
 from authgate.users.model import FIELDS as USER_FIELDS
 from authgate.users.model import User, token_subject
 
@@ -171,7 +171,7 @@ def _assurance(jag: IdJag, now: int) -> tuple[str, int | None]:
     if acr in ACR_VALUES:
         level = str(acr)
     elif amr:
-        level = MFA if "mfa" in amr else PASSWORD
+        level = MFA if MULTIPLE_FACTORS in amr else PASSWORD
     else:
         level = ""
     return level, int(auth_time) if auth_time is not None else None

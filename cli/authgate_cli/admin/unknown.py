@@ -1,0 +1,59 @@
+"""What an admin command says of a thing it names that the stack acted on does not have.
+
+One line on stderr and exit status 2, as for any other mistake in what was typed (docs/local.md,
+"Admin commands: exit status and output"): what is not there, then "(see `authgate ...`)", a command
+that works as written and lists what there is. A tenant is checked before anything named in it, so
+that a suggestion never leads to a command that would only say the tenant does not exist.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from authgate_cli.admin.arguments import InvalidInput
+
+
+def _see(*command: str) -> str:
+    return f"(see `authgate {' '.join(shlex.quote(part) for part in command)}`)"
+
+
+def tenant(tenant_id: str) -> str:
+    return f"tenant {tenant_id!r} does not exist here {_see('tenants', 'list')}"
+
+
+def user(tenant_id: str, username: str) -> str:
+    return f"no user {username!r} in tenant {tenant_id!r} {_see('users', 'list', '--tenant', tenant_id)}"
+
+
+def client(client_id: str) -> str:
+    return f"no client {client_id!r} {_see('clients', 'list')}"
+
+
+def resource(uri: str) -> str:
+    return f"no resource {uri!r} {_see('resources', 'list')}"
+
+
+def identity_provider(tenant_id: str, issuer: str) -> str:
+    return f"tenant {tenant_id!r} trusts no identity provider {issuer!r} {_see('idps', 'list', '--tenant', tenant_id)}"
+
+
+def signing_key(kid: str) -> str:
+    return f"no signing key {kid!r} {_see('keys', 'list')}"
+
+
+def nothing_to_change(noun: str, options: str) -> InvalidInput:
+    """`update` given nothing to change: what it takes."""
+    return InvalidInput(f"update needs {options} {_see(noun, 'update', '--help')}")
+
+
+def existing_tenant(tenant_id: str) -> None:
+    """The tenant exists on the stack the command acts on (checked once the stack is known)."""
+    from authgate.stores.tenants import TenantStore
+
+    if TenantStore().get(tenant_id) is None:
+        raise InvalidInput(tenant(tenant_id))
+
+
+def existing_tenants(tenant_ids: tuple[str, ...]) -> None:
+    for tenant_id in tenant_ids:
+        existing_tenant(tenant_id)

@@ -1,0 +1,10 @@
+"""What the head of every HTML page links: the stylesheet (http.pages.stylesheet) and the icon (http.pages.icon)."""
+
+from __future__ import annotations
+
+from authgate.http.pages import icon, stylesheet
+
+
+def links() -> str:
+    """The <link> elements every page's head carries."""
+    return stylesheet.link() + icon.link()
