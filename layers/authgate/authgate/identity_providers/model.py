@@ -3,7 +3,10 @@
 Its issuer identifier (the `iss` of its ID-JAGs), where its signing keys are (a JWKS URI fetched
 under the metadata-document fetcher's rules, or a JWK Set given inline), how its `sub` maps to a
 user of the tenant (`user_match`: the username, or the email), and whether an unknown person
-becomes a user (`create_users`). `FIELDS` drives the DynamoDB item and the admin view.
+becomes a user (`create_users`); its short `idp_id` and `label`, and what its word is trusted for
+(`trust_email`: its verified emails; `trust_mfa` with the `mfa_values` that mean a second factor).
+A record written before these read as trusted for none of them. `FIELDS` drives the DynamoDB item
+and the admin view.
 """
 
 from __future__ import annotations
@@ -27,6 +30,12 @@ class IdentityProvider(NamedTuple):
     user_match: str = "sub"
     create_users: bool = False
     created_at: int = 0
+    idp_id: str = ""
+    label: str = ""
+    # -- what its word is trusted for --
+    trust_email: bool = False
+    trust_mfa: bool = False
+    mfa_values: tuple[str, ...] = ()
 
     def public_view(self) -> dict[str, Any]:
         """What an admin listing shows (an IdP holds no secret)."""
@@ -44,6 +53,11 @@ FIELDS = (
     Field("user_match", "S", "sub"),
     Field("create_users", "BOOL", False),
     Field("created_at", "N", 0),
+    Field("idp_id", "S", "", omit_empty=True),
+    Field("label", "S", "", omit_empty=True),
+    Field("trust_email", "BOOL", False, omit_empty=True),
+    Field("trust_mfa", "BOOL", False, omit_empty=True),
+    Field("mfa_values", "STRINGS", (), omit_empty=True),
 )
 
 
