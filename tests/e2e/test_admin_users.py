@@ -66,7 +66,8 @@ def test_an_operator_runs_an_account_from_creation_to_deletion(local_stack: Loca
                        "name": "Carol Example", "email": "Carol@Example.com", "email_verified": True,
                        "disabled": False, "must_change_password": False,
                        "sessions_valid_after": created["created_at"] - 1, "created_at": created["created_at"],
-                       "updated_at": created["created_at"], "session_generation": 0, "locked": False}
+                       "updated_at": created["created_at"], "session_generation": 0, "federated_only": False,
+                       "locked": False}
     listed = admin(local_stack, "users", "list", "--tenant", TENANT, "--json")
     assert listed.returncode == 0, listed.stderr
     assert {u["username"]: u["user_id"] for u in json.loads(listed.stdout)}["e2e-carol"] == user_id
