@@ -47,7 +47,8 @@ def _item(link: LinkedIdentity) -> records.Item:
     return records.to_item(ITEM_FIELDS, {**link._asdict(), "identity": identity_key(link.issuer, link.subject)})
 
 
-def _link(item: records.Item) -> LinkedIdentity:
+def link_of(item: records.Item) -> LinkedIdentity:
+    """The link an item holds (read in another flow's batch)."""
     return LinkedIdentity(**records.from_item(FIELDS, item))
 
 
@@ -56,22 +57,25 @@ class LinkedIdentityStore(TableStore):
 
     def get(self, tenant_id: str, issuer: str, subject: str) -> LinkedIdentity | None:
         """The link of this upstream identity, or None (one GetItem)."""
-        if not tenant_id or not linkable(issuer, subject):
-            return None
-        item = self.find(_key(tenant_id, issuer, subject))
-        return _link(item) if item else None
+        item_key = self.item_key(tenant_id, issuer, subject)
+        item = self.find(item_key) if item_key is not None else None
+        return link_of(item) if item else None
+
+    @staticmethod
+    def item_key(tenant_id: str, issuer: str, subject: str) -> dict[str, Any] | None:
+        """A link's key for a batch read another flow makes (None: an identity no link can have)."""
+        return _key(tenant_id, issuer, subject) if tenant_id and linkable(issuer, subject) else None
 
     def prefetch(self, reads: BatchRead, tenant_id: str, issuer: str, subject: str) -> Pending | None:
         """Register the link's item in a request's batch read (None: an identity no link can have)."""
-        if not tenant_id or not linkable(issuer, subject):
-            return None
-        return reads.add(self.table, _key(tenant_id, issuer, subject))
+        item_key = self.item_key(tenant_id, issuer, subject)
+        return reads.add(self.table, item_key) if item_key is not None else None
 
     @staticmethod
     def found(pending: Pending | None) -> LinkedIdentity | None:
         """The link a prefetched read found."""
         item = pending.item if pending is not None else None
-        return _link(item) if item else None
+        return link_of(item) if item else None
 
     def of_user(self, user_id: str) -> tuple[LinkedIdentity, ...]:
         """The user's links, oldest first (a Query of the index, page by page; eventually consistent, as every
@@ -85,7 +89,7 @@ class LinkedIdentityStore(TableStore):
         while True:
             with self.faults("of_user"):
                 page = self.db.query(**kwargs)
-            links.extend(_link(item) for item in page.get("Items", []))
+            links.extend(link_of(item) for item in page.get("Items", []))
             if "LastEvaluatedKey" not in page:
                 return tuple(sorted(links, key=lambda link: link.linked_at))
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
