@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.demo import ISSUER, SECRETS
+from tests.demo import ALICE_ID, ISSUER, SECRETS
 from tests.document_server import DocumentServer, Route, trust_documents
 from tests.functional.resource_support import MCP, register
 from tests.functional.token_support import (
@@ -107,9 +107,10 @@ def subject_of(username: str) -> str:
 
 def test_an_id_jag_gets_a_token_for_its_resource_and_user(tokens: TokenClient, idp: TestIdp) -> None:
     claims = assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")
-    assert claims == {"iss": ISSUER, "sub": "alice", "aud": MCP, "exp": claims["exp"], "iat": claims["iat"],
-                      "jti": claims["jti"], "client_id": CLIENT, "scope": "mcp:read mcp:write", "tenant": "demo",
-                      "grant_id": claims["grant_id"]}
+    # user_match sub: the assertion's sub is the username alice; the token's sub is her stable user_id.
+    assert claims == {"iss": ISSUER, "sub": ALICE_ID, "username": "alice", "aud": MCP, "exp": claims["exp"],
+                      "iat": claims["iat"], "jti": claims["jti"], "client_id": CLIENT, "scope": "mcp:read mcp:write",
+                      "tenant": "demo", "grant_id": claims["grant_id"]}
     # Each ID-JAG is a grant of its own (the person's, made by their IdP).
     assert claims["grant_id"] != assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")["grant_id"]
 
@@ -403,7 +404,7 @@ def test_the_user_read_with_the_client_is_current(tokens: TokenClient, idp: Test
     UserStore().delete("demo", "alice")
     assert_refused(present(tokens, jag(idp)), "id_jag_user_unknown",
                    "The assertion's subject is not a user of this tenant.")
-    UserStore().create("demo", "alice", "a-new-password-of-alice")
-    assert assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")["sub"] == "alice"
+    again = UserStore().put_hash("demo", "alice", "!")  # another person under the name: another user_id
+    assert assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")["sub"] == again.user_id != ALICE_ID
     UserStore().set_disabled("demo", "alice", True)
     assert_refused(present(tokens, jag(idp)), "id_jag_user_unknown", "The assertion's subject is disabled in this tenant.")

@@ -79,6 +79,18 @@ class UserStore(SignInAttempts):
         item = self.find(key(tenant_id, username))
         return User(**records.from_item(FIELDS, item)) if item else None
 
+    def with_user_id(self, user: User) -> User:
+        """`user`, with a user_id: a record written before ids existed gets one now (of two at once, the first
+        write's stays: if_not_exists), as a sign-in gives it (stores.sign_in_attempts.success_update)."""
+        if user.user_id:
+            return user
+        with self.faults("with_user_id", refused=lambda: UserNotFound(f"no user {user.username!r}")):
+            item = self.db.update_item(TableName=self.table, Key=key(user.tenant_id, user.username),
+                                       UpdateExpression="SET user_id = if_not_exists(user_id, :uid)",
+                                       ConditionExpression=EXISTS, ExpressionAttributeValues={":uid": s(new_user_id())},
+                                       ReturnValues="ALL_NEW")["Attributes"]
+        return User(**records.from_item(FIELDS, item))
+
     def end_sessions(self, tenant_id: str, username: str, at: int) -> bool:
         """Every session and grant of the user's sign-ins before `at` is dead (sessions_valid_after); False when
         there is no such user."""

@@ -81,9 +81,9 @@ class User(NamedTuple):
 
 
 def token_subject(user: User) -> str:
-    """The `sub` of a token issued for `user`: the one place it is decided (today the username; the user_id
-    once users carry one, OpenID Connect Core 2)."""
-    return user.username
+    """The `sub` of a token issued for `user`: their stable user_id (OpenID Connect Core 2: never reassigned; a
+    username can come back after a delete), as ID tokens and UserInfo state it."""
+    return user.user_id
 
 
 # Why a sign-in attempt ended as it did, for logs: "factor_locked" when the second factor's own throttle

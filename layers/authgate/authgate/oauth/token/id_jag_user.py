@@ -28,6 +28,7 @@ from authgate.oauth.token.identity_assertion import refused
 from authgate.stores.linked_identities import LinkedIdentityStore, link_of
 from authgate.stores.user_items import user_key
 from authgate.stores.users import UserStore
+from authgate.users.errors import UserNotFound
 from authgate.users.model import FIELDS as USER_FIELDS
 from authgate.users.model import User
 
@@ -108,7 +109,11 @@ def _signed_in(resolution: identities.Resolution, jag: IdJag) -> User:
         if resolution.link is not None:
             _usernames().put((resolution.link.tenant_id, resolution.link.issuer, resolution.link.subject),
                              resolution.link.username)
-        return resolution.user
+        # A user_match sub user written before ids existed gets one: the token's `sub` (users.model.token_subject).
+        try:
+            return UserStore().with_user_id(resolution.user)
+        except UserNotFound:
+            raise refused("id_jag_user_unknown", UNKNOWN, internal=f"{internal}, deleted meanwhile") from None
     if resolution.reason == identities.DISABLED:
         raise refused("id_jag_user_unknown", "The assertion's subject is disabled in this tenant.", internal=internal)
     if resolution.outcome == identities.LINK_REQUIRED:

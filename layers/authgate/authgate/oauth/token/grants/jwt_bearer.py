@@ -174,7 +174,7 @@ class JwtBearerGrant(Grant):
                               now=req.now)
         except Replayed:
             raise refused("id_jag_replayed", "The assertion has already been used (RFC 7523 3).") from None
-        return issued(req, subject=token_subject(user), tenant=client.tenant_id, scopes=scopes,
+        return issued(req, subject=token_subject(user), tenant=client.tenant_id, scopes=scopes, username=user.username,
                       audience=resource.resource, acr=acr, auth_time=auth_time,
                       # A person's grant, made by their IdP: its own grant id, so the token is one of a user's
                       # (strong authentication applies to it, RFC 9470) and what is exchanged from it shares it.
