@@ -81,6 +81,7 @@ def assert_refused(result: dict[str, Any], code: str, description: str) -> None:
     assert_error(result, 400, "invalid_grant", description, code=code)
 
 
+UNKNOWN_SUBJECT = "The assertion's subject is not a user of this tenant."
 # An account claims the assertion's email, and the IdP is not trusted to say it is the person's.
 LINK_FIRST = ("The assertion's email is a user's of this tenant, and its identity provider is not trusted to say "
               "so: the person links the account first (signing in through the identity provider), or the tenant "
@@ -233,6 +234,18 @@ def test_a_linked_identity_is_its_user_whatever_its_subject_says(tokens: TokenCl
     assert assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")["sub"] == token_subject(bob)
     UserStore().set_disabled("demo", "bob", True)
     assert_refused(present(tokens, jag(idp)), "id_jag_user_unknown", "The assertion's subject is disabled in this tenant.")
+
+
+def test_user_match_sub_never_takes_a_user_made_for_another_idps_identity(tokens: TokenClient, idp: TestIdp) -> None:
+    """IdP B's person was provisioned as "carol" (B's subject); this IdP's subject "carol" is not them."""
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.users.linked_identities import LinkedIdentity
+    from authgate.users.model import User
+
+    carol = User("demo", "carol", 0, 0, user_id="usr_carol", federated_only=True)
+    LinkedIdentityStore().provision(carol, LinkedIdentity("demo", "https://idp-b.example", "carol", "usr_carol",
+                                                          "carol", 1, "provisioned"))
+    assert_refused(present(tokens, jag(idp, subject="carol")), "id_jag_user_unknown", UNKNOWN_SUBJECT)
 
 
 def test_a_link_outlived_by_its_user_speaks_for_nobody_and_goes(tokens: TokenClient, idp: TestIdp) -> None:

@@ -2,7 +2,8 @@
 
 In order: the identity linked to (the IdP's issuer, the assertion's `sub`); else, for an IdP record
 with `user_match` "sub" (every record written before linked identities), the user whose username is
-the `sub`, as before; else the federation's rules: an account claiming the assertion's email is the
+the `sub`, as before (never a federated-only user: made for some IdP's identity, it is found through
+its link); else the federation's rules: an account claiming the assertion's email is the
 person only when the IdP is trusted for verified emails (`trust_email`, or `user_match` "email")
 and the assertion says `email_verified: true` (the link is then made), and an unknown person is
 provisioned (with a link) when the IdP may create users. An agent cannot prove an account, so
@@ -84,9 +85,12 @@ def find(jag: IdJag, tenant_id: str, prefetched: Mapping[str, list[dict[str, Any
     link = (link_of(found[0]) if found else None) if read else links.get(*identity)
     resolution = _through_link(link, guessed) if link is not None else None
     if resolution is None and idp.user_match == "sub":
-        # The record's word before linked identities: its sub is a username of the tenant.
+        # The record's word before linked identities: its sub is a username of the tenant. Not a federated-only
+        # user: one was made for an identity of some IdP and is found through its link, and an unlinked one is
+        # nobody's to take by name.
         user = guessed if read and guess and guess.username == jag.subject else users.get(tenant_id, jag.subject)
-        resolution = identities.Resolution(identities.SIGNED_IN, user) if user is not None else None
+        if user is not None and not user.federated_only:
+            resolution = identities.Resolution(identities.SIGNED_IN, user)
     if resolution is None:
         resolution = identities.unlinked(idp, _upstream(jag, tenant_id))
     return _signed_in(resolution, jag)
