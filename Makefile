@@ -36,6 +36,10 @@ IAMSIMSTAMP := $(IAMSIM)/node_modules/.installed
 # lock file). Defined before any rule names it: make expands prerequisites as it reads them.
 NPMDIR   := tests/e2e/js
 NPMSTAMP := $(NPMDIR)/node_modules/.installed
+# The upstream OpenID Provider the relying party's interop tests sign in at (panva's oidc-provider, pinned by the
+# lock file; tests/e2e/test_upstream_oidc_interop.py).
+OPDIR   := tests/e2e/oidc_provider
+OPSTAMP := $(OPDIR)/node_modules/.installed
 # The MCP example (examples/mcp, docs/mcp.md) in an environment of its own: its few dependencies,
 # none of authgate's, so the e2e tests prove it runs as a reader installs it.
 MCPEXAMPLE      := examples/mcp
@@ -82,7 +86,8 @@ run: $(RUNSTAMP)
 # Linters first, pytest last: the output ends with pytest's summary line. --iam-unused: the whole
 # suite records every AWS call of every function, and a grant none of them needs fails the run
 # (tests/deploy/iam).
-test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) $(MCPEXAMPLESTAMP) validate imports deadcode typecheck
+test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) $(OPSTAMP) $(MCPEXAMPLESTAMP) validate imports deadcode \
+		typecheck
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --iam-unused
 
 # The quick loop while you work (CONTRIBUTING.md): what runs in-process and takes well under half
@@ -153,6 +158,12 @@ $(NPMSTAMP): $(NPMDIR)/package.json $(NPMDIR)/package-lock.json
 	@npm ci --prefix $(NPMDIR) --no-audit --no-fund --loglevel=error
 	@touch $(NPMSTAMP)
 
+$(OPSTAMP): $(OPDIR)/package.json $(OPDIR)/package-lock.json
+	@command -v npm >/dev/null || { echo "make: npm (Node.js 20+) is required for the upstream OpenID Provider" >&2; exit 1; }
+	@echo "installing $(OPDIR) (npm ci)"
+	@npm ci --prefix $(OPDIR) --no-audit --no-fund --loglevel=error
+	@touch $(OPSTAMP)
+
 mcp-example: $(MCPEXAMPLESTAMP)
 
 # Editable: the environment follows the example's files; only its dependencies need a reinstall.
@@ -206,7 +217,7 @@ unit: $(STAMP)
 functional: $(STAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/functional
 
-e2e: $(STAMP) browser $(NPMSTAMP) $(MCPEXAMPLESTAMP)
+e2e: $(STAMP) browser $(NPMSTAMP) $(OPSTAMP) $(MCPEXAMPLESTAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/e2e
 
 # sam build without Docker: the layer's arm64 wheels come from PyPI (manylinux aarch64).
@@ -292,6 +303,7 @@ soak: $(RUNSTAMP)
 	$(BIN)/python -m bench.soak
 
 clean:
-	rm -rf $(VENV) $(SAMVENV) $(CHECKOVVENV) $(IAMSIM)/node_modules $(NPMDIR)/node_modules .venv-bench .bench-cache \
+	rm -rf $(VENV) $(SAMVENV) $(CHECKOVVENV) $(IAMSIM)/node_modules $(NPMDIR)/node_modules $(OPDIR)/node_modules \
+		.venv-bench .bench-cache \
 		$(MCPEXAMPLE)/.venv \
 		.aws-sam .pytest_cache .hypothesis test-artifacts .authgate

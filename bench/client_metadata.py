@@ -45,7 +45,7 @@ def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
 
     with tempfile.TemporaryDirectory() as tmp, document_server(Path(tmp)) as server:
         client_id = server.document("/agent.json")
-        env = {"AUTHGATE_CLIENT_METADATA_DOCUMENTS": "true", "AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA": "true",
+        env = {"AUTHGATE_CLIENT_METADATA_DOCUMENTS": "true", "AUTHGATE_ALLOW_LOOPBACK_OUTBOUND": "true",
                "SSL_CERT_FILE": str(server.ca),
                # Every fetched round is one refresh from the same host: lift the host's and the
                # deployment's fetch budgets (30 and 600 a minute).

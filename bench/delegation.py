@@ -52,7 +52,7 @@ def measure(rounds: int = N) -> dict[str, dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp, document_server(Path(tmp)) as server:
         idp = TestIdp("https://idp.bench.example")
         server.routes["/keys"] = Route(idp.jwks_json(), headers={"Content-Type": "application/jwk-set+json"})
-        env = {"AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA": "true", "SSL_CERT_FILE": str(server.ca)}
+        env = {"AUTHGATE_ALLOW_LOOPBACK_OUTBOUND": "true", "SSL_CERT_FILE": str(server.ca)}
         saved = {k: os.environ.get(k) for k in env}
         try:
             with moto_stack(**env):
@@ -93,7 +93,7 @@ def _run(idp: Any, jwks_uri: str, rounds: int) -> dict[str, dict[str, Any]]:
         return _event({"grant_type": JWT_BEARER, "assertion": assertion}, agent.client_id, agent_secret)
 
     def cold_keys() -> dict[str, Any]:
-        from authgate.oauth.token.idp_keys import idp_key_cache
+        from authgate.tokens.idp_keys import idp_key_cache
 
         idp_key_cache().clear()  # what a new container has: no key set yet
         return id_jag()

@@ -20,7 +20,7 @@ EXTRA = {
     ("tenants", "create"): ["--currency", "usd"],
     ("tenants", "update"): ["--name", "Renamed"],
     ("resources", "update"): ["--name", "Renamed"],
-    ("idps", "create"): ["--jwks-uri", "https://idp.example/keys"],
+    ("idps", "create"): ["--issuer", "https://new-idp.example", "--jwks-uri", "https://idp.example/keys"],
     ("idps", "update"): ["--user-match", "email"],
 }
 

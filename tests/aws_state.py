@@ -15,6 +15,10 @@ was most of the suite's time and tells a test nothing new:
   (the `clock` fixture) for that instant; under the wall clock for at most WALL_CAPTURE_SECONDS,
   so its timestamps are no older than a slow test's own. A seed that did not start from empty
   tables, or that made KMS keys (which moto cannot export), is never captured: it runs each time.
+
+Each test's tables are handed to moto's DynamoDB backend directly (`create_tables`), with the
+arguments its CreateTable handler would pass: 17 requests through botocore and moto's parser were
+most of a test's set-up.
 """
 
 from __future__ import annotations
@@ -67,13 +71,34 @@ def client(service: str) -> Any:
 
 
 def create_tables() -> None:
-    """Every table and queue of template.yaml, as the template declares them."""
+    """Every table and queue of template.yaml, as the template declares them.
+
+    The tables are handed to moto's DynamoDB backend with the arguments its CreateTable handler gives it
+    (moto.dynamodb.responses.DynamoHandler.create_table): the round trip of 17 CreateTable requests through
+    botocore and moto's parser and serializer was most of every test's set-up (about 25 ms of CPU each).
+    tests/unit/test_aws_state.py keeps the tables equal to what CreateTable makes."""
+    from moto.dynamodb.models import dynamodb_backends
+
     from authgate_cli.local import template
 
-    dynamodb = client("dynamodb")
+    backend = dynamodb_backends[template.LOCAL_ACCOUNT][REGION]
     for definition in template.table_definitions().values():
-        dynamodb.create_table(**definition["create"])
+        create = definition["create"]
+        backend.create_table(create["TableName"], schema=create["KeySchema"], throughput=None,
+                             attr=create["AttributeDefinitions"],
+                             global_indexes=create.get("GlobalSecondaryIndexes") or [],
+                             indexes=create.get("LocalSecondaryIndexes") or [], streams=None,
+                             billing_mode=create["BillingMode"], sse_specification=None, tags=[],
+                             deletion_protection_enabled=False, warm_throughput=None)
     template.create_queues(client("sqs"))
+
+
+def create_tables_by_request() -> None:
+    """The tables as `create_tables` makes them, through DynamoDB's CreateTable itself (its test's reference)."""
+    from authgate_cli.local import template
+
+    for definition in template.table_definitions().values():
+        client("dynamodb").create_table(**definition["create"])
 
 
 def seeded(name: str, seed: Callable[[], None]) -> None:

@@ -175,7 +175,7 @@ def trust_documents(server: DocumentServer, monkeypatch: pytest.MonkeyPatch) -> 
     from authgate import caches
 
     monkeypatch.setenv("AUTHGATE_CLIENT_METADATA_DOCUMENTS", "true")
-    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "true")
+    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND", "true")
     monkeypatch.setenv("SSL_CERT_FILE", str(server.ca))
     caches.reset()
     server.routes.clear()

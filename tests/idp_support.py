@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 import uuid
@@ -13,6 +14,20 @@ from joserfc import jwt
 from joserfc.jwk import RSAKey
 
 ID_JAG_TYP = "oauth-id-jag+jwt"
+# RSA keys made once per process and handed out in turn: a 2048-bit generation costs up to half a second of
+# CPU, and a test made one per IdP. Each TestIdp holds another key than the POOL - 1 made before it, so a
+# test's forger (same issuer, same kid) never holds its trusted IdP's key; no test makes POOL of them.
+POOL = 8
+_made: list[dict[str, Any]] = []
+_turn = itertools.count()
+
+
+def _rsa_key(kid: str) -> RSAKey:
+    """The next key of the pool, named `kid`."""
+    index = next(_turn) % POOL
+    if index == len(_made):
+        _made.append(dict(RSAKey.generate_key(2048).as_dict(private=True)))
+    return RSAKey.import_key({**_made[index], "kid": kid, "alg": "RS256", "use": "sig"})
 
 
 class TestIdp:
@@ -23,7 +38,7 @@ class TestIdp:
     def __init__(self, issuer: str, kid: str = "idp-key-1") -> None:
         self.issuer = issuer
         self.kid = kid
-        self.key = RSAKey.generate_key(2048, parameters={"kid": kid, "alg": "RS256", "use": "sig"})
+        self.key = _rsa_key(kid)
 
     def jwks(self) -> dict[str, Any]:
         return {"keys": [dict(self.key.as_dict(private=False))]}

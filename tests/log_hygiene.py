@@ -26,6 +26,8 @@ DEMO_SECRETS = frozenset({
     "demo-web-secret", "demo-partner-secret", "demo-service-secret", "demo-reader-secret",
     "demo-legacy-a-secret", "demo-legacy-b-secret", "acme-service-secret", "staging-web-secret", "demo-agent-secret",
     "alice-password", "demo-api-key",
+    # Demo Corp SSO's client secret (the demo seed's identity provider), sealed in its record.
+    "democorp-sso-secret",
 })
 SECRET_FIELDS = frozenset({"password", "client_secret", "code", "code_verifier", "refresh_token",
                            "access_token", "id_token", "token", "request_blob", "csrf", "assertion",

@@ -35,7 +35,7 @@ def _serve(args: argparse.Namespace) -> int:
         callback_port=None if callback in (None, "off") else int(callback), seed=args.seed,
         dynamodb_endpoint=args.dynamodb_endpoint, data_dir=args.data,
         timeouts=Timeouts(idle=args.idle_timeout, read=args.read_timeout),
-        allow_loopback_client_metadata=args.allow_loopback_client_metadata))
+        allow_loopback_outbound=args.allow_loopback_outbound))
 
 
 def _callback_port(raw: str) -> int | str:
@@ -79,9 +79,11 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=None,
                        help="port to listen on (default: $PORT, else 3000; 0 picks a free one)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--allow-loopback-client-metadata", action="store_true",
-                       help="also fetch client metadata documents served over https from 127.0.0.1 or ::1, "
-                            "trusting the CA bundle named by SSL_CERT_FILE (docs/agents.md)")
+    serve.add_argument("--allow-loopback-outbound", "--allow-loopback-client-metadata", action="store_true",
+                       help="let every request to a URL someone else chose reach https on 127.0.0.1 or ::1, "
+                            "trusting the CA bundle named by SSL_CERT_FILE: client metadata documents, "
+                            "back-channel logout, approval webhooks, IdP keys (docs/local.md; "
+                            "--allow-loopback-client-metadata is its old name, kept as an alias)")
     serve.add_argument("--callback-port", type=_callback_port, default=None, metavar="PORT",
                        help="port of the demo app on the demo clients' redirect URIs (default: $CALLBACK_PORT, "
                             "else 8765; 0 picks a free one and the redirect URIs follow; off: no demo app)")

@@ -7,7 +7,7 @@ A client that publishes a metadata document uses its https URL as its client_id
 a certificate authgate trusts: this makes a CA for the run in DIR (DIR/ca.pem, the only file
 another program needs; the keys stay in DIR, readable by you only), serves the document at
 https://127.0.0.1:PORT/client.json with a certificate it signed, and says how to start authgate:
-`SSL_CERT_FILE=DIR/ca.pem authgate serve --allow-loopback-client-metadata` (docs/mcp.md).
+`SSL_CERT_FILE=DIR/ca.pem authgate serve --allow-loopback-outbound` (docs/mcp.md).
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     server.socket = context.wrap_socket(server.socket, server_side=True)
     print(f"client ID metadata document: {url}", flush=True)
     print(f"start authgate trusting its CA: SSL_CERT_FILE={ca} .venv/bin/authgate serve "
-          "--allow-loopback-client-metadata", flush=True)
+          "--allow-loopback-outbound", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

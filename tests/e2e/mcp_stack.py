@@ -1,4 +1,4 @@
-"""The MCP end-to-end stack: `authgate serve --allow-loopback-client-metadata` trusting a CA made for
+"""The MCP end-to-end stack: `authgate serve --allow-loopback-outbound` trusting a CA made for
 the run (SSL_CERT_FILE), an HTTPS host on 127.0.0.1 serving client ID metadata documents
 (tests/document_server.py), and the team's MCP server (examples/mcp/mcp_server.py, run from the
 example's own environment) registered at authgate as a resource with `authgate resources create --json`.
@@ -111,7 +111,7 @@ def _wait_until_it_answers(server: McpServer, timeout: float = 30) -> None:
 def mcp_stack(tmp: Path) -> Iterator[McpStack]:
     """The whole stack, stopped at the end."""
     with document_server(tmp) as documents, \
-            running_stack(tmp / "serve", "--allow-loopback-client-metadata",
+            running_stack(tmp / "serve", "--allow-loopback-outbound",
                           # Every request of the run comes from 127.0.0.1: one address's budget of new
                           # documents (10 a minute) would be the whole suite's.
                           env_extra={"SSL_CERT_FILE": str(documents.ca),

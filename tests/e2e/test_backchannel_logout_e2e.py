@@ -29,7 +29,7 @@ EVENT = "http://schemas.openid.net/event/backchannel-logout"
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LocalStack, DocumentServer]]:
     tmp: Path = tmp_path_factory.mktemp("backchannel")
     with document_server(tmp) as receiver, running_stack(
-            tmp / "serve", "--allow-loopback-client-metadata", "--callback-port", "0",
+            tmp / "serve", "--allow-loopback-outbound", "--callback-port", "0",
             env_extra={"SSL_CERT_FILE": str(receiver.ca)}) as serve:
         yield serve, receiver
 

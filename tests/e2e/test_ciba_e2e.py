@@ -91,7 +91,7 @@ def receiver() -> Iterator[Receiver]:
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, receiver: Receiver) -> Iterator[LocalStack]:
-    with running_stack(tmp_path_factory.mktemp("authgate-ciba"), "--allow-loopback-client-metadata") as running:
+    with running_stack(tmp_path_factory.mktemp("authgate-ciba"), "--allow-loopback-outbound") as running:
         done = admin(running, "clients", "update", "demo-web", "--grant", "authorization_code", "--grant",
                      "refresh_token", "--grant", "ciba")
         assert done.returncode == 0, done.stderr

@@ -90,14 +90,19 @@ def test_the_python_sdk_gets_a_token_from_an_id_jag_and_calls_a_tool(
                                  scope="mcp:read"))
         return issued[-1]
 
+    def key_fetches() -> int:
+        return len([path for path, _ in mcp.documents.requests if path == "/idp/keys"])
+
+    before = key_fetches()
     result = anyio.run(functools.partial(call_a_tool, mcp, client, assertion_for))
     assert result["asked"] == [(mcp.issuer, mcp.server.resource)]
     assert result["is_error"] is False
     token = result["token"]
     assert {k: token[k] for k in ("token_type", "scope")} == {"token_type": "Bearer", "scope": "mcp:read"}
     assert "refresh_token" not in token or token["refresh_token"] is None
-    # The IdP's keys were fetched once, from its JWKS URI, by authgate.
-    assert [path for path, _ in mcp.documents.requests if path == "/idp/keys"] == ["/idp/keys"]
+    # authgate fetched the IdP's keys from its JWKS URI, at most once for this one assertion (another test of the
+    # module may have warmed the cache, or an admin command of another test reset it: docs/local.md).
+    assert key_fetches() >= 1 and key_fetches() - before <= 1
 
     # The same ID-JAG again: refused, whole.
     replayed = present(mcp, client, issued[0])

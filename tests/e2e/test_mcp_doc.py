@@ -157,7 +157,7 @@ def test_the_local_try_it_runs_as_printed(local_stack: LocalStack, tmp_path: Pat
 
 def test_the_metadata_document_steps_run_as_printed(tmp_path: Path) -> None:
     steps = marked("mcp-metadata-step")
-    assert len(steps) == 3 and "--allow-loopback-client-metadata" in steps[1] and "SSL_CERT_FILE=" in steps[1]
+    assert len(steps) == 3 and "--allow-loopback-outbound" in steps[1] and "SSL_CERT_FILE=" in steps[1]
     port, mcp_port, doc_port, callback_port = free_port(), free_port(), free_port(), free_port()
     env = environment(tmp_path, PORT=str(port), MCP_PORT=str(mcp_port), DOC_PORT=str(doc_port),
                       MCP_CALLBACK_PORT=str(callback_port), AUTHGATE_STATE_DIR=str(tmp_path / "state"))

@@ -91,7 +91,9 @@ def test_login_page_is_styled_by_the_shared_stylesheet_without_inline_styles(sta
 
 @pytest.fixture(scope="module")
 def agent_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LocalStack, DocumentServer]]:
-    """A stack that fetches client metadata documents from 127.0.0.1, trusting the test CA (SSL_CERT_FILE)."""
+    """A stack that fetches client metadata documents from 127.0.0.1, trusting the test CA (SSL_CERT_FILE).
+
+    Started with --allow-loopback-client-metadata, the old name of --allow-loopback-outbound: the alias works."""
     tmp = tmp_path_factory.mktemp("agent-pages")
     saved = os.environ.get("SSL_CERT_FILE")
     with document_server(tmp) as server:

@@ -40,7 +40,7 @@ def hook(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     """demo's approval webhook on the test CA's HTTPS server (loopback: the local stack's flag), an outbox."""
     from authgate import caches
 
-    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "true")
+    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND", "true")
     monkeypatch.setenv("SSL_CERT_FILE", str(server.ca))
     monkeypatch.setenv("AUTHGATE_OUTBOX", str(tmp_path / "outbox.jsonl"))
     caches.reset()
@@ -78,6 +78,7 @@ def verify(invoke: Any, body: bytes, signature: str) -> None:
     jwt.api_jws.PyJWS().decode(signature, key.key, algorithms=["RS256", "ES256"], detached_payload=body)
 
 
+@pytest.mark.slow
 def test_bob_approves_with_password_and_one_time_code(hook: DocumentServer, approver: ApprovalBrowser,
                                                       tokens: TokenClient, clock: ManualClock, tmp_path: Path,
                                                       invoke: Any) -> None:
@@ -115,6 +116,7 @@ def test_bob_approves_with_password_and_one_time_code(hook: DocumentServer, appr
     assert_error_page(approver.open(link), "approval_link_invalid", LINK_INVALID)
 
 
+@pytest.mark.slow
 def test_deny_wrong_code_and_a_reused_link(hook: DocumentServer, approver: ApprovalBrowser, tokens: TokenClient,
                                            clock: ManualClock) -> None:
     auth_req_id = started(start(tokens))
@@ -187,6 +189,7 @@ def test_another_signed_in_user_is_refused(hook: DocumentServer, approver: Appro
                       "the person this request names may approve it: sign out, then open the link again.", 403)
 
 
+@pytest.mark.slow
 def test_a_user_without_a_second_factor_is_told_to_enrol(hook: DocumentServer, approver: ApprovalBrowser,
                                                          tokens: TokenClient) -> None:
     auth_req_id = started(start(tokens, login_hint="alice"))

@@ -69,6 +69,7 @@ def granted(result: dict[str, Any], scope: str) -> dict[str, Any]:
     return claims | {"access_token": answer["access_token"], "refresh_token": answer["refresh_token"]}
 
 
+@pytest.mark.slow
 def test_bob_approves_a_payment_and_the_agent_charges_once(outbox: Path, tokens: TokenClient, clock: ManualClock,
                                                            demo: Demo, invoke: Any) -> None:
     auth_req_id = started(start(tokens, scope="openid charges:write", binding_message="Order 1042",

@@ -109,6 +109,7 @@ def device_page(browser: Browser) -> DevicePage:
     return DevicePage(browser)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_the_whole_flow_issues_tokens_once(tokens: TokenClient, device_page: DevicePage,
                                            clock: ManualClock) -> None:
@@ -147,6 +148,7 @@ def test_the_whole_flow_issues_tokens_once(tokens: TokenClient, device_page: Dev
                  "The device_code is unknown, was issued to another client, or has been used already.")
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_a_signed_in_browser_approves_without_the_password(tokens: TokenClient, device_page: DevicePage,
                                                            clock: ManualClock) -> None:
@@ -312,6 +314,7 @@ def device_claims(tokens: TokenClient, device_code: str) -> dict[str, Any]:
     return claims_of(body_of(result)["access_token"])
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_require_mfa_asks_bob_for_his_code_before_approving(tokens: TokenClient, device_page: DevicePage,
                                                             clock: ManualClock) -> None:
@@ -350,6 +353,7 @@ def test_require_mfa_asks_bob_for_his_code_before_approving(tokens: TokenClient,
     assert (access["sub"], access["username"], access["acr"]) == (BOB_ID, "bob", "mfa")
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_require_mfa_makes_alice_enrol_and_shows_her_recovery_codes(tokens: TokenClient, device_page: DevicePage,
                                                                     clock: ManualClock) -> None:
@@ -379,6 +383,7 @@ def test_require_mfa_makes_alice_enrol_and_shows_her_recovery_codes(tokens: Toke
     assert device_claims(tokens, start["device_code"])["acr"] == "mfa"
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_require_mfa_asks_a_password_session_for_the_factor_too(tokens: TokenClient, device_page: DevicePage,
                                                                 clock: ManualClock) -> None:
@@ -394,6 +399,7 @@ def test_require_mfa_asks_a_password_session_for_the_factor_too(tokens: TokenCli
     assert body_of(poll(tokens, second["device_code"]))["error"] == "authorization_pending"
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_without_require_mfa_bob_approves_with_his_password(tokens: TokenClient, device_page: DevicePage,
                                                             clock: ManualClock) -> None:
@@ -483,6 +489,7 @@ def passkey_step(tokens: TokenClient, device_page: DevicePage) -> tuple[dict[str
     return start, shown
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv", "localhost")
 def test_require_mfa_takes_alices_passkey_as_her_second_factor(tokens: TokenClient, device_page: DevicePage,
                                                                clock: ManualClock) -> None:
@@ -511,6 +518,7 @@ def test_require_mfa_takes_alices_passkey_as_her_second_factor(tokens: TokenClie
     assert (identity["acr"], identity["amr"]) == ("mfa", ["hwk", "pwd", "user", "mfa"])
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("tv", "localhost")
 @pytest.mark.parametrize("how", ["bob's passkey", "no user verification", "a tampered signature"])
 def test_a_passkey_that_does_not_prove_alice_approves_nothing(tokens: TokenClient, device_page: DevicePage,

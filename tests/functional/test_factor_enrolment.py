@@ -87,6 +87,7 @@ def test_the_factor_forms_need_the_pages_sign_in(clock: ManualClock, browser: Br
     assert "Your sign-in on this page has expired" in account_post(browser, account, action="totp_start").text()
 
 
+@pytest.mark.slow
 def test_an_enrolment_on_the_account_page_is_asked_at_the_next_sign_in(clock: ManualClock, browser: Browser,
                                                                        invoke: Any) -> None:
     from tests.functional.authorize_support import web_params
@@ -100,6 +101,7 @@ def test_an_enrolment_on_the_account_page_is_asked_at_the_next_sign_in(clock: Ma
     assert [i["name"] for i in step.inputs] == ["request_blob", "csrf", "factor_ticket", "code"]
 
 
+@pytest.mark.slow
 def test_an_ip_address_issuer_says_passkeys_need_a_host_name(clock: ManualClock, browser: Browser) -> None:
     account = signed_in(browser)
     assert account.text().endswith(
@@ -146,6 +148,7 @@ def totp_state() -> tuple[bool, bool]:
     return (factors.totp, factors.totp_pending) if factors is not None else (False, False)
 
 
+@pytest.mark.slow
 def test_a_password_alone_adds_no_factor_beside_a_passkey(clock: ManualClock, browser: Browser) -> None:
     """A person whose only factor is a passkey: a stolen password must not enrol the thief's one-time code."""
     import secrets
@@ -163,6 +166,7 @@ def test_a_password_alone_adds_no_factor_beside_a_passkey(clock: ManualClock, br
     assert totp_state() == (False, False)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("localhost")
 def test_alices_passkey_confirms_her_one_time_code(clock: ManualClock, browser: Browser) -> None:
     """Her only factor is a passkey: the page asks for it (only her passkeys, user verification required), and the
@@ -222,6 +226,7 @@ def test_alices_passkeys_confirm_adding_and_removing_passkeys(clock: ManualClock
     assert PasskeyStore().of_user("demo", "alice") == ()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("localhost")
 def test_bob_with_a_code_and_a_passkey_removes_the_code_with_the_passkey(clock: ManualClock,
                                                                          browser: Browser) -> None:
@@ -242,6 +247,7 @@ def test_bob_with_a_code_and_a_passkey_removes_the_code_with_the_passkey(clock: 
     assert factors is not None and (factors.totp, factors.recovery_codes_left) == (False, 0)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("localhost")
 @pytest.mark.parametrize("how", ["no proof", "bob's passkey", "no user verification", "a tampered signature",
                                  "a counter gone backwards", "a sign-in's challenge"])

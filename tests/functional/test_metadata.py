@@ -77,18 +77,6 @@ def test_metadata_document(aws: None, invoke, path: str) -> None:  # type: ignor
     }
 
 
-def test_metadata_grant_list_matches_the_grant_registry(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from authgate import caches
-    from authgate.oauth.discovery.authorization_server import grant_types
-    from authgate.oauth.token.grants import supported_grant_types
-
-    assert grant_types() == supported_grant_types()
-    monkeypatch.setenv("AUTHGATE_PASSWORD_GRANT", "true")
-    caches.reset()
-    assert grant_types() == supported_grant_types() and "password" in grant_types()
-    caches.reset()
-
-
 def test_metadata_path_imports_no_jwt_or_cryptography() -> None:
     code = ("import sys; import authgate.oauth.discovery.authorization_server; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jwt', 'cryptography')))")
@@ -114,9 +102,10 @@ def test_metadata_advertises_client_id_metadata_documents_when_switched_on(  # t
     assert json.loads(result["body"])["registration_endpoint"] == f"{ISSUER}/oauth/register"
 
 
-def test_metadata_prompt_and_acr_lists_match_the_authorization_endpoint() -> None:
+def test_metadata_prompt_list_matches_the_authorization_endpoint() -> None:
+    """Spelled out in discovery so the jwks function loads no authorization code (the acr values are one list,
+    authgate.assurance's, that both read)."""
     from authgate.oauth.authorization import openid_request
     from authgate.oauth.discovery import authorization_server
 
     assert authorization_server.PROMPT_VALUES == openid_request.PROMPT_VALUES
-    assert authorization_server.ACR_VALUES == openid_request.ACR_VALUES

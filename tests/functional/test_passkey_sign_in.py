@@ -112,6 +112,7 @@ def test_a_passkey_that_does_not_hold_is_refused_on_the_sign_in_form(clock: Manu
     assert REFUSED in page.text()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("localhost")
 def test_a_passkey_signs_in_past_an_operators_reset_and_the_password_stays_forced(
         clock: ManualClock, browser: Browser, tokens: TokenClient) -> None:

@@ -200,12 +200,14 @@ def test_prompt_none_below_the_level_is_login_required(clock: ManualClock, brows
 # ------------------------------------------------------------------ no factor: voluntary, essential, required
 
 
+@pytest.mark.slow
 def test_voluntary_mfa_for_a_user_without_a_factor_is_issued_at_password(clock: ManualClock, browser: Browser,
                                                                          tokens: TokenClient) -> None:
     claims = id_claims(tokens, password(browser, "alice"))
     assert (claims["sub"], claims["acr"], claims["amr"]) == (ALICE, "password", ["pwd"])
 
 
+@pytest.mark.slow
 def test_essential_mfa_for_a_user_without_a_factor_is_unmet(clock: ManualClock, browser: Browser) -> None:
     essential = json.dumps({"id_token": {"acr": {"essential": True, "values": ["mfa"]}}})
     result = password(browser, "alice", acr_values="", claims=essential)

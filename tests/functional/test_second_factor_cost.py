@@ -128,6 +128,7 @@ def test_a_plain_request_after_the_step_is_silent(clock: ManualClock, browser: B
     assert browser.get(web_params(scope=SCOPE, nonce="n", acr_values="mfa"))["statusCode"] == 302
 
 
+@pytest.mark.slow
 def test_the_steps_page_knows_bobs_totp_from_the_reads_it_made(clock: ManualClock, browser: Browser) -> None:
     """Whether bob holds a one-time-code secret comes from his item as the request read it already (the session's
     batch read on GET, the throttle's reservation on the password POST): no GetItem of his factors."""
@@ -161,6 +162,7 @@ def forget_count(username: str = "bob") -> None:
     users.db.update_item(TableName=users.table, Key=key("demo", username), UpdateExpression="REMOVE passkeys")
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("localhost")
 def test_the_steps_page_offers_passkeys_from_bobs_item_without_a_query(clock: ManualClock, browser: Browser) -> None:
     """On an issuer that can be a WebAuthn relying party the step offers "Use a passkey instead" when bob holds a

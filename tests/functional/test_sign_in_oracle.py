@@ -9,9 +9,11 @@ correct password, the tenant's refusals are shown.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -108,9 +110,17 @@ def test_after_the_right_password_the_tenants_refusals_are_shown(tenants: None, 
     client_id = cimd.document("/after.json")
     page = page_of(browser.get(params(client_id, scope="charges:read")))
     assert "code" in redirect_of(post(browser, page, "demo", "alice-password")).params
-    forbidden = redirect_of(post(browser, page, "forbids", "alice-password"))
-    assert forbidden.params == {"error": ["invalid_scope"], "state": ["s-1"], "iss": [ISSUER],
-                                "error_description": ["The tenant forbids the scope charges:read."]}
+    # The tenant's refusal of a self-registered client this person never approved is a page offering the
+    # redirect (RFC 9700 4.11.2; tests/functional/test_authorize_untrusted_redirects.py), never a bare 302.
+    forbidden = post(browser, page, "forbids", "alice-password")
+    assert forbidden["statusCode"] == 400 and "Location" not in forbidden.get("headers", {})
+    assert page_of(forbidden).text().startswith(
+        "Invalid scope The tenant forbids the scope charges:read. Error code: invalid_scope · request id ")
+    offered = re.search(r'<a href="([^"]+)" rel="noreferrer">', forbidden["body"])
+    assert offered is not None
+    assert parse_qs(urlsplit(html.unescape(offered.group(1))).query) == {
+        "error": ["invalid_scope"], "state": ["s-1"], "iss": [ISSUER],
+        "error_description": ["The tenant forbids the scope charges:read."]}
     assert_error_page(post(browser, page, "refuses", "alice-password"), "client_metadata_not_allowed",
                       "Your organisation does not accept applications known only by a metadata document from "
                       "127.0.0.1. Ask its administrator.")

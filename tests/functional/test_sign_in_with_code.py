@@ -102,6 +102,7 @@ def test_the_form_of_a_request_needing_mfa_has_an_optional_code_field(clock: Man
     assert [(i["name"], i["type"]) for i in required.inputs] == [*SIGN_IN_FIELDS, ("code", "text")]
 
 
+@pytest.mark.slow
 def test_password_and_code_in_one_post_sign_in_at_mfa(clock: ManualClock, browser: Browser,
                                                        tokens: TokenClient) -> None:
     from authgate.stores.sessions import SessionStore
@@ -119,6 +120,7 @@ def test_password_and_code_in_one_post_sign_in_at_mfa(clock: ManualClock, browse
     assert failures() == 0
 
 
+@pytest.mark.slow
 def test_a_wrong_code_gets_the_same_page_as_a_wrong_password(clock: ManualClock, browser: Browser) -> None:
     page = form(browser)
     wrong_password = post(browser, page, "bob", "not-bobs-password", bob_code(clock))
@@ -136,6 +138,7 @@ def test_a_wrong_code_gets_the_same_page_as_a_wrong_password(clock: ManualClock,
     assert seen(wrong_password) == seen(wrong) == seen(no_totp)
 
 
+@pytest.mark.slow
 def test_a_code_is_accepted_once(clock: ManualClock, browser: Browser, tokens: TokenClient, invoke: Any) -> None:
     code = bob_code(clock)
     assert id_claims(tokens, post(browser, form(browser), "bob", "bob-password", code))["acr"] == "mfa"
@@ -146,6 +149,7 @@ def test_a_code_is_accepted_once(clock: ManualClock, browser: Browser, tokens: T
     assert post(other, form(other), "bob", "bob-password", bob_code(clock))["statusCode"] == 303
 
 
+@pytest.mark.slow
 def test_a_recovery_code_in_the_same_post_is_consumed_once(clock: ManualClock, browser: Browser,
                                                            tokens: TokenClient, invoke: Any) -> None:
     from authgate.stores.user_factors import UserFactorStore
@@ -192,6 +196,7 @@ def test_each_throttle_counts_its_own_credential(clock: ManualClock, browser: Br
     assert post(browser, form(browser), "bob", "bob-password", bob_code(clock))["statusCode"] == 303
 
 
+@pytest.mark.slow
 def test_an_empty_code_keeps_the_step_after_the_password(clock: ManualClock, browser: Browser) -> None:
     result = post(browser, form(browser), "bob", "bob-password", "")
     step = page_of(result)

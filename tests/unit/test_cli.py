@@ -70,6 +70,14 @@ def test_serve_options() -> None:
         4100, "s.json", "http://127.0.0.1:8000", "127.0.0.1")
 
 
+@pytest.mark.parametrize("flag", ["--allow-loopback-outbound", "--allow-loopback-client-metadata"])
+def test_the_loopback_switch_and_its_old_name_are_one_option(flag: str) -> None:
+    """--allow-loopback-client-metadata, its name before it covered every outbound request, stays an alias."""
+    parser = cli.build_parser(["serve"])
+    assert parser.parse_args(["serve"]).allow_loopback_outbound is False
+    assert parser.parse_args(["serve", flag]).allow_loopback_outbound is True
+
+
 def test_port_defaults_to_the_port_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate_cli.local.serve import default_port
 

@@ -84,3 +84,16 @@ def test_session_lifetimes_are_settings_within_bounds() -> None:
         with pytest.raises(SettingsError) as caught:
             from_env(env)
         assert str(caught.value) == message
+
+
+def test_the_demo_upstream_is_a_loopback_origin_of_the_local_stack_only() -> None:
+    assert from_env({"AUTHGATE_DEMO_UPSTREAM": "http://127.0.0.1:8766"}).demo_upstream == "http://127.0.0.1:8766"
+    for env, message in (
+            ({"AUTHGATE_DEMO_UPSTREAM": "http://127.0.0.1:8766", "AUTHGATE_STAGE": "production",
+              "AUTHGATE_ISSUER": "https://auth.example"},
+             "AUTHGATE_DEMO_UPSTREAM is for the local stack only (AUTHGATE_STAGE=local), not production"),
+            ({"AUTHGATE_DEMO_UPSTREAM": "https://idp.example"},
+             "AUTHGATE_DEMO_UPSTREAM must be http://127.0.0.1:PORT or http://localhost:PORT, got 'https://idp.example'")):
+        with pytest.raises(SettingsError) as caught:
+            from_env(env)
+        assert str(caught.value) == message

@@ -9,7 +9,7 @@ from authgate.settings import SettingsError, from_env
 
 def test_off_by_default() -> None:
     s = from_env({})
-    assert (s.client_metadata_documents, s.allow_loopback_client_metadata, s.dynamic_registration) == (
+    assert (s.client_metadata_documents, s.allow_loopback_outbound, s.dynamic_registration) == (
         False, False, False)
     assert (s.client_metadata_min_cache, s.client_metadata_max_cache, s.client_metadata_fetch_limit) == (
         300, 86400, 30)
@@ -18,10 +18,10 @@ def test_off_by_default() -> None:
 
 
 def test_the_loopback_exception_is_refused_on_a_deployed_stage() -> None:
-    assert from_env({"AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA": "true"}).allow_loopback_client_metadata
+    assert from_env({"AUTHGATE_ALLOW_LOOPBACK_OUTBOUND": "true"}).allow_loopback_outbound
     with pytest.raises(SettingsError) as caught:
-        from_env({"AUTHGATE_STAGE": "production", "AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA": "true"})
-    assert str(caught.value) == ("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA is for the local stack only "
+        from_env({"AUTHGATE_STAGE": "production", "AUTHGATE_ALLOW_LOOPBACK_OUTBOUND": "true"})
+    assert str(caught.value) == ("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND is for the local stack only "
                                  "(AUTHGATE_STAGE=local), not production")
 
 

@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from authgate import grant_types
 from authgate.clients.model import MAX_CLIENT_ID_LENGTH
 
 MAX_ID = MAX_CLIENT_ID_LENGTH  # client and tenant ids alike
@@ -78,14 +79,10 @@ def redirect_uri(value: str) -> str:
     return value
 
 
-# The grant types named by a URN, each also by a short name (`--grant jwt-bearer`).
-GRANT_URNS = {
-    "jwt-bearer": "urn:ietf:params:oauth:grant-type:jwt-bearer",  # RFC 7523 2.1 (the ID-JAG grant)
-    "token-exchange": "urn:ietf:params:oauth:grant-type:token-exchange",  # RFC 8693 2.1
-    "device_code": "urn:ietf:params:oauth:grant-type:device_code",  # RFC 8628 3.4
-    "ciba": "urn:openid:params:grant-type:ciba",  # OpenID Connect CIBA Core 10.1
-}
-GRANT_NAMES = ("authorization_code", "refresh_token", "client_credentials", "password", *GRANT_URNS)
+# The stack's grant types (authgate.grant_types); one named by a URN is also taken by the URN's last part
+# (`--grant jwt-bearer`, `--grant device_code`).
+GRANT_URNS = {urn.rsplit(":", 1)[1]: urn for urn in grant_types.GRANT_TYPES if urn.startswith("urn:")}
+GRANT_NAMES = tuple(name for name in grant_types.GRANT_TYPES if not name.startswith("urn:")) + tuple(GRANT_URNS)
 
 
 def grant_type(value: str) -> str:
@@ -95,7 +92,7 @@ def grant_type(value: str) -> str:
     if value in GRANT_NAMES or value in GRANT_URNS.values():
         return value
     raise InvalidInput(f"--grant {_shown(value)} is not a grant type: one of {', '.join(GRANT_NAMES)}, or the URN "
-                       "of the last four")
+                       f"of the last {len(GRANT_URNS)}")
 
 
 def client_grants(grants: Sequence[str], client_type: str, redirect_uris: Sequence[str]) -> None:
@@ -103,13 +100,13 @@ def client_grants(grants: Sequence[str], client_type: str, redirect_uris: Sequen
     if not grants:
         raise InvalidInput("give at least one --grant (authorization_code, refresh_token, client_credentials, "
                            "password, jwt-bearer)")
-    if client_type == "public" and GRANT_URNS["ciba"] in grants:
+    if client_type == "public" and grant_types.CIBA in grants:
         raise InvalidInput("a public client cannot use ciba: only confidential clients may make backchannel "
                            "authentication requests (OpenID Connect CIBA Core 7.1)")
-    if GRANT_URNS["token-exchange"] in grants:
+    if grant_types.TOKEN_EXCHANGE in grants:
         raise InvalidInput("token-exchange is not a client's grant: a registered resource's own credentials "
                            "exchange tokens (authgate resources update RESOURCE --may-delegate-to OTHER)")
-    if client_type == "public" and GRANT_URNS["jwt-bearer"] in grants:
+    if client_type == "public" and grant_types.JWT_BEARER in grants:
         raise InvalidInput("a public client cannot present ID-JAGs (jwt-bearer): only confidential clients may "
                            "(draft-ietf-oauth-identity-assertion-authz-grant, Security Considerations)")
     if "authorization_code" in grants and not redirect_uris:
@@ -118,8 +115,8 @@ def client_grants(grants: Sequence[str], client_type: str, redirect_uris: Sequen
     if redirect_uris and "authorization_code" not in grants:
         raise InvalidInput("--redirect-uri is only used by the authorization_code grant; add --grant "
                            "authorization_code or drop the redirect URIs")
-    if "refresh_token" in grants and not {"authorization_code", "password", GRANT_URNS["device_code"],
-                                          GRANT_URNS["ciba"]} & set(grants):
+    if "refresh_token" in grants and not {"authorization_code", "password", grant_types.DEVICE_CODE,
+                                          grant_types.CIBA} & set(grants):
         raise InvalidInput("the refresh_token grant needs authorization_code, password, device_code or ciba: "
                            "refresh tokens are only issued with those")
     if client_type == "public" and "client_credentials" in grants:

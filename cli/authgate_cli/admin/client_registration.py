@@ -87,7 +87,7 @@ def loopback_allowed() -> bool:
     """Whether the stack now targeted takes loopback URLs (the local stack's development exception)."""
     from authgate.settings import get_settings
 
-    return get_settings().allow_loopback_client_metadata
+    return get_settings().allow_loopback_outbound
 
 
 def check_create(args: argparse.Namespace) -> None:

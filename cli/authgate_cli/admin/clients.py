@@ -97,7 +97,7 @@ def register(subparsers: Any) -> None:
         action.add_argument("--name", help="display name, on the consent page (create: default the client id)")
         action.add_argument("--grant", action="append", default=[], metavar="GRANT",
                             help=f"allowed grant type (repeat; on update the list replaces the old one): "
-                                 f"{', '.join(arguments.GRANT_NAMES)} (the last four by short name or URN)")
+                                 f"{', '.join(arguments.GRANT_NAMES)} (the last {len(arguments.GRANT_URNS)} by short name or URN)")
         action.add_argument("--jwks", metavar="FILE|JSON",
                             help='the client\'s public keys, a JWK Set {"keys": [...]} (for private_key_jwt)')
         action.add_argument("--auth-method", choices=AUTH_METHODS,

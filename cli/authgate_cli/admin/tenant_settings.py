@@ -139,7 +139,7 @@ def _webhook_reachable(url: str) -> None:
     from authgate.outbound.post import Failed, target
     from authgate.settings import get_settings
 
-    loopback = get_settings().allow_loopback_client_metadata
+    loopback = get_settings().allow_loopback_outbound
     try:
         where = target(url, allow_loopback=loopback)
         pinned_address(where.host, where.port, system_resolver, time.monotonic() + 5, loopback)

@@ -99,4 +99,39 @@ def invoices(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
 
 
 # Section -> its loader, in load order (tenants before the clients and users that name them).
-LOADERS = {"tenants": tenants, "clients": clients, "users": users, "invoices": invoices}
+# Where the demo identity provider (authgate_cli.local.demo_idp) listens when no running stack says otherwise.
+DEMO_IDP_ORIGIN = "http://127.0.0.1:8766"
+DEMO_IDP_PLACEHOLDER = "{demo_idp}"
+
+
+def identity_providers(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
+    """The "identity_providers" section: one IdentityProvider per item, by field name
+    (authgate.identity_providers.model); a plaintext `client_secret` is sealed on load as `authgate idps` seals
+    it; `{demo_idp}` in the issuer is the demo identity provider's origin (AUTHGATE_DEMO_UPSTREAM, which `authgate
+    serve` sets, else DEMO_IDP_ORIGIN); records are replaced."""
+    from authgate import clock
+    from authgate.federation import secrets
+    from authgate.identity_providers.model import FIELDS, IdentityProvider, to_item
+    from authgate.settings import get_settings
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    store = IdentityProviderStore(dynamodb)
+    names = {f.name for f in FIELDS}
+    origin = get_settings().demo_upstream or DEMO_IDP_ORIGIN
+    count = 0
+    for raw in items:
+        fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items() if k in names}
+        fields["issuer"] = str(raw["issuer"]).replace(DEMO_IDP_PLACEHOLDER, origin)
+        if "claims" in raw:
+            fields["claims"] = tuple(sorted(raw["claims"].items()))
+        if raw.get("client_secret"):
+            fields["client_secret"] = secrets.seal(raw["tenant_id"], fields["issuer"], "client_secret",
+                                                   raw["client_secret"])
+        idp = IdentityProvider(**{"created_at": clock.seconds(), **fields})
+        store.upsert(to_item(idp._replace(sign_in=bool(idp.protocol))), "seed")
+        count += 1
+    return count
+
+
+LOADERS = {"tenants": tenants, "clients": clients, "users": users, "invoices": invoices,
+           "identity_providers": identity_providers}

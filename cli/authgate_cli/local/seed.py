@@ -1,13 +1,15 @@
 """Seed data for a local stack (the demo tenants, clients, users, API key); never used by a deployed stage.
 
 A seed file is a JSON object of sections. Each section is a list of items handed to the loader
-its loader (authgate_cli.local.loaders): tenants, clients, users, invoices.
+its loader (authgate_cli.local.loaders): tenants, clients, users, invoices, identity_providers.
 `api_keys` is read by the local API Gateway emulator, not written to a table. `include` lists
 further seed files (paths relative to this one) loaded first. Secrets and passwords are
 plaintext in the file and hashed by the loaders. In a client's `redirect_uris` and
 `post_logout_redirect_uris`, `{demo_app}`
 stands for the origin of the demo app `authgate serve` runs (http://127.0.0.1:8765 unless
---callback-port says otherwise), so the demo clients' redirect URIs follow its port.
+--callback-port says otherwise), so the demo clients' redirect URIs follow its port. In an identity
+provider's `issuer`, `{demo_idp}` stands for the origin of the demo identity provider it runs
+(Demo Corp SSO, authgate_cli.local.demo_idp: the port after the demo app's).
 """
 
 from __future__ import annotations

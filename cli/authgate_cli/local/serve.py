@@ -39,7 +39,7 @@ class ServeOptions:
     data_dir: Path | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
     # draft-ietf-oauth-client-id-metadata-document 8.6's development exception (docs/agents.md).
-    allow_loopback_client_metadata: bool = False
+    allow_loopback_outbound: bool = False
 
 
 def port_from_env(name: str, default: int) -> int:
@@ -93,17 +93,29 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         if demo_sock is None:
             api_sock.close()
             return 1
+    # The demo identity provider (Demo Corp SSO) runs with the demo app, on the port after it (any free one when the
+    # demo app's is): authgate_cli.local.demo_idp.
+    idp_sock = None
+    if demo_sock is not None:
+        idp_sock = _bind(options.host, options.callback_port + 1 if options.callback_port else 0,
+                         "--callback-port or CALLBACK_PORT (it runs on the port after the demo app's)",
+                         what="the demo identity provider's port")
+        if idp_sock is None:
+            api_sock.close()
+            demo_sock.close()
+            return 1
     host = "localhost" if options.host == "localhost" else "127.0.0.1"
     # The issuer must be a loopback http URL (authgate.settings accepts no other plain-http issuer).
     issuer = f"http://{host}:{api_sock.getsockname()[1]}"
     demo_origin = f"http://{host}:{demo_sock.getsockname()[1]}" if demo_sock else DEMO_APP_ORIGIN
+    idp_origin = f"http://{host}:{idp_sock.getsockname()[1]}" if idp_sock else ""
     seed = options.seed or DEMO_SEED
     try:
         sections = read_seed(seed, demo_origin)
         _check_usage_plans(seed, sections)
     except SeedError as exc:  # names the file and what is wrong
         print(f"authgate serve: bad seed file: {exc}", file=sys.stderr)
-        for sock in (api_sock, demo_sock):
+        for sock in (api_sock, demo_sock, idp_sock):
             if sock is not None:
                 sock.close()
         return 2
@@ -133,6 +145,11 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
                                              agent=demo_agent(sections.get("clients", [])),
                                              payer_key=str(payer.get("totp_secret") or ""))))
 
+    if idp_sock is not None:
+        from authgate_cli.local.demo_idp import DemoIdp
+
+        sites.append(Site(idp_sock, DemoIdp(issuer=idp_origin, authgate=issuer)))
+
     from authgate_cli.local import embedded
 
     if options.data_dir is not None:
@@ -141,8 +158,11 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         watch_writes()
     aws = embedded.start(writes)
     env = stack.environment(issuer=issuer, aws_endpoint=aws.endpoint, dynamodb_endpoint=options.dynamodb_endpoint)
-    if options.allow_loopback_client_metadata:
-        env["AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA"] = "true"
+    if idp_origin:
+        # The one loopback origin the relying party may reach without --allow-loopback-outbound.
+        env["AUTHGATE_DEMO_UPSTREAM"] = idp_origin
+    if options.allow_loopback_outbound:
+        env["AUTHGATE_ALLOW_LOOPBACK_OUTBOUND"] = "true"
     # Off unless the shell turns it on; recorded with the stack, so `authgate clients create --grant
     # password` in another terminal knows whether these handlers serve the grant.
     env["AUTHGATE_PASSWORD_GRANT"] = os.environ.get("AUTHGATE_PASSWORD_GRANT") or "false"
@@ -158,6 +178,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
     poller = None
     try:
         data_note = _prepare(options, seed, demo_origin, saved)
+        secret_arn = stack.share_session_secret(env["AUTHGATE_SESSION_SECRET"])
         # Back-channel logout calls go out from a background thread, as the deliver function
         # consumes the queue in AWS (authgate_cli.local.deliveries).
         from authgate import aws as services
@@ -188,12 +209,13 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         "pid": pid, "base_url": issuer, "issuer": issuer, "aws_endpoint": aws.outside_endpoint,
         "dynamodb_endpoint": options.dynamodb_endpoint or aws.outside_endpoint, "seed": str(seed),
         "demo_app": demo_origin if demo_sock else None,
-        # The session secret stays in this process: admin commands never need it.
-        "env": {k: v for k, v in stack.with_aws_at(env, aws.outside_endpoint).items()
-                if k != "AUTHGATE_SESSION_SECRET"},
+        # The session secret stays in this process; admin commands (which seal identity providers' secrets
+        # with it) read it from the embedded Secrets Manager, as on a stage they read the stack's SessionSecret.
+        "env": {**{k: v for k, v in stack.with_aws_at(env, aws.outside_endpoint).items()
+                   if k != "AUTHGATE_SESSION_SECRET"}, "AUTHGATE_SESSION_SECRET_ARN": secret_arn},
     })
     out.write(banner(issuer, sections, aws.outside_endpoint, options.dynamodb_endpoint,
-                     demo_origin if demo_sock else None, data_note))
+                     demo_origin if demo_sock else None, data_note, idp_origin))
     out.flush()
 
     try:
@@ -261,11 +283,14 @@ def _bind(host: str, port: int, hint: str, what: str = "port") -> socket.socket 
 
 
 def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endpoint: str | None,
-           demo_app: str | None = None, data: str | None = None) -> str:
+           demo_app: str | None = None, data: str | None = None, demo_idp: str = "") -> str:
     """What a new user needs on start: where it runs, who to log in as, and what to type first."""
     lines = [f"authgate is running on {base}  (Ctrl-C to stop)"]
     if demo_app:
         lines.append(f"Demo app: {demo_app}/  (open it in a browser: sign in, approve, get tokens)")
+    if demo_idp:
+        lines.append(f"Demo Corp SSO: {demo_idp}/  (an upstream identity provider of tenant demo, for people "
+                     "@democorp.example: docs/local.md)")
     if data:
         lines.append(f"Data: {data}")
     lines.append("")

@@ -67,6 +67,21 @@ def environment(*, issuer: str, aws_endpoint: str | None, dynamodb_endpoint: str
     return env
 
 
+SESSION_SECRET_NAME = "authgate-local-session-secret"
+
+
+def share_session_secret(secret: str) -> str:
+    """Keep the stack's session secret in the embedded Secrets Manager for admin commands in other processes
+    (they seal identity providers' secrets with it, as on a stage they read the SessionSecret); its ARN."""
+    from authgate import aws
+
+    client = aws.secretsmanager()
+    try:
+        return str(client.create_secret(Name=SESSION_SECRET_NAME, SecretString=secret)["ARN"])
+    except client.exceptions.ResourceExistsException:  # restored from --data
+        return str(client.put_secret_value(SecretId=SESSION_SECRET_NAME, SecretString=secret)["ARN"])
+
+
 def with_aws_at(env: Mapping[str, str], endpoint: str) -> dict[str, str]:
     """`env` with the embedded AWS at `endpoint` (the port other processes use: authgate_cli.local.outside_writes);
     an external DynamoDB endpoint stays as it is."""

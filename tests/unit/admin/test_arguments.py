@@ -108,6 +108,14 @@ def test_grant_types_by_name_short_name_or_urn(given: str, stored: str) -> None:
     assert arguments.grant_type(given) == stored
 
 
+def test_every_grant_type_of_the_stack_is_a_grant_choice() -> None:
+    """The admin CLI reads the stack's one list (authgate.grant_types): a new grant type is a --grant choice."""
+    from authgate.grant_types import GRANT_TYPES
+
+    assert [arguments.grant_type(g) for g in GRANT_TYPES] == list(GRANT_TYPES)
+    assert len(arguments.GRANT_NAMES) == len(GRANT_TYPES)
+
+
 def test_an_unknown_grant_type_is_refused() -> None:
     with pytest.raises(InvalidInput, match="--grant 'implicit' is not a grant type"):
         arguments.grant_type("implicit")

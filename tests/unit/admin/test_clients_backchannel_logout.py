@@ -60,6 +60,6 @@ def test_loopback_is_taken_on_a_stack_that_allows_it(demo: None, monkeypatch: py
     from authgate import caches
     from authgate_cli.admin.client_actions import create_client
 
-    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "true")
+    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND", "true")
     caches.reset()
     assert create_client(web(backchannel_logout_uri="http://127.0.0.1:8765/bcl"), io.StringIO()) == 0

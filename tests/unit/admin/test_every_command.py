@@ -215,7 +215,12 @@ def test_unknown_names_are_exit_2_with_a_command_that_works(
         _works(_hint(line), capsys, monkeypatch)
 
 
-@pytest.mark.parametrize(("noun", "verb"), COMMANDS, ids=_ids(COMMANDS))
+# Hashes a password at full scrypt cost (about half a second): run by `make test`, not `make test-fast`.
+HASHING = (("users", "reset-password"),)
+
+
+@pytest.mark.parametrize(("noun", "verb"), [pytest.param(*c, marks=pytest.mark.slow) if c in HASHING else c
+                                            for c in COMMANDS], ids=_ids(COMMANDS))
 def test_the_usual_call_works(noun: str, verb: str, stack: dict[str, str], capsys: pytest.CaptureFixture[str],
                               monkeypatch: pytest.MonkeyPatch) -> None:
     """What the mistakes above are measured against: the same command line, with names the stack has (or that

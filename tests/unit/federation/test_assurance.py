@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from authgate.assurance import Assurance
 from authgate.federation.assurance import federated_sign_in, level
 from authgate.federation.upstream import UpstreamIdentity
 from authgate.identity_providers.model import IdentityProvider
-from authgate.users.assurance import Assurance
 
 ISSUER = "https://acme.okta.example"
 PHR = "http://schemas.openid.net/pape/policies/2007/06/multi-factor"

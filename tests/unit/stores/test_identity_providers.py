@@ -35,22 +35,33 @@ def test_create_get_list_update_delete(aws: None) -> None:
         store.update(OKTA)
 
 
+NOT_FOR_SIGN_IN = {"idp_id": "", "protocol": "", "label": "", "domains": [], "sign_in": False, "client_id": "",
+                   "scopes": "", "preset": "", "apple_team_id": "", "apple_key_id": "", "saml": None,
+                   "trust_email": False, "trust_mfa": False, "mfa_values": [], "step_up": "local", "claims": {},
+                   "client_secret_set": False, "apple_private_key_set": False}
+
+
 def test_public_view() -> None:
     assert OKTA.public_view() == {"tenant_id": "demo", "issuer": OKTA.issuer, "jwks_uri": OKTA.jwks_uri,
                                   "jwks": None, "user_match": "email", "create_users": True,
-                                  "created_at": 1_750_000_000, "idp_id": "", "label": "", "trust_email": False,
-                                  "trust_mfa": False, "mfa_values": []}
+                                  "created_at": 1_750_000_000, **NOT_FOR_SIGN_IN}
     assert INLINE.public_view()["jwks"] == {"keys": list(INLINE.jwks)}
 
 
-def test_what_an_idp_is_trusted_for_is_kept_and_an_item_written_before_reads_as_trusted_for_nothing(aws: None) -> None:
-    store = IdentityProviderStore()
-    trusted = OKTA._replace(idp_id="acme-sso", label="Acme SSO", trust_email=True, trust_mfa=True,
-                            mfa_values=("http://schemas.openid.net/pape/policies/2007/06/multi-factor", "mfa"))
-    store.create(trusted)
-    store.db.put_item(TableName=store.table, Item={"tenant_id": {"S": "acme"}, "issuer": {"S": INLINE.issuer},
-                                                   "user_match": {"S": "sub"}, "create_users": {"BOOL": False},
-                                                   "created_at": {"N": "1700000000"}})
+def test_the_public_view_says_whether_a_secret_is_set_and_never_shows_it() -> None:
+    sso = OKTA._replace(protocol="oidc", client_id="authgate", client_secret="v1.sealed-secret",
+                        claims=(("groups", "roles"),), sign_in=True)
+    view = sso.public_view()
+    assert "client_secret" not in view and "apple_private_key" not in view
+    assert "v1.sealed-secret" not in repr(view)
+    assert {k: view[k] for k in ("protocol", "client_id", "client_secret_set", "claims", "sign_in")} == {
+        "protocol": "oidc", "client_id": "authgate", "client_secret_set": True, "claims": {"groups": "roles"},
+        "sign_in": True}
 
-    assert store.get("demo", OKTA.issuer) == trusted
-    assert store.get("acme", INLINE.issuer) == IdentityProvider("acme", INLINE.issuer, created_at=1_700_000_000)
+
+def test_claim_names_are_the_mapped_one_or_the_protocols_defaults() -> None:
+    assert OKTA.claim_names("email") == ("email",)
+    assert OKTA._replace(claims=(("email", "upn"),)).claim_names("email") == ("upn",)
+    saml = OKTA._replace(protocol="saml")
+    assert saml.claim_names("email")[0] == "urn:oid:0.9.2342.19200300.100.1.3"
+    assert OKTA.requested_scopes == "openid email profile"

@@ -366,6 +366,54 @@ def test_a_passkey_and_a_webauthn_challenge(clock: ManualClock) -> None:
         "issued_at": {"N": str(START)}, "expires_at": {"N": str(START + 300)}}
 
 
+def test_an_identity_provider_for_id_jags_and_one_for_sign_in() -> None:
+    from authgate.identity_providers.model import IdentityProvider
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    store = IdentityProviderStore()
+    store.create(IdentityProvider("t1", "https://idp.example", jwks_uri="https://idp.example/keys", created_at=START))
+    assert raw("IdentityProvidersTable", tenant_id="t1", issuer="https://idp.example") == {
+        "tenant_id": {"S": "t1"}, "issuer": {"S": "https://idp.example"}, "jwks_uri": {"S": "https://idp.example/keys"},
+        "user_match": {"S": "sub"}, "create_users": {"BOOL": False}, "created_at": {"N": str(START)},
+        "step_up": {"S": "local"}}
+    store.create(IdentityProvider(
+        "t1", "https://sso.acme.example", created_at=START, idp_id="acme", protocol="oidc", label="Acme SSO",
+        domains=("acme.example",), sign_in=True, client_id="authgate", client_secret="v1.sealed", scopes="openid email",
+        trust_email=True, trust_mfa=True, mfa_values=("mfa",), step_up="upstream", claims=(("groups", "roles"),)))
+    assert raw("IdentityProvidersTable", tenant_id="t1", issuer="https://sso.acme.example") == {
+        "tenant_id": {"S": "t1"}, "issuer": {"S": "https://sso.acme.example"}, "user_match": {"S": "sub"},
+        "create_users": {"BOOL": False}, "created_at": {"N": str(START)}, "idp_id": {"S": "acme"},
+        "protocol": {"S": "oidc"}, "label": {"S": "Acme SSO"}, "domains": {"L": [{"S": "acme.example"}]},
+        "sign_in": {"BOOL": True}, "client_id": {"S": "authgate"}, "client_secret": {"S": "v1.sealed"},
+        "scopes": {"S": "openid email"}, "trust_email": {"BOOL": True}, "trust_mfa": {"BOOL": True},
+        "mfa_values": {"L": [{"S": "mfa"}]}, "step_up": {"S": "upstream"}, "claims": {"M": {"groups": {"S": "roles"}}}}
+    store.create(IdentityProvider("t1", "https://appleid.apple.com", preset="apple", apple_team_id="TEAM123456",
+                                  apple_key_id="KEY1234567", apple_private_key="v1.sealed-key",
+                                  saml=None, created_at=START))
+    apple = raw("IdentityProvidersTable", tenant_id="t1", issuer="https://appleid.apple.com")
+    assert {k: apple[k] for k in ("preset", "apple_team_id", "apple_key_id", "apple_private_key")} == {
+        "preset": {"S": "apple"}, "apple_team_id": {"S": "TEAM123456"}, "apple_key_id": {"S": "KEY1234567"},
+        "apple_private_key": {"S": "v1.sealed-key"}}
+    store.create(IdentityProvider("t1", "https://saml.example", protocol="saml", created_at=START,
+                                  saml={"entity_id": "https://saml.example", "certificates": ["PEM"]}))
+    assert raw("IdentityProvidersTable", tenant_id="t1", issuer="https://saml.example")["saml"] == {
+        "S": '{"entity_id":"https://saml.example","certificates":["PEM"]}'}
+    assert [i.issuer for i in store.of_tenant("t1")] == [
+        "https://appleid.apple.com", "https://idp.example", "https://saml.example", "https://sso.acme.example"]
+
+
+def test_an_identity_provider_written_before_sign_in_reads_as_trusted_for_id_jags_only() -> None:
+    from authgate.identity_providers.model import IdentityProvider
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    boto3.client("dynamodb").put_item(TableName="IdentityProvidersTable", Item={
+        "tenant_id": {"S": "t1"}, "issuer": {"S": "https://old.example"}, "jwks_uri": {"S": "https://old.example/k"},
+        "user_match": {"S": "email"}, "create_users": {"BOOL": True}, "created_at": {"N": "5"}})
+    assert IdentityProviderStore().get("t1", "https://old.example") == IdentityProvider(
+        "t1", "https://old.example", jwks_uri="https://old.example/k", user_match="email", create_users=True,
+        created_at=5)
+
+
 def test_a_federated_only_user_and_its_linked_identity() -> None:
     from authgate.stores.linked_identities import LinkedIdentityStore
     from authgate.users.linked_identities import LinkedIdentity, identity_key

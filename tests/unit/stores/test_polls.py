@@ -1,4 +1,4 @@
-"""stores.polls: the one poll mechanism of the device grant and CIBA (RFC 8628 3.5; CIBA Core 11), on moto."""
+"""stores.polls: the one poll of the device grant and CIBA (RFC 8628 3.5; CIBA Core 11) as writes, on moto."""
 
 from __future__ import annotations
 
@@ -6,19 +6,9 @@ import pytest
 
 from authgate.clock import ManualClock
 from authgate.records import s
-from authgate.single_use import device_codes
-from authgate.stores import polls
 from authgate.stores.backchannel_requests import BackchannelRequestStore
 from authgate.stores.device_codes import DeviceCodeStore
 from authgate.stores.polls import PolledStore
-
-
-def test_both_records_use_the_states_the_polls_read() -> None:
-    from authgate.approvals import backchannel_request
-
-    expected = (polls.PENDING, polls.APPROVED, polls.DENIED, polls.REDEEMED)
-    for module in (device_codes, backchannel_request):
-        assert (module.PENDING, module.APPROVED, module.DENIED, module.REDEEMED) == expected
 
 
 def test_a_decision_made_before_the_slow_down_write_stands(aws: None, clock: ManualClock) -> None:

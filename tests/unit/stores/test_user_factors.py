@@ -10,9 +10,10 @@ import pyotp
 import pytest
 
 from authgate.clock import ManualClock
-from authgate.stores.user_factors import PENDING_SECONDS, UserFactorStore
+from authgate.stores.user_factors import UserFactorStore
 from authgate.users.errors import NoPendingEnrolment, UserNotFound
 from authgate.users.model import SecondFactors
+from authgate.users.totp import PENDING_SECONDS
 
 
 @pytest.fixture

@@ -20,3 +20,11 @@ def test_a_code_hashes_the_same_with_or_without_dashes_in_any_case() -> None:
     assert recovery_codes.hash_code(code.replace("-", "").upper()) == hashed
     assert recovery_codes.hash_code(" ".join(code.split("-"))) == hashed
     assert recovery_codes.hash_code(code[:-1] + ("a" if code[-1] != "a" else "b")) != hashed
+
+
+def test_a_code_matches_one_of_the_held_hashes_as_typed() -> None:
+    codes = recovery_codes.new_codes()
+    held = [recovery_codes.hash_code(c) for c in codes]
+    assert recovery_codes.matched(held, codes[3].upper().replace("-", " ")) == held[3]
+    assert recovery_codes.matched(held, "aaaa-bbbb-cccc-dddd") is None
+    assert recovery_codes.matched([], codes[0]) is None

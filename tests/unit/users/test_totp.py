@@ -33,6 +33,24 @@ def test_one_step_either_side_and_no_further() -> None:
         assert totp.matching_step(RFC_SECRET, bad, now) is None, bad
 
 
+def test_a_step_is_accepted_once_and_never_an_older_one_after_it() -> None:
+    """RFC 6238 5.2: the second use of a code, or of an earlier step's, is refused; no secret accepts nothing."""
+    now = 1234567890
+    step = now // 30
+    assert totp.accepted_step(RFC_SECRET, "005924", now, 0) == step
+    assert totp.accepted_step(RFC_SECRET, "005924", now, step - 1) == step
+    assert totp.accepted_step(RFC_SECRET, "005924", now, step) is None           # replayed
+    assert totp.accepted_step(RFC_SECRET, "005924", now + 30, step + 1) is None  # older than the last one used
+    assert totp.accepted_step(RFC_SECRET, "000000", now, 0) is None
+    assert totp.accepted_step(None, "005924", now, 0) is None
+    assert totp.accepted_step("", "005924", now, 0) is None
+
+
+def test_an_enrolment_waits_fifteen_minutes_for_its_first_code() -> None:
+    assert totp.PENDING_SECONDS == 900
+    assert totp.enrolment_open(1000, 1900) and not totp.enrolment_open(1000, 1901)
+
+
 def test_a_new_secret_is_160_bits_of_base32() -> None:
     a, b = totp.new_secret(), totp.new_secret()
     assert a != b and re.fullmatch(r"[A-Z2-7]{32}", a)

@@ -162,6 +162,9 @@ def userinfo(ctx: Context) -> None:
                      challenge_error="invalid_token", cite="OIDC Core 5.3.3; RFC 6750 3.1"))
 
 
+# The grant types this probe asks a stack about, as RFC 8628 3.4, RFC 7523 2.1 and RFC 8693 2.1 name them: the
+# checker reads what a stack serves from its metadata (grant_types_supported), and may check a stack that is not
+# this checkout's, so it names them itself rather than from authgate.grant_types.
 DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code"
 JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
@@ -187,7 +190,7 @@ def grants(ctx: Context) -> None:
                  "device_authorization_endpoint (RFC 8628 4)", exchange)
     if device_endpoint is not None and DEVICE_CODE not in advertised:
         ctx.find("metadata-grants", "device_authorization_endpoint is given, but grant_types_supported does not "
-                 "list urn:ietf:params:oauth:grant-type:device_code (RFC 8628 4)", exchange)
+                 f"list {DEVICE_CODE} (RFC 8628 4)", exchange)
     if profiles is not None and not (isinstance(profiles, list) and all(isinstance(p, str) for p in profiles)):
         ctx.find("metadata-grants", "authorization_grant_profiles_supported is not an array of strings", exchange)
     elif profiles and ID_JAG in profiles and JWT_BEARER not in advertised:

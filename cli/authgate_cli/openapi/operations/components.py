@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from authgate.grant_types import SELF_REGISTERED
+
 STR = {"type": "string"}
 INT = {"type": "integer"}
 FORM = "application/x-www-form-urlencoded"
@@ -101,7 +103,7 @@ SCHEMAS: dict[str, Any] = {
         "required": ["redirect_uris"],
         "properties": {"redirect_uris": {"type": "array", "items": STR}, "client_name": STR, "scope": STR,
                        "token_endpoint_auth_method": {"enum": ["none", "private_key_jwt"]},
-                       "grant_types": {"type": "array", "items": {"enum": ["authorization_code", "refresh_token"]}},
+                       "grant_types": {"type": "array", "items": {"enum": list(SELF_REGISTERED)}},
                        "response_types": {"type": "array", "items": {"const": "code"}}, "jwks": {"type": "object"},
                        "dpop_bound_access_tokens": {"type": "boolean"}},
     },

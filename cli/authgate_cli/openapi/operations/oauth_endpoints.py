@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from authgate.grant_types import GRANT_TYPES
 from authgate_cli.openapi.operations.components import (
     FORM,
     NO_STORE_HEADERS,
@@ -24,11 +25,7 @@ _CLIENT_AUTH_FORM = {
                                                           "aud = the issuer identifier."},
 }
 _TOKEN_FORM = {"type": "object", "required": ["grant_type"], "properties": {
-    "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials", "password",
-                                              "urn:ietf:params:oauth:grant-type:token-exchange",
-                                              "urn:ietf:params:oauth:grant-type:jwt-bearer",
-                                              "urn:ietf:params:oauth:grant-type:device_code",
-                                              "urn:openid:params:grant-type:ciba"]},
+    "grant_type": {"type": "string", "enum": list(GRANT_TYPES)},
     "device_code": {"type": "string", "description": "The device authorization grant (RFC 8628 3.4): the "
                                                      "device_code of /oauth/device_authorization."},
     "auth_req_id": {"type": "string", "description": "The CIBA grant (OpenID Connect CIBA Core 10.1): the "

@@ -14,14 +14,14 @@ import hashlib
 from typing import NamedTuple
 
 from authgate import records
+from authgate.grant_types import CIBA
 from authgate.records import Field
 
 # CIBA Core 10.1: the grant type of the token request that polls.
-GRANT_TYPE = "urn:openid:params:grant-type:ciba"
+GRANT_TYPE = CIBA
 KEY_PREFIX = "ciba#"
 # The approval link's item: `ciba-link#` + SHA-256 of the link's secret, naming the request's key.
 LINK_PREFIX = "ciba-link#"
-PENDING, APPROVED, DENIED, REDEEMED = "pending", "approved", "denied", "redeemed"
 
 
 class BackchannelRequest(NamedTuple):
@@ -41,7 +41,7 @@ class BackchannelRequest(NamedTuple):
     expires_at: int
     interval: int
     # The earliest time of the client's next poll: one interval after its last poll, passed or slowed down (CIBA 11;
-    # stores.polls).
+    # authgate.polling).
     next_poll_at: int = 0
     resource: str = ""
     grant_id: str = ""

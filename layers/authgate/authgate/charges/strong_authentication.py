@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from authgate.assurance import MFA, satisfies
 from authgate.tenants.errors import StrongAuthenticationRequired
-from authgate.users.assurance import MFA, satisfies
 
 if TYPE_CHECKING:
     from authgate.tenants.model import Tenant

@@ -59,7 +59,7 @@ def deliver(message: dict[str, Any], attempt: int) -> str:
     signature = detached_signature(body)
     try:
         status = post(message["url"], body, "application/json", headers={SIGNATURE_HEADER: signature},
-                      allow_loopback=get_settings().allow_loopback_client_metadata, limits=DEFAULT_LIMITS)
+                      allow_loopback=get_settings().allow_loopback_outbound, limits=DEFAULT_LIMITS)
     except Failed as exc:
         outcome = "retried" if exc.retry and attempt < queue.MAX_ATTEMPTS else "failed"
         return _outcome(outcome, message, attempt, exc.internal, signature)

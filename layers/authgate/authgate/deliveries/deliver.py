@@ -67,7 +67,7 @@ def deliver_one(record: dict[str, Any], post: Poster = post_form) -> str:
                                sid=message["sid"], jti=message["jti"], alg=_alg(message, settings.id_token_algs))
     try:
         status = post(message["uri"], {"logout_token": token},
-                      allow_loopback=settings.allow_loopback_client_metadata)
+                      allow_loopback=settings.allow_loopback_outbound)
     except Failed as exc:
         outcome = "retried" if exc.retry and attempt < MAX_ATTEMPTS else "failed"
         return _outcome(outcome, message, attempt, exc.internal, token)

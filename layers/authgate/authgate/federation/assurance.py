@@ -18,15 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from authgate.users.assurance import MFA, PASSWORD, Assurance
+from authgate.assurance import FEDERATED, MFA, MULTIPLE_FACTORS, PASSWORD, Assurance
 
 if TYPE_CHECKING:
     from authgate.federation.upstream import UpstreamIdentity
     from authgate.identity_providers.model import IdentityProvider
-
-FEDERATED = "fed"
-# RFC 8176 2: multiple-factor authentication.
-MFA_AMR = "mfa"
 
 
 def trusted_mfa(idp: IdentityProvider, acr: str, amr: Iterable[str]) -> bool:
@@ -46,4 +42,4 @@ def federated_sign_in(idp: IdentityProvider, upstream: UpstreamIdentity, now: in
     auth_time (when the person authenticated there; never later than now), or now when it states none."""
     mfa = trusted_mfa(idp, upstream.acr, upstream.amr)
     auth_time = min(upstream.auth_time, now) if upstream.auth_time > 0 else now
-    return Assurance(auth_time, MFA if mfa else PASSWORD, (FEDERATED, MFA_AMR) if mfa else (FEDERATED,))
+    return Assurance(auth_time, MFA if mfa else PASSWORD, (FEDERATED, MULTIPLE_FACTORS) if mfa else (FEDERATED,))

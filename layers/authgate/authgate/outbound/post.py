@@ -13,43 +13,24 @@ is read up to `limits.max_bytes` and otherwise ignored.
 
 from __future__ import annotations
 
-import http.client
 import ssl
-import time
-from typing import NamedTuple
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from authgate.outbound.connection import (
     AddressRefused,
     Limits,
-    PinnedConnection,
     Resolver,
     Unreachable,
-    WireExceeded,
-    default_context,
-    pinned_address,
     system_resolver,
 )
+from authgate.outbound.exchange import BadUrl, Target, TooLarge, exchange
+from authgate.outbound.exchange import target as checked_target
+
+__all__ = ["DEFAULT_LIMITS", "Failed", "Target", "post", "post_form", "target"]
 
 USER_AGENT = "authgate (outbound)"
 FORM = "application/x-www-form-urlencoded"
 DEFAULT_LIMITS = Limits(connect=2.0, read=3.0, total=5.0, max_bytes=4 * 1024)
-_LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-
-
-class Target(NamedTuple):
-    """A checked URL, split for the request."""
-
-    url: str
-    host: str
-    port: int
-    tls: bool
-    target: str
-
-    @property
-    def authority(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return host if self.port == (443 if self.tls else 80) else f"{host}:{self.port}"
 
 
 class Failed(Exception):
@@ -63,19 +44,10 @@ class Failed(Exception):
 
 def target(url: str, *, allow_loopback: bool = False) -> Target:
     """`url` checked (https, or http to loopback when allowed; no userinfo, no fragment); Failed otherwise."""
-    parts = urlsplit(url)
     try:
-        port = parts.port
-    except ValueError:
-        raise Failed("malformed port", retry=False) from None
-    host = (parts.hostname or "").lower()
-    plain = parts.scheme == "http" and allow_loopback and host in _LOOPBACK_HOSTS
-    if parts.scheme != "https" and not plain:
-        raise Failed("not an https URL", retry=False)
-    if not host or parts.username is not None or parts.password is not None or parts.fragment or "#" in url:
-        raise Failed("no host, or userinfo or a fragment", retry=False)
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return Target(url, host, port or (80 if plain else 443), not plain, path)
+        return checked_target(url, allow_loopback=allow_loopback)
+    except BadUrl as exc:
+        raise Failed(str(exc), retry=False) from None
 
 
 def post_form(url: str, fields: dict[str, str], *, resolver: Resolver = system_resolver,
@@ -91,55 +63,16 @@ def post(url: str, body: bytes, content_type: str, *, headers: dict[str, str] | 
          limits: Limits = DEFAULT_LIMITS) -> int:
     """POST `body` of `content_type` (and `headers`) to `url`; the 2xx status, or Failed."""
     where = target(url, allow_loopback=allow_loopback)
-    deadline = time.monotonic() + limits.total
     try:
-        address = pinned_address(where.host, where.port, resolver, deadline, allow_loopback)
+        response = exchange("POST", where, body=body, headers={"Content-Type": content_type, **(headers or {})},
+                            user_agent=USER_AGENT, limits=limits, resolver=resolver, allow_loopback=allow_loopback,
+                            context=context)
     except AddressRefused as exc:
         raise Failed(exc.internal, retry=False) from None
+    except TooLarge:
+        raise Failed("its answer was too large", retry=False) from None
     except Unreachable as exc:
         raise Failed(exc.internal, retry=True) from None
-    connection: http.client.HTTPConnection
-    if where.tls:
-        connection = PinnedConnection(where.host, where.port, address, context or default_context(), limits,
-                                      deadline)
-    else:  # loopback on the local stack only (target): no TLS to bound, the socket's timeout does
-        connection = http.client.HTTPConnection(address, where.port, timeout=min(limits.read, limits.total))
-    try:
-        try:
-            connection.connect()
-            connection.putrequest("POST", where.target, skip_host=True, skip_accept_encoding=True)
-            connection.putheader("Host", where.authority)
-            connection.putheader("Content-Type", content_type)
-            connection.putheader("Content-Length", str(len(body)))
-            connection.putheader("User-Agent", USER_AGENT)
-            for name, value in (headers or {}).items():
-                connection.putheader(name, value)
-            connection.endheaders(body)
-            response = connection.getresponse()
-            _drain(response, limits, deadline)
-        except ssl.SSLError as exc:
-            raise Failed(f"TLS failed ({exc.reason or type(exc).__name__})", retry=True) from None
-        except TimeoutError:
-            raise Failed("it did not answer in time", retry=True) from None
-        except WireExceeded:
-            raise Failed("its answer was too large", retry=False) from None
-        except (OSError, http.client.HTTPException) as exc:
-            raise Failed(f"connection failed ({type(exc).__name__})", retry=True) from None
-    finally:
-        connection.close()
     if 200 <= response.status < 300:
         return response.status
     raise Failed(f"it answered HTTP {response.status}", retry=response.status >= 500 or response.status == 429)
-
-
-def _drain(response: http.client.HTTPResponse, limits: Limits, deadline: float) -> None:
-    """Read the body (ignored) up to `limits.max_bytes`, by the deadline."""
-    size = 0
-    while time.monotonic() < deadline:
-        chunk = response.read1(1024)
-        if not chunk:
-            return
-        size += len(chunk)
-        if size > limits.max_bytes:
-            raise WireExceeded(f"more than {limits.max_bytes} bytes of body")
-    raise TimeoutError("the request's time is spent")

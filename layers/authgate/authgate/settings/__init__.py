@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from authgate.caches import cached
 from authgate.settings.environment import SettingsError, boolean, choice, integer
+from authgate.settings.federation import federation
 from authgate.settings.limits import (
     MAX_TENANT_QUOTA,
     PARTITION_QUOTA_MAX,
@@ -86,7 +87,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         max_body_bytes=integer(env, "AUTHGATE_MAX_BODY_BYTES", DEFAULTS.max_body_bytes, 1024, 6 * 1024 * 1024),
         tables=tables(env),
         limits=limits(env),
-    )._replace(**self_registration(env, stage), **session_lifetimes(env))
+    )._replace(**self_registration(env, stage), **session_lifetimes(env), **federation(env, stage))
 
 
 def log_level() -> str:

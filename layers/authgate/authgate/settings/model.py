@@ -66,9 +66,13 @@ class Settings(NamedTuple):
     # draft-ietf-oauth-client-id-metadata-document: an https client_id is fetched (template
     # parameter ClientIdMetadataDocuments); each tenant's policy then says which hosts it accepts.
     client_metadata_documents: bool = False
-    # The local stack only (`authgate serve --allow-loopback-client-metadata`, draft 8.6): documents
-    # on 127.0.0.1 / ::1 may be fetched. Refused on any other stage.
-    allow_loopback_client_metadata: bool = False
+    # The local stack only (`authgate serve --allow-loopback-outbound`, draft 8.6): every outbound request
+    # (metadata documents, back-channel logout, approval webhooks, IdP keys) may reach 127.0.0.1 / ::1.
+    # Refused on any other stage.
+    allow_loopback_outbound: bool = False
+    # The local stack only: the origin of its demo upstream identity provider (`authgate serve`), the one loopback
+    # origin the OpenID Connect relying party may reach without the flag above (settings.federation).
+    demo_upstream: str = ""
     # Fetch budgets per minute (LimitsTable; oauth.clients.metadata_document.budget): per host, of new documents
     # and, apart, of refreshes; new documents per requesting address; each kind across the deployment.
     client_metadata_fetch_limit: int = 30

@@ -12,14 +12,14 @@ from authgate.settings.model import DEFAULTS
 def self_registration(env: Mapping[str, str], stage: str) -> dict[str, Any]:
     """The settings of clients that register themselves (client metadata documents, docs/agents.md)."""
     d = DEFAULTS
-    loopback = boolean(env, "AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", d.allow_loopback_client_metadata)
+    loopback = boolean(env, "AUTHGATE_ALLOW_LOOPBACK_OUTBOUND", d.allow_loopback_outbound)
     if loopback and stage != "local":
-        raise SettingsError("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA is for the local stack only "
+        raise SettingsError("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND is for the local stack only "
                             f"(AUTHGATE_STAGE=local), not {stage}")
     low = integer(env, "AUTHGATE_CLIENT_METADATA_MIN_CACHE", d.client_metadata_min_cache, 60, 86400)
     return {
         "client_metadata_documents": boolean(env, "AUTHGATE_CLIENT_METADATA_DOCUMENTS", d.client_metadata_documents),
-        "allow_loopback_client_metadata": loopback,
+        "allow_loopback_outbound": loopback,
         "client_metadata_fetch_limit": integer(env, "AUTHGATE_CLIENT_METADATA_FETCH_LIMIT",
                                                d.client_metadata_fetch_limit, 1, 10_000),
         "client_metadata_source_limit": integer(env, "AUTHGATE_CLIENT_METADATA_SOURCE_LIMIT",

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from authgate.assurance import PASSWORD, PASSWORD_AMR
 from authgate.records import Field
-
-# RFC 8176 2: a password ("pwd"); acr "password" is a password alone (docs/oidc.md).
-PASSWORD_ACR = "password"
-PASSWORD_AMR = ("pwd",)
 
 
 class Authentication(NamedTuple):
@@ -21,7 +18,7 @@ class Authentication(NamedTuple):
 
     user_id: str
     auth_time: int
-    acr: str = PASSWORD_ACR
+    acr: str = PASSWORD
     amr: tuple[str, ...] = PASSWORD_AMR
     sid: str = ""
     # The user's session_generation at the sign-in (users.model.User.admits).

@@ -19,22 +19,20 @@ import secrets
 from typing import NamedTuple
 
 from authgate import records
+from authgate.grant_types import DEVICE_CODE
 from authgate.records import Field
 from authgate.single_use import authentication
 from authgate.single_use.authentication import Authentication
 
-GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
+GRANT_TYPE = DEVICE_CODE
 # RFC 8628 6.1: the recommended alphabet, 10 characters, shown as two groups of five.
 ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"
 LENGTH = 10
 # RFC 8628 3.2: how long the codes live and how long the device waits between polls (3.5: slow_down adds to it,
-# stores.polls).
+# authgate.polling).
 LIFETIME = 600
 INTERVAL = 5
 _ITEM_PREFIX = "device#"
-
-# The states of a device authorization: waiting for the person, approved or denied, then redeemed.
-PENDING, APPROVED, DENIED, REDEEMED = "pending", "approved", "denied", "redeemed"
 
 
 class DeviceAuthorization(NamedTuple):

@@ -3,7 +3,7 @@
 A kind of item of CodesTable rather than a table of its own: like a code or a pushed request it
 lives minutes, is redeemed once by one conditional write and expires by TTL (expires_at), so it
 needs nothing a new table would add but another resource to provision and grant. Every poll is
-ONE conditional UpdateItem, stores.polls' (shared with the device grant): while the request is
+ONE conditional UpdateItem, stores.polls' (authgate.polling's rule, shared with the device grant): while the request is
 pending and polled no sooner than `next_poll_at` (a second of leeway) it moves that to one interval
 from now (authorization_pending); otherwise the item as it was (ALL_OLD) says why.
 """
@@ -16,10 +16,6 @@ from typing import Any
 
 from authgate import clock
 from authgate.approvals.backchannel_request import (
-    APPROVED,
-    DENIED,
-    PENDING,
-    REDEEMED,
     BackchannelRequest,
     from_item,
     key_of,
@@ -35,12 +31,13 @@ from authgate.approvals.errors import (
     RequestPending,
     RequestUnknown,
 )
+from authgate.polling import APPROVED, DENIED, PENDING, REDEEMED
 from authgate.records import n, number, s, string
 from authgate.single_use.authentication import Authentication
 from authgate.stores.faults import condition_failed
 from authgate.stores.polls import PolledStore
 
-# CIBA 11's answer to each outcome of a poll that gets no tokens (stores.polls).
+# CIBA 11's answer to each outcome of a poll that gets no tokens (authgate.polling).
 _REFUSALS: dict[str, type[PollRefused]] = {"redeemed": RequestUnknown, "expired": RequestExpired,
                                            "denied": RequestDenied, "slow_down": PolledTooFast}
 

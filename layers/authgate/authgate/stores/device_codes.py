@@ -2,7 +2,7 @@
 
 The record is authgate.single_use.device_codes: one item `device#<SHA-256 of the user code>`. Every
 state change is one conditional UpdateItem, so of concurrent polls, decisions or redemptions one
-wins. A poll is stores.polls' one conditional write, shared with CIBA: this store gives it the
+wins. A poll is stores.polls' one conditional write (authgate.polling's rule), shared with CIBA: this store gives it the
 item's key and the owner's condition (this device's code, this client, a public client before
 client authentication), and reads "not this device's code" as unknown. TTL deletes late and moto
 never: expiry is checked here.
@@ -13,17 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from authgate import clock, records
+from authgate.polling import APPROVED, DENIED, PENDING, REDEEMED, Outcome
 from authgate.records import n, s
 from authgate.single_use import authentication as signed_in
 from authgate.single_use.authentication import Authentication
 from authgate.single_use.device_codes import (
     APPROVAL_FIELDS,
-    APPROVED,
-    DENIED,
     INTERVAL,
     LIFETIME,
-    PENDING,
-    REDEEMED,
     DeviceAuthorization,
     from_item,
     item_id,
@@ -32,7 +29,7 @@ from authgate.single_use.device_codes import (
     to_item,
 )
 from authgate.stores.faults import condition_failed
-from authgate.stores.polls import Outcome, PolledStore
+from authgate.stores.polls import PolledStore
 
 _TRIES = 3
 
@@ -117,7 +114,7 @@ class DeviceCodeStore(PolledStore):
     def poll(self, user_code: str, device_hash: str, client_id: str, *,
              public_only: bool = False) -> tuple[Outcome, DeviceAuthorization | None]:
         """One poll of the token endpoint (RFC 8628 3.4-3.5): what it finds, in one conditional UpdateItem
-        (stores.polls: pending, slow_down, approved, denied, expired, redeemed). A code that is not this device's,
+        (authgate.polling: pending, slow_down, approved, denied, expired, redeemed). A code that is not this device's,
         or this client's, is unknown. `public_only`: a poll before client authentication, which only a public
         client's device code passes."""
         now = clock.seconds()

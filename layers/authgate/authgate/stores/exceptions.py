@@ -34,4 +34,4 @@ class KeyStateConflict(StoreError):
 
 
 class SecretUnusable(StoreError):
-    """The stack's session secret is missing or too short: a deployment fault, never a weak key."""
+    """The stack's sealing key (stores.sealing_key) is missing or too short: a deployment fault, never a weak key."""

@@ -15,19 +15,20 @@ page. The throttle's rules are authgate.users.factor_throttle; here its attribut
   was counted since the read.
 A right password never resets the factor's count. A TOTP time step is accepted at most once (the write
 that accepts it is conditional: replay within its window refused, RFC 6238 5.2) and a recovery code is
-consumed once. Enrolment (stores.user_factors.confirm_totp) checks a code of the pending secret the page
+consumed once (the rules: users.totp.accepted_step, users.recovery_codes.matched; here, the conditional writes
+that hold them). Enrolment (stores.user_factors.confirm_totp) checks a code of the pending secret the page
 just showed, which is nobody's factor yet: there is nothing to guess there.
 """
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable
 from typing import Any
 
 from authgate import clock, records
 from authgate.records import n, s, ss
 from authgate.stores.faults import condition_failed
+from authgate.stores.sealing_key import factor_sealing_key
 from authgate.stores.sign_in_attempts import (
     Failure,
     Gate,
@@ -36,13 +37,12 @@ from authgate.stores.sign_in_attempts import (
     password_check,
     success_update,
 )
-from authgate.stores.user_factors import sealing_key
 from authgate.stores.user_items import EXISTS, ITEM_FIELDS, key, passkeys_held
 from authgate.users import factor_throttle, recovery_codes, totp
 from authgate.users.factor_throttle import LOCK_AFTER, LOCK_SECONDS, MAX_FAILURES, FactorThrottle
 from authgate.users.model import FACTOR_FIELDS, FIELDS, LoginResult, User
 from authgate.users.passwords import check_password, dummy_hash
-from authgate.users.sealed_secrets import SecretUnreadable, unseal
+from authgate.users.sealed_secrets import opened
 
 # A code's failure, counted: the count moved and its time recorded (the lock runs from the latest).
 COUNTED = "factor_failures = if_not_exists(factor_failures, :zero) + :one, factor_failed_at = :now"
@@ -73,18 +73,15 @@ def _throttle(item: dict[str, Any]) -> FactorThrottle:
 
 
 def _totp_check(tenant_id: str, username: str, code: str, now: int) -> Callable[[dict[str, Any]], Success | None]:
-    """A check of a one-time code: right, of a step later than the last one used, and accepted on condition that it
-    still is (a concurrent use of the same code loses)."""
+    """A check of a one-time code (users.totp.accepted_step: right, and of a step later than the last one used),
+    accepted on condition that its step still is later (a concurrent use of the same code loses)."""
     def check(stored: dict[str, Any]) -> Success | None:
         factors = records.from_item(FACTOR_FIELDS, stored["item"])
         if not factors["totp_secret"]:
             return None
-        try:
-            secret = unseal(sealing_key(), factors["totp_secret"], tenant_id, username)
-        except SecretUnreadable:
-            return None
-        step = totp.matching_step(secret, code, now)
-        if step is None or step <= factors["totp_last_step"]:
+        secret = opened(factor_sealing_key(), factors["totp_secret"], tenant_id, username)
+        step = totp.accepted_step(secret, code, now, factors["totp_last_step"])
+        if step is None:
             return None
         # Accepted at most once: a later write of the same or an earlier step fails its condition.
         return Success("SET totp_last_step = :step", {":step": n(step)},
@@ -94,14 +91,10 @@ def _totp_check(tenant_id: str, username: str, code: str, now: int) -> Callable[
 
 
 def _recovery_check(code: str) -> Callable[[dict[str, Any]], Success | None]:
-    """A check of a recovery code: one of the user's, consumed by the write that accepts it."""
-    hashed = recovery_codes.hash_code(code)
-
+    """A check of a recovery code (users.recovery_codes.matched), consumed by the write that accepts it."""
     def check(stored: dict[str, Any]) -> Success | None:
-        held = records.from_item(FACTOR_FIELDS, stored["item"])["recovery_codes"]
-        # Every stored hash is compared, in constant time each.
-        matched = [h for h in held if hmac.compare_digest(h, hashed)]
-        if not matched:
+        hashed = recovery_codes.matched(records.from_item(FACTOR_FIELDS, stored["item"])["recovery_codes"], code)
+        if hashed is None:
             return None
         return Success(values={":code": ss([hashed]), ":one_code": s(hashed)},
                        condition="contains(recovery_codes, :one_code)", other="DELETE recovery_codes :code")

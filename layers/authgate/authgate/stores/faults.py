@@ -1,7 +1,7 @@
 """Storage faults at the store edge: the one classifier of "not now, retry later".
 
 Every store wraps its AWS calls in `aws_faults()` (DynamoDB, and the KMS and Secrets Manager
-calls of the signer and the session secret): throttling, an outage or a timeout
+calls of the signer and the sealing key): throttling, an outage or a timeout
 becomes StorageUnavailable (a domain exception; authgate.failures makes it 503 with
 Retry-After, `temporarily_unavailable` on OAuth surfaces). Other ClientErrors propagate so the
 store can translate its own codes: `refused=` turns a failed write condition into the refusal

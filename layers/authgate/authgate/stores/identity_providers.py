@@ -1,7 +1,9 @@
-"""IdentityProvidersTable: the identity providers each tenant trusts (draft-ietf-oauth-identity-assertion-authz-grant 7.1).
+"""IdentityProvidersTable: each tenant's identity providers, for ID-JAGs (draft-ietf-oauth-identity-assertion-authz-grant
+7.1) and for sign-in (authgate.federation).
 
 Key: tenant_id (hash) and issuer (range), so the token endpoint finds the IdP an ID-JAG names
-within the client's tenant with one GetItem, and a tenant's IdPs are one Query.
+within the client's tenant with one GetItem, and a tenant's IdPs (its sign-in buttons, its email
+domains) are one Query.
 """
 
 from __future__ import annotations
@@ -45,6 +47,19 @@ class IdentityProviderStore(TableStore):
         """Stop trusting an IdP; IdentityProviderNotFound when it was not trusted."""
         self.destroy(_key(tenant_id, issuer), condition="attribute_exists(issuer)",
                      refused=lambda: IdentityProviderNotFound(issuer))
+
+    def of_tenant(self, tenant_id: str) -> list[IdentityProvider]:
+        """The tenant's IdPs, by issuer (one Query a page: a tenant has a few; its sign-in page lists them)."""
+        found: list[IdentityProvider] = []
+        kwargs: dict[str, Any] = {"TableName": self.table, "KeyConditionExpression": "tenant_id = :t",
+                                  "ExpressionAttributeValues": {":t": s(tenant_id)}}
+        while True:
+            with self.faults("query"):
+                page = self.db.query(**kwargs)
+            found.extend(from_item(item) for item in page.get("Items", []))
+            if "LastEvaluatedKey" not in page:
+                return found
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def list(self) -> Iterator[IdentityProvider]:
         """Every tenant's IdPs (a Scan: for the admin CLI, never a request path)."""

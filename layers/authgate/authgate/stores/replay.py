@@ -4,7 +4,8 @@ One conditional PutItem decides: the first writer of an id wins, every later one
 id's window learns `Replayed` (authgate.single_use.errors). DynamoDB deletes expired items by
 TTL only eventually (and moto never), so an item whose `expires_at` has passed no longer counts:
 the condition lets a write replace it. Ids are namespaced by what they guard, so a proof and an
-assertion never collide: `dpop#<jkt>#<jti>`, `assertion#<client_id>#<jti>`, `id-jag#<iss>#<jti>`. Only a SHA-256 of
+assertion never collide: `dpop#<jkt>#<jti>`, `assertion#<client_id>#<jti>`, `id-jag#<iss>#<jti>`,
+`upstream-logout#<iss>#<jti>`. Only a SHA-256 of
 the id is stored, so the table holds nothing a client chose verbatim and every key has the same size.
 """
 
@@ -33,6 +34,11 @@ def assertion_key(client_id: str, jti: str) -> str:
 def id_jag_key(issuer: str, jti: str) -> str:
     """The ReplayTable id of an ID-JAG: its IdP and its `jti` (RFC 7523 3 item 7; the IdP makes jti unique)."""
     return f"id-jag#{issuer}#{jti}"
+
+
+def upstream_logout_key(issuer: str, jti: str) -> str:
+    """The ReplayTable id of an upstream IdP's logout token: its issuer and its `jti` (Back-Channel Logout 1.0 2.6)."""
+    return f"upstream-logout#{issuer}#{jti}"
 
 
 class ReplayGuard(TableStore):

@@ -1,6 +1,7 @@
 """A user's second factors in UsersTable: one-time codes (RFC 6238) and recovery codes, on the user's item.
 
-The rules are authgate.users (totp, recovery_codes, sealed_secrets); this module keeps them:
+The rules are authgate.users' (totp: codes, their steps and how long an enrolment waits; recovery_codes;
+sealed_secrets: how a secret is kept); this module reads and writes the attributes they need:
 - enrolment is two steps: `start_totp` seals a new secret as pending, `confirm_totp` makes it the
   user's once a first code from it is right, and hands out ten recovery codes (shown once, stored
   as hashes); a new factor, like a removed one, takes no count of wrong codes with it;
@@ -8,7 +9,7 @@ The rules are authgate.users (totp, recovery_codes, sealed_secrets); this module
   own throttle;
 - `reset` (an operator's `authgate users reset-mfa`) removes every factor and its throttle's count, and sets
   `sessions_valid_after`, so sessions and refresh tokens issued before end.
-Secrets are sealed under a key derived from the stack's session secret; nothing here logs them.
+Secrets are sealed under a key derived from the stack's sealing key; nothing here logs them.
 """
 
 from __future__ import annotations
@@ -17,21 +18,13 @@ from typing import Any
 
 from authgate import clock, records
 from authgate.records import n, s, ss
-from authgate.stores.session_secret import session_secret
+from authgate.stores.sealing_key import factor_sealing_key
 from authgate.stores.user_items import key
 from authgate.stores.users import UserStore
 from authgate.users import recovery_codes, totp
 from authgate.users.errors import NoPendingEnrolment, UserNotFound
 from authgate.users.model import FACTOR_FIELDS, SecondFactors
-from authgate.users.sealed_secrets import SecretUnreadable, factor_key, seal, unseal
-
-# How long a started enrolment waits for its first code.
-PENDING_SECONDS = 15 * 60
-
-
-def sealing_key() -> bytes:
-    """The key one-time-code secrets are sealed under (users.sealed_secrets), derived from the session secret."""
-    return factor_key(session_secret())
+from authgate.users.sealed_secrets import opened, seal
 
 
 class UserFactorStore(UserStore):
@@ -54,7 +47,7 @@ class UserFactorStore(UserStore):
         once, for the enrolment page's QR code and text. UserNotFound when there is no such user."""
         secret = totp.new_secret()
         self._update_user(tenant_id, username, "start_totp", "SET totp_pending = :p, totp_pending_at = :now",
-                          {":p": s(seal(sealing_key(), secret, tenant_id, username)), ":now": n(clock.seconds())})
+                          {":p": s(seal(factor_sealing_key(), secret, tenant_id, username)), ":now": n(clock.seconds())})
         return secret
 
     def confirm_totp(self, tenant_id: str, username: str, code: str) -> tuple[str, ...] | None:
@@ -63,12 +56,11 @@ class UserFactorStore(UserStore):
         item = self.find(key(tenant_id, username), "confirm_totp")
         values = records.from_item(FACTOR_FIELDS, item or {})
         now = clock.seconds()
-        if not values["totp_pending"] or now - values["totp_pending_at"] > PENDING_SECONDS:
+        if not values["totp_pending"] or not totp.enrolment_open(values["totp_pending_at"], now):
             raise NoPendingEnrolment(username)
-        try:
-            secret = unseal(sealing_key(), values["totp_pending"], tenant_id, username)
-        except SecretUnreadable:
-            raise NoPendingEnrolment(username) from None
+        secret = opened(factor_sealing_key(), values["totp_pending"], tenant_id, username)
+        if secret is None:
+            raise NoPendingEnrolment(username)
         step = totp.matching_step(secret, code, now)
         if step is None:
             return None
@@ -89,7 +81,7 @@ class UserFactorStore(UserStore):
         codes. UserNotFound when there is no such user."""
         self._update_user(tenant_id, username, "set_totp",
                           "SET totp_secret = :p REMOVE totp_pending, totp_pending_at, totp_last_step",
-                          {":p": s(seal(sealing_key(), secret, tenant_id, username))})
+                          {":p": s(seal(factor_sealing_key(), secret, tenant_id, username))})
 
     def remove_totp(self, tenant_id: str, username: str) -> None:
         """Remove the user's one-time-code secret (confirmed or pending) and recovery codes (the account page, after

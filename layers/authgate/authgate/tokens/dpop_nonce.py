@@ -5,7 +5,7 @@ base64url(HMAC-SHA256(key, "dpop-nonce" || slot)) for the slot `now // NONCE_SLO
 current and the previous slot's nonces are accepted, so a nonce lives one to two slots and a
 client refetches it at most once a slot. Nothing is written per request (the MAC needs no
 table), and every function of a stack computes the same nonce, so a nonce from the token
-endpoint is good at the resource too. The key is derived from the stack's session secret
+endpoint is good at the resource too. The key is derived from the stack's sealing key
 (Secrets Manager, read once per container): an unpredictable nonce is what stops proofs made in
 advance (RFC 9449 11.2), and the secret already exists for the consent form.
 """
@@ -18,7 +18,7 @@ import hmac
 from authgate import base64url
 from authgate.caches import cached
 from authgate.settings import get_settings
-from authgate.stores.session_secret import session_secret
+from authgate.stores.sealing_key import sealing_key
 
 NONCE_SLOT_SECONDS = 300
 # RFC 9449 8.1: the response header a nonce travels in.
@@ -82,4 +82,4 @@ def hand_out(response_headers: dict[str, str], used: str | None, now: int) -> No
 
 @cached
 def _nonces() -> SlotNonces:
-    return SlotNonces(session_secret())
+    return SlotNonces(sealing_key())

@@ -11,6 +11,7 @@ import ipaddress
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from authgate.assurance import passkey_methods
 from authgate.records import Field
 from authgate.users.errors import RelyingPartyUnusable
 
@@ -73,7 +74,5 @@ def relying_party_id(issuer: str) -> str:
 
 
 def amr_of(passkey: Passkey, user_verified: bool) -> tuple[str, ...]:
-    """RFC 8176 2 values of a sign-in with this passkey: hwk for a device-bound key, swk for a synced one
-    (backup-eligible), user when the authenticator verified the user, mfa for possession plus verification."""
-    kind = "swk" if passkey.backup_eligible else "hwk"
-    return (kind, "user", "mfa") if user_verified else (kind,)
+    """RFC 8176 2 values of a sign-in with this passkey (assurance.passkey_methods: synced if backup-eligible)."""
+    return passkey_methods(passkey.backup_eligible, user_verified)

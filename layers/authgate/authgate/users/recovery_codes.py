@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import secrets
+from collections.abc import Iterable
 
 COUNT = 10
 _BYTES = 10  # 80 bits -> 16 base32 characters
@@ -28,3 +30,10 @@ def hash_code(code: str) -> str:
     """The stored form of a code as typed: dashes and spaces removed, lower case, SHA-256 hex."""
     cleaned = code.replace("-", "").replace(" ", "").lower()
     return hashlib.sha256(b"authgate-recovery-code\x00" + cleaned.encode("utf-8")).hexdigest()
+
+
+def matched(held: Iterable[str], code: str) -> str | None:
+    """The stored hash among `held` that `code` is, or None; every hash is compared, each in constant time."""
+    hashed = hash_code(code)
+    matches = [h for h in held if hmac.compare_digest(h, hashed)]
+    return hashed if matches else None

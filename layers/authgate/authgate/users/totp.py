@@ -2,9 +2,9 @@
 
 Six digits, 30-second steps, HMAC-SHA1 (what every authenticator app implements: RFC 6238 4,
 Google Authenticator's key URI format). A code is accepted for its own step and one either side
-(RFC 6238 5.2: one step of network and clock delay); `matching_step` says which step it matched, so
-the store can accept each step at most once (RFC 6238 5.2: "MUST NOT accept the second attempt of
-the same OTP"). pyotp is imported on first use (about 9 ms at import, measured with
+(RFC 6238 5.2: one step of network and clock delay); `matching_step` says which step it matched, and
+`accepted_step` accepts each step at most once (RFC 6238 5.2: "MUST NOT accept the second attempt of
+the same OTP"; the store's write of the step is conditional on it). pyotp is imported on first use (about 9 ms at import, measured with
 `python -X importtime`), segno only to draw a QR code (about 24 ms): no function pays for them
 at a cold start unless it checks a code or draws one.
 """
@@ -21,6 +21,8 @@ WINDOW = 1
 # RFC 4226 4 R6: at least 128 bits, 160 recommended: 32 base32 characters are 160 bits.
 SECRET_CHARACTERS = 32
 _CODE = re.compile(rf"[0-9]{{{DIGITS}}}")
+# How long a started enrolment waits for its first code.
+PENDING_SECONDS = 15 * 60
 
 
 def new_secret() -> str:
@@ -53,6 +55,22 @@ def matching_step(secret: str, code: str, now: int) -> int | None:
         if hmac.compare_digest(expected, digits or "x" * DIGITS) and digits is not None:
             found = step
     return found
+
+
+def accepted_step(secret: str | None, code: str, now: int, last_step: int) -> int | None:
+    """The time step at which `code` is accepted as the second factor of `secret`'s owner, or None: the code is
+    one of the secret's (`matching_step`) and of a step later than the last one accepted, so a code is never
+    accepted twice, nor an older one after it (RFC 6238 5.2). No secret (none, or one that would not open)
+    accepts nothing."""
+    if not secret:
+        return None
+    step = matching_step(secret, code, now)
+    return step if step is not None and step > last_step else None
+
+
+def enrolment_open(started_at: int, now: int) -> bool:
+    """Whether an enrolment started at `started_at` still waits for its first code (PENDING_SECONDS)."""
+    return now - started_at <= PENDING_SECONDS
 
 
 def provisioning_uri(secret: str, *, account: str, issuer: str) -> str:

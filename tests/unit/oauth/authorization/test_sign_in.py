@@ -10,6 +10,7 @@ from authgate.settings import get_settings
 from tests.demo import Demo
 
 
+@pytest.mark.slow
 def test_a_correct_password_signs_in_and_a_wrong_one_looks_like_an_unknown_user(demo: Demo) -> None:
     assert sign_in("demo", "alice", "alice-password", "192.0.2.1") == (
         True, "ok", "alice", "usr_demoalice0000000000000", False, 0, False, False)
@@ -18,6 +19,7 @@ def test_a_correct_password_signs_in_and_a_wrong_one_looks_like_an_unknown_user(
     assert sign_in("no-such-tenant", "alice", "alice-password", "192.0.2.1")[:2] == (False, "invalid")
 
 
+@pytest.mark.slow
 def test_an_address_over_its_failures_is_refused_before_any_password_is_checked(
         demo: Demo, monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches

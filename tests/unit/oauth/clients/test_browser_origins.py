@@ -42,6 +42,7 @@ def test_an_answer_is_one_get_item_then_kept_for_the_ttl(reads: list[str]) -> No
     assert reads.count("GetItem") == 2 and "Scan" not in reads
 
 
+@pytest.mark.slow
 def test_made_up_origins_cannot_grow_the_cache_past_its_bound(aws: None) -> None:
     for n in range(MAX_ENTRIES + 20):
         origin_allowed(f"https://made-up-{n}.example")

@@ -34,6 +34,7 @@ from string import Template
 from typing import NamedTuple
 
 from authgate import base64url, clock
+from authgate.assurance import MFA
 from authgate.http.cookies import cookie_values, set_cookie
 from authgate.http.pages import messages
 from authgate.http.request import Request
@@ -48,10 +49,9 @@ from authgate.oauth.authorization import (
 from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
 from authgate.oauth.authorization.sign_in import account_of, open_session, sign_in
 from authgate.sessions.model import Session
-from authgate.stores.session_secret import session_secret
+from authgate.stores.sealing_key import sealing_key
 from authgate.stores.sessions import SessionStore
 from authgate.stores.users import UserStore
-from authgate.users.assurance import MFA
 from authgate.users.errors import UserNotFound
 from authgate.users.model import User
 from authgate.users.passwords import MIN_PASSWORD, password_problem
@@ -201,7 +201,7 @@ def _change(request: Request, account: Account, fields: dict[str, str]) -> Respo
 
 
 def _mac(data: bytes) -> bytes:
-    return hmac.new(session_secret(), b"account-page\x00" + data, hashlib.sha256).digest()
+    return hmac.new(sealing_key(), b"account-page\x00" + data, hashlib.sha256).digest()
 
 
 def _issue(account: Account, sid: str) -> str:

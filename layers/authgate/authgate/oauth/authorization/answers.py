@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from authgate.assurance import MFA
 from authgate.clients.model import Client
 from authgate.http.request import Request
 from authgate.http.response import NO_STORE, Response
@@ -19,7 +20,6 @@ from authgate.oauth.resource_indicator import resolve
 from authgate.single_use.authentication import Authentication
 from authgate.stores.codes import CodeStore
 from authgate.tenants.model import Tenant
-from authgate.users.assurance import MFA
 
 Fields = dict[str, list[str]]
 

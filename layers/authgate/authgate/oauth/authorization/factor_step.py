@@ -3,6 +3,7 @@ password (oauth.authorization.second_factor) and a passkey sign-in alone (oauth.
 
 from __future__ import annotations
 
+from authgate.assurance import MFA
 from authgate.clients.model import Client
 from authgate.http.request import Request
 from authgate.http.response import Response
@@ -25,7 +26,6 @@ from authgate.oauth.authorization.sign_in import open_session
 from authgate.sessions.model import Session
 from authgate.stores.user_items import passkeys_held
 from authgate.tenants.model import Tenant
-from authgate.users.assurance import MFA
 
 STEP_ENDED = "The second-factor step expired or was used already. Sign in again."
 

@@ -20,8 +20,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from authgate.assurance import ACR_VALUES
 from authgate.errors import ApiError
-from authgate.users.assurance import ACR_VALUES
 
 # OIDC Core 3.1.2.1: the prompt values this server acts on (select_account: one account per browser).
 PROMPT_VALUES = ("none", "login", "consent")

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from authgate import clock
+from authgate.assurance import assurance_of
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.oauth.authorization import passkey_page, sealed_form
@@ -26,7 +27,6 @@ from authgate.single_use.webauthn_challenges import Challenge, ChallengeRefused,
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.users import UserStore
 from authgate.stores.webauthn_challenges import WebAuthnChallengeStore
-from authgate.users.assurance import assurance_of
 from authgate.users.errors import PasskeyRefused
 from authgate.users.model import LoginResult
 from authgate.users.passkeys import Passkey, amr_of

@@ -23,7 +23,7 @@ from authgate import base64url, clock
 from authgate.http.pages import head, messages
 from authgate.http.pages.headers import page_headers
 from authgate.http.response import Response
-from authgate.stores.session_secret import session_secret
+from authgate.stores.sealing_key import sealing_key
 
 TICKET_TTL = 300
 
@@ -71,7 +71,7 @@ class Ticket(NamedTuple):
 
 
 def _mac(data: bytes) -> bytes:
-    return hmac.new(session_secret(), b"password-change\x00" + data, hashlib.sha256).digest()
+    return hmac.new(sealing_key(), b"password-change\x00" + data, hashlib.sha256).digest()
 
 
 def issue(tenant_id: str, username: str) -> str:

@@ -3,6 +3,7 @@ one-time code typed beside them when the request needs mfa) and the forced passw
 
 from __future__ import annotations
 
+from authgate.assurance import MFA, assurance_of
 from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.http.request import Request
@@ -22,7 +23,6 @@ from authgate.oauth.authorization.sign_in import account_of, open_session, sign_
 from authgate.sessions.model import Session
 from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
-from authgate.users.assurance import MFA, assurance_of
 from authgate.users.model import LoginResult
 from authgate.users.passwords import MIN_PASSWORD, password_problem
 

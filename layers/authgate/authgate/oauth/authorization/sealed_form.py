@@ -22,7 +22,7 @@ from authgate import base64url, clock
 from authgate.http.cookies import set_cookie, token_cookie
 from authgate.issuer import base_url
 from authgate.oauth.authorization.request import AuthorizationRequest
-from authgate.stores.session_secret import session_secret
+from authgate.stores.sealing_key import sealing_key
 
 if TYPE_CHECKING:
     from authgate.request_protocol import RequestView
@@ -40,8 +40,8 @@ class FormStateInvalid(Exception):
 
 
 def form_key() -> bytes:
-    """HMAC key: the stack's session secret (stores.session_secret)."""
-    return session_secret()
+    """HMAC key: the stack's sealing key (stores.sealing_key)."""
+    return sealing_key()
 
 
 def _mac(purpose: bytes, data: bytes) -> bytes:

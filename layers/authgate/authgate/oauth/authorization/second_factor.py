@@ -31,6 +31,7 @@ import hashlib
 from typing import Any, Literal, NamedTuple
 
 from authgate import clock, records
+from authgate.assurance import MFA, PASSWORD, assurance_of, satisfies
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.oauth.authorization import passkey_sign_in, sealed_form, session_cookie
@@ -45,7 +46,6 @@ from authgate.stores.tenants import TenantStore
 from authgate.stores.user_factors import UserFactorStore
 from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
-from authgate.users.assurance import MFA, PASSWORD, assurance_of, satisfies
 from authgate.users.errors import AttemptOvertaken, NoPendingEnrolment
 
 STEP_TTL = 300

@@ -18,10 +18,10 @@ their answers nor their timing say which tenants, domains or emails are known (d
 
 from __future__ import annotations
 
+from authgate.assurance import PASSWORD, PASSWORD_AMR
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.sessions.model import Session
 from authgate.settings import get_settings
-from authgate.single_use.authentication import PASSWORD_ACR, PASSWORD_AMR
 from authgate.stores.factor_attempts import FactorAttempts
 from authgate.stores.sessions import SessionStore
 from authgate.stores.tenants import TenantStore
@@ -64,7 +64,7 @@ def sign_in(tenant_id: str, username: str, password: str, source_ip: str, code: 
     return result
 
 
-def open_session(tenant_id: str, result: LoginResult, *, acr: str = PASSWORD_ACR,
+def open_session(tenant_id: str, result: LoginResult, *, acr: str = PASSWORD,
                  amr: tuple[str, ...] = PASSWORD_AMR) -> tuple[str, Session]:
     """The sign-in session a completed sign-in opens: (cookie secret, session).
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.approvals.errors import LinkInvalid
+from authgate.assurance import MFA, PASSWORD_AND_CODE_AMR
 from authgate.errors import ApiError
 from authgate.http.pages import messages
 from authgate.issuer import base_url
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
     from authgate.http.response import Response
     from authgate.sessions.model import Session
 
-MFA_AMR = ("pwd", "otp", "mfa")
 # The longest code kept, as the sign-in form's code field keeps it (a recovery code is 19 characters).
 MAX_CODE = 64
 WRONG = "The password or the code is wrong."
@@ -130,7 +130,7 @@ def _session_of(request: Request, record: BackchannelRequest, client: Client) ->
     if session.user_id != record.user_id:
         raise ApiError("approval_wrong_user", "Someone else is signed in in this browser. Only the person this "
                                               "request names may approve it: sign out, then open the link again.")
-    return session if session.acr == "mfa" else None
+    return session if session.acr == MFA else None
 
 
 def _signed_in(request: Request, record: BackchannelRequest, username: str, password: str,
@@ -148,7 +148,7 @@ def _signed_in(request: Request, record: BackchannelRequest, username: str, pass
     result = sign_in(record.tenant_id, username, password, request.source_ip, code)
     if not result.ok or result.user_id != record.user_id:
         return WRONG
-    return Authentication(result.user_id, clock.seconds(), "mfa", MFA_AMR, generation=result.generation)
+    return Authentication(result.user_id, clock.seconds(), MFA, PASSWORD_AND_CODE_AMR, generation=result.generation)
 
 
 def _page(request: Request, token: str, record: BackchannelRequest, client: Client, session: Session | None,

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from authgate import grant_types
 from authgate.clients.backchannel_logout import uri_problem
 from authgate.oauth.redirect_uris import redirect_scheme_allowed, well_formed_uri
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
@@ -39,7 +40,6 @@ from authgate.settings import get_settings
 
 AUTH_METHODS = ("none", "private_key_jwt")
 SHARED_SECRET_METHODS = ("client_secret_basic", "client_secret_post", "client_secret_jwt")
-GRANT_TYPES = ("authorization_code", "refresh_token")
 MAX_REDIRECT_URIS = 10
 MAX_NAME = 100
 LOOPBACK_HOSTS = ("127.0.0.1", "[::1]", "localhost")
@@ -180,14 +180,14 @@ def _ciba_delivery_mode(doc: Mapping[str, Any]) -> str:
 
 
 def _grant_types(doc: Mapping[str, Any]) -> tuple[str, ...]:
-    grants = doc.get("grant_types", ["authorization_code"])
+    grants = doc.get("grant_types", [grant_types.AUTHORIZATION_CODE])
     if not isinstance(grants, list) or not all(isinstance(g, str) for g in grants):
         raise MetadataProblem("grant_types must be an array of strings.")
-    unsupported = [g for g in grants if g not in GRANT_TYPES]
+    unsupported = [g for g in grants if g not in grant_types.SELF_REGISTERED]
     if unsupported:
         raise MetadataProblem(f"grant_types {unsupported[0]} is not available to self-registered clients "
-                              "(authorization_code and refresh_token are).")
-    if "authorization_code" not in grants:
+                              f"({' and '.join(grant_types.SELF_REGISTERED)} are).")
+    if grant_types.AUTHORIZATION_CODE not in grants:
         raise MetadataProblem("grant_types must include authorization_code.")
     responses = doc.get("response_types", ["code"])
     if not isinstance(responses, list) or "code" not in responses or any(r != "code" for r in responses):

@@ -19,6 +19,7 @@ import html
 from string import Template
 from typing import TYPE_CHECKING
 
+from authgate.assurance import MFA, satisfies
 from authgate.http.pages import messages
 from authgate.issuer import base_url
 from authgate.oauth.authorization import (
@@ -36,7 +37,6 @@ from authgate.single_use.device_codes import DeviceAuthorization, shown
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.tenant_cache import get_tenant
 from authgate.stores.user_factors import UserFactorStore
-from authgate.users.assurance import MFA, satisfies
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client

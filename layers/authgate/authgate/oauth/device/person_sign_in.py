@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
+from authgate.assurance import MFA
 from authgate.issuer import base_url
 from authgate.oauth.authorization import passkey_page, passkey_sign_in, session_cookie
 from authgate.oauth.authorization.consent_page import WRONG_CREDENTIALS
@@ -22,7 +23,6 @@ from authgate.oauth.authorization.sign_in import account_of, open_session, sign_
 from authgate.oauth.device.code_entry import TITLE, log_outcome
 from authgate.oauth.device.decision import approved, decision_page
 from authgate.single_use.device_codes import DeviceAuthorization, shown
-from authgate.users.assurance import MFA
 
 if TYPE_CHECKING:
     from authgate.clients.model import Client

@@ -5,14 +5,16 @@ RFC 8414 §2 registers the OpenID Provider metadata names for the OAuth document
 are the same object from one function: a field can never be in one and missing from the other.
 
 Served by the jwks function, whose cold start must stay lean: nothing here imports jwt,
-cryptography or the grant modules (the grant list is spelled out and a test keeps it equal
-to authgate.oauth.token.grants.supported_grant_types()).
+cryptography or the grant modules (the grant types are authgate.grant_types', the acr values
+authgate.assurance's).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from authgate import grant_types
+from authgate.assurance import ACR_VALUES
 from authgate.authorization_details.charge import TYPE as CHARGE_TYPE
 from authgate.clients.model import AUTH_METHODS as CLIENT_AUTH_METHODS
 from authgate.errors import ApiError
@@ -33,26 +35,11 @@ MAX_AGE = 3600
 # OpenID Connect Discovery 3: what the ID token (oauth.token.id_token) and userinfo (oauth.userinfo) state.
 CLAIMS_SUPPORTED = ("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "azp", "sid", "at_hash",
                     "name", "preferred_username", "updated_at", "email", "email_verified")
-# Spelled out so this module imports no authorization code; a test keeps them equal to
+# Spelled out so this module imports no authorization code; a test keeps it equal to
 # oauth.authorization.openid_request's.
 PROMPT_VALUES = ("none", "login", "consent")
-ACR_VALUES = ("password", "mfa")
-TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
-# RFC 7523 2.1 with an ID-JAG (draft-ietf-oauth-identity-assertion-authz-grant; MCP Enterprise-Managed
-# Authorization), announced by its grant profile.
-JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+# draft-ietf-oauth-identity-assertion-authz-grant: ID-JAGs are presented with the jwt-bearer grant.
 GRANT_PROFILES = ["urn:ietf:params:oauth:grant-profile:id-jag"]
-# RFC 8628 3.4: the device authorization grant (docs/delegation.md).
-DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code"
-# OpenID Connect CIBA Core 4, 10.1: the grant a backchannel request's poll uses (docs/ciba.md).
-CIBA = "urn:openid:params:grant-type:ciba"
-
-
-def grant_types() -> list[str]:
-    grants = ["authorization_code", "refresh_token", "client_credentials"]
-    # RFC 8693 2.1: token exchange, for registered resources' own credentials (docs/delegation.md).
-    return grants + (["password"] if get_settings().password_grant else []) + [TOKEN_EXCHANGE, JWT_BEARER, DEVICE_CODE,
-                                                                               CIBA]
 
 
 def metadata(issuer: str) -> dict[str, Any]:
@@ -78,7 +65,7 @@ def _metadata(issuer: str) -> dict[str, Any]:
         "scopes_supported": [*KNOWN_SCOPES, *(s for s in IDENTITY_SCOPES if s != "offline_access")],
         "response_types_supported": ["code"],
         "response_modes_supported": ["query"],
-        "grant_types_supported": grant_types(),
+        "grant_types_supported": grant_types.served(),
         # draft-ietf-oauth-identity-assertion-authz-grant: ID-JAGs are accepted at the token endpoint.
         "authorization_grant_profiles_supported": GRANT_PROFILES,
         "code_challenge_methods_supported": ["S256"],

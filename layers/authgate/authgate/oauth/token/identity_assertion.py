@@ -18,10 +18,10 @@ import json
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate.errors import ApiError
-from authgate.oauth.token.idp_keys import KeysUnavailable, idp_key_cache
 from authgate.settings import get_settings
 from authgate.stores.identity_provider_cache import trusted_idp
 from authgate.tokens import client_keys, jose_header, jwa
+from authgate.tokens.idp_keys import KeysUnavailable, idp_key_cache
 from authgate.tokens.jws import segment_bytes, segment_json
 from authgate.tokens.numeric_date import numeric_date
 

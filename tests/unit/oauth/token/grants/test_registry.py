@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from authgate import grant_types
 from authgate.errors import ApiError
 from authgate.oauth.token.grants import GRANTS, grant_class, grant_for
+
+
+def test_the_registry_serves_exactly_the_stacks_grant_types() -> None:
+    """One list (authgate.grant_types): discovery, registration and the admin CLI read it, the registry serves it."""
+    assert tuple(GRANTS) == grant_types.GRANT_TYPES
 
 
 @pytest.mark.parametrize("grant_type", sorted(GRANTS))

@@ -47,7 +47,7 @@ def to_client(url: ClientIdUrl, doc: Mapping[str, Any], *, stage: str, now: int,
               fetch_keys: Callable[[str], bytes]) -> Client:
     """The Client the document describes (tenant: none until a user signs in), or MetadataRefused."""
     try:
-        stated = stated_metadata.check(doc, allow_loopback=get_settings().allow_loopback_client_metadata)
+        stated = stated_metadata.check(doc, allow_loopback=get_settings().allow_loopback_outbound)
     except stated_metadata.MetadataProblem as exc:
         raise _invalid(url.url, str(exc)) from None
     keys: tuple[dict[str, Any], ...] = ()

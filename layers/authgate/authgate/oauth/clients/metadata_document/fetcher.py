@@ -3,7 +3,7 @@
 1. The URL is a checked Client Identifier URL (client_id_url.parse): https, no userinfo.
 2. The host is resolved once, every answer checked, the connection pinned to the checked
    address, TLS verified against the host name, time and bytes bounded at the socket: the rules
-   of every outbound request (authgate.outbound.connection).
+   of every outbound request (authgate.outbound.exchange).
 3. One GET; any status but 200 is an error, redirects are never followed (5).
 4. Content-Type must be application/json or application/<x>+json (4); the body is read up to
    `max_bytes` (5 KB, 8.7).
@@ -14,7 +14,6 @@ only that the document could not be fetched, and authgate's own reason.
 
 from __future__ import annotations
 
-import http.client
 import ssl
 import time
 from typing import TYPE_CHECKING, NamedTuple
@@ -25,14 +24,11 @@ from authgate.outbound.connection import (
     WIRE_BYTES,
     AddressRefused,
     Limits,
-    PinnedConnection,
     Resolver,
     Unreachable,
-    WireExceeded,
-    default_context,
-    pinned_address,
     system_resolver,
 )
+from authgate.outbound.exchange import Target, TooLarge, exchange
 
 if TYPE_CHECKING:
     from authgate.errors.codes import Code
@@ -72,42 +68,25 @@ def fetch(url: ClientIdUrl, *, resolver: Resolver = system_resolver, allow_loopb
     if deadline is None:
         deadline = time.monotonic() + limits.total
     try:
-        address = pinned_address(url.host, url.port, resolver, deadline, allow_loopback)
+        response = exchange("GET", Target(url.url, url.host, url.port, True, url.target), headers={"Accept": accept},
+                            user_agent=USER_AGENT, limits=limits, resolver=resolver, allow_loopback=allow_loopback,
+                            context=context, deadline=deadline)
     except AddressRefused as exc:
         raise not_fetched(url, exc.internal, "its host is not on an address authgate fetches from",
                           "client_metadata_address_refused") from None
+    except TooLarge as exc:
+        raise not_fetched(url, exc.internal, f"it is larger than {limits.max_bytes} bytes",
+                          "client_metadata_too_large") from None
     except Unreachable as exc:
         raise not_fetched(url, exc.internal) from None
-    connection = PinnedConnection(url.host, url.port, address, context or default_context(), limits, deadline)
-    try:
-        try:
-            connection.connect()
-            connection.putrequest("GET", url.target, skip_host=True, skip_accept_encoding=True)
-            connection.putheader("Host", url.authority)
-            connection.putheader("Accept", accept)
-            connection.putheader("User-Agent", USER_AGENT)
-            connection.endheaders()
-            response = connection.getresponse()
-        except ssl.SSLError as exc:
-            raise not_fetched(url, f"TLS failed ({exc.reason or type(exc).__name__})") from None
-        except TimeoutError:
-            raise not_fetched(url, "it did not answer in time") from None
-        except WireExceeded:
-            raise not_fetched(url, f"its headers passed {WIRE_BYTES} bytes", f"it is larger than "
-                              f"{limits.max_bytes} bytes", "client_metadata_too_large") from None
-        except (OSError, http.client.HTTPException) as exc:
-            raise not_fetched(url, f"connection failed ({type(exc).__name__})") from None
-        if 300 <= response.status < 400:
-            raise not_fetched(url, f"it answered HTTP {response.status}", "authgate does not follow redirects",
-                              "client_metadata_redirected")
-        if response.status != 200:
-            raise not_fetched(url, f"it answered HTTP {response.status}, not 200")
-        _check_content_type(url, response.getheader("Content-Type") or "")
-        body = _read(url, response, limits)
-        return Fetched(body, response.getheader("Cache-Control") or "", response.getheader("Expires") or "",
-                       response.getheader("Date") or "", address)
-    finally:
-        connection.close()
+    if 300 <= response.status < 400:
+        raise not_fetched(url, f"it answered HTTP {response.status}", "authgate does not follow redirects",
+                          "client_metadata_redirected")
+    if response.status != 200:
+        raise not_fetched(url, f"it answered HTTP {response.status}, not 200")
+    _check_content_type(url, response.header("Content-Type"))
+    return Fetched(response.body, response.header("Cache-Control"), response.header("Expires"),
+                   response.header("Date"), response.address)
 
 
 def _check_content_type(url: ClientIdUrl, raw: str) -> None:
@@ -117,30 +96,3 @@ def _check_content_type(url: ClientIdUrl, raw: str) -> None:
         raise MetadataRefused("client_metadata_invalid",
                               f"The client's metadata document at {url.url} must be served as application/json.",
                               internal=f"served as {media[:100] or 'no Content-Type'}")
-
-
-def _read(url: ClientIdUrl, response: http.client.HTTPResponse, limits: Limits) -> bytes:
-    """The body, at most `limits.max_bytes` (the socket keeps the time)."""
-    too_large = not_fetched(url, "its body is too large", f"it is larger than {limits.max_bytes} bytes",
-                            "client_metadata_too_large")
-    length = response.getheader("Content-Length")
-    if length is not None and length.strip().isdigit() and int(length) > limits.max_bytes:
-        raise too_large
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        while True:
-            chunk = response.read1(min(1024, limits.max_bytes + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > limits.max_bytes:
-                raise too_large
-    except TimeoutError:
-        raise not_fetched(url, "it did not answer in time") from None
-    except WireExceeded:
-        raise too_large from None
-    except (OSError, http.client.HTTPException) as exc:
-        raise not_fetched(url, f"the response broke off ({type(exc).__name__})") from None
-    return b"".join(chunks)

@@ -125,4 +125,4 @@ class MetadataClients:
 
     def _get(self, url: client_id_url.ClientIdUrl, limits: fetcher.Limits, deadline: float) -> fetcher.Fetched:
         return fetcher.fetch(url, resolver=self._resolver, context=self._context, limits=limits, deadline=deadline,
-                             allow_loopback=self._settings.allow_loopback_client_metadata)
+                             allow_loopback=self._settings.allow_loopback_outbound)

@@ -35,7 +35,7 @@ def checked(doc: dict[str, Any]) -> stated_metadata.StatedMetadata:
     if "software_statement" in doc:
         raise invalid_metadata("Software statements are not supported (RFC 7591 2.3); send the metadata itself.")
     try:
-        stated = stated_metadata.check(doc, allow_loopback=get_settings().allow_loopback_client_metadata)
+        stated = stated_metadata.check(doc, allow_loopback=get_settings().allow_loopback_outbound)
     except stated_metadata.MetadataProblem as exc:
         raise metadata_problem(exc) from None
     if stated.jwks_uri:

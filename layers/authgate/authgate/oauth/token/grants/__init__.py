@@ -12,26 +12,22 @@ from __future__ import annotations
 
 import importlib
 
+from authgate import grant_types
 from authgate.errors import ApiError
 from authgate.oauth.token.grants.base import Grant, TokenRequest, TokenResult
-from authgate.settings import get_settings
 
-# grant_type -> (module under authgate.oauth.token.grants, class); the class's GRANT_TYPE is the key.
+# grant_type -> (module under authgate.oauth.token.grants, class); the class's GRANT_TYPE is the key, and
+# the keys are exactly authgate.grant_types.GRANT_TYPES.
 GRANTS: dict[str, tuple[str, str]] = {
-    "authorization_code": ("authorization_code", "AuthorizationCodeGrant"),
-    "refresh_token": ("refresh_token", "RefreshTokenGrant"),
-    "client_credentials": ("client_credentials", "ClientCredentialsGrant"),
-    "password": ("password", "PasswordGrant"),
-    "urn:ietf:params:oauth:grant-type:token-exchange": ("token_exchange", "TokenExchangeGrant"),
-    "urn:ietf:params:oauth:grant-type:jwt-bearer": ("jwt_bearer", "JwtBearerGrant"),
-    "urn:ietf:params:oauth:grant-type:device_code": ("device_code", "DeviceCodeGrant"),
-    "urn:openid:params:grant-type:ciba": ("ciba", "CibaGrant"),
+    grant_types.AUTHORIZATION_CODE: ("authorization_code", "AuthorizationCodeGrant"),
+    grant_types.REFRESH_TOKEN: ("refresh_token", "RefreshTokenGrant"),
+    grant_types.CLIENT_CREDENTIALS: ("client_credentials", "ClientCredentialsGrant"),
+    grant_types.PASSWORD: ("password", "PasswordGrant"),
+    grant_types.TOKEN_EXCHANGE: ("token_exchange", "TokenExchangeGrant"),
+    grant_types.JWT_BEARER: ("jwt_bearer", "JwtBearerGrant"),
+    grant_types.DEVICE_CODE: ("device_code", "DeviceCodeGrant"),
+    grant_types.CIBA: ("ciba", "CibaGrant"),
 }
-
-
-def supported_grant_types() -> list[str]:
-    """What this deployment accepts (RFC 8414 grant_types_supported)."""
-    return [name for name in GRANTS if name != "password" or get_settings().password_grant]
 
 
 def grant_class(grant_type: str) -> type[Grant]:
@@ -42,10 +38,10 @@ def grant_class(grant_type: str) -> type[Grant]:
 
 
 def grant_for(grant_type: str) -> Grant:
-    if grant_type not in supported_grant_types():
+    if grant_type not in grant_types.served():
         raise ApiError("unsupported_grant_type", "The grant type is not supported by this server.",
                        internal=f"grant_type {grant_type[:64]!r}")
     return grant_class(grant_type)()
 
 
-__all__ = ["GRANTS", "Grant", "TokenRequest", "TokenResult", "grant_class", "grant_for", "supported_grant_types"]
+__all__ = ["GRANTS", "Grant", "TokenRequest", "TokenResult", "grant_class", "grant_for"]

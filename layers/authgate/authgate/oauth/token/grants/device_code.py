@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from authgate.errors import ApiError
 from authgate.oauth.token.grants.approval import approved_tokens
 from authgate.oauth.token.grants.base import Grant, TokenRequest, TokenResult
+from authgate.polling import SLOW_DOWN_STEP
 from authgate.single_use.device_codes import GRANT_TYPE, DeviceAuthorization, parts
 from authgate.stores.device_codes import DeviceCodeStore
-from authgate.stores.polls import SLOW_DOWN_STEP
 
 if TYPE_CHECKING:
     from authgate.http.request import Request

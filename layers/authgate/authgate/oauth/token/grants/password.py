@@ -7,6 +7,7 @@ invalid_grant.
 
 from __future__ import annotations
 
+from authgate.assurance import password_sign_in
 from authgate.errors import ApiError
 from authgate.oauth.resource_indicator import resolve
 from authgate.oauth.token.grants.base import (
@@ -19,7 +20,6 @@ from authgate.oauth.token.grants.base import (
 )
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
-from authgate.users.assurance import password_sign_in
 
 
 class PasswordGrant(Grant):

@@ -1,10 +1,10 @@
-"""users.assurance: acr and amr (RFC 8176 2) from the methods of a sign-in; which acr satisfies which."""
+"""assurance: acr and amr (RFC 8176 2) from the methods of a sign-in; which acr satisfies which."""
 
 from __future__ import annotations
 
 import pytest
 
-from authgate.users.assurance import (
+from authgate.assurance import (
     ACR_VALUES,
     Assurance,
     assurance_of,

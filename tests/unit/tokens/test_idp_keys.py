@@ -1,14 +1,15 @@
-"""A trusted IdP's keys: inline, or its JWKS URI fetched under the metadata-document fetcher's rules and cached
-within bounds (docs/delegation.md, "Trusted identity providers")."""
+"""An IdP's keys: inline, or its JWKS URI fetched under authgate.outbound's rules and cached within bounds
+(docs/delegation.md, "Trusted identity providers")."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
 
 from authgate.identity_providers.model import IdentityProvider
-from authgate.oauth.token.idp_keys import (
+from authgate.tokens.idp_keys import (
     REFETCH_SECONDS,
     TTL_SECONDS,
     IdpKeyCache,
@@ -89,10 +90,10 @@ def test_loopback_is_refused_without_the_local_flag(idp_server: DocumentServer,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
 
-    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_CLIENT_METADATA", "false")
+    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND", "false")
     caches.reset()
     trusted = served(idp_server, TestIdp("https://idp.example"))
-    with pytest.raises(KeysUnavailable, match=r"client_metadata_address_refused: 127.0.0.1 -> 127.0.0.1 \(loopback\)"):
+    with pytest.raises(KeysUnavailable, match=r": 127.0.0.1 -> 127.0.0.1 \(loopback\)$"):
         IdpKeyCache().keys(trusted, None)
     assert idp_server.requests == []
 
@@ -100,9 +101,13 @@ def test_loopback_is_refused_without_the_local_flag(idp_server: DocumentServer,
 @pytest.mark.parametrize(("route", "reason"), [
     (Route(b'{"keys": [{"kty": "oct", "k": "c2VjcmV0"}]}', headers={"Content-Type": "application/json"}),
      "not a JWK Set of public signing keys: key 0 holds the private member 'k'"),
-    (Route(b"x" * (40 * 1024), headers={"Content-Type": "application/json"}), "client_metadata_too_large"),
-    (Route(b"{}", 302, headers={"Location": "https://127.0.0.1/"}), "client_metadata_redirected"),
-    (Route(b"<html/>", headers={"Content-Type": "text/html"}), "client_metadata_invalid"),
+    (Route(b"x" * (40 * 1024), headers={"Content-Type": "application/json"}),
+     "larger than 32768 bytes (its body is too large)"),
+    (Route(b"{}", 302, headers={"Location": "https://127.0.0.1/"}),
+     "it answered HTTP 302: authgate does not follow redirects"),
+    (Route(b"<html/>", headers={"Content-Type": "text/html"}), "served as text/html, not application/json"),
+    (Route(b'{"keys": [], "keys": []}', headers={"Content-Type": "application/json"}),
+     "its body is not strict JSON (duplicate member 'keys')"),
 ])
 def test_what_is_not_a_jwks_is_refused(idp_server: DocumentServer, route: Route, reason: str) -> None:
     idp_server.routes["/jwks.json"] = route
@@ -112,5 +117,15 @@ def test_what_is_not_a_jwks_is_refused(idp_server: DocumentServer, route: Route,
 
 
 def test_plain_http_is_refused() -> None:
-    with pytest.raises(KeysUnavailable, match="client_metadata_url_invalid"):
-        fetch_jwks("http://127.0.0.1:9/jwks.json")
+    with pytest.raises(KeysUnavailable, match="not an https URL"):
+        fetch_jwks("http://idp.example/jwks.json")
+
+
+def test_encryption_keys_and_other_algorithms_are_left_out(idp_server: DocumentServer) -> None:
+    """Keycloak and others publish an encryption key beside the signing ones: it cannot verify anything."""
+    idp = TestIdp("https://idp.example")
+    signing = idp.jwks()["keys"][0]
+    encryption = {**signing, "kid": "enc-1", "use": "enc", "alg": "RSA-OAEP"}
+    hmac = {**signing, "kid": "hs-1", "alg": "HS256"}
+    idp_server.routes["/mixed.json"] = Route(json.dumps({"keys": [encryption, signing, hmac]}).encode())
+    assert fetch_jwks(idp_server.url("/mixed.json")) == (signing,)

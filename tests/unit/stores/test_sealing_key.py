@@ -1,4 +1,4 @@
-"""stores.session_secret: the configured secret, else Secrets Manager's (read once), else a local process's own."""
+"""stores.sealing_key: the configured secret, else Secrets Manager's (read once), else a local process's own."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import pytest
 from authgate import caches
 from authgate.failures import as_api_error
 from authgate.stores.exceptions import SecretUnusable
-from authgate.stores.session_secret import session_secret
+from authgate.stores.sealing_key import sealing_key
 
 
 def test_a_configured_secret_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "x" * 32)
     caches.reset()
-    assert session_secret() == b"x" * 32
+    assert sealing_key() == b"x" * 32
 
 
 def test_the_stacks_secret_is_read_once(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -22,9 +22,9 @@ def test_the_stacks_secret_is_read_once(aws: None, monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
     monkeypatch.setenv("AUTHGATE_SESSION_SECRET_ARN", arn)
     caches.reset()
-    assert session_secret() == b"y" * 40
+    assert sealing_key() == b"y" * 40
     boto3.client("secretsmanager").put_secret_value(SecretId=arn, SecretString="z" * 40)
-    assert session_secret() == b"y" * 40  # cached for the warm container
+    assert sealing_key() == b"y" * 40  # cached for the warm container
 
 
 def test_a_short_or_missing_secret_is_an_internal_error_not_a_weak_key(aws: None,
@@ -34,12 +34,12 @@ def test_a_short_or_missing_secret_is_an_internal_error_not_a_weak_key(aws: None
     monkeypatch.setenv("AUTHGATE_SESSION_SECRET_ARN", arn)
     caches.reset()
     with pytest.raises(SecretUnusable) as short:
-        session_secret()
+        sealing_key()
     monkeypatch.delenv("AUTHGATE_SESSION_SECRET_ARN")
     monkeypatch.setenv("AUTHGATE_STAGE", "production")
     caches.reset()
     with pytest.raises(SecretUnusable) as missing:
-        session_secret()
+        sealing_key()
     # A deployment fault, not the store's to answer: failures.ERRORS makes it the client's 500.
     short_error, missing_error = as_api_error(short.value), as_api_error(missing.value)
     assert (short_error.code, short_error.internal) == ("internal_error", "session secret is shorter than 32 characters")
@@ -51,7 +51,7 @@ def test_a_local_process_without_one_makes_its_own(monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("AUTHGATE_SESSION_SECRET_ARN", raising=False)
     monkeypatch.setenv("AUTHGATE_STAGE", "local")
     caches.reset()
-    first = session_secret()
-    assert len(first) == 32 and session_secret() == first
+    first = sealing_key()
+    assert len(first) == 32 and sealing_key() == first
     caches.reset()
-    assert session_secret() != first
+    assert sealing_key() != first
