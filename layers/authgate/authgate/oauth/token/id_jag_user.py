@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 # Identities whose username a warm function remembers (bounded: forged subjects may fill it, never grow it).
 USERNAMES = 10_000
 UNKNOWN = "The assertion's subject is not a user of this tenant."
+# The tenant's administrator disabled the account (docs/users.md): no new grant, as for a sign-in.
+DISABLED = "The assertion's subject is disabled in this tenant."
 
 
 class Guess(NamedTuple):
@@ -107,9 +109,7 @@ def _signed_in(resolution: identities.Resolution, jag: IdJag) -> User:
     internal = f"iss {jag.idp.issuer!r} {resolution.outcome} {resolution.reason}"
     if resolution.user is not None and resolution.signs_in:
         if resolution.user.disabled:
-            # The tenant's administrator disabled the account (docs/users.md): no new grant, as for a sign-in.
-            raise refused("id_jag_user_unknown", "The assertion's subject is disabled in this tenant.",
-                          internal=internal)
+            raise refused("id_jag_user_unknown", DISABLED, internal=internal)
         if resolution.link is not None:
             _usernames().put((resolution.link.tenant_id, resolution.link.issuer, resolution.link.subject),
                              resolution.link.username)
@@ -119,7 +119,7 @@ def _signed_in(resolution: identities.Resolution, jag: IdJag) -> User:
         except UserNotFound:
             raise refused("id_jag_user_unknown", UNKNOWN, internal=f"{internal}, deleted meanwhile") from None
     if resolution.reason == identities.DISABLED:
-        raise refused("id_jag_user_unknown", "The assertion's subject is disabled in this tenant.", internal=internal)
+        raise refused("id_jag_user_unknown", DISABLED, internal=internal)
     if resolution.outcome == identities.LINK_REQUIRED:
         if resolution.user is None:
             raise refused("id_jag_user_unknown", "The assertion's email names more than one user of this tenant.",
