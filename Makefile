@@ -63,7 +63,7 @@ PIP_QUIET := -qq --disable-pip-version-check --no-input
 PIP_FILTER := 2>&1 | { grep -v -e 'is ignored: it is neither a file nor a directory' || true; }
 PACKAGES := pyproject.toml layers/authgate/pyproject.toml layers/authgate/requirements.txt
 
-.PHONY: help run test test-fast venv sam-venv checkov-venv iam-simulator browser mcp-example validate imports deadcode typecheck lint unit functional e2e \
+.PHONY: help run test test-fast venv sam-venv checkov-venv iam-simulator browser saml-idp mcp-example validate imports deadcode typecheck lint unit functional e2e \
 	build bench soak fuzz clean deploy account-setup teardown release-snapshot
 
 help:
@@ -86,8 +86,8 @@ run: $(RUNSTAMP)
 # Linters first, pytest last: the output ends with pytest's summary line. --iam-unused: the whole
 # suite records every AWS call of every function, and a grant none of them needs fails the run
 # (tests/deploy/iam).
-test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser $(NPMSTAMP) $(OPSTAMP) $(MCPEXAMPLESTAMP) validate imports deadcode \
-		typecheck
+test: $(STAMP) $(SAMSTAMP) $(IAMSIMSTAMP) browser saml-idp $(NPMSTAMP) $(OPSTAMP) $(MCPEXAMPLESTAMP) validate imports \
+		deadcode typecheck
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --iam-unused
 
 # The quick loop while you work (CONTRIBUTING.md): what runs in-process and takes well under half
@@ -151,6 +151,10 @@ $(IAMSIMSTAMP): $(IAMSIM)/package.json $(IAMSIM)/package-lock.json
 # Headless Chromium for the page tests (Debian's package; Playwright drives it).
 browser:
 	@scripts/ensure-chromium >/dev/null
+
+# SimpleSAMLphp on PHP (Debian's packages): the SAML IdP of the federation interop tests (tests/e2e/saml_idp).
+saml-idp:
+	@scripts/ensure-simplesamlphp >/dev/null
 
 $(NPMSTAMP): $(NPMDIR)/package.json $(NPMDIR)/package-lock.json
 	@command -v npm >/dev/null || { echo "make: npm (Node.js 20+) is required for the browser-client test" >&2; exit 1; }
@@ -217,7 +221,7 @@ unit: $(STAMP)
 functional: $(STAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/functional
 
-e2e: $(STAMP) browser $(NPMSTAMP) $(OPSTAMP) $(MCPEXAMPLESTAMP)
+e2e: $(STAMP) browser saml-idp $(NPMSTAMP) $(OPSTAMP) $(MCPEXAMPLESTAMP)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/e2e
 
 # sam build without Docker: the layer's arm64 wheels come from PyPI (manylinux aarch64).

@@ -19,4 +19,5 @@ REGISTERED: dict[str, str] = {
     "delegation": "bench.delegation",
     "openid_connect": "bench.openid_connect",
     "ciba": "bench.ciba",
+    "walk": "bench.walk",
 }

@@ -18,7 +18,7 @@ import sys
 import time
 
 DEV_ONLY = ("moto", "yaml", "pytest", "hypothesis", "requests", "authlib", "playwright", "schemathesis")
-NOTABLE = ("boto3", "botocore", "jwt", "cryptography", "pydantic", "aws_lambda_powertools")
+NOTABLE = ("boto3", "botocore", "jwt", "cryptography", "pydantic", "aws_lambda_powertools", "lxml", "signxml")
 
 
 class Context:

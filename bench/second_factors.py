@@ -7,7 +7,7 @@ moto: its DynamoDB calls by operation and its CPU per check (median), and the co
 authenticator signed (tests/webauthn_authenticator.py), CPU per verification; and the DynamoDB
 calls of a whole username-less passkey sign-in's storage (the challenge spent, the passkey read,
 its counter written). Goal (issue 28): a second factor adds at most two DynamoDB calls and 5 ms of
-CPU to a sign-in. `step` measures it through the authorize handler (oauth.authorization.second_factor):
+CPU to a sign-in. `step` measures it through the authorize handler (interaction.second_factor):
 a step-up of bob's fresh password session asked for acr mfa (the GET that shows the step and the POST
 of his TOTP code that raises the session and issues the code) against the same request's silent
 re-authentication at password (a code at once), and prints the difference against the goal; and, the

@@ -52,6 +52,11 @@ def make_ca(directory: Path) -> tuple[Path, Path, Path]:
     return module("metadata_document").make_ca(directory, names=NAMES, addresses=("127.0.0.1",))  # type: ignore[no-any-return]
 
 
+def loopback(host: str, port: int) -> list[str]:
+    """A resolver that answers 127.0.0.1 for every name (the test's DNS)."""
+    return ["127.0.0.1"]
+
+
 class DocumentServer:
     """Routes by path; `requests` records (path, Host header) of each request served."""
 

@@ -9,8 +9,8 @@ from authgate.failures import api_error
 from authgate.http.app import App, Route
 from authgate.oauth.authorization.endpoint import get_authorize, post_authorize
 
-_PASSWORDS = "authgate.oauth.authorization.forgotten_password"
-_ACCOUNT = "authgate.oauth.authorization.account_page"
+_PASSWORDS = "authgate.account.forgotten_password"
+_ACCOUNT = "authgate.account.page"
 _DEVICE = "authgate.oauth.device.verification"
 
 handler = App("authorize", {

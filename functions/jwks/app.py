@@ -1,5 +1,5 @@
 """Lambda handler: published keys, RFC 8414 and RFC 9728 metadata, problem pages, the pages' assets
-(stylesheet, passkey script, icon), and the 404/405 catch-all.
+(stylesheet, passkey script, icon), a tenant's SAML service provider metadata, and the 404/405 catch-all.
 
 "/{proxy+}" and "/" have no routes: every request there is a 404 rendered by the App.
 """
@@ -41,6 +41,8 @@ handler = App("jwks", {
     ("/assets/authgate.css", "GET"): Route(get_stylesheet),
     ("/assets/passkeys.js", "GET"): Route(get_script),
     ("/assets/icon.svg", "GET"): Route("authgate.http.pages.icon:get_icon"),
+    # A tenant's SAML SP metadata: loads the SAML library, so only on its first request.
+    ("/saml/{tenant}/metadata", "GET"): Route("authgate.oauth.discovery.saml_service_provider:get_sp_metadata"),
 }, translate=api_error, cors={
     # What a browser-based client reads before it starts (authgate.http.cors).
     "/.well-known/jwks.json": CorsPolicy(("GET",), origin_allowed),

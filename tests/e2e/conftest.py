@@ -132,14 +132,19 @@ def _answers(base_url: str) -> bool:
 
 
 def stop_stack(stack: LocalStack) -> int | None:
-    if stack.process.poll() is None:
-        stack.process.send_signal(signal.SIGTERM)
+    return stop_process(stack.process)
+
+
+def stop_process(process: subprocess.Popen[bytes]) -> int | None:
+    """SIGTERM, then SIGKILL if it has not left within 10 s; its exit status."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
         try:
-            stack.process.wait(timeout=10)
+            process.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            stack.process.kill()
-            stack.process.wait(timeout=10)
-    return stack.process.returncode
+            process.kill()
+            process.wait(timeout=10)
+    return process.returncode
 
 
 @contextlib.contextmanager

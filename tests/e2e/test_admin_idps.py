@@ -67,8 +67,9 @@ def test_create_list_show_update_delete(local_stack: LocalStack, tmp_path: Path)
      "authgate idps: tenant 'nowhere' does not exist here (see `authgate tenants list`)"),
     (["update", "--tenant", "demo", "--issuer", ISSUER],
      ("authgate idps: update needs --protocol, --id, --label, --domain, --no-domains, --client-id, "
-      "--client-secret-file, --scopes, --apple-team-id, --apple-key-id, --apple-private-key-file, --jwks-uri, "
-      "--jwks-file, --user-match, --create-users/--no-create-users, --trust-email/--no-trust-email, "
+      "--client-secret-file, --scopes, --apple-team-id, --apple-key-id, --apple-private-key-file, --metadata-url, "
+      "--metadata-file, --jwks-uri, --jwks-file, --user-match, --create-users/--no-create-users, "
+      "--trust-email/--no-trust-email, "
       "--trust-mfa/--no-trust-mfa, --step-up or --claim (see `authgate idps update --help`)")),
     (["create", "--tenant", "demo", "--issuer", ISSUER, "--protocol", "oidc", "--client-id", "authgate"],
      "authgate idps: --protocol oidc needs --client-secret-file FILE (the client secret the IdP issued)"),

@@ -57,6 +57,15 @@ def issuer(value: str) -> str:
     return value
 
 
+def record_issuer(value: str) -> str:
+    """The --issuer naming an existing IdP: an OIDC issuer, or a SAML entityID (any absolute URI, http or urn too)."""
+    from authgate.oauth.redirect_uris import well_formed_uri
+
+    if len(value) > MAX_ISSUER or not well_formed_uri(value):
+        raise arguments.InvalidInput(f"--issuer {value[:200]!r} is not an absolute URI in printable ASCII")
+    return value
+
+
 def jwks_uri(value: str) -> str:
     """https with a path, as the keys' fetcher requires (it fetches this URL)."""
     from authgate.clients.errors import MetadataRefused

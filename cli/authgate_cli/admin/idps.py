@@ -28,7 +28,8 @@ issuer, jwks_uri, jwks_file = idp_input.issuer, idp_input.jwks_uri, idp_input.jw
 OIDC_FIELDS = ("client_id", "scopes", "preset", "apple_team_id", "apple_key_id")
 SECRET_FIELDS = ("client_secret", "apple_private_key")
 UPDATES = ("--protocol, --id, --label, --domain, --no-domains, --client-id, --client-secret-file, --scopes, "
-           "--apple-team-id, --apple-key-id, --apple-private-key-file, --jwks-uri, --jwks-file, --user-match, "
+           "--apple-team-id, --apple-key-id, --apple-private-key-file, --metadata-url, --metadata-file, --jwks-uri, "
+           "--jwks-file, --user-match, "
            "--create-users/--no-create-users, --trust-email/--no-trust-email, --trust-mfa/--no-trust-mfa, "
            "--step-up or --claim")
 
@@ -50,6 +51,9 @@ def _keys(args: argparse.Namespace) -> dict[str, Any]:
 def _changes(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, str]]:
     """The record's fields the flags set, and the secrets they read (in clear, sealed once the stack is known)."""
     changes: dict[str, Any] = _keys(args)
+    saml = _saml(args)
+    if saml is not None:
+        changes["saml"] = saml
     given = {"protocol": args.protocol, "user_match": args.user_match, "create_users": args.create_users,
              "trust_email": args.trust_email, "step_up": args.step_up}
     changes.update({k: v for k, v in given.items() if v is not None})
@@ -72,6 +76,16 @@ def _changes(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, str]]:
     return changes, secrets
 
 
+def _saml(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The `saml` map --metadata-url or --metadata-file names (fetched or read once per command), or None."""
+    from authgate_cli.admin.saml_metadata import saml_metadata
+
+    if "saml_read" not in vars(args):
+        args.saml_read = saml_metadata(args.metadata_url, args.metadata_file)
+    saml: dict[str, Any] | None = args.saml_read
+    return saml
+
+
 def _client_id(value: str) -> str:
     return arguments.identifier(value, "--client-id")
 
@@ -79,6 +93,11 @@ def _client_id(value: str) -> str:
 def _preset(args: argparse.Namespace) -> dict[str, Any]:
     """What `--preset` fills in, and the issuer create acts on."""
     if args.preset is None:
+        saml = _saml(args)
+        if saml is not None:  # a SAML IdP's issuer is its metadata's entityID (any URI, http or urn too)
+            if args.issuer not in (None, saml["entity_id"]):
+                raise arguments.InvalidInput(f"the metadata's entityID is {saml['entity_id']!r}: leave --issuer out")
+            return {"issuer": saml["entity_id"], "protocol": "saml"}
         if args.issuer is None:
             raise arguments.InvalidInput("create needs --issuer URL (or --preset google|apple)")
         return {"issuer": issuer(args.issuer)}
@@ -94,6 +113,11 @@ def _preset(args: argparse.Namespace) -> dict[str, Any]:
 def complete(idp: Any, secrets: dict[str, str]) -> Any:
     """`idp` as it will be stored (sign_in set), once what its protocol needs is there; InvalidInput otherwise."""
     has = {field: bool(secrets.get(field) or getattr(idp, field)) for field in SECRET_FIELDS}
+    if idp.saml and (idp.protocol != "saml" or idp.saml["entity_id"] != idp.issuer):
+        raise arguments.InvalidInput("--metadata-url and --metadata-file are for --protocol saml, with the IdP's own "
+                                      f"metadata (its entityID is {idp.saml['entity_id']!r}, not {idp.issuer!r})"
+                                      if idp.protocol == "saml" else
+                                      "--metadata-url and --metadata-file are for --protocol saml")
     if idp.protocol == "":
         stray = next((f for f in (*OIDC_FIELDS, *SECRET_FIELDS) if getattr(idp, f) or secrets.get(f)), None)
         if stray:
@@ -285,7 +309,7 @@ def _validate(args: argparse.Namespace) -> None:
     if args.idps_command == "create":
         _create_record(args)
         return
-    issuer(args.issuer)
+    idp_input.record_issuer(args.issuer)
     if args.idps_command == "update":
         changes, secrets = _changes(args)
         if not changes and not secrets:
@@ -332,6 +356,9 @@ def _sign_in_arguments(action: argparse.ArgumentParser, *, update: bool) -> None
     action.add_argument("--apple-key-id", metavar="KID", help="Sign in with Apple: the id of the key below")
     action.add_argument("--apple-private-key-file", metavar="FILE",
                         help="Sign in with Apple: the .p8 private key Apple issued (sealed, never shown)")
+    action.add_argument("--metadata-url", metavar="URL",
+                        help="SAML: where the IdP publishes its metadata (https; fetched now, its URL kept)")
+    action.add_argument("--metadata-file", metavar="FILE", help="SAML: a file holding the IdP's metadata (XML)")
     action.add_argument("--trust-mfa", nargs="+", metavar="VALUE",
                         help="count a sign-in as a second factor when its acr or amr is one of these values")
     action.add_argument("--step-up", choices=STEP_UPS,

@@ -49,7 +49,7 @@ UNKNOWN = {"tenant": "nosuch", "tenants": "nosuch", "username": "nobody", "clien
            "tenant_id": "nosuch", "resource": "https://nosuch.example/api", "issuer": "https://nosuch.example",
            "kid": "nosuch", "idp": "https://nosuch.example"}
 BAD = {"tenant": "a b", "username": "bob\x07", "client_id": "a b", "tenant_id": "a b", "resource": "not a uri",
-       "issuer": "http://idp.example", "kid": "a b", "scopes": "a  b", "idp": "a b"}
+       "issuer": "idp example", "kid": "a b", "scopes": "a  b", "idp": "a b"}
 TENANTS = ("tenant", "tenants")
 COMMANDS = admin_commands()
 

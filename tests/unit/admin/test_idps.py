@@ -200,3 +200,42 @@ def test_an_id_jag_idp_is_updated_into_a_sign_in_idp(aws: None, secret_file: str
     assert status == 0 and isinstance(view, dict)
     assert {k: view[k] for k in ("trust_mfa", "mfa_values", "trust_email", "step_up")} == {
         "trust_mfa": False, "mfa_values": [], "trust_email": True, "step_up": "upstream"}
+
+
+# -- SAML: --metadata-url / --metadata-file (authgate_cli.admin.saml_metadata) --
+
+def test_a_saml_idp_is_created_from_its_metadata_file(aws: None, tmp_path: Path) -> None:
+    from tests.saml_support import metadata, signing_key
+
+    okta = "http://www.okta.example/exk1fcia6d6EMsf331d8"  # Okta's and AD FS's entity IDs are http URLs
+    (tmp_path / "idp.xml").write_bytes(metadata(entity_id=okta))
+    status, view = act("create", "--tenant", "demo", "--metadata-file", str(tmp_path / "idp.xml"), "--label",
+                       "Acme SSO", "--domain", "acme.example")
+    assert status == 0 and isinstance(view, dict)
+    assert {k: view[k] for k in ("issuer", "protocol", "idp_id", "sign_in", "saml")} == {
+        "issuer": okta, "protocol": "saml", "idp_id": "acme-sso", "sign_in": True,
+        "saml": {"entity_id": okta, "sso_url": "https://idp.democorp.example/sso", "slo_url": "",
+                 "certificates": [signing_key().cert_pem],
+                 "name_id_format": "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"}}
+    status, shown = act("show", "--tenant", "demo", "--issuer", okta)
+    assert status == 0 and isinstance(shown, dict) and shown["saml"] == view["saml"]
+
+
+def test_saml_metadata_that_does_not_fit_the_command_is_refused(aws: None, tmp_path: Path) -> None:
+    from tests.saml_support import IDP_ENTITY_ID, metadata
+
+    md = tmp_path / "idp.xml"
+    md.write_bytes(metadata())
+    create = ("create", "--tenant", "demo", "--metadata-file", str(md))
+    assert act(*create, "--issuer", "https://other.example") == (
+        2, f"the metadata's entityID is {IDP_ENTITY_ID!r}: leave --issuer out")
+    assert act(*create, "--protocol", "oidc", "--client-id", "c") == (
+        2, "--metadata-url and --metadata-file are for --protocol saml")
+    assert act(*create, "--metadata-url", "https://idp.example/md") == (
+        2, "give --metadata-url or --metadata-file, not both")
+    assert act(*create)[0] == 0
+    other = tmp_path / "other.xml"
+    other.write_bytes(metadata(entity_id="https://other-idp.example/saml"))
+    assert act("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, "--metadata-file", str(other)) == (
+        2, ("--metadata-url and --metadata-file are for --protocol saml, with the IdP's own metadata (its entityID "
+            f"is 'https://other-idp.example/saml', not {IDP_ENTITY_ID!r})"))

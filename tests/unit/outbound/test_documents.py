@@ -86,3 +86,12 @@ def test_the_demo_upstream_s_origin_is_the_one_loopback_reached_without_the_flag
     assert loopback_allowed("http://127.0.0.1:8766")
     for other in ("http://127.0.0.1:87661/x", "http://127.0.0.1:8767/x", "https://127.0.0.1:8766.evil.example/", ""):
         assert not loopback_allowed(other), other
+
+
+def test_a_body_allowed_past_the_usual_wire_bound_arrives_whole(trusted: DocumentServer) -> None:
+    """WIRE_BYTES (64 KB) bounds every request; one allowed a larger body (a SAML IdP's metadata) may receive
+    that body and 16 KB more."""
+    trusted.routes["/large"] = Route(b"x" * 100_000, headers={"Content-Type": "application/xml"})
+    response = exchange("GET", target(trusted.url("/large"), allow_loopback=True), user_agent="test",
+                        limits=Limits(max_bytes=128 * 1024), allow_loopback=True)
+    assert (response.status, response.body) == (200, b"x" * 100_000)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -57,3 +58,17 @@ def test_importing_every_runtime_module_loads_no_tool_or_dev_library() -> None:
         "print(sorted(n for n in ('authgate_cli', 'moto', 'yaml', 'pytest', 'requests') if n in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_no_function_loads_the_saml_libraries_when_it_starts() -> None:
+    """lxml and signxml cost a SAML sign-in ~40 ms to import: only that sign-in may load them (issue 39's budget)."""
+    code = (
+        "import importlib.util, pathlib, sys\n"
+        "for app in sorted(pathlib.Path('functions').glob('*/app.py')):\n"
+        "    spec = importlib.util.spec_from_file_location(f'{app.parent.name}_app', app)\n"
+        "    spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+        "    print(app.parent.name, sorted(n for n in ('lxml', 'signxml', 'authgate.federation.saml') if n in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                         env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"})
+    functions = sorted(p.parent.name for p in (ROOT / "functions").glob("*/app.py"))
+    assert out.stdout.splitlines() == [f"{name} []" for name in functions]

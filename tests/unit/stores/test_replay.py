@@ -11,7 +11,7 @@ import pytest
 from authgate.clock import seconds as now
 from authgate.single_use.errors import Replayed
 from authgate.stores.exceptions import StorageUnavailable
-from authgate.stores.replay import ReplayGuard, assertion_key, dpop_key
+from authgate.stores.replay import ReplayGuard, assertion_key, dpop_key, saml_assertion_key
 
 
 def test_second_use_within_the_window_is_replayed(aws, clock):
@@ -33,6 +33,7 @@ def test_namespaces_keep_proofs_and_assertions_apart(aws, clock):
     guard = ReplayGuard()
     guard.use(dpop_key("a", "x"), now() + 60)
     guard.use(assertion_key("a", "x"), now() + 60)
+    guard.use(saml_assertion_key("a", "x"), now() + 60)
     guard.use(dpop_key("b", "x"), now() + 60)  # another key's proof may reuse a jti
 
 

@@ -1,5 +1,6 @@
 """The OpenAPI operations of what anyone may read (surface `api`): metadata (RFC 8414, OpenID Connect
-Discovery 1.0, RFC 9728), the JWK Set (RFC 7517), problem types, this document and the pages' assets."""
+Discovery 1.0, RFC 9728), the JWK Set (RFC 7517), problem types, this document, the pages' assets and a
+tenant's SAML service provider metadata."""
 
 from __future__ import annotations
 
@@ -57,6 +58,13 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "surface": "api", "codes": (),
         "responses": {"200": {"description": "JavaScript, cacheable for a year (pages link it with a content digest).",
                               "content": {"text/javascript": {"schema": STR}}}},
+    },
+    ("/saml/{tenant}/metadata", "GET"): {
+        "summary": "A tenant's SAML 2.0 service provider metadata, for its identity provider's administrator",
+        "surface": "api", "parameters": [{"name": "tenant", "in": "path", "required": True, "schema": STR}],
+        "codes": ("not_found",),
+        "responses": {"200": {"description": "An EntityDescriptor with one SPSSODescriptor (saml-metadata-2.0-os).",
+                              "content": {"application/samlmetadata+xml": {"schema": STR}}}},
     },
     ("/assets/icon.svg", "GET"): {
         "summary": "The icon every HTML page names (so that no browser asks for /favicon.ico)",

@@ -38,8 +38,10 @@ from typing import NamedTuple
 from authgate.caches import cached
 from authgate.outbound import addresses
 
-# All one request may receive: status line, headers, chunk framing and body.
+# All one request may receive: status line, headers, chunk framing and body; a request allowed a
+# larger body (a SAML IdP's metadata) may receive that body and HEADROOM more.
 WIRE_BYTES = 64 * 1024
+HEADROOM = 16 * 1024
 
 Resolver = Callable[[str, int], Sequence[str]]
 
@@ -79,6 +81,7 @@ class BoundedSocket(ssl.SSLSocket):
     deadline = 0.0
     per_call = 0.0
     received = 0
+    wire_bytes = WIRE_BYTES
 
     def _bound(self) -> None:
         left = self.deadline - time.monotonic()
@@ -99,8 +102,8 @@ class BoundedSocket(ssl.SSLSocket):
         got = super().read(len, buffer)
         # Given a buffer, SSLSocket.read answers the count it wrote there (typeshed says bytes).
         self.received += got if isinstance(got, int) else builtins.len(got)
-        if self.received > WIRE_BYTES:
-            raise WireExceeded(f"more than {WIRE_BYTES} bytes arrived")
+        if self.received > self.wire_bytes:
+            raise WireExceeded(f"more than {self.wire_bytes} bytes arrived")
         return got
 
 
@@ -148,6 +151,7 @@ class PinnedConnection(http.client.HTTPSConnection):
         assert isinstance(tls, BoundedSocket)
         self.sock = tls
         tls.deadline, tls.per_call = self._deadline, self._limits.connect
+        tls.wire_bytes = max(WIRE_BYTES, self._limits.max_bytes + HEADROOM)
         tls.do_handshake()
         tls.per_call = self._limits.read
 

@@ -11,9 +11,8 @@ users.model.User.admits). `clients` are the client_ids that received a code
 in it (the logout fan-out); `grants` the grants made in it without offline_access, revoked when
 it ends (OpenID Connect Core 11).
 
-A sign-in is a sequence of steps: the password (oauth.authorization.sign_in), then a second factor
-when one is required (oauth.authorization.second_factor), or a passkey alone
-(oauth.authorization.passkey_sign_in); a step that raises the level sets `acr`/`amr` and, when the
+A sign-in is a sequence of steps (the interaction): the password (interaction.sign_in), then a second factor
+when one is required (interaction.second_factor), or a passkey alone (interaction.passkey_sign_in); a step that raises the level sets `acr`/`amr` and, when the
 password is fresh, `auth_time` on the same session (same `sid`, a new secret: no session fixation).
 """
 

@@ -1,12 +1,13 @@
-"""ReplayTable: single-use JWT ids (DPoP proof `jti`, RFC 9449 11.1; client assertion `jti`, RFC 7523 3 item 7).
+"""ReplayTable: single-use ids (DPoP proof `jti`, RFC 9449 11.1; client assertion `jti`, RFC 7523 3 item 7; a SAML
+assertion's ID, SAML Profiles 4.1.4.5).
 
 One conditional PutItem decides: the first writer of an id wins, every later one within the
 id's window learns `Replayed` (authgate.single_use.errors). DynamoDB deletes expired items by
 TTL only eventually (and moto never), so an item whose `expires_at` has passed no longer counts:
 the condition lets a write replace it. Ids are namespaced by what they guard, so a proof and an
 assertion never collide: `dpop#<jkt>#<jti>`, `assertion#<client_id>#<jti>`, `id-jag#<iss>#<jti>`,
-`upstream-logout#<iss>#<jti>`. Only a SHA-256 of
-the id is stored, so the table holds nothing a client chose verbatim and every key has the same size.
+`upstream-logout#<iss>#<jti>`, `saml#<entity_id>#<assertion ID>`. Only a SHA-256 of the id is
+stored, so the table holds nothing a client chose verbatim and every key has the same size.
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ def id_jag_key(issuer: str, jti: str) -> str:
 def upstream_logout_key(issuer: str, jti: str) -> str:
     """The ReplayTable id of an upstream IdP's logout token: its issuer and its `jti` (Back-Channel Logout 1.0 2.6)."""
     return f"upstream-logout#{issuer}#{jti}"
+
+
+def saml_assertion_key(entity_id: str, assertion_id: str) -> str:
+    """The ReplayTable id of a SAML assertion: its IdP and its ID (SAML Profiles 4.1.4.5: each used once)."""
+    return f"saml#{entity_id}#{assertion_id}"
 
 
 class ReplayGuard(TableStore):

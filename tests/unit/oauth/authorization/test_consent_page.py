@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
 
 from authgate.http.pages import stylesheet
-from authgate.oauth.authorization.consent_page import (
-    MISSING_CREDENTIALS,
-    redirect_origin,
-    render_consent,
-)
+from authgate.http.response import Response
+from authgate.interaction import sign_in_fields
+from authgate.interaction.handoff import HandOff
+from authgate.interaction.messages import MISSING_CREDENTIALS
+from authgate.oauth.authorization import consent_page
+from authgate.oauth.authorization.consent_page import redirect_origin
 from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.oauth.resource_indicator import builtin_resource
 from authgate.resources.model import Resource
+from authgate.tenants.model import Tenant
 
 AUTH = AuthorizationRequest(client_id="demo-web", tenant_id="demo", redirect_uri="https://app.example:8443/cb?x=1",
                             redirect_uri_sent=True, scopes=("charges:read", "charges:write"), state="s",
@@ -22,6 +25,13 @@ AUTH = AuthorizationRequest(client_id="demo-web", tenant_id="demo", redirect_uri
 CHARGES = builtin_resource("https://auth.example")
 MCP = Resource("https://mcp.example.com/mcp", ("mcp:read", "mcp:write"), name="Files",
                description="The files of your team.", scope_descriptions=(("mcp:read", "Read your files"),))
+
+
+def render_consent(*, username: str = "", **given: Any) -> Response:
+    """The page with the interaction's sign-in fields (its username `username`) and decision, as answers.form
+    gives them."""
+    fields = sign_in_fields.fields(HandOff(tenant=Tenant("demo")), username=username)
+    return consent_page.render_consent(sign_in=fields, decision=sign_in_fields.decision(), **given)
 
 
 class Inputs(HTMLParser):

@@ -17,12 +17,13 @@ from authgate.errors import ApiError
 from authgate.http.context import AuthorizationRedirect
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.oauth.authorization.consent_page import (
+from authgate.interaction.messages import (
     MISSING_CREDENTIALS,
     MISSING_DECISION,
+    STALE_FORM,
     WRONG_CREDENTIALS,
 )
-from authgate.oauth.authorization.endpoint import STALE_FORM, get_authorize, post_authorize
+from authgate.oauth.authorization.endpoint import get_authorize, post_authorize
 from authgate.stores.pushed_requests import PushedRequestStore
 from authgate_cli.local.events import HttpRequest, build_event
 from tests.demo import ISSUER, WEB_REDIRECT, Demo
@@ -209,3 +210,15 @@ def test_the_form_must_be_form_encoded_and_fields_single(site: None) -> None:
         "invalid_request", "The sign-in form must be posted as application/x-www-form-urlencoded.")
     repeated = refused(post(fields + [("decision", "approve"), ("decision", "deny")], cookie), post_authorize)
     assert (repeated.code, repeated.detail) == ("invalid_request", "The decision field is repeated.")
+
+
+@pytest.mark.parametrize("field", ["factor_ticket", "change_ticket", "credential"])
+def test_a_sign_in_form_carrying_another_steps_field_is_stale_never_rerouted(site: None, field: str) -> None:
+    """The form's step is sealed with its request (password, here): a field of the second-factor step, the forced
+    change or a passkey's ceremony added to it makes it stale, where it used to make it that step."""
+    fields, cookie = shown()
+    request = post(fields + [(field, "x"), ("username", "alice"), ("password", "alice-password"),
+                             ("decision", "approve")], cookie)
+    error = refused(request, post_authorize)
+    assert (error.code, error.status, error.detail) == ("invalid_request", 400, STALE_FORM)
+    assert request.context.redirect is None

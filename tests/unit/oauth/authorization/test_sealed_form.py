@@ -1,11 +1,12 @@
-"""oauth.authorization.sealed_form: the consent form's signed state and CSRF binding: round trip, tampering, expiry, secret sources."""
+"""oauth.authorization.sealed_form: the consent form's signed state, bound to this browser: round trip, tampering, expiry."""
 
 from __future__ import annotations
 
-import boto3
 import pytest
 
 from authgate.clock import ManualClock
+from authgate.interaction.binding import csrf_token, new_binding
+from authgate.interaction.sealed_state import FormStateInvalid
 from authgate.oauth.authorization import sealed_form
 from authgate.oauth.authorization.request import AuthorizationRequest
 
@@ -25,16 +26,17 @@ def secret(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
 
 
 def test_round_trip(secret: None) -> None:
-    binding = sealed_form.new_binding()
-    blob, nonce = sealed_form.seal(REQUEST)
-    assert sealed_form.unseal(blob, sealed_form.csrf_token(binding, nonce), binding) == (REQUEST, nonce)
+    binding = new_binding()
+    blob, nonce = sealed_form.seal(REQUEST, "password")
+    sealed = sealed_form.unseal(blob, csrf_token(binding, nonce), binding)
+    assert (sealed.request, sealed.step, sealed.nonce) == (REQUEST, "password", nonce)
 
 
 @pytest.mark.parametrize("change", ["payload", "mac", "binding", "csrf", "expired", "missing"])
 def test_anything_altered_is_refused(secret: None, clock: ManualClock, change: str) -> None:
-    binding = sealed_form.new_binding()
-    blob, nonce = sealed_form.seal(REQUEST)
-    csrf = sealed_form.csrf_token(binding, nonce)
+    binding = new_binding()
+    blob, nonce = sealed_form.seal(REQUEST, "password")
+    csrf = csrf_token(binding, nonce)
     data, mac = blob.split(".")
     args: tuple[str | None, str | None, str | None] = (blob, csrf, binding)
     if change == "payload":
@@ -42,53 +44,20 @@ def test_anything_altered_is_refused(secret: None, clock: ManualClock, change: s
     elif change == "mac":
         args = (data + "." + mac[::-1], csrf, binding)
     elif change == "binding":
-        args = (blob, csrf, sealed_form.new_binding())
+        args = (blob, csrf, new_binding())
     elif change == "csrf":
-        args = (blob, sealed_form.csrf_token(binding, "other-nonce"), binding)
+        args = (blob, csrf_token(binding, "other-nonce"), binding)
     elif change == "expired":
         clock.advance(sealed_form.FORM_TTL)
     else:
         args = (None, csrf, binding)
-    with pytest.raises(sealed_form.FormStateInvalid):
+    with pytest.raises(FormStateInvalid):
         sealed_form.unseal(*args)
 
 
 def test_blob_mac_is_not_a_csrf_token(secret: None) -> None:
     # Purpose labels: the request MAC can never be replayed as a CSRF token.
-    binding = sealed_form.new_binding()
-    blob, _nonce = sealed_form.seal(REQUEST)
-    with pytest.raises(sealed_form.FormStateInvalid):
+    binding = new_binding()
+    blob, _nonce = sealed_form.seal(REQUEST, "password")
+    with pytest.raises(FormStateInvalid):
         sealed_form.unseal(blob, blob.split(".")[1], binding)
-
-
-def test_secret_from_secrets_manager(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    from authgate import caches
-
-    arn = boto3.client("secretsmanager").create_secret(Name="authgate/session", SecretString="k" * 64)["ARN"]
-    monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
-    monkeypatch.setenv("AUTHGATE_SESSION_SECRET_ARN", arn)
-    monkeypatch.setenv("AUTHGATE_STAGE", "staging")
-    caches.reset()
-    assert sealed_form.form_key() == b"k" * 64
-
-
-def test_no_secret_outside_local_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from authgate import caches
-    from authgate.failures import as_api_error
-    from authgate.stores.exceptions import SecretUnusable
-
-    monkeypatch.delenv("AUTHGATE_SESSION_SECRET", raising=False)
-    monkeypatch.delenv("AUTHGATE_SESSION_SECRET_ARN", raising=False)
-    monkeypatch.setenv("AUTHGATE_STAGE", "production")
-    caches.reset()
-    with pytest.raises(SecretUnusable) as info:
-        sealed_form.form_key()
-    assert as_api_error(info.value).code == "internal_error"
-    caches.reset()
-
-
-def test_binding_cookie() -> None:
-    assert sealed_form.binding_cookie("abc", "https://auth.example.com") == \
-        "__Host-authgate_binding=abc; HttpOnly; SameSite=Strict; Path=/; Secure; Max-Age=2592000"
-    assert sealed_form.binding_cookie("abc", "http://127.0.0.1:3000") == \
-        "authgate_binding=abc; HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000"

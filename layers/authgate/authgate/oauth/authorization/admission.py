@@ -1,7 +1,7 @@
 """Whether the authorization endpoint serves a client's request (RFC 6749 4.1.2.1, RFC 9126 4): the redirect URI
 trusted from here on, the tenant's policy on the client, a pushed request's parameters, prompt=none (OpenID Connect
-Core 3.1.2.6), the person an id_token_hint names (3.1.2.1), and a self-registered client's tenant once its user
-signed in."""
+Core 3.1.2.6), and a self-registered client's tenant once its user signed in (the person an id_token_hint names is
+the interaction's: interaction.outcome)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from authgate.failures import as_api_error
 from authgate.http.context import AuthorizationRedirect
 from authgate.http.request import Request
 from authgate.issuer import base_url
-from authgate.oauth.authorization import answers
+from authgate.oauth.authorization.outcome_log import log
 from authgate.oauth.authorization.request import (
     AuthorizationRequest,
     client_tenant,
@@ -35,8 +35,6 @@ PROMPT_NONE = {
     "login_required": "The user is not signed in, and prompt=none forbids asking them to.",
     "consent_required": "The user has not approved these scopes for this client, and prompt=none forbids asking.",
 }
-# OpenID Connect Core 3.1.2.1 (id_token_hint): the person who signed in is not the one the client expects.
-HINT_MISMATCH = "The person who signed in is not the one the id_token_hint names."
 
 
 def trust(request: Request, client: Client, redirect_uri: str, state: str | None) -> None:
@@ -113,16 +111,5 @@ def page_allowed(auth: AuthorizationRequest, why: Literal["login_required", "con
     """prompt=none: the client asked for no page at all, and this person must see one (OpenID Connect Core
     3.1.2.1, 3.1.2.6): login_required (not signed in, or not recently enough) or consent_required, redirected."""
     if auth.prompt == "none":
-        answers.log(why, auth)
+        log(why, auth)
         raise ApiError(why, PROMPT_NONE[why])
-
-
-def hinted_person(auth: AuthorizationRequest, user_id: str) -> None:
-    """OpenID Connect Core 3.1.2.1: "If the End-User identified by the ID Token is not the one logged in or
-    is not logged in by the request, ... it SHOULD return an error, such as login_required". Whatever signed
-    the person in (a password, a passkey alone), no code and no session for someone else than the hint names
-    (node-oidc-provider likewise never completes a request whose id_token_hint names someone else than the
-    account signed in). login_hint stays a hint (3.1.2.1): it fills the username field and decides nothing."""
-    if auth.hinted_sub is not None and user_id != auth.hinted_sub:
-        answers.log("login_required", auth)
-        raise ApiError("login_required", HINT_MISMATCH)

@@ -1,20 +1,23 @@
-"""What the authorization endpoint answers (RFC 6749 4.1.1-4.1.2, RFC 9207): the sign-in and consent page, the code's
-redirect, and the outcome log (ids only)."""
+"""What the authorization endpoint answers (RFC 6749 4.1.1-4.1.2, RFC 9207): the sign-in and consent page (its sign-in
+fields and decision the interaction's, interaction.sign_in_fields), and the code's redirect."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-from authgate.assurance import MFA
 from authgate.clients.model import Client
 from authgate.http.request import Request
 from authgate.http.response import NO_STORE, Response
 from authgate.http.shapes.oauth import with_query
+from authgate.interaction import passkey_page, sign_in_fields, steps
+from authgate.interaction.binding import binding_cookie, binding_from, csrf_token, new_binding
 from authgate.issuer import base_url
-from authgate.logs import get_logger
-from authgate.oauth.authorization import passkey_page, sealed_form, second_factor
+from authgate.oauth.authorization import sealed_form
 from authgate.oauth.authorization.consent_page import forgot_link, identity_notice, render_consent
-from authgate.oauth.authorization.request import AuthorizationRequest, single
+from authgate.oauth.authorization.hand_off import hand_off
+from authgate.oauth.authorization.outcome_log import log
+from authgate.oauth.authorization.request import AuthorizationRequest
+from authgate.oauth.authorization.sealed_form import Sealed
 from authgate.oauth.clients.profile import code_ttl
 from authgate.oauth.resource_indicator import resolve
 from authgate.single_use.authentication import Authentication
@@ -22,35 +25,40 @@ from authgate.stores.codes import CodeStore
 from authgate.tenants.model import Tenant
 
 Fields = dict[str, list[str]]
+# The step of a signed-in person's consent-only form (interaction.steps names the interaction's).
+CONSENT = "consent"
 
 
 def form(request: Request, auth: AuthorizationRequest, client: Client, tenant: Tenant, message: str = "",
-         username: str = "", posted: Mapping[str, Sequence[str]] | None = None, signed_in_as: str = "") -> Response:
-    """The consent page; a re-shown form keeps the posted state and CSRF token unchanged."""
-    binding = sealed_form.binding_from(request)
-    if posted is not None:
-        blob, csrf = (posted.get("request_blob") or [""])[0], (posted.get("csrf") or [""])[0]
+         username: str = "", posted: Mapping[str, str] | None = None, signed_in_as: str = "",
+         sealed: Sealed | None = None) -> Response:
+    """The consent page, its form of step `password` (the sign-in) or `consent` (a signed-in person's decision); a
+    re-shown form (`posted`, its `sealed` state) keeps the posted request's nonce, expiry and CSRF token."""
+    binding = binding_from(request)
+    step = CONSENT if signed_in_as else steps.PASSWORD
+    if posted is not None and sealed is not None:
+        blob, csrf = sealed.again(step), posted.get("csrf", "")
     else:
-        blob, nonce = sealed_form.seal(auth)
+        blob, nonce = sealed_form.seal(auth, step)
         if binding is None:
-            binding = sealed_form.new_binding()
-        csrf = sealed_form.csrf_token(binding, nonce)
+            binding = new_binding()
+        csrf = csrf_token(binding, nonce)
     self_registered = not client.tenant_id
     # The API the token is for, as its registration describes it (its tenants were checked already).
     resource = resolve(auth.resource, base_url(request), None)
+    handoff = hand_off(request, client, tenant, auth, lambda step: [])
+    sign_in = sign_in_fields.fields(handoff, username=username, organisation=(posted or {}).get("tenant", ""),
+                                    signed_in_as=signed_in_as)
     response = render_consent(request=auth, resource=resource, client_name=client.name or client.client_id,
                               # Never the name of a tenant someone typed: the page must not confirm it exists.
                               tenant_name="your organisation" if self_registered else tenant.name or tenant.tenant_id,
-                              blob=blob, csrf=csrf,
-                              message=message, username=username, signed_in_as=signed_in_as,
+                              blob=blob, csrf=csrf, message=message, sign_in=sign_in,
+                              decision=sign_in_fields.decision(
+                                  passkey=not signed_in_as and passkey_page.relying_party(request) is not None),
                               identity=identity_notice(client, auth.redirect_uri) if client.source else "",
-                              ask_tenant=self_registered,
-                              tenant=single(posted, "tenant") or "" if self_registered and posted else "",
-                              forgot=forgot_link(client.tenant_id),
-                              passkey=passkey_page.relying_party(request) is not None,
-                              code=not signed_in_as and second_factor.required(auth, tenant)[0] == MFA)
-    if binding is not None and posted is None:
-        response.multi_headers["Set-Cookie"] = [sealed_form.binding_cookie(binding, base_url(request))]
+                              forgot=forgot_link(client.tenant_id))
+    if binding is not None and sealed is None:
+        response.multi_headers["Set-Cookie"] = [binding_cookie(binding, base_url(request))]
     return response
 
 
@@ -73,9 +81,3 @@ def code_redirect(request: Request, client: Client, auth: AuthorizationRequest, 
     # password (RFC 9700 4.12; FAPI 2.0 5.3.2.2 item 11). From a GET (single sign-on), 302.
     return Response(status, "", {"Location": with_query(auth.redirect_uri, params), **NO_STORE,
                                  "Referrer-Policy": "no-referrer"})
-
-
-def log(outcome: str, auth: AuthorizationRequest) -> None:
-    # Ids and outcomes only: never the username, password, code or state.
-    get_logger().info("authorize", extra={"outcome": outcome, "client_id": auth.client_id,
-                                          "tenant": auth.tenant_id, "scope": " ".join(auth.scopes)})

@@ -25,21 +25,6 @@ from authgate.oauth.authorization.request import AuthorizationRequest
 from authgate.oauth.scopes import IDENTITY_SCOPE_DESCRIPTIONS
 from authgate.resources.model import Resource
 
-WRONG_CREDENTIALS = ("The username or password is incorrect, or this account is temporarily locked "
-                     "after repeated failed attempts. Check them and try again in a moment.")
-# A sign-in where the person names the organisation: no hint of which part was wrong (no oracle of
-# tenants), but what to type (docs/users.md, "Which organisation").
-WRONG_ORGANISATION_OR_CREDENTIALS = (
-    "The organisation, username or password is incorrect, or this account is temporarily locked. The "
-    "organisation is the short id your administrator gave you (such as acme), not its display name; with a "
-    "work email address as the username you can usually leave it empty.")
-# The form that also asks for a one-time code: one message whichever of the three was wrong (no oracle).
-WRONG_CREDENTIALS_OR_CODE = ("The username, password or code is incorrect, or this account is temporarily locked "
-                             "after repeated failed attempts. Check them and try again in a moment.")
-WRONG_ORGANISATION_CREDENTIALS_OR_CODE = WRONG_ORGANISATION_OR_CREDENTIALS.replace(
-    "username or password", "username, password or code")
-MISSING_CREDENTIALS = "Enter your username and password, then choose Approve."
-MISSING_DECISION = "Choose Approve or Deny."
 # open(), not importlib.resources: its import lengthens a cold start (docs/decisions.md).
 TEMPLATE_FILE = os.path.join(os.path.dirname(__file__), "templates", "consent.html")
 
@@ -93,34 +78,9 @@ def identity_notice(client: Client, redirect_uri: str) -> str:
     return "\n".join(lines)
 
 
-# The sign-in fields; a person already signed in in this browser (single sign-on) sees who instead.
-CREDENTIALS = Template(
-    '<label for="username">Username</label>\n'
-    '<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" '
-    'spellcheck="false" required value="$username" $username_focus>\n'
-    '<label for="password">Password</label>\n'
-    '<input id="password" name="password" type="password" autocomplete="current-password" required $password_focus>'
-    '$code')
-# A request that needs a second factor (second_factor.required): its code, optional, in the same POST.
-CODE_FIELD = ('\n<label for="code">Code from your authenticator app (optional)</label>\n'
-              '<p class="fine" id="code-help">This application asks for a second factor. Enter the code now, or one '
-              'of your recovery codes; leave it empty to be asked after your password, or to use a passkey.</p>\n'
-              '<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" '
-              'autocapitalize="none" spellcheck="false" maxlength="64" aria-describedby="code-help">')
-PASSKEY_BUTTON = ('<button type="submit" name="decision" value="passkey" formnovalidate class="secondary">'
-                  "Approve with a passkey</button>")
-SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
-TENANT_FIELD = ('<label for="tenant">Organisation</label>\n'
-                '<p class="fine" id="tenant-help">The short id your administrator gave you, such as '
-                '<code>acme</code>. Leave it empty to sign in with your work email address as the username, or '
-                'to your usual organisation.</p>\n'
-                '<input id="tenant" name="tenant" type="text" autocomplete="organization" autocapitalize="none" '
-                'spellcheck="false" aria-describedby="tenant-help" value="$value">')
-
-
 def forgot_link(tenant_id: str) -> str:
-    """The links to the forgotten-password page (oauth.authorization.forgotten_password; only where the stage
-    sends mail) and the account page (oauth.authorization.account_page), relative to /oauth/authorize."""
+    """The links to the forgotten-password page (account.forgotten_password; only where the stage
+    sends mail) and the account page (account.page), relative to /oauth/authorize."""
     account = '<a href="account">Manage your account</a>'
     if not available():
         return f'<p class="fine">{account}</p>'
@@ -151,16 +111,13 @@ def what_is_asked(details: str | None) -> str:
 
 
 def render_consent(*, request: AuthorizationRequest, resource: Resource, client_name: str, tenant_name: str,
-                   blob: str, csrf: str, message: str = "", username: str = "", status: int = 200,
-                   identity: str = "", ask_tenant: bool = False, tenant: str = "", signed_in_as: str = "",
-                   forgot: str = "", passkey: bool = False, code: bool = False) -> Response:
-    """The form: username, password, decision=approve|deny, and the hidden signed state.
+                   blob: str, csrf: str, sign_in: str, decision: str, message: str = "", status: int = 200,
+                   identity: str = "", forgot: str = "") -> Response:
+    """The form: the interaction's sign-in fields (`sign_in`, interaction.sign_in_fields) and decision (`decision`),
+    and the hidden signed state.
 
     `resource` is the API the token will be for; `identity` is `identity_notice` for a
-    self-registered client; `ask_tenant` adds the organisation field (such a client has no tenant
-    until a user signs in); `forgot` is the forgotten-password link (HTML), where the stage sends mail;
-    `passkey` adds "Approve with a passkey" (oauth.authorization.passkey_sign_in) to the sign-in form; `code` the
-    optional one-time-code field of a request that needs a second factor (RFC 6238; autocomplete one-time-code)."""
+    self-registered client; `forgot` is the forgotten-password link (HTML), where the stage sends mail."""
     e = html.escape
     resource_name, resource_about, items = what_is_granted(resource, request.scopes)
     origin = redirect_origin(request.redirect_uri)
@@ -177,14 +134,11 @@ def render_consent(*, request: AuthorizationRequest, resource: Resource, client_
         action="authorize",
         request_blob=e(blob),
         csrf=e(csrf),
-        credentials=SIGNED_IN.substitute(username=e(signed_in_as)) if signed_in_as else CREDENTIALS.substitute(
-            username=e(username), username_focus="" if username else "autofocus",
-            password_focus="autofocus" if username else "", code=CODE_FIELD if code else ""),
+        sign_in=sign_in,
+        decision=decision,
         redirect_origin=e(origin),
         identity=identity,
-        tenant_field=Template(TENANT_FIELD).substitute(value=e(tenant)) if ask_tenant else "",
         forgot=forgot,
-        passkey=PASSKEY_BUTTON if passkey and not signed_in_as else "",
     )
     # Browsers apply form-action to the redirect that follows the submission: the client's
     # redirect origin must be allowed too, or the approval never reaches it.

@@ -1,13 +1,15 @@
 """The authorization endpoint, GET and POST /oauth/authorize (RFC 6749 4.1.1-4.1.2, RFC 9207, RFC 9700).
 
 GET validates the request and shows the login + consent form. POST (the form) checks the
-signed state and CSRF token, then the user's decision and password, and redirects with a code.
+signed state and CSRF token, then runs the step the form names in it (form_steps: the decision,
+then the interaction's sign-in; a signed-in person's consent) and redirects with a code.
 Each is a list of named steps in their security order, as node-oidc-provider composes its
 authorization actions (lib/actions/authorization/*.js): what a step relies on was checked by
 the steps before it. The handlers stay thin; the steps live in modules named after them:
-`admission` (whether the client's request is served), `password_step` (the decision, the
-credentials, the forced password change), `factor_step` (the second-factor step and a passkey
-sign-in) and `answers` (the page, the code's redirect, the outcome log).
+`admission` (whether the client's request is served), `form_steps` (each form's step, by the
+name its sealed state carries), `hand_off` and `resume` (what the interaction is given, and what
+is done with the person it gives back) and `answers` (the page, the code's redirect, the outcome log).
+A person proves who they are in the interaction (authgate.interaction), never here.
 
 Errors are raised as ApiError and rendered by http.shapes on the "authorize" surface. Until
 the client and redirect URI are trusted (`admission.trust`), request.context.redirect is unset
@@ -26,19 +28,22 @@ from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.interaction import factor_step, steps
+from authgate.interaction.binding import binding_from
+from authgate.interaction.messages import STALE_FORM
+from authgate.interaction.sealed_state import FormStateInvalid
+from authgate.interaction.sessions import authentication_of, needs_sign_in
 from authgate.issuer import base_url
 from authgate.oauth.authorization import (
     admission,
     answers,
-    factor_step,
-    password_change,
-    password_step,
+    form_steps,
+    resume,
     sealed_form,
-    second_factor,
-    session_cookie,
     single_sign_on,
 )
-from authgate.oauth.authorization.password_step import STALE_FORM
+from authgate.oauth.authorization.factor_reads import StepReads, step_reads
+from authgate.oauth.authorization.hand_off import Fresh, hand_off
 from authgate.oauth.authorization.request import (
     AuthorizationRequest,
     client_id_of,
@@ -48,14 +53,13 @@ from authgate.oauth.authorization.request import (
     tenant_read,
     validate,
 )
+from authgate.oauth.authorization.sealed_form import Sealed
 from authgate.oauth.clients.lookup import ClientLookup
 from authgate.oauth.clients.profile import check_authorization
 from authgate.settings import get_settings
 from authgate.stores.batch import BatchRead
-from authgate.tenants.model import Tenant
 
 FORM_TYPE = "application/x-www-form-urlencoded"
-SESSION_ENDED = "You were signed out in the meantime. Sign in again to approve."
 
 
 def get_authorize(request: Request) -> Response:
@@ -67,8 +71,9 @@ def get_authorize(request: Request) -> Response:
     3. the client of this environment and its registered redirect URI; from here errors redirect;
     4. the client's tenant, and its policy on a self-registered client (a page);
     5. every other parameter, then the client's profile (FAPI 2.0 5.3.2.2);
-    6. a browser signed in already (single_sign_on): the code at once, or the consent alone;
-       otherwise the form: the sealed request and its CSRF token, bound to this browser."""
+    6. a browser signed in already (single_sign_on): the code at once, the interaction's second factor the
+       request still asks, or the consent alone; otherwise the form: the sealed request and its CSRF token,
+       bound to this browser."""
     return _authorization_request(request, request.query)
 
 
@@ -90,26 +95,20 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
     session, remembered, totp, passkeys = single_sign_on.checked_session(session_pending, target.client, auth)
     if remembered:
         admission.vouched(request)
-    if session is None or single_sign_on.sign_in_needed(auth, session):
+    fresh = Fresh(request, auth)
+    handoff = hand_off(request, target.client, tenant, auth, fresh, notes={"approved": False, "remembered": remembered})
+    if session is None or needs_sign_in(handoff, session):
         admission.page_allowed(auth, "login_required")
         return answers.form(request, auth, target.client, tenant, username=auth.login_hint or "")
-    step = second_factor.missing(auth, tenant, session, totp, passkeys)
-    if step is not None:
-        if auth.prompt == "none":
-            answers.log(f"{step}_required", auth)
-            raise second_factor.refuse_prompt_none(step)
-        blob, csrf, binding = sealed_form.form_state(auth, request)
-        response = factor_step.step_page(request, target.client, auth, session, step, blob, csrf, approved=False,
-                                         remembered=remembered, passkeys=passkeys)
-        response.multi_headers["Set-Cookie"] = [binding] if binding else []
-        return response
+    page = factor_step.step_up(request, handoff, session, totp, passkeys)
+    if page is not None:
+        page.multi_headers["Set-Cookie"] = [fresh.cookie] if fresh.cookie else []
+        return page
     if single_sign_on.consent_needed(auth, remembered):
         admission.page_allowed(auth, "consent_required")
         return answers.form(request, auth._replace(sid=session.sid), target.client, tenant, signed_in_as=session.username)
     # Signed in and approved before: the code at once, no page (OpenID Connect Core 3.1.2.5).
-    grant_id = single_sign_on.approved(auth, session, remembered=True)
-    return answers.code_redirect(request, target.client, auth, session.username,
-                                 single_sign_on.authentication_of(session), grant_id, status=302)
+    return resume.approved(request, target.client, auth, authentication_of(session), remembered=True, status=302)
 
 
 def post_authorize(request: Request) -> Response:
@@ -117,81 +116,34 @@ def post_authorize(request: Request) -> Response:
 
     1. the form's media type and fields;
     2. the sealed request and the CSRF token bound to this browser (RFC 6749 10.12): nothing the
-       browser could edit is trusted, and a form that fails here is a page;
+       browser could edit is trusted, and a form that fails here, or whose fields are another step's, is a page;
     3. the client and its redirect URI as they stand now; from here errors redirect;
     4. every field once;
     5. the client's tenant and its policy, and the rules that depend on the registration, again;
-    6. the decision: deny is access_denied;
-    7. the credentials, through every sign-in throttle (sign_in); after an operator's password reset, the
-       form choosing a new one, and its submission (oauth.authorization.password_change);
-    8. the person who signed in must be the one an id_token_hint names (OIDC Core 3.1.2.1), else login_required;
-    9. a self-registered client's tenant: the signed-in user's, whose policy and rules decide;
-    10. the code, bound to the request, and the 303 to the client."""
+    6. the step the form's sealed state names (form_steps): the decision (deny is access_denied), the
+       interaction's sign-in (its throttles, a forced password change, a second factor, the person an
+       id_token_hint names), a self-registered client's tenant (the signed-in user's, whose policy and rules
+       decide), then the code, bound to the request, and the 303 to the client."""
     fields = _posted_fields(request)
     if "request_blob" not in fields and ("client_id" in fields or "response_type" in fields):
         # OpenID Connect Core 3.1.2.1: the authorization endpoint MUST take the request by POST as well; a
-        # request is told from the sign-in form by carrying client_id or response_type and no sealed request.
+        # request is one posted with no sealed state at all, and carrying client_id or response_type.
         return _authorization_request(request, fields)
-    auth = _unsealed(request, fields)
+    sealed = _unsealed(request, fields)
+    posted = {name: values[0] for name, values in fields.items() if values}
+    try:
+        run = steps.handler(form_steps.STEPS, sealed.step, posted, form_steps.CARRIES)
+    except steps.Stale as exc:
+        raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
     # A second-factor step's reads (client, tenant, session, user) in one BatchGetItem.
-    reads = (second_factor.step_reads(request, fields, auth, _lookup(request))
-             if single(fields, "factor_ticket") is not None else None)
+    reads = step_reads(request, posted, sealed.request, _lookup(request)) if sealed.step == steps.FACTOR else None
+    auth = sealed.request
     client = _still_registered(request, auth, reads)
     admission.trust(request, client, auth.redirect_uri, auth.state)
     _each_field_once(fields)
     tenant = admission.admitted_tenant(request, client, reads.tenant if reads and client.tenant_id == auth.tenant_id else None)
     recheck(auth, client, tenant, base_url(request))
-    username = single(fields, "username") or ""
-    if reads is not None:
-        return factor_step.posted(request, client, tenant, fields, auth, reads)
-    if single(fields, "credential") is not None or single(fields, "decision") == "passkey":
-        return factor_step.passkey(request, client, tenant, fields, auth)
-    if auth.sid is not None:
-        return _approved_in_session(request, client, tenant, fields, auth)
-    code = password_step.code_typed(fields, auth, tenant)
-    try:
-        password_step.decided(fields, auth)
-        if single(fields, "change_ticket") is not None:
-            code = ""
-            signed_in, tenant_id = password_step.password_changed(client, fields)
-        else:
-            signed_in, tenant_id = password_step.signed_in(request, client, fields, auth, code)
-            if signed_in.must_change_password:
-                return password_step.change_form(client, auth, fields, password_change.issue(tenant_id, signed_in.subject))
-    except password_step.ShowAgain as again:
-        return answers.form(request, auth, client, tenant, again.message, username, fields)
-    except password_step.ChangeAgain as again:
-        return password_step.change_form(client, auth, fields, again.ticket, again.message)
-    admission.hinted_person(auth, signed_in.user_id)
-    if not client.tenant_id:
-        auth = admission.self_registered(request, client, auth, tenant_id)
-    secret, session = password_step.opened(auth.tenant_id, signed_in, code)
-    step = second_factor.missing(auth, tenant, session, signed_in.totp, signed_in.passkeys)
-    if step is not None:
-        response = factor_step.step_page(request, client, auth, session, step, single(fields, "request_blob") or "",
-                                         single(fields, "csrf") or "", approved=True, passkeys=signed_in.passkeys)
-    else:
-        grant_id = single_sign_on.approved(auth, session)
-        response = answers.code_redirect(request, client, auth, signed_in.subject,
-                                         single_sign_on.authentication_of(session), grant_id)
-    response.multi_headers["Set-Cookie"] = [session_cookie.set_cookie(secret, base_url(request))]
-    return response
-
-
-def _approved_in_session(request: Request, client: Client, tenant: Tenant, fields: answers.Fields,
-                         auth: AuthorizationRequest) -> Response:
-    """The consent-only form of a signed-in person: the decision, then the code, if the session still holds
-    (the one the form was shown for); otherwise the password form again."""
-    session = single_sign_on.current_session(request, client)
-    if session is None or session.sid != auth.sid:
-        return answers.form(request, auth._replace(sid=None), client, tenant, SESSION_ENDED)
-    try:
-        password_step.decided(fields, auth)
-    except password_step.ShowAgain as again:
-        return answers.form(request, auth, client, tenant, again.message, posted=fields, signed_in_as=session.username)
-    grant_id = single_sign_on.approved(auth, session)
-    return answers.code_redirect(request, client, auth, session.username, single_sign_on.authentication_of(session),
-                                 grant_id)
+    return form_steps.run(run, form_steps.Posted(request, client, tenant, posted, sealed, reads))
 
 
 # -- the steps of GET ---------------------------------------------------------------------------
@@ -222,18 +174,16 @@ def _posted_fields(request: Request) -> answers.Fields:
     return fields
 
 
-def _unsealed(request: Request, fields: answers.Fields) -> AuthorizationRequest:
-    """The request the form was shown for, if its seal holds and its CSRF token is this browser's."""
+def _unsealed(request: Request, fields: answers.Fields) -> Sealed:
+    """The request the form was shown for and its step, if its seal holds and its CSRF token is this browser's."""
     try:
-        auth, _nonce = sealed_form.unseal(single(fields, "request_blob"), single(fields, "csrf"),
-                                          sealed_form.binding_from(request))
-    except sealed_form.FormStateInvalid as exc:
+        return sealed_form.unseal(single(fields, "request_blob"), single(fields, "csrf"), binding_from(request))
+    except FormStateInvalid as exc:
         raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
-    return auth
 
 
 def _still_registered(request: Request, auth: AuthorizationRequest,
-                      reads: second_factor.StepReads | None = None) -> Client:
+                      reads: StepReads | None = None) -> Client:
     """The client as registered now (as `reads` read it, when they did): the registration may have changed since
     the form was shown, so its redirect URI is trusted only if it still holds."""
     if reads is not None:
@@ -251,8 +201,3 @@ def _each_field_once(fields: answers.Fields) -> None:
     for name, values in fields.items():
         if len(values) > 1:
             raise ApiError("invalid_request", f"The {name} field is repeated.")
-
-
-# -- what both use ------------------------------------------------------------------------------
-
-

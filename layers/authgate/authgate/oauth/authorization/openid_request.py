@@ -6,7 +6,7 @@ parameters mean nothing, OIDC Core 3.1.2.1). nonce is bounded and required of a 
 consent, and none alone; max_age a non-negative integer; claims a JSON object whose essential
 `acr` must be one this server performs (5.5.1.1). ui_locales, claims_locales, display,
 login_hint and acr_values are hints: accepted, never refused (acr_values asks for a second
-factor: oauth.authorization.second_factor). max_age and acr_values are read for a plain OAuth
+factor: interaction.second_factor). max_age and acr_values are read for a plain OAuth
 request as well (RFC 9470 4). id_token_hint must be an ID token
 this server issued (expired or not); the person it names is who the request is about, so a session
 of anyone else is not used for it (3.1.2.1). A request object (`request`,

@@ -18,9 +18,8 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING
 
-from authgate import clock
-from authgate.oauth.authorization import session_cookie
-from authgate.single_use.authentication import Authentication
+from authgate.interaction import session_cookie
+from authgate.interaction.sessions import still_stands
 from authgate.stores.batch import BatchRead, Pending
 from authgate.stores.consents import ConsentStore
 from authgate.stores.sessions import SessionStore
@@ -32,18 +31,6 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
     from authgate.oauth.authorization.request import AuthorizationRequest
     from authgate.sessions.model import Session
-    from authgate.users.model import User
-
-
-def current_session(request: Request, client: Client) -> Session | None:
-    """The browser's valid session for `client`'s tenant, or None."""
-    secret = session_cookie.secret_from(request)
-    if secret is None or not client.tenant_id:
-        return None
-    session = SessionStore().live(secret)
-    if session is None or session.tenant_id != client.tenant_id:
-        return None
-    return session if _still_stands(session, UserStore().get(session.tenant_id, session.username)) else None
 
 
 def session_read(reads: BatchRead, request: Request, client: Client) -> Pending | None:
@@ -66,29 +53,11 @@ def checked_session(pending: Pending | None, client: Client,
     user = UserStore().prefetch(reads, session.tenant_id, session.username)
     consent = ConsentStore().prefetch(reads, session.tenant_id, session.user_id, auth.client_id)
     reads.run()
-    if not _still_stands(session, UserStore.found(user)):
+    if not still_stands(session, UserStore.found(user)):
         return None, False, None, None
     item = user.item if user is not None else None
     return (session, ConsentStore.covers(consent.item, auth.scopes, auth.resource),
             bool((item or {}).get("totp_secret")) if user is not None else None, passkeys_held(item))
-
-
-def _still_stands(session: Session, user: User | None) -> bool:
-    """The session's user is still there (not deleted, the username not someone else's now), not disabled,
-    and not signed out everywhere since the session began."""
-    if user is None:
-        return False
-    return user.admits(session.user_id, session.generation, session.auth_time)
-
-
-def sign_in_needed(auth: AuthorizationRequest, session: Session | None) -> bool:
-    """No session, prompt=login, an id_token_hint naming someone else than the session's person, or a
-    max_age the sign-in is older than (OIDC Core 3.1.2.1)."""
-    if session is None or "login" in auth.prompt.split():
-        return True
-    if auth.hinted_sub is not None and auth.hinted_sub != session.user_id:
-        return True
-    return auth.max_age is not None and clock.seconds() - session.auth_time > auth.max_age
 
 
 def remembered(auth: AuthorizationRequest, session: Session) -> bool:
@@ -104,12 +73,6 @@ def consent_needed(auth: AuthorizationRequest, remembered: bool) -> bool:
     """prompt=consent, authorization_details (never remembered: each payment is asked, RFC 9396 2), or scopes this
     person never approved for this client and resource (`remembered`: they did)."""
     return "consent" in auth.prompt.split() or bool(auth.authorization_details) or not remembered
-
-
-def authentication_of(session: Session) -> Authentication:
-    """What the session's sign-in established, as a code records it for the ID token."""
-    return Authentication(user_id=session.user_id, auth_time=session.auth_time, acr=session.acr, amr=session.amr,
-                          sid=session.sid, generation=session.generation)
 
 
 def approved(auth: AuthorizationRequest, session: Session, *, remembered: bool = False) -> str:

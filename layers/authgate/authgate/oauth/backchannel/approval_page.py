@@ -7,10 +7,13 @@ this browser already at `mfa` for that same person is enough without the form's 
 session of someone else refuses the link (approval_wrong_user). A person without a second factor
 is told to enrol one on the account page: there is no approval at `password`.
 
-The sign-in is the sign-in page's with a code typed beside the password (oauth.authorization.sign_in.sign_in:
-the same failure counters, the account's throttle and the second factor's, in one attempt): a wrong
-password or code is one failed sign-in of the account and the address, a wrong code beside a right password
-counts toward the factor's lock, and while that lock holds the answer is the same whatever the password.
+The sign-in is the interaction's (interaction.password_step), at `mfa` in one form: the password and the code in
+one attempt (the same failure counters, the account's throttle and the second factor's): a wrong password or code
+is one failed sign-in of the account and the address, a wrong code beside a right password counts toward the
+factor's lock, and while that lock holds the answer is the same whatever the password. The page checks none of
+them itself: it records the Authentication the interaction gives back. Its forms name their step in their CSRF
+nonce (`password`: the sign-in and the decision; `decision`: the decision of a person signed in already); a
+session that appeared or ended in between decides, as the page would have.
 The link is read on GET (not spent: mail scanners open links) and spent by one conditional write when the
 person decides. Forms are CSRF-protected as the account pages are; pages are never cached or framed and
 send no Referer (the URL holds the link). Nothing here logs the link, the password or the code.
@@ -23,34 +26,31 @@ import time
 from string import Template
 from typing import TYPE_CHECKING
 
-from authgate import clock
 from authgate.approvals.errors import LinkInvalid
-from authgate.assurance import MFA, PASSWORD_AND_CODE_AMR
+from authgate.assurance import MFA
 from authgate.errors import ApiError
 from authgate.http.pages import messages
+from authgate.http.response import Response
+from authgate.interaction import password_step, sign_in_fields, steps
+from authgate.interaction.handoff import Again, HandOff
+from authgate.interaction.messages import APPROVAL
+from authgate.interaction.pages import csrf_fields, form_fields, page
+from authgate.interaction.sessions import authentication_of, current_session
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.authorization.account_forms import csrf_fields, form_fields, page
-from authgate.oauth.authorization.sign_in import sign_in
-from authgate.oauth.authorization.single_sign_on import authentication_of, current_session
 from authgate.oauth.backchannel.asked import what_is_asked
 from authgate.oauth.clients.lookup import ClientLookup
-from authgate.single_use.authentication import Authentication
 from authgate.stores.backchannel_requests import BackchannelRequestStore
-from authgate.stores.user_factors import UserFactorStore
+from authgate.tenants.model import Tenant
 
 if TYPE_CHECKING:
     from authgate.approvals.backchannel_request import BackchannelRequest
     from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.http.response import Response
     from authgate.sessions.model import Session
 
-# The longest code kept, as the sign-in form's code field keeps it (a recovery code is 19 characters).
-MAX_CODE = 64
-WRONG = "The password or the code is wrong."
-ENROL = ("Approving needs a second factor, and your account has none yet. Add a one-time code app on your account "
-         "page, then open this link again.")
+# The step of the form of a person signed in at mfa already (the sign-in form's is the interaction's `password`).
+DECISION = "decision"
 
 _FORM = Template("""<p><strong>$client</strong> asks you to approve:</p>
 <ul class="scopes">
@@ -63,21 +63,8 @@ $message
 <input type="hidden" name="token" value="$token">
 $csrf
 $sign_in
-<div class="actions">
-<button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
-</div>
+$decision
 </form>""")
-_SIGN_IN = Template("""$username
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
-<label for="code">One-time code or recovery code</label>
-<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" required>""")
-_USERNAME_FIXED = Template('<p>Signing in as <strong>$username</strong>.</p>')
-_USERNAME_TYPED = ('<label for="username">Username</label>\n'
-                   '<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" '
-                   'spellcheck="false" required>')
-_SIGNED_IN = Template("<p>You are signed in as <strong>$username</strong> with a second factor.</p>")
 
 
 def get_approve(request: Request) -> Response:
@@ -89,29 +76,37 @@ def get_approve(request: Request) -> Response:
 
 def post_approve(request: Request) -> Response:
     """Sign in at mfa (or a session already there), spend the link once, record the decision."""
-    fields = form_fields(request)
+    fields = form_fields(request, steps.PASSWORD, DECISION)
     token, decision = fields.get("token", ""), fields.get("decision", "")
     if decision not in ("approve", "deny"):
         raise ApiError("invalid_request", "Choose Approve or Deny.")
     record, client = _opened(token)
     session = _session_of(request, record, client)
     if session is not None:
-        username, signed_in = session.username, authentication_of(session)
+        signed = authentication_of(session)
     else:
-        username = record.username or fields.get("username", "").strip()[:320]
-        outcome = _signed_in(request, record, username, fields.get("password", ""), fields.get("code", ""))
-        if isinstance(outcome, str):
-            return _page(request, token, record, client, None, outcome)
-        signed_in = outcome
+        outcome = password_step.signed_in(request, hand_off(record), fields)
+        if isinstance(outcome, Again):
+            return _page(request, token, record, client, None, outcome.message)
+        if isinstance(outcome, Response):
+            return outcome
+        signed = outcome
     store = BackchannelRequestStore()
     store.use_link(token)
-    if not store.decide(record.key, username, signed_in, approved=decision == "approve"):
+    if not store.decide(record.key, signed.username, signed.recorded, approved=decision == "approve"):
         raise LinkInvalid()
     get_logger().info("backchannel request decided", extra={"tenant": record.tenant_id, "client": record.client_id,
                                                             "approved": decision == "approve"})
     done = "Approved. The application can go on; you may close this page." if decision == "approve" else \
         "Denied. The application is told; you may close this page."
     return page("Done", messages.status(done))
+
+
+def hand_off(record: BackchannelRequest) -> HandOff:
+    """The approval's hand-off: the request's person (its login_hint named them; nobody else may approve), at mfa in
+    one form (a password and a code), no session opened, in the approval page's words (interaction.messages)."""
+    return HandOff(tenant=Tenant(record.tenant_id), essential_acr=(MFA,), hinted_sub=record.user_id, username=record.username or None,
+                   code="required", session=False, words=APPROVAL)
 
 
 def _opened(token: str) -> tuple[BackchannelRequest, Client]:
@@ -124,7 +119,7 @@ def _opened(token: str) -> tuple[BackchannelRequest, Client]:
 
 def _session_of(request: Request, record: BackchannelRequest, client: Client) -> Session | None:
     """This browser's session when it is the request's person at mfa; approval_wrong_user when it is someone else."""
-    session = current_session(request, client)
+    session = current_session(request, client.tenant_id)
     if session is None:
         return None
     if session.user_id != record.user_id:
@@ -133,39 +128,19 @@ def _session_of(request: Request, record: BackchannelRequest, client: Client) ->
     return session if session.acr == MFA else None
 
 
-def _signed_in(request: Request, record: BackchannelRequest, username: str, password: str,
-               code: str) -> Authentication | str:
-    """The person's sign-in at mfa, or the message to show (WRONG, ENROL): the password and the code in ONE attempt
-    of the sign-in (sign_in: its failure counters, the account's throttle and the second factor's), as the sign-in
-    page's form takes them; a person with no second factor gets ENROL once their password is right."""
-    factors = UserFactorStore().factors(record.tenant_id, username)
-    code = code.strip()[:MAX_CODE]
-    if factors is None or not (factors.totp or factors.recovery_codes_left):
-        result = sign_in(record.tenant_id, username, password, request.source_ip)
-        return ENROL if result.ok and result.user_id == record.user_id else WRONG
-    if not code:
-        return WRONG
-    result = sign_in(record.tenant_id, username, password, request.source_ip, code)
-    if not result.ok or result.user_id != record.user_id:
-        return WRONG
-    return Authentication(result.user_id, clock.seconds(), MFA, PASSWORD_AND_CODE_AMR, generation=result.generation)
-
-
 def _page(request: Request, token: str, record: BackchannelRequest, client: Client, session: Session | None,
           message: str = "") -> Response:
+    """The request in plain words and its form: the interaction's sign-in fields (or who is signed in already) and
+    decision (interaction.sign_in_fields)."""
     e = html.escape
-    csrf, cookie = csrf_fields(request)
-    if session is not None:
-        signing_in = _SIGNED_IN.substitute(username=e(session.username))
-    else:
-        who = _USERNAME_FIXED.substitute(username=e(record.username)) if record.username else _USERNAME_TYPED
-        signing_in = _SIGN_IN.substitute(username=who)
+    csrf, cookie = csrf_fields(request, DECISION if session is not None else steps.PASSWORD)
     body = _FORM.substitute(
         client=e(client.name or client.client_id),
         asked="\n".join(f"<li>{e(line)}</li>" for line in what_is_asked(record, base_url(request))),
         binding=f'<p>The application shows this message: <strong>{e(record.binding_message)}</strong></p>'
         if record.binding_message else "",
         expires=time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(record.expires_at)),
-        message=messages.alert(message),
-        token=e(token), csrf=csrf, sign_in=signing_in)
+        message=messages.alert(message), token=e(token), csrf=csrf,
+        sign_in=sign_in_fields.fields(hand_off(record), signed_in_as=session.username if session else ""),
+        decision=sign_in_fields.decision())
     return page("Approve a request", body, cookie)

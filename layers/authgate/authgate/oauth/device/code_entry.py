@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
 from authgate.http.pages import messages
+from authgate.interaction.pages import csrf_fields, page
 from authgate.limits.counters import digest
 from authgate.limits.networks import parties
 from authgate.limits.quota import Quota, QuotaSpent
 from authgate.logs import get_logger
-from authgate.oauth.authorization.account_forms import csrf_fields, page
 from authgate.oauth.clients.lookup import ClientLookup
 
 if TYPE_CHECKING:
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from authgate.single_use.device_codes import DeviceAuthorization
 
 TITLE = "Connect a device"
+# The steps of the page's own forms (interaction.steps: their nonces name them): the code's, and the decision's.
+CODE = "code"
+DECISION = "decision"
 # RFC 8628 5.1: user-code attempts per host (an IPv4 address, an IPv6 /64) and per network (an IPv4 /24, an
 # IPv6 /48), per window. A code lives 10 minutes, across at most 3 windows: a guesser with N networks tries at
 # most 300 N of the 20^10 codes in a code's life (6.1; docs/delegation.md gives the odds).
@@ -74,7 +77,7 @@ def client_of(request: Request, record: DeviceAuthorization | None) -> Client | 
 
 def code_page(request: Request, user_code: str, message: str = "") -> Response:
     """The form for the user code (RFC 8628 3.3), with `message` above it."""
-    csrf, cookie = csrf_fields(request)
+    csrf, cookie = csrf_fields(request, CODE)
     return page(TITLE, _CODE_FORM.substitute(message=messages.alert(message), csrf=csrf,
                                              user_code=html.escape(user_code)),
                 cookie)

@@ -13,11 +13,13 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from authgate.http.pages import messages
+from authgate.interaction import passkey_page, second_factor_page, sign_in_fields, steps
+from authgate.interaction.pages import page
+from authgate.interaction.sessions import current_session
 from authgate.issuer import base_url
-from authgate.oauth.authorization import passkey_page, second_factor_page, single_sign_on
-from authgate.oauth.authorization.account_forms import csrf_fields, page
 from authgate.oauth.authorization.consent_page import what_is_granted
-from authgate.oauth.device.code_entry import NO_SUCH_CODE, TITLE, code_page, log_outcome
+from authgate.oauth.device.code_entry import DECISION, NO_SUCH_CODE, TITLE, code_page, log_outcome
+from authgate.oauth.device.hand_off import hand_off
 from authgate.oauth.resource_indicator import resolve
 from authgate.single_use.device_codes import DeviceAuthorization, shown
 from authgate.stores.device_codes import DeviceCodeStore
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     from authgate.clients.model import Client
     from authgate.http.request import Request
     from authgate.http.response import Response
-    from authgate.sessions.model import Session
+    from authgate.interaction.handoff import Authentication
 
 _DECISION_FORM = Template("""<p class="warning" role="alert">Approve only if you started this on a device that is in
 front of you right now and it shows the code <strong class="user-code">$user_code</strong>. If someone sent you this
@@ -41,44 +43,34 @@ $scope_items
 </ul>
 $message
 <form method="post" action="device" autocomplete="on">
-<input type="hidden" name="action" value="decide">
-<input type="hidden" name="user_code" value="$user_code">
-$csrf
-$credentials
-<div class="actions">
-<button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny" formnovalidate class="secondary">Deny</button>
-$passkey
-</div>
+$state
+$sign_in
+$decision
 </form>""")
-_APPROVE_WITH_PASSKEY = ('<button type="submit" name="decision" value="passkey" formnovalidate class="secondary">'
-                         "Approve with a passkey</button>")
-_CREDENTIALS = """<label for="username">Username</label>
-<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required>
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>"""
-_SIGNED_IN = Template('<p class="signed-in">Signed in as <strong>$username</strong>.</p>')
 APPROVED = ("You approved the request: return to your device, it will be signed in within a few seconds. You can "
             "close this page.")
 DENIED = "You denied the request. You can close this page; the device will be told."
 
 
 def decision_page(request: Request, record: DeviceAuthorization, user_code: str, client: Client,
-                  message: str = "") -> Response:
-    """Who asks, for what, the warning of RFC 8628 5.4, and who approves (the session's person, or the sign-in)."""
+                  message: str = "", posted: dict[str, str] | None = None) -> Response:
+    """Who asks, for what, the warning of RFC 8628 5.4, and who approves: the session's person, or the interaction's
+    sign-in fields; the interaction's decision (interaction.sign_in_fields). `posted`: the form this request
+    posted, whose CSRF fields a decision form shown again keeps."""
     e = html.escape
-    session = single_sign_on.current_session(request, client)
+    session = current_session(request, client.tenant_id)
     tenant = get_tenant(record.tenant_id)
     resource_name, resource_about, items = what_is_granted(resolve(record.resource, base_url(request), None),
                                                            tuple(record.scope.split()))
-    csrf, cookie = csrf_fields(request)
+    handoff = hand_off(request, record, user_code, client, posted or {})
     body = _DECISION_FORM.substitute(
         user_code=e(shown(user_code)), client_name=e(client.name or client.client_id),
         tenant_name=e(tenant.name if tenant and tenant.name else record.tenant_id), resource_name=resource_name,
-        resource_about=resource_about, scope_items=items, message=messages.alert(message), csrf=csrf,
-        credentials=_SIGNED_IN.substitute(username=e(session.username)) if session else _CREDENTIALS,
-        passkey=_APPROVE_WITH_PASSKEY if session is None and passkey_page.relying_party(request) else "")
-    return page(TITLE, body, cookie)
+        resource_about=resource_about, scope_items=items, message=messages.alert(message),
+        state=steps.hidden(handoff.back.state(DECISION)),
+        sign_in=sign_in_fields.fields(handoff, signed_in_as=session.username if session else ""),
+        decision=sign_in_fields.decision(passkey=session is None and passkey_page.relying_party(request) is not None))
+    return page(TITLE, body)
 
 
 def denied(record: DeviceAuthorization) -> Response:
@@ -88,19 +80,22 @@ def denied(record: DeviceAuthorization) -> Response:
     return page(TITLE, messages.status(DENIED))
 
 
-def approved(request: Request, record: DeviceAuthorization, session: Session, cookie: str | None,
-             recovery: tuple[str, ...] = ()) -> Response:
-    """The approval by `session`'s person, recorded with its sign-in (one conditional write); the page saying so."""
+def approved(request: Request, record: DeviceAuthorization, signed: Authentication) -> Response:
+    """The approval by the person the interaction signed in, recorded with their sign-in session (one conditional
+    write); the page saying so, with the recovery codes of an enrolment made on the way, and the session's new
+    cookie."""
+    session = signed.session
+    assert session is not None  # the device page's hand-off opens a session
     store = DeviceCodeStore()
     grant_id = str(uuid.uuid4())
     # The grant ends with the session unless it asked for offline_access (OpenID Connect Core 11), as a code's.
     SessionStore().used_by(session, record.client_id, None if "offline_access" in record.scope.split() else grant_id)
     if not store.decide(record, approved=True, subject=session.username,
-                        authentication=single_sign_on.authentication_of(session), grant_id=grant_id):
+                        authentication=signed.recorded, grant_id=grant_id):
         return code_page(request, "", NO_SUCH_CODE)
     log_outcome("approved", record)
-    shown_codes = "\n" + second_factor_page.recovery_list(recovery) if recovery else ""
+    shown_codes = "\n" + second_factor_page.recovery_list(signed.recovery) if signed.recovery else ""
     response = page(TITLE, messages.status(APPROVED) + shown_codes)
-    if cookie:
-        response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
+    if signed.cookie:
+        response.multi_headers.setdefault("Set-Cookie", []).append(signed.cookie)
     return response

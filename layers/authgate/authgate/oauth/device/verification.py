@@ -2,26 +2,37 @@
 
 1. GET shows the form for the user code, filled in from `verification_uri_complete`'s query: the
    person still confirms it (5.4: nothing happens on a link alone).
-2. POST action=code: the typed code, through the page's attempt limits (code_entry), then the
-   request it belongs to, if pending, shown for a decision (decision).
-3. POST action=decide: the code again (same limits), the decision; deny needs no sign-in; approve
+2. Every POST: its CSRF fields (interaction.pages: the nonce names the form's step, which the token
+   seals), the typed code through the page's attempt limits (code_entry), then the request it belongs
+   to, if pending. Then the form's step (STEPS), never which fields it happens to carry; a form whose
+   `action` is not its step's is stale.
+3. `code`: the request shown for a decision (decision). `decision`: deny needs no sign-in; approve
    needs the person signed in: the browser's sign-in session for the client's tenant when there is
-   one (single sign-on, no password asked), else a sign-in on the page, with the password or a
-   passkey (person_sign_in).
-4. A tenant that requires `mfa` requires it to approve a device too: a session below `mfa` gets the
-   second-factor step first; POST action=factor checks it and approves (factor_step).
+   one (single sign-on, no password asked), else the interaction's sign-in on the page (a password,
+   or "Approve with a passkey": the interaction's `passkey` step). A tenant that requires `mfa`
+   requires it to approve a device too: the interaction's second-factor step comes first
+   (`factor`), and a password an operator reset its forced change (`change`).
 
-Forms are CSRF-protected as the account pages' are (oauth.authorization.account_forms); pages are
-never cached or framed. Nothing typed (code, password) is logged.
+The page checks no password, code or passkey itself: it hands off to the interaction (hand_off) and
+approves with the Authentication it gives back. Pages are never cached or framed. Nothing typed (code,
+password) is logged.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
-from authgate.oauth.authorization import single_sign_on
-from authgate.oauth.authorization.account_forms import form_fields
+from authgate.errors import ApiError
+from authgate.http.response import Response
+from authgate.interaction import factor_step, passkey_step, password_change, password_step, steps
+from authgate.interaction.handoff import Again, Authentication, HandOff
+from authgate.interaction.messages import MISSING_DECISION
+from authgate.interaction.pages import STALE, posted_step, step_of
+from authgate.interaction.sessions import authentication_of, current_session
 from authgate.oauth.device.code_entry import (
+    CODE,
+    DECISION,
     NO_SUCH_CODE,
     client_of,
     code_page,
@@ -29,14 +40,30 @@ from authgate.oauth.device.code_entry import (
     within_limits,
 )
 from authgate.oauth.device.decision import approved, decision_page, denied
-from authgate.oauth.device.factor_step import factor_given, factor_page, step_needed
-from authgate.oauth.device.person_sign_in import with_passkey, with_password
+from authgate.oauth.device.hand_off import ACTIONS, hand_off
 from authgate.single_use.device_codes import normalised, shown
 from authgate.stores.device_codes import DeviceCodeStore
 
 if TYPE_CHECKING:
+    from authgate.clients.model import Client
     from authgate.http.request import Request
-    from authgate.http.response import Response
+    from authgate.single_use.device_codes import DeviceAuthorization
+
+class Posted(NamedTuple):
+    """A form of the page, checked: the pending request its user code names, and the client asking."""
+
+    request: Request
+    fields: dict[str, str]
+    record: DeviceAuthorization
+    code: str
+    client: Client
+
+    def hand_off(self) -> HandOff:
+        return hand_off(self.request, self.record, self.code, self.client, self.fields)
+
+    def page(self, message: str = "") -> Response:
+        """The decision page again, with `message`."""
+        return decision_page(self.request, self.record, self.code, self.client, message, self.fields)
 
 
 def get_device(request: Request) -> Response:
@@ -47,39 +74,75 @@ def get_device(request: Request) -> Response:
 
 
 def post_device(request: Request) -> Response:
-    """action=code: the code's request, shown for a decision; action=decide: the decision; action=factor: the
-    second factor a tenant requiring mfa asks before the approval (RFC 8628 3.3)."""
-    fields = form_fields(request)
-    typed = fields.get("user_code", "")
+    """The posted form's step (STEPS): its code's request shown for a decision, the decision, or a step of the
+    interaction before the approval (RFC 8628 3.3)."""
+    fields, run = posted_step(request, STEPS, CARRIES)
+    step = step_of(fields)
+    if fields.get("action") != ACTIONS[step]:
+        raise ApiError("invalid_request", STALE, internal=f"a {fields.get('action', '')[:16]!r} form of step {step!r}")
     within_limits(request.source_ip)
-    code = normalised(typed)
+    code = normalised(fields.get("user_code", ""))
     record = DeviceCodeStore().pending(code) if code else None
     client = client_of(request, record)
     if record is None or code is None or client is None:
         log_outcome("unknown_code", None)
         return code_page(request, "", NO_SUCH_CODE)
-    if fields.get("action") == "factor":
-        return factor_given(request, record, code, client, fields)
-    if fields.get("action") != "decide":
-        return decision_page(request, record, code, client)
-    decision = fields.get("decision")
+    return run(Posted(request, fields, record, code, client))
+
+
+def _code(form: Posted) -> Response:
+    """The code's form: its request, for a decision."""
+    return form.page()
+
+
+def _decision(form: Posted) -> Response:
+    """Deny (no sign-in needed); Approve with a passkey (its ceremony's page); Approve, as the browser's session
+    for the client's tenant, else with the sign-in on the page."""
+    decision = form.fields.get("decision")
     if decision == "deny":
-        return denied(record)
+        return denied(form.record)
     if decision == "passkey":
-        return with_passkey(request, record, code, client, fields)
+        return _resumed(form, passkey_step.page(form.request, form.hand_off()))
     if decision != "approve":
-        return decision_page(request, record, code, client, "Choose Approve or Deny.")
-    session = single_sign_on.current_session(request, client)
-    cookie = None
+        return form.page(MISSING_DECISION)
+    session = current_session(form.request, form.client.tenant_id)
     if session is None:
-        signed = with_password(request, record, fields)
-        if isinstance(signed, str):
-            return decision_page(request, record, code, client, signed)
-        cookie, session = signed
-    step = step_needed(request, record, session)
-    if step is None:
-        return approved(request, record, session, cookie)
-    response = factor_page(request, record, code, client, session, step)
-    if cookie:
-        response.multi_headers.setdefault("Set-Cookie", []).append(cookie)
-    return response
+        return _resumed(form, password_step.signed_in(form.request, form.hand_off(), form.fields))
+    step = factor_step.step_up(form.request, form.hand_off(), session)
+    return step if step is not None else approved(form.request, form.record, authentication_of(session))
+
+
+def _passkey(form: Posted) -> Response:
+    """The passkey ceremony's answer: the sign-in it proves (mfa), and the approval."""
+    return _resumed(form, passkey_step.signed_in(form.request, form.hand_off(), form.fields))
+
+
+def _factor(form: Posted) -> Response:
+    """The second-factor step a tenant requiring mfa asks before the approval."""
+    session = current_session(form.request, form.client.tenant_id)
+    return _resumed(form, factor_step.posted(form.request, form.hand_off(), form.fields, session))
+
+
+def _change(form: Posted) -> Response:
+    """A forced password change, then the approval."""
+    return _resumed(form, password_change.changed(form.request, form.hand_off(), form.fields))
+
+
+def _resumed(form: Posted, outcome: Authentication | Again | Response) -> Response:
+    """The interaction's answer: its page, the decision page again with its message, or the approval."""
+    if isinstance(outcome, Again):
+        return form.page(outcome.message)
+    if isinstance(outcome, Response):
+        return outcome
+    return approved(form.request, form.record, outcome)
+
+
+STEPS: dict[str, Callable[[Posted], Response]] = {
+    CODE: _code,
+    DECISION: _decision,
+    steps.PASSKEY: _passkey,
+    steps.FACTOR: _factor,
+    steps.CHANGE: _change,
+}
+# A second-factor step's form takes a passkey's answer too (its ceremony posts back to the step).
+CARRIES = {steps.FACTOR: ("credential",)}

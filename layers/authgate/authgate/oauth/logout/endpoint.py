@@ -40,9 +40,16 @@ from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import NO_STORE, Response
 from authgate.http.shapes.oauth import with_query
+from authgate.interaction import session_cookie
+from authgate.interaction.binding import (
+    binding_cookie,
+    binding_from,
+    csrf_matches,
+    csrf_token,
+    new_binding,
+)
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.authorization import sealed_form, session_cookie
 from authgate.oauth.logout import pages
 from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.oauth.token.id_token_hint import verified_hint
@@ -149,22 +156,22 @@ def _vouched_for(client: Client | None, named: bool) -> bool:
 
 def _confirmed(request: Request, posted: dict[str, str], session: Session) -> bool:
     """The person chose "Sign out" on the confirmation page shown in this browser, for this session."""
-    binding = sealed_form.binding_from(request)
+    binding = binding_from(request)
     if request.method != "POST" or posted.get("confirm") != "yes" or binding is None:
         return False
-    return sealed_form.csrf_matches(posted.get("csrf"), binding, f"logout|{session.sid}")
+    return csrf_matches(posted.get("csrf"), binding, f"logout|{session.sid}")
 
 
 def _confirmation(request: Request, params: dict[str, str], session: Session, client: Client | None) -> Response:
-    binding = sealed_form.binding_from(request)
+    binding = binding_from(request)
     fresh = binding is None
     if binding is None:
-        binding = sealed_form.new_binding()
-    hidden = [*sorted(params.items()), ("csrf", sealed_form.csrf_token(binding, f"logout|{session.sid}"))]
+        binding = new_binding()
+    hidden = [*sorted(params.items()), ("csrf", csrf_token(binding, f"logout|{session.sid}"))]
     response = pages.confirm(session.username, client.name if client else "", hidden)
     if fresh:
         response.multi_headers["Set-Cookie"] = [
-            sealed_form.binding_cookie(binding, base_url(request))]
+            binding_cookie(binding, base_url(request))]
     return response
 
 

@@ -1,0 +1,53 @@
+"""authgate's service provider metadata for one tenant (saml-metadata-2.0-os 2.3.2, 2.4.4): what an IdP imports.
+
+An <EntityDescriptor> whose entityID is the tenant's SP entity ID (`<issuer>/saml/<tenant>`) with
+one <SPSSODescriptor>: AuthnRequestsSigned="false" (authgate's requests are unsigned),
+WantAssertionsSigned="true" (an unsigned assertion is refused even in a signed Response), the
+NameID formats it takes (persistent first; never transient), its Assertion Consumer Service for
+HTTP-POST and, when given, its Single Logout Service for HTTP-Redirect. No key: authgate neither
+signs requests nor takes encrypted assertions.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from lxml import etree
+
+from authgate.federation.saml.vocabulary import (
+    EMAIL_ADDRESS,
+    HTTP_POST,
+    HTTP_REDIRECT,
+    METADATA,
+    PERSISTENT,
+    PROTOCOL,
+    UNSPECIFIED,
+    md,
+)
+
+NAME_ID_FORMATS = (PERSISTENT, EMAIL_ADDRESS, UNSPECIFIED)
+MEDIA_TYPE = "application/samlmetadata+xml"
+
+
+def sp_entity_id(issuer: str, tenant_id: str) -> str:
+    """The tenant's SP entity ID, `<issuer>/saml/<tenant>` (the tenant percent-encoded): stable while the issuer is."""
+    return f"{issuer.rstrip('/')}/saml/{quote(tenant_id, safe='')}"
+
+
+def acs_url(issuer: str, tenant_id: str) -> str:
+    """Where the tenant's IdPs POST their responses (Bindings 3.5): `<SP entity ID>/acs`."""
+    return f"{sp_entity_id(issuer, tenant_id)}/acs"
+
+
+def sp_metadata(sp_entity_id: str, acs_url: str, slo_url: str | None = None) -> bytes:
+    """The SP metadata document of one tenant (UTF-8, with an XML declaration)."""
+    root = etree.Element(md("EntityDescriptor"), nsmap={"md": METADATA}, entityID=sp_entity_id)
+    sp = etree.SubElement(root, md("SPSSODescriptor"), AuthnRequestsSigned="false", WantAssertionsSigned="true",
+                          protocolSupportEnumeration=PROTOCOL)
+    if slo_url:
+        etree.SubElement(sp, md("SingleLogoutService"), Binding=HTTP_REDIRECT, Location=slo_url)
+    for name_format in NAME_ID_FORMATS:
+        etree.SubElement(sp, md("NameIDFormat")).text = name_format
+    etree.SubElement(sp, md("AssertionConsumerService"), Binding=HTTP_POST, Location=acs_url, index="0",
+                     isDefault="true")
+    return bytes(etree.tostring(root, encoding="utf-8", xml_declaration=True, pretty_print=True))

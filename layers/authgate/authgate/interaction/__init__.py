@@ -1,0 +1,1 @@
+"""The interaction: the one place a person proves who they are, for every flow that needs a person."""

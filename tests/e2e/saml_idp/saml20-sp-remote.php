@@ -1,0 +1,11 @@
+<?php
+// authgate's service provider as the IdP's administrator registers it (docs/federation-saml.md).
+$metadata['{{sp_entity_id}}'] = [
+    'AssertionConsumerService' => [
+        ['Binding' => 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST', 'Location' => '{{acs_url}}'],
+    ],
+    'SingleLogoutService' => [
+        ['Binding' => 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', 'Location' => '{{slo_url}}'],
+    ],
+    'NameIDFormat' => 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+];

@@ -1,0 +1,65 @@
+"""start(): the AuthnRequest (Core 3.4.1) by HTTP-Redirect (Bindings 3.4.4.1), read back as the IdP reads it."""
+
+from __future__ import annotations
+
+import base64
+import re
+import zlib
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from authgate.federation.saml import start
+from authgate.federation.saml.authn_request import new_id
+from tests.saml_support import ACS_URL, SP_ENTITY_ID, SSO_URL, START, record
+
+MFA = "http://schemas.microsoft.com/claims/multipleauthn"
+
+
+def sent(url: str) -> tuple[str, dict[str, list[str]], str]:
+    """(the endpoint, the query, the inflated AuthnRequest XML) of a redirect URL."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    xml = zlib.decompress(base64.b64decode(query["SAMLRequest"][0]), -15).decode("utf-8")
+    return f"{parts.scheme}://{parts.netloc}{parts.path}", query, xml
+
+
+def test_the_request_asks_for_a_post_to_the_acs_with_a_persistent_name_id() -> None:
+    url, request_id = start(record(), acs_url=ACS_URL, sp_entity_id=SP_ENTITY_ID, relay_state="st-1", now=START)
+    endpoint, query, xml = sent(url)
+    assert (endpoint, sorted(query), query["RelayState"]) == (SSO_URL, ["RelayState", "SAMLRequest"], ["st-1"])
+    assert xml == (
+        '<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" '
+        'xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" '
+        f'ID="{request_id}" Version="2.0" IssueInstant="2025-06-15T15:06:40Z" Destination="{SSO_URL}" '
+        f'AssertionConsumerServiceURL="{ACS_URL}" ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST">'
+        f"<saml:Issuer>{SP_ENTITY_ID}</saml:Issuer>"
+        '<samlp:NameIDPolicy AllowCreate="true" Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"/>'
+        "</samlp:AuthnRequest>")
+
+
+def test_force_authn_and_a_requested_context_for_a_step_up() -> None:
+    url, _ = start(record(), acs_url=ACS_URL, sp_entity_id=SP_ENTITY_ID, relay_state="", force_authn=True,
+                   requested_authn_context=(MFA,), comparison="minimum", now=START)
+    _, query, xml = sent(url)
+    assert "RelayState" not in query
+    assert ' ForceAuthn="true">' in xml
+    assert xml.endswith(f'<samlp:RequestedAuthnContext Comparison="minimum"><saml:AuthnContextClassRef>{MFA}'
+                        "</saml:AuthnContextClassRef></samlp:RequestedAuthnContext></samlp:AuthnRequest>")
+
+
+def test_an_sso_url_with_a_query_keeps_it() -> None:
+    idp = record()
+    idp.saml["sso_url"] = f"{SSO_URL}?tenant=democorp"
+    url, _ = start(idp, acs_url=ACS_URL, sp_entity_id=SP_ENTITY_ID, relay_state="s")
+    assert url.startswith(f"{SSO_URL}?tenant=democorp&SAMLRequest=")
+
+
+def test_each_request_has_a_fresh_unguessable_ncname_id() -> None:
+    ids = {new_id() for _ in range(100)}
+    assert len(ids) == 100 and all(re.fullmatch(r"_[0-9a-f]{32}", i) for i in ids)
+
+
+def test_relay_state_over_80_bytes_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="RelayState is 81 bytes, more than 80"):
+        start(record(), acs_url=ACS_URL, sp_entity_id=SP_ENTITY_ID, relay_state="r" * 81)
