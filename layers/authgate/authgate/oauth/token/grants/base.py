@@ -99,7 +99,7 @@ def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, .
            authentication: Authentication | None = None, nonce: str | None = None,
            acr: str = "", auth_time: int | None = None, expires_before: int | None = None,
            carried: Mapping[str, object] | None = None, issued_token_type: str | None = None,
-           authorization_details: tuple[dict[str, Any], ...] | None = None) -> TokenResult:
+           authorization_details: tuple[dict[str, Any], ...] | None = None, username: str = "") -> TokenResult:
     """Every grant's tail: the access token (RFC 9068), bound to the request's DPoP key if any, and the
     successful response (RFC 6749 5.1) with its token_type (RFC 9449 5: DPoP for a bound token, else
     Bearer, RFC 6750 4), the refresh token the grant started or rotated, and, when the token carries
@@ -107,13 +107,14 @@ def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, .
 
     The access token states the user's sign-in behind the grant (`acr`, `auth_time`: RFC 9068 2.2.1)
     as the code or refresh family recorded it in `authentication`, or as given (the password grant). Its
-    `authorization_details` (RFC 9396 9.1) are echoed in the response (7)."""
+    `authorization_details` (RFC 9396 9.1) are echoed in the response (7). A person's token has their user_id
+    as `subject` and their `username` (tokens.access_token)."""
     if authentication is not None and authentication.acr:
         acr, auth_time = authentication.acr, authentication.auth_time
     token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
                                scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience,
                                acr=acr, auth_time=auth_time, expires_before=expires_before, carried=carried,
-                               authorization_details=authorization_details)
+                               authorization_details=authorization_details, username=username)
     id_token = None
     if "openid" in scopes and authentication is not None:
         id_token = issue_id_token(issuer=req.issuer, client_id=req.client.client_id, authentication=authentication,
