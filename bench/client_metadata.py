@@ -68,6 +68,7 @@ def _run(client_id: str, rounds: int) -> dict[str, dict[str, Any]]:
     from authgate_cli.local.functions import load_handler
     from authgate_cli.local.seed import load_seed
     from bench.dynamodb_calls import token_requests
+    from bench.token_endpoint import signed_in
 
     load_seed()
     ensure_keys()
@@ -80,7 +81,7 @@ def _run(client_id: str, rounds: int) -> dict[str, dict[str, Any]]:
             verifier, challenge = _pkce()
             code = CodeStore().create(client_id=cid, tenant_id="demo", redirect_uri=redirect,
                                       code_challenge=challenge, code_challenge_method="S256",
-                                      scope="charges:read", subject="alice")
+                                      scope="charges:read", subject="alice", authentication=signed_in())
             return _event({"grant_type": "authorization_code", "code": code, "code_verifier": verifier,
                            "redirect_uri": redirect, "client_id": cid})
         return prepare

@@ -18,11 +18,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from bench.token_endpoint import CHALLENGE, VERIFIER, _event
+from bench.token_endpoint import ALICE, CHALLENGE, VERIFIER, _event
 
 N = 200
 REDIRECT = "http://127.0.0.1:8765/callback"
-ALICE = "usr_demoalice0000000000000"  # the demo seed's alice
 # An ES256 stack's code exchange with openid: ES256 access token, RS256 ID token (docs/oidc.md, ID token algorithms).
 ES256_EXCHANGE = "code exchange, openid, ES256 stack"
 

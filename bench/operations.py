@@ -64,12 +64,13 @@ def with_form(event: dict[str, Any], fields: list[tuple[str, str]], client_id: s
 
 
 def new_code() -> str:
-    """A code exactly as the authorize endpoint stores it (through the real CodeStore)."""
+    """A code exactly as the authorize endpoint stores it (through the real CodeStore), with the sign-in."""
     from authgate.stores.codes import CodeStore
+    from bench.token_endpoint import signed_in
 
     return CodeStore().create(client_id="demo-web", tenant_id="demo", redirect_uri=WEB_REDIRECT,
                               code_challenge=CHALLENGE, code_challenge_method="S256",
-                              scope="charges:read charges:write", subject="alice")
+                              scope="charges:read charges:write", subject="alice", authentication=signed_in())
 
 
 def charge_get(handler: Callable[[dict[str, Any], Any], dict[str, Any]],

@@ -21,6 +21,16 @@ from urllib.parse import urlencode
 N = 200
 VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+ALICE = "usr_demoalice0000000000000"  # the demo seed's alice
+
+
+def signed_in() -> Any:
+    """alice's password sign-in, now, as the authorize endpoint records it beside every code it makes (the token's
+    `sub` is its user_id)."""
+    from authgate import clock
+    from authgate.single_use.authentication import Authentication
+
+    return Authentication(ALICE, clock.seconds())
 
 
 def _event(fields: dict[str, str], client_id: str, secret: str) -> dict[str, Any]:
@@ -67,7 +77,7 @@ def main() -> int:
         def code_exchange() -> dict[str, Any]:
             code = CodeStore().create(client_id="demo-web", tenant_id="demo", redirect_uri="http://127.0.0.1:8765/callback",
                                       code_challenge=CHALLENGE, code_challenge_method="S256",
-                                      scope="charges:read", subject="alice")
+                                      scope="charges:read", subject="alice", authentication=signed_in())
             return _event({"grant_type": "authorization_code", "code": code, "code_verifier": VERIFIER,
                            "redirect_uri": "http://127.0.0.1:8765/callback"}, "demo-web", "demo-web-secret")
 

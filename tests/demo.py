@@ -23,6 +23,9 @@ SPA_REDIRECT = "http://127.0.0.1:8765/spa/callback"
 PARTNER_REDIRECT = "http://127.0.0.1:8765/partner/callback"
 SECRETS = {c: f"{c}-secret" for c in ("demo-web", "demo-partner", "demo-service", "demo-reader",
                                       "demo-legacy-a", "demo-legacy-b", "acme-service", "staging-web")}
+# The demo seed's alice and bob: their user_ids, the `sub` of their tokens.
+ALICE_ID = "usr_demoalice0000000000000"
+BOB_ID = "usr_demobob000000000000000"
 # A PKCE pair (RFC 7636 appendix B).
 VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=").decode()

@@ -57,6 +57,7 @@ model.User.updated_at
 settings.Tables.revocations
 settings.Tables.consents
 settings.Tables.identity_providers
+settings.Tables.linked_identities
 # The Lambda context object's interface (local emulator, bench child).
 context.LambdaContext.memory_limit_in_mb
 context.LambdaContext.aws_request_id

@@ -29,7 +29,8 @@ STACK = "authgate-staging"
 
 # A valid value for each required argument, by its dest (tests/admin_parser.py adds what a leaf's own checks need).
 VALUES = {"client_id": "acme-app", "tenant_id": "acme", "resource": "https://mcp.example.com/mcp", "tenant": "acme",
-          "username": "bob", "scopes": "mcp:read", "issuer": "https://idp.example", "kid": "20260101T000000Z-0a1b2c3d"}
+          "username": "bob", "scopes": "mcp:read", "issuer": "https://idp.example", "kid": "20260101T000000Z-0a1b2c3d",
+          "idp": "https://idp.example"}
 
 
 def leaves() -> list[list[str]]:

@@ -5,8 +5,10 @@ its personal data are gone). Bad input is one line on stderr and exit 2."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -66,7 +68,8 @@ def test_an_operator_runs_an_account_from_creation_to_deletion(local_stack: Loca
                        "name": "Carol Example", "email": "Carol@Example.com", "email_verified": True,
                        "disabled": False, "must_change_password": False,
                        "sessions_valid_after": created["created_at"] - 1, "created_at": created["created_at"],
-                       "updated_at": created["created_at"], "session_generation": 0, "locked": False}
+                       "updated_at": created["created_at"], "session_generation": 0, "federated_only": False,
+                       "locked": False}
     listed = admin(local_stack, "users", "list", "--tenant", TENANT, "--json")
     assert listed.returncode == 0, listed.stderr
     assert {u["username"]: u["user_id"] for u in json.loads(listed.stdout)}["e2e-carol"] == user_id
@@ -200,3 +203,62 @@ def test_reset_password_forces_a_change_at_the_next_sign_in(local_stack: LocalSt
         assert signed_in(flows, "e2e-frank", "frank-password-2")["token_type"] == "Bearer"
     finally:
         flows.close()
+
+
+def test_a_person_an_idp_vouched_for_is_shown_with_their_link_unlinked_and_deleted_with_it(
+        local_stack: LocalStack, tmp_path: Path) -> None:
+    """An agent's ID-JAG of an unknown person through an IdP that may create users provisions them (no password,
+    linked to the IdP's subject); `users show` lists the link, `unlink` removes it, `delete` takes what is left."""
+    from tests.idp_support import TestIdp
+
+    issuer, resource = "https://e2e-accounts-idp.example", "https://e2e-accounts.example/mcp"
+    idp = TestIdp(issuer)
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text(json.dumps(idp.jwks()))
+    for argv in (("idps", "create", "--tenant", TENANT, "--issuer", issuer, "--jwks-file", str(jwks),
+                  "--create-users"), ("resources", "create", resource, "--scopes", "mcp:read")):
+        done = admin(local_stack, *argv)
+        assert done.returncode == 0, done.stderr
+    created = admin(local_stack, "clients", "create", "--tenant", TENANT, "--grant", "jwt-bearer", "--json")
+    assert created.returncode == 0, created.stderr
+    agent = json.loads(created.stdout)
+
+    def present(subject: str) -> requests.Response:
+        assertion = idp.id_jag(audience=local_stack.base_url, client_id=agent["client_id"], subject=subject,
+                               resource=resource, scope="mcp:read", email=f"{subject}@e2e-accounts.example")
+        return requests.post(f"{local_stack.base_url}/oauth/token", timeout=30, data={
+            "grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer", "assertion": assertion,
+            "client_id": agent["client_id"], "client_secret": agent["client_secret"]})
+
+    answer = present("e2e-dana")
+    assert answer.status_code == 200, answer.text
+    claims = json.loads(base64.urlsafe_b64decode(answer.json()["access_token"].split(".")[1] + "=="))
+    shown = users(local_stack, "show", "e2e-dana")
+    assert (claims["sub"], claims["username"]) == (shown["user_id"], "e2e-dana")
+    assert (shown["federated_only"], shown["email"], shown["email_verified"]) == (
+        True, "e2e-dana@e2e-accounts.example", False)
+    assert shown["linked_identities"] == [{"idp_id": "", "label": "", "issuer": issuer, "subject": "e2e-dana",
+                                           "linked_at": shown["linked_identities"][0]["linked_at"],
+                                           "via": "provisioned"}]
+    text = admin(local_stack, "users", "show", "--tenant", TENANT, "--username", "e2e-dana")
+    assert text.stdout.splitlines()[-3:-1] == [
+        "linked identities: 1 identity",
+        "IDP  LABEL  ISSUER                            SUBJECT   LINKED_AT             VIA"]
+
+    unlinked = admin(local_stack, "users", "unlink", "--tenant", TENANT, "--username", "e2e-dana", "--idp", issuer)
+    assert (unlinked.returncode, unlinked.stdout) == (
+        0, f"identity e2e-dana of {issuer} unlinked from user e2e-dana in tenant demo\n")
+    assert users(local_stack, "show", "e2e-dana")["linked_identities"] == []
+    again = admin(local_stack, "users", "unlink", "--tenant", TENANT, "--username", "e2e-dana", "--idp", issuer)
+    assert (again.returncode, again.stdout, again.stderr.splitlines()[-1]) == (
+        2, "", (f"authgate users: user 'e2e-dana' of tenant 'demo' has no identity linked at '{issuer}' "
+                "(see `authgate users show --tenant demo --username e2e-dana`)"))
+
+    # Unlinked, the identity is nobody's: the account claims its email, and this IdP is not trusted for emails, so
+    # an agent cannot have it; deleted, nothing of the person is left, and the next assertion provisions anew.
+    refused = present("e2e-dana")
+    assert (refused.status_code, refused.json()["error"]) == (400, "invalid_grant")
+    assert "is a user's of this tenant" in refused.json()["error_description"]
+    assert users(local_stack, "delete", "e2e-dana")["deleted"] is True
+    assert present("e2e-dana").status_code == 200
+    assert users(local_stack, "show", "e2e-dana")["linked_identities"][0]["via"] == "provisioned"

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from tests.demo import ALICE_ID
 from tests.e2e.chromium import screenshot, watch
 from tests.e2e.conftest import LocalStack
 
@@ -155,7 +156,7 @@ def test_oauth4webapi_code_flow_with_pkce_then_refresh_from_the_spa_origin(stack
         context.close()
     assert result == {
         "scope": "charges:read charges:write", "token_type": "bearer", "has_refresh": True,
-        "sub": "alice", "client_id": "demo-spa", "aud": f"{stack.base_url}/charges",
+        "sub": ALICE_ID, "client_id": "demo-spa", "aud": f"{stack.base_url}/charges",
         "refreshed_scope": "charges:read charges:write", "rotated": True,
         "refused_after_revocation": "invalid_grant",
         "traced": {"status": 400, "request_id": "spa-trace-1", "error": "invalid_request"},

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import requests
 
+from tests.demo import BOB_ID
 from tests.e2e.admin_commands import admin
 from tests.e2e.conftest import LocalStack, running_stack
 
@@ -163,7 +164,7 @@ def test_bob_approves_on_the_page_and_authlib_polls_the_tokens(stack: LocalStack
         "Bearer", "openid charges:read",
         ["access_token", "expires_at", "expires_in", "id_token", "refresh_token", "scope", "token_type"])
     claims = json.loads(base64.urlsafe_b64decode(token["access_token"].split(".")[1] + "=="))
-    assert (claims["acr"], claims["sub"]) == ("mfa", "bob")
+    assert (claims["acr"], claims["sub"], claims["username"]) == ("mfa", BOB_ID, "bob")
 
     again = browser.get(payload["approval_url"], timeout=10)
     assert (again.status_code, "approval_link_invalid" in again.text) == (400, True)

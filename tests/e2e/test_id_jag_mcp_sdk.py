@@ -15,6 +15,7 @@ import anyio
 import pytest
 import requests
 
+from tests.demo import ALICE_ID
 from tests.document_server import Route
 from tests.e2e.admin_commands import admin
 from tests.e2e.mcp_stack import McpStack
@@ -208,4 +209,4 @@ def test_the_mcp_servers_token_is_exchanged_for_a_charge_that_records_the_actor(
         created = requests.post(charges, json={"amount": 1200, "currency": "usd"}, timeout=30, headers={
             "Authorization": f"Bearer {exchanged['access_token']}", "x-api-key": API_KEY})
         assert created.status_code == 201, created.text
-        assert created.json()["created_by"] == {"sub": "alice", "act": {"sub": payments.resource}}
+        assert created.json()["created_by"] == {"sub": ALICE_ID, "username": "alice", "act": {"sub": payments.resource}}

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 import requests
 
+from tests.demo import ALICE_ID
 from tests.document_server import DocumentServer, document_server
 from tests.e2e.chromium import screenshot, styled, watch
 from tests.e2e.conftest import LocalStack, running_stack
@@ -228,7 +229,8 @@ def test_demo_app_confidential_client_flow_ends_with_tokens_and_charges(stack: L
     assert page.locator("section.step").nth(1).locator("h3").all_inner_texts() == [
         "The access token's claims (decoded here, verified by the API)",
         "The ID token's claims: who signed in, when and how (OpenID Connect)"]
-    assert '"sub": "alice"' in page.locator("section.step").nth(1).inner_text()
+    shown = page.locator("section.step").nth(1).inner_text()
+    assert f'"sub": "{ALICE_ID}"' in shown and '"username": "alice"' in shown
     assert styled(page)
     screenshot(page, "demo-app-callback")
     seen.assert_clean()

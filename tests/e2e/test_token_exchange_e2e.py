@@ -12,6 +12,7 @@ import pytest
 import requests
 from authlib.integrations.requests_client import OAuth2Session
 
+from tests.demo import ALICE_ID
 from tests.e2e.admin_commands import admin
 from tests.e2e.conftest import LocalStack
 from tests.e2e.flows import API_KEY, WEB, Flows
@@ -67,13 +68,13 @@ def test_authlib_exchanges_the_servers_token_for_a_charges_token_that_records_th
     assert {k: token[k] for k in ("issued_token_type", "token_type", "scope")} == {
         "issued_token_type": ACCESS, "token_type": "Bearer", "scope": "charges:write"}
     exchanged = claims(token["access_token"])
-    assert (exchanged["sub"], exchanged["aud"], exchanged["act"], exchanged["client_id"]) == (
-        "alice", f"{base}/charges", {"sub": SERVER}, server[0])
+    assert (exchanged["sub"], exchanged["username"], exchanged["aud"], exchanged["act"], exchanged["client_id"]) == (
+        ALICE_ID, "alice", f"{base}/charges", {"sub": SERVER}, server[0])
 
     auth = {"Authorization": f"Bearer {token['access_token']}", "x-api-key": API_KEY}
     created = requests.post(f"{base}/charges", json={"amount": 700, "currency": "usd"}, headers=auth, timeout=10)
     assert created.status_code == 201, created.text
-    assert created.json()["created_by"] == {"sub": "alice", "act": {"sub": SERVER}}
+    assert created.json()["created_by"] == {"sub": ALICE_ID, "username": "alice", "act": {"sub": SERVER}}
     reader = exchanged_for("charges:read")["access_token"]
     shown = requests.get(f"{base}/charges/{created.json()['id']}", headers={"Authorization": f"Bearer {reader}", "x-api-key": API_KEY},
                          timeout=10)

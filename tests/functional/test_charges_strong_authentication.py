@@ -13,7 +13,17 @@ import pytest
 from authgate.clock import ManualClock
 from authgate_cli.check.reading import parse_challenge
 from bench.dynamodb_calls import counting
-from tests.demo import AUDIENCE, ISSUER, WEB_REDIRECT, WRITE, Demo, body, count_charges, headers
+from tests.demo import (
+    ALICE_ID,
+    AUDIENCE,
+    ISSUER,
+    WEB_REDIRECT,
+    WRITE,
+    Demo,
+    body,
+    count_charges,
+    headers,
+)
 from tests.demo import post_charge as post
 from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
 from tests.functional.token_support import TokenClient, body_of, claims_of
@@ -181,7 +191,7 @@ def test_tokens_of_a_code_and_its_refreshes_carry_the_sign_in(demo: Demo, browse
     code = redirect_of(browser.submit(page)).one("code")
     issued = body_of(tokens.exchange(code))
     claims = claims_of(issued["access_token"])
-    assert (claims["acr"], claims["sub"], claims["aud"]) == ("password", "alice", AUDIENCE)
+    assert (claims["acr"], claims["sub"], claims["username"], claims["aud"]) == ("password", ALICE_ID, "alice", AUDIENCE)
     assert signed_in_at <= claims["auth_time"] <= claims["iat"]
     refreshed = claims_of(body_of(tokens.refresh(issued["refresh_token"]))["access_token"])
     assert (refreshed["acr"], refreshed["auth_time"]) == ("password", claims["auth_time"])

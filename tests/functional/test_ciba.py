@@ -48,8 +48,8 @@ def test_an_approved_request_gets_tokens_at_mfa_once(ciba: TokenClient, clock: M
     clock.advance(5)
     body = assert_tokens(poll(ciba, auth_req_id))
     access, id_token = claims_of(body["access_token"]), claims_of(body["id_token"])
-    assert (access["acr"], access["auth_time"], access["sub"], access["client_id"]) == ("mfa", approved_at, "bob",
-                                                                                          CLIENT)
+    assert (access["acr"], access["auth_time"], access["sub"], access["username"], access["client_id"]) == (
+        "mfa", approved_at, BOB_ID, "bob", CLIENT)
     assert (id_token["sub"], id_token["aud"], id_token["acr"], id_token["amr"], id_token["auth_time"],
             id_token["iss"]) == (BOB_ID, CLIENT, "mfa", ["pwd", "otp", "mfa"], approved_at, ISSUER)
     clock.advance(5)

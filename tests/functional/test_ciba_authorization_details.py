@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from authgate.clock import ManualClock
-from tests.demo import SECRETS, Demo, body, headers
+from tests.demo import BOB_ID, SECRETS, Demo, body, headers
 from tests.demo import post_charge as post
 from tests.functional.authorization_details_support import (
     GRANTED,
@@ -89,7 +89,7 @@ def test_bob_approves_a_payment_and_the_agent_charges_once(outbox: Path, tokens:
     done = approver.decide(page, password="bob-password", code=one_time_code(int(clock())))
     assert done["statusCode"] == 200
     token = granted(poll(tokens, auth_req_id), "openid charges:write")
-    assert (token["sub"], token["acr"]) == ("bob", "mfa")
+    assert (token["sub"], token["username"], token["acr"]) == (BOB_ID, "bob", "mfa")
 
     first = post(demo, invoke, token["access_token"], {"amount": 1250, "currency": "usd"}, key="order-1042")
     created = body(first)

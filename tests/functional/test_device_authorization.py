@@ -12,7 +12,7 @@ import pytest
 
 from authgate.clock import ManualClock
 from authgate_cli.local.events import HttpRequest, build_event
-from tests.demo import ISSUER, SECRETS
+from tests.demo import ALICE_ID, BOB_ID, ISSUER, SECRETS
 from tests.functional.authorize_support import (
     PAGE_HEADERS,
     Browser,
@@ -350,7 +350,7 @@ def test_require_mfa_asks_bob_for_his_code_before_approving(tokens: TokenClient,
     assert [i["name"] for i in again.inputs] == ["action", "user_code", "nonce", "csrf"]
     clock.advance(5)
     access = device_claims(tokens, start["device_code"])
-    assert (access["sub"], access["acr"]) == ("bob", "mfa")
+    assert (access["sub"], access["username"], access["acr"]) == (BOB_ID, "bob", "mfa")
 
 
 @pytest.mark.slow
@@ -513,7 +513,8 @@ def test_require_mfa_takes_alices_passkey_as_her_second_factor(tokens: TokenClie
     result = poll(tokens, start["device_code"])
     assert result["statusCode"] == 200, result["body"]
     access, identity = claims_of(body_of(result)["access_token"]), claims_of(body_of(result)["id_token"])
-    assert (access["sub"], access["acr"], access["auth_time"]) == ("alice", "mfa", int(clock()) - 5)
+    assert (access["sub"], access["username"], access["acr"], access["auth_time"]) == (
+        ALICE_ID, "alice", "mfa", int(clock()) - 5)
     assert (identity["acr"], identity["amr"]) == ("mfa", ["hwk", "pwd", "user", "mfa"])
 
 
@@ -577,7 +578,8 @@ def test_alice_approves_a_device_with_her_passkey_alone(tokens: TokenClient, dev
     result = poll(tokens, start["device_code"])
     assert result["statusCode"] == 200, result["body"]
     access, identity = claims_of(body_of(result)["access_token"]), claims_of(body_of(result)["id_token"])
-    assert (access["sub"], access["acr"], access["auth_time"]) == ("alice", "mfa", int(clock()) - 5)
+    assert (access["sub"], access["username"], access["acr"], access["auth_time"]) == (
+        ALICE_ID, "alice", "mfa", int(clock()) - 5)
     assert (identity["acr"], identity["amr"]) == ("mfa", ["hwk", "user", "mfa"])
     assert body_of(poll(tokens, other["device_code"]))["error"] == "authorization_pending"
 

@@ -5,11 +5,11 @@ Authorization Grant and gets a token for the resource it names. Whole responses:
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.demo import ISSUER, SECRETS
+from tests.demo import ALICE_ID, ISSUER, SECRETS
 from tests.document_server import DocumentServer, Route, trust_documents
 from tests.functional.resource_support import MCP, register
 from tests.functional.token_support import (
@@ -23,6 +23,9 @@ from tests.functional.token_support import (
     headers_of,
 )
 from tests.idp_support import TestIdp
+
+if TYPE_CHECKING:
+    from authgate.users.model import User
 
 JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 IDP = "https://acme.idp.example"
@@ -78,14 +81,37 @@ def assert_refused(result: dict[str, Any], code: str, description: str) -> None:
     assert_error(result, 400, "invalid_grant", description, code=code)
 
 
+UNKNOWN_SUBJECT = "The assertion's subject is not a user of this tenant."
+# An account claims the assertion's email, and the IdP is not trusted to say it is the person's.
+LINK_FIRST = ("The assertion's email is a user's of this tenant, and its identity provider is not trusted to say "
+              "so: the person links the account first (signing in through the identity provider), or the tenant "
+              "trusts the provider's verified emails (--trust-email) and the assertion says email_verified.")
+
+
+def token_subject(user: User) -> str:
+    from authgate.users.model import token_subject as subject
+
+    return subject(user)
+
+
+def subject_of(username: str) -> str:
+    """The `sub` of a token for the demo tenant's user `username`."""
+    from authgate.stores.users import UserStore
+
+    user = UserStore().get("demo", username)
+    assert user is not None
+    return token_subject(user)
+
+
 # --------------------------------------------------------------------------- the grant
 
 
 def test_an_id_jag_gets_a_token_for_its_resource_and_user(tokens: TokenClient, idp: TestIdp) -> None:
     claims = assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")
-    assert claims == {"iss": ISSUER, "sub": "alice", "aud": MCP, "exp": claims["exp"], "iat": claims["iat"],
-                      "jti": claims["jti"], "client_id": CLIENT, "scope": "mcp:read mcp:write", "tenant": "demo",
-                      "grant_id": claims["grant_id"]}
+    # user_match sub: the assertion's sub is the username alice; the token's sub is her stable user_id.
+    assert claims == {"iss": ISSUER, "sub": ALICE_ID, "username": "alice", "aud": MCP, "exp": claims["exp"],
+                      "iat": claims["iat"], "jti": claims["jti"], "client_id": CLIENT, "scope": "mcp:read mcp:write",
+                      "tenant": "demo", "grant_id": claims["grant_id"]}
     # Each ID-JAG is a grant of its own (the person's, made by their IdP).
     assert claims["grant_id"] != assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")["grant_id"]
 
@@ -174,34 +200,112 @@ def test_scope_is_checked_per_rfc_6749_3_3(tokens: TokenClient, idp: TestIdp) ->
                  "None of the assertion's scopes is available for this resource.")
 
 
-def test_create_users_makes_the_unknown_person_a_user(tokens: TokenClient) -> None:
+def test_create_users_makes_the_unknown_person_a_federated_only_user_linked_to_the_identity(
+        tokens: TokenClient) -> None:
+    from authgate.stores.linked_identities import LinkedIdentityStore
     from authgate.stores.users import UserStore
 
     register(MCP, ("mcp:read",), granted_to=())
     allow_jwt_bearer()
     idp = TestIdp(IDP)
     trust(idp, create_users=True)
-    claims = assert_token(present(tokens, jag(idp, subject="carol", scope="mcp:read")), "mcp:read")
-    assert claims["sub"] == "carol"
-    user = UserStore().get("demo", "carol")
-    assert user is not None and user.username == "carol"
+    seeded = {u.username for u in UserStore().of_tenant("demo")}
+    claims = assert_token(present(tokens, jag(idp, subject="carol", email="carol@acme.example", name="Carol",
+                                              scope="mcp:read")), "mcp:read")
+    user = UserStore().get("demo", "carol")  # the subject: the IdP is not trusted for emails
+    assert user is not None and claims["sub"] == token_subject(user)
+    assert (user.email, user.email_verified, user.name, user.federated_only) == ("carol@acme.example", False, "Carol",
+                                                                                  True)
+    link = LinkedIdentityStore().get("demo", IDP, "carol")
+    assert link is not None and (link.user_id, link.username, link.via) == (user.user_id, "carol", "provisioned")
+    # The next assertion finds the person through the link: no second user.
+    assert assert_token(present(tokens, jag(idp, subject="carol", scope="mcp:read")), "mcp:read")["sub"] == claims["sub"]
+    assert {u.username for u in UserStore().of_tenant("demo")} == {*seeded, "carol"}
 
 
-def test_email_matching_finds_the_user_by_the_email_claim(tokens: TokenClient) -> None:
+def test_a_linked_identity_is_its_user_whatever_its_subject_says(tokens: TokenClient, idp: TestIdp) -> None:
+    """The link first: a subject that happens to be another user's username is the person it is linked to."""
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.stores.users import UserStore
+    from authgate.users.linked_identities import LinkedIdentity
+
+    bob = UserStore().put_hash("demo", "bob", "!")
+    LinkedIdentityStore().link(LinkedIdentity("demo", IDP, "alice", bob.user_id, "bob", 1, "proof"))
+    assert assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")["sub"] == token_subject(bob)
+    UserStore().set_disabled("demo", "bob", True)
+    assert_refused(present(tokens, jag(idp)), "id_jag_user_unknown", "The assertion's subject is disabled in this tenant.")
+
+
+def test_user_match_sub_never_takes_a_user_made_for_another_idps_identity(tokens: TokenClient, idp: TestIdp) -> None:
+    """IdP B's person was provisioned as "carol" (B's subject); this IdP's subject "carol" is not them."""
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.users.linked_identities import LinkedIdentity
+    from authgate.users.model import User
+
+    carol = User("demo", "carol", 0, 0, user_id="usr_carol", federated_only=True)
+    LinkedIdentityStore().provision(carol, LinkedIdentity("demo", "https://idp-b.example", "carol", "usr_carol",
+                                                          "carol", 1, "provisioned"))
+    assert_refused(present(tokens, jag(idp, subject="carol")), "id_jag_user_unknown", UNKNOWN_SUBJECT)
+
+
+def test_a_link_outlived_by_its_user_speaks_for_nobody_and_goes(tokens: TokenClient, idp: TestIdp) -> None:
+    """A user replaced under the same username is another person: the link to the one before is removed."""
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.stores.users import UserStore
+    from authgate.users.linked_identities import LinkedIdentity
+
+    bob = UserStore().put_hash("demo", "bob", "!")
+    LinkedIdentityStore().link(LinkedIdentity("demo", IDP, "00u9", bob.user_id, "bob", 1, "proof"))
+    UserStore().put_hash("demo", "bob", "!")
+    assert_refused(present(tokens, jag(idp, subject="00u9")), "id_jag_user_unknown",
+                   "The assertion's subject is not a user of this tenant.")
+    assert LinkedIdentityStore().get("demo", IDP, "00u9") is None
+
+
+def test_an_assertion_claiming_alices_email_never_speaks_for_alice(tokens: TokenClient) -> None:
+    """The email takeover: an IdP that may create users but is not trusted for emails says its person, another
+    subject, has alice's email (verified, it says). No token for alice, and no account made."""
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.stores.users import UserStore
+
+    register(MCP, ("mcp:read",), granted_to=())
+    allow_jwt_bearer()
+    idp = TestIdp(IDP)
+    trust(idp, create_users=True)
+    UserStore().update_profile("demo", "alice", email="alice@acme.example", email_verified=True)
+    seeded = list(UserStore().of_tenant("demo"))
+    for verified in (True, False):
+        assert_refused(present(tokens, jag(idp, subject="mallory", email="Alice@acme.example", email_verified=verified,
+                                           scope="mcp:read")), "id_jag_user_unknown", LINK_FIRST)
+    assert LinkedIdentityStore().get("demo", IDP, "mallory") is None
+    assert list(UserStore().of_tenant("demo")) == seeded
+
+
+def test_email_matching_finds_the_user_by_a_verified_email_and_links_them(tokens: TokenClient) -> None:
+    """--user-match email, written before --trust-email: read as trust in the IdP's verified emails. The assertion
+    must say email_verified, and the account's own email be verified; the identity is then linked to it."""
     register(MCP, ("mcp:read",), granted_to=())
     allow_jwt_bearer()
     idp = TestIdp(IDP)
     trust(idp, user_match="email")
+    from authgate.stores.linked_identities import LinkedIdentityStore
     from authgate.stores.users import UserStore
 
-    UserStore().put_hash("demo", "dave", "!", email="dave@acme.example")
-    claims = assert_token(present(tokens, jag(idp, subject="00u1", email="Dave@Acme.example", scope="mcp:read")),
-                          "mcp:read")
-    assert claims["sub"] == "dave"  # the user whose email it is, whatever the username
-    UserStore().put_hash("demo", "dave-2", "!", email="DAVE@acme.example")
-    assert_refused(present(tokens, jag(idp, subject="00u1", email="dave@acme.example", scope="mcp:read")),
+    dave = UserStore().put_hash("demo", "dave", "!", email="dave@acme.example", email_verified=True)
+    unverified = jag(idp, subject="00u1", email="Dave@Acme.example", scope="mcp:read")
+    assert_refused(present(tokens, unverified), "id_jag_user_unknown", LINK_FIRST)
+    claims = assert_token(present(tokens, jag(idp, subject="00u1", email="Dave@Acme.example", email_verified=True,
+                                              scope="mcp:read")), "mcp:read")
+    assert claims["sub"] == subject_of("dave")  # the user whose email it is, whatever the username
+    link = LinkedIdentityStore().get("demo", IDP, "00u1")
+    assert link is not None and (link.user_id, link.via) == (dave.user_id, "verified_email")
+    # Linked: found through the link from now on, whatever its email says.
+    assert assert_token(present(tokens, jag(idp, subject="00u1", scope="mcp:read")), "mcp:read")["sub"] == claims["sub"]
+    UserStore().put_hash("demo", "dave-2", "!", email="DAVE@acme.example", email_verified=True)
+    assert_refused(present(tokens, jag(idp, subject="00u2", email="dave@acme.example", email_verified=True,
+                                       scope="mcp:read")),
                    "id_jag_user_unknown", "The assertion's email names more than one user of this tenant.")
-    assert_refused(present(tokens, jag(idp, subject="00u2", scope="mcp:read")), "id_jag_user_unknown",
+    assert_refused(present(tokens, jag(idp, subject="00u3", scope="mcp:read")), "id_jag_user_unknown",
                    "The assertion carries no email claim to find its user by.")
 
 
@@ -252,35 +356,54 @@ def test_metadata_advertises_the_grant_and_the_profile(tokens: TokenClient, invo
     assert doc["authorization_grant_profiles_supported"] == ["urn:ietf:params:oauth:grant-profile:id-jag"]
 
 
-@pytest.mark.parametrize(("stated", "acr"), [
-    ({"acr": "urn:acme:loa:2fa", "amr": ["pwd", "otp", "mfa"]}, "mfa"),  # the IdP's own acr: amr decides
-    ({"acr": "mfa"}, "mfa"),
-    ({"amr": ["pwd"]}, "password"),
-    ({"acr": "urn:acme:loa:1"}, None),  # nothing authgate can rank: no acr
+MFA_VALUES = ("urn:acme:loa:2fa", "mfa")
+
+
+@pytest.mark.parametrize(("trusted", "stated", "acr"), [
+    (True, {"acr": "urn:acme:loa:2fa", "amr": ["pwd", "otp"]}, "mfa"),  # a value the record says means mfa
+    (True, {"amr": ["pwd", "otp", "mfa"]}, "mfa"),
+    (True, {"amr": ["pwd"]}, "password"),
+    (True, {"acr": "urn:acme:loa:1"}, "password"),  # stated, and not a value that means mfa
+    # An IdP not trusted for mfa: whatever it says, authgate's own "mfa" included, is a password.
+    (False, {"acr": "mfa", "amr": ["pwd", "otp", "mfa"]}, "password"),
+    (False, {"acr": "urn:acme:loa:2fa"}, "password"),
 ])
-def test_the_idps_sign_in_is_carried_into_the_token(tokens: TokenClient, idp: TestIdp, stated: dict[str, Any],
-                                                    acr: str | None) -> None:
-    """RFC 9068 2.2.1: the token states the person's sign-in at the IdP when the ID-JAG does."""
+def test_the_idps_sign_in_is_carried_into_the_token_as_far_as_the_idp_is_trusted(
+        tokens: TokenClient, trusted: bool, stated: dict[str, Any], acr: str) -> None:
+    """RFC 9068 2.2.1: the token states the person's sign-in at the IdP when the ID-JAG does; it is mfa only for an
+    IdP trusted for it (--trust-mfa VALUES), password otherwise."""
+    register(MCP, ("mcp:read", "mcp:write"), granted_to=())
+    allow_jwt_bearer()
+    idp = TestIdp(IDP)
+    trust(idp, **({"trust_mfa": True, "mfa_values": MFA_VALUES} if trusted else {}))
     signed_in = int(time.time()) - 30
     claims = assert_token(present(tokens, jag(idp, auth_time=signed_in, **stated)), "mcp:read mcp:write")
-    assert (claims.get("acr"), claims["auth_time"]) == (acr, signed_in)
+    assert (claims["acr"], claims["auth_time"]) == (acr, signed_in)
     bare = assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")
     assert "acr" not in bare and "auth_time" not in bare
 
 
-def test_step_up_at_charges_judges_an_agents_token_by_the_idps_sign_in(tokens: TokenClient, idp: TestIdp,
-                                                                      demo: Any, invoke: Any) -> None:
-    """RFC 9470: a charge above the demo tenant's threshold (10000) needs acr mfa and a sign-in at most 300 s old."""
+@pytest.mark.parametrize("trusted", [True, False])
+def test_step_up_at_charges_judges_an_agents_token_by_the_idps_sign_in(tokens: TokenClient, demo: Any, invoke: Any,
+                                                                      trusted: bool) -> None:
+    """RFC 9470: a charge above the demo tenant's threshold (10000) needs acr mfa and a sign-in at most 300 s old;
+    an ID-JAG is mfa only from an IdP trusted for it."""
+    register(MCP, ("mcp:read",), granted_to=())
+    allow_jwt_bearer()
+    idp = TestIdp(IDP)
+    trust(idp, **({"trust_mfa": True, "mfa_values": MFA_VALUES} if trusted else {}))
+
     def charge(**stated: Any) -> dict[str, Any]:
         token = body_of(present(tokens, jag(idp, resource=f"{ISSUER}/charges", scope="charges:write", **stated)))
         return dict(invoke("charges", demo.event("POST", body={"amount": 10000, "currency": "usd", "description": "Sofa"},
                                                  client=None, headers={"Authorization": f"Bearer {token['access_token']}"})))
 
     fresh = int(time.time()) - 30
-    assert charge(auth_time=fresh, amr=["pwd", "otp", "mfa"])["statusCode"] == 201
+    strong = charge(auth_time=fresh, amr=["pwd", "otp", "mfa"])
     weak = charge(auth_time=fresh, amr=["pwd"])
     stale = charge(auth_time=fresh - 600, amr=["pwd", "otp", "mfa"])
-    for refused in (weak, stale, charge()):
+    assert strong["statusCode"] == (201 if trusted else 401)
+    for refused in (weak, stale, charge(), *(() if trusted else (strong,))):
         assert refused["statusCode"] == 401
         assert 'error="insufficient_user_authentication"' in headers_of(refused)["WWW-Authenticate"]
 
@@ -294,7 +417,7 @@ def test_the_user_read_with_the_client_is_current(tokens: TokenClient, idp: Test
     UserStore().delete("demo", "alice")
     assert_refused(present(tokens, jag(idp)), "id_jag_user_unknown",
                    "The assertion's subject is not a user of this tenant.")
-    UserStore().create("demo", "alice", "a-new-password-of-alice")
-    assert assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")["sub"] == "alice"
+    again = UserStore().put_hash("demo", "alice", "!")  # another person under the name: another user_id
+    assert assert_token(present(tokens, jag(idp)), "mcp:read mcp:write")["sub"] == again.user_id != ALICE_ID
     UserStore().set_disabled("demo", "alice", True)
     assert_refused(present(tokens, jag(idp)), "id_jag_user_unknown", "The assertion's subject is disabled in this tenant.")

@@ -15,7 +15,7 @@ from authgate.clock import ManualClock
 from tests.demo import ISSUER, SPA_REDIRECT, WEB_REDIRECT
 from tests.functional.authorize_support import Browser, headers_of, page_of, redirect_of, web_params
 from tests.functional.openid_support import ALICE, SIGNED_IN_AT, openid_code
-from tests.functional.token_support import OK_HEADERS, TokenClient, body_of
+from tests.functional.token_support import OK_HEADERS, TokenClient, body_of, claims_of
 
 OIDC_SCOPE = "openid profile email charges:read"
 
@@ -259,6 +259,40 @@ def test_userinfo_refuses_a_token_of_a_user_whose_sessions_were_ended(clock: Man
 def test_userinfo_sub_is_the_id_tokens(clock: ManualClock, tokens: TokenClient) -> None:
     body = body_of(tokens.exchange(openid_code()))
     assert body_of(userinfo(tokens, body["access_token"]))["sub"] == verified(body["id_token"])[1]["sub"]
+
+
+def test_the_access_tokens_sub_is_the_id_tokens_and_userinfos(clock: ManualClock, tokens: TokenClient) -> None:
+    """One subject for the person everywhere: their stable user_id (OIDC Core 2), never the username a new user of
+    the same name would inherit; the username rides beside it for display."""
+    body = body_of(tokens.exchange(openid_code()))
+    access = claims_of(body["access_token"])
+    assert (access["sub"], access["username"]) == (verified(body["id_token"])[1]["sub"], "alice")
+    assert body_of(userinfo(tokens, body["access_token"]))["sub"] == access["sub"] == ALICE
+
+
+def test_userinfo_answers_a_token_issued_when_sub_was_the_username(clock: ManualClock, tokens: TokenClient) -> None:
+    """A token of before (sub the username, no username claim) stands until it expires."""
+    from authgate.tokens.access_token import issue_access_token
+
+    before = issue_access_token(issuer=ISSUER, subject="alice", client_id="demo-web", tenant="demo",
+                                scope="openid profile", grant_id="g-before", acr="password", auth_time=int(clock()))
+    assert "username" not in claims_of(before.token)
+    result = userinfo(tokens, before.token)
+    assert (result["statusCode"], body_of(result)) == (200, {
+        "sub": ALICE, "name": "Alice Example", "preferred_username": "alice",
+        "updated_at": body_of(result)["updated_at"]})
+
+
+def test_userinfo_refuses_a_token_of_the_person_before_under_the_same_username(clock: ManualClock,
+                                                                               tokens: TokenClient) -> None:
+    from authgate.stores.users import UserStore
+
+    token = openid_token(tokens)
+    # Another person under the username alice (even one whose record says it is older than the token).
+    UserStore().put_hash("demo", "alice", "!", created_at=int(clock()) - 3600, updated_at=int(clock()) - 3600)
+    result = userinfo(tokens, token)
+    assert (result["statusCode"], body_of(result)["detail"]) == (
+        401, "The access token no longer speaks for a user of this server.")
 
 
 def test_openid_configuration_names_the_userinfo_endpoint(invoke: Any, aws: None) -> None:

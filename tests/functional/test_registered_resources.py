@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.demo import ISSUER, SECRETS, VERIFIER, WEB_REDIRECT, Demo, body, headers
+from tests.demo import ALICE_ID, ISSUER, SECRETS, VERIFIER, WEB_REDIRECT, Demo, body, headers
 from tests.functional.authorize_support import Browser, page_of, redirect_of, web_params
 from tests.functional.resource_support import MCP, introspect, register
 from tests.functional.token_support import (
@@ -212,11 +212,13 @@ def test_the_resource_servers_credentials_see_its_tokens_of_any_client(browser: 
     creds = register()
     service = body_of(cc(tokens, resource=MCP, scope="mcp:read"))["access_token"]
     web = body_of(tokens.exchange(authorized_code(browser, resource=MCP, scope="mcp:write")))
-    for token, client_id, sub, scope in ((service, "demo-service", "demo-service", "mcp:read"),
-                                         (web["access_token"], "demo-web", "alice", "mcp:write")):
+    # A person's token: sub their user_id and username their username (RFC 7662 2.2); a client's: sub the client.
+    for token, client_id, person, scope in ((service, "demo-service", {"sub": "demo-service"}, "mcp:read"),
+                                            (web["access_token"], "demo-web", {"sub": ALICE_ID, "username": "alice"},
+                                             "mcp:write")):
         seen = body_of(introspect(tokens, creds, token))
         claims = claims_of(token)
-        assert seen == {"active": True, "scope": scope, "client_id": client_id, "sub": sub, "exp": claims["exp"],
+        assert seen == {"active": True, "scope": scope, "client_id": client_id, **person, "exp": claims["exp"],
                         "iat": claims["iat"], "iss": ISSUER, "aud": MCP, "token_type": "Bearer",
                         "jti": claims["jti"]}
     # Not its refresh tokens, not the charges API's tokens, not another resource's.

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.demo import ISSUER, SPA_REDIRECT
+from tests.demo import ALICE_ID, ISSUER, SPA_REDIRECT
 from tests.functional.token_support import (
     TokenClient,
     assert_error,
@@ -29,9 +29,11 @@ def test_introspect_active_access_token(tokens: TokenClient) -> None:
     grant = issued(tokens)
     result = tokens.introspect(grant["access_token"])
     body = body_of(result)
-    assert set(body) == {"active", "scope", "client_id", "sub", "exp", "iat", "iss", "aud", "token_type", "jti"}
-    assert {k: body[k] for k in ("active", "scope", "client_id", "sub", "iss", "aud", "token_type")} == {
-        "active": True, "scope": "charges:read charges:write", "client_id": "demo-web", "sub": "alice",
+    assert set(body) == {"active", "scope", "client_id", "sub", "username", "exp", "iat", "iss", "aud", "token_type",
+                         "jti"}
+    assert {k: body[k] for k in ("active", "scope", "client_id", "sub", "username", "iss", "aud", "token_type")} == {
+        "active": True, "scope": "charges:read charges:write", "client_id": "demo-web", "sub": ALICE_ID,
+        "username": "alice",
         "iss": ISSUER, "aud": f"{ISSUER}/charges", "token_type": "Bearer"}
     assert body["exp"] - body["iat"] == 900
     assert headers_of(result)["Cache-Control"] == "no-store"
@@ -40,8 +42,9 @@ def test_introspect_active_access_token(tokens: TokenClient) -> None:
 def test_introspect_active_refresh_token(tokens: TokenClient) -> None:
     grant = issued(tokens)
     body = body_of(tokens.introspect(grant["refresh_token"], hint="refresh_token"))
-    assert {k: body[k] for k in ("active", "scope", "client_id", "sub", "iss", "token_type")} == {
-        "active": True, "scope": "charges:read charges:write", "client_id": "demo-web", "sub": "alice",
+    assert {k: body[k] for k in ("active", "scope", "client_id", "sub", "username", "iss", "token_type")} == {
+        "active": True, "scope": "charges:read charges:write", "client_id": "demo-web", "sub": ALICE_ID,
+        "username": "alice",
         "iss": ISSUER, "token_type": "refresh_token"}
 
 

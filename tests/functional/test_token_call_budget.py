@@ -7,7 +7,7 @@ and the failed-authentication counters come in one BatchGetItem; secrets are a s
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -21,6 +21,8 @@ from tests.functional.token_support import (
     grant,
     new_code,
 )
+
+IDP = "https://idp.example"
 
 
 @pytest.fixture
@@ -103,9 +105,9 @@ def test_a_warm_token_exchange_costs_two_calls(tokens: TokenClient, calls: Count
     assert calls == Counter({"BatchGetItem": 2})
 
 
-def test_a_warm_id_jag_grant_costs_two_calls(tokens: TokenClient, calls: Counter[str]) -> None:
-    """The client (+ counters, + the user: --user-match sub) BatchGetItem and the jti's conditional PutItem; the
-    IdP, its keys, the resource and the tenant come from warm caches (docs/delegation.md, "Cost")."""
+def id_jag_presenter(tokens: TokenClient, subject: str = "alice") -> Callable[[], dict[str, Any]]:
+    """demo-service allowed the ID-JAG grant for a registered MCP resource, an IdP the demo tenant trusts, and a
+    function presenting a new ID-JAG of `subject` from it."""
     from authgate.identity_providers.model import IdentityProvider
     from authgate.stores.clients import ClientStore
     from authgate.stores.identity_providers import IdentityProviderStore
@@ -117,15 +119,41 @@ def test_a_warm_id_jag_grant_costs_two_calls(tokens: TokenClient, calls: Counter
     client = store.get("demo-service")
     assert client is not None
     store.replace(client._replace(grant_types=(*client.grant_types, "urn:ietf:params:oauth:grant-type:jwt-bearer")))
-    idp = TestIdp("https://idp.example")
+    idp = TestIdp(IDP)
     IdentityProviderStore().create(IdentityProvider("demo", idp.issuer, jwks=tuple(idp.jwks()["keys"])))
 
     def present() -> dict[str, Any]:
-        assertion = idp.id_jag(audience=ISSUER, client_id="demo-service", resource=MCP, scope="mcp:read")
+        assertion = idp.id_jag(audience=ISSUER, client_id="demo-service", subject=subject, resource=MCP,
+                               scope="mcp:read")
         return tokens.post([("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)],
                            auth=basic("demo-service", SECRETS["demo-service"]))
 
+    return present
+
+
+def test_a_warm_id_jag_grant_costs_two_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    """The client (+ counters, + the user: --user-match sub) BatchGetItem and the jti's conditional PutItem; the
+    IdP, its keys, the resource and the tenant come from warm caches (docs/delegation.md, "Cost")."""
+    present = id_jag_presenter(tokens)
     assert present()["statusCode"] == 200  # warms the IdP, resource and tenant caches and the client's tenant
     calls.clear()
     assert present()["statusCode"] == 200
     assert calls == Counter({"BatchGetItem": 1, "PutItem": 1})
+
+
+def test_a_warm_id_jag_of_a_linked_person_costs_two_calls(tokens: TokenClient, calls: Counter[str]) -> None:
+    """The person found through their linked identity (authgate.federation.identities): the link and its user come
+    in the client's batch, the user by the username this function last found for the identity."""
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.stores.users import UserStore
+    from authgate.users.linked_identities import LinkedIdentity
+
+    present = id_jag_presenter(tokens, subject="00u-alice")
+    alice = UserStore().get("demo", "alice")
+    assert alice is not None
+    LinkedIdentityStore().link(LinkedIdentity("demo", IDP, "00u-alice", alice.user_id, "alice", 1, "proof"))
+    assert present()["statusCode"] == 200  # warms the caches, the client's tenant and the identity's username
+    for _ in range(2):
+        calls.clear()
+        assert present()["statusCode"] == 200
+        assert calls == Counter({"BatchGetItem": 1, "PutItem": 1})

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from authgate.clock import ManualClock
-from tests.demo import ISSUER, SPA_REDIRECT, VERIFIER, WEB_REDIRECT
+from tests.demo import ALICE_ID, ISSUER, SPA_REDIRECT, VERIFIER, WEB_REDIRECT
 from tests.functional.token_support import (
     FORM,
     TokenClient,
@@ -72,7 +72,8 @@ def test_basic_credentials_are_form_urlencoded_inside_basic(tokens: TokenClient)
 def test_authorization_code_with_pkce_confidential_client(tokens: TokenClient) -> None:
     body = assert_token_response(tokens.exchange(new_code()), "charges:read charges:write", refresh=True)
     claims = claims_of(body["access_token"])
-    assert (claims["sub"], claims["client_id"], claims["tenant"]) == ("alice", "demo-web", "demo")
+    assert (claims["sub"], claims["username"], claims["client_id"], claims["tenant"]) == (
+        ALICE_ID, "alice", "demo-web", "demo")
     assert claims["grant_id"]
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.demo import ISSUER, SECRETS, WEB_REDIRECT, Demo, body, headers
+from tests.demo import ALICE_ID, ISSUER, SECRETS, WEB_REDIRECT, Demo, body, headers
 from tests.dpop_support import DpopKey
 from tests.functional.resource_support import MCP, introspect, register
 from tests.functional.token_support import (
@@ -43,12 +43,14 @@ def delegates(uri: str, *targets: str) -> None:
 def user_grant(tokens: TokenClient, scope: str = "mcp:tools charges:read charges:write",
                resource: str = MCP) -> dict[str, Any]:
     """alice's code for `resource` exchanged by demo-web: the access and refresh tokens of one grant."""
+    from authgate import clock
+    from authgate.single_use.authentication import Authentication
     from authgate.stores.codes import CodeStore
     from tests.demo import CHALLENGE
 
     code = CodeStore().create(client_id="demo-web", tenant_id="demo", redirect_uri=WEB_REDIRECT,
                               code_challenge=CHALLENGE, code_challenge_method="S256", scope=scope, subject="alice",
-                              resource=resource)
+                              resource=resource, authentication=Authentication(ALICE_ID, clock.seconds()))
     result = tokens.exchange(code)
     assert result["statusCode"] == 200, result["body"]
     return dict(body_of(result))
@@ -91,10 +93,22 @@ def test_a_resource_exchanges_a_users_token_for_a_narrower_charges_token(tokens:
     original = claims_of(subject["access_token"])
     claims = assert_exchanged(exchange(tokens, mcp, subject["access_token"], scope="charges:write"), "charges:write")
     assert claims == {
-        "iss": ISSUER, "sub": "alice", "aud": CHARGES, "exp": claims["exp"], "iat": claims["iat"], "jti": claims["jti"],
+        "iss": ISSUER, "sub": ALICE_ID, "username": "alice", "aud": CHARGES, "exp": claims["exp"], "iat": claims["iat"], "jti": claims["jti"],
         "client_id": mcp[0], "scope": "charges:write", "tenant": "demo", "grant_id": original["grant_id"],
-        "act": {"sub": MCP}}
+        "acr": "password", "auth_time": original["auth_time"], "act": {"sub": MCP}}
     assert claims["exp"] <= original["exp"]
+
+
+def test_a_token_issued_when_sub_was_the_username_is_exchanged_as_it_is(tokens: TokenClient,
+                                                                        mcp: tuple[str, str]) -> None:
+    """RFC 8693: the new token keeps the subject token's sub; one of before still names the username, and expires
+    with it."""
+    from authgate.tokens.access_token import issue_access_token
+
+    before = issue_access_token(issuer=ISSUER, subject="alice", client_id="demo-web", tenant="demo",
+                                scope="charges:read", audience=MCP, grant_id="g-before").token
+    claims = assert_exchanged(exchange(tokens, mcp, before, scope="charges:read"), "charges:read")
+    assert (claims["sub"], "username" in claims, claims["exp"] <= claims_of(before)["exp"]) == ("alice", False, True)
 
 
 def test_without_scope_the_token_gets_the_subjects_scopes_the_target_accepts(tokens: TokenClient,
@@ -132,7 +146,8 @@ def test_the_charges_api_records_who_acted(tokens: TokenClient, mcp: tuple[str, 
     auth = {"Authorization": f"Bearer {token}"}
     created = invoke("charges", demo.event("POST", client=None, headers=auth, body={"amount": 500, "currency": "usd"}))
     charge = body(created)
-    assert (created["statusCode"], charge["created_by"]) == (201, {"sub": "alice", "act": {"sub": MCP}})
+    assert (created["statusCode"], charge["created_by"]) == (201, {"sub": ALICE_ID, "username": "alice",
+                                                                  "act": {"sub": MCP}})
     shown = invoke("charges", demo.event("GET", f"/charges/{charge['id']}", client=None, headers=auth))
     assert (shown["statusCode"], headers(shown)["content-type"], body(shown)) == (200, "application/json", charge)
 
@@ -146,11 +161,11 @@ def test_a_second_hop_nests_the_actors_and_introspection_shows_them(tokens: Toke
     seen = introspect(tokens, other, first)
     claims = claims_of(first)
     assert (seen["statusCode"], body_of(seen)) == (200, {
-        "active": True, "scope": "charges:read charges:write", "client_id": mcp[0], "sub": "alice",
-        "exp": claims["exp"], "iat": claims["iat"], "iss": ISSUER, "aud": OTHER, "token_type": "Bearer",
+        "active": True, "scope": "charges:read charges:write", "client_id": mcp[0], "sub": ALICE_ID,
+        "username": "alice", "exp": claims["exp"], "iat": claims["iat"], "iss": ISSUER, "aud": OTHER, "token_type": "Bearer",
         "jti": claims["jti"], "act": {"sub": MCP}})
     second = assert_exchanged(exchange(tokens, other, first, scope="charges:read"), "charges:read")
-    assert (second["sub"], second["act"], second["client_id"]) == ("alice", {"sub": OTHER, "act": {"sub": MCP}},
+    assert (second["sub"], second["act"], second["client_id"]) == (ALICE_ID, {"sub": OTHER, "act": {"sub": MCP}},
                                                                    other[0])
 
 

@@ -155,12 +155,25 @@ class TokenClient:
 def new_code(*, client_id: str = "demo-web", redirect_uri: str | None = WEB_REDIRECT,
              challenge: str = CHALLENGE, scope: str = "charges:read charges:write", ttl: int | None = None,
              redirect_uri_sent: bool = True) -> str:
-    """A code as the authorize endpoint stores it (through the real CodeStore)."""
+    """A code as the authorize endpoint stores it (through the real CodeStore): alice's, with her sign-in (her
+    password, now)."""
+    from authgate import clock
+    from authgate.single_use.authentication import Authentication
     from authgate.stores.codes import CodeStore
 
     return CodeStore().create(client_id=client_id, tenant_id="demo", redirect_uri=redirect_uri,
                               code_challenge=challenge, code_challenge_method="S256" if challenge else "",
-                              scope=scope, subject="alice", ttl=ttl, redirect_uri_sent=redirect_uri_sent)
+                              scope=scope, subject="alice", ttl=ttl, redirect_uri_sent=redirect_uri_sent,
+                              authentication=Authentication(user_id_of("alice"), clock.seconds()))
+
+
+def user_id_of(username: str, tenant_id: str = "demo") -> str:
+    """The user_id of a user of the demo stack: the `sub` of their tokens."""
+    from authgate.stores.users import UserStore
+
+    user = UserStore().get(tenant_id, username)
+    assert user is not None and user.user_id
+    return user.user_id
 
 
 def allow_grant(client_id: str, grant_type: str) -> None:

@@ -26,11 +26,11 @@ class InvalidInput(ValueError):
     """An argument the command refuses; the message says which and why."""
 
 
-def identifier(value: str, what: str) -> str:
+def identifier(value: str, what: str, *, limit: int = MAX_ID) -> str:
     if not value:
         raise InvalidInput(f"{what} must not be empty")
-    if len(value) > MAX_ID:
-        raise InvalidInput(f"{what} is longer than {MAX_ID} characters")
+    if len(value) > limit:
+        raise InvalidInput(f"{what} is longer than {limit} characters")
     if not _IDENTIFIER.fullmatch(value):
         raise InvalidInput(f"{what} {_shown(value)} must be printable ASCII without spaces or control characters")
     return value

@@ -25,6 +25,11 @@ def user(tenant_id: str, username: str) -> str:
     return f"no user {username!r} in tenant {tenant_id!r} {_see('users', 'list', '--tenant', tenant_id)}"
 
 
+def linked_identity(tenant_id: str, username: str, idp: str) -> str:
+    return (f"user {username!r} of tenant {tenant_id!r} has no identity linked at {idp!r} "
+            f"{_see('users', 'show', '--tenant', tenant_id, '--username', username)}")
+
+
 def client(client_id: str) -> str:
     return f"no client {client_id!r} {_see('clients', 'list')}"
 

@@ -1,5 +1,5 @@
 """The actions of `authgate users` on the stack acted on: create, list, show, update, disable, enable, unlock,
-reset-password, delete (docs/users.md). The tenant is known to exist (authgate_cli.admin.users.act)."""
+reset-password, delete (docs/users.md); show lists the linked identities (user_identities). The tenant is known to exist (authgate_cli.admin.users.act)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from authgate_cli.admin import arguments
+from authgate_cli.admin.user_identities import linked, remove_links, views, write_links
 from authgate_cli.admin.user_input import check_create, read_password
 from authgate_cli.admin.user_second_factors import remove_passkeys
 from authgate_cli.admin.user_views import done, fail, unknown_user, view, write_record, write_table
@@ -38,12 +39,17 @@ def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[s
     except arguments.InvalidInput as exc:
         return fail(str(exc))
     profile = {"name": args.name or "", "email": args.email or "", "email_verified": bool(args.email_verified)}
+    store = UserStore()
+    replaced = store.get(args.tenant, args.username) if args.overwrite else None
     try:
-        user = UserStore().create(args.tenant, args.username, password, overwrite=args.overwrite, **profile)
+        user = store.create(args.tenant, args.username, password, overwrite=args.overwrite, **profile)
     except UserExists:
         sys.stderr.write(f"authgate users: user {args.username!r} already exists in tenant {args.tenant!r} "
                          "(use --overwrite to replace it, or `authgate users reset-password`)\n")
         return 1
+    if replaced is not None:
+        # The replaced person's identities at IdPs were theirs, not the new user's.
+        remove_links(replaced)
     return done(args, user, out, "created")
 
 
@@ -64,10 +70,12 @@ def show_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     user = UserStore().get(args.tenant, args.username)
     if user is None:
         return unknown_user(args)
+    identities = views(args.tenant, linked(user))
     if args.json:
-        out.write(json.dumps(view(user), indent=2) + "\n")
+        out.write(json.dumps({**view(user), "linked_identities": identities}, indent=2) + "\n")
         return 0
     write_record(user, out)
+    write_links(identities, out)
     return 0
 
 
@@ -141,6 +149,7 @@ def reset_password(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: I
 
 
 def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.stores.linked_identities import LinkedIdentityStore
     from authgate.stores.users import UserStore
     from authgate.users.errors import UserNotFound
     from authgate_cli.admin.user_sessions import announce_ended, live_sessions
@@ -151,7 +160,8 @@ def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         return unknown_user(args)
     ended = live_sessions(args.tenant, user)
     try:
-        store.delete(args.tenant, args.username)
+        # With its linked identities, in one transaction: no identity signs in as a user that is gone.
+        LinkedIdentityStore().delete_user(user)
     except UserNotFound:
         return unknown_user(args)
     announce_ended(ended)

@@ -27,6 +27,13 @@ def check_user(args: argparse.Namespace) -> None:
     arguments.text(args.username, "--username", limit=MAX_USERNAME)
 
 
+def check_idp(value: str) -> None:
+    """--idp: an identity provider's id or issuer, as stored (printable ASCII without spaces)."""
+    from authgate.users.linked_identities import MAX_ISSUER
+
+    arguments.identifier(value, "--idp", limit=MAX_ISSUER)
+
+
 def check_profile(args: argparse.Namespace) -> None:
     if getattr(args, "name", None):
         arguments.text(args.name, "--name")

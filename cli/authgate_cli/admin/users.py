@@ -1,5 +1,5 @@
 """`authgate users create | list | show | update | disable | enable | delete | reset-password | unlock |
-reset-mfa | sessions | revoke-sessions`.
+reset-mfa | sessions | revoke-sessions | unlink`.
 
 A user is (tenant, username) with a stable `user_id`, a display name, an email and whether it is
 verified (docs/users.md). Passwords are read from --password-stdin or prompted for, never taken as
@@ -10,7 +10,8 @@ deployed one (`--url` / `--stack-name`); `--json` prints the user's record (neve
 
 Disabling, resetting the password of, or deleting a user ends at once every session and refresh
 token issued to it (its `sessions_valid_after`, or no record at all); deleting removes the record
-and every personal attribute in it.
+and every personal attribute in it, and its linked identities. A user's identities at the tenant's
+identity providers are listed by `show` and removed one IdP at a time by `unlink --idp ID_OR_ISSUER`.
 
 What it accepts is checked in user_input; the actions are in user_actions (reset-mfa in
 user_second_factors, the sessions actions in user_sessions), what they print in user_views.
@@ -35,8 +36,10 @@ from authgate_cli.admin.user_actions import (
     unlock_user,
     update_user,
 )
+from authgate_cli.admin.user_identities import unlink
 from authgate_cli.admin.user_input import (
     check_create,
+    check_idp,
     check_password_source,
     check_profile,
     check_user,
@@ -49,6 +52,7 @@ ACTIONS: dict[str, Callable[[argparse.Namespace, IO[str]], int]] = {
     "create": create_user, "list": list_users, "show": show_user, "update": update_user,
     "disable": disable_user, "enable": enable_user, "delete": delete_user, "reset-password": reset_password,
     "unlock": unlock_user, "reset-mfa": reset_mfa, "sessions": list_sessions, "revoke-sessions": revoke_sessions,
+    "unlink": unlink,
 }
 
 
@@ -67,6 +71,8 @@ def _validate(args: argparse.Namespace) -> None:
             raise unknown.nothing_to_change("users", "at least one of --name, --email, --email-verified")
     if command == "reset-password":
         check_password_source(args)
+    if command == "unlink":
+        check_idp(args.idp)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -89,12 +95,12 @@ def act(args: argparse.Namespace, out: IO[str]) -> int:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "users", help="manage users (create, list, show, update, disable, enable, delete, reset-password, unlock, "
-                 "reset-mfa, sessions, revoke-sessions)",
+                 "reset-mfa, sessions, revoke-sessions, unlink)",
         description="Manage the users of a tenant.")
     sub = parser.add_subparsers(dest="users_command", required=True, metavar="ACTION")
     create = sub.add_parser("create", help="add a user; the password is stored as scrypt")
     listing = sub.add_parser("list", help="every user of a tenant")
-    show = sub.add_parser("show", help="one user, every field")
+    show = sub.add_parser("show", help="one user, every field, and its linked identities")
     update = sub.add_parser("update", help="change a user's name, email or whether the email is verified")
     disable = sub.add_parser("disable", help="refuse the user's sign-ins; end its sessions and refresh tokens now")
     enable = sub.add_parser("enable", help="let a disabled user sign in again")
@@ -107,11 +113,16 @@ def register(subparsers: Any) -> None:
                                      "passkeys) and end the sessions and refresh tokens issued to them before now.")
     sessions = sub.add_parser("sessions", help="list a user's sign-in sessions")
     revoke = sub.add_parser("revoke-sessions", help="end every sign-in session of a user now")
-    every = (create, listing, show, update, disable, enable, delete, reset, unlock, mfa, sessions, revoke)
+    unlinking = sub.add_parser("unlink", help="remove a user's linked identity at one identity provider",
+                               description="Remove the user's identities at one of the tenant's identity providers: "
+                                           "they sign in as nobody until linked again.")
+    every = (create, listing, show, update, disable, enable, delete, reset, unlock, mfa, sessions, revoke, unlinking)
     for action in every:
         action.add_argument("--tenant", required=True)
         if action is not listing:
             action.add_argument("--username", required=True)
+    unlinking.add_argument("--idp", required=True, metavar="ID_OR_ISSUER",
+                           help="the identity provider: its id, or its issuer (as `authgate users show` lists them)")
     for action in (create, update):
         action.add_argument("--name", default=None, help="display name (OIDC `name`; update: \"\" removes it)")
         action.add_argument("--email", default=None,

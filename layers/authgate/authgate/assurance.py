@@ -22,6 +22,9 @@ PWD, OTP, HWK, SWK, USER = "pwd", "otp", "hwk", "swk", "user"
 METHODS = frozenset({PWD, OTP, HWK, SWK, USER})
 # RFC 8176 2 "mfa": added to the methods of a sign-in that used more than one factor.
 MULTIPLE_FACTORS = "mfa"
+# A sign-in made at another party, a tenant's identity provider (authgate.federation.assurance): RFC 8176
+# registers no value for it; "fed" is authgate's, unregistered, as RFC 8176 1 allows.
+FEDERATED = "fed"
 # The amr of a password alone.
 PASSWORD_AMR = (PWD,)
 # The amr the CIBA approval page states for its password and code, in the order it always has (the order

@@ -42,14 +42,14 @@ PASSWORD = "carol-password-1"
 # The value of each argument that names something, by its dest: one the demo stack has (KNOWN, plus the
 # current signing key's kid), one `create` makes (NEW), one nobody made (UNKNOWN), one refused as written (BAD).
 KNOWN = {"tenant": "demo", "tenants": "demo", "username": "alice", "client_id": "demo-service", "tenant_id": "demo",
-         "resource": RESOURCE, "issuer": IDP, "scopes": "mcp:read"}
+         "resource": RESOURCE, "issuer": IDP, "scopes": "mcp:read", "idp": IDP}
 NEW = {"username": "carol", "tenant_id": "globex", "resource": "https://new.example/api",
        "issuer": "https://new-idp.example"}
 UNKNOWN = {"tenant": "nosuch", "tenants": "nosuch", "username": "nobody", "client_id": "nosuch",
            "tenant_id": "nosuch", "resource": "https://nosuch.example/api", "issuer": "https://nosuch.example",
-           "kid": "nosuch"}
+           "kid": "nosuch", "idp": "https://nosuch.example"}
 BAD = {"tenant": "a b", "username": "bob\x07", "client_id": "a b", "tenant_id": "a b", "resource": "not a uri",
-       "issuer": "idp example", "kid": "a b", "scopes": "a  b"}
+       "issuer": "idp example", "kid": "a b", "scopes": "a  b", "idp": "a b"}
 TENANTS = ("tenant", "tenants")
 COMMANDS = admin_commands()
 # The audit trail is a log, not a collection: it is listed, followed and verified (no `show`), and its filters
@@ -104,7 +104,8 @@ def _argv(noun: str, verb: str, values: dict[str, str], extra: list[str] | None 
 def stack(demo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
           capsys: pytest.CaptureFixture[str]) -> Iterator[dict[str, str]]:
     """The demo stack recorded as a running local stack (this process), with a registered resource and a
-    trusted identity provider; the names the demo stack has, the current signing key's kid among them."""
+    trusted identity provider alice has an identity at; the names the demo stack has, the current signing key's
+    kid among them."""
     from authgate import caches
     from authgate.stores.signing_keys import KeyStore
     from authgate_cli.local import stack as local
@@ -118,10 +119,22 @@ def stack(demo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     for argv in (["resources", "create", RESOURCE, "--scopes", "mcp:read"],
                  ["idps", "create", "--tenant", "demo", "--issuer", IDP, "--jwks-uri", "https://idp.example/keys"]):
         assert run(argv, capsys, monkeypatch)[0] == 0, argv
+    _link_alice()
     yield {**KNOWN, "kid": KeyStore().all()[0].kid}
     os.environ.clear()
     os.environ.update(saved)
     caches.reset()
+
+
+def _link_alice() -> None:
+    """What her first sign-in through the IdP leaves (authgate.federation.identities)."""
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.stores.users import UserStore
+    from authgate.users.linked_identities import LinkedIdentity
+
+    alice = UserStore().get("demo", "alice")
+    assert alice is not None
+    LinkedIdentityStore().link(LinkedIdentity("demo", IDP, "00u-alice", alice.user_id, "alice", 1_750_000_000, "proof"))
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:

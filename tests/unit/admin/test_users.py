@@ -37,7 +37,8 @@ def test_show_and_list_never_print_the_password_hash() -> None:
                                  "user_id": "usr_bob", "name": "Bob", "email": "Bob@Demo.example",
                                  "email_verified": True, "disabled": False, "must_change_password": False,
                                  "sessions_valid_after": 0, "created_at": created, "updated_at": created,
-                                 "session_generation": 0, "locked": False}
+                                 "session_generation": 0, "federated_only": False, "locked": False,
+                                 "linked_identities": []}
     status, text = run("list")
     assert (status, text.splitlines()) == (0, ["USERNAME  USER_ID  NAME  EMAIL             STATE",
                                                "bob       usr_bob  Bob   Bob@Demo.example  active"])
@@ -53,7 +54,8 @@ def test_show_in_text_prints_every_field_and_its_times_in_iso_8601() -> None:
         "locked_until:         -", "user_id:              usr_bob", "name:                 Bob",
         "email:                Bob@Demo.example", "email_verified:       yes", "disabled:             no",
         "must_change_password: no", "sessions_valid_after: -", "created_at:           2025-06-15T15:06:40Z",
-        "updated_at:           2025-06-15T15:06:40Z", "session_generation:   0", "locked:               no"])
+        "updated_at:           2025-06-15T15:06:40Z", "session_generation:   0", "federated_only:       no",
+        "locked:               no", "linked identities: none"])
 
 
 @pytest.mark.usefixtures("bob", "clock")
@@ -129,3 +131,93 @@ def test_bad_update_arguments_are_refused_before_any_stack(kwargs: dict[str, obj
     with pytest.raises(arguments.InvalidInput) as refused:
         _validate(user_args("update", **kwargs))
     assert str(refused.value) == line
+
+
+def link_bob(issuer: str, subject: str, at: int = 1_750_000_000) -> None:
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.users.linked_identities import LinkedIdentity
+
+    LinkedIdentityStore().link(LinkedIdentity("demo", issuer, subject, "usr_bob", "bob", at, "proof"))
+
+
+OKTA = "https://acme.okta.example"
+ENTRA = "https://login.microsoftonline.com/acme/v2.0"
+
+
+@pytest.fixture
+def linked(bob: None) -> None:
+    """bob's identities at two IdPs: Okta, trusted with an id and a label, and Entra, trusted no more."""
+    from authgate.identity_providers.model import IdentityProvider
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    IdentityProviderStore().create(IdentityProvider("demo", OKTA, idp_id="acme-sso", label="Acme SSO"))
+    link_bob(OKTA, "00u1", 1_750_000_000)
+    link_bob(ENTRA, "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ", 1_750_000_060)
+
+
+@pytest.mark.usefixtures("linked")
+def test_show_lists_the_linked_identities() -> None:
+    status, shown = run("show", json=True)
+    assert status == 0 and json.loads(shown)["linked_identities"] == [
+        {"idp_id": "acme-sso", "label": "Acme SSO", "issuer": OKTA, "subject": "00u1", "linked_at": 1_750_000_000,
+         "via": "proof"},
+        {"idp_id": "", "label": "", "issuer": ENTRA, "subject": "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ",
+         "linked_at": 1_750_000_060, "via": "proof"}]
+    status, text = run("show")
+    assert status == 0 and text.splitlines()[-4:] == [
+        "linked identities: 2 identities",
+        ("IDP       LABEL     ISSUER                                       SUBJECT                                      "
+        "LINKED_AT             VIA"),
+        ("acme-sso  Acme SSO  https://acme.okta.example                    00u1                                         "
+        "2025-06-15T15:06:40Z  proof"),
+        ("-         -         https://login.microsoftonline.com/acme/v2.0  AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ  "
+        "2025-06-15T15:07:40Z  proof")]
+
+
+@pytest.mark.usefixtures("linked")
+@pytest.mark.parametrize("idp", ["acme-sso", OKTA])
+def test_unlink_removes_the_identity_at_the_idp_named_by_id_or_issuer(idp: str) -> None:
+    from authgate.stores.linked_identities import LinkedIdentityStore
+
+    assert run("unlink", idp=idp) == (0, f"identity 00u1 of {OKTA} unlinked from user bob in tenant demo\n")
+    assert [link.issuer for link in LinkedIdentityStore().of_user("usr_bob")] == [ENTRA]
+    assert LinkedIdentityStore().get("demo", OKTA, "00u1") is None
+
+
+@pytest.mark.usefixtures("linked")
+def test_unlink_prints_what_it_removed_as_json() -> None:
+    status, out = run("unlink", idp=ENTRA, json=True)
+    assert (status, json.loads(out)) == (0, {"tenant_id": "demo", "username": "bob", "unlinked": [
+        {"idp_id": "", "label": "", "issuer": ENTRA, "subject": "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ",
+         "linked_at": 1_750_000_060, "via": "proof"}]})
+
+
+@pytest.mark.usefixtures("linked")
+def test_unlink_of_an_idp_the_user_has_no_identity_at_is_exit_2_with_a_command_that_lists_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("unlink", idp="https://accounts.google.com") == (2, "")
+    assert capsys.readouterr().err == ("authgate users: user 'bob' of tenant 'demo' has no identity linked at "
+                                       "'https://accounts.google.com' (see `authgate users show --tenant demo "
+                                       "--username bob`)\n")
+    assert run("unlink", username="carol", idp="acme-sso") == (2, "")
+    assert "no user 'carol' in tenant 'demo'" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("linked")
+def test_delete_removes_the_linked_identities_with_the_user() -> None:
+    from authgate.stores.linked_identities import LinkedIdentityStore
+
+    assert run("delete")[0] == 0
+    assert LinkedIdentityStore().db.scan(TableName="LinkedIdentitiesTable")["Items"] == []
+
+
+@pytest.mark.usefixtures("linked")
+def test_a_user_replaced_by_create_overwrite_takes_no_linked_identity_of_the_one_before() -> None:
+    import io as stdin_io
+
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate_cli.admin.user_actions import create_user
+
+    status = create_user(user_args("create", overwrite=True), io.StringIO(), stdin_io.StringIO("a-new-password-1\n"))
+    assert status == 0
+    assert LinkedIdentityStore().db.scan(TableName="LinkedIdentitiesTable")["Items"] == []

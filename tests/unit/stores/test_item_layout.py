@@ -412,3 +412,26 @@ def test_an_identity_provider_written_before_sign_in_reads_as_trusted_for_id_jag
     assert IdentityProviderStore().get("t1", "https://old.example") == IdentityProvider(
         "t1", "https://old.example", jwks_uri="https://old.example/k", user_match="email", create_users=True,
         created_at=5)
+
+
+def test_a_federated_only_user_and_its_linked_identity() -> None:
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.users.linked_identities import LinkedIdentity, identity_key
+    from authgate.users.model import User
+
+    dana = User("t1", "dana", 0, 0, user_id="usr_d", email="Dana@Example.com", created_at=START, updated_at=START,
+                sessions_valid_after=START - 1, federated_only=True)
+    LinkedIdentityStore().provision(dana, LinkedIdentity("t1", "https://idp.example", "00u1", "usr_d", "dana", START,
+                                                         "provisioned"))
+    assert raw("UsersTable", tenant_id="t1", username="dana") == {
+        "tenant_id": {"S": "t1"}, "username": {"S": "dana"}, "failed_logins": {"N": "0"}, "user_id": {"S": "usr_d"},
+        "email": {"S": "Dana@Example.com"}, "sessions_valid_after": {"N": str(START - 1)},
+        "created_at": {"N": str(START)}, "updated_at": {"N": str(START)}, "federated_only": {"BOOL": True},
+        "email_lower": {"S": "dana@example.com"}, "passkeys": {"N": "0"}}
+    # base64url(SHA-256("https://idp.example" NUL "00u1")): the key deployed items are found by.
+    key = identity_key("https://idp.example", "00u1")
+    assert key == "dPwiA7qRZBlwbsx1QNylOoDgstFR6cyMw3Mz_URg01M"
+    assert raw("LinkedIdentitiesTable", tenant_id="t1", identity=key) == {
+        "tenant_id": {"S": "t1"}, "identity": {"S": key}, "issuer": {"S": "https://idp.example"},
+        "subject": {"S": "00u1"}, "user_id": {"S": "usr_d"}, "username": {"S": "dana"}, "linked_at": {"N": str(START)},
+        "via": {"S": "provisioned"}}

@@ -156,3 +156,21 @@ def test_a_disabled_user_is_refused_like_a_wrong_password_and_a_reset_forces_a_c
                                                                           generation=3, totp=False, passkeys=False)
     user = store.get("demo", "alice")
     assert (user.name, user.email, user.must_change_password) == ("Alice", "alice@demo.example", False)
+
+
+def test_a_federated_only_user_has_no_password_to_sign_in_with_until_one_is_set(aws):
+    """users.model.User.federated_only: refused as a disabled account is (unchecked, one scrypt all the same), until
+    an operator's reset gives the account a password."""
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.users.linked_identities import LinkedIdentity
+
+    store = UserStore()
+    dana = users.User("demo", "dana", 0, 0, user_id="usr_dana", federated_only=True)
+    LinkedIdentityStore().provision(dana, LinkedIdentity("demo", "https://idp.example", "00u1", "usr_dana", "dana", 1))
+    for typed in ("", "!", "dana-password"):
+        assert store.verify("demo", "dana", typed) == LoginResult(False, "no_password")
+    assert store.get("demo", "dana") == dana  # refused unchecked: nothing counted
+    store.reset_password("demo", "dana", "temporary-password")
+    assert store.get("demo", "dana").federated_only is False
+    assert store.verify("demo", "dana", "temporary-password") == LoginResult(
+        True, "ok", "dana", user_id="usr_dana", must_change_password=True, generation=1, totp=False, passkeys=False)

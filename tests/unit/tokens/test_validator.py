@@ -85,6 +85,7 @@ def test_a_valid_token_gives_its_principal(keys: Keys) -> None:
     ({"claims": {"exp": "tomorrow"}}, "The exp claim is not a NumericDate."),
     ({"claims": {"scope": ["charges:read"]}}, "The token claims have the wrong types."),
     ({"claims": {"cnf": {"x5t#S256": "x"}}}, "The token's cnf claim is not a DPoP key thumbprint (RFC 9449 6.1)."),
+    ({"claims": {"username": ["alice"]}}, "The token's username claim is not a string."),
     ({"claims": {"acr": 2}}, "The token's acr or auth_time claim has the wrong type (RFC 9068 2.2.1)."),
     ({"claims": {"auth_time": "yesterday"}}, "The token's acr or auth_time claim has the wrong type (RFC 9068 2.2.1)."),
     # RFC 8693 4.1: act is an object with a string sub, its earlier actors nested inside, at most 4 deep.
@@ -110,6 +111,15 @@ def test_acr_and_auth_time_reach_the_principal(keys: Keys) -> None:
     service = validator(keys).verify(keys.token(claims={"grant_id": None, "sub": "svc", "client_id": "svc"}),
                                      issuer=ISSUER, audience=AUDIENCE, now=NOW)
     assert (service.acr, service.auth_time, service.on_behalf_of_user) == ("", None, False)
+
+
+def test_a_persons_username_reaches_the_principal_beside_their_user_id(keys: Keys) -> None:
+    """A person's token: sub their user_id, username their username; one of before: sub the username."""
+    now = validator(keys).verify(keys.token(claims={"sub": "usr_alice", "username": "alice"}), issuer=ISSUER,
+                                 audience=AUDIENCE, now=NOW)
+    before = validator(keys).verify(keys.token(), issuer=ISSUER, audience=AUDIENCE, now=NOW)
+    assert (now.subject, now.username, now.username_of_person) == ("usr_alice", "alice", "alice")
+    assert (before.subject, before.username, before.username_of_person) == ("alice", "", "alice")
 
 
 def test_an_exchanged_tokens_actors_reach_the_principal(keys: Keys) -> None:

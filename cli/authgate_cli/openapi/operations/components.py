@@ -138,8 +138,10 @@ SCHEMAS: dict[str, Any] = {
                        "description": {"type": ["string", "null"]}, "invoice_id": {"type": ["string", "null"]},
                        "status": STR, "created": INT,
                        "created_by": {"type": ["object", "null"], "description": "Who created it: the token's "
-                                      "sub and act (RFC 8693 4.1; null before it was recorded).",
-                                      "properties": {"sub": STR, "act": {"type": ["object", "null"]}}},
+                                      "sub (a person's user_id, or a client) and act (RFC 8693 4.1), and a "
+                                      "person's username (null before it was recorded).",
+                                      "properties": {"sub": STR, "act": {"type": ["object", "null"]},
+                                                     "username": STR}},
                        "grant_id": {"type": ["string", "null"], "description": "The grant whose approved payment "
                                     "(RFC 9396 charge authorization_details) it used; null for a charge under scope "
                                     "alone."}},

@@ -73,8 +73,17 @@ def _charge(principal: Principal, request: ChargeRequest, budget: Budget | None,
     return Charge(tenant_id=principal.tenant, charge_id=new_charge_id(), amount=request.amount,
                   currency=request.currency, created=clock.seconds(), client_id=principal.client_id,
                   description=request.description, invoice_id=request.invoice_id, request_hash=request_hash,
-                  created_by={"sub": principal.subject, "act": principal.act},
+                  created_by=_creator(principal),
                   grant_id=budget.grant_id if budget else None)
+
+
+def _creator(principal: Principal) -> dict[str, Any]:
+    """Who makes a charge: the token's `sub` and `act` (RFC 8693 4.1), and for a person's token their username, which
+    relates their charges to those made before `sub` became the user_id (those name the username as `sub`)."""
+    creator: dict[str, Any] = {"sub": principal.subject, "act": principal.act}
+    if principal.username:
+        creator["username"] = principal.username
+    return creator
 
 
 def _replay(record: IdempotencyRecord, request_hash: str, store: ChargeStore) -> Created:

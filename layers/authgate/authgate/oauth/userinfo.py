@@ -9,11 +9,13 @@ UserInfo endpoint, which the issuer itself serves. So the endpoint accepts a tok
 for any of its resources, that carries openid: every other check of the bearer guard holds
 (signature, issuer, expiry, revocation, the client still registered, the DPoP proof).
 
-Claims by scope (5.4): sub always (the user's user_id, as in the ID token); profile: name,
-preferred_username (the username), updated_at; email: email, email_verified. The user is read
-in the guard's one BatchGetItem (no second DynamoDB call). A user deleted, disabled, whose
-sessions were ended after the token was issued (sessions_valid_after), or created again under
-the same username after it, is invalid_token: the token no longer speaks for anyone here.
+Claims by scope (5.4): sub always (the user's user_id, as in the ID token and the access token);
+profile: name, preferred_username (the username), updated_at; email: email, email_verified. The
+user is read in the guard's one BatchGetItem (no second DynamoDB call), by the token's `username`
+(or its `sub`, for a token issued when `sub` was the username). A user deleted, disabled, whose
+sessions were ended after the token was issued (sessions_valid_after), or another person under the
+same username now (another user_id than the token's `sub`; created after the token, for a token
+of before), is invalid_token: the token no longer speaks for anyone here.
 """
 
 from __future__ import annotations
@@ -37,16 +39,16 @@ def get_userinfo(request: Request) -> Response:
     principal, pending = require_bearer_with(request, "openid", _user_read, any_audience=True, form_body=True)
     user = UserStore.found(pending)
     if user is None or user.disabled or user.created_at > principal.issued_at \
-            or user.sessions_valid_after > principal.issued_at or not user.user_id:
+            or user.sessions_valid_after > principal.issued_at or not user.user_id \
+            or (principal.username and user.user_id != principal.subject):
         raise invalid_token("The access token no longer speaks for a user of this server.",
                             internal=f"tenant={principal.tenant}")
     return Response.json(200, claims(user, principal.scopes), headers=NO_STORE)
 
 
 def _user_read(principal: Principal, reads: BatchRead) -> Pending | None:
-    # A user's token names its tenant and username (sub of the access token; client_credentials
-    # tokens carry no openid and never get here).
-    return UserStore().prefetch(reads, principal.tenant, principal.subject)
+    # A user's token names its tenant and username (client_credentials tokens carry no openid and never get here).
+    return UserStore().prefetch(reads, principal.tenant, principal.username_of_person)
 
 
 def claims(user: User, scopes: frozenset[str]) -> dict[str, Any]:

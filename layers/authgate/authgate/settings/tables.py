@@ -23,6 +23,7 @@ TABLE_ENV = {
     "consents": "AUTHGATE_CONSENTS_TABLE",
     "passkeys": "AUTHGATE_PASSKEYS_TABLE",
     "identity_providers": "AUTHGATE_IDENTITY_PROVIDERS_TABLE",
+    "linked_identities": "AUTHGATE_LINKED_IDENTITIES_TABLE",
 }
 
 
@@ -48,6 +49,7 @@ class Tables(NamedTuple):
     consents: str = "ConsentsTable"
     passkeys: str = "PasskeysTable"
     identity_providers: str = "IdentityProvidersTable"
+    linked_identities: str = "LinkedIdentitiesTable"
 
 
 _DEFAULT_TABLES = Tables()

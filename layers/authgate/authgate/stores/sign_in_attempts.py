@@ -3,7 +3,8 @@
 The rules are authgate.users.model (the password's throttle) and authgate.users.passwords (the hash). Each
 attempt first reserves itself with one conditional write that also moves the window, so a burst of
 parallel guesses gets no more tries than a sequence would. Unknown users, refused attempts and wrong
-passwords look the same to the caller and cost one scrypt each; so does a disabled account.
+passwords look the same to the caller and cost one scrypt each; so do a disabled account and a federated-only
+one (it has no password: users.model.User.federated_only).
 A one-time or recovery code typed beside the password rides in the same attempt (stores.factor_attempts,
 the second factor's own throttle): its throttle's condition joins the reservation's (`Gate`), and a right
 password beside a wrong code writes the code's failure (`Failure`) where a wrong password writes the
@@ -122,6 +123,7 @@ class SignInAttempts(TableStore):
         reserved, old = self.reserve(
             item_key, "SET failed_logins = if_not_exists(failed_logins, :zero) + :one, next_attempt_at = :soon",
             "attribute_exists(username) AND (attribute_not_exists(disabled) OR disabled = :off) "
+            "AND (attribute_not_exists(federated_only) OR federated_only = :off) "
             "AND (attribute_not_exists(locked_until) OR locked_until <= :now) "
             "AND (attribute_not_exists(failed_logins) OR failed_logins < :free "
             "OR attribute_not_exists(next_attempt_at) OR next_attempt_at <= :now)"
@@ -240,13 +242,15 @@ def success_update(success: Success, user_id: str, *, password: bool = True) -> 
 
 
 def _refusal(old: dict[str, Any] | None, now: int, otherwise: Reason) -> Reason:
-    """Why a reservation was refused, for logs: no such user (invalid), disabled, locked, inside the wait window
-    (throttled), else `otherwise` (the reason of the gate that refused it)."""
+    """Why a reservation was refused, for logs: no such user (invalid), disabled, federated-only (no_password),
+    locked, inside the wait window (throttled), else `otherwise` (the reason of the gate that refused it)."""
     if not old:
         return "invalid"
     user = User(**records.from_item(FIELDS, old))
     if user.disabled:
         return "disabled"
+    if user.federated_only:
+        return "no_password"
     if user.locked(now):
         return "locked"
     waiting = user.failed_logins >= FREE_ATTEMPTS and records.number(old, "next_attempt_at") > now

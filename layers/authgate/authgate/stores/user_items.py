@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from authgate import records
-from authgate.records import s
-from authgate.users.model import FIELDS
+from authgate.records import n, s
+from authgate.users.model import FIELDS, User, email_lower
 
 # The stored record: a User's fields and what only the store sees.
 ITEM_FIELDS = (*FIELDS, records.Field("password_hash", "S", "", public=False),
@@ -32,6 +32,18 @@ def passkeys_held(item: Mapping[str, Any] | None) -> bool | None:
     """Whether a user's item says they hold a passkey (None: the item predates the count, or was not read)."""
     count = (item or {}).get(COUNT)
     return int(count["N"]) > 0 if count is not None else None
+
+
+def user_item(user: User, password_hash: str, passkeys: int | None) -> records.Item:
+    """A user's whole item: its fields, the password's hash ("" for none: a federated-only user), the email for
+    the index, and the count of passkeys when known (None: left out, for a record replaced that may hold some)."""
+    item = records.to_item(ITEM_FIELDS, {**user._asdict(), "password_hash": password_hash,
+                                         "email_lower": email_lower(user.email)})
+    if not password_hash:
+        del item["password_hash"]
+    if passkeys is not None:
+        item[COUNT] = n(passkeys)
+    return item
 
 
 # No username is longer (the admin command refuses longer ones); a longer key is never read.

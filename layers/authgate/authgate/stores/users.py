@@ -20,14 +20,18 @@ from authgate.stores.user_items import (
     COUNT,
     EMAIL_INDEX,
     EXISTS,
-    ITEM_FIELDS,
     NEXT_GENERATION,
     key,
+    user_item,
     user_key,
 )
 from authgate.users.errors import UserExists, UserNotFound
 from authgate.users.model import FIELDS, User, email_lower, new_user_id
 from authgate.users.passwords import hash_password
+
+# What a password set by the operator or the person removes: the throttle's wait and lock, and being a
+# federated-only user (users.model.User.federated_only: they may now sign in with it too).
+PASSWORD_SET = ("locked_until", "next_attempt_at", "federated_only")
 
 
 class UserStore(SignInAttempts):
@@ -55,10 +59,7 @@ class UserStore(SignInAttempts):
                                                   **profile})
         if not user.user_id:  # a seed or snapshot may name the field empty
             user = user._replace(user_id=new_user_id())
-        item = records.to_item(ITEM_FIELDS, {**user._asdict(), "password_hash": password_hash,
-                                             "email_lower": email_lower(user.email)})
-        if passkeys is not None or not overwrite:
-            item[COUNT] = n(passkeys or 0)
+        item = user_item(user, password_hash, passkeys or 0 if passkeys is not None or not overwrite else None)
         self.upsert(item, "create", condition=None if overwrite else "attribute_not_exists(username)",
                     refused=lambda: UserExists(f"user {username!r} already exists in tenant {tenant_id!r}"))
         return user
@@ -77,6 +78,18 @@ class UserStore(SignInAttempts):
     def get(self, tenant_id: str, username: str) -> User | None:
         item = self.find(key(tenant_id, username))
         return User(**records.from_item(FIELDS, item)) if item else None
+
+    def with_user_id(self, user: User) -> User:
+        """`user`, with a user_id: a record written before ids existed gets one now (of two at once, the first
+        write's stays: if_not_exists), as a sign-in gives it (stores.sign_in_attempts.success_update)."""
+        if user.user_id:
+            return user
+        with self.faults("with_user_id", refused=lambda: UserNotFound(f"no user {user.username!r}")):
+            item = self.db.update_item(TableName=self.table, Key=key(user.tenant_id, user.username),
+                                       UpdateExpression="SET user_id = if_not_exists(user_id, :uid)",
+                                       ConditionExpression=EXISTS, ExpressionAttributeValues={":uid": s(new_user_id())},
+                                       ReturnValues="ALL_NEW")["Attributes"]
+        return User(**records.from_item(FIELDS, item))
 
     def end_sessions(self, tenant_id: str, username: str, at: int) -> bool:
         """Every session and grant of the user's sign-ins before `at` is dead (sessions_valid_after); False when
@@ -155,14 +168,14 @@ class UserStore(SignInAttempts):
         sessions and refresh tokens end and its throttle is cleared."""
         return self._change("reset_password", tenant_id, username, {
             "password_hash": s(hash_password(password)), "must_change_password": {"BOOL": True},
-            "sessions_valid_after": n(clock.seconds()), "failed_logins": n(0)}, ["locked_until", "next_attempt_at"],
+            "sessions_valid_after": n(clock.seconds()), "failed_logins": n(0)}, [*PASSWORD_SET],
             ends_sessions=True)
 
     def change_password(self, tenant_id: str, username: str, password: str) -> User:
         """The user's own change: the new password, no forced change pending, every earlier session ended."""
         return self._change("change_password", tenant_id, username, {
             "password_hash": s(hash_password(password)), "must_change_password": {"BOOL": False},
-            "sessions_valid_after": n(clock.seconds()), "failed_logins": n(0)}, ["locked_until", "next_attempt_at"],
+            "sessions_valid_after": n(clock.seconds()), "failed_logins": n(0)}, [*PASSWORD_SET],
             ends_sessions=True)
 
     def unlock(self, tenant_id: str, username: str) -> User:

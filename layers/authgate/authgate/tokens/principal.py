@@ -35,3 +35,12 @@ class Principal(NamedTuple):
     act: dict[str, Any] | None = None
     # What the person approved in detail (RFC 9396 9.1 `authorization_details`), or None: a token without them.
     authorization_details: tuple[dict[str, Any], ...] | None = None
+    # The person's username (the `username` claim; `subject` is then their user_id); "" for a client's token, and
+    # for a person's token issued before `sub` became the user_id (its `subject` is the username).
+    username: str = ""
+
+    @property
+    def username_of_person(self) -> str:
+        """The username of the person the token speaks for, as authgate reads their record: the `username` claim, or
+        the `sub` of a token issued before (docs/tokens-and-keys.md, "Subject")."""
+        return self.username or self.subject

@@ -136,6 +136,9 @@ class AccessTokenValidator:
         act = claims.get("act")
         if act is not None and not actor_chain_ok(act):
             raise invalid_token("The token's act claim is not a chain of actors (RFC 8693 4.1).")
+        username = claims.get("username", "")
+        if not isinstance(username, str):
+            raise invalid_token("The token's username claim is not a string.")
         details = claims.get("authorization_details")
         if details is not None and not (isinstance(details, list) and all(
                 isinstance(entry, dict) and isinstance(entry.get("type"), str) for entry in details)):
@@ -146,7 +149,7 @@ class AccessTokenValidator:
                          scopes=frozenset(strings["scope"].split()), jti=strings["jti"], grant_id=grant_id,
                          expires_at=int(exp), jkt=jkt, issued_at=int(iat), acr=acr,
                          auth_time=None if auth_time is None else int(auth_time), act=act,
-                         authorization_details=None if details is None else tuple(details))
+                         authorization_details=None if details is None else tuple(details), username=username)
 
 
 @cached

@@ -38,3 +38,8 @@ class SignCountRegressed(PasskeyRefused):
 
 class ResetLinkInvalid(Exception):
     """A password reset link that is unknown, expired or already used (one answer for all three)."""
+
+
+class LinkRefused(Exception):
+    """An upstream identity not linked: linked already (to this user or another), or its user gone, another person
+    now, or disabled (stores.linked_identities)."""

@@ -54,6 +54,10 @@ class User(NamedTuple):
     created_at: int = 0
     updated_at: int = 0
     session_generation: int = 0
+    # Made for a person of an identity provider (federation.identities) and given no password: signs in only
+    # through a linked identity; a password attempt is refused as for a disabled account. Setting a password
+    # (an operator's reset, the person's own reset by mail) ends it.
+    federated_only: bool = False
 
     def locked(self, now: int) -> bool:
         """True while the sign-in throttle's lock holds."""
@@ -77,14 +81,15 @@ class User(NamedTuple):
 
 
 def token_subject(user: User) -> str:
-    """The `sub` of a token issued for `user`: the one place it is decided (today the username; the user_id
-    once users carry one, OpenID Connect Core 2)."""
-    return user.username
+    """The `sub` of a token issued for `user`: their stable user_id (OpenID Connect Core 2: never reassigned; a
+    username can come back after a delete), as ID tokens and UserInfo state it."""
+    return user.user_id
 
 
 # Why a sign-in attempt ended as it did, for logs: "factor_locked" when the second factor's own throttle
-# (authgate.users.factor_throttle) refused a code typed beside the password.
-Reason = Literal["ok", "invalid", "throttled", "locked", "disabled", "factor_locked"]
+# (authgate.users.factor_throttle) refused a code typed beside the password; "no_password" for a federated-only
+# user (User.federated_only).
+Reason = Literal["ok", "invalid", "throttled", "locked", "disabled", "factor_locked", "no_password"]
 
 
 class LoginResult(NamedTuple):
@@ -131,6 +136,7 @@ FIELDS = (
     Field("created_at", "N", 0, omit_empty=True),
     Field("updated_at", "N", 0, omit_empty=True),
     Field("session_generation", "N", 0, omit_empty=True),
+    Field("federated_only", "BOOL", False, omit_empty=True),
 )
 
 

@@ -9,7 +9,7 @@ import pytest
 from authgate.errors import ApiError
 from authgate.oauth.token.endpoint import post_token
 from tests.demo import VERIFIER, WEB_REDIRECT, Demo
-from tests.functional.token_support import new_code
+from tests.functional.token_support import new_code, user_id_of
 from tests.unit.oauth.token.form_requests import form_request
 
 NO_STORE = {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"}
@@ -83,7 +83,8 @@ def test_the_issued_access_token_passes_the_guard_and_a_code_is_used_once(demo: 
               ("code_verifier", VERIFIER)]
     _, _, body = token(fields)
     principal = verify_access_token(str(body["access_token"]), issuer=ISSUER)
-    assert (principal.client_id, principal.subject, principal.tenant) == ("demo-web", "alice", "demo")
+    assert (principal.client_id, principal.subject, principal.username, principal.tenant) == (
+        "demo-web", user_id_of("alice"), "alice", "demo")
     assert refused(fields)[:2] == ("invalid_grant", 400)
 
 

@@ -10,7 +10,7 @@ import pytest
 from authgate.clock import ManualClock
 from authgate.errors import ApiError
 from authgate.oauth.token.introspection import post_introspect
-from tests.demo import AUDIENCE, ISSUER, Demo
+from tests.demo import ALICE_ID, AUDIENCE, ISSUER, Demo
 from tests.unit.oauth.token.form_requests import form_request, revoke, tokens_of_demo_web
 
 HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"}
@@ -29,8 +29,9 @@ def test_an_active_access_token(demo: Demo, clock: ManualClock, hint: str | None
     status, headers, body = introspect(grant["access_token"], hint=hint)
     now = int(clock())
     assert (status, headers) == (200, HEADERS)
-    assert body == {"active": True, "scope": "charges:read charges:write", "client_id": "demo-web", "sub": "alice",
-                    "exp": now + 900, "iat": now, "iss": ISSUER, "aud": AUDIENCE, "token_type": "Bearer",
+    # RFC 7662 2.2: sub, the person's user_id; username, for display.
+    assert body == {"active": True, "scope": "charges:read charges:write", "client_id": "demo-web", "sub": ALICE_ID,
+                    "username": "alice", "exp": now + 900, "iat": now, "iss": ISSUER, "aud": AUDIENCE, "token_type": "Bearer",
                     "jti": body["jti"]}
     assert isinstance(body["jti"], str) and body["jti"]
 
@@ -41,9 +42,24 @@ def test_an_active_refresh_token(demo: Demo, clock: ManualClock, hint: str | Non
     status, headers, body = introspect(grant["refresh_token"], hint=hint)
     assert (status, headers) == (200, HEADERS)
     assert {k: v for k, v in body.items() if k != "exp"} == {
-        "active": True, "scope": "charges:read charges:write", "client_id": "demo-web", "sub": "alice",
-        "iat": int(clock()), "iss": ISSUER, "token_type": "refresh_token"}
+        "active": True, "scope": "charges:read charges:write", "client_id": "demo-web", "sub": ALICE_ID,
+        "username": "alice", "iat": int(clock()), "iss": ISSUER, "token_type": "refresh_token"}
     assert body["exp"] > int(clock())
+
+
+def test_a_refresh_family_of_before_sign_ins_were_recorded_names_its_users_user_id(demo: Demo,
+                                                                                  clock: ManualClock) -> None:
+    """A family started when it recorded only the username: its person is the user of that username now, whose
+    user_id its next refresh puts in the access token; gone, the family is inactive."""
+    from authgate.stores.refresh_tokens import RefreshTokenStore
+    from authgate.stores.users import UserStore
+
+    token = RefreshTokenStore().start_family(family_id="g-before", client_id="demo-web", tenant_id="demo",
+                                             subject="alice", scope="charges:read", now=int(clock()), ttl=3600)
+    status, _, body = introspect(token)
+    assert (status, body["sub"], body["username"]) == (200, ALICE_ID, "alice")
+    UserStore().delete("demo", "alice")
+    assert introspect(token) == INACTIVE
 
 
 @pytest.mark.parametrize("token", ["garbage", "a.b.c", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", "x" * 5000])

@@ -19,6 +19,7 @@ from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
 from authgate.oauth.token import client_auth
 from authgate.oauth.token.form import read_form
+from authgate.oauth.token.grants.approval import user_id_of
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.resource_cache import introspected_by
 from authgate.tokens.guard import active_access_token
@@ -49,6 +50,9 @@ def _access(token: str, client: Client, issuer: str, serves: str | None) -> dict
         "exp": claims["exp"], "iat": claims["iat"], "iss": claims["iss"], "aud": claims["aud"],
         "token_type": "Bearer", "jti": claims["jti"],
     }
+    if "username" in claims:
+        # RFC 7662 2.2: the person's username, for display (`sub` is their user_id).
+        body["username"] = claims["username"]
     if "cnf" in claims:
         # RFC 9449 6.2: a DPoP-bound token's key thumbprint, so the resource server can check the proof.
         body["cnf"], body["token_type"] = claims["cnf"], "DPoP"
@@ -69,8 +73,13 @@ def _refresh(token: str, client: Client, issuer: str, now: int) -> dict[str, Any
     if (record is None or record.client_id != client.client_id or record.state != "active"
             or record.expires_at <= now or not store.family_active(record.family_id)):
         return None
+    try:
+        # The person as the family's access tokens name them: their user_id, and the username (RFC 7662 2.2).
+        user_id = user_id_of(record.tenant_id, record.subject, record.authentication)
+    except ApiError:  # a family of before sign-ins were recorded, whose user is gone: it refreshes no more
+        return None
     body = {
-        "active": True, "scope": record.scope, "client_id": record.client_id, "sub": record.subject,
+        "active": True, "scope": record.scope, "client_id": record.client_id, "sub": user_id, "username": record.subject,
         "exp": record.expires_at, "iat": record.issued_at, "iss": issuer, "token_type": "refresh_token",
     }
     if record.authorization_details:

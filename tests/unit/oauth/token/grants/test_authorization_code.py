@@ -11,6 +11,7 @@ import pytest
 from authgate.errors import ApiError
 from authgate.oauth.token.grants.authorization_code import AuthorizationCodeGrant
 from authgate.oauth.token.grants.base import TokenRequest
+from authgate.single_use.authentication import Authentication
 from authgate.stores.codes import CodeStore
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from tests.unit.oauth.token.grants.conftest import SERVICE, WEB, claims
@@ -19,6 +20,8 @@ MakeRequest = Callable[..., TokenRequest]
 VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"  # RFC 7636 appendix B
 CHALLENGE = base64.urlsafe_b64encode(hashlib.sha256(VERIFIER.encode()).digest()).rstrip(b"=").decode()
 CALLBACK = "http://127.0.0.1:8765/callback"
+# alice's password sign-in the code records (single_use.authentication).
+SIGNED_IN = Authentication("usr_alice", 1_750_000_000)
 
 
 def code(client_id: str = "web", *, challenge: str = CHALLENGE, redirect_uri_sent: bool = True,
@@ -26,7 +29,7 @@ def code(client_id: str = "web", *, challenge: str = CHALLENGE, redirect_uri_sen
     return CodeStore().create(client_id=client_id, tenant_id="demo", redirect_uri=CALLBACK,
                               code_challenge=challenge, code_challenge_method="S256" if challenge else "",
                               scope="charges:read", subject="alice", redirect_uri_sent=redirect_uri_sent,
-                              dpop_jkt=dpop_jkt, resource=resource)
+                              dpop_jkt=dpop_jkt, resource=resource, authentication=SIGNED_IN)
 
 
 def form(c: str, **extra: str) -> dict[str, str]:
@@ -42,8 +45,9 @@ def refused(req: TokenRequest) -> tuple[str, str]:
 def test_a_code_buys_an_access_token_and_a_refresh_family_of_its_grant(token_request: MakeRequest) -> None:
     result = AuthorizationCodeGrant().exchange(token_request(WEB, form(code())))
     c = claims(result.access_token)
-    assert (c["sub"], c["client_id"], c["scope"], result.scope, result.token_type) == (
-        "alice", "web", "charges:read", "charges:read", "Bearer")
+    # The person's stable user_id as the sign-in recorded it, and the username the code was made under.
+    assert (c["sub"], c["username"], c["client_id"], c["scope"], result.scope, result.token_type) == (
+        "usr_alice", "alice", "web", "charges:read", "charges:read", "Bearer")
     assert result.refresh_token is not None
     refresh = RefreshTokenStore().get(result.refresh_token)
     assert refresh is not None and refresh.family_id == c["grant_id"]

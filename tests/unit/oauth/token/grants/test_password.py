@@ -29,7 +29,11 @@ def test_the_token_speaks_for_the_user(token_request: MakeRequest) -> None:
                                                               "password": "correct horse battery staple",
                                                               "scope": "charges:read"}))
     c = claims(result.access_token)
-    assert (c["sub"], c["client_id"], c["scope"], result.refresh_token) == ("alice", "svc", "charges:read", None)
+    alice = UserStore().get("demo", "alice")
+    assert alice is not None
+    # The person's stable user_id, and the username they signed in with.
+    assert (c["sub"], c["username"], c["client_id"], c["scope"], result.refresh_token) == (
+        alice.user_id, "alice", "svc", "charges:read", None)
 
 
 @pytest.mark.parametrize("form", [

@@ -41,7 +41,11 @@ def test_a_refresh_rotates_the_token_and_issues_one_for_the_grant(token_request:
     assert result.refresh_token not in (None, token)
     assert (result.scope, result.token_type) == ("charges:read charges:write", "Bearer")
     c = claims(result.access_token)
-    assert (c["sub"], c["client_id"], c["grant_id"], c["tenant"]) == ("alice", "web", "g1", "demo")
+    # A family that recorded no sign-in (started before sign-ins were recorded): the user_id of its user.
+    alice = UserStore().get("demo", "alice")
+    assert alice is not None
+    assert (c["sub"], c["username"], c["client_id"], c["grant_id"], c["tenant"]) == (
+        alice.user_id, "alice", "web", "g1", "demo")
     # The successor works; the presented one is spent.
     assert RefreshTokenGrant().exchange(token_request(WEB, {"refresh_token": result.refresh_token})).scope
 

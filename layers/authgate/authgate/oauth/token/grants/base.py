@@ -100,7 +100,7 @@ def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, .
            authentication: Authentication | None = None, nonce: str | None = None,
            acr: str = "", auth_time: int | None = None, expires_before: int | None = None,
            carried: Mapping[str, object] | None = None, issued_token_type: str | None = None,
-           authorization_details: tuple[dict[str, Any], ...] | None = None, user_id: str = "") -> TokenResult:
+           authorization_details: tuple[dict[str, Any], ...] | None = None, username: str = "") -> TokenResult:
     """Every grant's tail: the access token (RFC 9068), bound to the request's DPoP key if any, and the
     successful response (RFC 6749 5.1) with its token_type (RFC 9449 5: DPoP for a bound token, else
     Bearer, RFC 6750 4), the refresh token the grant started or rotated, and, when the token carries
@@ -108,36 +108,38 @@ def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, .
 
     The access token states the user's sign-in behind the grant (`acr`, `auth_time`: RFC 9068 2.2.1)
     as the code or refresh family recorded it in `authentication`, or as given (the password grant). Its
-    `authorization_details` (RFC 9396 9.1) are echoed in the response (7).
+    `authorization_details` (RFC 9396 9.1) are echoed in the response (7). A person's token has their user_id
+    as `subject` and their `username` (tokens.access_token).
 
     Every token issued is recorded (token.issued, token.refreshed for the refresh grant: docs/audit.md), for
-    the user the grant knows (`authentication`'s, or `user_id` of a grant without one), else its subject."""
+    the person the grant knows (`authentication`'s user, or the `subject` of a token with a `username`), else
+    its subject."""
     if authentication is not None and authentication.acr:
         acr, auth_time = authentication.acr, authentication.auth_time
     token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
                                scope=format_scope(scopes), grant_id=grant_id, jkt=req.dpop_jkt, audience=audience,
                                acr=acr, auth_time=auth_time, expires_before=expires_before, carried=carried,
-                               authorization_details=authorization_details)
+                               authorization_details=authorization_details, username=username)
     id_token = None
     if "openid" in scopes and authentication is not None:
         id_token = issue_id_token(issuer=req.issuer, client_id=req.client.client_id, authentication=authentication,
                                   access_token=token.token, nonce=nonce, alg=req.client.id_token_alg)
     token_type = "DPoP" if req.dpop_jkt else "Bearer"
     _record_issued(req, subject, tenant, audience, token.jti, token_type, scopes, refresh_token is not None,
-                   id_token is not None, authentication.user_id if authentication else user_id, carried,
-                   authorization_details)
+                   id_token is not None, authentication.user_id if authentication else subject if username else "",
+                   username, carried, authorization_details)
     return TokenResult(token.token, token.expires_in, token.scope, refresh_token, token_type, id_token=id_token,
                        issued_token_type=issued_token_type, authorization_details=authorization_details)
 
 
 def _record_issued(req: TokenRequest, subject: str, tenant: str, audience: str, jti: str, token_type: str,
-                   scopes: tuple[str, ...], refresh: bool, id_token: bool, user_id: str,
+                   scopes: tuple[str, ...], refresh: bool, id_token: bool, user_id: str, username: str,
                    carried: Mapping[str, object] | None, details: tuple[dict[str, Any], ...] | None) -> None:
     """The token.issued (or token.refreshed) event: never the token, its id (`jti`) and what it carries."""
     grant_type = req.form.get("grant_type", "")
     client_id = req.client.client_id
     if user_id:
-        target = audit.user(user_id, username=subject)
+        target = audit.user(user_id, username=username or None)
     elif subject == client_id:
         target = audit.client(client_id)
     else:  # a token exchange's subject, as its token names it

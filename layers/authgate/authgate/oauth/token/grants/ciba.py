@@ -52,6 +52,6 @@ class CibaGrant(Grant):
                 subject=request.username, scope=request.scope, now=req.now, dpop_jkt=None,
                 resource=request.resource or None, authentication=authentication,
                 authorization_details=request.authorization_details)
-        return issued(req, subject=request.username, tenant=request.tenant_id, scopes=scopes,
+        return issued(req, subject=request.user_id, tenant=request.tenant_id, scopes=scopes,
                       audience=resource.resource, grant_id=request.grant_id, refresh_token=refresh_token,
-                      authentication=authentication, authorization_details=details)
+                      authentication=authentication, authorization_details=details, username=request.username)

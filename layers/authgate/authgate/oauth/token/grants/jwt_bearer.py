@@ -6,15 +6,17 @@ Authentication") registered for the grant presents the ID-JAG its user's identit
 After the assertion's own rules (oauth.token.identity_assertion): its `resource` (RFC 8707; one URI
 or an array) names the registered resource the token is for, and the request's `resource`, when
 sent, must be one of them; the scopes are RFC 6749 3.3's: the request's `scope` within the
-assertion's, all of them the resource's and none forbidden by the tenant; the person is the
-tenant's user its IdP's `--user-match` finds, created when `--create-users` allows. Last, the
-`jti` is spent by one conditional write until the assertion expires (RFC 7523 3 item 7).
+assertion's, all of them the resource's and none forbidden by the tenant; the person is found as a
+federated sign-in's is, through the identity linked to (issuer, sub) first (oauth.token.id_jag_user),
+provisioned when `--create-users` allows. Last, the `jti` is spent by one conditional write until the
+assertion expires (RFC 7523 3 item 7).
 
 The person's sign-in at the IdP, when the assertion states it (`auth_time`, `acr`, `amr`, which the draft
 allows as in an ID token), goes into the token as RFC 9068 2.2.1 `auth_time` and `acr`, so RFC 9470 step-up
-(the charges API's strong authentication) judges an agent's token as any other: the IdP's `acr` is kept
-when it is one of authgate's values (`password`, `mfa`); otherwise `amr` decides (RFC 8176 `mfa`: two
-factors, else `password` when it names any method); an IdP's own acr names say nothing authgate can rank.
+(the charges API's strong authentication) judges an agent's token as any other. As for every upstream
+sign-in (federation.assurance), it is `mfa` only when the IdP's record trusts it for that (`--trust-mfa`)
+and the stated acr or an amr value is one of the record's values that mean it; any other statement is
+`password`, and an assertion that states neither acr nor amr gives the token no acr.
 
 No refresh token: the client presents a new ID-JAG when its token expires, so the IdP decides
 again each time (the draft's refresh-token rules leave it to the server; authgate keeps the IdP
@@ -24,17 +26,16 @@ in charge).
 from __future__ import annotations
 
 import math
-import secrets
 import uuid
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from authgate import records
-from authgate.assurance import ACR_VALUES, MFA, MULTIPLE_FACTORS, PASSWORD
 from authgate.caches import BoundedCache, cached
 from authgate.errors import ApiError
+from authgate.federation.assurance import level
 from authgate.oauth.resource_indicator import resolve
 from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
+from authgate.oauth.token import id_jag_user
 from authgate.oauth.token.grants.base import (
     Grant,
     TokenRequest,
@@ -48,11 +49,8 @@ from authgate.single_use.errors import Replayed
 from authgate.stores.identity_provider_cache import trusted_idp
 from authgate.stores.replay import ReplayGuard, id_jag_key
 from authgate.stores.tenant_cache import get_tenant
-from authgate.stores.user_items import user_key
-from authgate.stores.users import UserStore
 from authgate.tokens.jws import segment_json
-from authgate.users.model import FIELDS as USER_FIELDS
-from authgate.users.model import User, token_subject
+from authgate.users.model import token_subject
 
 if TYPE_CHECKING:
     from authgate.resources.model import Resource
@@ -107,55 +105,6 @@ def _scopes(jag: IdJag, requested: tuple[str, ...] | None, resource: Resource, f
     return requested
 
 
-def _prefetched_user(req: TokenRequest) -> User | None:
-    """The user read with the client (JwtBearerGrant.prefetch), if it exists."""
-    items = req.prefetched.get(UserStore().table, [])
-    return User(**records.from_item(USER_FIELDS, items[0])) if items else None
-
-
-def _user(jag: IdJag, tenant_id: str, known: User | None = None, *, read: bool = False) -> User:
-    """The tenant's user the IdP's --user-match finds; created when --create-users allows (one GetItem by
-    username, or one Query of the UsersByEmail index by email; no read when `read`: the user, `known` or none,
-    was read with the client)."""
-    from authgate.users.errors import UserExists
-
-    store = UserStore()
-    profile: dict[str, object] = {}
-    if jag.idp.user_match == "email":
-        email = jag.claims.get("email")
-        if not isinstance(email, str) or not email:
-            raise refused("id_jag_user_unknown", "The assertion carries no email claim to find its user by.")
-        # The tenant's user with that email (the UsersByEmail index, compared lower-cased): one Query.
-        found = store.by_email(tenant_id, email)
-        if len(found) > 1:
-            raise refused("id_jag_user_unknown", "The assertion's email names more than one user of this tenant.",
-                          internal=f"iss {jag.idp.issuer!r}")
-        if found:
-            return found[0]
-        username = email.lower()
-        profile = {"email": email, "email_verified": jag.claims.get("email_verified") is True}
-    else:
-        username = jag.subject
-        user = known if read else store.get(tenant_id, username)
-        if user is not None:
-            return user
-    if not jag.idp.create_users:
-        raise refused("id_jag_user_unknown", "The assertion's subject is not a user of this tenant.",
-                      internal=f"iss {jag.idp.issuer!r}")
-    from authgate.users.passwords import hash_password
-
-    # A user of the IdP only: no password anyone knows (a random one, hashed as any other, so sign-in
-    # answers it in the same time as for every user).
-    try:
-        return store.put_hash(tenant_id, username, hash_password(secrets.token_urlsafe(32)), overwrite=False,
-                              **profile)
-    except UserExists:
-        existing = store.get(tenant_id, username)
-        if existing is None:
-            raise
-        return existing
-
-
 def _assurance(jag: IdJag, now: int) -> tuple[str, int | None]:
     """(acr, auth_time) of the person's sign-in the assertion states ("", None when it states none): see the module."""
     claims = jag.claims
@@ -168,13 +117,8 @@ def _assurance(jag: IdJag, now: int) -> tuple[str, int | None]:
         raise refused("id_jag_malformed", "The assertion's amr is not an array of strings (RFC 8176).")
     if auth_time is not None and auth_time > now + get_settings().leeway:
         raise refused("id_jag_time_invalid", "The assertion's auth_time is in the future.")
-    if acr in ACR_VALUES:
-        level = str(acr)
-    elif amr:
-        level = MFA if MULTIPLE_FACTORS in amr else PASSWORD
-    else:
-        level = ""
-    return level, int(auth_time) if auth_time is not None else None
+    stated = level(jag.idp, acr or "", amr or ()) if acr or amr else ""
+    return stated, int(auth_time) if auth_time is not None else None
 
 
 @cached
@@ -187,13 +131,14 @@ class JwtBearerGrant(Grant):
     GRANT_TYPE = GRANT_TYPE
 
     def __init__(self) -> None:
-        self._user_key: tuple[str, str] | None = None
+        self._guess: id_jag_user.Guess | None = None
 
     def prefetch(self, form: Mapping[str, str], client_id: str) -> dict[str, list[dict[str, Any]]]:
-        """The assertion's user, read in the client's BatchGetItem: with `--user-match sub`, the key is
-        (the client's tenant, the assertion's sub). Before the client is read its tenant is the one it had at
-        its last ID-JAG here (a client's tenant does not change once set); the claims are not verified yet.
-        A wrong guess costs nothing but the usual read later (exchange checks the key against what it verified)."""
+        """The assertion's person, read in the client's BatchGetItem: the link of (the client's tenant, the
+        assertion's iss and sub), and the user it is guessed to name (oauth.token.id_jag_user). Before the
+        client is read its tenant is the one it had at its last ID-JAG here (a client's tenant does not change
+        once set); the claims are not verified yet. A wrong guess costs nothing but the usual reads later
+        (exchange checks the keys against what it verified)."""
         tenant_id = _client_tenants().peek(client_id)
         assertion = form.get("assertion") or ""
         if not tenant_id or len(assertion) > MAX_ASSERTION or assertion.count(".") != 2:
@@ -203,11 +148,10 @@ class JwtBearerGrant(Grant):
         if not (isinstance(iss, str) and iss and isinstance(sub, str) and sub):
             return {}
         idp = trusted_idp(tenant_id, iss)
-        store = UserStore()
-        if idp is None or idp.user_match != "sub" or (key := user_key(tenant_id, sub)) is None:
+        if idp is None:
             return {}
-        self._user_key = (tenant_id, sub)
-        return {store.table: [key]}
+        keys, self._guess = id_jag_user.keys(tenant_id, idp, sub)
+        return keys
 
     def exchange(self, req: TokenRequest) -> TokenResult:
         client = req.client
@@ -223,20 +167,15 @@ class JwtBearerGrant(Grant):
         scopes = _scopes(jag, requested, resource, tenant.forbidden_scopes if tenant else frozenset())
         acr, auth_time = _assurance(jag, req.now)
         _client_tenants().put(client.client_id, client.tenant_id)
-        read = self._user_key == (client.tenant_id, jag.subject) and jag.idp.user_match == "sub"
-        user = _user(jag, client.tenant_id, _prefetched_user(req) if read else None, read=read)
-        if user.disabled:
-            # The tenant's administrator disabled the account (docs/users.md): no new grant, as for a sign-in.
-            raise refused("id_jag_user_unknown", "The assertion's subject is disabled in this tenant.",
-                          internal=f"iss {jag.idp.issuer!r}")
+        user = id_jag_user.find(jag, client.tenant_id, req.prefetched, self._guess)
         try:
             # RFC 7523 3 item 7: single use until it expires (and the leeway it was judged with).
             ReplayGuard().use(id_jag_key(jag.idp.issuer, jag.jti), math.ceil(jag.expires_at) + get_settings().leeway,
                               now=req.now)
         except Replayed:
             raise refused("id_jag_replayed", "The assertion has already been used (RFC 7523 3).") from None
-        return issued(req, subject=token_subject(user), tenant=client.tenant_id, scopes=scopes,
+        return issued(req, subject=token_subject(user), tenant=client.tenant_id, scopes=scopes, username=user.username,
                       audience=resource.resource, acr=acr, auth_time=auth_time,
                       # A person's grant, made by their IdP: its own grant id, so the token is one of a user's
                       # (strong authentication applies to it, RFC 9470) and what is exchanged from it shares it.
-                      grant_id=str(uuid.uuid4()), user_id=user.user_id)
+                      grant_id=str(uuid.uuid4()))

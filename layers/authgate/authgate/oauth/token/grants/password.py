@@ -41,5 +41,5 @@ class PasswordGrant(Grant):
                                             "new one first.", internal="password change pending")
         # The password was checked just now: a sign-in with a password alone (RFC 9068 2.2.1).
         signed_in = password_sign_in(req.now)
-        return issued(req, subject=result.subject, tenant=client.tenant_id, scopes=scopes, audience=resource.resource,
-                      acr=signed_in.acr, auth_time=signed_in.auth_time, user_id=result.user_id)
+        return issued(req, subject=result.user_id, tenant=client.tenant_id, scopes=scopes, audience=resource.resource,
+                      acr=signed_in.acr, auth_time=signed_in.auth_time, username=result.subject)

@@ -34,6 +34,7 @@ from authgate.single_use.refresh_tokens import RefreshToken
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.tenant_cache import get_tenant
 from authgate.stores.users import UserStore
+from authgate.users.model import User
 
 
 class RefreshTokenGrant(Grant):
@@ -59,7 +60,7 @@ class RefreshTokenGrant(Grant):
         if record.state != "active":
             raise ApiError("invalid_grant", "The refresh token has been revoked.")
         check_key_binding(record.dpop_jkt, req.dpop_jkt, "refresh token")
-        _owner_still_admits(record, req.now)
+        owner = _owner_still_admits(record, req.now)
         # The tenant's switches hold for grants made before they changed (docs/agents.md): its policy on a
         # self-registered client, its forbidden scopes. Warm-cached for 60 s.
         tenant = get_tenant(record.tenant_id)
@@ -85,21 +86,23 @@ class RefreshTokenGrant(Grant):
             if not store.family_active(record.family_id):
                 raise ApiError("invalid_grant", "The refresh token has been revoked.")
             new_token = presented
-        return issued(req, subject=record.subject, tenant=record.tenant_id, scopes=granted, audience=resource.resource,
+        # The person's stable user_id as `sub`, also for a family started when tokens carried the username.
+        return issued(req, subject=owner.user_id, tenant=record.tenant_id, scopes=granted, audience=resource.resource,
                       grant_id=record.family_id, refresh_token=new_token, authentication=record.authentication,
-                      authorization_details=details)
+                      authorization_details=details, username=record.subject)
 
 
 
-def _owner_still_admits(record: RefreshToken, now: int) -> None:
-    """The user the grant is for still exists, is enabled, and has not ended its sessions since this token was
+def _owner_still_admits(record: RefreshToken, now: int) -> User:
+    """The user the grant is for, who still exists, is enabled, and has not ended its sessions since this token was
     issued (`sessions_valid_after`: disable, password reset or change); otherwise the grant is revoked
     (its family and access tokens) and the refresh is invalid_grant (RFC 6749 5.2). One GetItem."""
     user = UserStore().get(record.tenant_id, record.subject)
     signed_in = record.authentication
-    if user is not None and (user.admits(signed_in.user_id, signed_in.generation, record.issued_at)
-                             if signed_in is not None else user.issued_in_time(record.issued_at)):
-        return
+    if user is not None and user.user_id and (
+            user.admits(signed_in.user_id, signed_in.generation, record.issued_at)
+            if signed_in is not None else user.issued_in_time(record.issued_at)):
+        return user
     revoke_grant(record.family_id, now, "the user was deleted, disabled or ended its sessions",
                  code="user_sessions_ended", tenant=record.tenant_id)
     raise ApiError("invalid_grant", "The refresh token has been revoked.",

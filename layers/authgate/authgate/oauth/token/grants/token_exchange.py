@@ -5,7 +5,8 @@ resource's own credentials (the introspection client `authgate resources create`
 subject token an active authgate access token whose `aud` is that resource, and the target
 (`resource` or `audience`, §2.1) one of the resources it may delegate to
 (`authgate resources update --may-delegate-to`). The new token keeps the subject token's `sub`,
-`tenant`, `grant_id`, `acr` and `auth_time`, carries the scopes asked ∩ the subject token's ∩
+`tenant`, `grant_id`, `acr`, `auth_time` and `username` (a token issued before `sub` became the
+person's user_id keeps its username `sub`: it expires no later than the subject token), carries the scopes asked ∩ the subject token's ∩
 the target's, expires no later than the subject token, and names who acts in `act` (§4.1),
 nested per hop up to MAX_ACTORS. Its authorization_details (RFC 9396) go with it, and the
 request may narrow them (6.2), never widen them. No refresh token (§2.2.1: none is needed to act for a token
@@ -43,8 +44,8 @@ if TYPE_CHECKING:
 GRANT_TYPE = "urn:ietf:params:oauth:grant-type:token-exchange"
 # RFC 8693 3: the one token type exchanged and issued here.
 ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token"
-# Claims of the subject token the exchanged token keeps as they are (RFC 9068 2.2.1).
-KEPT_CLAIMS = ("acr", "auth_time")
+# Claims of the subject token the exchanged token keeps as they are (RFC 9068 2.2.1; the person's username).
+KEPT_CLAIMS = ("acr", "auth_time", "username")
 
 
 def _token_type(req: TokenRequest, name: str) -> None:
