@@ -1,7 +1,7 @@
 """Sending queued deliveries: one POST each under the outbound rules, SQS retrying what failed (BCL 2.5, 2.8).
 
-Three kinds: a back-channel logout token (here), an approval webhook (deliveries.approval_webhook)
-and a mail (deliveries.queued_mail).
+Four kinds: a back-channel logout token (here), an approval webhook (deliveries.approval_webhook),
+a mail (deliveries.queued_mail) and a Shared Signals SET (deliveries.security_events).
 
 The deliver function gets a batch of SQS records and answers which failed (partial batch
 response, `batchItemFailures`): SQS makes those visible again after the queue's visibility
@@ -19,7 +19,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from authgate.deliveries import approval_webhook, queued_mail
+from authgate.deliveries import approval_webhook, queued_mail, security_events
 from authgate.deliveries.backchannel_logout import KIND
 from authgate.deliveries.queue import MAX_ATTEMPTS
 from authgate.http.metrics import record_count
@@ -47,8 +47,8 @@ def deliver_batch(records: Sequence[dict[str, Any]], post: Poster = post_form) -
 
 
 def deliver_one(record: dict[str, Any], post: Poster = post_form) -> str:
-    """Deliver one record: "delivered", "retried" (try again later), "failed" (given up) or "dropped" (an
-    approval webhook or a mail for nobody)."""
+    """Deliver one record: "delivered", "retried" (try again later), "failed" (given up), "dropped" (an
+    approval webhook or a mail for nobody, a SET whose stream is gone) or "held" (a SET of a paused stream)."""
     attempt = int((record.get("attributes") or {}).get("ApproximateReceiveCount") or 1)
     try:
         message = json.loads(record.get("body") or "")
@@ -58,6 +58,8 @@ def deliver_one(record: dict[str, Any], post: Poster = post_form) -> str:
         return approval_webhook.deliver(message, attempt)
     if isinstance(message, dict) and queued_mail.is_message(message):
         return queued_mail.deliver(message, attempt)
+    if isinstance(message, dict) and security_events.is_message(message):
+        return security_events.deliver(message, attempt)
     if not isinstance(message, dict) or message.get("kind") != KIND or not all(
             isinstance(message.get(k), str) for k in ("issuer", "client_id", "uri", "sub", "sid", "jti")):
         get_logger().error("delivery of an unknown kind dropped", extra={"message_id": record.get("messageId")})

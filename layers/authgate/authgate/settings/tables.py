@@ -23,6 +23,7 @@ TABLE_ENV = {
     "consents": "AUTHGATE_CONSENTS_TABLE",
     "passkeys": "AUTHGATE_PASSKEYS_TABLE",
     "identity_providers": "AUTHGATE_IDENTITY_PROVIDERS_TABLE",
+    "streams": "AUTHGATE_STREAMS_TABLE",
 }
 
 
@@ -48,6 +49,7 @@ class Tables(NamedTuple):
     consents: str = "ConsentsTable"
     passkeys: str = "PasskeysTable"
     identity_providers: str = "IdentityProvidersTable"
+    streams: str = "StreamsTable"
 
 
 _DEFAULT_TABLES = Tables()
