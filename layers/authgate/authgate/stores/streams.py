@@ -134,14 +134,21 @@ class StreamStore(TableStore):
                      "expires_at": n(expires_at)}, "queue_set")
 
     def queued(self, stream: Stream, limit: int, now: int) -> tuple[list[tuple[str, str]], bool]:
-        """Up to `limit` waiting SETs, oldest first, as (jti, SET), and whether more wait (one Query)."""
-        with self.faults("queued"):
-            page = self.db.query(
-                TableName=self.table, KeyConditionExpression="tenant_id = :tenant AND begins_with(item, :prefix)",
-                FilterExpression="expires_at > :now", ConsistentRead=True, Limit=limit + 1,
-                ExpressionAttributeValues={":tenant": s(stream.tenant_id),
-                                           ":prefix": s(f"set#{stream.stream_id}#"), ":now": n(now)})
-        found = [(_name(item), records.string(item, "set")) for item in page.get("Items", [])]
+        """Up to `limit` waiting SETs, oldest first, as (jti, SET), and whether more wait (a Query, a page more while
+        expired items the TTL has not removed yet fill one)."""
+        found: list[tuple[str, str]] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self.table, "KeyConditionExpression": "tenant_id = :tenant AND begins_with(item, :prefix)",
+            "ConsistentRead": True, "Limit": limit + 1,
+            "ExpressionAttributeValues": {":tenant": s(stream.tenant_id), ":prefix": s(f"set#{stream.stream_id}#")}}
+        while len(found) <= limit:
+            with self.faults("queued"):
+                page = self.db.query(**kwargs)
+            found.extend((_name(item), records.string(item, "set")) for item in page.get("Items", [])
+                         if records.number(item, "expires_at") > now)
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
         return found[:limit], len(found) > limit
 
     def acknowledge(self, stream: Stream, jtis: Iterable[str]) -> None:
