@@ -313,6 +313,12 @@ def test_a_paused_stream_holds_its_sets_and_a_disabled_one_drops_them(demo: Any,
     assert queued() == []
 
 
+def test_a_receiver_without_a_stream_polls_nothing(demo: Any, invoke: Any) -> None:
+    status, headers, body = answer(ssf_call(invoke, "POST", "/ssf/poll", {"returnImmediately": True}))
+    assert (status, headers, without_trace(body)) == (404, PROBLEM, problem(
+        404, "stream_not_found", "Stream not found", "This receiver has no stream; create one first.", "/ssf/poll"))
+
+
 def test_a_push_stream_is_not_polled(demo: Any, invoke: Any) -> None:
     created(invoke, {"delivery": {"method": PUSH, "endpoint_url": "https://receiver.example/events"}})
     status, headers, body = answer(ssf_call(invoke, "POST", "/ssf/poll", {"returnImmediately": True}))

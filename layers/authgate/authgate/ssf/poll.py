@@ -42,7 +42,7 @@ def post_poll(request: Request) -> Response:
     body = json_object(request, untyped_json=True)
     stream = receiver.stream
     if stream is None:
-        raise not_found("")
+        raise not_found()
     if stream.method != POLL:
         raise invalid("This stream delivers by push (RFC 8935): its SETs are never polled.", "")
     max_events = body.get("maxEvents", MAX_EVENTS)

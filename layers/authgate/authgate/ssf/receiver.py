@@ -51,7 +51,10 @@ def invalid(detail: str, pointer: str = "", location: Location = "body", name: s
                     field_errors=(FieldError(pointer, detail, location, name),))
 
 
-def not_found(stream_id: str) -> ApiError:
+def not_found(stream_id: str = "") -> ApiError:
+    """404 stream_not_found: no stream of this receiver is the one named (or, unnamed, it has none)."""
+    if not stream_id:
+        return ApiError("stream_not_found", "This receiver has no stream; create one first.")
     return ApiError("stream_not_found", f"This receiver has no stream {stream_id[:80]!r}.")
 
 
