@@ -281,14 +281,14 @@ def test_every_alarm_on_authgates_metrics_watches_one_the_functions_count(cfn: d
     authgate.http.metrics counts for some error code, or one the deliver function counts per outcome
     (authgate.deliveries.deliver), under the dimension it publishes."""
     from authgate.audit_trail.consumer import METRICS as AUDIT_METRICS
-    from authgate.deliveries import approval_webhook, queued_mail
+    from authgate.deliveries import approval_webhook, pending_signals, queued_mail, security_events
     from authgate.deliveries.deliver import METRICS
     from authgate.errors.catalogue import catalogue
     from authgate.http.metrics import SERVICE, counted_metrics
 
     emitted = {name for code, info in catalogue().items() for name in counted_metrics(info.status, code)}
     emitted |= set(METRICS.values()) | set(approval_webhook.METRICS.values()) | set(queued_mail.METRICS.values())
-    emitted |= set(AUDIT_METRICS.values())
+    emitted |= set(AUDIT_METRICS.values()) | set(security_events.METRICS.values()) | {pending_signals.FAILED}
     watched = {name: r["Properties"] for name, r in of_type(cfn, "AWS::CloudWatch::Alarm").items()
                if r["Properties"]["Namespace"] == "authgate"}
     assert {"InvalidTokenSpikeAlarm", "StorageThrottlingAlarm", "RegistrationPoolFullAlarm",

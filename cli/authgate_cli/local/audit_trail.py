@@ -6,8 +6,9 @@ service's logger, takes each audit line as it is written, and `AuditPump` hands 
 a time, to the audit function's own handler (functions/audit/app.py) as stream records, on a
 background thread: the chained objects go to the trail's directory (AUTHGATE_AUDIT_DIR: under
 `--data`, else beside the server's state file). No request waits for it; a batch the handler
-refuses is kept and tried again. Admin commands in another terminal append their events to the
-same directory through the same handler (`deliver`).
+refuses (a directory it cannot write, signals it could neither queue nor park) is tried again, as
+the same records. Admin commands in another terminal append their events to the same directory
+through the same handler (`deliver`).
 """
 
 from __future__ import annotations
@@ -40,10 +41,15 @@ def records(lines: Sequence[str]) -> list[dict[str, Any]]:
 
 def deliver(lines: Sequence[str]) -> None:
     """Keep `lines` as the audit function does (its handler, on their records); raises when it cannot."""
+    consume(records(lines))
+
+
+def consume(batch: list[dict[str, Any]]) -> None:
+    """The audit function's handler on these stream records; raises when it cannot keep or signal them."""
     from authgate_cli.local.functions import load_handler
 
-    if lines:
-        load_handler("audit")({"Records": records(lines)}, None)
+    if batch:
+        load_handler("audit")({"Records": batch}, None)
 
 
 class AuditTap(logging.Handler):
@@ -65,7 +71,9 @@ class AuditPump:
     """Hands the tapped lines to the audit function's handler on a daemon thread until `stop`."""
 
     def __init__(self) -> None:
-        self._pending: list[str] = []
+        # Stream records, numbered when tapped: a batch tried again is the same records, which the trail
+        # finds kept already (as the stream delivers a batch again).
+        self._pending: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="authgate-audit", daemon=True)
@@ -73,7 +81,7 @@ class AuditPump:
 
     def put(self, line: str) -> None:
         with self._lock:
-            self._pending.append(line)
+            self._pending += records([line])
 
     def start(self) -> None:
         from authgate.logs import get_logger
@@ -96,7 +104,7 @@ class AuditPump:
         with self._lock:
             batch, self._pending = self._pending, []
         try:
-            deliver(batch)
+            consume(batch)
         except Exception:  # noqa: BLE001 - the directory unwritable, say: nothing is lost, try again
             with self._lock:
                 self._pending[:0] = batch

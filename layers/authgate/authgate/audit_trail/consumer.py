@@ -6,8 +6,11 @@ the local stack's consumer of its handlers' audit lines).
    is older than the stream keeps it, when the event source sends its position to the dead-letter
    queue: docs/audit.md, "When something fails").
 2. Publish: every event of the batch on the stage's bus (authgate.audit_trail.bus; none locally).
-3. Signal: every event of the batch to the Shared Signals hook; an exception there is logged and
-   counted (AuditSignalsFailed), never fatal, so a receiver can never hold up the trail.
+3. Signal: every event of the batch to the Shared Signals hook (authgate.ssf.signals.from_trail), which
+   queues their SETs or, when that fails, parks them for a retry of their own (AuditSignalsFailed,
+   alarmed), so a receiver never holds up the trail. It raises only when it could do neither; then
+   the stream delivers the batch again, whose events step 1 finds kept already: a batch delivered
+   twice is kept once, and its signals are not lost.
 """
 
 from __future__ import annotations
@@ -27,8 +30,8 @@ from authgate.logs import get_logger
 from authgate.settings import get_settings
 
 Signals = Callable[[list[dict[str, Any]]], None]
-# What the trail counts (EMF, namespace authgate; template.yaml alarms on the first two).
-METRICS = {"unpublished": PUBLISH_FAILED, "signals_failed": "AuditSignalsFailed", "refused": "AuditLinesRefused"}
+# What the trail counts (EMF, namespace authgate; template.yaml alarms on the first).
+METRICS = {"unpublished": PUBLISH_FAILED, "refused": "AuditLinesRefused"}
 
 
 class NoTrail(RuntimeError):
@@ -60,9 +63,5 @@ def consume(records: Sequence[Mapping[str, Any]], signals: Signals | None = None
     settings = get_settings().audit_trail
     publish(batch.events, settings.bus, settings.unpublished_queue)
     if signals is not None and batch.events:
-        try:
-            signals(batch.events)
-        except Exception:  # noqa: BLE001 - the hook's own failure; the trail goes on
-            get_logger().exception("the Shared Signals hook failed", extra={"events": len(batch.events)})
-            record_count(METRICS["signals_failed"], len(batch.events))
+        signals(batch.events)
     return batch.events

@@ -1,1 +1,2 @@
-"""Shared Signals (OpenID Shared Signals Framework: CAEP and RISC events) sent from the audit trail."""
+"""The Shared Signals transmitter (OpenID Shared Signals Framework 1.0; docs/shared-signals.md): its configuration
+document, the stream management API, poll delivery, and the events it sends (CAEP 1.0, RISC 1.0)."""
