@@ -24,6 +24,8 @@ PUSH, POLL = "urn:ietf:rfc:8935", "urn:ietf:rfc:8936"
 SESSION_REVOKED = "https://schemas.openid.net/secevent/caep/event-type/session-revoked"
 CREDENTIAL_CHANGE = "https://schemas.openid.net/secevent/caep/event-type/credential-change"
 VERIFICATION = "https://schemas.openid.net/secevent/ssf/event-type/verification"
+ACCOUNT_DISABLED = "https://schemas.openid.net/secevent/risc/event-type/account-disabled"
+ACCOUNT_ENABLED = "https://schemas.openid.net/secevent/risc/event-type/account-enabled"
 
 
 class Receiver:
@@ -82,6 +84,21 @@ class Receiver:
         assert "sub" not in claims and "exp" not in claims  # 4.1.2, 4.1.7
         assert len(claims["events"]) == 1  # 4.2.1
         return claims
+
+
+def polled(receiver: Receiver, count: int, wait: float = 10.0) -> list[dict[str, Any]]:
+    """The claims of the next `count` SETs the receiver polls (each verified, then acknowledged), once they all
+    arrived; an assertion error after `wait` seconds."""
+    deadline, found = time.monotonic() + wait, []
+    while len(found) < count and time.monotonic() < deadline:
+        answer = receiver.poll(immediately=True)
+        found += [receiver.checked(token) for token in answer["sets"].values()]
+        if answer["sets"]:
+            receiver.poll(ack=list(answer["sets"]), immediately=True)
+        else:
+            time.sleep(0.1)
+    assert len(found) == count, found
+    return found
 
 
 def pushed(server: DocumentServer, path: str, count: int = 1, wait: float = 20.0) -> list[str]:

@@ -5,6 +5,7 @@ specifications (tests/e2e/ssf_receiver.py): streams created with an ssf:manage t
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,14 +14,20 @@ import pytest
 from tests.document_server import DocumentServer, document_server
 from tests.e2e.admin_commands import admin
 from tests.e2e.conftest import LocalStack, running_stack
+from tests.e2e.flows import Flows, hidden_fields
 from tests.e2e.ssf_receiver import (
+    ACCOUNT_DISABLED,
+    ACCOUNT_ENABLED,
     CREDENTIAL_CHANGE,
     SESSION_REVOKED,
     VERIFICATION,
     Receiver,
     accepting,
+    polled,
     pushed,
 )
+
+ALICE, BOB = "usr_demoalice0000000000000", "usr_demobob000000000000000"
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -74,3 +81,54 @@ def test_a_poll_receiver_polls_and_acknowledges_a_verification_event(
     claims = rp.checked(token)
     assert (claims["jti"], claims["events"]) == (jti, {VERIFICATION: {"state": "poll-state"}})
     assert rp.poll(ack=[jti], immediately=True) == {"sets": {}, "moreAvailable": False}
+
+
+def test_a_receiver_hears_a_sign_out_a_password_change_and_a_disable_within_seconds(
+        stack: tuple[LocalStack, DocumentServer]) -> None:
+    """Issue 40 item 6: a receiver learns of a revoked session, a changed credential and a disabled account
+    within seconds, not at token expiry; each SET names the person by the issuer's `sub`."""
+    serve, _ = stack
+    rp = receiver(serve, "ssf-account-receiver")
+    rp.create_stream([SESSION_REVOKED, CREDENTIAL_CHANGE, ACCOUNT_DISABLED, ACCOUNT_ENABLED])
+    html = {"Accept": "text/html"}
+
+    browser = Flows(serve.base_url)
+    browser.authorize()  # alice signs in for demo-web: a session in this client's cookies
+    confirm = browser.request("GET", "/oauth/logout", headers=html)
+    assert confirm.status_code == 200 and "Sign out?" in confirm.text
+    signed_out = time.monotonic()
+    bye = browser.request("POST", "/oauth/logout", data={**hidden_fields(confirm.text), "confirm": "yes"},
+                          headers=html)
+    assert bye.status_code == 200 and not browser.session.cookies.get("authgate_session")
+    (revoked,) = polled(rp, 1)
+    assert time.monotonic() - signed_out < 10
+    assert (revoked["sub_id"], list(revoked["events"])) == (subject(serve, ALICE), [SESSION_REVOKED])
+    assert revoked["events"][SESSION_REVOKED]["initiating_entity"] == "user"
+
+    page = browser.request("GET", "/oauth/account", headers=html)
+    account = browser.request("POST", "/oauth/account", headers=html, data={
+        **hidden_fields(page.text), "action": "sign_in", "tenant": "demo", "username": "alice",
+        "password": "alice-password"})
+    assert account.status_code == 200 and "Change the password" in account.text
+    changed = browser.request("POST", "/oauth/account", headers=html, data={
+        **hidden_fields(account.text), "action": "change", "current": "alice-password",
+        "new_password": "alice-new-password-1", "confirm": "alice-new-password-1"})
+    assert changed.status_code == 200 and "Password changed" in changed.text
+    (credential,) = polled(rp, 1)
+    assert (credential["sub_id"], list(credential["events"])) == (subject(serve, ALICE), [CREDENTIAL_CHANGE])
+    assert {k: credential["events"][CREDENTIAL_CHANGE][k] for k in ("credential_type", "change_type")} == {
+        "credential_type": "password", "change_type": "update"}
+
+    assert admin(serve, "users", "disable", "--tenant", "demo", "--username", "bob").returncode == 0
+    disabled = polled(rp, 2)  # the account disabled, and its sessions with it
+    assert sorted((*c["events"], c["sub_id"]["sub"]) for c in disabled) == sorted(
+        [(ACCOUNT_DISABLED, BOB), (SESSION_REVOKED, BOB)])
+    assert admin(serve, "users", "enable", "--tenant", "demo", "--username", "bob").returncode == 0
+    (enabled,) = polled(rp, 1)
+    assert (enabled["sub_id"], enabled["events"]) == (subject(serve, BOB), {ACCOUNT_ENABLED: {}})
+    browser.close()
+
+
+def subject(serve: LocalStack, user_id: str) -> dict[str, str]:
+    """RFC 9493 iss_sub of a user: this issuer and the user's `sub` (its stable id)."""
+    return {"format": "iss_sub", "iss": serve.base_url, "sub": user_id}
