@@ -23,10 +23,9 @@ Events = Callable[[], list[dict[str, Any]]]
 def test_an_act_is_one_line_with_the_marker_and_every_member(audit_events: Events) -> None:
     audit.bind("203.0.113.9", "curl/8.5", "req-42")
     with using(ManualClock(1_750_000_000.123)):
-        event = audit.record("user.disabled", "acme", actor=audit.operator("alice", "arn:aws:iam::1:user/alice"),
-                             target=audit.user("u-1", username="bob", email="bob@example.com"),
-                             details={"by": "cli"})
-    assert audit_events() == [event]
+        audit.record("user.disabled", "acme", actor=audit.operator("alice", "arn:aws:iam::1:user/alice"),
+                     target=audit.user("u-1", username="bob", email="bob@example.com"), details={"by": "cli"})
+    (event,) = audit_events()
     assert uuid.UUID(event["id"]).version == 7 and event["id"][:13].replace("-", "") == "01977420dc7b"  # 1750000000123 ms
     assert event == {
         "id": event["id"], "time": "2025-06-15T15:06:40.123Z", "tenant": "acme",
@@ -118,11 +117,17 @@ def test_without_a_capture_the_line_is_the_lean_one(capsys: pytest.CaptureFixtur
     logger = get_logger()
     handlers, logger.handlers = logger.handlers, [_HANDLER[0]]  # the service's own handler alone, as on Lambda
     previous = _HANDLER[0].setStream(sys.stdout)
+    audit.bind("192.0.2.7", "cli/1", "req-9")
     try:
-        event = audit.record("key.rotated", "", actor=audit.SYSTEM, target=audit.Party("key", "k"))
+        audit.record("key.rotated", "", actor=audit.SYSTEM, target=audit.Party("key", "k"))
     finally:
         _HANDLER[0].setStream(previous)
         logger.handlers = handlers
     (line,) = [line for line in capsys.readouterr().out.splitlines() if "authgate_audit" in line]
-    assert json.loads(line) == {"level": "INFO", "message": "audit", "service": "authgate", "authgate_audit": 1,
-                                "event": event}
+    document = json.loads(line)
+    event = document["event"]
+    assert uuid.UUID(event.pop("id")).version == 7 and event.pop("time").endswith("Z")
+    assert document == {"level": "INFO", "message": "audit", "service": "authgate", "authgate_audit": 1, "event": {
+        "tenant": "", "actor": {"type": "system", "id": "authgate"}, "action": "key.rotated",
+        "target": {"type": "key", "id": "k"}, "outcome": "success", "source_ip": "192.0.2.7", "user_agent": "cli/1",
+        "request_id": "req-9", "details": {}}}

@@ -53,14 +53,15 @@ def operator(name: str, principal: str) -> Party:
 SYSTEM = Party("system", "authgate")
 
 _SECOND: list[Any] = [None, ""]  # (the last whole second formatted, its text)
-_VERSION_7 = (0x7 << 76) | (0b10 << 62)
 
 
 def uuid7(ms: int) -> str:
-    """A UUID version 7 (RFC 9562 5.7): 48 bits of milliseconds, then random bits; ids sort by time."""
-    rand = int.from_bytes(os.urandom(10), "big")
-    value = (ms << 80) | _VERSION_7 | ((rand >> 62) & 0xFFF) << 64 | (rand & ((1 << 62) - 1))
-    text = f"{value:032x}"
+    """A UUID version 7 (RFC 9562 5.7): 48 bits of milliseconds, the version (7), 12 random bits, the variant
+    (0b10), 62 random bits; ids sort by time."""
+    rand = bytearray(os.urandom(10))
+    rand[0] = 0x70 | (rand[0] & 0x0F)
+    rand[2] = 0x80 | (rand[2] & 0x3F)
+    text = (ms.to_bytes(6, "big") + rand).hex()
     return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
 
 

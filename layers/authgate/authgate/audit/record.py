@@ -5,7 +5,8 @@
 No AWS call and no wait: the line goes where the function's log lines go (CloudWatch Logs on a
 stage), and the audit trail picks it up from there (a subscription filter matching the marker
 member, `authgate_audit`: docs/audit.md). It is written whatever the log level, through the same
-redaction as every log line (authgate.logs.always_line). `event_of` reads an event back from a line.
+redaction as every log line (authgate.audit.line, authgate.logs.always_line). `event_of` reads an event back
+from a line.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from authgate.audit.actions import Action
 from authgate.audit.event import Outcome, Party, build
+from authgate.audit.line import text_of
 from authgate.logs import always_line
 from authgate.redaction import redact, redact_text
 
@@ -31,13 +33,11 @@ _FROM_OUTSIDE = ("tenant", "reason", "source_ip", "user_agent", "request_id")
 
 
 def record(action: Action, tenant: str, *, actor: Party, target: Party, outcome: Outcome = "success",
-           reason: str | None = None, details: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Record one act (authgate.audit.event.build says what each argument becomes); returns the event as
-    written, redacted as every log line is."""
-    event = redacted(build(action, tenant, actor=actor, target=target, outcome=outcome, reason=reason,
-                           details=details))
-    always_line("audit", {MARKER: 1, "event": event})
-    return event
+           reason: str | None = None, details: Mapping[str, Any] | None = None) -> None:
+    """Record one act (authgate.audit.event.build says what each argument becomes): its line, redacted as every
+    log line is, encoded in one pass (authgate.audit.line)."""
+    event = build(action, tenant, actor=actor, target=target, outcome=outcome, reason=reason, details=details)
+    always_line("audit", text_of(event), lambda: {MARKER: 1, "event": redacted(event)})
 
 
 def redacted(event: dict[str, Any]) -> dict[str, Any]:
