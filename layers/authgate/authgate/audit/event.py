@@ -21,7 +21,7 @@ from typing import Any, Literal, NamedTuple
 from authgate import clock
 from authgate.audit.actions import Action
 from authgate.audit.catalogue import catalogue
-from authgate.audit.origin import current
+from authgate.audit.origin import Origin, current
 
 Outcome = Literal["success", "failure"]
 
@@ -73,27 +73,46 @@ def iso_time(ms: int) -> str:
     return f"{_SECOND[1]}.{ms % 1000:03d}Z"
 
 
-def build(action: Action, tenant: str, *, actor: Party, target: Party, outcome: Outcome = "success",
-          reason: str | None = None, details: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The event of one act, stamped now with the current origin (authgate.audit.origin)."""
+class Stamp(NamedTuple):
+    """When and from where an act is recorded: its event's id and time, and the current origin."""
+
+    id: str
+    time: str
+    origin: Origin
+
+
+def stamp(action: Action) -> Stamp:
+    """The stamp of an act of `action`, now (a ValueError for an action not in the catalogue)."""
     if action not in catalogue():
         raise ValueError(f"{action!r} is not an audit action of authgate/audit/catalogue.json")
     ms = clock.millis()
-    origin = current()
+    return Stamp(uuid7(ms), iso_time(ms), current())
+
+
+def build(action: Action, tenant: str, *, actor: Party, target: Party, outcome: Outcome = "success",
+          reason: str | None = None, details: Mapping[str, Any] | None = None,
+          stamped: Stamp | None = None) -> dict[str, Any]:
+    """The event of one act, `stamped` (by default now, with the current origin: authgate.audit.origin)."""
+    stamped = stamped or stamp(action)
     actor_view = {"type": actor.type, "id": actor.id}
     if actor.principal:
         actor_view["principal"] = actor.principal
+    event: dict[str, Any] = {
+        "id": stamped.id, "time": stamped.time, "tenant": tenant, "actor": actor_view, "action": action,
+        "target": {"type": target.type, "id": target.id}, "outcome": outcome,
+    }
+    if reason:
+        event["reason"] = reason
+    event["source_ip"], event["user_agent"], event["request_id"] = stamped.origin
+    event["details"] = details_of(target, details)
+    return event
+
+
+def details_of(target: Party, details: Mapping[str, Any] | None) -> dict[str, Any]:
+    """An event's details: a user target's username and email (when known), then `details`."""
     extra: dict[str, Any] = {}
     if target.username:
         extra["username"] = target.username
     if target.email:
         extra["email"] = target.email
-    event: dict[str, Any] = {
-        "id": uuid7(ms), "time": iso_time(ms), "tenant": tenant, "actor": actor_view, "action": action,
-        "target": {"type": target.type, "id": target.id}, "outcome": outcome,
-    }
-    if reason:
-        event["reason"] = reason
-    event["source_ip"], event["user_agent"], event["request_id"] = origin
-    event["details"] = {**extra, **details} if details else extra
-    return event
+    return {**extra, **details} if details else extra

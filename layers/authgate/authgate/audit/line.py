@@ -1,7 +1,8 @@
 """The audit line's text, redacted and encoded in one pass, its repeated members from a memo.
 
-    text_of(event) == json.dumps({"level": "INFO", "message": "audit", "service": "authgate",
-                                  "authgate_audit": 1, "event": redacted(event)}, compact, ensure_ascii=False)
+    text_of(stamped, action, ...) == json.dumps({"level": "INFO", "message": "audit", "service": "authgate",
+                                                 "authgate_audit": 1, "event": redacted(build(action, ...))},
+                                                compact, ensure_ascii=False)
 
 The same text, to the byte, as redacting the event (authgate.audit.record.redacted) and encoding the
 line; at a fraction of the cost on the token endpoint's path, where most of an event repeats request
@@ -14,9 +15,11 @@ token's jti) is redacted and encoded as it comes, without the memo.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from json.encoder import encode_basestring
 from typing import Any
 
+from authgate.audit.event import Party, Stamp, details_of
 from authgate.caches import cached
 from authgate.redaction import REDACTED, is_secret_key, redact, redact_text
 
@@ -27,26 +30,29 @@ _UNIQUE = frozenset({"jti"})
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def text_of(event: dict[str, Any]) -> str:
-    """The whole audit line of `event`, as authgate.audit.event.build makes it (its members in that order),
-    without its newline."""
-    actor, target = event["actor"], event["target"]
+def text_of(stamped: Stamp, action: str, tenant: str, actor: Party, target: Party, outcome: str, reason: str | None,
+            details: Mapping[str, Any] | None) -> str:
+    """The whole audit line (without its newline) of the event authgate.audit.event.build makes of the same
+    arguments, members in the same order."""
+    origin = stamped.origin
+    if target.username or target.email:
+        details = details_of(target, details)
     # The id and the time are authgate's own text (hexadecimal digits, a time): nothing to escape or redact.
     return "".join((
-        PREFIX, '"id":"', event["id"], '","time":"', event["time"], '",',
-        _head(event["tenant"], actor["type"], actor["id"], actor.get("principal"), event["action"], target["type"],
-              target["id"], target.get("principal"), event["outcome"], event.get("reason")),
-        _origin(event["source_ip"], event["user_agent"]), _fresh_text("request_id", event["request_id"]),
-        ',"details":{', ",".join([_detail(k, v) for k, v in event["details"].items()]), "}}}"))
+        PREFIX, '"id":"', stamped.id, '","time":"', stamped.time, '",',
+        _head(tenant, actor.type, actor.id, actor.principal or None, action, target.type, target.id, outcome,
+              reason or None),
+        _origin(origin.source_ip, origin.user_agent), _key("request_id"), encode_basestring(redact_text(origin.request_id)),
+        ',"details":{', ",".join([_detail(k, v) for k, v in details.items()]) if details else "", "}}}"))
 
 
 @cached(maxsize=1024)
 def _head(tenant: str, actor_type: str, actor_id: str, principal: str | None, action: str, target_type: str,
-          target_id: str, target_principal: str | None, outcome: str, reason: str | None) -> str:
+          target_id: str, outcome: str, reason: str | None) -> str:
     """From the tenant to the outcome (and reason): what repeats from one event of an act to the next."""
     return ",".join((_fresh_text("tenant", tenant), _party("actor", actor_type, actor_id, principal),
                      _key("action") + encode_basestring(action),
-                     _party("target", target_type, target_id, target_principal),
+                     _party("target", target_type, target_id, None),
                      _key("outcome") + encode_basestring(outcome),
                      *((_fresh_text("reason", reason),) if reason is not None else ()))) + ","
 
@@ -75,7 +81,9 @@ def _detail(key: Any, value: Any) -> str:
     kind = type(value)
     if type(key) is str:
         if kind is str:
-            return _member(key, value) if key not in _UNIQUE else _fresh_member(key, value)
+            if key not in _UNIQUE:
+                return _member(key, value)
+            return _key(key) + encode_basestring(REDACTED if is_secret_key(key) and value else redact_text(value))
         if kind is bool or value is None:
             return _member(key, value)
         if kind is list and all(type(v) is str for v in value):

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from authgate.audit.actions import Action
-from authgate.audit.event import Outcome, Party, build
+from authgate.audit.event import Outcome, Party, build, stamp
 from authgate.audit.line import text_of
 from authgate.logs import always_line
 from authgate.redaction import redact, redact_text
@@ -36,8 +36,10 @@ def record(action: Action, tenant: str, *, actor: Party, target: Party, outcome:
            reason: str | None = None, details: Mapping[str, Any] | None = None) -> None:
     """Record one act (authgate.audit.event.build says what each argument becomes): its line, redacted as every
     log line is, encoded in one pass (authgate.audit.line)."""
-    event = build(action, tenant, actor=actor, target=target, outcome=outcome, reason=reason, details=details)
-    always_line("audit", text_of(event), lambda: {MARKER: 1, "event": redacted(event)})
+    stamped = stamp(action)
+    always_line("audit", text_of(stamped, action, tenant, actor, target, outcome, reason, details),
+                lambda: {MARKER: 1, "event": redacted(build(action, tenant, actor=actor, target=target, outcome=outcome,
+                                                            reason=reason, details=details, stamped=stamped))})
 
 
 def redacted(event: dict[str, Any]) -> dict[str, Any]:
