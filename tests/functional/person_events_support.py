@@ -1,5 +1,5 @@
-"""The audit events of a person's own acts as a test reads them (authgate.audit.person): the whole trail in order,
-each event but its id, time and request id."""
+"""Audit events as a test reads them: the whole trail in order, each event but its id (a UUIDv7), time and request
+id; a person's own acts (authgate.audit.person)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from tests.functional.test_audit_events import TIME, UUID7
-
 Events = Callable[[], list[dict[str, Any]]]
+UUID7 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
+TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
 ALICE = "usr_demoalice0000000000000"
 BOB = "usr_demobob000000000000000"
 LOCAL = {"source_ip": "127.0.0.1", "user_agent": ""}

@@ -3,7 +3,6 @@ each act records one event, whole, with where the request came from; nothing sec
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -13,12 +12,11 @@ from tests.demo import ISSUER, WEB_REDIRECT, WRITE, Demo, body
 from tests.demo import post_charge as post
 from tests.document_server import DocumentServer
 from tests.functional.authorize_support import Browser, page_of
+from tests.functional.person_events_support import TIME, UUID7
 from tests.functional.self_registration_support import call, params, register
 from tests.functional.token_support import TokenClient, basic, body_of, claims_of, new_code
 
 Events = Callable[[], list[dict[str, Any]]]
-UUID7 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
-TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
 
 
 def one(events: Events, action: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from authgate.clock import ManualClock
-from tests.functional.account_support import ACCOUNT, account_post, signed_in
+from tests.functional.account_support import ACCOUNT, account_post, shown_secret, signed_in
 from tests.functional.authorize_support import Browser, page_of, web_params
 from tests.functional.person_events_support import (
     ALICE,
@@ -82,8 +82,6 @@ def test_the_second_factor_step_records_a_wrong_code_and_the_raised_sign_in(cloc
 
 def test_the_account_pages_acts_are_recorded(clock: ManualClock, browser: Browser, audit_events: Events) -> None:
     import pyotp
-
-    from tests.functional.test_factor_enrolment import shown_secret
 
     account = signed_in(browser)
     enrol = account_post(browser, account, action="totp_start")

@@ -13,7 +13,14 @@ import pyotp
 import pytest
 
 from authgate.clock import ManualClock
-from tests.functional.account_support import ACCOUNT, CEREMONY_CSP, CSP, account_post, signed_in
+from tests.functional.account_support import (
+    ACCOUNT,
+    CEREMONY_CSP,
+    CSP,
+    account_post,
+    shown_secret,
+    signed_in,
+)
 from tests.functional.authorize_support import PAGE_HEADERS, Browser, Message, Page, page_of
 from tests.functional.passkey_support import answered, enrolled, options_of
 from tests.functional.person_events_support import ALICE, Events, by_person, trail
@@ -25,12 +32,6 @@ def error(text: str) -> Message:
 
 def success(text: str) -> Message:
     return Message("status", "message success", text)
-
-
-def shown_secret(page: Page) -> str:
-    found = re.search(r'<code class="totp-secret">([A-Z2-7 ]+)</code>', page.body)
-    assert found is not None
-    return found.group(1).replace(" ", "")
 
 
 def second_factor_text(page: Page) -> str:
