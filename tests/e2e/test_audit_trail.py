@@ -62,20 +62,22 @@ def test_acts_through_serve_are_kept_listed_and_verified(tmp_path: Path) -> None
             harvest.add(value)
         assert admin(stack, "users", "disable", "--tenant", "demo", "--username", "bob").returncode == 0
 
-        found = listed(stack, "--since", "1h", count=7)
+        found = listed(stack, "--since", "1h", count=10)
         actions = [e["action"] for e in found]
-        assert actions == ["token.issued", "client.authentication_failed", "token.issued", "token.refreshed",
-                           "token.revoked", "charge.created", "user.disabled"], actions
+        # alice's sign-in through the form: her session and her consent, then the code's token.
+        assert actions == ["token.issued", "client.authentication_failed", "signin.succeeded", "session.started",
+                           "consent.granted", "token.issued", "token.refreshed", "token.revoked", "charge.created",
+                           "user.disabled"], actions
         first = found[0]
         assert (first["request_id"], first["source_ip"], first["user_agent"]) == (
             issued.headers["x-request-id"], "127.0.0.1", "billing-service/3.1")
         assert first["details"]["jti"] == json.loads(_segment(access))["jti"]
-        assert found[2]["target"]["type"] == "user" and found[2]["details"]["username"] == "alice"
-        assert (found[5]["target"]["id"], found[5]["details"]["amount"]) == (charge.json()["id"], 1050)
+        assert found[5]["target"]["type"] == "user" and found[5]["details"]["username"] == "alice"
+        assert (found[8]["target"]["id"], found[8]["details"]["amount"]) == (charge.json()["id"], 1050)
         user = getpass.getuser()
-        assert found[6]["actor"] == {"type": "operator", "id": user, "principal": f"local:{user}"}
-        assert [e["action"] for e in listed(stack, "--client", WEB[0], count=3)] == [
-            "token.issued", "token.refreshed", "token.revoked"]
+        assert found[9]["actor"] == {"type": "operator", "id": user, "principal": f"local:{user}"}
+        assert [e["action"] for e in listed(stack, "--client", WEB[0], count=5)] == [
+            "signin.succeeded", "consent.granted", "token.issued", "token.refreshed", "token.revoked"]
 
         verified = admin(stack, "events", "verify")
         assert verified.returncode == 0 and verified.stdout.startswith("INTACT: "), verified.stdout
@@ -85,7 +87,7 @@ def test_acts_through_serve_are_kept_listed_and_verified(tmp_path: Path) -> None
     # A restart over the same DIR goes on with the same chain.
     with running_stack(tmp_path / "two", "--data", str(data)) as stack:
         assert Flows(stack.base_url).client_credentials().status_code == 200
-        assert len(listed(stack, "--since", "1h", count=8)) == 8
+        assert len(listed(stack, "--since", "1h", count=11)) == 11
         again = admin(stack, "events", "verify", "--json")
         assert again.returncode == 0 and json.loads(again.stdout)["objects"] > len(kept)
 
