@@ -107,4 +107,7 @@ Code = Literal[
     "login_hint_token_not_supported",
     "approval_link_invalid",
     "approval_wrong_user",
+    "invalid_stream_request",
+    "stream_not_found",
+    "stream_exists",
 ]
