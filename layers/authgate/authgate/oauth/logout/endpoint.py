@@ -52,7 +52,7 @@ from authgate.interaction.binding import (
 from authgate.issuer import base_url
 from authgate.logs import get_logger
 from authgate.oauth.logout import pages
-from authgate.oauth.token.grants.revoke import revoke_grant
+from authgate.grants.revoke import revoke_grant
 from authgate.oauth.token.id_token_hint import verified_hint
 from authgate.sessions.model import Session
 from authgate.stores.clients import ClientStore

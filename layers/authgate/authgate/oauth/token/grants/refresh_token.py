@@ -28,7 +28,7 @@ from authgate.oauth.token.grants.base import (
     issued,
     requested_scopes,
 )
-from authgate.oauth.token.grants.revoke import revoke_grant
+from authgate.grants.revoke import revoke_grant
 from authgate.single_use.errors import RotationFailed
 from authgate.single_use.refresh_tokens import RefreshToken
 from authgate.stores.refresh_tokens import RefreshTokenStore
