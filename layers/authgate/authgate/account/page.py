@@ -20,7 +20,13 @@ import html
 from collections.abc import Callable
 from string import Template
 
-from authgate.account import allowed_apps, factor_enrolment, factor_proof, passkey_enrolment, password
+from authgate.account import (
+    allowed_apps,
+    factor_enrolment,
+    factor_proof,
+    passkey_enrolment,
+    password,
+)
 from authgate.account.signed_in import ACCOUNT, Account, cookie, issue, live_session, signed_in_user
 from authgate.http.pages import messages
 from authgate.http.request import Request

@@ -38,6 +38,7 @@ from authgate.audit import person
 from authgate.clients.model import Client
 from authgate.deliveries import backchannel_logout
 from authgate.errors import ApiError
+from authgate.grants.revoke import revoke_grant
 from authgate.http.request import Request
 from authgate.http.response import NO_STORE, Response
 from authgate.http.shapes.oauth import with_query
@@ -52,7 +53,6 @@ from authgate.interaction.binding import (
 from authgate.issuer import base_url
 from authgate.logs import get_logger
 from authgate.oauth.logout import pages
-from authgate.grants.revoke import revoke_grant
 from authgate.oauth.token.id_token_hint import verified_hint
 from authgate.sessions.model import Session
 from authgate.stores.clients import ClientStore
