@@ -35,3 +35,12 @@ def test_a_family_started_under_a_consent_is_kept_with_it_and_forgetting_answers
     assert store.forget("demo", ALICE, "web") == Consent("web", {"-": ("openid",)}, int(clock()), ("g1", "g2"))
     assert store.of_user("demo", ALICE) == []
     assert store.forget("demo", ALICE, "web") is None
+
+
+def test_a_grant_under_no_remembered_approval_is_listed_from_its_time(aws: None, clock: ManualClock) -> None:
+    """A device's approval is not remembered for the authorization endpoint, but its grant is the person's to end."""
+    RefreshTokenStore().start_family(family_id="g1", client_id="tv", tenant_id="demo", subject="alice",
+                                     scope="openid", now=int(clock()),
+                                     also=(ConsentStore().grant_write("demo", ALICE, "tv", "g1"),))
+    assert ConsentStore().of_user("demo", ALICE) == [Consent("tv", {}, int(clock()), ("g1",))]
+    assert not ConsentStore.covers({"client_id": {"S": "tv"}, "grants": {"SS": ["g1"]}}, ("openid",), None)

@@ -72,9 +72,11 @@ class ConsentStore(TableStore):
                                 ExpressionAttributeValues={":scopes": ss(scopes), ":now": n(clock.seconds())})
 
     def grant_write(self, tenant_id: str, user_id: str, client_id: str, grant_id: str) -> dict[str, Any]:
-        """The transaction item that adds a grant made under the client's consent (beside its refresh family)."""
+        """The transaction item that adds a grant made under the client's consent (beside its refresh family); an
+        approval remembered nowhere else (a device's) is listed from then on, by the grant's time."""
         return {"Update": {"TableName": self.table, "Key": _key(tenant_id, user_id, client_id),
-                           "UpdateExpression": "ADD grants :g", "ExpressionAttributeValues": {":g": ss([grant_id])}}}
+                           "UpdateExpression": "ADD grants :g SET granted_at = if_not_exists(granted_at, :now)",
+                           "ExpressionAttributeValues": {":g": ss([grant_id]), ":now": n(clock.seconds())}}}
 
     def of_user(self, tenant_id: str, user_id: str) -> list[Consent]:
         """Every client the person approved, by client id (one Query per page)."""
