@@ -107,4 +107,5 @@ Code = Literal[
     "login_hint_token_not_supported",
     "approval_link_invalid",
     "approval_wrong_user",
+    "upstream_sign_in_failed",
 ]
