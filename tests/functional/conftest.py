@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.document_server import DocumentServer, document_server
+from tests.document_server import DocumentServer, document_server, trust_documents
 from tests.functional.authorize_support import Browser
+from tests.upstream_oidc import ScriptedProvider
 
 
 @pytest.fixture(scope="module")
@@ -50,3 +51,14 @@ def localhost(monkeypatch: pytest.MonkeyPatch, browser: Browser) -> Iterator[Non
     caches.reset()
     yield
     caches.reset()
+
+
+@pytest.fixture
+def provider(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> ScriptedProvider:
+    """A tenant's upstream OpenID Provider, IdP A, scripted on the module's HTTPS server (tests/upstream_oidc.py):
+    its CA trusted and loopback allowed (the local stack's exception), no answer left from an earlier test."""
+    trust_documents(server, monkeypatch)
+    server.posts.clear()
+    server.post_headers.clear()
+    server.post_answers.clear()
+    return ScriptedProvider(server, "idp-a")

@@ -8,13 +8,10 @@ browser e2e tests drive panva's oidc-provider instead (tests/e2e/test_federated_
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from tests.demo import ALICE_ID, ISSUER, WEB_REDIRECT
-from tests.document_server import DocumentServer, trust_documents
+from tests.document_server import DocumentServer
 from tests.functional.authorize_support import (
     Browser,
     assert_error_page,
@@ -40,16 +37,6 @@ REFUSED = ("Your identity provider's answer could not be accepted. Go back to th
            "happens again, tell your organisation's administrator.")
 NOT_ALLOWED = ("You cannot sign in here with that account. Sign in another way, or ask your organisation's "
                "administrator for access.")
-
-
-@pytest.fixture
-def provider(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, browser: Browser) -> Iterator[ScriptedProvider]:
-    """IdP A on the test HTTPS server, its CA trusted and loopback allowed (the local stack's exception)."""
-    trust_documents(server, monkeypatch)
-    server.posts.clear()
-    server.post_headers.clear()
-    server.post_answers.clear()
-    yield ScriptedProvider(server, "idp-a")
 
 
 def tokens_of(invoke: Any, result: dict[str, Any]) -> dict[str, Any]:

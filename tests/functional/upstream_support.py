@@ -78,10 +78,10 @@ def oidc_answer(provider: ScriptedProvider, query: dict[str, str], **claims: Any
     return {"code": CODE, "state": query["state"], "iss": provider.issuer}
 
 
-def back_to_flow(browser: Browser, result: dict[str, Any]) -> dict[str, Any]:
-    """The page that brings the answer back, submitted as its script submits it."""
+def back_to_flow(browser: Browser, result: dict[str, Any], path: str = "/oauth/authorize") -> dict[str, Any]:
+    """The page that brings the answer back, submitted as its script submits it, to the flow's page `path`."""
     page = page_of(result)
     assert page.status == 200, result["body"][:800]
     (form,) = [f for f in page.forms if f.get("id") == "continue-form"]
-    assert form["action"] == "http://127.0.0.1:3000/oauth/authorize"
-    return post(browser, list(page.hidden().items()))
+    assert form["action"] == f"http://127.0.0.1:3000{path}"
+    return post(browser, list(page.hidden().items()), path=path)

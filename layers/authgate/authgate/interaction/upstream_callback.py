@@ -59,7 +59,8 @@ REFUSED = ("Your identity provider's answer could not be accepted. Go back to th
 NOT_FRESH = ("This application asked you to sign in again, and your identity provider's answer is of an earlier "
              "sign-in. Go back to the application and start again.")
 _SAID = {"pending_invalid": STARTED_ELSEWHERE, "another_browser": STARTED_ELSEWHERE, "wrong_endpoint": STARTED_ELSEWHERE,
-         "upstream_denied": DENIED, "not_fresh": NOT_FRESH, "max_age": NOT_FRESH}
+         "upstream_denied": DENIED, "not_fresh": NOT_FRESH, "max_age": NOT_FRESH,
+         "max_age_exceeded": NOT_FRESH}
 GUARD = "upstream"
 
 
