@@ -20,4 +20,5 @@ REGISTERED: dict[str, str] = {
     "openid_connect": "bench.openid_connect",
     "ciba": "bench.ciba",
     "walk": "bench.walk",
+    "federated_sign_in": "bench.federated_sign_in",
 }

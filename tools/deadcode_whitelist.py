@@ -47,6 +47,9 @@ page.post_account
 authorization.post_device_authorization
 verification.get_device
 verification.post_device
+callback.get_callback
+callback.post_callback
+callback.post_acs
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to
