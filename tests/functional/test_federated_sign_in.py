@@ -289,3 +289,21 @@ def test_failed_answers_are_throttled_by_address(browser: Browser, provider: Scr
     result = answer(browser, {"state": "y" * 43, "code": "c"}, source_ip="203.0.113.9")
     assert result["statusCode"] == 429
     assert headers_of(result)["Content-Type"] == "text/html; charset=utf-8"
+
+
+def test_an_idp_trusted_for_emails_links_a_verified_one_at_once(
+        browser: Browser, provider: ScriptedProvider, invoke: Any) -> None:
+    offer(provider, trust_email=True)
+    _onward, query = choose(browser, sign_in_page(browser), "idp-a")
+    result = back_to_flow(browser, answer(browser, oidc_answer(provider, query, email="alice@demo.example",
+                                                               email_verified=True, sub="alice-verified")))
+    assert claims_of(tokens_of(invoke, result)["access_token"])["sub"] == ALICE_ID
+
+
+def test_an_idp_trusted_for_emails_still_asks_proof_of_an_unverified_one(
+        browser: Browser, provider: ScriptedProvider) -> None:
+    offer(provider, trust_email=True, create_users=True)
+    _onward, query = choose(browser, sign_in_page(browser), "idp-a")
+    page = page_of(back_to_flow(browser, answer(browser, oidc_answer(provider, query, email="alice@demo.example",
+                                                                     email_verified=False, sub="mallory-2"))))
+    assert page.text().startswith("Link your account"), page.text()
