@@ -123,3 +123,27 @@ def test_prompt_login_alone_refuses_a_sign_in_from_before_the_request(browser: B
     assert_error_page(answer(browser, said(provider, query, auth_time=seconds() - 600)), "upstream_sign_in_failed",
                       "This application asked you to sign in again, and your identity provider's answer is of an "
                       "earlier sign-in. Go back to the application and start again.")
+
+
+def test_a_later_request_for_mfa_sends_an_idps_password_session_back_to_it(
+        browser: Browser, provider: ScriptedProvider, invoke: Any) -> None:
+    """Single sign-on at `password` from an IdP whose record steps up upstream: a request that needs mfa goes
+    back to that IdP asking for it, and its answer raises the session."""
+    bob_at(provider, trust_mfa=True, mfa_values=("urn:democorp:mfa",), step_up="upstream")
+    _onward, query = choose(browser, sign_in_page(browser), "idp-a")
+    first = id_claims(invoke, back_to_flow(browser, answer(browser, said(provider, query, acr="urn:democorp:pwd"))))
+    assert first["acr"] == "password"
+    asked = onward_query(browser.get(web_params(scope=SCOPE, acr_values="mfa")))
+    assert asked["acr_values"] == "urn:democorp:mfa"
+    claims = id_claims(invoke, back_to_flow(browser, answer(browser, said(provider, asked, acr="urn:democorp:mfa"))))
+    assert (claims["sub"], claims["acr"]) == (BOB, "mfa")
+
+
+def test_a_later_request_for_mfa_asks_authgates_code_of_an_idps_session_by_default(
+        browser: Browser, provider: ScriptedProvider, clock: ManualClock) -> None:
+    bob_at(provider)
+    _onward, query = choose(browser, sign_in_page(browser), "idp-a")
+    assert back_to_flow(browser, answer(browser, said(provider, query)))["statusCode"] == 303
+    step = page_of(browser.get(web_params(scope=SCOPE, acr_values="mfa")))
+    assert step.status == 200
+    assert any(i.get("name") == "code" for i in step.inputs), step.text()
