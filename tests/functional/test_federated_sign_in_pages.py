@@ -14,19 +14,13 @@ from tests.functional.ciba_support import (
     BOB_ID,
     ApprovalBrowser,
     assert_tokens,
+    delivered,
     one_time_code,
     start,
 )
 from tests.functional.ciba_support import poll as poll_ciba
 from tests.functional.ciba_support import started as ciba_started
-from tests.functional.test_ciba_approval import approver, delivered, hook  # noqa: F401
-from tests.functional.test_device_authorization import (  # noqa: F401
-    DevicePage,
-    authorize_device,
-    poll,
-    started,
-    tv,
-)
+from tests.functional.device_support import DevicePage, authorize_device, poll, started
 from tests.functional.token_support import TokenClient, body_of, claims_of
 from tests.functional.upstream_support import (
     answer,
@@ -97,7 +91,7 @@ def test_a_tenant_without_idps_shows_no_button_on_the_device_page(tokens: TokenC
 
 
 def test_the_ciba_approval_page_signs_bob_in_at_his_idp_then_his_code_then_he_approves(
-        hook: DocumentServer, approver: ApprovalBrowser, tokens: TokenClient, clock: ManualClock,  # noqa: F811
+        hook: DocumentServer, approver: ApprovalBrowser, tokens: TokenClient, clock: ManualClock,
         provider: ScriptedProvider) -> None:
     from authgate.federation import identities
     from authgate.federation.upstream import UpstreamIdentity
