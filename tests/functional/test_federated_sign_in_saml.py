@@ -94,3 +94,30 @@ def test_an_openid_connect_sign_ins_handle_at_the_acs_is_refused(browser: Browse
     assert_error_page(answer(browser, params, method="POST", path="/saml/demo/acs", tenant="demo"),
                       "upstream_sign_in_failed", STARTED_ELSEWHERE)
     assert provider.token_requests() == []
+
+
+def test_prompt_login_is_force_authn_and_a_step_up_asks_the_authn_context(browser: Browser,
+                                                                         clock: ManualClock) -> None:
+    from authgate import caches
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    offer_saml()
+    store = IdentityProviderStore()
+    idp = store.get("demo", IDP)
+    assert idp is not None
+    store.update(idp._replace(trust_mfa=True, mfa_values=("urn:democorp:mfa",), step_up="upstream"))
+    caches.reset()
+    page = sign_in_page(browser, scope="openid charges:read", prompt="login", acr_values="mfa")
+    _onward, query = choose(browser, page, "democorp")
+    request = etree.fromstring(zlib.decompress(base64.b64decode(query["SAMLRequest"]), -15))
+    assert request.get("ForceAuthn") == "true"
+    assert request.find("{urn:oasis:names:tc:SAML:2.0:protocol}RequestedAuthnContext") is None
+    # The IdP's answer is a password sign-in: the step-up goes back asking for its second factor.
+    again = back_to_flow(browser, answer(browser, saml_answer(query, int(clock())), method="POST",
+                                         path="/saml/demo/acs", tenant="demo"))
+    from tests.functional.upstream_support import onward_query
+
+    asked = etree.fromstring(zlib.decompress(base64.b64decode(onward_query(again)["SAMLRequest"]), -15))
+    context = asked.find("{urn:oasis:names:tc:SAML:2.0:protocol}RequestedAuthnContext")
+    assert context is not None
+    assert [c.text for c in context] == ["urn:democorp:mfa"]
