@@ -307,3 +307,26 @@ def test_an_idp_trusted_for_emails_still_asks_proof_of_an_unverified_one(
     page = page_of(back_to_flow(browser, answer(browser, oidc_answer(provider, query, email="alice@demo.example",
                                                                      email_verified=False, sub="mallory-2"))))
     assert page.text().startswith("Link your account"), page.text()
+
+
+def test_a_link_whose_user_is_gone_is_removed_and_the_person_provisioned_anew(
+        browser: Browser, provider: ScriptedProvider, invoke: Any) -> None:
+    """A user deleted under a store that did not remove their links (an item written before links were removed
+    with the user): the stale link never signs in as whoever holds the username now."""
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.stores.users import UserStore
+
+    offer(provider, create_users=True)
+    _onward, query = choose(browser, sign_in_page(browser), "idp-a")
+    first = claims_of(tokens_of(invoke, back_to_flow(browser, answer(browser, oidc_answer(provider, query)))
+                                )["access_token"])["sub"]
+    link = LinkedIdentityStore().get("demo", provider.issuer, "carol-upstream-1")
+    assert link is not None
+    UserStore().delete("demo", link.username)  # the user only: its link stays behind
+    fresh = Browser(browser.invoke)
+    _onward, query = choose(fresh, sign_in_page(fresh), "idp-a")
+    again = claims_of(tokens_of(invoke, back_to_flow(fresh, answer(fresh, oidc_answer(provider, query)))
+                                )["access_token"])["sub"]
+    assert again != first
+    relinked = LinkedIdentityStore().get("demo", provider.issuer, "carol-upstream-1")
+    assert relinked is not None and relinked.user_id == again
