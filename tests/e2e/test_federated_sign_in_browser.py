@@ -198,3 +198,19 @@ def test_a_saml_idp_signs_a_new_person_in(stack: Stack, browser: Any, tmp_path: 
         person = claims(tokens(stack.base, code_at_client(page), verifier)["id_token"])
         assert person["sub"].startswith("usr_")
         assert person["amr"] == ["fed"]
+
+
+def test_a_second_factor_at_the_idp_counts_as_mfa_once_its_record_trusts_it(stack: Stack, browser: Any) -> None:
+    """Erin signs in at oidc-provider with a second factor (acr urn:democorp:mfa). Trusted for it (`--trust-mfa`),
+    a request for mfa is met by that sign-in alone: no step of authgate's."""
+    updated = admin(stack.serve, "idps", "update", "--tenant", "demo", "--issuer", stack.provider.issuer,
+                    "--trust-mfa", "urn:democorp:mfa")
+    assert updated.returncode == 0, updated.stderr
+    page = browser.new_page()
+    url, verifier = authorize_url(stack.base)
+    page.goto(url + "&acr_values=mfa")
+    page.click("button[name=upstream][value=interop]")
+    sign_in_at_provider(page, stack.provider, "erin")
+    person = claims(tokens(stack.base, code_at_client(page), verifier)["id_token"])
+    assert person["acr"] == "mfa"
+    assert "fed" in person["amr"]
