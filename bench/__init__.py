@@ -19,6 +19,7 @@ REGISTERED: dict[str, str] = {
     "delegation": "bench.delegation",
     "openid_connect": "bench.openid_connect",
     "ciba": "bench.ciba",
+    "audit": "bench.audit",
     "walk": "bench.walk",
     "federated_sign_in": "bench.federated_sign_in",
 }

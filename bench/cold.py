@@ -40,6 +40,8 @@ FIRST_REQUEST = {  # function: (sample event, status of its success)
     "jwks": ("jwks-get-jwks", 200),
     "charges": ("charges-create-idempotent", 201),
     "rotate_keys": ("rotate_keys-scheduled", None),
+    # The audit stream's consumer on one subscription batch (docs/audit.md), its chain in a bucket (bench.audit).
+    "audit": ("audit-subscription-batch", None),
 }
 # The reference stack (bench/reference) on the same first requests: (app, sample event, status).
 REFERENCE_FIRST_REQUEST = {
@@ -101,6 +103,10 @@ def record_scenarios(directory: Path) -> dict[str, Path]:
             event = sample(event_name)
             if name == "charges":
                 event = with_header(event, "Idempotency-Key", f"bench-cold-{time.time_ns()}")
+            if name == "audit":
+                from bench.audit import on_a_stage
+
+                event = on_a_stage(event)
             handler = load_handler(name)
             stack.reset_caches()  # a fresh container: no settings, clients or caches
             with recording() as rec:

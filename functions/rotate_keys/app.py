@@ -1,6 +1,7 @@
 """Lambda handler: signing-key rotation on the EventBridge schedule, and the keys' custom resource.
 
-A scheduled event runs one lifecycle step (authgate.tokens.rotation.rotate). The template's
+A scheduled event runs one lifecycle step (authgate.tokens.rotation.rotate), recorded in the audit trail
+when a key moved (key.rotated, by the system; docs/audit.md). The template's
 `SigningKeysBootstrap` custom resource calls the same function: on Create and Update it makes
 sure a current and a next key exist (a fresh stack can sign its first token at once); on
 Delete (the stack is deleted) it retires every key of the stack and schedules deletion of the
@@ -18,6 +19,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from authgate import audit
 from authgate.logs import get_logger
 from authgate.tokens.rotation import destroy_all, ensure_keys, rotate
 
@@ -72,6 +74,11 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     if "RequestType" in event and "ResponseURL" in event:
         return _custom_resource(event)
     report = rotate().as_dict()
+    moved = {k: v for k, v in report.items() if k != "keys"}
     # Nested: "created" would collide with a LogRecord attribute.
-    get_logger().info("signing keys rotated", extra={"rotation": {k: v for k, v in report.items() if k != "keys"}})
+    get_logger().info("signing keys rotated", extra={"rotation": moved})
+    if report["promoted"] or report["created"] or report["retired"]:
+        audit.record("key.rotated", "", actor=audit.SYSTEM, target=audit.Party("key", "signing-keys"),
+                     details={"promoted": report["promoted"], "demoted": report["demoted"],
+                              "created": report["created"], "retired": report["retired"]})
     return report

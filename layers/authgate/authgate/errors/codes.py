@@ -108,4 +108,7 @@ Code = Literal[
     "approval_link_invalid",
     "approval_wrong_user",
     "upstream_sign_in_failed",
+    "invalid_stream_request",
+    "stream_not_found",
+    "stream_exists",
 ]
