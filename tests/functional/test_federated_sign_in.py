@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.demo import ALICE_ID, ISSUER, WEB_REDIRECT
 from tests.document_server import DocumentServer
 from tests.functional.authorize_support import (
@@ -113,6 +115,7 @@ def test_the_session_keeps_the_idp_and_signs_in_the_next_authorization_at_once(
         == user_id
 
 
+@pytest.mark.slow
 def test_a_second_sign_in_at_the_idp_finds_the_person_it_provisioned(
         browser: Browser, provider: ScriptedProvider, invoke: Any) -> None:
     offer(provider, create_users=True)
@@ -180,6 +183,7 @@ def test_a_disabled_person_is_refused_with_the_same_words(browser: Browser, prov
 # ------------------------------------------------------------------ linking an account the person has
 
 
+@pytest.mark.slow
 def test_an_unverified_takeover_of_alices_email_is_not_a_sign_in_but_a_proof_page(
         browser: Browser, provider: ScriptedProvider) -> None:
     """The IdP is not trusted for emails: an upstream account claiming alice's address gets the link page, which
@@ -204,6 +208,7 @@ def test_an_unverified_takeover_of_alices_email_is_not_a_sign_in_but_a_proof_pag
     assert LinkedIdentityStore().get("demo", provider.issuer, "mallory") is None
 
 
+@pytest.mark.slow
 def test_linking_after_proving_the_password_signs_in_as_that_account(
         browser: Browser, provider: ScriptedProvider, invoke: Any) -> None:
     from authgate.stores.linked_identities import LinkedIdentityStore

@@ -90,6 +90,7 @@ def test_a_tenant_without_idps_shows_no_button_on_the_device_page(tokens: TokenC
     assert [b for b in page.buttons if b.get("name") == "upstream"] == []
 
 
+@pytest.mark.slow
 def test_the_ciba_approval_page_signs_bob_in_at_his_idp_then_his_code_then_he_approves(
         hook: DocumentServer, approver: ApprovalBrowser, tokens: TokenClient, clock: ManualClock,
         provider: ScriptedProvider) -> None:

@@ -53,7 +53,8 @@ def finish(request: Request, handoff: HandOff, tenant_id: str, result: LoginResu
     signed = Authentication(tenant_id=tenant_id, user_id=result.user_id, username=result.subject, acr=acr, amr=amr,
                             auth_time=clock.seconds() if auth_time is None else auth_time,
                             generation=result.generation, notes=handoff.back.notes, upstream=upstream)
-    person.signed_in(tenant_id, signed.user_id, signed.username, acr, amr, handoff.client_id)
+    person.signed_in(tenant_id, signed.user_id, signed.username, acr, amr, handoff.client_id,
+                     **({"method": "identity_provider", "idp": upstream.idp_id} if upstream is not None else {}))
     if not handoff.session:
         return signed
     signed = sessions.opened(request, signed)

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from authgate import clock
+from authgate.audit import person
 from authgate.errors import ApiError
 from authgate.federation.errors import UpstreamRefused
 from authgate.federation.secrets import seal_id_token
@@ -40,7 +41,7 @@ from authgate.issuer import base_url
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
 from authgate.settings import get_settings
-from authgate.single_use.upstream_sign_ins import PendingInvalid
+from authgate.single_use.upstream_sign_ins import PendingInvalid, PendingSignIn
 from authgate.stores.identity_provider_cache import trusted_idp
 from authgate.stores.upstream_sign_ins import UpstreamSignInStore
 
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
     from authgate.federation.upstream import UpstreamIdentity
     from authgate.http.request import Request
     from authgate.http.response import Response
-    from authgate.single_use.upstream_sign_ins import PendingSignIn
 
 # What the page says, by what went wrong (the reason itself goes to the logs only).
 STARTED_ELSEWHERE = ("This sign-in is unknown, was already completed, expired, or was started in another browser. "
@@ -70,13 +70,18 @@ def answered(request: Request, params: Mapping[str, str], *, saml_tenant: str | 
     guard, address = AuthFailureGuard(GUARD), request.source_ip
     guard.gate(address, address)
     handle = params.get("RelayState" if saml_tenant is not None else "state", "")
+    pending: PendingSignIn | None = None
     try:
-        pending, identity = _checked(request, params, handle, saml_tenant)
+        pending = UpstreamSignInStore().spend(handle)
+        identity = _checked(request, params, pending, handle, saml_tenant)
     except (PendingInvalid, UpstreamRefused) as refused:
         guard.record_failure(address, address)
         reason = refused.reason if isinstance(refused, UpstreamRefused) else "pending_invalid"
         detail = refused.internal if isinstance(refused, UpstreamRefused) else str(refused)
         get_logger().info("upstream sign-in refused", extra={"reason": reason, "detail": detail[:300]})
+        # Nobody is named yet: the trail's target is "unknown" (the tenant and IdP when the sign-in was found).
+        person.refused(pending.tenant_id if pending else "", "", reason, method="identity_provider",
+                       idp=pending.idp_id if pending else "")
         raise ApiError("upstream_sign_in_failed", _SAID.get(reason, REFUSED), internal=f"{reason}: {detail[:300]}") \
             from None
     kept = identity._replace(id_token=seal_id_token(identity.tenant_id, identity.issuer, identity.subject,
@@ -89,10 +94,9 @@ def answered(request: Request, params: Mapping[str, str], *, saml_tenant: str | 
     return upstream_pages.back_to_flow(request, pending.action, pending.fields, sealed, pending.leads_to)
 
 
-def _checked(request: Request, params: Mapping[str, str], handle: str,
-             saml_tenant: str | None) -> tuple[PendingSignIn, UpstreamIdentity]:
-    """Steps 2 to 5 of the module's docstring: the pending sign-in and who its IdP says signed in."""
-    pending = UpstreamSignInStore().spend(handle)
+def _checked(request: Request, params: Mapping[str, str], pending: PendingSignIn, handle: str,
+             saml_tenant: str | None) -> UpstreamIdentity:
+    """Steps 2 (after the spend) to 5 of the module's docstring: who the pending sign-in's IdP says signed in."""
     at_acs = saml_tenant is not None
     if (pending.protocol == "saml") != at_acs or (at_acs and pending.tenant_id != saml_tenant):
         raise UpstreamRefused("wrong_endpoint", f"a {pending.protocol} sign-in's answer at the "
@@ -104,7 +108,7 @@ def _checked(request: Request, params: Mapping[str, str], handle: str,
         raise UpstreamRefused("idp_gone", f"{pending.issuer[:200]!r} is no longer offered for sign-in")
     identity = upstream_protocols.answer(idp, base_url(request), pending, handle, params)
     _as_asked(pending, identity)
-    return pending, identity
+    return identity
 
 
 def _as_asked(pending: PendingSignIn, identity: UpstreamIdentity) -> None:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.assurance import MFA, satisfies
+from authgate.audit import person
 from authgate.errors import ApiError
 from authgate.federation import assurance, identities
 from authgate.federation.errors import UpstreamRefused
@@ -176,13 +177,16 @@ def signed_in(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> 
     try:
         resolution = identities.resolve(idp, ticket.identity)
     except UpstreamRefused as refused:
-        return _refused(handoff, refused.reason)
+        return _refused(handoff, idp, refused.reason)
     if resolution.signs_in and resolution.user is not None:
+        _recorded(handoff, idp, resolution)
         return _finish(request, handoff, idp, ticket, resolution.user)
     account = resolution.user
     if resolution.outcome == identities.LINK_REQUIRED and account is not None and not account.disabled:
         return _link_page(request, handoff, idp, ticket._replace(account=(account.user_id, account.username)))
-    return _refused(handoff, resolution.reason or "several_accounts")
+    named = resolution.link or account
+    return _refused(handoff, idp, resolution.reason or "several_accounts", *((named.user_id, named.username)
+                                                                          if named is not None else ()))
 
 
 def linked(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> Outcome:
@@ -219,10 +223,11 @@ def linked(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> Out
     try:
         identities.link(tenant_id, user_id, idp, ticket.identity, username=username)
     except (LinkRefused, UpstreamRefused):
-        return _refused(handoff, "link_refused")
+        return _refused(handoff, idp, "link_refused", user_id, username)
+    person.acted("identity.linked", tenant_id, user_id, username, idp=idp.idp_id, issuer=idp.issuer, by="proof")
     user = UserStore().get(tenant_id, username)
     if user is None or user.user_id != user_id or user.disabled:
-        return _refused(handoff, identities.DISABLED)
+        return _refused(handoff, idp, identities.DISABLED, user_id, username)
     return _finish(request, handoff, idp, ticket, user)
 
 
@@ -292,8 +297,24 @@ def _offered(idp: IdentityProvider, idp_id: str, protocol: str) -> bool:
     return idp.sign_in and (idp.idp_id, idp.protocol) == (idp_id, protocol) and protocol in ("oidc", "saml")
 
 
-def _refused(handoff: HandOff, reason: str) -> Again:
-    """The sign-in form again: nobody here for that identity, or a disabled account (one message for both)."""
+def _recorded(handoff: HandOff, idp: IdentityProvider, resolution: identities.Resolution) -> None:
+    """The audit trail's events of a resolution that signs in and changed something: a person provisioned (their
+    account and its link), or linked by an email the IdP is trusted for (docs/audit.md)."""
+    user = resolution.user
+    if user is None or resolution.outcome == identities.SIGNED_IN:
+        return
+    tenant_id, by = idp.tenant_id, "provisioning" if resolution.outcome == identities.PROVISIONED else "trusted_email"
+    if resolution.outcome == identities.PROVISIONED:
+        person.acted("user.created", tenant_id, user.user_id, user.username, by="identity_provider", idp=idp.idp_id,
+                     client_id=handoff.client_id)
+    person.acted("identity.linked", tenant_id, user.user_id, user.username, idp=idp.idp_id, issuer=idp.issuer, by=by)
+
+
+def _refused(handoff: HandOff, idp: IdentityProvider, reason: str, user_id: str = "", username: str = "") -> Again:
+    """The sign-in form again: nobody here for that identity, or a disabled account (one message for both); the
+    audit trail's signin.failed with the reason (the account, when one was found)."""
     handoff.back.log(f"upstream_refused_{reason}")
+    person.refused(idp.tenant_id, username, reason, user_id, method="identity_provider", client_id=handoff.client_id,
+                   idp=idp.idp_id)
     return Again(UPSTREAM_NOT_ALLOWED)
 
