@@ -68,12 +68,12 @@ def refused(tenant: str, username: str, reason: str, user_id: str = "", *, metho
           client_id=client_id, idp=idp)
 
 
-def attempted(tenant: str, username: str, result: Attempt, *, method: str = "password") -> None:
+def attempted(tenant: str, username: str, result: Attempt, *, method: str = "password", client_id: str = "") -> None:
     """A password attempt (`method` password, or password_and_code for one form holding both) that failed (a
     success is recorded where its step ends): signin.failed, and account.locked when this failure locked the
     account."""
     if result.ok:
         return
-    refused(tenant, username, result.reason, result.named, method=method)
+    refused(tenant, username, result.reason, result.named, method=method, client_id=client_id)
     if result.locked_now:
         acted("account.locked", tenant, result.named, username)
