@@ -74,6 +74,7 @@ def browser(chromium_browser: Any) -> Iterator[Any]:
     URI (nothing listens there: the code is read from the request's URL)."""
     context = chromium_browser.new_context(ignore_https_errors=True)
     context.at_client = []
+    context.codes_taken = set()
     context.on("request", lambda request: context.at_client.append(request.url)
                if request.url.startswith(WEB_REDIRECT + "?") else None)
     try:
@@ -93,16 +94,19 @@ def authorize_url(base: str) -> tuple[str, str]:
 
 
 def code_at_client(page: Any) -> str:
-    """The code of the next redirect to the client (within 30 s)."""
+    """The code of the next redirect to the client (within 30 s): Chromium may request a failed navigation's URL
+    again, so a code already taken is skipped."""
     seen: list[str] = page.context.at_client
+    taken: set[str] = page.context.codes_taken
     for _ in range(300):
-        if seen:
-            break
+        fresh = [url for url in seen if parse_qs(urlsplit(url).query)["code"][0] not in taken]
+        if fresh:
+            params = parse_qs(urlsplit(fresh[0]).query)
+            assert params["state"] == ["st-1"], params
+            taken.add(params["code"][0])
+            return params["code"][0]
         page.wait_for_timeout(100)
-    assert seen, f"not at the client: {page.url}"
-    params = parse_qs(urlsplit(seen.pop(0)).query)
-    assert params["state"] == ["st-1"], params
-    return params["code"][0]
+    raise AssertionError(f"not at the client: {page.url}")
 
 
 def tokens(base: str, code: str, verifier: str) -> dict[str, Any]:
