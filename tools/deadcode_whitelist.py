@@ -49,6 +49,9 @@ page.post_account
 authorization.post_device_authorization
 verification.get_device
 verification.post_device
+callback.get_callback
+callback.post_callback
+callback.post_acs
 ssf_configuration.get_ssf_configuration
 ssf_streams.create_stream
 ssf_streams.get_streams

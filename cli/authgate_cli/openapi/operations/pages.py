@@ -1,6 +1,7 @@
 """The OpenAPI operations of the pages a person uses in a browser (surface `authorize`): the authorization
 endpoint (RFC 6749 4.1), password reset, the account page, CIBA approval, the device verification page
-(RFC 8628 3.3) and sign-out (OpenID Connect RP-Initiated Logout 1.0)."""
+(RFC 8628 3.3), sign-out (OpenID Connect RP-Initiated Logout 1.0), and where a tenant's identity providers answer
+a sign-in (OpenID Connect's redirect URI, SAML's Assertion Consumer Service)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ _REDIRECT = {"description": "Redirect to the client's registered redirect URI wi
                             "(RFC 6749 4.1.2 / 4.1.2.1), `state` and `iss` (RFC 9207).",
              "headers": {"Location": {"schema": STR}}}
 _PAGE = {"description": "Login and consent page (HTML form).", "content": {"text/html": {"schema": STR}}}
+_BACK_TO_FLOW = {"description": "The identity provider's answer, checked: a form that posts it back to the page the "
+                                "sign-in started on (submitted at once by the page's script).",
+                 "content": {"text/html": {"schema": STR}}}
+_UPSTREAM_CODES = ("invalid_request", "upstream_sign_in_failed", "rate_limited", "service_unavailable")
+_CALLBACK = {n: STR for n in ("state", "code", "iss", "error", "error_description", "user")}
 
 OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/oauth/authorize", "GET"): {
@@ -126,6 +132,31 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
             "username": STR, "password": STR, "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
         "codes": ("invalid_request", "rate_limited", "service_unavailable"),
         "responses": {"200": _PAGE},
+    },
+    ("/oauth/federation/callback", "GET"): {
+        "summary": "An OpenID Provider's answer to an upstream sign-in (OpenID Connect Core 3.1.2.5, RFC 9207): the "
+                   "redirect URI every tenant's IdP registers",
+        "surface": "authorize",
+        "parameters": [{"name": n, "in": "query", "required": n == "state", "schema": STR} for n in _CALLBACK],
+        "codes": _UPSTREAM_CODES,
+        "responses": {"200": _BACK_TO_FLOW},
+    },
+    ("/oauth/federation/callback", "POST"): {
+        "summary": "An OpenID Provider's answer posted as a form (Form Post Response Mode: Sign in with Apple)",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": _CALLBACK}}}},
+        "codes": (*_UPSTREAM_CODES, "unsupported_media_type"),
+        "responses": {"200": _BACK_TO_FLOW},
+    },
+    ("/saml/{tenant}/acs", "POST"): {
+        "summary": "A SAML 2.0 IdP's Response to an upstream sign-in (HTTP-POST binding): the tenant's Assertion "
+                   "Consumer Service",
+        "surface": "authorize",
+        "parameters": [{"name": "tenant", "in": "path", "required": True, "schema": STR}],
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            "SAMLResponse": STR, "RelayState": STR}}}}},
+        "codes": (*_UPSTREAM_CODES, "unsupported_media_type"),
+        "responses": {"200": _BACK_TO_FLOW},
     },
     ("/oauth/logout", "GET"): {
         "summary": "Sign out (OpenID Connect RP-Initiated Logout 1.0): end the browser's session",

@@ -10,9 +10,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from authgate import clock, records
+from authgate import clock
 from authgate.records import n, s, ss
-from authgate.sessions.model import FIELDS, Session, hash_secret, user_key
+from authgate.sessions.model import Session, Upstream, hash_secret, item_of, session_of, user_key
 from authgate.settings import get_settings
 from authgate.stores.base import TableStore
 from authgate.stores.batch import BatchRead, Pending
@@ -31,16 +31,19 @@ class SessionStore(TableStore):
     table_setting = "sessions"
 
     def create(self, *, tenant_id: str, user_id: str, username: str, acr: str, amr: tuple[str, ...],
-               generation: int, auth_time: int | None = None, sid: str | None = None) -> tuple[str, Session]:
-        """A new session (or a new secret for `sid` after a step that raised its level); (cookie secret, record)."""
+               generation: int, auth_time: int | None = None, sid: str | None = None,
+               upstream: Upstream | None = None) -> tuple[str, Session]:
+        """A new session (or a new secret for `sid` after a step that raised its level), opened by `upstream`'s
+        sign-in when a federated one; (cookie secret, record)."""
         now = clock.seconds()
         secret = secrets.token_urlsafe(32)
         session = Session(session_hash=hash_secret(secret), sid=sid or secrets.token_urlsafe(16),
                           tenant_id=tenant_id, user_id=user_id, username=username,
                           auth_time=now if auth_time is None else auth_time, acr=acr, amr=amr,
                           created_at=now, last_active=now,
-                          expires_at=now + get_settings().session_lifetime, generation=generation)
-        item = {**records.to_item(FIELDS, session._asdict()), "user_key": s(user_key(tenant_id, user_id))}
+                          expires_at=now + get_settings().session_lifetime, generation=generation,
+                          upstream=upstream)
+        item = item_of(session, user_key=s(user_key(tenant_id, user_id)))
         self.upsert(item, "create", condition="attribute_not_exists(session_hash)")
         return secret, session
 
@@ -62,7 +65,7 @@ class SessionStore(TableStore):
         secret = secrets.token_urlsafe(32)
         raised = session._replace(session_hash=hash_secret(secret), acr=acr, amr=amr, auth_time=auth_time,
                                   last_active=clock.seconds())
-        item = {**records.to_item(FIELDS, raised._asdict()), "user_key": s(user_key(raised.tenant_id, raised.user_id))}
+        item = item_of(raised, user_key=s(user_key(raised.tenant_id, raised.user_id)))
         try:
             with self.faults("raise"):
                 self.db.transact_write_items(TransactItems=[
@@ -101,7 +104,7 @@ class SessionStore(TableStore):
         """The live session an item holds, or None (absent, expired or idle too long)."""
         if not item:
             return None
-        session = Session(**records.from_item(FIELDS, item))
+        session = session_of(item)
         return session if session.live(clock.seconds()) else None
 
     def used_by(self, session: Session, client_id: str, grant_id: str | None = None) -> None:
@@ -130,7 +133,7 @@ class SessionStore(TableStore):
                                      KeyConditionExpression="user_key = :k",
                                      ExpressionAttributeValues={":k": s(user_key(tenant_id, user_id))},
                                      **({"ExclusiveStartKey": start} if start else {}))
-            out.extend(Session(**records.from_item(FIELDS, item)) for item in page.get("Items", []))
+            out.extend(session_of(item) for item in page.get("Items", []))
             start = page.get("LastEvaluatedKey")
             if not start:
                 return out
