@@ -91,6 +91,14 @@ def user_key(tenant_id: str, user_id: str) -> str:
     return f"{tenant_id}#{user_id}"
 
 
+def upstream_key(tenant_id: str, issuer: str, upstream_sid: str) -> str:
+    """The UpstreamSessions index key of a federated session: SHA-256 of (tenant, the IdP's issuer, the upstream's
+    session id), hex; one length whatever the issuer's, and only for a session whose upstream sent a session id
+    (an OIDC `sid`, a SAML SessionIndex): the index is sparse. An upstream back-channel logout naming that `sid`
+    finds the sessions it started with one Query (stores.sessions.SessionStore.of_upstream)."""
+    return hashlib.sha256(f"{tenant_id}\0{issuer}\0{upstream_sid}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
