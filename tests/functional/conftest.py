@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.document_server import DocumentServer, document_server
+from tests.document_server import DocumentServer, document_server, trust_documents
 from tests.functional.authorize_support import Browser
+from tests.upstream_oidc import ScriptedProvider
 
 
 @pytest.fixture(scope="module")
@@ -50,3 +51,14 @@ def localhost(monkeypatch: pytest.MonkeyPatch, browser: Browser) -> Iterator[Non
     caches.reset()
     yield
     caches.reset()
+
+
+@pytest.fixture
+def op(server: DocumentServer, browser: Browser, monkeypatch: pytest.MonkeyPatch) -> ScriptedProvider:
+    """Tenant demo's upstream OpenID Provider "democorp" (scripted, on the module's HTTPS server), its record stored."""
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    trust_documents(server, monkeypatch)
+    provider = ScriptedProvider(server, "democorp")
+    IdentityProviderStore().create(provider.idp(label="Demo Corp SSO"))
+    return provider
