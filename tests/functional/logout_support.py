@@ -49,8 +49,6 @@ def logout(browser: Browser, params: list[tuple[str, str]], method: str = "GET")
     return result
 
 
-
-
 def with_backchannel(client_id: str, uri: str) -> None:
     from authgate.stores.clients import ClientStore
 

@@ -334,3 +334,25 @@ def test_the_sp_metadata_names_the_single_logout_service(invoke: Any, demo: Any)
     assert result["statusCode"] == 200
     assert ('<md:SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" '
             f'Location="{SLO}"/>') in result["body"]
+
+
+def test_a_federated_sign_out_reads_its_idp_once_and_a_local_one_nothing_more(clock: ManualClock,
+                                                                              browser: Browser,
+                                                                              op: ScriptedProvider) -> None:
+    from authgate import caches
+    from tests.functional.token_support import dynamodb_calls
+
+    def cost(session: Any) -> dict[str, int]:
+        params = [("id_token_hint", hint(session)), ("post_logout_redirect_uri", BACK)]  # signing reads keys: before
+        caches.reset()  # each sign-out in a cold function: the published keys and the IdP's record not yet cached
+        with dynamodb_calls() as calls:
+            result = logout(browser, params)
+        assert result["statusCode"] == 302
+        return dict(calls)
+
+    local = cost(signed_in(browser))
+    federated = cost(oidc_session(browser, op, op.id_token()))
+    # The published keys (the hint's signature), the client (its post-logout URI), the session, and its end
+    # (as before upstream sign-out existed); a federated session also its IdP's record, once (cached when warm).
+    assert local == {"GetItem": 3, "DeleteItem": 1}
+    assert federated == {"GetItem": 4, "DeleteItem": 1}
