@@ -20,8 +20,9 @@ handler = App("authorize", {
     # OpenID Connect RP-Initiated Logout 1.0: GET and POST, pages only.
     ("/oauth/logout", "GET"): Route("authgate.oauth.logout.endpoint:logout", "authorize"),
     ("/oauth/logout", "POST"): Route("authgate.oauth.logout.endpoint:logout", "authorize"),
-    # Sign-out through an upstream identity provider (docs/federation.md): back from an OpenID Provider's
-    # end-session endpoint, back from a SAML IdP's Single Logout, and an OpenID Provider's back-channel logout.
+    # Sign-out through an upstream identity provider (docs/federation.md#sign-out-through-the-identity-provider):
+    # back from an OpenID Provider's end-session endpoint, back from a SAML IdP's Single Logout, and an
+    # OpenID Provider's back-channel logout.
     ("/oauth/federation/logged-out", "GET"): Route("authgate.oauth.logout.returns:get_logged_out", "authorize"),
     ("/saml/{tenant}/slo", "GET"): Route("authgate.oauth.logout.returns:get_slo", "authorize"),
     ("/oauth/federation/{tenant}/{idp_id}/backchannel-logout", "POST"):

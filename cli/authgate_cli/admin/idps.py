@@ -155,8 +155,13 @@ def _sealed(idp: Any, secrets: dict[str, str]) -> Any:
 
 def _view(idp: Any) -> dict[str, Any]:
     """The record as shown, with what its administrator registers at an OpenID Provider for authgate: the redirect
-    URI, and for sign-out the post-logout redirect URI and the back-channel logout URI (docs/federation.md)."""
-    from authgate.identity_providers.model import backchannel_logout_uri, post_logout_redirect_uri, redirect_uri
+    URI, and for sign-out the post-logout redirect URI and the back-channel logout URI
+    (docs/federation.md#what-to-register-at-the-idp)."""
+    from authgate.identity_providers.model import (
+        backchannel_logout_uri,
+        post_logout_redirect_uri,
+        redirect_uri,
+    )
     from authgate.settings import get_settings
 
     view: dict[str, Any] = idp.public_view()

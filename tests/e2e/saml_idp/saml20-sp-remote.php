@@ -1,5 +1,6 @@
 <?php
-// authgate's service provider as the IdP's administrator registers it (docs/federation.md).
+// authgate's service provider as the IdP's administrator registers it
+// (docs/federation.md#what-the-idps-administrator-registers).
 $metadata['{{sp_entity_id}}'] = [
     'AssertionConsumerService' => [
         ['Binding' => 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST', 'Location' => '{{acs_url}}'],

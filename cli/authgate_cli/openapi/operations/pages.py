@@ -1,7 +1,7 @@
 """The OpenAPI operations of the pages a person uses in a browser (surface `authorize`): the authorization
 endpoint (RFC 6749 4.1), password reset, the account page, CIBA approval, the device verification page
 (RFC 8628 3.3) and sign-out (OpenID Connect RP-Initiated Logout 1.0), with its returns from an upstream identity
-provider's own sign-out (docs/federation.md)."""
+provider's own sign-out (docs/federation.md#sign-out-through-the-identity-provider)."""
 
 from __future__ import annotations
 

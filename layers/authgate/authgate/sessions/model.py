@@ -15,10 +15,10 @@ A sign-in is a sequence of steps (the interaction): the password (interaction.si
 when one is required (interaction.second_factor), or a passkey alone (interaction.passkey_sign_in); a step that raises the level sets `acr`/`amr` and, when the
 password is fresh, `auth_time` on the same session (same `sid`, a new secret: no session fixation).
 
-A session opened by an upstream identity provider (docs/federation.md) keeps which one and the upstream's own
-session (`upstream`): what sign-out needs to end that session too (OpenID Connect RP-Initiated Logout 1.0's
+A session opened by an upstream identity provider keeps which one and the upstream's own session
+(`upstream`): what sign-out needs to end that session too (OpenID Connect RP-Initiated Logout 1.0's
 id_token_hint, SAML Single Logout's NameID and SessionIndex) and what an upstream back-channel logout names
-(its `sid`, or its `sub`). A local sign-in has none.
+(its `sid`, or its `sub`): docs/federation.md#sign-out-through-the-identity-provider. A local sign-in has none.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """GET /saml/{tenant}/metadata: the tenant's SAML service provider metadata (saml-metadata-2.0-os 2.4.4).
 
-What the administrator of the tenant's identity provider imports (docs/federation.md): the SP
+What the administrator of the tenant's identity provider imports (docs/federation.md#what-the-idps-administrator-registers): the SP
 entity ID `<issuer>/saml/<tenant>`, its Assertion Consumer Service and its Single Logout Service
 (`<issuer>/saml/<tenant>/slo`, HTTP-Redirect: oauth.logout.returns), built by
 federation.saml.sp_metadata. It is derived from the issuer and the path alone, so no table is

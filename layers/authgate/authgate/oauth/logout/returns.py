@@ -11,7 +11,7 @@ federation.saml.logout_response (signature when signed, InResponseTo the request
 was sent with, Destination, Issuer, Status). A response that fails a rule, or an IdP that says it
 did not sign the person out, ends on the "signed out" page saying so (authgate's session ended
 before the person left). A LogoutRequest from the IdP (IdP-initiated Single Logout) is refused:
-authgate does not take them (docs/federation.md).
+authgate does not take them (docs/federation.md#not-done-yet).
 
 Without the cookie (expired, or another browser) nothing is waiting to finish: an error page,
 which says that a sign-out begun here has happened. Either way the cookie is cleared.
