@@ -138,6 +138,9 @@ def test_each_refusal_has_one_answer_and_ends_nothing(clock: ManualClock, browse
         logged_out(invoke, token(op), tenant="no-such-tenant"),
         logged_out(invoke, token(op, aud="another-client")),
         logged_out(invoke, token(op, exp=1)),
+        logged_out(invoke, token(op, iat=START + 3600, exp=START + 3700)),  # issued in the future
+        logged_out(invoke, token(op, iat=None)),
+        logged_out(invoke, token(op, jti=None)),
         logged_out(invoke, token(op, nonce="n")),
         logged_out(invoke, token(op, events=None)),
         logged_out(invoke, token(op, sub=None, sid=None)),
