@@ -9,4 +9,6 @@ $metadata['{{sp_entity_id}}'] = [
         ['Binding' => 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', 'Location' => '{{slo_url}}'],
     ],
     'NameIDFormat' => 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+    // Its LogoutResponses signed (HTTP-Redirect: SigAlg and Signature on the query), which authgate verifies.
+    'sign.logout' => true,
 ];
