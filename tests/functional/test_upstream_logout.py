@@ -328,14 +328,6 @@ def test_an_idp_without_single_logout_leaves_the_person_told(clock: ManualClock,
     assert not live(session)
 
 
-def test_the_sp_metadata_names_the_single_logout_service(invoke: Any, demo: Any) -> None:
-    request = HttpRequest("GET", "/saml/demo/metadata", "", [("Host", "127.0.0.1:3000")])
-    result = invoke("jwks", build_event(request, resource="/saml/{tenant}/metadata", path_params={"tenant": "demo"}))
-    assert result["statusCode"] == 200
-    assert ('<md:SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" '
-            f'Location="{SLO}"/>') in result["body"]
-
-
 def test_a_federated_sign_out_reads_its_idp_once_and_a_local_one_nothing_more(clock: ManualClock,
                                                                               browser: Browser,
                                                                               op: ScriptedProvider) -> None:
