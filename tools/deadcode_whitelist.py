@@ -40,6 +40,9 @@ management.put_registration
 management.delete_registration
 userinfo.get_userinfo
 endpoint.logout
+returns.get_logged_out
+returns.get_slo
+upstream_backchannel.post_backchannel_logout
 forgotten_password.get_forgot
 forgotten_password.post_forgot
 forgotten_password.get_reset

@@ -105,3 +105,14 @@ def hook(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 @pytest.fixture
 def approver(demo: Any, invoke: Any) -> ApprovalBrowser:
     return ApprovalBrowser(invoke)
+
+
+@pytest.fixture
+def op(server: DocumentServer, browser: Browser, monkeypatch: pytest.MonkeyPatch) -> ScriptedProvider:
+    """Tenant demo's upstream OpenID Provider "democorp" (scripted, on the module's HTTPS server), its record stored."""
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    trust_documents(server, monkeypatch)
+    provider = ScriptedProvider(server, "democorp")
+    IdentityProviderStore().create(provider.idp(label="Demo Corp SSO"))
+    return provider

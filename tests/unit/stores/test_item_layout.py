@@ -128,8 +128,16 @@ def test_a_sign_in_session_local_and_federated() -> None:
     assert raw("SessionsTable", session_hash=sha256(secret)) == {
         **session, "session_hash": {"S": sha256(secret)}, "sid": {"S": "sid-fed"}, "amr": {"L": [{"S": "fed"}]},
         "upstream": {"M": {"issuer": {"S": "https://op.example"}, "idp_id": {"S": "acme"}, "protocol": {"S": "oidc"},
-                           "subject": {"S": "00u1"}, "sid": {"S": "op-sid"}, "id_token": {"S": "v1.sealed"}}}}
+                           "subject": {"S": "00u1"}, "sid": {"S": "op-sid"}, "id_token": {"S": "v1.sealed"}}},
+        # The UpstreamSessions index key: SHA-256 of tenant NUL issuer NUL the upstream's sid.
+        "upstream_key": {"S": sha256("t1\0https://op.example\0op-sid")}}
     assert store.live(secret) == federated
+    assert store.of_upstream("t1", "https://op.example", "op-sid") == [federated]
+    assert store.of_upstream("t2", "https://op.example", "op-sid") == []
+    # An upstream that sent no session id puts no key: the index is sparse.
+    secret, _ = store.create(tenant_id="t1", user_id="usr_a", username="alice", acr="password", amr=("fed",),
+                             generation=0, upstream=Upstream("https://op.example", "acme", "oidc", "00u1"))
+    assert "upstream_key" not in raw("SessionsTable", session_hash=sha256(secret))
 
 
 def test_a_charge_its_idempotency_record_and_the_invoice_it_paid() -> None:

@@ -1,7 +1,8 @@
 """The OpenAPI operations of the pages a person uses in a browser (surface `authorize`): the authorization
 endpoint (RFC 6749 4.1), password reset, the account page, CIBA approval, the device verification page
-(RFC 8628 3.3), sign-out (OpenID Connect RP-Initiated Logout 1.0), and where a tenant's identity providers answer
-a sign-in (OpenID Connect's redirect URI, SAML's Assertion Consumer Service)."""
+(RFC 8628 3.3), sign-out (OpenID Connect RP-Initiated Logout 1.0) with its returns from an upstream identity
+provider's own sign-out (docs/federation.md#sign-out-through-the-identity-provider), and where a tenant's identity
+providers answer a sign-in (OpenID Connect's redirect URI, SAML's Assertion Consumer Service)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ _BACK_TO_FLOW = {"description": "The identity provider's answer, checked: a form
                  "content": {"text/html": {"schema": STR}}}
 _UPSTREAM_CODES = ("invalid_request", "upstream_sign_in_failed", "rate_limited", "service_unavailable")
 _CALLBACK = {n: STR for n in ("state", "code", "iss", "error", "error_description", "user")}
+_SIGNED_OUT = {"description": "The \"signed out\" page (saying so when the identity provider did not confirm its own "
+                              "sign-out).", "content": {"text/html": {"schema": STR}}}
+_LOGGED_OUT_REDIRECT = {"description": "Back to the application's registered post_logout_redirect_uri, with its state, "
+                                       "as the sign-out at /oauth/logout would have sent it.",
+                        "headers": {"Location": {"schema": STR}}}
 
 OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/oauth/authorize", "GET"): {
@@ -172,5 +178,24 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "codes": ("invalid_request", "service_unavailable"),
         "responses": {"200": _PAGE, "302": {"description": "Back to the registered post_logout_redirect_uri, "
                                                            "with state."}},
+    },
+    ("/oauth/federation/logged-out", "GET"): {
+        "summary": "Back from an upstream OpenID Provider's sign-out (the post_logout_redirect_uri registered there): "
+                   "the end of a federated sign-out",
+        "surface": "authorize",
+        "parameters": [{"name": "state", "in": "query", "required": False, "schema": STR,
+                        "description": "The state authgate sent, held by this browser's sign-out cookie."}],
+        "codes": ("invalid_request", "service_unavailable"),
+        "responses": {"200": _SIGNED_OUT, "302": _LOGGED_OUT_REDIRECT},
+    },
+    ("/saml/{tenant}/slo", "GET"): {
+        "summary": "A tenant's SAML Single Logout Service (HTTP-Redirect): the IdP's LogoutResponse to authgate's "
+                   "LogoutRequest, the end of a federated sign-out",
+        "surface": "authorize",
+        "parameters": [{"name": "tenant", "in": "path", "required": True, "schema": STR},
+                       *({"name": n, "in": "query", "required": False, "schema": STR}
+                         for n in ("SAMLResponse", "RelayState", "SigAlg", "Signature"))],
+        "codes": ("invalid_request", "not_found", "service_unavailable"),
+        "responses": {"200": _SIGNED_OUT, "302": _LOGGED_OUT_REDIRECT},
     },
 }

@@ -15,10 +15,10 @@ A sign-in is a sequence of steps (the interaction): the password (interaction.si
 when one is required (interaction.second_factor), or a passkey alone (interaction.passkey_sign_in); a step that raises the level sets `acr`/`amr` and, when the
 password is fresh, `auth_time` on the same session (same `sid`, a new secret: no session fixation).
 
-A session opened by an upstream identity provider (docs/federation.md) keeps which one and the upstream's own
-session (`upstream`): what sign-out needs to end that session too (OpenID Connect RP-Initiated Logout 1.0's
+A session opened by an upstream identity provider keeps which one and the upstream's own session
+(`upstream`): what sign-out needs to end that session too (OpenID Connect RP-Initiated Logout 1.0's
 id_token_hint, SAML Single Logout's NameID and SessionIndex) and what an upstream back-channel logout names
-(its `sid`, or its `sub`). A local sign-in has none.
+(its `sid`, or its `sub`): docs/federation.md#sign-out-through-the-identity-provider. A local sign-in has none.
 """
 
 from __future__ import annotations
@@ -89,6 +89,14 @@ class Session(NamedTuple):
 def user_key(tenant_id: str, user_id: str) -> str:
     """The UserSessions index key (and the remembered consents' partition): tenant#user_id."""
     return f"{tenant_id}#{user_id}"
+
+
+def upstream_key(tenant_id: str, issuer: str, upstream_sid: str) -> str:
+    """The UpstreamSessions index key of a federated session: SHA-256 of (tenant, the IdP's issuer, the upstream's
+    session id), hex; one length whatever the issuer's, and only for a session whose upstream sent a session id
+    (an OIDC `sid`, a SAML SessionIndex): the index is sparse. An upstream back-channel logout naming that `sid`
+    finds the sessions it started with one Query (stores.sessions.SessionStore.of_upstream)."""
+    return hashlib.sha256(f"{tenant_id}\0{issuer}\0{upstream_sid}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def hash_secret(secret: str) -> str:
