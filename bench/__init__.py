@@ -22,4 +22,5 @@ REGISTERED: dict[str, str] = {
     "audit": "bench.audit",
     "warm_cpu": "bench.warm_cpu",
     "walk": "bench.walk",
+    "federated_sign_in": "bench.federated_sign_in",
 }

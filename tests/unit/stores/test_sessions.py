@@ -92,3 +92,15 @@ def test_a_raised_session_is_one_transaction_and_only_one_step_raises_it(aws: No
     assert store.live(secret) is None and store.live(new_secret) == record
     assert store.raised(session, acr="mfa", amr=("mfa", "otp", "pwd"), auth_time=5) is None
     assert len(boto3.client("dynamodb").scan(TableName="SessionsTable")["Items"]) == 1
+
+
+def test_a_raised_federated_session_stays_findable_by_its_upstream_sid(aws: None, clock: ManualClock) -> None:
+    from authgate.sessions.model import Upstream
+    from authgate.stores.sessions import SessionStore
+
+    store = SessionStore()
+    _, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password", amr=("fed",),
+                              generation=0, upstream=Upstream("https://op.example", "op", "oidc", "s-1", sid="op-1"))
+    raised = store.raised(session, acr="mfa", amr=("fed", "otp"), auth_time=5)
+    assert raised is not None
+    assert store.of_upstream("demo", "https://op.example", "op-1") == [raised[1]]

@@ -1,8 +1,9 @@
 """The pages' static files (stylesheet, passkey script, icon): read once, linked with a digest, immutable.
 
 Each is a file of this package served at `/assets/<name>` (a template route) and linked relative to
-the page (`../assets/<name>?v=<digest>`: every page lives one level down, /oauth/authorize and
-/problems/{code}), so the link works behind a stage path or a custom domain alike and stays
+the page (`../assets/<name>?v=<digest>`: most pages live one level down, /oauth/authorize and
+/problems/{code}; the pages of an identity provider's answer two, /oauth/federation/callback and
+/saml/{tenant}/acs: `depth`), so the link works behind a stage path or a custom domain alike and stays
 same-origin (CSP 'self'). The link carries a digest of the content, so the file is cached for a
 year and a changed file is a new URL. Read with open(), not importlib.resources, as
 errors.catalogue does: that import lengthens every function's cold start (docs/decisions.md), and
@@ -44,9 +45,10 @@ class Asset(NamedTuple):
         """The first 16 hex digits of the content's SHA-256."""
         return _digest(self.file)
 
-    def href(self) -> str:
-        """The URL a page links, relative to the page, with the content's digest."""
-        return f"..{self.path}?v={self.version()}"
+    def href(self, depth: int = 1) -> str:
+        """The URL a page `depth` levels down links, relative to the page, with the content's digest."""
+        return f"{'/'.join(['..'] * depth)}{self.path}?v={self.version()}"
+
 
     def response(self) -> Response:
         """The file, immutable for a year (the link changes with the content)."""
@@ -57,6 +59,11 @@ class Asset(NamedTuple):
             "X-Content-Type-Options": "nosniff",
             "ETag": f'"{self.version()}"',
         })
+
+
+def depth_of(resource: str) -> int:
+    """How many levels down a page of the route `resource` is ("/oauth/authorize": 1, "/saml/{tenant}/acs": 2)."""
+    return max(1, resource.strip("/").count("/"))
 
 
 @cached(maxsize=8)

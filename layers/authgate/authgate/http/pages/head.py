@@ -5,6 +5,6 @@ from __future__ import annotations
 from authgate.http.pages import icon, stylesheet
 
 
-def links() -> str:
-    """The <link> elements every page's head carries."""
-    return stylesheet.link() + icon.link()
+def links(depth: int = 1) -> str:
+    """The <link> elements every page's head carries (a page `depth` levels down: http.pages.assets)."""
+    return stylesheet.link(depth) + icon.link(depth)

@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from authgate.errors.challenges import basic
 from authgate.errors.description import oauth_description
 from authgate.http.pages import head
+from authgate.http.pages.assets import depth_of
 from authgate.http.pages.headers import page_headers
 from authgate.http.pages.onward import onward_link
 from authgate.http.response import NO_STORE, Response
@@ -151,7 +152,8 @@ def error_page(error: ApiError, request: Request | None, onward: str = "") -> Re
     page = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta name="referrer" content="no-referrer"><title>{title}</title>{head.links()}</head>'
+        f'<meta name="referrer" content="no-referrer"><title>{title}</title>'
+        f'{head.links(depth_of(request.resource) if request else 1)}</head>'
         f'<body><main class="error"><h1>{title}</h1><p>{html.escape(error.detail)}</p>'
         f'<p class="meta">Error code: <code>{html.escape(error.code)}</code>{named}'
         + (f" &middot; request id <code>{html.escape(request_id)}</code>" if request_id else "")
