@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from authgate.identity_providers.model import IdentityProvider
     from authgate.interaction.handoff import HandOff
     from authgate.sessions.model import Session
+    from authgate.users.linked_identities import LinkedIdentity
     from authgate.users.model import User
 
 Outcome = Authentication | Again | Response
@@ -169,15 +170,17 @@ def step_up(request: Request, handoff: HandOff, session: Session) -> Response | 
 
 # -- how it comes back ----------------------------------------------------------------------------------------------
 
-def signed_in(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> Outcome:
+def signed_in(request: Request, handoff: HandOff, fields: Mapping[str, str],
+              link: tuple[LinkedIdentity | None] | None = None) -> Outcome:
     """The IdP's checked answer, brought back to the flow's page (its ticket): the person signed in, the link page,
-    or the sign-in form again (see the module's docstring)."""
+    or the sign-in form again (see the module's docstring). `link`: the identity's link as the request's batch read
+    found it (None: not read)."""
     opened = _opened("signed", handoff, fields)
     if isinstance(opened, Again):
         return opened
     ticket, idp, handoff = opened
     try:
-        resolution = identities.resolve(idp, ticket.identity)
+        resolution = identities.resolve(idp, ticket.identity, link)
     except UpstreamRefused as refused:
         return _refused(handoff, idp, refused.reason)
     if resolution.signs_in and resolution.user is not None:

@@ -29,6 +29,7 @@ from authgate.interaction.messages import MISSING_DECISION, SESSION_ENDED
 from authgate.interaction.sessions import authentication_of, current_session
 from authgate.oauth.authorization import answers, resume
 from authgate.oauth.authorization.factor_reads import StepReads, session_of
+from authgate.stores.linked_identities import LinkedIdentityStore
 from authgate.oauth.authorization.hand_off import hand_off, posted
 from authgate.oauth.authorization.outcome_log import log
 from authgate.oauth.authorization.sealed_form import Sealed
@@ -78,7 +79,8 @@ def _passkey(form: Posted) -> Response:
 
 def _upstream(form: Posted) -> Response:
     """An identity provider's answer, brought back: the sign-in it proves (or the link page), then the code."""
-    return _resumed(form, upstream_step.signed_in(form.request, form.hand_off(approved=True), form.fields))
+    link = (LinkedIdentityStore.found(form.reads.link),) if form.reads is not None and form.reads.link else None
+    return _resumed(form, upstream_step.signed_in(form.request, form.hand_off(approved=True), form.fields, link))
 
 
 def _link(form: Posted) -> Response:
