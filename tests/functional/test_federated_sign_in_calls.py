@@ -11,8 +11,8 @@ from typing import Any
 
 from bench.dynamodb_calls import counting
 from tests.demo import WEB_REDIRECT
+from tests.functional import upstream_support as flow
 from tests.functional.authorize_support import Browser, headers_of, redirect_of
-from tests.functional.upstream_support import answer, back_to_flow, choose, offer, oidc_answer, sign_in_page
 from tests.upstream_oidc import ScriptedProvider
 
 # Each request's operations, in order: the button, the IdP's answer, back on the page.
@@ -29,25 +29,25 @@ CLEARED = "authgate_upstream=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0"
 
 def _sign_in(browser: Browser, provider: ScriptedProvider, subject: str, email: str) -> list[list[str]]:
     """One whole sign-in in `browser`: each request's DynamoDB operations."""
-    page = sign_in_page(browser)
+    page = flow.sign_in_page(browser)
     with counting() as button:
-        onward, query = choose(browser, page, "idp-a")
+        onward, query = flow.choose(browser, page, "idp-a")
     kept = headers_of(onward)["Set-Cookie"]
     assert kept.startswith(COOKIE) and kept.endswith(KEPT)
     assert len(kept) < 4096  # a browser keeps it (RFC 6265 6.1)
     with counting() as answered:
-        back = answer(browser, oidc_answer(provider, query, sub=subject, email=email))
+        back = flow.answer(browser, flow.oidc_answer(provider, query, sub=subject, email=email))
     assert back["statusCode"] == 200, back["body"][:500]
     assert headers_of(back)["Set-Cookie"] == CLEARED
     with counting() as resumed:
-        done = back_to_flow(browser, back)
+        done = flow.back_to_flow(browser, back)
     assert done["statusCode"] == 303
     assert redirect_of(done).base == WEB_REDIRECT
     return [button.operations, answered.operations, resumed.operations]
 
 
 def test_a_federated_sign_in_makes_at_most_a_password_sign_ins_calls(invoke: Any, provider: ScriptedProvider) -> None:
-    offer(provider, create_users=True)
+    flow.offer(provider, create_users=True)
     _sign_in(Browser(invoke), provider, "warm-up", "warm@elsewhere.example")  # discovery, keys, the caches
     returning = _sign_in(Browser(invoke), provider, "warm-up", "warm@elsewhere.example")
     provisioned = _sign_in(Browser(invoke), provider, "new-person", "new@elsewhere.example")

@@ -29,10 +29,10 @@ from authgate.interaction.messages import MISSING_DECISION, SESSION_ENDED
 from authgate.interaction.sessions import authentication_of, current_session
 from authgate.oauth.authorization import answers, resume
 from authgate.oauth.authorization.factor_reads import StepReads, session_of
-from authgate.stores.linked_identities import LinkedIdentityStore
 from authgate.oauth.authorization.hand_off import hand_off, posted
 from authgate.oauth.authorization.outcome_log import log
 from authgate.oauth.authorization.sealed_form import Sealed
+from authgate.stores.linked_identities import LinkedIdentityStore
 from authgate.tenants.model import Tenant
 
 
