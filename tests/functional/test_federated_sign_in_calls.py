@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bench.dynamodb_calls import counting
 from tests.demo import WEB_REDIRECT
 from tests.functional import upstream_support as flow
@@ -46,6 +48,7 @@ def _sign_in(browser: Browser, provider: ScriptedProvider, subject: str, email: 
     return [button.operations, answered.operations, resumed.operations]
 
 
+@pytest.mark.slow  # three whole sign-ins
 def test_a_federated_sign_in_makes_at_most_a_password_sign_ins_calls(invoke: Any, provider: ScriptedProvider) -> None:
     flow.offer(provider, create_users=True)
     _sign_in(Browser(invoke), provider, "warm-up", "warm@elsewhere.example")  # discovery, keys, the caches
