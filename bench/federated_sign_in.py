@@ -1,9 +1,9 @@
 """A sign-in through a tenant's OpenID Connect identity provider, in-process against moto (warm functions): the
 DynamoDB calls and CPU of each of its three requests at authgate, and their sum (docs/federation.md).
 
-The three requests: the button (POST /oauth/authorize: the pending sign-in kept, the page on to the IdP), the IdP's
-answer (GET /oauth/federation/callback: the pending sign-in spent, the code redeemed at the IdP, the ID token
-checked), and the page that brings it back (POST /oauth/authorize: who the person is, the session, the code). The
+The three requests: the button (POST /oauth/authorize: the pending sign-in sealed into the browser's cookie, the
+page on to the IdP), the IdP's answer (GET /oauth/federation/callback: the cookie opened with the answer's state and
+cleared, the code redeemed at the IdP, the ID token checked), and the page that brings it back (POST /oauth/authorize: who the person is, the session, the code). The
 IdP is scripted on a local HTTPS server (tests/upstream_oidc.py); its discovery and keys are fetched in the warm-up
 round, as a warm function holds them. Two people: one signing in again (linked already) and one provisioned on
 the spot. Issue 39's budget: no more DynamoDB calls than a password sign-in's (9), and no password hash (scrypt

@@ -57,7 +57,8 @@ def onward_query(result: dict[str, Any]) -> dict[str, str]:
 
 def answer(browser: Browser, params: dict[str, str], *, method: str = "GET", path: str = CALLBACK,
            tenant: str | None = None, source_ip: str = "127.0.0.1") -> dict[str, Any]:
-    """The IdP's answer arriving in this browser: a GET with a query, or a form POST (the ACS's, Apple's)."""
+    """The IdP's answer arriving in this browser: a GET with a query, or a form POST (the ACS's, Apple's); the browser
+    keeps the cookies it sets."""
     headers = [("Host", "127.0.0.1:3000"), ("Accept", "text/html")]
     if browser.cookie:
         headers.append(("Cookie", browser.cookie))
@@ -68,7 +69,9 @@ def answer(browser: Browser, params: dict[str, str], *, method: str = "GET", pat
         request = HttpRequest("POST", path, "", [*headers, ("Content-Type", "application/x-www-form-urlencoded")],
                               urlencode(params).encode(), source_ip=source_ip)
     event = build_event(request, resource=resource, path_params={"tenant": tenant} if tenant is not None else None)
-    return browser.invoke("authorize", event)
+    result: dict[str, Any] = browser.invoke("authorize", event)
+    browser.keep_cookies(result)  # as a browser does: the callback clears the pending sign-in's cookie
+    return result
 
 
 def oidc_answer(provider: ScriptedProvider, query: dict[str, str], **claims: Any) -> dict[str, str]:

@@ -82,10 +82,16 @@ def trusts_email(idp: IdentityProvider) -> bool:
     return idp.trust_email or idp.user_match == "email"
 
 
-def resolve(idp: IdentityProvider, upstream: UpstreamIdentity) -> Resolution:
-    """The user `upstream` signs in as, or what stands in the way (the module's rules, in their order)."""
+def resolve(idp: IdentityProvider, upstream: UpstreamIdentity,
+            read: tuple[LinkedIdentity | None] | None = None) -> Resolution:
+    """The user `upstream` signs in as, or what stands in the way (the module's rules, in their order). `read`: the
+    identity's link as a batch read found it (one GetItem here otherwise); a link of another identity is not it."""
     _check(idp, upstream)
-    link = LinkedIdentityStore().get(upstream.tenant_id, upstream.issuer, upstream.subject)
+    link = read[0] if read is not None else LinkedIdentityStore().get(upstream.tenant_id, upstream.issuer,
+                                                                      upstream.subject)
+    if link is not None and (link.tenant_id, link.issuer, link.subject) != (upstream.tenant_id, upstream.issuer,
+                                                                            upstream.subject):
+        link = LinkedIdentityStore().get(upstream.tenant_id, upstream.issuer, upstream.subject)
     if link is not None:
         found = linked(link, UserStore().get(link.tenant_id, link.username))
         if found is not None:

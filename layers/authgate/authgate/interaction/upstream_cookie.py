@@ -1,43 +1,50 @@
-"""This browser, for its upstream sign-ins: the `authgate_upstream` cookie (login CSRF at the callback; RFC 6749
-10.12, RFC 9700 4.7).
+"""This browser's pending upstream sign-in: the `authgate_upstream` cookie (single_use.upstream_sign_ins; login CSRF
+at the callback, RFC 6749 10.12, RFC 9700 4.7).
 
 The browser binding (interaction.binding) is SameSite=Strict: it does not come with the identity provider's
-answer, a cross-site navigation (and, for SAML and Apple, a cross-site POST). This cookie does: a random value,
-HttpOnly, SameSite=None and Secure on a stage (`__Host-`, http.cookies; Lax on the loopback local stack, where
-browsers refuse None without Secure), living 10 minutes from the last sign-in started. A pending sign-in keeps its
-SHA-256 (single_use.upstream_sign_ins): an answer that comes back in another browser (an attacker's sign-in sent to
-a victim) is refused before the IdP's answer is even read. The value is reused while it lives, so that two sign-ins
-started in two tabs both come back.
+answer, a cross-site navigation (and, for SAML and Apple, a cross-site POST). This cookie does: the pending
+sign-in sealed and bound to the state the IdP echoes, HttpOnly, SameSite=None and Secure on a stage (`__Host-`,
+http.cookies; Lax on the loopback local stack, where browsers refuse None without Secure), living 10 minutes, and
+cleared by the callback that accepts its answer. One at a time: a sign-in started in a second tab replaces the
+first one's, whose answer is then refused (start again), as openid-client, Authlib and oauth4webapi's own
+cookie-kept transactions behave.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from typing import TYPE_CHECKING
 
-from authgate.http.cookies import set_cookie, token_cookie
+from authgate.http.cookies import cookie_values, set_cookie
 from authgate.issuer import base_url
+from authgate.single_use.upstream_sign_ins import LIFETIME
 
 if TYPE_CHECKING:
     from authgate.request_protocol import RequestView
 
 COOKIE = "authgate_upstream"
-TTL = 600
+# A browser keeps a cookie of about 4096 bytes, its name and attributes included (RFC 6265 6.1).
+MAX_VALUE = 3900
 
 
-def browser(request: RequestView) -> tuple[str, str]:
-    """(the SHA-256 of this browser's value, the Set-Cookie that keeps it 10 more minutes: a new value if none)."""
-    value = token_cookie(request, COOKIE, 64) or secrets.token_urlsafe(32)
-    return _digest(value), set_cookie(COOKIE, value, base_url(request), same_site="None", max_age=TTL)
+class TooLarge(ValueError):
+    """A pending sign-in that a browser would not keep."""
 
 
-def came_back(request: RequestView, started_in: str) -> bool:
-    """Whether this request comes from the browser whose value's SHA-256 is `started_in` (constant time)."""
-    value = token_cookie(request, COOKIE, 64)
-    return value is not None and hmac.compare_digest(_digest(value), started_in)
+def kept(request: RequestView, sealed: str) -> str:
+    """The Set-Cookie that keeps the sealed pending sign-in 10 minutes; TooLarge when no browser would keep it."""
+    if len(sealed) > MAX_VALUE:
+        raise TooLarge(f"a pending sign-in of {len(sealed)} characters")
+    return set_cookie(COOKIE, sealed, base_url(request), same_site="None", max_age=LIFETIME)
 
 
-def _digest(value: str) -> str:
-    return hashlib.sha256(value.encode("ascii")).hexdigest()
+def cleared(request: RequestView) -> str:
+    """The Set-Cookie that ends the pending sign-in in this browser (its answer was accepted)."""
+    return set_cookie(COOKIE, "", base_url(request), same_site="None", max_age=0)
+
+
+def sealed(request: RequestView) -> str | None:
+    """The sealed pending sign-in this browser sent, if any."""
+    for value in cookie_values(request, COOKIE):
+        if 0 < len(value) <= MAX_VALUE:
+            return value
+    return None

@@ -5,7 +5,7 @@ interaction.sign_in_fields): `chosen`. An email typed with no password whose dom
 there (home-realm discovery): `discovered`, called by the password step before it asks for the password. The
 tenant is the hand-off's, or for a person who names their organisation (a self-registered client, the account
 page) the one the password step would find (interaction.sign_in.tenant_of); an address no IdP claims gets the
-answer it always got. `start` keeps the pending sign-in (stores.upstream_sign_ins: the IdP, this browser, the
+answer it always got. `start` keeps the pending sign-in in this browser's cookie (single_use.upstream_sign_ins: the IdP, the
 request's secrets, what the person's request asked -- max_age, prompt=login, a second factor -- and the flow's
 state) and sends the person to the IdP.
 
@@ -64,10 +64,10 @@ from authgate.interaction.sign_in import account_of, sign_in, tenant_of
 from authgate.issuer import base_url
 from authgate.logs import get_logger
 from authgate.sessions.model import Upstream
-from authgate.single_use.upstream_sign_ins import PendingSignIn
+from authgate.single_use.upstream_sign_ins import PendingSignIn, new_state, sealed
 from authgate.stores.identity_provider_cache import sign_in_options, trusted_idp
+from authgate.stores.sealing_key import sealing_key
 from authgate.stores.tenants import TenantStore
-from authgate.stores.upstream_sign_ins import UpstreamSignInStore, new_handle
 from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
 from authgate.users.errors import LinkRefused
@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from authgate.identity_providers.model import IdentityProvider
     from authgate.interaction.handoff import HandOff
     from authgate.sessions.model import Session
+    from authgate.users.linked_identities import LinkedIdentity
     from authgate.users.model import User
 
 Outcome = Authentication | Again | Response
@@ -116,29 +117,31 @@ def discovered(request: Request, handoff: HandOff, fields: Mapping[str, str]) ->
 
 def start(request: Request, handoff: HandOff, tenant_id: str, option: SignInOption, *, login_hint: str | None = None,
           asked_second_factor: bool = False) -> Response | Again:
-    """Send the person to `option`'s IdP: the pending sign-in kept (one PutItem), the page that goes on there."""
+    """Send the person to `option`'s IdP: the page that goes on there, keeping the pending sign-in in this browser
+    (its cookie, interaction.upstream_cookie; no write)."""
     idp = trusted_idp(tenant_id, option.issuer)
     if idp is None or not _offered(idp, option.idp_id, option.protocol):
         handoff.back.log("upstream_unavailable")
         return Again(UPSTREAM_UNAVAILABLE)
-    browser, cookie = upstream_cookie.browser(request)
     oidc = idp.protocol == "oidc"
     pending = PendingSignIn(
-        tenant_id=idp.tenant_id, issuer=idp.issuer, idp_id=idp.idp_id, protocol=idp.protocol, browser=browser,
+        tenant_id=idp.tenant_id, issuer=idp.issuer, idp_id=idp.idp_id, protocol=idp.protocol,
         started=clock.seconds(), nonce=secrets.token_urlsafe(24) if oidc else "",
         code_verifier=secrets.token_urlsafe(48) if oidc else "", max_age=handoff.max_age,
         fresh="login" in handoff.prompt.split(), second_factor=asked_second_factor, action=handoff.back.action,
         fields=tuple(handoff.back.state(steps.UPSTREAM)), leads_to=handoff.back.leads_to,
         notes=dict(handoff.back.notes))
-    handle = new_handle()
+    key = sealing_key()
+    state = new_state(key, idp.tenant_id, idp.idp_id, idp.protocol)
     try:
-        url, request_id = upstream_protocols.request_url(idp, base_url(request), pending, handle, login_hint)
-    except UpstreamRefused as refused:
-        get_logger().warning("upstream sign-in not started", extra={"reason": refused.reason,
-                                                                    "detail": refused.internal})
+        url, request_id = upstream_protocols.request_url(idp, base_url(request), pending, state, login_hint)
+        cookie = upstream_cookie.kept(request, sealed(key, pending._replace(request_id=request_id), state))
+    except (UpstreamRefused, upstream_cookie.TooLarge) as refused:
+        reason, detail = (refused.reason, refused.internal) if isinstance(refused, UpstreamRefused) else (
+            "too_large", str(refused))
+        get_logger().warning("upstream sign-in not started", extra={"reason": reason, "detail": detail})
         handoff.back.log("upstream_unavailable")
         return Again(UPSTREAM_UNAVAILABLE)
-    UpstreamSignInStore().issue(pending._replace(request_id=request_id), handle)
     handoff.back.log("upstream_started")
     return upstream_pages.onward(idp.label or idp.idp_id, url, cookie)
 
@@ -167,15 +170,17 @@ def step_up(request: Request, handoff: HandOff, session: Session) -> Response | 
 
 # -- how it comes back ----------------------------------------------------------------------------------------------
 
-def signed_in(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> Outcome:
+def signed_in(request: Request, handoff: HandOff, fields: Mapping[str, str],
+              link: tuple[LinkedIdentity | None] | None = None) -> Outcome:
     """The IdP's checked answer, brought back to the flow's page (its ticket): the person signed in, the link page,
-    or the sign-in form again (see the module's docstring)."""
+    or the sign-in form again (see the module's docstring). `link`: the identity's link as the request's batch read
+    found it (None: not read)."""
     opened = _opened("signed", handoff, fields)
     if isinstance(opened, Again):
         return opened
     ticket, idp, handoff = opened
     try:
-        resolution = identities.resolve(idp, ticket.identity)
+        resolution = identities.resolve(idp, ticket.identity, link)
     except UpstreamRefused as refused:
         return _refused(handoff, idp, refused.reason)
     if resolution.signs_in and resolution.user is not None:

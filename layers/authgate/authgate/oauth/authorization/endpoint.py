@@ -42,7 +42,7 @@ from authgate.oauth.authorization import (
     sealed_form,
     single_sign_on,
 )
-from authgate.oauth.authorization.factor_reads import StepReads, step_reads
+from authgate.oauth.authorization.factor_reads import StepReads, batched, step_reads
 from authgate.oauth.authorization.hand_off import Fresh, hand_off
 from authgate.oauth.authorization.request import (
     AuthorizationRequest,
@@ -140,8 +140,9 @@ def post_authorize(request: Request) -> Response:
         run = steps.handler(form_steps.STEPS, sealed.step, posted, form_steps.CARRIES)
     except steps.Stale as exc:
         raise ApiError("invalid_request", STALE_FORM, internal=str(exc)) from None
-    # A second-factor step's reads (client, tenant, session, user) in one BatchGetItem.
-    reads = step_reads(request, posted, sealed.request, _lookup(request)) if sealed.step == steps.FACTOR else None
+    # A second-factor step's reads (client, tenant, session, user), a federated sign-in's (client, tenant, the
+    # identity's link) in one BatchGetItem.
+    reads = step_reads(request, posted, sealed.request, _lookup(request)) if batched(sealed.step, posted) else None
     auth = sealed.request
     client = _still_registered(request, auth, reads)
     admission.trust(request, client, auth.redirect_uri, auth.state)

@@ -32,6 +32,7 @@ from authgate.oauth.authorization.factor_reads import StepReads, session_of
 from authgate.oauth.authorization.hand_off import hand_off, posted
 from authgate.oauth.authorization.outcome_log import log
 from authgate.oauth.authorization.sealed_form import Sealed
+from authgate.stores.linked_identities import LinkedIdentityStore
 from authgate.tenants.model import Tenant
 
 
@@ -78,7 +79,8 @@ def _passkey(form: Posted) -> Response:
 
 def _upstream(form: Posted) -> Response:
     """An identity provider's answer, brought back: the sign-in it proves (or the link page), then the code."""
-    return _resumed(form, upstream_step.signed_in(form.request, form.hand_off(approved=True), form.fields))
+    link = (LinkedIdentityStore.found(form.reads.link),) if form.reads is not None and form.reads.link else None
+    return _resumed(form, upstream_step.signed_in(form.request, form.hand_off(approved=True), form.fields, link))
 
 
 def _link(form: Posted) -> Response:
