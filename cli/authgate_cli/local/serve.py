@@ -291,6 +291,8 @@ def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endp
     if demo_idp:
         lines.append(f"Demo Corp SSO: {demo_idp}/  (an upstream identity provider of tenant demo, for people "
                      "@democorp.example: docs/local.md)")
+    if any(u.get("roles") for u in sections.get("users", [])):
+        lines.append(f"Console: {base}/console  (the operators' console: sign in as an operator below, docs/console.md)")
     if data:
         lines.append(f"Data: {data}")
     lines.append("")
@@ -307,7 +309,8 @@ def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endp
     if users:
         lines.append("Users (username / password):")
         lines.extend(f"  {u['username']} / {u.get('password', '')}  (tenant {u.get('tenant_id', '')}"
-                     + (f"; one-time code key {u['totp_secret']}" if u.get("totp_secret") else "") + ")"
+                     + (f"; one-time code key {u['totp_secret']}" if u.get("totp_secret") else "")
+                     + (f"; console role {', '.join(sorted(u['roles']))}" if u.get("roles") else "") + ")"
                      for u in users)
     keys = sections.get("api_keys", [])
     if keys:

@@ -3,7 +3,7 @@
 Precedence follows Powertools: explicit argument > environment > default. Every environment
 variable the service reads is named in this package and nowhere else. A bad value fails at cold
 start with a message naming the variable. The record and its defaults are `model`; the variables
-of a concept are read in its module (`tables`, `limits`, `sessions`, `self_registration`), one
+of a concept are read in its module (`tables`, `limits`, `sessions`, `self_registration`, `console`), one
 variable at a time by `environment`; the stage's own (stage, stack, issuer, keys, mail) here.
 """
 
@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 
 from authgate.caches import cached
+from authgate.settings.console import console
 from authgate.settings.environment import SettingsError, boolean, choice, integer
 from authgate.settings.federation import federation
 from authgate.settings.limits import (
@@ -87,7 +88,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         max_body_bytes=integer(env, "AUTHGATE_MAX_BODY_BYTES", DEFAULTS.max_body_bytes, 1024, 6 * 1024 * 1024),
         tables=tables(env),
         limits=limits(env),
-    )._replace(**self_registration(env, stage), **session_lifetimes(env), **federation(env, stage))
+    )._replace(**self_registration(env, stage), **session_lifetimes(env), **federation(env, stage),
+                 **console(env))
 
 
 def log_level() -> str:
