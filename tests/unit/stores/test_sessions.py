@@ -92,3 +92,22 @@ def test_a_raised_session_is_one_transaction_and_only_one_step_raises_it(aws: No
     assert store.live(secret) is None and store.live(new_secret) == record
     assert store.raised(session, acr="mfa", amr=("mfa", "otp", "pwd"), auth_time=5) is None
     assert len(boto3.client("dynamodb").scan(TableName="SessionsTable")["Items"]) == 1
+
+
+def test_a_users_standing_sessions_are_the_live_ones_of_this_person_since_their_sessions_last_ended(
+        aws: None, clock: ManualClock) -> None:
+    from authgate.stores.sessions import SessionStore
+    from authgate.stores.users import UserStore
+
+    users, store = UserStore(), SessionStore()
+    user = users.put_hash("demo", "ann", "hash", overwrite=False, user_id="usr_ann")
+    _, old = store.create(tenant_id="demo", user_id="usr_ann", username="ann", acr="password", amr=("pwd",),
+                          generation=0)
+    clock.advance(IDLE)
+    _, live = store.create(tenant_id="demo", user_id="usr_ann", username="ann", acr="password", amr=("pwd",),
+                           generation=0)
+    assert store.standing(user) == [live]  # the first is idle
+    users.end_sessions("demo", "ann", int(clock()))
+    user = users.get("demo", "ann")
+    assert user is not None and store.standing(user) == []
+    assert store.standing(user._replace(user_id="")) == [] and old.sid != live.sid
