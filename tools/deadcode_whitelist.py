@@ -12,6 +12,7 @@ from authgate.oauth.backchannel import approval_page, endpoint as backchannel
 from authgate.oauth.discovery import saml_service_provider
 from authgate.single_use import codes, refresh_tokens
 from authgate_cli.local import context, listeners
+from authgate.console import home, people, person, sign_out, token_request
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -47,6 +48,14 @@ page.post_account
 authorization.post_device_authorization
 verification.get_device
 verification.post_device
+# The console's pages, loaded by name from authgate.console.routes.PAGES.
+home.get_home
+people.get_people
+person.get_person
+sign_out.post_sign_out
+sign_out.get_signed_out
+# urllib's redirect handler interface: the console's calls to its own stack follow no redirect.
+token_request._NoRedirect.redirect_request
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to

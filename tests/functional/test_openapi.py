@@ -50,7 +50,8 @@ def test_every_error_response_documents_its_shapes_and_known_codes() -> None:
                 assert "x-request-id" in response["headers"]
                 media = set(response["content"])
                 if path.startswith(("/oauth/authorize", "/oauth/logout", "/oauth/forgot-password",
-                                     "/oauth/reset-password", "/oauth/account", "/oauth/approve")) or path == "/oauth/device":
+                                     "/oauth/reset-password", "/oauth/account", "/oauth/approve", "/console")) \
+                            or path == "/oauth/device":
                     assert "text/html" in media
                 elif path.startswith("/oauth/"):
                     assert "application/json" in media

@@ -257,14 +257,14 @@ def _prepare(options: ServeOptions, seed: Path, demo_origin: str, saved: dict[st
             return "in memory: stopping the server forgets it (--data DIR keeps it)"
         return f"{options.data_dir} (new: the seed was loaded; kept across restarts)"
     from authgate import aws as clients
-    from authgate.tokens.rotation import ensure_keys
+    from authgate_cli.local.bootstrap import ensure_deployed
     from authgate_cli.local.snapshot import restore
 
     items = restore(saved, clients.dynamodb(), clients.secretsmanager())
     from authgate_cli.local.template import create_queues
 
     create_queues(clients.sqs())  # queues are not saved: what was queued when the server stopped is lost
-    ensure_keys()
+    ensure_deployed()
     return (f"{options.data_dir} (restored {items} items and {len(saved.get('secrets') or [])} secrets "
             f"saved {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(saved.get('saved_at', 0)))}; "
             "the seed was not loaded again)")

@@ -1,6 +1,7 @@
 """The OpenAPI operations of the pages a person uses in a browser (surface `authorize`): the authorization
 endpoint (RFC 6749 4.1), password reset, the account page, CIBA approval, the device verification page
-(RFC 8628 3.3) and sign-out (OpenID Connect RP-Initiated Logout 1.0)."""
+(RFC 8628 3.3) and sign-out (OpenID Connect RP-Initiated Logout 1.0); and the operators' console (surface `page`,
+docs/console.md)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ _REDIRECT = {"description": "Redirect to the client's registered redirect URI wi
                             "(RFC 6749 4.1.2 / 4.1.2.1), `state` and `iss` (RFC 9207).",
              "headers": {"Location": {"schema": STR}}}
 _PAGE = {"description": "Login and consent page (HTML form).", "content": {"text/html": {"schema": STR}}}
+_CONSOLE_PAGE = {"description": "A console page (HTML).", "content": {"text/html": {"schema": STR}}}
+_CONSOLE_SIGN_IN = {"description": "No console session: to the authorization endpoint as the console's client, "
+                                   "the page asked for kept for after the sign-in.",
+                    "headers": {"Location": {"schema": STR}}}
 
 OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/oauth/authorize", "GET"): {
@@ -126,6 +131,37 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
             "username": STR, "password": STR, "decision": {"type": "string", "enum": ["approve", "deny"]}}}}}},
         "codes": ("invalid_request", "rate_limited", "service_unavailable"),
         "responses": {"200": _PAGE},
+    },
+    ("/console", "GET"): {
+        "summary": "The operators' console (docs/console.md): its home page, or the sign-in at the stack's own "
+                   "authorization endpoint (acr mfa, the console's max_age) when no session is open",
+        "surface": "page", "codes": ("operator_forbidden", "service_unavailable"),
+        "responses": {"200": _CONSOLE_PAGE, "302": _CONSOLE_SIGN_IN},
+    },
+    ("/console/{proxy+}", "GET"): {
+        "summary": "A page of the console: people (search by username, email or user id, a page at a time), person "
+                   "(one person's account, read-only), callback (the sign-in's answer), signed-out",
+        "surface": "page",
+        "parameters": [{"name": "proxy+", "in": "path", "required": True, "schema": STR,
+                        "description": "The page: people, person, callback or signed-out (API Gateway's greedy "
+                                       "path variable, named as its exports name it)."},
+                       *({"name": n, "in": "query", "required": False, "schema": STR}
+                         for n in ("tenant", "q", "after", "username", "code", "state", "iss", "error"))],
+        "codes": ("invalid_request", "not_found", "operator_forbidden", "console_sign_in_failed",
+                  "service_unavailable"),
+        "responses": {"200": _CONSOLE_PAGE, "302": _CONSOLE_SIGN_IN},
+    },
+    ("/console/{proxy+}", "POST"): {
+        "summary": "The console's forms: sign-out (proxy sign-out), which ends the console's session and goes on to "
+                   "the stack's end_session endpoint",
+        "surface": "page",
+        "parameters": [{"name": "proxy+", "in": "path", "required": True, "schema": STR,
+                        "description": "The form: sign-out."}],
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            "nonce": STR, "csrf": STR}}}}},
+        "codes": ("invalid_request", "not_found", "service_unavailable"),
+        "responses": {"303": {"description": "On to the end_session endpoint (OpenID Connect RP-Initiated Logout "
+                                             "1.0), or the signed-out page.", "headers": {"Location": {"schema": STR}}}},
     },
     ("/oauth/logout", "GET"): {
         "summary": "Sign out (OpenID Connect RP-Initiated Logout 1.0): end the browser's session",

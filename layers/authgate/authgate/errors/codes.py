@@ -107,4 +107,6 @@ Code = Literal[
     "login_hint_token_not_supported",
     "approval_link_invalid",
     "approval_wrong_user",
+    "console_sign_in_failed",
+    "operator_forbidden",
 ]

@@ -44,9 +44,10 @@ class Asset(NamedTuple):
         """The first 16 hex digits of the content's SHA-256."""
         return _digest(self.file)
 
-    def href(self) -> str:
-        """The URL a page links, relative to the page, with the content's digest."""
-        return f"..{self.path}?v={self.version()}"
+    def href(self, root: str = "..") -> str:
+        """The URL a page links with the content's digest: relative to a page one level down by default, else under
+        `root` (the console's pages give the issuer: they live at several depths)."""
+        return f"{root}{self.path}?v={self.version()}"
 
     def response(self) -> Response:
         """The file, immutable for a year (the link changes with the content)."""

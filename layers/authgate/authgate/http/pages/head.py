@@ -5,6 +5,6 @@ from __future__ import annotations
 from authgate.http.pages import icon, stylesheet
 
 
-def links() -> str:
-    """The <link> elements every page's head carries."""
-    return stylesheet.link() + icon.link()
+def links(root: str = "..") -> str:
+    """The <link> elements every page's head carries (`root`: http.pages.assets.Asset.href)."""
+    return stylesheet.link(root) + icon.link(root)

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 STYLESHEET = Asset("authgate.css", "text/css; charset=utf-8")
 
 
-def link() -> str:
-    """The <link> element every page's head carries."""
-    return f'<link rel="stylesheet" href="{STYLESHEET.href()}">'
+def link(root: str = "..") -> str:
+    """The <link> element every page's head carries (`root`: Asset.href)."""
+    return f'<link rel="stylesheet" href="{STYLESHEET.href(root)}">'
 
 
 def get_stylesheet(request: Request) -> Response:
