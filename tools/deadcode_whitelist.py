@@ -12,7 +12,7 @@ from authgate.oauth.backchannel import approval_page, endpoint as backchannel
 from authgate.oauth.discovery import saml_service_provider
 from authgate.single_use import codes, refresh_tokens
 from authgate_cli.local import context, listeners
-from authgate.console import home, people, person, sign_out, token_request
+from authgate.console import act, home, people, person, sign_out, token_request
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -52,6 +52,8 @@ verification.post_device
 home.get_home
 people.get_people
 person.get_person
+act.get_act
+act.post_act
 sign_out.post_sign_out
 sign_out.get_signed_out
 # urllib's redirect handler interface: the console's calls to its own stack follow no redirect.

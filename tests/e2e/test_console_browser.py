@@ -1,5 +1,6 @@
 """The operators' console in headless Chromium (docs/console.md): olivia signs in with her password and code, finds
-bob and sees his page, and signs out; a sign-in ends at max_age; a role taken away counts at the next page.
+bob and sees his page, disables him (his refresh token and his next sign-in are refused) and enables him, and signs
+out; a sign-in ends at max_age; a role taken away counts at the next page.
 
 Every page is checked by axe-core (npm, tests/e2e/js): no serious or critical violation; and by the CSP watch (no
 violation reported). Screenshots of each page go to test-artifacts/console-*.png.
@@ -19,6 +20,7 @@ import requests
 from tests.e2e.admin_commands import admin
 from tests.e2e.chromium import screenshot, styled, watch
 from tests.e2e.conftest import LocalStack, running_stack
+from tests.e2e.flows import Flows, pkce_pair
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
@@ -64,8 +66,7 @@ def sign_in_as_olivia(page: Any, stack: LocalStack, asked: str = "/console") -> 
     page.wait_for_url(f"{stack.base_url}{asked}")
 
 
-def test_olivia_signs_in_with_her_code_finds_bob_sees_his_page_and_signs_out(stack: LocalStack,
-                                                                             context: Any) -> None:
+def test_olivia_signs_in_finds_bob_disables_and_enables_him_and_signs_out(stack: LocalStack, context: Any) -> None:
     seen = watch(context)
     page = context.new_page()
     sign_in_as_olivia(page, stack)
@@ -87,7 +88,7 @@ def test_olivia_signs_in_with_her_code_finds_bob_sees_his_page_and_signs_out(sta
     page.click("table a:text-is('bob')")
     page.wait_for_url(f"{stack.base_url}/console/person?tenant=demo&username=bob")
     assert page.locator("h1").inner_text() == "bob (demo)"
-    assert page.locator("main h2").all_inner_texts() == ["Profile", "Sign-in sessions", "Second factors",
+    assert page.locator("main h2").all_inner_texts() == ["Profile", "Actions", "Sign-in sessions", "Second factors",
                                                          "Linked identities"]
     profile = page.inner_text("main section >> nth=0")
     assert "Username\nbob" in profile and "Email\nbob@demo.example (verified)" in profile, profile
@@ -97,6 +98,39 @@ def test_olivia_signs_in_with_her_code_finds_bob_sees_his_page_and_signs_out(sta
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(page, "console-person-phone")
     page.set_viewport_size({"width": 1280, "height": 800})
+
+    flows = Flows(stack.base_url)
+    try:
+        code, verifier = flows.authorize(username="bob", password="bob-password")
+        tokens = flows.exchange(code, verifier).json()
+        page.reload()  # bob's sign-in is on his page: when, how, which application
+        sessions = page.inner_text("main section >> nth=2")
+        assert sessions.startswith("Sign-in sessions\n1 live sign-in session") and "demo-web" in sessions, sessions
+        page.click("main a:text-is('Disable')")
+        page.wait_for_url(f"{stack.base_url}/console/act?tenant=demo&username=bob&action=disable")
+        assert page.inner_text("main") == ("Disable: bob (demo)?\n\nbob can no longer sign in; their sessions and "
+                                           "refresh tokens end now.\n\nDisable\nCancel")
+        accessible(page, "confirm-disable")
+        page.click("main button:text-is('Disable')")
+        assert page.locator("main [role=status]").inner_text() == (
+            "Done: user bob disabled (its sessions and refresh tokens end now) in tenant demo.")
+        accessible(page, "done-disable")
+        refused = flows.refresh(tokens["refresh_token"])
+        assert (refused.status_code, refused.json()["error"]) == (400, "invalid_grant")
+        signing_in = flows.submit_login(flows.login_page(challenge=pkce_pair()[1]), username="bob",
+                                        password="bob-password")
+        assert signing_in.status_code == 200 and "The username or password is incorrect" in signing_in.text
+
+        page.click("text=Back to bob")
+        assert "State\ndisabled" in page.inner_text("main section >> nth=0")
+        page.click("main a:text-is('Enable')")
+        page.click("main button:text-is('Enable')")
+        assert page.locator("main [role=status]").inner_text() == "Done: user bob enabled in tenant demo."
+        again, verifier = flows.authorize(username="bob", password="bob-password")
+        assert flows.exchange(again, verifier).status_code == 200
+        assert flows.refresh(tokens["refresh_token"]).status_code == 400  # enabling brings no old token back
+    finally:
+        flows.close()
 
     page.click("button:text-is('Sign out')")
     page.wait_for_url(f"{stack.base_url}/console/signed-out")

@@ -15,6 +15,7 @@ import pytest
 from authgate.clock import ManualClock
 from tests.functional.authorize_support import headers_of, page_of
 from tests.functional.console_support import (
+    BAR,
     CONSOLE_PAGE_HEADERS,
     assert_console_error_page,
     console_event,
@@ -24,7 +25,6 @@ from tests.functional.console_support import (
 )
 
 Invoke = Any
-BAR = "Skip to the content authgate console Home People Signed in as {who} Sign out"
 
 
 def shown(result: dict[str, Any]) -> str:
@@ -92,7 +92,8 @@ def test_a_persons_page_shows_their_account_and_never_a_secret(demo: Any, invoke
                            "usr_demobob000000000000000 Name Bob Example Email bob@demo.example (verified) State active "
                            "Created ")
     assert text.endswith(
-        "Sessions ended before never Sign-in sessions 1 live sign-in session Signed in How Last active Applications "
+        "Sessions ended before never Actions Disable Unlock Reset the second factor End the sessions "
+        "Sign-in sessions 1 live sign-in session Signed in How Last active Applications "
         "2025-06-15 15:06:40 UTC mfa (pwd otp mfa) 2025-06-15 15:06:40 UTC - Second factors One-time code set up "
         "(0 recovery codes left) Passkeys none Linked identities No identity at an identity provider is linked.")
     assert "GEZDGNBVGY3TQOJQ" not in result["body"] and "password" not in result["body"].lower()

@@ -140,28 +140,32 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("/console/{proxy+}", "GET"): {
         "summary": "A page of the console: people (search by username, email or user id, a page at a time), person "
-                   "(one person's account, read-only), callback (the sign-in's answer), signed-out",
+                   "(one person's account), act (the confirmation of an action on a person), callback (the "
+                   "sign-in's answer), signed-out",
         "surface": "page",
         "parameters": [{"name": "proxy+", "in": "path", "required": True, "schema": STR,
-                        "description": "The page: people, person, callback or signed-out (API Gateway's greedy "
+                        "description": "The page: people, person, act, callback or signed-out (API Gateway's greedy "
                                        "path variable, named as its exports name it)."},
                        *({"name": n, "in": "query", "required": False, "schema": STR}
-                         for n in ("tenant", "q", "after", "username", "code", "state", "iss", "error"))],
+                         for n in ("tenant", "q", "after", "username", "action", "code", "state", "iss", "error"))],
         "codes": ("invalid_request", "not_found", "operator_forbidden", "console_sign_in_failed",
                   "service_unavailable"),
         "responses": {"200": _CONSOLE_PAGE, "302": _CONSOLE_SIGN_IN},
     },
     ("/console/{proxy+}", "POST"): {
-        "summary": "The console's forms: sign-out (proxy sign-out), which ends the console's session and goes on to "
-                   "the stack's end_session endpoint",
+        "summary": "The console's forms: act (an action on a person: disable, enable, unlock, reset-mfa, "
+                   "revoke-sessions, as `authgate users` takes it), and sign-out, which ends the console's session "
+                   "and goes on to the stack's end_session endpoint",
         "surface": "page",
         "parameters": [{"name": "proxy+", "in": "path", "required": True, "schema": STR,
-                        "description": "The form: sign-out."}],
+                        "description": "The form: act or sign-out."}],
         "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
-            "nonce": STR, "csrf": STR}}}}},
-        "codes": ("invalid_request", "not_found", "service_unavailable"),
-        "responses": {"303": {"description": "On to the end_session endpoint (OpenID Connect RP-Initiated Logout "
-                                             "1.0), or the signed-out page.", "headers": {"Location": {"schema": STR}}}},
+            "nonce": STR, "csrf": STR, "tenant": STR, "username": STR, "action": STR}}}}},
+        "codes": ("invalid_request", "not_found", "operator_forbidden", "service_unavailable"),
+        "responses": {"200": {"description": "What the action did (act).", "content": {"text/html": {"schema": STR}}},
+                      "303": {"description": "On to the end_session endpoint (OpenID Connect RP-Initiated Logout "
+                                             "1.0), or the signed-out page (sign-out).",
+                              "headers": {"Location": {"schema": STR}}}},
     },
     ("/oauth/logout", "GET"): {
         "summary": "Sign out (OpenID Connect RP-Initiated Logout 1.0): end the browser's session",

@@ -76,15 +76,18 @@ def allow(signed: SignedIn, action: str, tenant: str | None = None) -> None:
                        internal=f"operator={signed.operator.username} action={action} tenant={tenant or '-'}")
 
 
-def page(request: Request, signed: SignedIn, title: str, body: str, current: str = "") -> Response:
-    """A console page of `body` (HTML, escaped by the caller) titled `title`; `current` names its navigation item."""
-    csrf, binding = csrf_fields(request, STEP)
+def page(request: Request, signed: SignedIn, title: str, body: str, current: str = "",
+         csrf: tuple[str, str | None] | None = None) -> Response:
+    """A console page of `body` (HTML, escaped by the caller) titled `title`; `current` names its navigation item.
+    `csrf`: the hidden fields (and binding cookie) the body's own form carries, when it has one (csrf_fields), which
+    the sign-out form then carries too: one binding per browser."""
+    csrf_html, binding = csrf or csrf_fields(request, STEP)
     nav = "\n".join(
         f'<li><a href="{html.escape(url(request, target))}"{_CURRENT if target == current else ""}>{label}</a></li>'
         for target, label, action in _NAV if roles.reach(signed.operator.roles, action).anywhere)
     document = _PAGE.substitute(
         title=html.escape(title), head_links=head.links(base_url(request)), home=html.escape(url(request)), nav=nav,
-        sign_out=html.escape(url(request, "sign-out")), csrf=csrf, username=html.escape(signed.operator.username),
+        sign_out=html.escape(url(request, "sign-out")), csrf=csrf_html, username=html.escape(signed.operator.username),
         roles=html.escape(signed.operator.described()), body=body)
     response = Response(200, document, page_headers(form_action=["'self'"]))
     if binding:

@@ -1,4 +1,5 @@
-"""GET /console/person?tenant=T&username=U: one person, read-only: profile, state, sessions, factors, linked identities.
+"""GET /console/person?tenant=T&username=U: one person: profile, state, the actions one may take (act), sessions,
+factors, linked identities.
 
 Allowed by `people.view` in the person's tenant (operators.roles), judged before the person is read. What is shown is
 never a secret: a factor is whether it is held (and how many recovery codes are left), a passkey its name and dates,
@@ -9,12 +10,14 @@ from __future__ import annotations
 
 import html
 
+from authgate.console.act import WHAT, link, rule
 from authgate.console.pages import allow, page, query_value, when
 from authgate.console.people import state
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
+from authgate.operators import roles
 from authgate.stores.linked_identities import LinkedIdentityStore
 from authgate.stores.passkeys import PasskeyStore
 from authgate.stores.sessions import SessionStore
@@ -30,8 +33,20 @@ def get_person(request: Request, signed: SignedIn) -> Response:
     user = UserFactorStore().get(tenant, username)
     if user is None:
         raise ApiError("not_found", f"There is no person {username!r} in tenant {tenant!r}.")
-    body = "\n".join((_profile(user), _sessions(user), _factors(user), _identities(user)))
+    body = "\n".join((_profile(user), _actions(request, signed, user), _sessions(user), _factors(user),
+                      _identities(user)))
     return page(request, signed, f"{username} ({tenant})", body, current="people")
+
+
+def _actions(request: Request, signed: SignedIn, user: User) -> str:
+    """Links to the confirmation of each action the operator's roles allow on this person (none: no section)."""
+    offered = [name for name in WHAT if name != ("enable" if not user.disabled else "disable")
+               and roles.may(signed.operator.roles, rule(name), user.tenant_id)]
+    if not offered:
+        return ""
+    links = "\n".join(f'<li><a href="{html.escape(link(request, user.tenant_id, user.username, name))}">'
+                      f"{html.escape(WHAT[name].label)}</a></li>" for name in offered)
+    return f'<section>\n<h2>Actions</h2>\n<ul class="console-actions">\n{links}\n</ul>\n</section>'
 
 
 def _list(title: str, pairs: list[tuple[str, str]]) -> str:

@@ -29,6 +29,8 @@ PAGES: dict[tuple[str, str], Page] = {
     ("", "GET"): Page("authgate.console.home:get_home"),
     ("people", "GET"): Page(f"{_PEOPLE}:get_people"),
     ("person", "GET"): Page("authgate.console.person:get_person"),
+    ("act", "GET"): Page("authgate.console.act:get_act"),
+    ("act", "POST"): Page("authgate.console.act:post_act"),
     ("callback", "GET"): Page("authgate.console.sign_in:callback", signed=False),
     ("sign-out", "POST"): Page("authgate.console.sign_out:post_sign_out", signed=False),
     ("signed-out", "GET"): Page("authgate.console.sign_out:get_signed_out", signed=False),

@@ -1,0 +1,105 @@
+"""GET and POST /console/act: what support does to a person, confirmed first (docs/console.md, "Actions").
+
+GET ?tenant=T&username=U&action=A is the confirmation: what the action does, and a form (CSRF, as every console form)
+that posts it; POST takes it. Both ask operators.roles first (`people.A`, in the person's tenant), before the person is
+read, whatever the form or the URL says: a role that may not is the 403 page. The action itself is
+authgate.people.actions, the one `authgate users` calls too, and the page says what the command prints.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import NamedTuple
+
+from authgate.console.pages import STEP, allow, page, query_value, url
+from authgate.console.session import SignedIn
+from authgate.errors import ApiError
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.interaction.pages import csrf_fields, form_fields
+from authgate.logs import get_logger
+from authgate.people.actions import ACTIONS
+from authgate.users.errors import UserNotFound
+
+
+class Action(NamedTuple):
+    label: str  # the button
+    does: str  # what it does to the person, for the confirmation ({who}: the username)
+
+
+WHAT: dict[str, Action] = {
+    "disable": Action("Disable", "{who} can no longer sign in; their sessions and refresh tokens end now."),
+    "enable": Action("Enable", "{who} can sign in again."),
+    "unlock": Action("Unlock", "{who}'s failed sign-ins are forgotten and their account unlocked."),
+    "reset-mfa": Action("Reset the second factor", "{who}'s one-time code, recovery codes and passkeys are "
+                        "removed and their sessions end now; they set up a second factor again at their next "
+                        "sign-in."),
+    "revoke-sessions": Action("End the sessions", "Every sign-in session of {who} ends now; the applications that "
+                              "asked are told."),
+}
+
+
+def rule(action: str) -> str:
+    """The roles' action (operators.roles) of a console action: people.disable, people.reset_mfa, ..."""
+    return "people." + action.replace("-", "_")
+
+
+def link(request: Request, tenant: str, username: str, action: str) -> str:
+    """The URL of an action's confirmation page."""
+    return url(request, "act", [("tenant", tenant), ("username", username), ("action", action)])
+
+
+def get_act(request: Request, signed: SignedIn) -> Response:
+    tenant, username, action = _named(request, query_value(request, "tenant", 64), query_value(request, "username"),
+                                      query_value(request, "action", 32))
+    allow(signed, rule(action), tenant)
+    from authgate.stores.users import UserStore
+
+    if UserStore().get(tenant, username) is None:
+        raise _nobody(tenant, username)
+    what, e = WHAT[action], html.escape
+    csrf = csrf_fields(request, STEP)
+    body = (f"<p>{e(what.does.format(who=username))}</p>\n"
+            f'<form method="post" action="{e(url(request, "act"))}">\n{csrf[0]}\n'
+            + "".join(f'<input type="hidden" name="{name}" value="{e(value)}">\n'
+                      for name, value in (("tenant", tenant), ("username", username), ("action", action)))
+            + f'<div class="actions"><button type="submit">{e(what.label)}</button>\n'
+            f'<a href="{e(_person(request, tenant, username))}">Cancel</a></div>\n</form>')
+    return page(request, signed, f"{what.label}: {username} ({tenant})?", body, current="people", csrf=csrf)
+
+
+def post_act(request: Request, signed: SignedIn) -> Response:
+    fields = form_fields(request, STEP)
+    tenant, username, action = _named(request, fields.get("tenant", ""), fields.get("username", ""),
+                                      fields.get("action", ""))
+    allow(signed, rule(action), tenant)
+    try:
+        outcome = ACTIONS[action](tenant, username)
+    except UserNotFound:
+        raise _nobody(tenant, username) from None
+    get_logger().info("console action", extra={"operator": signed.operator.username,
+                                               "roles": signed.operator.described(), "action": action,
+                                               "tenant": tenant, "username": username})
+    e = html.escape
+    body = (f'<p role="status">Done: {e(outcome.said)}.</p>\n'
+            f'<p><a href="{e(_person(request, tenant, username))}">Back to {e(username)}</a></p>')
+    return page(request, signed, f"{WHAT[action].label}: {username} ({tenant})", body, current="people")
+
+
+def _named(request: Request, tenant: str, username: str, action: str) -> tuple[str, str, str]:
+    if not tenant or not username:
+        raise ApiError("invalid_request", "Name the person with tenant and username.")
+    if action not in WHAT:
+        raise ApiError("invalid_request", f"There is no action {action[:32]!r}: the actions are "
+                                          f"{', '.join(WHAT)}.")
+    if len(tenant) > 64 or len(username) > 256 or any(ord(c) < 32 for c in tenant + username):
+        raise ApiError("invalid_request", "The tenant or username is too long or holds control characters.")
+    return tenant, username, action
+
+
+def _nobody(tenant: str, username: str) -> ApiError:
+    return ApiError("not_found", f"There is no person {username!r} in tenant {tenant!r}.")
+
+
+def _person(request: Request, tenant: str, username: str) -> str:
+    return url(request, "person", [("tenant", tenant), ("username", username)])

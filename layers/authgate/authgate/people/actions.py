@@ -1,0 +1,152 @@
+"""What an operator does to a person's account: one implementation, called by `authgate users` and by the console.
+
+disable, enable, unlock, reset_mfa and revoke_sessions each take the tenant and the username and return Done: the
+person as written, the one sentence both the command and the console say, and the figures the command's --json adds.
+A person who is not there is UserNotFound (users.errors), whichever caller asked. What ends a person's sessions tells
+the clients of the sessions that counted until then (OpenID Connect Back-Channel Logout 1.0 2.5; deliveries), and
+unlock forgives the failures the limiter counted for the account in this window too (limits.auth_failures), so that
+an operator's action means the same thing wherever it is taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from authgate import clock
+from authgate.sessions.model import Session
+from authgate.users.errors import UserNotFound
+from authgate.users.model import User
+
+
+class Done(NamedTuple):
+    """What an action did: the person as written, the sentence said about it, and its figures (JSON)."""
+
+    user: User
+    said: str
+    figures: dict[str, Any]
+
+
+def disable(tenant_id: str, username: str) -> Done:
+    """Refuse the person's sign-ins; their sessions and refresh tokens end now."""
+    return _ending(tenant_id, username, "disabled (its sessions and refresh tokens end now)",
+                   lambda store: store.set_disabled(tenant_id, username, True))
+
+
+def enable(tenant_id: str, username: str) -> Done:
+    """Let a disabled person sign in again."""
+    from authgate.stores.users import UserStore
+
+    return _said(UserStore().set_disabled(tenant_id, username, False), "enabled")
+
+
+def unlock(tenant_id: str, username: str) -> Done:
+    """Clear the account's own throttle and the failures the limiter counted for it in this window."""
+    from authgate.limits.auth_failures import AuthFailureGuard
+    from authgate.stores.users import UserStore
+
+    user = UserStore().unlock(tenant_id, username)
+    AuthFailureGuard("user").forgive(f"{tenant_id}/{username}")
+    return _said(user, "unlocked")
+
+
+def reset_mfa(tenant_id: str, username: str) -> Done:
+    """Remove every second factor (one-time code, recovery codes, passkeys) and end the person's sessions: someone
+    who lost their authenticator enrols again at the next sign-in."""
+    from authgate.stores.user_factors import UserFactorStore
+    from authgate.stores.users import UserStore
+
+    user = _existing(tenant_id, username)
+    counted = standing(user)
+    ended = UserFactorStore().reset(tenant_id, username)
+    announce_ended(counted)
+    removed = remove_passkeys(tenant_id, username)
+    after = UserStore().get(tenant_id, username)
+    if after is None:
+        raise UserNotFound(username)
+    return Done(after, f"second factors of {username} in tenant {tenant_id} removed ({count(removed, 'passkey')}); "
+                       "sessions_valid_after set to now",
+                {"tenant_id": tenant_id, "username": username, "second_factors": [], "passkeys_removed": removed,
+                 "sessions_valid_after": ended})
+
+
+def revoke_sessions(tenant_id: str, username: str) -> Done:
+    """End every sign-in session of the person now (their items deleted, their clients told)."""
+    from authgate.stores.sessions import SessionStore
+    from authgate.stores.users import UserStore
+
+    users = UserStore()
+    user = _existing(tenant_id, username)
+    now = clock.seconds()
+    counted = standing(user)
+    if not user.user_id or not users.end_sessions(tenant_id, username, now):
+        raise UserNotFound(username)
+    store = SessionStore()
+    ended = store.of_user(tenant_id, user.user_id)
+    for session in ended:
+        store.end(session.session_hash)
+    announce_ended(counted)
+    return Done(users.get(tenant_id, username) or user,
+                f"{count(len(ended), 'session')} of {username} in tenant {tenant_id} ended",
+                {"tenant": tenant_id, "username": username, "sessions_ended": len(ended), "sessions_valid_after": now})
+
+
+# The actions by the name `authgate users` and the console give them; the console's rule names each `people.NAME`
+# (operators.roles, with - as _).
+ACTIONS: dict[str, Callable[[str, str], Done]] = {
+    "disable": disable, "enable": enable, "unlock": unlock, "reset-mfa": reset_mfa,
+    "revoke-sessions": revoke_sessions,
+}
+
+
+def standing(user: User) -> list[Session]:
+    """The person's sessions that still count (stores.sessions.SessionStore.standing)."""
+    from authgate.stores.sessions import SessionStore
+
+    return SessionStore().standing(user)
+
+
+def announce_ended(sessions: list[Session]) -> int:
+    """Queue a back-channel logout token for each client of `sessions`, which just ended (BCL 2.5)."""
+    from authgate.deliveries.backchannel_logout import announce
+    from authgate.settings import get_settings
+
+    return announce(sessions, get_settings().issuer) if sessions else 0
+
+
+def remove_passkeys(tenant_id: str, username: str) -> int:
+    """Remove every passkey of a person (WebAuthn credentials are personal data); how many there were."""
+    from authgate.stores.passkeys import PasskeyStore
+
+    passkeys = PasskeyStore()
+    return sum(passkeys.remove(tenant_id, username, p.credential_id) for p in passkeys.of_user(tenant_id, username))
+
+
+def count(number: int, noun: str) -> str:
+    """"1 passkey", "0 passkeys", "2 sessions"."""
+    return f"{number} {noun if number == 1 else noun + 's'}"
+
+
+def _existing(tenant_id: str, username: str) -> User:
+    from authgate.stores.users import UserStore
+
+    user = UserStore().get(tenant_id, username)
+    if user is None:
+        raise UserNotFound(username)
+    return user
+
+
+def _said(user: User, what: str) -> Done:
+    return Done(user, f"user {user.username} {what} in tenant {user.tenant_id}", {})
+
+
+def _ending(tenant_id: str, username: str, what: str, change: Callable[[Any], User]) -> Done:
+    """Apply `change`, which ends the person's sessions: the clients of those that counted until now are told."""
+    from authgate.stores.users import UserStore
+
+    store = UserStore()
+    before = store.get(tenant_id, username)
+    counted = standing(before) if before is not None else []
+    user = change(store)
+    announce_ended(counted)
+    return _said(user, what)
