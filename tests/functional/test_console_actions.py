@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
+import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -14,6 +17,7 @@ import pytest
 
 from authgate.clock import ManualClock
 from tests.functional.authorize_support import headers_of, page_of
+from tests.functional.ciba_support import deliver_queued
 from tests.functional.console_support import (
     BAR,
     CONSOLE_PAGE_HEADERS,
@@ -74,7 +78,7 @@ def test_olivia_disables_bob_after_confirming_and_the_console_says_what_the_comm
     assert page_of(done).text() == f"{BAR.format(who='olivia (owner)')} Disable: bob (demo) Done: {said}. Back to bob"
     assert UserStore().get("demo", "bob").disabled is True  # type: ignore[union-attr]
     person = invoke("console", console_event("GET", "/console/person", "tenant=demo&username=bob", cookie=cookie))
-    assert "Actions Enable Unlock Reset the second factor End the sessions Sign-in sessions" in page_of(person).text()
+    assert "Actions Enable Unlock Reset the second factor End the sessions Send a reset link Sign-in sessions" in page_of(person).text()
 
     again, _ = confirmation(invoke, jar, "enable")
     enabled = post(invoke, jar, page_of(again).hidden())
@@ -158,7 +162,8 @@ def test_support_acts_in_its_tenants_only_even_by_replaying_a_form(demo: Any, in
 
 @pytest.mark.parametrize(("fields", "status", "code", "detail"), [
     ({"action": "delete"}, 400, "invalid_request",
-     "There is no action 'delete': the actions are disable, enable, unlock, reset-mfa, revoke-sessions."),
+     ("There is no action 'delete': the actions are disable, enable, unlock, reset-mfa, revoke-sessions, "
+      "send-reset-link.")),
     ({"username": ""}, 400, "invalid_request", "Name the person with tenant and username."),
     ({"username": "nobody"}, 404, "not_found", "There is no person 'nobody' in tenant 'demo'."),
     ({"csrf": "forged"}, 400, "invalid_request", "The form has expired or was altered. Open it again."),
@@ -171,3 +176,35 @@ def test_a_form_that_does_not_hold_is_refused_and_changes_nothing(demo: Any, inv
     asked, jar = confirmation(invoke, cookie, "disable")
     assert_console_error_page(post(invoke, jar, {**page_of(asked).hidden(), **fields}), code, detail, status)
     assert UserStore().get("demo", "bob").disabled is False  # type: ignore[union-attr]
+
+
+def test_support_mails_bob_a_reset_link_the_page_and_the_command_say_the_same(
+        demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The link is the forgotten-password page's: the same mail, under this request's issuer; it works."""
+    from authgate import caches
+    from authgate.stores.password_resets import PasswordResetStore
+
+    cookie = operator_session()
+    asked, jar = confirmation(invoke, cookie, "send-reset-link")
+    assert page_of(asked).text() == (
+        f"{BAR.format(who='olivia (owner)')} Send a reset link: bob (demo)? A link to choose a new password is mailed "
+        "to bob's email address; it works once, within 15 minutes. The password stays as it is until it is used. "
+        "Send a reset link Cancel")
+    fields = page_of(asked).hidden()
+    assert_console_error_page(post(invoke, jar, fields), "invalid_request", (
+        "No link was sent: this stage sends no mail: set a temporary password instead (`authgate users "
+        "reset-password`)."), 400)
+    outbox = tmp_path / "outbox.jsonl"
+    monkeypatch.setenv("AUTHGATE_OUTBOX", str(outbox))
+    caches.reset()
+    said = "a link to choose a new password was mailed to bob in tenant demo (it works once, within 15 minutes)"
+    done = post(invoke, jar, fields)
+    assert page_of(done).text() == (f"{BAR.format(who='olivia (owner)')} Send a reset link: bob (demo) Done: {said}. "
+                                    "Back to bob")
+    assert deliver_queued() == 1
+    (mail,) = [json.loads(line) for line in outbox.read_text().splitlines()]
+    link = re.search(r"http://127\.0\.0\.1:3000/oauth/reset-password\?token=[A-Za-z0-9_-]{43}", mail["text"])
+    assert link is not None and (mail["to"], mail["subject"]) == ("bob@demo.example", "Choose a new password")
+    reset = PasswordResetStore().peek(link.group(0).rpartition("=")[2])  # the link works
+    assert (reset.tenant_id, reset.username, reset.state) == ("demo", "bob", "issued")
+    assert cli("send-reset-link") == said + "\n"

@@ -92,7 +92,7 @@ def test_a_persons_page_shows_their_account_and_never_a_secret(demo: Any, invoke
                            "usr_demobob000000000000000 Name Bob Example Email bob@demo.example (verified) State active "
                            "Created ")
     assert text.endswith(
-        "Sessions ended before never Actions Disable Unlock Reset the second factor End the sessions "
+        "Sessions ended before never Actions Disable Unlock Reset the second factor End the sessions Send a reset link "
         "Sign-in sessions 1 live sign-in session Signed in How Last active Applications "
         "2025-06-15 15:06:40 UTC mfa (pwd otp mfa) 2025-06-15 15:06:40 UTC - Second factors One-time code set up "
         "(0 recovery codes left) Passkeys none Linked identities No identity at an identity provider is linked.")

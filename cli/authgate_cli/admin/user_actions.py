@@ -1,7 +1,7 @@
 """The actions of `authgate users` on the stack acted on: create, list, show, update, disable, enable, unlock,
 reset-password, delete (docs/users.md); show lists the linked identities (user_identities). The tenant is known to
 exist (authgate_cli.admin.users.act). What support does to a person (disable, enable, unlock, reset-mfa,
-revoke-sessions) is the runtime's authgate.people.actions, which the console calls too: `operated` says its outcome."""
+revoke-sessions, send-reset-link) is the runtime's authgate.people.actions, which the console calls too: `operated` says its outcome."""
 
 from __future__ import annotations
 
@@ -105,22 +105,35 @@ def _change(args: argparse.Namespace, out: IO[str], what: str, change: Callable[
         user = change(store)
     except UserNotFound:
         return unknown_user(args)
-    announce_ended(ended)
+    announce_ended(ended, _issuer())
     return done(args, user, out, what)
 
 
 def operated(args: argparse.Namespace, out: IO[str], action: str) -> int:
     """disable, enable, unlock, reset-mfa, revoke-sessions: the one implementation (authgate.people.actions), its
     sentence as the console says it, or with --json the person (or the action's figures)."""
-    from authgate.people.actions import ACTIONS
+    from authgate.people.actions import ACTIONS, ResetLinkRefused
     from authgate.users.errors import UserNotFound
 
     try:
-        outcome = ACTIONS[action](args.tenant, args.username)
+        outcome = ACTIONS[action](args.tenant, args.username, _issuer())
     except UserNotFound:
         return unknown_user(args)
+    except ResetLinkRefused as exc:
+        return fail(str(exc))
     out.write(json.dumps(outcome.figures or view(outcome.user), indent=2) + "\n" if args.json else outcome.said + "\n")
     return 0
+
+
+def send_reset_link(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    return operated(args, out, "send-reset-link")
+
+
+def _issuer() -> str:
+    """The stack's issuer, as the links and logout tokens of an action name it."""
+    from authgate.settings import get_settings
+
+    return get_settings().issuer
 
 
 def disable_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -166,7 +179,7 @@ def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         LinkedIdentityStore().delete_user(user)
     except UserNotFound:
         return unknown_user(args)
-    announce_ended(ended)
+    announce_ended(ended, _issuer())
     # Personal data: the person's passkeys go with them (a user created again under the name has none).
     remove_passkeys(args.tenant, args.username)
     if args.json:

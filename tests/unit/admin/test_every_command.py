@@ -108,7 +108,8 @@ def stack(demo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setenv("AUTHGATE_STATE_DIR", str(tmp_path))
     saved = dict(os.environ)
-    env = local.environment(issuer=ISSUER, aws_endpoint=None)
+    # Mail lands in an outbox, as `authgate serve` records it (send-reset-link needs a stage that sends mail).
+    env = {**local.environment(issuer=ISSUER, aws_endpoint=None), "AUTHGATE_OUTBOX": str(tmp_path / "outbox")}
     local.write_state({"pid": os.getpid(), "base_url": ISSUER, "issuer": ISSUER,
                        "env": {k: v for k, v in env.items() if k != "AUTHGATE_SESSION_SECRET"}})
     for argv in (["resources", "create", RESOURCE, "--scopes", "mcp:read"],

@@ -154,7 +154,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("/console/{proxy+}", "POST"): {
         "summary": "The console's forms: act (an action on a person: disable, enable, unlock, reset-mfa, "
-                   "revoke-sessions, as `authgate users` takes it), and sign-out, which ends the console's session "
+                   "revoke-sessions, send-reset-link, as `authgate users` takes it), and sign-out, which ends the console's session "
                    "and goes on to the stack's end_session endpoint",
         "surface": "page",
         "parameters": [{"name": "proxy+", "in": "path", "required": True, "schema": STR,

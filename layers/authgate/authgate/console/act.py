@@ -17,8 +17,9 @@ from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.interaction.pages import csrf_fields, form_fields
+from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.people.actions import ACTIONS
+from authgate.people.actions import ACTIONS, ResetLinkRefused
 from authgate.users.errors import UserNotFound
 
 
@@ -36,6 +37,9 @@ WHAT: dict[str, Action] = {
                         "sign-in."),
     "revoke-sessions": Action("End the sessions", "Every sign-in session of {who} ends now; the applications that "
                               "asked are told."),
+    "send-reset-link": Action("Send a reset link", "A link to choose a new password is mailed to {who}'s email "
+                              "address; it works once, within 15 minutes. The password stays as it is until it is "
+                              "used."),
 }
 
 
@@ -74,9 +78,11 @@ def post_act(request: Request, signed: SignedIn) -> Response:
                                       fields.get("action", ""))
     allow(signed, rule(action), tenant)
     try:
-        outcome = ACTIONS[action](tenant, username)
+        outcome = ACTIONS[action](tenant, username, base_url(request))
     except UserNotFound:
         raise _nobody(tenant, username) from None
+    except ResetLinkRefused as exc:
+        raise ApiError("invalid_request", f"No link was sent: {exc}.") from None
     get_logger().info("console action", extra={"operator": signed.operator.username,
                                                "roles": signed.operator.described(), "action": action,
                                                "tenant": tenant, "username": username})

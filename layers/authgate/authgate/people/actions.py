@@ -1,8 +1,9 @@
 """What an operator does to a person's account: one implementation, called by `authgate users` and by the console.
 
-disable, enable, unlock, reset_mfa and revoke_sessions each take the tenant and the username and return Done: the
-person as written, the one sentence both the command and the console say, and the figures the command's --json adds.
-A person who is not there is UserNotFound (users.errors), whichever caller asked. What ends a person's sessions tells
+disable, enable, unlock, reset_mfa, revoke_sessions and send_reset_link each take the tenant, the username and the
+stack's issuer (the console's is its request's; the command's its settings') and return Done: the person as written,
+the one sentence both the command and the console say, and the figures the command's --json adds. A person who is not
+there is UserNotFound (users.errors), whichever caller asked; a reset link that cannot be sent is ResetLinkRefused. What ends a person's sessions tells
 the clients of the sessions that counted until then (OpenID Connect Back-Channel Logout 1.0 2.5; deliveries), and
 unlock forgives the failures the limiter counted for the account in this window too (limits.auth_failures), so that
 an operator's action means the same thing wherever it is taken.
@@ -14,9 +15,11 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from authgate import clock
+from authgate.mail.sender import Mail
 from authgate.sessions.model import Session
 from authgate.users.errors import UserNotFound
 from authgate.users.model import User
+from authgate.users.password_reset import RESET_TTL
 
 
 class Done(NamedTuple):
@@ -27,20 +30,20 @@ class Done(NamedTuple):
     figures: dict[str, Any]
 
 
-def disable(tenant_id: str, username: str) -> Done:
+def disable(tenant_id: str, username: str, issuer: str) -> Done:
     """Refuse the person's sign-ins; their sessions and refresh tokens end now."""
-    return _ending(tenant_id, username, "disabled (its sessions and refresh tokens end now)",
+    return _ending(tenant_id, username, issuer, "disabled (its sessions and refresh tokens end now)",
                    lambda store: store.set_disabled(tenant_id, username, True))
 
 
-def enable(tenant_id: str, username: str) -> Done:
+def enable(tenant_id: str, username: str, issuer: str) -> Done:
     """Let a disabled person sign in again."""
     from authgate.stores.users import UserStore
 
     return _said(UserStore().set_disabled(tenant_id, username, False), "enabled")
 
 
-def unlock(tenant_id: str, username: str) -> Done:
+def unlock(tenant_id: str, username: str, issuer: str) -> Done:
     """Clear the account's own throttle and the failures the limiter counted for it in this window."""
     from authgate.limits.auth_failures import AuthFailureGuard
     from authgate.stores.users import UserStore
@@ -50,7 +53,7 @@ def unlock(tenant_id: str, username: str) -> Done:
     return _said(user, "unlocked")
 
 
-def reset_mfa(tenant_id: str, username: str) -> Done:
+def reset_mfa(tenant_id: str, username: str, issuer: str) -> Done:
     """Remove every second factor (one-time code, recovery codes, passkeys) and end the person's sessions: someone
     who lost their authenticator enrols again at the next sign-in."""
     from authgate.stores.user_factors import UserFactorStore
@@ -59,7 +62,7 @@ def reset_mfa(tenant_id: str, username: str) -> Done:
     user = _existing(tenant_id, username)
     counted = standing(user)
     ended = UserFactorStore().reset(tenant_id, username)
-    announce_ended(counted)
+    announce_ended(counted, issuer)
     removed = remove_passkeys(tenant_id, username)
     after = UserStore().get(tenant_id, username)
     if after is None:
@@ -70,7 +73,7 @@ def reset_mfa(tenant_id: str, username: str) -> Done:
                  "sessions_valid_after": ended})
 
 
-def revoke_sessions(tenant_id: str, username: str) -> Done:
+def revoke_sessions(tenant_id: str, username: str, issuer: str) -> Done:
     """End every sign-in session of the person now (their items deleted, their clients told)."""
     from authgate.stores.sessions import SessionStore
     from authgate.stores.users import UserStore
@@ -85,17 +88,51 @@ def revoke_sessions(tenant_id: str, username: str) -> Done:
     ended = store.of_user(tenant_id, user.user_id)
     for session in ended:
         store.end(session.session_hash)
-    announce_ended(counted)
+    announce_ended(counted, issuer)
     return Done(users.get(tenant_id, username) or user,
                 f"{count(len(ended), 'session')} of {username} in tenant {tenant_id} ended",
                 {"tenant": tenant_id, "username": username, "sessions_ended": len(ended), "sessions_valid_after": now})
 
 
+class ResetLinkRefused(ValueError):
+    """No reset link can be mailed: this stage sends no mail, or the person is disabled or has no email address."""
+
+
+def send_reset_link(tenant_id: str, username: str, issuer: str) -> Done:
+    """Mail the person a link to choose a new password (the forgotten-password page's link and mail); their
+    password stays as it is until they use it."""
+    from authgate.deliveries.queued_mail import queue_mail
+    from authgate.mail.sender import available
+    from authgate.stores.password_resets import PasswordResetStore
+
+    user = _existing(tenant_id, username)
+    if not available():
+        raise ResetLinkRefused("this stage sends no mail: set a temporary password instead "
+                               "(`authgate users reset-password`)")
+    if user.disabled or not user.email:
+        raise ResetLinkRefused(f"user {username!r} of tenant {tenant_id!r} "
+                               + ("is disabled: enable it first" if user.disabled else "has no email address"))
+    token = PasswordResetStore().create(tenant_id, username)
+    queue_mail(reset_mail(user, f"{issuer}/oauth/reset-password?token={token}"))
+    return Done(user, f"a link to choose a new password was mailed to {username} in tenant {tenant_id} "
+                      f"(it works once, within {RESET_TTL // 60} minutes)", {
+                    "tenant_id": tenant_id, "username": username, "reset_link_mailed": True,
+                    "expires_in": RESET_TTL})
+
+
+def reset_mail(user: User, url: str) -> Mail:
+    """The mail that carries a reset link to `user` (the forgotten-password page's, and an operator's)."""
+    return Mail(user.email, "Choose a new password",
+                f"Someone asked to reset the password of {user.username}. To choose a new one, open\n\n"
+                f"{url}\n\nThe link works once, within {RESET_TTL // 60} minutes. If you did not ask, "
+                "ignore this mail: your password stays as it is.\n")
+
+
 # The actions by the name `authgate users` and the console give them; the console's rule names each `people.NAME`
 # (operators.roles, with - as _).
-ACTIONS: dict[str, Callable[[str, str], Done]] = {
+ACTIONS: dict[str, Callable[[str, str, str], Done]] = {
     "disable": disable, "enable": enable, "unlock": unlock, "reset-mfa": reset_mfa,
-    "revoke-sessions": revoke_sessions,
+    "revoke-sessions": revoke_sessions, "send-reset-link": send_reset_link,
 }
 
 
@@ -106,12 +143,11 @@ def standing(user: User) -> list[Session]:
     return SessionStore().standing(user)
 
 
-def announce_ended(sessions: list[Session]) -> int:
-    """Queue a back-channel logout token for each client of `sessions`, which just ended (BCL 2.5)."""
+def announce_ended(sessions: list[Session], issuer: str) -> int:
+    """Queue a back-channel logout token for each client of `sessions`, which just ended (BCL 2.5), as `issuer`."""
     from authgate.deliveries.backchannel_logout import announce
-    from authgate.settings import get_settings
 
-    return announce(sessions, get_settings().issuer) if sessions else 0
+    return announce(sessions, issuer) if sessions else 0
 
 
 def remove_passkeys(tenant_id: str, username: str) -> int:
@@ -140,7 +176,7 @@ def _said(user: User, what: str) -> Done:
     return Done(user, f"user {user.username} {what} in tenant {user.tenant_id}", {})
 
 
-def _ending(tenant_id: str, username: str, what: str, change: Callable[[Any], User]) -> Done:
+def _ending(tenant_id: str, username: str, issuer: str, what: str, change: Callable[[Any], User]) -> Done:
     """Apply `change`, which ends the person's sessions: the clients of those that counted until now are told."""
     from authgate.stores.users import UserStore
 
@@ -148,5 +184,5 @@ def _ending(tenant_id: str, username: str, what: str, change: Callable[[Any], Us
     before = store.get(tenant_id, username)
     counted = standing(before) if before is not None else []
     user = change(store)
-    announce_ended(counted)
+    announce_ended(counted, issuer)
     return _said(user, what)
