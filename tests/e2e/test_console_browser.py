@@ -29,6 +29,9 @@ AXE = Path(__file__).with_name("js") / "node_modules" / "axe-core" / "axe.min.js
 # The console's max_age on the stack of the expiry test (AUTHGATE_CONSOLE_MAX_AGE, the template's
 # ConsoleMaxAgeSeconds on a stage), in seconds.
 SHORT_MAX_AGE = 12
+# The CDP virtual authenticator (WebAuthn.addVirtualAuthenticator): a platform authenticator that verifies the user.
+AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+                 "isUserVerified": True}
 
 
 @pytest.fixture(scope="module")
@@ -194,3 +197,41 @@ def test_a_sign_in_serves_the_console_until_max_age(tmp_path: Path, context: Any
         page.goto(f"{short.base_url}/console/people")
         page.wait_for_url(f"{short.base_url}/oauth/authorize?*")
         assert page.locator("#password").count() == 1
+
+
+def test_olivia_signs_in_to_the_console_with_a_passkey(tmp_path: Path, chromium_browser: Any) -> None:
+    """The CDP virtual authenticator (WebAuthn needs a host name: `authgate serve --host localhost`): olivia adds a
+    passkey on the account page, then signs in to the console with it alone; the console asked for acr mfa."""
+    with running_stack(tmp_path, "--host", "localhost") as local:
+        context = chromium_browser.new_context()
+        seen = watch(context)
+        try:
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("WebAuthn.enable")
+            cdp.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
+            page.goto(f"{local.base_url}/oauth/account")
+            page.fill("#tenant", "operators")
+            page.fill("#username", "olivia")
+            page.fill("#password", "olivia-password")
+            page.click("button:text-is('Sign in')")
+            if page.locator("#code").count():  # the operators tenant asks for her code here too
+                page.fill("#code", pyotp.TOTP(OLIVIA_KEY).now())
+                page.click("button:text-is('Sign in')")
+            page.fill("#passkey_name", "Laptop key")
+            page.fill("#code_new", pyotp.TOTP(OLIVIA_KEY).now())
+            page.click("button:text-is('Add a passkey')")
+            page.click("button:text-is('Create the passkey')")
+            page.wait_for_selector("text=The passkey Laptop key was added: you can sign in with it.")
+            context.clear_cookies()
+
+            page.goto(f"{local.base_url}/console/people?tenant=demo&q=bob")
+            page.wait_for_url(f"{local.base_url}/oauth/authorize?*")
+            page.click("button:text-is('Approve with a passkey')")
+            page.click("button:text-is('Use a passkey')")
+            page.wait_for_url(f"{local.base_url}/console/people?tenant=demo&q=bob")
+            assert "Signed in as olivia (owner)" in page.inner_text("header")
+            assert page.locator("table tbody tr").all_inner_texts() == ["bob\tBob Example\tbob@demo.example\tactive"]
+            seen.assert_clean()
+        finally:
+            context.close()
