@@ -81,10 +81,13 @@ def test_a_tenants_people_come_a_page_at_a_time(demo: Any, invoke: Invoke) -> No
 
 
 def test_a_persons_page_shows_their_account_and_never_a_secret(demo: Any, invoke: Invoke, clock: ManualClock) -> None:
+    from authgate.stores.consents import ConsentStore
     from authgate.stores.sessions import SessionStore
 
     SessionStore().create(tenant_id="demo", user_id="usr_demobob000000000000000", username="bob", acr="mfa",
                           amr=("pwd", "otp", "mfa"), generation=0)
+    ConsentStore().remember("demo", "usr_demobob000000000000000", "demo-web", ("openid", "charges:read"), None)
+    ConsentStore().remember("demo", "usr_demobob000000000000000", "demo-agent", ("mcp:read",), "https://mcp.example")
     result = invoke("console", console_event("GET", "/console/person", "tenant=demo&username=bob",
                                              cookie=operator_session()))
     text = shown(result)
@@ -95,7 +98,8 @@ def test_a_persons_page_shows_their_account_and_never_a_secret(demo: Any, invoke
         "Sessions ended before never Actions Disable Unlock Reset the second factor End the sessions Send a reset link "
         "Sign-in sessions 1 live sign-in session Signed in How Last active Applications "
         "2025-06-15 15:06:40 UTC mfa (pwd otp mfa) 2025-06-15 15:06:40 UTC - Second factors One-time code set up "
-        "(0 recovery codes left) Passkeys none Linked identities No identity at an identity provider is linked.")
+        "(0 recovery codes left) Passkeys none Linked identities No identity at an identity provider is linked. "
+        "Consents demo-agent mcp:read (for https://mcp.example) demo-web charges:read openid")
     assert "GEZDGNBVGY3TQOJQ" not in result["body"] and "password" not in result["body"].lower()
 
 

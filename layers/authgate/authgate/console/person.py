@@ -1,5 +1,5 @@
 """GET /console/person?tenant=T&username=U: one person: profile, state, the actions one may take (act), sessions,
-factors, linked identities.
+factors, linked identities, consents.
 
 Allowed by `people.view` in the person's tenant (operators.roles), judged before the person is read. What is shown is
 never a secret: a factor is whether it is held (and how many recovery codes are left), a passkey its name and dates,
@@ -34,7 +34,7 @@ def get_person(request: Request, signed: SignedIn) -> Response:
     if user is None:
         raise ApiError("not_found", f"There is no person {username!r} in tenant {tenant!r}.")
     body = "\n".join((_profile(user), _actions(request, signed, user), _sessions(user), _factors(user),
-                      _identities(user)))
+                      _identities(user), _consents(user)))
     return page(request, signed, f"{username} ({tenant})", body, current="people")
 
 
@@ -85,6 +85,18 @@ def _factors(user: User) -> str:
     if not passkeys:
         pairs.append(("Passkeys", "none"))
     return _list("Second factors", pairs)
+
+
+def _consents(user: User) -> str:
+    """What the person approved for each client (single sign-on asks only for what is new)."""
+    from authgate.stores.consents import DEFAULT_RESOURCE, ConsentStore
+
+    granted = ConsentStore().of_user(user.tenant_id, user.user_id) if user.user_id else []
+    pairs = [(client_id, "; ".join(f"{' '.join(scopes)}" + ("" if resource == DEFAULT_RESOURCE else f" (for {resource})")
+                                   for resource, scopes in by_resource.items()))
+             for client_id, by_resource in granted]
+    return _list("Consents", pairs) if pairs else \
+        "<section>\n<h2>Consents</h2>\n<p>No application holds a remembered consent.</p>\n</section>"
 
 
 def _identities(user: User) -> str:

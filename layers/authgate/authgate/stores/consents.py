@@ -49,6 +49,24 @@ class ConsentStore(TableStore):
                                 UpdateExpression="ADD #r :scopes", ExpressionAttributeNames={"#r": _attribute(resource)},
                                 ExpressionAttributeValues={":scopes": ss(scopes)})
 
+    def of_user(self, tenant_id: str, user_id: str) -> list[tuple[str, dict[str, tuple[str, ...]]]]:
+        """What the person approved, by client: [(client_id, {resource: scopes})], in client id order (the
+        resource "-" is the default one, DEFAULT_RESOURCE)."""
+        out: list[tuple[str, dict[str, tuple[str, ...]]]] = []
+        start: dict[str, Any] | None = None
+        while True:
+            with self.faults("of_user"):
+                page = self.db.query(TableName=self.table, KeyConditionExpression="user_key = :k",
+                                     ExpressionAttributeValues={":k": s(user_key(tenant_id, user_id))},
+                                     **({"ExclusiveStartKey": start} if start else {}))
+            out.extend((item["client_id"]["S"], {name.removeprefix("scopes "): tuple(sorted(value["SS"]))
+                                                 for name, value in sorted(item.items())
+                                                 if name.startswith("scopes ") and "SS" in value})
+                       for item in page.get("Items", []))
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                return out
+
     def forget(self, tenant_id: str, user_id: str, client_id: str) -> None:
         """Revoke what the person approved for the client: the next authorization asks again."""
         self.destroy(_key(tenant_id, user_id, client_id), "forget")
