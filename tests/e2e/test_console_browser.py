@@ -149,7 +149,8 @@ def test_olivia_signs_in_finds_bob_disables_and_enables_him_and_signs_out(stack:
 
 
 def test_a_role_taken_away_counts_at_the_next_page_whatever_the_url(stack: LocalStack, context: Any) -> None:
-    """olivia, support of acme only from now on, cannot see demo's people, even by typing the URL: a 403 page."""
+    """olivia, support of acme only from now on, cannot see demo's people, even by typing the URL: a 403 page; made
+    an auditor, she reads and changes nothing."""
     time.sleep(30 - time.time() % 30 + 1)  # a new TOTP step: the first test spent this one's code
     seen = watch(context)
     page = context.new_page()
@@ -171,9 +172,20 @@ def test_a_role_taken_away_counts_at_the_next_page_whatever_the_url(stack: Local
         response = page.goto(f"{stack.base_url}/console/people")
         assert response is not None and response.status == 200
         assert page.locator("#tenant option").all_inner_texts() == ["acme"]
+
+        # An auditor reads bob's page and changes nothing: no action is offered, and typed, it is the 403 page.
+        assert admin(stack, "operators", "grant", "--username", "olivia", "--role", "auditor").returncode == 0
+        assert admin(stack, "operators", "revoke", "--username", "olivia", "--role", "support").returncode == 0
+        response = page.goto(f"{stack.base_url}/console/person?tenant=demo&username=bob")
+        assert response is not None and response.status == 200
+        assert "Actions" not in page.locator("main h2").all_inner_texts()
+        response = page.goto(f"{stack.base_url}/console/act?tenant=demo&username=bob&action=disable")
+        assert response is not None and response.status == 403
+        assert page.locator("main > p").first.inner_text() == "Your roles (auditor) do not allow this in tenant demo."
     finally:
         admin(stack, "operators", "grant", "--username", "olivia", "--role", "owner")
-        admin(stack, "operators", "revoke", "--username", "olivia", "--role", "support")
+        for role in ("support", "auditor"):
+            admin(stack, "operators", "revoke", "--username", "olivia", "--role", role)
     seen.assert_clean()
 
 
