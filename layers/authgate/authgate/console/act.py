@@ -83,9 +83,10 @@ def post_act(request: Request, signed: SignedIn) -> Response:
         raise _nobody(tenant, username) from None
     except ResetLinkRefused as exc:
         raise ApiError("invalid_request", f"No link was sent: {exc}.") from None
+    # Ids only: the person acted on by their stable id, never their username or email.
     get_logger().info("console action", extra={"operator": signed.operator.username,
                                                "roles": signed.operator.described(), "action": action,
-                                               "tenant": tenant, "username": username})
+                                               "tenant": tenant, "user_id": outcome.user.user_id})
     e = html.escape
     body = (f'<p role="status">Done: {e(outcome.said)}.</p>\n'
             f'<p><a href="{e(_person(request, tenant, username))}">Back to {e(username)}</a></p>')
