@@ -19,5 +19,6 @@ REGISTERED: dict[str, str] = {
     "delegation": "bench.delegation",
     "openid_connect": "bench.openid_connect",
     "ciba": "bench.ciba",
+    "audit": "bench.audit",
     "walk": "bench.walk",
 }

@@ -40,6 +40,8 @@ FIRST_REQUEST = {  # function: (sample event, status of its success)
     "jwks": ("jwks-get-jwks", 200),
     "charges": ("charges-create-idempotent", 201),
     "rotate_keys": ("rotate_keys-scheduled", None),
+    # The audit stream's consumer on one subscription batch (docs/audit.md), its chain in a bucket (bench.audit).
+    "audit": ("audit-subscription-batch", None),
     # The operators' console (off the token and charges paths): its home page, for an operator whose console
     # session is open (console_cookie: the sample without a cookie is the redirect to sign in).
     "console": ("console-get-home-sign-in-302", 200),
@@ -104,6 +106,10 @@ def record_scenarios(directory: Path) -> dict[str, Path]:
             event = sample(event_name)
             if name == "charges":
                 event = with_header(event, "Idempotency-Key", f"bench-cold-{time.time_ns()}")
+            if name == "audit":
+                from bench.audit import on_a_stage
+
+                event = on_a_stage(event)
             if name == "console":
                 event = with_header(event, "Cookie", console_cookie())
             handler = load_handler(name)

@@ -12,8 +12,10 @@ three threads at once (exactly one charge per key); and error cases (unknown cli
 bearer token, 404, 405). Every failure response goes through authgate_cli.check.read_error.
 
 Fails (exit 1) on any 5xx, any contract defect, an unexpected status, two winners for a code
-or two charges for a key. Reports request count, throughput, counts by status and error code,
-and latency percentiles (p50/p95/p99) overall and per route.
+or two charges for a key, and when the server's audit trail (docs/audit.md) does not hold one
+token event (token.issued, token.refreshed) per token the token endpoint issued, or does not
+verify. Reports request count, throughput, counts by status and error code, latency percentiles
+(p50/p95/p99) overall and per route, and the tokens issued beside the token events recorded.
 """
 
 from __future__ import annotations
@@ -118,6 +120,7 @@ class Stats:
     violations: list[str] = field(default_factory=list)
     codes_raced: int = 0
     keys_raced: int = 0
+    tokens_issued: int = 0
 
     def observe(self, response: requests.Response) -> None:
         from authgate_cli.check import read_error
@@ -132,6 +135,8 @@ class Stats:
                 self.codes[reading.code or "?"] += 1
             if response.status_code >= 500:
                 self.violations.append(f"{response.status_code} on {route}: {response.text[:200]}")
+            if route == "POST /oauth/token" and response.status_code == 200:
+                self.tokens_issued += 1
 
     def violate(self, message: str) -> None:
         with self.lock:
@@ -238,6 +243,30 @@ def worker(index: int, base_url: str, stop_at: float, stats: Stats) -> None:
             f.close()
 
 
+# ---------------------------------------------------------------- the audit trail
+def trail_of(workdir: Path) -> Path:
+    """The running server's audit trail directory, as its state file records it (read before it stops)."""
+    (state,) = (workdir / "state" / "servers").glob("*.json")
+    return Path(json.loads(state.read_text())["env"]["AUTHGATE_AUDIT_DIR"])
+
+
+def audit_counts(trail: Path, stats: Stats) -> dict[str, Any]:
+    """The token events the stopped server's trail holds beside the tokens issued, and whether it verifies."""
+    from authgate.audit_trail.directory import DirectoryStore
+    from authgate.audit_trail.reader import events, verify_trail
+    from authgate.audit_trail.trail import Trail
+
+    store = DirectoryStore(trail)
+    kept = Trail(store, store.mac())
+    token_events = sum(1 for e in events(kept) if e["action"] in ("token.issued", "token.refreshed"))
+    findings = [f.line() for f in verify_trail(kept).findings]
+    if token_events != stats.tokens_issued:
+        stats.violate(f"{stats.tokens_issued} tokens issued, {token_events} token events in the audit trail")
+    for finding in findings:
+        stats.violate(f"audit trail: {finding}")
+    return {"tokens_issued": stats.tokens_issued, "token_events": token_events, "trail_intact": not findings}
+
+
 # ---------------------------------------------------------------- main
 def report(stats: Stats, elapsed: float, duration: float, concurrency: int) -> dict[str, Any]:
     everything = [v for values in stats.latencies.values() for v in values]
@@ -276,9 +305,12 @@ def main(argv: list[str] | None = None) -> int:
                 t.start()
             for t in threads:
                 t.join(timeout=args.duration + 120)
-            result = report(stats, time.monotonic() - started, args.duration, args.concurrency)
+            elapsed = time.monotonic() - started
+            trail = trail_of(Path(tmp))
         finally:
-            stop_server(process)
+            stop_server(process)  # the server keeps the last audit lines as it stops
+        audited = audit_counts(trail, stats)
+        result = {**report(stats, elapsed, args.duration, args.concurrency), **audited}
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

@@ -53,6 +53,10 @@ def share_botocore_models() -> None:
     parsed: dict[str, Any] = {}
 
     def load_file(self: Any, file_path: str) -> Any:
+        if f"{os.sep}s3{os.sep}" in file_path:
+            # botocore edits S3's model in place for each client (its handler that takes the bucket
+            # out of the request paths), and moto reads the same model to route: never shared.
+            return original(self, file_path)
         if file_path not in parsed:
             parsed[file_path] = original(self, file_path)
         return parsed[file_path]

@@ -140,6 +140,31 @@ def log_lines() -> Iterator[Callable[[], list[dict[str, Any]]]]:
 
 
 @pytest.fixture
+def audit_stage(aws: None, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A stage's audit trail in this test's moto (tests/audit_support.py), named in the environment the
+    audit function sees (AuditFunction's in template.yaml)."""
+    from authgate import caches
+    from tests.audit_support import create_audit_stage
+
+    stage = create_audit_stage()
+    for name, value in stage.environment().items():
+        monkeypatch.setenv(name, value)
+    caches.reset()
+    return stage
+
+
+@pytest.fixture
+def audit_events() -> Iterator[Callable[[], list[dict[str, Any]]]]:
+    """The audit events recorded while the test runs (authgate.audit), read back from the lines the
+    service's logger wrote, exactly as the audit trail reads them: `audit_events()` -> [event, ...]."""
+    from authgate.audit import event_of
+    from tests.log_hygiene import LogCapture
+
+    with LogCapture() as capture:
+        yield lambda: [event for line in capture.lines if (event := event_of(line)) is not None]
+
+
+@pytest.fixture
 def invoke(log_hygiene: Any) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
     """Run one function's handler on one event, in-process; every error result is checked
     against the error contract (tests/contract.py) and a defect fails the test."""

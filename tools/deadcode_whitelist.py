@@ -11,6 +11,8 @@ from authgate.approvals import backchannel_request
 from authgate.oauth.backchannel import approval_page, endpoint as backchannel
 from authgate.oauth.discovery import saml_service_provider
 from authgate.single_use import codes, refresh_tokens
+from authgate.ssf import configuration as ssf_configuration, poll as ssf_poll, signals as ssf_signals, \
+    status as ssf_status, streams as ssf_streams, subjects as ssf_subjects, verification as ssf_verification
 from authgate_cli.local import context, listeners
 from authgate.console import act, home, people, person, sign_out, token_request
 
@@ -48,6 +50,20 @@ page.post_account
 authorization.post_device_authorization
 verification.get_device
 verification.post_device
+ssf_configuration.get_ssf_configuration
+ssf_streams.create_stream
+ssf_streams.get_streams
+ssf_streams.update_stream
+ssf_streams.replace_stream
+ssf_streams.delete_stream
+ssf_status.get_status
+ssf_status.post_status
+ssf_subjects.add_subject
+ssf_subjects.remove_subject
+ssf_verification.post_verify
+ssf_poll.post_poll
+# Called by the audit pipeline's consumer (the audit function, the local stack's in-process consumer).
+ssf_signals.on_events
 # The console's pages, loaded by name from authgate.console.routes.PAGES.
 home.get_home
 people.get_people
@@ -88,6 +104,8 @@ has_cfn_attr
 get_cfn_attribute
 moto_server_host
 daemon_threads
+key_rotation_status
+object_lock_enabled
 # Called by the libraries the tests drive (http.server, the MCP SDKs' token storage and tools).
 protocol_version
 close_connection

@@ -23,6 +23,7 @@ ADMIN_GROUPS = (
     ("resources", "authgate_cli.admin.resources", "protected resources (create, list, show, update, delete)"),
     ("idps", "authgate_cli.admin.idps", "trusted identity providers for ID-JAGs (create, list, show, update, delete)"),
     ("operators", "authgate_cli.admin.operators", "the console's operators and their roles (grant, revoke, list, show)"),
+    ("events", "authgate_cli.admin.events", "the audit trail (list, tail, verify)"),
 )
 
 

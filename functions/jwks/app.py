@@ -1,5 +1,5 @@
-"""Lambda handler: published keys, RFC 8414 and RFC 9728 metadata, problem pages, the pages' assets
-(stylesheet, passkey script, icon), a tenant's SAML service provider metadata, and the 404/405 catch-all.
+"""Lambda handler: published keys, RFC 8414, RFC 9728 and Shared Signals metadata, problem pages, the pages'
+assets (stylesheet, passkey script, icon), a tenant's SAML service provider metadata, and the 404/405 catch-all.
 
 "/{proxy+}" and "/" have no routes: every request there is a 404 rendered by the App.
 """
@@ -36,6 +36,8 @@ handler = App("jwks", {
     # RFC 9728 3.1: the charges API's metadata, at the suffixed path its identifier asks for and bare.
     ("/.well-known/oauth-protected-resource", "GET"): Route(get_resource_metadata),
     ("/.well-known/oauth-protected-resource/charges", "GET"): Route(get_resource_metadata),
+    # OpenID Shared Signals Framework 1.0 7.2: the transmitter's configuration.
+    ("/.well-known/ssf-configuration", "GET"): Route("authgate.ssf.configuration:get_ssf_configuration"),
     ("/problems/{code}", "GET"): Route(get_problem),
     ("/openapi.json", "GET"): Route(get_openapi),
     ("/assets/authgate.css", "GET"): Route(get_stylesheet),

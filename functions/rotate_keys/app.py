@@ -1,10 +1,11 @@
 """Lambda handler: signing-key rotation on the EventBridge schedule, and the keys' custom resource.
 
-A scheduled event runs one lifecycle step (authgate.tokens.rotation.rotate). The template's
-`SigningKeysBootstrap` custom resource calls the same function (authgate.custom_resource): on Create
-and Update it makes sure a current and a next key exist (a fresh stack can sign its first token at
-once); on Delete (the stack is deleted) it retires every key of the stack and schedules deletion of
-the private keys (recoverable for 7 days), so a deleted stack leaves no live signing key behind.
+A scheduled event runs one lifecycle step (authgate.tokens.rotation.rotate), recorded in the audit trail
+when a key moved (key.rotated, by the system; docs/audit.md). The template's `SigningKeysBootstrap`
+custom resource calls the same function (authgate.custom_resource): on Create and Update it makes sure
+a current and a next key exist (a fresh stack can sign its first token at once); on Delete (the stack
+is deleted) it retires every key of the stack and schedules deletion of the private keys (recoverable
+for 7 days), so a deleted stack leaves no live signing key behind.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from authgate import custom_resource
+from authgate import audit, custom_resource
 from authgate.logs import get_logger
 from authgate.tokens.rotation import destroy_all, ensure_keys, rotate
 
@@ -33,6 +34,11 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         return custom_resource.handled(event, PHYSICAL_ID, "signing keys",
                                        {"Create": _ensure, "Update": _ensure, "Delete": _retire})
     report = rotate().as_dict()
+    moved = {k: v for k, v in report.items() if k != "keys"}
     # Nested: "created" would collide with a LogRecord attribute.
-    get_logger().info("signing keys rotated", extra={"rotation": {k: v for k, v in report.items() if k != "keys"}})
+    get_logger().info("signing keys rotated", extra={"rotation": moved})
+    if report["promoted"] or report["created"] or report["retired"]:
+        audit.record("key.rotated", "", actor=audit.SYSTEM, target=audit.Party("key", "signing-keys"),
+                     details={"promoted": report["promoted"], "demoted": report["demoted"],
+                              "created": report["created"], "retired": report["retired"]})
     return report

@@ -1,6 +1,6 @@
 """Lambda handler: the token function — POST /oauth/token, /oauth/par, /oauth/device_authorization,
 /oauth/backchannel, /oauth/revoke, /oauth/introspect;
-GET and POST /oauth/userinfo.
+GET and POST /oauth/userinfo; the Shared Signals transmitter's /ssf/* (docs/shared-signals.md).
 
 Token, revocation and userinfo answer CORS for browser-based public clients (authgate.http.cors);
 introspection is for resource servers, not browsers; pushed authorization requests come from a
@@ -34,6 +34,18 @@ handler = App("token", {
     ("/oauth/register/{client_id}", "GET"): Route("authgate.oauth.clients.registration.management:get_registration", "oauth"),
     ("/oauth/register/{client_id}", "PUT"): Route("authgate.oauth.clients.registration.management:put_registration", "oauth"),
     ("/oauth/register/{client_id}", "DELETE"): Route("authgate.oauth.clients.registration.management:delete_registration", "oauth"),
+    # OpenID Shared Signals Framework 1.0 8.1: the transmitter's stream management API, and RFC 8936 polls.
+    ("/ssf/streams", "POST"): Route("authgate.ssf.streams:create_stream"),
+    ("/ssf/streams", "GET"): Route("authgate.ssf.streams:get_streams"),
+    ("/ssf/streams", "PATCH"): Route("authgate.ssf.streams:update_stream"),
+    ("/ssf/streams", "PUT"): Route("authgate.ssf.streams:replace_stream"),
+    ("/ssf/streams", "DELETE"): Route("authgate.ssf.streams:delete_stream"),
+    ("/ssf/status", "GET"): Route("authgate.ssf.status:get_status"),
+    ("/ssf/status", "POST"): Route("authgate.ssf.status:post_status"),
+    ("/ssf/subjects/add", "POST"): Route("authgate.ssf.subjects:add_subject"),
+    ("/ssf/subjects/remove", "POST"): Route("authgate.ssf.subjects:remove_subject"),
+    ("/ssf/verify", "POST"): Route("authgate.ssf.verification:post_verify"),
+    ("/ssf/poll", "POST"): Route("authgate.ssf.poll:post_poll"),
 }, translate=api_error, cors={
     "/oauth/token": CorsPolicy(("POST",), origin_allowed),
     "/oauth/revoke": CorsPolicy(("POST",), origin_allowed),

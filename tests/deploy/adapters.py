@@ -3,7 +3,10 @@
 moto (5.x) deploys most of the transformed template natively (tables, roles, functions, their
 versions, the layer, log groups, the EventBridge rule, Lambda permissions, the RestApi and its
 Deployment). It has no model for API Gateway stages, usage plans, API keys and usage-plan keys,
-CloudWatch alarms, Secrets Manager secrets and Lambda aliases, and it creates a RestApi without importing its OpenAPI Body. Each
+CloudWatch alarms, Secrets Manager secrets, Lambda aliases, S3 bucket policies, log subscription
+filters and Glue databases and tables; its event bus answers no Ref; it creates a RestApi without importing its OpenAPI Body, a
+KMS key without its key spec and usage (and with tags in another shape), and a bucket without its
+versioning, Object Lock and public access block. Each
 adapter below is a CloudFormation model for one such type: it creates the resource through the
 matching moto backend (so the service's own API then shows it), logs one line naming itself, and
 answers Ref/GetAtt as CloudFormation documents. Nothing is reported as created that was not:
@@ -181,6 +184,100 @@ def _create_alias(props: dict[str, Any], account_id: str, region_name: str, reso
     return str(alias.arn)  # Ref of an alias is its ARN
 
 
+def _create_kms_key(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> Any:
+    """moto's AWS::KMS::Key reads Tags as {TagKey, TagValue} (CloudFormation's are {Key, Value}) and
+    makes every key a symmetric encryption key: the audit trail's HMAC key needs its KeySpec and KeyUsage."""
+    from moto.kms.models import kms_backends
+
+    key = kms_backends[account_id][region_name].create_key(
+        policy=json.dumps(props["KeyPolicy"]), key_usage=props.get("KeyUsage", "ENCRYPT_DECRYPT"),
+        key_spec=props.get("KeySpec", "SYMMETRIC_DEFAULT"), description=props.get("Description", ""),
+        tags=[{"TagKey": k, "TagValue": v} for k, v in _tags(props).items()])
+    key.key_rotation_status = bool(props.get("EnableKeyRotation", False))
+    return key
+
+
+def _create_bucket(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> Any:
+    """moto's AWS::S3::Bucket (name, encryption, tags), then what it leaves out: versioning, Object Lock
+    with its default retention, the public access block, ownership controls, the lifecycle rules."""
+    from moto.s3.models import FakeBucket, s3_backends
+
+    bucket = FakeBucket.create_from_cloudformation_json(resource_name, {"Properties": props}, account_id, region_name)
+    backend = s3_backends[account_id]["aws"]
+    if (props.get("VersioningConfiguration") or {}).get("Status"):
+        backend.put_bucket_versioning(bucket.name, props["VersioningConfiguration"]["Status"])
+    lock = props.get("ObjectLockConfiguration") or {}
+    if props.get("ObjectLockEnabled"):
+        bucket.object_lock_enabled = True
+        retention = (lock.get("Rule") or {}).get("DefaultRetention") or {}
+        # Both numbers, as S3's API gives moto (0 for the one not set).
+        backend.put_object_lock_configuration(bucket.name, True, retention.get("Mode"),
+                                              int(retention.get("Days", 0)), int(retention.get("Years", 0)))
+    if props.get("PublicAccessBlockConfiguration"):
+        backend.put_public_access_block(bucket.name, props["PublicAccessBlockConfiguration"])
+    if props.get("OwnershipControls"):
+        backend.put_bucket_ownership_controls(bucket.name, props["OwnershipControls"])
+    if props.get("LifecycleConfiguration"):
+        backend.put_bucket_lifecycle(bucket.name, [
+            {**rule, "Filter": {"Prefix": ""}, "Expiration": {"Days": int(rule["ExpirationInDays"])}}
+            for rule in props["LifecycleConfiguration"]["Rules"]])
+    return bucket
+
+
+def _create_bucket_policy(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    """moto enforces a bucket policy's Deny statements but not their conditions: a Deny that only some
+    principals meet (the audit bucket's OnlyTheAuditFunctionWrites) would deny everyone. Those are left
+    out of what moto enforces, and said so; the unconditional ones are enforced as S3 does."""
+    from moto.s3.models import s3_backends
+
+    document = props["PolicyDocument"]
+    kept = [s for s in document["Statement"] if not (s.get("Effect") == "Deny" and s.get("Condition"))]
+    left = [s.get("Sid", "?") for s in document["Statement"] if s not in kept]
+    if left:
+        LOG.warning("adapter AdapterS3BucketPolicy: %s of %s not enforced (moto ignores a Deny's condition)",
+                    ", ".join(left), props["Bucket"])
+    s3_backends[account_id]["aws"].put_bucket_policy(props["Bucket"], json.dumps({**document, "Statement": kept}).encode())
+    return str(props["Bucket"])
+
+
+def _create_subscription_filter(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    from moto.logs.models import logs_backends
+
+    name = props.get("FilterName", resource_name)
+    logs_backends[account_id][region_name].put_subscription_filter(
+        props["LogGroupName"], name, props["FilterPattern"], props["DestinationArn"], props.get("RoleArn", ""))
+    return str(name)
+
+
+def _create_glue_database(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    from moto.glue.models import glue_backends
+
+    name = props["DatabaseInput"]["Name"]
+    glue_backends[account_id][region_name].create_database(name, props["DatabaseInput"])
+    return str(name)
+
+
+def _create_glue_table(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> str:
+    from moto.glue.models import glue_backends
+
+    name = props["TableInput"]["Name"]
+    glue_backends[account_id][region_name].create_table(props["DatabaseName"], name, props["TableInput"])
+    return f"{props['DatabaseName']}|{name}"  # CloudFormation's Ref of a Glue table
+
+
+def _create_event_bus(props: dict[str, Any], account_id: str, region_name: str, resource_name: str) -> Any:
+    """moto's AWS::Events::EventBus has no physical id: its Ref would be the model, not the bus's name."""
+    from moto.events.models import events_backends
+
+    return events_backends[account_id][region_name].create_event_bus(
+        name=props["Name"], event_source_name=None, kms_key_identifier=None, description=props.get("Description"),
+        tags=[{"Key": k, "Value": v} for k, v in _tags(props).items()])
+
+
+def _arn_attribute(model: Any, attribute: str) -> Any:
+    return model.arn
+
+
 # name, CloudFormation type, backend, create(props, account, region, generated name) -> physical id
 # (or the created model, for a type answering GetAtt), the property naming the resource, GetAtt.
 _ADAPTERS: tuple[tuple[str, str, str, Callable[..., Any], str, Callable[[Any, str], Any] | None], ...] = (
@@ -194,6 +291,17 @@ _ADAPTERS: tuple[tuple[str, str, str, Callable[..., Any], str, Callable[[Any, st
     ("AdapterCloudWatchAlarm", "AWS::CloudWatch::Alarm", "cloudwatch", _create_alarm, "AlarmName", None),
     ("AdapterSecretsManagerSecret", "AWS::SecretsManager::Secret", "secretsmanager", _create_secret, "Name", None),
     ("AdapterLambdaAlias", "AWS::Lambda::Alias", "lambda", _create_alias, "", None),
+    ("AdapterKmsKey", "AWS::KMS::Key", "kms (key spec, usage and tags as CloudFormation gives them)",
+     _create_kms_key, "", _arn_attribute),
+    ("AdapterS3Bucket", "AWS::S3::Bucket", "s3 (versioning, Object Lock, public access block, lifecycle)",
+     _create_bucket, "BucketName", _arn_attribute),
+    ("AdapterS3BucketPolicy", "AWS::S3::BucketPolicy", "s3", _create_bucket_policy, "", None),
+    ("AdapterLogsSubscriptionFilter", "AWS::Logs::SubscriptionFilter", "logs", _create_subscription_filter,
+     "FilterName", None),
+    ("AdapterEventsEventBus", "AWS::Events::EventBus", "events (named by its Ref)", _create_event_bus, "Name",
+     _arn_attribute),
+    ("AdapterGlueDatabase", "AWS::Glue::Database", "glue", _create_glue_database, "", None),
+    ("AdapterGlueTable", "AWS::Glue::Table", "glue", _create_glue_table, "", None),
 )
 
 
@@ -218,7 +326,8 @@ def _adapter(name: str, kind: str, backend: str, create: Callable[..., Any], nam
         "cloudformation_name_type": staticmethod(lambda: name_property),
         "create_from_cloudformation_json": classmethod(create_from_cloudformation_json),
         "physical_resource_id": property(lambda self: self.created if isinstance(self.created, str)
-                                         else self.created.id),
+                                         else getattr(self.created, "physical_resource_id", None) or getattr(self.created, "name", None)
+                                         or self.created.id),
         "has_cfn_attr": classmethod(lambda cls, attr: attribute is not None),
         "get_cfn_attribute": lambda self, attr: attribute(self.created, attr) if attribute else None,
     }

@@ -201,6 +201,14 @@ class DeployedStack:
             elif kind == "AWS::IAM::Role":
                 # The principal a KMS key's policy names (the rotation function's environment).
                 attrs[f"{logical}.Arn"] = f"arn:aws:iam::{ACCOUNT}:role/{physical}"
+            elif kind == "AWS::S3::Bucket":  # the audit trail's (a bucket's ARN names no region or account)
+                attrs[f"{logical}.Arn"] = f"arn:aws:s3:::{physical}"
+            elif kind == "AWS::Events::EventBus":
+                attrs[f"{logical}.Arn"] = f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{physical}"
+            elif kind == "AWS::Kinesis::Stream":
+                attrs[f"{logical}.Arn"] = f"arn:aws:kinesis:{REGION}:{ACCOUNT}:stream/{physical}"
+            elif kind == "AWS::KMS::Key":
+                attrs[f"{logical}.Arn"] = f"arn:aws:kms:{REGION}:{ACCOUNT}:key/{physical}"
         return World(stack=self.name, refs=refs, attrs=attrs, parameters=dict(self.parameters))
 
     # -------------------------------------------------------------------------- the API stage

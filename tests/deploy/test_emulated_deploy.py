@@ -125,10 +125,39 @@ def read_back(stack: DeployedStack) -> dict[str, str]:
             attributes = c("sqs").get_queue_attributes(QueueUrl=pid, AttributeNames=["All"])["Attributes"]
             assert attributes["QueueArn"].endswith(pid.rsplit("/", 1)[-1])
         elif kind == "AWS::Lambda::EventSourceMapping":
-            # The deliver function consumes the deliveries queue (authgate.deliveries).
+            # The deliver function consumes the deliveries queue (authgate.deliveries), the audit
+            # function the audit stream (authgate.audit_trail).
             mapping = c("lambda").get_event_source_mapping(UUID=pid)
-            queue = physical["DeliveriesQueue"].rsplit("/", 1)[-1]
-            assert mapping["EventSourceArn"].endswith(f":{queue}")
+            if logical.startswith("AuditFunction"):
+                stream = c("kinesis").describe_stream(StreamName=physical["AuditStream"])["StreamDescription"]
+                assert mapping["EventSourceArn"] == stream["StreamARN"]
+            else:
+                queue = physical["DeliveriesQueue"].rsplit("/", 1)[-1]
+                assert mapping["EventSourceArn"].endswith(f":{queue}")
+        elif kind == "AWS::KMS::Key":
+            key = c("kms").describe_key(KeyId=pid)["KeyMetadata"]
+            assert key["KeyUsage"] == ("GENERATE_VERIFY_MAC" if logical == "AuditMacKey" else "ENCRYPT_DECRYPT")
+        elif kind == "AWS::S3::Bucket":
+            lock = c("s3").get_object_lock_configuration(Bucket=pid)["ObjectLockConfiguration"]
+            assert lock["Rule"]["DefaultRetention"]["Mode"] == "COMPLIANCE"
+            assert c("s3").get_bucket_versioning(Bucket=pid)["Status"] == "Enabled"
+        elif kind == "AWS::S3::BucketPolicy":
+            statements = json.loads(c("s3").get_bucket_policy(Bucket=pid)["Policy"])["Statement"]
+            assert "NothingIsDeleted" in {s.get("Sid") for s in statements}
+        elif kind == "AWS::Kinesis::Stream":
+            assert c("kinesis").describe_stream(StreamName=pid)["StreamDescription"]["StreamStatus"] == "ACTIVE"
+        elif kind == "AWS::Logs::SubscriptionFilter":
+            group = physical[logical.replace("AuditLines", "LogGroup")]
+            filters = c("logs").describe_subscription_filters(logGroupName=group)["subscriptionFilters"]
+            assert [f["filterPattern"] for f in filters] == ["{ $.authgate_audit = 1 }"]
+        elif kind == "AWS::Events::EventBus":
+            # moto reports no physical id for a bus: it is named after the stack.
+            assert c("events").describe_event_bus(Name=f"{stack.name}-audit")["Name"] == f"{stack.name}-audit"
+        elif kind == "AWS::Glue::Database":
+            assert c("glue").get_database(Name=pid)["Database"]["Name"] == pid
+        elif kind == "AWS::Glue::Table":
+            database, table = pid.split("|")
+            assert c("glue").get_table(DatabaseName=database, Name=table)["Table"]["PartitionKeys"][0]["Name"] == "date"
         elif kind == "Custom::SigningKeys":
             pass  # its effect is checked below: the keys exist
         else:
@@ -303,6 +332,20 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
     gone = stage.request("GET", "/oauth/authorize", query=pinned_query)
     assert gone.status == 400 and "unknown_client" in gone.body.decode()
 
+    # Each admin command's event went through the audit stream to the audit function (the stream's event
+    # source invokes it), into the Object Lock bucket: listed and verified (VerifyMac) with --stack-name.
+    trail = cli(cloud, "events", "list", "--json", "--since", "1h", *where)
+    assert trail.returncode == 0, trail.stderr
+    kept = json.loads(trail.stdout)
+    caller = cloud.client("sts").get_caller_identity()["Arn"]
+    assert [(e["action"], e["target"]["id"], e["actor"]["principal"]) for e in kept] == [
+        ("tenant.created", "acme", caller), ("client.registered", "acme-backend", caller),
+        ("client.registered", "acme-web", caller), ("user.created", kept[3]["target"]["id"], caller),
+        ("user.disabled", kept[3]["target"]["id"], caller), ("client.registered", pinned, caller),
+        ("client.deleted", pinned, caller)]
+    verified = cli(cloud, "events", "verify", *where)
+    assert verified.returncode == 0 and verified.stdout.startswith("INTACT: "), verified.stdout + verified.stderr
+
     # The schedule's rotation, through Lambda's Invoke API.
     report = cloud.invoke_arn(f"arn:aws:lambda:us-east-1:123456789012:function:{stack.physical()['RotateKeysFunction']}",
                               {"source": "aws.events", "detail-type": "Scheduled Event", "detail": {}})
@@ -335,7 +378,9 @@ def test_a_kms_stack_signs_with_its_own_tagged_keys_and_retires_them_on_deletion
     kms = cloud.client("kms")
     keys = [k["KeyId"] for k in kms.list_keys()["Keys"]]
     tagged = {k: {t["TagKey"]: t["TagValue"] for t in kms.list_resource_tags(KeyId=k)["Tags"]} for k in keys}
-    ours = [k for k, tags in tagged.items() if tags.get("authgate-stack") == "authgate-emulated-kms"]
+    # The signing keys (each names its kid); the audit trail's two keys are the template's own.
+    ours = [k for k, tags in tagged.items() if tags.get("authgate-stack") == "authgate-emulated-kms"
+            and "authgate-kid" in tags]
     assert len(ours) == 4 and all(tagged[k]["authgate-stage"] == "production" for k in ours)
     # ES256 access tokens, and RS256 for ID tokens (OIDC Discovery 1.0 3): a current and a next key of each.
     assert sorted(kms.describe_key(KeyId=k)["KeyMetadata"]["KeySpec"] for k in ours) == [

@@ -179,9 +179,11 @@ def test_every_parameter_that_reaches_the_api_body_redeploys_the_stage() -> None
         assert before != deployments(after), name
 
 
-def test_json_logs_are_filtered_at_the_log_level_parameter() -> None:
+def test_json_logs_are_filtered_at_the_log_level_parameter_and_never_above_info() -> None:
+    # DEBUG lines reach the log at LogLevel=DEBUG; the audit trail's INFO lines at every LogLevel
+    # (the functions' own logger drops what the level leaves out; docs/audit.md).
     source = reader.load()
-    for level, lambda_level in {"DEBUG": "DEBUG", "INFO": "INFO", "WARNING": "WARN", "ERROR": "ERROR"}.items():
+    for level, lambda_level in {"DEBUG": "DEBUG", "INFO": "INFO", "WARNING": "INFO", "ERROR": "INFO"}.items():
         doc = transformed(source)
         world = World(stack="s", parameters={"LogLevel": level})
         for name, function in of_type(doc, "AWS::Lambda::Function").items():
@@ -278,13 +280,15 @@ def test_every_alarm_on_authgates_metrics_watches_one_the_functions_count(cfn: d
     """An alarm on a metric nothing emits never fires: each authgate-namespace alarm names a metric
     authgate.http.metrics counts for some error code, or one the deliver function counts per outcome
     (authgate.deliveries.deliver), under the dimension it publishes."""
-    from authgate.deliveries import approval_webhook, queued_mail
+    from authgate.audit_trail.consumer import METRICS as AUDIT_METRICS
+    from authgate.deliveries import approval_webhook, pending_signals, queued_mail, security_events
     from authgate.deliveries.deliver import METRICS
     from authgate.errors.catalogue import catalogue
     from authgate.http.metrics import SERVICE, counted_metrics
 
     emitted = {name for code, info in catalogue().items() for name in counted_metrics(info.status, code)}
     emitted |= set(METRICS.values()) | set(approval_webhook.METRICS.values()) | set(queued_mail.METRICS.values())
+    emitted |= set(AUDIT_METRICS.values()) | set(security_events.METRICS.values()) | {pending_signals.FAILED}
     watched = {name: r["Properties"] for name, r in of_type(cfn, "AWS::CloudWatch::Alarm").items()
                if r["Properties"]["Namespace"] == "authgate"}
     assert {"InvalidTokenSpikeAlarm", "StorageThrottlingAlarm", "RegistrationPoolFullAlarm",

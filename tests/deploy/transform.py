@@ -124,6 +124,18 @@ def local_world(source: dict[str, Any] | None = None) -> World:
         elif resource["Type"] == "AWS::SQS::Queue":  # named by logical id too (authgate_cli.local.template)
             refs[name] = f"https://sqs.{REGION}.amazonaws.com/{ACCOUNT}/{name}"
             attrs[f"{name}.Arn"] = f"arn:aws:sqs:{REGION}:{ACCOUNT}:{name}"
+        elif resource["Type"] == "AWS::S3::Bucket":  # what the tests create (tests/audit_support.py)
+            refs[name] = template_reader.bucket_name(name)
+            attrs[f"{name}.Arn"] = f"arn:aws:s3:::{refs[name]}"
+        elif resource["Type"] == "AWS::Events::EventBus":
+            refs[name] = name
+            attrs[f"{name}.Arn"] = f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{name}"
+        elif resource["Type"] == "AWS::Kinesis::Stream":
+            refs[name] = name
+            attrs[f"{name}.Arn"] = f"arn:aws:kinesis:{REGION}:{ACCOUNT}:stream/{name}"
+        elif resource["Type"] == "AWS::Serverless::Function":
+            # The role SAM makes for it, as the IAM check names its principal in this world.
+            attrs[f"{name}Role.Arn"] = f"arn:aws:iam::{ACCOUNT}:role/local-{name}Role"
     return World(stack="local", refs=refs, attrs=attrs, parameters={"MailIdentity": LOCAL_MAIL_IDENTITY})
 
 

@@ -90,3 +90,7 @@ def test_no_secret_of_any_flow_reaches_the_server_log(local_stack: LocalStack) -
     assert {tokens["access_token"], tokens["refresh_token"], code, verifier} <= harvest.secrets
     assert len(harvest.secrets) >= 20
     assert leaks(lines, harvest.secrets) == []
+    # The audit trail the same flows recorded (docs/audit.md) holds none either.
+    trail = [path.read_text("utf-8") for path in local_stack.state_file.with_suffix(".audit").rglob("*.jsonl")]
+    assert any('"action":"token.issued"' in text for text in trail)
+    assert leaks(trail, harvest.secrets) == []

@@ -1,5 +1,6 @@
 """The soak (bench/soak.py, `make soak`) in short: 20 s, 4 workers, its own `authgate serve`.
-Zero 5xx, zero contract defects, one winner per raced code, one charge per raced key."""
+Zero 5xx, zero contract defects, one winner per raced code, one charge per raced key, and as many
+token events in the audit trail as tokens issued (docs/audit.md), the trail intact."""
 
 from __future__ import annotations
 
@@ -24,3 +25,4 @@ def test_short_soak_holds_every_invariant(tmp_path: Path) -> None:
     assert report["requests"] > 100 and report["codes_raced"] > 0 and report["idempotency_keys_raced"] > 0
     assert not [status for status in report["statuses"] if int(status) >= 500]
     assert set(report["latency_ms"]) == {"p50", "p95", "p99", "max"}
+    assert report["token_events"] == report["tokens_issued"] > 0 and report["trail_intact"] is True

@@ -3,6 +3,8 @@ own password sign-in."""
 
 from __future__ import annotations
 
+import re
+
 from tests.functional.authorize_support import PAGE_HEADERS, Browser, Page, page_of
 
 ACCOUNT = "/oauth/account"
@@ -29,3 +31,10 @@ def signed_in(browser: Browser, username: str = "alice") -> Page:
     browser.keep_cookies({"multiValueHeaders": {"Set-Cookie": [start.headers.get("Set-Cookie", "")]}})
     return account_post(browser, start, action="sign_in", tenant="demo", username=username,
                         password=f"{username}-password")
+
+
+def shown_secret(page: Page) -> str:
+    """The one-time code's key the set-up page shows (base32, its spaces taken out)."""
+    found = re.search(r'<code class="totp-secret">([A-Z2-7 ]+)</code>', page.body)
+    assert found is not None
+    return found.group(1).replace(" ", "")

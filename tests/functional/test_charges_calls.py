@@ -12,7 +12,7 @@ from tests.demo import body
 CHARGE = {"amount": 1050, "currency": "usd"}
 
 
-def test_call_budget_per_operation(demo, invoke):
+def test_call_budget_per_operation(demo, invoke, audit_events):
     invoke("charges", demo.event("POST", body=CHARGE))  # warm the caches
 
     with counting() as first:
@@ -28,7 +28,8 @@ def test_call_budget_per_operation(demo, invoke):
     # The guard's BatchGetItem also reads the key's idempotency record (POST) or the charge (GET);
     # the limiter's UpdateItem counts the request; a first POST's one transaction writes the
     # charge with its record.
-    assert first.operations == ["BatchGetItem", "UpdateItem", "TransactWriteItems"]
+    assert first.operations == ["BatchGetItem", "UpdateItem", "TransactWriteItems"]  # its charge.created recorded too
+    assert [e["action"] for e in audit_events()] == ["charge.created", "charge.created"]
     assert replay.operations == ["BatchGetItem", "UpdateItem"]
     assert get.operations == ["BatchGetItem", "UpdateItem"]
     assert page.operations == ["BatchGetItem", "UpdateItem", "Query"]

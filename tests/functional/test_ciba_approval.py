@@ -28,6 +28,7 @@ from tests.functional.ciba_support import (
     started,
     webhook_of,
 )
+from tests.functional.person_events_support import BOB, Events, by_person, trail
 from tests.functional.token_support import TokenClient, assert_error, aws_calls, claims_of
 
 LINK_INVALID = ("This approval link is unknown, has expired, was already used, or its request was already decided. "
@@ -81,7 +82,7 @@ def verify(invoke: Any, body: bytes, signature: str) -> None:
 @pytest.mark.slow
 def test_bob_approves_with_password_and_one_time_code(hook: DocumentServer, approver: ApprovalBrowser,
                                                       tokens: TokenClient, clock: ManualClock, tmp_path: Path,
-                                                      invoke: Any) -> None:
+                                                      invoke: Any, audit_events: Events) -> None:
     auth_req_id = started(start(tokens, binding_message="Order 1042"))
     payload, body, signature = delivered(hook)
     verify(invoke, body, signature)
@@ -114,11 +115,18 @@ def test_bob_approves_with_password_and_one_time_code(hook: DocumentServer, appr
     assert (claims_of(body_["access_token"])["acr"], claims_of(body_["id_token"])["auth_time"]) == ("mfa",
                                                                                                    int(clock()))
     assert_error_page(approver.open(link), "approval_link_invalid", LINK_INVALID)
+    signed, approved, issued = trail(audit_events)
+    assert (signed, approved) == (
+        by_person("signin.succeeded", BOB, "bob", method="password_and_code", acr="mfa", amr=["pwd", "otp", "mfa"],
+                  client_id="demo-web"),
+        by_person("approval.approved", BOB, "bob", kind="ciba", client_id="demo-web"))  # never the auth_req_id
+    assert (issued["action"], issued["target"]) == ("token.issued", {"type": "user", "id": BOB})
+    assert auth_req_id not in json.dumps(audit_events())
 
 
 @pytest.mark.slow
 def test_deny_wrong_code_and_a_reused_link(hook: DocumentServer, approver: ApprovalBrowser, tokens: TokenClient,
-                                           clock: ManualClock) -> None:
+                                           clock: ManualClock, audit_events: Events) -> None:
     auth_req_id = started(start(tokens))
     link = delivered(hook)[0]["approval_url"]
     page = page_of(approver.open(link))
@@ -133,6 +141,11 @@ def test_deny_wrong_code_and_a_reused_link(hook: DocumentServer, approver: Appro
     assert_error(poll(tokens, auth_req_id), 400, "access_denied", "The user denied the request.")
     assert_error_page(approver.decide(wrong, password="bob-password", code=one_time_code(int(clock()) + 30)),
                       "approval_link_invalid", LINK_INVALID)
+    assert trail(audit_events) == [
+        by_person("signin.failed", BOB, "bob", "failure", "second_factor_failed", method="password_and_code"),
+        by_person("signin.succeeded", BOB, "bob", method="password_and_code", acr="mfa", amr=["pwd", "otp", "mfa"],
+                  client_id="demo-web"),
+        by_person("approval.denied", BOB, "bob", kind="ciba", client_id="demo-web")]
 
 
 def without_form_tokens(result: dict[str, Any]) -> tuple[int, dict[str, str], str]:

@@ -22,6 +22,7 @@ from tests.functional.authorize_support import (
     put_client,
 )
 from tests.functional.passkey_support import answered, enrolled, options_of
+from tests.functional.person_events_support import ALICE, Events, by_person, trail
 from tests.functional.token_support import (
     OK_HEADERS,
     TokenClient,
@@ -112,7 +113,7 @@ def device_page(browser: Browser) -> DevicePage:
 @pytest.mark.slow
 @pytest.mark.usefixtures("tv")
 def test_the_whole_flow_issues_tokens_once(tokens: TokenClient, device_page: DevicePage,
-                                           clock: ManualClock) -> None:
+                                           clock: ManualClock, audit_events: Events) -> None:
     start = started(authorize_device(tokens, scope="charges:read openid offline_access"))
     assert_error(poll(tokens, start["device_code"]), 400, "authorization_pending",
                  "The user has not yet approved or denied this request; poll again after the interval "
@@ -146,6 +147,15 @@ def test_the_whole_flow_issues_tokens_once(tokens: TokenClient, device_page: Dev
     clock.advance(5)
     assert_error(poll(tokens, start["device_code"]), 400, "invalid_grant",
                  "The device_code is unknown, was issued to another client, or has been used already.")
+    signed, opened, approved, issued = trail(audit_events)
+    assert signed == by_person("signin.succeeded", ALICE, "alice", method="password", acr="password", amr=["pwd"],
+                               client_id="demo-tv")
+    assert (opened["action"], opened["details"]["sid"]) == ("session.started", identity["sid"])
+    assert approved == by_person("approval.approved", ALICE, "alice", kind="device", client_id="demo-tv",
+                                 scopes=["charges:read", "openid", "offline_access"])
+    assert (issued["action"], issued["details"]["jti"]) == ("token.issued", access["jti"])
+    assert start["user_code"] not in json.dumps(audit_events()) and start["device_code"] not in json.dumps(
+        audit_events())
 
 
 @pytest.mark.slow
@@ -179,13 +189,15 @@ def test_polling_too_fast_is_slow_down_and_the_longer_interval_holds(tokens: Tok
 
 @pytest.mark.usefixtures("tv")
 def test_a_denied_request_is_access_denied(tokens: TokenClient, device_page: DevicePage,
-                                           clock: ManualClock) -> None:
+                                           clock: ManualClock, audit_events: Events) -> None:
     start = started(authorize_device(tokens, scope="charges:read"))
     done = device_page.decide(device_page.enter(start["user_code"]), "deny")
     assert done.messages == [Message("status", "message success", "You denied the request. You can close this "
                                                                   "page; the device will be told.")]
     assert_error(poll(tokens, start["device_code"]), 400, "access_denied",
                  "The user denied the request (RFC 8628 3.5).", code="device_access_denied")
+    # Denied without a sign-in: nobody is named.
+    assert trail(audit_events) == [by_person("approval.denied", "unknown", None, kind="device", client_id="demo-tv")]
 
 
 @pytest.mark.usefixtures("tv")

@@ -13,9 +13,17 @@ import pyotp
 import pytest
 
 from authgate.clock import ManualClock
-from tests.functional.account_support import ACCOUNT, CEREMONY_CSP, CSP, account_post, signed_in
+from tests.functional.account_support import (
+    ACCOUNT,
+    CEREMONY_CSP,
+    CSP,
+    account_post,
+    shown_secret,
+    signed_in,
+)
 from tests.functional.authorize_support import PAGE_HEADERS, Browser, Message, Page, page_of
 from tests.functional.passkey_support import answered, enrolled, options_of
+from tests.functional.person_events_support import ALICE, Events, by_person, trail
 
 
 def error(text: str) -> Message:
@@ -24,12 +32,6 @@ def error(text: str) -> Message:
 
 def success(text: str) -> Message:
     return Message("status", "message success", text)
-
-
-def shown_secret(page: Page) -> str:
-    found = re.search(r'<code class="totp-secret">([A-Z2-7 ]+)</code>', page.body)
-    assert found is not None
-    return found.group(1).replace(" ", "")
 
 
 def second_factor_text(page: Page) -> str:
@@ -193,7 +195,8 @@ def test_alices_passkey_confirms_her_one_time_code(clock: ManualClock, browser: 
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("localhost")
-def test_alices_passkeys_confirm_adding_and_removing_passkeys(clock: ManualClock, browser: Browser) -> None:
+def test_alices_passkeys_confirm_adding_and_removing_passkeys(clock: ManualClock, browser: Browser,
+                                                              audit_events: Events) -> None:
     """Add a second passkey, remove the first, then the last (back to a password alone), each confirmed by one."""
     from authgate import base64url
     from authgate.stores.passkeys import PasskeyStore
@@ -224,6 +227,12 @@ def test_alices_passkeys_confirm_adding_and_removing_passkeys(clock: ManualClock
                                                               credential_id=second.id), second))
     assert "The passkey was removed." in last.text() and "No passkey is set up." in last.text()
     assert PasskeyStore().of_user("demo", "alice") == ()
+    # Recorded for alice (the page's sign-in and its session first): the passkeys by their public ids, never a key.
+    assert trail(audit_events)[2:] == [
+        by_person("passkey.added", ALICE, "alice", name="Phone", aaguid="00010203-0405-0607-0809-0a0b0c0d0e0f",
+                  passkey_id=second.id),
+        by_person("passkey.removed", ALICE, "alice", passkey_id=first.id),
+        by_person("passkey.removed", ALICE, "alice", passkey_id=second.id)]
 
 
 @pytest.mark.slow

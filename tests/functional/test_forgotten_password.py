@@ -14,6 +14,7 @@ import pytest
 
 from tests.functional.authorize_support import Browser, Message, page_of, without_request_id
 from tests.functional.ciba_support import deliver_queued
+from tests.functional.person_events_support import ALICE, Events, by_person, trail
 from tests.functional.token_support import aws_calls
 
 SENT = ("If an account matches what you entered, a link to choose a new password is on its way to the account's "
@@ -168,3 +169,23 @@ def test_a_rejected_mail_is_given_up_at_once(ses_stage: Any, browser: Browser, c
     assert [(r.levelname, r.getMessage(), r.__dict__.get("attempt"), r.__dict__.get("detail"))
             for r in caplog.records] == [("WARNING", "mail failed", 1, "MessageRejected")]
     assert "alice@demo.example" not in logged(caplog)
+
+
+def test_each_request_and_the_reset_are_recorded_for_the_auditor_alone(outbox: Path, browser: Browser,
+                                                                       audit_events: Events) -> None:
+    assert page_of(ask(browser, "alice")).text() == page_of(ask(browser, "nobody")).text() == SENT_BODY_TEXT
+    assert deliver_queued() == 2
+    (mail,) = [json.loads(line) for line in outbox.read_text().splitlines()]
+    link = LINK.search(mail["text"])
+    assert link is not None
+    token = link.group(0).rpartition("=")[2]
+    form = page_of(browser.get_raw(f"token={token}", path="/oauth/reset-password"))
+    done = browser.post([*form.hidden().items(), ("password", "alice-chosen-pass-1"), ("confirm", "alice-chosen-pass-1")],
+                        path="/oauth/reset-password")
+    assert page_of(done).text().startswith("Password changed")
+    assert trail(audit_events) == [
+        by_person("password.reset_requested", ALICE, "alice"),
+        by_person("password.reset_requested", "unknown", "nobody", "failure", "unknown_account"),
+        by_person("password.reset", ALICE, "alice", by="reset_link")]
+    assert token not in json.dumps(audit_events()) and "alice-chosen-pass-1" not in json.dumps(audit_events())
+    assert "alice@demo.example" not in json.dumps(audit_events())

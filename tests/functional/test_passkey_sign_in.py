@@ -20,6 +20,7 @@ from tests.functional.authorize_support import (
 )
 from tests.functional.openid_support import id_token_of
 from tests.functional.passkey_support import ISSUER, answered, enrolled, options_of
+from tests.functional.person_events_support import Events, by_person, trail
 from tests.functional.token_support import TokenClient, body_of, claims_of
 from tests.webauthn_authenticator import SoftAuthenticator
 
@@ -52,7 +53,8 @@ def answer(browser: Browser, shown: Page, device: SoftAuthenticator, **kwargs: A
 
 
 @pytest.mark.usefixtures("localhost")
-def test_a_passkey_alone_signs_alice_in_at_mfa(clock: ManualClock, browser: Browser, tokens: TokenClient) -> None:
+def test_a_passkey_alone_signs_alice_in_at_mfa(clock: ManualClock, browser: Browser, tokens: TokenClient,
+                                               audit_events: Events) -> None:
     device = enrolled(clock)
     shown = ceremony(browser)
     result = answer(browser, shown, device)
@@ -67,6 +69,13 @@ def test_a_passkey_alone_signs_alice_in_at_mfa(clock: ManualClock, browser: Brow
     again = page_of(browser.post([*{k: v for k, v in shown.hidden().items() if k != "credential"}.items(),
                                   ("credential", json.dumps(device.assertion(b"x" * 32)))]))
     assert REFUSED in again.text()
+    signed, opened, consented, issued, refused = trail(audit_events)
+    assert signed == by_person("signin.succeeded", ALICE, "alice", method="passkey", acr="mfa",
+                               amr=["hwk", "user", "mfa"], client_id="demo-web")
+    assert [opened["action"], consented["action"], issued["action"]] == ["session.started", "consent.granted",
+                                                                         "token.issued"]
+    assert refused == by_person("signin.failed", "unknown", None, "failure", "invalid", method="passkey",
+                                client_id="demo-web")
 
 
 @pytest.mark.usefixtures("localhost")

@@ -163,11 +163,19 @@ def test_token_signed_by_a_retired_or_unknown_key_is_invalid_token(keys: None, c
     assert call(event(headers=bearer(forged(unknown))))[::2] == (401, expected)
 
 
-def test_rotate_keys_handler_runs_one_lifecycle_step(keys: None, clock: ManualClock, invoke: Any) -> None:
+def test_rotate_keys_handler_runs_one_lifecycle_step(keys: None, clock: ManualClock, invoke: Any,
+                                                     audit_events: Any) -> None:
     clock.advance(MAX_AGE + LEEWAY)
     report = invoke("rotate_keys", {"source": "aws.events", "detail-type": "Scheduled Event", "detail": {}})
     assert report["promoted"] and report["demoted"] and len(report["created"]) == 1
     assert sorted(k["state"] for k in report["keys"]) == ["current", "next", "previous"]
+    (event,) = audit_events()
+    assert (event["action"], event["actor"], event["target"], event["details"]) == (
+        "key.rotated", {"type": "system", "id": "authgate"}, {"type": "key", "id": "signing-keys"},
+        {"promoted": report["promoted"], "demoted": report["demoted"], "created": report["created"],
+         "retired": report["retired"]})
+    assert invoke("rotate_keys", {"source": "aws.events", "detail-type": "Scheduled Event", "detail": {}})
+    assert len(audit_events()) == 1  # nothing moved: nothing recorded
 
 
 @pytest.mark.slow

@@ -5,7 +5,6 @@ lockout, the step-up of a fresh password session, forced enrolment, prompt=none 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pyotp
@@ -13,6 +12,7 @@ import pytest
 
 from authgate.clock import ManualClock
 from tests.demo import ISSUER, WEB_REDIRECT
+from tests.functional.account_support import shown_secret
 from tests.functional.authorize_support import (
     PAGE_HEADERS,
     Browser,
@@ -55,12 +55,6 @@ def assert_step_page(page: Page, message: str = "") -> None:
     assert page.text() == " ".join(filter(None, [
         ("Second factor To continue to Demo web app , confirm it is you. Enter the six-digit code from your "
         "authenticator app, or one of your recovery codes."), message, "Code Continue"]))
-
-
-def shown_secret(page: Page) -> str:
-    found = re.search(r'<code class="totp-secret">([A-Z2-7 ]+)</code>', page.body)
-    assert found is not None
-    return found.group(1).replace(" ", "")
 
 
 def session_secret(browser: Browser) -> str:

@@ -38,6 +38,21 @@ def test_client_credentials_costs_one_call_when_warm(tokens: TokenClient, calls:
     assert calls == Counter({"BatchGetItem": 1})
 
 
+def test_recording_the_token_calls_no_aws_service(tokens: TokenClient, calls: Counter[str], audit_events: Any) -> None:
+    """docs/audit.md: recording is a log line: no DynamoDB call and no call of any other service."""
+    from contextlib import ExitStack
+
+    from tests.functional.token_support import aws_calls
+
+    with ExitStack() as stack:
+        others = [stack.enter_context(aws_calls(service))
+                  for service in ("secretsmanager", "kms", "sesv2", "sqs", "s3", "events")]
+        assert tokens.client_credentials()["statusCode"] == 200
+    assert calls == Counter({"BatchGetItem": 1})
+    assert others == [Counter()] * 6
+    assert [e["action"] for e in audit_events()] == ["token.issued"]
+
+
 def test_code_exchange_costs_three_calls(tokens: TokenClient, calls: Counter[str]) -> None:
     code = new_code()
     calls.clear()

@@ -34,7 +34,7 @@ def listdir_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 def test_the_session_knows_only_the_services_authgate_builds() -> None:
     caches.reset()
-    assert aws._session().get_available_services() == ["dynamodb", "secretsmanager", "kms", "sesv2", "sqs"]
+    assert aws._session().get_available_services() == ["dynamodb", "secretsmanager", "kms", "sesv2", "sqs", "s3", "events"]
     # The loader is still botocore's: everything but the service list comes from its data.
     assert isinstance(aws._session().get_component("data_loader"), botocore.loaders.Loader)
 
@@ -56,7 +56,7 @@ def test_building_a_client_does_not_list_every_bundled_service(listdir_calls: li
 def test_every_client_authgate_builds_is_one_the_loader_knows() -> None:
     caches.reset()
     assert {c.meta.service_model.service_name for c in (aws.dynamodb(), aws.secretsmanager(), aws.kms(),
-                                                             aws.sesv2(), aws.sqs())} == set(
+                                                             aws.sesv2(), aws.sqs(), aws.s3(), aws.events())} == set(
         aws._SERVICES)
 
 

@@ -28,4 +28,4 @@ def test_the_tables_made_in_the_backend_are_those_create_table_makes() -> None:
     with mock_aws():
         aws_state.create_tables_by_request()
         requested = described()
-    assert len(quick) == 18 and quick == requested
+    assert len(quick) == 19 and quick == requested

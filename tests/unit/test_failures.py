@@ -47,7 +47,8 @@ def test_exceptions_outside_the_table_are_not_domain_failures() -> None:
     # A failure of storage itself, or a rule of the domain defined beside its model, below the stores.
     below = {"authgate.stores.exceptions", "authgate.billing.errors", "authgate.single_use.errors",
              "authgate.clients.errors", "authgate.tenants.errors", "authgate.users.errors",
-             "authgate.authorization_details.errors", "authgate.approvals.errors"}
+             "authgate.authorization_details.errors", "authgate.approvals.errors",
+             "authgate.event_streams.errors"}
     assert {cls.__module__ for cls in ERRORS} == below
     refresh = api_error(RotationFailed(reused=True, family_revoked=True))
     assert refresh is not None and refresh.detail == "The refresh token has already been used; its grant is revoked."

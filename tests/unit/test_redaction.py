@@ -77,3 +77,16 @@ def test_the_quick_check_never_skips_a_redaction(text: str) -> None:
     for pattern, replacement in _secret_patterns():
         full = pattern.sub(replacement, full)
     assert redact_text(text) == full
+
+
+def test_short_values_are_memoised_and_long_ones_scanned_every_time() -> None:
+    """docs/decisions.md, measured shortcuts: the same few short values recur in every line."""
+    from authgate.redaction import _redact_short
+
+    _redact_short.cache_clear()
+    assert [redact_text("Bearer abc"), redact_text("Bearer abc")] == [f"Bearer {REDACTED}"] * 2
+    assert _redact_short.cache_info().hits == 1
+    long = "x" * 64 + " Bearer abc"
+    assert redact_text(long) == "x" * 64 + f" Bearer {REDACTED}"
+    assert (_redact_short.cache_info().hits, _redact_short.cache_info().misses) == (1, 1)
+    assert _redact_short.cache_info().maxsize == 4096

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import IO, Any
 
-from authgate_cli.admin import arguments, text, unknown
+from authgate_cli.admin import arguments, operator_audit, text, unknown
 from authgate_cli.admin.client_registration import (
     check_create,
     loopback_allowed,
@@ -51,6 +51,7 @@ def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
         return _fail(str(exc))
     except ClientExists:
         return _fail(f"client {args.client_id!r} already exists", 1)
+    operator_audit.made(client.client_id)  # a generated id: the audit trail names it (docs/audit.md)
     if args.json:
         out.write(json.dumps({**client.public_view(), "client_secret": secret}, indent=2) + "\n")
     else:

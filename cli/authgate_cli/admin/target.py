@@ -84,14 +84,27 @@ def run(args: argparse.Namespace, command: str, action: Callable[[], int]) -> in
     sys.stderr.write(f"target: {chosen.describe()}\n")
     from botocore.exceptions import BotoCoreError, ClientError
 
+    from authgate_cli.admin import operator_audit
+
+    recording = None
     try:
-        return action()
+        # A command that changes something is recorded in the audit trail, whatever its outcome.
+        recording = operator_audit.start(args, command)
+        status = action()
     except (BotoCoreError, ClientError) as exc:
         # Credentials that describe the stack may still lack a table, or expire mid-command.
         from authgate_cli.admin.aws_access import explain
 
         sys.stderr.write(f"authgate {command}: {explain(exc)}\n")
-        return 2
+        status, error = 2, (exc.response.get("Error", {}).get("Code", "") if isinstance(exc, ClientError) else "")
+    else:
+        error = ""
+    if recording is not None:
+        try:
+            recording.finish(status, error)
+        except operator_audit.NotRecorded as problem:
+            return operator_audit.report(command, problem)
+    return status
 
 
 def local(url: str | None = None) -> Target:

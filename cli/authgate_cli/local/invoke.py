@@ -15,6 +15,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -95,7 +96,8 @@ def prepare(event: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
 @contextlib.contextmanager
 def local_aws(seed: Path | None = None) -> Iterator[None]:
-    """moto in this process, atomic, with the template's tables, keys and a seed loaded."""
+    """moto in this process, atomic, with the template's tables, keys and a seed loaded; an audit trail in a
+    temporary directory."""
     from moto import mock_aws
 
     from authgate_cli.local import stack
@@ -105,8 +107,9 @@ def local_aws(seed: Path | None = None) -> Iterator[None]:
     make_dynamodb_atomic()
     saved = dict(os.environ)
     try:
-        with mock_aws():
-            stack.apply(stack.environment(issuer=LOCAL_ISSUER, aws_endpoint=None))
+        # The audit trail of one invocation (the audit function keeps what it is given there).
+        with mock_aws(), tempfile.TemporaryDirectory(prefix="authgate-invoke-audit-") as trail:
+            stack.apply({**stack.environment(issuer=LOCAL_ISSUER, aws_endpoint=None), "AUTHGATE_AUDIT_DIR": trail})
             bootstrap(seed)
             yield
     finally:

@@ -121,6 +121,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         return 2
 
     api_keys = [k for k in sections.get("api_keys", []) if isinstance(k, dict) and k.get("value")]
+    trail = audit_path(issuer, options.data_dir)
     from authgate_cli.local.outside_writes import OutsideWrites
 
     # Admin commands write through their own moto port; the functions' warm caches are dropped before the next
@@ -141,7 +142,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
                                                                   sections.get("tenants", [])),
                                              api_key=api_keys[0]["value"] if api_keys else None,
                                              user=(users[0]["username"], users[0]["password"]) if users else None,
-                                             log=out, outbox=str(outbox_path(issuer)),
+                                             log=out, outbox=str(outbox_path(issuer)), audit_trail=str(trail),
                                              agent=demo_agent(sections.get("clients", [])),
                                              payer_key=str(payer.get("totp_secret") or ""))))
 
@@ -171,11 +172,17 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
     outbox = outbox_path(issuer)
     outbox.unlink(missing_ok=True)
     env["AUTHGATE_OUTBOX"] = str(outbox)
+    # The audit trail's chained objects (docs/audit.md): kept under --data, else beside the state file and
+    # begun anew, as everything else of an in-memory stack is.
+    env["AUTHGATE_AUDIT_DIR"] = str(trail)
     if saved and saved.get("session_secret"):
         env["AUTHGATE_SESSION_SECRET"] = str(saved["session_secret"])  # open sign-in forms still post
     stack.apply(env, fake_credentials=not (options.dynamodb_endpoint and os.environ.get("AWS_ACCESS_KEY_ID")))
     saver = None
     poller = None
+    from authgate_cli.local.audit_trail import AuditPump
+
+    pump = AuditPump()
     try:
         data_note = _prepare(options, seed, demo_origin, saved)
         secret_arn = stack.share_session_secret(env["AUTHGATE_SESSION_SECRET"])
@@ -186,6 +193,9 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
 
         poller = DeliveryPoller(services.sqs(), env["AUTHGATE_DELIVERIES_QUEUE"])
         poller.start()
+        # The handlers' audit lines go to the trail from a background thread, as the audit function
+        # consumes the stream in AWS (authgate_cli.local.audit_trail).
+        pump.start()
         if options.data_dir is not None:
             from authgate import aws as clients
             from authgate_cli.local.snapshot import Saver
@@ -199,6 +209,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
             site.sock.close()
         if poller is not None:
             poller.stop()
+        pump.stop()
         aws.stop()
         return 1
     pid = os.getpid()
@@ -227,6 +238,7 @@ def _serve(options: ServeOptions, out: TextIO, saved: dict[str, Any] | None) -> 
         try:
             if poller is not None:
                 poller.stop()
+            pump.stop()
             if saver is not None:
                 saver.close()
         finally:
@@ -333,6 +345,19 @@ def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endp
                          f"-H \"Authorization: Bearer $TOKEN\" {base}/charges")
     lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def audit_path(issuer: str, data_dir: Path | None) -> Path:
+    """The trail's directory: DIR/audit with --data DIR (kept), else `<host>_<port>.audit` beside the state file,
+    emptied for a new server."""
+    if data_dir is not None:
+        return data_dir / "audit"
+    path = stack.state_path(issuer).with_suffix(".audit")
+    if path.exists():
+        import shutil
+
+        shutil.rmtree(path)
+    return path
 
 
 def outbox_path(issuer: str) -> Path:

@@ -117,6 +117,12 @@ def table_environment(path: Path = TEMPLATE_PATH) -> dict[str, str]:
     return {k: v["Ref"] for k, v in env.items() if isinstance(v, dict) and v.get("Ref") in tables}
 
 
+def bucket_name(logical: str) -> str:
+    """The name an S3 bucket of the template has where nothing names it (moto, the tests): its logical
+    id in lower case (bucket names take no capitals)."""
+    return logical.lower()
+
+
 # moto's account: a local queue's URL and ARN name it (moto answers under any host).
 LOCAL_ACCOUNT = "123456789012"
 

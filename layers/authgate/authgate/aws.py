@@ -34,7 +34,7 @@ def _session() -> Any:
     return session
 
 
-_SERVICES = ("dynamodb", "secretsmanager", "kms", "sesv2", "sqs")
+_SERVICES = ("dynamodb", "secretsmanager", "kms", "sesv2", "sqs", "s3", "events")
 
 
 def _client(service: str) -> Any:
@@ -136,3 +136,13 @@ def sesv2() -> Any:
 @cached
 def sqs() -> Any:
     return _client("sqs")
+
+
+@cached
+def s3() -> Any:
+    return _client("s3")
+
+
+@cached
+def events() -> Any:
+    return _client("events")

@@ -28,6 +28,7 @@ from authgate.clients.errors import MetadataRefused
 from authgate.errors import ApiError, Code, FieldError
 from authgate.errors.challenges import StepUp, bearer
 from authgate.errors.model import retry_after
+from authgate.event_streams.errors import StreamExists, StreamNotFound, VerificationTooSoon
 from authgate.single_use.errors import (
     CodeAlreadyUsed,
     CodeError,
@@ -172,6 +173,23 @@ def _details_exceeded(exc: DetailsExceeded) -> ApiError:
     return ApiError("authorization_details_exceeded", str(exc))
 
 
+def _stream_exists(_exc: StreamExists) -> ApiError:
+    # OpenID Shared Signals Framework 1.0 8.1.1.1: one stream per receiver, 409.
+    return ApiError("stream_exists", "This receiver already has a stream; read it, update or replace it, or delete "
+                                     "it first.")
+
+
+def _stream_gone(_exc: StreamNotFound) -> ApiError:
+    # The stream was deleted (or deleted and created again) between the read and the write.
+    return ApiError("stream_not_found", "This receiver's stream was deleted meanwhile.")
+
+
+def _verification_too_soon(exc: VerificationTooSoon) -> ApiError:
+    # SSF 1.0 8.1.4.2: 429, with min_verification_interval's remainder as Retry-After.
+    return retry_after(ApiError("rate_limited", "Verification was asked for less than 10 seconds ago; ask again "
+                                                "after Retry-After seconds."), exc.retry_after)
+
+
 # Exception type -> its ApiError. A subclass without its own line takes its nearest base's
 # (looked up along the MRO, as Starlette's and Powertools' exception handlers do).
 ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
@@ -195,6 +213,9 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     DetailsExceeded: _details_exceeded,
     PollRefused: _poll_refused,
     LinkInvalid: _approval_link_invalid,
+    StreamExists: _stream_exists,
+    StreamNotFound: _stream_gone,
+    VerificationTooSoon: _verification_too_soon,
 }
 
 

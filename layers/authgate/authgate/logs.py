@@ -15,12 +15,14 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 from authgate.redaction import REDACTED, is_secret_key, redact
 from authgate.settings import log_level
 
-__all__ = ["FORMATTER", "REDACTED", "JsonFormatter", "get_logger", "info_line", "set_correlation_id"]
+__all__ = ["FORMATTER", "REDACTED", "JsonFormatter", "always_line", "get_logger", "info_line", "set_correlation_id"]
 
 SERVICE = "authgate"
 # What every LogRecord carries; anything else on a record is an `extra` key of the call.
@@ -148,22 +150,55 @@ def info_line(message: str, fields: dict[str, Any]) -> None:
     service's own handler is the only one (docs/decisions.md, measured shortcuts); any other
     handler (a test's capture) gets the record."""
     logger = get_logger()
-    if not logger.isEnabledFor(logging.INFO):
+    if logger.isEnabledFor(logging.INFO):
+        _line(logger, message, fields, sys._getframe(1))
+
+
+def always_line(message: str, text: str, fields: Callable[[], dict[str, Any]]) -> None:
+    """An INFO line that no log level holds back (the audit trail's, authgate.audit), already encoded by its
+    caller: `text` is the whole JSON line, `{"level":"INFO","message":...,"service":"authgate", **fields()}`
+    redacted, without the location and timestamp of the other lines (docs/decisions.md, measured shortcuts).
+    Any other handler (a test's capture, the local stack's) gets a record of `fields()`, whatever the logger's
+    level, and its formatter redacts it as always."""
+    logger = get_logger()
+    if _sole_handler(logger):
+        _write(text)
+    else:
+        _record(logger, message, fields(), sys._getframe(1))
+
+
+def _line(logger: logging.Logger, message: str, fields: dict[str, Any], caller: FrameType) -> None:
+    """The line of info_line, `caller` its location."""
+    if not _sole_handler(logger):
+        _record(logger, message, fields, caller)
         return
-    handlers = logger.handlers
-    if len(handlers) != 1 or handlers[0] is not _HANDLER[0] or len(logger.filters) != 1:
-        logger.info(message, extra=fields, stacklevel=2)
-        return
-    caller = sys._getframe(1)
     now = time.time()
     supplied = {"message": message, "correlation_id": FORMATTER.correlation_id, **fields}
-    text = FORMATTER.line("INFO", f"{caller.f_code.co_name}:{caller.f_lineno}",
-                          _timestamp(int(now), int((now % 1) * 1000)), supplied)
+    _write(FORMATTER.line("INFO", f"{caller.f_code.co_name}:{caller.f_lineno}",
+                          _timestamp(int(now), int((now % 1) * 1000)), supplied))
+
+
+def _sole_handler(logger: logging.Logger) -> bool:
+    """Whether the service's own handler and filter are the logger's only ones (as on Lambda)."""
+    handlers = logger.handlers
+    return len(handlers) == 1 and handlers[0] is _HANDLER[0] and len(logger.filters) == 1
+
+
+def _record(logger: logging.Logger, message: str, fields: dict[str, Any], caller: FrameType) -> None:
+    """Logger.handle, not Logger.info: the record reaches the handlers (each with its own level) without the
+    logger's level check; `caller` (who called info_line or always_line) is its location."""
+    logger.handle(logger.makeRecord(logger.name, logging.INFO, caller.f_code.co_filename, caller.f_lineno,
+                                    message, (), None, caller.f_code.co_name, fields))
+
+
+def _write(text: str) -> None:
+    """One line on the service's handler's stream, flushed, under the handler's lock (as StreamHandler.emit)."""
     handler = _HANDLER[0]
     handler.acquire()
     try:
-        handler.stream.write(text + "\n")
-        handler.flush()
+        stream = handler.stream
+        stream.write(text + "\n")
+        stream.flush()
     finally:
         handler.release()
 

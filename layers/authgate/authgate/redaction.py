@@ -30,7 +30,10 @@ _SECRET_KEY_PARTS = ("secret", "password", "passwd", "token", "verifier", "autho
                      "cookie", "csrf", "assertion", "credential", "api_key", "apikey")
 # Keys that contain a secret-looking part but only carry public metadata.
 _PUBLIC_KEYS = frozenset({"token_type", "token_type_hint", "token_endpoint", "token_use",
-                          "error_code", "error_description"})
+                          "error_code", "error_description",
+                          # An audit event's list of the RFC 9396 types a token carries, and a client's
+                          # registered authentication method (authgate.audit).
+                          "authorization_details_types", "token_endpoint_auth_method"})
 
 _NAMES = "|".join(sorted({re.escape(k) for k in SECRET_KEYS} | {
     r"[\w.-]*(?:secret|password|passwd|token|verifier|csrf|assertion|api_key|apikey)[\w.-]*"}, key=len, reverse=True))
@@ -80,11 +83,24 @@ _MAY_HOLD_SECRET = re.compile(r"(?i)[\"'=]|eyJ|bearer|basic|digest|dpop|authoriz
 
 def redact_text(text: str) -> str:
     """`text` with every credential-looking substring masked."""
+    if len(text) <= _SHORT:
+        return _redact_short(text)
+    return _redact(text)
+
+
+def _redact(text: str) -> str:
     if not _MAY_HOLD_SECRET.search(text):
         return text
     for pattern, replacement in _secret_patterns():
         text = pattern.sub(replacement, text)
     return text
+
+
+# The short values of a line (ids, grant types, "Bearer", paths) repeat request after request: memoised,
+# as key names are, so an audit event of twenty of them costs a fraction of the scans (docs/decisions.md,
+# measured shortcuts). Bounded, as values may come from input.
+_SHORT = 64
+_redact_short = cached(maxsize=4096)(_redact)
 
 
 def redact(value: Any) -> Any:

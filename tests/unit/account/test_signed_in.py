@@ -33,7 +33,7 @@ def with_cookie(value: str) -> Request:
 def test_a_cookie_on_its_own_names_a_person_whose_password_change_is_due_for_ten_minutes(clock: ManualClock) -> None:
     from authgate.stores.users import UserStore
 
-    alice = Account("demo", "alice")
+    alice = Account("demo", "alice", "usr_demoalice0000000000000")
     assert signed_in_user(with_cookie(issue(alice, ""))) is None  # no change due: a session is needed
     clock.advance(1)  # a cookie of the very second of a change is dead (users.model.User.issued_in_time)
     UserStore().reset_password("demo", "alice", "temporary-pass")

@@ -53,6 +53,11 @@ BAD = {"tenant": "a b", "username": "bob\x07", "client_id": "a b", "tenant_id": 
        "issuer": "idp example", "kid": "a b", "scopes": "a  b", "idp": "a b", "operator": "olivia\x07"}
 TENANTS = ("tenant", "tenants")
 COMMANDS = admin_commands()
+# The audit trail is a log, not a collection: it is listed, followed and verified (no `show`), and its filters
+# may name a tenant, user or client that is gone (an auditor asks after them): nothing there is "unknown".
+TRAIL = "events"
+# Follows the trail until Ctrl-C (tests/unit/admin/test_events.py bounds it).
+ENDLESS = (("events", "tail"),)
 
 
 def _is_required(parser: argparse.ArgumentParser, dest: str) -> bool:
@@ -80,7 +85,7 @@ def _ids(commands: list[tuple[str, str]]) -> list[str]:
 # The subcommands with something to leave out or get wrong before a stack, and those that name something.
 CHECKED = [(n, v) for n, v in COMMANDS if any(a.required or (a.choices and a.option_strings)
                                              for a in parser_of(n, v)._actions)]
-NAMING = [(n, v) for n, v in COMMANDS if _tenant_named(n, v) or _names(n, v)]
+NAMING = [(n, v) for n, v in COMMANDS if n != TRAIL and (_tenant_named(n, v) or _names(n, v))]
 
 
 def _shown(action: argparse.Action) -> str:
@@ -108,8 +113,10 @@ def stack(demo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setenv("AUTHGATE_STATE_DIR", str(tmp_path))
     saved = dict(os.environ)
-    # Mail lands in an outbox, as `authgate serve` records it (send-reset-link needs a stage that sends mail).
-    env = {**local.environment(issuer=ISSUER, aws_endpoint=None), "AUTHGATE_OUTBOX": str(tmp_path / "outbox")}
+    # As `authgate serve` records them: mail lands in an outbox (send-reset-link needs a stage that sends mail), and
+    # every mutating command is recorded in the audit trail's directory.
+    env = {**local.environment(issuer=ISSUER, aws_endpoint=None), "AUTHGATE_OUTBOX": str(tmp_path / "outbox"),
+           "AUTHGATE_AUDIT_DIR": str(tmp_path / "audit")}
     local.write_state({"pid": os.getpid(), "base_url": ISSUER, "issuer": ISSUER,
                        "env": {k: v for k, v in env.items() if k != "AUTHGATE_SESSION_SECRET"}})
     for argv in (["resources", "create", RESOURCE, "--scopes", "mcp:read"],
@@ -150,8 +157,9 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest
 
 def test_the_walk_finds_every_noun_and_each_has_list_and_show() -> None:
     nouns = {noun for noun, _ in COMMANDS}
-    assert nouns == {"clients", "users", "keys", "tenants", "resources", "idps", "operators"}
-    for noun in nouns:
+    assert nouns == {"clients", "users", "keys", "tenants", "resources", "idps", "operators", TRAIL}
+    assert {verb for n, verb in COMMANDS if n == TRAIL} == {"list", "tail", "verify"}
+    for noun in nouns - {TRAIL}:
         assert {"list", "show"} <= {verb for n, verb in COMMANDS if n == noun}, noun
         # Every `show` names what it shows, so an unknown name is walked below.
         assert (noun, "show") in NAMING, noun
@@ -223,7 +231,8 @@ HASHING = (("users", "reset-password"),)
 
 
 @pytest.mark.parametrize(("noun", "verb"), [pytest.param(*c, marks=pytest.mark.slow) if c in HASHING else c
-                                            for c in COMMANDS], ids=_ids(COMMANDS))
+                                            for c in COMMANDS if c not in ENDLESS],
+                         ids=_ids([c for c in COMMANDS if c not in ENDLESS]))
 def test_the_usual_call_works(noun: str, verb: str, stack: dict[str, str], capsys: pytest.CaptureFixture[str],
                               monkeypatch: pytest.MonkeyPatch) -> None:
     """What the mistakes above are measured against: the same command line, with names the stack has (or that

@@ -11,6 +11,7 @@ check is also run on a planted defect, to show it fails.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from pathlib import Path
 
@@ -31,6 +32,8 @@ _BASES = (ROOT, ROOT / "layers" / "authgate", LAYER, ROOT / "docs", ROOT / "cli"
 # Names that are not code of this repository although they look like it: the standard library's,
 # and oauth4webapi's in a JavaScript example (fapi2.md).
 NOT_OURS = {"http.client", "http.server", "oauth.allowInsecureRequests"}
+# The audit trail's actions (`account.locked`, audit.md) are names of events, not of code.
+AUDIT_ACTIONS = {e["action"] for e in json.loads((LAYER / "audit" / "catalogue.json").read_text("utf-8"))["actions"]}
 # An upper-case part is a placeholder (`openapi.METHOD PATH.no-credentials`, `authgate.check.GROUP`).
 _PLACEHOLDER = re.compile(r"\.[A-Z][A-Z_]+(\.|$)")
 
@@ -63,7 +66,7 @@ def broken_references(pages: list[Path], root: Path = ROOT) -> list[str]:
         for span in _SPAN.findall(page.read_text("utf-8")):
             for match in _DOTTED.finditer(span):
                 name = match.group(1)
-                if (name in NOT_OURS or _PLACEHOLDER.search(name)
+                if (name in NOT_OURS or name in AUDIT_ACTIONS or _PLACEHOLDER.search(name)
                         or name.endswith((".md", ".py", ".json", ".yaml", ".html", ".css"))):
                     continue
                 if not _resolves(name if name.startswith("authgate") else f"authgate.{name}"):

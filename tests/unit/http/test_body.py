@@ -68,3 +68,16 @@ def test_depth_at_the_bound_is_fine():
     body = '{"a":' * (MAX_DEPTH - 1) + "1" + "}" * (MAX_DEPTH - 1)
     assert isinstance(parse(body), dict)
     json.loads(body)
+
+
+def test_an_untyped_body_is_json_where_the_route_says_so():
+    """The Shared Signals examples send no Content-Type: `untyped_json` reads such a body as JSON, a declared type
+    must still be JSON."""
+    req = request({})
+    req.body = b'{"stream_id": "s1"}'
+    assert json_object(req, untyped_json=True) == {"stream_id": "s1"}
+    typed = request({"Content-Type": "text/plain"})
+    typed.body = b'{"stream_id": "s1"}'
+    with pytest.raises(ApiError) as caught:
+        json_object(typed, untyped_json=True)
+    assert (caught.value.code, caught.value.status) == ("unsupported_media_type", 415)

@@ -13,7 +13,7 @@ from tests.demo import Demo
 @pytest.mark.slow
 def test_a_correct_password_signs_in_and_a_wrong_one_looks_like_an_unknown_user(demo: Demo) -> None:
     assert sign_in("demo", "alice", "alice-password", "192.0.2.1") == (
-        True, "ok", "alice", "usr_demoalice0000000000000", False, 0, False, False)
+        True, "ok", "alice", "usr_demoalice0000000000000", False, 0, False, False, "", False)
     assert sign_in("demo", "alice", "wrong", "192.0.2.1")[:2] == (False, "invalid")
     assert sign_in("demo", "nobody", "wrong", "192.0.2.1")[:2] == (False, "invalid")
     assert sign_in("no-such-tenant", "alice", "alice-password", "192.0.2.1")[:2] == (False, "invalid")

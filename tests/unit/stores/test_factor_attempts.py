@@ -184,7 +184,7 @@ def test_beside_the_password_each_throttle_counts_its_own_credential(attempts: F
     totp, _ = enrolled(clock)
     assert attempts.verify_with_code("demo", "bob", "not-the-password", totp.at(now(clock))).reason == "invalid"
     assert counts() == (1, 0)
-    assert attempts.verify_with_code("demo", "bob", PASSWORD, wrong(totp, clock)).reason == "invalid"
+    assert attempts.verify_with_code("demo", "bob", PASSWORD, wrong(totp, clock)).reason == "second_factor_failed"
     assert counts() == (0, 1)
     attempts.verify("demo", "bob", "not-the-password")  # the password's throttle alone, as the sign-in form counts
     assert counts() == (1, 1)
@@ -200,7 +200,7 @@ def test_beside_the_password_a_locked_factor_is_refused_whatever_the_password(at
         attempts.verify_with_code("demo", "bob", PASSWORD, wrong(totp, clock))
     right = attempts.verify_with_code("demo", "bob", PASSWORD, totp.at(now(clock)))
     other = attempts.verify_with_code("demo", "bob", "not-the-password", totp.at(now(clock)))
-    assert right == other == LoginResult(False, "factor_locked")
+    assert right == other == LoginResult(False, "factor_locked", named=right.named) and right.named.startswith("usr_")
     assert counts() == (0, LOCK_AFTER)
 
 

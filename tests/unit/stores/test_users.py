@@ -38,7 +38,7 @@ def test_a_sign_in_rehashes_a_password_of_an_older_cost(aws):
     store = UserStore()
     old = hash_password("alice-password", n=2**14)
     store.put_hash("demo", "alice", old)
-    assert store.verify("demo", "alice", "wrong") == LoginResult(False, "invalid")
+    assert store.verify("demo", "alice", "wrong") == LoginResult(False, "invalid", named=alice_id(store))
     assert stored_hash() == old  # a failure proves nothing: the old hash stays
     assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice", alice_id(store), totp=False)
     upgraded = stored_hash()
@@ -60,7 +60,8 @@ def test_verify_right_wrong_and_unknown(aws):
     store.create("demo", "alice", "alice-password")
     assert store.verify("demo", "alice", "alice-password") == LoginResult(True, "ok", "alice", alice_id(store),
                                                                           totp=False, passkeys=False)
-    assert store.verify("demo", "alice", "nope") == LoginResult(False, "invalid")
+    # The account a refusal named (for the audit trail alone): alice's; none for an unknown name or tenant.
+    assert store.verify("demo", "alice", "nope") == LoginResult(False, "invalid", named=alice_id(store))
     assert store.verify("demo", "bob", "alice-password") == LoginResult(False, "invalid")
     assert store.verify("acme", "alice", "alice-password") == LoginResult(False, "invalid")  # tenant-scoped
     assert boto3.client("dynamodb").scan(TableName="UsersTable")["Count"] == 1  # no item for unknown users
@@ -90,7 +91,8 @@ def test_failures_slow_down_then_lock_then_recover(aws, clock):
         assert store.verify("demo", "alice", "wrong").reason == "invalid"
     assert [users.delay_after(f) for f in range(3, 10)] == [1, 2, 4, 8, 16, 32, 60]
     clock.advance(users.delay_after(users.LOCK_AFTER - 1))
-    assert store.verify("demo", "alice", "wrong").reason == "invalid"  # the 10th failure locks
+    locking = store.verify("demo", "alice", "wrong")  # the 10th failure locks, and says so (the audit trail's)
+    assert (locking.reason, locking.locked_now) == ("invalid", True)
     assert store.get("demo", "alice").locked_until == int(clock.value) + users.LOCK_SECONDS
     clock.advance(users.LOCK_SECONDS - 1)
     assert store.verify("demo", "alice", "alice-password").reason == "locked"
@@ -144,11 +146,11 @@ def test_a_disabled_user_is_refused_like_a_wrong_password_and_a_reset_forces_a_c
     store = UserStore()
     store.create("demo", "alice", "alice-password", name="Alice", email="alice@demo.example")
     store.set_disabled("demo", "alice", True)
-    assert store.verify("demo", "alice", "alice-password") == LoginResult(False, "disabled")
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(False, "disabled", named=alice_id(store))
     assert store.get("demo", "alice").failed_logins == 0  # refused unchecked: nothing counted
     store.set_disabled("demo", "alice", False)
     store.reset_password("demo", "alice", "temporary-password")
-    assert store.verify("demo", "alice", "alice-password") == LoginResult(False, "invalid")
+    assert store.verify("demo", "alice", "alice-password") == LoginResult(False, "invalid", named=alice_id(store))
     assert store.verify("demo", "alice", "temporary-password") == LoginResult(True, "ok", "alice", user_id=alice_id(store), must_change_password=True, generation=2, totp=False, passkeys=False)
     store.change_password("demo", "alice", "new-password-1")
     # Disable, reset and change each ended the sessions: the third generation signs in now.
@@ -168,7 +170,7 @@ def test_a_federated_only_user_has_no_password_to_sign_in_with_until_one_is_set(
     dana = users.User("demo", "dana", 0, 0, user_id="usr_dana", federated_only=True)
     LinkedIdentityStore().provision(dana, LinkedIdentity("demo", "https://idp.example", "00u1", "usr_dana", "dana", 1))
     for typed in ("", "!", "dana-password"):
-        assert store.verify("demo", "dana", typed) == LoginResult(False, "no_password")
+        assert store.verify("demo", "dana", typed) == LoginResult(False, "no_password", named="usr_dana")
     assert store.get("demo", "dana") == dana  # refused unchecked: nothing counted
     store.reset_password("demo", "dana", "temporary-password")
     assert store.get("demo", "dana").federated_only is False

@@ -15,6 +15,7 @@ from authgate_cli.local.asgi import Receive, Scope, Send, lifespan
 from authgate_cli.local.demo_app.agent import AGENT_PAYER, AgentFlow
 from authgate_cli.local.demo_app.clients import DemoClient
 from authgate_cli.local.demo_app.code_flow import CodeFlow
+from authgate_cli.local.demo_app.events_page import events_page
 from authgate_cli.local.demo_app.outbox_page import entries, outbox_page
 from authgate_cli.local.demo_app.pages import Answer, asset, page
 from authgate_cli.local.demo_app.stack_api import StackApi
@@ -33,6 +34,8 @@ class DemoApp:
     log: TextIO | None = None
     # The stack's outbox (authgate.mail.outbox): what a deployed stage would have mailed or called.
     outbox: str = ""
+    # The stack's audit trail directory (authgate_cli.local.audit_trail): its newest events at /events.
+    audit_trail: str = ""
     # The agent of "an agent asks to pay 12.50" (demo_agent), if the seed has one.
     agent: InitVar[DemoClient | None] = None
     # The one-time-code key (totp_secret) of the agent's payer in the seed, shown as a hint; "" when it has none.
@@ -94,6 +97,8 @@ class DemoApp:
                          ("X-Content-Type-Options", "nosniff")], json.dumps(entries(self.outbox), indent=2).encode("utf-8")
         if path == "/outbox":
             return outbox_page(self.issuer, self.outbox)
+        if path == "/events":
+            return events_page(self.issuer, self.audit_trail)
         if path == "/spa.js":
             return 200, [("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "no-cache"),
                          ("X-Content-Type-Options", "nosniff")], asset("spa.js").encode("utf-8")
@@ -127,7 +132,9 @@ class DemoApp:
                 + f'<p>Change your password on <a href="{html.escape(self.issuer)}/oauth/account">your account '
                   "page</a>.</p>"
                 + ('<p>Mail the stack would send (a forgotten-password link) lands in the '
-                   '<a href="/outbox">outbox</a>.</p>' if self.outbox else ""))
+                   '<a href="/outbox">outbox</a>.</p>' if self.outbox else "")
+                + ('<p>What the stack recorded: <a href="/events">the audit trail</a>.</p>'
+                   if self.audit_trail else ""))
         return page(self.issuer, 200, "authgate demo app", body)
 
     def _spa(self, client: DemoClient) -> Answer:

@@ -12,6 +12,7 @@ from authgate_cli.openapi.operations import (
     pages,
     protected_resources,
     public_documents,
+    shared_signals,
 )
 from authgate_cli.openapi.operations.components import SCHEMAS
 
@@ -28,6 +29,6 @@ def _joined(*areas: dict[tuple[str, str], dict[str, Any]]) -> dict[tuple[str, st
 
 
 OPERATIONS = _joined(pages.OPERATIONS, oauth_endpoints.OPERATIONS, protected_resources.OPERATIONS,
-                     public_documents.OPERATIONS)
+                     public_documents.OPERATIONS, shared_signals.OPERATIONS)
 
 __all__ = ["OPERATIONS", "SCHEMAS"]

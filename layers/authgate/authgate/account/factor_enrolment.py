@@ -22,6 +22,7 @@ from string import Template
 from authgate.account import factor_proof
 from authgate.account.factor_proof import WRONG_CODE
 from authgate.account.signed_in import ACCOUNT
+from authgate.audit import person
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
@@ -84,9 +85,9 @@ def section(factors: factor_proof.Held, csrf: str) -> str:
                                                                       button="Set up a one-time code"))
 
 
-def act(request: Request, tenant_id: str, username: str, fields: dict[str, str]) -> Response | str:
+def act(request: Request, tenant_id: str, username: str, fields: dict[str, str], *, user_id: str = "") -> Response | str:
     """One of ACTIONS: a page of its own (the QR code, the recovery codes, a passkey's ceremony proving the
-    person), or the message for the account page."""
+    person), or the message for the account page; each change recorded for the person `user_id`."""
     action, code = fields.get("action"), fields.get("code", "").strip()[:64]
     if action == "totp_confirm":
         try:
@@ -95,6 +96,7 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
             return EXPIRED
         if codes is None:
             return _enrol_page(request, username, None, WRONG_CODE)
+        person.acted("factor.enrolled", tenant_id, user_id, username, factor="totp")
         items = "\n".join(f"<li><code>{html.escape(c)}</code></li>" for c in codes)
         return page("Your recovery codes", _CODES.substitute(set_up=messages.status(SET_UP), codes=items))
     factors = factor_proof.held(tenant_id, username)
@@ -108,6 +110,7 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
     if action == "totp_start":
         return _enrol_page(request, username, enrolment.started(tenant_id, username))
     UserFactorStore().remove_totp(tenant_id, username)
+    person.acted("factor.removed", tenant_id, user_id, username, factor="totp")
     return messages.Done(REMOVED)
 
 

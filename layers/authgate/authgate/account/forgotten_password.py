@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import html
 from string import Template
+from typing import TYPE_CHECKING
 
+from authgate.audit import person as people
 from authgate.deliveries.queued_mail import queue_mail
 from authgate.errors import ApiError
 from authgate.http.pages import messages
@@ -40,6 +42,9 @@ from authgate.stores.users import UserStore
 from authgate.users.errors import ResetLinkInvalid, UserNotFound
 from authgate.users.password_reset import RESET_TTL
 from authgate.users.passwords import MIN_PASSWORD, password_problem
+
+if TYPE_CHECKING:
+    from authgate.users.model import User
 
 SENT = (f"If an account matches what you entered, a link to choose a new password is on its way to the account's "
         f"email address. It works once, within {RESET_TTL // 60} minutes.")
@@ -106,8 +111,11 @@ def post_forgot(request: Request) -> Response:
     token = PasswordResetStore().create(tenant_id, person.username if person else "")
     url = f"{base_url(request)}/oauth/reset-password?token={token}"
     queue_mail(reset_mail(person, url) if person else None)
-    # Ids and outcome only: never the username typed, the email or the link.
+    # Ids and outcome only: never the username typed, the email or the link. The audit trail (never the requester)
+    # names the account, or "unknown" (people.UNKNOWN).
     get_logger().info("password reset asked", extra={"tenant": tenant_id if user else "", "mailed": bool(person)})
+    people.acted("password.reset_requested", tenant_id, user.user_id if user else "", account,
+                 outcome="success" if person else "failure", reason=None if person else _not_mailed(user))
     return page("Check your email", messages.status(SENT))
 
 
@@ -133,11 +141,17 @@ def post_reset(request: Request) -> Response:
         return _reset_page(request, token, problem)
     PasswordResetStore().consume(token)
     try:
-        UserStore().change_password(record.tenant_id, record.username, password)
+        user = UserStore().change_password(record.tenant_id, record.username, password)
     except UserNotFound:
         raise ResetLinkInvalid() from None  # deleted since the link was sent
+    people.acted("password.reset", user.tenant_id, user.user_id, user.username, by="reset_link")
     get_logger().info("password reset", extra={"tenant": record.tenant_id})
     return page("Password changed", messages.status(CHANGED))
+
+
+def _not_mailed(user: User | None) -> str:
+    """Why no link was mailed, for the audit trail: no such account, a disabled one, one without an email."""
+    return "unknown_account" if user is None else "account_disabled" if user.disabled else "no_email"
 
 
 # -- what the pages share -------------------------------------------------------------------------

@@ -95,7 +95,7 @@ def _sign_in(request: Request, fields: dict[str, str]) -> Response:
         return _sign_in_page(request, signed.message)
     if isinstance(signed, Response):
         return signed
-    account, cookies = Account(signed.tenant_id, signed.username), []
+    account, cookies = Account(signed.tenant_id, signed.username, signed.user_id), []
     live = live_session(request)
     sid = live[0].sid if live is not None and live[0].user_id == signed.user_id else ""
     if not sid and not signed.change_due:
@@ -109,7 +109,7 @@ def _sign_in(request: Request, fields: dict[str, str]) -> Response:
 def _factors(request: Request, account: Account, fields: dict[str, str]) -> Response:
     """A change of the person's one-time code or passkeys: a page of its own, or the account page with its message."""
     enrolment = passkey_enrolment if fields.get("action") in passkey_enrolment.ACTIONS else factor_enrolment
-    done = enrolment.act(request, account.tenant_id, account.username, fields)
+    done = enrolment.act(request, account.tenant_id, account.username, fields, user_id=account.user_id)
     return done if isinstance(done, Response) else _change_page(request, account, done)
 
 

@@ -22,6 +22,7 @@ from string import Template
 from authgate import clock
 from authgate.account import factor_proof
 from authgate.account.signed_in import ACCOUNT
+from authgate.audit import person
 from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
@@ -75,9 +76,9 @@ def section(request: Request, factors: factor_proof.Held, csrf: str) -> str:
         factors, field_id="code_new", button="Add a passkey"))
 
 
-def act(request: Request, tenant_id: str, username: str, fields: dict[str, str]) -> Response | str:
+def act(request: Request, tenant_id: str, username: str, fields: dict[str, str], *, user_id: str = "") -> Response | str:
     """One of ACTIONS: a ceremony's page (a passkey proving the person, the registration), or the message for
-    the account page."""
+    the account page; each change recorded for the person `user_id`."""
     party = passkey_page.relying_party(request)
     binding = binding_from(request)
     if party is None or binding is None:
@@ -90,6 +91,8 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
             return refused
     if action == "passkey_remove":
         removed = PasskeyStore().remove(tenant_id, username, fields.get("credential_id", "")[:1400])
+        if removed:
+            person.acted("passkey.removed", tenant_id, user_id, username, passkey_id=fields["credential_id"][:1400])
         return messages.Done("The passkey was removed.") if removed else "No such passkey: it was removed already."
     name = " ".join(fields.get("name", "").split())[:MAX_NAME] or "Passkey"
     if action == "passkey_start":
@@ -108,6 +111,8 @@ def act(request: Request, tenant_id: str, username: str, fields: dict[str, str])
         PasskeyStore().add(passkey)
     except (PasskeyRefused, ChallengeRefused):
         return NOT_ADDED
+    person.acted("passkey.added", tenant_id, user_id, username, name=name, aaguid=passkey.aaguid,
+                 passkey_id=passkey.credential_id)
     return messages.Done(f"The passkey {name} was added: you can sign in with it.")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hmac
 
 from authgate.account.signed_in import Account
+from authgate.audit import person
 from authgate.http.request import Request
 from authgate.interaction import proof
 from authgate.stores.users import UserStore
@@ -40,7 +41,8 @@ def changed(request: Request, account: Account, fields: dict[str, str]) -> bool:
     if not proof.current_password(request, account.tenant_id, account.username, current):
         raise Refused(WRONG_CURRENT)
     try:
-        UserStore().change_password(account.tenant_id, account.username, new)
+        user = UserStore().change_password(account.tenant_id, account.username, new)
     except UserNotFound:
         return False
+    person.acted("password.changed", user.tenant_id, user.user_id, user.username)
     return True

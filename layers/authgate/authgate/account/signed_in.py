@@ -40,6 +40,8 @@ ACCOUNT = "account"
 class Account(NamedTuple):
     tenant_id: str
     username: str
+    # The user's stable id, as their own read of the user found it (the audit trail names them by it).
+    user_id: str = ""
 
 
 def signed_in_user(request: Request) -> Account | None:
@@ -75,7 +77,7 @@ def _fresh_mfa_session(live: tuple[Session, User] | None) -> Account | None:
     session, user = live
     if session.acr != MFA or clock.seconds() - session.auth_time > COOKIE_TTL:
         return None
-    return Account(user.tenant_id, user.username)
+    return Account(user.tenant_id, user.username, user.user_id)
 
 
 def _mac(data: bytes) -> bytes:
@@ -116,7 +118,7 @@ def _account(value: str, live: tuple[Session, User] | None) -> Account | None:
     # A cookie of the very second of a change is dead too (users.model.User.issued_in_time).
     if user is None or not user.issued_in_time(issued):
         return None
-    return Account(user.tenant_id, user.username)
+    return Account(user.tenant_id, user.username, user.user_id)
 
 
 def cookie(request: Request, value: str, *, expire: bool = False) -> str:

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from authgate import clock
+from authgate import audit, clock
 from authgate.authorization_details.charge import allowance
 from authgate.authorization_details.errors import DetailsExceeded
 from authgate.billing.charge import Charge
@@ -105,10 +105,23 @@ def create_charge(principal: Principal, body: dict[str, Any], key: str | None,
 
     `recorded` is the key's live record when the request's batch read found one (a replay). Under RFC 9396
     `charge` details the charge also spends one of its grant's `max_charges`, in the same transaction: a
-    replay spends nothing, a refused or failed charge nothing either.
+    replay spends nothing, a refused or failed charge nothing either. A charge made is recorded
+    (charge.created), and one an approval's limits refuse (charge.refused: docs/audit.md); a replay is not.
     """
     store = store or ChargeStore()
     request = _validated(principal, body)
+    try:
+        created = _create(principal, request, key, recorded, store)
+    except DetailsExceeded as refused:
+        _record("charge.refused", principal, request, "", reason="exceeds_approval", why=str(refused))
+        raise
+    if not created.replayed:
+        _record("charge.created", principal, request, created.charge_id, idempotent=key is not None)
+    return created
+
+
+def _create(principal: Principal, request: ChargeRequest, key: str | None, recorded: IdempotencyRecord | None,
+            store: ChargeStore) -> Created:
     budget = _budget(principal, request)
     if key is None:
         charge = _charge(principal, request, budget)
@@ -129,6 +142,16 @@ def create_charge(principal: Principal, body: dict[str, Any], key: str | None,
         # an earlier attempt that timed out after its write. Its response is this one's.
         return _replay(used.record, request_hash, store)
     return Created(charge.charge_id, first, replayed=False)
+
+
+def _record(action: audit.Action, principal: Principal, request: ChargeRequest, charge_id: str, *,
+            reason: str | None = None, **facts: Any) -> None:
+    """A charge's audit event: made by the token's client, for its subject and `act` chain."""
+    audit.record(action, principal.tenant, actor=audit.client(principal.client_id),
+                 target=audit.Party("charge", charge_id), outcome="failure" if reason else "success", reason=reason,
+                 details={"amount": request.amount, "currency": request.currency, "client_id": principal.client_id,
+                          "subject": principal.subject, "act": principal.act, "grant_id": principal.grant_id,
+                          "invoice_id": request.invoice_id, **facts})
 
 
 def charge_reader(charge_id: str) -> Callable[[Principal, BatchRead], Pending | None]:

@@ -1,1 +1,2 @@
-"""Outbound deliveries: calls authgate makes to its clients' servers later, with retries (back-channel logout)."""
+"""Outbound deliveries: calls authgate makes to its clients' servers later, with retries (back-channel logout, approval
+webhooks, mail, Shared Signals SETs)."""

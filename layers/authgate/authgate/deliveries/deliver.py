@@ -1,7 +1,8 @@
 """Sending queued deliveries: one POST each under the outbound rules, SQS retrying what failed (BCL 2.5, 2.8).
 
-Three kinds: a back-channel logout token (here), an approval webhook (deliveries.approval_webhook)
-and a mail (deliveries.queued_mail).
+Five kinds: a back-channel logout token (here), an approval webhook (deliveries.approval_webhook),
+a mail (deliveries.queued_mail), a Shared Signals SET (deliveries.security_events) and audit events
+whose signals wait to be tried again (deliveries.pending_signals).
 
 The deliver function gets a batch of SQS records and answers which failed (partial batch
 response, `batchItemFailures`): SQS makes those visible again after the queue's visibility
@@ -19,7 +20,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from authgate.deliveries import approval_webhook, queued_mail
+from authgate.deliveries import approval_webhook, pending_signals, queued_mail, security_events
 from authgate.deliveries.backchannel_logout import KIND
 from authgate.deliveries.queue import MAX_ATTEMPTS
 from authgate.http.metrics import record_count
@@ -41,14 +42,17 @@ def _alg(message: dict[str, Any], offered: tuple[str, ...]) -> str:
     return alg if isinstance(alg, str) and alg in offered else offered[0]
 
 
-def deliver_batch(records: Sequence[dict[str, Any]], post: Poster = post_form) -> list[str]:
-    """Deliver each SQS record; the messageIds to try again (SQS partial batch response)."""
-    return [record["messageId"] for record in records if deliver_one(record, post) == "retried"]
+def deliver_batch(records: Sequence[dict[str, Any]], post: Poster = post_form,
+                  signals: pending_signals.Signals | None = None) -> list[str]:
+    """Deliver each SQS record; the messageIds to try again (SQS partial batch response). `signals`: the
+    Shared Signals transmitter, for audit events parked for it (deliveries.pending_signals)."""
+    return [record["messageId"] for record in records if deliver_one(record, post, signals) == "retried"]
 
 
-def deliver_one(record: dict[str, Any], post: Poster = post_form) -> str:
-    """Deliver one record: "delivered", "retried" (try again later), "failed" (given up) or "dropped" (an
-    approval webhook or a mail for nobody)."""
+def deliver_one(record: dict[str, Any], post: Poster = post_form,
+                signals: pending_signals.Signals | None = None) -> str:
+    """Deliver one record: "delivered", "retried" (try again later), "failed" (given up), "dropped" (an
+    approval webhook or a mail for nobody, a SET whose stream is gone) or "held" (a SET of a paused stream)."""
     attempt = int((record.get("attributes") or {}).get("ApproximateReceiveCount") or 1)
     try:
         message = json.loads(record.get("body") or "")
@@ -58,6 +62,10 @@ def deliver_one(record: dict[str, Any], post: Poster = post_form) -> str:
         return approval_webhook.deliver(message, attempt)
     if isinstance(message, dict) and queued_mail.is_message(message):
         return queued_mail.deliver(message, attempt)
+    if isinstance(message, dict) and security_events.is_message(message):
+        return security_events.deliver(message, attempt)
+    if isinstance(message, dict) and signals is not None and pending_signals.is_message(message):
+        return pending_signals.deliver(message, attempt, signals)
     if not isinstance(message, dict) or message.get("kind") != KIND or not all(
             isinstance(message.get(k), str) for k in ("issuer", "client_id", "uri", "sub", "sid", "jti")):
         get_logger().error("delivery of an unknown kind dropped", extra={"message_id": record.get("messageId")})

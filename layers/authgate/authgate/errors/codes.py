@@ -107,6 +107,9 @@ Code = Literal[
     "login_hint_token_not_supported",
     "approval_link_invalid",
     "approval_wrong_user",
+    "invalid_stream_request",
+    "stream_not_found",
+    "stream_exists",
     "console_sign_in_failed",
     "operator_forbidden",
 ]

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from authgate import snapstart
+from authgate.audit.origin import bind, bind_request
 from authgate.errors import ApiError
 from authgate.http.correlation import correlate
 from authgate.http.cors import CorsPolicy
@@ -90,6 +91,7 @@ class App:
         # carry the previous invocation's id into this one's logs.
         corr = correlate(None, None, None, _gateway_request_id(event) or "")
         set_correlation_id(corr.request_id)
+        bind("", None, corr.request_id)
         try:
             try:
                 request = Request.from_event(event)
@@ -100,6 +102,8 @@ class App:
                              request.header("traceparent"), request.gateway_request_id)
             request.request_id = corr.request_id
             set_correlation_id(corr.request_id)
+            # Every audit event this request records says where it came from (authgate.audit.origin).
+            bind_request(request, corr.request_id)
             route = self.routes.get((request.resource, request.method))
             surface = self.surface_of(request.resource, route)
             policy = self.cors.get(request.resource)

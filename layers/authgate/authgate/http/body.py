@@ -61,9 +61,13 @@ def check_json_content_type(request: Request) -> None:
                            field_errors=(FieldError("", "Expected charset=utf-8.", "header", "Content-Type"),))
 
 
-def json_object(request: Request) -> dict[str, Any]:
-    """The request body as a JSON object, or ApiError 415 / 400 malformed_json with a pointer."""
-    check_json_content_type(request)
+def json_object(request: Request, *, untyped_json: bool = False) -> dict[str, Any]:
+    """The request body as a JSON object, or ApiError 415 / 400 malformed_json with a pointer.
+
+    `untyped_json`: a body sent without any Content-Type is read as JSON too (the Shared Signals
+    Framework's examples send none); a declared type must still be JSON."""
+    if not (untyped_json and request.header("content-type") is None):
+        check_json_content_type(request)
     raw = request.body
     if raw.startswith(b"\xef\xbb\xbf"):  # RFC 8259 8.1: a parser MAY ignore a BOM
         raw = raw[3:]

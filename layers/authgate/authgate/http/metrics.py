@@ -56,11 +56,11 @@ def counted_metrics(status: int, error_code: str) -> list[str]:
     return names
 
 
-def record_count(name: str) -> None:
-    """One occurrence of `name` (ClientRegistrations: a dynamic client registration), one EMF line."""
+def record_count(name: str, value: int = 1) -> None:
+    """`value` occurrences of `name` (ClientRegistrations: a dynamic client registration), one EMF line."""
     from aws_lambda_powertools.metrics import MetricUnit, single_metric  # as in _metrics
 
-    with single_metric(name=name, unit=MetricUnit.Count, value=1, namespace=NAMESPACE) as metric:
+    with single_metric(name=name, unit=MetricUnit.Count, value=value, namespace=NAMESPACE) as metric:
         metric.add_dimension(name="service", value=SERVICE)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from authgate.audit import person
 from authgate.http.response import Response
 from authgate.interaction import (
     passkey_page,
@@ -71,6 +72,8 @@ def posted(request: Request, handoff: HandOff, fields: Mapping[str, str], sessio
             return ceremony
     if outcome.raised is None:
         back.log("factor_invalid")
+        person.refused(session.tenant_id, session.username, "second_factor_failed", session.user_id,
+                       method="second_factor", client_id=handoff.client_id)
         resumed = handoff._replace(back=back._replace(notes=outcome.notes))
         return second_factor_page.page(request, resumed, kind=outcome.kind, session=session,
                                        passkeys=passkey_page.relying_party(request) is not None,
@@ -79,6 +82,10 @@ def posted(request: Request, handoff: HandOff, fields: Mapping[str, str], sessio
     secret, raised = outcome.raised
     if handoff.admit is not None:
         handoff.admit(raised.tenant_id)
+    if outcome.recovery:
+        person.acted("factor.enrolled", raised.tenant_id, raised.user_id, raised.username, factor="totp")
+    person.signed_in(raised.tenant_id, raised.user_id, raised.username, raised.acr, raised.amr, handoff.client_id,
+                     method=person.method_of(set(raised.amr) - set(session.amr)))
     return authentication_of(raised, session_cookie.set_cookie(secret, base_url(request)))._replace(
         recovery=outcome.recovery, notes=outcome.notes)
 

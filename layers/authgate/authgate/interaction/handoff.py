@@ -96,6 +96,8 @@ class HandOff(NamedTuple):
     # Called with the person's tenant once they are known, before any session is opened: a flow whose client has
     # no tenant yet lets that tenant's policy decide (a refusal is raised).
     admit: Callable[[str], object] | None = None
+    # The client the flow acts for, named in the audit trail's sign-in events (none: the account page).
+    client_id: str = ""
 
 
 class Again(NamedTuple):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.assurance import PASSWORD, PASSWORD_AMR
+from authgate.audit import person
 from authgate.errors import ApiError
 from authgate.http.response import Response
 from authgate.interaction import passkey_page, second_factor, second_factor_page, sessions
@@ -47,6 +48,7 @@ def finish(request: Request, handoff: HandOff, tenant_id: str, result: LoginResu
         handoff.admit(tenant_id)
     signed = Authentication(tenant_id=tenant_id, user_id=result.user_id, username=result.subject, acr=acr, amr=amr,
                             auth_time=clock.seconds(), generation=result.generation, notes=handoff.back.notes)
+    person.signed_in(tenant_id, signed.user_id, signed.username, acr, amr, handoff.client_id)
     if not handoff.session:
         return signed
     signed = sessions.opened(request, signed)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from authgate.assurance import MFA
+from authgate.audit import person
 from authgate.http.response import Response
 from authgate.interaction import outcome, passkey_page, passkey_sign_in, steps
 from authgate.interaction.handoff import Again, Authentication
@@ -44,6 +45,7 @@ def signed_in(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> 
     signed = passkey_sign_in.verified(request, handoff.tenant.tenant_id, fields.get("credential", ""))
     if signed is None:
         handoff.back.log("passkey_refused")
+        person.refused(handoff.tenant.tenant_id, "", "invalid", method="passkey", client_id=handoff.client_id)
         return Again(PASSKEY_REFUSED)
     result, tenant_id, amr = signed
     return outcome.finish(request, handoff, tenant_id, result, acr=MFA, amr=amr)

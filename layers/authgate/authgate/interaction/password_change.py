@@ -22,6 +22,7 @@ from string import Template
 from typing import TYPE_CHECKING, NamedTuple
 
 from authgate import base64url, clock
+from authgate.audit import person
 from authgate.errors import ApiError
 from authgate.http.pages import head, messages
 from authgate.http.pages.headers import page_headers
@@ -136,5 +137,6 @@ def changed(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> Au
     if user is None or user.disabled or not user.must_change_password:
         raise ApiError("invalid_request", STALE_FORM, internal="no password change due")
     done = store.change_password(ticket.tenant_id, ticket.username, new)
+    person.acted("password.changed", ticket.tenant_id, done.user_id, done.username, forced=True)
     result = LoginResult(True, "ok", subject=ticket.username, user_id=user.user_id, generation=done.session_generation)
     return outcome.finish(request, handoff, ticket.tenant_id, result)

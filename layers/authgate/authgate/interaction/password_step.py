@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from authgate import clock
 from authgate.assurance import MFA, OTP, PASSWORD_AND_CODE_AMR, PWD, assurance_of
+from authgate.audit import person
 from authgate.http.response import Response
 from authgate.interaction import outcome, password_change, second_factor
 from authgate.interaction.handoff import Again, Authentication
@@ -82,6 +83,8 @@ def _with_required_code(request: Request, handoff: HandOff, tenant_id: str, user
     result = sign_in(tenant_id, username, password, request.source_ip, code)
     if not result.ok or handoff.hinted_sub not in (None, result.user_id):
         return Again(words.wrong_with_code)
+    person.signed_in(tenant_id, result.user_id, result.subject, MFA, PASSWORD_AND_CODE_AMR, handoff.client_id,
+                     method="password_and_code")
     return Authentication(tenant_id=tenant_id, user_id=result.user_id, username=result.subject, acr=MFA,
                           amr=PASSWORD_AND_CODE_AMR, auth_time=clock.seconds(), generation=result.generation,
                           notes=handoff.back.notes)

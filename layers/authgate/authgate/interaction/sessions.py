@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authgate import clock
+from authgate.audit import person
 from authgate.interaction import session_cookie
 from authgate.interaction.handoff import Authentication
 from authgate.issuer import base_url
@@ -68,6 +69,7 @@ def opened(request: Request, signed: Authentication) -> Authentication:
     secret, session = SessionStore().create(tenant_id=signed.tenant_id, user_id=signed.user_id,
                                             username=signed.username, acr=signed.acr, amr=signed.amr,
                                             generation=signed.generation)
+    person.acted("session.started", signed.tenant_id, signed.user_id, signed.username, sid=session.sid)
     return authentication_of(session, session_cookie.set_cookie(secret, base_url(request)))._replace(notes=signed.notes)
 
 

@@ -18,6 +18,8 @@ their answers nor their timing say which tenants, domains or emails are known (d
 
 from __future__ import annotations
 
+from authgate.audit import person
+from authgate.errors import ApiError
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.settings import get_settings
 from authgate.stores.factor_attempts import FactorAttempts
@@ -51,11 +53,16 @@ def sign_in(tenant_id: str, username: str, password: str, source_ip: str, code: 
     attempt (FactorAttempts.verify_with_code, under the second factor's throttle too): one failure, one answer,
     whichever was wrong, and while the factor is locked the same answer whatever the password."""
     guard, account = AuthFailureGuard("user"), f"{tenant_id}/{username}"
-    guard.gate(account, source_ip)
+    try:
+        guard.gate(account, source_ip)
+    except ApiError:
+        person.refused(tenant_id, username, "throttled", method="password_and_code" if code else "password")
+        raise
     if code:
         result = FactorAttempts().verify_with_code(tenant_id, username, password, code)
     else:
         result = UserStore().verify(tenant_id, username, password)
     if not result.ok:
         guard.record_failure(account, source_ip)
+    person.attempted(tenant_id, username, result, method="password_and_code" if code else "password")
     return result

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 
 from authgate.caches import cached
+from authgate.settings.audit_trail import AuditTrail, audit_trail
 from authgate.settings.console import console
 from authgate.settings.environment import SettingsError, boolean, choice, integer
 from authgate.settings.federation import federation
@@ -29,8 +30,20 @@ from authgate.settings.self_registration import self_registration
 from authgate.settings.sessions import session_lifetimes
 from authgate.settings.tables import Tables, tables
 
-__all__ = ["ID_TOKEN_DEFAULT_ALG", "MAX_TENANT_QUOTA", "PARTITION_QUOTA_MAX", "PARTITION_WRITE_RATE", "Limits",
-           "Settings", "SettingsError", "Tables", "from_env", "get_settings", "log_level"]
+__all__ = [
+    "ID_TOKEN_DEFAULT_ALG",
+    "MAX_TENANT_QUOTA",
+    "PARTITION_QUOTA_MAX",
+    "PARTITION_WRITE_RATE",
+    "AuditTrail",
+    "Limits",
+    "Settings",
+    "SettingsError",
+    "Tables",
+    "from_env",
+    "get_settings",
+    "log_level",
+]
 
 STAGES = {"local", "staging", "production"}
 SIGNING_BACKENDS = {"local", "kms"}
@@ -88,6 +101,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         max_body_bytes=integer(env, "AUTHGATE_MAX_BODY_BYTES", DEFAULTS.max_body_bytes, 1024, 6 * 1024 * 1024),
         tables=tables(env),
         limits=limits(env),
+        audit_trail=audit_trail(env),
     )._replace(**self_registration(env, stage), **session_lifetimes(env), **federation(env, stage),
                  **console(env))
 

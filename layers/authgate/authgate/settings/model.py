@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from authgate.settings.audit_trail import AuditTrail
 from authgate.settings.limits import Limits
 from authgate.settings.tables import Tables
 
@@ -62,6 +63,8 @@ class Settings(NamedTuple):
     max_body_bytes: int = 64 * 1024
     tables: Tables = Tables()
     limits: Limits = Limits()
+    # Where the audit trail is kept and sent (authgate.audit_trail; docs/audit.md).
+    audit_trail: AuditTrail = AuditTrail()
     # -- clients that register themselves (docs/agents.md) --
     # draft-ietf-oauth-client-id-metadata-document: an https client_id is fetched (template
     # parameter ClientIdMetadataDocuments); each tenant's policy then says which hosts it accepts.

@@ -24,6 +24,7 @@ TABLE_ENV = {
     "passkeys": "AUTHGATE_PASSKEYS_TABLE",
     "identity_providers": "AUTHGATE_IDENTITY_PROVIDERS_TABLE",
     "linked_identities": "AUTHGATE_LINKED_IDENTITIES_TABLE",
+    "streams": "AUTHGATE_STREAMS_TABLE",
 }
 
 
@@ -50,6 +51,7 @@ class Tables(NamedTuple):
     passkeys: str = "PasskeysTable"
     identity_providers: str = "IdentityProvidersTable"
     linked_identities: str = "LinkedIdentitiesTable"
+    streams: str = "StreamsTable"
 
 
 _DEFAULT_TABLES = Tables()

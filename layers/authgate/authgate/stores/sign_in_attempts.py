@@ -132,13 +132,14 @@ class SignInAttempts(TableStore):
              ":off": {"BOOL": False}, **(gate.values if gate else {})})
         if reserved is None:
             refused_work()
-            return LoginResult(False, _refusal(old, now, gate.reason if gate else "throttled"))
+            return LoginResult(False, _refusal(old, now, gate.reason if gate else "throttled"),
+                               named=records.string(old, "user_id") if old else "")
 
         stored = {**records.from_item(ITEM_FIELDS, reserved), "item": reserved}
         verdict = check(stored)
         if isinstance(verdict, Failure):
             self._failed_beside(item_key, verdict)
-            return LoginResult(False, "invalid")
+            return LoginResult(False, "second_factor_failed", named=stored["user_id"])
         user_id = self.succeeded(item_key, verdict, stored["user_id"]) if verdict is not None else None
         if user_id is not None:
             return LoginResult(True, "ok", subject=username, user_id=user_id,
@@ -146,8 +147,8 @@ class SignInAttempts(TableStore):
                                generation=int(stored["session_generation"]), totp=bool(reserved.get("totp_secret")),
                                passkeys=passkeys_held(reserved))
 
-        self._after_failure(item_key, int(stored["failed_logins"]), now)
-        return LoginResult(False, "invalid")
+        locked = self._after_failure(item_key, int(stored["failed_logins"]), now)
+        return LoginResult(False, "invalid", named=stored["user_id"], locked_now=locked)
 
     def reserve(self, item_key: dict[str, Any], update: str, condition: str,
                 values: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -182,8 +183,9 @@ class SignInAttempts(TableStore):
             if not condition_failed(exc):
                 raise
 
-    def _after_failure(self, item_key: dict[str, Any], failures: int, now: int) -> None:
-        """A counted failure's consequence: the account locked at LOCK_AFTER, else its wait window pushed later."""
+    def _after_failure(self, item_key: dict[str, Any], failures: int, now: int) -> bool:
+        """A counted failure's consequence: the account locked at LOCK_AFTER (True), else its wait window pushed
+        later."""
         from botocore.exceptions import ClientError
 
         with self.faults("failure"):
@@ -192,18 +194,19 @@ class SignInAttempts(TableStore):
                                     UpdateExpression="SET locked_until = :until, failed_logins = :zero "
                                                      "REMOVE next_attempt_at",
                                     ExpressionAttributeValues={":until": n(now + LOCK_SECONDS), ":zero": n(0)})
-            else:
-                # Only ever push the window later: a slow attempt that reserved early must not
-                # reopen a window that later reservations closed (that let a parallel guess in).
-                try:
-                    self.db.update_item(TableName=self.table, Key=item_key,
-                                        UpdateExpression="SET next_attempt_at = :next",
-                                        ConditionExpression="attribute_not_exists(next_attempt_at) "
-                                                            "OR next_attempt_at < :next",
-                                        ExpressionAttributeValues={":next": n(now + delay_after(failures))})
-                except ClientError as exc:
-                    if not condition_failed(exc):
-                        raise
+                return True
+            # Only ever push the window later: a slow attempt that reserved early must not
+            # reopen a window that later reservations closed (that let a parallel guess in).
+            try:
+                self.db.update_item(TableName=self.table, Key=item_key,
+                                    UpdateExpression="SET next_attempt_at = :next",
+                                    ConditionExpression="attribute_not_exists(next_attempt_at) "
+                                                        "OR next_attempt_at < :next",
+                                    ExpressionAttributeValues={":next": n(now + delay_after(failures))})
+            except ClientError as exc:
+                if not condition_failed(exc):
+                    raise
+            return False
 
     def succeeded(self, item_key: dict[str, Any], success: Success, user_id: str, *,
                   password: bool = True) -> str | None:

@@ -49,13 +49,15 @@ def require_bearer_with(request: RequestView, scope: str, prefetch: Callable[[Pr
     tenant and client are known) and returns its handle; the batch runs after it, and the
     handle is returned with the principal. `any_audience`: a token of this issuer for any
     resource (the issuer's own endpoint, UserInfo; its challenges then name no resource
-    metadata); `form_body`: the token may come in a POSTed form (RFC 6750 2.2).
+    metadata); `audience`: another resource than the charges API (its challenges name no
+    resource metadata either: the charges API's is the one document served); `form_body`: the
+    token may come in a POSTed form (RFC 6750 2.2).
     """
     try:
         return _require(request, scope, prefetch, audience, any_audience, form_body)
     except ApiError as error:
         if error.code in CHALLENGED:
-            _challenge(error, request, scope, not any_audience)
+            _challenge(error, request, scope, not any_audience and audience is None)
         raise
 
 

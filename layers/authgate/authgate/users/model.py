@@ -86,10 +86,11 @@ def token_subject(user: User) -> str:
     return user.user_id
 
 
-# Why a sign-in attempt ended as it did, for logs: "factor_locked" when the second factor's own throttle
-# (authgate.users.factor_throttle) refused a code typed beside the password; "no_password" for a federated-only
-# user (User.federated_only).
-Reason = Literal["ok", "invalid", "throttled", "locked", "disabled", "factor_locked", "no_password"]
+# Why a sign-in attempt ended as it did, for logs and the audit trail: "factor_locked" when the second factor's own
+# throttle (authgate.users.factor_throttle) refused a code typed beside the password; "second_factor_failed" for a
+# right password beside a wrong code; "no_password" for a federated-only user (User.federated_only).
+Reason = Literal["ok", "invalid", "throttled", "locked", "disabled", "factor_locked", "no_password",
+                 "second_factor_failed"]
 
 
 class LoginResult(NamedTuple):
@@ -108,6 +109,10 @@ class LoginResult(NamedTuple):
     totp: bool | None = None
     # Whether the user holds a passkey, as the attempt's own read counted it (None: not read, or not counted).
     passkeys: bool | None = None
+    # A refused attempt: the user_id of the account it named, when that exists (for the audit trail only: the
+    # person signing in is never told), and whether this failure locked the account.
+    named: str = ""
+    locked_now: bool = False
 
 
 def new_user_id() -> str:

@@ -231,12 +231,34 @@ def iam_requests(service: str, region: str, operation: str, params: dict[str, An
         action = {"SendMessageBatch": "SendMessage"}.get(operation, operation)
         name = str(params.get("QueueUrl", "")).rsplit("/", 1)[-1]
         return [{"action": f"sqs:{action}", "resource": _arn("sqs", region, name), "context": {}}]
+    if service == "s3":
+        return _s3(operation, params)
+    if service == "events" and operation == "PutEvents":
+        # Authorized on each bus an entry names (a name, or the bus's ARN).
+        buses = sorted({str(e.get("EventBusName") or "default") for e in params.get("Entries") or []})
+        return [{"action": "events:PutEvents", "context": {},
+                 "resource": bus if bus.startswith("arn:") else _arn("events", region, f"event-bus/{bus}")}
+                for bus in buses]
     if service == "sesv2" and operation == "SendEmail":
         # SES v2's actions are ses:*; SendEmail is authorized on the identity it sends from: here the From
         # address's domain (the tests verify a domain identity, as a stage's MailIdentity usually is).
         domain = str(params.get("FromEmailAddress", "")).rpartition("@")[2]
         return [{"action": "ses:SendEmail", "resource": _arn("ses", region, f"identity/{domain}"), "context": {}}]
     return [{"action": f"{service}:{operation}", "resource": "*", "context": {}}]
+
+
+# S3 operations authorized under another action name (AWS's S3 actions, "Actions, resources, and
+# condition keys for Amazon S3"): listings are actions on the bucket, the rest on the object.
+_S3_BUCKET_ACTIONS = {"ListObjectsV2": "ListBucket", "ListObjects": "ListBucket",
+                      "ListObjectVersions": "ListBucketVersions"}
+
+
+def _s3(operation: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    bucket = str(params.get("Bucket", ""))
+    if operation in _S3_BUCKET_ACTIONS:
+        return [{"action": f"s3:{_S3_BUCKET_ACTIONS[operation]}", "resource": f"arn:aws:s3:::{bucket}", "context": {}}]
+    action = {"HeadObject": "GetObject"}.get(operation, operation)
+    return [{"action": f"s3:{action}", "resource": f"arn:aws:s3:::{bucket}/{params.get('Key', '')}", "context": {}}]
 
 
 def _table(region: str, name: str) -> str:

@@ -38,7 +38,7 @@ def hand_off(request: Request, client: Client, tenant: Tenant, auth: Authorizati
     return HandOff(tenant=tenant, back=back, acr_values=auth.acr_values, essential_acr=auth.essential_acr,
                    max_age=auth.max_age, prompt=auth.prompt, login_hint=auth.login_hint, hinted_sub=auth.hinted_sub,
                    code="offered", words=messages.SIGN_IN if client.tenant_id else messages.SIGN_IN_ORGANISATION,
-                   admit=admit)
+                   admit=admit, client_id=client.client_id)
 
 
 def posted(sealed: Sealed, csrf: str) -> Callable[[str], list[tuple[str, str]]]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING
 
+from authgate.audit import person
 from authgate.interaction import session_cookie
 from authgate.interaction.sessions import still_stands
 from authgate.stores.batch import BatchRead, Pending
@@ -82,5 +83,7 @@ def approved(auth: AuthorizationRequest, session: Session, *, remembered: bool =
     grant_id = str(uuid.uuid4())
     if not remembered:
         ConsentStore().remember(session.tenant_id, session.user_id, auth.client_id, auth.scopes, auth.resource)
+        person.acted("consent.granted", session.tenant_id, session.user_id, session.username,
+                     client_id=auth.client_id, scopes=list(auth.scopes), resource=auth.resource)
     SessionStore().used_by(session, auth.client_id, None if "offline_access" in auth.scopes else grant_id)
     return grant_id

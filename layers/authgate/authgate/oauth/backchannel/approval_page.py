@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from authgate.approvals.errors import LinkInvalid
 from authgate.assurance import MFA
+from authgate.audit import person
 from authgate.errors import ApiError
 from authgate.http.pages import messages
 from authgate.http.response import Response
@@ -97,6 +98,8 @@ def post_approve(request: Request) -> Response:
         raise LinkInvalid()
     get_logger().info("backchannel request decided", extra={"tenant": record.tenant_id, "client": record.client_id,
                                                             "approved": decision == "approve"})
+    person.acted("approval.approved" if decision == "approve" else "approval.denied", record.tenant_id,
+                 signed.user_id, signed.username, kind="ciba", client_id=record.client_id)
     done = "Approved. The application can go on; you may close this page." if decision == "approve" else \
         "Denied. The application is told; you may close this page."
     return page("Done", messages.status(done))
@@ -106,7 +109,7 @@ def hand_off(record: BackchannelRequest) -> HandOff:
     """The approval's hand-off: the request's person (its login_hint named them; nobody else may approve), at mfa in
     one form (a password and a code), no session opened, in the approval page's words (interaction.messages)."""
     return HandOff(tenant=Tenant(record.tenant_id), essential_acr=(MFA,), hinted_sub=record.user_id, username=record.username or None,
-                   code="required", session=False, words=APPROVAL)
+                   code="required", session=False, words=APPROVAL, client_id=record.client_id)
 
 
 def _opened(token: str) -> tuple[BackchannelRequest, Client]:

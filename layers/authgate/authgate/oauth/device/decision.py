@@ -12,6 +12,7 @@ import uuid
 from string import Template
 from typing import TYPE_CHECKING
 
+from authgate.audit import person
 from authgate.http.pages import messages
 from authgate.interaction import passkey_page, second_factor_page, sign_in_fields, steps
 from authgate.interaction.pages import page
@@ -77,6 +78,7 @@ def denied(record: DeviceAuthorization) -> Response:
     """Deny (RFC 8628 3.5 access_denied at the device's next poll): no sign-in needed."""
     DeviceCodeStore().decide(record, approved=False)
     log_outcome("denied", record)
+    person.acted("approval.denied", record.tenant_id, "", None, kind="device", client_id=record.client_id)
     return page(TITLE, messages.status(DENIED))
 
 
@@ -94,6 +96,8 @@ def approved(request: Request, record: DeviceAuthorization, signed: Authenticati
                         authentication=signed.recorded, grant_id=grant_id):
         return code_page(request, "", NO_SUCH_CODE)
     log_outcome("approved", record)
+    person.acted("approval.approved", session.tenant_id, session.user_id, session.username, kind="device",
+                 client_id=record.client_id, scopes=record.scope.split())
     shown_codes = "\n" + second_factor_page.recovery_list(signed.recovery) if signed.recovery else ""
     response = page(TITLE, messages.status(APPROVED) + shown_codes)
     if signed.cookie:

@@ -38,7 +38,7 @@ def hand_off(request: Request, record: DeviceAuthorization, code: str, client: C
     back = Back(action="device", state=_state(request, shown(code), posted), voice=voice,
                 log=lambda outcome: log_outcome(outcome, record))
     return HandOff(tenant=get_tenant(record.tenant_id) or Tenant(record.tenant_id), back=back,
-                   words=messages.DEVICE)
+                   words=messages.DEVICE, client_id=client.client_id)
 
 
 def _state(request: Request, user_code: str, posted: dict[str, str]) -> Callable[[str], list[tuple[str, str]]]:

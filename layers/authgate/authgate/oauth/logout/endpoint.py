@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from authgate import clock
+from authgate.audit import person
 from authgate.clients.model import Client
 from authgate.deliveries import backchannel_logout
 from authgate.errors import ApiError
@@ -84,7 +85,10 @@ def logout(request: Request) -> Response:
         # OpenID Connect Core 11: what the session granted ends with it, but offline_access grants.
         now = clock.seconds()
         for grant_id in session.grants:
-            revoke_grant(grant_id, now, "signed out")
+            revoke_grant(grant_id, now, "signed out", code="signed_out", tenant=session.tenant_id,
+                         client_id=client_id or "")
+        person.acted("session.ended", session.tenant_id, session.user_id, session.username, sid=session.sid,
+                     client_id=client_id or "")
         # Back-Channel Logout 1.0 2.5: the session's clients that asked are told, later (queued).
         backchannel_logout.announce([session], issuer)
         get_logger().info("logout", extra={"sid": session.sid, "tenant": session.tenant_id,

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote_plus
 
-from authgate import clock
+from authgate import audit, clock
 from authgate.clients.model import REGISTRATION_SOURCE, Client, client_secret_matches
 from authgate.errors import ApiError
 from authgate.errors.challenges import basic
@@ -139,31 +139,36 @@ def authenticate_with(request: Request, form: Mapping[str, str], creds: Credenti
     failure = _failure(client, creds, request)
     if failure:
         guard.record_failure(creds.client_id, request.source_ip)
-        raise invalid_client(internal=f"client {creds.client_id[:64]!r}: {failure}")
+        reason, detail = failure
+        audit.record("client.authentication_failed", client.tenant_id if client else "",
+                     actor=audit.client(creds.client_id[:256]), target=audit.client(creds.client_id[:256]),
+                     outcome="failure", reason=reason, details={"method": creds.method})
+        raise invalid_client(internal=f"client {creds.client_id[:64]!r}: {detail}")
     assert client is not None
     if client.source == REGISTRATION_SOURCE:
         registered.touch(client, clock.seconds())
     return client, {table: items for table, items in others.items() if table != guard.table}
 
 
-def _failure(client: Client | None, creds: Credentials, request: Request) -> str:
-    """Why authentication failed (for logs only), or "" when it succeeded."""
+def _failure(client: Client | None, creds: Credentials, request: Request) -> tuple[str, str] | None:
+    """Why authentication failed (a reason code for the audit trail, and a line for the logs), or None."""
     if client is not None and creds.method not in allowed_auth_methods(client):
-        return f"method {creds.method} not registered for this client"
+        return "method_not_registered", f"method {creds.method} not registered for this client"
     if creds.method == "private_key_jwt":
         if client is None:
-            return "unknown client"
+            return "unknown_client", "unknown client"
         assert creds.secret is not None
         try:
             client_assertion.verify(client_assertion.parse(creds.secret), client, base_url(request))
         except client_assertion.AssertionRejected as exc:
-            return str(exc)
-        return ""
+            return "invalid_assertion", str(exc)
+        return None
     if creds.secret is None:
         if client is None:
-            return "unknown client"
-        return "" if client.is_public else "confidential client sent no secret"
+            return "unknown_client", "unknown client"
+        return None if client.is_public else ("no_secret", "confidential client sent no secret")
     # A public client has no secret: presenting one is a failed authentication too.
     if not client_secret_matches(client, creds.secret):
-        return "unknown client" if client is None else "wrong or rotated-out secret"
-    return ""
+        return ("unknown_client", "unknown client") if client is None else ("wrong_secret",
+                                                                            "wrong or rotated-out secret")
+    return None

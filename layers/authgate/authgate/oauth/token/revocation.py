@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from authgate import clock
+from authgate import audit, clock
 from authgate.errors import ApiError
 from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
@@ -39,6 +39,9 @@ def _revoke_access(token: str, client: Client, issuer: str) -> bool:
     if principal.client_id != client.client_id:
         raise _not_yours()
     RevocationStore().revoke_jti(principal.jti, principal.expires_at + get_settings().leeway)
+    audit.record("token.revoked", principal.tenant, actor=audit.client(client.client_id),
+                 target=audit.Party("token", principal.jti), reason="revoked_by_client",
+                 details={"kind": "access_token", "client_id": client.client_id, "subject": principal.subject})
     return True
 
 
@@ -51,7 +54,8 @@ def _revoke_refresh(token: str, client: Client, now: int) -> bool:
     if record.client_id != client.client_id:
         raise _not_yours()
     if record.state != "revoked":
-        revoke_grant(record.family_id, now, "refresh token revoked by its client")
+        revoke_grant(record.family_id, now, "refresh token revoked by its client", code="revoked_by_client",
+                     tenant=record.tenant_id, client_id=client.client_id)
     return True
 
 

@@ -24,6 +24,7 @@ import time
 from authgate import clock
 from authgate.clients.errors import ClientExists, MetadataRefused
 from authgate.clients.model import DOCUMENT_SOURCE, Client
+from authgate.oauth.clients import recorded
 from authgate.oauth.clients.metadata_document import (
     budget,
     client_id_url,
@@ -121,6 +122,9 @@ class MetadataClients:
             # An administrator's client holds this id (of another environment, or written meanwhile).
             raise MetadataRefused("client_metadata_not_allowed", "This client_id is registered on this server "
                                   "by an administrator; it is not resolved as a metadata document.") from None
+        if not refresh:
+            # A metadata-document client is registered by its first fetch (its record is kept from here on).
+            recorded.record("client.registered", client)
         return client
 
     def _get(self, url: client_id_url.ClientIdUrl, limits: fetcher.Limits, deadline: float) -> fetcher.Fetched:

@@ -18,6 +18,7 @@ from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
 from authgate.limits.counters import digest
 from authgate.limits.quota import Quota, QuotaSpent
+from authgate.oauth.clients import recorded
 from authgate.oauth.clients.registration.errors import not_enabled
 from authgate.oauth.clients.registration.metadata import (
     checked,
@@ -49,6 +50,7 @@ def post_register(request: Request) -> Response:
     except ClientExists:  # 128 random bits: never in practice
         raise ApiError("server_error", internal="registered client_id collision") from None
     record_count("ClientRegistrations")
+    recorded.record("client.registered", client)
     return Response.json(201, client_information(client, base_url(request), token), headers=NO_STORE)
 
 

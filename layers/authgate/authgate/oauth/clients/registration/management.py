@@ -13,6 +13,7 @@ from authgate.clients.errors import ClientNotFound
 from authgate.clients.model import REGISTRATION_SOURCE, Client
 from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
+from authgate.oauth.clients import recorded
 from authgate.oauth.clients.lookup import ClientLookup
 from authgate.oauth.clients.registration.endpoint import require_enabled
 from authgate.oauth.clients.registration.errors import invalid_metadata, invalid_registration_token
@@ -57,12 +58,15 @@ def put_registration(request: Request) -> Response:
     except ClientNotFound:
         raise invalid_registration_token("The client no longer exists, or its registration access token was "
                                          "replaced meanwhile.") from None
+    recorded.record("client.changed", updated)
     return Response.json(200, client_information(updated, base_url(request), token), headers=NO_STORE)
 
 
 def delete_registration(request: Request) -> Response:
     """RFC 7592 2.3: deregister; 204, and the client and its token stop working at once."""
-    RegistrationStore().delete(_authorized(request).client_id)
+    client = _authorized(request)
+    RegistrationStore().delete(client.client_id)
+    recorded.record("client.deleted", client)
     return Response(204, "", dict(NO_STORE))
 
 

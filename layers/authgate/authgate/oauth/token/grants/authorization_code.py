@@ -48,7 +48,8 @@ class AuthorizationCodeGrant(Grant):
             record = CodeStore().consume(code)
         except CodeAlreadyUsed as used:
             assert used.record is not None
-            revoke_grant(used.record.grant_id, req.now, "authorization code replayed")
+            revoke_grant(used.record.grant_id, req.now, "authorization code replayed", code="code_replayed",
+                         tenant=used.record.tenant_id, client_id=client.client_id)
             raise as_api_error(used) from used
         except CodeError as exc:
             raise as_api_error(exc) from exc

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from authgate import audit
 from authgate.errors import ApiError
 from authgate.oauth.resource_indicator import client_may_request
 from authgate.oauth.scopes import IDENTITY_SCOPES, ScopeSyntaxError, format_scope, parse_scope
@@ -108,7 +109,11 @@ def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, .
     The access token states the user's sign-in behind the grant (`acr`, `auth_time`: RFC 9068 2.2.1)
     as the code or refresh family recorded it in `authentication`, or as given (the password grant). Its
     `authorization_details` (RFC 9396 9.1) are echoed in the response (7). A person's token has their user_id
-    as `subject` and their `username` (tokens.access_token)."""
+    as `subject` and their `username` (tokens.access_token).
+
+    Every token issued is recorded (token.issued, token.refreshed for the refresh grant: docs/audit.md), for
+    the person the grant knows (`authentication`'s user, or the `subject` of a token with a `username`), else
+    its subject."""
     if authentication is not None and authentication.acr:
         acr, auth_time = authentication.acr, authentication.auth_time
     token = issue_access_token(issuer=req.issuer, subject=subject, client_id=req.client.client_id, tenant=tenant,
@@ -119,9 +124,36 @@ def issued(req: TokenRequest, *, subject: str, tenant: str, scopes: tuple[str, .
     if "openid" in scopes and authentication is not None:
         id_token = issue_id_token(issuer=req.issuer, client_id=req.client.client_id, authentication=authentication,
                                   access_token=token.token, nonce=nonce, alg=req.client.id_token_alg)
-    return TokenResult(token.token, token.expires_in, token.scope, refresh_token,
-                       "DPoP" if req.dpop_jkt else "Bearer", id_token=id_token, issued_token_type=issued_token_type,
-                       authorization_details=authorization_details)
+    token_type = "DPoP" if req.dpop_jkt else "Bearer"
+    _record_issued(req, subject, tenant, audience, token.jti, token_type, scopes, refresh_token is not None,
+                   id_token is not None, authentication.user_id if authentication else subject if username else "",
+                   username, carried, authorization_details)
+    return TokenResult(token.token, token.expires_in, token.scope, refresh_token, token_type, id_token=id_token,
+                       issued_token_type=issued_token_type, authorization_details=authorization_details)
+
+
+def _record_issued(req: TokenRequest, subject: str, tenant: str, audience: str, jti: str, token_type: str,
+                   scopes: tuple[str, ...], refresh: bool, id_token: bool, user_id: str, username: str,
+                   carried: Mapping[str, object] | None, details: tuple[dict[str, Any], ...] | None) -> None:
+    """The token.issued (or token.refreshed) event: never the token, its id (`jti`) and what it carries."""
+    grant_type = req.form.get("grant_type", "")
+    client_id = req.client.client_id
+    if user_id:
+        target = audit.user(user_id, username=username or None)
+    elif subject == client_id:
+        target = audit.client(client_id)
+    else:  # a token exchange's subject, as its token names it
+        target = audit.Party("subject", subject)
+    facts: dict[str, Any] = {"grant_type": grant_type, "client_id": client_id, "scopes": list(scopes),
+                             "resource": audience, "token_type": token_type, "jti": jti,
+                             # With a refresh token, with an ID token (named so: "*token*" members are redacted).
+                             "refreshable": refresh, "openid": id_token}
+    if carried and "act" in carried:
+        facts["act"] = carried["act"]
+    if details:
+        facts["authorization_details_types"] = sorted({str(d.get("type", "")) for d in details})
+    audit.record("token.refreshed" if grant_type == "refresh_token" else "token.issued", tenant,
+                 actor=audit.client(client_id), target=target, details=facts)
 
 
 def check_key_binding(bound: str | None, presented: str | None, what: str) -> None:

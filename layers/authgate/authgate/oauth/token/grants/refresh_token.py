@@ -54,7 +54,8 @@ class RefreshTokenGrant(Grant):
         if record.expires_at <= req.now:
             raise ApiError("invalid_grant", "The refresh token has expired.")
         if record.state == "rotated":
-            revoke_grant(record.family_id, req.now, "rotated refresh token replayed")
+            revoke_grant(record.family_id, req.now, "rotated refresh token replayed", code="refresh_token_replayed",
+                         tenant=record.tenant_id, client_id=record.client_id)
             raise ApiError("invalid_grant", "The refresh token has already been used; its grant is revoked.")
         if record.state != "active":
             raise ApiError("invalid_grant", "The refresh token has been revoked.")
@@ -76,7 +77,8 @@ class RefreshTokenGrant(Grant):
             except RotationFailed as failed:
                 if failed.reused:
                     # Lost a race with another use of the same token: that is reuse too.
-                    revoke_grant(record.family_id, req.now, "concurrent refresh token reuse")
+                    revoke_grant(record.family_id, req.now, "concurrent refresh token reuse",
+                                 code="refresh_token_replayed", tenant=record.tenant_id, client_id=record.client_id)
                 raise as_api_error(failed) from failed
         else:
             # FAPI 2.0 5.3.2.1 item 9: no rotation. A revocation marks the family, so its state is
@@ -101,7 +103,8 @@ def _owner_still_admits(record: RefreshToken, now: int) -> User:
             user.admits(signed_in.user_id, signed_in.generation, record.issued_at)
             if signed_in is not None else user.issued_in_time(record.issued_at)):
         return user
-    revoke_grant(record.family_id, now, "the user was deleted, disabled or ended its sessions")
+    revoke_grant(record.family_id, now, "the user was deleted, disabled or ended its sessions",
+                 code="user_sessions_ended", tenant=record.tenant_id)
     raise ApiError("invalid_grant", "The refresh token has been revoked.",
                    internal="user gone, disabled or sessions ended" if user is None or user.disabled
                    else "issued before the user's sessions_valid_after")

@@ -1,0 +1,120 @@
+"""Reading the trail back: the events of a period, and the verification of its objects (`authgate events`).
+
+Both read the same objects, day by day (the days of `since` to `until`, with a day's margin: an
+object is named by the day it was written, its events may be a little older). Listing keeps each
+event once (a batch the stream delivered twice may have been kept twice) and orders them by time,
+in the chain's order within a millisecond. Verification also reads the object just before the period, so the first object's
+link to its predecessor is checked too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from authgate.audit.event import iso_time
+from authgate.audit_trail.chain import Damaged, Stored, Verified, open_object, signed_part, verify
+from authgate.audit_trail.mac import LOCAL_PREFIX, KmsMac
+from authgate.audit_trail.trail import Trail
+
+DAY_MS = 86_400_000
+# Objects read at once from a bucket (each a GetObject); a directory reads them one after another.
+PARALLEL_READS = 8
+
+
+def day(ms: int) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(ms // 1000))
+
+
+def days(trail: Trail, since_ms: int | None, until_ms: int | None, margin: int = DAY_MS) -> list[str]:
+    """The days with objects that may hold events of [since, until]."""
+    low = day(since_ms) if since_ms is not None else ""
+    high = day(until_ms + margin) if until_ms is not None else "9999"
+    return [d for d in trail.store.dates() if low <= d <= high]
+
+
+def _read(trail: Trail, dates: list[str]) -> Iterator[Stored]:
+    """The objects of `dates`, oldest first, read a few at a time from a bucket."""
+    listed = [(name, versions.get(name, 1)) for date in dates
+              for versions in [trail.store.versions(date)] for name in trail.store.names(date)]
+    if not trail.store.shared_head:
+        for name, count in listed:
+            yield trail.store.stored(name)._replace(versions=count)
+        return
+    with ThreadPoolExecutor(PARALLEL_READS) as pool:
+        for (_, count), stored in zip(listed, pool.map(lambda item: trail.store.stored(item[0]), listed),
+                                      strict=True):
+            yield stored._replace(versions=count)
+
+
+def events(trail: Trail, since_ms: int | None = None, until_ms: int | None = None,
+           match: Callable[[dict[str, Any]], bool] = lambda _: True) -> list[dict[str, Any]]:
+    """The kept events of [since, until] that `match`, each once, oldest first. A damaged object's
+    events are left out (`verify` names it)."""
+    since = iso_time(since_ms) if since_ms is not None else ""
+    until = iso_time(until_ms) if until_ms is not None else "~"
+    return [e for e in _events_of(_read(trail, days(trail, since_ms, until_ms)))
+            if since <= str(e.get("time", "")) <= until and match(e)]
+
+
+class Follower:
+    """The events of objects kept since the last `poll` (`authgate events tail`, the demo app's page):
+    each poll lists the newest objects of the last two days, and reads only those not read before."""
+
+    def __init__(self, trail: Trail, window: int = 100) -> None:
+        self.trail = trail
+        self.window = window
+        self._read: set[str] = set()
+
+    def poll(self) -> list[dict[str, Any]]:
+        listed = [name for date in self.trail.store.dates()[-2:] for name in self.trail.store.latest(date, self.window)]
+        names = [name for name in listed if name not in self._read]
+        self._read = set(listed)  # what falls out of the window never comes back into it
+        return _events_of(self.trail.store.stored(name) for name in names)
+
+
+def _events_of(objects: Iterable[Stored]) -> list[dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for stored in objects:
+        try:
+            kept = open_object(stored.body)[1]
+        except Damaged:
+            continue
+        for event in kept:
+            found.setdefault(event["id"], event)
+    # By time, and in the chain's order within a millisecond (a stable sort).
+    return sorted(found.values(), key=lambda event: str(event.get("time", "")))
+
+
+def mac_checker(trail: Trail) -> Callable[[Mapping[str, Any]], bool]:
+    """Checks a header's seal with the key it names: the directory's own key, or a KMS key (VerifyMac)."""
+    kms: dict[str, KmsMac] = {}
+
+    def valid(header: Mapping[str, Any]) -> bool:
+        key, mac = str(header.get("key", "")), str(header.get("mac", ""))
+        message = signed_part(header)
+        if key.startswith(LOCAL_PREFIX):
+            return trail.signer.key_id == key and trail.signer.valid(message, mac)
+        if not key.startswith("arn:"):
+            return False
+        checker = kms.setdefault(key, KmsMac(key))
+        return checker.valid(message, mac)
+
+    return valid
+
+
+def verify_trail(trail: Trail, since_ms: int | None = None) -> Verified:
+    """Every object from the day of `since` (the whole chain without it) to the newest, checked."""
+    all_days = trail.store.dates()
+    low = day(since_ms) if since_ms is not None else ""
+    chosen = [d for d in all_days if d >= low]
+    earlier = [d for d in all_days if d < low]
+    anchor = None
+    for date in reversed(earlier):
+        name = trail.store.newest(date)
+        if name is not None:
+            anchor = trail.store.stored(name)
+            break
+    return verify(_read(trail, chosen), mac_checker(trail), anchor=anchor)
