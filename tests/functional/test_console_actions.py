@@ -27,6 +27,7 @@ from tests.functional.console_support import (
     operator_session,
     page_headers,
 )
+from tests.functional.person_events_support import TIME, UUID7
 
 Invoke = Any
 FORM = "application/x-www-form-urlencoded"
@@ -208,3 +209,54 @@ def test_support_mails_bob_a_reset_link_the_page_and_the_command_say_the_same(
     reset = PasswordResetStore().peek(link.group(0).rpartition("=")[2])  # the link works
     assert (reset.tenant_id, reset.username, reset.state) == ("demo", "bob", "issued")
     assert cli("send-reset-link") == said + "\n"
+
+
+def whole(events: list[dict[str, Any]], action: str) -> dict[str, Any]:
+    """The one event of `action`, its id, time and request id checked and taken out."""
+    found = [dict(e) for e in events if e["action"] == action]
+    assert len(found) == 1, [e["action"] for e in events]
+    event = found[0]
+    assert UUID7.fullmatch(event.pop("id")) and TIME.fullmatch(event.pop("time")) and event.pop("request_id")
+    return event
+
+
+OLIVIA = {"type": "operator", "id": "olivia", "principal": "console:usr_demoolivia000000000000"}
+ORIGIN = {"source_ip": "127.0.0.1", "user_agent": ""}
+
+
+def test_each_console_action_is_an_audit_event_naming_the_operator_and_their_roles(
+        demo: Any, invoke: Invoke, audit_events: Any) -> None:
+    cookie = operator_session()
+    asked, jar = confirmation(invoke, cookie, "disable")
+    post(invoke, jar, page_of(asked).hidden())
+    assert whole(audit_events(), "user.disabled") == {
+        "tenant": "demo", "actor": OLIVIA, "action": "user.disabled",
+        "target": {"type": "user", "id": "usr_demobob000000000000000"}, "outcome": "success",
+        **ORIGIN, "details": {"username": "bob", "via": "console", "console_action": "disable", "roles": "owner"}}
+    asked, jar = confirmation(invoke, jar, "unlock", username="nobody")
+    assert asked["statusCode"] == 404
+    asked, jar = confirmation(invoke, jar, "unlock")
+    post(invoke, jar, {**page_of(asked).hidden(), "username": "nobody"})
+    assert whole(audit_events(), "account.unlocked") == {
+        "tenant": "demo", "actor": OLIVIA, "action": "account.unlocked",
+        "target": {"type": "user", "id": "unknown"}, "outcome": "failure", "reason": "unknown_account", **ORIGIN,
+        "details": {"username": "nobody", "via": "console", "console_action": "unlock", "roles": "owner"}}
+
+
+def test_a_refusal_is_an_audit_event_whatever_was_asked(demo: Any, invoke: Invoke, audit_events: Any) -> None:
+    from authgate.stores.users import UserStore
+
+    UserStore().put_hash("acme", "carol", "not-a-password-hash", overwrite=False)
+    grant("sam", "support", "acme")
+    cookie = operator_session("sam", "usr_sam")
+    refused = invoke("console", console_event("GET", "/console/person", "tenant=demo&username=bob", cookie=cookie))
+    assert refused["statusCode"] == 403
+    sam = {"type": "operator", "id": "sam", "principal": "console:usr_sam"}
+    assert whole(audit_events(), "console.refused") == {
+        "tenant": "demo", "actor": sam, "action": "console.refused", "target": {"type": "tenant", "id": "demo"},
+        "outcome": "failure", "reason": "role", **ORIGIN,
+        "details": {"console_action": "people.view", "roles": "support (acme)"}}
+    asked, jar = confirmation(invoke, cookie, "disable", "acme", "carol")
+    post(invoke, jar, {**page_of(asked).hidden(), "tenant": "demo", "username": "bob"})
+    assert [(e["action"], e["tenant"], e["details"]["console_action"]) for e in audit_events()] == [
+        ("console.refused", "demo", "people.view"), ("console.refused", "demo", "people.disable")]

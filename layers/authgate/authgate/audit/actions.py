@@ -51,4 +51,5 @@ Action = Literal[
     "idp.changed",
     "idp.deleted",
     "key.rotated",
+    "console.refused",
 ]

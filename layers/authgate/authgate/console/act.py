@@ -3,7 +3,8 @@
 GET ?tenant=T&username=U&action=A is the confirmation: what the action does, and a form (CSRF, as every console form)
 that posts it; POST takes it. Both ask operators.roles first (`people.A`, in the person's tenant), before the person is
 read, whatever the form or the URL says: a role that may not is the 403 page. The action itself is
-authgate.people.actions, the one `authgate users` calls too, and the page says what the command prints.
+authgate.people.actions, the one `authgate users` calls too, and the page says what the command prints. Each is an
+audit event (AUDITED: the action `authgate users` records), by the operator, naming their roles, success or not.
 """
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ from __future__ import annotations
 import html
 from typing import NamedTuple
 
-from authgate.console.pages import STEP, allow, page, query_value, url
+from authgate import audit
+from authgate.audit.actions import Action as AuditAction
+from authgate.audit.event import Outcome
+from authgate.audit.person import UNKNOWN
+from authgate.console.pages import STEP, allow, operator_party, page, query_value, url
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
@@ -40,6 +45,13 @@ WHAT: dict[str, Action] = {
     "send-reset-link": Action("Send a reset link", "A link to choose a new password is mailed to {who}'s email "
                               "address; it works once, within 15 minutes. The password stays as it is until it is "
                               "used."),
+}
+
+
+# The audit trail's action of each (authgate.audit: the same as when `authgate users` takes it).
+AUDITED: dict[str, AuditAction] = {
+    "disable": "user.disabled", "enable": "user.enabled", "unlock": "account.unlocked", "reset-mfa": "factor.removed",
+    "revoke-sessions": "user.sessions_revoked", "send-reset-link": "password.reset_requested",
 }
 
 
@@ -77,12 +89,21 @@ def post_act(request: Request, signed: SignedIn) -> Response:
     tenant, username, action = _named(request, fields.get("tenant", ""), fields.get("username", ""),
                                       fields.get("action", ""))
     allow(signed, rule(action), tenant)
+    details = {"via": "console", "console_action": action, "roles": signed.operator.described()}
+
+    def recorded(user_id: str, outcome: Outcome = "success", reason: str | None = None) -> None:
+        audit.record(AUDITED[action], tenant, actor=operator_party(signed), target=audit.user(user_id, username),
+                     outcome=outcome, reason=reason, details=details)
+
     try:
         outcome = ACTIONS[action](tenant, username, base_url(request))
     except UserNotFound:
+        recorded(UNKNOWN, "failure", "unknown_account")
         raise _nobody(tenant, username) from None
     except ResetLinkRefused as exc:
+        recorded(exc.user.user_id, "failure", exc.reason)
         raise ApiError("invalid_request", f"No link was sent: {exc}.") from None
+    recorded(outcome.user.user_id)
     # Ids only: the person acted on by their stable id, never their username or email.
     get_logger().info("console action", extra={"operator": signed.operator.username,
                                                "roles": signed.operator.described(), "action": action,

@@ -4,7 +4,7 @@ A page is the project's page (http.pages: the stylesheet, the icon, strict heade
 inline style, no framing, no Referer, never cached), with a skip link, a navigation landmark that marks the current
 page, and the sign-out form (CSRF as every form of the flows: interaction.pages). Links are absolute under the
 issuer, as the pages live at several depths behind a stage path. `allow` is operators.roles' rule at the edge of every
-page: an action the operator's roles do not allow is a 403 page before anything of it is read.
+page: an action the operator's roles do not allow is a 403 page before anything of it is read, and an audit event.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from string import Template
 from urllib.parse import urlencode
 
+from authgate import audit
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.pages import head
@@ -68,9 +69,18 @@ def url(request: Request, page: str = "", query: Sequence[tuple[str, str]] = ())
     return f"{base_url(request)}/console{'/' + page if page else ''}" + (f"?{urlencode(query)}" if query else "")
 
 
+def operator_party(signed: SignedIn) -> audit.Party:
+    """The operator as the audit trail names them: their username, and as principal the console and their user id."""
+    return audit.operator(signed.operator.username, f"console:{signed.operator.user.user_id}")
+
+
 def allow(signed: SignedIn, action: str, tenant: str | None = None) -> None:
-    """Nothing, when the operator's roles allow `action` on `tenant`; else the 403 page (operator_forbidden)."""
+    """Nothing, when the operator's roles allow `action` on `tenant`; else the 403 page (operator_forbidden), and
+    the refusal in the audit trail (console.refused)."""
     if not roles.may(signed.operator.roles, action, tenant):
+        audit.record("console.refused", tenant or "", actor=operator_party(signed),
+                     target=audit.Party("tenant", tenant or "-"), outcome="failure", reason="role",
+                     details={"console_action": action, "roles": signed.operator.described()})
         where = f" in tenant {tenant}" if tenant else ""
         raise ApiError("operator_forbidden", f"Your roles ({signed.operator.described()}) do not allow this{where}.",
                        internal=f"operator={signed.operator.username} action={action} tenant={tenant or '-'}")

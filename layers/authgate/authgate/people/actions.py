@@ -95,7 +95,12 @@ def revoke_sessions(tenant_id: str, username: str, issuer: str) -> Done:
 
 
 class ResetLinkRefused(ValueError):
-    """No reset link can be mailed: this stage sends no mail, or the person is disabled or has no email address."""
+    """No reset link can be mailed: this stage sends no mail, or the person is disabled or has no email address.
+    `reason` names which as the audit trail does (no_mail, account_disabled, no_email); `user` is the person."""
+
+    def __init__(self, message: str, reason: str, user: User) -> None:
+        super().__init__(message)
+        self.reason, self.user = reason, user
 
 
 def send_reset_link(tenant_id: str, username: str, issuer: str) -> Done:
@@ -108,10 +113,11 @@ def send_reset_link(tenant_id: str, username: str, issuer: str) -> Done:
     user = _existing(tenant_id, username)
     if not available():
         raise ResetLinkRefused("this stage sends no mail: set a temporary password instead "
-                               "(`authgate users reset-password`)")
+                               "(`authgate users reset-password`)", "no_mail", user)
     if user.disabled or not user.email:
         raise ResetLinkRefused(f"user {username!r} of tenant {tenant_id!r} "
-                               + ("is disabled: enable it first" if user.disabled else "has no email address"))
+                               + ("is disabled: enable it first" if user.disabled else "has no email address"),
+                               "account_disabled" if user.disabled else "no_email", user)
     token = PasswordResetStore().create(tenant_id, username)
     queue_mail(reset_mail(user, f"{issuer}/oauth/reset-password?token={token}"))
     return Done(user, f"a link to choose a new password was mailed to {username} in tenant {tenant_id} "
