@@ -20,5 +20,7 @@ REGISTERED: dict[str, str] = {
     "openid_connect": "bench.openid_connect",
     "ciba": "bench.ciba",
     "audit": "bench.audit",
+    "warm_cpu": "bench.warm_cpu",
     "walk": "bench.walk",
+    "federated_sign_in": "bench.federated_sign_in",
 }

@@ -111,9 +111,11 @@ class Served:
         }
 
 
-def measure(iterations: int) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+def measure(iterations: int, *, versus_reference_only: bool = False) -> tuple[dict[str, dict[str, Any]],
+                                                                           dict[str, dict[str, Any]]]:
     """({operation: figures} for every budgeted operation, {operation: figures} of the reference
-    stack for the operations it implements), on a fresh demo stack."""
+    stack for the operations it implements), on a fresh demo stack; with `versus_reference_only`, only
+    the operations the reference stack implements (`python -m bench warm_cpu`)."""
     import os
 
     from authgate import clock
@@ -126,6 +128,8 @@ def measure(iterations: int) -> tuple[dict[str, dict[str, Any]], dict[str, dict[
         stack.reset_caches()
         ours = {op.name: Served(op, load_handler(op.function)) for op in build()}
         theirs = {op.name: Served(op, handler, clients) for op, handler, clients in build_reference()}
+        if versus_reference_only:
+            ours = {name: served for name, served in ours.items() if name in theirs}
         # One operation at a time, on authgate's clock stopped at the operation's start: warm
         # caches (signer, keys, clients, tenants) stay warm from the recording to the last
         # sample, however slow moto is, so every sample makes exactly the recorded calls.

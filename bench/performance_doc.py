@@ -132,7 +132,8 @@ signing algorithm makes each signature cheaper than RS256's
 
 `make bench` (the first run creates `.venv-bench` and the size cache, a minute or two), or
 `python -m bench` for the report alone; `python -m bench guard|signing|charges_calls|token_endpoint`
-runs one older benchmark. `python scripts/generate_performance_doc.py` rewrites this page from
+runs one older benchmark; `python -m bench warm_cpu` measures the warm CPU comparison with the reference
+stack alone (its five rows, as the report measures them). `python scripts/generate_performance_doc.py` rewrites this page from
 `bench/results.json` without measuring anything.
 """
 

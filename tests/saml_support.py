@@ -189,3 +189,48 @@ def encoded(element: etree._Element | bytes) -> str:
 def signed_response(**assertion_fields: Any) -> str:
     """The SAMLResponse of an honest sign-in: a signed assertion in an unsigned Response."""
     return encoded(response(sign(assertion(**assertion_fields))))
+
+
+SLO_URL = f"{SP_ENTITY_ID}/slo"
+IDP_SLO_URL = "https://idp.democorp.example/slo"
+RSA_SHA256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"
+
+
+def logout_response(*, in_response_to: str | None = REQUEST_ID, destination: str | None = SLO_URL,
+                    issuer: str | None = IDP_ENTITY_ID, status: str = SUCCESS, now: int = START) -> etree._Element:
+    """The IdP's LogoutResponse (Core 3.7.2; unsigned) to authgate's LogoutRequest `in_response_to`."""
+    r = etree.Element(samlp("LogoutResponse"), nsmap={"samlp": PROTOCOL, "saml": ASSERTION}, ID="_logout-answer-1",
+                      Version="2.0", IssueInstant=instant(now))
+    for name, value in (("Destination", destination), ("InResponseTo", in_response_to)):
+        if value is not None:
+            r.set(name, value)
+    if issuer is not None:
+        etree.SubElement(r, saml("Issuer")).text = issuer
+    etree.SubElement(etree.SubElement(r, samlp("Status")), samlp("StatusCode"), Value=status)
+    return r
+
+
+def redirect_query(element: etree._Element, relay_state: str | None = None, key: SigningKey | None = None, *,
+                   sig_alg: str = RSA_SHA256, lower_hex: bool = False) -> list[tuple[str, str]]:
+    """The HTTP-Redirect binding's query of a message (Bindings 3.4.4.1): DEFLATEd, base64, and signed over its
+    URL-encoded octets when `key` is given (as SimpleSAMLphp encodes them, or with lower-case hex as AD FS does)."""
+    import re
+    import zlib
+    from urllib.parse import quote_plus
+
+    from cryptography.hazmat.primitives.asymmetric import padding
+
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    name = "SAMLResponse" if element.tag.endswith("Response") else "SAMLRequest"
+    params = [(name, base64.b64encode(compressor.compress(etree.tostring(element)) + compressor.flush()).decode())]
+    if relay_state is not None:
+        params.append(("RelayState", relay_state))
+    if key is None:
+        return params
+    params.append(("SigAlg", sig_alg))
+    octets = "&".join(f"{k}={quote_plus(v, safe='')}" for k, v in params)
+    if lower_hex:
+        octets = re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), octets)
+    assert isinstance(key.key, rsa.RSAPrivateKey)
+    signature = key.key.sign(octets.encode(), padding.PKCS1v15(), hashes.SHA256())
+    return [*params, ("Signature", base64.b64encode(signature).decode())]

@@ -41,6 +41,9 @@ management.put_registration
 management.delete_registration
 userinfo.get_userinfo
 endpoint.logout
+returns.get_logged_out
+returns.get_slo
+upstream_backchannel.post_backchannel_logout
 forgotten_password.get_forgot
 forgotten_password.post_forgot
 forgotten_password.get_reset
@@ -50,6 +53,9 @@ page.post_account
 authorization.post_device_authorization
 verification.get_device
 verification.post_device
+callback.get_callback
+callback.post_callback
+callback.post_acs
 ssf_configuration.get_ssf_configuration
 ssf_streams.create_stream
 ssf_streams.get_streams

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import pytest
@@ -73,3 +74,27 @@ def _hidden_fields(page: str) -> list[tuple[str, str]]:
 
     return [(html.unescape(n), html.unescape(v))
             for n, v in re.findall(r'<input type="hidden" name="([^"]*)" value="([^"]*)">', page)]
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_sign_in_page_offers_demo_corp_sso_and_it_signs_erin_in(stack: LocalStack, chromium_browser: Any) -> None:
+    """docs/local.md: "Sign in with Demo Corp SSO" on the demo tenant's sign-in page; Erin (a second factor at the
+    IdP, trusted by the seed's record) becomes a user of tenant demo, signed in at mfa."""
+    context = chromium_browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{stack.demo_app}/")
+        page.click("text=Sign in with demo-web")
+        page.wait_for_url(f"{stack.base_url}/oauth/authorize?*")
+        button = page.locator("button[name=upstream][value=democorp]")
+        assert button.inner_text() == "Sign in with Demo Corp SSO"
+        button.click()
+        page.click("button[name=person][value=democorp-erin]")
+        page.wait_for_url(f"{stack.demo_app}/callback?*", timeout=30_000)
+        page.wait_for_selector("main[data-flow-done=true]", timeout=15_000)
+        id_claims = page.locator("section.step").nth(1).inner_text().split("The ID token's claims", 1)[1]
+        assert '"acr": "mfa"' in id_claims
+        assert '"fed"' in id_claims
+    finally:
+        context.close()

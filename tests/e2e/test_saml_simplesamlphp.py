@@ -25,6 +25,7 @@ import requests
 
 from authgate.federation.errors import UpstreamRefused
 from authgate.federation.saml import finish, logout_url, metadata, metadata_url, start
+from authgate.federation.saml.logout_response import check as check_logout_response
 from authgate.federation.saml.vocabulary import PERSISTENT
 from authgate.identity_providers.model import IdentityProvider
 from tests.e2e.conftest import free_port
@@ -255,6 +256,17 @@ def test_single_logout_ends_the_idps_session(record: IdentityProvider, acs: Acs)
     response = zlib.decompress(base64.b64decode(query["SAMLResponse"][0]), -15).decode()
     assert (answer.status_code, answer.text, path, query["RelayState"]) == (200, "signed out", "/saml/acme/slo", ["bye"])
     assert f'InResponseTo="{logout[1]}"' in response and "urn:oasis:names:tc:SAML:2.0:status:Success" in response
+    # authgate's check of the IdP's answer (GET /saml/{tenant}/slo): this one holds, signed by the IdP in the query;
+    # for another request, or with a value the IdP did not sign, it does not.
+    answer_params = {name: values[0] for name, values in query.items()}
+    assert sorted(answer_params) == ["RelayState", "SAMLResponse", "SigAlg", "Signature"]
+    check_logout_response(record, answer_params, slo_url=f"{acs.base}/slo", expected_request_id=logout[1])
+    for params, request_id, reason in (
+            (answer_params, "_another-request", "in_response_to"),
+            ({**answer_params, "RelayState": "changed"}, logout[1], "signature_invalid")):
+        with pytest.raises(UpstreamRefused) as caught:
+            check_logout_response(record, params, slo_url=f"{acs.base}/slo", expected_request_id=request_id)
+        assert caught.value.reason == reason
     again_url, _ = begin(record, acs)
     assert 'name="password"' in session.get(again_url, timeout=20).text
 

@@ -83,7 +83,7 @@ def test_a_poll_receiver_polls_and_acknowledges_a_verification_event(
     assert rp.poll(ack=[jti], immediately=True) == {"sets": {}, "moreAvailable": False}
 
 
-def test_a_receiver_hears_a_sign_out_a_password_change_and_a_disable_within_seconds(
+def test_a_receiver_hears_a_sign_out_a_password_change_a_disable_and_an_operators_revocation(
         stack: tuple[LocalStack, DocumentServer]) -> None:
     """Issue 40 item 6: a receiver learns of a revoked session, a changed credential and a disabled account
     within seconds, not at token expiry; each SET names the person by the issuer's `sub`."""
@@ -126,6 +126,10 @@ def test_a_receiver_hears_a_sign_out_a_password_change_and_a_disable_within_seco
     assert admin(serve, "users", "enable", "--tenant", "demo", "--username", "bob").returncode == 0
     (enabled,) = polled(rp, 1)
     assert (enabled["sub_id"], enabled["events"]) == (subject(serve, BOB), {ACCOUNT_ENABLED: {}})
+    assert admin(serve, "users", "revoke-sessions", "--tenant", "demo", "--username", "alice").returncode == 0
+    (ended,) = polled(rp, 1)
+    assert (ended["sub_id"], list(ended["events"])) == (subject(serve, ALICE), [SESSION_REVOKED])
+    assert ended["events"][SESSION_REVOKED]["initiating_entity"] == "admin"
     browser.close()
 
 

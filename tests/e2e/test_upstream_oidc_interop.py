@@ -34,6 +34,7 @@ from tests.e2e.upstream_oidc_support import (
     REDIRECT_URI,
     Browser,
     UpstreamProvider,
+    act_as_relying_party,
     client,
     oidc_provider,
 )
@@ -81,12 +82,7 @@ def idp_b(receiver: DocumentServer) -> Iterator[UpstreamProvider]:
 @pytest.fixture(autouse=True)
 def relying_party(receiver: DocumentServer, monkeypatch: pytest.MonkeyPatch, aws: None) -> None:
     """authgate's side: the test CA trusted, loopback allowed (the local stack's exception), a sealing key."""
-    from authgate import caches
-
-    monkeypatch.setenv("SSL_CERT_FILE", str(receiver.ca))
-    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND", "true")
-    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "interop-sealing-key-" + "k" * 40)
-    caches.reset()
+    act_as_relying_party(receiver.ca, monkeypatch)
 
 
 def record(provider: UpstreamProvider, client_id: str = CLIENT_ID, secret: str = CLIENT_SECRET) -> IdentityProvider:

@@ -74,6 +74,17 @@ def oidc_provider(ca: Path, cert: Path, key: Path, clients: list[dict[str, Any]]
         process.wait(timeout=10)
 
 
+def act_as_relying_party(ca: Path, monkeypatch: Any) -> None:
+    """authgate's relying party in this process: the test CA trusted, loopback allowed (the local stack's
+    exception), a sealing key; caches emptied so that each takes effect."""
+    from authgate import caches
+
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca))
+    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND", "true")
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "interop-sealing-key-" + "k" * 40)
+    caches.reset()
+
+
 class Browser:
     """A person's browser at the provider: a cookie jar that follows the provider's own redirects and stops at
     the first one that leaves it (the redirect back to authgate, or any other site), whose URL it returns."""

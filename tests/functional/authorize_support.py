@@ -78,6 +78,8 @@ PAGE_OAUTH_ERRORS = {
     # The approval page of a backchannel request (docs/ciba.md).
     "approval_link_invalid": "invalid_request",
     "approval_wrong_user": "invalid_request",
+    # An identity provider's answer to a sign-in (docs/federation.md).
+    "upstream_sign_in_failed": "invalid_request",
 }
 
 

@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 
 from authgate_cli.local.events import HttpRequest, build_event
 from tests.demo import SECRETS
+from tests.document_server import DocumentServer
 from tests.functional.authorize_support import Browser, Page
 from tests.functional.token_support import (
     OK_HEADERS,
@@ -132,3 +133,11 @@ def queued_record(kind: str = "approval_webhook") -> dict[str, Any]:
     (message,) = [m for m in answer["Messages"] if json.loads(m["Body"])["kind"] == kind]
     return {"messageId": message["MessageId"], "body": message["Body"], "attributes": {"ApproximateReceiveCount": "1"}}
 
+
+def delivered(hook: DocumentServer) -> tuple[dict[str, Any], bytes, str]:
+    """The queued webhook and mail, sent by the deliver function (the local stack's poller): the webhook's payload,
+    body and signature."""
+    assert deliver_queued() == 2
+    assert [(path, kind) for path, kind, _ in hook.posts] == [("/hook", "application/json")]
+    body = hook.posts[0][2]
+    return json.loads(body), body, hook.post_headers[0]["Authgate-Signature"]

@@ -19,7 +19,16 @@ import pytest
 from tests.demo import ISSUER
 from tests.document_server import DocumentServer, Route, document_server, trust_documents
 from tests.functional.authorize_support import Browser, headers_of
-from tests.functional.logout_support import ALICE, BACK, hint, logout, signed_in
+from tests.functional.logout_support import (
+    ALICE,
+    BACK,
+    hint,
+    logout,
+    queued,
+    signed_in,
+    used_by,
+    with_backchannel,
+)
 
 EVENT = "http://schemas.openid.net/event/backchannel-logout"
 
@@ -37,39 +46,12 @@ def receiver(receiver_server: DocumentServer, monkeypatch: pytest.MonkeyPatch) -
     return trust_documents(receiver_server, monkeypatch)
 
 
-def with_backchannel(client_id: str, uri: str) -> None:
-    from authgate.stores.clients import ClientStore
-
-    store = ClientStore()
-    client = store.get(client_id)
-    assert client is not None
-    store.replace(client._replace(backchannel_logout_uri=uri, backchannel_logout_session_required=True))
-
-
-def used_by(session: Any, *client_ids: str) -> Any:
-    from authgate.stores.sessions import SessionStore
-
-    for client_id in client_ids:
-        SessionStore().used_by(session, client_id)
-    return session
-
-
 def poll() -> int:
     from authgate import aws
     from authgate.settings import get_settings
     from authgate_cli.local.deliveries import DeliveryPoller
 
     return DeliveryPoller(aws.sqs(), get_settings().deliveries_queue).poll_once()
-
-
-def queued() -> list[dict[str, Any]]:
-    """What waits on the queue now (received with no visibility timeout: left there)."""
-    from authgate import aws
-    from authgate.settings import get_settings
-
-    answer = aws.sqs().receive_message(QueueUrl=get_settings().deliveries_queue, MaxNumberOfMessages=10,
-                                       VisibilityTimeout=0)
-    return [json.loads(m["Body"]) for m in answer.get("Messages") or []]
 
 
 def verified(token: str, client_id: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -5,7 +5,6 @@ server). Whole responses."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,9 @@ from tests.functional.authorize_support import Message, assert_error_page, page_
 from tests.functional.ciba_support import (
     BOB_ID,
     ApprovalBrowser,
-    allow_ciba,
     assert_tokens,
     deliver_queued,
+    delivered,
     one_time_code,
     poll,
     queued_record,
@@ -33,37 +32,6 @@ from tests.functional.token_support import TokenClient, assert_error, aws_calls,
 
 LINK_INVALID = ("This approval link is unknown, has expired, was already used, or its request was already decided. "
                 "Each link works once, until the request expires.")
-
-
-@pytest.fixture
-def hook(server: DocumentServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, clock: ManualClock,
-         tokens: TokenClient) -> Iterator[DocumentServer]:
-    """demo's approval webhook on the test CA's HTTPS server (loopback: the local stack's flag), an outbox."""
-    from authgate import caches
-
-    monkeypatch.setenv("AUTHGATE_ALLOW_LOOPBACK_OUTBOUND", "true")
-    monkeypatch.setenv("SSL_CERT_FILE", str(server.ca))
-    monkeypatch.setenv("AUTHGATE_OUTBOX", str(tmp_path / "outbox.jsonl"))
-    caches.reset()
-    allow_ciba()
-    webhook_of("demo", server.url("/hook"))
-    server.posts.clear()
-    server.post_headers.clear()
-    yield server
-
-
-@pytest.fixture
-def approver(demo: Any, invoke: Any) -> ApprovalBrowser:
-    return ApprovalBrowser(invoke)
-
-
-def delivered(hook: DocumentServer) -> tuple[dict[str, Any], bytes, str]:
-    """The queued webhook and mail, sent by the deliver function (the local stack's poller): the webhook's payload,
-    body and signature."""
-    assert deliver_queued() == 2
-    assert [(path, kind) for path, kind, _ in hook.posts] == [("/hook", "application/json")]
-    body = hook.posts[0][2]
-    return json.loads(body), body, hook.post_headers[0]["Authgate-Signature"]
 
 
 def verify(invoke: Any, body: bytes, signature: str) -> None:

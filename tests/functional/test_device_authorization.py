@@ -6,20 +6,24 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
 
 from authgate.clock import ManualClock
-from authgate_cli.local.events import HttpRequest, build_event
-from tests.demo import ALICE_ID, BOB_ID, ISSUER, SECRETS
+from tests.demo import ALICE_ID, BOB_ID, SECRETS
 from tests.functional.authorize_support import (
     PAGE_HEADERS,
-    Browser,
     Message,
     Page,
     page_of,
     put_client,
+)
+from tests.functional.device_support import (
+    DEVICE_GRANT,
+    DevicePage,
+    authorize_device,
+    poll,
+    started,
 )
 from tests.functional.passkey_support import answered, enrolled, options_of
 from tests.functional.person_events_support import ALICE, Events, by_person, trail
@@ -32,82 +36,6 @@ from tests.functional.token_support import (
     claims_of,
     headers_of,
 )
-
-DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
-USER_CODE = re.compile(r"[BCDFGHJKLMNPQRSTVWXZ]{5}-[BCDFGHJKLMNPQRSTVWXZ]{5}")
-
-
-@pytest.fixture
-def tv(demo: Any, browser: Browser) -> str:
-    """A public client of tenant demo registered for the device grant and refresh tokens (openid too)."""
-    put_client(client_id="demo-tv", client_type="public", secret_hash=None, name="Living-room TV",
-               grant_types=(DEVICE_GRANT, "refresh_token"),
-               scopes=("charges:read", "charges:write", "openid", "profile", "offline_access"))
-    return "demo-tv"
-
-
-def authorize_device(tokens: TokenClient, client_id: str = "demo-tv", **params: str) -> dict[str, Any]:
-    fields = [("client_id", client_id), *params.items()]
-    return tokens.post(fields, path="/oauth/device_authorization")
-
-
-def started(result: dict[str, Any]) -> dict[str, Any]:
-    """The whole 200 device authorization response (RFC 8628 3.2)."""
-    headers = headers_of(result)
-    assert headers.pop("x-request-id")
-    body = body_of(result)
-    assert (result["statusCode"], headers) == (200, OK_HEADERS), result["body"]
-    assert USER_CODE.fullmatch(body["user_code"]), body
-    user_code = body["user_code"]
-    assert body == {
-        "device_code": body["device_code"], "user_code": user_code,
-        "verification_uri": f"{ISSUER}/oauth/device",
-        "verification_uri_complete": f"{ISSUER}/oauth/device?user_code={user_code}",
-        "expires_in": 600, "interval": 5,
-    }
-    assert len(body["device_code"]) > 43
-    return dict(body)
-
-
-def poll(tokens: TokenClient, device_code: str, client_id: str = "demo-tv") -> dict[str, Any]:
-    return tokens.post([("grant_type", DEVICE_GRANT), ("device_code", device_code), ("client_id", client_id)])
-
-
-class DevicePage:
-    """The verification page through the authorize function, with the Browser's cookie jar."""
-
-    def __init__(self, browser: Browser) -> None:
-        self.browser = browser
-
-    def _send(self, method: str, query: str = "", fields: list[tuple[str, str]] | None = None,
-              source_ip: str = "127.0.0.1") -> dict[str, Any]:
-        headers = self.browser._headers([("Content-Type", "application/x-www-form-urlencoded")] if fields else [])
-        request = HttpRequest(method, "/oauth/device", query, headers, urlencode(fields or []).encode(),
-                              source_ip=source_ip)
-        result = self.browser.invoke("authorize", build_event(request, resource="/oauth/device", path_params=None))
-        self.browser.keep_cookies(result)
-        return result
-
-    def open(self, user_code: str = "") -> Page:
-        page = page_of(self._send("GET", urlencode({"user_code": user_code}) if user_code else ""))
-        assert page.status == 200
-        return page
-
-    def enter(self, user_code: str, source_ip: str = "127.0.0.1") -> Page:
-        form = self.open()
-        return page_of(self._send("POST", fields=[*form.hidden().items(), ("user_code", user_code)],
-                                  source_ip=source_ip))
-
-    def decide(self, page: Page, decision: str, username: str = "", password: str = "") -> Page:
-        fields = [*page.hidden().items(), ("decision", decision)]
-        if username:
-            fields += [("username", username), ("password", password)]
-        return page_of(self._send("POST", fields=fields))
-
-
-@pytest.fixture
-def device_page(browser: Browser) -> DevicePage:
-    return DevicePage(browser)
 
 
 @pytest.mark.slow

@@ -13,6 +13,7 @@ import pytest
 
 from authgate.clock import ManualClock
 from tests.demo import ALICE_ID, ISSUER, SPA_REDIRECT, VERIFIER, WEB_REDIRECT
+from tests.functional.person_events_support import Events, by_person, trail
 from tests.functional.token_support import (
     FORM,
     TokenClient,
@@ -243,7 +244,8 @@ def test_unsupported_grant_types(tokens: TokenClient, grant_type: str) -> None:
 
 
 @pytest.mark.slow
-def test_password_grant_when_enabled(tokens: TokenClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_password_grant_when_enabled(tokens: TokenClient, monkeypatch: pytest.MonkeyPatch,
+                                    audit_events: Events) -> None:
     from authgate import caches
     from authgate.stores.clients import ClientStore
 
@@ -259,6 +261,13 @@ def test_password_grant_when_enabled(tokens: TokenClient, monkeypatch: pytest.Mo
     not_allowed = tokens.post({"grant_type": "password", "username": "alice", "password": "alice-password"},
                               auth=basic("demo-web", "demo-web-secret"))
     assert_error(not_allowed, 400, "unauthorized_client", "This client may not use the password grant.")
+    # The sign-in it is, and the refused one, recorded as the sign-in form's are (authgate.audit.person).
+    signed, issued, refused = trail(audit_events)
+    assert signed == by_person("signin.succeeded", ALICE_ID, "alice", method="password", acr="password", amr=["pwd"],
+                               client_id="pw-client")
+    assert (issued["action"], issued["details"]["grant_type"]) == ("token.issued", "password")
+    assert refused == by_person("signin.failed", ALICE_ID, "alice", "failure", "invalid", method="password",
+                                client_id="pw-client")
 
 
 # --------------------------------------------------------------------------- invalid_scope

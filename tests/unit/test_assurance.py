@@ -20,12 +20,15 @@ from authgate.assurance import (
     ({"swk", "user"}, "mfa", ("swk", "user", "mfa")),
     ({"pwd", "hwk"}, "mfa", ("hwk", "pwd", "mfa")),
     ({"pwd", "swk", "user"}, "mfa", ("pwd", "swk", "user", "mfa")),
+    # A sign-in at an identity provider, then authgate's own second factor (docs/federation.md, step-up).
+    ({"fed", "otp"}, "mfa", ("fed", "otp", "mfa")),
+    ({"fed", "hwk", "user"}, "mfa", ("fed", "hwk", "user", "mfa")),
 ])
 def test_the_methods_give_the_acr_and_amr(methods: set[str], acr: str, amr: tuple[str, ...]) -> None:
     assert assurance_of(frozenset(methods), 100) == Assurance(100, acr, amr)
 
 
-@pytest.mark.parametrize("methods", [set(), {"hwk"}, {"otp"}, {"user"}, {"pwd", "sms"}])
+@pytest.mark.parametrize("methods", [set(), {"hwk"}, {"otp"}, {"user"}, {"pwd", "sms"}, {"fed"}])
 def test_what_is_not_a_sign_in(methods: set[str]) -> None:
     with pytest.raises(ValueError, match="not a sign-in"):
         assurance_of(frozenset(methods), 100)

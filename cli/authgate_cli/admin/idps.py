@@ -154,11 +154,23 @@ def _sealed(idp: Any, secrets: dict[str, str]) -> Any:
 
 
 def _view(idp: Any) -> dict[str, Any]:
-    from authgate.identity_providers.model import redirect_uri
+    """The record as shown, with what its administrator registers at an OpenID Provider for authgate: the redirect
+    URI, and for sign-out the post-logout redirect URI and the back-channel logout URI
+    (docs/federation.md#what-to-register-at-the-idp)."""
+    from authgate.identity_providers.model import (
+        backchannel_logout_uri,
+        post_logout_redirect_uri,
+        redirect_uri,
+    )
     from authgate.settings import get_settings
 
     view: dict[str, Any] = idp.public_view()
-    view["redirect_uri"] = redirect_uri(get_settings().issuer) if idp.sign_in and get_settings().issuer else None
+    issuer = get_settings().issuer
+    view["redirect_uri"] = redirect_uri(issuer) if idp.sign_in and issuer else None
+    oidc = idp.sign_in and idp.protocol == "oidc" and bool(issuer)
+    view["post_logout_redirect_uri"] = post_logout_redirect_uri(issuer) if oidc else None
+    view["backchannel_logout_uri"] = backchannel_logout_uri(issuer, idp.tenant_id, idp.idp_id) \
+        if oidc and idp.idp_id else None
     return view
 
 

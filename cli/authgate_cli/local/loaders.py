@@ -124,7 +124,9 @@ def identity_providers(items: Iterable[Mapping[str, Any]], dynamodb: Any = None)
     """The "identity_providers" section: one IdentityProvider per item, by field name
     (authgate.identity_providers.model); a plaintext `client_secret` is sealed on load as `authgate idps` seals
     it; `{demo_idp}` in the issuer is the demo identity provider's origin (AUTHGATE_DEMO_UPSTREAM, which `authgate
-    serve` sets, else DEMO_IDP_ORIGIN); records are replaced."""
+    serve` sets, else DEMO_IDP_ORIGIN); records are replaced, and each tenant's sign-in options rewritten. A
+    record of the demo identity provider is offered on the sign-in page only where the stack runs it (a button to
+    a provider nobody started would lead nowhere); it is trusted all the same."""
     from authgate import clock
     from authgate.federation import secrets
     from authgate.identity_providers.model import FIELDS, IdentityProvider, to_item
@@ -133,8 +135,9 @@ def identity_providers(items: Iterable[Mapping[str, Any]], dynamodb: Any = None)
 
     store = IdentityProviderStore(dynamodb)
     names = {f.name for f in FIELDS}
-    origin = get_settings().demo_upstream or DEMO_IDP_ORIGIN
-    count = 0
+    running = get_settings().demo_upstream
+    origin = running or DEMO_IDP_ORIGIN
+    count, tenants = 0, set()
     for raw in items:
         fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items() if k in names}
         fields["issuer"] = str(raw["issuer"]).replace(DEMO_IDP_PLACEHOLDER, origin)
@@ -144,8 +147,12 @@ def identity_providers(items: Iterable[Mapping[str, Any]], dynamodb: Any = None)
             fields["client_secret"] = secrets.seal(raw["tenant_id"], fields["issuer"], "client_secret",
                                                    raw["client_secret"])
         idp = IdentityProvider(**{"created_at": clock.seconds(), **fields})
-        store.upsert(to_item(idp._replace(sign_in=bool(idp.protocol))), "seed")
+        offered = bool(idp.protocol) and (bool(running) or DEMO_IDP_PLACEHOLDER not in str(raw["issuer"]))
+        store.upsert(to_item(idp._replace(sign_in=offered)), "seed")
+        tenants.add(idp.tenant_id)
         count += 1
+    for tenant_id in sorted(tenants):
+        store.refresh_sign_in(tenant_id)
     return count
 
 

@@ -19,17 +19,18 @@ ACR_VALUES = (PASSWORD, MFA)
 # RFC 8176 2 methods a sign-in can be made of: a password, a one-time or recovery code, a
 # device-bound or synced passkey, and the authenticator's user verification.
 PWD, OTP, HWK, SWK, USER = "pwd", "otp", "hwk", "swk", "user"
-METHODS = frozenset({PWD, OTP, HWK, SWK, USER})
 # RFC 8176 2 "mfa": added to the methods of a sign-in that used more than one factor.
 MULTIPLE_FACTORS = "mfa"
 # A sign-in made at another party, a tenant's identity provider (authgate.federation.assurance): RFC 8176
-# registers no value for it; "fed" is authgate's, unregistered, as RFC 8176 1 allows.
+# registers no value for it; "fed" is authgate's, unregistered, as RFC 8176 1 allows. It is a first factor, as a
+# password is: authgate's own second factor after it makes `mfa`.
 FEDERATED = "fed"
 # The amr of a password alone.
 PASSWORD_AMR = (PWD,)
 # The amr the CIBA approval page states for its password and code, in the order it always has (the order
 # of `assurance_of` is sorted: otp, pwd, mfa); the same sign-in, the same acr.
 PASSWORD_AND_CODE_AMR = (PWD, OTP, MULTIPLE_FACTORS)
+METHODS = frozenset({PWD, OTP, HWK, SWK, USER, FEDERATED})
 
 
 class Assurance(NamedTuple):
@@ -44,7 +45,8 @@ def assurance_of(methods: frozenset[str], now: int) -> Assurance:
     """The acr and amr (RFC 8176 2) of a sign-in made of `methods`, now.
 
     mfa: a password and a one-time code (pwd + otp), or a passkey with user verification (hwk or swk,
-    plus user: possession and a PIN or biometric), or a password and a passkey; amr then adds "mfa".
+    plus user: possession and a PIN or biometric), or a password and a passkey; amr then adds "mfa". A
+    sign-in at an identity provider (fed) counts as the password does, for the second factor after it.
     A password alone is `password`. Anything else (a passkey without user verification alone, an
     unknown method) is no sign-in at all: ValueError.
     """
@@ -52,7 +54,8 @@ def assurance_of(methods: frozenset[str], now: int) -> Assurance:
     if unknown or not methods:
         raise ValueError(f"not a sign-in: {sorted(unknown) or 'no method'}")
     passkey = bool(methods & {HWK, SWK})
-    two_factors = (PWD in methods and (OTP in methods or passkey)) or (passkey and USER in methods)
+    first = bool(methods & {PWD, FEDERATED})
+    two_factors = (first and (OTP in methods or passkey)) or (passkey and USER in methods)
     amr = tuple(sorted(methods)) + ((MULTIPLE_FACTORS,) if two_factors else ())
     if two_factors:
         return Assurance(now, MFA, amr)

@@ -95,7 +95,9 @@ def test_an_oidc_idp_is_created_with_its_secret_sealed_and_never_shown(
         "scopes": "", "preset": "", "apple_team_id": "", "apple_key_id": "", "saml": None, "trust_email": False,
         "trust_mfa": True, "mfa_values": ["mfa"], "step_up": "local", "claims": {"groups": "roles"},
         "client_secret_set": True, "apple_private_key_set": False,
-        "redirect_uri": "http://127.0.0.1:3000/oauth/federation/callback"}
+        "redirect_uri": "http://127.0.0.1:3000/oauth/federation/callback",
+        "post_logout_redirect_uri": "http://127.0.0.1:3000/oauth/federation/logged-out",
+        "backchannel_logout_uri": "http://127.0.0.1:3000/oauth/federation/demo/acme-sso/backchannel-logout"}
     stored = IdentityProviderStore().get("demo", "https://sso.acme.example")
     assert stored is not None and stored.client_secret.startswith("v1.") and SECRET not in stored.client_secret
     assert secrets.unseal(stored, "client_secret") == SECRET

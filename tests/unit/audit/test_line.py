@@ -56,6 +56,12 @@ def test_every_member_that_may_come_from_a_request_is_redacted_as_the_logs_do(te
             assert ours == theirs
 
 
+def test_a_tenant_that_is_no_text_is_encoded_as_the_event_has_it() -> None:
+    audit.bind("", None, "req-2")
+    ours, theirs = both("token.revoked", None, audit.SYSTEM, audit.client("web"), "", None)  # type: ignore[arg-type]
+    assert ours == theirs and json.loads(ours)["event"]["tenant"] is None
+
+
 def test_the_token_endpoints_event_is_the_same_line_event_after_event() -> None:
     audit.bind("127.0.0.1", "curl/8.5.0", "req-1")
     facts = {"grant_type": "client_credentials", "client_id": "demo-service", "scopes": ["charges:read"],

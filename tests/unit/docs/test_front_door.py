@@ -2,7 +2,8 @@
 
 Checked on the committed files: README.md is at most 200 lines, names the two commands and marks
 its first flow (tests/e2e/test_first_flow.py runs it); every relative link in README.md and
-docs/*.md reaches a file of the repository; no tracked Markdown or Python file points at a
+docs/*.md reaches a file of the repository, and a section of a page (`page.md#anchor`, or `#anchor`
+on the same page) one of that page's headings; no tracked Markdown or Python file points at a
 document outside it. Each check is also run on a temporary copy with a planted defect, to show
 it fails.
 """
@@ -31,6 +32,9 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 _INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _REFERENCE_LINK = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$", re.MULTILINE)
 _EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#)", re.IGNORECASE)
+_SAME_PAGE = re.compile(r"\]\((#[^)\s]+)\)")
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
+_HEADING_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 def readme_defects(readme: Path) -> list[str]:
@@ -46,22 +50,44 @@ def readme_defects(readme: Path) -> list[str]:
     return defects
 
 
+def _prose(markdown: str) -> str:
+    return _CODE_SPAN.sub("", _FENCE.sub("", markdown))
+
+
 def relative_links(markdown: str) -> list[str]:
     """Link targets outside code, without URLs with a scheme and same-page anchors."""
-    prose = _CODE_SPAN.sub("", _FENCE.sub("", markdown))
+    prose = _prose(markdown)
     targets = _INLINE_LINK.findall(prose) + _REFERENCE_LINK.findall(prose)
     return [t for t in targets if not _EXTERNAL.match(t)]
 
 
+def heading_anchors(markdown: str) -> set[str]:
+    """The anchors of a page's headings as GitHub makes them: the heading's text (a link's text, not its
+    target) in lower case, without punctuation but `-` and `_`, spaces as `-`; a repeated one gets `-1`, `-2`..."""
+    anchors: set[str] = set()
+    seen: dict[str, int] = {}
+    for heading in _HEADING.findall(_FENCE.sub("", markdown)):
+        text = _HEADING_LINK.sub(r"\1", heading).replace("`", "")
+        anchor = re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+        count = seen.get(anchor, 0)
+        seen[anchor] = count + 1
+        anchors.add(anchor if count == 0 else f"{anchor}-{count}")
+    return anchors
+
+
 def broken_links(root: Path, pages: list[Path]) -> list[str]:
-    """Relative links of `pages` that do not reach a file or folder inside `root` (anchors ignored)."""
+    """Relative links of `pages` that do not reach a file or folder inside `root`, or name a section (`#anchor`)
+    that a Markdown page of the repository does not have; same-page anchors (`#anchor` alone) included."""
     broken = []
     for page in pages:
-        for target in relative_links(page.read_text("utf-8")):
-            path = target.split("#", 1)[0].split("?", 1)[0]
+        text = page.read_text("utf-8")
+        for target in relative_links(text) + [f"{page.name}{a}" for a in _SAME_PAGE.findall(_prose(text))]:
+            path, _, anchor = target.split("?", 1)[0].partition("#")
             resolved = (page.parent / path).resolve()
             inside = resolved == root or root in resolved.parents
             if inside and resolved.exists():
+                if anchor and resolved.suffix == ".md" and anchor not in heading_anchors(resolved.read_text("utf-8")):
+                    broken.append(f"{page.relative_to(root)}: {target}")
                 continue
             if inside and resolved.relative_to(root).as_posix() in PENDING_PAGES:
                 continue
@@ -151,11 +177,27 @@ def test_readme_check_fails_on_a_planted_defect(copy: Path, plant, defect):
     ("docs/oauth.md", "../../outside.md"),
     ("docs/oauth.md", "dpop.md/../../README.md/x"),
     ("docs/charges.md", "docs/fapi2.md"),  # pending pages are allowed by repository path, not by name
+    ("README.md", "docs/federation.md#no-such-section"),
+    ("docs/oauth.md", "federation.md#sign-out-through-the-identity-provider-1"),
 ])
 def test_link_check_fails_on_a_planted_broken_link(copy: Path, page: str, link: str):
     target = copy / page
     target.write_text(target.read_text("utf-8") + f"\nSee [this]({link}).\n", "utf-8")
     assert broken_links(copy, front_pages(copy)) == [f"{page}: {link}"]
+
+
+def test_a_link_to_a_section_of_a_page_names_one_of_its_headings(copy: Path):
+    page = copy / "docs" / "oauth.md"
+    page.write_text(page.read_text("utf-8") + "\n[a](federation.md#sign-out-through-the-identity-provider) "
+                    "[b](#not-here) [c](../README.md#two-commands)\n", "utf-8")
+    assert broken_links(copy, front_pages(copy)) == ["docs/oauth.md: oauth.md#not-here"]
+
+
+def test_heading_anchors_are_githubs():
+    text = ("# Sign-in with `authgate`\n## Reading an error ([contract](contract.md) 7.4)\n## Notes\n"
+            "```\n# not a heading\n```\n### Notes ###\n## What the IdP's administrator registers\n")
+    assert heading_anchors(text) == {"sign-in-with-authgate", "reading-an-error-contract-74", "notes", "notes-1",
+                                     "what-the-idps-administrator-registers"}
 
 
 def test_link_check_allows_exactly_the_pending_pages(copy: Path):

@@ -37,3 +37,21 @@ def test_another_sealing_key_cannot_open_it(monkeypatch: pytest.MonkeyPatch) -> 
     caches.reset()
     with pytest.raises(SecretUnreadable):
         secrets.unseal(idp, "client_secret")
+
+
+def test_a_sessions_upstream_id_token_opens_for_its_own_upstream_sign_in_only() -> None:
+    from authgate.sessions.model import Upstream
+
+    sealed = secrets.seal_id_token("demo", ISSUER, "00u1", "eyJ.id.token")
+    assert sealed.startswith("v1.") and "eyJ" not in sealed
+    upstream = Upstream(ISSUER, "acme", "oidc", "00u1", sid="s-1", id_token=sealed)
+    assert secrets.id_token_of("demo", upstream) == "eyJ.id.token"
+    assert secrets.seal_id_token("demo", ISSUER, "00u1", "") == ""
+    assert secrets.id_token_of("demo", upstream._replace(id_token="")) == ""
+    for tenant, moved in (("acme", upstream), ("demo", upstream._replace(subject="00u2")),
+                          ("demo", upstream._replace(issuer="https://other.example"))):
+        with pytest.raises(SecretUnreadable):
+            secrets.id_token_of(tenant, moved)
+    # Not an IdP's client secret, nor the reverse: each kind has its own key.
+    with pytest.raises(SecretUnreadable):
+        secrets.id_token_of("demo", upstream._replace(id_token=secrets.seal("demo", ISSUER, "client_secret", "x")))

@@ -7,7 +7,16 @@ import hashlib
 import pytest
 
 from authgate import caches, records
-from authgate.sessions.model import COOKIE, FIELDS, Session, hash_secret, user_key
+from authgate.sessions.model import (
+    COOKIE,
+    FIELDS,
+    Session,
+    Upstream,
+    hash_secret,
+    item_of,
+    session_of,
+    user_key,
+)
 
 SESSION = Session(session_hash=hash_secret("secret"), sid="sid-1", tenant_id="demo", user_id="usr_a",
                   username="alice", auth_time=1000, acr="password", amr=("pwd",), created_at=1000,
@@ -42,3 +51,21 @@ def test_its_item_leaves_out_empty_sets_and_reads_back() -> None:
     assert Session(**records.from_item(FIELDS, item)) == SESSION
     full = SESSION._replace(clients=("demo-web",), grants=("grt_1",), generation=2)
     assert Session(**records.from_item(FIELDS, records.to_item(FIELDS, full._asdict()))) == full
+
+
+def test_a_federated_sessions_upstream_is_a_map_of_its_non_empty_fields_and_reads_back() -> None:
+    oidc = SESSION._replace(upstream=Upstream("https://op.example", "acme", "oidc", "00u1", sid="op-sid",
+                                              id_token="v1.sealed"))
+    item = item_of(oidc, user_key={"S": "demo#usr_a"})
+    assert item["upstream"] == {"M": {"issuer": {"S": "https://op.example"}, "idp_id": {"S": "acme"},
+                                      "protocol": {"S": "oidc"}, "subject": {"S": "00u1"}, "sid": {"S": "op-sid"},
+                                      "id_token": {"S": "v1.sealed"}}}
+    assert item["user_key"] == {"S": "demo#usr_a"}
+    assert session_of(item) == oidc
+    name_id = "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent|p-1"
+    saml = SESSION._replace(upstream=Upstream("https://idp.example/saml", "corp", "saml", name_id, sid="_idx",
+                                              name_id=name_id))
+    assert session_of(item_of(saml)) == saml
+    # A local sign-in has none, and an item written before the field existed reads as one.
+    assert "upstream" not in item_of(SESSION) and session_of(item_of(SESSION)) == SESSION
+    assert Upstream.of(None) is None and Upstream.of(()) is None

@@ -16,6 +16,7 @@ import boto3
 import pytest
 
 from authgate.clock import ManualClock
+from authgate.settings import Settings
 from tests.conftest import START
 
 pytestmark = pytest.mark.usefixtures("aws", "clock")
@@ -105,6 +106,38 @@ def test_a_tenant() -> None:
         "tenant_id": {"S": "t2"}, "name": {"S": ""}, "currencies": {"L": [{"S": "usd"}]},
         "forbidden_scopes": {"L": []}, "approved_clients": {"L": []}, "registered_clients_cap": {"N": "100"},
         "sca_threshold": {"N": "10000"}, "sca_max_age": {"N": "60"}}
+
+
+def test_a_sign_in_session_local_and_federated() -> None:
+    from authgate.sessions.model import Upstream
+    from authgate.stores.sessions import SessionStore
+
+    store = SessionStore()
+    secret, _local = store.create(tenant_id="t1", user_id="usr_a", username="alice", acr="password", amr=("pwd",),
+                                 generation=0, sid="sid-local")
+    session = {"session_hash": {"S": sha256(secret)}, "sid": {"S": "sid-local"}, "tenant_id": {"S": "t1"},
+               "user_id": {"S": "usr_a"}, "username": {"S": "alice"}, "auth_time": {"N": str(START)},
+               "acr": {"S": "password"}, "amr": {"L": [{"S": "pwd"}]}, "created_at": {"N": str(START)},
+               "last_active": {"N": str(START)}, "expires_at": {"N": str(START + Settings().session_lifetime)},
+               "user_key": {"S": "t1#usr_a"}}
+    assert raw("SessionsTable", session_hash=sha256(secret)) == session
+    secret, federated = store.create(
+        tenant_id="t1", user_id="usr_a", username="alice", acr="password", amr=("fed",), generation=0,
+        sid="sid-fed", upstream=Upstream("https://op.example", "acme", "oidc", "00u1", sid="op-sid",
+                                         id_token="v1.sealed"))
+    assert raw("SessionsTable", session_hash=sha256(secret)) == {
+        **session, "session_hash": {"S": sha256(secret)}, "sid": {"S": "sid-fed"}, "amr": {"L": [{"S": "fed"}]},
+        "upstream": {"M": {"issuer": {"S": "https://op.example"}, "idp_id": {"S": "acme"}, "protocol": {"S": "oidc"},
+                           "subject": {"S": "00u1"}, "sid": {"S": "op-sid"}, "id_token": {"S": "v1.sealed"}}},
+        # The UpstreamSessions index key: SHA-256 of tenant NUL issuer NUL the upstream's sid.
+        "upstream_key": {"S": sha256("t1\0https://op.example\0op-sid")}}
+    assert store.live(secret) == federated
+    assert store.of_upstream("t1", "https://op.example", "op-sid") == [federated]
+    assert store.of_upstream("t2", "https://op.example", "op-sid") == []
+    # An upstream that sent no session id puts no key: the index is sparse.
+    secret, _ = store.create(tenant_id="t1", user_id="usr_a", username="alice", acr="password", amr=("fed",),
+                             generation=0, upstream=Upstream("https://op.example", "acme", "oidc", "00u1"))
+    assert "upstream_key" not in raw("SessionsTable", session_hash=sha256(secret))
 
 
 def test_a_charge_its_idempotency_record_and_the_invoice_it_paid() -> None:

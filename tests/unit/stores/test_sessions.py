@@ -94,6 +94,18 @@ def test_a_raised_session_is_one_transaction_and_only_one_step_raises_it(aws: No
     assert len(boto3.client("dynamodb").scan(TableName="SessionsTable")["Items"]) == 1
 
 
+def test_a_raised_federated_session_stays_findable_by_its_upstream_sid(aws: None, clock: ManualClock) -> None:
+    from authgate.sessions.model import Upstream
+    from authgate.stores.sessions import SessionStore
+
+    store = SessionStore()
+    _, session = store.create(tenant_id="demo", user_id="usr_a", username="alice", acr="password", amr=("fed",),
+                              generation=0, upstream=Upstream("https://op.example", "op", "oidc", "s-1", sid="op-1"))
+    raised = store.raised(session, acr="mfa", amr=("fed", "otp"), auth_time=5)
+    assert raised is not None
+    assert store.of_upstream("demo", "https://op.example", "op-1") == [raised[1]]
+
+
 def test_a_users_standing_sessions_are_the_live_ones_of_this_person_since_their_sessions_last_ended(
         aws: None, clock: ManualClock) -> None:
     from authgate.stores.sessions import SessionStore

@@ -1,6 +1,7 @@
 """The OpenAPI operations of the OAuth endpoints a client calls (surface `oauth`): token (RFC 6749 3.2),
 pushed requests (RFC 9126), device authorization (RFC 8628 3.1), backchannel authentication (OpenID
-Connect CIBA Core 7), revocation (RFC 7009), introspection (RFC 7662), registration (RFC 7591, 7592)."""
+Connect CIBA Core 7), revocation (RFC 7009), introspection (RFC 7662), registration (RFC 7591, 7592), and an
+upstream identity provider's back-channel logout (OpenID Connect Back-Channel Logout 1.0)."""
 
 from __future__ import annotations
 
@@ -136,6 +137,19 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "requestBody": {"required": True, "content": {FORM: {"schema": _TOKEN_ONLY_FORM}}},
         "codes": _OAUTH_CODES + ("unsupported_media_type",),
         "responses": {"200": json_response(ref("Introspection"), "Introspection response.")},
+    },
+    ("/oauth/federation/{tenant}/{idp_id}/backchannel-logout", "POST"): {
+        "summary": "An upstream OpenID Provider's back-channel logout (OpenID Connect Back-Channel Logout 1.0 2.5): "
+                   "ends the sessions its sign-in opened (the backchannel_logout_uri registered there)",
+        "surface": "oauth", "security": [{}],
+        "parameters": [{"name": "tenant", "in": "path", "required": True, "schema": STR},
+                       {"name": "idp_id", "in": "path", "required": True, "schema": STR}],
+        "requestBody": {"required": True, "content": {FORM: {"schema": {
+            "type": "object", "required": ["logout_token"], "properties": {"logout_token": {
+                "type": "string", "description": "A logout token the identity provider signed (2.4)."}}}}}},
+        "codes": ("invalid_request", "service_unavailable"),
+        "responses": {"200": {"description": "Validated; the sessions it names (if any) ended (2.8). Empty body.",
+                              "headers": NO_STORE_HEADERS}},
     },
     ("/oauth/register", "POST"): {
         "summary": "Dynamic client registration (RFC 7591 3)", "surface": "oauth", "security": [{}],

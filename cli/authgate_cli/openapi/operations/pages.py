@@ -1,7 +1,9 @@
 """The OpenAPI operations of the pages a person uses in a browser (surface `authorize`): the authorization
 endpoint (RFC 6749 4.1), password reset, the account page, CIBA approval, the device verification page
-(RFC 8628 3.3) and sign-out (OpenID Connect RP-Initiated Logout 1.0); and the operators' console (surface `page`,
-docs/console.md)."""
+(RFC 8628 3.3), sign-out (OpenID Connect RP-Initiated Logout 1.0) with its returns from an upstream identity
+provider's own sign-out (docs/federation.md#sign-out-through-the-identity-provider), and where a tenant's identity
+providers answer a sign-in (OpenID Connect's redirect URI, SAML's Assertion Consumer Service); and the operators'
+console (surface `page`, docs/console.md)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,16 @@ _REDIRECT = {"description": "Redirect to the client's registered redirect URI wi
                             "(RFC 6749 4.1.2 / 4.1.2.1), `state` and `iss` (RFC 9207).",
              "headers": {"Location": {"schema": STR}}}
 _PAGE = {"description": "Login and consent page (HTML form).", "content": {"text/html": {"schema": STR}}}
+_BACK_TO_FLOW = {"description": "The identity provider's answer, checked: a form that posts it back to the page the "
+                                "sign-in started on (submitted at once by the page's script).",
+                 "content": {"text/html": {"schema": STR}}}
+_UPSTREAM_CODES = ("invalid_request", "upstream_sign_in_failed", "rate_limited", "service_unavailable")
+_CALLBACK = {n: STR for n in ("state", "code", "iss", "error", "error_description", "user")}
+_SIGNED_OUT = {"description": "The \"signed out\" page (saying so when the identity provider did not confirm its own "
+                              "sign-out).", "content": {"text/html": {"schema": STR}}}
+_LOGGED_OUT_REDIRECT = {"description": "Back to the application's registered post_logout_redirect_uri, with its state, "
+                                       "as the sign-out at /oauth/logout would have sent it.",
+                        "headers": {"Location": {"schema": STR}}}
 _CONSOLE_PAGE = {"description": "A console page (HTML).", "content": {"text/html": {"schema": STR}}}
 _CONSOLE_SIGN_IN = {"description": "No console session: to the authorization endpoint as the console's client, "
                                    "the page asked for kept for after the sign-in.",
@@ -132,6 +144,31 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "codes": ("invalid_request", "rate_limited", "service_unavailable"),
         "responses": {"200": _PAGE},
     },
+    ("/oauth/federation/callback", "GET"): {
+        "summary": "An OpenID Provider's answer to an upstream sign-in (OpenID Connect Core 3.1.2.5, RFC 9207): the "
+                   "redirect URI every tenant's IdP registers",
+        "surface": "authorize",
+        "parameters": [{"name": n, "in": "query", "required": n == "state", "schema": STR} for n in _CALLBACK],
+        "codes": _UPSTREAM_CODES,
+        "responses": {"200": _BACK_TO_FLOW},
+    },
+    ("/oauth/federation/callback", "POST"): {
+        "summary": "An OpenID Provider's answer posted as a form (Form Post Response Mode: Sign in with Apple)",
+        "surface": "authorize",
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": _CALLBACK}}}},
+        "codes": (*_UPSTREAM_CODES, "unsupported_media_type"),
+        "responses": {"200": _BACK_TO_FLOW},
+    },
+    ("/saml/{tenant}/acs", "POST"): {
+        "summary": "A SAML 2.0 IdP's Response to an upstream sign-in (HTTP-POST binding): the tenant's Assertion "
+                   "Consumer Service",
+        "surface": "authorize",
+        "parameters": [{"name": "tenant", "in": "path", "required": True, "schema": STR}],
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            "SAMLResponse": STR, "RelayState": STR}}}}},
+        "codes": (*_UPSTREAM_CODES, "unsupported_media_type"),
+        "responses": {"200": _BACK_TO_FLOW},
+    },
     ("/console", "GET"): {
         "summary": "The operators' console (docs/console.md): its home page, or the sign-in at the stack's own "
                    "authorization endpoint (acr mfa, the console's max_age) when no session is open",
@@ -181,5 +218,24 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "codes": ("invalid_request", "service_unavailable"),
         "responses": {"200": _PAGE, "302": {"description": "Back to the registered post_logout_redirect_uri, "
                                                            "with state."}},
+    },
+    ("/oauth/federation/logged-out", "GET"): {
+        "summary": "Back from an upstream OpenID Provider's sign-out (the post_logout_redirect_uri registered there): "
+                   "the end of a federated sign-out",
+        "surface": "authorize",
+        "parameters": [{"name": "state", "in": "query", "required": False, "schema": STR,
+                        "description": "The state authgate sent, held by this browser's sign-out cookie."}],
+        "codes": ("invalid_request", "service_unavailable"),
+        "responses": {"200": _SIGNED_OUT, "302": _LOGGED_OUT_REDIRECT},
+    },
+    ("/saml/{tenant}/slo", "GET"): {
+        "summary": "A tenant's SAML Single Logout Service (HTTP-Redirect): the IdP's LogoutResponse to authgate's "
+                   "LogoutRequest, the end of a federated sign-out",
+        "surface": "authorize",
+        "parameters": [{"name": "tenant", "in": "path", "required": True, "schema": STR},
+                       *({"name": n, "in": "query", "required": False, "schema": STR}
+                         for n in ("SAMLResponse", "RelayState", "SigAlg", "Signature"))],
+        "codes": ("invalid_request", "not_found", "service_unavailable"),
+        "responses": {"200": _SIGNED_OUT, "302": _LOGGED_OUT_REDIRECT},
     },
 }

@@ -54,7 +54,8 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                               "content": {"text/css": {"schema": STR}}}},
     },
     ("/assets/passkeys.js", "GET"): {
-        "summary": "The passkey pages' one script (WebAuthn create and get; the account page and the sign-in)",
+        "summary": "The pages' one script (WebAuthn create and get on the account page and the sign-in; the form "
+                   "that brings an identity provider's answer back to the sign-in)",
         "surface": "api", "codes": (),
         "responses": {"200": {"description": "JavaScript, cacheable for a year (pages link it with a content digest).",
                               "content": {"text/javascript": {"schema": STR}}}},

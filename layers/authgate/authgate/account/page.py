@@ -8,6 +8,10 @@ the person naming their organisation); it goes on the person's session in this b
 (the sign-in form) and `account` (every form of a signed-in person, whose `action` says which); a form whose action
 is not its step's gets the sign-in form, as a page whose sign-in expired does.
 
+A person whose organisation signs in with its own identity provider types their work email and no password (home-
+realm discovery, interaction.upstream_step): the provider's answer comes back to this page (step `upstream`, and
+`link` for the proof of an account they already have) and signs them in as the password does.
+
 The sections: the password change (account.password), the one-time code (account.factor_enrolment) and the
 passkeys (account.passkey_enrolment), each change of factors confirmed by a factor the person already holds
 (account.factor_proof). Forms are CSRF-protected as the forgotten-password forms are; pages are never cached or
@@ -26,9 +30,9 @@ from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.interaction import messages as sign_in_messages
-from authgate.interaction import password_step, sessions, sign_in_fields, steps
-from authgate.interaction.handoff import Again, HandOff
-from authgate.interaction.pages import csrf_fields, form_fields, page, step_of
+from authgate.interaction import password_step, sessions, sign_in_fields, steps, upstream_step
+from authgate.interaction.handoff import Again, Authentication, Back, HandOff, Voice
+from authgate.interaction.pages import csrf_fields, csrf_state, form_fields, page, step_of
 from authgate.tenants.model import Tenant
 from authgate.users.passwords import MIN_PASSWORD
 
@@ -78,6 +82,8 @@ def post_account(request: Request) -> Response:
     (step ACCOUNT, ACTIONS); any other form, or one whose sign-in expired, gets the sign-in form."""
     fields = form_fields(request)
     action = fields.get("action", "")
+    if action == "sign_in" and step_of(fields) in (steps.UPSTREAM, steps.LINK):
+        return _upstream(request, fields)
     if action == "sign_in" and step_of(fields) == steps.PASSWORD:
         return _sign_in(request, fields)
     act = ACTIONS.get(action)
@@ -87,10 +93,36 @@ def post_account(request: Request) -> Response:
     return act(request, account, fields)
 
 
+def _hand_off(request: Request, posted: dict[str, str]) -> HandOff:
+    """The page's sign-in, its steps posting back here (an identity provider's answer, the link page)."""
+    def state(step: str) -> list[tuple[str, str]]:
+        if step_of(posted) == step:
+            csrf = [("nonce", posted.get("nonce", "")), ("csrf", posted.get("csrf", ""))]
+        else:
+            csrf, _cookie = csrf_state(request, step)  # the browser's binding exists: the sign-in form was posted
+        return [("action", "sign_in"), *csrf]
+
+    voice = Voice(asker="your account", factor_lead="<p>To manage your account, confirm it is you.</p>",
+                  goal="To manage your account", approved="your account")
+    return HAND_OFF._replace(back=Back(action="account", state=state, voice=voice))
+
+
 def _sign_in(request: Request, fields: dict[str, str]) -> Response:
     """The page's sign-in (the interaction's password step), on the browser's session of the same person, else on a
     new one (none while a password change is due: that comes first, on this page)."""
-    signed = password_step.signed_in(request, HAND_OFF, fields)
+    return _signed_in(request, password_step.signed_in(request, _hand_off(request, fields), fields))
+
+
+def _upstream(request: Request, fields: dict[str, str]) -> Response:
+    """An identity provider's answer brought back (or the link page posted): signed in as the password signs in."""
+    handoff = _hand_off(request, fields)
+    if step_of(fields) == steps.LINK:
+        return _signed_in(request, upstream_step.linked(request, handoff, fields))
+    return _signed_in(request, upstream_step.signed_in(request, handoff, fields))
+
+
+def _signed_in(request: Request, signed: Authentication | Again | Response) -> Response:
+    """The change page of the person the interaction signed in, or its answer (a page, the sign-in form again)."""
     if isinstance(signed, Again):
         return _sign_in_page(request, signed.message)
     if isinstance(signed, Response):

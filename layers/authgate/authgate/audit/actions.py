@@ -37,6 +37,7 @@ Action = Literal[
     "charge.created",
     "charge.refused",
     "user.created",
+    "identity.linked",
     "user.changed",
     "user.disabled",
     "user.enabled",

@@ -63,9 +63,10 @@ def _origin(source_ip: str, user_agent: str) -> str:
     return f"{_fresh_text('source_ip', source_ip)},{_fresh_text('user_agent', user_agent)},"
 
 
-def _fresh_text(key: str, value: str) -> str:
-    """`"key":"value"` for text that may come from a request, redacted."""
-    return _key(key) + encode_basestring(redact_text(value))
+def _fresh_text(key: str, value: Any) -> str:
+    """`"key":"value"` for text that may come from a request, redacted (anything else as it is, as the event's
+    own redaction leaves it)."""
+    return _key(key) + (encode_basestring(redact_text(value)) if type(value) is str else _ENCODER.encode(value))
 
 
 def _party(key: str, kind: str, name: str, principal: str | None) -> str:

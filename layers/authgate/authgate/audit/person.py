@@ -52,28 +52,28 @@ def method_of(amr: Iterable[str]) -> str:
 
 
 def signed_in(tenant: str, user_id: str, username: str, acr: str, amr: Iterable[str], client_id: str = "", *,
-              method: str = "") -> None:
-    """signin.succeeded: how (`method`, by default the amr's first credential; acr, amr) and for which client,
-    when a flow names one."""
+              method: str = "", idp: str = "") -> None:
+    """signin.succeeded: how (`method`, by default the amr's first credential; acr, amr; the tenant's identity
+    provider `idp` that proved the person) and for which client, when a flow names one."""
     amr = list(amr)
     acted("signin.succeeded", tenant, user_id, username, method=method or method_of(amr), acr=acr, amr=amr,
-          client_id=client_id)
+          client_id=client_id, idp=idp)
 
 
 def refused(tenant: str, username: str, reason: str, user_id: str = "", *, method: str = "password",
-            client_id: str = "") -> None:
+            client_id: str = "", idp: str = "") -> None:
     """signin.failed with its reason code (invalid, throttled, locked, disabled, second_factor_failed, factor_locked,
     no_password): never what was typed but the name."""
     acted("signin.failed", tenant, user_id, username, outcome="failure", reason=reason, method=method,
-          client_id=client_id)
+          client_id=client_id, idp=idp)
 
 
-def attempted(tenant: str, username: str, result: Attempt, *, method: str = "password") -> None:
+def attempted(tenant: str, username: str, result: Attempt, *, method: str = "password", client_id: str = "") -> None:
     """A password attempt (`method` password, or password_and_code for one form holding both) that failed (a
     success is recorded where its step ends): signin.failed, and account.locked when this failure locked the
     account."""
     if result.ok:
         return
-    refused(tenant, username, result.reason, result.named, method=method)
+    refused(tenant, username, result.reason, result.named, method=method, client_id=client_id)
     if result.locked_now:
         acted("account.locked", tenant, result.named, username)

@@ -96,7 +96,7 @@ def page(request: Request, signed: SignedIn, title: str, body: str, current: str
         f'<li><a href="{html.escape(url(request, target))}"{_CURRENT if target == current else ""}>{label}</a></li>'
         for target, label, action in _NAV if roles.reach(signed.operator.roles, action).anywhere)
     document = _PAGE.substitute(
-        title=html.escape(title), head_links=head.links(base_url(request)), home=html.escape(url(request)), nav=nav,
+        title=html.escape(title), head_links=head.links(root=base_url(request)), home=html.escape(url(request)), nav=nav,
         sign_out=html.escape(url(request, "sign-out")), csrf=csrf_html, username=html.escape(signed.operator.username),
         roles=html.escape(signed.operator.described()), body=body)
     response = Response(200, document, page_headers(form_action=["'self'"]))

@@ -107,6 +107,7 @@ Code = Literal[
     "login_hint_token_not_supported",
     "approval_link_invalid",
     "approval_wrong_user",
+    "upstream_sign_in_failed",
     "invalid_stream_request",
     "stream_not_found",
     "stream_exists",

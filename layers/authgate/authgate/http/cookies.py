@@ -32,8 +32,13 @@ def cookie_name(name: str, issuer: str) -> str:
     return name if _plain(issuer) else HOST_PREFIX + name
 
 
-def set_cookie(name: str, value: str, issuer: str, *, same_site: Literal["Lax", "Strict"], max_age: int) -> str:
-    """Set-Cookie for cookie `name`: HttpOnly, host-only (no Domain), Path=/, and Secure but on the loopback stack."""
+def set_cookie(name: str, value: str, issuer: str, *, same_site: Literal["Lax", "Strict", "None"],
+               max_age: int) -> str:
+    """Set-Cookie for cookie `name`: HttpOnly, host-only (no Domain), Path=/, and Secure but on the loopback stack.
+    SameSite=None (sent on cross-site POSTs too) only with Secure: on the loopback stack it is Lax, which browsers
+    send on a top-level navigation from a site of the same scheme and host (its local identity providers)."""
+    if same_site == "None" and _plain(issuer):
+        same_site = "Lax"
     attributes = [f"{cookie_name(name, issuer)}={value}", "HttpOnly", f"SameSite={same_site}", "Path=/"]
     if not _plain(issuer):
         attributes.append("Secure")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 from authgate import records
 from authgate.records import Field
@@ -49,9 +50,25 @@ DEFAULT_CLAIMS: dict[str, dict[str, tuple[str, ...]]] = {
 CALLBACK_PATH = "/oauth/federation/callback"
 
 
+# Where an OpenID Provider sends the browser back after its own sign-out (RP-Initiated Logout 1.0 3: the
+# post_logout_redirect_uri to register at the IdP); one path for every IdP, as the callback.
+LOGGED_OUT_PATH = "/oauth/federation/logged-out"
+
+
 def redirect_uri(issuer: str) -> str:
     """The redirect URI an IdP's administrator registers for authgate at `issuer` (authgate's own)."""
     return issuer.rstrip("/") + CALLBACK_PATH
+
+
+def post_logout_redirect_uri(issuer: str) -> str:
+    """The post-logout redirect URI an OpenID Provider's administrator registers for authgate at `issuer`."""
+    return issuer.rstrip("/") + LOGGED_OUT_PATH
+
+
+def backchannel_logout_uri(issuer: str, tenant_id: str, idp_id: str) -> str:
+    """Where the IdP `idp_id` of `tenant_id` POSTs its back-channel logout tokens (Back-Channel Logout 1.0 2.2: the
+    backchannel_logout_uri to register at the IdP)."""
+    return f"{issuer.rstrip('/')}/oauth/federation/{quote(tenant_id, safe='')}/{idp_id}/backchannel-logout"
 
 
 class IdentityProvider(NamedTuple):

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from authgate.interaction import messages
-from authgate.sessions.model import Session
+from authgate.sessions.model import Session, Upstream
 from authgate.single_use import authentication
 from authgate.tenants.model import Tenant
 
@@ -126,6 +126,8 @@ class Authentication(NamedTuple):
     notes: Mapping[str, Any] = NO_NOTES
     # The operator reset the password and the hand-off said "resume": the flow changes it.
     change_due: bool = False
+    # An upstream identity provider's sign-in proved the person: what the session it opens keeps of it.
+    upstream: Upstream | None = None
 
     @property
     def recorded(self) -> authentication.Authentication:

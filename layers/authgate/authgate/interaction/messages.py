@@ -82,3 +82,19 @@ APPROVAL = Words(wrong="The password or the code is wrong.", wrong_with_code="Th
                  missing="The password or the code is wrong.",
                  no_factor=("Approving needs a second factor, and your account has none yet. Add a one-time code app "
                             "on your account page, then open this link again."))
+
+# An upstream identity provider (interaction.upstream_step). One answer whether no account is there for the person
+# and the IdP may not create one, or their account is disabled (no oracle of which).
+UPSTREAM_NOT_ALLOWED = ("You cannot sign in here with that account. Sign in another way, or ask your organisation's "
+                        "administrator for access.")
+# The IdP's record changed or went away between the button and its answer, or its answer came too late.
+UPSTREAM_UNAVAILABLE = "That sign-in option is not available any more. Sign in another way, or start again."
+UPSTREAM_ENDED = "The sign-in took too long or was already used. Start it again."
+# The link page: a password or passkey that is not the account's (one answer whichever part was wrong).
+LINK_WRONG = ("That is not the account that uses this email address, or the username or password is incorrect, or "
+              "the account is temporarily locked. Check them and try again in a moment.")
+LINK_PASSKEY_REFUSED = ("The passkey could not be used: it is not one of this account's, the page expired, or your "
+                        "browser's answer did not verify. Try again, or use the account's password.")
+# Step-up at the identity provider (its record's step_up "upstream") that did not come back with a second factor.
+UNMET_UPSTREAM = ("This request needs a sign-in with a second factor (acr mfa), and your identity provider did not "
+                  "confirm one.")

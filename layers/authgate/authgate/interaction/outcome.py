@@ -1,5 +1,5 @@
-"""How a step that found the person ends, whatever proved them (a password, a passkey, a forced change; an upstream
-identity provider next): the id_token_hint's person, the flow's admission of their tenant, the session, and the
+"""How a step that found the person ends, whatever proved them (a password, a passkey, a forced change, an upstream
+identity provider): the id_token_hint's person, the flow's admission of their tenant, the session, and the
 second factor the hand-off still asks.
 
 In that order: OpenID Connect Core 3.1.2.1 (id_token_hint): "If the End-User identified by the ID Token is not
@@ -26,6 +26,7 @@ from authgate.interaction.handoff import Authentication
 if TYPE_CHECKING:
     from authgate.http.request import Request
     from authgate.interaction.handoff import HandOff
+    from authgate.sessions.model import Upstream
     from authgate.users.model import LoginResult
 
 # OpenID Connect Core 3.1.2.1 (id_token_hint): the person who signed in is not the one the client expects.
@@ -41,14 +42,19 @@ def hinted_person(handoff: HandOff, user_id: str) -> None:
 
 
 def finish(request: Request, handoff: HandOff, tenant_id: str, result: LoginResult, *, acr: str = PASSWORD,
-           amr: tuple[str, ...] = PASSWORD_AMR) -> Authentication | Response:
-    """The end of a step that proved `result`'s person of `tenant_id` at `acr`/`amr`: see the module's docstring."""
+           amr: tuple[str, ...] = PASSWORD_AMR, auth_time: int | None = None,
+           upstream: Upstream | None = None) -> Authentication | Response:
+    """The end of a step that proved `result`'s person of `tenant_id` at `acr`/`amr`: see the module's docstring.
+    `auth_time`: when the person authenticated, when not now (at an upstream IdP); `upstream`: the IdP's sign-in
+    the session is opened by (sessions.model.Upstream)."""
     hinted_person(handoff, result.user_id)
     if handoff.admit is not None:
         handoff.admit(tenant_id)
     signed = Authentication(tenant_id=tenant_id, user_id=result.user_id, username=result.subject, acr=acr, amr=amr,
-                            auth_time=clock.seconds(), generation=result.generation, notes=handoff.back.notes)
-    person.signed_in(tenant_id, signed.user_id, signed.username, acr, amr, handoff.client_id)
+                            auth_time=clock.seconds() if auth_time is None else auth_time,
+                            generation=result.generation, notes=handoff.back.notes, upstream=upstream)
+    person.signed_in(tenant_id, signed.user_id, signed.username, acr, amr, handoff.client_id,
+                     **({"method": "identity_provider", "idp": upstream.idp_id} if upstream is not None else {}))
     if not handoff.session:
         return signed
     signed = sessions.opened(request, signed)

@@ -31,7 +31,7 @@ _PAGE = Template("""<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="no-referrer">$refresh
 <title>$title</title>
 $head_links$script
 </head>
@@ -103,11 +103,14 @@ def csrf_state(request: Request, step: str) -> tuple[list[tuple[str, str]], str 
 
 
 def page(title: str, body: str, cookie: str | None = None, redirect_origin: str = "",
-         script_tag: str = "") -> Response:
+         script_tag: str = "", *, depth: int = 1, refresh: str = "") -> Response:
     """A page of `body` whose forms post here (and, given `redirect_origin`, lead on to the client's redirect);
-    `script_tag` is the passkey pages' one script (http.pages.script), which their CSP then allows."""
-    response = Response(200, _PAGE.substitute(title=html.escape(title), head_links=head.links(), body=body,
-                                              script="\n" + script_tag if script_tag else ""),
+    `script_tag` is the pages' one script (http.pages.script), which their CSP then allows; `depth`: how many levels
+    down the page's route is (http.pages.assets); `refresh`: a URL the browser goes on to at once (a meta refresh:
+    a navigation of its own, which no form's CSP form-action bounds)."""
+    meta = f'\n<meta http-equiv="refresh" content="0;url={html.escape(refresh)}">' if refresh else ""
+    response = Response(200, _PAGE.substitute(title=html.escape(title), head_links=head.links(depth), body=body,
+                                              script="\n" + script_tag if script_tag else "", refresh=meta),
                         page_headers(form_action=["'self'", redirect_origin], script=bool(script_tag)))
     if cookie:
         response.multi_headers["Set-Cookie"] = [cookie]

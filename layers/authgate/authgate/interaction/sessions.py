@@ -65,10 +65,12 @@ def needs_sign_in(handoff: HandOff, session: Session | None) -> bool:
 
 
 def opened(request: Request, signed: Authentication) -> Authentication:
-    """`signed` with the sign-in session it opens (at its acr and amr, its time now) and that session's cookie."""
+    """`signed` with the sign-in session it opens (at its acr, amr and auth_time, with the upstream identity
+    provider's sign-in when one proved the person) and that session's cookie."""
     secret, session = SessionStore().create(tenant_id=signed.tenant_id, user_id=signed.user_id,
                                             username=signed.username, acr=signed.acr, amr=signed.amr,
-                                            generation=signed.generation)
+                                            generation=signed.generation, auth_time=signed.auth_time,
+                                            upstream=signed.upstream)
     person.acted("session.started", signed.tenant_id, signed.user_id, signed.username, sid=session.sid)
     return authentication_of(session, session_cookie.set_cookie(secret, base_url(request)))._replace(notes=signed.notes)
 

@@ -32,14 +32,18 @@ from authgate.users.model import LoginResult
 NO_TENANT = "-"
 
 
+def tenant_of(client_tenant: str, typed_tenant: str, username: str) -> str:
+    """The tenant a sign-in names (the module's docstring), NO_TENANT when none does."""
+    tenant_id = client_tenant or typed_tenant
+    if not tenant_id and "@" in username:
+        tenant_id = TenantStore().login_domain_owner(username.rpartition("@")[2])
+    return tenant_id or get_settings().default_tenant or NO_TENANT
+
+
 def account_of(client_tenant: str, typed_tenant: str, username: str) -> tuple[str, str]:
     """(tenant id, username) of the account a sign-in names: see the module's docstring."""
-    tenant_id = client_tenant or typed_tenant
-    email = "@" in username
-    if not tenant_id and email:
-        tenant_id = TenantStore().login_domain_owner(username.rpartition("@")[2])
-    tenant_id = tenant_id or get_settings().default_tenant or NO_TENANT
-    if email:
+    tenant_id = tenant_of(client_tenant, typed_tenant, username)
+    if "@" in username:
         found = UserStore().by_email(tenant_id, username)
         if len(found) == 1:
             username = found[0].username

@@ -1,9 +1,11 @@
 """The steps of a person's way through a flow, by name: every form authgate renders names its step in its sealed
 state, and a POST is dispatched on that name, never on which fields it happens to carry.
 
-The interaction's steps: `password` (the sign-in form: a password, a code typed beside it, or the choice of a
-passkey), `passkey` (a passkey's ceremony answered), `factor` (the second-factor step: a code, a recovery code,
-a passkey, or an enrolment's first code), `change` (the forced password change). A flow adds its own (`consent`,
+The interaction's steps: `password` (the sign-in form: a password, a code typed beside it, the choice of a
+passkey or of an identity provider), `passkey` (a passkey's ceremony answered), `factor` (the second-factor step: a
+code, a recovery code, a passkey, or an enrolment's first code), `change` (the forced password change), `upstream`
+(an identity provider's answer, checked, brought back to the flow's page: interaction.upstream_step) and `link`
+(the proof of the account an identity provider's person is linked to). A flow adds its own (`consent`,
 `decision`, `code`, `account`, ...). A step is a function of the flow's table (`Table`); a form whose step is
 not in the table, or that carries another step's own field, gets the flow's stale-form answer (`refuse`).
 """
@@ -18,9 +20,12 @@ PASSWORD = "password"
 PASSKEY = "passkey"
 FACTOR = "factor"
 CHANGE = "change"
+UPSTREAM = "upstream"
+LINK = "link"
 # The field each step of the interaction owns: a form of another step that carries it is stale (it was altered,
 # or it is another step's form under this one's state).
-OWN_FIELDS = {"factor_ticket": FACTOR, "change_ticket": CHANGE, "credential": PASSKEY}
+OWN_FIELDS = {"factor_ticket": FACTOR, "change_ticket": CHANGE, "credential": PASSKEY, "upstream_ticket": UPSTREAM,
+              "link_ticket": LINK}
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
 

@@ -2,8 +2,9 @@
 7.1) and for sign-in (authgate.federation).
 
 Key: tenant_id (hash) and issuer (range), so the token endpoint finds the IdP an ID-JAG names
-within the client's tenant with one GetItem, and a tenant's IdPs (its sign-in buttons, its email
-domains) are one Query.
+within the client's tenant with one GetItem, and a tenant's IdPs are one Query. Every write also rewrites the
+tenant's sign-in options (stores.sign_in_options: the buttons and email domains its sign-in pages offer), from the
+records as they stand after it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from authgate.identity_providers.errors import IdentityProviderExists, IdentityP
 from authgate.identity_providers.model import IdentityProvider, from_item, to_item
 from authgate.records import s
 from authgate.stores.base import TableStore
+from authgate.stores.sign_in_options import SignInOptionStore
 
 MAX_ISSUER = 500
 
@@ -37,16 +39,25 @@ class IdentityProviderStore(TableStore):
         """Trust a new IdP; IdentityProviderExists when the tenant already trusts this issuer."""
         self.upsert(to_item(idp), "create", condition="attribute_not_exists(issuer)",
                     refused=lambda: IdentityProviderExists(idp.issuer))
+        self.refresh_sign_in(idp.tenant_id)
 
     def update(self, idp: IdentityProvider) -> None:
         """Rewrite a trusted IdP; IdentityProviderNotFound when it is gone."""
         self.upsert(to_item(idp), "update", condition="attribute_exists(issuer)",
                     refused=lambda: IdentityProviderNotFound(idp.issuer))
+        self.refresh_sign_in(idp.tenant_id)
 
     def delete(self, tenant_id: str, issuer: str) -> None:
         """Stop trusting an IdP; IdentityProviderNotFound when it was not trusted."""
         self.destroy(_key(tenant_id, issuer), condition="attribute_exists(issuer)",
                      refused=lambda: IdentityProviderNotFound(issuer))
+        self.refresh_sign_in(tenant_id)
+
+    def refresh_sign_in(self, tenant_id: str) -> None:
+        """Rewrite the tenant's sign-in options from its records as they stand (a Query and a write: admin only)."""
+        from authgate.identity_providers.sign_in_options import options_of
+
+        SignInOptionStore(self._db).put(tenant_id, options_of(self.of_tenant(tenant_id)))
 
     def of_tenant(self, tenant_id: str) -> list[IdentityProvider]:
         """The tenant's IdPs, by issuer (one Query a page: a tenant has a few; its sign-in page lists them)."""

@@ -2,7 +2,9 @@
 
 Only the hash is stored; the secret exists in the browser's cookie alone. Reading a session is
 one GetItem; using it for a new code is one UpdateItem (last_active, and the client added to
-`clients`). A user's sessions are listed and ended through the UserSessions index.
+`clients`). A user's sessions are listed and ended through the UserSessions index; a federated session
+whose upstream sent a session id is also in the sparse UpstreamSessions index (sessions.model.upstream_key),
+by which an upstream back-channel logout finds the sessions it started.
 """
 
 from __future__ import annotations
@@ -10,9 +12,17 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from authgate import clock, records
+from authgate import clock
 from authgate.records import n, s, ss
-from authgate.sessions.model import FIELDS, Session, hash_secret, user_key
+from authgate.sessions.model import (
+    Session,
+    Upstream,
+    hash_secret,
+    item_of,
+    session_of,
+    upstream_key,
+    user_key,
+)
 from authgate.settings import get_settings
 from authgate.stores.base import TableStore
 from authgate.stores.batch import BatchRead, Pending
@@ -26,22 +36,33 @@ def _key(session_hash: str) -> dict[str, Any]:
     return {"session_hash": s(session_hash)}
 
 
+def _item(session: Session) -> dict[str, Any]:
+    """The session's item with its index keys: UserSessions', and UpstreamSessions' when its upstream sent a sid."""
+    keys = {"user_key": s(user_key(session.tenant_id, session.user_id))}
+    if session.upstream is not None and session.upstream.sid:
+        keys["upstream_key"] = s(upstream_key(session.tenant_id, session.upstream.issuer, session.upstream.sid))
+    return item_of(session, **keys)
+
+
 class SessionStore(TableStore):
     """SessionsTable: session_hash -> the sign-in."""
 
     table_setting = "sessions"
 
     def create(self, *, tenant_id: str, user_id: str, username: str, acr: str, amr: tuple[str, ...],
-               generation: int, auth_time: int | None = None, sid: str | None = None) -> tuple[str, Session]:
-        """A new session (or a new secret for `sid` after a step that raised its level); (cookie secret, record)."""
+               generation: int, auth_time: int | None = None, sid: str | None = None,
+               upstream: Upstream | None = None) -> tuple[str, Session]:
+        """A new session (or a new secret for `sid` after a step that raised its level), opened by `upstream`'s
+        sign-in when a federated one; (cookie secret, record)."""
         now = clock.seconds()
         secret = secrets.token_urlsafe(32)
         session = Session(session_hash=hash_secret(secret), sid=sid or secrets.token_urlsafe(16),
                           tenant_id=tenant_id, user_id=user_id, username=username,
                           auth_time=now if auth_time is None else auth_time, acr=acr, amr=amr,
                           created_at=now, last_active=now,
-                          expires_at=now + get_settings().session_lifetime, generation=generation)
-        item = {**records.to_item(FIELDS, session._asdict()), "user_key": s(user_key(tenant_id, user_id))}
+                          expires_at=now + get_settings().session_lifetime, generation=generation,
+                          upstream=upstream)
+        item = _item(session)
         self.upsert(item, "create", condition="attribute_not_exists(session_hash)")
         return secret, session
 
@@ -63,7 +84,7 @@ class SessionStore(TableStore):
         secret = secrets.token_urlsafe(32)
         raised = session._replace(session_hash=hash_secret(secret), acr=acr, amr=amr, auth_time=auth_time,
                                   last_active=clock.seconds())
-        item = {**records.to_item(FIELDS, raised._asdict()), "user_key": s(user_key(raised.tenant_id, raised.user_id))}
+        item = _item(raised)
         try:
             with self.faults("raise"):
                 self.db.transact_write_items(TransactItems=[
@@ -102,7 +123,7 @@ class SessionStore(TableStore):
         """The live session an item holds, or None (absent, expired or idle too long)."""
         if not item:
             return None
-        session = Session(**records.from_item(FIELDS, item))
+        session = session_of(item)
         return session if session.live(clock.seconds()) else None
 
     def used_by(self, session: Session, client_id: str, grant_id: str | None = None) -> None:
@@ -130,15 +151,24 @@ class SessionStore(TableStore):
 
     def of_user(self, tenant_id: str, user_id: str) -> list[Session]:
         """Every session of a user, oldest first, live or not yet swept (UserSessions index)."""
+        return self._index("of_user", "UserSessions", "user_key", user_key(tenant_id, user_id))
+
+    def of_upstream(self, tenant_id: str, issuer: str, upstream_sid: str) -> list[Session]:
+        """Every session of the tenant an upstream sign-in with session id `upstream_sid` at `issuer` opened, live or
+        not yet swept (UpstreamSessions index; one Query: an upstream session opens a few at most)."""
+        return self._index("of_upstream", "UpstreamSessions", "upstream_key",
+                           upstream_key(tenant_id, issuer, upstream_sid))
+
+    def _index(self, operation: str, index: str, attribute: str, value: str) -> list[Session]:
         out: list[Session] = []
         start: dict[str, Any] | None = None
         while True:
-            with self.faults("of_user"):
-                page = self.db.query(TableName=self.table, IndexName="UserSessions",
-                                     KeyConditionExpression="user_key = :k",
-                                     ExpressionAttributeValues={":k": s(user_key(tenant_id, user_id))},
+            with self.faults(operation):
+                page = self.db.query(TableName=self.table, IndexName=index,
+                                     KeyConditionExpression=f"{attribute} = :k",
+                                     ExpressionAttributeValues={":k": s(value)},
                                      **({"ExclusiveStartKey": start} if start else {}))
-            out.extend(Session(**records.from_item(FIELDS, item)) for item in page.get("Items", []))
+            out.extend(session_of(item) for item in page.get("Items", []))
             start = page.get("LastEvaluatedKey")
             if not start:
                 return out

@@ -32,3 +32,23 @@ def test_signed_out_has_no_form_and_offers_an_unvouched_address_as_a_link() -> N
     onward = signed_out("https://app.example/after?state=s")
     assert '<a href="https://app.example/after?state=s" rel="noreferrer">Continue to https://app.example</a>' in (
         onward.body)
+
+
+def test_ended_follows_a_vouched_for_address_offers_another_and_says_what_the_upstream_did_not() -> None:
+    from authgate.oauth.logout.pages import Onward, ended
+
+    back = "https://app.example/after?state=s"
+    followed = ended(Onward(back, follow=True))
+    assert (followed.status, followed.body, followed.headers) == (302, "", {
+        "Location": back, "Cache-Control": "no-store", "Pragma": "no-cache", "Referrer-Policy": "no-referrer"})
+    assert ended(Onward(back)).body == signed_out(back).body
+    assert ended(Onward()).body == signed_out().body
+    # A note: the page, even for an address that would have been followed, so that the person reads it.
+    told = ended(Onward(back, follow=True), f"Acme {EVIL} could not be reached.")
+    assert told.status == 200 and "<script>" not in told.body
+    assert ("<p>You are signed out of this server.</p>\n<p>Acme &quot;&gt;&lt;script&gt;x&lt;/script&gt; could not be "
+            "reached.</p>\n<p><a href=\"https://app.example/after?state=s\" rel=\"noreferrer\">Continue to "
+            "https://app.example</a></p>") in told.body
+    unvouched = ended(Onward(back), "Acme did not confirm.")
+    assert "It registered itself with this server" in unvouched.body
+    assert "<a " not in ended(Onward(), "Acme did not confirm.").body

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import zlib
 
 from lxml import etree
 
@@ -39,7 +40,6 @@ from authgate.stores.replay import ReplayGuard, saml_assertion_key
 
 # A response with a signed assertion and some attributes is 5-20 KB; many groups make it larger.
 MAX_BYTES = 256 * 1024
-_MAX_BASE64 = (MAX_BYTES + 2) // 3 * 4
 
 
 def finish(idp: IdentityProvider, *, saml_response_b64: str, acs_url: str, sp_entity_id: str,
@@ -66,21 +66,37 @@ def finish(idp: IdentityProvider, *, saml_response_b64: str, acs_url: str, sp_en
         acr=said.class_ref, auth_time=said.authn_instant, session_id=said.session_index)
 
 
-def document(saml_response_b64: str) -> etree._Element:
-    """The decoded, parsed Response (its root element); UpstreamRefused when it is too large or not XML."""
-    if len(saml_response_b64) > 2 * _MAX_BASE64:  # before any work on it: even line breaks cannot double it
+def document(saml_response_b64: str, *, deflated: bool = False, max_bytes: int = MAX_BYTES) -> etree._Element:
+    """The decoded, parsed message (its root element); UpstreamRefused when it is too large or not XML.
+
+    `deflated`: the HTTP-Redirect binding's DEFLATE (Bindings 3.4.4.1), inflated within `max_bytes` too."""
+    max_base64 = (max_bytes + 2) // 3 * 4
+    if len(saml_response_b64) > 2 * max_base64:  # before any work on it: even line breaks cannot double it
         raise UpstreamRefused("too_large", f"SAMLResponse of {len(saml_response_b64)} characters")
     compact = "".join(saml_response_b64.split())  # some IdPs wrap the base64 at 64 or 76 characters
-    if len(compact) > _MAX_BASE64:
+    if len(compact) > max_base64:
         raise UpstreamRefused("too_large", f"SAMLResponse of {len(compact)} base64 characters")
     try:
         raw = base64.b64decode(compact, validate=True)
     except (binascii.Error, ValueError):
         raise UpstreamRefused("not_base64", "SAMLResponse is not base64") from None
+    if deflated:
+        raw = _inflated(raw, max_bytes)
     try:
-        return safe_xml.parse(raw, max_bytes=MAX_BYTES)
+        return safe_xml.parse(raw, max_bytes=max_bytes)
     except safe_xml.XmlRefused as refused:
         raise UpstreamRefused(refused.reason, str(refused)) from None
+
+
+def _inflated(data: bytes, max_bytes: int) -> bytes:
+    inflater = zlib.decompressobj(-15)
+    try:
+        raw = inflater.decompress(data, max_bytes + 1)
+    except zlib.error:
+        raise UpstreamRefused("not_deflated", "the message is not DEFLATE-compressed (Bindings 3.4.4.1)") from None
+    if len(raw) > max_bytes or inflater.unconsumed_tail:
+        raise UpstreamRefused("too_large", f"the message inflates to more than {max_bytes} bytes")
+    return raw
 
 
 def check_envelope(root: etree._Element, settings: metadata.IdpSaml, expected: assertion.Expected) -> None:
@@ -99,12 +115,17 @@ def check_envelope(root: etree._Element, settings: metadata.IdpSaml, expected: a
     issuers = root.findall(saml("Issuer"))
     if len(issuers) > 1 or (issuers and safe_xml.text(issuers[0]) != settings.entity_id):
         raise UpstreamRefused("issuer", "the Response's Issuer is not the IdP's entity ID")
+    check_status(root)
+    if signed:
+        _verified(root, settings)
+
+
+def check_status(root: etree._Element) -> None:
+    """A protocol response's top-level status is Success (Core 3.2.2.2); UpstreamRefused naming what it is otherwise."""
     status = root.find(f"{samlp('Status')}/{samlp('StatusCode')}")
     if status is None or status.get("Value") != SUCCESS:
         codes = [] if status is None else [c.get("Value", "") for c in status.iter(samlp("StatusCode"))]
         raise UpstreamRefused("status", f"the IdP answered {' / '.join(c.rsplit(':', 1)[-1] for c in codes) or 'no status'}")
-    if signed:
-        _verified(root, settings)
 
 
 def the_assertion(root: etree._Element) -> etree._Element:

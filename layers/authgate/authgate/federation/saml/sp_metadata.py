@@ -10,10 +10,12 @@ signs requests nor takes encrypted assertions.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 from lxml import etree
 
+from authgate.clients.model import MAX_CLIENT_ID_LENGTH
 from authgate.federation.saml.vocabulary import (
     EMAIL_ADDRESS,
     HTTP_POST,
@@ -27,6 +29,13 @@ from authgate.federation.saml.vocabulary import (
 
 NAME_ID_FORMATS = (PERSISTENT, EMAIL_ADDRESS, UNSPECIFIED)
 MEDIA_TYPE = "application/samlmetadata+xml"
+# A tenant id as the admin commands take one: printable ASCII without spaces, as long as a client id at most.
+_TENANT = re.compile(rf"[\x21-\x7e]{{1,{MAX_CLIENT_ID_LENGTH}}}")
+
+
+def tenant_path(tenant_id: str) -> bool:
+    """Whether `tenant_id`, from a `/saml/{tenant}/...` path, is one a tenant could have (nothing is read)."""
+    return bool(_TENANT.fullmatch(tenant_id))
 
 
 def sp_entity_id(issuer: str, tenant_id: str) -> str:
@@ -37,6 +46,11 @@ def sp_entity_id(issuer: str, tenant_id: str) -> str:
 def acs_url(issuer: str, tenant_id: str) -> str:
     """Where the tenant's IdPs POST their responses (Bindings 3.5): `<SP entity ID>/acs`."""
     return f"{sp_entity_id(issuer, tenant_id)}/acs"
+
+
+def slo_url(issuer: str, tenant_id: str) -> str:
+    """Where the tenant's IdPs send the answer to authgate's LogoutRequest (Bindings 3.4): `<SP entity ID>/slo`."""
+    return f"{sp_entity_id(issuer, tenant_id)}/slo"
 
 
 def sp_metadata(sp_entity_id: str, acs_url: str, slo_url: str | None = None) -> bytes:

@@ -1,8 +1,9 @@
 """The pages' static files (stylesheet, passkey script, icon): read once, linked with a digest, immutable.
 
 Each is a file of this package served at `/assets/<name>` (a template route) and linked relative to
-the page (`../assets/<name>?v=<digest>`: every page lives one level down, /oauth/authorize and
-/problems/{code}), so the link works behind a stage path or a custom domain alike and stays
+the page (`../assets/<name>?v=<digest>`: most pages live one level down, /oauth/authorize and
+/problems/{code}; the pages of an identity provider's answer two, /oauth/federation/callback and
+/saml/{tenant}/acs: `depth`), so the link works behind a stage path or a custom domain alike and stays
 same-origin (CSP 'self'). The link carries a digest of the content, so the file is cached for a
 year and a changed file is a new URL. Read with open(), not importlib.resources, as
 errors.catalogue does: that import lengthens every function's cold start (docs/decisions.md), and
@@ -44,10 +45,11 @@ class Asset(NamedTuple):
         """The first 16 hex digits of the content's SHA-256."""
         return _digest(self.file)
 
-    def href(self, root: str = "..") -> str:
-        """The URL a page links with the content's digest: relative to a page one level down by default, else under
-        `root` (the console's pages give the issuer: they live at several depths)."""
-        return f"{root}{self.path}?v={self.version()}"
+    def href(self, depth: int = 1, root: str = "") -> str:
+        """The URL a page `depth` levels down links, relative to the page, with the content's digest; given `root`
+        (the issuer: the console's pages), absolute under it."""
+        return f"{root or '/'.join(['..'] * depth)}{self.path}?v={self.version()}"
+
 
     def response(self) -> Response:
         """The file, immutable for a year (the link changes with the content)."""
@@ -58,6 +60,11 @@ class Asset(NamedTuple):
             "X-Content-Type-Options": "nosniff",
             "ETag": f'"{self.version()}"',
         })
+
+
+def depth_of(resource: str) -> int:
+    """How many levels down a page of the route `resource` is ("/oauth/authorize": 1, "/saml/{tenant}/acs": 2)."""
+    return max(1, resource.strip("/").count("/"))
 
 
 @cached(maxsize=8)

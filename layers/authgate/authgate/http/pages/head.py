@@ -5,6 +5,7 @@ from __future__ import annotations
 from authgate.http.pages import icon, stylesheet
 
 
-def links(root: str = "..") -> str:
-    """The <link> elements every page's head carries (`root`: http.pages.assets.Asset.href)."""
-    return stylesheet.link(root) + icon.link(root)
+def links(depth: int = 1, root: str = "") -> str:
+    """The <link> elements every page's head carries (a page `depth` levels down, or under `root`:
+    http.pages.assets)."""
+    return stylesheet.link(depth, root) + icon.link(depth, root)

@@ -2,7 +2,13 @@
 // The page holds the options (JSON from py_webauthn) in a data block and a form with a hidden `credential`
 // field; on submit, this asks the browser for the credential, puts its JSON (base64url binary fields, as
 // py_webauthn parses it) in that field and submits the form. No network call of its own.
+// The page that brings an identity provider's answer back to the flow's page (authgate.interaction.upstream_pages)
+// holds a form `continue-form`, submitted here at once: its button does the same where scripts do not run.
 "use strict";
+(function () {
+  const onward = document.getElementById("continue-form");
+  if (onward) onward.submit();
+})();
 (function () {
   const form = document.getElementById("passkey-form");
   const data = document.getElementById("passkey-options");

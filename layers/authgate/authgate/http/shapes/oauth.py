@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from authgate.errors.challenges import basic
 from authgate.errors.description import oauth_description
 from authgate.http.pages import head
+from authgate.http.pages.assets import depth_of
 from authgate.http.pages.headers import page_headers
 from authgate.http.pages.onward import onward_link
 from authgate.http.response import NO_STORE, Response
@@ -150,7 +151,7 @@ def error_page(error: ApiError, request: Request | None, onward: str = "", *, oa
     # environment, invalid_request for an unknown client or redirect URI, ...).
     code = oauth_error_code(error, AUTHORIZE_CODES) if oauth else error.code
     named = "" if code == error.code else f" &middot; OAuth error <code>{html.escape(code)}</code>"
-    links = head.links() if oauth else head.links(base_url(request))
+    links = head.links(depth_of(request.resource) if request else 1) if oauth else head.links(root=base_url(request))
     page = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

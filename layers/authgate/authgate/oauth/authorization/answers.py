@@ -22,6 +22,7 @@ from authgate.oauth.clients.profile import code_ttl
 from authgate.oauth.resource_indicator import resolve
 from authgate.single_use.authentication import Authentication
 from authgate.stores.codes import CodeStore
+from authgate.stores.identity_provider_cache import sign_in_options
 from authgate.tenants.model import Tenant
 
 Fields = dict[str, list[str]]
@@ -47,14 +48,17 @@ def form(request: Request, auth: AuthorizationRequest, client: Client, tenant: T
     # The API the token is for, as its registration describes it (its tenants were checked already).
     resource = resolve(auth.resource, base_url(request), None)
     handoff = hand_off(request, client, tenant, auth, lambda step: [])
+    # The tenant's identity providers (read with the tenant by the GET's batch, else from the warm cache).
+    options = sign_in_options(tenant.tenant_id) if not signed_in_as else ()
     sign_in = sign_in_fields.fields(handoff, username=username, organisation=(posted or {}).get("tenant", ""),
-                                    signed_in_as=signed_in_as)
+                                    signed_in_as=signed_in_as, options=options)
     response = render_consent(request=auth, resource=resource, client_name=client.name or client.client_id,
                               # Never the name of a tenant someone typed: the page must not confirm it exists.
                               tenant_name="your organisation" if self_registered else tenant.name or tenant.tenant_id,
                               blob=blob, csrf=csrf, message=message, sign_in=sign_in,
                               decision=sign_in_fields.decision(
-                                  passkey=not signed_in_as and passkey_page.relying_party(request) is not None),
+                                  passkey=not signed_in_as and passkey_page.relying_party(request) is not None,
+                                  options=options),
                               identity=identity_notice(client, auth.redirect_uri) if client.source else "",
                               forgot=forgot_link(client.tenant_id))
     if binding is not None and sealed is None:

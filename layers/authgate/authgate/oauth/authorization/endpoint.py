@@ -58,6 +58,7 @@ from authgate.oauth.clients.lookup import ClientLookup
 from authgate.oauth.clients.profile import check_authorization
 from authgate.settings import get_settings
 from authgate.stores.batch import BatchRead
+from authgate.stores.identity_provider_cache import prefetch_options
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 
@@ -83,12 +84,15 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
     params = admission.request_parameters(params, client)
     target = resolve_target(params, client, stage=get_settings().stage)
     admission.trust(request, target.client, target.redirect_uri, target.state)
-    # The client's tenant and the browser's session in one BatchGetItem (the session is used only after
-    # every check of the request below).
+    # The client's tenant, its sign-in options (on a cache miss) and the browser's session in one BatchGetItem (the
+    # session is used only after every check of the request below).
     reads = BatchRead(operation="authorize.batch_get")
     tenant_pending = tenant_read(reads, target.client)
+    options_pending = prefetch_options(reads, target.client.tenant_id)
     session_pending = single_sign_on.session_read(reads, request, target.client)
     reads.run()
+    if options_pending is not None:
+        options_pending.keep()
     tenant = admission.admitted_tenant(request, target.client, tenant_pending)
     auth = validate(params, target, tenant, base_url(request))
     check_authorization(target.client, auth.redirect_uri_sent, auth.code_challenge, auth.redirect_uri)
@@ -102,7 +106,8 @@ def _authorization_request(request: Request, params: Mapping[str, Sequence[str]]
         return answers.form(request, auth, target.client, tenant, username=auth.login_hint or "")
     page = factor_step.step_up(request, handoff, session, totp, passkeys)
     if page is not None:
-        page.multi_headers["Set-Cookie"] = [fresh.cookie] if fresh.cookie else []
+        page.multi_headers["Set-Cookie"] = [*([fresh.cookie] if fresh.cookie else []),
+                                            *page.multi_headers.get("Set-Cookie", [])]
         return page
     if single_sign_on.consent_needed(auth, remembered):
         admission.page_allowed(auth, "consent_required")

@@ -1,8 +1,10 @@
 """The steps of the authorization endpoint's forms, by the name each form's sealed request carries
 (sealed_form.Sealed.step; interaction.steps): `password` (the sign-in form: the decision, then the interaction's
-password step, or its passkey's ceremony), `passkey` (the ceremony answered), `change` (a forced password change),
-`factor` (the second-factor step) and `consent` (a signed-in person's decision). Each hands off to the interaction
-(hand_off) and resumes with its Authentication (resume); none checks a password, a code or a passkey itself.
+password step, its passkey's ceremony, or an identity provider's sign-in), `passkey` (the ceremony answered),
+`change` (a forced password change), `factor` (the second-factor step), `upstream` (an identity provider's answer,
+brought back), `link` (the proof of the account an identity provider's person links to) and `consent` (a
+signed-in person's decision). Each hands off to the interaction (hand_off) and resumes with its Authentication
+(resume); none checks a password, a code, a passkey or an IdP's answer itself.
 """
 
 from __future__ import annotations
@@ -14,7 +16,14 @@ from authgate.clients.model import Client
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.interaction import factor_step, passkey_step, password_change, password_step, steps
+from authgate.interaction import (
+    factor_step,
+    passkey_step,
+    password_change,
+    password_step,
+    steps,
+    upstream_step,
+)
 from authgate.interaction.handoff import Again, Authentication, HandOff
 from authgate.interaction.messages import MISSING_DECISION, SESSION_ENDED
 from authgate.interaction.sessions import authentication_of, current_session
@@ -49,12 +58,15 @@ class Posted(NamedTuple):
 
 
 def _password(form: Posted) -> Response:
-    """The sign-in form: Approve with a passkey (its ceremony's page); Deny (access_denied); Approve with the
-    credentials (the interaction's password step), then the code, or the interaction's next page."""
+    """The sign-in form: Approve with a passkey (its ceremony's page); Sign in with an identity provider (on the way
+    there: choosing it approves, as the passkey does); Deny (access_denied); Approve with the credentials (the
+    interaction's password step), then the code, or the interaction's next page."""
     decision = form.fields.get("decision", "")
     handoff = form.hand_off(approved=True)
     if decision == "passkey":
         return _resumed(form, passkey_step.page(form.request, handoff))
+    if "upstream" in form.fields:
+        return _resumed(form, upstream_step.chosen(form.request, handoff, form.fields))
     _decided(form)
     return _resumed(form, password_step.signed_in(form.request, handoff, form.fields))
 
@@ -62,6 +74,16 @@ def _password(form: Posted) -> Response:
 def _passkey(form: Posted) -> Response:
     """The passkey ceremony's answer: the sign-in it proves, then the code."""
     return _resumed(form, passkey_step.signed_in(form.request, form.hand_off(approved=True), form.fields))
+
+
+def _upstream(form: Posted) -> Response:
+    """An identity provider's answer, brought back: the sign-in it proves (or the link page), then the code."""
+    return _resumed(form, upstream_step.signed_in(form.request, form.hand_off(approved=True), form.fields))
+
+
+def _link(form: Posted) -> Response:
+    """The link page: the account proved and linked, then the code; the page again otherwise."""
+    return _resumed(form, upstream_step.linked(form.request, form.hand_off(approved=True), form.fields))
 
 
 def _change(form: Posted) -> Response:
@@ -126,10 +148,12 @@ STEPS: dict[str, Callable[[Posted], Response]] = {
     steps.PASSKEY: _passkey,
     steps.CHANGE: _change,
     steps.FACTOR: _factor,
+    steps.UPSTREAM: _upstream,
+    steps.LINK: _link,
     answers.CONSENT: _consent,
 }
-# A second-factor step's form takes a passkey's answer too (its ceremony posts back to the step).
-CARRIES = {steps.FACTOR: ("credential",)}
+# A second-factor step's form and the link page take a passkey's answer too (its ceremony posts back to the step).
+CARRIES = {steps.FACTOR: ("credential",), steps.LINK: ("credential",)}
 
 
 def run(step: Callable[[Posted], Response], form: Posted) -> Response:

@@ -24,6 +24,7 @@ from authgate.oauth.device.hand_off import hand_off
 from authgate.oauth.resource_indicator import resolve
 from authgate.single_use.device_codes import DeviceAuthorization, shown
 from authgate.stores.device_codes import DeviceCodeStore
+from authgate.stores.identity_provider_cache import sign_in_options
 from authgate.stores.sessions import SessionStore
 from authgate.stores.tenant_cache import get_tenant
 
@@ -64,13 +65,15 @@ def decision_page(request: Request, record: DeviceAuthorization, user_code: str,
     resource_name, resource_about, items = what_is_granted(resolve(record.resource, base_url(request), None),
                                                            tuple(record.scope.split()))
     handoff = hand_off(request, record, user_code, client, posted or {})
+    options = sign_in_options(record.tenant_id) if session is None else ()
     body = _DECISION_FORM.substitute(
         user_code=e(shown(user_code)), client_name=e(client.name or client.client_id),
         tenant_name=e(tenant.name if tenant and tenant.name else record.tenant_id), resource_name=resource_name,
         resource_about=resource_about, scope_items=items, message=messages.alert(message),
         state=steps.hidden(handoff.back.state(DECISION)),
-        sign_in=sign_in_fields.fields(handoff, signed_in_as=session.username if session else ""),
-        decision=sign_in_fields.decision(passkey=session is None and passkey_page.relying_party(request) is not None))
+        sign_in=sign_in_fields.fields(handoff, signed_in_as=session.username if session else "", options=options),
+        decision=sign_in_fields.decision(passkey=session is None and passkey_page.relying_party(request) is not None,
+                                         options=options))
     return page(TITLE, body)
 
 

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from authgate.single_use.device_codes import DeviceAuthorization
 
 # The `action` the form of each step of the page posts (its nonce names the step; RFC 8628 3.3).
-ACTIONS = {CODE: "code", DECISION: "decide", steps.PASSKEY: "decide", steps.FACTOR: "factor", steps.CHANGE: "change"}
+ACTIONS = {CODE: "code", DECISION: "decide", steps.PASSKEY: "decide", steps.FACTOR: "factor", steps.CHANGE: "change",
+           steps.UPSTREAM: "upstream", steps.LINK: "link"}
 
 
 def hand_off(request: Request, record: DeviceAuthorization, code: str, client: Client,

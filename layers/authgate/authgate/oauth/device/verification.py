@@ -11,7 +11,9 @@
    one (single sign-on, no password asked), else the interaction's sign-in on the page (a password,
    or "Approve with a passkey": the interaction's `passkey` step). A tenant that requires `mfa`
    requires it to approve a device too: the interaction's second-factor step comes first
-   (`factor`), and a password an operator reset its forced change (`change`).
+   (`factor`), and a password an operator reset its forced change (`change`). "Sign in with <IdP>" (or an email
+   whose domain an IdP claims) signs in there: its answer comes back as `upstream`, and the link page of an account
+   the person already has as `link` (interaction.upstream_step).
 
 The page checks no password, code or passkey itself: it hands off to the interaction (hand_off) and
 approves with the Authentication it gives back. Pages are never cached or framed. Nothing typed (code,
@@ -25,7 +27,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from authgate.errors import ApiError
 from authgate.http.response import Response
-from authgate.interaction import factor_step, passkey_step, password_change, password_step, steps
+from authgate.interaction import (
+    factor_step,
+    passkey_step,
+    password_change,
+    password_step,
+    steps,
+    upstream_step,
+)
 from authgate.interaction.handoff import Again, Authentication, HandOff
 from authgate.interaction.messages import MISSING_DECISION
 from authgate.interaction.pages import STALE, posted_step, step_of
@@ -103,6 +112,8 @@ def _decision(form: Posted) -> Response:
         return denied(form.record)
     if decision == "passkey":
         return _resumed(form, passkey_step.page(form.request, form.hand_off()))
+    if "upstream" in form.fields:
+        return _resumed(form, upstream_step.chosen(form.request, form.hand_off(), form.fields))
     if decision != "approve":
         return form.page(MISSING_DECISION)
     session = current_session(form.request, form.client.tenant_id)
@@ -121,6 +132,16 @@ def _factor(form: Posted) -> Response:
     """The second-factor step a tenant requiring mfa asks before the approval."""
     session = current_session(form.request, form.client.tenant_id)
     return _resumed(form, factor_step.posted(form.request, form.hand_off(), form.fields, session))
+
+
+def _upstream(form: Posted) -> Response:
+    """An identity provider's answer, brought back: the sign-in it proves (or the link page), then the approval."""
+    return _resumed(form, upstream_step.signed_in(form.request, form.hand_off(), form.fields))
+
+
+def _link(form: Posted) -> Response:
+    """The link page: the account proved and linked, then the approval."""
+    return _resumed(form, upstream_step.linked(form.request, form.hand_off(), form.fields))
 
 
 def _change(form: Posted) -> Response:
@@ -143,6 +164,8 @@ STEPS: dict[str, Callable[[Posted], Response]] = {
     steps.PASSKEY: _passkey,
     steps.FACTOR: _factor,
     steps.CHANGE: _change,
+    steps.UPSTREAM: _upstream,
+    steps.LINK: _link,
 }
-# A second-factor step's form takes a passkey's answer too (its ceremony posts back to the step).
-CARRIES = {steps.FACTOR: ("credential",)}
+# A second-factor step's form and the link page take a passkey's answer too (its ceremony posts back to the step).
+CARRIES = {steps.FACTOR: ("credential",), steps.LINK: ("credential",)}

@@ -1,7 +1,8 @@
 """GET /saml/{tenant}/metadata: the tenant's SAML service provider metadata (saml-metadata-2.0-os 2.4.4).
 
-What the administrator of the tenant's identity provider imports (docs/federation-saml.md): the SP
-entity ID `<issuer>/saml/<tenant>` and its Assertion Consumer Service, built by
+What the administrator of the tenant's identity provider imports (docs/federation.md#what-the-idps-administrator-registers): the SP
+entity ID `<issuer>/saml/<tenant>`, its Assertion Consumer Service and its Single Logout Service
+(`<issuer>/saml/<tenant>/slo`, HTTP-Redirect: oauth.logout.returns), built by
 federation.saml.sp_metadata. It is derived from the issuer and the path alone, so no table is
 read: the document is the same whether or not such a tenant exists or uses SAML, and says
 nothing about either. Loaded only on this route (it imports the SAML library).
@@ -9,12 +10,17 @@ nothing about either. Loaded only on this route (it imports the SAML library).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
-from authgate.clients.model import MAX_CLIENT_ID_LENGTH
 from authgate.errors import ApiError
-from authgate.federation.saml.sp_metadata import MEDIA_TYPE, acs_url, sp_entity_id, sp_metadata
+from authgate.federation.saml.sp_metadata import (
+    MEDIA_TYPE,
+    acs_url,
+    slo_url,
+    sp_entity_id,
+    sp_metadata,
+    tenant_path,
+)
 from authgate.http.response import Response
 from authgate.issuer import base_url
 
@@ -22,17 +28,15 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
 
 MAX_AGE = 3600
-# A tenant id as the admin commands take one: printable ASCII without spaces, as long as a client id at most.
-_TENANT = re.compile(rf"[\x21-\x7e]{{1,{MAX_CLIENT_ID_LENGTH}}}")
 
 
 def get_sp_metadata(request: Request) -> Response:
     tenant = request.path_params.get("tenant", "")
-    if not _TENANT.fullmatch(tenant):
+    if not tenant_path(tenant):
         raise ApiError("not_found", "There is no SAML service provider at this path.")
     issuer = base_url(request)
     if not issuer:
         raise ApiError("internal_error", "The issuer is not configured.", internal="no issuer and no API context")
-    document = sp_metadata(sp_entity_id(issuer, tenant), acs_url(issuer, tenant))
+    document = sp_metadata(sp_entity_id(issuer, tenant), acs_url(issuer, tenant), slo_url(issuer, tenant))
     return Response(200, document.decode("utf-8"), {"Content-Type": MEDIA_TYPE,
                                                      "Cache-Control": f"public, max-age={MAX_AGE}"})

@@ -13,8 +13,8 @@ The steps, in their security order:
 5. the session ends (its item deleted, its cookie cleared) with the grants made in it, but those
    with offline_access (OpenID Connect Core 11: their tokens and refresh families are revoked),
    and a logout token is queued for each of its clients that registered a backchannel_logout_uri
-   (Back-Channel Logout 1.0 2.5: deliveries.backchannel_logout), then the redirect to the
-   registered URI with `state`, or the "signed out" page;
+   (Back-Channel Logout 1.0 2.5: deliveries.backchannel_logout; oauth.logout.ending), then the
+   redirect to the registered URI with `state`, or the "signed out" page;
 6. whether the redirect is followed: an administrator's registration vouches for its URIs; a
    self-registered client's (dynamic registration, a metadata document) were chosen by whoever
    registered it, so it is sent back only when its id_token_hint names the session this request
@@ -22,7 +22,10 @@ The steps, in their security order:
    NOT perform post-logout redirection unless the OP has other means of confirming the
    legitimacy of the post-logout redirection target", and a hint alone proves nothing of this
    browser (the registrant can send its own). Otherwise the "signed out" page offers the URI as a
-   link, naming its origin, for the person to follow or not (RFC 9700 4.11.2).
+   link, naming its origin, for the person to follow or not (RFC 9700 4.11.2);
+7. a session an upstream identity provider opened (Session.upstream) ends there too, after
+   authgate's own has ended: the browser goes to the IdP's end-session endpoint or Single Logout
+   service and comes back to authgate, which then finishes as step 6 says (oauth.logout.upstream).
 
 Errors are pages (the "authorize" surface, never redirected): a sign-out request that fails its
 checks must not send the browser anywhere.
@@ -33,13 +36,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from authgate import clock
-from authgate.audit import person
 from authgate.clients.model import Client
-from authgate.deliveries import backchannel_logout
 from authgate.errors import ApiError
 from authgate.http.request import Request
-from authgate.http.response import NO_STORE, Response
+from authgate.http.response import Response
 from authgate.http.shapes.oauth import with_query
 from authgate.interaction import session_cookie
 from authgate.interaction.binding import (
@@ -51,8 +51,7 @@ from authgate.interaction.binding import (
 )
 from authgate.issuer import base_url
 from authgate.logs import get_logger
-from authgate.oauth.logout import pages
-from authgate.oauth.token.grants.revoke import revoke_grant
+from authgate.oauth.logout import ending, pages, upstream
 from authgate.oauth.token.id_token_hint import verified_hint
 from authgate.sessions.model import Session
 from authgate.stores.clients import ClientStore
@@ -79,22 +78,16 @@ def logout(request: Request) -> Response:
         if client is None and client_id:
             client = ClientStore().get(client_id)
         return _confirmation(request, params, session, client)
-    response = _after(redirect_uri, params.get("state"), follow=_vouched_for(client, named))
+    onward = pages.Onward(_location(redirect_uri, params.get("state")), _vouched_for(client, named))
     if session is not None:
-        SessionStore().end(session.session_hash)
-        # OpenID Connect Core 11: what the session granted ends with it, but offline_access grants.
-        now = clock.seconds()
-        for grant_id in session.grants:
-            revoke_grant(grant_id, now, "signed out", code="signed_out", tenant=session.tenant_id,
-                         client_id=client_id or "")
-        person.acted("session.ended", session.tenant_id, session.user_id, session.username, sid=session.sid,
-                     client_id=client_id or "")
-        # Back-Channel Logout 1.0 2.5: the session's clients that asked are told, later (queued).
-        backchannel_logout.announce([session], issuer)
+        ending.end([session], issuer, "signed out", client_id=client_id or "")
         get_logger().info("logout", extra={"sid": session.sid, "tenant": session.tenant_id,
                                            "client_id": client_id or ""})
+    # Step 7: a session an upstream IdP opened ends there too, and the sign-out finishes when the browser is back.
+    response = upstream.leave(request, session, onward) if session is not None and session.upstream is not None \
+        else pages.ended(onward)
     if secret is not None:
-        response.multi_headers["Set-Cookie"] = [session_cookie.clear_cookie(issuer)]
+        response.multi_headers.setdefault("Set-Cookie", []).insert(0, session_cookie.clear_cookie(issuer))
     return response
 
 
@@ -179,11 +172,8 @@ def _confirmation(request: Request, params: dict[str, str], session: Session, cl
     return response
 
 
-def _after(redirect_uri: str | None, state: str | None, *, follow: bool) -> Response:
-    """The redirect to `redirect_uri` with `state`, or the "signed out" page (offering it as a link unless `follow`)."""
+def _location(redirect_uri: str | None, state: str | None) -> str:
+    """`redirect_uri` with `state` (section 3), or "" (the "signed out" page)."""
     if redirect_uri is None:
-        return pages.signed_out()
-    location = with_query(redirect_uri, [("state", state)] if state is not None else [])
-    if not follow:
-        return pages.signed_out(location)
-    return Response(302, "", {"Location": location, **NO_STORE, "Referrer-Policy": "no-referrer"})
+        return ""
+    return with_query(redirect_uri, [("state", state)] if state is not None else [])

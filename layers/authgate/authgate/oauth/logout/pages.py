@@ -1,5 +1,11 @@
 """The sign-out pages (OpenID Connect RP-Initiated Logout 1.0 section 2, 3): the confirmation, and "signed out".
 
+`ended` is the end of every sign-out, at /oauth/logout or back from the upstream identity provider's
+own sign-out: the redirect to the application, or the "signed out" page. When the upstream's
+session could not be ended (unreachable, or it did not confirm), the page says so and offers the
+application's address as a link rather than following it: the person must learn that they are
+still signed in there (a shared computer), which a redirect would hide.
+
 Every value is HTML-escaped; the pages carry authgate.http.pages' header set (never cached or
 framed, no Referer, the shared stylesheet and icon only); the confirmation form may only post to this
 origin.
@@ -9,11 +15,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from authgate.http.pages import head
 from authgate.http.pages.headers import page_headers
-from authgate.http.pages.onward import onward_link
-from authgate.http.response import Response
+from authgate.http.pages.onward import onward_link, origin
+from authgate.http.response import NO_STORE, Response
 
 _PAGE = """<!doctype html>
 <html lang="en">
@@ -51,6 +58,29 @@ def confirm(user: str, client_name: str, hidden: Sequence[tuple[str, str]]) -> R
 <button type="submit" name="confirm" value="yes">Sign out</button>
 </div>
 </form>""", form=True)
+
+
+class Onward(NamedTuple):
+    """Where a sign-out ends: the application's registered post-logout URI with its state ("" for the page), and
+    whether it is followed at once (its registration is vouched for) or only offered as a link."""
+
+    location: str = ""
+    follow: bool = False
+
+
+def ended(onward: Onward, note: str = "") -> Response:
+    """The redirect to `onward`, or the "signed out" page; `note`: what the page adds about the upstream sign-out."""
+    if note:
+        e = html.escape
+        link = "" if not onward.location else onward_link(onward.location) if not onward.follow else (
+            f'<p><a href="{e(onward.location)}" rel="noreferrer">Continue to {e(origin(onward.location))}</a></p>')
+        return _page("You are signed out", f"<p>You are signed out of this server.</p>\n<p>{e(note)}</p>"
+                                           + (f"\n{link}" if link else ""))
+    if not onward.location:
+        return signed_out()
+    if not onward.follow:
+        return signed_out(onward.location)
+    return Response(302, "", {"Location": onward.location, **NO_STORE, "Referrer-Policy": "no-referrer"})
 
 
 def signed_out(onward: str = "") -> Response:

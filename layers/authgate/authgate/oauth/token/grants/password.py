@@ -7,7 +7,8 @@ invalid_grant.
 
 from __future__ import annotations
 
-from authgate.assurance import password_sign_in
+from authgate.assurance import PASSWORD_AMR, password_sign_in
+from authgate.audit import person
 from authgate.errors import ApiError
 from authgate.oauth.resource_indicator import resolve
 from authgate.oauth.token.grants.base import (
@@ -33,6 +34,7 @@ class PasswordGrant(Grant):
         resource = resolve(req.resource, req.issuer, client.tenant_id)
         scopes = check_scopes(requested, client, tenant, resource)
         result = UserStore().verify(client.tenant_id, username, password)
+        person.attempted(client.tenant_id, username, result, client_id=client.client_id)
         if not result.ok:
             raise ApiError("invalid_grant", "The resource owner credentials are invalid.", internal=result.reason)
         if result.must_change_password:
@@ -41,5 +43,7 @@ class PasswordGrant(Grant):
                                             "new one first.", internal="password change pending")
         # The password was checked just now: a sign-in with a password alone (RFC 9068 2.2.1).
         signed_in = password_sign_in(req.now)
+        person.signed_in(client.tenant_id, result.user_id, result.subject, signed_in.acr, PASSWORD_AMR,
+                         client.client_id)
         return issued(req, subject=result.user_id, tenant=client.tenant_id, scopes=scopes, audience=resource.resource,
                       acr=signed_in.acr, auth_time=signed_in.auth_time, username=result.subject)
