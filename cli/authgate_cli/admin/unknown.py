@@ -30,6 +30,11 @@ def linked_identity(tenant_id: str, username: str, idp: str) -> str:
             f"{_see('users', 'show', '--tenant', tenant_id, '--username', username)}")
 
 
+def consent(tenant_id: str, username: str, client_id: str) -> str:
+    return (f"user {username!r} of tenant {tenant_id!r} has not allowed client {client_id!r} "
+            f"{_see('users', 'consents', '--tenant', tenant_id, '--username', username)}")
+
+
 def client(client_id: str) -> str:
     return f"no client {client_id!r} {_see('clients', 'list')}"
 

@@ -1,5 +1,5 @@
 """`authgate users create | list | show | update | disable | enable | delete | reset-password | unlock |
-reset-mfa | sessions | revoke-sessions | send-reset-link | unlink`.
+reset-mfa | sessions | revoke-sessions | send-reset-link | consents | revoke-consent | unlink`.
 
 A user is (tenant, username) with a stable `user_id`, a display name, an email and whether it is
 verified (docs/users.md). Passwords are read from --password-stdin or prompted for, never taken as
@@ -14,7 +14,7 @@ and every personal attribute in it, and its linked identities. A user's identiti
 identity providers are listed by `show` and removed one IdP at a time by `unlink --idp ID_OR_ISSUER`.
 
 What it accepts is checked in user_input; the actions are in user_actions (reset-mfa in
-user_second_factors, the sessions actions in user_sessions), what they print in user_views.
+user_second_factors, the sessions actions in user_sessions, the consents in user_consents), what they print in user_views.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from authgate_cli.admin.user_actions import (
     unlock_user,
     update_user,
 )
+from authgate_cli.admin.user_consents import list_consents, revoke_consent
 from authgate_cli.admin.user_identities import unlink
 from authgate_cli.admin.user_input import (
     check_create,
@@ -54,7 +55,7 @@ ACTIONS: dict[str, Callable[[argparse.Namespace, IO[str]], int]] = {
     "disable": disable_user, "enable": enable_user, "delete": delete_user, "reset-password": reset_password,
     "unlock": unlock_user, "reset-mfa": reset_mfa, "sessions": list_sessions, "revoke-sessions": revoke_sessions,
     "send-reset-link": send_reset_link,
-    "unlink": unlink,
+    "consents": list_consents, "revoke-consent": revoke_consent, "unlink": unlink,
 }
 
 
@@ -75,6 +76,8 @@ def _validate(args: argparse.Namespace) -> None:
         check_password_source(args)
     if command == "unlink":
         check_idp(args.idp)
+    if command == "revoke-consent":
+        arguments.identifier(args.client_id, "--client")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -97,7 +100,7 @@ def act(args: argparse.Namespace, out: IO[str]) -> int:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "users", help="manage users (create, list, show, update, disable, enable, delete, reset-password, unlock, "
-                 "reset-mfa, sessions, revoke-sessions, send-reset-link, unlink)",
+                 "reset-mfa, sessions, revoke-sessions, send-reset-link, consents, revoke-consent, unlink)",
         description="Manage the users of a tenant.")
     sub = parser.add_subparsers(dest="users_command", required=True, metavar="ACTION")
     create = sub.add_parser("create", help="add a user; the password is stored as scrypt")
@@ -117,17 +120,24 @@ def register(subparsers: Any) -> None:
     revoke = sub.add_parser("revoke-sessions", help="end every sign-in session of a user now")
     link = sub.add_parser("send-reset-link", help="mail the user a link to choose a new password (it works once, "
                                                   "within 15 minutes)")
+    consents = sub.add_parser("consents", help="list the clients a user allowed (remembered consent)")
+    withdraw = sub.add_parser("revoke-consent", help="withdraw a user's consent for one client and revoke its grants",
+                              description="Forget what the user approved for the client and revoke the grants made "
+                                          "under it: the client asks for consent again, its refresh tokens are "
+                                          "refused.")
     unlinking = sub.add_parser("unlink", help="remove a user's linked identity at one identity provider",
                                description="Remove the user's identities at one of the tenant's identity providers: "
                                            "they sign in as nobody until linked again.")
     every = (create, listing, show, update, disable, enable, delete, reset, unlock, mfa, sessions, revoke, link,
-             unlinking)
+             consents, withdraw, unlinking)
     for action in every:
         action.add_argument("--tenant", required=True)
         if action is not listing:
             action.add_argument("--username", required=True)
     unlinking.add_argument("--idp", required=True, metavar="ID_OR_ISSUER",
                            help="the identity provider: its id, or its issuer (as `authgate users show` lists them)")
+    withdraw.add_argument("--client", dest="client_id", required=True, metavar="CLIENT_ID",
+                          help="the client (as `authgate users consents` lists them)")
     for action in (create, update):
         action.add_argument("--name", default=None, help="display name (OIDC `name`; update: \"\" removes it)")
         action.add_argument("--email", default=None,

@@ -105,7 +105,7 @@ def _argv(noun: str, verb: str, values: dict[str, str], extra: list[str] | None 
 def stack(demo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
           capsys: pytest.CaptureFixture[str]) -> Iterator[dict[str, str]]:
     """The demo stack recorded as a running local stack (this process), with a registered resource and a
-    trusted identity provider alice has an identity at; the names the demo stack has, the current signing key's
+    trusted identity provider alice has an identity at, and her consent for demo-service; the names the demo stack has, the current signing key's
     kid among them."""
     from authgate import caches
     from authgate.stores.signing_keys import KeyStore
@@ -124,6 +124,7 @@ def stack(demo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                  ["operators", "grant", "--username", "olivia", "--role", "support", "--tenant", "demo"]):
         assert run(argv, capsys, monkeypatch)[0] == 0, argv
     _link_alice()
+    _alice_allows()
     yield {**KNOWN, "kid": KeyStore().all()[0].kid}
     os.environ.clear()
     os.environ.update(saved)
@@ -139,6 +140,16 @@ def _link_alice() -> None:
     alice = UserStore().get("demo", "alice")
     assert alice is not None
     LinkedIdentityStore().link(LinkedIdentity("demo", IDP, "00u-alice", alice.user_id, "alice", 1_750_000_000, "proof"))
+
+
+def _alice_allows() -> None:
+    """What her approval of demo-service leaves (oauth.authorization.single_sign_on)."""
+    from authgate.stores.consents import ConsentStore
+    from authgate.stores.users import UserStore
+
+    alice = UserStore().get("demo", "alice")
+    assert alice is not None
+    ConsentStore().remember("demo", alice.user_id, "demo-service", ("charges:read",), None)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:

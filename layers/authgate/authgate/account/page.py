@@ -14,8 +14,8 @@ realm discovery, interaction.upstream_step): the provider's answer comes back to
 
 The sections: the password change (account.password), the one-time code (account.factor_enrolment) and the
 passkeys (account.passkey_enrolment), each change of factors confirmed by a factor the person already holds
-(account.factor_proof). Forms are CSRF-protected as the forgotten-password forms are; pages are never cached or
-framed.
+(account.factor_proof); the applications the person allowed, each with "Remove access" (account.allowed_apps).
+Forms are CSRF-protected as the forgotten-password forms are; pages are never cached or framed.
 """
 
 from __future__ import annotations
@@ -24,7 +24,13 @@ import html
 from collections.abc import Callable
 from string import Template
 
-from authgate.account import factor_enrolment, factor_proof, passkey_enrolment, password
+from authgate.account import (
+    allowed_apps,
+    factor_enrolment,
+    factor_proof,
+    passkey_enrolment,
+    password,
+)
 from authgate.account.signed_in import ACCOUNT, Account, cookie, issue, live_session, signed_in_user
 from authgate.http.pages import messages
 from authgate.http.request import Request
@@ -145,6 +151,11 @@ def _factors(request: Request, account: Account, fields: dict[str, str]) -> Resp
     return done if isinstance(done, Response) else _change_page(request, account, done)
 
 
+def _allowed_apps(request: Request, account: Account, fields: dict[str, str]) -> Response:
+    """Remove a client's access (account.allowed_apps), then the account page with its message."""
+    return _change_page(request, account, allowed_apps.act(account, fields))
+
+
 def _change(request: Request, account: Account, fields: dict[str, str]) -> Response:
     """The password change (account.password), then a page saying so, the page's sign-in ended with the others."""
     try:
@@ -168,7 +179,8 @@ def _change_page(request: Request, account: Account, message: str = "", cookies:
     body = _CHANGE.substitute(message=messages.shown(message), csrf=csrf, username=html.escape(account.username),
                               min=MIN_PASSWORD,
                               factors=factor_enrolment.section(factors, csrf) + "\n" +
-                              passkey_enrolment.section(request, factors, csrf))
+                              passkey_enrolment.section(request, factors, csrf) + "\n" +
+                              allowed_apps.section(account, csrf))
     response = page("Your account", body, binding_cookie)
     if cookies:
         response.multi_headers.setdefault("Set-Cookie", []).extend(cookies)
@@ -179,5 +191,6 @@ def _change_page(request: Request, account: Account, message: str = "", cookies:
 # action=sign_in.
 ACTIONS: dict[str, Callable[[Request, Account, dict[str, str]], Response]] = {
     "change": _change,
+    allowed_apps.ACTION: _allowed_apps,
     **{action: _factors for action in (*factor_enrolment.ACTIONS, *passkey_enrolment.ACTIONS)},
 }

@@ -92,9 +92,9 @@ def _consents(user: User) -> str:
     from authgate.stores.consents import DEFAULT_RESOURCE, ConsentStore
 
     granted = ConsentStore().of_user(user.tenant_id, user.user_id) if user.user_id else []
-    pairs = [(client_id, "; ".join(f"{' '.join(scopes)}" + ("" if resource == DEFAULT_RESOURCE else f" (for {resource})")
-                                   for resource, scopes in by_resource.items()))
-             for client_id, by_resource in granted]
+    pairs = [(consent.client_id, "; ".join(" ".join(scopes) + ("" if resource == DEFAULT_RESOURCE else f" (for {resource})")
+                                           for resource, scopes in consent.scopes.items()))
+             for consent in granted]
     return _list("Consents", pairs) if pairs else \
         "<section>\n<h2>Consents</h2>\n<p>No application holds a remembered consent.</p>\n</section>"
 

@@ -61,8 +61,9 @@ class RefreshTokenStore(TableStore):
     def start_family(self, *, family_id: str, client_id: str, tenant_id: str, subject: str,
                      scope: str, now: int, ttl: int | None = None, dpop_jkt: str | None = None,
                      resource: str | None = None, authentication: Authentication | None = None,
-                     authorization_details: str | None = None) -> str:
-        """Issue the first refresh token of a family (one transaction); returns it in plain text.
+                     authorization_details: str | None = None, also: tuple[dict[str, Any], ...] = ()) -> str:
+        """Issue the first refresh token of a family (one transaction, with the writes `also` given: the consent
+        it is made under keeps its id); returns it in plain text.
 
         `dpop_jkt` binds every token of the family to that DPoP key (RFC 9449 5.0, public clients);
         `assurance` is the sign-in of the grant (its code's), kept by every token of the family.
@@ -80,6 +81,7 @@ class RefreshTokenStore(TableStore):
                     {"Put": {"TableName": self.table, "Item": _token_item(record),
                              "ConditionExpression": "attribute_not_exists(token_hash)"}},
                     self._family_upsert(family_id, expires_at),
+                    *also,
                 ])
         except ClientError as exc:
             if "TransactionConflict" in cancellation_codes(exc.response):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from authgate import clock
 from authgate.audit import person
 from authgate.deliveries import backchannel_logout
-from authgate.oauth.token.grants.revoke import revoke_grant
+from authgate.grants.revoke import revoke_grant
 from authgate.sessions.model import Session
 from authgate.stores.sessions import SessionStore
 

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from authgate import audit, clock
 from authgate.errors import ApiError
+from authgate.grants.revoke import revoke_grant
 from authgate.http.response import NO_STORE, Response
 from authgate.issuer import base_url
 from authgate.oauth.token import client_auth
 from authgate.oauth.token.form import read_form
-from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.settings import get_settings
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.revocations import RevocationStore

@@ -4,7 +4,8 @@
 The tenant's switches hold until the token is issued (docs/agents.md); the request may only name the
 resource the approval covers (RFC 8707 2.2); the scopes are the approved ones still available
 (grants.base.current_scopes); a refresh-token family starts when the client may refresh, under the
-approval's grant id, so revoking the grant ends it too; then the shared tail (grants.base.issued),
+approval's grant id, so revoking the grant ends it too, and the person's consent for the client keeps that id
+(withdrawing the consent ends the grant); then the shared tail (grants.base.issued),
 with the ID token of the sign-in the approval recorded. The token's `sub` is the person's user_id,
 as the sign-in recorded it; the records keep the username they were made under (`subject`), which
 reads the person's record and goes into the token's `username`.
@@ -19,6 +20,7 @@ from authgate.oauth.resource_indicator import granted_resource
 from authgate.oauth.scopes import parse_scope
 from authgate.oauth.token.grants.base import TokenRequest, TokenResult, current_scopes, issued
 from authgate.single_use.authentication import Authentication
+from authgate.stores.consents import ConsentStore
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.tenant_cache import get_tenant
 from authgate.stores.users import UserStore
@@ -36,6 +38,7 @@ def approved_tokens(req: TokenRequest, *, tenant_id: str, subject: str, scope: s
     scopes = current_scopes(parse_scope(scope), None, client, tenant, audience)
     details = rich_authorization.for_token(req.form.get(rich_authorization.PARAMETER), authorization_details,
                                            audience, tenant, req.issuer)
+    user_id = user_id_of(tenant_id, subject, authentication)
     refresh_token = None
     if client.allows_grant("refresh_token"):
         refresh_token = RefreshTokenStore().start_family(
@@ -43,8 +46,10 @@ def approved_tokens(req: TokenRequest, *, tenant_id: str, subject: str, scope: s
             now=req.now,
             # RFC 9449 5.0: only a public client's refresh tokens are bound to its key.
             dpop_jkt=req.dpop_jkt if client.is_public else None, resource=resource, authentication=authentication,
-            authorization_details=authorization_details)
-    return issued(req, subject=user_id_of(tenant_id, subject, authentication), tenant=tenant_id, scopes=scopes,
+            authorization_details=authorization_details,
+            # The consent it is made under keeps its id: withdrawing the consent ends it (grants.consent).
+            also=(ConsentStore().grant_write(tenant_id, user_id, client.client_id, grant_id),))
+    return issued(req, subject=user_id, tenant=tenant_id, scopes=scopes,
                   audience=audience.resource, grant_id=grant_id, refresh_token=refresh_token,
                   authentication=authentication, nonce=nonce, authorization_details=details, username=subject)
 

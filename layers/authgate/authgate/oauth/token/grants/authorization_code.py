@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
+from authgate.grants.revoke import revoke_grant
 from authgate.oauth import pkce
 from authgate.oauth.token.grants.approval import approved_tokens
 from authgate.oauth.token.grants.base import Grant, TokenRequest, TokenResult, check_key_binding
-from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.single_use.codes import AuthorizationCode
 from authgate.single_use.errors import CodeAlreadyUsed, CodeError
 from authgate.stores.codes import CodeStore

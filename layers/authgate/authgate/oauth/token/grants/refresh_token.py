@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from authgate.errors import ApiError
 from authgate.failures import as_api_error
+from authgate.grants.revoke import revoke_grant
 from authgate.oauth import rich_authorization
 from authgate.oauth.clients import tenant_policy
 from authgate.oauth.clients.profile import rotates_refresh_tokens
@@ -28,7 +29,6 @@ from authgate.oauth.token.grants.base import (
     issued,
     requested_scopes,
 )
-from authgate.oauth.token.grants.revoke import revoke_grant
 from authgate.single_use.errors import RotationFailed
 from authgate.single_use.refresh_tokens import RefreshToken
 from authgate.stores.refresh_tokens import RefreshTokenStore

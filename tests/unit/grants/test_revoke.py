@@ -1,10 +1,10 @@
-"""oauth.token.grants.revoke: a grant's access tokens (until the last could expire) and its refresh family, at once."""
+"""grants.revoke: a grant's access tokens (until the last could expire) and its refresh family, at once."""
 
 from __future__ import annotations
 
 import json
 
-from authgate.oauth.token.grants.revoke import revoke_grant
+from authgate.grants.revoke import revoke_grant
 from authgate.stores.refresh_tokens import RefreshTokenStore
 from authgate.stores.revocations import RevocationStore
 from tests.log_hygiene import LogCapture
