@@ -42,6 +42,9 @@ FIRST_REQUEST = {  # function: (sample event, status of its success)
     "rotate_keys": ("rotate_keys-scheduled", None),
     # The audit stream's consumer on one subscription batch (docs/audit.md), its chain in a bucket (bench.audit).
     "audit": ("audit-subscription-batch", None),
+    # The operators' console (off the token and charges paths): its home page, for an operator whose console
+    # session is open (console_cookie: the sample without a cookie is the redirect to sign in).
+    "console": ("console-get-home-sign-in-302", 200),
 }
 # The reference stack (bench/reference) on the same first requests: (app, sample event, status).
 REFERENCE_FIRST_REQUEST = {
@@ -107,6 +110,8 @@ def record_scenarios(directory: Path) -> dict[str, Path]:
                 from bench.audit import on_a_stage
 
                 event = on_a_stage(event)
+            if name == "console":
+                event = with_header(event, "Cookie", console_cookie())
             handler = load_handler(name)
             stack.reset_caches()  # a fresh container: no settings, clients or caches
             with recording() as rec:
@@ -122,6 +127,24 @@ def record_scenarios(directory: Path) -> dict[str, Path]:
                 checked(name, module.handler(event, LambdaContext(name)), status)
             save(name, reference.APPS[function], event, rec, status, "reference")
     return paths
+
+
+def console_cookie(username: str = "olivia") -> str:
+    """The Cookie header of a console session of the seeded operator, opened as the console's callback opens one."""
+    from authgate import base64url, clock
+    from authgate.settings import get_settings
+    from authgate.stores.console_sessions import ConsoleSessionStore
+    from authgate.stores.users import UserStore
+
+    settings = get_settings()
+    user = UserStore().get(settings.operators_tenant, username)
+    assert user is not None, f"the seed has no operator {username}"
+    now = clock.seconds()
+    secret, _ = ConsoleSessionStore().create(
+        tenant_id=settings.operators_tenant, username=username, user_id=user.user_id,
+        generation=user.session_generation, auth_time=now, expires_at=now + settings.console_max_age, sid="bench",
+        id_token="bench")
+    return f"authgate_console={base64url.encode(username.encode())}.{secret}"
 
 
 def _child_env(extra: dict[str, str]) -> dict[str, str]:

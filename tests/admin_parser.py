@@ -22,6 +22,8 @@ EXTRA = {
     ("resources", "update"): ["--name", "Renamed"],
     ("idps", "create"): ["--issuer", "https://new-idp.example", "--jwks-uri", "https://idp.example/keys"],
     ("idps", "update"): ["--user-match", "email"],
+    ("operators", "grant"): ["--tenant", "demo"],
+    ("operators", "revoke"): ["--tenant", "demo"],
 }
 
 

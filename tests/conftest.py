@@ -88,16 +88,17 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture
 def demo(aws: None) -> Demo:
-    """The demo stack in moto: the demo seed (tenants, clients, users, invoices) and signing keys.
+    """The demo stack in moto: the demo seed (tenants, clients, users, invoices), signing keys and the console's
+    client.
 
     Seeded for real once per process and clock, then restored (tests/aws_state.py). The Demo it
     returns mints real access tokens and builds the charges function's events."""
-    from authgate.tokens.rotation import ensure_keys
+    from authgate_cli.local.bootstrap import ensure_deployed
     from authgate_cli.local.seed import load_seed
 
     def seed() -> None:
         load_seed()
-        ensure_keys()
+        ensure_deployed()
 
     aws_state.seeded("demo", seed)
     return Demo()

@@ -51,8 +51,8 @@ def check_proxy_result(result: Mapping[str, Any], *, api: bool = True) -> ErrorR
 def is_browser_route(path: str) -> bool:
     """Routes meant for a person's browser, where an HTML error page is the contract."""
     return path.startswith(("/oauth/authorize", "/oauth/logout", "/problems/", "/oauth/forgot-password",
-                            "/oauth/reset-password", "/oauth/account", "/oauth/approve")) \
-        or path in ("/oauth/device", "/oauth/federation/callback", "/oauth/federation/logged-out") \
+                            "/oauth/reset-password", "/oauth/account", "/oauth/approve", "/console/")) \
+        or path in ("/oauth/device", "/oauth/federation/callback", "/oauth/federation/logged-out", "/console") \
         or (path.startswith("/saml/") and path.endswith(("/acs", "/slo")))
 
 

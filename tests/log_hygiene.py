@@ -26,6 +26,8 @@ DEMO_SECRETS = frozenset({
     "demo-web-secret", "demo-partner-secret", "demo-service-secret", "demo-reader-secret",
     "demo-legacy-a-secret", "demo-legacy-b-secret", "acme-service-secret", "staging-web-secret", "demo-agent-secret",
     "alice-password", "demo-api-key",
+    # The console's demo owner (docs/local.md): her password and her one-time code key.
+    "olivia-password", "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
     # Demo Corp SSO's client secret (the demo seed's identity provider), sealed in its record.
     "democorp-sso-secret",
 })

@@ -14,6 +14,7 @@ from authgate.single_use import codes, refresh_tokens
 from authgate.ssf import configuration as ssf_configuration, poll as ssf_poll, signals as ssf_signals, \
     status as ssf_status, streams as ssf_streams, subjects as ssf_subjects, verification as ssf_verification
 from authgate_cli.local import context, listeners
+from authgate.console import act, home, people, person, sign_out, token_request
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -69,6 +70,16 @@ ssf_verification.post_verify
 ssf_poll.post_poll
 # Called by the audit pipeline's consumer (the audit function, the local stack's in-process consumer).
 ssf_signals.on_events
+# The console's pages, loaded by name from authgate.console.routes.PAGES.
+home.get_home
+people.get_people
+person.get_person
+act.get_act
+act.post_act
+sign_out.post_sign_out
+sign_out.get_signed_out
+# urllib's redirect handler interface: the console's calls to its own stack follow no redirect.
+token_request._NoRedirect.redirect_request
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.
 codes.code_hash
 refresh_tokens.rotated_to

@@ -22,6 +22,7 @@ ADMIN_GROUPS = (
     ("tenants", "authgate_cli.admin.tenants", "manage tenants (create, list, show)"),
     ("resources", "authgate_cli.admin.resources", "protected resources (create, list, show, update, delete)"),
     ("idps", "authgate_cli.admin.idps", "trusted identity providers for ID-JAGs (create, list, show, update, delete)"),
+    ("operators", "authgate_cli.admin.operators", "the console's operators and their roles (grant, revoke, list, show)"),
     ("events", "authgate_cli.admin.events", "the audit trail (list, tail, verify)"),
 )
 

@@ -30,7 +30,7 @@ STACK = "authgate-staging"
 # A valid value for each required argument, by its dest (tests/admin_parser.py adds what a leaf's own checks need).
 VALUES = {"client_id": "acme-app", "tenant_id": "acme", "resource": "https://mcp.example.com/mcp", "tenant": "acme",
           "username": "bob", "scopes": "mcp:read", "issuer": "https://idp.example", "kid": "20260101T000000Z-0a1b2c3d",
-          "idp": "https://idp.example"}
+          "idp": "https://idp.example", "operator": "olivia", "role": "support"}
 
 
 def leaves() -> list[list[str]]:
@@ -62,7 +62,8 @@ def test_the_loop_reaches_every_admin_subcommand() -> None:
             "users reset-password", "users unlock",
             "keys rotate", "keys list", "tenants create", "tenants list", "tenants show", "resources create",
             "resources list", "resources show", "resources update", "resources delete", "idps create", "idps list",
-            "idps show", "idps update", "idps delete"} <= names
+            "idps show", "idps update", "idps delete", "operators grant", "operators revoke", "operators list",
+            "operators show"} <= names
 
 
 @pytest.mark.parametrize(("case", "extra", "line"), [

@@ -160,6 +160,12 @@ def read_back(stack: DeployedStack) -> dict[str, str]:
             assert c("glue").get_table(DatabaseName=database, Name=table)["Table"]["PartitionKeys"][0]["Name"] == "date"
         elif kind == "Custom::SigningKeys":
             pass  # its effect is checked below: the keys exist
+        elif kind == "Custom::ConsoleClient":
+            # The console's client of the operators tenant, for the stage's issuer (authgate.console.client).
+            client = c("dynamodb").get_item(TableName=physical["ClientsTable"],
+                                            Key={"client_id": {"S": "authgate-console"}})["Item"]
+            assert client["tenant_id"]["S"] == "operators"
+            assert client["redirect_uris"]["L"][0]["S"].endswith("/console/callback")
         else:
             raise AssertionError(f"no read-back for {kind} ({logical})")
         found[logical] = kind
@@ -315,6 +321,12 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
         "response_type=code&client_id=acme-web&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&scope=charges%3Aread"
         "&state=s1&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"))
     assert login.status == 200 and headers(login)["content-type"].startswith("text/html")
+    # The operators' console: no session, so to the stage's own authorization endpoint as its client (registered by
+    # the deploy's ConsoleClientBootstrap), the sign-in's secrets sealed with the stage's session secret.
+    console = stage.request("GET", "/console", headers={"Accept": "text/html"})
+    assert console.status == 302, console.body
+    assert headers(console)["location"].startswith(f"https://{stage.domain}/staging/oauth/authorize?")
+    assert "client_id=authgate-console&" in headers(console)["location"]
 
     # An https client_id pinned by the administrator (draft-ietf-oauth-client-id-metadata-document 7.2),
     # then deleted, on the deployed stage: its authorization requests are an unknown client's from then on.
@@ -360,7 +372,8 @@ def test_the_stack_deploys_and_serves_a_token_a_charge_a_404_the_login_page_and_
     cloud.client("cloudformation").delete_stack(StackName="authgate-emulated")
     summary = cloud.client("cloudformation").list_stacks()["StackSummaries"]
     assert [s["StackStatus"] for s in summary if s["StackName"] == "authgate-emulated"] == ["DELETE_COMPLETE"]
-    assert [a["Status"] for a in adapters.DELETE_ANSWERS] == ["SUCCESS"]
+    # Both custom resources answered their Delete: the signing keys retired, the console's client removed.
+    assert [a["Status"] for a in adapters.DELETE_ANSWERS] == ["SUCCESS", "SUCCESS"]
     assert set(published_kids(stack, physical).values()) == {"retired"}
     for name in signing:
         assert "DeletedDate" in secrets.describe_secret(SecretId=name)  # recoverable for 7 days
@@ -408,5 +421,5 @@ def test_a_kms_stack_signs_with_its_own_tagged_keys_and_retires_them_on_deletion
     assert listed.status == 200, listed.body
 
     cloud.client("cloudformation").delete_stack(StackName="authgate-emulated-kms")
-    assert [a["Status"] for a in adapters.DELETE_ANSWERS] == ["SUCCESS"]
+    assert [a["Status"] for a in adapters.DELETE_ANSWERS] == ["SUCCESS", "SUCCESS"]  # keys, console client
     assert {kms.describe_key(KeyId=k)["KeyMetadata"]["KeyState"] for k in ours} == {"PendingDeletion"}

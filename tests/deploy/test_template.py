@@ -224,7 +224,7 @@ def test_api_gateways_execution_logs_are_kept_as_long_as_the_others(cfn: dict[st
         assert resource["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionInDays"}, name
 
 
-API_FUNCTIONS = ("AuthorizeFunction", "TokenFunction", "JwksFunction", "ChargesFunction")
+API_FUNCTIONS = ("AuthorizeFunction", "TokenFunction", "JwksFunction", "ChargesFunction", "ConsoleFunction")
 
 
 @pytest.mark.parametrize("snapstart", ["off", "on"])

@@ -50,7 +50,7 @@ def test_every_error_response_documents_its_shapes_and_known_codes() -> None:
                 assert "x-request-id" in response["headers"]
                 media = set(response["content"])
                 if path.startswith(("/oauth/authorize", "/oauth/logout", "/oauth/forgot-password",
-                                     "/oauth/reset-password", "/oauth/account", "/oauth/approve")) or path in (
+                                     "/oauth/reset-password", "/oauth/account", "/oauth/approve", "/console")) or path in (
                         "/oauth/device", "/oauth/federation/callback", "/oauth/federation/logged-out", "/saml/{tenant}/acs",
                         "/saml/{tenant}/slo"):
                     assert "text/html" in media

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import jwt
@@ -27,6 +25,7 @@ from tests.bearer_requests import (
     problem,
 )
 from tests.demo import AUDIENCE, ISSUER
+from tests.functional.cloudformation_support import answers
 
 MAX_AGE, LEEWAY, TTL = 300, 120, 900
 
@@ -181,26 +180,9 @@ def test_rotate_keys_handler_runs_one_lifecycle_step(keys: None, clock: ManualCl
 
 @pytest.mark.slow
 def test_rotate_keys_answers_the_cloudformation_bootstrap(aws: None, invoke: Any) -> None:
-    received: list[dict[str, Any]] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_PUT(self) -> None:
-            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            self.send_response(200)
-            self.end_headers()
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        invoke("rotate_keys", {"RequestType": "Create", "ResponseURL": f"http://127.0.0.1:{server.server_port}/r",
-                               "StackId": "stack", "RequestId": "req", "LogicalResourceId": "SigningKeysBootstrap",
-                               "ResourceProperties": {}})
-    finally:
-        server.shutdown()
-        server.server_close()
+    with answers() as (url, received):
+        invoke("rotate_keys", {"RequestType": "Create", "ResponseURL": url, "StackId": "stack", "RequestId": "req",
+                               "LogicalResourceId": "SigningKeysBootstrap", "ResourceProperties": {}})
     assert received == [{"Status": "SUCCESS", "Reason": "SUCCESS", "PhysicalResourceId": "authgate-signing-keys",
                          "StackId": "stack", "RequestId": "req", "LogicalResourceId": "SigningKeysBootstrap"}]
     from authgate.stores.signing_keys import KeyStore

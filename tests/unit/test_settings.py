@@ -97,3 +97,18 @@ def test_the_demo_upstream_is_a_loopback_origin_of_the_local_stack_only() -> Non
         with pytest.raises(SettingsError) as caught:
             from_env(env)
         assert str(caught.value) == message
+
+
+def test_the_console_settings_name_the_operators_tenant_and_a_max_age_within_bounds() -> None:
+    assert (Settings().operators_tenant, Settings().console_max_age) == ("operators", 43200)
+    settings = from_env({"AUTHGATE_OPERATORS_TENANT": "staff", "AUTHGATE_CONSOLE_MAX_AGE": "5"})
+    assert (settings.operators_tenant, settings.console_max_age) == ("staff", 5)
+    for env, message in [
+        ({"AUTHGATE_CONSOLE_MAX_AGE": "4"}, "AUTHGATE_CONSOLE_MAX_AGE must be between 5 and 86400, got 4"),
+        ({"AUTHGATE_CONSOLE_MAX_AGE": "86401"}, "AUTHGATE_CONSOLE_MAX_AGE must be between 5 and 86400, got 86401"),
+        ({"AUTHGATE_OPERATORS_TENANT": "two words"},
+         "AUTHGATE_OPERATORS_TENANT must be a tenant id (letters, digits, '.', '_', '-'), got 'two words'"),
+    ]:
+        with pytest.raises(SettingsError) as info:
+            from_env(env)
+        assert str(info.value) == message

@@ -33,6 +33,7 @@ COMMANDS: dict[tuple[str, str], tuple[str, str]] = {
     ("users", "unlock"): ("account.unlocked", "user"),
     ("users", "reset-mfa"): ("factor.removed", "user"),
     ("users", "revoke-sessions"): ("user.sessions_revoked", "user"),
+    ("users", "send-reset-link"): ("password.reset_requested", "user"),
     ("users", "revoke-consent"): ("consent.revoked", "user"),
     ("clients", "create"): ("client.registered", "client"),
     ("clients", "update"): ("client.changed", "client"),
@@ -47,6 +48,8 @@ COMMANDS: dict[tuple[str, str], tuple[str, str]] = {
     ("idps", "update"): ("idp.changed", "idp"),
     ("idps", "delete"): ("idp.deleted", "idp"),
     ("keys", "rotate"): ("key.rotated", "key"),
+    ("operators", "grant"): ("operator.role_granted", "user"),
+    ("operators", "revoke"): ("operator.role_revoked", "user"),
 }
 # Arguments that say which stack, how to print, or how a secret is read: not what changed.
 _NOT_CHANGES = {"func", "command", "url", "stack_name", "region", "json", "password_stdin"}
@@ -82,12 +85,16 @@ class Recording:
         details = {**self.extra, "command": f"authgate {self.group} {self.args_action()}",
                    **{k: v for k, v in sorted(vars(self.args).items())
                       if k not in _NOT_CHANGES and not k.endswith("_command") and v not in (None, False, [], "")}}
-        target = (audit.user(self.target_id, username=getattr(self.args, "username", None))
+        target = (audit.user(self.target_id, username=self.username() or None)
                   if self.kind == "user" else audit.Party(self.kind, self.target_id))
         event = redacted(build(self.action, self.tenant, actor=operator, target=target,  # type: ignore[arg-type]
                                outcome="success" if status == 0 else "failure",
                                reason=None if status == 0 else (error or f"exit_status_{status}"), details=details))
         send(event)
+
+    def username(self) -> str:
+        """The person acted on: --username (`authgate operators` names its dest `operator`)."""
+        return str(getattr(self.args, "username", None) or getattr(self.args, "operator", None) or "")
 
     def args_action(self) -> str:
         return str(getattr(self.args, f"{self.group}_command", ""))
@@ -95,7 +102,7 @@ class Recording:
     def _user(self) -> None:
         from authgate.stores.users import UserStore
 
-        user = UserStore().get(self.args.tenant, self.args.username)
+        user = UserStore().get(self.tenant, self.username())
         if user is not None:
             self.target_id = user.user_id
             if user.email:
@@ -109,6 +116,10 @@ def start(args: argparse.Namespace, group: str) -> Recording | None:
         return None
     action, kind = known
     recording = Recording(group, action, kind, args, tenant=str(getattr(args, "tenant", None) or ""))
+    if group == "operators":  # an operator is a person of the operators tenant; --tenant names the role's tenants
+        from authgate.settings import get_settings
+
+        recording.tenant = get_settings().operators_tenant
     if kind == "user":
         recording._user()
     elif kind == "client":

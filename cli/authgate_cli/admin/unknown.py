@@ -51,6 +51,11 @@ def signing_key(kid: str) -> str:
     return f"no signing key {kid!r} {_see('keys', 'list')}"
 
 
+def role(username: str, why: str) -> str:
+    """An operator who does not hold the role (or a tenant of it) a revocation names."""
+    return f"operator {username!r} {why} {_see('operators', 'show', '--username', username)}"
+
+
 def nothing_to_change(noun: str, options: str) -> InvalidInput:
     """`update` given nothing to change: what it takes."""
     return InvalidInput(f"update needs {options} {_see(noun, 'update', '--help')}")

@@ -1,5 +1,7 @@
 """The actions of `authgate users` on the stack acted on: create, list, show, update, disable, enable, unlock,
-reset-password, delete (docs/users.md); show lists the linked identities (user_identities). The tenant is known to exist (authgate_cli.admin.users.act)."""
+reset-password, delete (docs/users.md); show lists the linked identities (user_identities). The tenant is known to
+exist (authgate_cli.admin.users.act). What support does to a person (disable, enable, unlock, reset-mfa,
+revoke-sessions, send-reset-link) is the runtime's authgate.people.actions, which the console calls too: `operated` says its outcome."""
 
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ from typing import IO, Any
 from authgate_cli.admin import arguments
 from authgate_cli.admin.user_identities import linked, remove_links, views, write_links
 from authgate_cli.admin.user_input import check_create, read_password
-from authgate_cli.admin.user_second_factors import remove_passkeys
 from authgate_cli.admin.user_views import done, fail, unknown_user, view, write_record, write_table
 
 
@@ -94,43 +95,57 @@ def update_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 def _change(args: argparse.Namespace, out: IO[str], what: str, change: Callable[[Any], Any], store: Any,
             *, ends_sessions: bool = False) -> int:
     """Apply `change`; when it `ends_sessions`, the clients of the sessions that counted until now are sent
-    back-channel logout tokens (authgate_cli.admin.user_sessions.announce_ended)."""
+    back-channel logout tokens (authgate.people.actions.announce_ended)."""
+    from authgate.people.actions import announce_ended, standing
     from authgate.users.errors import UserNotFound
-    from authgate_cli.admin.user_sessions import announce_ended, live_sessions
 
     before = store.get(args.tenant, args.username) if ends_sessions else None
-    ended = live_sessions(args.tenant, before) if before is not None else []
+    ended = standing(before) if before is not None else []
     try:
         user = change(store)
     except UserNotFound:
         return unknown_user(args)
-    announce_ended(ended)
+    announce_ended(ended, _issuer())
     return done(args, user, out, what)
 
 
-def disable_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.users import UserStore
+def operated(args: argparse.Namespace, out: IO[str], action: str) -> int:
+    """disable, enable, unlock, reset-mfa, revoke-sessions: the one implementation (authgate.people.actions), its
+    sentence as the console says it, or with --json the person (or the action's figures)."""
+    from authgate.people.actions import ACTIONS, ResetLinkRefused
+    from authgate.users.errors import UserNotFound
 
-    return _change(args, out, "disabled (its sessions and refresh tokens end now)",
-                   lambda store: store.set_disabled(args.tenant, args.username, True), UserStore(), ends_sessions=True)
+    try:
+        outcome = ACTIONS[action](args.tenant, args.username, _issuer())
+    except UserNotFound:
+        return unknown_user(args)
+    except ResetLinkRefused as exc:
+        return fail(str(exc))
+    out.write(json.dumps(outcome.figures or view(outcome.user), indent=2) + "\n" if args.json else outcome.said + "\n")
+    return 0
+
+
+def send_reset_link(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    return operated(args, out, "send-reset-link")
+
+
+def _issuer() -> str:
+    """The stack's issuer, as the links and logout tokens of an action name it."""
+    from authgate.settings import get_settings
+
+    return get_settings().issuer
+
+
+def disable_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    return operated(args, out, "disable")
 
 
 def enable_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.users import UserStore
-
-    return _change(args, out, "enabled", lambda store: store.set_disabled(args.tenant, args.username, False),
-                   UserStore())
+    return operated(args, out, "enable")
 
 
 def unlock_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    """Clear the account's own throttle and its failed sign-ins counted by the limiter in this window."""
-    from authgate.limits.auth_failures import AuthFailureGuard
-    from authgate.stores.users import UserStore
-
-    status = _change(args, out, "unlocked", lambda store: store.unlock(args.tenant, args.username), UserStore())
-    if status == 0:
-        AuthFailureGuard("user").forgive(f"{args.tenant}/{args.username}")
-    return status
+    return operated(args, out, "unlock")
 
 
 def reset_password(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[str] | None = None) -> int:
@@ -149,22 +164,22 @@ def reset_password(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: I
 
 
 def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    from authgate.people.actions import announce_ended, remove_passkeys, standing
     from authgate.stores.linked_identities import LinkedIdentityStore
     from authgate.stores.users import UserStore
     from authgate.users.errors import UserNotFound
-    from authgate_cli.admin.user_sessions import announce_ended, live_sessions
 
     store = UserStore()
     user = store.get(args.tenant, args.username)
     if user is None:
         return unknown_user(args)
-    ended = live_sessions(args.tenant, user)
+    ended = standing(user)
     try:
         # With its linked identities, in one transaction: no identity signs in as a user that is gone.
         LinkedIdentityStore().delete_user(user)
     except UserNotFound:
         return unknown_user(args)
-    announce_ended(ended)
+    announce_ended(ended, _issuer())
     # Personal data: the person's passkeys go with them (a user created again under the name has none).
     remove_passkeys(args.tenant, args.username)
     if args.json:

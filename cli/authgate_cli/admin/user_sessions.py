@@ -17,6 +17,7 @@ import sys
 from typing import IO, Any
 
 from authgate_cli.admin import text
+from authgate_cli.admin.user_actions import operated
 from authgate_cli.admin.user_views import unknown_user
 
 
@@ -26,32 +27,15 @@ def _view(session: Any) -> dict[str, Any]:
             "expires_at": session.expires_at, "clients": list(session.clients)}
 
 
-def live_sessions(tenant: str, user: Any) -> list[Any]:
-    """The user's sessions that still count (live, and not ended since they began: users.model.User.admits)."""
-    from authgate import clock
-    from authgate.stores.sessions import SessionStore
-
-    now = clock.seconds()
-    return [s for s in SessionStore().of_user(tenant, user.user_id)
-            if s.live(now) and user.admits(s.user_id, s.generation, s.auth_time)] if user.user_id else []
-
-
-def announce_ended(sessions: list[Any]) -> int:
-    """Queue a back-channel logout token for each client of `sessions`, which just ended (BCL 2.5)."""
-    from authgate.deliveries.backchannel_logout import announce
-    from authgate.settings import get_settings
-
-    return announce(sessions, get_settings().issuer) if sessions else 0
-
-
 def list_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """The user's live sessions, oldest first."""
+    from authgate.stores.sessions import SessionStore
     from authgate.stores.users import UserStore
 
     user = UserStore().get(args.tenant, args.username)
     if user is None or not user.user_id:
         return unknown_user(args)
-    sessions = live_sessions(args.tenant, user)
+    sessions = SessionStore().standing(user)
     if args.json:
         out.write(json.dumps([_view(s) for s in sessions], indent=2) + "\n")
         return 0
@@ -64,25 +48,5 @@ def list_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def revoke_sessions(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    """End every session of the user now."""
-    from authgate import clock
-    from authgate.stores.sessions import SessionStore
-    from authgate.stores.users import UserStore
-
-    users = UserStore()
-    user = users.get(args.tenant, args.username)
-    now = clock.seconds()
-    counted = live_sessions(args.tenant, user) if user is not None else []
-    if user is None or not user.user_id or not users.end_sessions(args.tenant, args.username, now):
-        return unknown_user(args)
-    store = SessionStore()
-    ended = store.of_user(args.tenant, user.user_id)
-    for session in ended:
-        store.end(session.session_hash)
-    announce_ended(counted)
-    if args.json:
-        out.write(json.dumps({"tenant": args.tenant, "username": args.username, "sessions_ended": len(ended),
-                              "sessions_valid_after": now}, indent=2) + "\n")
-    else:
-        out.write(f"{text.count(len(ended), 'session')} of {args.username} in tenant {args.tenant} ended\n")
-    return 0
+    """End every session of the user now (authgate.people.actions.revoke_sessions)."""
+    return operated(args, out, "revoke-sessions")

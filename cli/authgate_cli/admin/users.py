@@ -1,5 +1,5 @@
 """`authgate users create | list | show | update | disable | enable | delete | reset-password | unlock |
-reset-mfa | sessions | revoke-sessions | consents | revoke-consent | unlink`.
+reset-mfa | sessions | revoke-sessions | send-reset-link | consents | revoke-consent | unlink`.
 
 A user is (tenant, username) with a stable `user_id`, a display name, an email and whether it is
 verified (docs/users.md). Passwords are read from --password-stdin or prompted for, never taken as
@@ -32,6 +32,7 @@ from authgate_cli.admin.user_actions import (
     enable_user,
     list_users,
     reset_password,
+    send_reset_link,
     show_user,
     unlock_user,
     update_user,
@@ -53,6 +54,7 @@ ACTIONS: dict[str, Callable[[argparse.Namespace, IO[str]], int]] = {
     "create": create_user, "list": list_users, "show": show_user, "update": update_user,
     "disable": disable_user, "enable": enable_user, "delete": delete_user, "reset-password": reset_password,
     "unlock": unlock_user, "reset-mfa": reset_mfa, "sessions": list_sessions, "revoke-sessions": revoke_sessions,
+    "send-reset-link": send_reset_link,
     "consents": list_consents, "revoke-consent": revoke_consent, "unlink": unlink,
 }
 
@@ -98,7 +100,7 @@ def act(args: argparse.Namespace, out: IO[str]) -> int:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "users", help="manage users (create, list, show, update, disable, enable, delete, reset-password, unlock, "
-                 "reset-mfa, sessions, revoke-sessions, consents, revoke-consent, unlink)",
+                 "reset-mfa, sessions, revoke-sessions, send-reset-link, consents, revoke-consent, unlink)",
         description="Manage the users of a tenant.")
     sub = parser.add_subparsers(dest="users_command", required=True, metavar="ACTION")
     create = sub.add_parser("create", help="add a user; the password is stored as scrypt")
@@ -116,6 +118,8 @@ def register(subparsers: Any) -> None:
                                      "passkeys) and end the sessions and refresh tokens issued to them before now.")
     sessions = sub.add_parser("sessions", help="list a user's sign-in sessions")
     revoke = sub.add_parser("revoke-sessions", help="end every sign-in session of a user now")
+    link = sub.add_parser("send-reset-link", help="mail the user a link to choose a new password (it works once, "
+                                                  "within 15 minutes)")
     consents = sub.add_parser("consents", help="list the clients a user allowed (remembered consent)")
     withdraw = sub.add_parser("revoke-consent", help="withdraw a user's consent for one client and revoke its grants",
                               description="Forget what the user approved for the client and revoke the grants made "
@@ -124,8 +128,8 @@ def register(subparsers: Any) -> None:
     unlinking = sub.add_parser("unlink", help="remove a user's linked identity at one identity provider",
                                description="Remove the user's identities at one of the tenant's identity providers: "
                                            "they sign in as nobody until linked again.")
-    every = (create, listing, show, update, disable, enable, delete, reset, unlock, mfa, sessions, revoke, consents,
-             withdraw, unlinking)
+    every = (create, listing, show, update, disable, enable, delete, reset, unlock, mfa, sessions, revoke, link,
+             consents, withdraw, unlinking)
     for action in every:
         action.add_argument("--tenant", required=True)
         if action is not listing:

@@ -1,4 +1,5 @@
-"""Brings a local stack to life: tables and queues from template.yaml, signing keys, then the seed."""
+"""Brings a local stack to life: tables and queues from template.yaml, signing keys and the console's client, then
+the seed."""
 
 from __future__ import annotations
 
@@ -30,10 +31,20 @@ def bootstrap(seed: Path | None = None, demo_app: str | None = None) -> dict[str
     Runs against whatever the environment points the AWS clients at; call after it is set.
     """
     from authgate import aws
-    from authgate.tokens.rotation import ensure_keys
     from authgate_cli.local.seed import DEMO_APP_ORIGIN, DEMO_SEED, load_seed
 
     create_tables(aws.dynamodb())
     template.create_queues(aws.sqs())
-    ensure_keys()
+    ensure_deployed()
     return load_seed(seed or DEMO_SEED, demo_app=demo_app or DEMO_APP_ORIGIN) or {}
+
+
+def ensure_deployed() -> None:
+    """What a deploy's custom resources ensure on a stage (template.yaml): the signing keys (SigningKeysBootstrap)
+    and the console's client record for this stack's issuer (ConsoleClientBootstrap)."""
+    from authgate.console.client import ensure
+    from authgate.settings import get_settings
+    from authgate.tokens.rotation import ensure_keys
+
+    ensure_keys()
+    ensure(get_settings().issuer)

@@ -47,13 +47,14 @@ PROFILE_FIELDS = ("user_id", "name", "email", "email_verified")
 
 def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
     """The "users" section: [{"tenant_id", "username", "password", "user_id"?, "name"?, "email"?,
-    "email_verified"?, "totp_secret"?}]; returns the count. A seeded user keeps its `user_id` across
+    "email_verified"?, "totp_secret"?, "roles"?}]; returns the count. A seeded user keeps its `user_id` across
     restarts when the seed names one (the demo's alice and bob do).
 
     A seeded password is hashed once per process (a local stack and the tests reseed often, and
     each hash costs 128 MiB and most of a second); every user still gets its own salt. A
     `totp_secret` (base32) becomes the user's confirmed one-time-code secret, sealed under the
-    stack's session secret as any enrolled one is.
+    stack's session secret as any enrolled one is. `roles` (role -> tenants, an operator's in the console:
+    authgate.operators.roles) are granted as `authgate operators grant` grants them.
     """
     from authgate.stores.passkeys import PasskeyStore
     from authgate.stores.user_factors import UserFactorStore
@@ -67,8 +68,23 @@ def users(items: Iterable[Mapping[str, Any]], dynamodb: Any = None) -> int:
                        passkeys=len(passkeys.of_user(tenant, username)), **profile)
         if entry.get("totp_secret"):
             store.set_totp(tenant, username, str(entry["totp_secret"]))
+        if entry.get("roles"):
+            _grant(tenant, username, entry["roles"], dynamodb)
         count += 1
     return count
+
+
+def _grant(tenant_id: str, username: str, roles: Mapping[str, Any], dynamodb: Any) -> None:
+    from authgate.operators.roles import granted
+    from authgate.stores.operators import OperatorStore
+
+    store = OperatorStore(dynamodb)
+    operator = store.get(tenant_id, username)
+    assert operator is not None
+    held = operator.roles
+    for role, tenants in sorted(roles.items()):
+        held = granted(held, role, tenants)
+    store.set_roles(operator, held)
 
 
 @lru_cache(maxsize=64)

@@ -269,14 +269,14 @@ def _prepare(options: ServeOptions, seed: Path, demo_origin: str, saved: dict[st
             return "in memory: stopping the server forgets it (--data DIR keeps it)"
         return f"{options.data_dir} (new: the seed was loaded; kept across restarts)"
     from authgate import aws as clients
-    from authgate.tokens.rotation import ensure_keys
+    from authgate_cli.local.bootstrap import ensure_deployed
     from authgate_cli.local.snapshot import restore
 
     items = restore(saved, clients.dynamodb(), clients.secretsmanager())
     from authgate_cli.local.template import create_queues
 
     create_queues(clients.sqs())  # queues are not saved: what was queued when the server stopped is lost
-    ensure_keys()
+    ensure_deployed()
     return (f"{options.data_dir} (restored {items} items and {len(saved.get('secrets') or [])} secrets "
             f"saved {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(saved.get('saved_at', 0)))}; "
             "the seed was not loaded again)")
@@ -303,6 +303,8 @@ def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endp
     if demo_idp:
         lines.append(f"Demo Corp SSO: {demo_idp}/  (an upstream identity provider of tenant demo, for people "
                      "@democorp.example: docs/local.md)")
+    if any(u.get("roles") for u in sections.get("users", [])):
+        lines.append(f"Console: {base}/console  (the operators' console: sign in as an operator below, docs/console.md)")
     if data:
         lines.append(f"Data: {data}")
     lines.append("")
@@ -319,7 +321,8 @@ def banner(base: str, sections: dict[str, Any], aws_endpoint: str, dynamodb_endp
     if users:
         lines.append("Users (username / password):")
         lines.extend(f"  {u['username']} / {u.get('password', '')}  (tenant {u.get('tenant_id', '')}"
-                     + (f"; one-time code key {u['totp_secret']}" if u.get("totp_secret") else "") + ")"
+                     + (f"; one-time code key {u['totp_secret']}" if u.get("totp_secret") else "")
+                     + (f"; console role {', '.join(sorted(u['roles']))}" if u.get("roles") else "") + ")"
                      for u in users)
     keys = sections.get("api_keys", [])
     if keys:

@@ -52,7 +52,7 @@ def _error_content(surface: str, status: int) -> dict[str, Any]:
         if status in GATEWAY_STATUSES:
             content["application/problem+json"] = {"schema": PROBLEM}
         return content
-    if surface == "authorize":
+    if surface in ("authorize", "page"):
         content = {"text/html": {"schema": HTML}}
         if status in GATEWAY_STATUSES or status in (413, 500):
             content["application/problem+json"] = {"schema": PROBLEM}

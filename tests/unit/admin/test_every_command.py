@@ -42,14 +42,15 @@ PASSWORD = "carol-password-1"
 # The value of each argument that names something, by its dest: one the demo stack has (KNOWN, plus the
 # current signing key's kid), one `create` makes (NEW), one nobody made (UNKNOWN), one refused as written (BAD).
 KNOWN = {"tenant": "demo", "tenants": "demo", "username": "alice", "client_id": "demo-service", "tenant_id": "demo",
-         "resource": RESOURCE, "issuer": IDP, "scopes": "mcp:read", "idp": IDP}
+         "resource": RESOURCE, "issuer": IDP, "scopes": "mcp:read", "idp": IDP, "operator": "olivia",
+         "role": "support"}
 NEW = {"username": "carol", "tenant_id": "globex", "resource": "https://new.example/api",
        "issuer": "https://new-idp.example"}
 UNKNOWN = {"tenant": "nosuch", "tenants": "nosuch", "username": "nobody", "client_id": "nosuch",
            "tenant_id": "nosuch", "resource": "https://nosuch.example/api", "issuer": "https://nosuch.example",
-           "kid": "nosuch", "idp": "https://nosuch.example"}
+           "kid": "nosuch", "idp": "https://nosuch.example", "operator": "nobody", "role": "support"}
 BAD = {"tenant": "a b", "username": "bob\x07", "client_id": "a b", "tenant_id": "a b", "resource": "not a uri",
-       "issuer": "idp example", "kid": "a b", "scopes": "a  b", "idp": "a b"}
+       "issuer": "idp example", "kid": "a b", "scopes": "a  b", "idp": "a b", "operator": "olivia\x07"}
 TENANTS = ("tenant", "tenants")
 COMMANDS = admin_commands()
 # The audit trail is a log, not a collection: it is listed, followed and verified (no `show`), and its filters
@@ -112,12 +113,15 @@ def stack(demo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setenv("AUTHGATE_STATE_DIR", str(tmp_path))
     saved = dict(os.environ)
-    # The audit trail's directory, as `authgate serve` names it: every mutating command is recorded there.
-    env = {**local.environment(issuer=ISSUER, aws_endpoint=None), "AUTHGATE_AUDIT_DIR": str(tmp_path / "audit")}
+    # As `authgate serve` records them: mail lands in an outbox (send-reset-link needs a stage that sends mail), and
+    # every mutating command is recorded in the audit trail's directory.
+    env = {**local.environment(issuer=ISSUER, aws_endpoint=None), "AUTHGATE_OUTBOX": str(tmp_path / "outbox"),
+           "AUTHGATE_AUDIT_DIR": str(tmp_path / "audit")}
     local.write_state({"pid": os.getpid(), "base_url": ISSUER, "issuer": ISSUER,
                        "env": {k: v for k, v in env.items() if k != "AUTHGATE_SESSION_SECRET"}})
     for argv in (["resources", "create", RESOURCE, "--scopes", "mcp:read"],
-                 ["idps", "create", "--tenant", "demo", "--issuer", IDP, "--jwks-uri", "https://idp.example/keys"]):
+                 ["idps", "create", "--tenant", "demo", "--issuer", IDP, "--jwks-uri", "https://idp.example/keys"],
+                 ["operators", "grant", "--username", "olivia", "--role", "support", "--tenant", "demo"]):
         assert run(argv, capsys, monkeypatch)[0] == 0, argv
     _link_alice()
     _alice_allows()
@@ -164,7 +168,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest
 
 def test_the_walk_finds_every_noun_and_each_has_list_and_show() -> None:
     nouns = {noun for noun, _ in COMMANDS}
-    assert nouns == {"clients", "users", "keys", "tenants", "resources", "idps", TRAIL}
+    assert nouns == {"clients", "users", "keys", "tenants", "resources", "idps", "operators", TRAIL}
     assert {verb for n, verb in COMMANDS if n == TRAIL} == {"list", "tail", "verify"}
     for noun in nouns - {TRAIL}:
         assert {"list", "show"} <= {verb for n, verb in COMMANDS if n == noun}, noun

@@ -117,3 +117,26 @@ def test_only_commands_that_change_something_are_recorded() -> None:
     assert operator_audit.start(parse("users", "list", "--tenant", "demo"), "users") is None
     assert operator_audit.start(parse("keys", "list"), "keys") is None
     assert {action for action, _ in operator_audit.COMMANDS.values()} <= set(catalogue())
+
+
+def test_an_owner_granting_and_revoking_a_role_is_recorded_against_the_operator(
+        demo: Demo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+    from authgate_cli.admin.operators import act
+
+    monkeypatch.setenv("AUTHGATE_AUDIT_DIR", str(tmp_path))
+    caches.reset()
+    for argv in (("operators", "grant", "--username", "olivia", "--role", "support", "--tenant", "acme"),
+                 ("operators", "revoke", "--username", "olivia", "--role", "support")):
+        args = parse(*argv)
+        recording = operator_audit.start(args, "operators")
+        assert recording is not None
+        recording.finish(act(args, io.StringIO()))
+    granted, revoked = events(current_trail())
+    olivia = {"type": "user", "id": "usr_demoolivia000000000000"}
+    assert [(e["action"], e["tenant"], e["target"], e["outcome"]) for e in (granted, revoked)] == [
+        ("operator.role_granted", "operators", olivia, "success"),
+        ("operator.role_revoked", "operators", olivia, "success")]
+    assert granted["details"] == {"username": "olivia", "email": "olivia@operators.example",
+                                  "command": "authgate operators grant", "operator": "olivia", "role": "support",
+                                  "tenants": ["acme"]}

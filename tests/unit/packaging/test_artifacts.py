@@ -103,7 +103,8 @@ def test_a_function_shipping_more_than_its_handler_fails(tmp_path: Path, capsys:
 def test_the_seed_secrets_include_every_demo_credential() -> None:
     secrets = check_artifacts.seed_secrets(check_artifacts.SEEDS)
     assert {"demo-web-secret", "alice-password", "demo-api-key", "staging-web-secret", "bob-password",
-            "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", "democorp-sso-secret"} <= secrets
+            "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", "democorp-sso-secret", "olivia-password",
+            "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"} <= secrets
 
 
 def test_no_build_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,7 +20,7 @@ def seeded(aws):
 def test_demo_seed_loads_every_tenant_and_client(seeded):
     from authgate.stores.clients import ClientStore
 
-    assert seeded["tenants"] == 2
+    assert seeded["tenants"] == 3  # demo, acme and the console's operators
     assert seeded["clients"] == 11  # ten demo clients + staging-web from the staging seed
     assert seeded["api_keys"] == [{"value": "demo-api-key", "usage_plan": "StandardUsagePlan"}]
     ids = sorted(c.client_id for c in ClientStore().list())

@@ -104,3 +104,22 @@ def test_a_raised_federated_session_stays_findable_by_its_upstream_sid(aws: None
     raised = store.raised(session, acr="mfa", amr=("fed", "otp"), auth_time=5)
     assert raised is not None
     assert store.of_upstream("demo", "https://op.example", "op-1") == [raised[1]]
+
+
+def test_a_users_standing_sessions_are_the_live_ones_of_this_person_since_their_sessions_last_ended(
+        aws: None, clock: ManualClock) -> None:
+    from authgate.stores.sessions import SessionStore
+    from authgate.stores.users import UserStore
+
+    users, store = UserStore(), SessionStore()
+    user = users.put_hash("demo", "ann", "hash", overwrite=False, user_id="usr_ann")
+    _, old = store.create(tenant_id="demo", user_id="usr_ann", username="ann", acr="password", amr=("pwd",),
+                          generation=0)
+    clock.advance(IDLE)
+    _, live = store.create(tenant_id="demo", user_id="usr_ann", username="ann", acr="password", amr=("pwd",),
+                           generation=0)
+    assert store.standing(user) == [live]  # the first is idle
+    users.end_sessions("demo", "ann", int(clock()))
+    user = users.get("demo", "ann")
+    assert user is not None and store.standing(user) == []
+    assert store.standing(user._replace(user_id="")) == [] and old.sid != live.sid

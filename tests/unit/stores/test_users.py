@@ -176,3 +176,32 @@ def test_a_federated_only_user_has_no_password_to_sign_in_with_until_one_is_set(
     assert store.get("demo", "dana").federated_only is False
     assert store.verify("demo", "dana", "temporary-password") == LoginResult(
         True, "ok", "dana", user_id="usr_dana", must_change_password=True, generation=1, totp=False, passkeys=False)
+
+
+def test_a_tenants_users_come_a_page_at_a_time_by_the_start_of_their_username(aws: None) -> None:
+    from authgate.stores.users import UserStore
+
+    store = UserStore()
+    for name in ("ann", "bea", "ben", "bob", "cy"):
+        store.put_hash("t1", name, "hash", overwrite=False)
+    store.put_hash("t2", "bee", "hash", overwrite=False)
+    users, after = store.page("t1", limit=2)
+    assert ([u.username for u in users], after) == (["ann", "bea"], "bea")
+    users, after = store.page("t1", after=after, limit=2)
+    assert ([u.username for u in users], after) == (["ben", "bob"], "bob")
+    users, after = store.page("t1", after=after, limit=2)
+    assert ([u.username for u in users], after) == (["cy"], "")
+    assert [u.username for u in store.page("t1", prefix="be", limit=10)[0]] == ["bea", "ben"]
+    assert [u.username for u in store.page("t1", prefix="b", limit=3)[0]] == ["bea", "ben", "bob"]
+    assert store.page("t1", prefix="b", limit=3)[1] == ""  # no page follows that would be empty
+
+
+def test_a_user_is_found_by_user_id_in_its_tenant_only(aws: None) -> None:
+    from authgate.stores.users import UserStore
+
+    store = UserStore()
+    store.put_hash("t1", "ann", "hash", overwrite=False, user_id="usr_ann")
+    found = store.by_user_id("t1", "usr_ann")
+    assert found is not None and found.username == "ann"
+    assert store.by_user_id("t2", "usr_ann") is None and store.by_user_id("t1", "usr_nobody") is None
+    assert store.by_user_id("t1", "") is None

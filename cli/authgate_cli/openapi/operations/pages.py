@@ -2,7 +2,8 @@
 endpoint (RFC 6749 4.1), password reset, the account page, CIBA approval, the device verification page
 (RFC 8628 3.3), sign-out (OpenID Connect RP-Initiated Logout 1.0) with its returns from an upstream identity
 provider's own sign-out (docs/federation.md#sign-out-through-the-identity-provider), and where a tenant's identity
-providers answer a sign-in (OpenID Connect's redirect URI, SAML's Assertion Consumer Service)."""
+providers answer a sign-in (OpenID Connect's redirect URI, SAML's Assertion Consumer Service); and the operators'
+console (surface `page`, docs/console.md)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ _SIGNED_OUT = {"description": "The \"signed out\" page (saying so when the ident
 _LOGGED_OUT_REDIRECT = {"description": "Back to the application's registered post_logout_redirect_uri, with its state, "
                                        "as the sign-out at /oauth/logout would have sent it.",
                         "headers": {"Location": {"schema": STR}}}
+_CONSOLE_PAGE = {"description": "A console page (HTML).", "content": {"text/html": {"schema": STR}}}
+_CONSOLE_SIGN_IN = {"description": "No console session: to the authorization endpoint as the console's client, "
+                                   "the page asked for kept for after the sign-in.",
+                    "headers": {"Location": {"schema": STR}}}
 
 OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("/oauth/authorize", "GET"): {
@@ -163,6 +168,41 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
             "SAMLResponse": STR, "RelayState": STR}}}}},
         "codes": (*_UPSTREAM_CODES, "unsupported_media_type"),
         "responses": {"200": _BACK_TO_FLOW},
+    },
+    ("/console", "GET"): {
+        "summary": "The operators' console (docs/console.md): its home page, or the sign-in at the stack's own "
+                   "authorization endpoint (acr mfa, the console's max_age) when no session is open",
+        "surface": "page", "codes": ("operator_forbidden", "service_unavailable"),
+        "responses": {"200": _CONSOLE_PAGE, "302": _CONSOLE_SIGN_IN},
+    },
+    ("/console/{proxy+}", "GET"): {
+        "summary": "A page of the console: people (search by username, email or user id, a page at a time), person "
+                   "(one person's account), act (the confirmation of an action on a person), callback (the "
+                   "sign-in's answer), signed-out",
+        "surface": "page",
+        "parameters": [{"name": "proxy+", "in": "path", "required": True, "schema": STR,
+                        "description": "The page: people, person, act, callback or signed-out (API Gateway's greedy "
+                                       "path variable, named as its exports name it)."},
+                       *({"name": n, "in": "query", "required": False, "schema": STR}
+                         for n in ("tenant", "q", "after", "username", "action", "code", "state", "iss", "error"))],
+        "codes": ("invalid_request", "not_found", "operator_forbidden", "console_sign_in_failed",
+                  "service_unavailable"),
+        "responses": {"200": _CONSOLE_PAGE, "302": _CONSOLE_SIGN_IN},
+    },
+    ("/console/{proxy+}", "POST"): {
+        "summary": "The console's forms: act (an action on a person: disable, enable, unlock, reset-mfa, "
+                   "revoke-sessions, send-reset-link, as `authgate users` takes it), and sign-out, which ends the console's session "
+                   "and goes on to the stack's end_session endpoint",
+        "surface": "page",
+        "parameters": [{"name": "proxy+", "in": "path", "required": True, "schema": STR,
+                        "description": "The form: act or sign-out."}],
+        "requestBody": {"required": True, "content": {FORM: {"schema": {"type": "object", "properties": {
+            "nonce": STR, "csrf": STR, "tenant": STR, "username": STR, "action": STR}}}}},
+        "codes": ("invalid_request", "not_found", "operator_forbidden", "service_unavailable"),
+        "responses": {"200": {"description": "What the action did (act).", "content": {"text/html": {"schema": STR}}},
+                      "303": {"description": "On to the end_session endpoint (OpenID Connect RP-Initiated Logout "
+                                             "1.0), or the signed-out page (sign-out).",
+                              "headers": {"Location": {"schema": STR}}}},
     },
     ("/oauth/logout", "GET"): {
         "summary": "Sign out (OpenID Connect RP-Initiated Logout 1.0): end the browser's session",

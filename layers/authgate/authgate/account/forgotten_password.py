@@ -35,7 +35,8 @@ from authgate.interaction.sign_in import account_of
 from authgate.issuer import base_url
 from authgate.limits.auth_failures import AuthFailureGuard
 from authgate.logs import get_logger
-from authgate.mail.sender import Mail, available
+from authgate.mail.sender import available
+from authgate.people.actions import reset_mail
 from authgate.stores.password_resets import PasswordResetStore
 from authgate.stores.users import UserStore
 from authgate.users.errors import ResetLinkInvalid, UserNotFound
@@ -109,10 +110,7 @@ def post_forgot(request: Request) -> Response:
     # message carries no mail): neither the answer nor its timing says whether the account exists.
     token = PasswordResetStore().create(tenant_id, person.username if person else "")
     url = f"{base_url(request)}/oauth/reset-password?token={token}"
-    queue_mail(Mail(person.email, "Choose a new password",
-                    f"Someone asked to reset the password of {person.username}. To choose a new one, open\n\n"
-                    f"{url}\n\nThe link works once, within {RESET_TTL // 60} minutes. If you did not ask, "
-                    "ignore this mail: your password stays as it is.\n") if person else None)
+    queue_mail(reset_mail(person, url) if person else None)
     # Ids and outcome only: never the username typed, the email or the link. The audit trail (never the requester)
     # names the account, or "unknown" (people.UNKNOWN).
     get_logger().info("password reset asked", extra={"tenant": tenant_id if user else "", "mailed": bool(person)})

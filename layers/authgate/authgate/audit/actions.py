@@ -52,4 +52,7 @@ Action = Literal[
     "idp.changed",
     "idp.deleted",
     "key.rotated",
+    "operator.role_granted",
+    "operator.role_revoked",
+    "console.refused",
 ]

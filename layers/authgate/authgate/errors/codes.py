@@ -111,4 +111,6 @@ Code = Literal[
     "invalid_stream_request",
     "stream_not_found",
     "stream_exists",
+    "console_sign_in_failed",
+    "operator_forbidden",
 ]

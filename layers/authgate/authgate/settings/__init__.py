@@ -3,7 +3,7 @@
 Precedence follows Powertools: explicit argument > environment > default. Every environment
 variable the service reads is named in this package and nowhere else. A bad value fails at cold
 start with a message naming the variable. The record and its defaults are `model`; the variables
-of a concept are read in its module (`tables`, `limits`, `sessions`, `self_registration`), one
+of a concept are read in its module (`tables`, `limits`, `sessions`, `self_registration`, `console`), one
 variable at a time by `environment`; the stage's own (stage, stack, issuer, keys, mail) here.
 """
 
@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from authgate.caches import cached
 from authgate.settings.audit_trail import AuditTrail, audit_trail
+from authgate.settings.console import console
 from authgate.settings.environment import SettingsError, boolean, choice, integer
 from authgate.settings.federation import federation
 from authgate.settings.limits import (
@@ -101,7 +102,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         tables=tables(env),
         limits=limits(env),
         audit_trail=audit_trail(env),
-    )._replace(**self_registration(env, stage), **session_lifetimes(env), **federation(env, stage))
+    )._replace(**self_registration(env, stage), **session_lifetimes(env), **federation(env, stage),
+                 **console(env))
 
 
 def log_level() -> str:

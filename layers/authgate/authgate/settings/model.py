@@ -91,6 +91,12 @@ class Settings(NamedTuple):
     registration_rate: int = 20
     registration_cap: int = 1000
     registration_idle_days: int = 30
+    # -- the operators' console (docs/console.md) --
+    # The tenant whose users are the console's operators (template parameter OperatorsTenant).
+    operators_tenant: str = "operators"
+    # OpenID Connect Core 3.1.2.1 max_age of the console's sign-in, in seconds (template parameter
+    # ConsoleMaxAgeSeconds): its session ends that long after the operator signed in.
+    console_max_age: int = 12 * 3600
 
     @property
     def id_token_algs(self) -> tuple[str, ...]:

@@ -26,6 +26,7 @@ from authgate.sessions.model import (
 from authgate.settings import get_settings
 from authgate.stores.base import TableStore
 from authgate.stores.batch import BatchRead, Pending
+from authgate.users.model import User
 
 # An opaque cookie value is 43 url-safe characters; anything else is never looked up.
 MAX_SECRET = 64
@@ -140,6 +141,13 @@ class SessionStore(TableStore):
     def end(self, session_hash: str) -> None:
         """Delete one session (sign-out)."""
         self.destroy(_key(session_hash), "end")
+
+    def standing(self, user: User) -> list[Session]:
+        """The user's sessions that still count, oldest first: live, and admitted by the user (User.admits)."""
+        now = clock.seconds()
+        return [session for session in self.of_user(user.tenant_id, user.user_id)
+                if session.live(now) and user.admits(session.user_id, session.generation, session.auth_time)] \
+            if user.user_id else []
 
     def of_user(self, tenant_id: str, user_id: str) -> list[Session]:
         """Every session of a user, oldest first, live or not yet swept (UserSessions index)."""

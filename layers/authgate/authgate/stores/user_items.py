@@ -19,6 +19,8 @@ from authgate.users.model import FIELDS, User, email_lower
 ITEM_FIELDS = (*FIELDS, records.Field("password_hash", "S", "", public=False),
                records.Field("email_lower", "S", "", omit_empty=True, public=False))
 EMAIL_INDEX = "UsersByEmail"
+# A tenant's user by user_id (the console's search: an id from a token or a log line); keys only.
+ID_INDEX = "UsersById"
 EXISTS = "attribute_exists(username)"
 # Ending a user's sessions: every session and grant of an earlier generation is dead (User.admits).
 NEXT_GENERATION = "ADD session_generation :one"

@@ -3,7 +3,8 @@
 Sign-in attempts under the account's throttle are stores.sign_in_attempts, which UserStore builds on.
 The operator's changes (authgate users ...) are each one conditional UpdateItem on an existing
 user; a user's email is also kept lower-cased in `email_lower`, the sort key of the UsersByEmail
-index (tenant_id, email_lower), which finds a tenant's user by email.
+index (tenant_id, email_lower), which finds a tenant's user by email; the UsersById index (tenant_id,
+user_id; keys only) finds one by its stable id.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from authgate.stores.user_items import (
     COUNT,
     EMAIL_INDEX,
     EXISTS,
+    ID_INDEX,
     NEXT_GENERATION,
     key,
     user_item,
@@ -112,6 +114,32 @@ class UserStore(SignInAttempts):
         """The tenant's users in username order (a Query of its partition, page by page; admin listings)."""
         yield from self._query("list", {"KeyConditionExpression": "tenant_id = :t",
                                         "ExpressionAttributeValues": {":t": s(tenant_id)}, "ConsistentRead": True})
+
+    def page(self, tenant_id: str, *, prefix: str = "", after: str = "", limit: int = 20) -> tuple[list[User], str]:
+        """Up to `limit` of the tenant's users whose username starts with `prefix`, in username order after the
+        username `after` ("" from the first); (users, the username to continue after, "" when none is left)."""
+        condition, values = "tenant_id = :t", {":t": s(tenant_id)}
+        if prefix:
+            condition, values = f"{condition} AND begins_with(username, :p)", {**values, ":p": s(prefix)}
+        # One more than asked for: whether another page follows, without a Query that would find it empty.
+        kwargs: dict[str, Any] = {"TableName": self.table, "KeyConditionExpression": condition,
+                                  "ExpressionAttributeValues": values, "ConsistentRead": True, "Limit": limit + 1}
+        if after:
+            kwargs["ExclusiveStartKey"] = key(tenant_id, after)
+        with self.faults("page"):
+            items = self.db.query(**kwargs).get("Items", [])
+        users = [User(**records.from_item(FIELDS, item)) for item in items[:limit]]
+        return users, users[-1].username if len(items) > limit else ""
+
+    def by_user_id(self, tenant_id: str, user_id: str) -> User | None:
+        """The tenant's user whose stable id is `user_id` (the UsersById index, then the user's item)."""
+        if not user_id:
+            return None
+        with self.faults("by_user_id"):
+            found = self.db.query(TableName=self.table, IndexName=ID_INDEX,
+                                  KeyConditionExpression="tenant_id = :t AND user_id = :u",
+                                  ExpressionAttributeValues={":t": s(tenant_id), ":u": s(user_id)}).get("Items", [])
+        return self.get(tenant_id, found[0]["username"]["S"]) if found else None
 
     def by_email(self, tenant_id: str, email: str) -> list[User]:
         """The tenant's users with this email, compared lower-cased (the UsersByEmail index; eventually

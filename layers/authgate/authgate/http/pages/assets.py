@@ -45,9 +45,10 @@ class Asset(NamedTuple):
         """The first 16 hex digits of the content's SHA-256."""
         return _digest(self.file)
 
-    def href(self, depth: int = 1) -> str:
-        """The URL a page `depth` levels down links, relative to the page, with the content's digest."""
-        return f"{'/'.join(['..'] * depth)}{self.path}?v={self.version()}"
+    def href(self, depth: int = 1, root: str = "") -> str:
+        """The URL a page `depth` levels down links, relative to the page, with the content's digest; given `root`
+        (the issuer: the console's pages), absolute under it."""
+        return f"{root or '/'.join(['..'] * depth)}{self.path}?v={self.version()}"
 
 
     def response(self) -> Response:

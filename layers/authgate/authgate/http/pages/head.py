@@ -5,6 +5,7 @@ from __future__ import annotations
 from authgate.http.pages import icon, stylesheet
 
 
-def links(depth: int = 1) -> str:
-    """The <link> elements every page's head carries (a page `depth` levels down: http.pages.assets)."""
-    return stylesheet.link(depth) + icon.link(depth)
+def links(depth: int = 1, root: str = "") -> str:
+    """The <link> elements every page's head carries (a page `depth` levels down, or under `root`:
+    http.pages.assets)."""
+    return stylesheet.link(depth, root) + icon.link(depth, root)

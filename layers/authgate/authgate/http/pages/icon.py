@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 ICON = Asset("icon.svg", "image/svg+xml", headers=(("Content-Security-Policy", "default-src 'none'"),))
 
 
-def link(depth: int = 1) -> str:
-    """The icon's <link> element."""
-    return f'<link rel="icon" type="image/svg+xml" href="{ICON.href(depth)}">'
+def link(depth: int = 1, root: str = "") -> str:
+    """The icon's <link> element (`depth`, `root`: Asset.href)."""
+    return f'<link rel="icon" type="image/svg+xml" href="{ICON.href(depth, root)}">'
 
 
 def get_icon(request: Request) -> Response:

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 STYLESHEET = Asset("authgate.css", "text/css; charset=utf-8")
 
 
-def link(depth: int = 1) -> str:
-    """The <link> element every page's head carries."""
-    return f'<link rel="stylesheet" href="{STYLESHEET.href(depth)}">'
+def link(depth: int = 1, root: str = "") -> str:
+    """The <link> element every page's head carries (`depth`, `root`: Asset.href)."""
+    return f'<link rel="stylesheet" href="{STYLESHEET.href(depth, root)}">'
 
 
 def get_stylesheet(request: Request) -> Response:

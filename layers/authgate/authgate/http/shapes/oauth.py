@@ -135,25 +135,27 @@ The redirect is 302 from GET and 303 from the sign-in form's POST (RFC 9700 4.12
     return error_page(error, request)
 
 
-def error_page(error: ApiError, request: Request | None, onward: str = "") -> Response:
+def error_page(error: ApiError, request: Request | None, onward: str = "", *, oauth: bool = True) -> Response:
     """The page a person sees when nothing may be redirected: heading, what went wrong, codes, request id.
 
     Escaped, client-facing text only, with the pages' shared stylesheet and strict headers
     (no-store: it describes this one request). `onward`: the error response a self-registered
-    client would have been sent, offered as a link (http.pages.onward).
+    client would have been sent, offered as a link (http.pages.onward). `oauth`: the page of an
+    OAuth endpoint, which names the RFC 6749 code too; a page of none (the console's) names only
+    ours, and links the stylesheet under the issuer (its pages live at several depths).
     """
     request_id = request.request_id if request else ""
     title = html.escape(error.title)
     # The RFC 6749 4.1.2.1 code the case would carry in a redirect, beside a finer one of ours:
     # what clients and support staff search for (unauthorized_client for a client of another
     # environment, invalid_request for an unknown client or redirect URI, ...).
-    oauth = oauth_error_code(error, AUTHORIZE_CODES)
-    named = "" if oauth == error.code else f" &middot; OAuth error <code>{html.escape(oauth)}</code>"
+    code = oauth_error_code(error, AUTHORIZE_CODES) if oauth else error.code
+    named = "" if code == error.code else f" &middot; OAuth error <code>{html.escape(code)}</code>"
+    links = head.links(depth_of(request.resource) if request else 1) if oauth else head.links(root=base_url(request))
     page = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta name="referrer" content="no-referrer"><title>{title}</title>'
-        f'{head.links(depth_of(request.resource) if request else 1)}</head>'
+        f'<meta name="referrer" content="no-referrer"><title>{title}</title>{links}</head>'
         f'<body><main class="error"><h1>{title}</h1><p>{html.escape(error.detail)}</p>'
         f'<p class="meta">Error code: <code>{html.escape(error.code)}</code>{named}'
         + (f" &middot; request id <code>{html.escape(request_id)}</code>" if request_id else "")

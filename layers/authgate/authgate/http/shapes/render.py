@@ -2,7 +2,8 @@
 
 Surfaces: "api" negotiates problem+json (default), JSON:API or a legacy shape
 (http.negotiation); "oauth" is RFC 6749 5.2 JSON; "authorize" is a redirect to the client or,
-when that is not safe, an HTML page. Renderers are pure functions of (error, request).
+when that is not safe, an HTML page; "page" that HTML page, for pages of no protocol (the
+console). Renderers are pure functions of (error, request).
 Invariants kept here for every shape: the body's status is the HTTP status, the code is in the
 body, a failure is never a 2xx/3xx on the API surface, and a 401 always challenges.
 """
@@ -18,7 +19,7 @@ from authgate.http.shapes.jsonapi import MEDIA_TYPE as JSONAPI_MEDIA_TYPE
 from authgate.http.shapes.jsonapi import jsonapi_body
 from authgate.http.shapes.legacy import MEDIA_TYPE as LEGACY_MEDIA_TYPE
 from authgate.http.shapes.legacy import legacy_a_body, legacy_b_body
-from authgate.http.shapes.oauth import authorize_error, oauth_json
+from authgate.http.shapes.oauth import authorize_error, error_page, oauth_json
 from authgate.http.shapes.problem import MEDIA_TYPE as PROBLEM_MEDIA_TYPE
 from authgate.http.shapes.problem import problem_body
 
@@ -27,8 +28,9 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
 
 # How a route reports errors: "api" negotiates problem+json / JSON:API / legacy shapes;
-# "oauth" is RFC 6749 5.2 JSON; "authorize" is the authorization endpoint (error page or redirect).
-Surface = Literal["api", "oauth", "authorize"]
+# "oauth" is RFC 6749 5.2 JSON; "authorize" is the authorization endpoint (error page or redirect);
+# "page" is a page of no protocol (the console's): the error page, naming only our code.
+Surface = Literal["api", "oauth", "authorize", "page"]
 
 DEFAULT_RETRY_AFTER = "1"
 
@@ -38,6 +40,8 @@ def render_error(error: ApiError, request: Request | None, surface: Surface) -> 
         response = oauth_json(error, request)
     elif surface == "authorize":
         response = authorize_error(error, request)
+    elif surface == "page":
+        response = error_page(error, request, oauth=False)
     else:
         response = render_api_error(error, request)
     if error.status in (429, 503) and response.get_header("Retry-After") is None:

@@ -1,0 +1,123 @@
+"""What every console page shares: the shell (who is signed in, the navigation, sign-out), links, the rule's refusal.
+
+A page is the project's page (http.pages: the stylesheet, the icon, strict headers: a CSP with no script and no
+inline style, no framing, no Referer, never cached), with a skip link, a navigation landmark that marks the current
+page, and the sign-out form (CSRF as every form of the flows: interaction.pages). Links are absolute under the
+issuer, as the pages live at several depths behind a stage path. `allow` is operators.roles' rule at the edge of every
+page: an action the operator's roles do not allow is a 403 page before anything of it is read, and an audit event.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from string import Template
+from urllib.parse import urlencode
+
+from authgate import audit
+from authgate.console.session import SignedIn
+from authgate.errors import ApiError
+from authgate.http.pages import head
+from authgate.http.pages.headers import page_headers
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.interaction.pages import csrf_fields
+from authgate.issuer import base_url
+from authgate.operators import roles
+
+# The step every console form names in its CSRF nonce (interaction.pages).
+STEP = "console"
+
+_PAGE = Template("""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>$title · authgate console</title>
+$head_links
+</head>
+<body class="console">
+<a class="skip" href="#content">Skip to the content</a>
+<header class="console-bar">
+<p class="brand"><a href="$home">authgate console</a></p>
+<nav aria-label="Console">
+<ul>
+$nav
+</ul>
+</nav>
+<form class="who" method="post" action="$sign_out">
+$csrf
+<p>Signed in as <strong>$username</strong> <span class="fine">($roles)</span></p>
+<button type="submit" class="secondary">Sign out</button>
+</form>
+</header>
+<main id="content" class="console-page">
+<h1>$title</h1>
+$body
+</main>
+</body>
+</html>
+""")
+# The navigation: (page, label, the action that shows it).
+_NAV = (("", "Home", "console.home"), ("people", "People", "people.find"))
+_CURRENT = ' aria-current="page"'
+
+
+def url(request: Request, page: str = "", query: Sequence[tuple[str, str]] = ()) -> str:
+    """The absolute URL of a console page (`page` "" is the home page) with `query`."""
+    return f"{base_url(request)}/console{'/' + page if page else ''}" + (f"?{urlencode(query)}" if query else "")
+
+
+def operator_party(signed: SignedIn) -> audit.Party:
+    """The operator as the audit trail names them: their username, and as principal the console and their user id."""
+    return audit.operator(signed.operator.username, f"console:{signed.operator.user.user_id}")
+
+
+def allow(signed: SignedIn, action: str, tenant: str | None = None) -> None:
+    """Nothing, when the operator's roles allow `action` on `tenant`; else the 403 page (operator_forbidden), and
+    the refusal in the audit trail (console.refused)."""
+    if not roles.may(signed.operator.roles, action, tenant):
+        audit.record("console.refused", tenant or "", actor=operator_party(signed),
+                     target=audit.Party("tenant", tenant or "-"), outcome="failure", reason="role",
+                     details={"console_action": action, "roles": signed.operator.described()})
+        where = f" in tenant {tenant}" if tenant else ""
+        raise ApiError("operator_forbidden", f"Your roles ({signed.operator.described()}) do not allow this{where}.",
+                       internal=f"operator={signed.operator.username} action={action} tenant={tenant or '-'}")
+
+
+def page(request: Request, signed: SignedIn, title: str, body: str, current: str = "",
+         csrf: tuple[str, str | None] | None = None) -> Response:
+    """A console page of `body` (HTML, escaped by the caller) titled `title`; `current` names its navigation item.
+    `csrf`: the hidden fields (and binding cookie) the body's own form carries, when it has one (csrf_fields), which
+    the sign-out form then carries too: one binding per browser."""
+    csrf_html, binding = csrf or csrf_fields(request, STEP)
+    nav = "\n".join(
+        f'<li><a href="{html.escape(url(request, target))}"{_CURRENT if target == current else ""}>{label}</a></li>'
+        for target, label, action in _NAV if roles.reach(signed.operator.roles, action).anywhere)
+    document = _PAGE.substitute(
+        title=html.escape(title), head_links=head.links(root=base_url(request)), home=html.escape(url(request)), nav=nav,
+        sign_out=html.escape(url(request, "sign-out")), csrf=csrf_html, username=html.escape(signed.operator.username),
+        roles=html.escape(signed.operator.described()), body=body)
+    response = Response(200, document, page_headers(form_action=["'self'"]))
+    if binding:
+        response.multi_headers["Set-Cookie"] = [binding]
+    return response
+
+
+def query_value(request: Request, name: str, limit: int = 256) -> str:
+    """A query parameter given at most once and at most `limit` characters ("" when absent); 400 otherwise."""
+    values = request.query.get(name, [])
+    if len(values) > 1:
+        raise ApiError("invalid_request", f"The {name} parameter is repeated.")
+    value = values[0] if values else ""
+    if len(value) > limit or any(ord(c) < 32 for c in value):
+        raise ApiError("invalid_request", f"The {name} parameter is too long or holds control characters.")
+    return value
+
+
+def when(seconds: int) -> str:
+    """A time as people read it in the console: ISO 8601 in UTC, "never" for none."""
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(seconds)) if seconds else "never"

@@ -1,0 +1,86 @@
+"""GET /console/people: find a person by username (or its beginning), email or user id, in the tenants one may.
+
+The tenants are those the operator's roles reach for `people.find` (operators.roles): every tenant for an owner or an
+auditor, the assigned ones for support; a tenant outside them is refused before anything of it is read. What is typed
+decides the read: an email (it has an @) the UsersByEmail index, a user id (`usr_...`) the UsersById index, anything
+else the usernames that begin with it; nothing, the tenant's people in username order. Usernames come a page at a
+time (PAGE_SIZE), the next page after the last username shown.
+"""
+
+from __future__ import annotations
+
+import html
+
+from authgate.console.pages import allow, page, query_value, url
+from authgate.console.session import SignedIn
+from authgate.errors import ApiError
+from authgate.http.request import Request
+from authgate.http.response import Response
+from authgate.operators import roles
+from authgate.stores.tenants import TenantStore
+from authgate.stores.users import UserStore
+from authgate.users.model import User
+
+PAGE_SIZE = 20
+USER_ID_PREFIX = "usr_"
+
+
+def get_people(request: Request, signed: SignedIn) -> Response:
+    reach = roles.reach(signed.operator.roles, "people.find")
+    tenants = sorted(t.tenant_id for t in TenantStore().list()) if reach.everywhere else sorted(reach.tenants)
+    tenant = query_value(request, "tenant", 64) or (tenants[0] if tenants else "")
+    allow(signed, "people.find", tenant or None)
+    q, after = query_value(request, "q").strip(), query_value(request, "after")
+    if tenant not in tenants:
+        raise ApiError("not_found", f"There is no tenant {tenant!r}.")
+    found, next_after = _find(tenant, q, after)
+    body = _form(request, tenants, tenant, q) + "\n" + _results(request, tenant, q, found, next_after, after)
+    return page(request, signed, "People", body, current="people")
+
+
+def _find(tenant: str, q: str, after: str) -> tuple[list[User], str]:
+    """The people `q` names in `tenant`, and the username to continue after ("" when none is left)."""
+    store = UserStore()
+    if "@" in q:
+        return store.by_email(tenant, q), ""
+    if q.startswith(USER_ID_PREFIX):
+        user = store.by_user_id(tenant, q)
+        return ([user] if user is not None else []), ""
+    return store.page(tenant, prefix=q, after=after, limit=PAGE_SIZE)
+
+
+def _form(request: Request, tenants: list[str], tenant: str, q: str) -> str:
+    e = html.escape
+    options = "\n".join(f'<option value="{e(t)}"{" selected" if t == tenant else ""}>{e(t)}</option>' for t in tenants)
+    return (f'<form class="search" method="get" action="{e(url(request, "people"))}" role="search">\n'
+            f'<label for="tenant">Tenant</label>\n<select id="tenant" name="tenant">\n{options}\n</select>\n'
+            f'<label for="q">Username, email or user id</label>\n'
+            f'<input id="q" name="q" type="search" value="{e(q)}" autocomplete="off" spellcheck="false">\n'
+            '<div class="actions"><button type="submit">Find</button></div>\n</form>')
+
+
+def _results(request: Request, tenant: str, q: str, found: list[User], next_after: str, after: str) -> str:
+    e = html.escape
+    if not found:
+        what = f"matches {e(q)!r}" if q else "is in this tenant"
+        return f'<p role="status">Nobody {what}.</p>'
+    rows = "\n".join(
+        f'<tr><th scope="row"><a href="{e(url(request, "person", [("tenant", tenant), ("username", u.username)]))}">'
+        f"{e(u.username)}</a></th><td>{e(u.name) or '-'}</td><td>{e(u.email) or '-'}</td><td>{state(u)}</td></tr>"
+        for u in found)
+    caption = f"People of {e(tenant)}" + (f" matching {e(q)!r}" if q else "") + (" (continued)" if after else "")
+    more = (f'<p><a href="{e(url(request, "people", [("tenant", tenant), ("q", q), ("after", next_after)]))}">'
+            "Next page</a></p>") if next_after else ""
+    return (f'<div class="table"><table>\n<caption>{caption}</caption>\n'
+            '<thead><tr><th scope="col">Username</th><th scope="col">Name</th><th scope="col">Email</th>'
+            f'<th scope="col">State</th></tr></thead>\n<tbody>\n{rows}\n</tbody>\n</table></div>\n{more}')
+
+
+def state(user: User) -> str:
+    """A person's state in words: disabled, locked, must change the password, signs in upstream only, or active."""
+    from authgate import clock
+
+    flags = [word for word, on in (("disabled", user.disabled), ("locked", user.locked(clock.seconds())),
+                                   ("must change the password", user.must_change_password),
+                                   ("signs in through an identity provider only", user.federated_only)) if on]
+    return ", ".join(flags) or "active"

@@ -1,0 +1,63 @@
+"""GET /console and /console/{proxy+}: the console's pages by name, each imported on its first request.
+
+A page of a signed-in operator (`signed`) gets the request's session and operator (console.session) or, without
+one, the sign-in (console.sign_in.start) that brings the browser back to it; the callback, the sign-out and the
+"signed out" page need none. An unknown page is 404, a known one with another method 405 with Allow, as the App
+answers for a resource.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import NamedTuple
+from urllib.parse import urlencode
+
+from authgate.console import session, sign_in
+from authgate.errors import ApiError
+from authgate.http.request import Request
+from authgate.http.response import Response
+
+
+class Page(NamedTuple):
+    handler: str  # "module:function"
+    signed: bool = True
+
+
+_PEOPLE = "authgate.console.people"
+PAGES: dict[tuple[str, str], Page] = {
+    ("", "GET"): Page("authgate.console.home:get_home"),
+    ("people", "GET"): Page(f"{_PEOPLE}:get_people"),
+    ("person", "GET"): Page("authgate.console.person:get_person"),
+    ("act", "GET"): Page("authgate.console.act:get_act"),
+    ("act", "POST"): Page("authgate.console.act:post_act"),
+    ("callback", "GET"): Page("authgate.console.sign_in:callback", signed=False),
+    ("sign-out", "POST"): Page("authgate.console.sign_out:post_sign_out", signed=False),
+    ("signed-out", "GET"): Page("authgate.console.sign_out:get_signed_out", signed=False),
+}
+
+
+def console(request: Request) -> Response:
+    """The page the path names, for the signed-in operator (or the sign-in first)."""
+    name = request.path_params.get("proxy", "").strip("/")
+    found = PAGES.get((name, request.method))
+    if found is None:
+        allowed = sorted(method for page, method in PAGES if page == name)
+        if allowed:
+            raise ApiError("method_not_allowed", f"{request.method} is not allowed on {request.path}.",
+                           headers={"Allow": ", ".join(allowed)})
+        raise ApiError("not_found", f"The console has no page {request.path}.")
+    handler = _handler(found.handler)
+    if not found.signed:
+        return handler(request)
+    signed = session.signed_in(request)
+    if signed is None:
+        query = urlencode([(k, v) for k, values in request.query.items() for v in values])
+        return sign_in.start(request, f"/console{'/' + name if name else ''}" + (f"?{query}" if query else ""))
+    return handler(request, signed)
+
+
+def _handler(path: str) -> Callable[..., Response]:
+    module, _, attr = path.partition(":")
+    handler: Callable[..., Response] = getattr(importlib.import_module(module), attr)
+    return handler
