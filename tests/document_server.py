@@ -165,7 +165,7 @@ def document_server(directory: Path) -> Iterator[DocumentServer]:
     context.load_cert_chain(str(cert), str(key))
     httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
     owner.append(DocumentServer(httpd, ca))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield owner[0]

@@ -401,7 +401,7 @@ class _AnswerReceiver:
                 pass
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
         self.url = f"http://127.0.0.1:{self._server.server_port}/answer"
         return self
 

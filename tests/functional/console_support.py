@@ -65,7 +65,7 @@ def stack_on_http(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     caches.reset()
     ensure(issuer)
     emulator = Emulator(Router(api_routes()), issuer=issuer)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     try:
         yield issuer
     finally:

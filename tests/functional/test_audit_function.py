@@ -85,6 +85,7 @@ def test_an_admin_commands_own_line_is_kept_like_the_functions(audit_stage: Audi
     assert [e["action"] for e in events(current_trail())] == ["user.disabled"]
 
 
+@pytest.mark.slow
 def test_a_bus_that_refuses_sends_the_events_to_the_unpublished_queue(audit_stage: AuditStage,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     aws_state.client("events").delete_event_bus(Name=audit_stage.bus)

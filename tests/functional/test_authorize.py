@@ -190,6 +190,7 @@ def test_open_redirect_matrix_never_redirects(browser: Browser, redirect_uri: st
     assert "does not match a URI registered" in text or "not a well-formed absolute URI" in text
 
 
+@pytest.mark.slow
 def test_open_redirect_matrix_also_never_redirects_errors(browser: Browser) -> None:
     # An otherwise-bad request with a bad redirect URI still gets the page, not a redirect there.
     for redirect_uri in OPEN_REDIRECT_MATRIX:

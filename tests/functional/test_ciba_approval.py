@@ -202,6 +202,7 @@ def test_an_unknown_user_is_never_notified_and_costs_the_same(hook: DocumentServ
     assert (hook.posts, (tmp_path / "outbox.jsonl").exists()) == ([], False)
 
 
+@pytest.mark.slow
 def test_a_webhook_on_a_private_address_is_refused_at_delivery(hook: DocumentServer, tokens: TokenClient,
                                                                tmp_path: Path) -> None:
     """Set behind the CLI's back: delivery checks the address again (never retried), the request is answered the

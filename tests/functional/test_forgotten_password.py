@@ -76,6 +76,7 @@ def outbox(demo: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_known_and_an_unknown_person_cost_the_same_calls_and_get_the_same_page(
         ses_stage: Any, browser: Browser) -> None:
     """Before the queue, alice's request made one SES SendEmail and one PutItem nobody's did not: a timing oracle."""

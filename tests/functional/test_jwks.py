@@ -46,7 +46,7 @@ def jwks_url(aws: None, invoke: Any) -> Iterator[str]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}/.well-known/jwks.json"
     server.shutdown()
     server.server_close()

@@ -7,6 +7,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from authgate.errors.catalogue import catalogue
 from authgate_cli.local.events import HttpRequest, build_event
 from authgate_cli.local.template import api_routes
@@ -30,6 +32,7 @@ def test_paths_and_methods_are_exactly_the_templates_routes() -> None:
     assert set(document["paths"]) == resources
 
 
+@pytest.mark.slow
 def test_document_is_valid_openapi_3_1() -> None:
     from openapi_spec_validator import validate
 
