@@ -106,9 +106,9 @@ def test_an_enrolment_on_the_account_page_is_asked_at_the_next_sign_in(clock: Ma
 @pytest.mark.slow
 def test_an_ip_address_issuer_says_passkeys_need_a_host_name(clock: ManualClock, browser: Browser) -> None:
     account = signed_in(browser)
-    assert account.text().endswith(
-        "Passkeys Passkeys need this service on a host name: browsers refuse an IP address as a passkey's relying "
-        "party (a local stack: serve it as http://localhost).")
+    # The passkeys section says so in place of its form; the page's next section follows it.
+    assert ("Passkeys Passkeys need this service on a host name: browsers refuse an IP address as a passkey's "
+            "relying party (a local stack: serve it as http://localhost). Apps you've allowed") in account.text()
     refused = account_post(browser, account, action="passkey_start", name="Key")
     assert "Passkeys need this service on a host name" in refused.text()
 

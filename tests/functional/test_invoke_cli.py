@@ -54,7 +54,7 @@ def test_invoke_runs_against_the_seeded_local_aws() -> None:
 @pytest.mark.parametrize("args, message", [
     (("invoke", "jwks", "events/no-such-event.json"), "event file not found: events/no-such-event.json"),
     (("invoke", "nosuchfunction", "events/jwks-get-jwks.json"),
-     "unknown function 'nosuchfunction'; known: audit, authorize, charges, deliver, jwks, rotate_keys, token"),
+     "unknown function 'nosuchfunction'; known: audit, authorize, charges, console, deliver, jwks, rotate_keys, token"),
 ])
 def test_bad_input_is_one_line_on_stderr_and_exit_2(args: tuple[str, ...], message: str) -> None:
     result = authgate(*args)
