@@ -16,7 +16,7 @@ from typing import Any
 
 from authgate.assurance import MFA
 from authgate.settings import get_settings
-from authgate.tokens import jose_header, jwa
+from authgate.tokens import jose_header
 from authgate.tokens.jws import segment_bytes, segment_json
 from authgate.tokens.numeric_date import numeric_date
 from authgate.tokens.validator import default_validator
@@ -68,7 +68,6 @@ def _signed_claims(token: str, now: int) -> dict[str, Any]:
     except (jose_header.HeaderRejected, ValueError) as exc:
         raise SignInRefused(f"header or signature refused: {exc}") from None
     kid = header.get("kid")
-    key = default_validator().keys.get(kid, now) if isinstance(kid, str) else None
-    if key is None or key.alg != alg or not jwa.verify(alg, key.key, f"{head}.{body}".encode("ascii"), signature):
+    if not default_validator().signed_here(kid, alg, f"{head}.{body}".encode("ascii"), signature, now):
         raise SignInRefused(f"no published key of this stack verifies it (kid {str(kid)[:64]!r})")
     return claims

@@ -59,6 +59,12 @@ class AccessTokenValidator:
         self._verified.put(entry, (principal, kid, key))
         return principal
 
+    def signed_here(self, kid: object, alg: str, signing_input: bytes, signature: bytes, now: int) -> bool:
+        """Whether `signature` is by the published key of this stack that `kid` names, a key of algorithm `alg`:
+        the check of a JWS this stack signed other than an access token (an ID token coming back to it)."""
+        key = self.keys.get(kid, now) if isinstance(kid, str) else None
+        return key is not None and key.alg == alg and jwa.verify(alg, key.key, signing_input, signature)
+
     def verify(self, token: str, *, issuer: str, audience: str, now: int) -> Principal:
         """`validate` without the verified-token cache: every check, every time."""
         return self._verify(token, issuer=issuer, audience=audience, now=now)[0]
