@@ -9,19 +9,18 @@ audit event (AUDITED: the action `authgate users` records), by the operator, nam
 
 from __future__ import annotations
 
-import html
 from typing import NamedTuple
 
 from authgate import audit
 from authgate.audit.actions import Action as AuditAction
 from authgate.audit.event import Outcome
 from authgate.audit.person import UNKNOWN
-from authgate.console.pages import STEP, allow, operator_party, page, query_value, url
+from authgate.console.pages import STEP, Link, allow, confirmation, done, query_value, recorded, url
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.interaction.pages import csrf_fields, form_fields
+from authgate.interaction.pages import form_fields
 from authgate.issuer import base_url
 from authgate.logs import get_logger
 from authgate.people.actions import ACTIONS, ResetLinkRefused
@@ -73,15 +72,10 @@ def get_act(request: Request, signed: SignedIn) -> Response:
 
     if UserStore().get(tenant, username) is None:
         raise _nobody(tenant, username)
-    what, e = WHAT[action], html.escape
-    csrf = csrf_fields(request, STEP)
-    body = (f"<p>{e(what.does.format(who=username))}</p>\n"
-            f'<form method="post" action="{e(url(request, "act"))}">\n{csrf[0]}\n'
-            + "".join(f'<input type="hidden" name="{name}" value="{e(value)}">\n'
-                      for name, value in (("tenant", tenant), ("username", username), ("action", action)))
-            + f'<div class="actions"><button type="submit">{e(what.label)}</button>\n'
-            f'<a href="{e(_person(request, tenant, username))}">Cancel</a></div>\n</form>')
-    return page(request, signed, f"{what.label}: {username} ({tenant})?", body, current="people", csrf=csrf)
+    what = WHAT[action]
+    return confirmation(request, signed, title=f"{what.label}: {username} ({tenant})?", does=what.does.format(who=username),
+                        target="act", fields=(("tenant", tenant), ("username", username), ("action", action)),
+                        label=what.label, cancel=Link(_person(request, tenant, username), "Cancel"), current="people")
 
 
 def post_act(request: Request, signed: SignedIn) -> Response:
@@ -89,29 +83,26 @@ def post_act(request: Request, signed: SignedIn) -> Response:
     tenant, username, action = _named(request, fields.get("tenant", ""), fields.get("username", ""),
                                       fields.get("action", ""))
     allow(signed, rule(action), tenant)
-    details = {"via": "console", "console_action": action, "roles": signed.operator.described()}
 
-    def recorded(user_id: str, outcome: Outcome = "success", reason: str | None = None) -> None:
-        audit.record(AUDITED[action], tenant, actor=operator_party(signed), target=audit.user(user_id, username),
-                     outcome=outcome, reason=reason, details=details)
+    def recorded_as(user_id: str, outcome: Outcome = "success", reason: str | None = None) -> None:
+        recorded(signed, AUDITED[action], tenant, audit.user(user_id, username), action, outcome=outcome,
+                 reason=reason)
 
     try:
         outcome = ACTIONS[action](tenant, username, base_url(request))
     except UserNotFound:
-        recorded(UNKNOWN, "failure", "unknown_account")
+        recorded_as(UNKNOWN, "failure", "unknown_account")
         raise _nobody(tenant, username) from None
     except ResetLinkRefused as exc:
-        recorded(exc.user.user_id, "failure", exc.reason)
+        recorded_as(exc.user.user_id, "failure", exc.reason)
         raise ApiError("invalid_request", f"No link was sent: {exc}.") from None
-    recorded(outcome.user.user_id)
+    recorded_as(outcome.user.user_id)
     # Ids only: the person acted on by their stable id, never their username or email.
     get_logger().info("console action", extra={"operator": signed.operator.username,
                                                "roles": signed.operator.described(), "action": action,
                                                "tenant": tenant, "user_id": outcome.user.user_id})
-    e = html.escape
-    body = (f'<p role="status">Done: {e(outcome.said)}.</p>\n'
-            f'<p><a href="{e(_person(request, tenant, username))}">Back to {e(username)}</a></p>')
-    return page(request, signed, f"{WHAT[action].label}: {username} ({tenant})", body, current="people")
+    return done(request, signed, title=f"{WHAT[action].label}: {username} ({tenant})", said=outcome.said,
+                back=Link(_person(request, tenant, username), f"Back to {username}"), current="people")
 
 
 def _named(request: Request, tenant: str, username: str, action: str) -> tuple[str, str, str]:

@@ -5,23 +5,19 @@ from __future__ import annotations
 import html
 
 from authgate.console.pages import allow, page, url, when
+from authgate.console.sections import SECTIONS
 from authgate.console.session import SignedIn
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.operators import roles
-
-# What an operator may open, by the action that opens it.
-_SECTIONS = (("people", "People", "people.find", "find a person by username, email or id, and see their account"),)
 
 
 def get_home(request: Request, signed: SignedIn) -> Response:
     allow(signed, "console.home")
     operator, session = signed.operator, signed.session
     name = f" ({html.escape(operator.user.name)})" if operator.user.name else ""
-    reachable = [(target, label, what) for target, label, action, what in _SECTIONS
-                 if roles.reach(operator.roles, action).anywhere]
-    links = "\n".join(f'<li><a href="{html.escape(url(request, target))}">{label}</a>: {what}</li>'
-                      for target, label, what in reachable)
+    links = "\n".join(f'<li><a href="{html.escape(url(request, s.page))}">{s.label}</a>: {s.what}</li>'
+                      for s in SECTIONS if s.what and roles.reach(operator.roles, s.action).anywhere)
     body = (f"<p>You are <strong>{html.escape(operator.username)}</strong>{name}, with the roles "
             f"<strong>{html.escape(operator.described())}</strong>.</p>\n"
             f"<p>You signed in at {when(session.auth_time)}; this sign-in serves the console until "

@@ -10,11 +10,15 @@ page: an action the operator's roles do not allow is a 403 page before anything 
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from string import Template
+from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 from authgate import audit
+from authgate.audit.actions import Action as AuditAction
+from authgate.audit.event import Outcome
+from authgate.console.sections import SECTIONS
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.pages import head
@@ -59,8 +63,6 @@ $body
 </body>
 </html>
 """)
-# The navigation: (page, label, the action that shows it).
-_NAV = (("", "Home", "console.home"), ("people", "People", "people.find"))
 _CURRENT = ' aria-current="page"'
 
 
@@ -93,8 +95,8 @@ def page(request: Request, signed: SignedIn, title: str, body: str, current: str
     the sign-out form then carries too: one binding per browser."""
     csrf_html, binding = csrf or csrf_fields(request, STEP)
     nav = "\n".join(
-        f'<li><a href="{html.escape(url(request, target))}"{_CURRENT if target == current else ""}>{label}</a></li>'
-        for target, label, action in _NAV if roles.reach(signed.operator.roles, action).anywhere)
+        f'<li><a href="{html.escape(url(request, s.page))}"{_CURRENT if s.page == current else ""}>{s.label}</a></li>'
+        for s in SECTIONS if roles.reach(signed.operator.roles, s.action).anywhere)
     document = _PAGE.substitute(
         title=html.escape(title), head_links=head.links(root=base_url(request)), home=html.escape(url(request)), nav=nav,
         sign_out=html.escape(url(request, "sign-out")), csrf=csrf_html, username=html.escape(signed.operator.username),
@@ -121,3 +123,74 @@ def when(seconds: int) -> str:
     import time
 
     return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(seconds)) if seconds else "never"
+
+
+class Link(NamedTuple):
+    """A cell or an item that links (`href` absolute, `text` as people read it): escaped where it is written."""
+
+    href: str
+    text: str
+
+
+def _cell(value: str | Link) -> str:
+    if isinstance(value, Link):
+        return f'<a href="{html.escape(value.href)}">{html.escape(value.text)}</a>'
+    return html.escape(value)
+
+
+def section(title: str, inner: str) -> str:
+    """A section of a page: its heading and `inner` (HTML, escaped by the caller)."""
+    return f"<section>\n<h2>{html.escape(title)}</h2>\n{inner}\n</section>"
+
+
+def definitions(title: str, pairs: Iterable[tuple[str, str | Link]], empty: str = "") -> str:
+    """A section of name/value pairs (a description list); `empty` said instead when there is none ("" : the
+    list, empty)."""
+    listed = list(pairs)
+    if not listed and empty:
+        return section(title, f"<p>{html.escape(empty)}</p>")
+    items = "\n".join(f"<dt>{html.escape(name)}</dt><dd>{_cell(value)}</dd>" for name, value in listed)
+    return section(title, f"<dl>\n{items}\n</dl>")
+
+
+def table(caption: str, headings: Sequence[str], rows: Iterable[Sequence[str | Link]]) -> str:
+    """A table (it scrolls on its own at phone width), its first cell the row's heading; cells are text or Link."""
+    body = "\n".join(f'<tr><th scope="row">{_cell(row[0])}</th>' + "".join(f"<td>{_cell(c)}</td>" for c in row[1:])
+                     + "</tr>" for row in rows)
+    heads = "".join(f'<th scope="col">{html.escape(h)}</th>' for h in headings)
+    return (f'<div class="table"><table>\n<caption>{html.escape(caption)}</caption>\n'
+            f"<thead><tr>{heads}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table></div>")
+
+
+def links(items: Iterable[Link], css: str = "console-actions") -> str:
+    """A list of links (the actions offered on a page)."""
+    return f'<ul class="{css}">\n' + "\n".join(f"<li>{_cell(item)}</li>" for item in items) + "\n</ul>"
+
+
+def confirmation(request: Request, signed: SignedIn, *, title: str, does: str, target: str,
+                 fields: Sequence[tuple[str, str]], label: str, cancel: Link, current: str) -> Response:
+    """The page that asks before an action: what it does (`does`, text), and a form (CSRF) that posts `fields`
+    to the console page `target` with the button `label`, or goes back to `cancel`."""
+    e = html.escape
+    csrf = csrf_fields(request, STEP)
+    hidden = "".join(f'<input type="hidden" name="{e(name)}" value="{e(value)}">\n' for name, value in fields)
+    body = (f"<p>{e(does)}</p>\n<form method=\"post\" action=\"{e(url(request, target))}\">\n{csrf[0]}\n{hidden}"
+            f'<div class="actions"><button type="submit">{e(label)}</button>\n{_cell(cancel)}</div>\n</form>')
+    return page(request, signed, title, body, current=current, csrf=csrf)
+
+
+def done(request: Request, signed: SignedIn, *, title: str, said: str, back: Link, current: str,
+         more: str = "") -> Response:
+    """The page after an action: what it did (a status message, the words the command prints), `more` (HTML,
+    escaped by the caller: a secret shown once, say) and the way back."""
+    body = f'<p role="status">Done: {html.escape(said)}.</p>\n{more}<p>{_cell(back)}</p>'
+    return page(request, signed, title, body, current=current)
+
+
+def recorded(signed: SignedIn, action: AuditAction, tenant: str, target: audit.Party, console_action: str, *,
+             outcome: Outcome = "success", reason: str | None = None, **details: Any) -> None:
+    """An operator's action in the audit trail (the action the command records too), by the operator, naming
+    their roles and that the console took it."""
+    audit.record(action, tenant, actor=operator_party(signed), target=target, outcome=outcome,
+                 reason=reason, details={"via": "console", "console_action": console_action,
+                                         "roles": signed.operator.described(), **details})

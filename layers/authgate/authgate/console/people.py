@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 
-from authgate.console.pages import allow, page, query_value, url
+from authgate.console.pages import Link, allow, page, query_value, table, url
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
@@ -64,16 +64,12 @@ def _results(request: Request, tenant: str, q: str, found: list[User], next_afte
     if not found:
         what = f"matches {e(q)!r}" if q else "is in this tenant"
         return f'<p role="status">Nobody {what}.</p>'
-    rows = "\n".join(
-        f'<tr><th scope="row"><a href="{e(url(request, "person", [("tenant", tenant), ("username", u.username)]))}">'
-        f"{e(u.username)}</a></th><td>{e(u.name) or '-'}</td><td>{e(u.email) or '-'}</td><td>{state(u)}</td></tr>"
-        for u in found)
-    caption = f"People of {e(tenant)}" + (f" matching {e(q)!r}" if q else "") + (" (continued)" if after else "")
+    caption = f"People of {tenant}" + (f" matching {q!r}" if q else "") + (" (continued)" if after else "")
     more = (f'<p><a href="{e(url(request, "people", [("tenant", tenant), ("q", q), ("after", next_after)]))}">'
             "Next page</a></p>") if next_after else ""
-    return (f'<div class="table"><table>\n<caption>{caption}</caption>\n'
-            '<thead><tr><th scope="col">Username</th><th scope="col">Name</th><th scope="col">Email</th>'
-            f'<th scope="col">State</th></tr></thead>\n<tbody>\n{rows}\n</tbody>\n</table></div>\n{more}')
+    return table(caption, ("Username", "Name", "Email", "State"), (
+        (Link(url(request, "person", [("tenant", tenant), ("username", u.username)]), u.username), u.name or "-",
+         u.email or "-", state(u)) for u in found)) + f"\n{more}"
 
 
 def state(user: User) -> str:

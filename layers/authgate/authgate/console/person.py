@@ -8,10 +8,18 @@ a session when and how the person signed in and which applications it served.
 
 from __future__ import annotations
 
-import html
-
 from authgate.console.act import WHAT, link, rule
-from authgate.console.pages import allow, page, query_value, when
+from authgate.console.pages import (
+    Link,
+    allow,
+    definitions,
+    links,
+    page,
+    query_value,
+    section,
+    table,
+    when,
+)
 from authgate.console.people import state
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
@@ -44,35 +52,26 @@ def _actions(request: Request, signed: SignedIn, user: User) -> str:
                and roles.may(signed.operator.roles, rule(name), user.tenant_id)]
     if not offered:
         return ""
-    links = "\n".join(f'<li><a href="{html.escape(link(request, user.tenant_id, user.username, name))}">'
-                      f"{html.escape(WHAT[name].label)}</a></li>" for name in offered)
-    return f'<section>\n<h2>Actions</h2>\n<ul class="console-actions">\n{links}\n</ul>\n</section>'
-
-
-def _list(title: str, pairs: list[tuple[str, str]]) -> str:
-    items = "\n".join(f"<dt>{html.escape(name)}</dt><dd>{html.escape(value)}</dd>" for name, value in pairs)
-    return f"<section>\n<h2>{title}</h2>\n<dl>\n{items}\n</dl>\n</section>"
+    return section("Actions", links(Link(link(request, user.tenant_id, user.username, name), WHAT[name].label)
+                                    for name in offered))
 
 
 def _profile(user: User) -> str:
     email = (user.email + (" (verified)" if user.email_verified else " (not verified)")) if user.email else "-"
-    return _list("Profile", [("Username", user.username), ("User id", user.user_id or "-"), ("Name", user.name or "-"),
+    return definitions("Profile", [("Username", user.username), ("User id", user.user_id or "-"), ("Name", user.name or "-"),
                              ("Email", email), ("State", state(user)), ("Created", when(user.created_at)),
                              ("Updated", when(user.updated_at)), ("Sessions ended before", when(user.sessions_valid_after))])
 
 
 def _sessions(user: User) -> str:
-    e = html.escape
     sessions = SessionStore().standing(user)
     if not sessions:
-        return "<section>\n<h2>Sign-in sessions</h2>\n<p>No sign-in session is live.</p>\n</section>"
-    rows = "\n".join(
-        f"<tr><td>{e(when(s.auth_time))}</td><td>{e(s.acr)} ({e(' '.join(s.amr))})</td>"
-        f"<td>{e(when(s.last_active))}</td><td>{e(', '.join(s.clients)) or '-'}</td></tr>" for s in sessions)
-    return ('<section>\n<h2>Sign-in sessions</h2>\n<div class="table"><table>\n'
-            f"<caption>{len(sessions)} live sign-in session{'s' if len(sessions) != 1 else ''}</caption>\n"
-            '<thead><tr><th scope="col">Signed in</th><th scope="col">How</th><th scope="col">Last active</th>'
-            f'<th scope="col">Applications</th></tr></thead>\n<tbody>\n{rows}\n</tbody>\n</table></div>\n</section>')
+        return section("Sign-in sessions", "<p>No sign-in session is live.</p>")
+    return section("Sign-in sessions", table(
+        f"{len(sessions)} live sign-in session{'s' if len(sessions) != 1 else ''}",
+        ("Signed in", "How", "Last active", "Applications"),
+        ((when(s.auth_time), f"{s.acr} ({' '.join(s.amr)})", when(s.last_active), ", ".join(s.clients) or "-")
+         for s in sessions)))
 
 
 def _factors(user: User) -> str:
@@ -84,7 +83,7 @@ def _factors(user: User) -> str:
     pairs += [(f"Passkey {p.name}", f"created {when(p.created_at)}, last used {when(p.last_used_at)}") for p in passkeys]
     if not passkeys:
         pairs.append(("Passkeys", "none"))
-    return _list("Second factors", pairs)
+    return definitions("Second factors", pairs)
 
 
 def _consents(user: User) -> str:
@@ -95,13 +94,11 @@ def _consents(user: User) -> str:
     pairs = [(consent.client_id, "; ".join(" ".join(scopes) + ("" if resource == DEFAULT_RESOURCE else f" (for {resource})")
                                            for resource, scopes in consent.scopes.items()))
              for consent in granted]
-    return _list("Consents", pairs) if pairs else \
-        "<section>\n<h2>Consents</h2>\n<p>No application holds a remembered consent.</p>\n</section>"
+    return definitions("Consents", pairs, empty="No application holds a remembered consent.")
 
 
 def _identities(user: User) -> str:
     links = LinkedIdentityStore().of_user(user.user_id)
     pairs = [(link.issuer, f"subject {link.subject}, linked {when(link.linked_at)}"
               + (f" ({link.via})" if link.via else "")) for link in links]
-    return _list("Linked identities", pairs) if pairs else \
-        "<section>\n<h2>Linked identities</h2>\n<p>No identity at an identity provider is linked.</p>\n</section>"
+    return definitions("Linked identities", pairs, empty="No identity at an identity provider is linked.")

@@ -1,0 +1,23 @@
+"""The console's sections: the navigation atop every page and the list on the home page, in one table.
+
+A section shows for an operator whose roles allow its action somewhere (operators.roles.reach); the page itself
+judges the action again, for the tenant it is asked for (console.pages.allow). A new page of the console that
+the navigation should offer is one line here.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Section(NamedTuple):
+    page: str  # the path under /console ("" is the home page)
+    label: str  # the navigation's link
+    action: str  # the operators.roles action that opens it
+    what: str  # what it is for, on the home page ("": not listed there)
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section("", "Home", "console.home", ""),
+    Section("people", "People", "people.find", "find a person by username, email or id, and see their account"),
+)
