@@ -16,7 +16,7 @@ is never fetched over. `delete` removes any client, a cached document included (
 naming it fetches it again).
 Acts on the running `authgate serve` stack by default, or on a deployed stack (`--stack-name`),
 through authgate_cli.admin.target.
-What it accepts is checked in client_registration; the actions are in client_actions.
+What it accepts and does is authgate.administration.clients (the console's too); client_actions prints it.
 """
 
 from __future__ import annotations
@@ -25,9 +25,12 @@ import argparse
 import sys
 from typing import Any
 
+from authgate.administration import clients as administration
 from authgate.clients.model import AUTH_METHODS
 from authgate_cli.admin import arguments, target, unknown
 from authgate_cli.admin.client_actions import (
+    asked,
+    check_create,
     create_client,
     delete_client,
     list_clients,
@@ -35,26 +38,16 @@ from authgate_cli.admin.client_actions import (
     show_client,
     update_client,
 )
-from authgate_cli.admin.client_registration import check_create, resource_grants
-
 ACTIONS = {"create": create_client, "update": update_client, "rotate-secret": rotate_secret,
            "list": list_clients, "show": show_client, "delete": delete_client}
-# What `update` changes (each --flag of the dest's name); at least one must be given.
-CHANGES = ("name", "grant", "jwks", "auth_method", "profile", "post_logout_redirect_uri", "backchannel_logout_uri",
-           "backchannel_logout_session_required", "id_token_signed_response_alg", "require_par", "resource_scopes")
 
 
 def _check_update(args: argparse.Namespace) -> None:
     arguments.identifier(args.client_id, "CLIENT_ID")
-    if all(getattr(args, change) in (None, []) for change in CHANGES):
-        flags = [f"--{change.replace('_', '-')}" for change in CHANGES]
+    if not administration.changes(asked(args)):
+        flags = [f"--{change.replace('_', '-')}" for change in administration.CHANGES]
         raise unknown.nothing_to_change("clients", f"at least one of {', '.join(flags[:-1])} or {flags[-1]}")
-    if args.name is not None:
-        arguments.text(args.name, "--name")
-    if args.jwks:
-        arguments.jwks(args.jwks)
-    args.grant = [arguments.grant_type(g) for g in args.grant]
-    resource_grants(args)
+    args.grant = list(administration.check_update(asked(args)).grant)
 
 
 def _run(args: argparse.Namespace) -> int:
