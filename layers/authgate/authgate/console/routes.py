@@ -25,12 +25,21 @@ class Page(NamedTuple):
 
 
 _PEOPLE = "authgate.console.people"
+_CLIENT_FORMS = "authgate.console.client_forms"
 PAGES: dict[tuple[str, str], Page] = {
     ("", "GET"): Page("authgate.console.home:get_home"),
     ("people", "GET"): Page(f"{_PEOPLE}:get_people"),
     ("person", "GET"): Page("authgate.console.person:get_person"),
     ("act", "GET"): Page("authgate.console.act:get_act"),
     ("act", "POST"): Page("authgate.console.act:post_act"),
+    ("clients", "GET"): Page("authgate.console.clients:get_clients"),
+    ("client", "GET"): Page("authgate.console.registration:get_client"),
+    ("client-new", "GET"): Page(f"{_CLIENT_FORMS}:get_new"),
+    ("client-new", "POST"): Page(f"{_CLIENT_FORMS}:post_new"),
+    ("client-edit", "GET"): Page(f"{_CLIENT_FORMS}:get_edit"),
+    ("client-edit", "POST"): Page(f"{_CLIENT_FORMS}:post_edit"),
+    ("client-act", "GET"): Page("authgate.console.client_act:get_act"),
+    ("client-act", "POST"): Page("authgate.console.client_act:post_act"),
     ("callback", "GET"): Page("authgate.console.sign_in:callback", signed=False),
     ("sign-out", "POST"): Page("authgate.console.sign_out:post_sign_out", signed=False),
     ("signed-out", "GET"): Page("authgate.console.sign_out:get_signed_out", signed=False),

@@ -20,4 +20,6 @@ class Section(NamedTuple):
 SECTIONS: tuple[Section, ...] = (
     Section("", "Home", "console.home", ""),
     Section("people", "People", "people.find", "find a person by username, email or id, and see their account"),
+    Section("clients", "Clients", "clients.view", "a tenant's clients and each one's registration; register, change, "
+                                                  "rotate a secret, delete"),
 )

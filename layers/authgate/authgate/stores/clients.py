@@ -178,6 +178,24 @@ class ClientStore(TableStore):
         return (from_item(item) for item in self.scan("list", consistent=False)
                 if not records.string(item, "client_id").startswith(ORIGIN_PREFIX))
 
+    def of_tenant(self, tenant_id: str, *, after: str = "", limit: int = 20) -> tuple[list[Client], str]:
+        """Up to `limit` clients of a tenant, of every source, in the table's own order after the client `after` (""
+        from the first); (clients, the client id to continue after, "" when none is left). A filtered Scan (the
+        console's listing, never a request's path): it reads the table until a page is full."""
+        kwargs: dict[str, Any] = {"TableName": self.table, "FilterExpression": "tenant_id = :t",
+                                  "ExpressionAttributeValues": {":t": s(tenant_id)}}
+        if after:
+            kwargs["ExclusiveStartKey"] = key(after)
+        now, found = clock.seconds(), []
+        while len(found) <= limit:  # one more than asked for: whether another page follows
+            with self.faults("of_tenant"):
+                page = self.db.scan(**kwargs)
+            found += [c for c in map(from_item, page.get("Items", [])) if not c.expired(now)]
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return found[:limit], found[limit - 1].client_id if len(found) > limit else ""
+
 
 # An origin record (clients.origins): its key and the ids of the public clients on that origin.
 ORIGIN_FIELDS = (records.Field("client_id", "S"), records.Field("clients", "SET", ()))
