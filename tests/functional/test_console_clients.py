@@ -18,14 +18,16 @@ from tests.functional.authorize_support import headers_of, page_of
 from tests.functional.console_support import (
     BAR,
     CONSOLE_PAGE_HEADERS,
+    OLIVIA,
+    ORIGIN,
     SUPPORT_BAR,
     assert_console_error_page,
     console_event,
     grant,
     operator_session,
     page_headers,
+    whole,
 )
-from tests.functional.test_console_actions import OLIVIA, ORIGIN, whole
 
 Invoke = Any
 FORM = "application/x-www-form-urlencoded"
@@ -247,13 +249,13 @@ def test_a_public_client_has_no_secret_to_show(demo: Any, invoke: Invoke) -> Non
         "com.example.app:/callback (RFC 8252 7.1): a code sent over plain http to another host can be read on the "
         "way (RFC 9700 2.1, 4.1)")),
     ({"grant.authorization_code": "", "grant.refresh_token": "", "grant.client_credentials": "yes"},
-     "--redirect-uri is only used by the authorization_code grant; add --grant authorization_code or drop the "
-     "redirect URIs"),
-    ({"scope": "charges:nothing"}, "unknown scope 'charges:nothing'; known: charges:read charges:write charges:refund "
-                                   "openid profile email offline_access"),
+     ("--redirect-uri is only used by the authorization_code grant; add --grant authorization_code or drop the "
+     "redirect URIs")),
+    ({"scope": "charges:nothing"}, ("unknown scope 'charges:nothing'; known: charges:read charges:write charges:refund "
+                                   "openid profile email offline_access")),
     ({"tenant": "nowhere"}, "tenant 'nowhere' does not exist here"),
-    ({"client_id": "has space"}, "--client-id 'has space' must be printable ASCII without spaces or control "
-                                 "characters"),
+    ({"client_id": "has space"}, ("--client-id 'has space' must be printable ASCII without spaces or control "
+                                 "characters")),
     ({"type": "secret"}, "The type field must be one of confidential, public."),
 ])
 def test_a_registration_the_command_refuses_is_refused_with_its_message(

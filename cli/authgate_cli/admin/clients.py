@@ -38,6 +38,7 @@ from authgate_cli.admin.client_actions import (
     show_client,
     update_client,
 )
+
 ACTIONS = {"create": create_client, "update": update_client, "rotate-secret": rotate_secret,
            "list": list_clients, "show": show_client, "delete": delete_client}
 

@@ -132,3 +132,23 @@ def test_create_takes_a_clients_fields_by_name_and_nothing_else(aws):
     with pytest.raises(TypeError, match="unknown client fields: \\['scope'\\]"):
         ClientStore().create(client_id="typo", tenant_id="demo", scope=["charges:read"])
     assert ClientStore().get("typo") is None
+
+
+def test_a_tenants_clients_come_a_page_at_a_time_without_the_expired(seeded):
+    from authgate import clock
+    from authgate.stores.clients import ClientStore
+
+    store = ClientStore()
+    acme = store.get("acme-service")
+    for number in range(5):
+        store.put(acme._replace(client_id=f"acme-{number}"))
+    store.put(acme._replace(client_id="acme-gone", source="registration", expires_at=clock.seconds() - 1))
+    pages, after = [], ""
+    while True:
+        found, after = store.of_tenant("acme", after=after, limit=2)
+        pages.append([c.client_id for c in found])
+        if not after:
+            break
+    assert [len(p) for p in pages] == [2, 2, 2]
+    assert sorted(c for p in pages for c in p) == ["acme-0", "acme-1", "acme-2", "acme-3", "acme-4", "acme-service"]
+    assert store.of_tenant("nowhere") == ([], "")
