@@ -38,15 +38,15 @@ def test_create_registers_the_client_and_returns_its_secret_once(demo: None) -> 
 
 
 @pytest.mark.parametrize(("asked", "message"), [
-    (SERVICE._replace(grant=["device"]), "--grant 'device' is not a grant type: one of authorization_code, "
+    (SERVICE._replace(grant=["device"]), ("--grant 'device' is not a grant type: one of authorization_code, "
                                          "refresh_token, client_credentials, password, token-exchange, jwt-bearer, "
-                                         "device_code, ciba, or the URN of the last 4"),
-    (SERVICE._replace(scope=["charges:nothing"]), "unknown scope 'charges:nothing'; known: charges:read "
-                                                  "charges:write charges:refund openid profile email offline_access"),
-    (SERVICE._replace(grant=["password"]), "the password grant is off on this stack (its token endpoint answers "
+                                         "device_code, ciba, or the URN of the last 4")),
+    (SERVICE._replace(scope=["charges:nothing"]), ("unknown scope 'charges:nothing'; known: charges:read "
+                                                  "charges:write charges:refund openid profile email offline_access")),
+    (SERVICE._replace(grant=["password"]), ("the password grant is off on this stack (its token endpoint answers "
                                            "unsupported_grant_type): deploy with PasswordGrantEnabled=true, or start "
                                            "`authgate serve` with AUTHGATE_PASSWORD_GRANT=true, before registering a "
-                                           "client for it"),
+                                           "client for it")),
     (SERVICE._replace(auth_method="private_key_jwt"),
      "private_key_jwt needs the client's public keys: give --jwks FILE|JSON"),
     (SERVICE._replace(jwks="/etc/passwd"), "--jwks is not valid JSON: Expecting value at line 1 column 1"),

@@ -8,6 +8,7 @@ record it may replace: none (a new client), one of the same source, the one that
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator
 from typing import Any
 
@@ -178,7 +179,7 @@ class ClientStore(TableStore):
         return (from_item(item) for item in self.scan("list", consistent=False)
                 if not records.string(item, "client_id").startswith(ORIGIN_PREFIX))
 
-    def of_tenant(self, tenant_id: str, *, after: str = "", limit: int = 20) -> tuple[list[Client], str]:
+    def of_tenant(self, tenant_id: str, *, after: str = "", limit: int = 20) -> tuple[builtins.list[Client], str]:
         """Up to `limit` clients of a tenant, of every source, in the table's own order after the client `after` (""
         from the first); (clients, the client id to continue after, "" when none is left). A filtered Scan (the
         console's listing, never a request's path): it reads the table until a page is full."""
@@ -186,7 +187,7 @@ class ClientStore(TableStore):
                                   "ExpressionAttributeValues": {":t": s(tenant_id)}}
         if after:
             kwargs["ExclusiveStartKey"] = key(after)
-        now, found = clock.seconds(), []
+        now, found = clock.seconds(), builtins.list[Client]()
         while len(found) <= limit:  # one more than asked for: whether another page follows
             with self.faults("of_tenant"):
                 page = self.db.scan(**kwargs)
