@@ -1,6 +1,6 @@
 """The console's Clients pages in headless Chromium (docs/console.md, "Clients"): olivia lists demo's clients, opens
 one, registers a confidential client and sees its secret once (reloading, back and forward do not show it again),
-rotates it and deletes it, each secret working at the token endpoint exactly as long as it should; made support of
+changes it, rotates its secret and deletes it, each secret working at the token endpoint exactly as long as it should; made support of
 demo, she cannot open the clients page by typing its URL, nor send a form she opened as owner (the 403 page); made an
 auditor, she reads a client's page without an action, and a form sent anyway changes nothing.
 
@@ -88,6 +88,19 @@ def test_olivia_registers_rotates_and_deletes_a_client_and_support_opens_nothing
     assert admin(stack, "clients", "show", "e2e-reports").stdout.count("e2e-reports") >= 1
 
     page.goto(f"{stack.base_url}/console/client?client_id=e2e-reports")
+    page.click("main a:text-is('Change')")
+    page.wait_for_url(f"{stack.base_url}/console/client-edit?client_id=e2e-reports")
+    assert page.input_value("#name") == "Reports"
+    accessible(page, "clients-edit")
+    page.fill("#name", "Monthly reports")
+    page.check("input[name=require_par]")
+    page.click("button:text-is('Save the changes')")
+    assert page.locator("[role=status]").inner_text() == (
+        "Done: client_id: e2e-reports updated (auth client_secret_basic, profile none, 0 keys, PAR required, "
+        "resource grants none).")
+    page.click("text=To e2e-reports")
+    assert "name\nMonthly reports" in page.inner_text("main")
+
     page.click("text=Rotate the secret")
     assert page.locator("h1").inner_text() == "Rotate the secret: e2e-reports?"
     accessible(page, "clients-confirm")
