@@ -380,8 +380,9 @@ def test_a_support_operator_opens_no_clients_page_nor_form_even_replaying_an_own
 
     grant("sam", "support", "demo")
     sam = operator_session("sam", "usr_sam")
-    home = get(invoke, sam, "/console/people", tenant="demo")
-    assert shown(home).startswith(f"{SUPPORT_BAR.format(who='sam (support (demo))')} People")
+    home = get(invoke, sam, "/console")
+    assert shown(home).startswith(f"{SUPPORT_BAR.format(who='sam (support (demo))')} Console You are sam")
+    assert "Clients" not in shown(home)
     refused = "Your roles (support (demo)) do not allow this."
     for path, query in (("/console/clients", {}), ("/console/clients", {"tenant": "demo"}),
                         ("/console/client", {"client_id": "demo-web"}), ("/console/client-new", {"tenant": "demo"}),

@@ -13,8 +13,17 @@ from typing import NamedTuple
 
 from authgate import audit
 from authgate.audit.actions import Action as AuditAction
-from authgate.console.clients import anywhere, client_url, judged, once, secret_shown
-from authgate.console.pages import STEP, Link, confirmation, done, query_value, recorded, url
+from authgate.console.clients import client_url, judged, once, secret_shown
+from authgate.console.pages import (
+    STEP,
+    Link,
+    allow_somewhere,
+    confirmation,
+    done,
+    query_value,
+    recorded,
+    url,
+)
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
@@ -37,7 +46,7 @@ WHAT: dict[str, Action] = {
 
 
 def get_act(request: Request, signed: SignedIn) -> Response:
-    anywhere(signed, "clients.change")
+    allow_somewhere(signed, "clients.change")
     action = _action(query_value(request, "action", 32))
     client = judged(request, signed, "clients.change", query_value(request, "client_id"))
     what = WHAT[action]
@@ -52,7 +61,7 @@ def post_act(request: Request, signed: SignedIn) -> Response:
     from authgate.administration.input import InvalidInput
     from authgate.clients.errors import ClientNotFound
 
-    anywhere(signed, "clients.change")
+    allow_somewhere(signed, "clients.change")
     fields = form_fields(request, STEP)
     action = _action(fields.get("action", ""))
     client = judged(request, signed, "clients.change", fields.get("client_id", ""))

@@ -19,8 +19,18 @@ from authgate import audit
 from authgate.administration.clients import Asked
 from authgate.administration.input import GRANT_NAMES, GRANT_URNS, InvalidInput
 from authgate.clients.model import AUTH_METHODS, Client
-from authgate.console.clients import anywhere, client_url, judged, once, secret_shown
-from authgate.console.pages import STEP, Link, allow, done, page, query_value, recorded, url
+from authgate.console.clients import client_url, judged, once, secret_shown
+from authgate.console.pages import (
+    STEP,
+    Link,
+    allow,
+    allow_somewhere,
+    done,
+    page,
+    query_value,
+    recorded,
+    url,
+)
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
@@ -31,7 +41,7 @@ e = html.escape
 
 
 def get_new(request: Request, signed: SignedIn) -> Response:
-    anywhere(signed, "clients.change")
+    allow_somewhere(signed, "clients.change")
     tenant = query_value(request, "tenant", 64)
     if tenant:
         allow(signed, "clients.change", tenant)
@@ -59,7 +69,7 @@ def get_new(request: Request, signed: SignedIn) -> Response:
 def post_new(request: Request, signed: SignedIn) -> Response:
     from authgate.administration import clients as administration
 
-    anywhere(signed, "clients.change")
+    allow_somewhere(signed, "clients.change")
     fields = form_fields(request, STEP)
     tenant = fields.get("tenant", "")
     allow(signed, "clients.change", tenant or None)
@@ -106,7 +116,7 @@ def post_edit(request: Request, signed: SignedIn) -> Response:
     from authgate.administration.input import client_grants
     from authgate.clients.errors import ClientNotFound
 
-    anywhere(signed, "clients.change")
+    allow_somewhere(signed, "clients.change")
     fields = form_fields(request, STEP)
     client = judged(request, signed, "clients.change", fields.get("client_id", ""))
     asked = _asked(fields, Asked(name=fields.get("name", "")))

@@ -13,7 +13,17 @@ import html
 from collections.abc import Mapping
 
 from authgate.clients.model import Client
-from authgate.console.pages import Link, allow, links, page, query_value, section, table, url
+from authgate.console.pages import (
+    Link,
+    allow,
+    allow_somewhere,
+    links,
+    page,
+    query_value,
+    section,
+    table,
+    url,
+)
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
@@ -26,7 +36,7 @@ SOURCES = {"": "administrator", "registration": "dynamic registration", "metadat
 
 
 def get_clients(request: Request, signed: SignedIn) -> Response:
-    anywhere(signed, "clients.view")
+    allow_somewhere(signed, "clients.view")
     tenant, after = query_value(request, "tenant", 64), query_value(request, "after")
     if tenant:
         allow(signed, "clients.view", tenant)
@@ -45,16 +55,10 @@ def get_clients(request: Request, signed: SignedIn) -> Response:
     return page(request, signed, "Clients", body, current="clients")
 
 
-def anywhere(signed: SignedIn, action: str) -> None:
-    """Nothing when the operator's roles allow `action` in some tenant; else the 403 page, before anything is read."""
-    if not roles.reach(signed.operator.roles, action).anywhere:
-        allow(signed, action)
-
-
 def judged(request: Request, signed: SignedIn, action: str, client_id: str) -> Client:
     """The client `client_id` once the operator's roles allow `action` somewhere (before it is read) and in its
     tenant; 400 without a client id, 404 for a client that is not there."""
-    anywhere(signed, action)
+    allow_somewhere(signed, action)
     if not client_id:
         raise ApiError("invalid_request", "Name the client with client_id.")
     from authgate.stores.clients import ClientStore

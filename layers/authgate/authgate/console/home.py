@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from authgate.console.pages import allow, page, url, when
+from authgate.console.pages import allow_somewhere, page, url, when
 from authgate.console.sections import SECTIONS
 from authgate.console.session import SignedIn
 from authgate.http.request import Request
@@ -13,7 +13,7 @@ from authgate.operators import roles
 
 
 def get_home(request: Request, signed: SignedIn) -> Response:
-    allow(signed, "console.home")
+    allow_somewhere(signed, "console.home")  # support's role is held for tenants: it opens the home page too
     operator, session = signed.operator, signed.session
     name = f" ({html.escape(operator.user.name)})" if operator.user.name else ""
     links = "\n".join(f'<li><a href="{html.escape(url(request, s.page))}">{s.label}</a>: {s.what}</li>'

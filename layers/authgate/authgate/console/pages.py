@@ -88,6 +88,13 @@ def allow(signed: SignedIn, action: str, tenant: str | None = None) -> None:
                        internal=f"operator={signed.operator.username} action={action} tenant={tenant or '-'}")
 
 
+def allow_somewhere(signed: SignedIn, action: str) -> None:
+    """Nothing when the operator's roles allow `action` in some tenant (support's, say); else the 403 page, before
+    anything is read (a page that judges the tenant later, once it is known: console.clients.judged)."""
+    if not roles.reach(signed.operator.roles, action).anywhere:
+        allow(signed, action)
+
+
 def page(request: Request, signed: SignedIn, title: str, body: str, current: str = "",
          csrf: tuple[str, str | None] | None = None) -> Response:
     """A console page of `body` (HTML, escaped by the caller) titled `title`; `current` names its navigation item.
