@@ -15,15 +15,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from authgate import grant_types
+from authgate.administration.errors import InvalidInput
+from authgate.administration.errors import quoted as _shown
+from authgate.administration.scopes import known_scopes, scope_token  # noqa: F401  (the commands call them here)
 from authgate.clients.model import MAX_CLIENT_ID_LENGTH
 
 MAX_ID = MAX_CLIENT_ID_LENGTH  # client and tenant ids alike
 MAX_TEXT = 200
 _IDENTIFIER = re.compile(r"[\x21-\x7e]+")
-
-
-class InvalidInput(ValueError):
-    """An argument the command refuses; the message says which and why."""
 
 
 def identifier(value: str, what: str, *, limit: int = MAX_ID) -> str:
@@ -132,40 +131,6 @@ def served_grants(grants: Sequence[str]) -> None:
         raise InvalidInput("the password grant is off on this stack (its token endpoint answers "
                            "unsupported_grant_type): deploy with PasswordGrantEnabled=true, or start `authgate "
                            "serve` with AUTHGATE_PASSWORD_GRANT=true, before registering a client for it")
-
-
-def _shown(value: str) -> str:
-    """The value quoted for an error line, control characters escaped so the line stays one line."""
-    return repr(value[:60] + ("…" if len(value) > 60 else ""))
-
-
-def scope_token(value: str, what: str) -> str:
-    """One RFC 6749 3.3 scope token (checked before a stack is looked up; `known_scopes` after)."""
-    from authgate.oauth.scopes import ScopeSyntaxError, parse_scope
-
-    try:
-        if len(parse_scope(value)) == 1:
-            return value
-    except ScopeSyntaxError:
-        pass
-    raise InvalidInput(f"{what} {_shown(value)} is not one scope token (RFC 6749 3.3)")
-
-
-def known_scopes(values: Sequence[str]) -> None:
-    """Every scope is the charges API's, the OpenID Provider's (docs/oidc.md) or a registered resource's on the
-    stack the command acts on."""
-    from authgate.oauth.scopes import IDENTITY_SCOPES, KNOWN_SCOPES
-
-    unknown = [s for s in values if s not in KNOWN_SCOPES and s not in IDENTITY_SCOPES]
-    if not unknown:
-        return
-    from authgate.stores.resources import ResourceStore
-
-    registered = [s for r in sorted(ResourceStore().list()) for s in r.scopes]
-    known = list(dict.fromkeys([*KNOWN_SCOPES, *IDENTITY_SCOPES, *registered]))
-    unknown = [s for s in unknown if s not in known]
-    if unknown:
-        raise InvalidInput(f"unknown scope {unknown[0]!r}; known: {' '.join(known)}")
 
 
 def resource_scopes(value: str) -> tuple[str, tuple[str, ...]]:
