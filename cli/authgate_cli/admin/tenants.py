@@ -32,7 +32,9 @@ def _write(tenant: Any, args: argparse.Namespace, out: IO[str], done: str) -> No
     if args.json:
         out.write(json.dumps(view(tenant), indent=2) + "\n")
     else:
-        out.write(f"tenant {tenant.tenant_id} {done} ({', '.join(tenant.currencies)})\n")
+        from authgate.administration.tenants import said
+
+        out.write(said(tenant, done) + "\n")
 
 
 def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:

@@ -211,7 +211,7 @@ SETTINGS: tuple[Setting, ...] = (
             weakens=lambda before, after: before is not None and (after is None or after > before)),
     Setting("sca_max_age", "--sca-max-age", "number", _sca_max_age,
             "how old that sign-in may be, in seconds (default 300)", "SECONDS",
-            label="That sign-in at most", unit="seconds old", means="How old that sign-in may be.",
+            label="Age of that sign-in, at most", unit="seconds", means="How old that sign-in may be.",
             weakens=lambda before, after: after > before),
     Setting("require_mfa", "--require-mfa", "switch", bool,
             "whether every sign-in of its users needs a second factor (acr mfa); users without one enrol at their "

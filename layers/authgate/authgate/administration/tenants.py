@@ -33,6 +33,11 @@ class Updated(NamedTuple):
     after: Tenant
 
 
+def said(tenant: Tenant, done: str) -> str:
+    """What the command prints and the console says once `done` ("created", "updated") is done."""
+    return f"tenant {tenant.tenant_id} {done} ({', '.join(tenant.currencies)})"
+
+
 def exists(tenant: str) -> TenantExists:
     return TenantExists(f"tenant {tenant!r} already exists")
 

@@ -20,4 +20,6 @@ class Section(NamedTuple):
 SECTIONS: tuple[Section, ...] = (
     Section("", "Home", "console.home", ""),
     Section("people", "People", "people.find", "find a person by username, email or id, and see their account"),
+    Section("tenants", "Tenants", "tenants.view", "every tenant and its settings: currencies, second factor, "
+            "strong authentication for charges, which applications its people may allow"),
 )
