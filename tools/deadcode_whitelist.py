@@ -16,6 +16,8 @@ from authgate.ssf import configuration as ssf_configuration, poll as ssf_poll, s
 from authgate_cli.local import context, listeners
 from authgate.console import (
     act, client_act, client_forms, clients, home, people, person, registration, sign_out, token_request)
+from authgate.console import act, home, people, person, sign_out, token_request
+from authgate.console import tenant, tenant_create, tenant_update, tenants
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -87,6 +89,12 @@ client_forms.get_edit
 client_forms.post_edit
 client_act.get_act
 client_act.post_act
+tenants.get_tenants
+tenant.get_tenant
+tenant_create.get_tenant_create
+tenant_create.post_tenant_create
+tenant_update.get_tenant_update
+tenant_update.post_tenant_update
 # urllib's redirect handler interface: the console's calls to its own stack follow no redirect.
 token_request._NoRedirect.redirect_request
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.

@@ -43,7 +43,9 @@ def test_the_home_page_says_who_is_signed_in_with_which_roles_until_when(
         f"{BAR.format(who='olivia (owner)')} Console You are olivia (Olivia Operator), with the roles owner . "
         "You signed in at 2025-06-15 15:06:40 UTC; this sign-in serves the console until 2025-06-16 03:06:40 UTC, "
         "then you sign in again. What you can open People : find a person by username, email or id, and see their "
-        "account Clients : a tenant's clients and each one's registration; register, change, rotate a secret, delete")
+        "account Clients : a tenant's clients and each one's registration; register, change, rotate a secret, delete "
+        "Tenants : every tenant and its settings: currencies, second factor, strong authentication for "
+        "charges, which applications its people may allow")
     page = page_of(result)
     assert [f.get("action") for f in page.forms] == ["http://127.0.0.1:3000/console/sign-out"]
     assert set(page.hidden()) == {"nonce", "csrf"} and page.hidden()["nonce"].startswith("console.")
@@ -128,7 +130,8 @@ def test_an_admin_configures_and_sees_no_one_and_an_auditor_reads(demo: Any, inv
     grant("adam", "admin")
     admin = operator_session("adam", "usr_adam")
     home = invoke("console", console_event("GET", "/console", cookie=admin))
-    assert shown(home).startswith("Skip to the content authgate console Home Clients Signed in as adam (admin) Sign out")
+    assert shown(home).startswith("Skip to the content authgate console Home Clients Tenants Signed in as adam (admin) "
+                                     "Sign out")
     assert_console_error_page(invoke("console", console_event("GET", "/console/people", cookie=admin)),
                               "operator_forbidden", "Your roles (admin) do not allow this.", 403)
     grant("audrey", "auditor")

@@ -1,9 +1,10 @@
 """`authgate tenants create | update | list | show`: a stage's tenants without hand-written DynamoDB JSON.
 
-A tenant has an id and the settings of authgate_cli.admin.tenant_settings (its display name, the
+A tenant has an id and the settings of authgate.administration.tenant_settings (its display name, the
 currencies its charges may use, the scopes its users may never grant, the clients its admin has
 approved, which self-registered clients its users may authorize, ...): the commands' flags and views
-come from that one table. Acts on the running `authgate serve` stack by default, or on a deployed
+come from that one table (authgate_cli.admin.tenant_settings), and `create` and `update` are
+authgate.administration.tenants, which the console calls too. Acts on the running `authgate serve` stack by default, or on a deployed
 stack (`--stack-name`), through authgate_cli.admin.target.
 
 Bad input is refused before anything is written: one line on stderr, exit status 2.
@@ -16,19 +17,10 @@ import json
 import sys
 from typing import IO, Any
 
+from authgate.administration.input import InvalidInput
+from authgate.administration.tenant_settings import given, new_tenant, tenant_id
 from authgate_cli.admin import target, text, unknown
-from authgate_cli.admin.arguments import InvalidInput
-from authgate_cli.admin.tenant_settings import (
-    HEADINGS,
-    add_flags,
-    checked,
-    columns,
-    given,
-    lines,
-    on_the_stack,
-    tenant_id,
-    view,
-)
+from authgate_cli.admin.tenant_settings import HEADINGS, add_flags, columns, lines, view
 
 
 def _fail(message: str) -> int:
@@ -36,42 +28,25 @@ def _fail(message: str) -> int:
     return 2
 
 
-def tenant_from(args: argparse.Namespace) -> Any:
-    """The Tenant that `create` would store, or InvalidInput naming the first bad argument."""
-    from authgate.tenants.model import Tenant
-
-    new = tenant_id("tenant id", args.tenant_id)
-    return checked(Tenant(new, name=new)._replace(**given(args)))
-
-
 def _write(tenant: Any, args: argparse.Namespace, out: IO[str], done: str) -> None:
     if args.json:
         out.write(json.dumps(view(tenant), indent=2) + "\n")
     else:
-        out.write(f"tenant {tenant.tenant_id} {done} ({', '.join(tenant.currencies)})\n")
+        from authgate.administration.tenants import said
+
+        out.write(said(tenant, done) + "\n")
 
 
 def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.tenants import TenantStore
-    from authgate.tenants.errors import LoginDomainTaken, TenantExists
+    from authgate.administration.tenants import create
+    from authgate.tenants.errors import TenantExists
 
     try:
-        tenant = tenant_from(args)
-        on_the_stack(tenant)
+        tenant = create(args.tenant_id, vars(args))
     except InvalidInput as exc:
         return _fail(str(exc))
-    store = TenantStore()
-    if store.get(tenant.tenant_id) is not None:
-        sys.stderr.write(f"authgate tenants: tenant {tenant.tenant_id!r} already exists\n")
-        return 1
-    try:
-        store.claim_login_domains(tenant.tenant_id, tenant.login_domains)
-    except LoginDomainTaken as exc:
-        return _fail(str(exc))
-    try:
-        store.create(tenant)
-    except TenantExists:
-        sys.stderr.write(f"authgate tenants: tenant {tenant.tenant_id!r} already exists\n")
+    except TenantExists as exc:
+        sys.stderr.write(f"authgate tenants: {exc}\n")
         return 1
     _write(tenant, args, out, "created")
     if not args.json:
@@ -81,27 +56,16 @@ def create_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 def update_tenant(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     """Change the settings given, keep the others; seen by warm functions within a minute (their tenant cache)."""
-    from authgate.stores.tenants import TenantStore
-    from authgate.tenants.errors import LoginDomainTaken, TenantNotFound
+    from authgate.administration.tenants import update
+    from authgate.tenants.errors import TenantNotFound
 
-    store = TenantStore()
-    current = store.get(tenant_id("tenant id", args.tenant_id))
-    if current is None:
-        return _unknown(args.tenant_id)
     try:
-        tenant = checked(current._replace(**given(args)))
-        on_the_stack(tenant)
+        updated = update(args.tenant_id, vars(args))
     except InvalidInput as exc:
         return _fail(str(exc))
-    try:
-        store.claim_login_domains(tenant.tenant_id, tenant.login_domains, current.login_domains)
-    except LoginDomainTaken as exc:
-        return _fail(str(exc))
-    try:
-        store.replace(tenant)
     except TenantNotFound:
         return _unknown(args.tenant_id)
-    _write(tenant, args, out, "updated")
+    _write(updated.after, args, out, "updated")
     return 0
 
 
@@ -140,10 +104,10 @@ ACTIONS = {"create": create_tenant, "update": update_tenant, "list": list_tenant
 def _validate(args: argparse.Namespace) -> None:
     """Refuse bad input before a stack is looked for or anything is written."""
     if args.tenants_command == "create":
-        tenant_from(args)
+        new_tenant(args.tenant_id, vars(args))
     elif args.tenants_command == "update":
         tenant_id("tenant id", args.tenant_id)
-        if not given(args):
+        if not given(vars(args)):
             raise unknown.nothing_to_change("tenants", "at least one setting to change")
     elif args.tenants_command == "show":
         tenant_id("tenant id", args.tenant_id)

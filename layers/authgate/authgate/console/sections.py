@@ -22,4 +22,6 @@ SECTIONS: tuple[Section, ...] = (
     Section("people", "People", "people.find", "find a person by username, email or id, and see their account"),
     Section("clients", "Clients", "clients.view", "a tenant's clients and each one's registration; register, change, "
                                                   "rotate a secret, delete"),
+    Section("tenants", "Tenants", "tenants.view", "every tenant and its settings: currencies, second factor, "
+            "strong authentication for charges, which applications its people may allow"),
 )
