@@ -64,7 +64,7 @@ def test_olivia_signs_in_with_her_password_and_code_and_lands_on_the_page_she_as
         cookies = landed.headers["Set-Cookie"]
         assert "authgate_console_sign_in=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0" in cookies
         assert re.search(r"authgate_console=b2xpdmlh\.[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Lax; Path=/; "
-                         r"Max-Age=4320\d", cookies), cookies
+                         r"Max-Age=(43200|4319\d)$", cookies), cookies  # a second or more may pass on a busy machine
         people = browser.get(landed.headers["Location"])
         shown = page_of({"statusCode": people.status_code, "body": people.text, "multiValueHeaders": {}}).text()
         assert people.status_code == 200 and "Signed in as olivia (owner)" in shown

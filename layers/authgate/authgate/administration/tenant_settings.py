@@ -19,8 +19,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NamedTuple
 
-from authgate.administration.input import InvalidInput
-from authgate.administration.input import known_scopes, scope_token
+from authgate.administration.input import InvalidInput, known_scopes, scope_token
 from authgate.tenants.model import Tenant
 
 Kind = Literal["text", "list", "set", "switch", "number", "optional"]
