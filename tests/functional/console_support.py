@@ -18,17 +18,21 @@ from typing import Any
 import pytest
 
 from tests.functional.authorize_support import PAGE_HEADERS, headers_of, page_of
+from tests.functional.person_events_support import TIME, UUID7
 
 OLIVIA_KEY = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 OLIVIA_ID = "usr_demoolivia000000000000"
 # The bar atop every console page of an operator who may find people, as its text reads.
-BAR = "Skip to the content authgate console Home People Signed in as {who} Sign out"
+BAR = "Skip to the content authgate console Home People Resources Keys Signed in as {who} Sign out"
 # The headers of every console page (http.pages.headers: its forms post to this origin only).
 CONSOLE_PAGE_HEADERS = {
     **PAGE_HEADERS, "Pragma": "no-cache", "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
                                 "frame-ancestors 'none'; base-uri 'none'"),
 }
+# olivia as an audit event's actor, and the origin of a request of the tests' events.
+OLIVIA = {"type": "operator", "id": "olivia", "principal": "console:usr_demoolivia000000000000"}
+ORIGIN = {"source_ip": "127.0.0.1", "user_agent": ""}
 
 
 @contextmanager
@@ -146,3 +150,19 @@ def assert_console_error_page(result: dict[str, Any], code: str, detail: str, st
     request_id = headers_of(result)["x-request-id"]
     assert page_of(result).text() == f"{lookup(code).title} {detail} Error code: {code} · request id {request_id}"
     assert f'href="http://127.0.0.1:3000/assets/authgate.css?v={STYLESHEET.version()}"' in result["body"]
+
+
+def shown(result: dict[str, Any]) -> str:
+    """The whole text of a console page, once its status and headers are those of a page."""
+    assert result["statusCode"] == 200, result["body"][:600]
+    assert page_headers(result) == CONSOLE_PAGE_HEADERS
+    return page_of(result).text()
+
+
+def whole(events: list[dict[str, Any]], action: str) -> dict[str, Any]:
+    """The one event of `action`, its id, time and request id checked and taken out."""
+    found = [dict(e) for e in events if e["action"] == action]
+    assert len(found) == 1, [e["action"] for e in events]
+    event = found[0]
+    assert UUID7.fullmatch(event.pop("id")) and TIME.fullmatch(event.pop("time")) and event.pop("request_id")
+    return event

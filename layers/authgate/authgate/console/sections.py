@@ -20,4 +20,6 @@ class Section(NamedTuple):
 SECTIONS: tuple[Section, ...] = (
     Section("", "Home", "console.home", ""),
     Section("people", "People", "people.find", "find a person by username, email or id, and see their account"),
+    Section("resources", "Resources", "resources.view", "the APIs tokens are issued for: register, change, delete"),
+    Section("keys", "Keys", "keys.view", "the signing keys, their states and public keys; rotate them"),
 )
