@@ -166,3 +166,18 @@ def whole(events: list[dict[str, Any]], action: str) -> dict[str, Any]:
     event = found[0]
     assert UUID7.fullmatch(event.pop("id")) and TIME.fullmatch(event.pop("time")) and event.pop("request_id")
     return event
+
+
+def opened(invoke: Any, cookie: str, path: str, query: str = "") -> tuple[dict[str, Any], str]:
+    """A console page, and the Cookie header that posts its form (the session and the page's CSRF binding)."""
+    result = invoke("console", console_event("GET", path, query, cookie=cookie))
+    binding = [c.split(";", 1)[0] for c in result["multiValueHeaders"].get("Set-Cookie", [])]
+    return result, "; ".join([cookie, *binding])
+
+
+def posted(invoke: Any, jar: str, path: str, fields: dict[str, str]) -> dict[str, Any]:
+    """A console form's `fields` posted to `path` with the Cookie header `jar`."""
+    from urllib.parse import urlencode
+
+    return invoke("console", console_event("POST", path, cookie=jar, body=urlencode(fields).encode(),
+                                           content_type="application/x-www-form-urlencoded"))

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from authgate.clock import ManualClock
+from authgate.clock import ManualClock, iso
+from authgate.console.pages import when
 from tests.functional.authorize_support import headers_of, page_of
 from tests.functional.console_support import (
     BAR,
@@ -20,34 +21,15 @@ from tests.functional.console_support import (
     assert_console_error_page,
     console_event,
     grant,
+    opened,
     operator_session,
+    posted,
     shown,
     whole,
 )
 
 Invoke = Any
-FORM = "application/x-www-form-urlencoded"
 OWNER_BAR = BAR.format(who="olivia (owner)")
-
-
-def get(invoke: Invoke, cookie: str, path: str, query: str = "") -> tuple[dict[str, Any], str]:
-    """A page, and the Cookie header that posts its form (the session and the page's CSRF binding)."""
-    result = invoke("console", console_event("GET", path, query, cookie=cookie))
-    binding = [c.split(";", 1)[0] for c in result["multiValueHeaders"].get("Set-Cookie", [])]
-    return result, "; ".join([cookie, *binding])
-
-
-def post(invoke: Invoke, jar: str, path: str, fields: dict[str, str]) -> dict[str, Any]:
-    from urllib.parse import urlencode
-
-    return invoke("console", console_event("POST", path, cookie=jar, body=urlencode(fields).encode(),
-                                           content_type=FORM))
-
-
-def when(seconds: int) -> str:
-    from authgate.console.pages import when as console_when
-
-    return console_when(seconds)
 
 
 def test_olivia_lists_the_keys_and_opens_one(demo: Any, invoke: Invoke, clock: ManualClock) -> None:
@@ -56,14 +38,14 @@ def test_olivia_lists_the_keys_and_opens_one(demo: Any, invoke: Invoke, clock: M
     keys = KeyStore().all()
     assert sorted(k.state for k in keys) == ["current", "next"]
     cookie = operator_session()
-    listing, _ = get(invoke, cookie, "/console/keys")
+    listing, _ = opened(invoke, cookie, "/console/keys")
     rows = " ".join(f"{k.kid} {k.state} {k.alg} {k.backend} {when(k.activates_at)} {when(k.retires_at)}"
                     for k in keys)
     assert shown(listing) == (f"{OWNER_BAR} Signing keys Rotate now 2 signing keys, newest first Key id State "
                               f"Algorithm Backend Signs from Unpublished from {rows}")
     current = next(k for k in keys if k.state == "current")
     assert f'<a href="http://127.0.0.1:3000/console/key?kid={current.kid}">{current.kid}</a>' in listing["body"]
-    one, _ = get(invoke, cookie, "/console/key", f"kid={current.kid}")
+    one, _ = opened(invoke, cookie, "/console/key", f"kid={current.kid}")
     jwk = json.loads(current.public_jwk)
     assert shown(one) == (
         f"{OWNER_BAR} Signing key {current.kid} Key Key id {current.kid} State current Algorithm {current.alg} "
@@ -87,14 +69,14 @@ def test_olivia_rotates_after_the_confirmation_and_the_page_says_what_the_comman
     waiting = next(k for k in KeyStore().all() if k.state == "next")
     clock.advance(waiting.activates_at - clock.value)
     cookie = operator_session()
-    asked, jar = get(invoke, cookie, "/console/keys/rotate")
+    asked, jar = opened(invoke, cookie, "/console/keys/rotate")
     assert shown(asked) == (
         f"{OWNER_BAR} Rotate the signing keys now? One step of the signing-key lifecycle now, the step the schedule "
         "runs: a next key published long enough starts signing and the current one becomes previous; a previous "
         "key whose tokens have all expired is retired; a next key is made when there is none. Nothing moves before "
         "the overlap rule allows it, so no token in use becomes invalid. Rotate Cancel")
     assert {k.kid: k.state for k in KeyStore().all()} == before  # asking changes nothing
-    done = post(invoke, jar, "/console/keys/rotate", page_of(asked).hidden())
+    done = posted(invoke, jar, "/console/keys/rotate", page_of(asked).hidden())
     assert headers_of(done)["Cache-Control"] == "no-store"
     after = KeyStore().all()
     promoted = next(k for k in after if k.state == "current")
@@ -113,9 +95,9 @@ def test_olivia_rotates_after_the_confirmation_and_the_page_says_what_the_comman
         "details": {"via": "console", "console_action": "keys.rotate", "roles": "owner", "promoted": promoted.kid,
                     "demoted": demoted.kid, "created": [created.kid], "retired": []}}
     # The same step once more: the new next key waits, as the command says.
-    again = post(invoke, jar, "/console/keys/rotate", page_of(asked).hidden())
+    again = posted(invoke, jar, "/console/keys/rotate", page_of(asked).hidden())
     waits = (f"next key {created.kid} is published but may not sign before "
-             f"{clock_iso(created.activates_at)} (JWKS max-age + leeway after publication); run `authgate keys "
+             f"{iso(created.activates_at)} (JWKS max-age + leeway after publication); run `authgate keys "
              "rotate` again after that")
     assert f"Done: {waits}." in shown(again)
     from authgate_cli.admin.keys import rotate_keys
@@ -124,17 +106,11 @@ def test_olivia_rotates_after_the_confirmation_and_the_page_says_what_the_comman
     assert rotate_keys(out) == 0 and out.getvalue().splitlines()[0] == waits
     # Once every token the previous key signed has expired, a step retires it (its private key deleted).
     clock.advance(max(created.activates_at, demoted.retires_at) - clock.value)
-    asked, jar = get(invoke, cookie, "/console/keys/rotate")
-    last = post(invoke, jar, "/console/keys/rotate", page_of(asked).hidden())
+    asked, jar = opened(invoke, cookie, "/console/keys/rotate")
+    last = posted(invoke, jar, "/console/keys/rotate", page_of(asked).hidden())
     newest = next(k for k in KeyStore().all() if k.state == "next")
     assert f"; created {newest.kid}; retired {demoted.kid} (every token it signed has expired). " in shown(last)
     assert {k.kid: k.state for k in KeyStore().all()}[demoted.kid] == "retired"
-
-
-def clock_iso(seconds: int) -> str:
-    from authgate.clock import iso
-
-    return iso(seconds)
 
 
 @pytest.mark.parametrize(("method", "path", "rule"), [
@@ -151,8 +127,8 @@ def test_support_gets_the_403_page_for_every_keys_page_and_form(demo: Any, invok
     if method == "GET":
         result = invoke("console", console_event("GET", path, f"kid={before[0].kid}", cookie=cookie))
     else:  # a form of a page sam may open (the people page's sign-out), posted to the rotation
-        people, jar = get(invoke, cookie, "/console/people")
-        result = post(invoke, jar, path, page_of(people).hidden())
+        people, jar = opened(invoke, cookie, "/console/people")
+        result = posted(invoke, jar, path, page_of(people).hidden())
     assert_console_error_page(result, "operator_forbidden", "Your roles (support (demo)) do not allow this.", 403)
     assert KeyStore().all() == before
     assert whole(audit_events(), "console.refused")["details"] == {"console_action": rule,
@@ -165,14 +141,14 @@ def test_an_auditor_sees_the_keys_and_rotates_nothing(demo: Any, invoke: Invoke,
     before = KeyStore().all()
     grant("audrey", "auditor")
     cookie = operator_session("audrey", "usr_audrey")
-    listing, jar = get(invoke, cookie, "/console/keys")
+    listing, jar = opened(invoke, cookie, "/console/keys")
     assert "Rotate now" not in shown(listing) and before[0].kid in shown(listing)
     clock.advance(3600)
-    assert_console_error_page(post(invoke, jar, "/console/keys/rotate", page_of(listing).hidden()),
+    assert_console_error_page(posted(invoke, jar, "/console/keys/rotate", page_of(listing).hidden()),
                               "operator_forbidden", "Your roles (auditor) do not allow this.", 403)
     assert KeyStore().all() == before
     grant("adam", "admin")
-    assert "Rotate now" in shown(get(invoke, operator_session("adam", "usr_adam"), "/console/keys")[0])
+    assert "Rotate now" in shown(opened(invoke, operator_session("adam", "usr_adam"), "/console/keys")[0])
 
 
 def test_an_unknown_key_or_none_named_is_the_error_page(demo: Any, invoke: Invoke) -> None:
@@ -192,13 +168,13 @@ def test_a_stage_whose_keys_are_in_kms_rotates_them_from_the_command_only(
 
     before = KeyStore().all()
     cookie = operator_session()
-    asked, jar = get(invoke, cookie, "/console/keys/rotate")
+    asked, jar = opened(invoke, cookie, "/console/keys/rotate")
     monkeypatch.setenv("AUTHGATE_SIGNING_BACKEND", "kms")
     caches.reset()
     said = ("This stage keeps its signing keys in KMS, which only the rotation function may read and retire: rotate "
             "with `authgate keys rotate`, or leave it to the schedule.")
     assert_console_error_page(invoke("console", console_event("GET", "/console/keys/rotate", cookie=cookie)),
                               "invalid_request", said, 400)
-    assert_console_error_page(post(invoke, jar, "/console/keys/rotate", page_of(asked).hidden()),
+    assert_console_error_page(posted(invoke, jar, "/console/keys/rotate", page_of(asked).hidden()),
                               "invalid_request", said, 400)
     assert KeyStore().all() == before

@@ -23,28 +23,17 @@ from tests.functional.console_support import (
     assert_console_error_page,
     console_event,
     grant,
+    opened,
     operator_session,
     page_headers,
+    posted,
     shown,
     whole,
 )
 
 Invoke = Any
-FORM = "application/x-www-form-urlencoded"
 MCP = "https://mcp.example.com/mcp"
 OWNER_BAR = BAR.format(who="olivia (owner)")
-
-
-def get(invoke: Invoke, cookie: str, path: str, query: str = "") -> tuple[dict[str, Any], str]:
-    """A page, and the Cookie header that posts its form (the session and the page's CSRF binding)."""
-    result = invoke("console", console_event("GET", path, query, cookie=cookie))
-    binding = [c.split(";", 1)[0] for c in result["multiValueHeaders"].get("Set-Cookie", [])]
-    return result, "; ".join([cookie, *binding])
-
-
-def post(invoke: Invoke, jar: str, path: str, fields: dict[str, str]) -> dict[str, Any]:
-    return invoke("console", console_event("POST", path, cookie=jar, body=urlencode(fields).encode(),
-                                           content_type=FORM))
 
 
 def form_of(result: dict[str, Any]) -> dict[str, str]:
@@ -59,8 +48,8 @@ def form_of(result: dict[str, Any]) -> dict[str, str]:
 
 
 def register(invoke: Invoke, cookie: str, **fields: str) -> dict[str, Any]:
-    asked, jar = get(invoke, cookie, "/console/resources/new")
-    return post(invoke, jar, "/console/resources/new", {**form_of(asked), **fields})
+    asked, jar = opened(invoke, cookie, "/console/resources/new")
+    return posted(invoke, jar, "/console/resources/new", {**form_of(asked), **fields})
 
 
 def cli(*argv: str) -> tuple[int, str, str]:
@@ -89,14 +78,14 @@ def test_olivia_lists_the_resources_and_opens_one(demo: Any, invoke: Invoke, clo
     created = create(MCP, "mcp:read mcp:write", "demo", Wording("Files", "The files of your team.",
                                                                  ["mcp:read=Read your files"]), local=True)
     cookie = operator_session()
-    listing, _ = get(invoke, cookie, "/console/resources")
+    listing, _ = opened(invoke, cookie, "/console/resources")
     client = created.resource.introspection_client_id
     assert shown(listing) == (
         f"{OWNER_BAR} Resources Register a resource 2 resources Resource Name Scopes Tenants Introspection client "
         "http://127.0.0.1:3000/charges Charges API charges:read charges:write charges:refund all (built in) "
         f"{MCP} Files mcp:read mcp:write demo {client}")
     assert f'<a href="http://127.0.0.1:3000/console/resource?uri={quote(MCP, safe="")}">{MCP}</a>' in listing["body"]
-    one, _ = get(invoke, cookie, "/console/resource", urlencode({"uri": MCP}))
+    one, _ = opened(invoke, cookie, "/console/resource", urlencode({"uri": MCP}))
     assert shown(one) == (
         f"{OWNER_BAR} Files Resource Resource {MCP} Name Files Description The files of your team. Tenants demo "
         f"Introspection client {client} May delegate to - Registered 2025-06-15 15:06:40 UTC Actions Change Delete "
@@ -110,7 +99,7 @@ def test_olivia_registers_a_resource_and_sees_its_secret_once(demo: Any, invoke:
     from authgate.stores.resources import ResourceStore
 
     cookie = operator_session()
-    asked, _ = get(invoke, cookie, "/console/resources/new")
+    asked, _ = opened(invoke, cookie, "/console/resources/new")
     assert shown(asked) == (
         f"{OWNER_BAR} Register a resource Resource URI an absolute https URI, the aud of its tokens (RFC 8707) "
         'Scopes space-separated: "mcp:read mcp:write" Tenants comma-separated tenants that may use it; empty: every '
@@ -138,7 +127,7 @@ def test_olivia_registers_a_resource_and_sees_its_secret_once(demo: Any, invoke:
 
     assert client_secret_matches(ClientStore().get(client_id), secret.group(1))
     # Never again: not on the resource's page, nor in any audit event.
-    again, _ = get(invoke, cookie, "/console/resource", urlencode({"uri": MCP}))
+    again, _ = opened(invoke, cookie, "/console/resource", urlencode({"uri": MCP}))
     assert secret.group(1) not in again["body"]
     assert whole(audit_events(), "resource.created") == {
         "tenant": "", "actor": OLIVIA, "action": "resource.created", "target": {"type": "resource", "id": MCP},
@@ -181,6 +170,7 @@ def test_registering_a_uri_twice_is_refused_as_the_command_refuses_it(demo: Any,
     assert cli("create", MCP, "--scopes", "mcp:read") == (1, "", f"authgate resources: {said}\n")
 
 
+@pytest.mark.slow  # about 0.65 s: two registrations, five posts
 def test_olivia_changes_a_resource_with_the_fields_the_command_changes(demo: Any, invoke: Invoke,
                                                                        audit_events: Any) -> None:
     from authgate.administration.resources import Wording, create
@@ -189,14 +179,14 @@ def test_olivia_changes_a_resource_with_the_fields_the_command_changes(demo: Any
     create(MCP, "mcp:read mcp:write", "demo", Wording("Files", "", ["mcp:read=Read", "mcp:write=Write"]), local=True)
     create("https://other.example.com/api", "other:read", local=True)
     cookie = operator_session()
-    asked, jar = get(invoke, cookie, "/console/resource/edit", urlencode({"uri": MCP}))
+    asked, jar = opened(invoke, cookie, "/console/resource/edit", urlencode({"uri": MCP}))
     assert shown(asked).startswith(f"{OWNER_BAR} Change {MCP} Scopes")
     filled = form_of(asked)
     assert {k: v for k, v in filled.items() if k not in ("nonce", "csrf")} == {
         "uri": MCP, "scopes": "mcp:read mcp:write", "tenants": "demo", "name": "Files", "description": "",
         "scope_descriptions": "mcp:read=Read\nmcp:write=Write", "may_delegate_to": "",
         "authorization_details_type": "", "schema": "", "remove_authorization_details_type": ""}
-    changed = post(invoke, jar, "/console/resource/edit", {
+    changed = posted(invoke, jar, "/console/resource/edit", {
         **filled, "scopes": "mcp:read mcp:admin", "tenants": "", "name": "", "description": "Your files.",
         "scope_descriptions": "mcp:admin=Rule", "may_delegate_to": "https://other.example.com/api",
         "authorization_details_type": "file_access", "schema": '{"type": "object"}'})
@@ -212,13 +202,13 @@ def test_olivia_changes_a_resource_with_the_fields_the_command_changes(demo: Any
         "via": "console", "console_action": "resources.update", "roles": "owner", "scopes": "mcp:read mcp:admin",
         "tenants": "all", "introspection_client_id": resource.introspection_client_id})
     # A refusal is the command's sentence, and changes nothing.
-    again, jar = get(invoke, cookie, "/console/resource/edit", urlencode({"uri": MCP}))
-    assert_console_error_page(post(invoke, jar, "/console/resource/edit", {
+    again, jar = opened(invoke, cookie, "/console/resource/edit", urlencode({"uri": MCP}))
+    assert_console_error_page(posted(invoke, jar, "/console/resource/edit", {
         **form_of(again), "remove_authorization_details_type": "nosuch"}), "invalid_request",
         "the resource has no authorization details type 'nosuch'", 400)
-    assert_console_error_page(post(invoke, jar, "/console/resource/edit", {
+    assert_console_error_page(posted(invoke, jar, "/console/resource/edit", {
         **form_of(again), "may_delegate_to": MCP}), "invalid_request", "a resource cannot delegate to itself", 400)
-    assert_console_error_page(post(invoke, jar, "/console/resource/edit", {
+    assert_console_error_page(posted(invoke, jar, "/console/resource/edit", {
         **form_of(again), "authorization_details_type": "x", "schema": "{"}), "invalid_request",
         "the schema is not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)", 400)
     assert ResourceStore().get(MCP) == resource
@@ -233,12 +223,12 @@ def test_olivia_deletes_a_resource_after_the_confirmation(demo: Any, invoke: Inv
 
     client = create(MCP, "mcp:read", local=True).resource.introspection_client_id
     cookie = operator_session()
-    asked, jar = get(invoke, cookie, "/console/resource/delete", urlencode({"uri": MCP}))
+    asked, jar = opened(invoke, cookie, "/console/resource/delete", urlencode({"uri": MCP}))
     assert shown(asked) == (
         f"{OWNER_BAR} Delete {MCP}? The resource and its introspection client {client} are removed: no token is "
         "issued for it any more, and tokens already issued for it expire on their own. Delete Cancel")
     assert ResourceStore().get(MCP) is not None  # asking changes nothing
-    done = post(invoke, jar, "/console/resource/delete", page_of(asked).hidden())
+    done = posted(invoke, jar, "/console/resource/delete", page_of(asked).hidden())
     said = (f"resource {MCP} deleted, and its introspection client {client}; tokens already issued for it expire "
             "on their own")
     assert shown(done) == f"{OWNER_BAR} Deleted: {MCP} Done: {said}. Back to the resources"
@@ -247,7 +237,7 @@ def test_olivia_deletes_a_resource_after_the_confirmation(demo: Any, invoke: Inv
         "via": "console", "console_action": "resources.delete", "roles": "owner", "scopes": "mcp:read",
         "tenants": "all", "introspection_client_id": client}
     # The same form again: the resource is gone, as the command says.
-    assert_console_error_page(post(invoke, jar, "/console/resource/delete", page_of(asked).hidden()), "not_found",
+    assert_console_error_page(posted(invoke, jar, "/console/resource/delete", page_of(asked).hidden()), "not_found",
                               f"There is no resource {MCP!r}.", 404)
     assert cli("delete", MCP) == (2, "", f"authgate resources: no resource {MCP!r} (see `authgate resources list`)\n")
     create(MCP, "mcp:read", local=True)
@@ -272,8 +262,8 @@ def test_support_gets_the_403_page_for_every_resource_page_and_form(demo: Any, i
     if method == "GET":
         result = invoke("console", console_event("GET", path, query, cookie=cookie))
     else:  # a form of a page sam may open (the people page's sign-out), made to say what an owner's would
-        people, jar = get(invoke, cookie, "/console/people")
-        result = post(invoke, jar, path, {**page_of(people).hidden(), "uri": MCP, "scopes": "x"})
+        people, jar = opened(invoke, cookie, "/console/people")
+        result = posted(invoke, jar, path, {**page_of(people).hidden(), "uri": MCP, "scopes": "x"})
     assert_console_error_page(result, "operator_forbidden", "Your roles (support (demo)) do not allow this.", 403)
     assert ResourceStore().get(MCP) is not None and ResourceStore().get(MCP).scopes == ("mcp:read",)  # type: ignore[union-attr]
     (refused,) = [e for e in audit_events() if e["action"] == "console.refused"]
@@ -289,18 +279,18 @@ def test_an_auditor_sees_the_resources_and_changes_nothing(demo: Any, invoke: In
     create(MCP, "mcp:read", local=True)
     grant("audrey", "auditor")
     cookie = operator_session("audrey", "usr_audrey")
-    listing, _ = get(invoke, cookie, "/console/resources")
+    listing, _ = opened(invoke, cookie, "/console/resources")
     assert "Register a resource" not in shown(listing)
-    one, _ = get(invoke, cookie, "/console/resource", urlencode({"uri": MCP}))
+    one, _ = opened(invoke, cookie, "/console/resource", urlencode({"uri": MCP}))
     assert "Actions" not in shown(one) and "Change" not in shown(one)
-    home, jar = get(invoke, cookie, "/console")
+    home, jar = opened(invoke, cookie, "/console")
     for path in ("/console/resources/new", "/console/resource/edit", "/console/resource/delete"):
-        assert_console_error_page(post(invoke, jar, path, {**page_of(home).hidden(), "uri": MCP, "scopes": "x"}),
+        assert_console_error_page(posted(invoke, jar, path, {**page_of(home).hidden(), "uri": MCP, "scopes": "x"}),
                                   "operator_forbidden", "Your roles (auditor) do not allow this.", 403)
     assert ResourceStore().get(MCP) is not None
     grant("adam", "admin")
     admin = operator_session("adam", "usr_adam")
-    assert "Register a resource" in shown(get(invoke, admin, "/console/resources")[0])
+    assert "Register a resource" in shown(opened(invoke, admin, "/console/resources")[0])
 
 
 def test_a_form_without_this_browsers_token_or_for_no_resource_is_refused(demo: Any, invoke: Invoke) -> None:
@@ -308,9 +298,9 @@ def test_a_form_without_this_browsers_token_or_for_no_resource_is_refused(demo: 
     from authgate.stores.resources import ResourceStore
 
     cookie = operator_session()
-    asked, _ = get(invoke, cookie, "/console/resources/new")
+    asked, _ = opened(invoke, cookie, "/console/resources/new")
     fields = {**form_of(asked), "uri": MCP, "scopes": "mcp:read"}
-    stale = post(invoke, cookie, "/console/resources/new", fields)  # the binding cookie is not sent
+    stale = posted(invoke, cookie, "/console/resources/new", fields)  # the binding cookie is not sent
     assert_console_error_page(stale, "invalid_request", STALE, 400)
     assert ResourceStore().get(MCP) is None
     for path in ("/console/resource", "/console/resource/edit", "/console/resource/delete"):
