@@ -14,7 +14,7 @@ from authgate.single_use import codes, refresh_tokens
 from authgate.ssf import configuration as ssf_configuration, poll as ssf_poll, signals as ssf_signals, \
     status as ssf_status, streams as ssf_streams, subjects as ssf_subjects, verification as ssf_verification
 from authgate_cli.local import context, listeners
-from authgate.console import act, home, people, person, sign_out, token_request
+from authgate.console import act, home, keys, people, person, resource_forms, resources, sign_out, token_request
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -78,6 +78,18 @@ act.get_act
 act.post_act
 sign_out.post_sign_out
 sign_out.get_signed_out
+resources.get_resources
+resources.get_resource
+resource_forms.get_new
+resource_forms.post_new
+resource_forms.get_edit
+resource_forms.post_edit
+resource_forms.get_delete
+resource_forms.post_delete
+keys.get_keys
+keys.get_key
+keys.get_rotate
+keys.post_rotate
 # urllib's redirect handler interface: the console's calls to its own stack follow no redirect.
 token_request._NoRedirect.redirect_request
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.

@@ -151,7 +151,7 @@ def test_olivia_registers_a_resource_and_sees_its_secret_once(demo: Any, invoke:
      "http://127.0.0.1:3000/charges is the charges API, built in: it needs no registration"),
 ])
 def test_a_refused_registration_says_what_the_command_says_and_writes_nothing(
-        demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, fields: dict[str, str],
+        demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, audit_events: Any, fields: dict[str, str],
         cli_args: tuple[str, ...], said: str) -> None:
     from authgate.stores.resources import ResourceStore
 
@@ -159,6 +159,10 @@ def test_a_refused_registration_says_what_the_command_says_and_writes_nothing(
     before = sorted(r.resource for r in ResourceStore().list())
     assert_console_error_page(register(invoke, operator_session(), **fields), "invalid_request", said, 400)
     assert sorted(r.resource for r in ResourceStore().list()) == before
+    assert whole(audit_events(), "resource.created") == {
+        "tenant": "", "actor": OLIVIA, "action": "resource.created",
+        "target": {"type": "resource", "id": fields["uri"]}, "outcome": "failure", "reason": "invalid_input",
+        **ORIGIN, "details": {"via": "console", "console_action": "resources.create", "roles": "owner"}}
     assert cli("create", *cli_args) == (2, "", f"authgate resources: {said}\n")
 
 
@@ -298,11 +302,14 @@ def test_a_form_without_this_browsers_token_or_for_no_resource_is_refused(demo: 
     from authgate.stores.resources import ResourceStore
 
     cookie = operator_session()
-    asked, _ = opened(invoke, cookie, "/console/resources/new")
+    asked, jar = opened(invoke, cookie, "/console/resources/new")
     fields = {**form_of(asked), "uri": MCP, "scopes": "mcp:read"}
     stale = posted(invoke, cookie, "/console/resources/new", fields)  # the binding cookie is not sent
     assert_console_error_page(stale, "invalid_request", STALE, 400)
     assert ResourceStore().get(MCP) is None
+    for path in ("/console/resource/edit", "/console/resource/delete"):
+        assert_console_error_page(posted(invoke, jar, path, {**form_of(asked), "uri": ""}), "invalid_request",
+                                  "Name the resource with uri.", 400)
     for path in ("/console/resource", "/console/resource/edit", "/console/resource/delete"):
         assert_console_error_page(invoke("console", console_event("GET", path, cookie=cookie)), "invalid_request",
                                   "Name the resource with uri.", 400)

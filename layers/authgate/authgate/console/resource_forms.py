@@ -106,7 +106,7 @@ def post_edit(request: Request, signed: SignedIn) -> Response:
     from authgate.administration.input import InvalidInput
     from authgate.administration.resources import Change, detail_type, update
 
-    uri = fields.get("uri", "")
+    uri = _posted(fields)
 
     def change() -> Resource:
         before = _existing(uri)
@@ -141,7 +141,7 @@ def post_delete(request: Request, signed: SignedIn) -> Response:
     fields = form_fields(request, STEP)
     from authgate.administration.resources import delete, deleted
 
-    uri = fields.get("uri", "")
+    uri = _posted(fields)
     resource = _acting(signed, "resource.deleted", uri, "resources.delete", lambda: delete(uri))
     return done(request, signed, title=f"Deleted: {uri}", said=deleted(resource),
                 back=Link(_list(request), "Back to the resources"), current=CURRENT)
@@ -168,6 +168,13 @@ def _acting(signed: SignedIn, action: AuditAction, uri: str, console_action: str
     recorded(signed, action, "", target, console_action, scopes=" ".join(resource.scopes),
              tenants=",".join(resource.tenants) or "all", introspection_client_id=resource.introspection_client_id)
     return result
+
+
+def _posted(fields: dict[str, str]) -> str:
+    """The resource a form names (its hidden uri), required."""
+    if not fields.get("uri"):
+        raise ApiError("invalid_request", "Name the resource with uri.")
+    return fields["uri"]
 
 
 def _invalid(message: str) -> ApiError:
