@@ -9,33 +9,18 @@ them: absolute, no fragment, printable ASCII, valid percent-escapes (RFC 6749 3.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from authgate import grant_types
 from authgate.administration import input as checks
-from authgate.administration.input import IDENTIFIER
-from authgate.administration.input import shown as _shown
+from authgate.administration.input import quoted as _shown
 
 # The checks every admin command shares with the console, under the names the commands use.
 InvalidInput = checks.InvalidInput
 identifier = checks.identifier
 text = checks.text
-
-_EMAIL_HOST = re.compile(r"([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
-MAX_EMAIL = 254  # RFC 5321 4.5.3.1.3 (a path of 256 octets, less the angle brackets)
-
-
-def email(value: str) -> str:
-    """An email address as mail will be sent to it: local@domain, printable ASCII without spaces, a
-    dotted domain name (RFC 5321 4.1.2, 4.5.3.1)."""
-    local, at, domain = value.rpartition("@")
-    if (not at or not local or len(local) > 64 or len(value) > MAX_EMAIL or "@" in local
-            or not IDENTIFIER.fullmatch(local) or not _EMAIL_HOST.fullmatch(domain)):
-        raise InvalidInput(f"--email {_shown(value)} is not an email address such as alice@example.com")
-    return value
-
+email = checks.email
 
 def redirect_uri(value: str) -> str:
     from authgate.oauth.redirect_uris import redirect_scheme_allowed, well_formed_uri

@@ -8,8 +8,8 @@ that a suggestion never leads to a command that would only say the tenant does n
 
 from __future__ import annotations
 
-from authgate.administration import input as checks
-from authgate.administration.input import see as _see
+from authgate.administration import unknown as checks
+from authgate.administration.unknown import see as _see
 from authgate_cli.admin.arguments import InvalidInput
 
 

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from authgate.administration.input import (
-    MAX_ID,
-    InvalidInput,
-    existing_tenants,
-    identifier,
-    see,
-    shown,
-    text,
-)
+from authgate.administration.input import MAX_ID, InvalidInput, email, identifier, quoted, text
+from authgate.administration.unknown import existing_tenants, see
 
 
 @pytest.mark.parametrize(("value", "message"), [
@@ -39,9 +32,15 @@ def test_text_is_printable_without_control_characters_or_outer_spaces(value: str
     assert str(refused.value) == message
 
 
-def test_a_value_is_shown_on_one_line_and_cut() -> None:
-    assert shown("a\nb") == "'a\\nb'"
-    assert shown("x" * 70) == repr("x" * 60 + "…")
+def test_an_email_address_is_one_mail_can_be_sent_to() -> None:
+    assert email("alice@example.com") == "alice@example.com"
+    with pytest.raises(InvalidInput, match="--email 'alice@localhost' is not an email address"):
+        email("alice@localhost")
+
+
+def test_a_value_is_quoted_on_one_line_and_cut() -> None:
+    assert quoted("a\nb") == "'a\\nb'"
+    assert quoted("x" * 70) == repr("x" * 60 + "…")
     assert see("users", "list", "--tenant", "a b") == "(see `authgate users list --tenant 'a b'`)"
 
 

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from authgate.administration.input import InvalidInput, existing_tenants, identifier, text
+from authgate.administration.input import InvalidInput, identifier, text
+from authgate.administration.unknown import existing_tenants
 from authgate.resources.errors import ResourceExists, ResourceNotFound
 from authgate.resources.model import Resource
 
