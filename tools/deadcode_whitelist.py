@@ -18,6 +18,7 @@ from authgate.console import (
     act, client_act, client_forms, clients, home, people, person, registration, sign_out, token_request)
 from authgate.console import act, home, people, person, sign_out, token_request
 from authgate.console import tenant, tenant_create, tenant_update, tenants
+from authgate.console import act, home, keys, people, person, resource_forms, resources, sign_out, token_request
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -95,6 +96,18 @@ tenant_create.get_tenant_create
 tenant_create.post_tenant_create
 tenant_update.get_tenant_update
 tenant_update.post_tenant_update
+resources.get_resources
+resources.get_resource
+resource_forms.get_new
+resource_forms.post_new
+resource_forms.get_edit
+resource_forms.post_edit
+resource_forms.get_delete
+resource_forms.post_delete
+keys.get_keys
+keys.get_key
+keys.get_rotate
+keys.post_rotate
 # urllib's redirect handler interface: the console's calls to its own stack follow no redirect.
 token_request._NoRedirect.redirect_request
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.

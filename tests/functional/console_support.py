@@ -23,7 +23,7 @@ from tests.functional.person_events_support import TIME, UUID7
 OLIVIA_KEY = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 OLIVIA_ID = "usr_demoolivia000000000000"
 # The bar atop every console page of an operator who may find people, as its text reads.
-BAR = "Skip to the content authgate console Home People Clients Tenants Signed in as {who} Sign out"
+BAR = "Skip to the content authgate console Home People Clients Resources Tenants Keys Signed in as {who} Sign out"
 # The bar of a support operator, who may open People only.
 SUPPORT_BAR = "Skip to the content authgate console Home People Signed in as {who} Sign out"
 # The headers of every console page (http.pages.headers: its forms post to this origin only).
@@ -32,6 +32,9 @@ CONSOLE_PAGE_HEADERS = {
     "Content-Security-Policy": ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
                                 "frame-ancestors 'none'; base-uri 'none'"),
 }
+# olivia as an audit event's actor, and the origin of a request of the tests' events.
+OLIVIA = {"type": "operator", "id": "olivia", "principal": "console:usr_demoolivia000000000000"}
+ORIGIN = {"source_ip": "127.0.0.1", "user_agent": ""}
 
 
 @contextmanager
@@ -151,6 +154,13 @@ def assert_console_error_page(result: dict[str, Any], code: str, detail: str, st
     assert f'href="http://127.0.0.1:3000/assets/authgate.css?v={STYLESHEET.version()}"' in result["body"]
 
 
+def shown(result: dict[str, Any]) -> str:
+    """The whole text of a console page, once its status and headers are those of a page."""
+    assert result["statusCode"] == 200, result["body"][:600]
+    assert page_headers(result) == CONSOLE_PAGE_HEADERS
+    return page_of(result).text()
+
+
 def whole(events: list[dict[str, Any]], action: str) -> dict[str, Any]:
     """The one event of `action`, its id, time and request id checked and taken out."""
     found = [dict(e) for e in events if e["action"] == action]
@@ -163,3 +173,16 @@ def whole(events: list[dict[str, Any]], action: str) -> dict[str, Any]:
 # The audit trail's actor of olivia's console actions, and the origin of the tests' requests.
 OLIVIA = {"type": "operator", "id": "olivia", "principal": "console:usr_demoolivia000000000000"}
 ORIGIN = {"source_ip": "127.0.0.1", "user_agent": ""}
+def opened(invoke: Any, cookie: str, path: str, query: str = "") -> tuple[dict[str, Any], str]:
+    """A console page, and the Cookie header that posts its form (the session and the page's CSRF binding)."""
+    result = invoke("console", console_event("GET", path, query, cookie=cookie))
+    binding = [c.split(";", 1)[0] for c in result["multiValueHeaders"].get("Set-Cookie", [])]
+    return result, "; ".join([cookie, *binding])
+
+
+def posted(invoke: Any, jar: str, path: str, fields: dict[str, str]) -> dict[str, Any]:
+    """A console form's `fields` posted to `path` with the Cookie header `jar`."""
+    from urllib.parse import urlencode
+
+    return invoke("console", console_event("POST", path, cookie=jar, body=urlencode(fields).encode(),
+                                           content_type="application/x-www-form-urlencoded"))

@@ -16,23 +16,26 @@ from authgate.clock import ManualClock
 from tests.functional.authorize_support import headers_of, page_of
 from tests.functional.console_support import (
     BAR,
-    CONSOLE_PAGE_HEADERS,
     SUPPORT_BAR,
     assert_console_error_page,
     console_event,
     grant,
     operator_session,
-    page_headers,
+    shown,
 )
 
 Invoke = Any
 
 
-def shown(result: dict[str, Any]) -> str:
-    """The whole text of a console page, once its status and headers are those of a page."""
-    assert result["statusCode"] == 200, result["body"][:600]
-    assert page_headers(result) == CONSOLE_PAGE_HEADERS
-    return page_of(result).text()
+# What the home page says an owner may open, as its text reads.
+OPENS = (
+    ("People", "find a person by username, email or id, and see their account"),
+    ("Clients", "a tenant's clients and each one's registration; register, change, rotate a secret, delete"),
+    ("Resources", "the APIs tokens are issued for: register, change, delete"),
+    ("Tenants", ("every tenant and its settings: currencies, second factor, strong authentication for charges, "
+                 "which applications its people may allow")),
+    ("Keys", "the signing keys, their states and public keys; rotate them"),
+)
 
 
 def test_the_home_page_says_who_is_signed_in_with_which_roles_until_when(
@@ -42,10 +45,7 @@ def test_the_home_page_says_who_is_signed_in_with_which_roles_until_when(
     assert shown(result) == (
         f"{BAR.format(who='olivia (owner)')} Console You are olivia (Olivia Operator), with the roles owner . "
         "You signed in at 2025-06-15 15:06:40 UTC; this sign-in serves the console until 2025-06-16 03:06:40 UTC, "
-        "then you sign in again. What you can open People : find a person by username, email or id, and see their "
-        "account Clients : a tenant's clients and each one's registration; register, change, rotate a secret, delete "
-        "Tenants : every tenant and its settings: currencies, second factor, strong authentication for "
-        "charges, which applications its people may allow")
+        "then you sign in again. What you can open " + " ".join(f"{label} : {what}" for label, what in OPENS))
     page = page_of(result)
     assert [f.get("action") for f in page.forms] == ["http://127.0.0.1:3000/console/sign-out"]
     assert set(page.hidden()) == {"nonce", "csrf"} and page.hidden()["nonce"].startswith("console.")
@@ -112,12 +112,18 @@ def test_support_sees_the_people_of_its_tenants_only_whatever_the_url_says(demo:
     UserStore().put_hash("acme", "carol", "not-a-password-hash", overwrite=False, name="Carol Acme")
     grant("sam", "support", "acme")
     cookie = operator_session("sam", "usr_sam")
+    bar = "Skip to the content authgate console Home People Signed in as sam (support (acme)) Sign out"
     text = shown(invoke("console", console_event("GET", "/console/people", cookie=cookie)))
     assert text.startswith(f"{SUPPORT_BAR.format(who='sam (support (acme))')} People Tenant acme Username")
     assert text.endswith("People of acme Username Name Email State carol Carol Acme - active")
     assert shown(invoke("console", console_event("GET", "/console/person", "tenant=acme&username=carol",
                                                  cookie=cookie))).startswith(
         f"{SUPPORT_BAR.format(who='sam (support (acme))')} carol (acme)")
+    assert text.startswith(f"{bar} People Tenant acme Username")
+    assert text.endswith("People of acme Username Name Email State carol Carol Acme - active")
+    assert shown(invoke("console", console_event("GET", "/console/person", "tenant=acme&username=carol",
+                                                 cookie=cookie))).startswith(
+        f"{bar} carol (acme)")
     for path, query in (("/console/people", "tenant=demo"), ("/console/people", "tenant=demo&q=bob"),
                         ("/console/person", "tenant=demo&username=bob"),
                         ("/console/person", "tenant=demo&username=nobody")):
@@ -130,8 +136,8 @@ def test_an_admin_configures_and_sees_no_one_and_an_auditor_reads(demo: Any, inv
     grant("adam", "admin")
     admin = operator_session("adam", "usr_adam")
     home = invoke("console", console_event("GET", "/console", cookie=admin))
-    assert shown(home).startswith("Skip to the content authgate console Home Clients Tenants Signed in as adam (admin) "
-                                     "Sign out")
+    assert shown(home).startswith("Skip to the content authgate console Home Clients Resources Tenants Keys Signed in "
+                                  "as adam (admin) Sign out")
     assert_console_error_page(invoke("console", console_event("GET", "/console/people", cookie=admin)),
                               "operator_forbidden", "Your roles (admin) do not allow this.", 403)
     grant("audrey", "auditor")

@@ -3,7 +3,8 @@
 `rotate` runs exactly what the EventBridge schedule runs (authgate.tokens.rotation.rotate): it
 only moves keys the overlap rule allows, so it is safe to run at any time, and a next key
 that is not yet published long enough is reported with the time it may start signing. `show KID`
-prints one key's record and its public JWK (never where its private half is kept).
+prints one key's record and its public JWK (never where its private half is kept). Each is the
+operation the console's keys pages take too (authgate.administration.signing_keys).
 All act on the running `authgate serve` stack by default, or on a deployed stack
 (`--stack-name`), through authgate_cli.admin.target.
 """
@@ -31,21 +32,21 @@ def _view(key: Any) -> dict[str, Any]:
 
 def list_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
     """Print every key record of the current target (newest first)."""
-    from authgate.stores.signing_keys import KeyStore
+    from authgate.administration.signing_keys import keys
 
-    keys = KeyStore().all()
+    found = keys()
     if as_json:
-        out.write(json.dumps([_view(k) for k in keys], indent=2) + "\n")
+        out.write(json.dumps([_view(k) for k in found], indent=2) + "\n")
     else:
-        _table(keys, out)
+        _table(found, out)
     return 0
 
 
 def show_key(kid: str, out: IO[str] = sys.stdout, as_json: bool = False) -> int:
     """One key's record and its public JWK (RFC 7517 4); exit status 2 for a kid the stack does not have."""
-    from authgate.stores.signing_keys import RING_KID, KeyStore
+    from authgate.administration.signing_keys import key as found
 
-    key = KeyStore().get(kid) if kid != RING_KID else None
+    key = found(kid)
     if key is None:
         sys.stderr.write(f"authgate keys: {unknown.signing_key(kid)}\n")
         return 2
@@ -58,25 +59,14 @@ def show_key(kid: str, out: IO[str] = sys.stdout, as_json: bool = False) -> int:
 
 
 def rotate_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
-    """One lifecycle step now; says what moved and, if nothing could, why."""
-    from authgate import clock
-    from authgate.tokens.rotation import rotate
+    """One lifecycle step now; says what moved and, if nothing could, why (the console's rotation too)."""
+    from authgate.administration.signing_keys import rotate_now
 
-    report = rotate()
+    report, said = rotate_now()
     if as_json:
         out.write(json.dumps(report.as_dict(), indent=2) + "\n")
         return 0
-    for step in report.promotions:
-        out.write(f"promoted {step['promoted']} ({step['alg']}) to current; {step['demoted'] or 'no key'} is now previous\n")
-    for kid in report.created:
-        out.write(f"created {kid}\n")
-    for kid in report.retired:
-        out.write(f"retired {kid} (every token it signed has expired)\n")
-    waiting = [k for k in report.keys if k.state == "next" and k.activates_at > clock.seconds()]
-    if not report.promotions and waiting:
-        out.write(f"next key {waiting[0].kid} is published but may not sign before "
-                  f"{when(waiting[0].activates_at)} (JWKS max-age + leeway after publication); "
-                  "run `authgate keys rotate` again after that\n")
+    out.writelines(line + "\n" for line in said)
     _table(report.keys, out)
     return 0
 

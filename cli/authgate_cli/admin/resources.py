@@ -7,7 +7,8 @@ client (RFC 7662 2.1) and prints its secret once. The charges API (`<issuer>/cha
 in and never registered. Acts on the running `authgate serve` stack by default, or on a
 deployed stack (`--stack-name`), through authgate_cli.admin.target.
 What it accepts is checked in resource_input and resource_detail_types, before any stack is looked
-up; the actions on the stack are in resource_actions.
+up; the actions on the stack are in resource_actions. Both call authgate.administration.resources, the
+console's resource pages too.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def _validate(args: argparse.Namespace) -> None:
     if args.resources_command == "create":
         from authgate.resources.model import Resource
 
-        described(Resource(args.resource, scopes(args.scopes)), args)
+        described(Resource(args.resource, scopes(args.scopes)), args)  # before the stack is looked up
     if args.resources_command == "update" and all(getattr(args, name) is None for name in UPDATABLE) \
             and not args.scope_description:
         raise unknown.nothing_to_change("resources", "--scopes, --tenants, --name, --description, --scope-description, "

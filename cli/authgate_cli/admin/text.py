@@ -9,7 +9,6 @@ seconds. A count agrees with its noun: "1 session", "2 sessions".
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any
 
@@ -18,7 +17,9 @@ _TIME_SUFFIXES = ("_at", "_until", "_after", "_time", "_active")
 
 def when(seconds: int | None) -> str:
     """An epoch-seconds time in ISO 8601 UTC; "-" for none (0)."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(seconds))) if seconds else "-"
+    from authgate.clock import iso
+
+    return iso(int(seconds)) if seconds else "-"
 
 
 def count(number: int, noun: str, plural: str = "") -> str:

@@ -8,17 +8,13 @@ that a suggestion never leads to a command that would only say the tenant does n
 
 from __future__ import annotations
 
-import shlex
-
+from authgate.administration import unknown as checks
+from authgate.administration.unknown import see as _see
 from authgate_cli.admin.arguments import InvalidInput
 
 
-def _see(*command: str) -> str:
-    return f"(see `authgate {' '.join(shlex.quote(part) for part in command)}`)"
-
-
 def tenant(tenant_id: str) -> str:
-    return f"tenant {tenant_id!r} does not exist here {_see('tenants', 'list')}"
+    return checks.unknown_tenant(tenant_id)
 
 
 def user(tenant_id: str, username: str) -> str:
@@ -63,12 +59,8 @@ def nothing_to_change(noun: str, options: str) -> InvalidInput:
 
 def existing_tenant(tenant_id: str) -> None:
     """The tenant exists on the stack the command acts on (checked once the stack is known)."""
-    from authgate.stores.tenants import TenantStore
-
-    if TenantStore().get(tenant_id) is None:
-        raise InvalidInput(tenant(tenant_id))
+    checks.existing_tenants((tenant_id,))
 
 
 def existing_tenants(tenant_ids: tuple[str, ...]) -> None:
-    for tenant_id in tenant_ids:
-        existing_tenant(tenant_id)
+    checks.existing_tenants(tenant_ids)

@@ -29,6 +29,11 @@ def millis() -> int:
     return int(_source() * 1000)
 
 
+def iso(seconds: int) -> str:
+    """A time as the admin commands print it: ISO 8601 in UTC to the second (2025-06-15T15:06:40Z); "-" for none."""
+    return _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime(seconds)) if seconds else "-"
+
+
 def set_clock(source: Callable[[], float] | None) -> None:
     """Read time from `source` from now on (None restores wall time)."""
     global _source

@@ -26,6 +26,7 @@ class Page(NamedTuple):
 
 _PEOPLE = "authgate.console.people"
 _CLIENT_FORMS = "authgate.console.client_forms"
+_RESOURCES, _RESOURCE_FORMS, _KEYS = "authgate.console.resources", "authgate.console.resource_forms", "authgate.console.keys"
 PAGES: dict[tuple[str, str], Page] = {
     ("", "GET"): Page("authgate.console.home:get_home"),
     ("people", "GET"): Page(f"{_PEOPLE}:get_people"),
@@ -46,6 +47,18 @@ PAGES: dict[tuple[str, str], Page] = {
     ("tenant-create", "POST"): Page("authgate.console.tenant_create:post_tenant_create"),
     ("tenant-update", "GET"): Page("authgate.console.tenant_update:get_tenant_update"),
     ("tenant-update", "POST"): Page("authgate.console.tenant_update:post_tenant_update"),
+    ("resources", "GET"): Page(f"{_RESOURCES}:get_resources"),
+    ("resource", "GET"): Page(f"{_RESOURCES}:get_resource"),
+    ("resources/new", "GET"): Page(f"{_RESOURCE_FORMS}:get_new"),
+    ("resources/new", "POST"): Page(f"{_RESOURCE_FORMS}:post_new"),
+    ("resource/edit", "GET"): Page(f"{_RESOURCE_FORMS}:get_edit"),
+    ("resource/edit", "POST"): Page(f"{_RESOURCE_FORMS}:post_edit"),
+    ("resource/delete", "GET"): Page(f"{_RESOURCE_FORMS}:get_delete"),
+    ("resource/delete", "POST"): Page(f"{_RESOURCE_FORMS}:post_delete"),
+    ("keys", "GET"): Page(f"{_KEYS}:get_keys"),
+    ("key", "GET"): Page(f"{_KEYS}:get_key"),
+    ("keys/rotate", "GET"): Page(f"{_KEYS}:get_rotate"),
+    ("keys/rotate", "POST"): Page(f"{_KEYS}:post_rotate"),
     ("callback", "GET"): Page("authgate.console.sign_in:callback", signed=False),
     ("sign-out", "POST"): Page("authgate.console.sign_out:post_sign_out", signed=False),
     ("signed-out", "GET"): Page("authgate.console.sign_out:get_signed_out", signed=False),

@@ -22,6 +22,8 @@ SECTIONS: tuple[Section, ...] = (
     Section("people", "People", "people.find", "find a person by username, email or id, and see their account"),
     Section("clients", "Clients", "clients.view", "a tenant's clients and each one's registration; register, change, "
                                                   "rotate a secret, delete"),
+    Section("resources", "Resources", "resources.view", "the APIs tokens are issued for: register, change, delete"),
     Section("tenants", "Tenants", "tenants.view", "every tenant and its settings: currencies, second factor, "
             "strong authentication for charges, which applications its people may allow"),
+    Section("keys", "Keys", "keys.view", "the signing keys, their states and public keys; rotate them"),
 )
