@@ -17,6 +17,7 @@ from tests.functional.authorize_support import headers_of, page_of
 from tests.functional.console_support import (
     BAR,
     CONSOLE_PAGE_HEADERS,
+    SUPPORT_BAR,
     assert_console_error_page,
     console_event,
     grant,
@@ -42,7 +43,8 @@ def test_the_home_page_says_who_is_signed_in_with_which_roles_until_when(
         f"{BAR.format(who='olivia (owner)')} Console You are olivia (Olivia Operator), with the roles owner . "
         "You signed in at 2025-06-15 15:06:40 UTC; this sign-in serves the console until 2025-06-16 03:06:40 UTC, "
         "then you sign in again. What you can open People : find a person by username, email or id, and see their "
-        "account")
+        "account Events : what happened, and who did it: the audit trail's events Operators : the console's operators "
+        "and their roles")
     page = page_of(result)
     assert [f.get("action") for f in page.forms] == ["http://127.0.0.1:3000/console/sign-out"]
     assert set(page.hidden()) == {"nonce", "csrf"} and page.hidden()["nonce"].startswith("console.")
@@ -99,7 +101,8 @@ def test_a_persons_page_shows_their_account_and_never_a_secret(demo: Any, invoke
         "Sign-in sessions 1 live sign-in session Signed in How Last active Applications "
         "2025-06-15 15:06:40 UTC mfa (pwd otp mfa) 2025-06-15 15:06:40 UTC - Second factors One-time code set up "
         "(0 recovery codes left) Passkeys none Linked identities No identity at an identity provider is linked. "
-        "Consents demo-agent mcp:read (for https://mcp.example) demo-web charges:read openid")
+        "Consents demo-agent mcp:read (for https://mcp.example) demo-web charges:read openid "
+        "Recent events No event of the last 24 hours names bob. Every event of bob")
     assert "GEZDGNBVGY3TQOJQ" not in result["body"] and "password" not in result["body"].lower()
 
 
@@ -110,11 +113,11 @@ def test_support_sees_the_people_of_its_tenants_only_whatever_the_url_says(demo:
     grant("sam", "support", "acme")
     cookie = operator_session("sam", "usr_sam")
     text = shown(invoke("console", console_event("GET", "/console/people", cookie=cookie)))
-    assert text.startswith(f"{BAR.format(who='sam (support (acme))')} People Tenant acme Username")
+    assert text.startswith(f"{SUPPORT_BAR.format(who='sam (support (acme))')} People Tenant acme Username")
     assert text.endswith("People of acme Username Name Email State carol Carol Acme - active")
     assert shown(invoke("console", console_event("GET", "/console/person", "tenant=acme&username=carol",
                                                  cookie=cookie))).startswith(
-        f"{BAR.format(who='sam (support (acme))')} carol (acme)")
+        f"{SUPPORT_BAR.format(who='sam (support (acme))')} carol (acme)")
     for path, query in (("/console/people", "tenant=demo"), ("/console/people", "tenant=demo&q=bob"),
                         ("/console/person", "tenant=demo&username=bob"),
                         ("/console/person", "tenant=demo&username=nobody")):

@@ -23,7 +23,8 @@ from authgate_cli.admin import arguments, target
 
 def when(text: str, what: str, now_ms: int | None = None) -> int:
     """Milliseconds since the epoch of an ISO 8601 UTC time or date, or of an age before now."""
-    from authgate.audit_trail.query import InvalidTime, when as parsed
+    from authgate.audit_trail.query import InvalidTime
+    from authgate.audit_trail.query import when as parsed
 
     try:
         return parsed(text, what, now_ms)
@@ -33,7 +34,8 @@ def when(text: str, what: str, now_ms: int | None = None) -> int:
 
 def matcher(args: argparse.Namespace) -> Callable[[dict[str, Any]], bool]:
     """Whether an event matches every filter given (--tenant, --user, --client, --action)."""
-    from authgate.audit_trail.query import Filters, matcher as matching
+    from authgate.audit_trail.query import Filters
+    from authgate.audit_trail.query import matcher as matching
 
     return matching(Filters(args.tenant, args.user, args.client, args.action))
 
@@ -52,7 +54,7 @@ def write_table(events: list[dict[str, Any]], out: IO[str], header: bool = True)
 def list_events(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.audit_trail.query import newest, period
 
-    found = newest(*period(args.since, args.until), matcher(args), args.limit)[::-1]
+    found = newest(*period(args.since, args.until), matcher(args))[:args.limit][::-1]
     if args.json:
         out.write(json.dumps(found, indent=2, ensure_ascii=False) + "\n")
     elif found:

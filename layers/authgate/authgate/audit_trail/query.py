@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from authgate import clock
+
 DEFAULT_PERIOD_MS = 86_400_000
 _AGE = re.compile(r"^(\d{1,6})([smhd])$")
 _AGE_MS = {"s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
@@ -28,7 +30,7 @@ class InvalidTime(ValueError):
 def when(text: str, what: str, now_ms: int | None = None) -> int:
     """Milliseconds since the epoch of an ISO 8601 UTC time or date, or of an age before now (`what` names the
     input in the refusal: --since, say)."""
-    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    now_ms = clock.millis() if now_ms is None else now_ms
     age = _AGE.match(text)
     if age:
         return now_ms - int(age.group(1)) * _AGE_MS[age.group(2)]
@@ -46,7 +48,7 @@ def period(since: str | None, until: str | None, now_ms: int | None = None) -> t
     """(since, until) in milliseconds of --since and --until as given (None: not given); InvalidTime."""
     end = when(until, "--until", now_ms) if until else None
     start = when(since, "--since", now_ms) if since else \
-        (end or (int(time.time() * 1000) if now_ms is None else now_ms)) - DEFAULT_PERIOD_MS
+        (end or (clock.millis() if now_ms is None else now_ms)) - DEFAULT_PERIOD_MS
     return start, end
 
 
@@ -80,14 +82,13 @@ def matcher(filters: Filters) -> Callable[[dict[str, Any]], bool]:
     return match
 
 
-def newest(since_ms: int, until_ms: int | None, match: Callable[[dict[str, Any]], bool],
-           limit: int) -> list[dict[str, Any]]:
-    """At most `limit` of the kept events of [since, until] that `match`, the newest, newest first: the stage's
-    bucket, or the local stack's directory (audit_trail.consumer.current_trail)."""
+def newest(since_ms: int, until_ms: int | None, match: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    """The kept events of [since, until] that `match`, newest first: the stage's bucket, or the local stack's
+    directory (audit_trail.consumer.current_trail)."""
     from authgate.audit_trail.consumer import current_trail
     from authgate.audit_trail.reader import events
 
-    return events(current_trail(), since_ms, until_ms, match)[::-1][:limit]
+    return events(current_trail(), since_ms, until_ms, match)[::-1]
 
 
 def summary(e: dict[str, Any]) -> tuple[str, str, str, str, str, str]:

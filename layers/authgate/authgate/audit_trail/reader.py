@@ -9,6 +9,7 @@ link to its predecessor is checked too.
 
 from __future__ import annotations
 
+import contextvars
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -44,9 +45,12 @@ def _read(trail: Trail, dates: list[str], versions: bool = True) -> Iterator[Sto
         for name, count in listed:
             yield trail.store.stored(name)._replace(versions=count)
         return
+    # Each read in the caller's context (a copy each: one context is entered by one thread at a time), so that
+    # what the request bound (its log correlation, the function it runs in) holds in the pool's threads too.
+    contexts = [contextvars.copy_context() for _ in listed]
     with ThreadPoolExecutor(PARALLEL_READS) as pool:
-        for (_, count), stored in zip(listed, pool.map(lambda item: trail.store.stored(item[0]), listed),
-                                      strict=True):
+        read = pool.map(lambda item, context: context.run(trail.store.stored, item[0]), listed, contexts)
+        for (_, count), stored in zip(listed, read, strict=True):
             yield stored._replace(versions=count)
 
 

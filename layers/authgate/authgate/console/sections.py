@@ -20,4 +20,6 @@ class Section(NamedTuple):
 SECTIONS: tuple[Section, ...] = (
     Section("", "Home", "console.home", ""),
     Section("people", "People", "people.find", "find a person by username, email or id, and see their account"),
+    Section("events", "Events", "events.view", "what happened, and who did it: the audit trail's events"),
+    Section("operators", "Operators", "operators.view", "the console's operators and their roles"),
 )
