@@ -43,6 +43,7 @@ from authgate.people.operator_roles import (
     UnknownTenant,
     change,
     check,
+    existing,
 )
 from authgate.settings import get_settings
 
@@ -77,6 +78,10 @@ def get_role_change(request: Request, signed: SignedIn) -> Response:
     operator = OperatorStore().get(get_settings().operators_tenant, username)
     if operator is None:
         raise _nobody(username)
+    try:
+        existing(*tenants)
+    except UnknownTenant as exc:
+        raise _no_tenant(exc) from None
     try:
         after = (roles.granted if asked == GRANT else roles.revoked)(operator.roles, role, tenants)
     except RoleNotHeld as exc:
@@ -113,7 +118,7 @@ def post_role_change(request: Request, signed: SignedIn) -> Response:
         raise _nobody(username) from None
     except UnknownTenant as exc:
         recorded_as(_user_id(username), "failure", "unknown_tenant")
-        raise ApiError("not_found", f"There is no tenant {exc.tenant_id!r}.") from None
+        raise _no_tenant(exc) from None
     except (RoleNotHeld, LastOwner) as exc:
         recorded_as(_user_id(username), "failure", "last_owner" if isinstance(exc, LastOwner) else "role_not_held")
         raise ApiError("invalid_request", f"operator {username!r} {exc}.") from None
@@ -148,6 +153,10 @@ def _user_id(username: str) -> str:
 
     user = UserStore().get(get_settings().operators_tenant, username)
     return user.user_id if user is not None and user.user_id else "unknown"
+
+
+def _no_tenant(exc: UnknownTenant) -> ApiError:
+    return ApiError("not_found", f"There is no tenant {exc.tenant_id!r}.")
 
 
 def _nobody(username: str) -> ApiError:
