@@ -90,7 +90,8 @@ def test_olivia_grants_and_revokes_after_confirming_and_says_what_the_command_sa
     text = page_of(page).text()
     assert text.endswith(
         "sam usr_sam auditor active Grant or revoke a role Change grant revoke Operator olivia sam "
-        "Role owner admin support auditor Tenants (role support only) acme demo operators Continue")
+        "Role owner admin support auditor Tenants (role support only; several with Ctrl or Shift) acme demo operators "
+        "Continue")
     assert [f.get("action") for f in page_of(page).forms] == [
         "http://127.0.0.1:3000/console/sign-out", "http://127.0.0.1:3000/console/operator-role"]
 

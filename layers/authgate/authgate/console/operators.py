@@ -169,16 +169,17 @@ def _change_form(request: Request, usernames: list[str]) -> str:
 
     e = html.escape
 
-    def select(name: str, label: str, values: list[str]) -> str:
+    def select(name: str, label: str, values: list[str], extra: str = "") -> str:
         options = "\n".join(f'<option value="{e(v)}">{e(v)}</option>' for v in values)
-        return f'<label for="{name}">{label}</label>\n<select id="{name}" name="{name}">\n{options}\n</select>'
+        return (f'<label for="{name}">{label}</label>\n<select id="{name}" name="{name}"{extra}>\n{options}\n'
+                "</select>")
 
+    # Several tenants at once (a support role): a list that takes more than one choice, no script needed.
     tenants = sorted(t.tenant_id for t in TenantStore().list())
-    boxes = "\n".join(f'<label class="check"><input type="checkbox" name="tenant" value="{e(t)}"> {e(t)}</label>'
-                      for t in tenants)
+    held = f"Tenants (role {', '.join(sorted(roles.TENANT_ROLES))} only; several with Ctrl or Shift)"
     return ('<section>\n<h2>Grant or revoke a role</h2>\n'
             f'<form method="get" action="{e(url(request, "operator-role"))}">\n'
-            + select("change", "Change", ["grant", "revoke"]) + "\n" + select("username", "Operator", usernames)
-            + "\n" + select("role", "Role", list(roles.ROLES))
-            + f'\n<fieldset>\n<legend>Tenants (role {", ".join(sorted(roles.TENANT_ROLES))} only)</legend>\n{boxes}\n'
-            '</fieldset>\n<div class="actions"><button type="submit">Continue</button></div>\n</form>\n</section>')
+            + "\n".join((select("change", "Change", ["grant", "revoke"]), select("username", "Operator", usernames),
+                         select("role", "Role", list(roles.ROLES)),
+                         select("tenant", e(held), tenants, f' multiple size="{min(max(len(tenants), 2), 6)}"')))
+            + '\n<div class="actions"><button type="submit">Continue</button></div>\n</form>\n</section>')
