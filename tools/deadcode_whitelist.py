@@ -15,6 +15,7 @@ from authgate.ssf import configuration as ssf_configuration, poll as ssf_poll, s
     status as ssf_status, streams as ssf_streams, subjects as ssf_subjects, verification as ssf_verification
 from authgate_cli.local import context, listeners
 from authgate.console import act, home, people, person, sign_out, token_request
+from authgate.console import events as console_events, operators as console_operators
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -136,3 +137,9 @@ sessions_valid_after
 passkeys
 # signxml calls it on the test IdP's signer (tests/saml_support.py), which signs SHA-1 for the tests refusing it.
 check_deprecated_methods
+# The console's Events and Operators pages, loaded by name from authgate.console.routes.PAGES.
+console_events.get_events
+console_events.get_event
+console_operators.get_operators
+console_operators.get_role_change
+console_operators.post_role_change
