@@ -57,7 +57,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def act(args: argparse.Namespace, out: IO[str]) -> int:
-    """The action, once the operators tenant and every tenant named are known to be there, then the person."""
+    """The action: grant and revoke by the runtime's one implementation (which checks the operators tenant, every
+    tenant named, then the person); list and show once the operators tenant, then the person, is known to be there."""
     from authgate.settings import get_settings
     from authgate.stores.operators import OperatorStore
 

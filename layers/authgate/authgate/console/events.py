@@ -25,7 +25,7 @@ from authgate.http.response import Response
 
 PAGE_SIZE = 50
 _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
-# The filters' query parameters: (name, label, the command's option).
+# The filters' query parameters and their labels (the command's options of the same names).
 FILTERS = (("tenant", "Tenant"), ("user", "Person (username or user id)"), ("client", "Client id"),
            ("action", "Action"), ("since", "Since"), ("until", "Until"))
 

@@ -16,6 +16,7 @@ import html
 from authgate import audit
 from authgate.audit.actions import Action as AuditAction
 from authgate.audit.event import Outcome
+from authgate.audit.person import UNKNOWN
 from authgate.console.pages import (
     STEP,
     Link,
@@ -114,7 +115,7 @@ def post_role_change(request: Request, signed: SignedIn) -> Response:
     try:
         changed = change(asked, username, role, tenants, keep_an_owner=True)
     except UnknownOperator:
-        recorded_as("unknown", "failure", "unknown_account")
+        recorded_as(UNKNOWN, "failure", "unknown_account")
         raise _nobody(username) from None
     except UnknownTenant as exc:
         recorded_as(_user_id(username), "failure", "unknown_tenant")
@@ -152,7 +153,7 @@ def _user_id(username: str) -> str:
     from authgate.stores.users import UserStore
 
     user = UserStore().get(get_settings().operators_tenant, username)
-    return user.user_id if user is not None and user.user_id else "unknown"
+    return user.user_id if user is not None and user.user_id else UNKNOWN
 
 
 def _no_tenant(exc: UnknownTenant) -> ApiError:
