@@ -19,6 +19,7 @@ from authgate.console import (
 from authgate.console import act, home, people, person, sign_out, token_request
 from authgate.console import tenant, tenant_create, tenant_update, tenants
 from authgate.console import act, home, keys, people, person, resource_forms, resources, sign_out, token_request
+from authgate.console import events as console_events, operators as console_operators
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -166,3 +167,9 @@ sessions_valid_after
 passkeys
 # signxml calls it on the test IdP's signer (tests/saml_support.py), which signs SHA-1 for the tests refusing it.
 check_deprecated_methods
+# The console's Events and Operators pages, loaded by name from authgate.console.routes.PAGES.
+console_events.get_events
+console_events.get_event
+console_operators.get_operators
+console_operators.get_role_change
+console_operators.post_role_change

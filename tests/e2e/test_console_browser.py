@@ -62,7 +62,7 @@ def test_olivia_signs_in_finds_bob_disables_and_enables_him_and_signs_out(stack:
     page.wait_for_url(f"{stack.base_url}/console/person?tenant=demo&username=bob")
     assert page.locator("h1").inner_text() == "bob (demo)"
     assert page.locator("main h2").all_inner_texts() == ["Profile", "Actions", "Sign-in sessions", "Second factors",
-                                                         "Linked identities", "Consents"]
+                                                         "Linked identities", "Consents", "Recent events"]
     profile = page.inner_text("main section >> nth=0")
     assert "Username\nbob" in profile and "Email\nbob@demo.example (verified)" in profile, profile
     assert "One-time code\nset up" in page.inner_text("main"), page.inner_text("main")

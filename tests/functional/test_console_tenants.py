@@ -15,6 +15,7 @@ import pytest
 
 from tests.functional.authorize_support import headers_of, page_of
 from tests.functional.console_support import (
+    ADMIN_BAR,
     BAR,
     CONSOLE_PAGE_HEADERS,
     OLIVIA,
@@ -300,7 +301,7 @@ def test_an_admin_changes_settings_but_finds_no_people(demo: Any, invoke: Invoke
     grant("adam", "admin")
     cookie = operator_session("adam", "usr_adam")
     shown = get(invoke, cookie, "/console/tenant", "tenant=demo")
-    assert page_of(shown).text() == (f"{BAR.format(who='adam (admin)').replace(' People', '')} Tenant demo Change the "
+    assert page_of(shown).text() == (f"{ADMIN_BAR.format(who='adam (admin)')} Tenant demo Change the "
                                      f"settings {DEMO_SETTINGS}")
     _, fields, jar = form(invoke, cookie, "/console/tenant-update", "tenant=demo")
     done = post(invoke, jar, "/console/tenant-update", {**fields, "sca_threshold": "5000"})

@@ -12,9 +12,7 @@ ISO 8601 in UTC (2026-01-31, 2026-01-31T12:00:00Z) or an age (90s, 15m, 2h, 7d).
 from __future__ import annotations
 
 import argparse
-import calendar
 import json
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -22,60 +20,30 @@ from typing import IO, Any
 
 from authgate_cli.admin import arguments, target
 
-DEFAULT_PERIOD_MS = 86_400_000
-_AGE = re.compile(r"^(\d{1,6})([smhd])$")
-_AGE_MS = {"s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
-_FORMATS = ("%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%MZ", "%Y-%m-%dT%H:%M", "%Y-%m-%d")
-
 
 def when(text: str, what: str, now_ms: int | None = None) -> int:
     """Milliseconds since the epoch of an ISO 8601 UTC time or date, or of an age before now."""
-    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
-    age = _AGE.match(text)
-    if age:
-        return now_ms - int(age.group(1)) * _AGE_MS[age.group(2)]
-    cleaned = re.sub(r"\.\d+(?=Z?$)", "", text)
-    for pattern in _FORMATS:
-        try:
-            return calendar.timegm(time.strptime(cleaned, pattern)) * 1000
-        except ValueError:
-            continue
-    raise arguments.InvalidInput(f"{what} {text!r} is neither an ISO 8601 time in UTC (2026-01-31T12:00:00Z, "
-                                 "2026-01-31) nor an age (90s, 15m, 2h, 7d)")
+    from authgate.audit_trail.query import InvalidTime
+    from authgate.audit_trail.query import when as parsed
+
+    try:
+        return parsed(text, what, now_ms)
+    except InvalidTime as exc:
+        raise arguments.InvalidInput(str(exc)) from None
 
 
 def matcher(args: argparse.Namespace) -> Callable[[dict[str, Any]], bool]:
     """Whether an event matches every filter given (--tenant, --user, --client, --action)."""
-    def named(e: dict[str, Any], kind: str, member: str) -> set[str]:
-        """The ids of `kind` an event names: its actor's, its target's, and `details[member]`."""
-        found = {str(e[side].get("id", "")) for side in ("actor", "target") if e[side].get("type") == kind}
-        details = e.get("details")
-        return found | ({str(details[member])} if isinstance(details, dict) and details.get(member) else set())
+    from authgate.audit_trail.query import Filters
+    from authgate.audit_trail.query import matcher as matching
 
-    action = args.action or ""
-    prefix = action[:-1] if action.endswith("*") else None
-
-    def match(e: dict[str, Any]) -> bool:
-        return ((not args.tenant or e.get("tenant") == args.tenant)
-                and (not args.user or args.user in named(e, "user", "username"))
-                and (not args.client or args.client in named(e, "client", "client_id"))
-                and (not action or (e["action"].startswith(prefix) if prefix is not None else e["action"] == action)))
-
-    return match
-
-
-def _row(e: dict[str, Any]) -> tuple[str, ...]:
-    actor, subject = e["actor"], e["target"]
-    who = f"{actor.get('type')}:{actor.get('id')}"
-    what = f"{subject.get('type')}:{subject.get('id')}"
-    if e.get("details", {}).get("username") and subject.get("type") == "user":
-        what += f" ({e['details']['username']})"
-    outcome = e["outcome"] + (f" ({e['reason']})" if e.get("reason") else "")
-    return (e["time"], e["action"], outcome, e.get("tenant") or "-", who, what)
+    return matching(Filters(args.tenant, args.user, args.client, args.action))
 
 
 def write_table(events: list[dict[str, Any]], out: IO[str], header: bool = True) -> None:
-    rows = ([("TIME", "ACTION", "OUTCOME", "TENANT", "ACTOR", "TARGET")] if header else []) + [_row(e) for e in events]
+    from authgate.audit_trail.query import summary
+
+    rows = ([("TIME", "ACTION", "OUTCOME", "TENANT", "ACTOR", "TARGET")] if header else []) + [summary(e) for e in events]
     if not rows:
         return
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -84,12 +52,9 @@ def write_table(events: list[dict[str, Any]], out: IO[str], header: bool = True)
 
 
 def list_events(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.audit_trail.consumer import current_trail
-    from authgate.audit_trail.reader import events
+    from authgate.audit_trail.query import newest, period
 
-    until = when(args.until, "--until") if args.until else None
-    since = when(args.since, "--since") if args.since else (until or int(time.time() * 1000)) - DEFAULT_PERIOD_MS
-    found = events(current_trail(), since, until, matcher(args))[-args.limit:]
+    found = newest(*period(args.since, args.until), matcher(args))[:args.limit][::-1]
     if args.json:
         out.write(json.dumps(found, indent=2, ensure_ascii=False) + "\n")
     elif found:

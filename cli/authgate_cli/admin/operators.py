@@ -40,10 +40,10 @@ def _validate(args: argparse.Namespace) -> None:
         arguments.identifier(tenant, "--tenant")
     if args.operators_command in ("grant", "revoke"):
         from authgate.operators.errors import RoleRefused
-        from authgate.operators.roles import fitting
+        from authgate.people.operator_roles import check
 
         try:
-            fitting(args.role, tuple(args.tenants or ()), granting=args.operators_command == "grant")
+            check(args.operators_command, args.role, tuple(args.tenants or ()))
         except RoleRefused as exc:
             raise arguments.InvalidInput(str(exc)) from None
 
@@ -57,14 +57,16 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def act(args: argparse.Namespace, out: IO[str]) -> int:
-    """The action, once the operators tenant and every tenant named are known to be there, then the person."""
+    """The action: grant and revoke by the runtime's one implementation (which checks the operators tenant, every
+    tenant named, then the person); list and show once the operators tenant, then the person, is known to be there."""
     from authgate.settings import get_settings
     from authgate.stores.operators import OperatorStore
 
+    if args.operators_command in ("grant", "revoke"):
+        return _change(args, out)
     tenant = get_settings().operators_tenant
     try:
         unknown.existing_tenant(tenant)
-        unknown.existing_tenants(tuple(getattr(args, "tenants", None) or ()))
     except arguments.InvalidInput as exc:
         return fail(str(exc))
     store = OperatorStore()
@@ -73,30 +75,31 @@ def act(args: argparse.Namespace, out: IO[str]) -> int:
     operator = store.get(tenant, args.operator)
     if operator is None:
         return fail(unknown.user(tenant, args.operator))
-    if args.operators_command == "show":
-        return _shown(args, operator, out)
-    return _change(args, store, operator, out)
+    return _shown(args, operator, out)
 
 
-def _change(args: argparse.Namespace, store: Any, operator: Any, out: IO[str]) -> int:
-    """grant or revoke: the roles after the change, written only if they are still those read."""
-    from authgate.operators.errors import RoleNotHeld
-    from authgate.operators.roles import granted, revoked
+def _change(args: argparse.Namespace, out: IO[str]) -> int:
+    """grant or revoke (authgate.people.operator_roles, which the console calls too): the roles after the change."""
+    from authgate.operators.errors import RoleNotHeld, RoleRefused
+    from authgate.people.operator_roles import UnknownOperator, UnknownTenant, change
     from authgate.stores.exceptions import ConcurrentUpdate
 
-    change = granted if args.operators_command == "grant" else revoked
     try:
-        roles = change(operator.roles, args.role, args.tenants or ())
+        changed = change(args.operators_command, args.operator, args.role, tuple(args.tenants or ()))
+    except UnknownTenant as exc:
+        return fail(unknown.tenant(exc.tenant_id))
+    except UnknownOperator as exc:
+        return fail(unknown.user(exc.tenant_id, exc.username))
     except RoleNotHeld as exc:
         return fail(unknown.role(args.operator, str(exc)))
-    try:
-        changed = store.set_roles(operator, roles)
+    except RoleRefused as exc:
+        return fail(str(exc))
     except ConcurrentUpdate as exc:
         return fail(f"{exc}; nothing was changed: run the command again")
     if args.json:
-        out.write(json.dumps(view(changed), indent=2) + "\n")
+        out.write(json.dumps(view(changed.operator), indent=2) + "\n")
     else:
-        out.write(f"operator {changed.username} holds {changed.described()}\n")
+        out.write(changed.said + "\n")
     return 0
 
 

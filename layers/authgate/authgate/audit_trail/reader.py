@@ -9,6 +9,7 @@ link to its predecessor is checked too.
 
 from __future__ import annotations
 
+import contextvars
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -35,17 +36,21 @@ def days(trail: Trail, since_ms: int | None, until_ms: int | None, margin: int =
     return [d for d in trail.store.dates() if low <= d <= high]
 
 
-def _read(trail: Trail, dates: list[str]) -> Iterator[Stored]:
-    """The objects of `dates`, oldest first, read a few at a time from a bucket."""
-    listed = [(name, versions.get(name, 1)) for date in dates
-              for versions in [trail.store.versions(date)] for name in trail.store.names(date)]
+def _read(trail: Trail, dates: list[str], versions: bool = True) -> Iterator[Stored]:
+    """The objects of `dates`, oldest first, read a few at a time from a bucket; with `versions`, each with the
+    count of its versions (a listing of the bucket's versions: what verification needs, a listing does not)."""
+    listed = [(name, counts.get(name, 1)) for date in dates
+              for counts in [trail.store.versions(date) if versions else {}] for name in trail.store.names(date)]
     if not trail.store.shared_head:
         for name, count in listed:
             yield trail.store.stored(name)._replace(versions=count)
         return
+    # Each read in the caller's context (a copy each: one context is entered by one thread at a time), so that
+    # what the request bound (its log correlation, the function it runs in) holds in the pool's threads too.
+    contexts = [contextvars.copy_context() for _ in listed]
     with ThreadPoolExecutor(PARALLEL_READS) as pool:
-        for (_, count), stored in zip(listed, pool.map(lambda item: trail.store.stored(item[0]), listed),
-                                      strict=True):
+        read = pool.map(lambda item, context: context.run(trail.store.stored, item[0]), listed, contexts)
+        for (_, count), stored in zip(listed, read, strict=True):
             yield stored._replace(versions=count)
 
 
@@ -55,7 +60,7 @@ def events(trail: Trail, since_ms: int | None = None, until_ms: int | None = Non
     events are left out (`verify` names it)."""
     since = iso_time(since_ms) if since_ms is not None else ""
     until = iso_time(until_ms) if until_ms is not None else "~"
-    return [e for e in _events_of(_read(trail, days(trail, since_ms, until_ms)))
+    return [e for e in _events_of(_read(trail, days(trail, since_ms, until_ms), versions=False))
             if since <= str(e.get("time", "")) <= until and match(e)]
 
 

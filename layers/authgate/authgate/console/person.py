@@ -21,6 +21,7 @@ from authgate.console.pages import (
     when,
 )
 from authgate.console.people import state
+from authgate.console.person_events import recent_events
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
@@ -42,7 +43,8 @@ def get_person(request: Request, signed: SignedIn) -> Response:
     if user is None:
         raise ApiError("not_found", f"There is no person {username!r} in tenant {tenant!r}.")
     body = "\n".join((_profile(user), _actions(request, signed, user), _sessions(user), _factors(user),
-                      _identities(user), _consents(user)))
+                      _identities(user), _consents(user),
+                      recent_events(request, signed, user)))
     return page(request, signed, f"{username} ({tenant})", body, current="people")
 
 

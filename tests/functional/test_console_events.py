@@ -1,0 +1,219 @@
+"""The console's Events pages and a person's recent events (docs/console.md, "Events"): the audit trail's kept events,
+read from the stage's audit bucket (moto) by the code `authgate events list` runs, filtered as it filters; owner and
+auditor read them, support and admin get the 403 page, whatever the URL says.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+
+from authgate import audit
+from authgate.clock import ManualClock
+from tests.audit_support import AuditStage
+from tests.functional.authorize_support import page_of
+from tests.functional.console_support import (
+    BAR,
+    CONSOLE_PAGE_HEADERS,
+    SUPPORT_BAR,
+    assert_console_error_page,
+    console_event,
+    grant,
+    operator_session,
+    page_headers,
+)
+from tests.log_hygiene import LogCapture
+
+Invoke = Any
+BOB = "usr_demobob000000000000000"
+FORM = ("Tenant any acme demo operators Person (username or user id) Client id Action any {actions} Since Until Show")
+HEADINGS = "Time Action Outcome Tenant Actor Target Source address"
+
+
+def keep(stage: AuditStage, *events: tuple[Any, ...]) -> None:
+    """Record `events` ((action, tenant, actor, target, outcome, reason, details)) and keep them in the stage's bucket
+    as the audit function does, one stream record."""
+    from authgate_cli.local.functions import load_handler
+
+    audit.bind("203.0.113.10", "Mozilla/5.0", "request-of-the-event")
+    with LogCapture() as capture:
+        for action, tenant, actor, target, outcome, reason, details in events:
+            audit.record(action, tenant, actor=actor, target=target, outcome=outcome, reason=reason, details=details)
+    load_handler("audit")({"Records": stage.records(capture.lines)}, None)
+
+
+def four(stage: AuditStage, clock: ManualClock) -> None:
+    """Two tokens, a failed client authentication, bob disabled by olivia, a second apart."""
+    for event in (
+            ("token.issued", "demo", audit.client("demo-web"), audit.user(BOB, username="bob"), "success", None,
+             {"client_id": "demo-web"}),
+            ("client.authentication_failed", "demo", audit.client("svc"), audit.client("svc"), "failure",
+             "wrong_secret", None),
+            ("token.issued", "acme", audit.client("acme-svc"), audit.client("acme-svc"), "success", None, None),
+            ("user.disabled", "demo", audit.operator("olivia", "console:usr_demoolivia000000000000"),
+             audit.user(BOB, username="bob"), "success", None, {"via": "console", "roles": "owner"})):
+        keep(stage, event)
+        clock.advance(1)
+
+
+def shown(result: dict[str, Any]) -> str:
+    assert result["statusCode"] == 200, result["body"][:600]
+    assert page_headers(result) == CONSOLE_PAGE_HEADERS
+    return page_of(result).text()
+
+
+def events_page(invoke: Invoke, cookie: str, **query: str) -> dict[str, Any]:
+    return invoke("console", console_event("GET", "/console/events", urlencode(query), cookie=cookie))
+
+
+def actions() -> str:
+    from authgate.audit.catalogue import catalogue
+
+    return " ".join(catalogue())
+
+
+def rows_of(text: str) -> str:
+    """The table's rows of an events page's text."""
+    return text.partition(HEADINGS + " ")[2]
+
+
+def cli(**filters: str) -> list[str]:
+    """`authgate events list --since 7d` with `filters`: the actions it prints, newest first."""
+    from authgate_cli.admin.events import list_events
+
+    out = io.StringIO()
+    args = argparse.Namespace(**{"tenant": None, "user": None, "client": None, "action": None, "since": "7d",
+                                 "until": None, "limit": 1000, "json": False, **filters})
+    assert list_events(args, out) == 0
+    return [line.split()[1] for line in out.getvalue().splitlines()[1:]][::-1]
+
+
+def test_an_auditor_reads_the_events_newest_first_and_filters_them_as_the_command_does(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock) -> None:
+    four(audit_stage, clock)
+    grant("audrey", "auditor")
+    cookie = operator_session("audrey", "usr_audrey")
+    result = events_page(invoke, cookie)
+    assert shown(result) == (
+        f"{BAR.format(who='audrey (auditor)')} Events {FORM.format(actions=actions())} Events, newest first "
+        f"{HEADINGS} "
+        "2025-06-15T15:06:43.000Z user.disabled success demo operator:olivia user:usr_demobob000000000000000 (bob) 203.0.113.10 "
+        "2025-06-15T15:06:42.000Z token.issued success acme client:acme-svc client:acme-svc 203.0.113.10 "
+        "2025-06-15T15:06:41.000Z client.authentication_failed failure (wrong_secret) demo client:svc client:svc 203.0.113.10 "
+        "2025-06-15T15:06:40.000Z token.issued success demo client:demo-web user:usr_demobob000000000000000 (bob) 203.0.113.10")
+    assert 'aria-current="page">Events</a>' in result["body"]
+    for filters, expected in (
+            ({"tenant": "acme"}, ["token.issued"]),
+            ({"user": "bob"}, ["user.disabled", "token.issued"]),
+            ({"user": BOB, "action": "user.*"}, ["user.disabled"]),
+            ({"client": "demo-web"}, ["token.issued"]),
+            ({"action": "client.authentication_failed"}, ["client.authentication_failed"]),
+            ({"until": "2025-06-15T15:06:41Z"}, ["client.authentication_failed", "token.issued"])):
+        text = rows_of(shown(events_page(invoke, cookie, **filters)))
+        assert re.findall(r"Z (\S+) ", text) == expected == cli(**filters), filters
+    assert shown(events_page(invoke, cookie, user="alice")).endswith(" Show No event matches.")
+    assert shown(events_page(invoke, cookie, since="2025-06-16")).endswith(" Show No event matches.")
+
+
+def test_each_event_has_its_own_page_with_its_details(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock) -> None:
+    four(audit_stage, clock)
+    cookie = operator_session()
+    listed = events_page(invoke, cookie, action="user.disabled")
+    (href,) = [a for a in page_of(listed).body.split('"') if "/console/event?" in a]
+    event_id = parse_qs(urlsplit(href.replace("&amp;", "&")).query)["id"][0]
+    result = invoke("console", console_event("GET", "/console/event", f"id={event_id}", cookie=cookie))
+    assert shown(result) == (
+        f"{BAR.format(who='olivia (owner)')} user.disabled at 2025-06-15T15:06:43.000Z "
+        "Event Time 2025-06-15T15:06:43.000Z Action user.disabled Outcome success Tenant demo "
+        "Actor operator:olivia (console:usr_demoolivia000000000000) Target user:usr_demobob000000000000000 (bob) "
+        f"Source address 203.0.113.10 User agent Mozilla/5.0 Request id request-of-the-event Event id {event_id} "
+        "Details roles owner username bob via console Events of user.disabled")
+    unknown = event_id[:-4] + "0000"
+    assert_console_error_page(
+        invoke("console", console_event("GET", "/console/event", f"id={unknown}", cookie=cookie)), "not_found",
+        f"The audit trail keeps no event {unknown}.", 404)
+    assert_console_error_page(
+        invoke("console", console_event("GET", "/console/event", "id=1", cookie=cookie)), "invalid_request",
+        "Name the event with id, the event's UUID.", 400)
+
+
+def test_events_come_a_page_at_a_time_and_the_next_page_goes_on_where_this_one_stopped(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock) -> None:
+    keep(audit_stage, *[("token.issued", "demo", audit.client("svc"), audit.client("svc"), "success", None, {"n": n})
+                        for n in range(55)])
+    cookie = operator_session()
+    first = events_page(invoke, cookie, tenant="demo")
+    assert len(re.findall(r"token\.issued success", rows_of(shown(first)))) == 50
+    (more,) = [a for a in page_of(first).body.split('"') if "before=" in a]
+    query = urlsplit(more.replace("&amp;", "&")).query
+    last = re.findall(r"/console/event\?id=([0-9a-f-]+)", page_of(first).body)[-1]
+    assert parse_qs(query) == {"tenant": ["demo"], "since": ["2025-06-14T15:06:40.000Z"],
+                               "until": ["2025-06-15T15:06:41Z"], "before": [last]}
+    keep(audit_stage, ("token.issued", "demo", audit.client("svc"), audit.client("svc"), "success", None, {"n": 55}))
+    second = shown(invoke("console", console_event("GET", "/console/events", query, cookie=cookie)))
+    assert "Events, newest first (continued)" in second and "Older events" not in second
+    assert len(re.findall(r"token\.issued success", rows_of(second))) == 5
+
+
+@pytest.mark.parametrize(("query", "detail"), [
+    ({"since": "soon"}, ("--since 'soon' is neither an ISO 8601 time in UTC (2026-01-31T12:00:00Z, 2026-01-31) "
+                         "nor an age (90s, 15m, 2h, 7d).")),
+    ({"until": "2026-13-01"}, ("--until '2026-13-01' is neither an ISO 8601 time in UTC (2026-01-31T12:00:00Z, "
+                               "2026-01-31) nor an age (90s, 15m, 2h, 7d).")),
+    ({"user": "a\x01b"}, "The user parameter is too long or holds control characters."),
+])
+def test_a_filter_the_command_refuses_is_the_400_page_in_its_words(demo: Any, invoke: Invoke, query: dict[str, str],
+                                                                  detail: str) -> None:
+    assert_console_error_page(events_page(invoke, operator_session(), **query), "invalid_request", detail, 400)
+
+
+def test_support_and_admin_get_the_403_page_for_events_and_it_is_recorded(
+        demo: Any, invoke: Invoke, audit_events: Any) -> None:
+    grant("sam", "support", "demo")
+    grant("adam", "admin")
+    for who, cookie in (("support (demo)", operator_session("sam", "usr_sam")),
+                        ("admin", operator_session("adam", "usr_adam"))):
+        for path, query in (("/console/events", ""), ("/console/events", "tenant=demo&user=bob"),
+                            ("/console/event", "id=01977420-dc7b-7b31-8987-0679acf9e48f")):
+            result = invoke("console", console_event("GET", path, query, cookie=cookie))
+            where = " in tenant demo" if "tenant=demo" in query else ""
+            assert_console_error_page(result, "operator_forbidden",
+                                      f"Your roles ({who}) do not allow this{where}.", 403)
+    refused = [(e["actor"]["id"], e["tenant"], e["details"]) for e in audit_events()]
+    assert refused == [(name, tenant, {"console_action": "events.view", "roles": roles})
+                       for name, roles in (("sam", "support (demo)"), ("adam", "admin"))
+                       for tenant in ("", "demo", "")]
+
+
+def test_a_persons_page_shows_their_recent_events_to_support_in_its_tenants(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock) -> None:
+    four(audit_stage, clock)
+    keep(audit_stage, ("signin.failed", "demo", audit.user("unknown"), audit.user("unknown", username="bob"),
+                       "failure", "invalid", {"method": "password"}),
+         ("signin.failed", "acme", audit.user("unknown"), audit.user("unknown", username="bob"), "failure", "invalid",
+          {"method": "password"}))
+    grant("sam", "support", "demo")
+    text = shown(invoke("console", console_event("GET", "/console/person", "tenant=demo&username=bob",
+                                                 cookie=operator_session("sam", "usr_sam"))))
+    assert text.startswith(SUPPORT_BAR.format(who="sam (support (demo))"))
+    assert text.endswith(
+        "Recent events 3 newest events of the last 24 hours, newest first "
+        f"{HEADINGS} "
+        "2025-06-15T15:06:44.000Z signin.failed failure (invalid) demo user:unknown user:unknown (bob) 203.0.113.10 "
+        "2025-06-15T15:06:43.000Z user.disabled success demo operator:olivia user:usr_demobob000000000000000 (bob) 203.0.113.10 "
+        "2025-06-15T15:06:40.000Z token.issued success demo client:demo-web user:usr_demobob000000000000000 (bob) 203.0.113.10")
+    person = invoke("console", console_event("GET", "/console/person", "tenant=demo&username=bob",
+                                             cookie=operator_session()))
+    assert shown(person).endswith("203.0.113.10 Every event of bob")
+    assert len(re.findall(r"/console/event\?id=", person["body"])) == 3
+    assert "/console/events?tenant=demo&amp;user=usr_demobob000000000000000" in person["body"]
+    clock.advance(86_401)  # a day after the newest
+    assert shown(invoke("console", console_event("GET", "/console/person", "tenant=demo&username=bob",
+                                                 cookie=operator_session()))).endswith(
+        "Recent events No event of the last 24 hours names bob. Every event of bob")
