@@ -20,7 +20,7 @@ import pytest
 from tests.e2e.admin_commands import admin
 from tests.e2e.chromium import screenshot, watch
 from tests.e2e.conftest import LocalStack, running_stack
-from tests.e2e.test_console_browser import accessible, sign_in_as_olivia
+from tests.e2e.console_browser_support import accessible, sign_in_as_olivia
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
