@@ -257,6 +257,7 @@ def test_a_public_client_has_no_secret_to_show(demo: Any, invoke: Invoke) -> Non
     ({"client_id": "has space"}, ("--client-id 'has space' must be printable ASCII without spaces or control "
                                  "characters")),
     ({"type": "secret"}, "The type field must be one of confidential, public."),
+    ({"tenant": "demo\n"}, "The tenant field is too long or holds control characters."),
 ])
 def test_a_registration_the_command_refuses_is_refused_with_its_message(
         demo: Any, invoke: Invoke, changed: dict[str, str], detail: str) -> None:
@@ -463,4 +464,6 @@ def test_a_forged_or_stale_client_form_is_refused(demo: Any, invoke: Invoke) -> 
     fields, jar = form_of(invoke, cookie, "/console/client-act", client_id="demo-web", action="delete")
     assert_console_error_page(post(invoke, jar, "/console/client-act", {**fields, "csrf": "forged"}),
                               "invalid_request", "The form has expired or was altered. Open it again.", 400)
+    assert_console_error_page(post(invoke, jar, "/console/client-act", {**fields, "client_id": "x" * 300}),
+                              "invalid_request", "The client_id field is too long or holds control characters.", 400)
     assert ClientStore().get("demo-web") is not None

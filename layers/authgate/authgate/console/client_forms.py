@@ -19,7 +19,7 @@ from authgate import audit
 from authgate.administration.clients import Asked
 from authgate.administration.input import GRANT_NAMES, GRANT_URNS, InvalidInput
 from authgate.clients.model import AUTH_METHODS, Client
-from authgate.console.clients import client_url, judged, once, secret_shown
+from authgate.console.clients import bounded, client_url, judged, once, secret_shown
 from authgate.console.pages import (
     STEP,
     Link,
@@ -71,7 +71,7 @@ def post_new(request: Request, signed: SignedIn) -> Response:
 
     allow_somewhere(signed, "clients.change")
     fields = form_fields(request, STEP)
-    tenant = fields.get("tenant", "")
+    tenant = bounded(fields.get("tenant", ""), "tenant", 64)
     allow(signed, "clients.change", tenant or None)
     asked = _asked(fields, Asked(client_id=fields.get("client_id") or None, tenant=tenant,
                                  type=_chosen(fields, "type", ("confidential", "public")),
