@@ -265,7 +265,7 @@ def test_a_public_client_has_no_secret_to_show(demo: Any, invoke: Invoke) -> Non
     ({"tenant": "demo\n"}, "The tenant field is too long or holds control characters."),
 ])
 def test_a_registration_the_command_refuses_is_refused_with_its_message(
-        demo: Any, invoke: Invoke, changed: dict[str, str], detail: str) -> None:
+        demo: Any, invoke: Invoke, audit_events: Any, changed: dict[str, str], detail: str) -> None:
     from authgate.stores.clients import ClientStore
 
     cookie = operator_session()
@@ -273,6 +273,10 @@ def test_a_registration_the_command_refuses_is_refused_with_its_message(
     result = post(invoke, jar, "/console/client-new", {**fields, **NEW_CLIENT, **changed})
     assert_console_error_page(result, "invalid_request", detail, 400)
     assert ClientStore().get("reports") is None
+    # A refusal of the operation is its failure in the audit trail; a form the console cannot read is not asked.
+    failed = [] if detail.startswith("The ") else [("failure", "invalid_input", changed.get("client_id", "reports"))]
+    assert [(e["outcome"], e["reason"], e["target"]["id"]) for e in audit_events()
+            if e["action"] == "client.registered"] == failed
 
 
 def test_olivia_changes_a_client_as_the_command_does(demo: Any, invoke: Invoke, audit_events: Any) -> None:
