@@ -220,7 +220,12 @@ def test_olivia_registers_a_confidential_client_and_sees_its_secret_once(
     assert secret not in shown(get(invoke, cookie, "/console/client", client_id="reports"))
     assert whole(audit_events(), "client.registered") == {
         "tenant": "demo", "actor": OLIVIA, "action": "client.registered", "target": {"type": "client", "id": "reports"},
-        "outcome": "success", **ORIGIN, "details": {"via": "console", "console_action": "create", "roles": "owner"}}
+        "outcome": "success", **ORIGIN, "details": {
+            "via": "console", "console_action": "create", "roles": "owner", "source": "administrator",
+            "client_name": "Reports", "client_type": "confidential",
+            "redirect_uris": ["https://reports.example/cb", "https://reports.example/cb2"],
+            "grant_types": ["authorization_code", "refresh_token"], "scopes": ["openid", "charges:read"],
+            "token_endpoint_auth_method": ""}}
     # The command says the same of the same request: its id is taken now.
     assert cli("create_client", client_id="reports", tenant="demo", type="confidential", name=None, redirect_uri=[],
                grant=["client_credentials"], scope=[], error_format="problem", requires_admin_approval=False) == (
@@ -257,9 +262,10 @@ def test_a_public_client_has_no_secret_to_show(demo: Any, invoke: Invoke) -> Non
     ({"client_id": "has space"}, ("--client-id 'has space' must be printable ASCII without spaces or control "
                                  "characters")),
     ({"type": "secret"}, "The type field must be one of confidential, public."),
+    ({"tenant": "demo\n"}, "The tenant field is too long or holds control characters."),
 ])
 def test_a_registration_the_command_refuses_is_refused_with_its_message(
-        demo: Any, invoke: Invoke, changed: dict[str, str], detail: str) -> None:
+        demo: Any, invoke: Invoke, audit_events: Any, changed: dict[str, str], detail: str) -> None:
     from authgate.stores.clients import ClientStore
 
     cookie = operator_session()
@@ -267,6 +273,10 @@ def test_a_registration_the_command_refuses_is_refused_with_its_message(
     result = post(invoke, jar, "/console/client-new", {**fields, **NEW_CLIENT, **changed})
     assert_console_error_page(result, "invalid_request", detail, 400)
     assert ClientStore().get("reports") is None
+    # A refusal of the operation is its failure in the audit trail; a form the console cannot read is not asked.
+    failed = [] if detail.startswith("The ") else [("failure", "invalid_input", changed.get("client_id", "reports"))]
+    assert [(e["outcome"], e["reason"], e["target"]["id"]) for e in audit_events()
+            if e["action"] == "client.registered"] == failed
 
 
 def test_olivia_changes_a_client_as_the_command_does(demo: Any, invoke: Invoke, audit_events: Any) -> None:
@@ -296,7 +306,12 @@ def test_olivia_changes_a_client_as_the_command_does(demo: Any, invoke: Invoke, 
     assert cli("update_client", client_id="demo-web", name="Web app") == (0, said + "\n", "")
     assert whole(audit_events(), "client.changed") == {
         "tenant": "demo", "actor": OLIVIA, "action": "client.changed", "target": {"type": "client", "id": "demo-web"},
-        "outcome": "success", **ORIGIN, "details": {"via": "console", "console_action": "update", "roles": "owner"}}
+        "outcome": "success", **ORIGIN, "details": {
+            "via": "console", "console_action": "update", "roles": "owner", "source": "administrator",
+            "client_name": "Web app", "client_type": "confidential", "redirect_uris": ["http://127.0.0.1:8765/callback"],
+            "grant_types": ["authorization_code"], "scopes": list(client.scopes), "token_endpoint_auth_method": "",
+            "changed": ["grant_types", "name", "require_pushed_authorization_requests", "post_logout_redirect_uris",
+                        "backchannel_logout_uri"]}}
     fields, jar = form_of(invoke, jar, "/console/client-edit", client_id="demo-web")
     assert_console_error_page(post(invoke, jar, "/console/client-edit", {**fields, "name": "Web"}), "invalid_request",
                               "give at least one --grant (authorization_code, refresh_token, client_credentials, "
@@ -335,7 +350,10 @@ def test_olivia_rotates_a_secret_once_confirmed_and_sees_the_new_one_once(
     assert whole(audit_events(), "client.secret_rotated") == {
         "tenant": "demo", "actor": OLIVIA, "action": "client.secret_rotated",
         "target": {"type": "client", "id": "demo-service"}, "outcome": "success", **ORIGIN,
-        "details": {"via": "console", "console_action": "rotate-secret", "roles": "owner"}}
+        "details": {"via": "console", "console_action": "rotate-secret", "roles": "owner", "source": "administrator",
+                    "client_name": "Demo service", "client_type": "confidential", "redirect_uris": [],
+                    "grant_types": ["client_credentials"], "scopes": ["charges:read", "charges:write"],
+                    "token_endpoint_auth_method": ""}}
     assert secret not in str(audit_events())
     public, jar = form_of(invoke, jar, "/console/client-act", client_id="demo-spa", action="rotate-secret")
     assert_console_error_page(post(invoke, jar, "/console/client-act", public), "invalid_request",
@@ -361,7 +379,10 @@ def test_olivia_deletes_a_client_but_not_a_resources_introspection_client(
     assert ClientStore().get("demo-reader") is None
     assert whole(audit_events(), "client.deleted") == {
         "tenant": "demo", "actor": OLIVIA, "action": "client.deleted", "target": {"type": "client", "id": "demo-reader"},
-        "outcome": "success", **ORIGIN, "details": {"via": "console", "console_action": "delete", "roles": "owner"}}
+        "outcome": "success", **ORIGIN, "details": {
+            "via": "console", "console_action": "delete", "roles": "owner", "source": "administrator",
+            "client_name": "Demo read-only service", "client_type": "confidential", "redirect_uris": [],
+            "grant_types": ["client_credentials"], "scopes": ["charges:read"], "token_endpoint_auth_method": ""}}
     assert cli("delete_client", client_id="demo-legacy-a") == (0, "client_id: demo-legacy-a deleted\n", "")
     out = io.StringIO()
     assert create_resource(argparse.Namespace(resource="https://mcp.example/mcp", scopes="mcp:read", tenants=None,
@@ -463,4 +484,6 @@ def test_a_forged_or_stale_client_form_is_refused(demo: Any, invoke: Invoke) -> 
     fields, jar = form_of(invoke, cookie, "/console/client-act", client_id="demo-web", action="delete")
     assert_console_error_page(post(invoke, jar, "/console/client-act", {**fields, "csrf": "forged"}),
                               "invalid_request", "The form has expired or was altered. Open it again.", 400)
+    assert_console_error_page(post(invoke, jar, "/console/client-act", {**fields, "client_id": "x" * 300}),
+                              "invalid_request", "The client_id field is too long or holds control characters.", 400)
     assert ClientStore().get("demo-web") is not None

@@ -29,6 +29,7 @@ from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.interaction.pages import form_fields
+from authgate.oauth.clients.recorded import facts
 
 
 class Action(NamedTuple):
@@ -78,7 +79,7 @@ def post_act(request: Request, signed: SignedIn) -> Response:
         raise ApiError("invalid_request", str(exc)) from None
     except ClientNotFound:
         raise ApiError("not_found", f"There is no client {client.client_id!r}.") from None
-    recorded(signed, what.audited, client.tenant_id, target, action)
+    recorded(signed, what.audited, client.tenant_id, target, action, **facts(client))
     if action == "rotate-secret":
         return done(request, signed, title=f"{what.label}: {client.client_id}",
                     said=f"client_id: {client.client_id}", current="clients",

@@ -19,7 +19,7 @@ from authgate import audit
 from authgate.administration.clients import Asked
 from authgate.administration.input import GRANT_NAMES, GRANT_URNS, InvalidInput
 from authgate.clients.model import AUTH_METHODS, Client
-from authgate.console.clients import client_url, judged, once, secret_shown
+from authgate.console.clients import bounded, client_url, judged, once, secret_shown
 from authgate.console.pages import (
     STEP,
     Link,
@@ -36,6 +36,7 @@ from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.interaction.pages import csrf_fields, form_fields
+from authgate.oauth.clients.recorded import facts
 
 e = html.escape
 
@@ -71,7 +72,7 @@ def post_new(request: Request, signed: SignedIn) -> Response:
 
     allow_somewhere(signed, "clients.change")
     fields = form_fields(request, STEP)
-    tenant = fields.get("tenant", "")
+    tenant = bounded(fields.get("tenant", ""), "tenant", 64)
     allow(signed, "clients.change", tenant or None)
     asked = _asked(fields, Asked(client_id=fields.get("client_id") or None, tenant=tenant,
                                  type=_chosen(fields, "type", ("confidential", "public")),
@@ -93,7 +94,8 @@ def post_new(request: Request, signed: SignedIn) -> Response:
     except (InvalidInput, administration.ClientTaken) as exc:
         failed("invalid_input" if isinstance(exc, InvalidInput) else "client_exists")
         raise ApiError("invalid_request", str(exc)) from None
-    recorded(signed, "client.registered", client.tenant_id, audit.Party("client", client.client_id), "create")
+    recorded(signed, "client.registered", client.tenant_id, audit.Party("client", client.client_id), "create",
+             **facts(client))
     more = secret_shown(secret, administration.SECRET_KEPT_ONCE) if secret else ""
     return done(request, signed, title=f"Registered: {client.client_id}", said=f"client_id: {client.client_id}",
                 back=Link(client_url(request, client.client_id), f"To {client.client_id}"), current="clients",
@@ -136,7 +138,8 @@ def post_edit(request: Request, signed: SignedIn) -> Response:
         raise ApiError("invalid_request", str(exc)) from None
     except ClientNotFound:
         raise ApiError("not_found", f"There is no client {client.client_id!r}.") from None
-    recorded(signed, "client.changed", updated.tenant_id, target, "update")
+    recorded(signed, "client.changed", updated.tenant_id, target, "update", **facts(updated),
+             changed=[f for f in Client._fields if f != "secret_hash" and getattr(client, f) != getattr(updated, f)])
     return done(request, signed, title=f"Changed: {updated.client_id}", said=administration.updated_said(updated),
                 back=Link(client_url(request, updated.client_id), f"To {updated.client_id}"), current="clients")
 

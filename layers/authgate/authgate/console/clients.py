@@ -61,6 +61,7 @@ def judged(request: Request, signed: SignedIn, action: str, client_id: str) -> C
     allow_somewhere(signed, action)
     if not client_id:
         raise ApiError("invalid_request", "Name the client with client_id.")
+    bounded(client_id, "client_id")
     from authgate.stores.clients import ClientStore
 
     client = ClientStore().get(client_id, any_environment=True)
@@ -68,6 +69,13 @@ def judged(request: Request, signed: SignedIn, action: str, client_id: str) -> C
         raise ApiError("not_found", f"There is no client {client_id!r}.")
     allow(signed, action, client.tenant_id)
     return client
+
+
+def bounded(value: str, name: str, limit: int = 256) -> str:
+    """A posted field at most `limit` characters, without control characters (as a query parameter: query_value)."""
+    if len(value) > limit or any(ord(c) < 32 for c in value):
+        raise ApiError("invalid_request", f"The {name} field is too long or holds control characters.")
+    return value
 
 
 # How long a form's nonce is remembered as taken: longer than any console session (ConsoleMaxAgeSeconds <= 1 day).
