@@ -33,10 +33,10 @@ def withdraw_consent(tenant_id: str, username: str, client_id: str) -> Done:
     if user is None or not user.user_id:
         raise UserNotFound(username)
     if ClientStore().get(client_id, any_environment=True) is None:
-        raise UnknownClient(client_id)
+        raise UnknownClient(f"no client {client_id!r}")
     consent = withdraw(tenant_id, user.user_id, client_id, clock.seconds())
     if consent is None:
-        raise NoConsent(client_id)
+        raise NoConsent(f"user {username!r} of tenant {tenant_id!r} has not allowed client {client_id!r}")
     return Done(user, f"consent of {username} in tenant {tenant_id} for client {client_id} withdrawn; "
                       f"{count(len(consent.grants), 'grant')} revoked",
                 {"tenant_id": tenant_id, "username": username, "client_id": client_id,

@@ -50,7 +50,7 @@ def unlink(tenant_id: str, username: str, idp: str) -> Done:
     links = linked(user)
     chosen = [(link, v) for link, v in zip(links, views(tenant_id, links), strict=True) if idp in (v["issuer"], v["idp_id"])]
     if not chosen:
-        raise NotLinked(idp)
+        raise NotLinked(f"user {username!r} of tenant {tenant_id!r} has no identity linked at {idp!r}")
     store = LinkedIdentityStore()
     removed = [v for link, v in chosen if store.unlink(link)]
     said = "\n".join(f"identity {v['subject']} of {v['issuer']} unlinked from user {username} in tenant {tenant_id}"
