@@ -7,7 +7,6 @@ field or a password.
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import re
@@ -17,6 +16,7 @@ from urllib.parse import urlencode
 import pytest
 
 from authgate.clock import ManualClock
+from authgate.operators.input import InvalidInput
 from tests.functional.authorize_support import headers_of, page_of
 from tests.functional.console_support import (
     BAR,
@@ -73,7 +73,7 @@ def users(argv: list[str], stdin: str = "", *, capsys: pytest.CaptureFixture[str
     capsys.readouterr()
     try:
         users_command._validate(args)
-    except Exception as exc:  # the command's own refusal before it acts
+    except InvalidInput as exc:  # the command's own refusal before it acts
         return 2, str(exc)
     out = io.StringIO()
     action = users_command.ACTIONS[args.users_command]
