@@ -267,9 +267,12 @@ def test_olivia_deletes_a_person_after_a_confirmation_that_says_what_is_lost(
 
 def test_olivia_withdraws_a_consent_and_the_page_says_what_the_command_says(
         demo: Any, invoke: Invoke, audit_events: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate import clock
     from authgate.stores.consents import ConsentStore
+    from authgate.stores.revocations import RevocationStore
 
     ConsentStore().remember("demo", BOB, "demo-web", ("openid", "charges:read"), None)
+    ConsentStore().db.transact_write_items(TransactItems=[ConsentStore().grant_write("demo", BOB, "demo-web", "g-1")])
     ConsentStore().remember("demo", BOB, "demo-agent", ("mcp:read",), "https://mcp.example")
     cookie = operator_session()
     person = invoke("console", console_event("GET", "/console/person", "tenant=demo&username=bob", cookie=cookie))
@@ -286,8 +289,9 @@ def test_olivia_withdraws_a_consent_and_the_page_says_what_the_command_says(
     assert {k: v for k, v in page_of(confirm).hidden().items() if k not in ("nonce", "csrf")} == {
         "tenant": "demo", "username": "bob", "action": "revoke-consent", "client": "demo-web"}
     done = post(invoke, jar, "act", page_of(confirm).hidden())
-    said = "consent of bob in tenant demo for client demo-web withdrawn; 0 grants revoked"
+    said = "consent of bob in tenant demo for client demo-web withdrawn; 1 grant revoked"
     assert shown(done) == f"{OWNER} Withdraw: bob (demo) Done: {said}. Back to bob"
+    assert RevocationStore().is_revoked("any-jti", "g-1", clock.seconds())  # the grant's tokens are refused
     assert [c.client_id for c in ConsentStore().of_user("demo", BOB)] == ["demo-agent"]
     assert whole(audit_events(), "consent.revoked") == {
         "tenant": "demo", "actor": OLIVIA, "action": "consent.revoked", "target": {"type": "user", "id": BOB},
@@ -296,7 +300,7 @@ def test_olivia_withdraws_a_consent_and_the_page_says_what_the_command_says(
                                                     "client_id": "demo-web"}}
     assert_console_error_page(post(invoke, jar, "act", page_of(confirm).hidden()), "not_found",
                               "user 'bob' of tenant 'demo' has not allowed client 'demo-web'", 404)
-    ConsentStore().remember("demo", BOB, "demo-web", ("openid",), None)
+    ConsentStore().db.transact_write_items(TransactItems=[ConsentStore().grant_write("demo", BOB, "demo-web", "g-2")])
     assert users(["revoke-consent", "--tenant", "demo", "--username", "bob", "--client", "demo-web"],
                  capsys=capsys) == (0, said + "\n")
 
