@@ -15,6 +15,7 @@ from authgate.ssf import configuration as ssf_configuration, poll as ssf_poll, s
     status as ssf_status, streams as ssf_streams, subjects as ssf_subjects, verification as ssf_verification
 from authgate_cli.local import context, listeners
 from authgate.console import act, home, people, person, sign_out, token_request
+from authgate.console import person_form
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -76,6 +77,10 @@ people.get_people
 person.get_person
 act.get_act
 act.post_act
+person_form.get_new
+person_form.post_new
+person_form.get_edit
+person_form.post_edit
 sign_out.post_sign_out
 sign_out.get_signed_out
 # urllib's redirect handler interface: the console's calls to its own stack follow no redirect.
