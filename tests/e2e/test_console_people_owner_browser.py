@@ -17,8 +17,8 @@ import pytest
 
 from tests.e2e.chromium import watch
 from tests.e2e.conftest import LocalStack, running_stack
+from tests.e2e.console_support import accessible, sign_in_as_olivia
 from tests.e2e.flows import Flows, hidden_fields, pkce_pair
-from tests.e2e.test_console_browser import accessible, sign_in_as_olivia
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 

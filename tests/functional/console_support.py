@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.functional.authorize_support import PAGE_HEADERS, headers_of, page_of
+from tests.functional.person_events_support import TIME, UUID7
 
 OLIVIA_KEY = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 OLIVIA_ID = "usr_demoolivia000000000000"
@@ -146,3 +147,18 @@ def assert_console_error_page(result: dict[str, Any], code: str, detail: str, st
     request_id = headers_of(result)["x-request-id"]
     assert page_of(result).text() == f"{lookup(code).title} {detail} Error code: {code} · request id {request_id}"
     assert f'href="http://127.0.0.1:3000/assets/authgate.css?v={STYLESHEET.version()}"' in result["body"]
+
+
+# What a console form posts as; olivia as an event's actor; where the tests' requests come from.
+FORM = "application/x-www-form-urlencoded"
+OLIVIA = {"type": "operator", "id": "olivia", "principal": "console:usr_demoolivia000000000000"}
+ORIGIN = {"source_ip": "127.0.0.1", "user_agent": ""}
+
+
+def whole(events: list[dict[str, Any]], action: str) -> dict[str, Any]:
+    """The one event of `action`, its id, time and request id checked and taken out."""
+    found = [dict(e) for e in events if e["action"] == action]
+    assert len(found) == 1, [e["action"] for e in events]
+    event = found[0]
+    assert UUID7.fullmatch(event.pop("id")) and TIME.fullmatch(event.pop("time")) and event.pop("request_id")
+    return event

@@ -21,16 +21,18 @@ from tests.functional.ciba_support import deliver_queued
 from tests.functional.console_support import (
     BAR,
     CONSOLE_PAGE_HEADERS,
+    FORM,
+    OLIVIA,
+    ORIGIN,
     assert_console_error_page,
     console_event,
     grant,
     operator_session,
     page_headers,
+    whole,
 )
-from tests.functional.person_events_support import TIME, UUID7
 
 Invoke = Any
-FORM = "application/x-www-form-urlencoded"
 
 
 def confirmation(invoke: Invoke, cookie: str, action: str, tenant: str = "demo",
@@ -210,19 +212,6 @@ def test_support_mails_bob_a_reset_link_the_page_and_the_command_say_the_same(
     reset = PasswordResetStore().peek(link.group(0).rpartition("=")[2])  # the link works
     assert (reset.tenant_id, reset.username, reset.state) == ("demo", "bob", "issued")
     assert cli("send-reset-link") == said + "\n"
-
-
-def whole(events: list[dict[str, Any]], action: str) -> dict[str, Any]:
-    """The one event of `action`, its id, time and request id checked and taken out."""
-    found = [dict(e) for e in events if e["action"] == action]
-    assert len(found) == 1, [e["action"] for e in events]
-    event = found[0]
-    assert UUID7.fullmatch(event.pop("id")) and TIME.fullmatch(event.pop("time")) and event.pop("request_id")
-    return event
-
-
-OLIVIA = {"type": "operator", "id": "olivia", "principal": "console:usr_demoolivia000000000000"}
-ORIGIN = {"source_ip": "127.0.0.1", "user_agent": ""}
 
 
 def test_each_console_action_is_an_audit_event_naming_the_operator_and_their_roles(

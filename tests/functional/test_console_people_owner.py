@@ -21,13 +21,16 @@ from tests.functional.authorize_support import headers_of, page_of
 from tests.functional.console_support import (
     BAR,
     CONSOLE_PAGE_HEADERS,
+    FORM,
+    OLIVIA,
+    ORIGIN,
     assert_console_error_page,
     console_event,
     grant,
     operator_session,
     page_headers,
+    whole,
 )
-from tests.functional.test_console_actions import FORM, OLIVIA, ORIGIN, whole
 
 Invoke = Any
 OWNER = BAR.format(who="olivia (owner)")
