@@ -69,6 +69,7 @@ def test_olivia_creates_edits_resets_withdraws_and_deletes(stack: LocalStack, co
     page.select_option("#email_verified", "yes")
     page.click("main button:text-is('Save')")
     assert status(page) == f"Done: user {DANA} updated in tenant demo."
+    accessible(page, "people-owner-updated")
     page.click(f"text=Back to {DANA}")
     profile = page.inner_text("main section >> nth=0")
     assert "Name\nDana Edited" in profile and "Email\ndana@demo.example (verified)" in profile, profile
@@ -103,6 +104,7 @@ def test_olivia_creates_edits_resets_withdraws_and_deletes(stack: LocalStack, co
         page.goto(f"{stack.base_url}/console/person?tenant=demo&username=bob")
         consents = page.inner_text("main section:has(h2:text-is('Consents'))")
         assert "demo-web" in consents, consents
+        accessible(page, "people-owner-person")  # the consents' table and its Withdraw
         page.click("main tr:has(th:text-is('demo-web')) a:text-is('Withdraw')")
         assert page.inner_text("main").startswith("Withdraw: bob (demo)?\n\nbob's consent for the client demo-web")
         accessible(page, "people-owner-confirm-withdraw")
