@@ -20,6 +20,7 @@ from authgate.console import act, home, people, person, sign_out, token_request
 from authgate.console import tenant, tenant_create, tenant_update, tenants
 from authgate.console import act, home, keys, people, person, resource_forms, resources, sign_out, token_request
 from authgate.console import events as console_events, operators as console_operators
+from authgate.console import person_form
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -81,6 +82,10 @@ people.get_people
 person.get_person
 act.get_act
 act.post_act
+person_form.get_new
+person_form.post_new
+person_form.get_edit
+person_form.post_edit
 sign_out.post_sign_out
 sign_out.get_signed_out
 clients.get_clients

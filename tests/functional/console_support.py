@@ -173,9 +173,12 @@ def whole(events: list[dict[str, Any]], action: str) -> dict[str, Any]:
     return event
 
 
-# The audit trail's actor of olivia's console actions, and the origin of the tests' requests.
+# What a console form posts as; olivia as an event's actor; where the tests' requests come from.
+FORM = "application/x-www-form-urlencoded"
 OLIVIA = {"type": "operator", "id": "olivia", "principal": "console:usr_demoolivia000000000000"}
 ORIGIN = {"source_ip": "127.0.0.1", "user_agent": ""}
+
+
 def opened(invoke: Any, cookie: str, path: str, query: str = "") -> tuple[dict[str, Any], str]:
     """A console page, and the Cookie header that posts its form (the session and the page's CSRF binding)."""
     result = invoke("console", console_event("GET", path, query, cookie=cookie))
@@ -188,4 +191,4 @@ def posted(invoke: Any, jar: str, path: str, fields: dict[str, str]) -> dict[str
     from urllib.parse import urlencode
 
     return invoke("console", console_event("POST", path, cookie=jar, body=urlencode(fields).encode(),
-                                           content_type="application/x-www-form-urlencoded"))
+                                           content_type=FORM))

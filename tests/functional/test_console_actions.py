@@ -21,6 +21,7 @@ from tests.functional.ciba_support import deliver_queued
 from tests.functional.console_support import (
     BAR,
     CONSOLE_PAGE_HEADERS,
+    FORM,
     OLIVIA,
     ORIGIN,
     assert_console_error_page,
@@ -32,7 +33,6 @@ from tests.functional.console_support import (
 )
 
 Invoke = Any
-FORM = "application/x-www-form-urlencoded"
 
 
 def confirmation(invoke: Invoke, cookie: str, action: str, tenant: str = "demo",
@@ -81,7 +81,8 @@ def test_olivia_disables_bob_after_confirming_and_the_console_says_what_the_comm
     assert page_of(done).text() == f"{BAR.format(who='olivia (owner)')} Disable: bob (demo) Done: {said}. Back to bob"
     assert UserStore().get("demo", "bob").disabled is True  # type: ignore[union-attr]
     person = invoke("console", console_event("GET", "/console/person", "tenant=demo&username=bob", cookie=cookie))
-    assert "Actions Enable Unlock Reset the second factor End the sessions Send a reset link Sign-in sessions" in page_of(person).text()
+    assert ("Actions Edit Enable Unlock Reset the second factor End the sessions Send a reset link Set a temporary "
+            "password Delete Sign-in sessions") in page_of(person).text()
 
     again, _ = confirmation(invoke, jar, "enable")
     enabled = post(invoke, jar, page_of(again).hidden())
@@ -164,9 +165,9 @@ def test_support_acts_in_its_tenants_only_even_by_replaying_a_form(demo: Any, in
 
 
 @pytest.mark.parametrize(("fields", "status", "code", "detail"), [
-    ({"action": "delete"}, 400, "invalid_request",
-     ("There is no action 'delete': the actions are disable, enable, unlock, reset-mfa, revoke-sessions, "
-      "send-reset-link.")),
+    ({"action": "teleport"}, 400, "invalid_request",
+     ("There is no action 'teleport': the actions are disable, enable, unlock, reset-mfa, revoke-sessions, "
+      "send-reset-link, reset-password, delete, revoke-consent, unlink.")),
     ({"username": ""}, 400, "invalid_request", "Name the person with tenant and username."),
     ({"username": "nobody"}, 404, "not_found", "There is no person 'nobody' in tenant 'demo'."),
     ({"csrf": "forged"}, 400, "invalid_request", "The form has expired or was altered. Open it again."),

@@ -35,6 +35,7 @@ COMMANDS: dict[tuple[str, str], tuple[str, str]] = {
     ("users", "revoke-sessions"): ("user.sessions_revoked", "user"),
     ("users", "send-reset-link"): ("password.reset_requested", "user"),
     ("users", "revoke-consent"): ("consent.revoked", "user"),
+    ("users", "unlink"): ("identity.unlinked", "user"),
     ("clients", "create"): ("client.registered", "client"),
     ("clients", "update"): ("client.changed", "client"),
     ("clients", "rotate-secret"): ("client.secret_rotated", "client"),

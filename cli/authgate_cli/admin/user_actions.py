@@ -1,57 +1,41 @@
 """The actions of `authgate users` on the stack acted on: create, list, show, update, disable, enable, unlock,
 reset-password, delete (docs/users.md); show lists the linked identities (user_identities). The tenant is known to
 exist (authgate_cli.admin.users.act). What support does to a person (disable, enable, unlock, reset-mfa,
-revoke-sessions, send-reset-link) is the runtime's authgate.people.actions, which the console calls too: `operated` says its outcome."""
+revoke-sessions, send-reset-link) is the runtime's authgate.people.actions, what only an owner does (create, update,
+reset-password, delete) authgate.people.accounts; the console calls both too: `operated` says an outcome."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from typing import IO, Any
 
+from authgate.people.identities import linked, views
+from authgate.people.profile import email_free
 from authgate_cli.admin import arguments
-from authgate_cli.admin.user_identities import linked, remove_links, views, write_links
+from authgate_cli.admin.user_identities import write_links
 from authgate_cli.admin.user_input import check_create, read_password
 from authgate_cli.admin.user_views import done, fail, unknown_user, view, write_record, write_table
 
 
-def _email_free(args: argparse.Namespace) -> None:
-    """An email names one user of its tenant (forgotten passwords find the user by it)."""
-    from authgate.stores.users import UserStore
-
-    if not getattr(args, "email", None):
-        return
-    others = [u.username for u in UserStore().by_email(args.tenant, args.email) if u.username != args.username]
-    if others:
-        raise arguments.InvalidInput(f"the email {args.email!r} is already user {others[0]!r}'s in tenant "
-                                     f"{args.tenant!r}")
-
-
 def create_user(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[str] | None = None) -> int:
-    from authgate.stores.users import UserStore
+    from authgate.people.accounts import create
     from authgate.users.errors import UserExists
 
     try:
         check_create(args, stdin)
-        _email_free(args)
+        email_free(args.tenant, args.username, args.email)
         password = read_password(args, stdin)
+        outcome = create(args.tenant, args.username, password, name=args.name or "", email=args.email or "",
+                         email_verified=bool(args.email_verified), overwrite=args.overwrite)
     except arguments.InvalidInput as exc:
         return fail(str(exc))
-    profile = {"name": args.name or "", "email": args.email or "", "email_verified": bool(args.email_verified)}
-    store = UserStore()
-    replaced = store.get(args.tenant, args.username) if args.overwrite else None
-    try:
-        user = store.create(args.tenant, args.username, password, overwrite=args.overwrite, **profile)
     except UserExists:
         sys.stderr.write(f"authgate users: user {args.username!r} already exists in tenant {args.tenant!r} "
                          "(use --overwrite to replace it, or `authgate users reset-password`)\n")
         return 1
-    if replaced is not None:
-        # The replaced person's identities at IdPs were theirs, not the new user's.
-        remove_links(replaced)
-    return done(args, user, out, "created")
+    return done(args, outcome.user, out, "created")
 
 
 def list_users(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -81,32 +65,17 @@ def show_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def update_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.stores.users import UserStore
-
-    try:
-        _email_free(args)
-    except arguments.InvalidInput as exc:
-        return fail(str(exc))
-    return _change(args, out, "updated", lambda store: store.update_profile(
-        args.tenant, args.username, name=args.name, email=args.email, email_verified=args.email_verified),
-        UserStore())
-
-
-def _change(args: argparse.Namespace, out: IO[str], what: str, change: Callable[[Any], Any], store: Any,
-            *, ends_sessions: bool = False) -> int:
-    """Apply `change`; when it `ends_sessions`, the clients of the sessions that counted until now are sent
-    back-channel logout tokens (authgate.people.actions.announce_ended)."""
-    from authgate.people.actions import announce_ended, standing
+    from authgate.people.accounts import update
     from authgate.users.errors import UserNotFound
 
-    before = store.get(args.tenant, args.username) if ends_sessions else None
-    ended = standing(before) if before is not None else []
     try:
-        user = change(store)
+        outcome = update(args.tenant, args.username, name=args.name, email=args.email,
+                         email_verified=args.email_verified)
+    except arguments.InvalidInput as exc:
+        return fail(str(exc))
     except UserNotFound:
         return unknown_user(args)
-    announce_ended(ended, _issuer())
-    return done(args, user, out, what)
+    return done(args, outcome.user, out, "updated")
 
 
 def operated(args: argparse.Namespace, out: IO[str], action: str) -> int:
@@ -121,8 +90,7 @@ def operated(args: argparse.Namespace, out: IO[str], action: str) -> int:
         return unknown_user(args)
     except ResetLinkRefused as exc:
         return fail(str(exc))
-    out.write(json.dumps(outcome.figures or view(outcome.user), indent=2) + "\n" if args.json else outcome.said + "\n")
-    return 0
+    return _said(args, outcome, out)
 
 
 def send_reset_link(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
@@ -149,43 +117,33 @@ def unlock_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def reset_password(args: argparse.Namespace, out: IO[str] = sys.stdout, stdin: IO[str] | None = None) -> int:
+    from authgate.people.accounts import reset_password as reset
     from authgate.stores.users import UserStore
+    from authgate.users.errors import UserNotFound
 
     if UserStore().get(args.tenant, args.username) is None:
         return unknown_user(args)
     try:
-        password = read_password(args, stdin)
+        outcome = reset(args.tenant, args.username, read_password(args, stdin), _issuer())
     except arguments.InvalidInput as exc:
         return fail(str(exc))
-    return _change(args, out, "given a temporary password (changed at the next sign-in; its sessions and "
-                              "refresh tokens end now)",
-                   lambda store: store.reset_password(args.tenant, args.username, password), UserStore(),
-                   ends_sessions=True)
+    except UserNotFound:
+        return unknown_user(args)
+    return _said(args, outcome, out)
 
 
 def delete_user(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.people.actions import announce_ended, remove_passkeys, standing
-    from authgate.stores.linked_identities import LinkedIdentityStore
-    from authgate.stores.users import UserStore
+    from authgate.people.accounts import delete
     from authgate.users.errors import UserNotFound
 
-    store = UserStore()
-    user = store.get(args.tenant, args.username)
-    if user is None:
-        return unknown_user(args)
-    ended = standing(user)
     try:
-        # With its linked identities, in one transaction: no identity signs in as a user that is gone.
-        LinkedIdentityStore().delete_user(user)
+        outcome = delete(args.tenant, args.username, _issuer())
     except UserNotFound:
         return unknown_user(args)
-    announce_ended(ended, _issuer())
-    # Personal data: the person's passkeys go with them (a user created again under the name has none).
-    remove_passkeys(args.tenant, args.username)
-    if args.json:
-        out.write(json.dumps({"tenant_id": user.tenant_id, "username": user.username, "user_id": user.user_id,
-                              "deleted": True}, indent=2) + "\n")
-    else:
-        out.write(f"user {user.username} deleted from tenant {user.tenant_id} (its sessions and refresh tokens "
-                  "end now)\n")
+    return _said(args, outcome, out)
+
+
+def _said(args: argparse.Namespace, outcome: Any, out: IO[str]) -> int:
+    """An outcome of authgate.people: its sentence, or with --json its figures (none: the person)."""
+    out.write(json.dumps(outcome.figures or view(outcome.user), indent=2) + "\n" if args.json else outcome.said + "\n")
     return 0

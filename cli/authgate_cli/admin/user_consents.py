@@ -2,7 +2,8 @@
 
 `consents` lists the clients the user approved and what is remembered for each (the scopes per resource,
 when last approved, how many grants were made under it); `revoke-consent --client C` withdraws one
-(authgate.grants.consent, as the user's "Remove access" on the account page does): the client asks for
+(authgate.people.consents, as the console does; authgate.grants.consent, as the user's "Remove access" on the
+account page does): the client asks for
 consent again at its next authorization request, and its refresh tokens are refused. The trail records
 consent.revoked with the operator as actor (operator_audit). Both are `authgate users` actions: --tenant
 and --username, the local stack or a deployed one, JSON with --json (times as epoch seconds; in text,
@@ -53,23 +54,18 @@ def list_consents(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def revoke_consent(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    """Withdraw the user's consent for one client and revoke the grants made under it."""
-    from authgate import clock
-    from authgate.grants.consent import withdraw
-    from authgate.stores.clients import ClientStore
+    """Withdraw the user's consent for one client and revoke the grants made under it (authgate.people.consents,
+    which the console calls too)."""
+    from authgate.people.consents import NoConsent, UnknownClient, withdraw_consent
+    from authgate.users.errors import UserNotFound
 
-    user = _user(args)
-    if user is None:
+    try:
+        outcome = withdraw_consent(args.tenant, args.username, args.client_id)
+    except UserNotFound:
         return unknown_user(args)
-    if ClientStore().get(args.client_id, any_environment=True) is None:
+    except UnknownClient:
         return fail(unknown.client(args.client_id))
-    consent = withdraw(args.tenant, user.user_id, args.client_id, clock.seconds())
-    if consent is None:
+    except NoConsent:
         return fail(unknown.consent(args.tenant, args.username, args.client_id))
-    if args.json:
-        out.write(json.dumps({"tenant_id": args.tenant, "username": args.username, "client_id": args.client_id,
-                              "grants_revoked": len(consent.grants)}, indent=2) + "\n")
-    else:
-        out.write(f"consent of {args.username} in tenant {args.tenant} for client {args.client_id} withdrawn; "
-                  f"{text.count(len(consent.grants), 'grant')} revoked\n")
+    out.write(json.dumps(outcome.figures, indent=2) + "\n" if args.json else outcome.said + "\n")
     return 0

@@ -1,18 +1,18 @@
-"""What `authgate users` accepts: tenants, usernames, profiles, and a password from stdin or a prompt."""
+"""What `authgate users` accepts: tenants, usernames, profiles, and a password from stdin or a prompt.
+
+The checks themselves are the runtime's authgate.people.profile, which the console's forms ask too."""
 
 from __future__ import annotations
 
 import argparse
 import getpass
 import sys
-import unicodedata
 from typing import IO
 
+from authgate.people import profile
 from authgate_cli.admin import arguments
 
-MIN_PASSWORD = 8
-MAX_PASSWORD = 1024
-MAX_USERNAME = 128
+MAX_USERNAME = profile.MAX_USERNAME  # `authgate operators` names people too
 
 
 def check_create(args: argparse.Namespace, stdin: IO[str] | None = None) -> None:
@@ -23,8 +23,7 @@ def check_create(args: argparse.Namespace, stdin: IO[str] | None = None) -> None
 
 
 def check_user(args: argparse.Namespace) -> None:
-    arguments.identifier(args.tenant, "--tenant")
-    arguments.text(args.username, "--username", limit=MAX_USERNAME)
+    profile.person(args.tenant, args.username)
 
 
 def check_idp(value: str) -> None:
@@ -35,12 +34,8 @@ def check_idp(value: str) -> None:
 
 
 def check_profile(args: argparse.Namespace) -> None:
-    if getattr(args, "name", None):
-        arguments.text(args.name, "--name")
-    if getattr(args, "email", None):
-        arguments.email(args.email)
-    if getattr(args, "email_verified", None) and not getattr(args, "email", None) and args.users_command == "create":
-        raise arguments.InvalidInput("--email-verified needs --email")
+    profile.profile(getattr(args, "name", None), getattr(args, "email", None), getattr(args, "email_verified", None),
+                    creating=args.users_command == "create")
 
 
 def check_password_source(args: argparse.Namespace, stdin: IO[str] | None = None) -> None:
@@ -56,12 +51,5 @@ def read_password(args: argparse.Namespace, stdin: IO[str] | None = None) -> str
             password = getpass.getpass(f"password for {args.username}: ")
         except (EOFError, KeyboardInterrupt):
             raise arguments.InvalidInput("no password given") from None
-    if len(password) < MIN_PASSWORD:
-        raise arguments.InvalidInput(f"the password must have at least {MIN_PASSWORD} characters")
-    if len(password) > MAX_PASSWORD:
-        raise arguments.InvalidInput(f"the password must have at most {MAX_PASSWORD} characters")
-    if any(unicodedata.category(c) == "Cc" for c in password):
-        raise arguments.InvalidInput("the password contains a control character")
-    if password == args.username:
-        raise arguments.InvalidInput("the password must not be the username")
+    profile.new_password(password, args.username)
     return password

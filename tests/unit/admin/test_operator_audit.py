@@ -140,3 +140,13 @@ def test_an_owner_granting_and_revoking_a_role_is_recorded_against_the_operator(
     assert granted["details"] == {"username": "olivia", "email": "olivia@operators.example",
                                   "command": "authgate operators grant", "operator": "olivia", "role": "support",
                                   "tenants": ["acme"]}
+
+
+def test_unlinking_an_identity_is_recorded_as_identity_unlinked(demo: Demo) -> None:
+    """`authgate users unlink` changes the account (a sign-in of the identity finds nobody): recorded, as the
+    console's Unlink is."""
+    recording = operator_audit.start(parse("users", "unlink", "--tenant", "demo", "--username", "bob", "--idp",
+                                           "idp-a"), "users")
+    assert recording is not None
+    assert (recording.action, recording.tenant, recording.target_id) == (
+        "identity.unlinked", "demo", "usr_demobob000000000000000")

@@ -38,6 +38,7 @@ Action = Literal[
     "charge.refused",
     "user.created",
     "identity.linked",
+    "identity.unlinked",
     "user.changed",
     "user.disabled",
     "user.enabled",

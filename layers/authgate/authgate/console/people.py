@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 
-from authgate.console.pages import Link, allow, page, query_value, table, url
+from authgate.console.pages import Link, allow, links, page, query_value, table, url
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
@@ -34,7 +34,8 @@ def get_people(request: Request, signed: SignedIn) -> Response:
     if tenant not in tenants:
         raise ApiError("not_found", f"There is no tenant {tenant!r}.")
     found, next_after = _find(tenant, q, after)
-    body = _form(request, tenants, tenant, q) + "\n" + _results(request, tenant, q, found, next_after, after)
+    body = _new(request, signed, tenant) + _form(request, tenants, tenant, q) + "\n" + _results(
+        request, tenant, q, found, next_after, after)
     return page(request, signed, "People", body, current="people")
 
 
@@ -70,6 +71,13 @@ def _results(request: Request, tenant: str, q: str, found: list[User], next_afte
     return table(caption, ("Username", "Name", "Email", "State"), (
         (Link(url(request, "person", [("tenant", tenant), ("username", u.username)]), u.username), u.name or "-",
          u.email or "-", state(u)) for u in found)) + f"\n{more}"
+
+
+def _new(request: Request, signed: SignedIn, tenant: str) -> str:
+    """The way to the New person form (console.person_form), for an operator who may create people here."""
+    if not roles.may(signed.operator.roles, "people.create", tenant):
+        return ""
+    return links([Link(url(request, "person-new", [("tenant", tenant)]), "New person")]) + "\n"
 
 
 def state(user: User) -> str:

@@ -22,6 +22,7 @@ from authgate.console.pages import (
 )
 from authgate.console.people import state
 from authgate.console.person_events import recent_events
+from authgate.console.person_form import edit_link
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
@@ -43,19 +44,27 @@ def get_person(request: Request, signed: SignedIn) -> Response:
     if user is None:
         raise ApiError("not_found", f"There is no person {username!r} in tenant {tenant!r}.")
     body = "\n".join((_profile(user), _actions(request, signed, user), _sessions(user), _factors(user),
-                      _identities(user), _consents(user),
+                      _identities(request, signed, user), _consents(request, signed, user),
                       recent_events(request, signed, user)))
     return page(request, signed, f"{username} ({tenant})", body, current="people")
 
 
 def _actions(request: Request, signed: SignedIn, user: User) -> str:
-    """Links to the confirmation of each action the operator's roles allow on this person (none: no section)."""
-    offered = [name for name in WHAT if name != ("enable" if not user.disabled else "disable")
+    """Links to the confirmation of each action the operator's roles allow on this person (none: no section), and
+    to the profile's form (person_form) for an owner. A consent's or an identity's own action is on its row."""
+    offered = [Link(link(request, user.tenant_id, user.username, name), WHAT[name].label) for name in WHAT
+               if name != ("enable" if not user.disabled else "disable") and not WHAT[name].names
                and roles.may(signed.operator.roles, rule(name), user.tenant_id)]
-    if not offered:
-        return ""
-    return section("Actions", links(Link(link(request, user.tenant_id, user.username, name), WHAT[name].label)
-                                    for name in offered))
+    if roles.may(signed.operator.roles, "people.update", user.tenant_id):
+        offered.insert(0, Link(edit_link(request, user.tenant_id, user.username), "Edit"))
+    return section("Actions", links(offered)) if offered else ""
+
+
+def _row_action(request: Request, signed: SignedIn, user: User, action: str, what: str) -> list[str | Link]:
+    """The cell of a row's own action (withdraw, unlink) for an operator whose roles allow it; none otherwise."""
+    if not roles.may(signed.operator.roles, rule(action), user.tenant_id):
+        return []
+    return [Link(link(request, user.tenant_id, user.username, action, what), WHAT[action].label)]
 
 
 def _profile(user: User) -> str:
@@ -88,19 +97,30 @@ def _factors(user: User) -> str:
     return definitions("Second factors", pairs)
 
 
-def _consents(user: User) -> str:
-    """What the person approved for each client (single sign-on asks only for what is new)."""
+def _consents(request: Request, signed: SignedIn, user: User) -> str:
+    """What the person approved for each client (single sign-on asks only for what is new); Withdraw, for an owner."""
     from authgate.stores.consents import DEFAULT_RESOURCE, ConsentStore
 
     granted = ConsentStore().of_user(user.tenant_id, user.user_id) if user.user_id else []
-    pairs = [(consent.client_id, "; ".join(" ".join(scopes) + ("" if resource == DEFAULT_RESOURCE else f" (for {resource})")
-                                           for resource, scopes in consent.scopes.items()))
-             for consent in granted]
-    return definitions("Consents", pairs, empty="No application holds a remembered consent.")
+    if not granted:
+        return section("Consents", "<p>No application holds a remembered consent.</p>")
+    withdraw = roles.may(signed.operator.roles, rule("revoke-consent"), user.tenant_id)
+    return section("Consents", table(
+        f"{len(granted)} remembered consent{'s' if len(granted) != 1 else ''}",
+        ("Client", "Scopes", *(["Action"] if withdraw else [])),
+        ([consent.client_id, "; ".join(" ".join(scopes) + ("" if resource == DEFAULT_RESOURCE else f" (for {resource})")
+                                       for resource, scopes in consent.scopes.items()),
+          *_row_action(request, signed, user, "revoke-consent", consent.client_id)] for consent in granted)))
 
 
-def _identities(user: User) -> str:
-    links = LinkedIdentityStore().of_user(user.user_id)
-    pairs = [(link.issuer, f"subject {link.subject}, linked {when(link.linked_at)}"
-              + (f" ({link.via})" if link.via else "")) for link in links]
-    return definitions("Linked identities", pairs, empty="No identity at an identity provider is linked.")
+def _identities(request: Request, signed: SignedIn, user: User) -> str:
+    """The person's identities at the tenant's identity providers; Unlink (the IdP's), for an owner."""
+    held = LinkedIdentityStore().of_user(user.user_id)
+    if not held:
+        return section("Linked identities", "<p>No identity at an identity provider is linked.</p>")
+    unlink = roles.may(signed.operator.roles, rule("unlink"), user.tenant_id)
+    return section("Linked identities", table(
+        f"{len(held)} linked identit{'ies' if len(held) != 1 else 'y'}",
+        ("Identity provider", "Subject", "Linked", *(["Action"] if unlink else [])),
+        ([each.issuer, each.subject, when(each.linked_at) + (f" ({each.via})" if each.via else ""),
+          *_row_action(request, signed, user, "unlink", each.issuer)] for each in held)))

@@ -43,6 +43,8 @@ ACTIONS: dict[str, frozenset[str]] = {
     "people.update": frozenset({OWNER}),
     "people.reset_password": frozenset({OWNER}),
     "people.unlink": frozenset({OWNER}),
+    # Withdrawing a consent revokes the client's grants: not among what support does (docs/console.md).
+    "people.revoke_consent": frozenset({OWNER}),
     "people.delete": frozenset({OWNER}),
     # The stack's configuration.
     **{f"{noun}.view": _READ | _CONFIGURE for noun in ("tenants", "clients", "resources", "idps", "keys")},
