@@ -105,3 +105,21 @@ def test_rotate_and_delete_say_what_the_command_says(demo: None) -> None:
     ClientStore().put(public._replace(client_id="dcr", source="registration"))
     assert delete("dcr")[1] == ("client_id: dcr deleted (a dynamically registered client: its registration access "
                                 "token stops working)")
+
+
+def test_the_consoles_own_client_is_neither_changed_rotated_nor_deleted(demo: None) -> None:
+    from authgate.administration.clients import delete, rotate_secret, update
+    from authgate.console.client import ensure
+    from authgate.stores.clients import ClientStore
+
+    ensure("https://auth.example")
+    before = ClientStore().get("authgate-console")
+    for act, doing in ((lambda: update("authgate-console", Asked(name="mine")), "changing"),
+                       (lambda: rotate_secret("authgate-console"), "rotating the secret of"),
+                       (lambda: delete("authgate-console"), "deleting")):
+        with pytest.raises(InvalidInput) as refused:
+            act()
+        assert str(refused.value) == (
+            "client 'authgate-console' is the operators' console's own: each deploy (and `authgate serve`) writes "
+            f"it, and {doing} it would keep every operator out of the console")
+    assert ClientStore().get("authgate-console") == before

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from authgate.administration import input as checks
 from authgate.administration.input import InvalidInput
 from authgate.clients.errors import ClientNotFound
-from authgate.clients.model import ID_TOKEN_ALGS, Client
+from authgate.clients.model import CONSOLE_CLIENT_ID, ID_TOKEN_ALGS, Client
 
 
 class Asked(NamedTuple):
@@ -201,11 +201,20 @@ def create(asked: Asked) -> tuple[Client, str | None]:
         raise ClientTaken(asked.client_id or "") from None
 
 
+def the_stacks_own(client_id: str, doing: str) -> None:
+    """InvalidInput for the console's own client, which the stack writes at each deploy (console.client): changed,
+    given a secret of its own or deleted, it would lock every operator out of the console until the next deploy."""
+    if client_id == CONSOLE_CLIENT_ID:
+        raise InvalidInput(f"client {client_id!r} is the operators' console's own: each deploy (and `authgate "
+                           f"serve`) writes it, and {doing} it would keep every operator out of the console")
+
+
 def update(client_id: str, asked: Asked) -> Client:
     """Change a client's name, grants, keys, authentication method, PAR requirement, profile, logout URIs
     (RFC 7591 2) or the scopes of registered resources it is granted (RFC 6749 4.4); the client as written."""
     from authgate.stores.clients import ClientStore
 
+    the_stacks_own(client_id, "changing")
     asked = check_update(asked)
     store = ClientStore()
     client = store.get(client_id, any_environment=True)
@@ -265,6 +274,8 @@ def rotate_secret(client_id: str) -> str:
     """A new secret for a confidential client, returned once; the old one stops working at once."""
     from authgate.stores.clients import ClientStore
 
+    the_stacks_own(client_id, "rotating the secret of")
+
     store = ClientStore()
     client = store.get(client_id, any_environment=True)
     if client is None:
@@ -287,6 +298,7 @@ def delete(client_id: str) -> tuple[Client, str]:
     from authgate.stores.clients import ClientStore
     from authgate.stores.resources import ResourceStore
 
+    the_stacks_own(client_id, "deleting")
     store = ClientStore()
     client = store.get(client_id, any_environment=True)
     if client is None:

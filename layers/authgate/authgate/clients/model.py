@@ -34,6 +34,8 @@ DOCUMENT_SOURCE: ClientSource = "metadata_document"
 REGISTRATION_SOURCE: ClientSource = "registration"
 # A client id is at most this long (admin commands and stores refuse longer ones).
 MAX_CLIENT_ID_LENGTH = 200
+# The operators' console's own client (console.client): the stack writes it at each deploy and `authgate serve`.
+CONSOLE_CLIENT_ID = "authgate-console"
 # The FAPI 2.0 Security Profile (oauth.clients.profile says what it demands).
 FAPI2 = "fapi2"
 PROFILES = (FAPI2,)

@@ -14,12 +14,12 @@ import hashlib
 import hmac
 
 from authgate import base64url, clock
-from authgate.clients.model import Client, client_of, hash_secret
+from authgate.clients.model import CONSOLE_CLIENT_ID, Client, client_of, hash_secret
 from authgate.settings import get_settings
 from authgate.stores.clients import ClientStore
 from authgate.stores.sealing_key import sealing_key
 
-CLIENT_ID = "authgate-console"
+CLIENT_ID = CONSOLE_CLIENT_ID
 NAME = "authgate console"
 # OpenID Connect Core 5.4: profile releases the username (UserInfo's preferred_username), the person's key here.
 SCOPES = ("openid", "profile")
