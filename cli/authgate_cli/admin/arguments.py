@@ -1,54 +1,21 @@
 """What admin commands accept, checked before any stack is looked up: one clear reason per refusal.
 
-Identifiers (client ids, tenant ids) are printable ASCII without spaces (RFC 6749 A.1 allows
-spaces in a client_id; nothing here needs them, and they break shell scripts and logs). Names
-and usernames are text without control characters (no terminal escapes, no line breaks that
-would forge a log line). Redirect URIs are checked as the authorization endpoint will compare
+Identifiers (client ids, tenant ids) and names are checked as the console checks them too
+(authgate.operators.input: InvalidInput, identifier, text, kept here under their names). Redirect URIs are checked as the authorization endpoint will compare
 them: absolute, no fragment, printable ASCII, valid percent-escapes (RFC 6749 3.1.2).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 from authgate import grant_types
-from authgate.clients.model import MAX_CLIENT_ID_LENGTH
+from authgate.operators.input import IDENTIFIER, MAX_ID, MAX_TEXT, InvalidInput, identifier, text
+from authgate.operators.input import shown as _shown
 
-MAX_ID = MAX_CLIENT_ID_LENGTH  # client and tenant ids alike
-MAX_TEXT = 200
-_IDENTIFIER = re.compile(r"[\x21-\x7e]+")
-
-
-class InvalidInput(ValueError):
-    """An argument the command refuses; the message says which and why."""
-
-
-def identifier(value: str, what: str, *, limit: int = MAX_ID) -> str:
-    if not value:
-        raise InvalidInput(f"{what} must not be empty")
-    if len(value) > limit:
-        raise InvalidInput(f"{what} is longer than {limit} characters")
-    if not _IDENTIFIER.fullmatch(value):
-        raise InvalidInput(f"{what} {_shown(value)} must be printable ASCII without spaces or control characters")
-    return value
-
-
-def text(value: str, what: str, *, limit: int = MAX_TEXT) -> str:
-    """A name or username: any printable text, no control or format characters, no outer spaces."""
-    if not value.strip():
-        raise InvalidInput(f"{what} must not be empty")
-    if len(value) > limit:
-        raise InvalidInput(f"{what} is longer than {limit} characters")
-    bad = next((c for c in value if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
-    if bad is not None:
-        raise InvalidInput(f"{what} {_shown(value)} contains the control character U+{ord(bad):04X}")
-    if value != value.strip():
-        raise InvalidInput(f"{what} {_shown(value)} starts or ends with a space")
-    return value
-
+__all__ = ["MAX_ID", "MAX_TEXT", "InvalidInput", "identifier", "text"]
 
 _EMAIL_HOST = re.compile(r"([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 MAX_EMAIL = 254  # RFC 5321 4.5.3.1.3 (a path of 256 octets, less the angle brackets)
@@ -59,7 +26,7 @@ def email(value: str) -> str:
     dotted domain name (RFC 5321 4.1.2, 4.5.3.1)."""
     local, at, domain = value.rpartition("@")
     if (not at or not local or len(local) > 64 or len(value) > MAX_EMAIL or "@" in local
-            or not _IDENTIFIER.fullmatch(local) or not _EMAIL_HOST.fullmatch(domain)):
+            or not IDENTIFIER.fullmatch(local) or not _EMAIL_HOST.fullmatch(domain)):
         raise InvalidInput(f"--email {_shown(value)} is not an email address such as alice@example.com")
     return value
 
@@ -132,11 +99,6 @@ def served_grants(grants: Sequence[str]) -> None:
         raise InvalidInput("the password grant is off on this stack (its token endpoint answers "
                            "unsupported_grant_type): deploy with PasswordGrantEnabled=true, or start `authgate "
                            "serve` with AUTHGATE_PASSWORD_GRANT=true, before registering a client for it")
-
-
-def _shown(value: str) -> str:
-    """The value quoted for an error line, control characters escaped so the line stays one line."""
-    return repr(value[:60] + ("…" if len(value) > 60 else ""))
 
 
 def scope_token(value: str, what: str) -> str:
