@@ -22,7 +22,7 @@ from tests.functional.authorize_support import PAGE_HEADERS, headers_of, page_of
 OLIVIA_KEY = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 OLIVIA_ID = "usr_demoolivia000000000000"
 # The bar atop every console page of an operator who may find people, as its text reads.
-BAR = "Skip to the content authgate console Home People Signed in as {who} Sign out"
+BAR = "Skip to the content authgate console Home People Identity providers Signed in as {who} Sign out"
 # The headers of every console page (http.pages.headers: its forms post to this origin only).
 CONSOLE_PAGE_HEADERS = {
     **PAGE_HEADERS, "Pragma": "no-cache", "X-Content-Type-Options": "nosniff",

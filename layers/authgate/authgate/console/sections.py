@@ -20,4 +20,5 @@ class Section(NamedTuple):
 SECTIONS: tuple[Section, ...] = (
     Section("", "Home", "console.home", ""),
     Section("people", "People", "people.find", "find a person by username, email or id, and see their account"),
+    Section("idps", "Identity providers", "idps.view", "the identity providers a tenant's people sign in with"),
 )

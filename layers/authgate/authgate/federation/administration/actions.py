@@ -13,7 +13,13 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from authgate.federation.administration import values
-from authgate.identity_providers.model import PRESETS, PROTOCOLS, STEP_UPS, USER_MATCHES, IdentityProvider
+from authgate.identity_providers.model import (
+    PRESETS,
+    PROTOCOLS,
+    STEP_UPS,
+    USER_MATCHES,
+    IdentityProvider,
+)
 from authgate.operators.input import InvalidInput
 
 OIDC_FIELDS = ("client_id", "scopes", "preset", "apple_team_id", "apple_key_id")
@@ -218,7 +224,11 @@ def view(idp: IdentityProvider, issuer: str) -> dict[str, Any]:
     for authgate at `issuer` (docs/federation.md): the redirect URI; for an OpenID Provider's sign-out the
     post-logout redirect URI and the back-channel logout URI; for a SAML IdP the tenant's SP entity ID, Assertion
     Consumer Service, Single Logout Service and SP metadata URL."""
-    from authgate.identity_providers.model import backchannel_logout_uri, post_logout_redirect_uri, redirect_uri
+    from authgate.identity_providers.model import (
+        backchannel_logout_uri,
+        post_logout_redirect_uri,
+        redirect_uri,
+    )
 
     shown: dict[str, Any] = idp.public_view()
     shown["redirect_uri"] = redirect_uri(issuer) if idp.sign_in and issuer else None
