@@ -309,12 +309,21 @@ def test_saml_metadata_is_read_under_the_command_s_rules(demo: Any, invoke: Invo
     assert detail.startswith(message), detail
 
 
-def test_pasted_metadata_is_bounded_by_the_request_s_size(demo: Any, invoke: Invoke) -> None:
+def test_pasted_metadata_is_bounded_as_the_command_bounds_a_file(demo: Any, invoke: Invoke,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The request's own bound first (64 KB by default: the 413 page), and the metadata reader's (256 KB) on a stage
+    that takes larger requests."""
+    from authgate import caches
     from authgate.settings import get_settings
 
+    cookie = operator_session()
     limit = get_settings().max_body_bytes
-    refused = create(invoke, operator_session(), "saml", label="Acme", metadata="<" + "a" * limit)
-    assert_console_error_page(refused, "payload_too_large", f"The request body exceeds {limit} bytes.", 413)
+    assert_console_error_page(create(invoke, cookie, "saml", label="Acme", metadata="<" + "a" * limit),
+                              "payload_too_large", f"The request body exceeds {limit} bytes.", 413)
+    monkeypatch.setenv("AUTHGATE_MAX_BODY_BYTES", str(1024 * 1024))
+    caches.reset()
+    assert_console_error_page(create(invoke, cookie, "saml", label="Acme", metadata="<" + "a" * (256 * 1024)),
+                              "invalid_request", "the metadata XML is larger than 262144 bytes", 400)
 
 
 SUPPORT_PAGES = [("/console/idps", {"tenant": "demo"}), ("/console/idp", {"tenant": "demo", "idp_id": "democorp"}),
