@@ -98,7 +98,7 @@ def test_olivia_lists_demo_s_identity_providers_and_opens_demo_corp_sso(demo: An
         "Label Demo Corp SSO Domains democorp.example Offered for sign-in no Client ID authgate-local "
         "Client secret set Scopes openid email profile Keys discovery Create users yes Trust email no "
         f"Trust MFA urn:democorp:mfa Step-up local Claim mapping the defaults Created {created.group(1)} "
-        "Register at the identity provider Nothing: it is trusted for ID-JAGs only, not offered for sign-in. "
+        "Register at the identity provider Nothing: it is not offered for sign-in. "
         "Actions Change Delete")
     assert "democorp-sso-secret" not in shown["body"]
     assert get(invoke, cookie, "/console/idps")["statusCode"] == 200  # the first tenant, acme: none there

@@ -42,7 +42,7 @@ def test_the_home_page_says_who_is_signed_in_with_which_roles_until_when(
         f"{BAR.format(who='olivia (owner)')} Console You are olivia (Olivia Operator), with the roles owner . "
         "You signed in at 2025-06-15 15:06:40 UTC; this sign-in serves the console until 2025-06-16 03:06:40 UTC, "
         "then you sign in again. What you can open People : find a person by username, email or id, and see their "
-        "account")
+        "account Identity providers : the identity providers a tenant's people sign in with")
     page = page_of(result)
     assert [f.get("action") for f in page.forms] == ["http://127.0.0.1:3000/console/sign-out"]
     assert set(page.hidden()) == {"nonce", "csrf"} and page.hidden()["nonce"].startswith("console.")
@@ -110,11 +110,12 @@ def test_support_sees_the_people_of_its_tenants_only_whatever_the_url_says(demo:
     grant("sam", "support", "acme")
     cookie = operator_session("sam", "usr_sam")
     text = shown(invoke("console", console_event("GET", "/console/people", cookie=cookie)))
-    assert text.startswith(f"{BAR.format(who='sam (support (acme))')} People Tenant acme Username")
+    support_bar = "Skip to the content authgate console Home People Signed in as sam (support (acme)) Sign out"
+    assert text.startswith(f"{support_bar} People Tenant acme Username")
     assert text.endswith("People of acme Username Name Email State carol Carol Acme - active")
     assert shown(invoke("console", console_event("GET", "/console/person", "tenant=acme&username=carol",
                                                  cookie=cookie))).startswith(
-        f"{BAR.format(who='sam (support (acme))')} carol (acme)")
+        f"{support_bar} carol (acme)")
     for path, query in (("/console/people", "tenant=demo"), ("/console/people", "tenant=demo&q=bob"),
                         ("/console/person", "tenant=demo&username=bob"),
                         ("/console/person", "tenant=demo&username=nobody")):
@@ -127,7 +128,8 @@ def test_an_admin_configures_and_sees_no_one_and_an_auditor_reads(demo: Any, inv
     grant("adam", "admin")
     admin = operator_session("adam", "usr_adam")
     home = invoke("console", console_event("GET", "/console", cookie=admin))
-    assert shown(home).startswith("Skip to the content authgate console Home Signed in as adam (admin) Sign out")
+    assert shown(home).startswith("Skip to the content authgate console Home Identity providers Signed in as adam "
+                                  "(admin) Sign out")
     assert_console_error_page(invoke("console", console_event("GET", "/console/people", cookie=admin)),
                               "operator_forbidden", "Your roles (admin) do not allow this.", 403)
     grant("audrey", "auditor")

@@ -43,7 +43,7 @@ def definitions_of(request: Request, idp: IdentityProvider) -> str:
     return "\n".join((definitions("Identity provider", record(idp)),
                       definitions("Register at the identity provider",
                                   [(name, str(shown[field])) for field, name in REGISTER if shown.get(field)],
-                                  empty="Nothing: it is trusted for ID-JAGs only, not offered for sign-in.")))
+                                  empty="Nothing: it is not offered for sign-in.")))
 
 
 def named(request: Request) -> tuple[str, str, str]:
