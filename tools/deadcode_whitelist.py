@@ -15,6 +15,7 @@ from authgate.ssf import configuration as ssf_configuration, poll as ssf_poll, s
     status as ssf_status, streams as ssf_streams, subjects as ssf_subjects, verification as ssf_verification
 from authgate_cli.local import context, listeners
 from authgate.console import act, home, people, person, sign_out, token_request
+from authgate.console import idp, idp_actions, idp_form, idps
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -78,6 +79,14 @@ act.get_act
 act.post_act
 sign_out.post_sign_out
 sign_out.get_signed_out
+idps.get_idps
+idp.get_idp
+idp_form.get_create
+idp_form.get_update
+idp_actions.post_create
+idp_actions.post_update
+idp_actions.get_delete
+idp_actions.post_delete
 # urllib's redirect handler interface: the console's calls to its own stack follow no redirect.
 token_request._NoRedirect.redirect_request
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.

@@ -19,8 +19,19 @@ from tests.e2e.admin_commands import admin
 from tests.e2e.chromium import screenshot, watch
 from tests.e2e.conftest import LocalStack, running_stack
 from tests.e2e.test_console_browser import accessible, sign_in_as_olivia
-from tests.e2e.test_federated_sign_in_browser import WEB_REDIRECT, authorize_url, code_at_client, sign_in_at_provider
-from tests.e2e.upstream_oidc_support import CLIENT_ID, CLIENT_SECRET, UpstreamProvider, client, oidc_provider
+from tests.e2e.test_federated_sign_in_browser import (
+    WEB_REDIRECT,
+    authorize_url,
+    code_at_client,
+    sign_in_at_provider,
+)
+from tests.e2e.upstream_oidc_support import (
+    CLIENT_ID,
+    CLIENT_SECRET,
+    UpstreamProvider,
+    client,
+    oidc_provider,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
 
