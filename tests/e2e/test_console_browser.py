@@ -13,31 +13,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pyotp
 import pytest
 import requests
 
 from tests.e2e.admin_commands import admin
-from tests.e2e.chromium import screenshot, styled, watch
+from tests.e2e.chromium import screenshot, watch
 from tests.e2e.conftest import LocalStack, running_stack
+from tests.e2e.console_browser_support import accessible, olivia_code, sign_in_as_olivia
 from tests.e2e.flows import Flows, pkce_pair
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
-OLIVIA_KEY = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
-_LAST_STEP = [0]
-
-
-def olivia_code() -> str:
-    """A TOTP code of olivia's never given before in this process: each step is accepted once (RFC 6238 5.2),
-    and the module's tests sign her in to one stack, in any order, often within one 30 s step; authgate also
-    accepts the next step, so a second sign-in in the same 30 s uses it."""
-    step = max(int(time.time()) // 30, _LAST_STEP[0] + 1)
-    while step > int(time.time()) // 30 + 1:
-        time.sleep(1)
-    _LAST_STEP[0] = step
-    return str(pyotp.TOTP(OLIVIA_KEY).at(step * 30))
-AXE = Path(__file__).with_name("js") / "node_modules" / "axe-core" / "axe.min.js"
 # The console's max_age on the stack of the expiry test (AUTHGATE_CONSOLE_MAX_AGE, the template's
 # ConsoleMaxAgeSeconds on a stage), in seconds.
 SHORT_MAX_AGE = 12
@@ -51,34 +37,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
     """A stack of its own: olivia's code is single-use per 30-second step, and the role test changes her roles."""
     with running_stack(tmp_path_factory.mktemp("authgate-console")) as running:
         yield running
-
-
-def accessible(page: Any, name: str) -> None:
-    """No serious or critical axe-core violation on the page (axe's own rules, WCAG 2.x A and AA included)."""
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `npm ci --prefix tests/e2e/js` (make test does)")
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        # Evaluated through the DevTools protocol, not as a <script> of the page: its CSP allows no script.
-        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;undefined")
-    violations = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-        .filter(v => v.impact === 'serious' || v.impact === 'critical')
-        .map(v => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map(n => n.target.join(' ')).join(', ')})`)""")
-    assert violations == [], f"axe-core on {name}"
-    screenshot(page, f"console-{name}")
-
-
-def sign_in_as_olivia(page: Any, stack: LocalStack, asked: str = "/console") -> None:
-    """Open `asked`, sign in at the stack's authorization endpoint with olivia's password and TOTP code."""
-    page.goto(f"{stack.base_url}{asked}")
-    page.wait_for_url(f"{stack.base_url}/oauth/authorize?*")
-    assert styled(page)
-    page.fill("#username", "olivia")
-    page.fill("#password", "olivia-password")
-    if not page.locator("#code").count():
-        page.click("button[name=decision][value=approve]")
-    page.fill("#code", olivia_code())
-    page.click("button[name=decision][value=approve]")
-    page.wait_for_url(f"{stack.base_url}{asked}")
 
 
 def test_olivia_signs_in_finds_bob_disables_and_enables_him_and_signs_out(stack: LocalStack, context: Any) -> None:

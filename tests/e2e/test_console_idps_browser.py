@@ -18,12 +18,12 @@ from tests.document_server import DocumentServer, document_server
 from tests.e2e.admin_commands import admin
 from tests.e2e.chromium import screenshot, watch
 from tests.e2e.conftest import LocalStack, running_stack
-from tests.e2e.test_console_browser import accessible, sign_in_as_olivia
-from tests.e2e.test_federated_sign_in_browser import (
-    WEB_REDIRECT,
+from tests.e2e.console_browser_support import accessible, sign_in_as_olivia
+from tests.e2e.federated_browser_support import (
     authorize_url,
     code_at_client,
     sign_in_at_provider,
+    watching_client,
 )
 from tests.e2e.upstream_oidc_support import (
     CLIENT_ID,
@@ -58,15 +58,8 @@ def stack(tls: DocumentServer, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 @pytest.fixture
 def browser(chromium_browser: Any) -> Iterator[Any]:
-    """A context that trusts the provider's test certificate and notes each request to demo-web's redirect URI."""
-    context = chromium_browser.new_context(ignore_https_errors=True)
-    context.at_client, context.codes_taken = [], set()
-    context.on("request", lambda request: context.at_client.append(request.url)
-               if request.url.startswith(WEB_REDIRECT + "?") else None)
-    try:
+    with watching_client(chromium_browser) as context:
         yield context
-    finally:
-        context.close()
 
 
 def test_olivia_adds_changes_and_deletes_an_identity_provider(stack: tuple[LocalStack, UpstreamProvider],
@@ -121,19 +114,13 @@ def test_olivia_adds_changes_and_deletes_an_identity_provider(stack: tuple[Local
         "create_users": True, "sign_in": True}
 
     # The IdP works: a person signs in with it at demo-web, in a browser of their own.
-    person = chromium_browser.new_context(ignore_https_errors=True)
-    person.at_client, person.codes_taken = [], set()
-    person.on("request", lambda request: person.at_client.append(request.url)
-              if request.url.startswith(WEB_REDIRECT + "?") else None)
-    try:
+    with watching_client(chromium_browser) as person:
         signing_in = person.new_page()
         url, _ = authorize_url(base)
         signing_in.goto(url)
         signing_in.click("button[name=upstream][value=interop]")
         sign_in_at_provider(signing_in, provider, "erin")
         assert code_at_client(signing_in)
-    finally:
-        person.close()
 
     page.click("text=Open Interop SSO")
     page.click("main a:text-is('Change')")
