@@ -1,6 +1,6 @@
 """The console's identity provider pages (docs/console.md, "Identity providers"): the list and one record as
-`authgate idps list|show` give them; create, update and delete through authgate.federation.administration, the one
-implementation the command calls, with its checks and messages; the client secret never shown, logged or in an
+`authgate idps list|show` give them; create, update and delete through authgate.administration.identity_providers,
+the one implementation the command calls, with its checks and messages; the client secret never shown, logged or in an
 event; the roles' rule before anything is read, whatever the URL or a replayed form says.
 """
 
@@ -106,8 +106,8 @@ def test_olivia_lists_demo_s_identity_providers_and_opens_demo_corp_sso(demo: An
 
 def test_olivia_creates_an_oidc_idp_as_the_command_would_its_secret_never_shown_logged_or_recorded(
         demo: Any, invoke: Invoke, audit_events: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from authgate.administration.identity_providers import view
     from authgate.federation import secrets
-    from authgate.federation.administration.actions import view
     from authgate.stores.identity_providers import IdentityProviderStore
 
     monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)

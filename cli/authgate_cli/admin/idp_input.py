@@ -1,8 +1,8 @@
-"""What only `authgate idps` takes: secrets and keys read from files, and an ID-JAG IdP's keys.
+"""What only `authgate idps` takes: secrets and keys read from files.
 
-The fields' checks are the console's too (authgate.federation.administration.values, kept here under their names);
-this module reads the files they come in (a secret never on the command line, where `ps` and the shell's history
-would keep it) and checks the keys an IdP trusted for ID-JAGs signs with, which the console does not set.
+The fields' checks are the console's too (authgate.administration.identity_provider_input, kept here under their
+names); this module reads the files they come in (a secret never on the command line, where `ps` and the shell's
+history would keep it) and the JWK Set an IdP trusted for ID-JAGs signs with, which the console does not set.
 """
 
 from __future__ import annotations
@@ -11,30 +11,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from authgate.federation.administration.values import (
+from authgate.administration.identity_provider_input import (
     MAX_KEY_FILE,
     MAX_SECRET,
     apple_private_key,
     client_secret,
     issuer,
+    jwks_uri,
     record_issuer,
 )
 from authgate_cli.admin import arguments
 
 __all__ = ["apple_private_key_file", "client_secret_file", "issuer", "jwks_file", "jwks_uri", "record_issuer"]
-
-
-def jwks_uri(value: str) -> str:
-    """https with a path, as the keys' fetcher requires (it fetches this URL)."""
-    from authgate.clients.errors import MetadataRefused
-    from authgate.oauth.clients.metadata_document.client_id_url import parse
-
-    try:
-        parse(value)
-    except MetadataRefused as refused:
-        reason = refused.detail.split(": ", 1)[-1].rstrip(".")
-        raise arguments.InvalidInput(f"--jwks-uri {value[:200]!r}: {reason.replace('client_id', 'URL')}") from None
-    return value
 
 
 def _read(path: str, flag: str, limit: int) -> str:

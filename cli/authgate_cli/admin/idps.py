@@ -9,7 +9,8 @@ Apple's `--apple-team-id`, `--apple-key-id`, `--apple-private-key-file`), the sc
 `--label`, the email `--domain`s it signs in, and what its word is trusted for (`--trust-email`,
 `--trust-mfa VALUES`, `--step-up`) and which claims say what (`--claim`). Secrets are read from files,
 sealed before they are stored (authgate.federation.secrets) and never printed. The checks and the actions are
-authgate.federation.administration's, which the console calls too; this module maps the flags onto them. Acts on the running
+authgate.administration.identity_providers', which the console calls too; this module maps the flags onto them.
+Acts on the running
 `authgate serve` stack by default, or on a deployed stack (`--stack-name`), through authgate_cli.admin.target.
 """
 
@@ -47,8 +48,8 @@ def _keys(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def _given(args: argparse.Namespace) -> Any:
-    """What the flags give (authgate.federation.administration.actions.Given), the keys and SAML metadata read."""
-    from authgate.federation.administration.actions import Given
+    """What the flags give (authgate.administration.identity_providers.Given), the keys and SAML metadata read."""
+    from authgate.administration.identity_providers import Given
 
     return Given(issuer=getattr(args, "issuer", None) if args.idps_command == "create" else None,
                  preset=getattr(args, "preset", None), protocol=args.protocol, idp_id=args.id, label=args.label,
@@ -80,7 +81,7 @@ def _saml(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def _show(idp: Any, args: argparse.Namespace, out: IO[str]) -> int:
-    from authgate.federation.administration.actions import view
+    from authgate.administration.identity_providers import view
     from authgate.settings import get_settings
 
     shown = view(idp, get_settings().issuer)
@@ -106,7 +107,7 @@ def _unknown(args: argparse.Namespace) -> int:
 
 
 def create_idp(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.federation.administration.actions import Refused, create
+    from authgate.administration.identity_providers import Refused, create
 
     try:
         idp = create(args.tenant, _given(args), _secrets(args))
@@ -116,7 +117,7 @@ def create_idp(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def list_idps(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.federation.administration.actions import view
+    from authgate.administration.identity_providers import view
     from authgate.settings import get_settings
     from authgate.stores.identity_providers import IdentityProviderStore
 
@@ -138,7 +139,7 @@ def show_idp(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def update_idp(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.federation.administration.actions import Refused, update
+    from authgate.administration.identity_providers import Refused, update
     from authgate.identity_providers.errors import IdentityProviderNotFound
 
     try:
@@ -153,7 +154,7 @@ def update_idp(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
 
 
 def delete_idp(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.federation.administration.actions import delete
+    from authgate.administration.identity_providers import delete
     from authgate.identity_providers.errors import IdentityProviderNotFound
 
     try:
@@ -177,13 +178,13 @@ def _validate(args: argparse.Namespace) -> None:
     if args.idps_command == "list":
         return
     if args.idps_command == "create":
-        from authgate.federation.administration.actions import created
+        from authgate.administration.identity_providers import created
 
         created(args.tenant, _given(args), _secrets(args))
         return
     idp_input.record_issuer(args.issuer)
     if args.idps_command == "update":
-        from authgate.federation.administration.actions import changes
+        from authgate.administration.identity_providers import changes
 
         if not changes(_given(args)) and not _secrets(args):
             raise unknown.nothing_to_change("idps", UPDATES)

@@ -1,7 +1,7 @@
 """`--metadata-url URL | --metadata-file FILE` of `authgate idps create|update --protocol saml`: the IdP record's `saml` map.
 
 The file is read here (bounded); fetching the URL and reading the document are the console's too
-(authgate.federation.administration.saml_metadata). Refusals are InvalidInput with the parser's sentence for the
+(authgate.administration.saml_metadata). Refusals are InvalidInput with the parser's sentence for the
 administrator (exit 2).
 """
 
@@ -15,7 +15,7 @@ from authgate_cli.admin.arguments import InvalidInput
 
 def saml_metadata(url: str | None, file: str | None) -> dict[str, Any] | None:
     """The `saml` map the flags name (None when neither is given); InvalidInput when it cannot be had."""
-    from authgate.federation.administration.saml_metadata import fetched, given, one_source
+    from authgate.administration.saml_metadata import fetched, given, one_source
     from authgate.federation.saml.metadata import MAX_BYTES
 
     one_source(url, file is not None)

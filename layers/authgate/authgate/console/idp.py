@@ -3,7 +3,7 @@ what to register at the IdP for authgate.
 
 Allowed by `idps.view` in the IdP's tenant (operators.roles), judged before the record is read. Never a secret: a
 client secret or Apple key is shown as set or not; a SAML IdP's certificates by their SHA-256 fingerprint and expiry.
-The URIs are under this request's issuer (federation.administration.actions.view).
+The URIs are under this request's issuer (administration.identity_providers.view).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def get_idp(request: Request, signed: SignedIn) -> Response:
 
 def definitions_of(request: Request, idp: IdentityProvider) -> str:
     """The record, and what to register at the IdP for authgate at this request's issuer (HTML)."""
-    from authgate.federation.administration.actions import view
+    from authgate.administration.identity_providers import view
 
     shown = view(idp, base_url(request))
     return "\n".join((definitions("Identity provider", record(idp)),

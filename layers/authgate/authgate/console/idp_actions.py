@@ -1,8 +1,8 @@
 """POST /console/idp-create and /console/idp-update, GET and POST /console/idp-delete: the identity provider actions.
 
 Each asks operators.roles first (`idps.change` in the form's tenant), whatever the form says, then calls
-authgate.federation.administration.actions, the one implementation `authgate idps` calls too: the same checks, the
-same messages (a refusal is the 400 page with the command's sentence), the SAML metadata fetched under the same
+authgate.administration.identity_providers, the one implementation `authgate idps` calls too: the same checks,
+the same messages (a refusal is the 400 page with the command's sentence), the SAML metadata fetched under the same
 outbound rules. A delete is confirmed first (what stops working). Each is the command's audit event (idp.created,
 idp.changed, idp.deleted), by the operator, naming their roles and the fields given, never a secret's value.
 """
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from authgate import audit
+from authgate.administration.identity_providers import Given, Refused
 from authgate.audit.actions import Action as AuditAction
 from authgate.console import idp_form
 from authgate.console.idp import definitions_of, found, named, unknown
@@ -20,7 +21,6 @@ from authgate.console.idps import link
 from authgate.console.pages import STEP, Link, allow, confirmation, done, recorded, url
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
-from authgate.federation.administration.actions import Given, Refused
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.identity_providers.errors import IdentityProviderNotFound
@@ -35,7 +35,7 @@ def post_create(request: Request, signed: SignedIn) -> Response:
     allow(signed, "idps.change", tenant or None)
     idp_form.kind_of(kind)
     idp_form.tenant_exists(tenant)
-    from authgate.federation.administration.actions import create
+    from authgate.administration.identity_providers import create
 
     idp = _taken(signed, "idp.created", "create", tenant, fields.get("issuer", ""),
                  lambda: _given(fields, kind), create)
@@ -49,7 +49,7 @@ def post_update(request: Request, signed: SignedIn) -> Response:
     fields = form_fields(request, STEP)
     tenant, issuer = _posted(fields)
     allow(signed, "idps.change", tenant)
-    from authgate.federation.administration.actions import update
+    from authgate.administration.identity_providers import update
 
     idp = _taken(signed, "idp.changed", "update", tenant, issuer,
                  lambda: (idp_form.updated_given(fields), idp_form.secrets(fields)),
@@ -79,7 +79,7 @@ def post_delete(request: Request, signed: SignedIn) -> Response:
     fields = form_fields(request, STEP)
     tenant, issuer = _posted(fields)
     allow(signed, "idps.change", tenant)
-    from authgate.federation.administration.actions import delete
+    from authgate.administration.identity_providers import delete
 
     try:
         said = delete(tenant, issuer)

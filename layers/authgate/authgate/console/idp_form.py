@@ -12,12 +12,12 @@ import html
 import re
 from collections.abc import Mapping, Sequence
 
+from authgate.administration.identity_providers import Given
 from authgate.console.idp import found, named
 from authgate.console.idps import KINDS, link
 from authgate.console.pages import STEP, Link, allow, page, query_value, url
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
-from authgate.federation.administration.actions import Given
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.identity_providers.model import STEP_UPS, IdentityProvider
@@ -152,7 +152,7 @@ def _words(fields: Mapping[str, str], name: str) -> list[str]:
 
 def created_given(fields: Mapping[str, str], kind: str) -> Given:
     """What the create form of `kind` gives (the SAML metadata fetched or read as the command does)."""
-    from authgate.federation.administration import saml_metadata
+    from authgate.administration import saml_metadata
 
     saml = None
     if kind == "saml":
@@ -181,7 +181,7 @@ def updated_given(fields: Mapping[str, str]) -> Given:
 
 def secrets(fields: Mapping[str, str]) -> dict[str, str]:
     """The client secret the form gives (none when the field is empty), checked as the command checks its file."""
-    from authgate.federation.administration.values import client_secret
+    from authgate.administration.identity_provider_input import client_secret
 
     given = fields.get("client_secret", "")
     return {"client_secret": client_secret(given, "the client secret")} if given else {}

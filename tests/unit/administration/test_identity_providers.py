@@ -1,10 +1,10 @@
-"""authgate.federation.administration.actions: create, update, delete and the view, against moto."""
+"""authgate.administration.identity_providers: create, update, delete and the view, against moto."""
 
 from __future__ import annotations
 
 import pytest
 
-from authgate.federation.administration.actions import (
+from authgate.administration.identity_providers import (
     Given,
     Refused,
     create,
@@ -71,7 +71,7 @@ def test_delete_says_what_stops(aws: None, sealing: None) -> None:
 
 
 def test_the_view_of_a_saml_idp_says_what_to_register_for_the_tenant() -> None:
-    from authgate.federation.administration.saml_metadata import given
+    from authgate.administration.saml_metadata import given
     from tests.saml_support import metadata
 
     idp = created("acme", Given(saml=given(metadata(), "metadata"), label="Acme"), {})

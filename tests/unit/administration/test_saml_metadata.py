@@ -1,10 +1,10 @@
-"""authgate.federation.administration.saml_metadata: an IdP's metadata from a URL (outbound's rules) or as given."""
+"""authgate.administration.saml_metadata: an IdP's metadata from a URL (outbound's rules) or as given."""
 
 from __future__ import annotations
 
 import pytest
 
-from authgate.federation.administration import saml_metadata
+from authgate.administration import saml_metadata
 from authgate.operators.input import InvalidInput
 
 

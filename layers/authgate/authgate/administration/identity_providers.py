@@ -1,5 +1,7 @@
 """create, update, delete: what `authgate idps` and the console do to a tenant's identity providers, and how one shows.
 
+identity_provider_input checks each field; saml_metadata reads a SAML IdP's metadata (fetched or given).
+
 Each takes what an operator gave (Given: the values as typed, None where nothing was given; the IdP's keys and SAML
 map already read) and the secrets in clear (client_secret, apple_private_key: checked by values, sealed here before
 anything is stored, never returned, shown or logged). What does not hold is InvalidInput (values' sentences, and
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from authgate.federation.administration import values
+from authgate.administration import identity_provider_input as values
 from authgate.identity_providers.model import (
     PRESETS,
     PROTOCOLS,

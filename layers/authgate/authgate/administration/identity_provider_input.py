@@ -12,8 +12,8 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from authgate.identity_providers.model import CLAIM_FIELDS, IDP_ID
+from authgate.oauth.redirect_uris import well_formed_uri
 from authgate.operators.input import InvalidInput, identifier, text
-from authgate.uri_syntax import well_formed_uri
 
 MAX_ISSUER = 500
 MAX_SECRET = 1024
@@ -58,6 +58,19 @@ def record_issuer(value: str) -> str:
     """The --issuer naming an existing IdP: an OIDC issuer, or a SAML entityID (any absolute URI, http or urn too)."""
     if len(value) > MAX_ISSUER or not well_formed_uri(value):
         raise InvalidInput(f"--issuer {value[:200]!r} is not an absolute URI in printable ASCII")
+    return value
+
+
+def jwks_uri(value: str) -> str:
+    """https with a path, as the keys' fetcher requires (it fetches this URL)."""
+    from authgate.clients.errors import MetadataRefused
+    from authgate.oauth.clients.metadata_document.client_id_url import parse
+
+    try:
+        parse(value)
+    except MetadataRefused as refused:
+        reason = refused.detail.split(": ", 1)[-1].rstrip(".")
+        raise InvalidInput(f"--jwks-uri {value[:200]!r}: {reason.replace('client_id', 'URL')}") from None
     return value
 
 

@@ -1,10 +1,11 @@
-"""authgate.federation.administration.values: each field of an IdP as an operator gives it, refused in one line."""
+"""authgate.administration.identity_provider_input: each field of an IdP as an operator gives it, refused in one
+line."""
 
 from __future__ import annotations
 
 import pytest
 
-from authgate.federation.administration import values
+from authgate.administration import identity_provider_input as values
 from authgate.operators.input import InvalidInput
 
 
