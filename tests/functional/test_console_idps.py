@@ -85,7 +85,7 @@ def test_olivia_lists_demo_s_identity_providers_and_opens_demo_corp_sso(demo: An
         f"{OLIVIA_BAR} Identity providers Tenant acme demo "
         "operators Show Identity providers of demo ID Label Issuer Protocol Sign-in Domains Keys Create users "
         f"democorp Demo Corp SSO {DEMO_IDP} oidc no democorp.example discovery yes Add an OpenID Connect provider "
-        "Add Google Add a SAML 2.0 provider")
+        "Add Google Add Sign in with Apple Add a SAML 2.0 provider")
     assert 'href="http://127.0.0.1:3000/console/idp?tenant=demo&amp;idp_id=democorp"' in listed["body"]
     assert 'aria-current="page">Identity providers</a>' in listed["body"]
 
@@ -391,7 +391,7 @@ def test_an_auditor_sees_but_changes_nothing_and_an_admin_changes(
      "Tenant 'demo' trusts no identity provider 'nobody'."),
     ("/console/idps", {"tenant": "nowhere"}, 404, "not_found", "There is no tenant 'nowhere'."),
     ("/console/idp-create", {"tenant": "demo", "kind": "ldap"}, 400, "invalid_request",
-     "There is no kind 'ldap': the kinds are oidc, google, saml."),
+     "There is no kind 'ldap': the kinds are oidc, google, apple, saml."),
     ("/console/idp-create", {"tenant": "nowhere", "kind": "oidc"}, 404, "not_found", "There is no tenant 'nowhere'."),
 ])
 def test_a_page_that_names_nothing_there_says_so(demo: Any, invoke: Invoke, path: str, query: dict[str, str],
@@ -419,3 +419,42 @@ def test_google_is_one_click_with_its_client(demo: Any, invoke: Invoke, monkeypa
         "https://accounts.google.com ID google Label Google Domains acme.example Offered for sign-in yes Client ID "
         "123.apps.googleusercontent.com Client secret set Scopes openid email profile Preset google")
 
+
+
+def test_sign_in_with_apple_takes_its_key_instead_of_a_secret_and_never_shows_it(
+        demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, audit_events: Any) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from authgate.federation import secrets
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)
+    pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    cookie = operator_session()
+    asked = get(invoke, cookie, "/console/idp-create", tenant="demo", kind="apple")
+    assert page_of(asked).text().startswith(
+        f"{OLIVIA_BAR} Add Sign in with Apple (demo) Services ID The Services ID Apple registered for authgate, e.g. "
+        "com.acme.signin. Team ID Your Apple team id: ten letters and digits. Key ID The id of the key below: ten "
+        "letters and digits. Private key (.p8) The .p8 file Apple issued for Sign in with Apple, pasted; sealed "
+        "before it is stored, never shown. Label")
+    apple = {"client_id": "com.acme.signin", "apple_team_id": "TEAM123456", "apple_key_id": "KEY1234567"}
+    assert_console_error_page(create(invoke, cookie, "apple", **apple, apple_private_key="not a key"),
+                              "invalid_request", "the Apple private key is not the EC P-256 private key (.p8) Apple "
+                              "issued for Sign in with Apple", 400)
+    assert_console_error_page(create(invoke, cookie, "apple", **{**apple, "apple_team_id": "team"},
+                                     apple_private_key=pem), "invalid_request",
+                              "--apple-team-id 'team' must be Apple's ten letters and digits (e.g. ABCDE12345)", 400)
+    done = create(invoke, cookie, "apple", **apple, apple_private_key=pem)
+    assert page_of(done).text().split("Done: ")[1].startswith(
+        "tenant demo trusts https://appleid.apple.com as apple. Identity provider Protocol OpenID Connect Issuer "
+        "https://appleid.apple.com ID apple Label Apple Domains - Offered for sign-in yes Client ID com.acme.signin "
+        "Client secret not set Scopes openid email name Preset apple Apple team and key TEAM123456 KEY1234567, "
+        "private key set")
+    stored = IdentityProviderStore().get("demo", "https://appleid.apple.com")
+    assert stored is not None and secrets.unseal(stored, "apple_private_key") == pem
+    key_line = pem.splitlines()[1]
+    assert key_line not in done["body"] and key_line not in repr(audit_events())
+    update = page_of(get(invoke, cookie, "/console/idp-update", tenant="demo", idp_id="apple")).text()
+    assert "Client secret" not in update and "Private key" not in update

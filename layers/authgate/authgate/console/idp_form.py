@@ -1,9 +1,10 @@
 """GET /console/idp-create?tenant=T&kind=K and /console/idp-update?tenant=T&idp_id=I: the forms that add an identity
-provider (an OpenID Provider, Google, or a SAML 2.0 IdP by its metadata) or change one; and what a posted form gives.
+provider (an OpenID Provider, Google, Apple, or a SAML 2.0 IdP by its metadata) or change one; what a form gives.
 
 Allowed by `idps.change` in the tenant (operators.roles: owner, admin), judged before anything is read. A form asks for
 what `authgate idps create|update` takes, under the same names; console.idp_actions posts it. The client secret is a
-password field, never filled in again: the update form leaves it empty, and an empty one keeps the secret as it is.
+password field (Apple's private key a text area), never filled in again: the update form leaves it empty, and an empty
+one keeps the secret as it is.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.identity_providers.model import STEP_UPS, IdentityProvider
+from authgate.identity_providers.model import PRESETS, STEP_UPS, IdentityProvider
 from authgate.interaction.pages import csrf_fields
 
 e = html.escape
@@ -36,18 +37,19 @@ def get_create(request: Request, signed: SignedIn) -> Response:
     tenant_exists(tenant)
     first = {"oidc": [_field("issuer", "Issuer", kind="url", hint="The IdP's issuer identifier, an https URL "
                                                                    "(the iss of its ID tokens).", required=True)],
-             "google": [],
+             "google": [], "apple": [],
              "saml": [_field("metadata_url", "Metadata URL", kind="url",
                              hint="Where the IdP publishes its SAML metadata (https), fetched now; or paste the "
                                   "metadata below."),
                       _textarea("metadata", "Metadata XML", "The IdP's EntityDescriptor, as it offers it for "
                                                              "download.")]}[kind]
-    client = [_field("client_id", "Client ID", hint="The client the IdP registered for authgate.", required=True),
-              _secret(required=True)] if kind != "saml" else []
+    client = {"saml": [], "apple": _apple()}.get(kind) or [
+        _field("client_id", "Client ID", hint="The client the IdP registered for authgate.", required=True),
+        _secret(required=True)]
     scopes = [_field("scopes", "Scopes", hint="What a sign-in asks for; empty: openid email profile.")] \
         if kind == "oidc" else []
     fields = [*first, *client, *scopes,
-              _field("label", "Label", hint='The sign-in button\'s text, e.g. "Acme SSO".', required=kind != "google"),
+              _field("label", "Label", hint='The sign-in button\'s text, e.g. "Acme SSO".', required=kind not in PRESETS),
               _field("idp_id", "ID", hint="Its short id in the tenant (lower-case letters, digits, -); empty: from "
                                           "the label or the issuer's host."),
               *_trust(None)]
@@ -79,6 +81,16 @@ def tenant_exists(tenant: str) -> None:
 
     if not tenant or TenantStore().get(tenant) is None:
         raise ApiError("not_found", f"There is no tenant {tenant!r}.")
+
+
+def _apple() -> list[str]:
+    """Sign in with Apple's client: its Services ID, and the key authgate signs its own client secret with."""
+    return [_field("client_id", "Services ID", hint="The Services ID Apple registered for authgate, e.g. "
+                                                    "com.acme.signin.", required=True),
+            _field("apple_team_id", "Team ID", hint="Your Apple team id: ten letters and digits.", required=True),
+            _field("apple_key_id", "Key ID", hint="The id of the key below: ten letters and digits.", required=True),
+            _textarea("apple_private_key", "Private key (.p8)", "The .p8 file Apple issued for Sign in with Apple, "
+                      "pasted; sealed before it is stored, never shown.", required=True)]
 
 
 def _trust(idp: IdentityProvider | None) -> list[str]:
@@ -118,10 +130,10 @@ def _secret(*, required: bool) -> str:
             f'{" required" if required else ""}>\n<p class="hint" id="client_secret-hint">{hint}</p>')
 
 
-def _textarea(name: str, label: str, hint: str) -> str:
+def _textarea(name: str, label: str, hint: str, *, required: bool = False) -> str:
     return (f'<label for="{name}">{e(label)}</label>\n<textarea id="{name}" name="{name}" rows="8" '
-            f'spellcheck="false" aria-describedby="{name}-hint"></textarea>\n<p class="hint" id="{name}-hint">'
-            f"{e(hint)}</p>")
+            f'spellcheck="false" autocomplete="off" aria-describedby="{name}-hint"{" required" if required else ""}>'
+            f'</textarea>\n<p class="hint" id="{name}-hint">{e(hint)}</p>')
 
 
 def _check(name: str, label: str, checked: bool) -> str:
@@ -161,7 +173,8 @@ def created_given(fields: Mapping[str, str], kind: str) -> Given:
         saml = saml_metadata.fetched(url_given) if url_given else \
             saml_metadata.given(pasted.encode("utf-8"), PASTED) if pasted else None
     return Given(issuer=_text(fields, "issuer") if kind == "oidc" else None,
-                 preset="google" if kind == "google" else None, protocol="saml" if kind == "saml" else "oidc",
+                 preset=kind if kind in PRESETS else None, protocol="saml" if kind == "saml" else "oidc",
+                 apple_team_id=_text(fields, "apple_team_id"), apple_key_id=_text(fields, "apple_key_id"),
                  idp_id=_text(fields, "idp_id"), label=_text(fields, "label"),
                  domains=_words(fields, "domains") or None, client_id=_text(fields, "client_id"),
                  scopes=_text(fields, "scopes"), create_users=fields.get("create_users") == "yes" or None,
@@ -180,8 +193,14 @@ def updated_given(fields: Mapping[str, str]) -> Given:
 
 
 def secrets(fields: Mapping[str, str]) -> dict[str, str]:
-    """The client secret the form gives (none when the field is empty), checked as the command checks its file."""
-    from authgate.administration.identity_provider_input import client_secret
+    """The client secret or Apple's private key the form gives (none when the field is empty), checked as the command
+    checks its file."""
+    from authgate.administration.identity_provider_input import apple_private_key, client_secret
 
-    given = fields.get("client_secret", "")
-    return {"client_secret": client_secret(given, "the client secret")} if given else {}
+    found = {}
+    if fields.get("client_secret"):
+        found["client_secret"] = client_secret(fields["client_secret"], "the client secret")
+    if fields.get("apple_private_key", "").strip():
+        found["apple_private_key"] = apple_private_key(fields["apple_private_key"].strip() + "\n",
+                                                       "the Apple private key")
+    return found

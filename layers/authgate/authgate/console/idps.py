@@ -2,7 +2,7 @@
 
 Allowed by `idps.view` (operators.roles: owner, admin, auditor), judged before anything is read; the tenants offered
 are those the rule reaches. An operator who may change them (`idps.change`) is offered to add one: an OpenID
-Provider, Google, or a SAML IdP (console.idp_form).
+Provider, Google, Apple, or a SAML IdP (console.idp_form).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from authgate.identity_providers.model import IdentityProvider
 from authgate.operators import roles
 
 # The kinds of IdP the console adds: the create page's `kind`, and what its link says.
-KINDS = {"oidc": "Add an OpenID Connect provider", "google": "Add Google", "saml": "Add a SAML 2.0 provider"}
+KINDS = {"oidc": "Add an OpenID Connect provider", "google": "Add Google", "apple": "Add Sign in with Apple",
+         "saml": "Add a SAML 2.0 provider"}
 
 
 def get_idps(request: Request, signed: SignedIn) -> Response:
