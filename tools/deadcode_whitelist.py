@@ -21,6 +21,7 @@ from authgate.console import tenant, tenant_create, tenant_update, tenants
 from authgate.console import act, home, keys, people, person, resource_forms, resources, sign_out, token_request
 from authgate.console import events as console_events, operators as console_operators
 from authgate.console import person_form
+from authgate.console import idp, idp_actions, idp_form, idps
 
 # botocore calls the loader's method (authgate.aws).
 aws._session.list_available_services
@@ -114,6 +115,14 @@ keys.get_keys
 keys.get_key
 keys.get_rotate
 keys.post_rotate
+idps.get_idps
+idp.get_idp
+idp_form.get_create
+idp_form.get_update
+idp_actions.post_create
+idp_actions.post_update
+idp_actions.get_delete
+idp_actions.post_delete
 # urllib's redirect handler interface: the console's calls to its own stack follow no redirect.
 token_request._NoRedirect.redirect_request
 # Record fields read from DynamoDB and kept whole, though no code reads them back yet.

@@ -7,14 +7,11 @@ SimpleSAMLphp (a first sign-in). The IdP records are made by `authgate idps crea
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
-import secrets
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 import requests
@@ -23,6 +20,13 @@ from tests.document_server import DocumentServer, document_server
 from tests.e2e.admin_commands import admin
 from tests.e2e.chromium import watch
 from tests.e2e.conftest import REPO_ROOT, LocalStack, authgate_command, running_stack
+from tests.e2e.federated_browser_support import (
+    WEB_REDIRECT,
+    authorize_url,
+    code_at_client,
+    sign_in_at_provider,
+    watching_client,
+)
 from tests.e2e.upstream_oidc_support import (
     CLIENT_ID,
     CLIENT_SECRET,
@@ -32,7 +36,6 @@ from tests.e2e.upstream_oidc_support import (
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
-WEB_REDIRECT = "http://127.0.0.1:8765/callback"
 
 
 class Stack:
@@ -70,43 +73,8 @@ def stack(tls: DocumentServer, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 @pytest.fixture
 def browser(chromium_browser: Any) -> Iterator[Any]:
-    """A fresh context that trusts the provider's test certificate, noting each request to the client's redirect
-    URI (nothing listens there: the code is read from the request's URL)."""
-    context = chromium_browser.new_context(ignore_https_errors=True)
-    context.at_client = []
-    context.codes_taken = set()
-    context.on("request", lambda request: context.at_client.append(request.url)
-               if request.url.startswith(WEB_REDIRECT + "?") else None)
-    try:
+    with watching_client(chromium_browser) as context:
         yield context
-    finally:
-        context.close()
-
-
-def authorize_url(base: str) -> tuple[str, str]:
-    """demo-web's authorization request (PKCE) and its verifier."""
-    verifier = secrets.token_urlsafe(48)
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    query = urlencode({"response_type": "code", "client_id": "demo-web", "redirect_uri": WEB_REDIRECT,
-                       "scope": "openid charges:read", "state": "st-1", "code_challenge": challenge,
-                       "code_challenge_method": "S256"})
-    return f"{base}/oauth/authorize?{query}", verifier
-
-
-def code_at_client(page: Any) -> str:
-    """The code of the next redirect to the client (within 30 s): Chromium may request a failed navigation's URL
-    again, so a code already taken is skipped."""
-    seen: list[str] = page.context.at_client
-    taken: set[str] = page.context.codes_taken
-    for _ in range(300):
-        fresh = [url for url in seen if parse_qs(urlsplit(url).query)["code"][0] not in taken]
-        if fresh:
-            params = parse_qs(urlsplit(fresh[0]).query)
-            assert params["state"] == ["st-1"], params
-            taken.add(params["code"][0])
-            return params["code"][0]
-        page.wait_for_timeout(100)
-    raise AssertionError(f"not at the client: {page.url}")
 
 
 def tokens(base: str, code: str, verifier: str) -> dict[str, Any]:
@@ -119,12 +87,6 @@ def tokens(base: str, code: str, verifier: str) -> dict[str, Any]:
 def claims(token: str) -> dict[str, Any]:
     payload = token.split(".")[1]
     return dict(json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))))
-
-
-def sign_in_at_provider(page: Any, provider: UpstreamProvider, login: str) -> None:
-    page.wait_for_url(f"{provider.issuer}/interaction/*", timeout=30_000)
-    page.fill("input[name=login]", login)
-    page.click("button[type=submit]")
 
 
 def test_first_sign_in_provisions_the_person_then_the_idps_single_sign_on_signs_in_again(

@@ -23,10 +23,11 @@ from tests.functional.person_events_support import TIME, UUID7
 OLIVIA_KEY = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 OLIVIA_ID = "usr_demoolivia000000000000"
 # The bar atop every console page of an operator who may find people, as its text reads.
-BAR = ("Skip to the content authgate console Home People Clients Resources Tenants Keys Events Operators Signed in "
+BAR = ("Skip to the content authgate console Home People Clients Resources Tenants Identity providers Keys Events Operators Signed in "
        "as {who} Sign out")
 # The bar of an admin: the stack's configuration, neither its people nor its events nor its operators.
-ADMIN_BAR = "Skip to the content authgate console Home Clients Resources Tenants Keys Signed in as {who} Sign out"
+ADMIN_BAR = ("Skip to the content authgate console Home Clients Resources Tenants Identity providers Keys Signed in as "
+             "{who} Sign out")
 # The bar of a support operator: the people of their tenants, and nothing else.
 SUPPORT_BAR = "Skip to the content authgate console Home People Signed in as {who} Sign out"
 # The headers of every console page (http.pages.headers: its forms post to this origin only).

@@ -36,6 +36,7 @@ OPENS = (
     ("Resources", "the APIs tokens are issued for: register, change, delete"),
     ("Tenants", ("every tenant and its settings: currencies, second factor, strong authentication for charges, "
                  "which applications its people may allow")),
+    ("Identity providers", "the identity providers a tenant's people sign in with"),
     ("Keys", "the signing keys, their states and public keys; rotate them"),
     ("Events", "what happened, and who did it: the audit trail's events"),
     ("Operators", "the console's operators and their roles"),

@@ -1,0 +1,460 @@
+"""The console's identity provider pages (docs/console.md, "Identity providers"): the list and one record as
+`authgate idps list|show` give them; create, update and delete through authgate.administration.identity_providers,
+the one implementation the command calls, with its checks and messages; the client secret never shown, logged or in an
+event; the roles' rule before anything is read, whatever the URL or a replayed form says.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from tests.functional.authorize_support import headers_of, page_of
+from tests.functional.console_support import (
+    BAR,
+    CONSOLE_PAGE_HEADERS,
+    assert_console_error_page,
+    console_event,
+    grant,
+    operator_session,
+    page_headers,
+)
+from tests.functional.person_events_support import TIME, UUID7
+
+Invoke = Any
+FORM = "application/x-www-form-urlencoded"
+SECRET = "acme-upstream-secret-0123456789"
+OLIVIA_BAR = BAR.format(who="olivia (owner)")
+DEMO_IDP = "http://127.0.0.1:8766"  # Demo Corp SSO's issuer in the demo seed (tests' moto)
+
+
+def get(invoke: Invoke, cookie: str, path: str, **query: str) -> dict[str, Any]:
+    return invoke("console", console_event("GET", path, urlencode(query), cookie=cookie))
+
+
+def form(invoke: Invoke, cookie: str, path: str, **query: str) -> tuple[dict[str, Any], str, dict[str, str]]:
+    """A form page, the Cookie header that posts it (the session and the binding), and its hidden fields."""
+    result = get(invoke, cookie, path, **query)
+    binding = [c.split(";", 1)[0] for c in result["multiValueHeaders"].get("Set-Cookie", [])]
+    return result, "; ".join([cookie, *binding]), page_of(result).hidden()
+
+
+def post(invoke: Invoke, jar: str, path: str, fields: dict[str, str]) -> dict[str, Any]:
+    return invoke("console", console_event("POST", path, cookie=jar, body=urlencode(fields).encode(),
+                                           content_type=FORM))
+
+
+def create(invoke: Invoke, cookie: str, kind: str = "oidc", **fields: str) -> dict[str, Any]:
+    _, jar, hidden = form(invoke, cookie, "/console/idp-create", tenant="demo", kind=kind)
+    return post(invoke, jar, "/console/idp-create", {**hidden, **fields})
+
+
+ACME = {"issuer": "https://sso.acme.example", "client_id": "authgate", "client_secret": SECRET,
+        "label": "Acme SSO", "domains": "Acme.example acme.test", "trust_mfa": "mfa", "claims": "groups=roles",
+        "step_up": "local"}
+
+
+def cli(*argv: str) -> tuple[int, str]:
+    """`authgate idps ARGV`'s action on this stack (moto): its exit status, and what it printed or said."""
+    from authgate_cli.admin import idps
+    from authgate_cli.admin.arguments import InvalidInput
+    from authgate_cli.main import build_parser
+
+    args = build_parser(["idps"]).parse_args(["idps", *argv])
+    try:
+        idps._validate(args)
+    except InvalidInput as exc:
+        return 2, str(exc)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = idps.ACTIONS[args.idps_command](args, out)
+    return status, out.getvalue() if status == 0 else err.getvalue().removeprefix("authgate idps: ").strip()
+
+
+def test_olivia_lists_demo_s_identity_providers_and_opens_demo_corp_sso(demo: Any, invoke: Invoke) -> None:
+    cookie = operator_session()
+    listed = get(invoke, cookie, "/console/idps", tenant="demo")
+    assert listed["statusCode"] == 200 and page_headers(listed) == CONSOLE_PAGE_HEADERS
+    assert page_of(listed).text() == (
+        f"{OLIVIA_BAR} Identity providers Tenant acme demo "
+        "operators Show Identity providers of demo ID Label Issuer Protocol Sign-in Domains Keys Create users "
+        f"democorp Demo Corp SSO {DEMO_IDP} oidc no democorp.example discovery yes Add an OpenID Connect provider "
+        "Add Google Add Sign in with Apple Add a SAML 2.0 provider")
+    assert 'href="http://127.0.0.1:3000/console/idp?tenant=demo&amp;idp_id=democorp"' in listed["body"]
+    assert 'aria-current="page">Identity providers</a>' in listed["body"]
+
+    shown = get(invoke, cookie, "/console/idp", tenant="demo", idp_id="democorp")
+    assert shown["statusCode"] == 200 and page_headers(shown) == CONSOLE_PAGE_HEADERS
+    created = re.search(r"Created (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)", page_of(shown).text())
+    assert created is not None
+    assert page_of(shown).text() == (
+        f"{OLIVIA_BAR} Demo Corp SSO (demo) Identity provider Protocol OpenID Connect Issuer {DEMO_IDP} ID democorp "
+        "Label Demo Corp SSO Domains democorp.example Offered for sign-in no Client ID authgate-local "
+        "Client secret set Scopes openid email profile Keys discovery Create users yes Trust email no "
+        f"Trust MFA urn:democorp:mfa Step-up local Claim mapping the defaults Created {created.group(1)} "
+        "Register at the identity provider Nothing: it is not offered for sign-in. "
+        "Actions Change Delete")
+    assert "democorp-sso-secret" not in shown["body"]
+    assert get(invoke, cookie, "/console/idps")["statusCode"] == 200  # the first tenant, acme: none there
+
+
+def test_olivia_creates_an_oidc_idp_as_the_command_would_its_secret_never_shown_logged_or_recorded(
+        demo: Any, invoke: Invoke, audit_events: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from authgate.administration.identity_providers import view
+    from authgate.federation import secrets
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)
+    cookie = operator_session()
+    asked, jar, hidden = form(invoke, cookie, "/console/idp-create", tenant="demo", kind="oidc")
+    assert asked["statusCode"] == 200 and page_headers(asked) == CONSOLE_PAGE_HEADERS
+    assert '<input id="client_secret" name="client_secret" type="password" autocomplete="new-password"' \
+        in asked["body"]
+    assert {k: v for k, v in hidden.items() if k not in ("nonce", "csrf")} == {"tenant": "demo", "kind": "oidc"}
+
+    done = post(invoke, jar, "/console/idp-create", {**hidden, **ACME})
+    assert done["statusCode"] == 200 and page_headers(done) == CONSOLE_PAGE_HEADERS
+    text = page_of(done).text()
+    assert text.startswith(f"{OLIVIA_BAR} Added: Acme SSO (demo) Done: tenant demo trusts https://sso.acme.example "
+                           "as acme-sso. Identity provider Protocol OpenID Connect Issuer https://sso.acme.example "
+                           "ID acme-sso Label Acme SSO Domains acme.example, acme.test Offered for sign-in yes "
+                           "Client ID authgate Client secret set Scopes openid email profile Keys discovery "
+                           "Create users no Trust email no Trust MFA mfa Step-up local Claim mapping groups=roles "
+                           "Created "), text
+    assert text.endswith(
+        "Register at the identity provider Redirect URI http://127.0.0.1:3000/oauth/federation/callback "
+        "Post-logout redirect URI http://127.0.0.1:3000/oauth/federation/logged-out Back-channel logout URI "
+        "http://127.0.0.1:3000/oauth/federation/demo/acme-sso/backchannel-logout Open Acme SSO")
+    assert SECRET not in done["body"]
+    stored = IdentityProviderStore().get("demo", "https://sso.acme.example")
+    assert stored is not None and SECRET not in stored.client_secret and secrets.unseal(stored, "client_secret") \
+        == SECRET
+    # What `authgate idps create` with the same flags stores, but for the time and the sealed secret's nonce.
+    IdentityProviderStore().delete("demo", "https://sso.acme.example")
+    secret_file = tmp_path / "secret"
+    secret_file.write_text(SECRET + "\n")
+    assert cli("create", "--tenant", "demo", "--issuer", "https://sso.acme.example", "--protocol", "oidc",
+               "--client-id", "authgate", "--client-secret-file", str(secret_file), "--label", "Acme SSO",
+               "--domain", "Acme.example", "--domain", "acme.test", "--trust-mfa", "mfa", "--claim",
+               "groups=roles", "--step-up", "local")[0] == 0
+    by_command = IdentityProviderStore().get("demo", "https://sso.acme.example")
+    assert by_command is not None
+    ignored = {"created_at", "client_secret"}
+    assert {k: v for k, v in view(by_command, "x").items() if k not in ignored} == \
+        {k: v for k, v in view(stored, "x").items() if k not in ignored}
+
+    (event,) = [dict(e) for e in audit_events() if e["action"] == "idp.created"]
+    assert UUID7.fullmatch(event.pop("id")) and TIME.fullmatch(event.pop("time")) and event.pop("request_id")
+    assert event == {
+        "tenant": "demo", "action": "idp.created", "outcome": "success", "source_ip": "127.0.0.1", "user_agent": "",
+        "actor": {"type": "operator", "id": "olivia", "principal": "console:usr_demoolivia000000000000"},
+        "target": {"type": "idp", "id": "https://sso.acme.example"},
+        "details": {"via": "console", "console_action": "create", "roles": "owner", "idp_id": "acme-sso",
+                    "fields": ["claims", "client_id", "client_secret", "domains", "issuer", "label", "protocol",
+                               "step_up", "trust_mfa"]}}
+    assert SECRET not in repr(audit_events())
+
+
+@pytest.mark.parametrize(("fields", "argv", "message", "status"), [
+    ({"scopes": "email profile"}, ("--scopes", "email profile"),
+     "--scopes 'email profile' must include openid (OpenID Connect Core 3.1.2.1)", 2),
+    ({"domains": "acme"}, ("--domain", "acme"), "--domain 'acme' is not a domain name such as acme.example", 2),
+    ({"claims": "phone=tel"}, ("--claim", "phone=tel"),
+     "--claim 'phone=tel' must be FIELD=NAME with FIELD one of email, name, groups", 2),
+    ({"issuer": "http://sso.acme.example"}, ("--issuer", "http://sso.acme.example"),
+     ("--issuer 'http://sso.acme.example' must be an https URL without query, fragment or user information "
+     "(RFC 8414 2)"), 2),
+    ({"idp_id": "Acme SSO"}, ("--id", "Acme SSO"),
+     "--id 'Acme SSO' must be 1 to 32 lower-case letters, digits and '-', starting with a letter or digit", 2),
+    ({"idp_id": "democorp"}, ("--id", "democorp"),
+     f"tenant 'demo' already has an identity provider with id 'democorp' ({DEMO_IDP}): choose another --id", 1),
+    ({"domains": "democorp.example"}, ("--domain", "democorp.example"),
+     f"domain 'democorp.example' already sends people to {DEMO_IDP} (one IdP per domain)", 1),
+    ({"client_secret": ""}, (), "--protocol oidc needs --client-secret-file FILE (the client secret the IdP issued)",
+     2),
+])
+def test_the_console_refuses_what_the_command_refuses_with_its_words_and_stores_nothing(
+        demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fields: dict[str, str],
+        argv: tuple[str, ...], message: str, status: int) -> None:
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)
+    base = {"issuer": "https://sso.acme.example", "client_id": "authgate", "client_secret": SECRET}
+    assert_console_error_page(create(invoke, operator_session(), **{**base, **fields}), "invalid_request", message,
+                              400)
+    assert [i.issuer for i in IdentityProviderStore().of_tenant("demo")] == [DEMO_IDP]
+    secret_file = tmp_path / "secret"
+    secret_file.write_text(SECRET)
+    flags = ["--issuer", "https://sso.acme.example", "--protocol", "oidc", "--client-id", "authgate"]
+    flags += [] if fields.get("client_secret") == "" else ["--client-secret-file", str(secret_file)]
+    if "--issuer" in argv:
+        flags = flags[2:]
+    assert cli("create", "--tenant", "demo", *flags, *argv) == (status, message)
+
+
+def test_a_secret_of_two_lines_is_refused_without_being_shown(demo: Any, invoke: Invoke) -> None:
+    refused = create(invoke, operator_session(), issuer="https://sso.acme.example", client_id="authgate",
+                     client_secret="first-line\nsecond-line")
+    assert_console_error_page(refused, "invalid_request", "the client secret must hold the secret alone, on one line",
+                              400)
+    assert "first-line" not in refused["body"]
+
+
+def test_olivia_changes_an_idp_then_deletes_it_after_confirming(
+        demo: Any, invoke: Invoke, audit_events: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate.federation import secrets
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)
+    cookie = operator_session()
+    assert create(invoke, cookie, **ACME)["statusCode"] == 200
+    asked, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", idp_id="acme-sso")
+    assert page_of(asked).text() == (
+        f"{OLIVIA_BAR} Change Acme SSO (demo) Label The sign-in button's text; empty: as it is. Domains Email domains "
+        "whose people it signs in, separated by spaces (acme.example acme.test). Create a user for a person the "
+        "tenant does not know Link a person to the account with the same verified email Trust MFA The acr or amr "
+        "values that count as a second factor, separated by spaces; empty: none. Step-up local upstream When a "
+        "second factor is needed and the IdP's is not trusted: authgate's own (local) or ask the IdP (upstream). "
+        "Claim mapping Which of its claims hold the email, name or groups, e.g. email=upn groups=roles; empty: the "
+        "defaults. Client secret A new client secret the IdP issued; empty: the secret stays as it is. Save Cancel")
+    assert 'value="acme.example acme.test"' in asked["body"] and 'value="mfa"' in asked["body"]
+    assert SECRET not in asked["body"] and 'name="client_secret" type="password"' in asked["body"]
+    assert {k: v for k, v in hidden.items() if k not in ("nonce", "csrf")} == {
+        "tenant": "demo", "issuer": "https://sso.acme.example"}
+
+    changed = post(invoke, jar, "/console/idp-update", {
+        **hidden, "label": "Acme", "domains": "acme.example", "trust_email": "yes", "trust_mfa": "",
+        "step_up": "upstream", "claims": "groups=roles", "client_secret": "a-new-secret-9876543210"})
+    assert changed["statusCode"] == 200
+    assert page_of(changed).text().startswith(
+        f"{OLIVIA_BAR} Changed: Acme (demo) Done: identity provider https://sso.acme.example of tenant demo changed. "
+        "Identity provider Protocol OpenID Connect Issuer https://sso.acme.example ID acme-sso Label Acme Domains "
+        "acme.example Offered for sign-in yes Client ID authgate Client secret set Scopes openid email profile "
+        "Keys discovery Create users no Trust email yes Trust MFA no Step-up upstream Claim mapping groups=roles")
+    stored = IdentityProviderStore().get("demo", "https://sso.acme.example")
+    assert stored is not None and secrets.unseal(stored, "client_secret") == "a-new-secret-9876543210"
+    # An empty secret keeps it; no domains at all forgets them.
+    post(invoke, jar, "/console/idp-update", {**hidden, "domains": "", "step_up": "local"})
+    kept = IdentityProviderStore().get("demo", "https://sso.acme.example")
+    assert kept is not None and kept.domains == () and secrets.unseal(kept, "client_secret") == \
+        "a-new-secret-9876543210" and kept.label == "Acme"
+
+    asked, jar, hidden = form(invoke, cookie, "/console/idp-delete", tenant="demo", idp_id="acme-sso")
+    assert page_of(asked).text() == (
+        f"{OLIVIA_BAR} Delete Acme (demo)? Tenant demo stops trusting https://sso.acme.example: the button \"Sign in "
+        "with Acme\" and its email domains leave the sign-in pages, sign-ins and ID-JAGs from it are refused from now "
+        "on, and people who sign in only through it can no longer sign in. Delete Cancel")
+    assert IdentityProviderStore().get("demo", "https://sso.acme.example") is not None  # asking deletes nothing
+    deleted = post(invoke, jar, "/console/idp-delete", hidden)
+    said = ("tenant demo no longer trusts https://sso.acme.example: its ID-JAGs and sign-ins are refused from now on")
+    assert page_of(deleted).text() == f"{OLIVIA_BAR} Deleted: https://sso.acme.example (demo) Done: {said}. Back to " \
+                                       "the identity providers"
+    assert IdentityProviderStore().get("demo", "https://sso.acme.example") is None
+    assert_console_error_page(post(invoke, jar, "/console/idp-delete", hidden), "not_found",
+                              "Tenant 'demo' trusts no identity provider 'https://sso.acme.example'.", 404)
+    events = [(e["action"], e["outcome"], e["details"]["console_action"], e["details"].get("fields"))
+              for e in audit_events() if e["action"].startswith("idp.")]
+    assert events == [
+        ("idp.created", "success", "create", ["claims", "client_id", "client_secret", "domains", "issuer", "label",
+                                              "protocol", "step_up", "trust_mfa"]),
+        ("idp.changed", "success", "update", ["claims", "client_secret", "create_users", "domains", "label",
+                                              "step_up", "trust_email", "trust_mfa"]),
+        ("idp.changed", "success", "update", ["create_users", "no_domains", "step_up", "trust_email", "trust_mfa"]),
+        ("idp.deleted", "success", "delete", None), ("idp.deleted", "failure", "delete", None)]
+    assert "a-new-secret" not in repr(audit_events()) and SECRET not in repr(audit_events())
+
+
+def test_a_saml_idp_from_its_pasted_metadata_shows_its_certificates_and_what_to_register(
+        demo: Any, invoke: Invoke) -> None:
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+
+    from tests.saml_support import IDP_ENTITY_ID, metadata, signing_key
+
+    cookie = operator_session()
+    done = create(invoke, cookie, "saml", metadata=metadata().decode(), label="Acme SAML", domains="acme.example")
+    assert done["statusCode"] == 200, page_of(done).text()
+    cert = x509.load_pem_x509_certificate(signing_key().cert_pem.encode())
+    fingerprint = cert.fingerprint(hashes.SHA256()).hex(":").upper()
+    shown = page_of(get(invoke, cookie, "/console/idp", tenant="demo", idp_id="acme-saml")).text()
+    assert (f"Protocol SAML 2.0 Entity ID {IDP_ENTITY_ID} ID acme-saml Label Acme SAML Domains acme.example Offered "
+            "for sign-in yes Sign-on service https://idp.democorp.example/sso Logout service - NameID format "
+            "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent Metadata URL given as a document Certificate 1 "
+            f"SHA-256 {fingerprint}, expires ") in shown
+    assert shown.endswith(
+        "Register at the identity provider Redirect URI http://127.0.0.1:3000/oauth/federation/callback SP entity ID "
+        "(audience) http://127.0.0.1:3000/saml/demo Assertion Consumer Service (HTTP-POST) "
+        "http://127.0.0.1:3000/saml/demo/acs Single Logout Service (HTTP-Redirect) http://127.0.0.1:3000/saml/demo/slo "
+        "SP metadata http://127.0.0.1:3000/saml/demo/metadata Actions Change Delete")
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"metadata": '<!DOCTYPE x [<!ENTITY e "boom">]><x>&e;</x>'}, "the metadata XML: "),
+    ({"metadata_url": "https://10.0.0.1/saml/metadata"}, "--metadata-url 'https://10.0.0.1/saml/metadata': "),
+    ({"metadata_url": "http://idp.acme.example/metadata"}, "--metadata-url 'http://idp.acme.example/metadata': "),
+    ({"metadata_url": "https://idp.acme.example/md", "metadata": "<x/>"},
+     "give --metadata-url or --metadata-file, not both"),
+])
+def test_saml_metadata_is_read_under_the_command_s_rules(demo: Any, invoke: Invoke, fields: dict[str, str],
+                                                         message: str) -> None:
+    refused = create(invoke, operator_session(), "saml", label="Acme", **fields)
+    assert refused["statusCode"] == 400
+    detail = page_of(refused).text().split("Invalid request ", 1)[-1].split(" Error code:")[0]
+    assert detail.startswith(message), detail
+
+
+def test_pasted_metadata_is_bounded_as_the_command_bounds_a_file(demo: Any, invoke: Invoke,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The request's own bound first (64 KB by default: the 413 page), and the metadata reader's (256 KB) on a stage
+    that takes larger requests."""
+    from authgate import caches
+    from authgate.settings import get_settings
+
+    cookie = operator_session()
+    limit = get_settings().max_body_bytes
+    assert_console_error_page(create(invoke, cookie, "saml", label="Acme", metadata="<" + "a" * limit),
+                              "payload_too_large", f"The request body exceeds {limit} bytes.", 413)
+    monkeypatch.setenv("AUTHGATE_MAX_BODY_BYTES", str(1024 * 1024))
+    caches.reset()
+    assert_console_error_page(create(invoke, cookie, "saml", label="Acme", metadata="<" + "a" * (256 * 1024)),
+                              "invalid_request", "the metadata XML is larger than 262144 bytes", 400)
+
+
+SUPPORT_PAGES = [("/console/idps", {"tenant": "demo"}), ("/console/idp", {"tenant": "demo", "idp_id": "democorp"}),
+                 ("/console/idp-create", {"tenant": "demo", "kind": "oidc"}),
+                 ("/console/idp-update", {"tenant": "demo", "idp_id": "democorp"}),
+                 ("/console/idp-delete", {"tenant": "demo", "idp_id": "democorp"})]
+
+
+def test_support_gets_the_403_page_for_every_page_and_form_even_replayed(
+        demo: Any, invoke: Invoke, audit_events: Any) -> None:
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    grant("sam", "support", "demo")
+    sam = operator_session("sam", "usr_sam")
+    home = get(invoke, sam, "/console/people", tenant="demo")
+    assert "Identity providers" not in page_of(home).text()
+    for path, query in SUPPORT_PAGES:
+        assert_console_error_page(get(invoke, sam, path, **query), "operator_forbidden",
+                                  "Your roles (support (demo)) do not allow this in tenant demo.", 403)
+    # olivia's forms, replayed by sam with a CSRF token of his own browser (from his sign-out form).
+    jar = f"{sam}; {headers_of(home)['Set-Cookie'].split(';', 1)[0]}"
+    mine = page_of(home).hidden()
+    for path, fields in [("/console/idp-create", {"tenant": "demo", "kind": "oidc", **ACME}),
+                         ("/console/idp-update", {"tenant": "demo", "issuer": DEMO_IDP, "label": "Hijacked"}),
+                         ("/console/idp-delete", {"tenant": "demo", "issuer": DEMO_IDP})]:
+        assert_console_error_page(post(invoke, jar, path, {**mine, **fields}), "operator_forbidden",
+                                  "Your roles (support (demo)) do not allow this in tenant demo.", 403)
+    assert [(i.issuer, i.label) for i in IdentityProviderStore().of_tenant("demo")] == [(DEMO_IDP, "Demo Corp SSO")]
+    refusals = [(e["details"]["console_action"], e["tenant"]) for e in audit_events() if e["action"] ==
+                "console.refused"]
+    assert refusals == [("idps.view", "demo"), ("idps.view", "demo"), *[("idps.change", "demo")] * 6]
+    assert SECRET not in repr(audit_events())
+
+
+def test_an_auditor_sees_but_changes_nothing_and_an_admin_changes(
+        demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)
+    grant("audrey", "auditor")
+    audrey = operator_session("audrey", "usr_audrey")
+    listed = page_of(get(invoke, audrey, "/console/idps", tenant="demo")).text()
+    assert "Demo Corp SSO" in listed and "Add" not in listed
+    shown = page_of(get(invoke, audrey, "/console/idp", tenant="demo", idp_id="democorp")).text()
+    assert "Client secret set" in shown and "Actions" not in shown
+    _, olivia_jar, olivia_form = form(invoke, operator_session(), "/console/idp-delete", tenant="demo",
+                                      idp_id="democorp")
+    home = get(invoke, audrey, "/console")
+    jar = f"{audrey}; {headers_of(home)['Set-Cookie'].split(';', 1)[0]}"
+    forged = {**page_of(home).hidden(), "tenant": "demo", "issuer": DEMO_IDP}
+    assert_console_error_page(post(invoke, jar, "/console/idp-delete", forged), "operator_forbidden",
+                              "Your roles (auditor) do not allow this in tenant demo.", 403)
+    assert IdentityProviderStore().get("demo", DEMO_IDP) is not None
+
+    grant("adam", "admin")
+    made = create(invoke, operator_session("adam", "usr_adam"), **ACME)
+    assert made["statusCode"] == 200 and "Signed in as adam (admin)" in page_of(made).text()
+    assert post(invoke, olivia_jar, "/console/idp-delete", olivia_form)["statusCode"] == 200
+
+
+@pytest.mark.parametrize(("path", "query", "status", "code", "detail"), [
+    ("/console/idp", {"tenant": "demo"}, 400, "invalid_request",
+     "Name the identity provider with tenant and idp_id (or issuer)."),
+    ("/console/idp", {"tenant": "demo", "idp_id": "nobody"}, 404, "not_found",
+     "Tenant 'demo' trusts no identity provider 'nobody'."),
+    ("/console/idps", {"tenant": "nowhere"}, 404, "not_found", "There is no tenant 'nowhere'."),
+    ("/console/idp-create", {"tenant": "demo", "kind": "ldap"}, 400, "invalid_request",
+     "There is no kind 'ldap': the kinds are oidc, google, apple, saml."),
+    ("/console/idp-create", {"tenant": "nowhere", "kind": "oidc"}, 404, "not_found", "There is no tenant 'nowhere'."),
+])
+def test_a_page_that_names_nothing_there_says_so(demo: Any, invoke: Invoke, path: str, query: dict[str, str],
+                                                status: int, code: str, detail: str) -> None:
+    assert_console_error_page(get(invoke, operator_session(), path, **query), code, detail, status)
+
+
+def test_a_forged_or_stale_form_changes_nothing(demo: Any, invoke: Invoke) -> None:
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    _, jar, hidden = form(invoke, operator_session(), "/console/idp-delete", tenant="demo", idp_id="democorp")
+    assert_console_error_page(post(invoke, jar, "/console/idp-delete", {**hidden, "csrf": "forged"}),
+                              "invalid_request", "The form has expired or was altered. Open it again.", 400)
+    assert_console_error_page(post(invoke, jar, "/console/idp-delete", {**hidden, "issuer": ""}), "invalid_request",
+                              "Name the identity provider with tenant and issuer.", 400)
+    assert IdentityProviderStore().get("demo", DEMO_IDP) is not None
+
+
+def test_google_is_one_click_with_its_client(demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)
+    done = create(invoke, operator_session(), "google", client_id="123.apps.googleusercontent.com",
+                  client_secret=SECRET, domains="acme.example")
+    assert page_of(done).text().split("Done: ")[1].startswith(
+        "tenant demo trusts https://accounts.google.com as google. Identity provider Protocol OpenID Connect Issuer "
+        "https://accounts.google.com ID google Label Google Domains acme.example Offered for sign-in yes Client ID "
+        "123.apps.googleusercontent.com Client secret set Scopes openid email profile Preset google")
+
+
+
+def test_sign_in_with_apple_takes_its_key_instead_of_a_secret_and_never_shows_it(
+        demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, audit_events: Any) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from authgate.federation import secrets
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)
+    pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    cookie = operator_session()
+    asked = get(invoke, cookie, "/console/idp-create", tenant="demo", kind="apple")
+    assert page_of(asked).text().startswith(
+        f"{OLIVIA_BAR} Add Sign in with Apple (demo) Services ID The Services ID Apple registered for authgate, e.g. "
+        "com.acme.signin. Team ID Your Apple team id: ten letters and digits. Key ID The id of the key below: ten "
+        "letters and digits. Private key (.p8) The .p8 file Apple issued for Sign in with Apple, pasted; sealed "
+        "before it is stored, never shown. Label")
+    apple = {"client_id": "com.acme.signin", "apple_team_id": "TEAM123456", "apple_key_id": "KEY1234567"}
+    assert_console_error_page(create(invoke, cookie, "apple", **apple, apple_private_key="not a key"),
+                              "invalid_request", "the Apple private key is not the EC P-256 private key (.p8) Apple "
+                              "issued for Sign in with Apple", 400)
+    assert_console_error_page(create(invoke, cookie, "apple", **{**apple, "apple_team_id": "team"},
+                                     apple_private_key=pem), "invalid_request",
+                              "--apple-team-id 'team' must be Apple's ten letters and digits (e.g. ABCDE12345)", 400)
+    done = create(invoke, cookie, "apple", **apple, apple_private_key=pem)
+    assert page_of(done).text().split("Done: ")[1].startswith(
+        "tenant demo trusts https://appleid.apple.com as apple. Identity provider Protocol OpenID Connect Issuer "
+        "https://appleid.apple.com ID apple Label Apple Domains - Offered for sign-in yes Client ID com.acme.signin "
+        "Client secret not set Scopes openid email name Preset apple Apple team and key TEAM123456 KEY1234567, "
+        "private key set")
+    stored = IdentityProviderStore().get("demo", "https://appleid.apple.com")
+    assert stored is not None and secrets.unseal(stored, "apple_private_key") == pem
+    key_line = pem.splitlines()[1]
+    assert key_line not in done["body"] and key_line not in repr(audit_events())
+    update = page_of(get(invoke, cookie, "/console/idp-update", tenant="demo", idp_id="apple")).text()
+    assert "Client secret" not in update and "Private key" not in update
