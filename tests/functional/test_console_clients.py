@@ -409,7 +409,9 @@ def test_a_support_operator_opens_no_clients_page_nor_form_even_replaying_an_own
                         ("/console/client", {"client_id": "demo-web"}), ("/console/client-new", {"tenant": "demo"}),
                         ("/console/client-edit", {"client_id": "demo-web"}),
                         ("/console/client-act", {"client_id": "demo-web", "action": "rotate-secret"})):
-        assert_console_error_page(get(invoke, sam, path, **query), "operator_forbidden", refused, 403)
+        # A page of the tenant named in its query names it (console.pages.chosen_tenant).
+        said = refused.replace("this.", "this in tenant demo.") if path == "/console/clients" and query else refused
+        assert_console_error_page(get(invoke, sam, path, **query), "operator_forbidden", said, 403)
     owner = operator_session()
     before = {c.client_id: c for c in ClientStore().list()}
     # The owner's forms, replayed by sam exactly (the owner's binding cookie too), or with sam's own CSRF token.

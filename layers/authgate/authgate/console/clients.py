@@ -17,11 +17,13 @@ from authgate.console.pages import (
     Link,
     allow,
     allow_somewhere,
+    chosen_tenant,
     links,
     page,
     query_value,
     section,
     table,
+    tenant_picker,
     url,
 )
 from authgate.console.session import SignedIn
@@ -36,22 +38,14 @@ SOURCES = {"": "administrator", "registration": "dynamic registration", "metadat
 
 
 def get_clients(request: Request, signed: SignedIn) -> Response:
-    allow_somewhere(signed, "clients.view")
-    tenant, after = query_value(request, "tenant", 64), query_value(request, "after")
-    if tenant:
-        allow(signed, "clients.view", tenant)
+    tenants, tenant = chosen_tenant(request, signed, "clients.view")
+    after = query_value(request, "after")
     from authgate.stores.clients import ClientStore
-    from authgate.stores.tenants import TenantStore
 
-    tenants = sorted(t.tenant_id for t in TenantStore().list())
-    tenant = tenant or (tenants[0] if tenants else "")
-    if tenant not in tenants:
-        raise ApiError("not_found", f"There is no tenant {tenant!r}.")
-    allow(signed, "clients.view", tenant)
     found, next_after = ClientStore().of_tenant(tenant, after=after, limit=PAGE_SIZE)
     offered = links([Link(url(request, "client-new", [("tenant", tenant)]), "Register a client")]) \
         if roles.may(signed.operator.roles, "clients.change", tenant) else ""
-    body = "\n".join((_form(request, tenants, tenant), offered, _results(request, tenant, found, next_after, after)))
+    body = "\n".join((tenant_picker(request, "clients", tenants, tenant, "Show its clients"), offered, _results(request, tenant, found, next_after, after)))
     return page(request, signed, "Clients", body, current="clients")
 
 
@@ -111,14 +105,6 @@ def client_url(request: Request, client_id: str, page_name: str = "client", *ext
 def grant_names(client: Client) -> str:
     """A client's grants by their short names (the last part of a URN)."""
     return ", ".join(g.rsplit(":", 1)[-1] for g in client.grant_types) or "-"
-
-
-def _form(request: Request, tenants: list[str], tenant: str) -> str:
-    e = html.escape
-    options = "\n".join(f'<option value="{e(t)}"{" selected" if t == tenant else ""}>{e(t)}</option>' for t in tenants)
-    return (f'<form class="search" method="get" action="{e(url(request, "clients"))}">\n'
-            f'<label for="tenant">Tenant</label>\n<select id="tenant" name="tenant">\n{options}\n</select>\n'
-            '<div class="actions"><button type="submit">Show its clients</button></div>\n</form>')
 
 
 def _results(request: Request, tenant: str, found: list[Client], next_after: str, after: str) -> str:

@@ -9,9 +9,16 @@ from __future__ import annotations
 
 import html
 
-from authgate.console.pages import Link, allow, links, page, query_value, table, url
+from authgate.console.pages import (
+    Link,
+    chosen_tenant,
+    links,
+    page,
+    table,
+    tenant_picker,
+    url,
+)
 from authgate.console.session import SignedIn
-from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.identity_providers.model import IdentityProvider
@@ -23,30 +30,15 @@ KINDS = {"oidc": "Add an OpenID Connect provider", "google": "Add Google", "appl
 
 
 def get_idps(request: Request, signed: SignedIn) -> Response:
-    asked = query_value(request, "tenant", 64)
-    allow(signed, "idps.view", asked or None)
+    tenants, tenant = chosen_tenant(request, signed, "idps.view")
     from authgate.stores.identity_providers import IdentityProviderStore
-    from authgate.stores.tenants import TenantStore
 
-    reach = roles.reach(signed.operator.roles, "idps.view")
-    tenants = sorted(t.tenant_id for t in TenantStore().list()) if reach.everywhere else sorted(reach.tenants)
-    tenant = asked or (tenants[0] if tenants else "")
-    if tenant not in tenants:
-        raise ApiError("not_found", f"There is no tenant {tenant!r}.")
     found = sorted(IdentityProviderStore().of_tenant(tenant), key=lambda i: i.issuer)
-    body = _form(request, tenants, tenant) + "\n" + _listed(request, tenant, found)
+    body = tenant_picker(request, "idps", tenants, tenant, "Show") + "\n" + _listed(request, tenant, found)
     if roles.may(signed.operator.roles, "idps.change", tenant):
         body += "\n" + links(Link(url(request, "idp-create", [("tenant", tenant), ("kind", kind)]), said)
                              for kind, said in KINDS.items())
     return page(request, signed, "Identity providers", body, current="idps")
-
-
-def _form(request: Request, tenants: list[str], tenant: str) -> str:
-    e = html.escape
-    options = "\n".join(f'<option value="{e(t)}"{" selected" if t == tenant else ""}>{e(t)}</option>' for t in tenants)
-    return (f'<form class="search" method="get" action="{e(url(request, "idps"))}">\n'
-            f'<label for="tenant">Tenant</label>\n<select id="tenant" name="tenant">\n{options}\n</select>\n'
-            '<div class="actions"><button type="submit">Show</button></div>\n</form>')
 
 
 def _listed(request: Request, tenant: str, found: list[IdentityProvider]) -> str:

@@ -95,6 +95,37 @@ def allow_somewhere(signed: SignedIn, action: str) -> None:
         allow(signed, action)
 
 
+def chosen_tenant(request: Request, signed: SignedIn, action: str) -> tuple[list[str], str]:
+    """The tenants the operator's roles reach for `action` (every tenant for a role held everywhere) and the one the
+    query's `tenant` names (the first of them when it names none): the 403 page for a tenant outside them, before
+    anything of it is read; 404 for a tenant that is not there."""
+    from authgate.stores.tenants import TenantStore
+
+    asked = query_value(request, "tenant", 64)
+    if asked:
+        allow(signed, action, asked)
+    else:
+        allow_somewhere(signed, action)
+    reach = roles.reach(signed.operator.roles, action)
+    tenants = sorted(t.tenant_id for t in TenantStore().list()) if reach.everywhere else sorted(reach.tenants)
+    tenant = asked or (tenants[0] if tenants else "")
+    if tenant not in tenants:
+        raise ApiError("not_found", f"There is no tenant {tenant!r}.")
+    return tenants, tenant
+
+
+def tenant_picker(request: Request, target: str, tenants: Sequence[str], tenant: str, button: str,
+                  more: str = "", role: str = "") -> str:
+    """The form atop a page of one tenant's things (GET to the console page `target`): the tenants to pick from,
+    `tenant` picked, `more` fields (HTML, escaped by the caller), and its button."""
+    e = html.escape
+    options = "\n".join(f'<option value="{e(t)}"{" selected" if t == tenant else ""}>{e(t)}</option>' for t in tenants)
+    return (f'<form class="search" method="get" action="{e(url(request, target))}"'
+            + (f' role="{role}"' if role else "") + ">\n"
+            f'<label for="tenant">Tenant</label>\n<select id="tenant" name="tenant">\n{options}\n</select>\n{more}'
+            f'<div class="actions"><button type="submit">{e(button)}</button></div>\n</form>')
+
+
 def page(request: Request, signed: SignedIn, title: str, body: str, current: str = "",
          csrf: tuple[str, str | None] | None = None) -> Response:
     """A console page of `body` (HTML, escaped by the caller) titled `title`; `current` names its navigation item.

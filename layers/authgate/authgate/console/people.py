@@ -11,13 +11,20 @@ from __future__ import annotations
 
 import html
 
-from authgate.console.pages import Link, allow, links, page, query_value, table, url
+from authgate.console.pages import (
+    Link,
+    chosen_tenant,
+    links,
+    page,
+    query_value,
+    table,
+    tenant_picker,
+    url,
+)
 from authgate.console.session import SignedIn
-from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.operators import roles
-from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
 from authgate.users.model import User
 
@@ -26,13 +33,8 @@ USER_ID_PREFIX = "usr_"
 
 
 def get_people(request: Request, signed: SignedIn) -> Response:
-    reach = roles.reach(signed.operator.roles, "people.find")
-    tenants = sorted(t.tenant_id for t in TenantStore().list()) if reach.everywhere else sorted(reach.tenants)
-    tenant = query_value(request, "tenant", 64) or (tenants[0] if tenants else "")
-    allow(signed, "people.find", tenant or None)
+    tenants, tenant = chosen_tenant(request, signed, "people.find")
     q, after = query_value(request, "q").strip(), query_value(request, "after")
-    if tenant not in tenants:
-        raise ApiError("not_found", f"There is no tenant {tenant!r}.")
     found, next_after = _find(tenant, q, after)
     body = _new(request, signed, tenant) + _form(request, tenants, tenant, q) + "\n" + _results(
         request, tenant, q, found, next_after, after)
@@ -51,13 +53,9 @@ def _find(tenant: str, q: str, after: str) -> tuple[list[User], str]:
 
 
 def _form(request: Request, tenants: list[str], tenant: str, q: str) -> str:
-    e = html.escape
-    options = "\n".join(f'<option value="{e(t)}"{" selected" if t == tenant else ""}>{e(t)}</option>' for t in tenants)
-    return (f'<form class="search" method="get" action="{e(url(request, "people"))}" role="search">\n'
-            f'<label for="tenant">Tenant</label>\n<select id="tenant" name="tenant">\n{options}\n</select>\n'
-            f'<label for="q">Username, email or user id</label>\n'
-            f'<input id="q" name="q" type="search" value="{e(q)}" autocomplete="off" spellcheck="false">\n'
-            '<div class="actions"><button type="submit">Find</button></div>\n</form>')
+    return tenant_picker(request, "people", tenants, tenant, "Find", role="search", more=(
+        '<label for="q">Username, email or user id</label>\n'
+        f'<input id="q" name="q" type="search" value="{html.escape(q)}" autocomplete="off" spellcheck="false">\n'))
 
 
 def _results(request: Request, tenant: str, q: str, found: list[User], next_after: str, after: str) -> str:
