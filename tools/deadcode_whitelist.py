@@ -21,6 +21,7 @@ from authgate.console import tenant, tenant_create, tenant_update, tenants
 from authgate.console import act, home, keys, people, person, resource_forms, resources, sign_out, token_request
 from authgate.console import events as console_events, operators as console_operators
 from authgate.console import person_form
+from authgate.console import verification
 from authgate.console import idp, idp_actions, idp_form, idps
 
 # botocore calls the loader's method (authgate.aws).
@@ -187,3 +188,5 @@ console_events.get_event
 console_operators.get_operators
 console_operators.get_role_change
 console_operators.post_role_change
+# The console's Verify (of the Events page), loaded by name from authgate.console.routes.PAGES.
+verification.get_verify

@@ -1,6 +1,7 @@
 """The console's Events and Operators pages in headless Chromium (docs/console.md): olivia disables and enables bob,
-finds both acts in Events filtered by bob, naming her and her role, filters by action and by client, then grants a
-support role to an operator on the Operators page and revokes it, each confirmed first.
+finds both acts in Events filtered by bob, naming her and her role, filters by action and by client, verifies the
+chain as `authgate events verify` does, then grants a support role to an operator on the Operators page and revokes
+it, each confirmed first.
 
 The local stack keeps its handlers' audit lines in the trail's directory on a background thread, a fifth of a second
 at a time (authgate_cli.local.audit_trail): the Events page is asked again, within a bound, until they are there.
@@ -10,6 +11,7 @@ test-artifacts/console-events-*.png and console-operators-*.png.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -100,6 +102,17 @@ def test_olivia_reads_what_she_did_and_grants_and_revokes_a_role(stack: LocalSta
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(page, "console-events-phone")
     page.set_viewport_size({"width": 1280, "height": 800})
+
+    # Verify the chain from the form at the end of the Events page: what `authgate events verify` says.
+    page.fill("#verify-since", "1d")
+    page.click("main button:text-is('Verify')")
+    page.wait_for_url(f"{stack.base_url}/console/events/verify?since=1d")
+    assert page.locator("h1").inner_text() == "Verify the audit trail"
+    verdict = page.locator("main [role=status]").inner_text()
+    assert re.fullmatch(r"INTACT: \d+ object\(s\), sequence \d+ to \d+, \d+ event\(s\)", verdict), verdict
+    command = admin(stack, "events", "verify", "--since", "1d")
+    assert command.returncode == 0 and command.stdout.startswith("INTACT: "), command.stdout + command.stderr
+    accessible(page, "events-verify")
 
     # Operators: sam, a new person of the operators tenant, is given support of demo, then loses it.
     created = admin(stack, "users", "create", "--tenant", "operators", "--username", "sam", "--email",

@@ -33,6 +33,9 @@ Invoke = Any
 BOB = "usr_demobob000000000000000"
 FORM = ("Tenant any acme demo operators Person (username or user id) Client id Action any {actions} Since Until Show")
 HEADINGS = "Time Action Outcome Tenant Actor Target Source address"
+# The form that ends the Events page and the verification's page (console.verification).
+VERIFY = ("Verify the chain Checks that no object of the trail is missing, edited or rewritten, as authgate events "
+          "verify does. Since (empty: the whole chain) Verify")
 
 
 def keep(stage: AuditStage, *events: tuple[Any, ...]) -> None:
@@ -105,7 +108,8 @@ def test_an_auditor_reads_the_events_newest_first_and_filters_them_as_the_comman
         "2025-06-15T15:06:43.000Z user.disabled success demo operator:olivia user:usr_demobob000000000000000 (bob) 203.0.113.10 "
         "2025-06-15T15:06:42.000Z token.issued success acme client:acme-svc client:acme-svc 203.0.113.10 "
         "2025-06-15T15:06:41.000Z client.authentication_failed failure (wrong_secret) demo client:svc client:svc 203.0.113.10 "
-        "2025-06-15T15:06:40.000Z token.issued success demo client:demo-web user:usr_demobob000000000000000 (bob) 203.0.113.10")
+        "2025-06-15T15:06:40.000Z token.issued success demo client:demo-web user:usr_demobob000000000000000 (bob) 203.0.113.10 "
+        f"{VERIFY}")
     assert 'aria-current="page">Events</a>' in result["body"]
     for filters, expected in (
             ({"tenant": "acme"}, ["token.issued"]),
@@ -116,8 +120,8 @@ def test_an_auditor_reads_the_events_newest_first_and_filters_them_as_the_comman
             ({"until": "2025-06-15T15:06:41Z"}, ["client.authentication_failed", "token.issued"])):
         text = rows_of(shown(events_page(invoke, cookie, **filters)))
         assert re.findall(r"Z (\S+) ", text) == expected == cli(**filters), filters
-    assert shown(events_page(invoke, cookie, user="alice")).endswith(" Show No event matches.")
-    assert shown(events_page(invoke, cookie, since="2025-06-16")).endswith(" Show No event matches.")
+    assert shown(events_page(invoke, cookie, user="alice")).endswith(f" Show No event matches. {VERIFY}")
+    assert shown(events_page(invoke, cookie, since="2025-06-16")).endswith(f" Show No event matches. {VERIFY}")
 
 
 def test_each_event_has_its_own_page_with_its_details(
@@ -173,14 +177,15 @@ def test_a_filter_the_command_refuses_is_the_400_page_in_its_words(demo: Any, in
     assert_console_error_page(events_page(invoke, operator_session(), **query), "invalid_request", detail, 400)
 
 
-def test_support_and_admin_get_the_403_page_for_events_and_it_is_recorded(
+def test_support_and_admin_get_the_403_page_for_events_and_verify_and_it_is_recorded(
         demo: Any, invoke: Invoke, audit_events: Any) -> None:
     grant("sam", "support", "demo")
     grant("adam", "admin")
     for who, cookie in (("support (demo)", operator_session("sam", "usr_sam")),
                         ("admin", operator_session("adam", "usr_adam"))):
         for path, query in (("/console/events", ""), ("/console/events", "tenant=demo&user=bob"),
-                            ("/console/event", "id=01977420-dc7b-7b31-8987-0679acf9e48f")):
+                            ("/console/event", "id=01977420-dc7b-7b31-8987-0679acf9e48f"),
+                            ("/console/events/verify", "since=7d")):
             result = invoke("console", console_event("GET", path, query, cookie=cookie))
             where = " in tenant demo" if "tenant=demo" in query else ""
             assert_console_error_page(result, "operator_forbidden",
@@ -188,7 +193,7 @@ def test_support_and_admin_get_the_403_page_for_events_and_it_is_recorded(
     refused = [(e["actor"]["id"], e["tenant"], e["details"]) for e in audit_events()]
     assert refused == [(name, tenant, {"console_action": "events.view", "roles": roles})
                        for name, roles in (("sam", "support (demo)"), ("adam", "admin"))
-                       for tenant in ("", "demo", "")]
+                       for tenant in ("", "demo", "", "")]
 
 
 def test_a_persons_page_shows_their_recent_events_to_support_in_its_tenants(
@@ -217,3 +222,100 @@ def test_a_persons_page_shows_their_recent_events_to_support_in_its_tenants(
     assert shown(invoke("console", console_event("GET", "/console/person", "tenant=demo&username=bob",
                                                  cookie=operator_session()))).endswith(
         "Recent events No event of the last 24 hours names bob. Every event of bob")
+
+
+def verify_page(invoke: Invoke, cookie: str, **query: str) -> dict[str, Any]:
+    return invoke("console", console_event("GET", "/console/events/verify", urlencode(query), cookie=cookie))
+
+
+def cli_verify(since: str | None = None) -> tuple[int, list[str]]:
+    """`authgate events verify [--since S]`: its exit status and the lines it prints."""
+    from authgate_cli.admin.events import verify_events
+
+    out = io.StringIO()
+    status = verify_events(argparse.Namespace(since=since, json=False), out)
+    return status, out.getvalue().splitlines()
+
+
+def test_the_owner_and_an_auditor_verify_the_chain_and_read_what_the_command_prints(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock, audit_events: Any) -> None:
+    four(audit_stage, clock)
+    grant("audrey", "auditor")
+    before = len(audit_events())
+    for who, cookie in (("olivia (owner)", operator_session()), ("audrey (auditor)", operator_session("audrey",
+                                                                                                       "usr_audrey"))):
+        for since, verdict in ((None, "INTACT: 4 object(s), sequence 1 to 4, 4 event(s)"),
+                               ("2025-06-15", "INTACT: 4 object(s), sequence 1 to 4, 4 event(s)"),
+                               ("2025-06-16", "INTACT: 0 object(s), no object, 0 event(s)")):
+            result = verify_page(invoke, cookie, **({"since": since} if since is not None else {}))
+            assert shown(result) == (f"{BAR.format(who=who)} Verify the audit trail {verdict} "
+                                     f"{VERIFY} Back to the events")
+            assert cli_verify(since) == (0, [verdict])
+            assert f'<p role="status">{verdict}</p>' in result["body"]
+            assert f'value="{since or ""}"' in result["body"]  # the form, to verify again
+            assert 'aria-current="page">Events</a>' in result["body"]
+    assert len(audit_events()) == before  # verifying changes nothing: no event, as the command records none
+
+
+def test_an_object_edited_rewritten_or_missing_is_named_as_the_command_names_it(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock) -> None:
+    from tests import aws_state
+
+    four(audit_stage, clock)
+    s3 = aws_state.client("s3")
+    names = sorted((item["Key"] for item in s3.list_objects_v2(Bucket=audit_stage.bucket)["Contents"]), reverse=True)
+    second, third, fourth = names[1:]  # sequences 2, 3 and 4 (names count down)
+    body = s3.get_object(Bucket=audit_stage.bucket, Key=second)["Body"].read()
+    s3.put_object(Bucket=audit_stage.bucket, Key=second, Body=body.replace(b"wrong_secret", b"right_secret"),
+                  ChecksumAlgorithm="SHA256")
+    s3.delete_object(Bucket=audit_stage.bucket, Key=third)  # a delete marker: the object is no longer listed
+    findings = [f"rewritten: {second}: the bucket holds 2 versions of it",
+                f"edited: {second}: its events are not the events it sealed",
+                f"missing: {fourth}: sequence 3 before it is not there"]
+    verdict = "NOT INTACT: 3 finding(s): 3 object(s), sequence 1 to 4, 2 event(s)"
+    assert cli_verify() == (1, [*findings, verdict])
+    result = verify_page(invoke, operator_session())
+    assert shown(result) == (f"{BAR.format(who='olivia (owner)')} Verify the audit trail {verdict} Findings "
+                             + " ".join(findings) + f" {VERIFY} Back to the events")
+    assert [re.sub(r"<[^>]+>", "", item) for item in re.findall(r"<li>.*?</li>", result["body"])
+            if "events/date=" in item] == findings
+
+
+def test_a_seal_that_does_not_match_is_named_as_the_command_names_it(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock) -> None:
+    """An object sealed again with another key's MAC: its header verified with the key it names (kms:VerifyMac)."""
+    import json
+
+    from tests import aws_state
+
+    four(audit_stage, clock)
+    s3 = aws_state.client("s3")
+    first = max(item["Key"] for item in s3.list_objects_v2(Bucket=audit_stage.bucket)["Contents"])  # sequence 1
+    header, _, rest = s3.get_object(Bucket=audit_stage.bucket, Key=first)["Body"].read().partition(b"\n")
+    forged = {**json.loads(header), "mac": "AAAA" + json.loads(header)["mac"][4:]}
+    s3.put_object(Bucket=audit_stage.bucket, Key=first, Body=json.dumps(forged).encode() + b"\n" + rest,
+                  ChecksumAlgorithm="SHA256")
+    status, lines = cli_verify("2025-06-15")
+    assert (status, lines[:2]) == (1, [f"rewritten: {first}: the bucket holds 2 versions of it",
+                                       f"edited: {first}: its seal does not match its header (MAC)"])
+    text = shown(verify_page(invoke, operator_session(), since="2025-06-15"))
+    assert text == (f"{BAR.format(who='olivia (owner)')} Verify the audit trail {lines[-1]} Findings "
+                    + " ".join(lines[:-1]) + f" {VERIFY} Back to the events")
+
+
+@pytest.mark.parametrize("since", ["soon", "2026-13-01", "-1d"])
+def test_a_time_the_command_refuses_is_the_400_page_in_its_words(demo: Any, invoke: Invoke, audit_stage: AuditStage,
+                                                                 since: str) -> None:
+    from authgate_cli.admin.arguments import InvalidInput
+
+    with pytest.raises(InvalidInput) as refused:
+        cli_verify(since)
+    assert_console_error_page(verify_page(invoke, operator_session(), since=since), "invalid_request",
+                              f"{refused.value}.", 400)
+    assert str(refused.value) == (f"--since {since!r} is neither an ISO 8601 time in UTC (2026-01-31T12:00:00Z, "
+                                  "2026-01-31) nor an age (90s, 15m, 2h, 7d)")
+
+
+def test_a_stack_that_keeps_no_trail_has_none_to_verify(demo: Any, invoke: Invoke) -> None:
+    assert_console_error_page(verify_page(invoke, operator_session()), "not_found",
+                              "This stack keeps no audit trail to verify.", 404)

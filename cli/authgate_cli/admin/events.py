@@ -91,20 +91,17 @@ def tail_events(args: argparse.Namespace, out: IO[str] = sys.stdout, polls: int 
 
 
 def verify_events(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
-    from authgate.audit_trail.consumer import current_trail
-    from authgate.audit_trail.reader import verify_trail
+    from authgate.audit_trail.query import InvalidTime, verified
 
-    result = verify_trail(current_trail(), when(args.since, "--since") if args.since else None)
+    try:
+        result = verified(args.since)
+    except InvalidTime as exc:
+        raise arguments.InvalidInput(str(exc)) from None
     if args.json:
-        out.write(json.dumps({"objects": result.objects, "events": result.events, "first": result.first,
-                              "last": result.last, "intact": not result.findings,
-                              "findings": [f._asdict() for f in result.findings]}, indent=2) + "\n")
+        out.write(json.dumps(result.described(), indent=2) + "\n")
     else:
-        for finding in result.findings:
-            out.write(finding.line() + "\n")
-        span = f"sequence {result.first} to {result.last}" if result.first is not None else "no object"
-        verdict = "INTACT" if not result.findings else f"NOT INTACT: {len(result.findings)} finding(s)"
-        out.write(f"{verdict}: {result.objects} object(s), {span}, {result.events} event(s)\n")
+        out.writelines(finding.line() + "\n" for finding in result.findings)
+        out.write(result.verdict() + "\n")
     return 1 if result.findings else 0
 
 

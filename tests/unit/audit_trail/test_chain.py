@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -142,3 +143,19 @@ def test_an_object_missing_after_an_edited_one_is_named_too(mac: LocalMac) -> No
         f"edited: {objects[0].name}: its events are not the events it sealed",
         f"missing: {objects[1].name}: sequence 2 before it is not there",
     ]
+
+
+def test_a_verification_says_its_verdict_in_one_line_and_as_data(mac: LocalMac) -> None:
+    def valid(header: Mapping[str, Any]) -> bool:
+        return mac.valid(signed_part(header), header["mac"])
+
+    objects = chain(mac, 3)
+    intact = verify(objects, valid)
+    assert intact.verdict() == "INTACT: 3 object(s), sequence 1 to 3, 6 event(s)"
+    assert intact.described() == {"objects": 3, "events": 6, "first": 1, "last": 3, "intact": True, "findings": []}
+    assert verify([], valid).verdict() == "INTACT: 0 object(s), no object, 0 event(s)"
+    broken = verify([objects[0], objects[2]], valid)
+    assert broken.verdict() == "NOT INTACT: 1 finding(s): 2 object(s), sequence 1 to 3, 4 event(s)"
+    assert broken.described()["intact"] is False
+    assert broken.described()["findings"] == [{"kind": "missing", "name": objects[2].name,
+                                               "detail": "sequence 2 before it is not there"}]

@@ -73,3 +73,28 @@ def test_newest_reads_the_trail_newest_first(aws: None, tmp_path: Path, monkeypa
         deliver(capture.lines)
     assert [e["details"]["n"] for e in newest(NOW, None, lambda e: True)] == [2, 1, 0]
     assert [e["details"]["n"] for e in newest(NOW + 1000, NOW + 1000, lambda e: True)] == [1]
+
+
+def test_verified_checks_the_chain_from_the_day_of_since_as_the_command_takes_it(
+        aws: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+    from authgate.audit_trail.query import InvalidTime, verified
+    from authgate.clock import ManualClock, using
+    from authgate_cli.local.audit_trail import deliver
+    from tests.log_hygiene import LogCapture
+
+    monkeypatch.setenv("AUTHGATE_AUDIT_DIR", str(tmp_path))
+    caches.reset()
+    clock = ManualClock(NOW / 1000)
+    with using(clock):
+        for _ in range(2):  # one object a day
+            with LogCapture() as capture:
+                audit.record("token.issued", "demo", actor=audit.client("web"), target=audit.client("web"))
+            deliver(capture.lines)
+            clock.advance(86_400)
+        assert verified(None).verdict() == "INTACT: 2 object(s), sequence 1 to 2, 2 event(s)"
+        assert verified("").verdict() == "INTACT: 2 object(s), sequence 1 to 2, 2 event(s)"
+        assert verified("2026-02-01").verdict() == "INTACT: 1 object(s), sequence 2 to 2, 1 event(s)"
+        assert verified("12h", NOW + 86_400_000).verdict() == "INTACT: 1 object(s), sequence 2 to 2, 1 event(s)"
+    with pytest.raises(InvalidTime, match=r"^--since 'soon' is neither an ISO 8601 time in UTC"):
+        verified("soon")

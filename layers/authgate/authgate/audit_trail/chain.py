@@ -145,6 +145,17 @@ class Verified(NamedTuple):
     last: int | None
     findings: list[Finding]
 
+    def verdict(self) -> str:
+        """What the verification found, in one line: `INTACT: ...` or `NOT INTACT: N finding(s): ...`."""
+        span = f"sequence {self.first} to {self.last}" if self.first is not None else "no object"
+        verdict = "INTACT" if not self.findings else f"NOT INTACT: {len(self.findings)} finding(s)"
+        return f"{verdict}: {self.objects} object(s), {span}, {self.events} event(s)"
+
+    def described(self) -> dict[str, Any]:
+        """The verification as data (`authgate events verify --json`)."""
+        return {"objects": self.objects, "events": self.events, "first": self.first, "last": self.last,
+                "intact": not self.findings, "findings": [f._asdict() for f in self.findings]}
+
 
 def _gap(previous: tuple[int, str | None] | None, sequence: int | None, name: str,
          findings: list[Finding]) -> bool:

@@ -1,8 +1,9 @@
 """The seal of each object: HMAC-SHA-256 of its header (authgate.audit_trail.chain).
 
 On a stage the key is a KMS HMAC key (HMAC_256): its material never leaves KMS, the audit
-function may only GenerateMac with it (the key's own policy) and a verifier needs VerifyMac, so
-whoever can write to the bucket still cannot seal an object. Locally the key is a file of the
+function may only GenerateMac with it (the key's own policy) and a verifier needs VerifyMac (an
+operator's IAM grant; the console's role, by the key's policy too), so whoever can write to the
+bucket still cannot seal an object. Locally the key is a file of the
 trail's directory (`mac.key`, owner-only): the same format, with no such protection.
 """
 

@@ -5,8 +5,9 @@ stage's audit bucket, the local stack's trail directory. The filters are the com
 username, as actor or target), client, action (the catalogue's, or a family `token.*`), and the period (`since`,
 `until`: ISO 8601 in UTC or an age, 24 hours before `until` by default; a time the command refuses is refused with
 its words). PAGE_SIZE events a page; "Older events" carries the period's start, the last shown event's second as its
-end and that event's id, so that the next page goes on where this one stopped whatever arrives meanwhile. Allowed by
-`events.view` (owner, auditor), judged before anything is read.
+end and that event's id, so that the next page goes on where this one stopped whatever arrives meanwhile. The page
+ends with the form that verifies the chain (console.verification). Allowed by `events.view` (owner, auditor), judged
+before anything is read.
 """
 
 from __future__ import annotations
@@ -43,7 +44,10 @@ def get_events(request: Request, signed: SignedIn) -> Response:
     match = matcher(Filters(asked["tenant"], asked["user"], asked["client"], asked["action"]))
     found = _after(kept(since_ms, until_ms, match), before)
     shown, more = found[:PAGE_SIZE], len(found) > PAGE_SIZE
-    body = _form(request, asked) + "\n" + _results(request, asked, shown, more, since_ms, bool(before))
+    from authgate.console.verification import form as verify_form
+
+    body = "\n".join((_form(request, asked), _results(request, asked, shown, more, since_ms, bool(before)),
+                      verify_form(request)))
     return page(request, signed, "Events", body, current="events")
 
 

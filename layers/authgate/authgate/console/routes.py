@@ -61,6 +61,7 @@ PAGES: dict[tuple[str, str], Page] = {
     ("keys/rotate", "POST"): Page(f"{_KEYS}:post_rotate"),
     ("events", "GET"): Page("authgate.console.events:get_events"),
     ("event", "GET"): Page("authgate.console.events:get_event"),
+    ("events/verify", "GET"): Page("authgate.console.verification:get_verify"),
     ("operators", "GET"): Page("authgate.console.operators:get_operators"),
     ("operator-role", "GET"): Page("authgate.console.operators:get_role_change"),
     ("operator-role", "POST"): Page("authgate.console.operators:post_role_change"),
