@@ -557,7 +557,11 @@ def test_an_issuer_of_id_jags_only_is_added_with_its_pasted_keys_and_changed_as_
     asked, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", issuer=JAG)
     assert page_of(asked).text() == (
         f"{OLIVIA_BAR} Change {JAG} (demo) Create a user for a person the tenant does not know "
-        f"{ID_JAG_FIELDS.format(kept='Now: 1 key inline. Empty: as it is.')} Save Cancel")
+        f"{ID_JAG_FIELDS.format(kept='Now: 1 key inline. Empty: as it is.')} Sign-in Offer it for sign-in (OpenID "
+        "Connect) Client ID The client the IdP registered for authgate. Client secret The client secret the IdP "
+        "issued; sealed before it is stored, never shown. Scopes What a sign-in asks for; empty: openid email profile. "
+        "Label The sign-in button's text, e.g. \"Acme SSO\". ID Its short id in the tenant; empty: from the label or "
+        "the issuer's host. Domains Email domains whose people it signs in, separated by spaces. Save Cancel")
     changed = post(invoke, jar, "/console/idp-update", {**hidden, "jwks_uri": f"{JAG}/keys", "user_match": "sub"})
     assert page_of(changed).text().startswith(
         f"{OLIVIA_BAR} Changed: {JAG} (demo) Done: identity provider {JAG} of tenant demo changed. Identity provider "
@@ -575,6 +579,25 @@ def test_an_issuer_of_id_jags_only_is_added_with_its_pasted_keys_and_changed_as_
         ("idp.created", "success", JAG, ["create_users", "issuer", "keys", "user_match"]),
         ("idp.changed", "success", JAG, ["create_users", "keys", "user_match"])]
     assert '"kty"' not in repr(audit_events())
+
+    # Offered for sign-in (`--protocol oidc`): its client needed, as the command needs it; then it is a sign-in IdP.
+    for posted, why in [({"client_id": "authgate"}, "--client-id is for sign-in: give --protocol oidc too"),
+                        ({"protocol": "yes", "client_id": "authgate"},
+                         "--protocol oidc needs --client-secret-file FILE (the client secret the IdP issued)")]:
+        _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", issuer=JAG)
+        assert_console_error_page(post(invoke, jar, "/console/idp-update", {**hidden, "user_match": "sub", **posted}),
+                                  "invalid_request", why, 400)
+        argv = [part for k, v in posted.items() for part in (f"--{k.replace('_', '-')}", "oidc" if v == "yes" else v)]
+        assert cli("update", "--tenant", "demo", "--issuer", JAG, *argv) == (2, why)
+    _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", issuer=JAG)
+    offered = post(invoke, jar, "/console/idp-update", {**hidden, "user_match": "sub", "protocol": "yes",
+                                                        "client_id": "authgate", "client_secret": SECRET,
+                                                        "label": "Acme JAG", "domains": "jag.acme.example"})
+    assert page_of(offered).text().startswith(
+        f"{OLIVIA_BAR} Changed: Acme JAG (demo) Done: identity provider {JAG} of tenant demo changed. Identity provider "
+        f"Protocol OpenID Connect Issuer {JAG} ID acme-jag Label Acme JAG Domains jag.acme.example Offered for sign-in "
+        "yes Client ID authgate Client secret set Scopes openid email profile")
+    assert SECRET not in offered["body"] and SECRET not in repr(audit_events())
 
 
 @pytest.mark.parametrize(("fields", "argv", "message"), [

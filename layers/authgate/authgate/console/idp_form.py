@@ -4,8 +4,8 @@ change one; what a form gives.
 
 Allowed by `idps.change` in the tenant (operators.roles: owner, admin), judged before anything is read. A form asks for
 what `authgate idps create|update` takes, under the same names: the ID-JAG keys (a URL, or the JWK Set pasted where the
-command reads a file) and user match on every kind; on a change, a SAML IdP's metadata again (a URL or pasted) and a
-Sign in with Apple key. console.idp_actions posts it. The client secret is a password field (Apple's private key a text
+command reads a file) and user match on every kind; on a change, a SAML IdP's metadata again (a URL or pasted), a
+Sign in with Apple key, and an issuer of ID-JAGs only offered for sign-in (`--protocol oidc` and its client). console.idp_actions posts it. The client secret is a password field (Apple's private key a text
 area), never filled in again: the update form leaves it empty, and an empty one keeps the secret as it is.
 """
 
@@ -91,7 +91,7 @@ def tenant_exists(tenant: str) -> None:
 def _changeable(idp: IdentityProvider) -> list[str]:
     """The update form's fields for `idp`: what `authgate idps update` changes of a provider of its protocol."""
     if not idp.protocol:
-        return [_create_users(idp), *_id_jag(idp)]
+        return [_create_users(idp), *_id_jag(idp), _offered()]
     fields = [_field("label", "Label", idp.label, hint="The sign-in button's text; empty: as it is."),
               _field("idp_id", "ID", idp.idp_id, hint="Its short id in the tenant, in the URLs registered at the IdP "
                                                       "(changed: change them there too); empty: as it is.")]
@@ -105,6 +105,19 @@ def _changeable(idp: IdentityProvider) -> list[str]:
     elif idp.protocol == "saml":
         fields += _metadata(idp)
     return [*fields, *_trust(idp), *_id_jag(idp)]
+
+
+def _offered() -> str:
+    """An issuer of ID-JAGs only, offered for sign-in as an OpenID Provider (`--protocol oidc` and its client)."""
+    fields = "\n".join((
+        _check("protocol", "Offer it for sign-in (OpenID Connect)", False),
+        _field("client_id", "Client ID", hint="The client the IdP registered for authgate."),
+        _secret(required=False, new=False),
+        _field("scopes", "Scopes", hint="What a sign-in asks for; empty: openid email profile."),
+        _field("label", "Label", hint='The sign-in button\'s text, e.g. "Acme SSO".'),
+        _field("idp_id", "ID", hint="Its short id in the tenant; empty: from the label or the issuer's host."),
+        _field("domains", "Domains", hint="Email domains whose people it signs in, separated by spaces.")))
+    return f"<fieldset>\n<legend>Sign-in</legend>\n{fields}\n</fieldset>"
 
 
 def _metadata(idp: IdentityProvider | None) -> list[str]:
@@ -186,9 +199,9 @@ def _field(name: str, label: str, value: str = "", *, kind: str = "text", hint: 
             + (f'\n<p class="hint" id="{name}-hint">{e(hint)}</p>' if hint else ""))
 
 
-def _secret(*, required: bool) -> str:
+def _secret(*, required: bool, new: bool = True) -> str:
     hint = ("The client secret the IdP issued; sealed before it is stored, never shown."
-            if required else "A new client secret the IdP issued; empty: the secret stays as it is.")
+            if required or not new else "A new client secret the IdP issued; empty: the secret stays as it is.")
     return (f'<label for="client_secret">Client secret</label>\n<input id="client_secret" name="client_secret" '
             f'type="password" autocomplete="new-password" aria-describedby="client_secret-hint"'
             f'{" required" if required else ""}>\n<p class="hint" id="client_secret-hint">{hint}</p>')
@@ -264,7 +277,9 @@ def updated_given(fields: Mapping[str, str], idp: IdentityProvider) -> Given:
     changed = Given(create_users=fields.get("create_users") == "yes", user_match=_text(fields, "user_match"),
                     keys=_keys(fields))
     if not idp.protocol:
-        return changed
+        return changed._replace(protocol="oidc" if fields.get("protocol") == "yes" else None, client_id=_text(fields, "client_id"),
+                                scopes=_text(fields, "scopes"), label=_text(fields, "label"),
+                                idp_id=_text(fields, "idp_id"), domains=_words(fields, "domains") or None)
     domains = _words(fields, "domains")
     oidc, apple = idp.protocol == "oidc", idp.preset == "apple"
     return changed._replace(
