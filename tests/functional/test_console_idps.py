@@ -341,6 +341,7 @@ def test_pasted_metadata_is_bounded_as_the_command_bounds_a_file(demo: Any, invo
 
 SUPPORT_PAGES = [("/console/idps", {"tenant": "demo"}), ("/console/idp", {"tenant": "demo", "idp_id": "democorp"}),
                  ("/console/idp-create", {"tenant": "demo", "kind": "oidc"}),
+                 ("/console/idp-create", {"tenant": "demo", "kind": "idjag"}),
                  ("/console/idp-update", {"tenant": "demo", "idp_id": "democorp"}),
                  ("/console/idp-delete", {"tenant": "demo", "idp_id": "democorp"})]
 
@@ -360,6 +361,8 @@ def test_support_gets_the_403_page_for_every_page_and_form_even_replayed(
     jar = f"{sam}; {headers_of(home)['Set-Cookie'].split(';', 1)[0]}"
     mine = page_of(home).hidden()
     for path, fields in [("/console/idp-create", {"tenant": "demo", "kind": "oidc", **ACME}),
+                         ("/console/idp-create", {"tenant": "demo", "kind": "idjag", "issuer": JAG,
+                                                  "jwks_uri": f"{JAG}/keys"}),
                          ("/console/idp-update", {"tenant": "demo", "issuer": DEMO_IDP, "label": "Hijacked"}),
                          ("/console/idp-delete", {"tenant": "demo", "issuer": DEMO_IDP})]:
         assert_console_error_page(post(invoke, jar, path, {**mine, **fields}), "operator_forbidden",
@@ -367,7 +370,7 @@ def test_support_gets_the_403_page_for_every_page_and_form_even_replayed(
     assert [(i.issuer, i.label) for i in IdentityProviderStore().of_tenant("demo")] == [(DEMO_IDP, "Demo Corp SSO")]
     refusals = [(e["details"]["console_action"], e["tenant"]) for e in audit_events() if e["action"] ==
                 "console.refused"]
-    assert refusals == [("idps.view", "demo"), ("idps.view", "demo"), *[("idps.change", "demo")] * 6]
+    assert refusals == [("idps.view", "demo"), ("idps.view", "demo"), *[("idps.change", "demo")] * 8]
     assert SECRET not in repr(audit_events())
 
 
