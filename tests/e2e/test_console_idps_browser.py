@@ -1,6 +1,7 @@
 """The console's identity provider pages in headless Chromium (docs/console.md, "Identity providers"): olivia lists
 demo's identity providers (Demo Corp SSO, the local stack's), opens one, adds panva's oidc-provider as an OpenID
-Provider with its client secret (a person then signs in with it), changes it, and deletes it after the confirmation.
+Provider with its client secret (a person then signs in with it), changes it, and deletes it after the confirmation;
+then adds an issuer of ID-JAGs only with its keys pasted, and opens its change form.
 
 Every page is checked by axe-core (no serious or critical violation) and the CSP watch; screenshots go to
 test-artifacts/console-idps-*.png.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -32,6 +34,7 @@ from tests.e2e.upstream_oidc_support import (
     client,
     oidc_provider,
 )
+from tests.idp_support import TestIdp
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
 
@@ -149,3 +152,23 @@ def test_olivia_adds_changes_and_deletes_an_identity_provider(stack: tuple[Local
     assert [r.split("\t")[0] for r in page.locator("table tbody tr").all_inner_texts()] == ["democorp"]
     assert admin(serve, "idps", "show", "--tenant", "demo", "--issuer", provider.issuer).returncode == 2
     assert seen.violations() == []
+
+    # An issuer of ID-JAGs only: its keys pasted, its page named by its issuer, its change form (with "Sign-in").
+    jag = "https://jag.interop.example"
+    page.click("text=Add an issuer of ID-JAGs only")
+    page.wait_for_url(f"{base}/console/idp-create?tenant=demo&kind=idjag")
+    page.fill("#issuer", jag)
+    page.fill("#jwks", TestIdp(jag).jwks_json().decode())
+    page.select_option("#user_match", "email")
+    accessible(page, "idps-create-idjag")
+    page.click("button:text-is('Add')")
+    assert page.locator("[role=status]").inner_text() == f"Done: tenant demo trusts {jag} as an ID-JAG issuer."
+    assert "Keys\n1 key inline" in page.inner_text("main") and "User match\nemail" in page.inner_text("main")
+    page.click(f"text=Open {jag}")
+    page.click("main a:text-is('Change')")
+    page.wait_for_url(f"{base}/console/idp-update?tenant=demo&issuer={quote(jag, safe='')}")
+    assert page.input_value("#jwks") == "" and page.input_value("#user_match") == "email"
+    accessible(page, "idps-update-idjag")
+    shown = json.loads(admin(serve, "idps", "show", "--tenant", "demo", "--issuer", jag, "--json").stdout)
+    assert (shown["user_match"], shown["sign_in"], len(shown["jwks"]["keys"])) == ("email", False, 1)
+    assert admin(serve, "idps", "delete", "--tenant", "demo", "--issuer", jag).returncode == 0

@@ -324,6 +324,66 @@ def test_olivia_changes_a_client_as_the_command_does(demo: Any, invoke: Invoke, 
     assert ClientStore().get("demo-web").name == "Web app"  # type: ignore[union-attr]
 
 
+def _algorithms(body: str) -> list[str]:
+    select = body.split('<select id="id_token_signed_response_alg"', 1)[1].split("</select>", 1)[0]
+    return [o.split('"', 2)[1] + ("*" if " selected" in o.split(">", 1)[0] else "") for o in select.split("<option ")[1:]]
+
+
+def test_the_id_token_algorithm_is_one_the_stack_offers_set_as_the_command_sets_it(
+        demo: Any, invoke: Invoke, audit_events: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+    from authgate.stores.clients import ClientStore
+
+    monkeypatch.setenv("AUTHGATE_SIGNING_ALG", "ES256")  # an ES256 stack offers RS256 and ES256
+    caches.reset()
+    cookie = operator_session()
+    new = get(invoke, cookie, "/console/client-new", tenant="demo")
+    assert "ID token signing algorithm" in shown(new) and _algorithms(new["body"]) == ["*", "RS256", "ES256"]
+    fields, jar = form_of(invoke, cookie, "/console/client-new", tenant="demo")
+    answer = post(invoke, jar, "/console/client-new", {**fields, **NEW_CLIENT, "id_token_signed_response_alg": "ES256"})
+    assert shown(answer).startswith(f"{OLIVIA_BAR} Registered: reports Done: client_id: reports. Client secret ")
+    assert ClientStore().get("reports").id_token_signed_response_alg == "ES256"  # type: ignore[union-attr]
+    edit = get(invoke, cookie, "/console/client-edit", client_id="reports")
+    assert "Now: ES256; empty keeps it." in shown(edit) and _algorithms(edit["body"]) == ["", "RS256", "ES256*"]
+    fields, jar = form_of(invoke, jar, "/console/client-edit", client_id="reports")
+    answer = post(invoke, jar, "/console/client-edit", {**fields, "name": "Reports", "grant.authorization_code": "yes",
+                                                        "grant.refresh_token": "yes",
+                                                        "id_token_signed_response_alg": "RS256"})
+    said = ("client_id: reports updated (auth client_secret_basic, profile none, 0 keys, PAR optional, resource "
+            "grants none)")
+    assert shown(answer) == f"{OLIVIA_BAR} Changed: reports Done: {said}. To reports"
+    assert ClientStore().get("reports").id_token_signed_response_alg == "RS256"  # type: ignore[union-attr]
+    assert whole(audit_events(), "client.changed")["details"]["changed"] == ["id_token_signed_response_alg"]
+    # The command, asked the same, says the same.
+    assert cli("update_client", client_id="reports", id_token_signed_response_alg="ES256") == (0, said + "\n", "")
+
+
+@pytest.mark.parametrize("alg, why", [
+    ("ES256", "--id-token-signed-response-alg must be one of RS256 (this stack's id_token_signing_alg_values_supported)"),
+    ("none", ("--id-token-signed-response-alg none is refused: ID tokens of the authorization code flow are signed "
+              "(OpenID Connect Core 3.1.3.7)")),
+])
+def test_an_id_token_algorithm_the_stack_does_not_offer_is_refused_with_the_commands_message(
+        demo: Any, invoke: Invoke, audit_events: Any, alg: str, why: str) -> None:
+    from authgate.stores.clients import ClientStore
+
+    cookie = operator_session()
+    fields, jar = form_of(invoke, cookie, "/console/client-new", tenant="demo")
+    assert_console_error_page(post(invoke, jar, "/console/client-new", {
+        **fields, **NEW_CLIENT, "id_token_signed_response_alg": alg}), "invalid_request", why, 400)
+    assert ClientStore().get("reports") is None
+    fields, jar = form_of(invoke, jar, "/console/client-edit", client_id="demo-web")
+    assert_console_error_page(post(invoke, jar, "/console/client-edit", {
+        **fields, "name": "Demo web app", "grant.authorization_code": "yes", "id_token_signed_response_alg": alg}),
+        "invalid_request", why,
+        400)
+    assert ClientStore().get("demo-web").id_token_signed_response_alg == ""  # type: ignore[union-attr]
+    assert cli("update_client", client_id="demo-web", id_token_signed_response_alg=alg) == (
+        2, "", f"authgate clients: {why}\n")
+    assert [(e["action"], e["outcome"], e["reason"]) for e in audit_events() if e["action"].startswith("client.")] \
+        == [("client.registered", "failure", "invalid_input"), ("client.changed", "failure", "invalid_input")]
+
+
 def test_olivia_rotates_a_secret_once_confirmed_and_sees_the_new_one_once(
         demo: Any, invoke: Invoke, audit_events: Any) -> None:
     from authgate.clients.model import client_secret_matches

@@ -60,6 +60,16 @@ ACME = {"issuer": "https://sso.acme.example", "client_id": "authgate", "client_s
         "step_up": "local"}
 
 
+# A sign-in provider's id on its change form, as the page reads.
+ID_FIELD = ("ID Its short id in the tenant, in the URLs registered at the IdP (changed: change them there too); empty: "
+            "as it is.")
+# The ID-JAG fields of every form, as the page reads.
+ID_JAG_FIELDS = ("Keys URL (jwks_uri) Where it publishes the keys its ID-JAGs are signed with (https); or paste them "
+                 "below. {kept} Keys (a JWK Set, JSON) Its public signing keys, {{\"keys\": "
+                 "[...]}}, stored with it. User match sub email An ID-JAG's person: the user whose username is its sub "
+                 "(sub), or whose email is its email claim (email).")
+
+
 def cli(*argv: str) -> tuple[int, str]:
     """`authgate idps ARGV`'s action on this stack (moto): its exit status, and what it printed or said."""
     from authgate_cli.admin import idps
@@ -85,7 +95,7 @@ def test_olivia_lists_demo_s_identity_providers_and_opens_demo_corp_sso(demo: An
         f"{OLIVIA_BAR} Identity providers Tenant acme demo "
         "operators Show Identity providers of demo ID Label Issuer Protocol Sign-in Domains Keys Create users "
         f"democorp Demo Corp SSO {DEMO_IDP} oidc no democorp.example discovery yes Add an OpenID Connect provider "
-        "Add Google Add Sign in with Apple Add a SAML 2.0 provider")
+        "Add Google Add Sign in with Apple Add a SAML 2.0 provider Add an issuer of ID-JAGs only")
     assert 'href="http://127.0.0.1:3000/console/idp?tenant=demo&amp;idp_id=democorp"' in listed["body"]
     assert 'aria-current="page">Identity providers</a>' in listed["body"]
 
@@ -96,7 +106,7 @@ def test_olivia_lists_demo_s_identity_providers_and_opens_demo_corp_sso(demo: An
     assert page_of(shown).text() == (
         f"{OLIVIA_BAR} Demo Corp SSO (demo) Identity provider Protocol OpenID Connect Issuer {DEMO_IDP} ID democorp "
         "Label Demo Corp SSO Domains democorp.example Offered for sign-in no Client ID authgate-local "
-        "Client secret set Scopes openid email profile Keys discovery Create users yes Trust email no "
+        "Client secret set Scopes openid email profile Keys discovery User match sub Create users yes Trust email no "
         f"Trust MFA urn:democorp:mfa Step-up local Claim mapping the defaults Created {created.group(1)} "
         "Register at the identity provider Nothing: it is not offered for sign-in. "
         "Actions Change Delete")
@@ -125,7 +135,7 @@ def test_olivia_creates_an_oidc_idp_as_the_command_would_its_secret_never_shown_
                            "as acme-sso. Identity provider Protocol OpenID Connect Issuer https://sso.acme.example "
                            "ID acme-sso Label Acme SSO Domains acme.example, acme.test Offered for sign-in yes "
                            "Client ID authgate Client secret set Scopes openid email profile Keys discovery "
-                           "Create users no Trust email no Trust MFA mfa Step-up local Claim mapping groups=roles "
+                           "User match sub Create users no Trust email no Trust MFA mfa Step-up local Claim mapping groups=roles "
                            "Created "), text
     assert text.endswith(
         "Register at the identity provider Redirect URI http://127.0.0.1:3000/oauth/federation/callback "
@@ -216,13 +226,15 @@ def test_olivia_changes_an_idp_then_deletes_it_after_confirming(
     assert create(invoke, cookie, **ACME)["statusCode"] == 200
     asked, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", idp_id="acme-sso")
     assert page_of(asked).text() == (
-        f"{OLIVIA_BAR} Change Acme SSO (demo) Label The sign-in button's text; empty: as it is. Domains Email domains "
-        "whose people it signs in, separated by spaces (acme.example acme.test). Create a user for a person the "
-        "tenant does not know Link a person to the account with the same verified email Trust MFA The acr or amr "
-        "values that count as a second factor, separated by spaces; empty: none. Step-up local upstream When a "
+        f"{OLIVIA_BAR} Change Acme SSO (demo) Label The sign-in button's text; empty: as it is. {ID_FIELD} Client ID "
+        "The client the IdP registered for authgate; empty: as it is. Scopes What a sign-in asks for; empty: as it is (openid "
+        "email profile). Client secret A new client secret the IdP issued; empty: the secret stays as it is. Domains "
+        "Email domains whose people it signs in, separated by spaces (acme.example acme.test). Create a user for a "
+        "person the tenant does not know Link a person to the account with the same verified email Trust MFA The acr "
+        "or amr values that count as a second factor, separated by spaces; empty: none. Step-up local upstream When a "
         "second factor is needed and the IdP's is not trusted: authgate's own (local) or ask the IdP (upstream). "
         "Claim mapping Which of its claims hold the email, name or groups, e.g. email=upn groups=roles; empty: the "
-        "defaults. Client secret A new client secret the IdP issued; empty: the secret stays as it is. Save Cancel")
+        f"defaults. {ID_JAG_FIELDS.format(kept='Now: discovery. Empty: as it is.')} Save Cancel")
     assert 'value="acme.example acme.test"' in asked["body"] and 'value="mfa"' in asked["body"]
     assert SECRET not in asked["body"] and 'name="client_secret" type="password"' in asked["body"]
     assert {k: v for k, v in hidden.items() if k not in ("nonce", "csrf")} == {
@@ -236,16 +248,16 @@ def test_olivia_changes_an_idp_then_deletes_it_after_confirming(
         f"{OLIVIA_BAR} Changed: Acme (demo) Done: identity provider https://sso.acme.example of tenant demo changed. "
         "Identity provider Protocol OpenID Connect Issuer https://sso.acme.example ID acme-sso Label Acme Domains "
         "acme.example Offered for sign-in yes Client ID authgate Client secret set Scopes openid email profile "
-        "Keys discovery Create users no Trust email yes Trust MFA no Step-up upstream Claim mapping groups=roles")
+        "Keys discovery User match sub Create users no Trust email yes Trust MFA no Step-up upstream Claim mapping groups=roles")
     stored = IdentityProviderStore().get("demo", "https://sso.acme.example")
     assert stored is not None and secrets.unseal(stored, "client_secret") == "a-new-secret-9876543210"
     # An empty secret keeps it; no domains at all forgets them.
-    post(invoke, jar, "/console/idp-update", {**hidden, "domains": "", "step_up": "local"})
+    post(invoke, jar, "/console/idp-update", {**hidden, "domains": "", "step_up": "local", "idp_id": "acme"})
     kept = IdentityProviderStore().get("demo", "https://sso.acme.example")
     assert kept is not None and kept.domains == () and secrets.unseal(kept, "client_secret") == \
-        "a-new-secret-9876543210" and kept.label == "Acme"
+        "a-new-secret-9876543210" and (kept.label, kept.idp_id) == ("Acme", "acme")
 
-    asked, jar, hidden = form(invoke, cookie, "/console/idp-delete", tenant="demo", idp_id="acme-sso")
+    asked, jar, hidden = form(invoke, cookie, "/console/idp-delete", tenant="demo", idp_id="acme")
     assert page_of(asked).text() == (
         f"{OLIVIA_BAR} Delete Acme (demo)? Tenant demo stops trusting https://sso.acme.example: the button \"Sign in "
         "with Acme\" and its email domains leave the sign-in pages, sign-ins and ID-JAGs from it are refused from now "
@@ -265,7 +277,8 @@ def test_olivia_changes_an_idp_then_deletes_it_after_confirming(
                                               "protocol", "step_up", "trust_mfa"]),
         ("idp.changed", "success", "update", ["claims", "client_secret", "create_users", "domains", "label",
                                               "step_up", "trust_email", "trust_mfa"]),
-        ("idp.changed", "success", "update", ["create_users", "no_domains", "step_up", "trust_email", "trust_mfa"]),
+        ("idp.changed", "success", "update", ["create_users", "idp_id", "no_domains", "step_up", "trust_email",
+                                              "trust_mfa"]),
         ("idp.deleted", "success", "delete", None), ("idp.deleted", "failure", "delete", None)]
     assert "a-new-secret" not in repr(audit_events()) and SECRET not in repr(audit_events())
 
@@ -328,6 +341,7 @@ def test_pasted_metadata_is_bounded_as_the_command_bounds_a_file(demo: Any, invo
 
 SUPPORT_PAGES = [("/console/idps", {"tenant": "demo"}), ("/console/idp", {"tenant": "demo", "idp_id": "democorp"}),
                  ("/console/idp-create", {"tenant": "demo", "kind": "oidc"}),
+                 ("/console/idp-create", {"tenant": "demo", "kind": "idjag"}),
                  ("/console/idp-update", {"tenant": "demo", "idp_id": "democorp"}),
                  ("/console/idp-delete", {"tenant": "demo", "idp_id": "democorp"})]
 
@@ -347,6 +361,8 @@ def test_support_gets_the_403_page_for_every_page_and_form_even_replayed(
     jar = f"{sam}; {headers_of(home)['Set-Cookie'].split(';', 1)[0]}"
     mine = page_of(home).hidden()
     for path, fields in [("/console/idp-create", {"tenant": "demo", "kind": "oidc", **ACME}),
+                         ("/console/idp-create", {"tenant": "demo", "kind": "idjag", "issuer": JAG,
+                                                  "jwks_uri": f"{JAG}/keys"}),
                          ("/console/idp-update", {"tenant": "demo", "issuer": DEMO_IDP, "label": "Hijacked"}),
                          ("/console/idp-delete", {"tenant": "demo", "issuer": DEMO_IDP})]:
         assert_console_error_page(post(invoke, jar, path, {**mine, **fields}), "operator_forbidden",
@@ -354,7 +370,7 @@ def test_support_gets_the_403_page_for_every_page_and_form_even_replayed(
     assert [(i.issuer, i.label) for i in IdentityProviderStore().of_tenant("demo")] == [(DEMO_IDP, "Demo Corp SSO")]
     refusals = [(e["details"]["console_action"], e["tenant"]) for e in audit_events() if e["action"] ==
                 "console.refused"]
-    assert refusals == [("idps.view", "demo"), ("idps.view", "demo"), *[("idps.change", "demo")] * 6]
+    assert refusals == [("idps.view", "demo"), ("idps.view", "demo"), *[("idps.change", "demo")] * 8]
     assert SECRET not in repr(audit_events())
 
 
@@ -391,7 +407,7 @@ def test_an_auditor_sees_but_changes_nothing_and_an_admin_changes(
      "Tenant 'demo' trusts no identity provider 'nobody'."),
     ("/console/idps", {"tenant": "nowhere"}, 404, "not_found", "There is no tenant 'nowhere'."),
     ("/console/idp-create", {"tenant": "demo", "kind": "ldap"}, 400, "invalid_request",
-     "There is no kind 'ldap': the kinds are oidc, google, apple, saml."),
+     "There is no kind 'ldap': the kinds are oidc, google, apple, saml, idjag."),
     ("/console/idp-create", {"tenant": "nowhere", "kind": "oidc"}, 404, "not_found", "There is no tenant 'nowhere'."),
 ])
 def test_a_page_that_names_nothing_there_says_so(demo: Any, invoke: Invoke, path: str, query: dict[str, str],
@@ -413,32 +429,44 @@ def test_a_forged_or_stale_form_changes_nothing(demo: Any, invoke: Invoke) -> No
 def test_google_is_one_click_with_its_client(demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)
     done = create(invoke, operator_session(), "google", client_id="123.apps.googleusercontent.com",
-                  client_secret=SECRET, domains="acme.example")
+                  client_secret=SECRET, domains="acme.example", scopes="openid email")
     assert page_of(done).text().split("Done: ")[1].startswith(
         "tenant demo trusts https://accounts.google.com as google. Identity provider Protocol OpenID Connect Issuer "
         "https://accounts.google.com ID google Label Google Domains acme.example Offered for sign-in yes Client ID "
-        "123.apps.googleusercontent.com Client secret set Scopes openid email profile Preset google")
+        "123.apps.googleusercontent.com Client secret set Scopes openid email Preset google")
 
 
 
-def test_sign_in_with_apple_takes_its_key_instead_of_a_secret_and_never_shows_it(
-        demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, audit_events: Any) -> None:
+# A Sign in with Apple provider's record, its key id `key`, as the page reads.
+APPLE_SHOWN = ("Identity provider Protocol OpenID Connect Issuer https://appleid.apple.com ID apple Label Apple Domains - "
+               "Offered for sign-in yes Client ID com.acme.signin Client secret not set Scopes openid email name Preset "
+               "apple Apple team and key TEAM123456 {key}, private key set")
+
+
+def p8() -> str:
+    """A .p8 key as Apple issues it: an EC P-256 private key in PKCS #8 PEM."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
 
+    return ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+
+
+def test_sign_in_with_apple_takes_its_key_instead_of_a_secret_and_never_shows_it(
+        demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch, audit_events: Any, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     from authgate.federation import secrets
     from authgate.stores.identity_providers import IdentityProviderStore
 
     monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)
-    pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    pem = p8()
     cookie = operator_session()
     asked = get(invoke, cookie, "/console/idp-create", tenant="demo", kind="apple")
     assert page_of(asked).text().startswith(
         f"{OLIVIA_BAR} Add Sign in with Apple (demo) Services ID The Services ID Apple registered for authgate, e.g. "
         "com.acme.signin. Team ID Your Apple team id: ten letters and digits. Key ID The id of the key below: ten "
         "letters and digits. Private key (.p8) The .p8 file Apple issued for Sign in with Apple, pasted; sealed "
-        "before it is stored, never shown. Label")
+        "before it is stored, never shown. Scopes What a sign-in asks for; empty: openid email name. Label")
     apple = {"client_id": "com.acme.signin", "apple_team_id": "TEAM123456", "apple_key_id": "KEY1234567"}
     assert_console_error_page(create(invoke, cookie, "apple", **apple, apple_private_key="not a key"),
                               "invalid_request", "the Apple private key is not the EC P-256 private key (.p8) Apple "
@@ -448,13 +476,207 @@ def test_sign_in_with_apple_takes_its_key_instead_of_a_secret_and_never_shows_it
                               "--apple-team-id 'team' must be Apple's ten letters and digits (e.g. ABCDE12345)", 400)
     done = create(invoke, cookie, "apple", **apple, apple_private_key=pem)
     assert page_of(done).text().split("Done: ")[1].startswith(
-        "tenant demo trusts https://appleid.apple.com as apple. Identity provider Protocol OpenID Connect Issuer "
-        "https://appleid.apple.com ID apple Label Apple Domains - Offered for sign-in yes Client ID com.acme.signin "
-        "Client secret not set Scopes openid email name Preset apple Apple team and key TEAM123456 KEY1234567, "
-        "private key set")
+        f"tenant demo trusts https://appleid.apple.com as apple. {APPLE_SHOWN.format(key='KEY1234567')}")
     stored = IdentityProviderStore().get("demo", "https://appleid.apple.com")
     assert stored is not None and secrets.unseal(stored, "apple_private_key") == pem
     key_line = pem.splitlines()[1]
     assert key_line not in done["body"] and key_line not in repr(audit_events())
     update = page_of(get(invoke, cookie, "/console/idp-update", tenant="demo", idp_id="apple")).text()
-    assert "Client secret" not in update and "Private key" not in update
+    assert "Client secret" not in update and (
+        "Team ID Your Apple team id; empty: as it is. Key ID The id of the key below; empty: as it is. Private key "
+        "(.p8) A new .p8 key Apple issued for Sign in with Apple, pasted; sealed before it is stored, never shown. "
+        "Empty: the key stays as it is.") in update
+
+    # A new key: pasted, sealed, never shown back, logged or recorded; a bad one refused as the command refuses it.
+    capsys.readouterr()
+    pem2 = p8()
+    _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", idp_id="apple")
+    changed = post(invoke, jar, "/console/idp-update", {**hidden, "apple_key_id": "KEY7654321",
+                                                        "apple_private_key": pem2})
+    assert changed["statusCode"] == 200 and page_headers(changed) == CONSOLE_PAGE_HEADERS
+    assert page_of(changed).text().split("Done: ")[1].startswith(
+        f"identity provider https://appleid.apple.com of tenant demo changed. {APPLE_SHOWN.format(key='KEY7654321')}")
+    stored = IdentityProviderStore().get("demo", "https://appleid.apple.com")
+    assert stored is not None and secrets.unseal(stored, "apple_private_key") == pem2 and stored.apple_key_id == \
+        "KEY7654321"
+    new_line = pem2.splitlines()[1]
+    assert new_line not in changed["body"] and new_line not in repr(audit_events())
+    assert new_line not in repr(capsys.readouterr()) and new_line not in repr(stored)
+    assert [e["details"]["fields"] for e in audit_events() if e["action"] == "idp.changed"] == [
+        ["apple_key_id", "apple_private_key", "create_users", "no_domains", "trust_email", "trust_mfa"]]
+    _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", idp_id="apple")
+    refused = post(invoke, jar, "/console/idp-update", {**hidden, "apple_private_key": "not a key"})
+    why = "is not the EC P-256 private key (.p8) Apple issued for Sign in with Apple"
+    assert_console_error_page(refused, "invalid_request", f"the Apple private key {why}", 400)
+    bad_file = tmp_path / "bad.p8"
+    bad_file.write_text("not a key")
+    assert cli("update", "--tenant", "demo", "--issuer", "https://appleid.apple.com", "--apple-private-key-file",
+               str(bad_file)) == (2, f"--apple-private-key-file {str(bad_file)!r} {why}")
+    stored = IdentityProviderStore().get("demo", "https://appleid.apple.com")
+    assert stored is not None and secrets.unseal(stored, "apple_private_key") == pem2
+
+
+JAG = "https://jag.acme.example"
+
+
+def test_an_issuer_of_id_jags_only_is_added_with_its_pasted_keys_and_changed_as_the_command_does(
+        demo: Any, invoke: Invoke, audit_events: Any, tmp_path: Path) -> None:
+    from authgate.administration.identity_providers import view
+    from authgate.stores.identity_providers import IdentityProviderStore
+    from tests.idp_support import TestIdp
+
+    keys = TestIdp(JAG).jwks_json().decode()
+    cookie = operator_session()
+    asked, jar, hidden = form(invoke, cookie, "/console/idp-create", tenant="demo", kind="idjag")
+    assert asked["statusCode"] == 200 and page_headers(asked) == CONSOLE_PAGE_HEADERS
+    kept = "Empty: a sign-in provider's own, from its discovery."
+    assert page_of(asked).text() == (
+        f"{OLIVIA_BAR} Add an issuer of ID-JAGs only (demo) Issuer The IdP's issuer identifier, an https URL (the iss "
+        "of its ID-JAGs). Create a user for a person the tenant does not know "
+        f"{ID_JAG_FIELDS.format(kept=kept)} Add Cancel")
+    done = post(invoke, jar, "/console/idp-create", {**hidden, "issuer": JAG, "jwks": keys, "user_match": "email",
+                                                     "create_users": "yes"})
+    assert done["statusCode"] == 200 and page_headers(done) == CONSOLE_PAGE_HEADERS
+    text = page_of(done).text()
+    assert re.fullmatch(re.escape(
+        f"{OLIVIA_BAR} Added: {JAG} (demo) Done: tenant demo trusts {JAG} as an ID-JAG issuer. Identity provider "
+        f"Protocol ID-JAG only Issuer {JAG} ID - Label - Domains - Offered for sign-in no Keys 1 key inline User match "
+        "email Create users yes Trust email no Trust MFA no Step-up local Claim mapping the defaults Created ")
+        + r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC" + re.escape(
+        f" Register at the identity provider Nothing: it is not offered for sign-in. Open {JAG}"), text), text
+    stored = IdentityProviderStore().get("demo", JAG)
+    assert stored is not None
+    # What `authgate idps create` stores of the same keys in a file.
+    IdentityProviderStore().delete("demo", JAG)
+    key_file = tmp_path / "jwks.json"
+    key_file.write_text(keys)
+    assert cli("create", "--tenant", "demo", "--issuer", JAG, "--jwks-file", str(key_file), "--user-match", "email",
+               "--create-users")[0] == 0
+    by_command = IdentityProviderStore().get("demo", JAG)
+    assert by_command is not None and view(by_command, "x") == {**view(stored, "x"),
+                                                                "created_at": by_command.created_at}
+
+    # Its change form, found by its issuer (it has no id): what an ID-JAG issuer has.
+    asked, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", issuer=JAG)
+    assert page_of(asked).text() == (
+        f"{OLIVIA_BAR} Change {JAG} (demo) Create a user for a person the tenant does not know "
+        f"{ID_JAG_FIELDS.format(kept='Now: 1 key inline. Empty: as it is.')} Sign-in Offer it for sign-in (OpenID "
+        "Connect) Client ID The client the IdP registered for authgate. Client secret The client secret the IdP "
+        "issued; sealed before it is stored, never shown. Scopes What a sign-in asks for; empty: openid email profile. "
+        "Label The sign-in button's text, e.g. \"Acme SSO\". ID Its short id in the tenant; empty: from the label or "
+        "the issuer's host. Domains Email domains whose people it signs in, separated by spaces. Save Cancel")
+    changed = post(invoke, jar, "/console/idp-update", {**hidden, "jwks_uri": f"{JAG}/keys", "user_match": "sub"})
+    assert page_of(changed).text().startswith(
+        f"{OLIVIA_BAR} Changed: {JAG} (demo) Done: identity provider {JAG} of tenant demo changed. Identity provider "
+        f"Protocol ID-JAG only Issuer {JAG} ID - Label - Domains - Offered for sign-in no Keys {JAG}/keys User match "
+        "sub Create users no ")
+    by_console = IdentityProviderStore().get("demo", JAG)
+    assert by_console is not None and (by_console.jwks_uri, by_console.jwks) == (f"{JAG}/keys", ())
+    # The command, asked the same, finds nothing else to change.
+    status, said = cli("update", "--tenant", "demo", "--issuer", JAG, "--jwks-uri", f"{JAG}/keys", "--user-match",
+                       "sub", "--no-create-users")
+    assert status == 0 and re.search(rf"^jwks_uri: +{JAG}/keys$", said, re.MULTILINE)
+    assert IdentityProviderStore().get("demo", JAG) == by_console
+    assert [(e["action"], e["outcome"], e["target"]["id"], e["details"]["fields"]) for e in audit_events()
+            if e["action"].startswith("idp.")] == [
+        ("idp.created", "success", JAG, ["create_users", "issuer", "keys", "user_match"]),
+        ("idp.changed", "success", JAG, ["create_users", "keys", "user_match"])]
+    assert '"kty"' not in repr(audit_events())
+
+    # Offered for sign-in (`--protocol oidc`): its client needed, as the command needs it; then it is a sign-in IdP.
+    for posted, why in [({"client_id": "authgate"}, "--client-id is for sign-in: give --protocol oidc too"),
+                        ({"protocol": "yes", "client_id": "authgate"},
+                         "--protocol oidc needs --client-secret-file FILE (the client secret the IdP issued)")]:
+        _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", issuer=JAG)
+        assert_console_error_page(post(invoke, jar, "/console/idp-update", {**hidden, "user_match": "sub", **posted}),
+                                  "invalid_request", why, 400)
+        argv = [part for k, v in posted.items() for part in (f"--{k.replace('_', '-')}", "oidc" if v == "yes" else v)]
+        assert cli("update", "--tenant", "demo", "--issuer", JAG, *argv) == (2, why)
+    _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", issuer=JAG)
+    offered = post(invoke, jar, "/console/idp-update", {**hidden, "user_match": "sub", "protocol": "yes",
+                                                        "client_id": "authgate", "client_secret": SECRET,
+                                                        "label": "Acme JAG", "domains": "jag.acme.example"})
+    assert page_of(offered).text().startswith(
+        f"{OLIVIA_BAR} Changed: Acme JAG (demo) Done: identity provider {JAG} of tenant demo changed. Identity provider "
+        f"Protocol OpenID Connect Issuer {JAG} ID acme-jag Label Acme JAG Domains jag.acme.example Offered for sign-in "
+        "yes Client ID authgate Client secret set Scopes openid email profile")
+    assert SECRET not in offered["body"] and SECRET not in repr(audit_events())
+
+
+@pytest.mark.parametrize(("fields", "argv", "message"), [
+    ({}, (), "create needs --jwks-uri URL or --jwks-file FILE (the IdP's signing keys)"),
+    ({"jwks_uri": "http://jag.acme.example/keys"}, ("--jwks-uri", "http://jag.acme.example/keys"),
+     "--jwks-uri 'http://jag.acme.example/keys': "),
+    ({"jwks": "{keys"}, ("--jwks-file", "{keys"), "the JWK Set is not JSON: "),
+    ({"jwks": '{"keys": [{"kty": "oct", "k": "c2VjcmV0"}]}'}, ("--jwks-file", '{"keys": [{"kty": "oct", "k": "c2VjcmV0"}]}'),
+     "the JWK Set: "),
+    ({"jwks": '{"keys": []}', "jwks_uri": "https://jag.acme.example/keys"}, None,
+     "give --jwks-uri or --jwks-file, not both"),
+    ({"jwks_uri": "https://jag.acme.example/keys", "user_match": "name"}, None,
+     "--user-match 'name' is not one of sub, email"),
+])
+def test_an_id_jag_issuer_the_command_refuses_is_refused_with_its_words(
+        demo: Any, invoke: Invoke, audit_events: Any, tmp_path: Path, fields: dict[str, str],
+        argv: tuple[str, ...] | None, message: str) -> None:
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    refused = create(invoke, operator_session(), "idjag", issuer=JAG, **fields)
+    assert refused["statusCode"] == 400
+    detail = page_of(refused).text().split("Invalid request ", 1)[-1].split(" Error code:")[0]
+    assert detail.startswith(message), detail
+    assert_console_error_page(refused, "invalid_request", detail, 400)
+    if argv is not None:  # the command's words, but for where the keys came from (its file, the form's field)
+        if argv and argv[0] == "--jwks-file":
+            key_file = tmp_path / "jwks.json"
+            key_file.write_text(argv[1])
+            argv, detail = ("--jwks-file", str(key_file)), detail.replace("the JWK Set", f"--jwks-file {str(key_file)!r}")
+        assert cli("create", "--tenant", "demo", "--issuer", JAG, *argv) == (2, detail)
+    assert [i.issuer for i in IdentityProviderStore().of_tenant("demo")] == [DEMO_IDP]
+    assert [(e["action"], e["outcome"], e["reason"]) for e in audit_events() if e["action"].startswith("idp.")] == [
+        ("idp.created", "failure", "invalid_input")]
+
+
+def test_a_saml_idp_s_metadata_is_read_again_from_the_change_form_as_the_command_reads_it(
+        demo: Any, invoke: Invoke, audit_events: Any, tmp_path: Path) -> None:
+    from authgate.stores.identity_providers import IdentityProviderStore
+    from tests.saml_support import IDP_ENTITY_ID, metadata, signing_key
+
+    cookie = operator_session()
+    assert create(invoke, cookie, "saml", metadata=metadata().decode(), label="Acme SAML")["statusCode"] == 200
+    asked, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", idp_id="acme-saml")
+    assert (f"Change Acme SAML (demo) Label The sign-in button's text; empty: as it is. {ID_FIELD} Metadata URL Where the IdP "
+            "publishes its SAML metadata (https), fetched now; or paste the metadata below. Now: given as a document. "
+            "Empty: as it is. Metadata XML The IdP's EntityDescriptor, as it offers it for download. Domains") \
+        in page_of(asked).text()
+    renewed = metadata(keys=((signing_key("idp2"), "signing"),), slo="https://idp.democorp.example/slo").decode()
+    changed = post(invoke, jar, "/console/idp-update", {**hidden, "metadata": renewed})
+    assert changed["statusCode"] == 200 and page_headers(changed) == CONSOLE_PAGE_HEADERS
+    assert ("Sign-on service https://idp.democorp.example/sso Logout service https://idp.democorp.example/slo "
+            "NameID format") in page_of(changed).text()
+    by_console = IdentityProviderStore().get("demo", IDP_ENTITY_ID)
+    assert by_console is not None and by_console.saml["certificates"] == [signing_key("idp2").cert_pem]  # type: ignore[index]
+    # `authgate idps update --metadata-file` reads the same document into the same record.
+    document = tmp_path / "metadata.xml"
+    document.write_text(renewed)
+    assert cli("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, "--metadata-file", str(document))[0] == 0
+    assert IdentityProviderStore().get("demo", IDP_ENTITY_ID) == by_console
+
+    # Another IdP's metadata, or a URL and a document at once: the command's words; nothing changes.
+    other = tmp_path / "other.xml"
+    other.write_text(metadata(entity_id="https://other.example/saml").decode())
+    why = ("--metadata-url and --metadata-file are for --protocol saml, with the IdP's own metadata (its entityID is "
+           f"'https://other.example/saml', not '{IDP_ENTITY_ID}')")
+    _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", idp_id="acme-saml")
+    assert_console_error_page(post(invoke, jar, "/console/idp-update", {**hidden, "metadata": other.read_text()}),
+                              "invalid_request", why, 400)
+    assert cli("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, "--metadata-file", str(other)) == (2, why)
+    _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", idp_id="acme-saml")
+    assert_console_error_page(post(invoke, jar, "/console/idp-update", {
+        **hidden, "metadata": renewed, "metadata_url": "https://idp.democorp.example/md"}), "invalid_request",
+        "give --metadata-url or --metadata-file, not both", 400)
+    assert IdentityProviderStore().get("demo", IDP_ENTITY_ID) == by_console
+    assert [(e["outcome"], e.get("reason"), e["details"]["fields"]) for e in audit_events()
+            if e["action"] == "idp.changed"] == [
+        ("success", None, ["create_users", "no_domains", "saml", "trust_email", "trust_mfa"]),
+        ("failure", "invalid_input", ["create_users", "no_domains", "saml", "trust_email", "trust_mfa"]),
+        ("failure", "invalid_input", [])]

@@ -2,27 +2,29 @@
 
 The fields' checks are the console's too (authgate.administration.identity_provider_input, kept here under their
 names); this module reads the files they come in (a secret never on the command line, where `ps` and the shell's
-history would keep it) and the JWK Set an IdP trusted for ID-JAGs signs with, which the console does not set.
+history would keep it) and the JWK Set an IdP trusted for ID-JAGs signs with (the console takes it pasted).
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from authgate.administration.identity_provider_input import (
+    BOTH_KEYS,
+    MAX_JWKS,
     MAX_KEY_FILE,
     MAX_SECRET,
     apple_private_key,
     client_secret,
     issuer,
+    jwks,
     jwks_uri,
     record_issuer,
 )
 from authgate_cli.admin import arguments
 
-__all__ = ["apple_private_key_file", "client_secret_file", "issuer", "jwks_file", "jwks_uri", "record_issuer"]
+__all__ = ["BOTH_KEYS", "apple_private_key_file", "client_secret_file", "issuer", "jwks_file", "jwks_uri", "record_issuer"]
 
 
 def _read(path: str, flag: str, limit: int) -> str:
@@ -40,16 +42,7 @@ def _read(path: str, flag: str, limit: int) -> str:
 
 def jwks_file(value: str) -> tuple[dict[str, Any], ...]:
     """A file holding the IdP's JWK Set: public signing keys only (RS256, PS256, ES256, EdDSA)."""
-    from authgate.tokens.client_keys import IDP_ALGORITHMS, InvalidJwks, validate
-
-    try:
-        document = json.loads(_read(value, "--jwks-file", 256 * 1024))
-    except json.JSONDecodeError as exc:
-        raise arguments.InvalidInput(f"--jwks-file {value!r} is not JSON: {exc.msg} at line {exc.lineno}") from None
-    try:
-        return validate(document, IDP_ALGORITHMS, max_keys=20)
-    except InvalidJwks as exc:
-        raise arguments.InvalidInput(f"--jwks-file {value!r}: {exc}") from None
+    return jwks(_read(value, "--jwks-file", MAX_JWKS), f"--jwks-file {value!r}")
 
 
 def client_secret_file(path: str) -> str:

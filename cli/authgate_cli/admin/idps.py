@@ -193,7 +193,7 @@ def _validate(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace) -> int:
     try:
         if getattr(args, "jwks_uri", None) is not None and getattr(args, "jwks_file", None) is not None:
-            raise arguments.InvalidInput("give --jwks-uri or --jwks-file, not both")
+            raise arguments.InvalidInput(idp_input.BOTH_KEYS)
         _validate(args)
     except arguments.InvalidInput as exc:
         return _fail(str(exc))

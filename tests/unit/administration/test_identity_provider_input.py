@@ -45,3 +45,26 @@ def test_a_secret_is_one_line_and_never_in_the_message() -> None:
         assert str(refused.value).startswith("the client secret ") and (not bad or bad not in str(refused.value))
     with pytest.raises(InvalidInput, match="^the key is not the EC P-256 private key"):
         values.apple_private_key("-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----\n", "the key")
+
+
+def test_an_id_jag_issuer_s_keys_come_from_a_url_or_a_jwk_set_not_both() -> None:
+    from tests.idp_support import TestIdp
+
+    document = TestIdp("https://idp.example").jwks_json().decode()
+    assert values.keys(None, None, "the JWK Set") is None
+    assert values.keys("https://idp.example/keys", None, "x") == {"jwks_uri": "https://idp.example/keys", "jwks": ()}
+    found = values.keys(None, document, "the JWK Set")
+    assert found is not None and found["jwks_uri"] == "" and [k["kid"] for k in found["jwks"]] == ["idp-key-1"]
+    with pytest.raises(InvalidInput, match="^give --jwks-uri or --jwks-file, not both$"):
+        values.keys("https://idp.example/keys", document, "the JWK Set")
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    ("{keys", "the JWK Set is not JSON: Expecting property name enclosed in double quotes at line 1"),
+    ('{"keys": [{"kty": "oct", "k": "c2VjcmV0"}]}', "the JWK Set: "),
+    (" " * (256 * 1024 + 1), "the JWK Set is larger than 262144 bytes"),
+])
+def test_a_jwk_set_is_json_of_public_signing_keys_bounded_as_a_file_is(document: str, message: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        values.jwks(document, "the JWK Set")
+    assert str(refused.value).startswith(message), str(refused.value)

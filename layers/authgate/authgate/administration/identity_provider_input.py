@@ -8,7 +8,7 @@ caller says where it came from (`source`: a file's flag and path, or the console
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from authgate.identity_providers.model import CLAIM_FIELDS, IDP_ID
@@ -19,6 +19,8 @@ MAX_ISSUER = 500
 MAX_SECRET = 1024
 MAX_LABEL = 64
 MAX_KEY_FILE = 4096
+MAX_JWKS = 256 * 1024
+BOTH_KEYS = "give --jwks-uri or --jwks-file, not both"
 # Apple's Team ID and Key ID: ten upper-case letters and digits.
 _APPLE_ID = re.compile(r"[A-Z0-9]{10}")
 _DOMAIN = re.compile(r"(?=.{1,253}\Z)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
@@ -72,6 +74,36 @@ def jwks_uri(value: str) -> str:
         reason = refused.detail.split(": ", 1)[-1].rstrip(".")
         raise InvalidInput(f"--jwks-uri {value[:200]!r}: {reason.replace('client_id', 'URL')}") from None
     return value
+
+
+def jwks(document: str, source: str) -> tuple[dict[str, Any], ...]:
+    """The JWK Set an IdP trusted for ID-JAGs signs with, as JSON (from `source`: the file's flag and path, or the
+    console's field): public signing keys only (RS256, PS256, ES256, EdDSA), at most 20."""
+    import json
+
+    from authgate.tokens.client_keys import IDP_ALGORITHMS, InvalidJwks, validate
+
+    if len(document.encode("utf-8")) > MAX_JWKS:
+        raise InvalidInput(f"{source} is larger than {MAX_JWKS} bytes")
+    try:
+        parsed = json.loads(document)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{source} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    try:
+        return validate(parsed, IDP_ALGORITHMS, max_keys=20)
+    except InvalidJwks as exc:
+        raise InvalidInput(f"{source}: {exc}") from None
+
+
+def keys(uri: str | None, document: str | None, source: str) -> dict[str, Any] | None:
+    """The key source given (`uri`, or the JWK Set `document` from `source`) as the record's fields; None: neither."""
+    if uri is not None and document is not None:
+        raise InvalidInput(BOTH_KEYS)
+    if uri is not None:
+        return {"jwks_uri": jwks_uri(uri), "jwks": ()}
+    if document is not None:
+        return {"jwks_uri": "", "jwks": jwks(document, source)}
+    return None
 
 
 def client_secret(secret: str, source: str) -> str:

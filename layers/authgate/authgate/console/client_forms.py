@@ -151,6 +151,8 @@ def _asked(fields: Mapping[str, str], asked: Asked) -> Asked:
         auth_method=_chosen(fields, "auth_method", ("", *AUTH_METHODS)) or None,
         jwks=fields.get("jwks", "").strip() or None,
         profile=_chosen(fields, "profile", ("", "fapi2", "none")) or None, require_par=bool(fields.get("require_par")),
+        # As typed: the operation checks it against what the stack offers, with the command's message.
+        id_token_signed_response_alg=fields.get("id_token_signed_response_alg", "").strip() or None,
         post_logout_redirect_uri=_split_lines(fields.get("post_logout_redirect_uri", "")),
         backchannel_logout_uri=fields.get("backchannel_logout_uri", ""),
         backchannel_logout_session_required=bool(fields.get("backchannel_logout_session_required")),
@@ -183,6 +185,7 @@ def _common(client: Client | None) -> list[str]:
         _select("profile", "Profile", ("", "fapi2", *(("none",) if client else ())), "",
                 "fapi2: the FAPI 2.0 Security Profile (PAR, PKCE S256, private_key_jwt, DPoP)."
                 + (f" Now: {client.profile or 'none'}; empty keeps it." if client else "")),
+        _id_token_alg(client),
         _check("require_par", "Authorization requests must be pushed (PAR, RFC 9126)",
                bool(client and client.require_pushed_authorization_requests)),
         _lines("post_logout_redirect_uri", "Post-logout redirect URIs",
@@ -195,6 +198,17 @@ def _common(client: Client | None) -> list[str]:
                [f"{uri}={' '.join(scopes)}" for uri, scopes in client.resource_scopes] if client else (),
                "One resource a line: https://mcp.example.com/mcp=mcp:read mcp:write"),
     ]
+
+
+def _id_token_alg(client: Client | None) -> str:
+    """--id-token-signed-response-alg: the algorithms the stack offers (its SigningAlgorithm and RS256)."""
+    from authgate.administration.clients import offered_id_token_algs
+
+    now = client.id_token_signed_response_alg if client else ""
+    return _select("id_token_signed_response_alg", "ID token signing algorithm", ("", *offered_id_token_algs()), now,
+                   "The JWS algorithm of the client's ID and logout tokens (OpenID Connect Dynamic Client "
+                   "Registration 1.0 2). " + (f"Now: {client.id_token_alg}; empty keeps it." if client
+                                              else "Empty: RS256."))
 
 
 def _form_page(request: Request, signed: SignedIn, title: str, target: str, fields: str, label: str,

@@ -91,7 +91,7 @@ def record(idp: IdentityProvider) -> list[tuple[str, str]]:
                   ("NameID format", saml.get("name_id_format") or "-"),
                   ("Metadata URL", saml.get("metadata_url") or "given as a document")]
         pairs += [(f"Certificate {n}", certificate(pem)) for n, pem in enumerate(saml.get("certificates", ()), 1)]
-    pairs += [("Keys", keys(idp)), ("Create users", _yes(idp.create_users)), ("Trust email", _yes(idp.trust_email)),
+    pairs += [("Keys", keys(idp)), ("User match", idp.user_match), ("Create users", _yes(idp.create_users)), ("Trust email", _yes(idp.trust_email)),
               ("Trust MFA", " ".join(idp.mfa_values) if idp.trust_mfa else "no"), ("Step-up", idp.step_up),
               ("Claim mapping", " ".join(f"{k}={v}" for k, v in idp.claims) or "the defaults"),
               ("Created", when(idp.created_at))]

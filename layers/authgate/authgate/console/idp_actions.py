@@ -52,7 +52,7 @@ def post_update(request: Request, signed: SignedIn) -> Response:
     from authgate.administration.identity_providers import update
 
     idp = _taken(signed, "idp.changed", "update", tenant, issuer,
-                 lambda: (idp_form.updated_given(fields), idp_form.secrets(fields)),
+                 lambda: _update_given(tenant, issuer, fields),
                  lambda t, given, secrets: update(t, issuer, given, secrets))
     return done(request, signed, title=f"Changed: {idp.label or idp.issuer} ({tenant})",
                 said=f"identity provider {idp.issuer} of tenant {tenant} changed",
@@ -94,6 +94,16 @@ def post_delete(request: Request, signed: SignedIn) -> Response:
 
 def _given(fields: dict[str, str], kind: str) -> tuple[Given, dict[str, str]]:
     return idp_form.created_given(fields, kind), idp_form.secrets(fields)
+
+
+def _update_given(tenant: str, issuer: str, fields: dict[str, str]) -> tuple[Given, dict[str, str]]:
+    """What the update form gives of the IdP as it is now (its protocol says which fields the form has)."""
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    idp = IdentityProviderStore().get(tenant, issuer)
+    if idp is None:
+        raise IdentityProviderNotFound(issuer)
+    return idp_form.updated_given(fields, idp), idp_form.secrets(fields)
 
 
 def _taken(signed: SignedIn, action: AuditAction, console_action: str, tenant: str, issuer: str,

@@ -1,10 +1,12 @@
 """GET /console/idp-create?tenant=T&kind=K and /console/idp-update?tenant=T&idp_id=I: the forms that add an identity
-provider (an OpenID Provider, Google, Apple, or a SAML 2.0 IdP by its metadata) or change one; what a form gives.
+provider (an OpenID Provider, Google, Apple, a SAML 2.0 IdP by its metadata, or an issuer trusted for ID-JAGs only) or
+change one; what a form gives.
 
 Allowed by `idps.change` in the tenant (operators.roles: owner, admin), judged before anything is read. A form asks for
-what `authgate idps create|update` takes, under the same names; console.idp_actions posts it. The client secret is a
-password field (Apple's private key a text area), never filled in again: the update form leaves it empty, and an empty
-one keeps the secret as it is.
+what `authgate idps create|update` takes, under the same names: the ID-JAG keys (a URL, or the JWK Set pasted where the
+command reads a file) and user match on every kind; on a change, a SAML IdP's metadata again (a URL or pasted), a
+Sign in with Apple key, and an issuer of ID-JAGs only offered for sign-in (`--protocol oidc` and its client). console.idp_actions posts it. The client secret is a password field (Apple's private key a text
+area), never filled in again: the update form leaves it empty, and an empty one keeps the secret as it is.
 """
 
 from __future__ import annotations
@@ -12,21 +14,25 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
+from authgate.administration.identity_provider_input import PRESETS as PRESET_SCOPES
 from authgate.administration.identity_providers import Given
 from authgate.console.idp import found, named
-from authgate.console.idps import KINDS, link
+from authgate.console.idps import KINDS, keys, link
 from authgate.console.pages import STEP, Link, allow, page, query_value, url
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.identity_providers.model import PRESETS, STEP_UPS, IdentityProvider
+from authgate.identity_providers.model import PRESETS, STEP_UPS, USER_MATCHES, IdentityProvider
 from authgate.interaction.pages import csrf_fields
 
 e = html.escape
 # The metadata pasted in the form, as its refusals name it.
 PASTED = "the metadata XML"
+# The JWK Set pasted in the form, likewise.
+PASTED_KEYS = "the JWK Set"
 _WORDS = re.compile(r"[\s,]+")
 
 
@@ -35,24 +41,25 @@ def get_create(request: Request, signed: SignedIn) -> Response:
     allow(signed, "idps.change", tenant or None)
     kind_of(kind)
     tenant_exists(tenant)
-    first = {"oidc": [_field("issuer", "Issuer", kind="url", hint="The IdP's issuer identifier, an https URL "
-                                                                   "(the iss of its ID tokens).", required=True)],
-             "google": [], "apple": [],
-             "saml": [_field("metadata_url", "Metadata URL", kind="url",
-                             hint="Where the IdP publishes its SAML metadata (https), fetched now; or paste the "
-                                  "metadata below."),
-                      _textarea("metadata", "Metadata XML", "The IdP's EntityDescriptor, as it offers it for "
-                                                             "download.")]}[kind]
-    client = {"saml": [], "apple": _apple()}.get(kind) or [
-        _field("client_id", "Client ID", hint="The client the IdP registered for authgate.", required=True),
-        _secret(required=True)]
-    scopes = [_field("scopes", "Scopes", hint="What a sign-in asks for; empty: openid email profile.")] \
-        if kind == "oidc" else []
-    fields = [*first, *client, *scopes,
-              _field("label", "Label", hint='The sign-in button\'s text, e.g. "Acme SSO".', required=kind not in PRESETS),
-              _field("idp_id", "ID", hint="Its short id in the tenant (lower-case letters, digits, -); empty: from "
-                                          "the label or the issuer's host."),
-              *_trust(None)]
+    issuer = _field("issuer", "Issuer", kind="url", required=True,
+                    hint="The IdP's issuer identifier, an https URL (the iss of its "
+                         + ("ID tokens)." if kind == "oidc" else "ID-JAGs)."))
+    if kind == "idjag":
+        fields = [issuer, _create_users(None), *_id_jag(None)]
+    else:
+        first = {"oidc": [issuer], "google": [], "apple": [], "saml": _metadata(None)}[kind]
+        client = {"saml": [], "apple": _apple()}.get(kind, [
+            _field("client_id", "Client ID", hint="The client the IdP registered for authgate.", required=True),
+            _secret(required=True)])
+        default = PRESET_SCOPES[kind].scopes if kind in PRESETS else "openid email profile"
+        scopes = [_field("scopes", "Scopes", hint=f"What a sign-in asks for; empty: {default}.")] \
+            if kind != "saml" else []
+        fields = [*first, *client, *scopes,
+                  _field("label", "Label", hint='The sign-in button\'s text, e.g. "Acme SSO".',
+                         required=kind not in PRESETS),
+                  _field("idp_id", "ID", hint="Its short id in the tenant (lower-case letters, digits, -); empty: from "
+                                              "the label or the issuer's host."),
+                  *_trust(None), *_id_jag(None)]
     title = f"{KINDS[kind]} ({tenant})"
     return _form(request, signed, title, "idp-create", [("tenant", tenant), ("kind", kind)], fields, "Add",
                  Link(url(request, "idps", [("tenant", tenant)]), "Cancel"))
@@ -62,9 +69,7 @@ def get_update(request: Request, signed: SignedIn) -> Response:
     tenant, idp_id, issuer = named(request)
     allow(signed, "idps.change", tenant)
     idp = found(tenant, idp_id, issuer)
-    fields = [_field("label", "Label", idp.label, hint='The sign-in button\'s text; empty: as it is.'), *_trust(idp)]
-    if idp.protocol == "oidc" and idp.preset != "apple":
-        fields.append(_secret(required=False))
+    fields = _changeable(idp)
     return _form(request, signed, f"Change {idp.label or idp.idp_id or idp.issuer} ({tenant})", "idp-update",
                  [("tenant", tenant), ("issuer", idp.issuer)], fields, "Save", Link(link(request, idp), "Cancel"))
 
@@ -81,6 +86,78 @@ def tenant_exists(tenant: str) -> None:
 
     if not tenant or TenantStore().get(tenant) is None:
         raise ApiError("not_found", f"There is no tenant {tenant!r}.")
+
+
+def _changeable(idp: IdentityProvider) -> list[str]:
+    """The update form's fields for `idp`: what `authgate idps update` changes of a provider of its protocol."""
+    if not idp.protocol:
+        return [_create_users(idp), *_id_jag(idp), _offered()]
+    fields = [_field("label", "Label", idp.label, hint="The sign-in button's text; empty: as it is."),
+              _field("idp_id", "ID", idp.idp_id, hint="Its short id in the tenant, in the URLs registered at the IdP "
+                                                      "(changed: change them there too); empty: as it is.")]
+    if idp.protocol == "oidc":
+        apple = idp.preset == "apple"
+        fields += [_field("client_id", "Services ID" if apple else "Client ID", idp.client_id,
+                          hint="The client the IdP registered for authgate; empty: as it is."),
+                   _field("scopes", "Scopes", idp.scopes, hint=f"What a sign-in asks for; empty: as it is "
+                                                                f"({idp.requested_scopes}).")]
+        fields += _apple_key(idp) if apple else [_secret(required=False)]
+    elif idp.protocol == "saml":
+        fields += _metadata(idp)
+    return [*fields, *_trust(idp), *_id_jag(idp)]
+
+
+def _offered() -> str:
+    """An issuer of ID-JAGs only, offered for sign-in as an OpenID Provider (`--protocol oidc` and its client)."""
+    fields = "\n".join((
+        _check("protocol", "Offer it for sign-in (OpenID Connect)", False),
+        _field("client_id", "Client ID", hint="The client the IdP registered for authgate."),
+        _secret(required=False, new=False),
+        _field("scopes", "Scopes", hint="What a sign-in asks for; empty: openid email profile."),
+        _field("label", "Label", hint='The sign-in button\'s text, e.g. "Acme SSO".'),
+        _field("idp_id", "ID", hint="Its short id in the tenant; empty: from the label or the issuer's host."),
+        _field("domains", "Domains", hint="Email domains whose people it signs in, separated by spaces.")))
+    return f"<fieldset>\n<legend>Sign-in</legend>\n{fields}\n</fieldset>"
+
+
+def _metadata(idp: IdentityProvider | None) -> list[str]:
+    """A SAML IdP's metadata: a URL fetched now, or the document pasted (on a change: read again, or kept)."""
+    now = (idp.saml or {}).get("metadata_url") if idp else None
+    kept = "" if idp is None else (f" Now fetched from {now}; give it again to fetch it again." if now else
+                                   " Now: given as a document.") + " Empty: as it is."
+    return [_field("metadata_url", "Metadata URL", kind="url",
+                   hint="Where the IdP publishes its SAML metadata (https), fetched now; or paste the metadata "
+                        "below." + kept),
+            _textarea("metadata", "Metadata XML", "The IdP's EntityDescriptor, as it offers it for download.")]
+
+
+def _apple_key(idp: IdentityProvider) -> list[str]:
+    """Sign in with Apple's key, changed: its team and key id, and the new key pasted (empty: the key as it is)."""
+    return [_field("apple_team_id", "Team ID", idp.apple_team_id, hint="Your Apple team id; empty: as it is."),
+            _field("apple_key_id", "Key ID", idp.apple_key_id, hint="The id of the key below; empty: as it is."),
+            _textarea("apple_private_key", "Private key (.p8)", "A new .p8 key Apple issued for Sign in with Apple, "
+                      "pasted; sealed before it is stored, never shown. Empty: the key stays as it is.")]
+
+
+def _create_users(idp: IdentityProvider | None) -> str:
+    return _check("create_users", "Create a user for a person the tenant does not know", bool(idp and idp.create_users))
+
+
+def _id_jag(idp: IdentityProvider | None) -> list[str]:
+    """What its ID-JAGs are checked with: its keys (a URL, or a JWK Set pasted) and how a person is found."""
+    kept = f" Now: {keys(idp)}. Empty: as it is." if idp else \
+        " Empty: a sign-in provider's own, from its discovery."
+    match = idp.user_match if idp else "sub"
+    options = "\n".join(f'<option value="{m}"{" selected" if m == match else ""}>{m}</option>' for m in USER_MATCHES)
+    return [
+        _field("jwks_uri", "Keys URL (jwks_uri)", kind="url",
+               hint="Where it publishes the keys its ID-JAGs are signed with (https); or paste them below." + kept),
+        _textarea("jwks", "Keys (a JWK Set, JSON)", "Its public signing keys, {\"keys\": [...]}, stored with it."),
+        (f'<label for="user_match">User match</label>\n<select id="user_match" name="user_match" '
+         f'aria-describedby="user_match-hint">\n{options}\n</select>\n<p class="hint" id="user_match-hint">An '
+         "ID-JAG's person: the user whose username is its sub (sub), or whose email is its email claim "
+         "(email).</p>"),
+    ]
 
 
 def _apple() -> list[str]:
@@ -100,7 +177,7 @@ def _trust(idp: IdentityProvider | None) -> list[str]:
     return [
         _field("domains", "Domains", " ".join(idp.domains) if idp else "",
                hint="Email domains whose people it signs in, separated by spaces (acme.example acme.test)."),
-        _check("create_users", "Create a user for a person the tenant does not know", bool(idp and idp.create_users)),
+        _create_users(idp),
         _check("trust_email", "Link a person to the account with the same verified email",
                bool(idp and idp.trust_email)),
         _field("trust_mfa", "Trust MFA", " ".join(idp.mfa_values) if idp and idp.trust_mfa else "",
@@ -122,9 +199,9 @@ def _field(name: str, label: str, value: str = "", *, kind: str = "text", hint: 
             + (f'\n<p class="hint" id="{name}-hint">{e(hint)}</p>' if hint else ""))
 
 
-def _secret(*, required: bool) -> str:
+def _secret(*, required: bool, new: bool = True) -> str:
     hint = ("The client secret the IdP issued; sealed before it is stored, never shown."
-            if required else "A new client secret the IdP issued; empty: the secret stays as it is.")
+            if required or not new else "A new client secret the IdP issued; empty: the secret stays as it is.")
     return (f'<label for="client_secret">Client secret</label>\n<input id="client_secret" name="client_secret" '
             f'type="password" autocomplete="new-password" aria-describedby="client_secret-hint"'
             f'{" required" if required else ""}>\n<p class="hint" id="client_secret-hint">{hint}</p>')
@@ -162,34 +239,58 @@ def _words(fields: Mapping[str, str], name: str) -> list[str]:
     return [w for w in _WORDS.split(fields.get(name, "")) if w]
 
 
-def created_given(fields: Mapping[str, str], kind: str) -> Given:
-    """What the create form of `kind` gives (the SAML metadata fetched or read as the command does)."""
+def _saml(fields: Mapping[str, str]) -> dict[str, Any] | None:
+    """The `saml` map of the metadata URL (fetched now) or the pasted metadata; None when neither is given."""
     from authgate.administration import saml_metadata
 
-    saml = None
-    if kind == "saml":
-        url_given, pasted = _text(fields, "metadata_url"), fields.get("metadata", "").strip()
-        saml_metadata.one_source(url_given, bool(pasted))
-        saml = saml_metadata.fetched(url_given) if url_given else \
-            saml_metadata.given(pasted.encode("utf-8"), PASTED) if pasted else None
-    return Given(issuer=_text(fields, "issuer") if kind == "oidc" else None,
-                 preset=kind if kind in PRESETS else None, protocol="saml" if kind == "saml" else "oidc",
+    url_given, pasted = _text(fields, "metadata_url"), fields.get("metadata", "").strip()
+    saml_metadata.one_source(url_given, bool(pasted))
+    return saml_metadata.fetched(url_given) if url_given else \
+        saml_metadata.given(pasted.encode("utf-8"), PASTED) if pasted else None
+
+
+def _keys(fields: Mapping[str, str]) -> dict[str, Any] | None:
+    """The key source given: the keys URL, or the JWK Set pasted (checked as the command checks its file)."""
+    from authgate.administration.identity_provider_input import keys as key_source
+
+    return key_source(_text(fields, "jwks_uri"), fields.get("jwks", "").strip() or None, PASTED_KEYS)
+
+
+def created_given(fields: Mapping[str, str], kind: str) -> Given:
+    """What the create form of `kind` gives (the SAML metadata fetched or read as the command does)."""
+    return Given(issuer=_text(fields, "issuer") if kind in ("oidc", "idjag") else None,
+                 preset=kind if kind in PRESETS else None,
+                 protocol={"saml": "saml", "idjag": None}.get(kind, "oidc"),
                  apple_team_id=_text(fields, "apple_team_id"), apple_key_id=_text(fields, "apple_key_id"),
                  idp_id=_text(fields, "idp_id"), label=_text(fields, "label"),
                  domains=_words(fields, "domains") or None, client_id=_text(fields, "client_id"),
                  scopes=_text(fields, "scopes"), create_users=fields.get("create_users") == "yes" or None,
                  trust_email=fields.get("trust_email") == "yes" or None,
                  trust_mfa=_words(fields, "trust_mfa") or None, step_up=_text(fields, "step_up"),
-                 claims=_words(fields, "claims") or None, saml=saml)
+                 claims=_words(fields, "claims") or None, user_match=_text(fields, "user_match"),
+                 keys=_keys(fields), saml=_saml(fields) if kind == "saml" else None)
 
 
-def updated_given(fields: Mapping[str, str]) -> Given:
-    """What the update form gives: every field it shows set as it says (an empty label: as it is)."""
+def updated_given(fields: Mapping[str, str], idp: IdentityProvider) -> Given:
+    """What the update form of `idp` gives: every field it shows set as it says (an empty text field, the keys, the
+    metadata: as they are)."""
+    changed = Given(create_users=fields.get("create_users") == "yes", user_match=_text(fields, "user_match"),
+                    keys=_keys(fields))
+    if not idp.protocol:
+        return changed._replace(protocol="oidc" if fields.get("protocol") == "yes" else None, client_id=_text(fields, "client_id"),
+                                scopes=_text(fields, "scopes"), label=_text(fields, "label"),
+                                idp_id=_text(fields, "idp_id"), domains=_words(fields, "domains") or None)
     domains = _words(fields, "domains")
-    return Given(label=_text(fields, "label"), domains=domains or None, no_domains=not domains,
-                 create_users=fields.get("create_users") == "yes", trust_email=fields.get("trust_email") == "yes",
-                 trust_mfa=_words(fields, "trust_mfa"), step_up=_text(fields, "step_up"),
-                 claims=_words(fields, "claims") or None)
+    oidc, apple = idp.protocol == "oidc", idp.preset == "apple"
+    return changed._replace(
+        label=_text(fields, "label"), idp_id=_text(fields, "idp_id"), domains=domains or None,
+        no_domains=not domains,
+        trust_email=fields.get("trust_email") == "yes", trust_mfa=_words(fields, "trust_mfa"),
+        step_up=_text(fields, "step_up"), claims=_words(fields, "claims") or None,
+        client_id=_text(fields, "client_id") if oidc else None, scopes=_text(fields, "scopes") if oidc else None,
+        apple_team_id=_text(fields, "apple_team_id") if apple else None,
+        apple_key_id=_text(fields, "apple_key_id") if apple else None,
+        saml=_saml(fields) if idp.protocol == "saml" else None)
 
 
 def secrets(fields: Mapping[str, str]) -> dict[str, str]:

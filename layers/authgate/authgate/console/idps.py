@@ -26,7 +26,7 @@ from authgate.operators import roles
 
 # The kinds of IdP the console adds: the create page's `kind`, and what its link says.
 KINDS = {"oidc": "Add an OpenID Connect provider", "google": "Add Google", "apple": "Add Sign in with Apple",
-         "saml": "Add a SAML 2.0 provider"}
+         "saml": "Add a SAML 2.0 provider", "idjag": "Add an issuer of ID-JAGs only"}
 
 
 def get_idps(request: Request, signed: SignedIn) -> Response:
