@@ -63,6 +63,9 @@ ACME = {"issuer": "https://sso.acme.example", "client_id": "authgate", "client_s
 # A sign-in provider's id on its change form, as the page reads.
 ID_FIELD = ("ID Its short id in the tenant, in the URLs registered at the IdP (changed: change them there too); empty: "
             "as it is.")
+# A SAML IdP's metadata fields, new, as the page reads.
+METADATA_FIELDS = ("Metadata URL Where the IdP publishes its SAML metadata (https), fetched now; or paste the metadata "
+                   "below. Metadata XML The IdP's EntityDescriptor, as it offers it for download.")
 # The ID-JAG fields of every form, as the page reads.
 ID_JAG_FIELDS = ("Keys URL (jwks_uri) Where it publishes the keys its ID-JAGs are signed with (https); or paste them "
                  "below. {kept} Keys (a JWK Set, JSON) Its public signing keys, {{\"keys\": "
@@ -234,7 +237,9 @@ def test_olivia_changes_an_idp_then_deletes_it_after_confirming(
         "or amr values that count as a second factor, separated by spaces; empty: none. Step-up local upstream When a "
         "second factor is needed and the IdP's is not trusted: authgate's own (local) or ask the IdP (upstream). "
         "Claim mapping Which of its claims hold the email, name or groups, e.g. email=upn groups=roles; empty: the "
-        f"defaults. {ID_JAG_FIELDS.format(kept='Now: discovery. Empty: as it is.')} Save Cancel")
+        f"defaults. {ID_JAG_FIELDS.format(kept='Now: discovery. Empty: as it is.')} Protocol Signs people in by "
+        "OpenID Connect SAML 2.0 SAML 2.0: it signs people in by SAML from now on, with the metadata below (its "
+        f"entityID must be https://sso.acme.example). {METADATA_FIELDS} Save Cancel")
     assert 'value="acme.example acme.test"' in asked["body"] and 'value="mfa"' in asked["body"]
     assert SECRET not in asked["body"] and 'name="client_secret" type="password"' in asked["body"]
     assert {k: v for k, v in hidden.items() if k not in ("nonce", "csrf")} == {
@@ -560,10 +565,11 @@ def test_an_issuer_of_id_jags_only_is_added_with_its_pasted_keys_and_changed_as_
     asked, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", issuer=JAG)
     assert page_of(asked).text() == (
         f"{OLIVIA_BAR} Change {JAG} (demo) Create a user for a person the tenant does not know "
-        f"{ID_JAG_FIELDS.format(kept='Now: 1 key inline. Empty: as it is.')} Sign-in Offer it for sign-in (OpenID "
-        "Connect) Client ID The client the IdP registered for authgate. Client secret The client secret the IdP "
-        "issued; sealed before it is stored, never shown. Scopes What a sign-in asks for; empty: openid email profile. "
-        "Label The sign-in button's text, e.g. \"Acme SSO\". ID Its short id in the tenant; empty: from the label or "
+        f"{ID_JAG_FIELDS.format(kept='Now: 1 key inline. Empty: as it is.')} Sign-in Offer it for sign-in No: "
+        "ID-JAGs only OpenID Connect SAML 2.0 OpenID Connect: with its client below; SAML 2.0: with its metadata below "
+        "(its entityID must be its issuer). Client ID OpenID Connect: the client the IdP registered for authgate. "
+        "Client secret The client secret the IdP issued; sealed before it is stored, never shown. Scopes OpenID "
+        f"Connect: what a sign-in asks for; empty: openid email profile. {METADATA_FIELDS} Label The sign-in button's text, e.g. \"Acme SSO\". ID Its short id in the tenant; empty: from the label or "
         "the issuer's host. Domains Email domains whose people it signs in, separated by spaces. Save Cancel")
     changed = post(invoke, jar, "/console/idp-update", {**hidden, "jwks_uri": f"{JAG}/keys", "user_match": "sub"})
     assert page_of(changed).text().startswith(
@@ -585,15 +591,15 @@ def test_an_issuer_of_id_jags_only_is_added_with_its_pasted_keys_and_changed_as_
 
     # Offered for sign-in (`--protocol oidc`): its client needed, as the command needs it; then it is a sign-in IdP.
     for posted, why in [({"client_id": "authgate"}, "--client-id is for sign-in: give --protocol oidc too"),
-                        ({"protocol": "yes", "client_id": "authgate"},
+                        ({"protocol": "oidc", "client_id": "authgate"},
                          "--protocol oidc needs --client-secret-file FILE (the client secret the IdP issued)")]:
         _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", issuer=JAG)
         assert_console_error_page(post(invoke, jar, "/console/idp-update", {**hidden, "user_match": "sub", **posted}),
                                   "invalid_request", why, 400)
-        argv = [part for k, v in posted.items() for part in (f"--{k.replace('_', '-')}", "oidc" if v == "yes" else v)]
+        argv = [part for k, v in posted.items() for part in (f"--{k.replace('_', '-')}", v)]
         assert cli("update", "--tenant", "demo", "--issuer", JAG, *argv) == (2, why)
     _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", issuer=JAG)
-    offered = post(invoke, jar, "/console/idp-update", {**hidden, "user_match": "sub", "protocol": "yes",
+    offered = post(invoke, jar, "/console/idp-update", {**hidden, "user_match": "sub", "protocol": "oidc",
                                                         "client_id": "authgate", "client_secret": SECRET,
                                                         "label": "Acme JAG", "domains": "jag.acme.example"})
     assert page_of(offered).text().startswith(
@@ -680,3 +686,169 @@ def test_a_saml_idp_s_metadata_is_read_again_from_the_change_form_as_the_command
         ("success", None, ["create_users", "no_domains", "saml", "trust_email", "trust_mfa"]),
         ("failure", "invalid_input", ["create_users", "no_domains", "saml", "trust_email", "trust_mfa"]),
         ("failure", "invalid_input", [])]
+
+
+# What a SAML IdP's page shows of tests.saml_support's metadata, and what to register at it.
+SAML_SHOWN = ("Sign-on service https://idp.democorp.example/sso Logout service - NameID format "
+              "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent Metadata URL given as a document Certificate 1 "
+              "SHA-256 ")
+SAML_REGISTER = ("Register at the identity provider Redirect URI http://127.0.0.1:3000/oauth/federation/callback SP "
+                 "entity ID (audience) http://127.0.0.1:3000/saml/demo Assertion Consumer Service (HTTP-POST) "
+                 "http://127.0.0.1:3000/saml/demo/acs Single Logout Service (HTTP-Redirect) "
+                 "http://127.0.0.1:3000/saml/demo/slo SP metadata http://127.0.0.1:3000/saml/demo/metadata")
+
+
+def changing(invoke: Invoke, cookie: str, issuer: str, fields: dict[str, str]) -> dict[str, Any]:
+    """The change form of the IdP `issuer` of demo, posted with `fields` beside its hidden ones."""
+    _, jar, hidden = form(invoke, cookie, "/console/idp-update", tenant="demo", issuer=issuer)
+    return post(invoke, jar, "/console/idp-update", {**hidden, **fields})
+
+
+def refused_detail(result: dict[str, Any]) -> str:
+    """The sentence of a 400 page, checked as the console's error page."""
+    detail = page_of(result).text().split("Invalid request ", 1)[-1].split(" Error code:")[0]
+    assert_console_error_page(result, "invalid_request", detail, 400)
+    return detail
+
+
+def made_saml(done: dict[str, Any], label: str, idp_id: str, domains: str, trust: str) -> Any:
+    """The record a change made a SAML 2.0 sign-in provider (tests.saml_support's metadata), its answer page checked
+    whole: what it shows of the metadata, `trust` (its keys to its claim mapping), what to register at it."""
+    from authgate.stores.identity_providers import IdentityProviderStore
+    from tests.saml_support import IDP_ENTITY_ID
+
+    assert done["statusCode"] == 200 and page_headers(done) == CONSOLE_PAGE_HEADERS
+    text = page_of(done).text()
+    assert text.startswith(
+        f"{OLIVIA_BAR} Changed: {label} (demo) Done: identity provider {IDP_ENTITY_ID} of tenant demo changed. "
+        f"Identity provider Protocol SAML 2.0 Entity ID {IDP_ENTITY_ID} ID {idp_id} Label {label} Domains {domains} "
+        f"Offered for sign-in yes {SAML_SHOWN}"), text
+    assert f" {trust} Created " in text and text.endswith(f"{SAML_REGISTER} Open {label}"), text
+    stored = IdentityProviderStore().get("demo", IDP_ENTITY_ID)
+    assert stored is not None and (stored.protocol, stored.sign_in, stored.saml["entity_id"]) == (  # type: ignore[index]
+        "saml", True, IDP_ENTITY_ID)
+    return stored
+
+
+def test_an_id_jag_issuer_becomes_a_saml_sign_in_provider_as_the_command_makes_it(
+        demo: Any, invoke: Invoke, audit_events: Any, tmp_path: Path) -> None:
+    from authgate.stores.identity_providers import IdentityProviderStore
+    from tests.saml_support import IDP_ENTITY_ID, metadata
+
+    store, cookie = IdentityProviderStore(), operator_session()
+    keys_url = f"{IDP_ENTITY_ID}/keys"
+    assert create(invoke, cookie, "idjag", issuer=IDP_ENTITY_ID, jwks_uri=keys_url)["statusCode"] == 200
+    jag_only = store.get("demo", IDP_ENTITY_ID)
+    assert jag_only is not None and (jag_only.protocol, jag_only.sign_in) == ("", False)
+    asked = get(invoke, cookie, "/console/idp-update", tenant="demo", issuer=IDP_ENTITY_ID)
+    assert ('<select id="protocol" name="protocol" aria-describedby="protocol-hint">\n<option value="" selected>No: '
+            'ID-JAGs only</option>\n<option value="oidc">OpenID Connect</option>\n<option value="saml">SAML 2.0'
+            '</option>\n</select>') in asked["body"]
+    assert '<textarea id="metadata" name="metadata"' in asked["body"]
+
+    # What the command refuses, refused with its words (`authgate idps update --protocol saml ...`); nothing changes.
+    ours, other = tmp_path / "metadata.xml", tmp_path / "other.xml"
+    ours.write_text(metadata().decode())
+    other.write_text(metadata(entity_id="https://other.example/saml").decode())
+    cases: list[tuple[dict[str, str], list[str], str]] = [
+        ({}, [], "--protocol saml needs --metadata-url URL or --metadata-file FILE (the IdP's SAML metadata)"),
+        ({"metadata": other.read_text()}, ["--metadata-file", str(other)],
+         ("--metadata-url and --metadata-file are for --protocol saml, with the IdP's own metadata (its entityID is "
+          f"'https://other.example/saml', not '{IDP_ENTITY_ID}')")),
+        ({"metadata_url": "https://10.0.0.1/saml/metadata"}, ["--metadata-url", "https://10.0.0.1/saml/metadata"],
+         "--metadata-url 'https://10.0.0.1/saml/metadata': "),
+    ]
+    for posted, argv, why in cases:
+        detail = refused_detail(changing(invoke, cookie, IDP_ENTITY_ID, {"protocol": "saml", "user_match": "sub",
+                                                                         **posted}))
+        assert detail.startswith(why), detail
+        assert cli("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, "--protocol", "saml", *argv) == (2, detail)
+    assert refused_detail(changing(invoke, cookie, IDP_ENTITY_ID, {"protocol": "ldap", "user_match": "sub"})) == \
+        "--protocol 'ldap' is not one of oidc, saml"
+    assert store.get("demo", IDP_ENTITY_ID) == jag_only
+
+    # Support may not, whatever the form says.
+    grant("sam", "support", "demo")
+    sam = operator_session("sam", "usr_sam")
+    home = get(invoke, sam, "/console/people", tenant="demo")
+    jar = f"{sam}; {headers_of(home)['Set-Cookie'].split(';', 1)[0]}"
+    assert_console_error_page(post(invoke, jar, "/console/idp-update", {
+        **page_of(home).hidden(), "tenant": "demo", "issuer": IDP_ENTITY_ID, "protocol": "saml",
+        "metadata": ours.read_text()}), "operator_forbidden",
+        "Your roles (support (demo)) do not allow this in tenant demo.", 403)
+    assert store.get("demo", IDP_ENTITY_ID) == jag_only
+
+    # Its metadata pasted: a SAML 2.0 sign-in provider, as the command makes it from the same document.
+    done = changing(invoke, cookie, IDP_ENTITY_ID, {"protocol": "saml", "metadata": ours.read_text(),
+                                                    "label": "Acme SAML", "domains": "acme.example",
+                                                    "user_match": "sub"})
+    by_console = made_saml(done, "Acme SAML", "acme-saml", "acme.example",
+                           f"Keys {keys_url} User match sub Create users no Trust email no Trust MFA no Step-up local "
+                           "Claim mapping the defaults")
+    assert (by_console.idp_id, by_console.jwks_uri) == ("acme-saml", keys_url)
+    store.update(jag_only)
+    assert cli("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, "--protocol", "saml", "--metadata-file",
+               str(ours), "--label", "Acme SAML", "--domain", "acme.example", "--user-match", "sub",
+               "--no-create-users")[0] == 0
+    assert store.get("demo", IDP_ENTITY_ID) == by_console
+    events = [(e["outcome"], e.get("reason"), e["target"]["id"], e["details"]["fields"]) for e in audit_events()
+              if e["action"] == "idp.changed"]
+    assert events == [
+        ("failure", "invalid_input", IDP_ENTITY_ID, ["create_users", "protocol", "user_match"]),
+        ("failure", "invalid_input", IDP_ENTITY_ID, ["create_users", "protocol", "saml", "user_match"]),
+        ("failure", "invalid_input", IDP_ENTITY_ID, []),
+        ("failure", "invalid_input", IDP_ENTITY_ID, ["create_users", "protocol", "user_match"]),
+        ("success", None, IDP_ENTITY_ID, ["create_users", "domains", "label", "protocol", "saml", "user_match"])]
+    assert [e["details"]["roles"] for e in audit_events() if e["action"] == "idp.changed"] == ["owner"] * 5
+    assert [(e["details"]["console_action"], e["tenant"]) for e in audit_events()
+            if e["action"] == "console.refused"] == [("idps.change", "demo")]
+
+
+def test_an_openid_provider_becomes_a_saml_idp_and_a_saml_idp_stays_one_as_with_the_command(
+        demo: Any, invoke: Invoke, audit_events: Any, tmp_path: Path) -> None:
+    from authgate.stores.identity_providers import IdentityProviderStore
+    from tests.saml_support import IDP_ENTITY_ID, metadata
+
+    store, cookie = IdentityProviderStore(), operator_session()
+    ours = tmp_path / "metadata.xml"
+    ours.write_text(metadata().decode())
+    assert create(invoke, cookie, **{**ACME, "issuer": IDP_ENTITY_ID})["statusCode"] == 200
+    oidc = store.get("demo", IDP_ENTITY_ID)
+    assert oidc is not None and oidc.protocol == "oidc"
+    asked = get(invoke, cookie, "/console/idp-update", tenant="demo", issuer=IDP_ENTITY_ID)
+    assert ('<option value="oidc" selected>OpenID Connect</option>\n<option value="saml">SAML 2.0</option>'
+            in asked["body"])
+
+    # Its metadata given without choosing SAML: the command's words; the protocol as it is: nothing else changes.
+    why = "--metadata-url and --metadata-file are for --protocol saml"
+    assert refused_detail(changing(invoke, cookie, IDP_ENTITY_ID, {"protocol": "oidc", "metadata": ours.read_text(),
+                                                                   "step_up": "local"})) == why
+    assert cli("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, "--metadata-file", str(ours)) == (2, why)
+    assert store.get("demo", IDP_ENTITY_ID) == oidc
+
+    done = changing(invoke, cookie, IDP_ENTITY_ID, {"protocol": "saml", "metadata": ours.read_text(),
+                                                    "label": "Acme SSO", "client_id": "authgate",
+                                                    "domains": "acme.example acme.test", "trust_mfa": "mfa",
+                                                    "claims": "groups=roles", "step_up": "local"})
+    by_console = made_saml(done, "Acme SSO", "acme-sso", "acme.example, acme.test",
+                           "Keys discovery User match sub Create users no Trust email no Trust MFA mfa Step-up local "
+                           "Claim mapping groups=roles")
+    assert by_console.client_id == "authgate"  # kept, as the command keeps it
+    store.update(oidc)
+    assert cli("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, "--protocol", "saml", "--metadata-file",
+               str(ours))[0] == 0
+    assert store.get("demo", IDP_ENTITY_ID) == by_console
+
+    # A SAML IdP's form offers no other protocol; asked for one anyway, the command's refusal (its metadata stays).
+    asked = get(invoke, cookie, "/console/idp-update", tenant="demo", issuer=IDP_ENTITY_ID)
+    assert 'name="protocol"' not in asked["body"]
+    assert refused_detail(changing(invoke, cookie, IDP_ENTITY_ID, {"protocol": "oidc", "step_up": "local"})) == why
+    assert cli("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, "--protocol", "oidc") == (2, why)
+    assert store.get("demo", IDP_ENTITY_ID) == by_console
+    assert [(e["outcome"], e.get("reason"), e["details"]["fields"]) for e in audit_events()
+            if e["action"] == "idp.changed"] == [
+        ("failure", "invalid_input", ["create_users", "no_domains", "saml", "step_up", "trust_email", "trust_mfa"]),
+        ("success", None, ["claims", "client_id", "create_users", "domains", "label", "protocol", "saml", "step_up",
+                           "trust_email", "trust_mfa"]),
+        ("failure", "invalid_input", ["create_users", "no_domains", "protocol", "step_up", "trust_email",
+                                      "trust_mfa"])]

@@ -5,8 +5,11 @@ change one; what a form gives.
 Allowed by `idps.change` in the tenant (operators.roles: owner, admin), judged before anything is read. A form asks for
 what `authgate idps create|update` takes, under the same names: the ID-JAG keys (a URL, or the JWK Set pasted where the
 command reads a file) and user match on every kind; on a change, a SAML IdP's metadata again (a URL or pasted), a
-Sign in with Apple key, and an issuer of ID-JAGs only offered for sign-in (`--protocol oidc` and its client). console.idp_actions posts it. The client secret is a password field (Apple's private key a text
-area), never filled in again: the update form leaves it empty, and an empty one keeps the secret as it is.
+Sign in with Apple key, an issuer of ID-JAGs only offered for sign-in (`--protocol oidc` and its client, or
+`--protocol saml` and its metadata), and an OpenID Provider turned into a SAML IdP (`--protocol saml`; the command
+refuses the other way, as a SAML IdP's metadata stays). console.idp_actions posts it. The client secret is a password
+field (Apple's private key a text area), never filled in again: the update form leaves it empty, and an empty one
+keeps the secret as it is.
 """
 
 from __future__ import annotations
@@ -104,16 +107,32 @@ def _changeable(idp: IdentityProvider) -> list[str]:
         fields += _apple_key(idp) if apple else [_secret(required=False)]
     elif idp.protocol == "saml":
         fields += _metadata(idp)
-    return [*fields, *_trust(idp), *_id_jag(idp)]
+    changed = [] if idp.protocol == "saml" else [_as_saml(idp)]
+    return [*fields, *_trust(idp), *_id_jag(idp), *changed]
+
+
+def _as_saml(idp: IdentityProvider) -> str:
+    """An OpenID Provider made a SAML 2.0 IdP (`--protocol saml` and its metadata, whose entityID is its issuer)."""
+    fields = "\n".join((
+        _select("protocol", "Signs people in by", (("oidc", "OpenID Connect"), ("saml", "SAML 2.0")), "oidc",
+                f"SAML 2.0: it signs people in by SAML from now on, with the metadata below (its entityID must be "
+                f"{idp.issuer})."),
+        *_metadata(None)))
+    return f"<fieldset>\n<legend>Protocol</legend>\n{fields}\n</fieldset>"
 
 
 def _offered() -> str:
-    """An issuer of ID-JAGs only, offered for sign-in as an OpenID Provider (`--protocol oidc` and its client)."""
+    """An issuer of ID-JAGs only, offered for sign-in: as an OpenID Provider (`--protocol oidc` and its client) or a
+    SAML 2.0 IdP (`--protocol saml` and its metadata)."""
     fields = "\n".join((
-        _check("protocol", "Offer it for sign-in (OpenID Connect)", False),
-        _field("client_id", "Client ID", hint="The client the IdP registered for authgate."),
+        _select("protocol", "Offer it for sign-in", (("", "No: ID-JAGs only"), ("oidc", "OpenID Connect"),
+                                                      ("saml", "SAML 2.0")), "",
+                "OpenID Connect: with its client below; SAML 2.0: with its metadata below (its entityID must be its "
+                "issuer)."),
+        _field("client_id", "Client ID", hint="OpenID Connect: the client the IdP registered for authgate."),
         _secret(required=False, new=False),
-        _field("scopes", "Scopes", hint="What a sign-in asks for; empty: openid email profile."),
+        _field("scopes", "Scopes", hint="OpenID Connect: what a sign-in asks for; empty: openid email profile."),
+        *_metadata(None),
         _field("label", "Label", hint='The sign-in button\'s text, e.g. "Acme SSO".'),
         _field("idp_id", "ID", hint="Its short id in the tenant; empty: from the label or the issuer's host."),
         _field("domains", "Domains", hint="Email domains whose people it signs in, separated by spaces.")))
@@ -147,16 +166,13 @@ def _id_jag(idp: IdentityProvider | None) -> list[str]:
     """What its ID-JAGs are checked with: its keys (a URL, or a JWK Set pasted) and how a person is found."""
     kept = f" Now: {keys(idp)}. Empty: as it is." if idp else \
         " Empty: a sign-in provider's own, from its discovery."
-    match = idp.user_match if idp else "sub"
-    options = "\n".join(f'<option value="{m}"{" selected" if m == match else ""}>{m}</option>' for m in USER_MATCHES)
     return [
         _field("jwks_uri", "Keys URL (jwks_uri)", kind="url",
                hint="Where it publishes the keys its ID-JAGs are signed with (https); or paste them below." + kept),
         _textarea("jwks", "Keys (a JWK Set, JSON)", "Its public signing keys, {\"keys\": [...]}, stored with it."),
-        (f'<label for="user_match">User match</label>\n<select id="user_match" name="user_match" '
-         f'aria-describedby="user_match-hint">\n{options}\n</select>\n<p class="hint" id="user_match-hint">An '
-         "ID-JAG's person: the user whose username is its sub (sub), or whose email is its email claim "
-         "(email).</p>"),
+        _select("user_match", "User match", [(m, m) for m in USER_MATCHES], idp.user_match if idp else "sub",
+                "An ID-JAG's person: the user whose username is its sub (sub), or whose email is its email claim "
+                "(email)."),
     ]
 
 
@@ -172,8 +188,6 @@ def _apple() -> list[str]:
 
 def _trust(idp: IdentityProvider | None) -> list[str]:
     """The fields create and update share: domains, and what the IdP's word is trusted for."""
-    step_up = idp.step_up if idp else "local"
-    options = "\n".join(f'<option value="{s}"{" selected" if s == step_up else ""}>{s}</option>' for s in STEP_UPS)
     return [
         _field("domains", "Domains", " ".join(idp.domains) if idp else "",
                hint="Email domains whose people it signs in, separated by spaces (acme.example acme.test)."),
@@ -182,9 +196,9 @@ def _trust(idp: IdentityProvider | None) -> list[str]:
                bool(idp and idp.trust_email)),
         _field("trust_mfa", "Trust MFA", " ".join(idp.mfa_values) if idp and idp.trust_mfa else "",
                hint="The acr or amr values that count as a second factor, separated by spaces; empty: none."),
-        (f'<label for="step_up">Step-up</label>\n<select id="step_up" name="step_up" aria-describedby="step_up-hint">'
-        f'\n{options}\n</select>\n<p class="hint" id="step_up-hint">When a second factor is needed and the IdP\'s '
-        "is not trusted: authgate's own (local) or ask the IdP (upstream).</p>"),
+        _select("step_up", "Step-up", [(s, s) for s in STEP_UPS], idp.step_up if idp else "local",
+                "When a second factor is needed and the IdP's is not trusted: authgate's own (local) or ask the IdP "
+                "(upstream)."),
         _field("claims", "Claim mapping", " ".join(f"{k}={v}" for k, v in idp.claims) if idp else "",
                hint="Which of its claims hold the email, name or groups, e.g. email=upn groups=roles; empty: the "
                     "defaults."),
@@ -197,6 +211,13 @@ def _field(name: str, label: str, value: str = "", *, kind: str = "text", hint: 
     return (f'<label for="{name}">{e(label)}</label>\n<input id="{name}" name="{name}" type="{kind}" '
             f'value="{e(value)}" autocomplete="off" spellcheck="false"{described}{" required" if required else ""}>'
             + (f'\n<p class="hint" id="{name}-hint">{e(hint)}</p>' if hint else ""))
+
+
+def _select(name: str, label: str, options: Sequence[tuple[str, str]], chosen: str, hint: str) -> str:
+    shown = "\n".join(f'<option value="{e(value)}"{" selected" if value == chosen else ""}>{e(text)}</option>'
+                      for value, text in options)
+    return (f'<label for="{name}">{e(label)}</label>\n<select id="{name}" name="{name}" aria-describedby="{name}-hint">'
+            f'\n{shown}\n</select>\n<p class="hint" id="{name}-hint">{e(hint)}</p>')
 
 
 def _secret(*, required: bool, new: bool = True) -> str:
@@ -273,13 +294,15 @@ def created_given(fields: Mapping[str, str], kind: str) -> Given:
 
 def updated_given(fields: Mapping[str, str], idp: IdentityProvider) -> Given:
     """What the update form of `idp` gives: every field it shows set as it says (an empty text field, the keys, the
-    metadata: as they are)."""
+    metadata: as they are); the protocol when it is another (`--protocol`), whatever the form showed, for the
+    command's checks to judge."""
+    protocol = _text(fields, "protocol")
     changed = Given(create_users=fields.get("create_users") == "yes", user_match=_text(fields, "user_match"),
-                    keys=_keys(fields))
+                    keys=_keys(fields), protocol=None if protocol == idp.protocol else protocol, saml=_saml(fields))
     if not idp.protocol:
-        return changed._replace(protocol="oidc" if fields.get("protocol") == "yes" else None, client_id=_text(fields, "client_id"),
-                                scopes=_text(fields, "scopes"), label=_text(fields, "label"),
-                                idp_id=_text(fields, "idp_id"), domains=_words(fields, "domains") or None)
+        return changed._replace(client_id=_text(fields, "client_id"), scopes=_text(fields, "scopes"),
+                                label=_text(fields, "label"), idp_id=_text(fields, "idp_id"),
+                                domains=_words(fields, "domains") or None)
     domains = _words(fields, "domains")
     oidc, apple = idp.protocol == "oidc", idp.preset == "apple"
     return changed._replace(
@@ -289,8 +312,7 @@ def updated_given(fields: Mapping[str, str], idp: IdentityProvider) -> Given:
         step_up=_text(fields, "step_up"), claims=_words(fields, "claims") or None,
         client_id=_text(fields, "client_id") if oidc else None, scopes=_text(fields, "scopes") if oidc else None,
         apple_team_id=_text(fields, "apple_team_id") if apple else None,
-        apple_key_id=_text(fields, "apple_key_id") if apple else None,
-        saml=_saml(fields) if idp.protocol == "saml" else None)
+        apple_key_id=_text(fields, "apple_key_id") if apple else None)
 
 
 def secrets(fields: Mapping[str, str]) -> dict[str, str]:
