@@ -79,6 +79,14 @@ def screenshot(page: Any, name: str) -> Path:
     return path
 
 
-def styled(page: Any) -> bool:
-    """Whether the shared stylesheet applied (its card style on <main>), i.e. it loaded and CSP allowed it."""
-    return bool(page.evaluate("getComputedStyle(document.querySelector('main')).borderTopLeftRadius === '8px'"))
+def styled(page: Any, timeout_ms: int = 5000) -> bool:
+    """Whether the shared stylesheet applied (its card style on <main>), i.e. it loaded and CSP allowed it, within
+    `timeout_ms` (a page's text can be read before its stylesheet has applied on a busy machine)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function("getComputedStyle(document.querySelector('main')).borderTopLeftRadius === '8px'",
+                               timeout=timeout_ms)
+    except PlaywrightTimeout:
+        return False
+    return True
