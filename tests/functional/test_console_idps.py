@@ -524,6 +524,7 @@ def test_sign_in_with_apple_takes_its_key_instead_of_a_secret_and_never_shows_it
 JAG = "https://jag.acme.example"
 
 
+@pytest.mark.slow  # over 0.5 s of CPU (a password hashed, keys made)
 def test_an_issuer_of_id_jags_only_is_added_with_its_pasted_keys_and_changed_as_the_command_does(
         demo: Any, invoke: Invoke, audit_events: Any, tmp_path: Path) -> None:
     from authgate.administration.identity_providers import view
@@ -730,6 +731,7 @@ def made_saml(done: dict[str, Any], label: str, idp_id: str, domains: str, trust
     return stored
 
 
+@pytest.mark.slow  # over 0.5 s of CPU (a password hashed, keys made)
 def test_an_id_jag_issuer_becomes_a_saml_sign_in_provider_as_the_command_makes_it(
         demo: Any, invoke: Invoke, audit_events: Any, tmp_path: Path) -> None:
     from authgate.stores.identity_providers import IdentityProviderStore

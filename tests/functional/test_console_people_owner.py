@@ -94,6 +94,7 @@ def stored_hash(username: str) -> str:
     return str(item["password_hash"]["S"])
 
 
+@pytest.mark.slow  # over 0.5 s of CPU (a password hashed, keys made)
 def test_olivia_creates_a_person_and_the_page_says_what_the_command_says(
         demo: Any, invoke: Invoke, audit_events: Any, log_lines: Any, capsys: pytest.CaptureFixture[str]) -> None:
     from authgate.stores.users import UserStore
@@ -201,6 +202,7 @@ def asked(invoke: Invoke, cookie: str, action: str, username: str = "bob", **nam
     return get(invoke, cookie, "act", tenant="demo", username=username, action=action, **named)
 
 
+@pytest.mark.slow  # over 0.5 s of CPU (a password hashed, keys made)
 def test_a_temporary_password_is_shown_once_and_never_logged_nor_recorded(
         demo: Any, invoke: Invoke, audit_events: Any, log_lines: Any, capsys: pytest.CaptureFixture[str]) -> None:
     from authgate.stores.sessions import SessionStore
