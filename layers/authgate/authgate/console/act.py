@@ -12,7 +12,6 @@ the action `authgate users` records), by the operator, naming their roles, succe
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -21,7 +20,17 @@ from authgate.administration.input import InvalidInput
 from authgate.audit.actions import Action as AuditAction
 from authgate.audit.event import Outcome
 from authgate.audit.person import UNKNOWN
-from authgate.console.pages import STEP, Link, allow, confirmation, done, query_value, recorded, url
+from authgate.console.pages import (
+    STEP,
+    Link,
+    allow,
+    confirmation,
+    done,
+    query_value,
+    recorded,
+    secret_once,
+    url,
+)
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
@@ -79,7 +88,7 @@ def _reset_password(tenant: str, username: str, issuer: str, _: str) -> tuple[Do
 
     password = temporary_password()
     outcome = reset_password(tenant, username, password, issuer)
-    return outcome, shown_once("The temporary password", password, f"Hand it on to {username}: it is shown "
+    return outcome, secret_once("The temporary password", password, f"Hand it on to {username}: it is shown "
                                "this once, and they choose their own at their next sign-in.")
 
 
@@ -109,13 +118,6 @@ def _unlink(tenant: str, username: str, _: str, idp: str) -> tuple[Done, str]:
 OWNED: dict[str, Callable[[str, str, str, str], tuple[Done, str]]] = {
     "reset-password": _reset_password, "delete": _delete, "revoke-consent": _revoke_consent, "unlink": _unlink,
 }
-
-
-def shown_once(name: str, secret: str, note: str) -> str:
-    """A secret on an answer page, shown this once (the page is never cached): its name, the value, what to do."""
-    e = html.escape
-    return (f'<section class="secret">\n<h2>{e(name)}</h2>\n<p><code>{e(secret)}</code></p>\n<p>{e(note)}</p>\n'
-            "</section>\n")
 
 
 def rule(action: str) -> str:

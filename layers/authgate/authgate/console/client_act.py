@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from authgate import audit
 from authgate.audit.actions import Action as AuditAction
-from authgate.console.clients import client_url, judged, once, secret_shown
+from authgate.console.clients import client_url, judged, once
 from authgate.console.pages import (
     STEP,
     Link,
@@ -22,6 +22,7 @@ from authgate.console.pages import (
     done,
     query_value,
     recorded,
+    secret_once,
     url,
 )
 from authgate.console.session import SignedIn
@@ -84,7 +85,7 @@ def post_act(request: Request, signed: SignedIn) -> Response:
         return done(request, signed, title=f"{what.label}: {client.client_id}",
                     said=f"client_id: {client.client_id}", current="clients",
                     back=Link(client_url(request, client.client_id), f"To {client.client_id}"),
-                    more=secret_shown(secret, administration.SECRET_ROTATED))
+                    more=secret_once("Client secret", secret, administration.SECRET_ROTATED))
     return done(request, signed, title=f"{what.label}: {client.client_id}", said=said, current="clients",
                 back=Link(url(request, "clients", [("tenant", client.tenant_id)]),
                           f"All clients of {client.tenant_id}"))

@@ -19,23 +19,24 @@ from authgate import audit
 from authgate.administration.clients import Asked
 from authgate.administration.input import GRANT_NAMES, GRANT_URNS, InvalidInput
 from authgate.clients.model import AUTH_METHODS, Client
-from authgate.console.clients import bounded, client_url, judged, once, secret_shown
+from authgate.console.clients import bounded, client_url, judged, once
 from authgate.console.pages import (
     STEP,
     Link,
     allow,
     allow_somewhere,
     done,
-    page,
+    form_page,
     query_value,
     recorded,
+    secret_once,
     url,
 )
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.interaction.pages import csrf_fields, form_fields
+from authgate.interaction.pages import form_fields
 from authgate.oauth.clients.recorded import facts
 
 e = html.escape
@@ -96,7 +97,7 @@ def post_new(request: Request, signed: SignedIn) -> Response:
         raise ApiError("invalid_request", str(exc)) from None
     recorded(signed, "client.registered", client.tenant_id, audit.Party("client", client.client_id), "create",
              **facts(client))
-    more = secret_shown(secret, administration.SECRET_KEPT_ONCE) if secret else ""
+    more = secret_once("Client secret", secret, administration.SECRET_KEPT_ONCE) if secret else ""
     return done(request, signed, title=f"Registered: {client.client_id}", said=f"client_id: {client.client_id}",
                 back=Link(client_url(request, client.client_id), f"To {client.client_id}"), current="clients",
                 more=more)
@@ -213,11 +214,8 @@ def _id_token_alg(client: Client | None) -> str:
 
 def _form_page(request: Request, signed: SignedIn, title: str, target: str, fields: str, label: str,
                cancel: Link) -> Response:
-    csrf = csrf_fields(request, STEP)
-    body = (f'<form class="client" method="post" action="{e(url(request, target))}">\n{csrf[0]}\n{fields}\n'
-            f'<div class="actions"><button type="submit">{e(label)}</button>\n'
-            f'<a href="{e(cancel.href)}">{e(cancel.text)}</a></div>\n</form>')
-    return page(request, signed, title, body, current="clients", csrf=csrf)
+    return form_page(request, signed, title=title, target=target, inner=f"{fields}\n", label=label, cancel=cancel,
+                     current="clients", css="client")
 
 
 def _hint(name: str, hint: str) -> tuple[str, str]:

@@ -21,7 +21,6 @@ from authgate.console.pages import (
     links,
     page,
     query_value,
-    section,
     table,
     tenant_picker,
     url,
@@ -89,12 +88,6 @@ def once(fields: Mapping[str, str]) -> None:
     except Replayed:
         raise ApiError("invalid_request", "This form was sent already, and its answer shown once; open the page "
                                           "again.") from None
-
-
-def secret_shown(secret: str, note: str) -> str:
-    """A new secret on the answer page of the form that made it (never stored, logged or shown again)."""
-    return section("Client secret", f'<p><code class="secret">{html.escape(secret)}</code></p>\n'
-                                    f"<p>{html.escape(note)}</p>") + "\n"
 
 
 def client_url(request: Request, client_id: str, page_name: str = "client", *extra: tuple[str, str]) -> str:

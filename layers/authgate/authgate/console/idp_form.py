@@ -23,13 +23,12 @@ from authgate.administration.identity_provider_input import PRESETS as PRESET_SC
 from authgate.administration.identity_providers import Given
 from authgate.console.idp import found, named
 from authgate.console.idps import KINDS, keys, link
-from authgate.console.pages import STEP, Link, allow, page, query_value, url
+from authgate.console.pages import Link, allow, form_page, query_value, url
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.identity_providers.model import PRESETS, STEP_UPS, USER_MATCHES, IdentityProvider
-from authgate.interaction.pages import csrf_fields
 
 e = html.escape
 # The metadata pasted in the form, as its refusals name it.
@@ -241,12 +240,8 @@ def _check(name: str, label: str, checked: bool) -> str:
 
 def _form(request: Request, signed: SignedIn, title: str, target: str, hidden: Sequence[tuple[str, str]],
           fields: list[str], button: str, cancel: Link) -> Response:
-    csrf = csrf_fields(request, STEP)
-    kept = "".join(f'<input type="hidden" name="{e(k)}" value="{e(v)}">\n' for k, v in hidden)
-    body = (f'<form method="post" action="{e(url(request, target))}">\n{csrf[0]}\n{kept}' + "\n".join(fields)
-            + f'\n<div class="actions"><button type="submit">{e(button)}</button>\n'
-              f'<a href="{e(cancel.href)}">{e(cancel.text)}</a></div>\n</form>')
-    return page(request, signed, title, body, current="idps", csrf=csrf)
+    return form_page(request, signed, title=title, target=target, inner="\n".join(fields) + "\n", label=button,
+                     cancel=cancel, current="idps", hidden=hidden)
 
 
 # -- what a posted form gives --

@@ -205,16 +205,32 @@ def links(items: Iterable[Link], css: str = "console-actions") -> str:
     return f'<ul class="{css}">\n' + "\n".join(f"<li>{_cell(item)}</li>" for item in items) + "\n</ul>"
 
 
-def confirmation(request: Request, signed: SignedIn, *, title: str, does: str, target: str,
-                 fields: Sequence[tuple[str, str]], label: str, cancel: Link, current: str) -> Response:
-    """The page that asks before an action: what it does (`does`, text), and a form (CSRF) that posts `fields`
-    to the console page `target` with the button `label`, or goes back to `cancel`."""
+def form_page(request: Request, signed: SignedIn, *, title: str, target: str, inner: str, label: str, cancel: Link,
+              current: str, hidden: Sequence[tuple[str, str]] = (), css: str = "", before: str = "") -> Response:
+    """A page of one form (CSRF, as every console form) that posts `hidden` and the fields `inner` (HTML, escaped by
+    the caller) to the console page `target` with the button `label`, or goes back to `cancel`; `before` (HTML) is
+    said above it."""
     e = html.escape
     csrf = csrf_fields(request, STEP)
-    hidden = "".join(f'<input type="hidden" name="{e(name)}" value="{e(value)}">\n' for name, value in fields)
-    body = (f"<p>{e(does)}</p>\n<form method=\"post\" action=\"{e(url(request, target))}\">\n{csrf[0]}\n{hidden}"
+    kept = "".join(f'<input type="hidden" name="{e(name)}" value="{e(value)}">\n' for name, value in hidden)
+    opening = f'<form class="{e(css)}" method="post"' if css else '<form method="post"'
+    body = (f'{before}{opening} action="{e(url(request, target))}">\n{csrf[0]}\n{kept}{inner}'
             f'<div class="actions"><button type="submit">{e(label)}</button>\n{_cell(cancel)}</div>\n</form>')
     return page(request, signed, title, body, current=current, csrf=csrf)
+
+
+def confirmation(request: Request, signed: SignedIn, *, title: str, does: str, target: str,
+                 fields: Sequence[tuple[str, str]], label: str, cancel: Link, current: str) -> Response:
+    """The page that asks before an action: what it does (`does`, text), and a form that posts `fields` to the
+    console page `target` with the button `label`, or goes back to `cancel`."""
+    return form_page(request, signed, title=title, target=target, inner="", label=label, cancel=cancel,
+                     current=current, hidden=fields, before=f"<p>{html.escape(does)}</p>\n")
+
+
+def secret_once(name: str, secret: str, note: str) -> str:
+    """A secret on the answer page of the form that made it, shown this once (the page is never cached; the secret is
+    never stored in clear, logged or in an event): its name, the value, what to do with it."""
+    return section(name, f'<p><code class="secret">{html.escape(secret)}</code></p>\n<p>{html.escape(note)}</p>') + "\n"
 
 
 def done(request: Request, signed: SignedIn, *, title: str, said: str, back: Link, current: str,

@@ -19,12 +19,21 @@ from authgate.administration.input import InvalidInput
 from authgate.audit.actions import Action as AuditAction
 from authgate.audit.person import UNKNOWN
 from authgate.console.act import named, nobody, person_url
-from authgate.console.pages import STEP, Link, allow, done, page, query_value, recorded, url
+from authgate.console.pages import (
+    STEP,
+    Link,
+    allow,
+    done,
+    form_page,
+    query_value,
+    recorded,
+    url,
+)
 from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.interaction.pages import csrf_fields, form_fields
+from authgate.interaction.pages import form_fields
 from authgate.operators import roles
 from authgate.people.actions import Done
 from authgate.users.errors import UserExists, UserNotFound
@@ -124,12 +133,8 @@ def _taken(signed: SignedIn, action: AuditAction, console_action: str, tenant: s
 
 def _form(request: Request, signed: SignedIn, title: str, target: str, fields: str, label: str,
           cancel: Link) -> Response:
-    e = html.escape
-    csrf = csrf_fields(request, STEP)
-    body = (f'<form method="post" action="{e(url(request, target))}">\n{csrf[0]}\n{fields}'
-            f'<div class="actions"><button type="submit">{e(label)}</button>\n'
-            f'<a href="{e(cancel.href)}">{e(cancel.text)}</a></div>\n</form>')
-    return page(request, signed, title, body, current="people", csrf=csrf)
+    return form_page(request, signed, title=title, target=target, inner=fields, label=label, cancel=cancel,
+                     current="people")
 
 
 def _profile(name: str, email: str, verified: bool) -> str:

@@ -24,7 +24,7 @@ from authgate.console.pages import (
     confirmation,
     definitions,
     done,
-    page,
+    form_page,
     recorded,
 )
 from authgate.console.resources import CURRENT, missing, named, resource_url
@@ -32,7 +32,7 @@ from authgate.console.session import SignedIn
 from authgate.errors import ApiError
 from authgate.http.request import Request
 from authgate.http.response import Response
-from authgate.interaction.pages import csrf_fields, form_fields
+from authgate.interaction.pages import form_fields
 from authgate.resources.model import Resource
 
 RULE = "resources.change"
@@ -224,11 +224,8 @@ def _list(request: Request) -> str:
 def _form(request: Request, signed: SignedIn, title: str, target: str, fields: Sequence[Field],
           values: dict[str, str], label: str, cancel: Link, hidden: Sequence[tuple[str, str]] = ()) -> Response:
     """A form of `fields` (filled with `values`) that posts to the console page `target`, with a CSRF token."""
-    from authgate.console.pages import url
-
     e = html.escape
-    csrf = csrf_fields(request, STEP)
-    inputs = "".join(f'<input type="hidden" name="{e(name)}" value="{e(value)}">\n' for name, value in hidden)
+    inputs = ""
     for field in fields:
         hint_id = f"{field.name}-hint"
         value = values.get(field.name, "")
@@ -238,7 +235,5 @@ def _form(request: Request, signed: SignedIn, title: str, target: str, fields: S
                    'autocomplete="off" spellcheck="false">')
         inputs += (f'<label for="{field.name}">{e(field.label)}</label>\n'
                    f'<p class="fine" id="{hint_id}">{e(field.hint)}</p>\n{control}\n')
-    body = (f'<form method="post" action="{e(url(request, target))}">\n{csrf[0]}\n{inputs}'
-            f'<div class="actions"><button type="submit">{e(label)}</button>\n'
-            f'<a href="{e(cancel.href)}">{e(cancel.text)}</a></div>\n</form>')
-    return page(request, signed, title, body, current=CURRENT, csrf=csrf)
+    return form_page(request, signed, title=title, target=target, inner=inputs, label=label, cancel=cancel,
+                     current=CURRENT, hidden=hidden)
