@@ -30,11 +30,13 @@ from tests.e2e.chromium import watch
 from tests.e2e.conftest import REPO_ROOT, LocalStack, authgate_command, running_stack
 from tests.e2e.federated_browser_support import (
     authorize_url,
+    claims,
     code_at_client,
     sign_in_at_provider,
+    tls,
+    tokens,
     watching_client,
 )
-from tests.e2e.test_federated_sign_in_browser import claims, tls, tokens
 from tests.e2e.upstream_oidc_support import (
     CLIENT_ID,
     CLIENT_SECRET,
@@ -44,7 +46,7 @@ from tests.e2e.upstream_oidc_support import (
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
-__all__ = ["tls"]  # the module's CA and certificate fixture, shared with the federated sign-in tests
+__all__ = ["tls"]  # the CA and certificate fixture (tests.e2e.federated_browser_support)
 
 # The SAML IdP's sign-on service: on loopback, so that its form's POST to the ACS is same-site (the pending sign-in's
 # cookie is SameSite=Lax on the local stack); nothing listens there, Chromium is given the page.

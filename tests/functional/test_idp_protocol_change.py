@@ -15,7 +15,6 @@ import pytest
 
 from tests.demo import ALICE_ID
 from tests.functional.authorize_support import Browser, page_of
-from tests.functional.test_federated_sign_in import tokens_of
 from tests.functional.token_support import claims_of
 from tests.functional.upstream_support import (
     answer,
@@ -23,6 +22,7 @@ from tests.functional.upstream_support import (
     choose,
     oidc_answer,
     sign_in_page,
+    tokens_of,
 )
 from tests.upstream_oidc import CLIENT_ID, CLIENT_SECRET, ScriptedProvider
 
