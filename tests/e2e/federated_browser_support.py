@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pytest
+import requests
+
+from tests.document_server import DocumentServer, document_server
 from tests.e2e.upstream_oidc_support import UpstreamProvider
 
 WEB_REDIRECT = "http://127.0.0.1:8765/callback"
@@ -62,3 +67,24 @@ def sign_in_at_provider(page: Any, provider: UpstreamProvider, login: str) -> No
     page.wait_for_url(f"{provider.issuer}/interaction/*", timeout=30_000)
     page.fill("input[name=login]", login)
     page.click("button[type=submit]")
+
+
+@pytest.fixture(scope="module")
+def tls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocumentServer]:
+    """The test CA and a certificate for 127.0.0.1 (the provider serves it): a test module imports it to use it."""
+    with document_server(tmp_path_factory.mktemp("tls")) as server:
+        yield server
+
+
+def tokens(base: str, code: str, verifier: str) -> dict[str, Any]:
+    """demo-web's tokens for `code` (its PKCE `verifier`)."""
+    answer = requests.post(f"{base}/oauth/token", auth=("demo-web", "demo-web-secret"), timeout=20, data={
+        "grant_type": "authorization_code", "code": code, "redirect_uri": WEB_REDIRECT, "code_verifier": verifier})
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def claims(token: str) -> dict[str, Any]:
+    """A JWT's claims, unchecked (the test reads what authgate issued)."""
+    payload = token.split(".")[1]
+    return dict(json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))))

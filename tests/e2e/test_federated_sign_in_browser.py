@@ -6,7 +6,6 @@ SimpleSAMLphp (a first sign-in). The IdP records are made by `authgate idps crea
 
 from __future__ import annotations
 
-import base64
 import json
 import subprocess
 from collections.abc import Iterator
@@ -16,15 +15,17 @@ from typing import Any
 import pytest
 import requests
 
-from tests.document_server import DocumentServer, document_server
+from tests.document_server import DocumentServer
 from tests.e2e.admin_commands import admin
 from tests.e2e.chromium import watch
 from tests.e2e.conftest import REPO_ROOT, LocalStack, authgate_command, running_stack
 from tests.e2e.federated_browser_support import (
-    WEB_REDIRECT,
     authorize_url,
+    claims,
     code_at_client,
     sign_in_at_provider,
+    tls,
+    tokens,
     watching_client,
 )
 from tests.e2e.upstream_oidc_support import (
@@ -36,6 +37,7 @@ from tests.e2e.upstream_oidc_support import (
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.slow]
+__all__ = ["tls"]  # the CA and certificate fixture (tests.e2e.federated_browser_support)
 
 
 class Stack:
@@ -44,13 +46,6 @@ class Stack:
     def __init__(self, serve: LocalStack, provider: UpstreamProvider, tmp: Path) -> None:
         self.serve, self.provider, self.tmp = serve, provider, tmp
         self.base = serve.base_url
-
-
-@pytest.fixture(scope="module")
-def tls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DocumentServer]:
-    """The test CA and a certificate for 127.0.0.1 (the provider serves it)."""
-    with document_server(tmp_path_factory.mktemp("tls")) as server:
-        yield server
 
 
 @pytest.fixture(scope="module")
@@ -75,18 +70,6 @@ def stack(tls: DocumentServer, tmp_path_factory: pytest.TempPathFactory) -> Iter
 def browser(chromium_browser: Any) -> Iterator[Any]:
     with watching_client(chromium_browser) as context:
         yield context
-
-
-def tokens(base: str, code: str, verifier: str) -> dict[str, Any]:
-    answer = requests.post(f"{base}/oauth/token", auth=("demo-web", "demo-web-secret"), timeout=20, data={
-        "grant_type": "authorization_code", "code": code, "redirect_uri": WEB_REDIRECT, "code_verifier": verifier})
-    assert answer.status_code == 200, answer.text
-    return dict(answer.json())
-
-
-def claims(token: str) -> dict[str, Any]:
-    payload = token.split(".")[1]
-    return dict(json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))))
 
 
 def test_first_sign_in_provisions_the_person_then_the_idps_single_sign_on_signs_in_again(

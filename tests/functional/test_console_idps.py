@@ -66,6 +66,10 @@ ID_FIELD = ("ID Its short id in the tenant, in the URLs registered at the IdP (c
 # A SAML IdP's metadata fields, new, as the page reads.
 METADATA_FIELDS = ("Metadata URL Where the IdP publishes its SAML metadata (https), fetched now; or paste the metadata "
                    "below. Metadata XML The IdP's EntityDescriptor, as it offers it for download.")
+# A change of protocol's `--relink-by-email`, as the page reads.
+RELINK_FIELD = ("Link people again by their verified email When people are linked to it: their links, made under the "
+                "other protocol, are removed and each is linked again by their verified email at their next sign-in "
+                "(needs Link a person to the account with the same verified email, above).")
 # The ID-JAG fields of every form, as the page reads.
 ID_JAG_FIELDS = ("Keys URL (jwks_uri) Where it publishes the keys its ID-JAGs are signed with (https); or paste them "
                  "below. {kept} Keys (a JWK Set, JSON) Its public signing keys, {{\"keys\": "
@@ -239,7 +243,7 @@ def test_olivia_changes_an_idp_then_deletes_it_after_confirming(
         "Claim mapping Which of its claims hold the email, name or groups, e.g. email=upn groups=roles; empty: the "
         f"defaults. {ID_JAG_FIELDS.format(kept='Now: discovery. Empty: as it is.')} Protocol Signs people in by "
         "OpenID Connect SAML 2.0 SAML 2.0: it signs people in by SAML from now on, with the metadata below (its "
-        f"entityID must be https://sso.acme.example). {METADATA_FIELDS} Save Cancel")
+        f"entityID must be https://sso.acme.example). {METADATA_FIELDS} {RELINK_FIELD} Save Cancel")
     assert 'value="acme.example acme.test"' in asked["body"] and 'value="mfa"' in asked["body"]
     assert SECRET not in asked["body"] and 'name="client_secret" type="password"' in asked["body"]
     assert {k: v for k, v in hidden.items() if k not in ("nonce", "csrf")} == {
@@ -841,16 +845,125 @@ def test_an_openid_provider_becomes_a_saml_idp_and_a_saml_idp_stays_one_as_with_
                str(ours))[0] == 0
     assert store.get("demo", IDP_ENTITY_ID) == by_console
 
-    # A SAML IdP's form offers no other protocol; asked for one anyway, the command's refusal (its metadata stays).
-    asked = get(invoke, cookie, "/console/idp-update", tenant="demo", issuer=IDP_ENTITY_ID)
-    assert 'name="protocol"' not in asked["body"]
-    assert refused_detail(changing(invoke, cookie, IDP_ENTITY_ID, {"protocol": "oidc", "step_up": "local"})) == why
-    assert cli("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, "--protocol", "oidc") == (2, why)
-    assert store.get("demo", IDP_ENTITY_ID) == by_console
     assert [(e["outcome"], e.get("reason"), e["details"]["fields"]) for e in audit_events()
             if e["action"] == "idp.changed"] == [
         ("failure", "invalid_input", ["create_users", "no_domains", "saml", "step_up", "trust_email", "trust_mfa"]),
         ("success", None, ["claims", "client_id", "create_users", "domains", "label", "protocol", "saml", "step_up",
-                           "trust_email", "trust_mfa"]),
-        ("failure", "invalid_input", ["create_users", "no_domains", "protocol", "step_up", "trust_email",
-                                      "trust_mfa"])]
+                           "trust_email", "trust_mfa"])]
+
+
+@pytest.mark.slow  # over 0.5 s of CPU (a password hashed, keys made)
+def test_a_saml_idp_becomes_an_openid_provider_relinking_its_people_as_the_command_does(
+        demo: Any, invoke: Invoke, audit_events: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate.stores.identity_providers import IdentityProviderStore
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.stores.users import UserStore
+    from authgate.users.linked_identities import LinkedIdentity
+    from tests.saml_support import IDP_ENTITY_ID, metadata
+
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "k" * 48)
+    store, links, cookie = IdentityProviderStore(), LinkedIdentityStore(), operator_session()
+    assert create(invoke, cookie, "saml", metadata=metadata().decode(), label="Acme SAML",
+                  domains="acme.example")["statusCode"] == 200
+    saml = store.get("demo", IDP_ENTITY_ID)
+    assert saml is not None and saml.protocol == "saml"
+    asked = get(invoke, cookie, "/console/idp-update", tenant="demo", issuer=IDP_ENTITY_ID)
+    assert asked["statusCode"] == 200 and page_headers(asked) == CONSOLE_PAGE_HEADERS
+    assert page_of(asked).text().endswith(
+        f"{ID_JAG_FIELDS.format(kept='Now: discovery. Empty: as it is.')} Protocol Signs people in by SAML 2.0 OpenID "
+        "Connect OpenID Connect: it signs people in by OpenID Connect from now on, with the client below (its issuer "
+        f"is {IDP_ENTITY_ID}; its metadata is dropped). Client ID OpenID Connect: the client the IdP registered for "
+        "authgate. Client secret The client secret the IdP issued; sealed before it is stored, never shown. Scopes "
+        f"OpenID Connect: what a sign-in asks for; empty: openid email profile. {RELINK_FIELD} Save Cancel"), \
+        page_of(asked).text()
+    assert ('<option value="saml" selected>SAML 2.0</option>\n<option value="oidc">OpenID Connect</option>'
+            in asked["body"])
+    carol = UserStore().put_hash("demo", "carol", "!", email="carol@acme.example", email_verified=True)
+    saml_link = LinkedIdentity("demo", IDP_ENTITY_ID, "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent|c-1",
+                               carol.user_id, "carol", 1, "proof")
+    links.link(saml_link)
+
+    # What the command refuses, refused with its words (exit 2 for bad input, 1 while people are linked).
+    secret_file = tmp_path / "secret"
+    secret_file.write_text(SECRET + "\n")
+    client = {"protocol": "oidc", "client_id": "authgate", "client_secret": SECRET}
+    argv = ("--protocol", "oidc", "--client-id", "authgate", "--client-secret-file", str(secret_file))
+    linked_words = (f"{IDP_ENTITY_ID} has 1 linked identity, each named by a SAML NameID, which an OpenID Connect sub "
+                    "does not match: give --relink-by-email (with --trust-email) to remove them and link each person "
+                    "again by their verified email at their next sign-in")
+    cases: list[tuple[dict[str, str], tuple[str, ...], int, str]] = [
+        ({"protocol": "oidc"}, ("--protocol", "oidc"), 2,
+         "--protocol oidc needs --client-id (the client the IdP registered for authgate)"),
+        ({**client, "metadata": metadata().decode()}, (*argv, "--metadata-file", str(tmp_path / "md.xml")), 2,
+         "--metadata-url and --metadata-file are for --protocol saml"),
+        (client, argv, 1, linked_words),
+        ({**client, "relink_by_email": "yes"}, (*argv, "--relink-by-email"), 2,
+         "--relink-by-email links people again by their verified email: give --trust-email too"),
+        ({"label": "Acme", "relink_by_email": "yes"}, ("--label", "Acme", "--relink-by-email"), 2,
+         "--relink-by-email is for a change of --protocol between oidc and saml"),
+    ]
+    (tmp_path / "md.xml").write_bytes(metadata())
+    for posted, flags, status, why in cases:
+        assert refused_detail(changing(invoke, cookie, IDP_ENTITY_ID, {"step_up": "local", **posted})) == why
+        assert cli("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, *flags) == (status, why)
+    assert (store.get("demo", IDP_ENTITY_ID), links.of_issuer("demo", IDP_ENTITY_ID)) == (saml, (saml_link,))
+
+    # Support may not, whatever the form says.
+    grant("sam", "support", "demo")
+    sam = operator_session("sam", "usr_sam")
+    home = get(invoke, sam, "/console/people", tenant="demo")
+    jar = f"{sam}; {headers_of(home)['Set-Cookie'].split(';', 1)[0]}"
+    assert_console_error_page(post(invoke, jar, "/console/idp-update", {
+        **page_of(home).hidden(), "tenant": "demo", "issuer": IDP_ENTITY_ID, **client, "trust_email": "yes",
+        "relink_by_email": "yes"}), "operator_forbidden", "Your roles (support (demo)) do not allow this in tenant demo.",
+        403)
+    assert (store.get("demo", IDP_ENTITY_ID), links.of_issuer("demo", IDP_ENTITY_ID)) == (saml, (saml_link,))
+
+    # Asked to link people again, with the IdP trusted for verified emails: an OpenID Provider, the same IdP.
+    done = changing(invoke, cookie, IDP_ENTITY_ID, {**client, "trust_email": "yes", "relink_by_email": "yes",
+                                                    "label": "Acme SAML", "domains": "acme.example",
+                                                    "step_up": "local"})
+    assert done["statusCode"] == 200 and page_headers(done) == CONSOLE_PAGE_HEADERS
+    text = page_of(done).text()
+    assert text.startswith(
+        f"{OLIVIA_BAR} Changed: Acme SAML (demo) Done: identity provider {IDP_ENTITY_ID} of tenant demo changed. "
+        f"Identity provider Protocol OpenID Connect Issuer {IDP_ENTITY_ID} ID acme-saml Label Acme SAML Domains "
+        "acme.example Offered for sign-in yes Client ID authgate Client secret set Scopes openid email profile Keys "
+        "discovery User match sub Create users no Trust email yes Trust MFA no Step-up local Claim mapping the "
+        "defaults Created "), text
+    assert text.endswith(
+        " UTC Register at the identity provider Redirect URI http://127.0.0.1:3000/oauth/federation/callback "
+        "Post-logout redirect URI http://127.0.0.1:3000/oauth/federation/logged-out Back-channel logout URI "
+        "http://127.0.0.1:3000/oauth/federation/demo/acme-saml/backchannel-logout Open Acme SAML"), text
+    assert SECRET not in done["body"]
+    by_console = store.get("demo", IDP_ENTITY_ID)
+    assert by_console is not None
+    assert (by_console.protocol, by_console.idp_id, by_console.saml, by_console.client_id, by_console.trust_email) == (
+        "oidc", "acme-saml", None, "authgate", True)
+    assert links.of_issuer("demo", IDP_ENTITY_ID) == () and UserStore().get("demo", "carol") == carol
+
+    # The command makes the same record of the same SAML IdP (its secret sealed anew).
+    store.update(saml)
+    links.link(saml_link)
+    assert cli("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, *argv, "--trust-email",
+               "--relink-by-email")[0] == 0
+    by_command = store.get("demo", IDP_ENTITY_ID)
+    assert by_command is not None and by_command._replace(client_secret="") == by_console._replace(client_secret="")
+    assert links.of_issuer("demo", IDP_ENTITY_ID) == ()
+    events = [(e["outcome"], e.get("reason"), e["details"]["fields"], e["details"]["roles"]) for e in audit_events()
+              if e["action"] == "idp.changed"]
+    refused = ["client_id", "client_secret", "create_users", "no_domains", "protocol", "step_up", "trust_email",
+               "trust_mfa"]
+    assert events == [
+        ("failure", "invalid_input", ["create_users", "no_domains", "protocol", "step_up", "trust_email", "trust_mfa"],
+         "owner"),
+        ("failure", "invalid_input", sorted([*refused, "saml"]), "owner"),
+        ("failure", "refused", refused, "owner"),
+        ("failure", "invalid_input", sorted([*refused, "relink_by_email"]), "owner"),
+        ("failure", "invalid_input", ["create_users", "label", "no_domains", "relink_by_email", "step_up", "trust_email",
+                                      "trust_mfa"], "owner"),
+        ("success", None, ["client_id", "client_secret", "create_users", "domains", "label", "protocol",
+                           "relink_by_email", "step_up", "trust_email", "trust_mfa"], "owner")]
+    assert [(e["details"]["console_action"], e["tenant"]) for e in audit_events()
+            if e["action"] == "console.refused"] == [("idps.change", "demo")]
+    assert SECRET not in repr(audit_events())

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.demo import ALICE_ID, ISSUER, WEB_REDIRECT
+from tests.demo import ALICE_ID, ISSUER
 from tests.document_server import DocumentServer
 from tests.functional.authorize_support import (
     Browser,
@@ -30,6 +30,7 @@ from tests.functional.upstream_support import (
     oidc_answer,
     post,
     sign_in_page,
+    tokens_of,
 )
 from tests.upstream_oidc import CLIENT_ID, ScriptedProvider
 
@@ -39,13 +40,6 @@ REFUSED = ("Your identity provider's answer could not be accepted. Go back to th
            "happens again, tell your organisation's administrator.")
 NOT_ALLOWED = ("You cannot sign in here with that account. Sign in another way, or ask your organisation's "
                "administrator for access.")
-
-
-def tokens_of(invoke: Any, result: dict[str, Any]) -> dict[str, Any]:
-    redirect = redirect_of(result)
-    assert result["statusCode"] == 303
-    assert redirect.base == WEB_REDIRECT
-    return body_of(TokenClient(invoke).exchange(redirect.one("code")))
 
 
 def test_the_sign_in_page_offers_a_button_per_idp_and_names_the_claimed_domains(

@@ -8,7 +8,9 @@ from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from authgate_cli.local.events import HttpRequest, build_event
-from tests.functional.authorize_support import Browser, Page, page_of, web_params
+from tests.demo import WEB_REDIRECT
+from tests.functional.authorize_support import Browser, Page, page_of, redirect_of, web_params
+from tests.functional.token_support import TokenClient, body_of
 from tests.upstream_oidc import CODE, ScriptedProvider
 
 CALLBACK = "/oauth/federation/callback"
@@ -88,3 +90,11 @@ def back_to_flow(browser: Browser, result: dict[str, Any], path: str = "/oauth/a
     (form,) = [f for f in page.forms if f.get("id") == "continue-form"]
     assert form["action"] == f"http://127.0.0.1:3000{path}"
     return post(browser, list(page.hidden().items()), path=path)
+
+
+def tokens_of(invoke: Any, result: dict[str, Any]) -> dict[str, Any]:
+    """The tokens of the code the flow's answer `result` redirects demo-web with."""
+    redirect = redirect_of(result)
+    assert result["statusCode"] == 303
+    assert redirect.base == WEB_REDIRECT
+    return body_of(TokenClient(invoke).exchange(redirect.one("code")))

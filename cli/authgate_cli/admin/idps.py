@@ -7,7 +7,9 @@ people become users (`--create-users`). Offered for sign-in (`--protocol oidc`, 
 google|apple): the client it registered for authgate (`--client-id`, `--client-secret-file`, or
 Apple's `--apple-team-id`, `--apple-key-id`, `--apple-private-key-file`), the scopes, the button's
 `--label`, the email `--domain`s it signs in, and what its word is trusted for (`--trust-email`,
-`--trust-mfa VALUES`, `--step-up`) and which claims say what (`--claim`). Secrets are read from files,
+`--trust-mfa VALUES`, `--step-up`) and which claims say what (`--claim`). `update --protocol` turns an
+OpenID Provider into a SAML IdP or back, the IdP kept; while people are linked to it, only with
+`--relink-by-email` (their links removed, each linked again by their verified email). Secrets are read from files,
 sealed before they are stored (authgate.federation.secrets) and never printed. The checks and the actions are
 authgate.administration.identity_providers', which the console calls too; this module maps the flags onto them.
 Acts on the running
@@ -57,7 +59,7 @@ def _given(args: argparse.Namespace) -> Any:
                  scopes=args.scopes, apple_team_id=args.apple_team_id, apple_key_id=args.apple_key_id,
                  user_match=args.user_match, create_users=args.create_users, trust_email=args.trust_email,
                  trust_mfa=args.trust_mfa, step_up=args.step_up, claims=args.claim, keys=_keys(args),
-                 saml=_saml(args))
+                 saml=_saml(args), relink_by_email=getattr(args, "relink_by_email", False))
 
 
 def _secrets(args: argparse.Namespace) -> dict[str, str]:
@@ -287,6 +289,10 @@ def register(subparsers: Any) -> None:
                         help="link only after the account's own proof")
     update.add_argument("--no-trust-mfa", dest="trust_mfa", action="store_const", const=[],
                         help="never count its sign-ins as a second factor")
+    update.add_argument("--relink-by-email", action="store_true",
+                        help="with a change of --protocol (oidc <-> saml) while people are linked to it: remove their "
+                             "links and link each person again by their verified email at their next sign-in (needs "
+                             "--trust-email)")
     for action in (create, listing, show, update, delete):
         action.add_argument("--json", action="store_true", help="machine-readable output")
         target.add_arguments(action)

@@ -241,3 +241,93 @@ def test_saml_metadata_that_does_not_fit_the_command_is_refused(aws: None, tmp_p
     assert act("update", "--tenant", "demo", "--issuer", IDP_ENTITY_ID, "--metadata-file", str(other)) == (
         2, ("--metadata-url and --metadata-file are for --protocol saml, with the IdP's own metadata (its entityID "
             f"is 'https://other-idp.example/saml', not {IDP_ENTITY_ID!r})"))
+
+
+# -- a SAML IdP made an OpenID Provider (authgate.administration.identity_provider_protocol) --
+
+def saml_idp(tmp_path: Path, entity_id: str) -> tuple[str, ...]:
+    """A SAML IdP of tenant demo from its metadata file (entityID `entity_id`, id acme-sso); the update's first words."""
+    from tests.saml_support import metadata
+
+    (tmp_path / "idp.xml").write_bytes(metadata(entity_id=entity_id))
+    assert act("create", "--tenant", "demo", "--metadata-file", str(tmp_path / "idp.xml"), "--label", "Acme SSO",
+               "--domain", "acme.example", "--create-users")[0] == 0
+    return "update", "--tenant", "demo", "--issuer", entity_id
+
+
+def linked_person(issuer: str, subject: str = "persistent|p-1") -> Any:
+    """Carol, provisioned by the IdP `issuer` and linked to it under `subject`."""
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.users.linked_identities import LinkedIdentity
+    from authgate.users.model import User
+
+    carol = User("demo", "carol", 0, 0, user_id="usr_carol", email="carol@acme.example", email_verified=True,
+                 federated_only=True)
+    LinkedIdentityStore().provision(carol, LinkedIdentity("demo", issuer, subject, carol.user_id, "carol", 1,
+                                                          "provisioned"))
+    return carol
+
+
+def test_a_saml_idp_becomes_an_openid_provider_keeping_its_id_and_settings(
+        aws: None, secret_file: str, tmp_path: Path) -> None:
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    issuer_url = "https://idp.acme.example/realms/acme"  # one issuer for both (Keycloak's, Entra ID v1's)
+    update = saml_idp(tmp_path, issuer_url)
+    assert act(*update, "--protocol", "oidc") == (
+        2, "--protocol oidc needs --client-id (the client the IdP registered for authgate)")
+    assert act(*update, "--protocol", "oidc", "--client-id", "authgate") == (
+        2, "--protocol oidc needs --client-secret-file FILE (the client secret the IdP issued)")
+    assert act(*update, "--protocol", "oidc", "--client-id", "authgate", "--client-secret-file", secret_file,
+               "--metadata-file", str(tmp_path / "idp.xml")) == (
+        2, "--metadata-url and --metadata-file are for --protocol saml")
+    status, view = act(*update, "--protocol", "oidc", "--client-id", "authgate", "--client-secret-file", secret_file)
+    assert status == 0 and isinstance(view, dict)
+    assert {k: view[k] for k in ("issuer", "idp_id", "protocol", "sign_in", "label", "domains", "create_users",
+                                 "client_id", "client_secret_set", "saml")} == {
+        "issuer": issuer_url, "idp_id": "acme-sso", "protocol": "oidc", "sign_in": True, "label": "Acme SSO",
+        "domains": ["acme.example"], "create_users": True, "client_id": "authgate", "client_secret_set": True,
+        "saml": None}
+    # What to register at it now: an OpenID Provider's sign-out URIs, under the id it kept; no SAML SP any more.
+    assert view["backchannel_logout_uri"].endswith("/oauth/federation/demo/acme-sso/backchannel-logout")
+    assert "sp_entity_id" not in view
+    stored = IdentityProviderStore().get("demo", issuer_url)
+    assert stored is not None and (stored.protocol, stored.saml, stored.idp_id) == ("oidc", None, "acme-sso")
+
+
+def test_a_saml_idp_whose_entity_id_is_no_openid_issuer_stays_one(
+        aws: None, secret_file: str, tmp_path: Path) -> None:
+    okta = "http://www.okta.example/exk1fcia6d6EMsf331d8"
+    update = saml_idp(tmp_path, okta)
+    assert act(*update, "--protocol", "oidc", "--client-id", "authgate", "--client-secret-file", secret_file) == (
+        2, (f"--protocol oidc needs the IdP's issuer to be its OpenID issuer, an https URL; {okta!r} is not one (an "
+           "OpenID Provider of another issuer is another IdP: `authgate idps create`)"))
+    assert act("show", "--tenant", "demo", "--issuer", okta)[1]["protocol"] == "saml"  # type: ignore[index]
+
+
+def test_people_linked_to_a_saml_idp_are_linked_again_by_email_only_when_asked(
+        aws: None, secret_file: str, tmp_path: Path) -> None:
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.stores.users import UserStore
+
+    issuer_url = "https://idp.acme.example/realms/acme"
+    update = (*saml_idp(tmp_path, issuer_url), "--protocol", "oidc", "--client-id", "authgate",
+              "--client-secret-file", secret_file)
+    carol = linked_person(issuer_url)
+    assert act(*update) == (
+        1, (f"{issuer_url} has 1 linked identity, each named by a SAML NameID, which an OpenID Connect sub does not "
+           "match: give --relink-by-email (with --trust-email) to remove them and link each person again by their "
+           "verified email at their next sign-in"))
+    assert act(*update, "--relink-by-email") == (
+        2, "--relink-by-email links people again by their verified email: give --trust-email too")
+    assert act("update", "--tenant", "demo", "--issuer", issuer_url, "--label", "Acme", "--relink-by-email") == (
+        2, "--relink-by-email is for a change of --protocol between oidc and saml")
+    store = LinkedIdentityStore()
+    assert len(store.of_issuer("demo", issuer_url)) == 1
+    assert act("show", "--tenant", "demo", "--issuer", issuer_url)[1]["protocol"] == "saml"  # type: ignore[index]
+
+    status, view = act(*update, "--relink-by-email", "--trust-email")
+    assert status == 0 and isinstance(view, dict)
+    assert (view["protocol"], view["idp_id"], view["trust_email"]) == ("oidc", "acme-sso", True)
+    assert store.of_issuer("demo", issuer_url) == ()
+    assert UserStore().get("demo", "carol") == carol._replace(created_at=carol.created_at)  # the person stays

@@ -83,3 +83,25 @@ def test_the_view_of_a_saml_idp_says_what_to_register_for_the_tenant() -> None:
         "sp_slo_url": "https://auth.example/saml/acme/slo", "sp_metadata_url": "https://auth.example/saml/acme/metadata",
         "client_secret_set": False}
     assert "sp_acs_url" not in view(created("acme", ACME, SECRET), "https://auth.example")
+
+
+def test_an_openid_provider_with_linked_people_becomes_a_saml_idp_only_relinking_them(
+        aws: None, sealing: None) -> None:
+    from authgate.administration.saml_metadata import given as read_metadata
+    from authgate.stores.identity_providers import IdentityProviderStore
+    from authgate.stores.linked_identities import LinkedIdentityStore
+    from authgate.stores.users import UserStore
+    from authgate.users.linked_identities import LinkedIdentity
+    from tests.saml_support import metadata
+
+    made = create("demo", ACME, SECRET)
+    bob = UserStore().put_hash("demo", "bob", "!")
+    LinkedIdentityStore().link(LinkedIdentity("demo", ACME.issuer, "00u-bob", bob.user_id, "bob", 1, "proof"))
+    saml = Given(protocol="saml", saml=read_metadata(metadata(entity_id=ACME.issuer), "the metadata XML"))
+    with pytest.raises(Refused, match="^https://sso.acme.example has 1 linked identity, each named by an OpenID "
+                                      "Connect sub, which a SAML NameID does not match: give --relink-by-email"):
+        update("demo", ACME.issuer, saml, {})
+    assert IdentityProviderStore().get("demo", ACME.issuer) == made
+    changed = update("demo", ACME.issuer, saml._replace(relink_by_email=True, trust_email=True), {})
+    assert (changed.protocol, changed.idp_id, changed.trust_email) == ("saml", "acme-sso", True)
+    assert LinkedIdentityStore().of_issuer("demo", ACME.issuer) == ()

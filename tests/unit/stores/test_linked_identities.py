@@ -134,3 +134,15 @@ def test_deleting_a_user_removes_their_links_with_them(aws: None) -> None:
     with pytest.raises(UserNotFound):
         store.delete_user(bob)
     assert UserStore().get("demo", "bob") is not None
+
+
+def test_an_idps_links_are_listed_whoever_they_name_and_only_its_own(aws: None) -> None:
+    store, bob, carol = LinkedIdentityStore(), a_user(), a_user("carol")
+    store.link(link_of(bob, OKTA, "b-okta"))
+    store.link(link_of(carol, OKTA, "c-okta"))
+    store.link(link_of(bob, ENTRA, "b-entra"))
+    store.provision(User("acme", "dave", 0, 0, user_id="usr_dave"),
+                    LinkedIdentity("acme", OKTA, "d-okta", "usr_dave", "dave", 1, "provisioned"))
+    assert sorted(store.of_issuer("demo", OKTA)) == sorted([link_of(bob, OKTA, "b-okta"),
+                                                            link_of(carol, OKTA, "c-okta")])
+    assert store.of_issuer("demo", "https://nobody.example") == ()

@@ -6,7 +6,8 @@ Each takes what an operator gave (Given: the values as typed, None where nothing
 map already read) and the secrets in clear (client_secret, apple_private_key: checked by values, sealed here before
 anything is stored, never returned, shown or logged). What does not hold is InvalidInput (values' sentences, and
 `complete`'s: what the protocol still needs); what clashes with the tenant's other IdPs, or an issuer it already
-trusts, is Refused; an IdP that is not there is identity_providers.errors.IdentityProviderNotFound.
+trusts, is Refused (so is a change of protocol while people are linked to the IdP, unless they are to be linked
+again: identity_provider_protocol); an IdP that is not there is identity_providers.errors.IdentityProviderNotFound.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ class Given(NamedTuple):
     keys: Mapping[str, Any] | None = None
     # The SAML map (saml_metadata), already read; None: not given.
     saml: dict[str, Any] | None = None
+    # A change of protocol: remove the IdP's links, each person linked again by their verified email
+    # (identity_provider_protocol).
+    relink_by_email: bool = False
 
 
 def _choice(value: str | None, flag: str, choices: tuple[str, ...]) -> str | None:
@@ -176,6 +180,8 @@ def create(tenant_id: str, given: Given, secrets: Mapping[str, str]) -> Identity
 def update(tenant_id: str, issuer: str, given: Given, secrets: Mapping[str, str]) -> IdentityProvider:
     """Change what `given` names of the IdP `issuer` of `tenant_id` (new secrets sealed); IdentityProviderNotFound,
     InvalidInput or Refused otherwise."""
+    from authgate import clock
+    from authgate.administration import identity_provider_protocol as protocol
     from authgate.identity_providers.errors import IdentityProviderNotFound
     from authgate.stores.identity_providers import IdentityProviderStore
 
@@ -183,13 +189,19 @@ def update(tenant_id: str, issuer: str, given: Given, secrets: Mapping[str, str]
     idp = store.get(tenant_id, issuer)
     if idp is None:
         raise IdentityProviderNotFound(issuer)
-    updated = idp._replace(**changes(given))
+    updated = protocol.prepared(idp, idp._replace(**changes(given)), given.relink_by_email, given.saml is not None)
     if updated.protocol and not updated.idp_id:
         updated = updated._replace(idp_id=values.derived_id(updated.label, updated.issuer))
     updated = complete(updated, secrets)
     _no_clash(updated, store.of_tenant(tenant_id))
+    linked = protocol.links(idp, updated)
+    if linked and not given.relink_by_email:
+        raise Refused(protocol.refusal(idp, updated, len(linked)))
     updated = _sealed(updated, secrets)
+    since = clock.seconds()
     store.update(updated)
+    if linked:
+        protocol.unlink(idp, since)
     return updated
 
 

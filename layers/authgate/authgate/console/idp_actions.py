@@ -15,7 +15,7 @@ from typing import Any
 from authgate import audit
 from authgate.administration.identity_providers import Given, Refused
 from authgate.audit.actions import Action as AuditAction
-from authgate.console import idp_form
+from authgate.console import idp_form, idp_given
 from authgate.console.idp import definitions_of, found, named, unknown
 from authgate.console.idps import link
 from authgate.console.pages import STEP, Link, allow, confirmation, done, recorded, url
@@ -93,7 +93,7 @@ def post_delete(request: Request, signed: SignedIn) -> Response:
 
 
 def _given(fields: dict[str, str], kind: str) -> tuple[Given, dict[str, str]]:
-    return idp_form.created_given(fields, kind), idp_form.secrets(fields)
+    return idp_given.created_given(fields, kind), idp_given.secrets(fields)
 
 
 def _update_given(tenant: str, issuer: str, fields: dict[str, str]) -> tuple[Given, dict[str, str]]:
@@ -103,7 +103,7 @@ def _update_given(tenant: str, issuer: str, fields: dict[str, str]) -> tuple[Giv
     idp = IdentityProviderStore().get(tenant, issuer)
     if idp is None:
         raise IdentityProviderNotFound(issuer)
-    return idp_form.updated_given(fields, idp), idp_form.secrets(fields)
+    return idp_given.updated_given(fields, idp), idp_given.secrets(fields)
 
 
 def _taken(signed: SignedIn, action: AuditAction, console_action: str, tenant: str, issuer: str,
@@ -113,8 +113,8 @@ def _taken(signed: SignedIn, action: AuditAction, console_action: str, tenant: s
     named_fields: list[str] = []
     try:
         what, secrets = given()
-        named_fields = sorted([k for k, v in what._asdict().items() if v is not None and (k != "no_domains" or v)]
-                              + list(secrets))
+        named_fields = sorted([k for k, v in what._asdict().items()
+                               if v is not None and (k not in ("no_domains", "relink_by_email") or v)] + list(secrets))
         idp = act(tenant, what, secrets)
     except (InvalidInput, Refused) as exc:
         _recorded(signed, action, console_action, tenant, issuer, "failure",

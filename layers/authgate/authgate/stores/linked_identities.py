@@ -82,16 +82,27 @@ class LinkedIdentityStore(TableStore):
         index)."""
         if not user_id:
             return ()
-        kwargs: dict[str, Any] = {"TableName": self.table, "IndexName": BY_USER,
-                                  "KeyConditionExpression": "user_id = :uid",
-                                  "ExpressionAttributeValues": {":uid": s(user_id)}}
+        links = self._query("of_user", {"IndexName": BY_USER, "KeyConditionExpression": "user_id = :uid",
+                                        "ExpressionAttributeValues": {":uid": s(user_id)}})
+        return tuple(sorted(links, key=lambda link: link.linked_at))
+
+    def of_issuer(self, tenant_id: str, issuer: str) -> tuple[LinkedIdentity, ...]:
+        """The links of one IdP of the tenant (a Query of the tenant's links, filtered by issuer, page by page: for
+        an administrator's change of the IdP, never a request path)."""
+        return tuple(self._query("of_issuer", {"KeyConditionExpression": "tenant_id = :t",
+                                               "FilterExpression": "issuer = :iss",
+                                               "ExpressionAttributeValues": {":t": s(tenant_id), ":iss": s(issuer)}}))
+
+    def _query(self, operation: str, query: dict[str, Any]) -> list[LinkedIdentity]:
+        """Every link a Query finds, page by page."""
+        kwargs: dict[str, Any] = {"TableName": self.table, **query}
         links: list[LinkedIdentity] = []
         while True:
-            with self.faults("of_user"):
+            with self.faults(operation):
                 page = self.db.query(**kwargs)
             links.extend(link_of(item) for item in page.get("Items", []))
             if "LastEvaluatedKey" not in page:
-                return tuple(sorted(links, key=lambda link: link.linked_at))
+                return links
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def link(self, link: LinkedIdentity) -> None:
