@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+import secrets
 from collections.abc import Sequence
 from urllib.parse import urlencode
 
@@ -50,7 +51,7 @@ def post(page: str, fields: dict[str, str], *, session: str = "", csrf: str | No
     `session` (console_support.operator_session) when given."""
     from authgate.interaction.binding import COOKIE, csrf_token
 
-    nonce = f"{STEP}.the-nonce-of-this-form"
+    nonce = f"{STEP}.{secrets.token_urlsafe(12)}"
     token = csrf_token(BINDING, "password:" + nonce) if csrf is None else csrf
     body = urlencode({**fields, "nonce": nonce, "csrf": token}).encode()
     cookie = f"{COOKIE}={BINDING}" + (f"; {session}" if session else "")
