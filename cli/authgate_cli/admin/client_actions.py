@@ -1,7 +1,7 @@
 """The actions of `authgate clients` on the stack acted on: create, update, rotate-secret, list, show, delete.
 
-What each does, and what it refuses, is authgate.administration.clients (the console calls the same); this module
-reads the arguments into what it asks (`asked`: a --jwks file read here) and prints the answer.
+What each does, and what it refuses, is authgate.administration.clients and client_registration (the console calls
+the same); this module reads the arguments into what it asks (`asked`: a --jwks file read here) and prints the answer.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import json
 import sys
 from typing import IO, Any
 
+from authgate.administration import client_registration
 from authgate.administration import clients as administration
-from authgate.administration.clients import Asked
+from authgate.administration.client_registration import Asked
 from authgate_cli.admin import arguments, operator_audit, text, unknown
 
 
@@ -35,7 +36,7 @@ def asked(args: argparse.Namespace) -> Asked:
 
 def check_create(args: argparse.Namespace) -> None:
     """Refuse bad arguments of `create` before any stack is looked up; its grants then by their stored name."""
-    args.grant = list(administration.check_create(asked(args)).grant)
+    args.grant = list(client_registration.check_create(asked(args)).grant)
 
 
 def create_client(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:

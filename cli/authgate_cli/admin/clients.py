@@ -16,7 +16,8 @@ is never fetched over. `delete` removes any client, a cached document included (
 naming it fetches it again).
 Acts on the running `authgate serve` stack by default, or on a deployed stack (`--stack-name`),
 through authgate_cli.admin.target.
-What it accepts and does is authgate.administration.clients (the console's too); client_actions prints it.
+What it accepts and does is authgate.administration.clients and client_registration (the console's too);
+client_actions prints it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import argparse
 import sys
 from typing import Any
 
-from authgate.administration import clients as administration
+from authgate.administration import client_registration
 from authgate.clients.model import AUTH_METHODS
 from authgate_cli.admin import arguments, target, unknown
 from authgate_cli.admin.client_actions import (
@@ -45,10 +46,10 @@ ACTIONS = {"create": create_client, "update": update_client, "rotate-secret": ro
 
 def _check_update(args: argparse.Namespace) -> None:
     arguments.identifier(args.client_id, "CLIENT_ID")
-    if not administration.changes(asked(args)):
-        flags = [f"--{change.replace('_', '-')}" for change in administration.CHANGES]
+    if not client_registration.changes(asked(args)):
+        flags = [f"--{change.replace('_', '-')}" for change in client_registration.CHANGES]
         raise unknown.nothing_to_change("clients", f"at least one of {', '.join(flags[:-1])} or {flags[-1]}")
-    args.grant = list(administration.check_update(asked(args)).grant)
+    args.grant = list(client_registration.check_update(asked(args)).grant)
 
 
 def _run(args: argparse.Namespace) -> int:

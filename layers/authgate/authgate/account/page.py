@@ -9,7 +9,7 @@ the person naming their organisation); it goes on the person's session in this b
 is not its step's gets the sign-in form, as a page whose sign-in expired does.
 
 A person whose organisation signs in with its own identity provider types their work email and no password (home-
-realm discovery, interaction.upstream_step): the provider's answer comes back to this page (step `upstream`, and
+realm discovery, interaction.upstream_start): the provider's answer comes back to this page (step `upstream`, and
 `link` for the proof of an account they already have) and signs them in as the password does.
 
 The sections: the password change (account.password), the one-time code (account.factor_enrolment) and the
@@ -36,7 +36,7 @@ from authgate.http.pages import messages
 from authgate.http.request import Request
 from authgate.http.response import Response
 from authgate.interaction import messages as sign_in_messages
-from authgate.interaction import password_step, sessions, sign_in_fields, steps, upstream_step
+from authgate.interaction import password_step, sessions, sign_in_fields, steps, upstream_answer
 from authgate.interaction.handoff import Again, Authentication, Back, HandOff, Voice
 from authgate.interaction.pages import csrf_fields, csrf_state, form_fields, page, step_of
 from authgate.tenants.model import Tenant
@@ -123,8 +123,8 @@ def _upstream(request: Request, fields: dict[str, str]) -> Response:
     """An identity provider's answer brought back (or the link page posted): signed in as the password signs in."""
     handoff = _hand_off(request, fields)
     if step_of(fields) == steps.LINK:
-        return _signed_in(request, upstream_step.linked(request, handoff, fields))
-    return _signed_in(request, upstream_step.signed_in(request, handoff, fields))
+        return _signed_in(request, upstream_answer.linked(request, handoff, fields))
+    return _signed_in(request, upstream_answer.signed_in(request, handoff, fields))
 
 
 def _signed_in(request: Request, signed: Authentication | Again | Response) -> Response:

@@ -16,7 +16,7 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 
 from authgate import audit
-from authgate.administration.clients import Asked
+from authgate.administration.client_registration import Asked, check_create
 from authgate.administration.input import GRANT_NAMES, GRANT_URNS, InvalidInput
 from authgate.clients.model import AUTH_METHODS, Client
 from authgate.console.clients import bounded, client_url, judged, once
@@ -89,7 +89,7 @@ def post_new(request: Request, signed: SignedIn) -> Response:
 
     once(fields)
     try:
-        administration.check_create(asked)
+        check_create(asked)
         _existing_tenant(tenant)
         client, secret = administration.create(asked)
     except (InvalidInput, administration.ClientTaken) as exc:
@@ -203,7 +203,7 @@ def _common(client: Client | None) -> list[str]:
 
 def _id_token_alg(client: Client | None) -> str:
     """--id-token-signed-response-alg: the algorithms the stack offers (its SigningAlgorithm and RS256)."""
-    from authgate.administration.clients import offered_id_token_algs
+    from authgate.administration.client_registration import offered_id_token_algs
 
     now = client.id_token_signed_response_alg if client else ""
     return _select("id_token_signed_response_alg", "ID token signing algorithm", ("", *offered_id_token_algs()), now,

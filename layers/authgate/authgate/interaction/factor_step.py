@@ -22,7 +22,7 @@ from authgate.interaction import (
     second_factor_page,
     session_cookie,
     steps,
-    upstream_step,
+    upstream_start,
 )
 from authgate.interaction.handoff import Again, Authentication
 from authgate.interaction.sessions import authentication_of
@@ -41,8 +41,8 @@ def step_up(request: Request, handoff: HandOff, session: Session, totp: bool | N
     """The second-factor page for a session the flow found already (single sign-on) when it is below what the
     hand-off asks, or None when it is enough; for prompt=none, its error instead (OIDC Core 3.1.2.6).
     `totp`, `passkeys`: what the flow's read of the user saw (interaction.second_factor.missing). A session an
-    identity provider opened whose record steps up there goes back to it instead (interaction.upstream_step)."""
-    upstream = upstream_step.step_up(request, handoff, session) if session.upstream is not None else None
+    identity provider opened whose record steps up there goes back to it instead (interaction.upstream_start)."""
+    upstream = upstream_start.step_up(request, handoff, session) if session.upstream is not None else None
     if upstream is not None:
         return upstream
     kind = second_factor.missing(handoff, session, totp, passkeys,

@@ -83,8 +83,8 @@ APPROVAL = Words(wrong="The password or the code is wrong.", wrong_with_code="Th
                  no_factor=("Approving needs a second factor, and your account has none yet. Add a one-time code app "
                             "on your account page, then open this link again."))
 
-# An upstream identity provider (interaction.upstream_step). One answer whether no account is there for the person
-# and the IdP may not create one, or their account is disabled (no oracle of which).
+# An upstream identity provider (interaction.upstream_start, upstream_answer). One answer whether no account is
+# there for the person and the IdP may not create one, or their account is disabled (no oracle of which).
 UPSTREAM_NOT_ALLOWED = ("You cannot sign in here with that account. Sign in another way, or ask your organisation's "
                         "administrator for access.")
 # The IdP's record changed or went away between the button and its answer, or its answer came too late.

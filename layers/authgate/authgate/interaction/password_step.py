@@ -1,7 +1,7 @@
 """The `password` step: the sign-in form's username (or email), its organisation when the hand-off names no tenant,
 the password, and a code typed beside it (RFC 6749 10.10; docs/users.md). An email typed with no password whose
 domain one of the tenant's identity providers claims goes there instead (home-realm discovery,
-interaction.upstream_step.discovered); any other empty password is asked for, as always.
+interaction.upstream_start.discovered); any other empty password is asked for, as always.
 
 Which account the form names is interaction.sign_in.account_of, and the password (with the code, in one attempt)
 goes through every throttle of a sign-in (interaction.sign_in.sign_in): one answer whichever part was wrong, in the
@@ -21,7 +21,7 @@ from authgate import clock
 from authgate.assurance import MFA, OTP, PASSWORD_AND_CODE_AMR, PWD, assurance_of
 from authgate.audit import person
 from authgate.http.response import Response
-from authgate.interaction import outcome, password_change, second_factor, upstream_step
+from authgate.interaction import outcome, password_change, second_factor, upstream_start
 from authgate.interaction.handoff import Again, Authentication
 from authgate.interaction.sign_in import account_of, sign_in
 from authgate.stores.user_factors import UserFactorStore
@@ -42,7 +42,7 @@ def signed_in(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> 
     username = handoff.username or fields.get("username", "").strip()[:MAX_USERNAME]
     password = fields.get("password", "")
     if not password:
-        discovered = upstream_step.discovered(request, handoff, fields)
+        discovered = upstream_start.discovered(request, handoff, fields)
         if discovered is not None:
             return discovered
     if not username or not password:

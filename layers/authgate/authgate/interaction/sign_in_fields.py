@@ -3,7 +3,7 @@ no tenant, the username (or the person the request names already), the password,
 where the hand-off asks for one (interaction.password_step reads what they post); a person signed in already in
 this browser sees who instead. And the approve/deny decision (templates/decision.html), with "Approve with a
 passkey" where the flow offers the interaction's passkey step, and a "Sign in with <IdP>" button per identity
-provider the tenant offers (interaction.upstream_step). Every value is HTML-escaped.
+provider the tenant offers (interaction.upstream_start). Every value is HTML-escaped.
 
 Home-realm discovery (docs/federation.md): an email typed with no password goes to the IdP that claims its domain.
 Where that can happen -- the tenant's IdPs claim domains, or the person names their organisation (a
@@ -52,7 +52,7 @@ _CODE_REQUIRED = ('\n<label for="code">One-time code or recovery code</label>\n'
                   'autocapitalize="none" spellcheck="false" maxlength="64" required>')
 _PASSKEY = ('<button type="submit" name="decision" value="passkey" formnovalidate class="secondary">'
             "Approve with a passkey</button>")
-# One button per identity provider the tenant offers (interaction.upstream_step): no password asked here.
+# One button per identity provider the tenant offers (interaction.upstream_start): no password asked here.
 _UPSTREAM = Template('<button type="submit" name="upstream" value="$idp_id" formnovalidate class="secondary">'
                      "Sign in with $label</button>")
 # Which email domains an IdP signs in (home-realm discovery).

@@ -4,7 +4,7 @@ state, and a POST is dispatched on that name, never on which fields it happens t
 The interaction's steps: `password` (the sign-in form: a password, a code typed beside it, the choice of a
 passkey or of an identity provider), `passkey` (a passkey's ceremony answered), `factor` (the second-factor step: a
 code, a recovery code, a passkey, or an enrolment's first code), `change` (the forced password change), `upstream`
-(an identity provider's answer, checked, brought back to the flow's page: interaction.upstream_step) and `link`
+(an identity provider's answer, checked, brought back to the flow's page: interaction.upstream_answer) and `link`
 (the proof of the account an identity provider's person is linked to). A flow adds its own (`consent`,
 `decision`, `code`, `account`, ...). A step is a function of the flow's table (`Table`); a form whose step is
 not in the table, or that carries another step's own field, gets the flow's stale-form answer (`refuse`).

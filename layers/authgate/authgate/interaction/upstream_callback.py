@@ -19,7 +19,7 @@ SAML Assertion Consumer Service, checked in their security order, then brought b
 Any refusal is a page with the code upstream_sign_in_failed (a person's browser is never sent anywhere the answer
 names), one failed answer counted against the address, the reason logged. A sign-in that holds: the page that
 posts the checked answer (a sealed ticket, interaction.upstream_ticket) and the flow's state to the flow's page,
-where the upstream step resolves who the person is (interaction.upstream_step). The upstream ID token goes on
+where the upstream step resolves who the person is (interaction.upstream_answer). The upstream ID token goes on
 sealed (federation.secrets.seal_id_token).
 """
 

@@ -22,7 +22,8 @@ from authgate.interaction import (
     password_change,
     password_step,
     steps,
-    upstream_step,
+    upstream_answer,
+    upstream_start,
 )
 from authgate.interaction.handoff import Again, Authentication, HandOff
 from authgate.interaction.messages import MISSING_DECISION, SESSION_ENDED
@@ -67,7 +68,7 @@ def _password(form: Posted) -> Response:
     if decision == "passkey":
         return _resumed(form, passkey_step.page(form.request, handoff))
     if "upstream" in form.fields:
-        return _resumed(form, upstream_step.chosen(form.request, handoff, form.fields))
+        return _resumed(form, upstream_start.chosen(form.request, handoff, form.fields))
     _decided(form)
     return _resumed(form, password_step.signed_in(form.request, handoff, form.fields))
 
@@ -80,12 +81,12 @@ def _passkey(form: Posted) -> Response:
 def _upstream(form: Posted) -> Response:
     """An identity provider's answer, brought back: the sign-in it proves (or the link page), then the code."""
     link = (LinkedIdentityStore.found(form.reads.link),) if form.reads is not None and form.reads.link else None
-    return _resumed(form, upstream_step.signed_in(form.request, form.hand_off(approved=True), form.fields, link))
+    return _resumed(form, upstream_answer.signed_in(form.request, form.hand_off(approved=True), form.fields, link))
 
 
 def _link(form: Posted) -> Response:
     """The link page: the account proved and linked, then the code; the page again otherwise."""
-    return _resumed(form, upstream_step.linked(form.request, form.hand_off(approved=True), form.fields))
+    return _resumed(form, upstream_answer.linked(form.request, form.hand_off(approved=True), form.fields))
 
 
 def _change(form: Posted) -> Response:

@@ -36,7 +36,14 @@ from authgate.audit import person
 from authgate.errors import ApiError
 from authgate.http.pages import messages
 from authgate.http.response import Response
-from authgate.interaction import factor_step, password_step, sign_in_fields, steps, upstream_step
+from authgate.interaction import (
+    factor_step,
+    password_step,
+    sign_in_fields,
+    steps,
+    upstream_answer,
+    upstream_start,
+)
 from authgate.interaction.handoff import Again, Authentication, Back, HandOff, Voice
 from authgate.interaction.messages import APPROVAL
 from authgate.interaction.pages import csrf_fields, csrf_state, form_fields, page, step_of
@@ -162,13 +169,13 @@ def _upstream(request: Request, fields: dict[str, str], step: str) -> Response:
     record, client = _opened(token)
     handoff = upstream_hand_off(request, token, record, client, fields)
     if step == steps.UPSTREAM:
-        outcome: Authentication | Again | Response = upstream_step.signed_in(request, handoff, fields)
+        outcome: Authentication | Again | Response = upstream_answer.signed_in(request, handoff, fields)
     elif step == steps.LINK:
-        outcome = upstream_step.linked(request, handoff, fields)
+        outcome = upstream_answer.linked(request, handoff, fields)
     elif step == APPROVAL_FACTOR:
         outcome = factor_step.posted(request, handoff, fields, current_session(request, client.tenant_id))
     else:
-        outcome = upstream_step.chosen(request, handoff, fields)
+        outcome = upstream_start.chosen(request, handoff, fields)
     if isinstance(outcome, Again):
         return _page(request, token, record, client, None, outcome.message)
     if isinstance(outcome, Response):

@@ -13,7 +13,7 @@
    requires it to approve a device too: the interaction's second-factor step comes first
    (`factor`), and a password an operator reset its forced change (`change`). "Sign in with <IdP>" (or an email
    whose domain an IdP claims) signs in there: its answer comes back as `upstream`, and the link page of an account
-   the person already has as `link` (interaction.upstream_step).
+   the person already has as `link` (interaction.upstream_answer).
 
 The page checks no password, code or passkey itself: it hands off to the interaction (hand_off) and
 approves with the Authentication it gives back. Pages are never cached or framed. Nothing typed (code,
@@ -33,7 +33,8 @@ from authgate.interaction import (
     password_change,
     password_step,
     steps,
-    upstream_step,
+    upstream_answer,
+    upstream_start,
 )
 from authgate.interaction.handoff import Again, Authentication, HandOff
 from authgate.interaction.messages import MISSING_DECISION
@@ -113,7 +114,7 @@ def _decision(form: Posted) -> Response:
     if decision == "passkey":
         return _resumed(form, passkey_step.page(form.request, form.hand_off()))
     if "upstream" in form.fields:
-        return _resumed(form, upstream_step.chosen(form.request, form.hand_off(), form.fields))
+        return _resumed(form, upstream_start.chosen(form.request, form.hand_off(), form.fields))
     if decision != "approve":
         return form.page(MISSING_DECISION)
     session = current_session(form.request, form.client.tenant_id)
@@ -136,12 +137,12 @@ def _factor(form: Posted) -> Response:
 
 def _upstream(form: Posted) -> Response:
     """An identity provider's answer, brought back: the sign-in it proves (or the link page), then the approval."""
-    return _resumed(form, upstream_step.signed_in(form.request, form.hand_off(), form.fields))
+    return _resumed(form, upstream_answer.signed_in(form.request, form.hand_off(), form.fields))
 
 
 def _link(form: Posted) -> Response:
     """The link page: the account proved and linked, then the approval."""
-    return _resumed(form, upstream_step.linked(form.request, form.hand_off(), form.fields))
+    return _resumed(form, upstream_answer.linked(form.request, form.hand_off(), form.fields))
 
 
 def _change(form: Posted) -> Response:

@@ -1,54 +1,41 @@
-"""The `upstream` step: a person signs in at one of their tenant's identity providers (docs/federation.md).
+"""The `upstream` step, how it comes back: the identity provider's answer resolved to a person here
+(docs/federation.md). Where it starts is interaction.upstream_start.
 
-Where it starts. The sign-in form offers a button per IdP the tenant offers (identity_providers.sign_in_options,
-interaction.sign_in_fields): `chosen`. An email typed with no password whose domain an IdP claims goes straight
-there (home-realm discovery): `discovered`, called by the password step before it asks for the password. The
-tenant is the hand-off's, or for a person who names their organisation (a self-registered client, the account
-page) the one the password step would find (interaction.sign_in.tenant_of); an address no IdP claims gets the
-answer it always got. `start` keeps the pending sign-in in this browser's cookie (single_use.upstream_sign_ins: the IdP, the
-request's secrets, what the person's request asked -- max_age, prompt=login, a second factor -- and the flow's
-state) and sends the person to the IdP.
+The IdP answers at the callback (interaction.upstream_callback), which checks the answer and brings it back to the
+flow's page as this step (a ticket, interaction.upstream_ticket): `signed_in` resolves who the person is here
+(federation.identities): an account linked to that identity, one linked now through a trusted verified email, one
+provisioned just now -- the person is signed in; an account that claims the email and is not linked -- the link
+page asks the person to prove that account (`linked`: its password, through every throttle of a sign-in, or its
+passkey; never naming it); nobody, or a disabled account -- the sign-in form again, with one message for both. A
+sign-in ends as every step ends (interaction.outcome), with the assurance the IdP's record allows
+(federation.assurance: `mfa` only from an IdP trusted for it), when the person authenticated there, and the IdP's
+sign-in kept with the session (sessions.model.Upstream: for sign-out).
 
-How it comes back. The IdP answers at the callback (interaction.upstream_callback), which checks the answer and
-brings it back to the flow's page as this step (a ticket, interaction.upstream_ticket): `signed_in` resolves who
-the person is here (federation.identities): an account linked to that identity, one linked now through a trusted
-verified email, one provisioned just now -- the person is signed in; an account that claims the email and is not
-linked -- the link page asks the person to prove that account (`linked`: its password, through every throttle
-of a sign-in, or its passkey; never naming it); nobody, or a disabled account -- the sign-in form again, with one
-message for both. A sign-in ends as every step ends (interaction.outcome), with the assurance the IdP's record
-allows (federation.assurance: `mfa` only from an IdP trusted for it), when the person authenticated there, and
-the IdP's sign-in kept with the session (sessions.model.Upstream: for sign-out).
-
-Step-up. When the request needs `mfa` (interaction.second_factor.required) and the IdP's word does not give it,
-the record's `step_up` decides: "local" -- authgate's own second factor, as after a password; "upstream" -- back
-to the IdP asking for one (acr_values, RequestedAuthnContext of its `mfa_values`), once; what it answers then is
-final (an essential acr it did not meet is unmet_authentication_requirements). A session opened by such an IdP
-that a later request finds too weak goes back the same way (`step_up`).
+Step-up. When the request needs `mfa` and the IdP's word does not give it, an IdP whose record's `step_up` is
+"upstream" is asked once more (upstream_start.start); what it answers then is final (an essential acr it did not
+meet is unmet_authentication_requirements).
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from authgate import clock
-from authgate.assurance import MFA, satisfies
+from authgate.assurance import MFA
 from authgate.audit import person
 from authgate.errors import ApiError
 from authgate.federation import assurance, identities
 from authgate.federation.errors import UpstreamRefused
 from authgate.http.response import Response
-from authgate.identity_providers.sign_in_options import SignInOption, by_id, for_email
+from authgate.identity_providers.sign_in_options import SignInOption
 from authgate.interaction import (
     outcome,
     passkey_page,
     passkey_sign_in,
     second_factor,
     steps,
-    upstream_cookie,
     upstream_pages,
-    upstream_protocols,
     upstream_ticket,
 )
 from authgate.interaction.handoff import Again, Authentication
@@ -60,13 +47,10 @@ from authgate.interaction.messages import (
     UPSTREAM_NOT_ALLOWED,
     UPSTREAM_UNAVAILABLE,
 )
-from authgate.interaction.sign_in import account_of, sign_in, tenant_of
-from authgate.issuer import base_url
-from authgate.logs import get_logger
+from authgate.interaction.sign_in import account_of, sign_in
+from authgate.interaction.upstream_start import MAX_USERNAME, offered, start
 from authgate.sessions.model import Upstream
-from authgate.single_use.upstream_sign_ins import PendingSignIn, new_state, sealed
-from authgate.stores.identity_provider_cache import sign_in_options, trusted_idp
-from authgate.stores.sealing_key import sealing_key
+from authgate.stores.identity_provider_cache import trusted_idp
 from authgate.stores.tenants import TenantStore
 from authgate.stores.users import UserStore
 from authgate.tenants.model import Tenant
@@ -77,98 +61,11 @@ if TYPE_CHECKING:
     from authgate.http.request import Request
     from authgate.identity_providers.model import IdentityProvider
     from authgate.interaction.handoff import HandOff
-    from authgate.sessions.model import Session
     from authgate.users.linked_identities import LinkedIdentity
     from authgate.users.model import User
 
 Outcome = Authentication | Again | Response
-# The longest email and organisation a discovery reads (as the password step: RFC 5321 4.5.3.1).
-MAX_USERNAME = 320
-MAX_TENANT = 100
 
-
-# -- where it starts ------------------------------------------------------------------------------------------------
-
-def chosen(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> Response | Again:
-    """The sign-in form's "Sign in with <IdP>" button (field `upstream`: the IdP's id among the tenant's options)."""
-    tenant_id = handoff.tenant.tenant_id
-    option = by_id(sign_in_options(tenant_id), fields.get("upstream", ""))
-    if option is None:
-        handoff.back.log("upstream_unknown")
-        return Again(UPSTREAM_UNAVAILABLE)
-    return start(request, handoff, tenant_id, option)
-
-
-def discovered(request: Request, handoff: HandOff, fields: Mapping[str, str]) -> Response | Again | None:
-    """Home-realm discovery: the IdP whose domains claim the email typed as the username (no password given), or
-    None when none does (the password step answers as it would have)."""
-    if handoff.username:
-        return None
-    email = fields.get("username", "").strip()[:MAX_USERNAME]
-    if "@" not in email:
-        return None
-    typed = "" if handoff.tenant.tenant_id else fields.get("tenant", "").strip()[:MAX_TENANT]
-    tenant_id = tenant_of(handoff.tenant.tenant_id, typed, email)
-    option = for_email(sign_in_options(tenant_id), email)
-    if option is None:
-        return None
-    return start(request, handoff, tenant_id, option, login_hint=email)
-
-
-def start(request: Request, handoff: HandOff, tenant_id: str, option: SignInOption, *, login_hint: str | None = None,
-          asked_second_factor: bool = False) -> Response | Again:
-    """Send the person to `option`'s IdP: the page that goes on there, keeping the pending sign-in in this browser
-    (its cookie, interaction.upstream_cookie; no write)."""
-    idp = trusted_idp(tenant_id, option.issuer)
-    if idp is None or not _offered(idp, option.idp_id, option.protocol):
-        handoff.back.log("upstream_unavailable")
-        return Again(UPSTREAM_UNAVAILABLE)
-    oidc = idp.protocol == "oidc"
-    pending = PendingSignIn(
-        tenant_id=idp.tenant_id, issuer=idp.issuer, idp_id=idp.idp_id, protocol=idp.protocol,
-        started=clock.seconds(), nonce=secrets.token_urlsafe(24) if oidc else "",
-        code_verifier=secrets.token_urlsafe(48) if oidc else "", max_age=handoff.max_age,
-        fresh="login" in handoff.prompt.split(), second_factor=asked_second_factor, action=handoff.back.action,
-        fields=tuple(handoff.back.state(steps.UPSTREAM)), leads_to=handoff.back.leads_to,
-        notes=dict(handoff.back.notes))
-    key = sealing_key()
-    state = new_state(key, idp.tenant_id, idp.idp_id, idp.protocol)
-    try:
-        url, request_id = upstream_protocols.request_url(idp, base_url(request), pending, state, login_hint)
-        cookie = upstream_cookie.kept(request, sealed(key, pending._replace(request_id=request_id), state))
-    except (UpstreamRefused, upstream_cookie.TooLarge) as refused:
-        reason, detail = (refused.reason, refused.internal) if isinstance(refused, UpstreamRefused) else (
-            "too_large", str(refused))
-        get_logger().warning("upstream sign-in not started", extra={"reason": reason, "detail": detail})
-        handoff.back.log("upstream_unavailable")
-        return Again(UPSTREAM_UNAVAILABLE)
-    handoff.back.log("upstream_started")
-    return upstream_pages.onward(idp.label or idp.idp_id, url, cookie)
-
-
-def step_up(request: Request, handoff: HandOff, session: Session) -> Response | None:
-    """Back to the IdP for a second factor: for a session its sign-in opened, below the `mfa` the hand-off needs,
-    when the IdP's record says so (`step_up` "upstream"); None otherwise (authgate's own second factor, if any)."""
-    upstream = session.upstream
-    if upstream is None or satisfies(session.acr, MFA):
-        return None
-    tenant = handoff.tenant if handoff.tenant.tenant_id else TenantStore().get(session.tenant_id) or Tenant("")
-    if second_factor.required(handoff, tenant)[0] != MFA:
-        return None
-    idp = trusted_idp(session.tenant_id, upstream.issuer)
-    if idp is None or idp.step_up != "upstream" or not _offered(idp, upstream.idp_id, upstream.protocol):
-        return None
-    if handoff.prompt == "none":
-        handoff.back.log("login_required")
-        raise second_factor.refuse_prompt_none("code")
-    option = SignInOption(idp.idp_id, idp.label or idp.idp_id, idp.issuer, idp.protocol, idp.domains)
-    started = start(request, handoff, session.tenant_id, option, asked_second_factor=True)
-    if isinstance(started, Again):
-        raise ApiError("unmet_authentication_requirements", UNMET_UPSTREAM)
-    return started
-
-
-# -- how it comes back ----------------------------------------------------------------------------------------------
 
 def signed_in(request: Request, handoff: HandOff, fields: Mapping[str, str],
               link: tuple[LinkedIdentity | None] | None = None) -> Outcome:
@@ -291,15 +188,11 @@ def _idp_of(handoff: HandOff, ticket: upstream_ticket.Ticket) -> IdentityProvide
     """The IdP a ticket names, while it is still offered for sign-in, of the hand-off's tenant when it has one."""
     identity = ticket.identity
     idp = trusted_idp(identity.tenant_id, identity.issuer)
-    if idp is None or not _offered(idp, ticket.idp_id, ticket.protocol) or (
+    if idp is None or not offered(idp, ticket.idp_id, ticket.protocol) or (
             handoff.tenant.tenant_id not in ("", idp.tenant_id)):
         handoff.back.log("upstream_unavailable")
         return None
     return idp
-
-
-def _offered(idp: IdentityProvider, idp_id: str, protocol: str) -> bool:
-    return idp.sign_in and (idp.idp_id, idp.protocol) == (idp_id, protocol) and protocol in ("oidc", "saml")
 
 
 def _recorded(handoff: HandOff, idp: IdentityProvider, resolution: identities.Resolution) -> None:
@@ -322,4 +215,3 @@ def _refused(handoff: HandOff, idp: IdentityProvider, reason: str, user_id: str 
     person.refused(idp.tenant_id, username, reason, user_id, method="identity_provider", client_id=handoff.client_id,
                    idp=idp.idp_id)
     return Again(UPSTREAM_NOT_ALLOWED)
-
