@@ -228,12 +228,12 @@ def verify_page(invoke: Invoke, cookie: str, **query: str) -> dict[str, Any]:
     return invoke("console", console_event("GET", "/console/events/verify", urlencode(query), cookie=cookie))
 
 
-def cli_verify(since: str | None = None) -> tuple[int, list[str]]:
-    """`authgate events verify [--since S]`: its exit status and the lines it prints."""
+def cli_verify(since: str | None = None, *trusted: str) -> tuple[int, list[str]]:
+    """`authgate events verify [--since S] [--trust-key K ...]`: its exit status and the lines it prints."""
     from authgate_cli.admin.events import verify_events
 
     out = io.StringIO()
-    status = verify_events(argparse.Namespace(since=since, json=False), out)
+    status = verify_events(argparse.Namespace(since=since, json=False, trust_key=list(trusted) or None), out)
     return status, out.getvalue().splitlines()
 
 
@@ -301,6 +301,37 @@ def test_a_seal_that_does_not_match_is_named_as_the_command_names_it(
     text = shown(verify_page(invoke, operator_session(), since="2025-06-15"))
     assert text == (f"{BAR.format(who='olivia (owner)')} Verify the audit trail {lines[-1]} Findings "
                     + " ".join(lines[:-1]) + f" {VERIFY} Back to the events")
+
+
+def test_an_object_sealed_by_another_kms_key_is_foreign_to_the_page_and_the_command(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock) -> None:
+    """Someone who can write to the bucket appends the chain's next object, linked to its head and sealed with a KMS
+    HMAC key of their own (GenerateMac): a seal valid for the key its header names, but not this stack's key."""
+    from authgate.audit_trail.chain import digest, name_of, seal
+    from authgate.audit_trail.mac import KmsMac
+    from tests import aws_state
+
+    four(audit_stage, clock)
+    s3, kms = aws_state.client("s3"), aws_state.client("kms")
+    forger = KmsMac(kms.create_key(KeySpec="HMAC_256", KeyUsage="GENERATE_VERIFY_MAC")["KeyMetadata"]["Arn"])
+    head = min(item["Key"] for item in s3.list_objects_v2(Bucket=audit_stage.bucket)["Contents"])  # sequence 4
+    enabled = {"id": "01977420-dc7b-7b31-8987-0679acf9e48f", "time": "2025-06-15T15:06:44.000Z", "tenant": "demo",
+               "actor": {"type": "operator", "id": "olivia"}, "action": "user.enabled",
+               "target": {"type": "user", "id": BOB}, "outcome": "success", "source_ip": "", "user_agent": "",
+               "request_id": "forged", "details": {}}
+    forged = name_of("2025-06-15", 5)
+    s3.put_object(Bucket=audit_stage.bucket, Key=forged, ChecksumAlgorithm="SHA256", Body=seal(
+        5, digest(s3.get_object(Bucket=audit_stage.bucket, Key=head)["Body"].read()), [enabled],
+        created="2025-06-15T15:06:44.000Z", source=None, signer=forger))
+    finding = f"foreign: {forged}: sealed by a key that is not this stack's: {forger.key_id}"
+    verdict = "NOT INTACT: 1 finding(s): 5 object(s), sequence 1 to 5, 5 event(s)"
+    assert cli_verify() == (1, [finding, verdict])
+    result = verify_page(invoke, operator_session())
+    assert shown(result) == (f"{BAR.format(who='olivia (owner)')} Verify the audit trail {verdict} Findings {finding} "
+                             f"{VERIFY} Back to the events")
+    assert f'<p role="status">{verdict}</p>' in result["body"]
+    # Only an operator's explicit word trusts another key (an earlier key of the stack), never the object's.
+    assert cli_verify(None, forger.key_id) == (0, ["INTACT: 5 object(s), sequence 1 to 5, 5 event(s)"])
 
 
 @pytest.mark.parametrize("since", ["soon", "2026-13-01", "-1d"])

@@ -41,14 +41,29 @@ def test_unavailable_storage_is_503_with_retry_after() -> None:
         "service_unavailable", {"Retry-After": "1"}, "temporarily_unavailable")
 
 
+def test_a_trail_aws_cannot_read_is_503_with_awss_code_for_the_log_only() -> None:
+    from botocore.exceptions import ClientError
+
+    from authgate.audit_trail.errors import TrailUnreadable
+
+    denied = ClientError({"Error": {"Code": "AccessDenied", "Message": "Access Denied for arn:aws:iam::1:role/x"}},
+                         "GetObject")
+    error = api_error(TrailUnreadable(denied))
+    assert error is not None
+    assert (error.code, error.status, error.headers, error.internal) == (
+        "temporarily_unavailable", 503, {"Retry-After": "60"}, "audit trail: GetObject AccessDenied")
+    assert "AccessDenied" not in error.detail and "arn:" not in error.detail
+
+
 def test_exceptions_outside_the_table_are_not_domain_failures() -> None:
     for exc in (ValueError("x"), StoreError("x"), InvoiceNotPayable("inv_1"), ClientNotFound("c")):
         assert api_error(exc) is None
-    # A failure of storage itself, or a rule of the domain defined beside its model, below the stores.
+    # A failure of storage itself, or a rule of the domain defined beside its model, below the stores; and the audit
+    # trail's reads, whose S3 and KMS calls are the trail's own, not a store's.
     below = {"authgate.stores.exceptions", "authgate.billing.errors", "authgate.single_use.errors",
              "authgate.clients.errors", "authgate.tenants.errors", "authgate.users.errors",
              "authgate.authorization_details.errors", "authgate.approvals.errors",
-             "authgate.event_streams.errors"}
+             "authgate.event_streams.errors", "authgate.audit_trail.errors"}
     assert {cls.__module__ for cls in ERRORS} == below
     refresh = api_error(RotationFailed(reused=True, family_revoked=True))
     assert refresh is not None and refresh.detail == "The refresh token has already been used; its grant is revoked."

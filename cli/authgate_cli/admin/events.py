@@ -3,22 +3,29 @@
 `list` prints the kept events of a period (default: the last 24 hours) that match every filter
 given; `tail` prints the newest and then each event as it is kept, until Ctrl-C; `verify` checks
 every object of the chain from `--since` (default: all of it) and names each one missing,
-edited or rewritten (exit status 1), or says it is intact. On a deployed stack they read the
-audit bucket (s3:ListBucket, s3:GetObject, s3:ListBucketVersions, kms:Decrypt and
-kms:VerifyMac with the trail's keys: docs/audit.md), locally the trail's directory. Times are
-ISO 8601 in UTC (2026-01-31, 2026-01-31T12:00:00Z) or an age (90s, 15m, 2h, 7d).
+edited, rewritten or sealed by a key that is not the stack's (exit status 1), or says it is
+intact: it trusts the stack's own MAC key (output AuditMacKeyArn) and the keys `--trust-key`
+names, never the key an object names. On a deployed stack they read the audit bucket
+(s3:ListBucket, s3:GetObject, s3:ListBucketVersions, kms:Decrypt and kms:VerifyMac with the
+trail's keys: docs/audit.md), locally the trail's directory; an AWS error is one line and exit
+status 2, as for every admin command. Times are ISO 8601 in UTC (2026-01-31,
+2026-01-31T12:00:00Z) or an age (90s, 15m, 2h, 7d).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections.abc import Callable
 from typing import IO, Any
 
 from authgate_cli.admin import arguments, target
+
+# A KMS key's ARN, as the stack's output AuditMacKeyArn names it (an alias would name whatever key it points to later).
+_KEY_ARN = re.compile(r"arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key/[A-Za-z0-9-]{1,64}")
 
 
 def when(text: str, what: str, now_ms: int | None = None) -> int:
@@ -94,7 +101,7 @@ def verify_events(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
     from authgate.audit_trail.query import InvalidTime, verified
 
     try:
-        result = verified(args.since)
+        result = verified(args.since, trusted=getattr(args, "trust_key", None) or ())
     except InvalidTime as exc:
         raise arguments.InvalidInput(str(exc)) from None
     if args.json:
@@ -117,6 +124,10 @@ def _validate(args: argparse.Namespace) -> None:
         value = getattr(args, name, None)
         if value is not None:
             arguments.text(value, f"--{name}")
+    for key in getattr(args, "trust_key", None) or ():
+        if not _KEY_ARN.fullmatch(key):
+            raise arguments.InvalidInput(f"--trust-key {arguments.text(key, '--trust-key')!r} is not a KMS key's ARN "
+                                         "(arn:aws:kms:REGION:ACCOUNT:key/ID)")
     for name, low, high in (("limit", 1, 100_000), ("last", 1, 100_000), ("interval", 0.1, 600)):
         value = getattr(args, name, None)
         if value is not None and not low <= value <= high:
@@ -129,7 +140,17 @@ def _run(args: argparse.Namespace) -> int:
     except arguments.InvalidInput as exc:
         sys.stderr.write(f"authgate events: {exc}\n")
         return 2
-    return target.run(args, "events", lambda: ACTIONS[args.events_command](args, sys.stdout))
+    return target.run(args, "events", lambda: _reading(args))
+
+
+def _reading(args: argparse.Namespace) -> int:
+    """The action; a read AWS refused or failed is the SDK's error again, which target.run says in one line (exit 2)."""
+    from authgate.audit_trail.errors import TrailUnreadable
+
+    try:
+        return ACTIONS[args.events_command](args, sys.stdout)
+    except TrailUnreadable as exc:
+        raise exc.error from None
 
 
 def register(subparsers: Any) -> None:
@@ -152,6 +173,9 @@ def register(subparsers: Any) -> None:
     tail.add_argument("--interval", type=float, default=2.0, metavar="SECONDS",
                       help="how often to look for new events (default 2)")
     verify.add_argument("--since", metavar="WHEN", help="from the objects of this day (default: the whole chain)")
+    verify.add_argument("--trust-key", metavar="KEY_ARN", action="append",
+                        help="also trust seals by this KMS key, an earlier MAC key of this stack (repeatable; "
+                             "default: the stack's own AuditMacKeyArn only)")
     for action in (listing, tail, verify):
         action.add_argument("--json", action="store_true", help="machine-readable output (tail: one event per line)")
         target.add_arguments(action)

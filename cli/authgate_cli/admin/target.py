@@ -183,6 +183,9 @@ def environment_from(outputs: Mapping[str, str], params: Mapping[str, str]) -> d
                 missing.append(f"{ref}Name")
     if "Issuer" in outputs:
         env["AUTHGATE_ISSUER"] = outputs["Issuer"]
+    if "AuditMacKeyArn" in outputs:
+        # The key `authgate events verify` trusts (the audit function's and the console's AUTHGATE_AUDIT_MAC_KEY).
+        env["AUTHGATE_AUDIT_MAC_KEY"] = outputs["AuditMacKeyArn"]
     if missing:
         outputs = "output" if len(missing) == 1 else "outputs"
         raise TargetError(f"the stack has no {outputs} {', '.join(missing)}; deploy the current template.yaml")

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from authgate.approvals.errors import LinkInvalid, PollRefused
+from authgate.audit_trail.errors import TrailUnreadable
 from authgate.authorization_details.errors import DetailsExceeded, DetailsInvalid
 from authgate.billing.errors import (
     IdempotencyKeyInFlight,
@@ -42,6 +43,9 @@ from authgate.users.errors import ResetLinkInvalid
 # How soon a client told "not now" may come back (RFC 9110 10.2.3); storage retries and
 # conflicts resolve within a second.
 RETRY_AFTER_SECONDS = 1
+# A trail S3 or KMS cannot serve now: throttling passes in seconds, a denied or missing key or bucket is an operator's
+# to fix; a minute either way.
+TRAIL_RETRY_AFTER_SECONDS = 60
 KEY_REUSED = "This Idempotency-Key was already used with a different request body."
 # RFC 9126 4: a request_uri is one-time use, bound to its client, short-lived.
 PUSHED_REQUEST_DETAILS = {
@@ -58,6 +62,15 @@ def _unavailable(exc: StorageUnavailable) -> ApiError:
     return ApiError("service_unavailable", "The service is temporarily unavailable; retry after Retry-After seconds.",
                     internal=str(exc), headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
                     oauth_error="temporarily_unavailable")
+
+
+def _trail_unreadable(exc: TrailUnreadable) -> ApiError:
+    # The console's Events pages: S3 or KMS refused or failed a read of the audit trail. Nothing the operator did;
+    # AWS's code goes to the log once (the App logs `internal`), never to the page.
+    return ApiError("temporarily_unavailable", "The audit trail cannot be read now: AWS refused or failed the read. "
+                    "Try again in a minute; if it goes on, the console's log names AWS's error under this request id.",
+                    internal=f"audit trail: {exc.operation or 'AWS'} {exc.code}",
+                    headers={"Retry-After": str(TRAIL_RETRY_AFTER_SECONDS)})
 
 
 def _secret_unusable(exc: SecretUnusable) -> ApiError:
@@ -195,6 +208,7 @@ def _verification_too_soon(exc: VerificationTooSoon) -> ApiError:
 ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     StorageUnavailable: _unavailable,
     SecretUnusable: _secret_unusable,
+    TrailUnreadable: _trail_unreadable,
     ConcurrentUpdate: _concurrent_update,
     IdempotencyKeyReused: _key_reused,
     IdempotencyKeyInFlight: _key_in_flight,

@@ -108,6 +108,11 @@ def test_other_times_are_refused_in_one_line(text: str) -> None:
     (("list", "--limit", "0"), "authgate events: --limit must be between 1 and 100000, got 0\n"),
     (("list", "--until", "soon"), ("authgate events: --until 'soon' is neither an ISO 8601 time in UTC "
                                    "(2026-01-31T12:00:00Z, 2026-01-31) nor an age (90s, 15m, 2h, 7d)\n")),
+    (("verify", "--trust-key", "alias/audit"), ("authgate events: --trust-key 'alias/audit' is not a KMS key's ARN "
+                                                "(arn:aws:kms:REGION:ACCOUNT:key/ID)\n")),
+    (("verify", "--trust-key", "arn:aws:kms:eu-west-1:123456789012:key/a\x07"),
+     ("authgate events: --trust-key 'arn:aws:kms:eu-west-1:123456789012:key/a\\x07' contains the control character "
+      "U+0007\n")),
 ])
 def test_bad_arguments_are_refused_before_any_stack_is_looked_for(argv: tuple[str, ...], line: str,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:

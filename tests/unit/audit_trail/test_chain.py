@@ -48,7 +48,8 @@ def chain(mac: LocalMac, count: int) -> list[Stored]:
 
 
 def check(mac: LocalMac, objects: list[Stored], **kwargs: Any) -> list[str]:
-    return [f.line() for f in verify(objects, lambda h: mac.valid(signed_part(h), h["mac"]), **kwargs).findings]
+    return [f.line() for f in verify(objects, lambda h: mac.valid(signed_part(h), h["mac"]), keys={mac.key_id},
+                                     **kwargs).findings]
 
 
 def test_names_count_down_and_carry_the_day() -> None:
@@ -69,7 +70,7 @@ def test_an_object_opens_to_its_header_and_events(mac: LocalMac) -> None:
 
 def test_an_intact_chain_verifies(mac: LocalMac) -> None:
     objects = chain(mac, 4)
-    result = verify(objects, lambda h: mac.valid(signed_part(h), h["mac"]))
+    result = verify(objects, lambda h: mac.valid(signed_part(h), h["mac"]), keys={mac.key_id})
     assert (result.objects, result.events, result.first, result.last, result.findings) == (4, 8, 1, 4, [])
 
 
@@ -150,11 +151,11 @@ def test_a_verification_says_its_verdict_in_one_line_and_as_data(mac: LocalMac) 
         return mac.valid(signed_part(header), header["mac"])
 
     objects = chain(mac, 3)
-    intact = verify(objects, valid)
+    intact = verify(objects, valid, keys={mac.key_id})
     assert intact.verdict() == "INTACT: 3 object(s), sequence 1 to 3, 6 event(s)"
     assert intact.described() == {"objects": 3, "events": 6, "first": 1, "last": 3, "intact": True, "findings": []}
-    assert verify([], valid).verdict() == "INTACT: 0 object(s), no object, 0 event(s)"
-    broken = verify([objects[0], objects[2]], valid)
+    assert verify([], valid, keys={mac.key_id}).verdict() == "INTACT: 0 object(s), no object, 0 event(s)"
+    broken = verify([objects[0], objects[2]], valid, keys={mac.key_id})
     assert broken.verdict() == "NOT INTACT: 1 finding(s): 2 object(s), sequence 1 to 3, 4 event(s)"
     assert broken.described()["intact"] is False
     assert broken.described()["findings"] == [{"kind": "missing", "name": objects[2].name,

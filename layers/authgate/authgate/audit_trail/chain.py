@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from authgate.audit.record import is_event
@@ -130,7 +130,7 @@ class Stored(NamedTuple):
 
 
 class Finding(NamedTuple):
-    kind: str  # missing | edited | rewritten | broken | misplaced
+    kind: str  # missing | edited | foreign | rewritten | broken | misplaced
     name: str
     detail: str
 
@@ -167,12 +167,21 @@ def _gap(previous: tuple[int, str | None] | None, sequence: int | None, name: st
     return True
 
 
-def verify(objects: Iterable[Stored], mac_valid: Callable[[Mapping[str, Any]], bool], *,
+def _shown(key: Any) -> str:
+    """A key id as a header names it, fit for one line (it is whatever the object's writer put there)."""
+    if key is None or key == "":
+        return "none named"
+    text = "".join(c if c.isprintable() else "?" for c in (key if isinstance(key, str) else _compact(key)))
+    return (text[:200] + "...") if len(text) > 200 else text
+
+
+def verify(objects: Iterable[Stored], mac_valid: Callable[[Mapping[str, Any]], bool], *, keys: Collection[str],
            anchor: Stored | None = None) -> Verified:
     """Walk `objects` in sequence order (after `anchor`, the object just before them, when the walk
-    starts mid-chain) and report every object missing, edited, rewritten or out of place.
+    starts mid-chain) and report every object missing, edited, rewritten, sealed by another key or out of place.
 
-    `mac_valid(header)` checks a header's MAC with the key it names."""
+    `keys` are the keys trusted to seal (the stack's own): an object whose header names another is a finding, and
+    `mac_valid(header)` checks the MAC of one that names a trusted key."""
     findings: list[Finding] = []
     count = events = 0
     first = last = None
@@ -199,7 +208,11 @@ def verify(objects: Iterable[Stored], mac_valid: Callable[[Mapping[str, Any]], b
         events += len(found)
         if named != sequence:
             findings.append(Finding("misplaced", stored.name, f"it holds sequence {sequence}"))
-        if not mac_valid(header):
+        key = header.get("key")
+        if not isinstance(key, str) or key not in keys:
+            findings.append(Finding("foreign", stored.name,
+                                    f"sealed by a key that is not this stack's: {_shown(key)}"))
+        elif not mac_valid(header):
             findings.append(Finding("edited", stored.name, "its seal does not match its header (MAC)"))
         if not _gap(previous, sequence, stored.name, findings):
             if previous is not None and previous[1] is not None and header.get("previous") != previous[1]:

@@ -4,7 +4,8 @@ A time is ISO 8601 in UTC (2026-01-31, 2026-01-31T12:00:00Z) or an age before no
 without a start is the DEFAULT_PERIOD_MS before its end (or now). The filters are the tenant, a user (a user id or
 username, as actor or target), a client (as actor, target or `details.client_id`) and an action (exact, or a family:
 `token.*`); an event matches when it matches every filter given. `newest` reads them (audit_trail.reader) newest
-first, for both; `verified` checks the chain from `--since` (`authgate events verify`), for both too.
+first, for both; `verified` checks the chain from `--since` (`authgate events verify`), for both too. Either raises
+TrailUnreadable (audit_trail.errors) when AWS refuses or fails a read.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import calendar
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from authgate import clock
@@ -94,13 +95,14 @@ def newest(since_ms: int, until_ms: int | None, match: Callable[[dict[str, Any]]
     return events(current_trail(), since_ms, until_ms, match)[::-1]
 
 
-def verified(since: str | None, now_ms: int | None = None) -> Verified:
+def verified(since: str | None, now_ms: int | None = None, trusted: Collection[str] = ()) -> Verified:
     """The chain checked from the day of `since` as `--since` takes it (None or "": the whole chain), where
-    `newest` reads; InvalidTime for a time neither form takes (`authgate events verify`, the console's Verify)."""
+    `newest` reads, each seal trusted only when made by the stack's own MAC key or one of `trusted` (`--trust-key`);
+    InvalidTime for a time neither form takes (`authgate events verify`, the console's Verify)."""
     from authgate.audit_trail.consumer import current_trail
     from authgate.audit_trail.reader import verify_trail
 
-    return verify_trail(current_trail(), when(since, "--since", now_ms) if since else None)
+    return verify_trail(current_trail(), when(since, "--since", now_ms) if since else None, trusted)
 
 
 def summary(e: dict[str, Any]) -> tuple[str, str, str, str, str, str]:

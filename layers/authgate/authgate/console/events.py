@@ -7,7 +7,7 @@ username, as actor or target), client, action (the catalogue's, or a family `tok
 its words). PAGE_SIZE events a page; "Older events" carries the period's start, the last shown event's second as its
 end and that event's id, so that the next page goes on where this one stopped whatever arrives meanwhile. The page
 ends with the form that verifies the chain (console.verification). Allowed by `events.view` (owner, auditor), judged
-before anything is read.
+before anything is read. A trail AWS cannot read now (TrailUnreadable) is the 503 page (authgate.failures).
 """
 
 from __future__ import annotations

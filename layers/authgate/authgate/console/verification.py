@@ -2,10 +2,12 @@
 
 The same operation (authgate.audit_trail.query.verified): every object from the day of `since` (ISO 8601 in UTC or an
 age, as the command takes it; empty: the whole chain) to the newest, and the one before, read where the Events page
-reads; each object's events against the digest it sealed, its seal against the key it names (kms:VerifyMac on a
-stage), its sequence against its name and its predecessor's digest. The page says what the command prints: each
-object missing, edited, broken, rewritten or misplaced, one line each, and the verdict (`INTACT: ...` or
-`NOT INTACT: ...`). A time the command refuses is the 400 page in its words.
+reads; each object's events against the digest it sealed, its seal against the stack's own MAC key (kms:VerifyMac
+on a stage; an object sealed by any other key is a `foreign` finding: the console trusts no earlier key, the command's
+--trust-key does), its sequence against its name and its predecessor's digest. The page says what the command prints:
+each object missing, edited, foreign, broken, rewritten or misplaced, one line each, and the verdict (`INTACT: ...`
+or `NOT INTACT: ...`). A time the command refuses is the 400 page in its words; a trail AWS cannot read now, the 503
+page (authgate.failures).
 
 Verifying changes nothing: a GET, allowed by `events.view` (owner, auditor), judged before anything is read, and no
 audit event of its own, as the command records none.
