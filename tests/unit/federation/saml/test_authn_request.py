@@ -112,3 +112,16 @@ def test_an_idp_that_wants_signed_requests_gets_none_unsigned() -> None:
 def test_without_a_key_an_idp_that_does_not_ask_gets_the_request_unsigned() -> None:
     url, _ = start(record(), acs_url=ACS_URL, sp_entity_id=SP_ENTITY_ID, relay_state="", now=START)
     assert sorted(sent(url)[1]) == ["SAMLRequest"]
+
+
+def test_a_key_sealed_under_a_replaced_sealing_key_refuses_the_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    from authgate import caches
+
+    store_sp_keys(signing_key("sp"))
+    monkeypatch.setenv("AUTHGATE_SESSION_SECRET", "another-session-secret-0123456789abcdef")
+    caches.reset()
+    with pytest.raises(UpstreamRefused) as caught:
+        start(record(), acs_url=ACS_URL, sp_entity_id=SP_ENTITY_ID, relay_state="st-1", now=START)
+    assert (caught.value.reason, caught.value.internal) == (
+        "sp_key_unreadable", "the stack's SAML signing key does not open under the sealing key: add a new one "
+                             "(authgate saml-keys)")

@@ -55,8 +55,14 @@ def start(idp: IdentityProvider, *, acs_url: str, sp_entity_id: str, relay_state
 
 def signing_key(settings: metadata.IdpSaml) -> sp_keys.SpKey | None:
     """The stack's key a request to this IdP is signed with (None: unsigned); UpstreamRefused when the IdP wants
-    signed requests and the stack has no key."""
-    key = sp_keys.signer()
+    signed requests and the stack has no key, or when the stored key does not open (the sealing key was replaced)."""
+    from authgate.sealing import SecretUnreadable
+
+    try:
+        key = sp_keys.signer()
+    except SecretUnreadable:
+        raise UpstreamRefused("sp_key_unreadable", "the stack's SAML signing key does not open under the sealing "
+                                                   "key: add a new one (authgate saml-keys)") from None
     if key is None and settings.want_requests_signed:
         raise UpstreamRefused("requests_unsigned", "the identity provider wants signed requests "
                                                    "(WantAuthnRequestsSigned) and the stack has no SAML signing key")
