@@ -123,5 +123,5 @@ def test_a_key_sealed_under_a_replaced_sealing_key_refuses_the_request(monkeypat
     with pytest.raises(UpstreamRefused) as caught:
         start(record(), acs_url=ACS_URL, sp_entity_id=SP_ENTITY_ID, relay_state="st-1", now=START)
     assert (caught.value.reason, caught.value.internal) == (
-        "sp_key_unreadable", "the stack's SAML signing key does not open under the sealing key: add a new one "
-                             "(authgate saml-keys)")
+        "sp_key_unreadable",
+        "the stack's SAML signing key does not open under the sealing key: add a new one (authgate saml-keys)")
