@@ -234,3 +234,28 @@ def redirect_query(element: etree._Element, relay_state: str | None = None, key:
     assert isinstance(key.key, rsa.RSAPrivateKey)
     signature = key.key.sign(octets.encode(), padding.PKCS1v15(), hashes.SHA256())
     return [*params, ("Signature", base64.b64encode(signature).decode())]
+
+
+def store_sp_keys(*keys: SigningKey) -> None:
+    """The stack's SAML signing keys, as `authgate saml-keys add` stores them (the first signs); caches forgotten."""
+    from authgate import caches
+    from authgate.federation.saml import sp_keys
+    from authgate.stores.saml_sp_keys import SamlSpKeyStore, StoredKey
+
+    store = SamlSpKeyStore()
+    pems = [(k.key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                 serialization.NoEncryption()).decode("ascii"), k.cert_pem) for k in keys]
+    store.write(tuple(StoredKey(cert, sp_keys.seal(pem, cert), START) for pem, cert in pems), store.read())
+    caches.reset()
+
+
+def key_descriptors(*keys: SigningKey) -> str:
+    """The <KeyDescriptor use="signing"> of each key as authgate's SP metadata prints them (pretty, indented)."""
+    return "".join(f"""
+    <md:KeyDescriptor use="signing">
+      <ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#">
+        <ds:X509Data>
+          <ds:X509Certificate>{key.cert_b64}</ds:X509Certificate>
+        </ds:X509Data>
+      </ds:KeyInfo>
+    </md:KeyDescriptor>""" for key in keys)

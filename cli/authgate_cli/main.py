@@ -19,6 +19,7 @@ ADMIN_GROUPS = (
     ("clients", "authgate_cli.admin.clients", "manage OAuth clients"),
     ("users", "authgate_cli.admin.users", "manage users"),
     ("keys", "authgate_cli.admin.keys", "signing keys (rotate, list, show)"),
+    ("saml-keys", "authgate_cli.admin.saml_keys", "the SAML service provider's request-signing keys (add, retire, list, show)"),
     ("tenants", "authgate_cli.admin.tenants", "manage tenants (create, list, show)"),
     ("resources", "authgate_cli.admin.resources", "protected resources (create, list, show, update, delete)"),
     ("idps", "authgate_cli.admin.idps", "trusted identity providers for ID-JAGs (create, list, show, update, delete)"),

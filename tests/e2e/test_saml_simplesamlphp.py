@@ -3,7 +3,9 @@
 The IdP's metadata is fetched and read into a record; `start` sends the person to its login page,
 which an HTTP client (and, once, headless Chromium) fills in; the IdP's auto-POST form carries the
 signed Response back, and `finish` must return the person -- or refuse a replay or a response to
-another request. ReplayTable is moto's.
+another request. A second IdP requires signed requests, with authgate's certificate as its SP
+metadata publishes it: a signed request signs the person in, and the same IdP refuses one unsigned,
+altered or signed with another key. ReplayTable and KeysTable are moto's.
 """
 
 from __future__ import annotations
@@ -22,15 +24,25 @@ from urllib.parse import parse_qs
 
 import pytest
 import requests
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from authgate.federation.errors import UpstreamRefused
-from authgate.federation.saml import finish, logout_url, metadata, metadata_url, start
+from authgate.federation.saml import (
+    finish,
+    logout_url,
+    metadata,
+    metadata_url,
+    sp_keys,
+    sp_metadata,
+    start,
+)
 from authgate.federation.saml.logout_response import check as check_logout_response
 from authgate.federation.saml.vocabulary import PERSISTENT
 from authgate.identity_providers.model import IdentityProvider
 from tests.e2e.conftest import free_port
 from tests.e2e.saml_idp import SamlIdp, simplesamlphp
-from tests.saml_support import saml_record
+from tests.saml_support import SigningKey, saml_record, signing_key, store_sp_keys
 
 TENANT = "acme"
 PASSWORD_CLASS = "urn:oasis:names:tc:SAML:2.0:ac:classes:Password"
@@ -274,3 +286,94 @@ def test_single_logout_ends_the_idps_session(record: IdentityProvider, acs: Acs)
 def test_without_a_logout_service_there_is_no_logout_url(record: IdentityProvider) -> None:
     assert logout_url(record._replace(saml={**record.saml, "slo_url": ""}), sp_entity_id="https://sp.example",
                       subject="x|y", session_index="", relay_state="") is None
+
+
+# -- An IdP that requires signed requests (WantAuthnRequestsSigned; validate.authnrequest and validate.logout).
+
+@pytest.fixture(scope="module")
+def sp_key() -> SigningKey:
+    """authgate's SAML signing key as `authgate saml-keys add` makes it (RSA 3072, self-signed), once per module."""
+    private_pem, certificate = sp_keys.generate("authgate SAML SP e2e", int(time.time()))
+    key = load_pem_private_key(private_pem.encode(), password=None)
+    assert isinstance(key, rsa.RSAPrivateKey)
+    return SigningKey(key, certificate)
+
+
+@pytest.fixture(scope="module")
+def strict_idp(acs: Acs, sp_key: SigningKey, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SamlIdp]:
+    """The IdP's administrator registers authgate's SP with the certificate its SP metadata publishes."""
+    published = sp_metadata(acs.base, f"{acs.base}/acs", f"{acs.base}/slo", (sp_key.cert_pem,)).decode()
+    found = re.search(r"<ds:X509Certificate>([^<]+)</ds:X509Certificate>", published)
+    assert found and 'AuthnRequestsSigned="true"' in published
+    with simplesamlphp(tmp_path_factory.mktemp("simplesamlphp-strict"), sp_entity_id=acs.base,
+                       acs_url=f"{acs.base}/acs", slo_url=f"{acs.base}/slo", sp_certificate=found.group(1)) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def strict_record(strict_idp: SamlIdp) -> IdentityProvider:
+    return saml_record(TENANT, metadata.parse(metadata_url.fetch(strict_idp.metadata_url, allow_loopback=True),
+                                              allow_loopback=True))
+
+
+def refused_by(url: str, session: requests.Session | None = None) -> str:
+    """The IdP's answer to `url` is its error page (SimpleSAMLphp's is a 200), never its login form or a Response:
+    the exception it names."""
+    page = (session or requests.Session()).get(url, timeout=20)
+    assert (page.status_code, "Unhandled exception" in page.text, 'name="password"' in page.text,
+            "SAMLResponse" in page.text) == (200, True, False, False), page.text[:1000]
+    return html.unescape(page.text)
+
+
+@pytest.mark.usefixtures("aws")
+def test_an_idp_that_wants_signed_requests_signs_the_person_in_from_a_signed_one(
+        strict_idp: SamlIdp, strict_record: IdentityProvider, acs: Acs, sp_key: SigningKey) -> None:
+    assert strict_record.saml is not None and strict_record.saml["want_requests_signed"] is True
+    store_sp_keys(sp_key)
+    url, request_id = begin(strict_record, acs)
+    posted, asked = sign_in(requests.Session(), url)
+    person = finished(strict_record, acs, posted, request_id)
+    assert re.search(r"\?SAMLRequest=[^&]+&RelayState=st-1&SigAlg=http%3A%2F%2Fwww\.w3\.org%2F2001%2F04%2F"
+                     r"xmldsig-more%23rsa-sha256&Signature=[^&]+$", url), url
+    assert (asked, posted.relay_state, person.issuer, person.email) == (
+        True, "st-1", strict_idp.entity_id, "dana@democorp.example")
+
+
+@pytest.mark.usefixtures("aws")
+def test_the_same_idp_refuses_a_request_unsigned_altered_or_signed_with_another_key(
+        strict_idp: SamlIdp, strict_record: IdentityProvider, acs: Acs, sp_key: SigningKey) -> None:
+    store_sp_keys(sp_key)
+    url, _ = begin(strict_record, acs)
+    unsigned = url.partition("&SigAlg=")[0]
+    altered = url.replace("&RelayState=st-1&", "&RelayState=st-2&")
+    store_sp_keys(signing_key("sp-other"))
+    other_key, _ = begin(strict_record, acs)
+    reasons = [refused_by(u) for u in (unsigned, altered, other_key)]
+    assert "Validation of received messages enabled, but no signature found on message." in reasons[0], reasons[0]
+    assert all("Unable to validate signature on query string." in r for r in reasons[1:]), reasons
+    # The signed request itself, sent after them, is taken: the refusals are the signature's, nothing else.
+    assert 'name="password"' in requests.get(url, timeout=20).text
+    # Without a key, authgate sends such an IdP nothing it would refuse.
+    store_sp_keys()
+    with pytest.raises(UpstreamRefused) as caught:
+        begin(strict_record, acs)
+    assert caught.value.reason == "requests_unsigned"
+
+
+@pytest.mark.usefixtures("aws")
+def test_its_single_logout_takes_the_signed_logout_request_and_refuses_it_unsigned(
+        strict_idp: SamlIdp, strict_record: IdentityProvider, acs: Acs, sp_key: SigningKey) -> None:
+    store_sp_keys(sp_key)
+    session = requests.Session()
+    url, request_id = begin(strict_record, acs)
+    person = finished(strict_record, acs, sign_in(session, url)[0], request_id)
+    logout = logout_url(strict_record, sp_entity_id=acs.base, subject=person.subject,
+                        session_index=person.session_id, relay_state="bye")
+    assert logout is not None and "&Signature=" in logout[0]
+    assert "Validation of received messages enabled, but no signature found on message." in refused_by(
+        logout[0].partition("&SigAlg=")[0], session)
+    answer = session.get(logout[0], timeout=20)
+    path, query = acs.redirects[-1]
+    assert (answer.status_code, answer.text, path, query["RelayState"]) == (200, "signed out", "/saml/acme/slo", ["bye"])
+    check_logout_response(strict_record, {name: values[0] for name, values in query.items()},
+                          slo_url=f"{acs.base}/slo", expected_request_id=logout[1])

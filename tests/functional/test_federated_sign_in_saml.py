@@ -21,9 +21,18 @@ from tests.functional.upstream_support import (
     choose,
     offer,
     oidc_answer,
+    post,
     sign_in_page,
 )
-from tests.saml_support import assertion, encoded, response, saml_record, sign, signing_key
+from tests.saml_support import (
+    assertion,
+    encoded,
+    response,
+    saml_record,
+    sign,
+    signing_key,
+    store_sp_keys,
+)
 from tests.upstream_oidc import ScriptedProvider
 
 SP = f"{ISSUER}/saml/demo"
@@ -121,3 +130,34 @@ def test_prompt_login_is_force_authn_and_a_step_up_asks_the_authn_context(browse
     context = asked.find("{urn:oasis:names:tc:SAML:2.0:protocol}RequestedAuthnContext")
     assert context is not None
     assert [c.text for c in context] == ["urn:democorp:mfa"]
+
+
+def test_with_the_stacks_saml_key_the_redirect_to_the_idp_is_signed(browser: Browser, clock: ManualClock,
+                                                                     invoke: Any) -> None:
+    from authgate.federation.saml.redirect_signature import RSA_SHA256, verify
+
+    store_sp_keys(signing_key("sp"))
+    offer_saml()
+    onward, query = choose(browser, sign_in_page(browser), "democorp")
+    assert (sorted(query), query["SigAlg"]) == (["RelayState", "SAMLRequest", "SigAlg", "Signature"], RSA_SHA256)
+    verify(query, "SAMLRequest", (signing_key("sp").cert_pem,))
+    assert onward["body"].count("&amp;Signature=") == 2  # the meta refresh and the link
+    back = answer(browser, saml_answer(query, int(clock())), method="POST", path="/saml/demo/acs", tenant="demo")
+    assert redirect_of(back_to_flow(browser, back)).base == WEB_REDIRECT
+
+
+def test_an_idp_that_wants_signed_requests_is_not_offered_a_request_while_the_stack_has_no_key(
+        browser: Browser) -> None:
+    from authgate import caches
+    from authgate.stores.identity_providers import IdentityProviderStore
+
+    offer_saml()
+    store = IdentityProviderStore()
+    idp = store.get("demo", IDP)
+    assert idp is not None and idp.saml is not None
+    store.update(idp._replace(saml={**idp.saml, "want_requests_signed": True}))
+    caches.reset()
+    result = post(browser, [*sign_in_page(browser).hidden().items(), ("upstream", "democorp")])
+    assert (result["statusCode"], result["multiValueHeaders"].get("Location")) == (200, None)
+    assert "That sign-in option is not available any more. Sign in another way, or start again." in result["body"]
+    assert "SAMLRequest" not in result["body"]

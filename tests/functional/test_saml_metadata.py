@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from authgate_cli.local.events import HttpRequest, build_event
+from tests.saml_support import key_descriptors, signing_key, store_sp_keys
 
 RESOURCE = "/saml/{tenant}/metadata"
 
@@ -64,3 +65,16 @@ def test_another_method_is_not_allowed(aws: None, invoke) -> None:  # type: igno
         "type": "http://127.0.0.1:3000/problems/method_not_allowed", "title": "Method not allowed", "status": 405,
         "detail": "POST is not allowed on /saml/{tenant}/metadata.", "instance": "/saml/demo/metadata",
         "code": "method_not_allowed", "traceId": result["multiValueHeaders"]["x-request-id"][0]}
+
+
+def test_once_the_stack_has_signing_keys_every_tenants_metadata_publishes_them(aws: None, invoke) -> None:  # type: ignore[no-untyped-def]
+    """The certificates are the stack's, not a tenant's: a tenant that does not exist gets them all the same."""
+    unsigned = get(invoke, "demo")["body"]
+    first, second = signing_key("sp"), signing_key("sp-next")
+    store_sp_keys(first, second)
+    demo, other = get(invoke, "demo"), get(invoke, "no-such-tenant")
+    assert (demo["statusCode"], headers_of(demo)) == (
+        200, {"Content-Type": "application/samlmetadata+xml", "Cache-Control": "public, max-age=3600"})
+    assert demo["body"] == unsigned.replace('AuthnRequestsSigned="false"', 'AuthnRequestsSigned="true"').replace(
+        "\n    <md:SingleLogoutService", key_descriptors(first, second) + "\n    <md:SingleLogoutService")
+    assert other["body"] == demo["body"].replace("/saml/demo", "/saml/no-such-tenant")

@@ -38,6 +38,7 @@ from tests.saml_support import (
     redirect_query,
     saml_record,
     signing_key,
+    store_sp_keys,
 )
 from tests.upstream_oidc import CLIENT_ID, ScriptedProvider
 
@@ -348,3 +349,18 @@ def test_a_federated_sign_out_reads_its_idp_once_and_a_local_one_nothing_more(cl
     # (as before upstream sign-out existed); a federated session also its IdP's record, once (cached when warm).
     assert local == {"GetItem": 3, "DeleteItem": 1}
     assert federated == {"GetItem": 4, "DeleteItem": 1}
+
+
+def test_with_the_stacks_saml_key_the_logout_request_is_signed(clock: ManualClock, browser: Browser,
+                                                               saml_idp: Any) -> None:
+    """Profiles 4.4.3.1: the LogoutRequest sent through the browser is signed (the HTTP-Redirect binding's signature)."""
+    from authgate.federation.saml.redirect_signature import RSA_SHA256, verify
+
+    session = saml_session(browser)
+    store_sp_keys(signing_key("sp"))
+    query = left_for(logout(browser, [("id_token_hint", hint(session)), ("post_logout_redirect_uri", BACK)]),
+                     IDP_SLO_URL)
+    params = {name: values[0] for name, values in query.items()}
+    assert (sorted(params), params["SigAlg"]) == (["RelayState", "SAMLRequest", "SigAlg", "Signature"], RSA_SHA256)
+    verify(params, "SAMLRequest", (signing_key("sp").cert_pem,))
+    assert not live(session)

@@ -49,6 +49,8 @@ COMMANDS: dict[tuple[str, str], tuple[str, str]] = {
     ("idps", "update"): ("idp.changed", "idp"),
     ("idps", "delete"): ("idp.deleted", "idp"),
     ("keys", "rotate"): ("key.rotated", "key"),
+    ("saml-keys", "add"): ("key.rotated", "key"),
+    ("saml-keys", "retire"): ("key.rotated", "key"),
     ("operators", "grant"): ("operator.role_granted", "user"),
     ("operators", "revoke"): ("operator.role_revoked", "user"),
 }

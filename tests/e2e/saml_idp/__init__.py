@@ -3,7 +3,8 @@
 `simplesamlphp(directory, sp_entity_id=..., acs_url=..., slo_url=...)` writes its configuration
 into `directory` (the templates beside this file: a hosted IdP with a key and certificate made
 for the run, exampleauth:UserPass people from USERS, and authgate's service provider as an
-IdP administrator registers it), starts `php -S 127.0.0.1:PORT` on SimpleSAMLphp's www
+IdP administrator registers it -- with `sp_certificate`, its signing certificate, against which
+the IdP then checks every AuthnRequest and LogoutRequest, and requires them signed), starts `php -S 127.0.0.1:PORT` on SimpleSAMLphp's www
 directory with SIMPLESAMLPHP_CONFIG_DIR pointing there, and yields the running IdP. Its URLs are
 http on loopback: authgate reads them under the local loopback exception, as the local stack does.
 `scripts/ensure-simplesamlphp` (make saml-idp, part of make test) installs the packages.
@@ -102,8 +103,10 @@ def _answers(url: str) -> bool:
 
 @contextlib.contextmanager
 def simplesamlphp(directory: Path, *, sp_entity_id: str, acs_url: str, slo_url: str,
-                  sign_response: bool = True) -> Iterator[SamlIdp]:
-    """SimpleSAMLphp running as an IdP that knows authgate's SP by these URLs; stopped at the end."""
+                  sign_response: bool = True, sp_certificate: str | None = None) -> Iterator[SamlIdp]:
+    """SimpleSAMLphp running as an IdP that knows authgate's SP by these URLs; stopped at the end. With
+    `sp_certificate` (PEM, as authgate's SP metadata publishes it) the IdP wants signed AuthnRequests
+    (WantAuthnRequestsSigned in its metadata) and verifies them, and authgate's LogoutRequests, with it."""
     if not (WWW / "index.php").exists() or not _has_php():
         pytest.fail("SimpleSAMLphp or php is missing: run scripts/ensure-simplesamlphp (make saml-idp)")
     port = free_port()
@@ -111,7 +114,8 @@ def simplesamlphp(directory: Path, *, sp_entity_id: str, acs_url: str, slo_url: 
     _write_config(directory, {"base_url": base_url, "directory": str(directory), "secret_salt": secrets.token_hex(16),
                               "admin_password": secrets.token_hex(16), "sp_entity_id": sp_entity_id,
                               "acs_url": acs_url, "slo_url": slo_url, "sign_response": "true" if sign_response
-                              else "false"})
+                              else "false", "require_signed_requests": "true" if sp_certificate else "false",
+                              "sp_signing": _sp_signing(sp_certificate)})
     env = {**os.environ, "SIMPLESAMLPHP_CONFIG_DIR": str(directory / "config")}
     with open(directory / "server.log", "wb") as log:
         process = subprocess.Popen(["php", "-S", f"127.0.0.1:{port}", "-t", str(WWW)], env=env, stdout=log,
@@ -126,6 +130,15 @@ def simplesamlphp(directory: Path, *, sp_entity_id: str, acs_url: str, slo_url: 
         yield idp
     finally:
         stop_process(process)
+
+
+def _sp_signing(certificate: str | None) -> str:
+    """The SP entry's lines that register authgate's signing certificate and check its requests with it."""
+    if certificate is None:
+        return ""
+    data = "".join(line for line in certificate.strip().splitlines() if not line.startswith("-----"))
+    return (f"    'certData' => '{data}',\n    'validate.authnrequest' => true,\n"
+            "    'validate.logout' => true,")
 
 
 def _has_php() -> bool:

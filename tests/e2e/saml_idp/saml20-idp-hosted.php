@@ -10,6 +10,8 @@ $metadata['__DYNAMIC:1__'] = [
     'attributes.NameFormat' => 'urn:oasis:names:tc:SAML:2.0:attrname-format:basic',
     'saml20.sign.assertion' => true,
     'saml20.sign.response' => {{sign_response}},
+    // Whether every SP's AuthnRequests must be signed (its metadata then says WantAuthnRequestsSigned="true").
+    'validate.authnrequest' => {{require_signed_requests}},
     'authproc' => [
         10 => ['class' => 'saml:PersistentNameID', 'attribute' => 'uid', 'nameId' => true],
     ],

@@ -11,4 +11,6 @@ $metadata['{{sp_entity_id}}'] = [
     'NameIDFormat' => 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
     // Its LogoutResponses signed (HTTP-Redirect: SigAlg and Signature on the query), which authgate verifies.
     'sign.logout' => true,
+    // authgate's requests: checked against its SAML signing certificate when the run registers one.
+{{sp_signing}}
 ];

@@ -31,8 +31,10 @@ from typing import Any
 
 import pytest
 
+from authgate.federation.saml.sp_keys import fingerprint
 from tests.admin_parser import EXTRA, admin_commands, command_line, parser_of, required
 from tests.demo import ISSUER
+from tests.saml_support import signing_key, store_sp_keys
 
 RESOURCE = "https://files.example/api"
 IDP = "https://idp.example"
@@ -48,8 +50,9 @@ NEW = {"username": "carol", "tenant_id": "globex", "resource": "https://new.exam
        "issuer": "https://new-idp.example"}
 UNKNOWN = {"tenant": "nosuch", "tenants": "nosuch", "username": "nobody", "client_id": "nosuch",
            "tenant_id": "nosuch", "resource": "https://nosuch.example/api", "issuer": "https://nosuch.example",
-           "kid": "nosuch", "idp": "https://nosuch.example", "operator": "nobody", "role": "support"}
-BAD = {"tenant": "a b", "username": "bob\x07", "client_id": "a b", "tenant_id": "a b", "resource": "not a uri",
+           "kid": "nosuch", "idp": "https://nosuch.example", "operator": "nobody", "role": "support",
+           "fingerprint": ":".join(["AB"] * 32)}
+BAD = {"fingerprint": "a b", "tenant": "a b", "username": "bob\x07", "client_id": "a b", "tenant_id": "a b", "resource": "not a uri",
        "issuer": "idp example", "kid": "a b", "scopes": "a  b", "idp": "a b", "operator": "olivia\x07"}
 TENANTS = ("tenant", "tenants")
 COMMANDS = admin_commands()
@@ -125,7 +128,8 @@ def stack(demo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         assert run(argv, capsys, monkeypatch)[0] == 0, argv
     _link_alice()
     _alice_allows()
-    yield {**KNOWN, "kid": KeyStore().all()[0].kid}
+    store_sp_keys(signing_key("sp"))  # the stack's SAML signing key (`saml-keys show` names it)
+    yield {**KNOWN, "kid": KeyStore().all()[0].kid, "fingerprint": fingerprint(signing_key("sp").cert_pem)}
     os.environ.clear()
     os.environ.update(saved)
     caches.reset()
@@ -168,7 +172,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest
 
 def test_the_walk_finds_every_noun_and_each_has_list_and_show() -> None:
     nouns = {noun for noun, _ in COMMANDS}
-    assert nouns == {"clients", "users", "keys", "tenants", "resources", "idps", "operators", TRAIL}
+    assert nouns == {"clients", "users", "keys", "saml-keys", "tenants", "resources", "idps", "operators", TRAIL}
     assert {verb for n, verb in COMMANDS if n == TRAIL} == {"list", "tail", "verify"}
     for noun in nouns - {TRAIL}:
         assert {"list", "show"} <= {verb for n, verb in COMMANDS if n == noun}, noun
@@ -237,8 +241,9 @@ def test_unknown_names_are_exit_2_with_a_command_that_works(
         _works(_hint(line), capsys, monkeypatch)
 
 
-# Hashes a password at full scrypt cost (about half a second): run by `make test`, not `make test-fast`.
-HASHING = (("users", "reset-password"),)
+# Hashes a password at full scrypt cost, or makes an RSA 3072 key (about half a second each): run by `make test`,
+# not `make test-fast`.
+HASHING = (("users", "reset-password"), ("saml-keys", "add"))
 
 
 @pytest.mark.parametrize(("noun", "verb"), [pytest.param(*c, marks=pytest.mark.slow) if c in HASHING else c

@@ -31,5 +31,5 @@ def test_the_architecture_counts_the_store_modules_the_stores_and_the_tables() -
     assert stated is not None
     assert tuple(int(g) for g in stated.groups()) == (len(modules), len(Tables._fields), sum(per_table.values()))
     assert (per_table["codes"], per_table["users"], per_table["clients"], per_table["charges"],
-            per_table["tenants"], per_table["sessions"]) == (6, 5, 2, 2, 2, 2)
-    assert sum(1 for count in per_table.values() if count == 1) == 13
+            per_table["tenants"], per_table["sessions"], per_table["keys"]) == (6, 5, 2, 2, 2, 2, 2)
+    assert sum(1 for count in per_table.values() if count == 1) == 12

@@ -111,7 +111,8 @@ class KeyStore(TableStore):
         return _newest_first(from_item(item) for item in self._key_items())
 
     def _key_items(self) -> Iterator[records.Item]:
-        return (item for item in self.scan() if records.string(item, "kid") != RING_KID)
+        # Items under a well-known kid ("#...": the published set, stores.saml_sp_keys' item) are no key.
+        return (item for item in self.scan() if not records.string(item, "kid").startswith("#"))
 
     def ring(self) -> KeyRing:
         """The published keys (one strongly consistent GetItem; a Scan on a table without the item yet)."""

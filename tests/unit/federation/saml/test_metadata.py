@@ -76,9 +76,11 @@ def test_a_plain_http_sign_on_service_is_refused_unless_on_loopback_locally() ->
     assert parse(loopback, allow_loopback=True)["sso_url"] == "http://127.0.0.1:8080/sso"
 
 
-def test_an_idp_that_wants_signed_authn_requests_is_refused() -> None:
+def test_an_idp_that_wants_signed_authn_requests_is_taken_and_said_to_want_them() -> None:
     xml = metadata().replace(b"<md:IDPSSODescriptor ", b'<md:IDPSSODescriptor WantAuthnRequestsSigned="true" ')
-    assert invalid(xml).startswith("the identity provider wants signed AuthnRequests (WantAuthnRequestsSigned)")
+    read = parse(xml)
+    assert (read["want_requests_signed"], of(read).want_requests_signed, of(parse(metadata())).want_requests_signed,
+            "want_requests_signed" in parse(metadata())) == (True, True, False, False)
 
 
 def test_expired_metadata_is_refused() -> None:

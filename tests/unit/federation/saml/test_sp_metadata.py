@@ -6,6 +6,7 @@ import pytest
 
 from authgate.federation.saml.metadata import MetadataInvalid, parse
 from authgate.federation.saml.sp_metadata import acs_url, sp_entity_id, sp_metadata
+from tests.saml_support import key_descriptors, signing_key
 
 
 def test_the_sp_entity_id_and_acs_url_hang_off_the_issuer_per_tenant() -> None:
@@ -38,3 +39,21 @@ def test_the_metadata_reads_back_as_metadata_but_not_as_an_idps() -> None:
     with pytest.raises(MetadataInvalid) as caught:
         parse(sp_metadata("https://a.example/saml/t", "https://a.example/saml/t/acs"))
     assert str(caught.value) == "the EntityDescriptor has no IDPSSODescriptor supporting SAML 2.0"
+
+
+def test_with_the_stacks_signing_certificates_it_publishes_them_and_promises_signed_requests() -> None:
+    first, second = signing_key("sp"), signing_key("sp-next")
+    xml = sp_metadata("https://a.example/saml/t", "https://a.example/saml/t/acs", "https://a.example/saml/t/slo",
+                      (first.cert_pem, second.cert_pem)).decode()
+    unsigned = sp_metadata("https://a.example/saml/t", "https://a.example/saml/t/acs",
+                           "https://a.example/saml/t/slo").decode()
+    assert xml == unsigned.replace('AuthnRequestsSigned="false"', 'AuthnRequestsSigned="true"').replace(
+        "\n    <md:SingleLogoutService", key_descriptors(first, second) + "\n    <md:SingleLogoutService")
+    assert key_descriptors(first) == f"""
+    <md:KeyDescriptor use="signing">
+      <ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#">
+        <ds:X509Data>
+          <ds:X509Certificate>{first.cert_b64}</ds:X509Certificate>
+        </ds:X509Data>
+      </ds:KeyInfo>
+    </md:KeyDescriptor>"""

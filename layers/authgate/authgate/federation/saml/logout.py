@@ -4,10 +4,13 @@ Sent by HTTP-Redirect to the IdP's SingleLogoutService when its metadata lists o
 otherwise: the person's authgate session ends all the same). It names the person as the
 assertion did (the NameID's format and value, from UpstreamIdentity.subject; no qualifiers, which
 the subject does not keep) and the IdP's
-session (SessionIndex). Unsigned, as authgate's AuthnRequests are; an IdP that insists on signed
-logout requests answers with an error page, and authgate's own sign-out has already happened.
-The IdP's LogoutResponse comes back to authgate's SLO URL; nothing in it changes what authgate
-does, so it is not verified.
+session (SessionIndex). Signed as the AuthnRequests are (authn_request.signing_key): by the
+binding's query signature once the stack has a SAML signing key. Profiles 4.4.3.1 has a
+LogoutRequest sent by HTTP-Redirect or HTTP-POST signed (and 4.4.4.1 the requester authenticate
+itself by signing the message or by the binding's own mechanism, which for HTTP-Redirect is this
+signature); without a key it goes unsigned, and an IdP that insists answers with an error page
+(authgate's own sign-out has already happened).
+The IdP's LogoutResponse comes back to authgate's SLO URL (logout_response checks it).
 """
 
 from __future__ import annotations
@@ -16,7 +19,12 @@ from lxml import etree
 
 from authgate import clock
 from authgate.federation.saml import instants, metadata
-from authgate.federation.saml.authn_request import MAX_RELAY_STATE, new_id, redirect_url
+from authgate.federation.saml.authn_request import (
+    MAX_RELAY_STATE,
+    new_id,
+    redirect_url,
+    signing_key,
+)
 from authgate.federation.saml.vocabulary import (
     ASSERTION,
     PROTOCOL,
@@ -49,4 +57,4 @@ def logout_url(idp: IdentityProvider, *, sp_entity_id: str, subject: str, sessio
     if session_index:
         etree.SubElement(root, samlp("SessionIndex")).text = session_index
     xml = bytes(etree.tostring(root, encoding="utf-8"))
-    return redirect_url(settings.slo_url, "SAMLRequest", xml, relay_state), request_id
+    return redirect_url(settings.slo_url, "SAMLRequest", xml, relay_state, signing_key(settings)), request_id

@@ -9,10 +9,12 @@
   are not checked: the administrator's configuration is the trust, as the Metadata
   Interoperability Profile has it (a key in metadata is trusted because it is there);
 - `name_id_format`: the NameID format authgate asks for: persistent when offered, else the first
-  non-transient one offered, else "" (unspecified).
+  non-transient one offered, else "" (unspecified);
+- `want_requests_signed`: true when its WantAuthnRequestsSigned says so (absent otherwise): a
+  request to it then needs the stack's SAML signing key (authn_request.signing_key).
 Refused, with a sentence for the administrator: no signing certificate, no HTTP-Redirect sign-on
-service, only transient NameIDs (they name a person once), an IdP that wants signed AuthnRequests
-(authgate sends them unsigned), expired metadata (validUntil), an aggregate of many entities.
+service, only transient NameIDs (they name a person once), expired metadata (validUntil), an
+aggregate of many entities.
 The document is parsed under authgate.federation.saml.safe_xml's rules; metadata_url fetches it.
 """
 
@@ -58,6 +60,7 @@ class IdpSaml(NamedTuple):
     certificates: tuple[str, ...]
     name_id_format: str = ""
     metadata_url: str = ""
+    want_requests_signed: bool = False
 
 
 def of(saml: dict[str, Any] | None) -> IdpSaml:
@@ -66,7 +69,7 @@ def of(saml: dict[str, Any] | None) -> IdpSaml:
         raise MetadataInvalid("the identity provider has no SAML metadata (entity id, sign-on URL, certificates)")
     return IdpSaml(str(saml["entity_id"]), str(saml["sso_url"]), str(saml.get("slo_url") or ""),
                    tuple(str(c) for c in saml["certificates"]), str(saml.get("name_id_format") or ""),
-                   str(saml.get("metadata_url") or ""))
+                   str(saml.get("metadata_url") or ""), saml.get("want_requests_signed") is True)
 
 
 def parse(xml: bytes, *, allow_loopback: bool = False, now: int | None = None) -> dict[str, Any]:
@@ -85,14 +88,12 @@ def parse(xml: bytes, *, allow_loopback: bool = False, now: int | None = None) -
     if not entity_id or len(entity_id) > MAX_ENTITY_ID:
         raise MetadataInvalid(f"the EntityDescriptor needs an entityID of 1 to {MAX_ENTITY_ID} characters")
     idp = _idp_descriptor(entity)
-    if idp.get("WantAuthnRequestsSigned") in ("true", "1"):
-        raise MetadataInvalid("the identity provider wants signed AuthnRequests (WantAuthnRequestsSigned); "
-                              "authgate sends them unsigned: turn that requirement off for authgate's service provider")
     sso_url = _endpoint(idp, "SingleSignOnService", allow_loopback)
     if not sso_url:
         raise MetadataInvalid("the IDPSSODescriptor has no SingleSignOnService for the HTTP-Redirect binding")
     return {"entity_id": entity_id, "sso_url": sso_url, "slo_url": _endpoint(idp, "SingleLogoutService", allow_loopback),
-            "certificates": _signing_certificates(idp), "name_id_format": _name_id_format(idp)}
+            "certificates": _signing_certificates(idp), "name_id_format": _name_id_format(idp),
+            **({"want_requests_signed": True} if idp.get("WantAuthnRequestsSigned") in ("true", "1") else {})}
 
 
 def _entity(root: etree._Element) -> etree._Element:

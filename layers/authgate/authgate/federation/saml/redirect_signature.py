@@ -8,6 +8,10 @@ as the common implementations encode them (SimpleSAMLphp's urlencode, Shibboleth
 upper-case hex; AD FS's with lower-case hex): both are tried. The values authgate sets itself
 (RelayState: url-safe characters) encode one way only. The key is one of the IdP record's
 certificates, never one the message names; RSA with SHA-256 or stronger only (SHA-1 refused).
+
+authgate signs its own requests the same way (`signed_query`: SigAlg RSA-SHA256, the stack's key,
+federation.saml.sp_keys). The signature is over a plain octet string, not XML, so `cryptography`
+signs and verifies it directly: no XML Signature library is involved.
 """
 
 from __future__ import annotations
@@ -25,14 +29,31 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from authgate.federation.errors import UpstreamRefused
 
+RSA_SHA256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"
 ALGORITHMS: dict[str, type[hashes.HashAlgorithm]] = {
-    "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256": hashes.SHA256,
+    RSA_SHA256: hashes.SHA256,
     "http://www.w3.org/2001/04/xmldsig-more#rsa-sha384": hashes.SHA384,
     "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512": hashes.SHA512,
 }
 # A 4096-bit RSA signature is 684 base64 characters.
 MAX_SIGNATURE = 1400
 _HEX = re.compile(r"%[0-9A-F]{2}")
+
+
+def octets(pairs: list[tuple[str, str]]) -> str:
+    """The signed octet string of Bindings 3.4.4.1: `name=value` joined by "&", each value URL-encoded (upper-case
+    hex; a space as "+", as PHP's urlencode and Java's URLEncoder write it), in the order given."""
+    return "&".join(f"{name}={quote_plus(value, safe='')}" for name, value in pairs)
+
+
+def signed_query(message: str, value: str, relay_state: str, private_key: rsa.RSAPrivateKey) -> str:
+    """The query string of a message signed by the binding (3.4.4.1): `message` (SAMLRequest or SAMLResponse) with
+    its DEFLATEd base64 `value`, RelayState when there is one, SigAlg (RSA-SHA256), then Signature, the base64 of
+    the RSASSA-PKCS1-v1_5 SHA-256 signature over the octets before it."""
+    signed = octets([(message, value), *([("RelayState", relay_state)] if relay_state else []),
+                     ("SigAlg", RSA_SHA256)])
+    signature = private_key.sign(signed.encode("ascii"), padding.PKCS1v15(), hashes.SHA256())
+    return f"{signed}&{octets([('Signature', base64.b64encode(signature).decode('ascii'))])}"
 
 
 def is_signed(params: Mapping[str, str]) -> bool:
@@ -51,15 +72,15 @@ def verify(params: Mapping[str, str], message: str, certificates: tuple[str, ...
     except (binascii.Error, ValueError):
         raise UpstreamRefused("signature_invalid", "Signature is not base64") from None
     names = [message, *(["RelayState"] if "RelayState" in params else []), "SigAlg"]
-    upper = "&".join(f"{name}={quote_plus(params.get(name, ''), safe='')}" for name in names)
+    upper = octets([(name, params.get(name, "")) for name in names])
     lower = _HEX.sub(lambda m: m.group(0).lower(), upper)
     for pem in certificates:
         key = x509.load_pem_x509_certificate(pem.encode("ascii")).public_key()
         if not isinstance(key, rsa.RSAPublicKey):
             continue
-        for octets in dict.fromkeys((upper, lower)):
+        for candidate in dict.fromkeys((upper, lower)):
             try:
-                key.verify(signature, octets.encode("ascii"), padding.PKCS1v15(), algorithm())
+                key.verify(signature, candidate.encode("ascii"), padding.PKCS1v15(), algorithm())
             except InvalidSignature:
                 continue
             return

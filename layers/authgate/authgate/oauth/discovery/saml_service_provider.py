@@ -2,10 +2,11 @@
 
 What the administrator of the tenant's identity provider imports (docs/federation.md#what-the-idps-administrator-registers): the SP
 entity ID `<issuer>/saml/<tenant>`, its Assertion Consumer Service and its Single Logout Service
-(`<issuer>/saml/<tenant>/slo`, HTTP-Redirect: oauth.logout.returns), built by
-federation.saml.sp_metadata. It is derived from the issuer and the path alone, so no table is
-read: the document is the same whether or not such a tenant exists or uses SAML, and says
-nothing about either. Loaded only on this route (it imports the SAML library).
+(`<issuer>/saml/<tenant>/slo`, HTTP-Redirect: oauth.logout.returns), and the stack's SAML signing
+certificates when it has any (federation.saml.sp_keys: KeysTable's one item, warm-cached), built
+by federation.saml.sp_metadata. Nothing of the tenant is read: the document is the same whether
+or not such a tenant exists or uses SAML, and says nothing about either. Loaded only on this
+route (it imports the SAML library).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from authgate.errors import ApiError
+from authgate.federation.saml import sp_keys
 from authgate.federation.saml.sp_metadata import (
     MEDIA_TYPE,
     acs_url,
@@ -37,6 +39,7 @@ def get_sp_metadata(request: Request) -> Response:
     issuer = base_url(request)
     if not issuer:
         raise ApiError("internal_error", "The issuer is not configured.", internal="no issuer and no API context")
-    document = sp_metadata(sp_entity_id(issuer, tenant), acs_url(issuer, tenant), slo_url(issuer, tenant))
+    document = sp_metadata(sp_entity_id(issuer, tenant), acs_url(issuer, tenant), slo_url(issuer, tenant),
+                           sp_keys.certificates())
     return Response(200, document.decode("utf-8"), {"Content-Type": MEDIA_TYPE,
                                                      "Cache-Control": f"public, max-age={MAX_AGE}"})

@@ -1,0 +1,33 @@
+"""administration.saml_sp_keys: add, rotate and retire the stack's SAML signing key (what `authgate saml-keys` runs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from authgate.administration.saml_sp_keys import add, listed, retire
+from authgate.federation.saml import sp_keys
+from authgate.operators.input import InvalidInput
+from authgate.stores.saml_sp_keys import SamlSpKeyStore
+from tests.conftest import START
+
+pytestmark = [pytest.mark.usefixtures("aws"), pytest.mark.slow]  # two RSA 3072 keys made
+
+
+def test_the_first_key_signs_a_second_is_published_and_retiring_the_first_makes_the_second_sign() -> None:
+    assert listed() == []
+    first = add("authgate SAML SP https://auth.example.com", now=START)
+    second = add("authgate SAML SP https://auth.example.com", now=START + 60)
+    assert [(k.fingerprint, k.signs, k.created_at) for k in listed()] == [
+        (first.fingerprint, True, START), (second.fingerprint, False, START + 60)]
+    assert (first.signs, second.signs, first.not_after - START) == (True, False, 3650 * 86400)
+    assert sp_keys.signer().certificate == first.certificate  # type: ignore[union-attr]
+    with pytest.raises(InvalidInput) as caught:
+        add("authgate SAML SP https://auth.example.com", now=START)
+    assert str(caught.value) == "the stack has two SAML signing keys already: retire the signing one first"
+    assert retire().fingerprint == first.fingerprint
+    assert [(k.fingerprint, k.signs) for k in listed()] == [(second.fingerprint, True)]
+    assert retire().fingerprint == second.fingerprint
+    assert (listed(), SamlSpKeyStore().read().version) == ([], 4)
+    with pytest.raises(InvalidInput) as caught:
+        retire()
+    assert str(caught.value) == "the stack has no SAML signing key"
