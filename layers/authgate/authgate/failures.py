@@ -37,6 +37,7 @@ from authgate.single_use.errors import (
 )
 from authgate.stores.exceptions import ConcurrentUpdate, SecretUnusable, StorageUnavailable
 from authgate.tenants.errors import StrongAuthenticationRequired
+from authgate.tokens.rotation_request import RotationUnanswered
 from authgate.users.errors import ResetLinkInvalid
 
 # How soon a client told "not now" may come back (RFC 9110 10.2.3); storage retries and
@@ -58,6 +59,14 @@ def _unavailable(exc: StorageUnavailable) -> ApiError:
     return ApiError("service_unavailable", "The service is temporarily unavailable; retry after Retry-After seconds.",
                     internal=str(exc), headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
                     oauth_error="temporarily_unavailable")
+
+
+def _rotation_unanswered(exc: RotationUnanswered) -> ApiError:
+    # The console's "Rotate now": the rotation function refused, throttled, failed or timed out (the log says which).
+    return ApiError("service_unavailable", "The signing-key rotation function did not answer, so what this step did "
+                    "is unknown: look at the signing keys, then rotate again in a moment if you still need to (a step "
+                    "moves only what the overlap rule allows).", internal=str(exc),
+                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def _secret_unusable(exc: SecretUnusable) -> ApiError:
@@ -216,6 +225,7 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     StreamExists: _stream_exists,
     StreamNotFound: _stream_gone,
     VerificationTooSoon: _verification_too_soon,
+    RotationUnanswered: _rotation_unanswered,
 }
 
 
