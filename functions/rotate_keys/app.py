@@ -2,9 +2,10 @@
 custom resource.
 
 A scheduled event runs one lifecycle step (authgate.tokens.rotation.rotate), recorded in the audit trail
-when a key moved (key.rotated, by the system; docs/audit.md). The console's "Rotate now" invokes this function
-with {"authgate": "rotate-now"} (authgate.tokens.rotation_request): the same one step, its report answered as
-JSON and not recorded here, since the console records key.rotated itself, by the operator who asked. The template's `SigningKeysBootstrap`
+when a key moved (key.rotated, by the system; docs/audit.md). The console's "Rotate now" (and `authgate keys
+rotate` on a deployed stack) invokes this function with {"authgate": "rotate-now"} (authgate.tokens.rotation_request):
+the same one step, its report answered as JSON and not recorded here, since the caller records key.rotated itself,
+naming who asked. The template's `SigningKeysBootstrap`
 custom resource calls the same function (authgate.custom_resource): on Create and Update it makes sure
 a current and a next key exist (a fresh stack can sign its first token at once); on Delete (the stack
 is deleted) it retires every key of the stack and schedules deletion of the private keys (recoverable
@@ -41,7 +42,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     report = rotate().as_dict()
     moved = {k: v for k, v in report.items() if k != "keys"}
     # Nested: "created" would collide with a LogRecord attribute.
-    get_logger().info("signing keys rotated", extra={"rotation": moved, "asked_by": "console" if asked else "schedule"})
+    get_logger().info("signing keys rotated", extra={"rotation": moved, "trigger": "request" if asked else "schedule"})
     if not asked and (report["promoted"] or report["created"] or report["retired"]):
         audit.record("key.rotated", "", actor=audit.SYSTEM, target=audit.Party("key", "signing-keys"),
                      details={"promoted": report["promoted"], "demoted": report["demoted"],

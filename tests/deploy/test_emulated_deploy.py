@@ -434,7 +434,16 @@ def test_a_kms_stack_signs_with_its_own_tagged_keys_and_retires_them_on_deletion
     retired = {k for k, state in steps[1]["states"].items() if state == "retired"}
     assert len(retired) == 2 and {kms.describe_key(KeyId=k)["KeyMetadata"]["KeyState"] for k in retired} == {
         "PendingDeletion"}
-    assert ("RotateKeysFunction", "event") in cloud.invoker.invocations
+    # Each key the function made names, in its own policy, the roles that sign with it and the one that retires it.
+    for key in created:
+        policy = json.loads(kms.get_key_policy(KeyId=key, PolicyName="default")["Policy"])
+        assert {s["Sid"] for s in policy["Statement"]} == {"AccountAdministersThroughIam", "TokenFunctionSigns",
+                                                           "RotationReadsAndRetires"}
+    # `authgate keys rotate --stack-name` has the same function run its step (nothing may move yet at this time).
+    done = cli(cloud, "keys", "rotate", "--json", *where)
+    assert done.returncode == 0 and (json.loads(done.stdout)["created"], json.loads(done.stdout)["retired"]) == (
+        [], []), done.stderr
+    assert cloud.invoker.invocations.count(("RotateKeysFunction", "event")) == 3  # the console twice, the command
     ours = [k for k in ours if k not in retired] + created
 
     cloud.client("cloudformation").delete_stack(StackName="authgate-emulated-kms")

@@ -175,7 +175,7 @@ def test_a_stage_whose_keys_are_in_kms_rotates_them_from_the_console_through_the
                                                                                                     "RSA_2048")
     assert {t["TagKey"]: t["TagValue"] for t in kms.list_resource_tags(KeyId=created.kms_key_id)["Tags"]} == {
         "authgate-stack": "local", "authgate-stage": "local", "authgate-kid": created.kid}
-    assert [line["asked_by"] for line in log_lines() if line["message"] == "signing keys rotated"] == ["console"]
+    assert [line["trigger"] for line in log_lines() if line["message"] == "signing keys rotated"] == ["request"]
 
 
 def one_step(done: dict[str, Any], before: dict[str, str], events: list[dict[str, Any]]) -> tuple[Any, Any, Any]:

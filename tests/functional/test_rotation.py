@@ -197,7 +197,7 @@ def test_rotate_keys_runs_the_consoles_request_and_leaves_its_record_to_the_cons
     assert sorted(k.state for k in after) == ["current", "next", "previous"] and len(report["created"]) == 1
     assert RotationReport.from_dict(report).keys == [k._replace(public_jwk="", created_at=0, secret_id="") for k in after]
     assert audit_events() == []
-    assert [line["asked_by"] for line in log_lines() if line["message"] == "signing keys rotated"] == ["console"]
+    assert [line["trigger"] for line in log_lines() if line["message"] == "signing keys rotated"] == ["request"]
     # Anything else is the schedule's event: one step all the same, recorded by the system, never by a name it carries.
     clock.advance(3600)
     moved = invoke("rotate_keys", {"authgate": "rotate-now", "actor": "mallory"})

@@ -183,6 +183,9 @@ def environment_from(outputs: Mapping[str, str], params: Mapping[str, str]) -> d
                 missing.append(f"{ref}Name")
     if "Issuer" in outputs:
         env["AUTHGATE_ISSUER"] = outputs["Issuer"]
+    if "RotateKeysFunctionName" in outputs:
+        # `authgate keys rotate` has the stack's rotation function run the step (authgate_cli.admin.keys).
+        env["AUTHGATE_ROTATE_KEYS_FUNCTION"] = outputs["RotateKeysFunctionName"]
     if missing:
         outputs = "output" if len(missing) == 1 else "outputs"
         raise TargetError(f"the stack has no {outputs} {', '.join(missing)}; deploy the current template.yaml")

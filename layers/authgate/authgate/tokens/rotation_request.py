@@ -1,4 +1,5 @@
-"""The rotation function asked for one lifecycle step now: the console's "Rotate now" (docs/tokens-and-keys.md).
+"""The rotation function asked for one lifecycle step now: the console's "Rotate now", and `authgate keys rotate` on a
+deployed stack (docs/tokens-and-keys.md).
 
 On a stage whose keys are in KMS, each key's own policy names the rotation function's role, and no other function's,
 to read a new key's public half and to retire a key; so the console does not rotate in its own process, on any
@@ -7,8 +8,8 @@ backend: it invokes the rotation function (Lambda Invoke, RequestResponse) with 
 
 The request says nothing but what it asks. Whoever may invoke the function (the console's role, by IAM; EventBridge,
 by its rule) runs at most one step, which the schedule runs anyway and which moves only what the overlap rule allows;
-nobody is named by it. The operator who asked is named by the console's own audit event (key.rotated), recorded once,
-after the answer; the function records nothing for this request (docs/audit.md).
+nobody is named by it. Who asked is named by the caller's own audit event (key.rotated: the console's operator, or
+the command's AWS principal), recorded once, after the answer; the function records nothing for this request.
 """
 
 from __future__ import annotations
