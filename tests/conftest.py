@@ -70,8 +70,10 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     from authgate import caches
     from authgate_cli.local import template
     from authgate_cli.local.atomic import make_dynamodb_atomic
+    from authgate_cli.local.lambda_invoke import answer_in_process
 
     make_dynamodb_atomic()
+    answer_in_process()
     for name, value in {**template.table_environment(), **template.queue_environment()}.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("AUTHGATE_ISSUER", ISSUER)

@@ -487,8 +487,9 @@ class InProcessLambdaInvoker:
     """moto's LambdaFunction.invoke, replaced: the real handler runs here with the function's
     resolved environment (Docker, which moto would run it in, is absent)."""
 
-    def __init__(self, run: Callable[[str, dict[str, str], dict[str, Any]], Any]) -> None:
-        # run(logical_id, environment, event) -> result
+    def __init__(self, run: Callable[[str, dict[str, str], dict[str, Any], bool], Any]) -> None:
+        # run(logical_id, environment, event, by_a_function) -> result; by_a_function: the Invoke came from a
+        # function's own client (the runtime's User-Agent, authgate.aws), which waits for the answer.
         self.run = run
         self.invocations: list[tuple[str, str]] = []
 
@@ -504,7 +505,8 @@ class InProcessLambdaInvoker:
             kind = event.get("RequestType") or "event"
             invoker.invocations.append((logical, kind))
             LOG.warning("adapter InProcessLambdaInvoker: %s (%s) runs in-process, not in Docker", logical, kind)
-            result = invoker.run(logical, dict(fn.environment_vars or {}), event)
+            caller = str((request_headers or {}).get("User-Agent", ""))
+            result = invoker.run(logical, dict(fn.environment_vars or {}), event, caller.startswith("authgate "))
             return json.dumps(result).encode("utf-8")
 
         LambdaFunction.invoke = invoke  # type: ignore[method-assign]

@@ -15,6 +15,7 @@ adapters of tests/deploy/adapters.py.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -52,6 +53,8 @@ class EmulatedCloud:
     invoker: adapters.InProcessLambdaInvoker
     _restore: Any = None
     worlds_dir: Path | None = None
+    # The thread whose function invocation holds the process environment (function_environment).
+    _holder: threading.Thread | None = None
 
     @classmethod
     def start(cls, worlds_dir: Path | None = None) -> EmulatedCloud:
@@ -65,7 +68,7 @@ class EmulatedCloud:
 
         moto.settings.moto_server_host = lambda: "http://127.0.0.1"  # type: ignore[assignment]
         cloud = cls(aws.endpoint, aws, adapters.InProcessLambdaInvoker(lambda *a: None), worlds_dir=worlds_dir)
-        cloud.invoker.run = cloud.run_function
+        cloud.invoker.run = cloud.run_invoked
         restores = [cloud.invoker.install(), adapters.install_custom_resource_delete(cloud.invoke_arn)]
         cloud._restore = lambda: [restore() for restore in restores]
         return cloud
@@ -90,11 +93,14 @@ class EmulatedCloud:
     # -------------------------------------------------------------------------- functions
 
     @contextmanager
-    def function_environment(self, environment: dict[str, str]) -> Iterator[None]:
+    def function_environment(self, environment: dict[str, str], *, nested: bool = False) -> Iterator[None]:
         """The process environment of one Lambda invocation: what CloudFormation resolved, plus the
-        moto endpoint; every cache is dropped so each invocation starts as a new container."""
-        with _env_lock:
-            saved = dict(os.environ)
+        moto endpoint; every cache is dropped so each invocation starts as a new container. A `nested`
+        invocation (one function invoking another and waiting for its answer) takes the environment from
+        its caller, who holds it, and gives the caller's back when it ends."""
+        with contextlib.nullcontext() if nested else _env_lock:
+            saved, holder = dict(os.environ), self._holder
+            self._holder = threading.current_thread()
             try:
                 for name in list(os.environ):
                     if name.startswith(("AUTHGATE_", "POWERTOOLS_")):
@@ -105,16 +111,27 @@ class EmulatedCloud:
                                    "POWERTOOLS_TRACE_DISABLED": "true"})
                 yield
             finally:
+                self._holder = holder
                 os.environ.clear()
                 os.environ.update(saved)
                 local_stack.reset_caches()
 
-    def run_function(self, logical: str, environment: dict[str, str], event: dict[str, Any]) -> Any:
+    def run_function(self, logical: str, environment: dict[str, str], event: dict[str, Any], *,
+                     nested: bool = False) -> Any:
         from authgate_cli.local.context import LambdaContext
         from authgate_cli.local.functions import load_handler
 
-        with self.function_environment(environment):
+        with self.function_environment(environment, nested=nested):
             return load_handler(logical)(event, LambdaContext(logical, timeout_seconds=60))
+
+    def run_invoked(self, logical: str, environment: dict[str, str], event: dict[str, Any], by_a_function: bool) -> Any:
+        """A function invoked through Lambda (moto's threads). Invoked by a function's own client while that
+        function's invocation holds the environment, it is that function's synchronous Invoke (the console asking
+        the rotation function for a step): it runs nested, while its caller waits for the answer. Any other
+        invocation (a custom resource's, the test's own) waits for the environment as the test's requests do."""
+        holder = self._holder
+        nested = by_a_function and holder is not None and holder is not threading.current_thread()
+        return self.run_function(logical, environment, event, nested=nested)
 
     # -------------------------------------------------------------------------- deploy
 

@@ -17,7 +17,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 
@@ -420,6 +420,75 @@ def test_a_kms_stack_signs_with_its_own_tagged_keys_and_retires_them_on_deletion
                                                         "x-api-key": next(iter(stage.api_keys))})
     assert listed.status == 200, listed.body
 
+    # The console rotates them: its function invokes the rotation function (Lambda's Invoke, which the real handler
+    # answers in this process), whose role alone each key's own policy lets read and retire a key.
+    steps = console_rotates(stack, cloud)
+    created = [k for k in steps[0]["keys"] if k not in {k for k in steps[0]["before"]}]
+    assert steps[0]["page"].startswith("Signing keys rotated Done: promoted ")
+    assert len(created) == 2 and {kms.describe_key(KeyId=k)["KeyMetadata"]["KeyState"] for k in created} == {
+        "Enabled"}
+    assert sorted(kms.describe_key(KeyId=k)["KeyMetadata"]["KeySpec"] for k in created) == ["ECC_NIST_P256",
+                                                                                            "RSA_2048"]
+    # Once every token a demoted key signed has expired, the next step retires it: its KMS key scheduled for deletion.
+    assert "; retired " in steps[1]["page"]
+    retired = {k for k, state in steps[1]["states"].items() if state == "retired"}
+    assert len(retired) == 2 and {kms.describe_key(KeyId=k)["KeyMetadata"]["KeyState"] for k in retired} == {
+        "PendingDeletion"}
+    # Each key the function made names, in its own policy, the roles that sign with it and the one that retires it.
+    for key in created:
+        policy = json.loads(kms.get_key_policy(KeyId=key, PolicyName="default")["Policy"])
+        assert {s["Sid"] for s in policy["Statement"]} == {"AccountAdministersThroughIam", "TokenFunctionSigns",
+                                                           "RotationReadsAndRetires"}
+    # `authgate keys rotate --stack-name` has the same function run its step (nothing may move yet at this time).
+    done = cli(cloud, "keys", "rotate", "--json", *where)
+    assert done.returncode == 0 and (json.loads(done.stdout)["created"], json.loads(done.stdout)["retired"]) == (
+        [], []), done.stderr
+    assert cloud.invoker.invocations.count(("RotateKeysFunction", "event")) == 3  # the console twice, the command
+    ours = [k for k in ours if k not in retired] + created
+
     cloud.client("cloudformation").delete_stack(StackName="authgate-emulated-kms")
     assert [a["Status"] for a in adapters.DELETE_ANSWERS] == ["SUCCESS", "SUCCESS"]  # keys, console client
     assert {kms.describe_key(KeyId=k)["KeyMetadata"]["KeyState"] for k in ours} == {"PendingDeletion"}
+
+
+def console_rotates(stack: DeployedStack, cloud: EmulatedCloud) -> list[dict[str, Any]]:
+    """Two "Rotate now" of an owner on the deployed stage's console: the first once the next keys may sign, the second
+    once the demoted keys' tokens have all expired. Each step's page text, its KMS keys before and after, and the
+    KMS key of each signing key by its state after."""
+    from authgate.clock import ManualClock, using
+    from authgate.stores.signing_keys import KeyStore
+    from tests.functional.authorize_support import page_of
+    from tests.functional.console_support import grant, operator_session
+
+    stage = stack.stage()
+    with cloud.function_environment(stack.function_environment("ConsoleFunction")):
+        grant("olivia", "owner")
+        # On a stage (https) the console's cookie carries the __Host- prefix (http.cookies).
+        cookie = "__Host-" + operator_session("olivia", "usr_olivia")
+        first = max(k.activates_at for k in KeyStore().all())
+
+    def kms_keys() -> dict[str, str]:
+        with cloud.function_environment(stack.function_environment("ConsoleFunction")):
+            return {k.kms_key_id: k.state for k in KeyStore().all()}
+
+    def rotate() -> dict[str, Any]:
+        before = kms_keys()
+        asked = stage.request("GET", "/console/keys/rotate", headers={"Accept": "text/html", "Cookie": cookie})
+        assert asked.status == 200, asked.body
+        binding = [v.split(";", 1)[0] for k, v in asked.headers if k.lower() == "set-cookie"]
+        fields = page_of({"statusCode": 200, "body": asked.body.decode()}).hidden()
+        done = stage.request("POST", "/console/keys/rotate", body=urlencode(fields).encode(), headers={
+            "Accept": "text/html", "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": "; ".join([cookie, *binding])})
+        assert done.status == 200, done.body
+        page = page_of({"statusCode": 200, "body": done.body.decode()}).text()
+        states = kms_keys()
+        return {"before": before, "keys": list(states), "states": states,
+                "page": page[page.index("Signing keys rotated"):]}
+
+    clock = ManualClock(first + 1)
+    with using(clock):
+        steps = [rotate()]
+        clock.advance(3600)
+        steps.append(rotate())
+    return steps

@@ -111,6 +111,30 @@ def test_kms_is_allowed_only_on_this_stacks_keys() -> None:
         [json.dumps({"aws:ResourceTag/authgate-stack": "another-stack"}), "{}"])
 
 
+def test_an_invoke_is_allowed_on_the_function_granted_and_no_other() -> None:
+    from tests.deploy.iam.site import authgate_call_recorder as recorder
+
+    source = template([{"Sid": "AskTheHelper", "Effect": "Allow", "Action": "lambda:InvokeFunction",
+                        "Resource": {"Fn::GetAtt": ["HelperFunction", "Arn"]}}])
+    source["Resources"]["HelperFunction"] = {"Type": "AWS::Serverless::Function", "Properties": {
+        "Runtime": "python3.12", "Handler": "app.handler", "CodeUri": "functions/jwks/"}}
+
+    def invoke(name: str) -> Call:
+        (request,) = recorder.iam_requests("lambda", "us-east-1", "Invoke", {"FunctionName": name}, None, {})
+        return call(request["action"], request["resource"])
+
+    # Named as the local stack names it, and by its ARN: one request, InvokeFunction on the function's ARN.
+    asked = invoke("HelperFunction")
+    assert (asked.action, asked.resource) == ("lambda:InvokeFunction",
+                                              "arn:aws:lambda:us-east-1:123456789012:function:HelperFunction")
+    assert invoke("arn:aws:lambda:us-east-1:123456789012:function:HelperFunction") == asked
+    worlds = {"local": local_world(source)}
+    assert not check([asked], worlds, transformed(source), unused=True, reasons=[]).failed
+    report = check([asked, invoke("WorkFunction")], worlds, transformed(source), unused=True, reasons=[])
+    assert [(c.action, c.resource.rsplit(":", 1)[1]) for c, _ in report.denied] == [
+        ("lambda:InvokeFunction", "WorkFunction")]
+
+
 def test_calls_of_an_unknown_stack_or_function_are_problems_not_passes() -> None:
     stray = Call(world="nowhere", function="WorkFunction", operation="x", action="dynamodb:GetItem",
                  resource=TABLE + "ItemsTable", context="{}", test="t")

@@ -112,7 +112,7 @@ LOCAL_MAIL_IDENTITY = "mail.demo.example"
 
 
 def local_world(source: dict[str, Any] | None = None) -> World:
-    """The world of the functional and e2e tests: tables named by logical id, stack "local", MailIdentity
+    """The world of the functional and e2e tests: tables and functions named by logical id, stack "local", MailIdentity
     LOCAL_MAIL_IDENTITY (the tests that send through SES send from it; the others send no mail)."""
     doc = source if source is not None else template_reader.load()
     refs: dict[str, str] = {}
@@ -134,8 +134,11 @@ def local_world(source: dict[str, Any] | None = None) -> World:
             refs[name] = name
             attrs[f"{name}.Arn"] = f"arn:aws:kinesis:{REGION}:{ACCOUNT}:stream/{name}"
         elif resource["Type"] == "AWS::Serverless::Function":
-            # The role SAM makes for it, as the IAM check names its principal in this world.
+            # The role SAM makes for it, as the IAM check names its principal in this world; the function named
+            # by logical id, as another function invokes it (authgate_cli.local.lambda_invoke).
             attrs[f"{name}Role.Arn"] = f"arn:aws:iam::{ACCOUNT}:role/local-{name}Role"
+            refs[name] = name
+            attrs[f"{name}.Arn"] = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{name}"
     return World(stack="local", refs=refs, attrs=attrs, parameters={"MailIdentity": LOCAL_MAIL_IDENTITY})
 
 

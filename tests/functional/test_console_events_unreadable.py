@@ -67,17 +67,17 @@ def unreachable_kms(monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def unavailable_page(result: dict[str, Any]) -> None:
-    """The console's error page, temporarily_unavailable, 503, with a minute's Retry-After."""
+    """The console's error page, service_unavailable, 503, with a minute's Retry-After."""
     headers = dict(result["multiValueHeaders"])
     assert headers.pop("Retry-After") == ["60"]
-    assert_console_error_page({**result, "multiValueHeaders": headers}, "temporarily_unavailable", UNAVAILABLE, 503)
+    assert_console_error_page({**result, "multiValueHeaders": headers}, "service_unavailable", UNAVAILABLE, 503)
 
 
 def said_once(lines: list[dict[str, Any]], internal: str) -> None:
     """The App's one line of the failure, with AWS's code; nothing unhandled, no traceback anywhere."""
     failed = [line for line in lines if line.get("message") == "request failed"]
     assert [(line["error_code"], line["status"], line["internal"]) for line in failed] == [
-        ("temporarily_unavailable", 503, internal)]
+        ("service_unavailable", 503, internal)]
     assert not [line for line in lines if line.get("message") == "unhandled exception" or "exception" in line
                 or "Traceback" in json.dumps(line)]
 

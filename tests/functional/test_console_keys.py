@@ -78,22 +78,7 @@ def test_olivia_rotates_after_the_confirmation_and_the_page_says_what_the_comman
     assert {k.kid: k.state for k in KeyStore().all()} == before  # asking changes nothing
     done = posted(invoke, jar, "/console/keys/rotate", page_of(asked).hidden())
     assert headers_of(done)["Cache-Control"] == "no-store"
-    after = KeyStore().all()
-    promoted = next(k for k in after if k.state == "current")
-    demoted = next(k for k in after if k.state == "previous")
-    created = next(k for k in after if k.state == "next")
-    assert (before[promoted.kid], before[demoted.kid], created.kid in before) == ("next", "current", False)
-    said = (f"promoted {promoted.kid} ({promoted.alg}) to current; {demoted.kid} is now previous; "
-            f"created {created.kid}")
-    rows = " ".join(f"{k.kid} {k.state} {k.alg} {k.backend} {when(k.activates_at)} {when(k.retires_at)}"
-                    for k in after)
-    assert shown(done) == (f"{OWNER_BAR} Signing keys rotated Done: {said}. The signing keys now Key id State "
-                           f"Algorithm Backend Signs from Unpublished from {rows} Back to the signing keys")
-    assert whole(audit_events(), "key.rotated") == {
-        "tenant": "", "actor": OLIVIA, "action": "key.rotated", "target": {"type": "key", "id": "signing-keys"},
-        "outcome": "success", **ORIGIN,
-        "details": {"via": "console", "console_action": "keys.rotate", "roles": "owner", "promoted": promoted.kid,
-                    "demoted": demoted.kid, "created": [created.kid], "retired": []}}
+    _, demoted, created = one_step(done, before, audit_events())
     # The same step once more: the new next key waits, as the command says.
     again = posted(invoke, jar, "/console/keys/rotate", page_of(asked).hidden())
     waits = (f"next key {created.kid} is published but may not sign before "
@@ -161,20 +146,81 @@ def test_an_unknown_key_or_none_named_is_the_error_page(demo: Any, invoke: Invok
                                   code, detail, status)
 
 
-def test_a_stage_whose_keys_are_in_kms_rotates_them_from_the_command_only(
-        demo: Any, invoke: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stage_whose_keys_are_in_kms_rotates_them_from_the_console_through_the_rotation_function(
+        demo: Any, invoke: Invoke, clock: ManualClock, audit_events: Any, log_lines: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from authgate import caches
     from authgate.stores.signing_keys import KeyStore
+    from tests import aws_state
 
-    before = KeyStore().all()
+    before = {k.kid: k.state for k in KeyStore().all()}
+    waiting = next(k for k in KeyStore().all() if k.state == "next")
+    clock.advance(waiting.activates_at - clock.value)
+    monkeypatch.setenv("AUTHGATE_SIGNING_BACKEND", "kms")
+    # The roles a new key's own policy names, as the template gives the rotation function (this world's role ARNs).
+    monkeypatch.setenv("AUTHGATE_KMS_SIGNER_ROLE", "arn:aws:iam::123456789012:role/local-TokenFunctionRole")
+    monkeypatch.setenv("AUTHGATE_KMS_ADMIN_ROLE", "arn:aws:iam::123456789012:role/local-RotateKeysFunctionRole")
+    caches.reset()
     cookie = operator_session()
     asked, jar = opened(invoke, cookie, "/console/keys/rotate")
-    monkeypatch.setenv("AUTHGATE_SIGNING_BACKEND", "kms")
-    caches.reset()
-    said = ("This stage keeps its signing keys in KMS, which only the rotation function may read and retire: rotate "
-            "with `authgate keys rotate`, or leave it to the schedule.")
-    assert_console_error_page(invoke("console", console_event("GET", "/console/keys/rotate", cookie=cookie)),
-                              "invalid_request", said, 400)
-    assert_console_error_page(posted(invoke, jar, "/console/keys/rotate", page_of(asked).hidden()),
-                              "invalid_request", said, 400)
-    assert KeyStore().all() == before
+    assert shown(asked).startswith(f"{OWNER_BAR} Rotate the signing keys now? One step of the signing-key lifecycle")
+    done = posted(invoke, jar, "/console/keys/rotate", page_of(asked).hidden())
+    # The page says what moved, and key.rotated is recorded once, by the operator naming their roles (the function
+    # records nothing for the console's request).
+    _, _, created = one_step(done, before, audit_events())
+    # The new next key is a KMS key of this stack, made by the rotation function the console invoked (Lambda's
+    # Invoke, answered by functions/rotate_keys here: authgate_cli.local.lambda_invoke), whose log says who asked.
+    kms = aws_state.client("kms")
+    assert (created.backend, kms.describe_key(KeyId=created.kms_key_id)["KeyMetadata"]["KeySpec"]) == ("kms",
+                                                                                                    "RSA_2048")
+    assert {t["TagKey"]: t["TagValue"] for t in kms.list_resource_tags(KeyId=created.kms_key_id)["Tags"]} == {
+        "authgate-stack": "local", "authgate-stage": "local", "authgate-kid": created.kid}
+    assert [line["trigger"] for line in log_lines() if line["message"] == "signing keys rotated"] == ["request"]
+
+
+def one_step(done: dict[str, Any], before: dict[str, str], events: list[dict[str, Any]]) -> tuple[Any, Any, Any]:
+    """The keys promoted, demoted and created by the step whose answer page is `done` (the keys' states `before`
+    it), once the page has said so in the command's words and olivia's key.rotated event has recorded them."""
+    from authgate.stores.signing_keys import KeyStore
+
+    after = KeyStore().all()
+    promoted = next(k for k in after if k.state == "current")
+    demoted = next(k for k in after if k.state == "previous")
+    created = next(k for k in after if k.state == "next")
+    assert (before[promoted.kid], before[demoted.kid], created.kid in before) == ("next", "current", False)
+    said = (f"promoted {promoted.kid} ({promoted.alg}) to current; {demoted.kid} is now previous; "
+            f"created {created.kid}")
+    rows = " ".join(f"{k.kid} {k.state} {k.alg} {k.backend} {when(k.activates_at)} {when(k.retires_at)}"
+                    for k in after)
+    assert shown(done) == (f"{OWNER_BAR} Signing keys rotated Done: {said}. The signing keys now Key id State "
+                           f"Algorithm Backend Signs from Unpublished from {rows} Back to the signing keys")
+    assert whole(events, "key.rotated") == {
+        "tenant": "", "actor": OLIVIA, "action": "key.rotated", "target": {"type": "key", "id": "signing-keys"},
+        "outcome": "success", **ORIGIN,
+        "details": {"via": "console", "console_action": "keys.rotate", "roles": "owner", "promoted": promoted.kid,
+                    "demoted": demoted.kid, "created": [created.kid], "retired": []}}
+    return promoted, demoted, created
+
+
+UNANSWERED = ("The signing-key rotation function did not answer, so what this step did is unknown: look at the signing "
+              "keys, then rotate again in a moment if you still need to (a step moves only what the overlap rule "
+              "allows).")
+
+
+def test_a_rotation_the_function_does_not_answer_is_the_503_error_page_and_recorded_nowhere(
+        demo: Any, invoke: Invoke, audit_events: Any, log_lines: Any) -> None:
+    from tests import aws_state
+
+    cookie = operator_session()
+    asked, jar = opened(invoke, cookie, "/console/keys/rotate")
+    # The function runs and fails (its table is gone): Lambda's answer is a function error, not a report. Refused,
+    # throttled and timed-out invocations are the same page (tests/unit/tokens/test_rotation_request.py).
+    aws_state.client("dynamodb").delete_table(TableName="KeysTable")
+    result = posted(invoke, jar, "/console/keys/rotate", page_of(asked).hidden())
+    assert result["multiValueHeaders"].pop("Retry-After") == ["1"]
+    assert_console_error_page(result, "service_unavailable", UNANSWERED, 503)
+    assert [e["action"] for e in audit_events()] == []
+    assert [line["internal"] for line in log_lines() if "internal" in line] == [
+        "RotateKeysFunction failed (Unhandled): ResourceNotFoundException"]
+
+

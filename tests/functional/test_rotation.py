@@ -178,6 +178,34 @@ def test_rotate_keys_handler_runs_one_lifecycle_step(keys: None, clock: ManualCl
     assert len(audit_events()) == 1  # nothing moved: nothing recorded
 
 
+def test_rotate_keys_runs_the_consoles_request_and_leaves_its_record_to_the_console(
+        keys: None, clock: ManualClock, invoke: Any, audit_events: Any, log_lines: Any) -> None:
+    from authgate.stores.signing_keys import KeyStore
+    from authgate.tokens.rotation import RotationReport
+    from authgate.tokens.rotation_request import REQUEST
+
+    clock.advance(MAX_AGE + LEEWAY)
+    report = invoke("rotate_keys", {"authgate": "rotate-now"})
+    # One step, its whole report as the console reads it back; the console records key.rotated, by its operator.
+    after = KeyStore().all()
+    assert REQUEST == {"authgate": "rotate-now"}
+    assert report == {"promoted": report["promoted"], "demoted": report["demoted"], "created": report["created"],
+                      "retired": [], "promotions": [{"alg": "RS256", "promoted": report["promoted"],
+                                                     "demoted": report["demoted"]}],
+                      "keys": [{"kid": k.kid, "state": k.state, "alg": k.alg, "backend": k.backend,
+                                "activates_at": k.activates_at, "retires_at": k.retires_at} for k in after]}
+    assert sorted(k.state for k in after) == ["current", "next", "previous"] and len(report["created"]) == 1
+    assert RotationReport.from_dict(report).keys == [k._replace(public_jwk="", created_at=0, secret_id="") for k in after]
+    assert audit_events() == []
+    assert [line["trigger"] for line in log_lines() if line["message"] == "signing keys rotated"] == ["request"]
+    # Anything else is the schedule's event: one step all the same, recorded by the system, never by a name it carries.
+    clock.advance(3600)
+    moved = invoke("rotate_keys", {"authgate": "rotate-now", "actor": "mallory"})
+    assert moved["retired"] == [report["demoted"]]
+    assert [(e["actor"], e["details"]["retired"]) for e in audit_events()] == [
+        ({"type": "system", "id": "authgate"}, [report["demoted"]])]
+
+
 @pytest.mark.slow
 def test_rotate_keys_answers_the_cloudformation_bootstrap(aws: None, invoke: Any) -> None:
     with answers() as (url, received):

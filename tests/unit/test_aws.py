@@ -34,7 +34,8 @@ def listdir_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 def test_the_session_knows_only_the_services_authgate_builds() -> None:
     caches.reset()
-    assert aws._session().get_available_services() == ["dynamodb", "secretsmanager", "kms", "sesv2", "sqs", "s3", "events"]
+    assert aws._session().get_available_services() == ["dynamodb", "secretsmanager", "kms", "sesv2", "sqs", "s3", "events",
+                                                      "lambda"]
     # The loader is still botocore's: everything but the service list comes from its data.
     assert isinstance(aws._session().get_component("data_loader"), botocore.loaders.Loader)
 
@@ -56,7 +57,8 @@ def test_building_a_client_does_not_list_every_bundled_service(listdir_calls: li
 def test_every_client_authgate_builds_is_one_the_loader_knows() -> None:
     caches.reset()
     assert {c.meta.service_model.service_name for c in (aws.dynamodb(), aws.secretsmanager(), aws.kms(),
-                                                             aws.sesv2(), aws.sqs(), aws.s3(), aws.events())} == set(
+                                                             aws.sesv2(), aws.sqs(), aws.s3(), aws.events(),
+                                                             aws.lambda_())} == set(
         aws._SERVICES)
 
 

@@ -51,19 +51,32 @@ def test_a_trail_aws_cannot_read_is_503_with_awss_code_for_the_log_only() -> Non
     error = api_error(TrailUnreadable(denied))
     assert error is not None
     assert (error.code, error.status, error.headers, error.internal) == (
-        "temporarily_unavailable", 503, {"Retry-After": "60"}, "audit trail: GetObject AccessDenied")
+        "service_unavailable", 503, {"Retry-After": "60"}, "audit trail: GetObject AccessDenied")
     assert "AccessDenied" not in error.detail and "arn:" not in error.detail
+
+
+def test_an_unanswered_rotation_is_503_with_retry_after_and_the_reason_for_the_log_only() -> None:
+    from authgate.tokens.rotation_request import RotationUnanswered
+
+    error = api_error(RotationUnanswered("Invoke RotateKeysFunction: TooManyRequestsException"))
+    assert error is not None
+    assert (error.code, error.status, error.headers, error.internal) == (
+        "service_unavailable", 503, {"Retry-After": "1"}, "Invoke RotateKeysFunction: TooManyRequestsException")
+    assert error.detail == ("The signing-key rotation function did not answer, so what this step did is unknown: "
+                            "look at the signing keys, then rotate again in a moment if you still need to (a step "
+                            "moves only what the overlap rule allows).")
 
 
 def test_exceptions_outside_the_table_are_not_domain_failures() -> None:
     for exc in (ValueError("x"), StoreError("x"), InvoiceNotPayable("inv_1"), ClientNotFound("c")):
         assert api_error(exc) is None
-    # A failure of storage itself, or a rule of the domain defined beside its model, below the stores; and the audit
-    # trail's reads, whose S3 and KMS calls are the trail's own, not a store's.
+    # A failure of storage itself, or a rule of the domain defined beside its model, below the stores; the audit
+    # trail's reads, whose S3 and KMS calls are the trail's own, not a store's; and the rotation function's missing
+    # answer to the console (a module of the standard library's imports only).
     below = {"authgate.stores.exceptions", "authgate.billing.errors", "authgate.single_use.errors",
              "authgate.clients.errors", "authgate.tenants.errors", "authgate.users.errors",
              "authgate.authorization_details.errors", "authgate.approvals.errors",
-             "authgate.event_streams.errors", "authgate.audit_trail.errors"}
+             "authgate.event_streams.errors", "authgate.audit_trail.errors", "authgate.tokens.rotation_request"}
     assert {cls.__module__ for cls in ERRORS} == below
     refresh = api_error(RotationFailed(reused=True, family_revoked=True))
     assert refresh is not None and refresh.detail == "The refresh token has already been used; its grant is revoked."

@@ -103,11 +103,17 @@ def test_the_console_settings_name_the_operators_tenant_and_a_max_age_within_bou
     assert (Settings().operators_tenant, Settings().console_max_age) == ("operators", 43200)
     settings = from_env({"AUTHGATE_OPERATORS_TENANT": "staff", "AUTHGATE_CONSOLE_MAX_AGE": "5"})
     assert (settings.operators_tenant, settings.console_max_age) == ("staff", 5)
+    # The rotation function the console invokes: the local stack's by default, the template's ARN on a stage.
+    arn = "arn:aws:lambda:eu-west-1:123456789012:function:authgate-prod-RotateKeysFunction-Ab1"
+    assert (Settings().rotate_keys_function,
+            from_env({"AUTHGATE_ROTATE_KEYS_FUNCTION": arn}).rotate_keys_function) == ("RotateKeysFunction", arn)
     for env, message in [
         ({"AUTHGATE_CONSOLE_MAX_AGE": "4"}, "AUTHGATE_CONSOLE_MAX_AGE must be between 5 and 86400, got 4"),
         ({"AUTHGATE_CONSOLE_MAX_AGE": "86401"}, "AUTHGATE_CONSOLE_MAX_AGE must be between 5 and 86400, got 86401"),
         ({"AUTHGATE_OPERATORS_TENANT": "two words"},
          "AUTHGATE_OPERATORS_TENANT must be a tenant id (letters, digits, '.', '_', '-'), got 'two words'"),
+        ({"AUTHGATE_ROTATE_KEYS_FUNCTION": "rotate keys"},
+         "AUTHGATE_ROTATE_KEYS_FUNCTION must be a Lambda function's name or ARN, got 'rotate keys'"),
     ]:
         with pytest.raises(SettingsError) as info:
             from_env(env)

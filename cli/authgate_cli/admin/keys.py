@@ -1,6 +1,7 @@
 """`authgate keys rotate | list | show`: the signing-key lifecycle from the command line.
 
-`rotate` runs exactly what the EventBridge schedule runs (authgate.tokens.rotation.rotate): it
+`rotate` runs exactly what the EventBridge schedule runs (authgate.tokens.rotation.rotate; on a deployed
+stack the stack's rotation function runs it, as for the console): it
 only moves keys the overlap rule allows, so it is safe to run at any time, and a next key
 that is not yet published long enough is reported with the time it may start signing. `show KID`
 prints one key's record and its public JWK (never where its private half is kept). Each is the
@@ -59,10 +60,21 @@ def show_key(kid: str, out: IO[str] = sys.stdout, as_json: bool = False) -> int:
 
 
 def rotate_keys(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
-    """One lifecycle step now; says what moved and, if nothing could, why (the console's rotation too)."""
-    from authgate.administration.signing_keys import rotate_now
+    """One lifecycle step now; says what moved and, if nothing could, why (the console's rotation too).
 
-    report, said = rotate_now()
+    On a deployed stack the stack's rotation function runs the step, as for the console: its environment names the
+    roles a new KMS key's own policy must name (a key made here, with the engineer's credentials, would name none,
+    and the token function could not sign with it); the local stack's step runs in this process."""
+    from authgate.administration.signing_keys import rotate_by_function, rotate_now
+    from authgate.settings import get_settings
+    from authgate.tokens.rotation_request import RotationUnanswered
+
+    try:
+        report, said = rotate_now() if get_settings().stage == "local" else rotate_by_function()
+    except RotationUnanswered as exc:
+        sys.stderr.write(f"authgate keys: the rotation function did not answer ({exc}); see `authgate keys list`, and "
+                         "run the step again if it is still needed\n")
+        return 2
     if as_json:
         out.write(json.dumps(report.as_dict(), indent=2) + "\n")
         return 0

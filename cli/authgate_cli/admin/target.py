@@ -186,6 +186,9 @@ def environment_from(outputs: Mapping[str, str], params: Mapping[str, str]) -> d
     if "AuditMacKeyArn" in outputs:
         # The key `authgate events verify` trusts (the audit function's and the console's AUTHGATE_AUDIT_MAC_KEY).
         env["AUTHGATE_AUDIT_MAC_KEY"] = outputs["AuditMacKeyArn"]
+    if "RotateKeysFunctionName" in outputs:
+        # `authgate keys rotate` has the stack's rotation function run the step (authgate_cli.admin.keys).
+        env["AUTHGATE_ROTATE_KEYS_FUNCTION"] = outputs["RotateKeysFunctionName"]
     if missing:
         outputs = "output" if len(missing) == 1 else "outputs"
         raise TargetError(f"the stack has no {outputs} {', '.join(missing)}; deploy the current template.yaml")

@@ -4,7 +4,8 @@ The server shares this process's moto backends, so `make_dynamodb_atomic()` (app
 serves a single request) makes its conditional writes atomic, as real DynamoDB's are. Two ports
 serve the same backends: `endpoint` for the stack's own functions, and `outside_endpoint` for
 everything else (admin commands in other processes, the aws CLI), whose writes are noted so that
-the functions' warm caches are dropped (authgate_cli.local.outside_writes).
+the functions' warm caches are dropped (authgate_cli.local.outside_writes). A function's Invoke of another of the
+stack is answered by that function's handler in this process (authgate_cli.local.lambda_invoke).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from authgate_cli.local.atomic import make_dynamodb_atomic
+from authgate_cli.local.lambda_invoke import answer_in_process
 from authgate_cli.local.outside_writes import OutsideWrites, watching
 
 
@@ -35,6 +37,8 @@ def start(writes: OutsideWrites | None = None, host: str = "127.0.0.1") -> Embed
     """Start moto on a free port of `host`, atomic from its first request; given `writes`, on a second one too,
     whose writes are noted there (else `outside_endpoint` is `endpoint`)."""
     make_dynamodb_atomic()
+    # A function invoking another (the console's "Rotate now") is answered by that function's handler here.
+    answer_in_process()
     # werkzeug logs every moto call to stderr; the emulator logs its own requests instead.
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app

@@ -103,8 +103,10 @@ def local_aws(seed: Path | None = None) -> Iterator[None]:
     from authgate_cli.local import stack
     from authgate_cli.local.atomic import make_dynamodb_atomic
     from authgate_cli.local.bootstrap import bootstrap
+    from authgate_cli.local.lambda_invoke import answer_in_process
 
     make_dynamodb_atomic()
+    answer_in_process()
     saved = dict(os.environ)
     try:
         # The audit trail of one invocation (the audit function keeps what it is given there).

@@ -34,10 +34,10 @@ def _session() -> Any:
     return session
 
 
-_SERVICES = ("dynamodb", "secretsmanager", "kms", "sesv2", "sqs", "s3", "events")
+_SERVICES = ("dynamodb", "secretsmanager", "kms", "sesv2", "sqs", "s3", "events", "lambda")
 
 
-def _client(service: str) -> Any:
+def _client(service: str, *, read_timeout: int = 5, retries: int = 2) -> Any:
     import botocore
     from botocore.config import Config
 
@@ -48,8 +48,8 @@ def _client(service: str) -> Any:
     # account_id_endpoint_mode disabled: authgate's tables are in its own account and named by
     # name, so DynamoDB's account-based endpoints buy nothing, and the endpoint then depends on
     # the client alone (_remember_endpoints).
-    config = Config(retries={"max_attempts": 2, "mode": "standard"},
-                    connect_timeout=2, read_timeout=5, tcp_keepalive=True, parameter_validation=False,
+    config = Config(retries={"total_max_attempts": retries + 1, "mode": "standard"},
+                    connect_timeout=2, read_timeout=read_timeout, tcp_keepalive=True, parameter_validation=False,
                     user_agent=f"authgate Botocore/{botocore.__version__}", account_id_endpoint_mode="disabled")
     kwargs: dict[str, Any] = {"region_name": settings.aws_region, "config": config}
     if settings.aws_endpoint_url:
@@ -146,3 +146,10 @@ def s3() -> Any:
 @cached
 def events() -> Any:
     return _client("events")
+
+
+@cached
+def lambda_() -> Any:
+    """Lambda, for the console's synchronous Invoke of the rotation function (authgate.tokens.rotation_request):
+    one attempt (a retried Invoke would run a step nobody asked for), answered within the console's own 10 s."""
+    return _client("lambda", read_timeout=8, retries=0)

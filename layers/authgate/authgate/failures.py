@@ -38,6 +38,7 @@ from authgate.single_use.errors import (
 )
 from authgate.stores.exceptions import ConcurrentUpdate, SecretUnusable, StorageUnavailable
 from authgate.tenants.errors import StrongAuthenticationRequired
+from authgate.tokens.rotation_request import RotationUnanswered
 from authgate.users.errors import ResetLinkInvalid
 
 # How soon a client told "not now" may come back (RFC 9110 10.2.3); storage retries and
@@ -67,10 +68,18 @@ def _unavailable(exc: StorageUnavailable) -> ApiError:
 def _trail_unreadable(exc: TrailUnreadable) -> ApiError:
     # The console's Events pages: S3 or KMS refused or failed a read of the audit trail. Nothing the operator did;
     # AWS's code goes to the log once (the App logs `internal`), never to the page.
-    return ApiError("temporarily_unavailable", "The audit trail cannot be read now: AWS refused or failed the read. "
+    return ApiError("service_unavailable", "The audit trail cannot be read now: AWS refused or failed the read. "
                     "Try again in a minute; if it goes on, the console's log names AWS's error under this request id.",
                     internal=f"audit trail: {exc.operation or 'AWS'} {exc.code}",
                     headers={"Retry-After": str(TRAIL_RETRY_AFTER_SECONDS)})
+
+
+def _rotation_unanswered(exc: RotationUnanswered) -> ApiError:
+    # The console's "Rotate now": the rotation function refused, throttled, failed or timed out (the log says which).
+    return ApiError("service_unavailable", "The signing-key rotation function did not answer, so what this step did "
+                    "is unknown: look at the signing keys, then rotate again in a moment if you still need to (a step "
+                    "moves only what the overlap rule allows).", internal=str(exc),
+                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def _secret_unusable(exc: SecretUnusable) -> ApiError:
@@ -230,6 +239,7 @@ ERRORS: dict[type[BaseException], Callable[[Any], ApiError]] = {
     StreamExists: _stream_exists,
     StreamNotFound: _stream_gone,
     VerificationTooSoon: _verification_too_soon,
+    RotationUnanswered: _rotation_unanswered,
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Any
 
 import pytest
 
@@ -56,3 +57,25 @@ def test_show_prints_one_key_and_its_public_jwk(aws: None, clock: ManualClock,
     for kid in ("nosuch", "#published"):
         assert show_key(kid, io.StringIO()) == 2
         assert capsys.readouterr().err == f"authgate keys: no signing key {kid!r} (see `authgate keys list`)\n"
+
+
+def test_on_a_deployed_stage_the_rotation_function_runs_the_step_or_the_command_says_it_did_not_answer(
+        aws: None, clock: ManualClock, monkeypatch: pytest.MonkeyPatch, log_lines: Any,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from authgate import caches
+
+    # A deployed stage (`--stack-name`, authgate_cli.admin.target), its resources named as this world's (tests/deploy).
+    monkeypatch.setenv("AUTHGATE_STAGE", "staging")
+    monkeypatch.setenv("AUTHGATE_STACK_NAME", "local")
+    caches.reset()
+    out = io.StringIO()
+    assert rotate_keys(out) == 0
+    assert out.getvalue().count("created ") == 2
+    # Lambda's Invoke, answered by functions/rotate_keys (authgate_cli.local.lambda_invoke): its log says so.
+    assert [line["trigger"] for line in log_lines() if line["message"] == "signing keys rotated"] == ["request"]
+    monkeypatch.setenv("AUTHGATE_ROTATE_KEYS_FUNCTION", "authgate-staging-RotateKeysFunction-Gone")
+    caches.reset()
+    assert rotate_keys(io.StringIO()) == 2
+    assert capsys.readouterr().err == (
+        "authgate keys: the rotation function did not answer (Invoke authgate-staging-RotateKeysFunction-Gone: "
+        "ResourceNotFoundException); see `authgate keys list`, and run the step again if it is still needed\n")

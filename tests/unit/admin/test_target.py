@@ -133,6 +133,8 @@ def test_deployed_stack_environment_comes_from_outputs_and_parameters(state_dir:
     outputs["SessionSecretArn"] = {"Value": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:s"}
     # Where admin commands queue back-channel logout tokens (authgate.deliveries).
     outputs["DeliveriesQueueUrl"] = {"Value": "https://sqs.eu-west-1.amazonaws.com/123456789012/q"}
+    # The function `authgate keys rotate` invokes (authgate_cli.admin.keys).
+    outputs["RotateKeysFunctionName"] = {"Value": "authgate-staging-RotateKeysFunction-X1"}
     cfn_template = {
         "Parameters": {"Stage": {"Type": "String"}, "SigningBackend": {"Type": "String", "Default": "kms"}},
         "Resources": {"Nothing": {"Type": "AWS::SNS::Topic"}},
@@ -151,6 +153,7 @@ def test_deployed_stack_environment_comes_from_outputs_and_parameters(state_dir:
     assert chosen.env["AUTHGATE_SIGNING_BACKEND"] == "kms"
     assert chosen.env["AUTHGATE_SESSION_SECRET_ARN"].endswith(":secret:s")
     assert chosen.env["AUTHGATE_DELIVERIES_QUEUE"] == "https://sqs.eu-west-1.amazonaws.com/123456789012/q"
+    assert chosen.env["AUTHGATE_ROTATE_KEYS_FUNCTION"] == "authgate-staging-RotateKeysFunction-X1"
     assert os.environ["AWS_REGION"] == "eu-west-1"
     assert "AUTHGATE_AWS_ENDPOINT_URL" not in os.environ
 

@@ -2,8 +2,10 @@
 
 `keys()` every key record, newest first; `key(kid)` one (None for a kid the stack does not have); `rotate_now()`
 one lifecycle step now, exactly what the EventBridge schedule runs (authgate.tokens.rotation.rotate: it moves only
-what the overlap rule allows, so it is safe at any time), with the sentences both callers say of it. A key is shown
-by its record and public JWK, never by where its private half is kept.
+what the overlap rule allows, so it is safe at any time), run in this process with the caller's own credentials
+(`authgate keys rotate`); `rotate_by_function()` the same step run by the rotation function, which the console asks
+(authgate.tokens.rotation_request: on a KMS stage only that function's role may read and retire the keys). Both say
+it in the same sentences. A key is shown by its record and public JWK, never by where its private half is kept.
 """
 
 from __future__ import annotations
@@ -34,11 +36,22 @@ class Rotated(NamedTuple):
 
 
 def rotate_now() -> Rotated:
-    """One lifecycle step now; says what moved and, if nothing could, why."""
-    from authgate import clock
+    """One lifecycle step now, in this process; says what moved and, if nothing could, why."""
     from authgate.tokens.rotation import rotate
 
-    report = rotate()
+    return _told(rotate())
+
+
+def rotate_by_function() -> Rotated:
+    """One lifecycle step now, run by the rotation function (RotationUnanswered when it gives no report)."""
+    from authgate.tokens.rotation_request import ask
+
+    return _told(ask())
+
+
+def _told(report: RotationReport) -> Rotated:
+    from authgate import clock
+
     said = [f"promoted {step['promoted']} ({step['alg']}) to current; {step['demoted'] or 'no key'} is now previous"
             for step in report.promotions]
     said += [f"created {kid}" for kid in report.created]

@@ -2,14 +2,17 @@
 
 The list is what `authgate keys list` prints (each signing key, newest first, with its state, algorithm, backend,
 when it may sign and when it leaves the JWKS); one key's page what `authgate keys show` prints, its public JWK
-included (never where its private half is kept). Rotating is what `authgate keys rotate` and the schedule run
+included (never where its private half is kept). Rotating is the step `authgate keys rotate` and the schedule run
 (authgate.administration.signing_keys): one lifecycle step, only what the overlap rule allows, said in the command's
-words, and its audit event (key.rotated) by the operator naming their roles.
+words, and its audit event (key.rotated) by the operator naming their roles, recorded here once the step is done.
+
+The console has that step run by the rotation function, on every backend (a Lambda Invoke:
+authgate.tokens.rotation_request): on a stage that keeps its keys in KMS each key's own policy names that function's
+role, and no other, to read and retire it, so the console itself holds no grant over keys, secrets or KMS. When the
+function gives no report the page is the 503 `service_unavailable` error page, and nothing is recorded.
 
 Signing keys belong to no tenant: `keys.view` and `keys.change` are judged for none (operators.roles: owner, admin,
-auditor see; owner and admin rotate), before anything is read. A stage that keeps its keys in KMS rotates them with
-the command or the schedule only: each KMS key's own policy names the rotation function's role, and no other, to read
-and retire it (docs/tokens-and-keys.md), so the console refuses before it would fail halfway.
+auditor see; owner and admin rotate), before anything is read.
 """
 
 from __future__ import annotations
@@ -76,7 +79,6 @@ def get_key(request: Request, signed: SignedIn) -> Response:
 
 def get_rotate(request: Request, signed: SignedIn) -> Response:
     allow(signed, "keys.change")
-    _rotates_here()
     return confirmation(
         request, signed, title="Rotate the signing keys now?",
         does="One step of the signing-key lifecycle now, the step the schedule runs: a next key published long "
@@ -89,25 +91,15 @@ def get_rotate(request: Request, signed: SignedIn) -> Response:
 def post_rotate(request: Request, signed: SignedIn) -> Response:
     allow(signed, "keys.change")
     form_fields(request, STEP)
-    _rotates_here()
-    from authgate.administration.signing_keys import rotate_now
+    from authgate.administration.signing_keys import rotate_by_function
     from authgate.console.pages import recorded
 
-    report, said = rotate_now()
+    report, said = rotate_by_function()
     recorded(signed, "key.rotated", "", audit.Party("key", "signing-keys"), "keys.rotate",
              promoted=report.promoted, demoted=report.demoted, created=report.created, retired=report.retired)
     return done(request, signed, title="Signing keys rotated", said="; ".join(said) or "no key could move yet",
                 back=Link(url(request, "keys"), "Back to the signing keys"), current=CURRENT,
                 more=_table(request, report.keys, "The signing keys now") + "\n")
-
-
-def _rotates_here() -> None:
-    from authgate.settings import get_settings
-
-    if get_settings().signing_backend == "kms":
-        raise ApiError("invalid_request", "This stage keeps its signing keys in KMS, which only the rotation "
-                                          "function may read and retire: rotate with `authgate keys rotate`, or "
-                                          "leave it to the schedule.")
 
 
 def _table(request: Request, keys: list[KeyRecord], caption: str) -> str:

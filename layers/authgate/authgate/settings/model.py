@@ -97,6 +97,9 @@ class Settings(NamedTuple):
     # OpenID Connect Core 3.1.2.1 max_age of the console's sign-in, in seconds (template parameter
     # ConsoleMaxAgeSeconds): its session ends that long after the operator signed in.
     console_max_age: int = 12 * 3600
+    # The function the console's "Rotate now" invokes for one signing-key rotation step (template:
+    # RotateKeysFunction's ARN; the local stack answers its logical id, as tables go by theirs).
+    rotate_keys_function: str = "RotateKeysFunction"
 
     @property
     def id_token_algs(self) -> tuple[str, ...]:

@@ -66,6 +66,16 @@ class RotationReport:
                 "keys": [{"kid": k.kid, "state": k.state, "alg": k.alg, "backend": k.backend,
                           "activates_at": k.activates_at, "retires_at": k.retires_at} for k in self.keys]}
 
+    @classmethod
+    def from_dict(cls, report: dict[str, Any]) -> RotationReport:
+        """The report `as_dict` gave (the rotation function's answer to the console); its keys hold what that
+        carries: no public JWK, no creation time."""
+        return cls(promoted=report["promoted"], demoted=report["demoted"], created=list(report["created"]),
+                   retired=list(report["retired"]), promotions=list(report["promotions"]),
+                   keys=[KeyRecord(kid=k["kid"], state=k["state"], alg=k["alg"], backend=k["backend"], public_jwk="",
+                                   created_at=0, activates_at=int(k["activates_at"]), retires_at=int(k["retires_at"]))
+                         for k in report["keys"]])
+
 
 def signing_algs() -> tuple[str, ...]:
     """The algorithms the stack keeps a key lifecycle for: the access tokens' (SigningAlgorithm),

@@ -244,7 +244,20 @@ def iam_requests(service: str, region: str, operation: str, params: dict[str, An
         # address's domain (the tests verify a domain identity, as a stage's MailIdentity usually is).
         domain = str(params.get("FromEmailAddress", "")).rpartition("@")[2]
         return [{"action": "ses:SendEmail", "resource": _arn("ses", region, f"identity/{domain}"), "context": {}}]
+    if service == "lambda" and operation == "Invoke":
+        return [{"action": "lambda:InvokeFunction", "resource": _function(region, str(params.get("FunctionName", ""))),
+                 "context": {}}]
     return [{"action": f"{service}:{operation}", "resource": "*", "context": {}}]
+
+
+def _function(region: str, name: str) -> str:
+    """The ARN Invoke is authorized on: FunctionName as an ARN, a partial ARN (ACCOUNT:function:NAME) or a name."""
+    if name.startswith("arn:"):
+        return name
+    if ":function:" in name:
+        account, _, rest = name.partition(":function:")
+        return f"arn:aws:lambda:{region}:{account}:function:{rest}"
+    return _arn("lambda", region, f"function:{name}")
 
 
 # S3 operations authorized under another action name (AWS's S3 actions, "Actions, resources, and
