@@ -94,8 +94,17 @@ def post_rotate(request: Request, signed: SignedIn) -> Response:
     from authgate.administration.signing_keys import rotate_by_function
     from authgate.console.pages import recorded
 
-    report, said = rotate_by_function()
-    recorded(signed, "key.rotated", "", audit.Party("key", "signing-keys"), "keys.rotate",
+    from authgate.tokens.rotation_request import RotationUnanswered
+
+    target = audit.Party("key", "signing-keys")
+    try:
+        report, said = rotate_by_function()
+    except RotationUnanswered:
+        # What the step did is unknown (the function may still finish it): the operator's asking is on the record,
+        # as a failure; the 503 page says to look at the keys (failures.ERRORS).
+        recorded(signed, "key.rotated", "", target, "keys.rotate", outcome="failure", reason="unanswered")
+        raise
+    recorded(signed, "key.rotated", "", target, "keys.rotate",
              promoted=report.promoted, demoted=report.demoted, created=report.created, retired=report.retired)
     return done(request, signed, title="Signing keys rotated", said="; ".join(said) or "no key could move yet",
                 back=Link(url(request, "keys"), "Back to the signing keys"), current=CURRENT,
