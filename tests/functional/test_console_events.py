@@ -349,18 +349,11 @@ def test_an_earlier_key_of_the_stack_named_in_the_form_is_trusted_as_the_command
     """The stack's MAC key was replaced (a template change; the earlier one is retained, its policy still granting
     the console's role VerifyMac: ConsoleVerifiesSeals): the objects it sealed are foreign until the auditor names
     it, on the page as after --trust-key."""
-    import json
-
     from authgate.audit_trail.mac import KmsMac
-    from authgate_cli.local import template
-    from tests import aws_state
-    from tests.deploy.transform import local_world, resolve
+    from tests.audit_support import earlier_mac_key
 
     four(audit_stage, clock)
-    properties = template.load()["Resources"]["AuditMacKey"]["Properties"]
-    policy = resolve(properties["KeyPolicy"], template.load(), local_world())
-    earlier = KmsMac(aws_state.client("kms").create_key(KeySpec="HMAC_256", KeyUsage="GENERATE_VERIFY_MAC",
-                                                        Policy=json.dumps(policy))["KeyMetadata"]["Arn"])
+    earlier = KmsMac(earlier_mac_key())
     appended(audit_stage, earlier)
     other = "arn:aws:kms:us-east-1:123456789012:key/0000-never-called"
     cookie = operator_session()
