@@ -62,6 +62,15 @@ class AuditStage:
                 sqs.delete_message(QueueUrl=self.subscriber_queue, ReceiptHandle=message["ReceiptHandle"])
 
 
+def earlier_mac_key() -> str:
+    """A retained earlier AuditMacKey of the stage (a template change replaced it): a KMS HMAC key under the template's
+    own policy for that key, which lets the console's role VerifyMac (call inside mock_aws); its ARN."""
+    properties = template.load()["Resources"]["AuditMacKey"]["Properties"]
+    policy = resolve(properties["KeyPolicy"], template.load(), local_world())
+    return str(aws_state.client("kms").create_key(KeySpec=properties["KeySpec"], KeyUsage=properties["KeyUsage"],
+                                                  Policy=json.dumps(policy))["KeyMetadata"]["Arn"])
+
+
 def create_audit_stage(retention_days: int = 365) -> AuditStage:
     """The template's audit resources in this test's moto (call inside mock_aws)."""
     world = local_world()

@@ -322,3 +322,16 @@ def test_the_readmes_one_exception_to_x_request_id_is_what_the_gateway_responses
         (body,) = response["ResponseTemplates"].values()
         text = body["Fn::Sub"][0] if isinstance(body, dict) else body
         assert '"traceId":"$context.extendedRequestId"' in text, name
+
+
+def test_the_console_may_write_keys_tables_saml_item_and_no_other() -> None:
+    """SamlKeysPages' PutItem holds for the item the SAML keys' store writes alone: the table's partition key (kid)
+    is that item's. The IAM check records no dynamodb:LeadingKeys, so this ties the condition to the store."""
+    from authgate.stores.saml_sp_keys import SP_KID
+
+    resources = reader.load()["Resources"]
+    [statement] = [s for policy in resources["ConsoleFunction"]["Properties"]["Policies"]
+                   for s in policy["Statement"] if s["Sid"] == "SamlKeysPages"]
+    assert (statement["Action"], statement["Condition"]) == (
+        "dynamodb:PutItem", {"ForAllValues:StringEquals": {"dynamodb:LeadingKeys": [SP_KID]}})
+    assert resources["KeysTable"]["Properties"]["KeySchema"] == [{"AttributeName": "kid", "KeyType": "HASH"}]

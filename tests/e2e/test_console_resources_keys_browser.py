@@ -1,10 +1,11 @@
 """The console's resources and signing-keys pages in headless Chromium (docs/console.md): olivia lists the
 resources, registers one and reads its introspection secret once, changes it, deletes it after the confirmation;
-lists the signing keys, opens one, and rotates after the confirmation. The same stack's `authgate` commands see
-what she did.
+lists the signing keys, opens one, and rotates after the confirmation; adds a SAML signing key, opens its
+certificate and retires it, each after the confirmation. The same stack's `authgate` commands see what she did.
 
 Every page is checked by axe-core (no serious or critical violation) and by the CSP watch; screenshots go to
-test-artifacts/console-resources-*.png and console-keys-*.png, and the resources list is checked at phone width.
+test-artifacts/console-resources-*.png, console-keys-*.png and console-saml-keys.png, and the resources list is
+checked at phone width.
 """
 
 from __future__ import annotations
@@ -133,6 +134,47 @@ def test_olivia_registers_changes_and_deletes_a_resource_and_rotates_the_keys(st
     accessible(page, "keys-rotated")
     rotated = admin(stack, "keys", "rotate")
     assert rotated.returncode == 0 and rotated.stdout.splitlines()[0] == waiting.group(1), rotated.stdout
+
+    # The SAML signing keys, under Keys: none yet; one added after the confirmation, its certificate shown (never its
+    # private half); the command lists the same key.
+    page.click("nav >> text=Keys")
+    page.click("main a:text-is('SAML signing keys')")
+    page.wait_for_url(f"{stack.base_url}/console/saml-keys")
+    assert page.locator("nav a[aria-current=page]").inner_text() == "Keys"
+    assert "No SAML signing key: requests go unsigned." in page.inner_text("main")
+    accessible(page, "saml-keys-none")
+    page.click("main a:text-is('Add a key')")
+    page.wait_for_url(f"{stack.base_url}/console/saml-keys/add")
+    assert page.locator("h1").inner_text() == "Add a SAML signing key?"
+    accessible(page, "saml-keys-confirm-add")
+    page.click("main button:text-is('Add')")
+    added = re.fullmatch(r"Done: added, signing: ((?:[0-9A-F]{2}:){31}[0-9A-F]{2})\.",
+                         page.locator("main [role=status]").inner_text())
+    assert added is not None
+    fingerprint = added.group(1)
+    accessible(page, "saml-keys-added")
+    page.click("main a:text-is('Back to the SAML signing keys')")
+    assert [row.split("\t")[:2] for row in page.locator("table tbody tr").all_inner_texts()] == [[fingerprint, "yes"]]
+    accessible(page, "saml-keys-list")
+    screenshot(page, "console-saml-keys")
+    page.click(f"table a:text-is('{fingerprint}')")
+    page.wait_for_url(f"{stack.base_url}/console/saml-key?fingerprint={quote(fingerprint, safe='')}")
+    certificate = page.locator("main pre").inner_text()
+    assert certificate.startswith("-----BEGIN CERTIFICATE-----") and "PRIVATE" not in page.content()
+    accessible(page, "saml-keys-one")
+    listed = admin(stack, "saml-keys", "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [(k["fingerprint_sha256"], k["signs"], k["certificate"].strip()) for k in json.loads(listed.stdout)] == [
+        (fingerprint, True, certificate.strip())]
+    # Retired after the confirmation: requests go unsigned again, as the command then says.
+    page.click("main a:text-is('Back to the SAML signing keys')")
+    page.click("main a:text-is('Retire the signing key')")
+    page.wait_for_url(f"{stack.base_url}/console/saml-keys/retire")
+    accessible(page, "saml-keys-confirm-retire")
+    page.click("main button:text-is('Retire')")
+    assert page.locator("main [role=status]").inner_text() == f"Done: retired: {fingerprint}."
+    none = admin(stack, "saml-keys", "list")
+    assert (none.returncode, none.stdout) == (0, "no SAML signing key: requests go unsigned (authgate saml-keys add)\n")
     seen.assert_clean()
 
 

@@ -35,7 +35,8 @@ FORM = ("Tenant any acme demo operators Person (username or user id) Client id A
 HEADINGS = "Time Action Outcome Tenant Actor Target Source address"
 # The form that ends the Events page and the verification's page (console.verification).
 VERIFY = ("Verify the chain Checks that no object of the trail is missing, edited or rewritten, as authgate events "
-          "verify does. Since (empty: the whole chain) Verify")
+          "verify does. Since (empty: the whole chain) Earlier keys to trust (--trust-key) one KMS key ARN a line, an "
+          "earlier MAC key of this stack; empty: the stack's own key only Verify")
 
 
 def keep(stage: AuditStage, *events: tuple[Any, ...]) -> None:
@@ -303,26 +304,35 @@ def test_a_seal_that_does_not_match_is_named_as_the_command_names_it(
                     + " ".join(lines[:-1]) + f" {VERIFY} Back to the events")
 
 
-def test_an_object_sealed_by_another_kms_key_is_foreign_to_the_page_and_the_command(
-        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock) -> None:
-    """Someone who can write to the bucket appends the chain's next object, linked to its head and sealed with a KMS
-    HMAC key of their own (GenerateMac): a seal valid for the key its header names, but not this stack's key."""
+def appended(stage: AuditStage, signer: Any) -> str:
+    """The chain's next object (sequence 5, after `four`), linked to its head and sealed by `signer`: its name."""
     from authgate.audit_trail.chain import digest, name_of, seal
-    from authgate.audit_trail.mac import KmsMac
     from tests import aws_state
 
-    four(audit_stage, clock)
-    s3, kms = aws_state.client("s3"), aws_state.client("kms")
-    forger = KmsMac(kms.create_key(KeySpec="HMAC_256", KeyUsage="GENERATE_VERIFY_MAC")["KeyMetadata"]["Arn"])
-    head = min(item["Key"] for item in s3.list_objects_v2(Bucket=audit_stage.bucket)["Contents"])  # sequence 4
+    s3 = aws_state.client("s3")
+    head = min(item["Key"] for item in s3.list_objects_v2(Bucket=stage.bucket)["Contents"])  # sequence 4
     enabled = {"id": "01977420-dc7b-7b31-8987-0679acf9e48f", "time": "2025-06-15T15:06:44.000Z", "tenant": "demo",
                "actor": {"type": "operator", "id": "olivia"}, "action": "user.enabled",
                "target": {"type": "user", "id": BOB}, "outcome": "success", "source_ip": "", "user_agent": "",
                "request_id": "forged", "details": {}}
-    forged = name_of("2025-06-15", 5)
-    s3.put_object(Bucket=audit_stage.bucket, Key=forged, ChecksumAlgorithm="SHA256", Body=seal(
-        5, digest(s3.get_object(Bucket=audit_stage.bucket, Key=head)["Body"].read()), [enabled],
-        created="2025-06-15T15:06:44.000Z", source=None, signer=forger))
+    name = name_of("2025-06-15", 5)
+    s3.put_object(Bucket=stage.bucket, Key=name, ChecksumAlgorithm="SHA256", Body=seal(
+        5, digest(s3.get_object(Bucket=stage.bucket, Key=head)["Body"].read()), [enabled],
+        created="2025-06-15T15:06:44.000Z", source=None, signer=signer))
+    return name
+
+
+def test_an_object_sealed_by_another_kms_key_is_foreign_to_the_page_and_the_command(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock) -> None:
+    """Someone who can write to the bucket appends the chain's next object, linked to its head and sealed with a KMS
+    HMAC key of their own (GenerateMac): a seal valid for the key its header names, but not this stack's key."""
+    from authgate.audit_trail.mac import KmsMac
+    from tests import aws_state
+
+    four(audit_stage, clock)
+    forger = KmsMac(aws_state.client("kms").create_key(KeySpec="HMAC_256",
+                                                       KeyUsage="GENERATE_VERIFY_MAC")["KeyMetadata"]["Arn"])
+    forged = appended(audit_stage, forger)
     finding = f"foreign: {forged}: sealed by a key that is not this stack's: {forger.key_id}"
     verdict = "NOT INTACT: 1 finding(s): 5 object(s), sequence 1 to 5, 5 event(s)"
     assert cli_verify() == (1, [finding, verdict])
@@ -332,6 +342,54 @@ def test_an_object_sealed_by_another_kms_key_is_foreign_to_the_page_and_the_comm
     assert f'<p role="status">{verdict}</p>' in result["body"]
     # Only an operator's explicit word trusts another key (an earlier key of the stack), never the object's.
     assert cli_verify(None, forger.key_id) == (0, ["INTACT: 5 object(s), sequence 1 to 5, 5 event(s)"])
+
+
+def test_an_earlier_key_of_the_stack_named_in_the_form_is_trusted_as_the_command_trusts_it(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, clock: ManualClock) -> None:
+    """The stack's MAC key was replaced (a template change; the earlier one is retained, its policy still granting
+    the console's role VerifyMac: ConsoleVerifiesSeals): the objects it sealed are foreign until the auditor names
+    it, on the page as after --trust-key."""
+    from authgate.audit_trail.mac import KmsMac
+    from tests.audit_support import earlier_mac_key
+
+    four(audit_stage, clock)
+    earlier = KmsMac(earlier_mac_key())
+    appended(audit_stage, earlier)
+    other = "arn:aws:kms:us-east-1:123456789012:key/0000-never-called"
+    cookie = operator_session()
+    assert "NOT INTACT: 1 finding(s)" in shown(verify_page(invoke, cookie))
+    intact = "INTACT: 5 object(s), sequence 1 to 5, 5 event(s)"
+    result = verify_page(invoke, cookie, trust=f"{earlier.key_id}\r\n\r\n{other}\r\n")
+    assert shown(result) == (f"{BAR.format(who='olivia (owner)')} Verify the audit trail {intact} "
+                             f"{VERIFY.removesuffix(' Verify')} {earlier.key_id} {other} Verify Back to the events")
+    assert f'spellcheck="false">{earlier.key_id}\n{other}</textarea>' in result["body"]  # to verify again
+    assert cli_verify(None, earlier.key_id, other) == (0, [intact])
+
+
+@pytest.mark.parametrize("trust", ["alias/audit", "arn:aws:kms:eu-west-1:123456789012:key/a\x07",
+                                   "arn:aws:kms:eu-west-1:123456789012:key/a\narn:aws:kms:eu-west-1:1:key/b"])
+def test_a_key_the_command_refuses_to_trust_is_the_400_page_in_its_words(
+        demo: Any, invoke: Invoke, audit_stage: AuditStage, capsys: pytest.CaptureFixture[str], trust: str) -> None:
+    from authgate_cli.main import main
+
+    capsys.readouterr()
+    argv = ["events", "verify", *(arg for key in trust.splitlines() for arg in ("--trust-key", key))]
+    assert main(argv) == 2
+    refused = capsys.readouterr().err.removeprefix("authgate events: ").removesuffix("\n")
+    assert refused.startswith("--trust-key ")
+    assert_console_error_page(verify_page(invoke, operator_session(), trust=trust), "invalid_request",
+                              f"{refused}.", 400)
+
+
+def test_the_earlier_keys_field_is_read_once_and_within_bounds(demo: Any, invoke: Invoke,
+                                                               audit_stage: AuditStage) -> None:
+    cookie = operator_session()
+    key = "arn:aws:kms:eu-west-1:123456789012:key/a"
+    repeated = invoke("console", console_event("GET", "/console/events/verify", urlencode(
+        [("trust", key), ("trust", key)]), cookie=cookie))
+    assert_console_error_page(repeated, "invalid_request", "The trust parameter is repeated.", 400)
+    assert_console_error_page(verify_page(invoke, cookie, trust="\n".join([key] * 100)), "invalid_request",
+                              "The trust parameter is too long.", 400)
 
 
 @pytest.mark.parametrize("since", ["soon", "2026-13-01", "-1d"])

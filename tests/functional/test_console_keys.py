@@ -41,7 +41,8 @@ def test_olivia_lists_the_keys_and_opens_one(demo: Any, invoke: Invoke, clock: M
     listing, _ = opened(invoke, cookie, "/console/keys")
     rows = " ".join(f"{k.kid} {k.state} {k.alg} {k.backend} {when(k.activates_at)} {when(k.retires_at)}"
                     for k in keys)
-    assert shown(listing) == (f"{OWNER_BAR} Signing keys Rotate now 2 signing keys, newest first Key id State "
+    assert shown(listing) == (f"{OWNER_BAR} Signing keys Rotate now SAML signing keys 2 signing keys, newest first Key "
+                              "id State "
                               f"Algorithm Backend Signs from Unpublished from {rows}")
     current = next(k for k in keys if k.state == "current")
     assert f'<a href="http://127.0.0.1:3000/console/key?kid={current.kid}">{current.kid}</a>' in listing["body"]
@@ -128,6 +129,7 @@ def test_an_auditor_sees_the_keys_and_rotates_nothing(demo: Any, invoke: Invoke,
     cookie = operator_session("audrey", "usr_audrey")
     listing, jar = opened(invoke, cookie, "/console/keys")
     assert "Rotate now" not in shown(listing) and before[0].kid in shown(listing)
+    assert '<a href="http://127.0.0.1:3000/console/saml-keys">SAML signing keys</a>' in listing["body"]
     clock.advance(3600)
     assert_console_error_page(posted(invoke, jar, "/console/keys/rotate", page_of(listing).hidden()),
                               "operator_forbidden", "Your roles (auditor) do not allow this.", 403)

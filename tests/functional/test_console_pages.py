@@ -37,7 +37,7 @@ OPENS = (
     ("Tenants", ("every tenant and its settings: currencies, second factor, strong authentication for charges, "
                  "which applications its people may allow")),
     ("Identity providers", "the identity providers a tenant's people sign in with"),
-    ("Keys", "the signing keys, their states and public keys; rotate them"),
+    ("Keys", "the signing keys, their states and public keys; rotate them; the SAML request-signing keys"),
     ("Events", "what happened, and who did it: the audit trail's events"),
     ("Operators", "the console's operators and their roles"),
 )

@@ -16,16 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from collections.abc import Callable
 from typing import IO, Any
 
 from authgate_cli.admin import arguments, target
-
-# A KMS key's ARN, as the stack's output AuditMacKeyArn names it (an alias would name whatever key it points to later).
-_KEY_ARN = re.compile(r"arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key/[A-Za-z0-9-]{1,64}")
 
 
 def when(text: str, what: str, now_ms: int | None = None) -> int:
@@ -124,10 +120,10 @@ def _validate(args: argparse.Namespace) -> None:
         value = getattr(args, name, None)
         if value is not None:
             arguments.text(value, f"--{name}")
+    from authgate.audit_trail.query import trusted_key
+
     for key in getattr(args, "trust_key", None) or ():
-        if not _KEY_ARN.fullmatch(key):
-            raise arguments.InvalidInput(f"--trust-key {arguments.text(key, '--trust-key')!r} is not a KMS key's ARN "
-                                         "(arn:aws:kms:REGION:ACCOUNT:key/ID)")
+        trusted_key(key)
     for name, low, high in (("limit", 1, 100_000), ("last", 1, 100_000), ("interval", 0.1, 600)):
         value = getattr(args, name, None)
         if value is not None and not low <= value <= high:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import IO, Any
 
@@ -24,7 +23,6 @@ from authgate_cli.admin.text import when
 
 # Where argparse keeps the action: `<group>_command`, the name operator_audit records a change by.
 ACTION = "saml-keys_command"
-_FINGERPRINT = re.compile(r"[0-9A-F]{2}(:[0-9A-F]{2}){31}")
 
 def _view(key: Any) -> dict[str, Any]:
     return {"fingerprint_sha256": key.fingerprint, "signs": key.signs, "created_at": key.created_at,
@@ -51,9 +49,9 @@ def list_keys(out: IO[str] = sys.stdout, as_json: bool = False, pem: bool = Fals
 
 def show_key(fingerprint: str, out: IO[str] = sys.stdout, as_json: bool = False) -> int:
     """One key by its certificate's fingerprint; exit status 2 for one the stack does not have."""
-    from authgate.administration.saml_sp_keys import listed
+    from authgate.administration.saml_sp_keys import found
 
-    key = next((k for k in listed() if k.fingerprint == fingerprint.upper()), None)
+    key = found(fingerprint)
     if key is None:
         sys.stderr.write(f"authgate saml-keys: no SAML signing key {fingerprint!r} (see `authgate saml-keys list`)\n")
         return 2
@@ -66,34 +64,35 @@ def show_key(fingerprint: str, out: IO[str] = sys.stdout, as_json: bool = False)
     return 0
 
 
-def _changed(verb: str, key: Any, out: IO[str], as_json: bool) -> int:
-    if as_json:
-        out.write(json.dumps(_view(key), indent=2) + "\n")
-    else:
-        out.write(f"{verb} {key.fingerprint}\n")
+def _changed(said: str, key: Any, out: IO[str], as_json: bool) -> int:
+    out.write(json.dumps(_view(key), indent=2) + "\n" if as_json else said + "\n")
     return 0
 
 
 def add_key(common_name: str, out: IO[str] = sys.stdout, as_json: bool = False) -> int:
-    from authgate.administration.saml_sp_keys import add
+    from authgate.administration.saml_sp_keys import add, added
 
     key = add(common_name)
-    return _changed("added, signing:" if key.signs else "added, published beside the signing key:", key, out,
-                    as_json)
+    return _changed(added(key), key, out, as_json)
 
 
 def retire_key(out: IO[str] = sys.stdout, as_json: bool = False) -> int:
-    from authgate.administration.saml_sp_keys import retire
+    from authgate.administration.saml_sp_keys import retire, retired
 
-    return _changed("retired:", retire(), out, as_json)
+    key = retire()
+    return _changed(retired(key), key, out, as_json)
 
 
 def _run(args: argparse.Namespace) -> int:
+    from authgate.administration.saml_sp_keys import checked
+
     command = getattr(args, ACTION)
-    if command == "show" and not _FINGERPRINT.fullmatch(args.fingerprint.upper()):
-        sys.stderr.write(f"authgate saml-keys: FINGERPRINT {args.fingerprint!r} is not a SHA-256 fingerprint "
-                         "(32 hex pairs joined by colons, as `authgate saml-keys list` prints it)\n")
-        return 2
+    if command == "show":
+        try:
+            checked(args.fingerprint)
+        except InvalidInput as exc:
+            sys.stderr.write(f"authgate saml-keys: {exc}\n")
+            return 2
 
     def action() -> int:
         try:
@@ -113,9 +112,10 @@ def _run(args: argparse.Namespace) -> int:
 
 def target_name(args: argparse.Namespace) -> str:
     """The certificate's common name: the stack's issuer, as the running target names it."""
+    from authgate.administration.saml_sp_keys import common_name
     from authgate.settings import get_settings
 
-    return f"authgate SAML SP {get_settings().issuer or args.stack_name or 'local'}"
+    return common_name(get_settings().issuer or args.stack_name or "local")
 
 
 def register(subparsers: Any) -> None:

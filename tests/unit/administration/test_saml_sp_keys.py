@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from authgate.administration.saml_sp_keys import add, listed, retire
+from authgate.administration.saml_sp_keys import (
+    add,
+    added,
+    checked,
+    common_name,
+    found,
+    listed,
+    retire,
+    retired,
+)
 from authgate.federation.saml import sp_keys
 from authgate.operators.input import InvalidInput
 from authgate.stores.saml_sp_keys import SamlSpKeyStore
@@ -31,3 +40,19 @@ def test_the_first_key_signs_a_second_is_published_and_retiring_the_first_makes_
     with pytest.raises(InvalidInput) as caught:
         retire()
     assert str(caught.value) == "the stack has no SAML signing key"
+
+
+def test_a_key_is_found_by_its_fingerprint_in_either_case_and_said_in_the_commands_words() -> None:
+    key = add(common_name("https://auth.example.com"), now=START)
+    assert found(key.fingerprint.lower()) == key and found(":".join(["AB"] * 32)) is None
+    assert added(key) == f"added, signing: {key.fingerprint}"
+    assert added(key._replace(signs=False)) == f"added, published beside the signing key: {key.fingerprint}"
+    assert retired(key) == f"retired: {key.fingerprint}"
+
+
+@pytest.mark.parametrize("fingerprint", ["nosuch", ":".join(["AB"] * 31), ":".join(["AG"] * 32), "AB" * 32])
+def test_a_fingerprint_not_as_list_prints_it_is_refused(fingerprint: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        checked(fingerprint)
+    assert str(caught.value) == (f"FINGERPRINT {fingerprint!r} is not a SHA-256 fingerprint (32 hex pairs joined by "
+                                 "colons, as `authgate saml-keys list` prints it)")

@@ -98,3 +98,19 @@ def test_verified_checks_the_chain_from_the_day_of_since_as_the_command_takes_it
         assert verified("12h", NOW + 86_400_000).verdict() == "INTACT: 1 object(s), sequence 2 to 2, 1 event(s)"
     with pytest.raises(InvalidTime, match=r"^--since 'soon' is neither an ISO 8601 time in UTC"):
         verified("soon")
+
+
+def test_a_trusted_key_is_a_kms_keys_arn_as_trust_key_takes_it() -> None:
+    from authgate.audit_trail.query import trusted_key
+    from authgate.operators.input import InvalidInput
+
+    arn = "arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+    assert trusted_key(arn) == arn
+    for value, message in (
+            ("alias/audit", "--trust-key 'alias/audit' is not a KMS key's ARN (arn:aws:kms:REGION:ACCOUNT:key/ID)"),
+            ("arn:aws:kms:eu-west-1:123456789012:key/a ",
+             "--trust-key 'arn:aws:kms:eu-west-1:123456789012:key/a ' starts or ends with a space"),
+            ("", "--trust-key must not be empty")):
+        with pytest.raises(InvalidInput) as refused:
+            trusted_key(value)
+        assert str(refused.value) == message

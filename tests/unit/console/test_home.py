@@ -21,7 +21,7 @@ def test_the_home_page_of_an_owner_lists_every_section(aws: None) -> None:
         "Tenants: every tenant and its settings: currencies, second factor, strong authentication for charges, which "
         "applications its people may allow "
         "Identity providers: the identity providers a tenant's people sign in with "
-        "Keys: the signing keys, their states and public keys; rotate them "
+        "Keys: the signing keys, their states and public keys; rotate them; the SAML request-signing keys "
         "Events: what happened, and who did it: the audit trail's events "
         "Operators: the console's operators and their roles")
     assert '<li><a href="http://127.0.0.1:3000/console/people">People</a>: find a person' in str(answer.body)

@@ -89,8 +89,9 @@ def test_a_change_drops_the_text_of_a_scope_the_form_no_longer_holds(registered:
 @pytest.mark.parametrize(("fields", "code", "message", "reason"), [
     ({"authorization_details_type": "payment"}, "invalid_request",
      "--authorization-details-type and --schema go together", "invalid_input"),
-    # Read before the change is asked (_existing): the 404 page, no event (a deletion's records unknown_resource).
-    ({"uri": "https://other.example/api"}, "not_found", "There is no resource 'https://other.example/api'.", None),
+    # The 404 page, and the failure recorded as a deletion's is (the command records it too, by its exit status).
+    ({"uri": "https://other.example/api"}, "not_found", "There is no resource 'https://other.example/api'.",
+     "unknown_resource"),
     ({"uri": ""}, "invalid_request", "Name the resource with uri.", None),  # no resource named: nothing acted on
 ])
 def test_a_change_refused_says_why(registered: None, audit_events: Callable[[], list[dict[str, Any]]],

@@ -3,11 +3,13 @@
 `listed()` the keys, the signing one first; `add()` makes a key (RSA 3072, self-signed certificate) and
 stores it last -- the stack's first key signs at once, a later one is only published beside the
 signing one until `retire()` drops the first and it signs. A key is shown by its certificate's
-fingerprint and dates, never by its private half.
+fingerprint and dates, never by its private half. `found()` is one key by the fingerprint an operator gives (checked
+first), and `added()`, `retired()` say what was done: the command and the console say the same.
 """
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from authgate.operators.input import InvalidInput
@@ -21,6 +23,38 @@ class Shown(NamedTuple):
     created_at: int
     signs: bool
     certificate: str
+
+
+_FINGERPRINT = re.compile(r"[0-9A-F]{2}(:[0-9A-F]{2}){31}")
+
+
+def common_name(issuer: str) -> str:
+    """The certificate's common name: the stack's issuer (or whatever names the stack when it has none)."""
+    return f"authgate SAML SP {issuer}"
+
+
+def checked(fingerprint: str) -> str:
+    """`fingerprint` as the keys are named (upper case); InvalidInput when it is not a SHA-256 fingerprint."""
+    if not _FINGERPRINT.fullmatch(fingerprint.upper()):
+        raise InvalidInput(f"FINGERPRINT {fingerprint!r} is not a SHA-256 fingerprint (32 hex pairs joined by colons, "
+                           "as `authgate saml-keys list` prints it)")
+    return fingerprint.upper()
+
+
+def found(fingerprint: str) -> Shown | None:
+    """The key of that certificate fingerprint (None: the stack has none); InvalidInput for a malformed one."""
+    named = checked(fingerprint)
+    return next((k for k in listed() if k.fingerprint == named), None)
+
+
+def added(key: Shown) -> str:
+    """What adding `key` did, as both callers say it."""
+    return f"added, {'signing' if key.signs else 'published beside the signing key'}: {key.fingerprint}"
+
+
+def retired(key: Shown) -> str:
+    """What retiring `key` did, as both callers say it."""
+    return f"retired: {key.fingerprint}"
 
 
 def listed() -> list[Shown]:

@@ -31,6 +31,21 @@ class InvalidTime(ValueError):
     """A time that is neither an ISO 8601 time in UTC nor an age; the message names it and says what is taken."""
 
 
+# A KMS key's ARN, as the stack's output AuditMacKeyArn names it (an alias would name whatever key it points to later).
+_KEY_ARN = re.compile(r"arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key/[A-Za-z0-9-]{1,64}")
+
+
+def trusted_key(value: str) -> str:
+    """A key verification is told to trust (`--trust-key`, the console's earlier keys): a KMS key's ARN; InvalidInput
+    (operators.input) naming --trust-key otherwise."""
+    from authgate.operators.input import InvalidInput, text
+
+    if not _KEY_ARN.fullmatch(value):
+        raise InvalidInput(f"--trust-key {text(value, '--trust-key')!r} is not a KMS key's ARN "
+                           "(arn:aws:kms:REGION:ACCOUNT:key/ID)")
+    return value
+
+
 def when(text: str, what: str, now_ms: int | None = None) -> int:
     """Milliseconds since the epoch of an ISO 8601 UTC time or date, or of an age before now (`what` names the
     input in the refusal: --since, say)."""

@@ -11,6 +11,8 @@ authgate.tokens.rotation_request): on a stage that keeps its keys in KMS each ke
 role, and no other, to read and retire it, so the console itself holds no grant over keys, secrets or KMS. When the
 function gives no report the page is the 503 `service_unavailable` error page, and nothing is recorded.
 
+The page links to the SAML signing keys (console.saml_keys), which sit under Keys too.
+
 Signing keys belong to no tenant: `keys.view` and `keys.change` are judged for none (operators.roles: owner, admin,
 auditor see; owner and admin rotate), before anything is read.
 """
@@ -53,8 +55,8 @@ def get_keys(request: Request, signed: SignedIn) -> Response:
 
     found = keys()
     body = _table(request, found, f"{len(found)} signing key{'s' if len(found) != 1 else ''}, newest first")
-    if roles.may(signed.operator.roles, "keys.change"):
-        body = links([Link(url(request, "keys/rotate"), "Rotate now")]) + "\n" + body
+    rotate = [Link(url(request, "keys/rotate"), "Rotate now")] if roles.may(signed.operator.roles, "keys.change") else []
+    body = links([*rotate, Link(url(request, "saml-keys"), "SAML signing keys")]) + "\n" + body
     return page(request, signed, "Signing keys", body, current=CURRENT)
 
 

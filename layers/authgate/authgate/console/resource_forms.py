@@ -104,12 +104,15 @@ def post_edit(request: Request, signed: SignedIn) -> Response:
     allow(signed, RULE)
     fields = form_fields(request, STEP)
     from authgate.administration.input import InvalidInput
-    from authgate.administration.resources import Change, detail_type, update
+    from authgate.administration.resources import Change, detail_type, get, update
+    from authgate.resources.errors import ResourceNotFound
 
     uri = _posted(fields)
 
     def change() -> Resource:
-        before = _existing(uri)
+        before = get(uri)
+        if before is None:  # recorded as a deletion's is (unknown_resource), and as the command records it
+            raise ResourceNotFound(uri)
         kind, schema = fields.get("authorization_details_type", "").strip(), fields.get("schema", "").strip()
         if bool(kind) != bool(schema):
             raise InvalidInput("--authorization-details-type and --schema go together")

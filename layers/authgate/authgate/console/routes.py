@@ -25,6 +25,7 @@ class Page(NamedTuple):
 
 
 _PEOPLE = "authgate.console.people"
+_SAML_KEYS = "authgate.console.saml_keys"
 _CLIENT_FORMS = "authgate.console.client_forms"
 _RESOURCES, _RESOURCE_FORMS, _KEYS = "authgate.console.resources", "authgate.console.resource_forms", "authgate.console.keys"
 PAGES: dict[tuple[str, str], Page] = {
@@ -59,6 +60,12 @@ PAGES: dict[tuple[str, str], Page] = {
     ("key", "GET"): Page(f"{_KEYS}:get_key"),
     ("keys/rotate", "GET"): Page(f"{_KEYS}:get_rotate"),
     ("keys/rotate", "POST"): Page(f"{_KEYS}:post_rotate"),
+    ("saml-keys", "GET"): Page(f"{_SAML_KEYS}:get_list"),
+    ("saml-key", "GET"): Page(f"{_SAML_KEYS}:get_key"),
+    ("saml-keys/add", "GET"): Page(f"{_SAML_KEYS}:get_add"),
+    ("saml-keys/add", "POST"): Page(f"{_SAML_KEYS}:post_add"),
+    ("saml-keys/retire", "GET"): Page(f"{_SAML_KEYS}:get_retire"),
+    ("saml-keys/retire", "POST"): Page(f"{_SAML_KEYS}:post_retire"),
     ("events", "GET"): Page("authgate.console.events:get_events"),
     ("event", "GET"): Page("authgate.console.events:get_event"),
     ("events/verify", "GET"): Page("authgate.console.verification:get_verify"),

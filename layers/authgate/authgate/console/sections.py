@@ -26,7 +26,8 @@ SECTIONS: tuple[Section, ...] = (
     Section("tenants", "Tenants", "tenants.view", "every tenant and its settings: currencies, second factor, "
             "strong authentication for charges, which applications its people may allow"),
     Section("idps", "Identity providers", "idps.view", "the identity providers a tenant's people sign in with"),
-    Section("keys", "Keys", "keys.view", "the signing keys, their states and public keys; rotate them"),
+    Section("keys", "Keys", "keys.view", "the signing keys, their states and public keys; rotate them; the SAML "
+                                         "request-signing keys"),
     Section("events", "Events", "events.view", "what happened, and who did it: the audit trail's events"),
     Section("operators", "Operators", "operators.view", "the console's operators and their roles"),
 )
