@@ -4,8 +4,9 @@ Every test still gets its own `mock_aws` (nothing one test writes reaches anothe
 tables of template.yaml. Three things are shared within a test process, because rebuilding them
 was most of the suite's time and tells a test nothing new:
 
-- botocore's JSON service models, parsed once (`share_botocore_models`): the runtime still builds
-  its session and clients anew after every `caches.reset()`, as a cold container does;
+- botocore's JSON service models, parsed once (`share_botocore_models`), and what it works out of
+  each event handler it registers (`share_botocore_handler_facts`): the runtime still builds its
+  session and clients anew after every `caches.reset()`, as a cold container does;
 - one botocore client per service for the set-up itself;
 - a seeded state (the demo seed, signing keys: an RSA key generation each), made for real by the
   first test that asks for it, captured with the local stack's own snapshot code
@@ -67,6 +68,49 @@ def share_botocore_models() -> None:
 
     load_file.shared = True  # type: ignore[attr-defined]
     botocore.loaders.JSONFileLoader.load_file = load_file
+    share_botocore_handler_facts()
+
+
+def share_botocore_handler_facts() -> None:
+    """Work out once per process what a new botocore session works out again for each of its few hundred
+    event handlers as it registers them (idempotent).
+
+    Two pure functions of their argument, whose answers botocore keeps per session: an event name's
+    aliased name (hooks.EventAliaser, under botocore's own EVENT_ALIASES: a session with aliases of its
+    own keeps its own answers), and whether a handler function takes **kwargs (hooks.accepts_kwargs,
+    which reads its signature). They were a third of each new session's and client's CPU. Every handler
+    is still registered, checked and called as before.
+    """
+    import types
+
+    import botocore.hooks
+
+    if getattr(botocore.hooks.accepts_kwargs, "shared", False):
+        return
+    aliased: dict[str, str] = {}
+    original_init = botocore.hooks.EventAliaser.__init__
+
+    def init(self: Any, event_emitter: Any, event_aliases: Any = None) -> None:
+        original_init(self, event_emitter, event_aliases)
+        if event_aliases is None:
+            self._alias_name_cache = aliased
+
+    botocore.hooks.EventAliaser.__init__ = init  # type: ignore[method-assign]
+
+    original_accepts = botocore.hooks.accepts_kwargs
+    accepts: dict[Any, bool] = {}
+
+    def accepts_kwargs(func: Any) -> Any:
+        # A function's (or its method's) signature is its code's, unless it says otherwise (__signature__).
+        function = func.__func__ if isinstance(func, types.MethodType) else func
+        if type(function) is not types.FunctionType or "__signature__" in function.__dict__:
+            return original_accepts(func)
+        if function.__code__ not in accepts:
+            accepts[function.__code__] = original_accepts(func)
+        return accepts[function.__code__]
+
+    accepts_kwargs.shared = True  # type: ignore[attr-defined]
+    botocore.hooks.accepts_kwargs = accepts_kwargs
 
 
 def client(service: str) -> Any:

@@ -101,3 +101,36 @@ def test_a_seeded_state_restored_in_the_backends_is_what_the_snapshots_own_resto
         "InvoicesTable": 2}
     assert len(quick["secrets"]) == 2 and quick["loaded"] == sorted(record.kid for record in records)
     assert quick["read"] == seeded["read"]
+
+
+def test_what_botocore_works_out_of_each_handler_once_is_what_it_works_out_each_time() -> None:
+    import inspect
+    from functools import partial
+
+    import botocore.handlers
+    import botocore.hooks
+    import botocore.session
+
+    botocore.session.Session().create_client("dynamodb", region_name=aws_state.REGION)
+    # An aliaser of its own (aliases given) works everything out anew.
+    own = botocore.hooks.EventAliaser(botocore.hooks.HierarchicalEmitter(), dict(botocore.hooks.EVENT_ALIASES))
+    shared = botocore.hooks.EventAliaser(botocore.hooks.HierarchicalEmitter())._alias_name_cache
+    assert len(shared) > 100 and own._alias_name_cache is not shared
+    assert {name: own._alias_event_name(name) for name in shared} == shared
+    assert shared["before-call.apigateway"] == "before-call.api-gateway"
+
+    def keywords(**kwargs: Any) -> None:
+        pass
+
+    def positional(a: Any) -> None:
+        pass
+
+    def said(a: Any) -> None:
+        pass
+
+    said.__signature__ = inspect.signature(keywords)  # type: ignore[attr-defined]
+    handlers = [entry[1] for entry in botocore.handlers.BUILTIN_HANDLERS]
+    handlers += [keywords, positional, said, partial(positional), said, keywords, aws_state.share_botocore_models]
+    assert {bool(botocore.hooks.accepts_kwargs(h)) for h in handlers} == {True, False}
+    for handler in handlers:
+        assert bool(botocore.hooks.accepts_kwargs(handler)) == bool(inspect.getfullargspec(handler)[2]), handler
