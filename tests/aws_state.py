@@ -7,7 +7,8 @@ was most of the suite's time and tells a test nothing new:
 - botocore's JSON service models, parsed once (`share_botocore_models`), and what it works out of
   each event handler it registers (`share_botocore_handler_facts`): the runtime still builds its
   session and clients anew after every `caches.reset()`, as a cold container does;
-- one botocore client per service for the set-up itself;
+- one botocore client per service for the set-up itself, and the routes each `mock_aws` registers
+  for the `requests` library (`share_moto_routes`);
 - a seeded state (the demo seed, signing keys: an RSA key generation each), made for real by the
   first test that asks for it, captured with the local stack's own snapshot code
   (authgate_cli.local.snapshot, what `authgate serve --data DIR` keeps) and restored into each
@@ -95,7 +96,7 @@ def share_botocore_handler_facts() -> None:
         if event_aliases is None:
             self._alias_name_cache = aliased
 
-    botocore.hooks.EventAliaser.__init__ = init  # type: ignore[method-assign]
+    botocore.hooks.EventAliaser.__init__ = init
 
     original_accepts = botocore.hooks.accepts_kwargs
     accepts: dict[Any, bool] = {}
@@ -111,6 +112,32 @@ def share_botocore_handler_facts() -> None:
 
     accepts_kwargs.shared = True  # type: ignore[attr-defined]
     botocore.hooks.accepts_kwargs = accepts_kwargs
+
+
+def share_moto_routes() -> None:
+    """Build the routes each `mock_aws` registers with the `responses` library once per process (idempotent).
+
+    Every start of a mock_aws registers, for each HTTP method, one route per URL pattern of every moto
+    service (1295 of them) so that `requests` calls reach moto too; building them was most of the `aws`
+    fixture's time. The same route (method, pattern, callback) is now built once and registered again at
+    each start, into the registry moto empties at each stop, as before.
+    """
+    from moto.core import models as moto_models
+
+    models: Any = moto_models
+    if getattr(models.CallbackResponse, "shared", False):
+        return
+    build = models.CallbackResponse
+    built: dict[tuple[Any, ...], Any] = {}
+
+    def route(method: str, url: Any, callback: Any) -> Any:
+        key = (method, url, callback)
+        if key not in built:
+            built[key] = build(method=method, url=url, callback=callback)
+        return built[key]
+
+    route.shared = True  # type: ignore[attr-defined]
+    models.CallbackResponse = route
 
 
 def client(service: str) -> Any:

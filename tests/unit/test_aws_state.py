@@ -134,3 +134,26 @@ def test_what_botocore_works_out_of_each_handler_once_is_what_it_works_out_each_
     assert {bool(botocore.hooks.accepts_kwargs(h)) for h in handlers} == {True, False}
     for handler in handlers:
         assert bool(botocore.hooks.accepts_kwargs(handler)) == bool(inspect.getfullargspec(handler)[2]), handler
+
+
+def test_each_mock_aws_registers_the_routes_moto_builds() -> None:
+    from moto import mock_aws
+    from moto.core import custom_responses_mock
+    from moto.core import models as moto_models
+
+    models: Any = moto_models
+
+    def registered() -> list[tuple[Any, ...]]:
+        with mock_aws():
+            return [(r.method, r.url, r.callback, type(r)) for r in models.responses_mock.registered()]
+
+    shared = models.CallbackResponse
+    first, second = registered(), registered()
+    models.CallbackResponse = custom_responses_mock.CallbackResponse
+    try:
+        built = registered()
+    finally:
+        models.CallbackResponse = shared
+    assert getattr(shared, "shared", False) and len(built) > 1000
+    assert first == second == built
+    assert not models.responses_mock.registered()
