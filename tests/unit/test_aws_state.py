@@ -128,7 +128,7 @@ def test_what_botocore_works_out_of_each_handler_once_is_what_it_works_out_each_
     def said(a: Any) -> None:
         pass
 
-    said.__signature__ = inspect.signature(keywords)  # type: ignore[attr-defined]
+    said.__dict__["__signature__"] = inspect.signature(keywords)
     handlers = [entry[1] for entry in botocore.handlers.BUILTIN_HANDLERS]
     handlers += [keywords, positional, said, partial(positional), said, keywords, aws_state.share_botocore_models]
     assert {bool(botocore.hooks.accepts_kwargs(h)) for h in handlers} == {True, False}
