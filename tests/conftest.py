@@ -38,8 +38,9 @@ os.environ.pop("AUTHGATE_AWS_ENDPOINT_URL", None)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """botocore's models parsed once per test process (tests/aws_state.py says why)."""
+    """botocore's models parsed, and moto's routes built, once per test process (tests/aws_state.py says why)."""
     aws_state.share_botocore_models()
+    aws_state.share_moto_routes()
 
 
 @pytest.hookimpl(tryfirst=True)

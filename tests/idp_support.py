@@ -16,9 +16,11 @@ from joserfc.jwk import RSAKey
 ID_JAG_TYP = "oauth-id-jag+jwt"
 # RSA keys made once per process and handed out in turn: a 2048-bit generation costs up to half a second of
 # CPU, and a test made one per IdP. Each TestIdp holds another key than the POOL - 1 made before it, so a
-# test's forger (same issuer, same kid) never holds its trusted IdP's key; no test makes POOL of them.
+# test's forger (same issuer, same kid) never holds its trusted IdP's key; no test makes POOL of them. The
+# key is handed out as cryptography's key object, not its private JWK: importing that checks the key again,
+# about 30 ms of CPU each time.
 POOL = 8
-_made: list[dict[str, Any]] = []
+_made: list[RSAKey] = []
 _turn = itertools.count()
 
 
@@ -26,8 +28,10 @@ def _rsa_key(kid: str) -> RSAKey:
     """The next key of the pool, named `kid`."""
     index = next(_turn) % POOL
     if index == len(_made):
-        _made.append(dict(RSAKey.generate_key(2048).as_dict(private=True)))
-    return RSAKey.import_key({**_made[index], "kid": kid, "alg": "RS256", "use": "sig"})
+        _made.append(RSAKey.generate_key(2048))
+    private = _made[index].private_key
+    assert private is not None
+    return RSAKey.import_key(private, {"kid": kid, "alg": "RS256", "use": "sig"})
 
 
 class TestIdp:
