@@ -1,5 +1,5 @@
 """What the console's unit tests hand a page: a request to it (a form's with its CSRF token), an operator signed in
-with a role, and the text the page shows."""
+with a role, the tenants and clients it shows, and the text the page shows."""
 
 from __future__ import annotations
 
@@ -38,6 +38,16 @@ def tenants(*tenant_ids: str) -> None:
 
     seed([{"tenant_id": t, "name": t, "currencies": ["usd"], "forbidden_scopes": [], "approved_clients": []}
           for t in tenant_ids])
+
+
+def client(client_id: str, tenant: str = "acme", **values: object) -> None:
+    """A client record of `tenant` as a store holds it (`values` by Client's field names: a registered one's
+    source, say), created at TIMES."""
+    from authgate.clients.model import client_of
+    from authgate.stores.clients import ClientStore
+
+    ClientStore().put(client_of({"client_id": client_id, "tenant_id": tenant, "environment": "local",
+                                 "client_type": "public", "created_at": TIMES, **values}))
 
 
 def get(page: str, query: Sequence[tuple[str, str]] = ()) -> Request:
