@@ -73,5 +73,10 @@ def main_text(response: Response) -> str:
     assert response.status == 200, response.body
     found = re.search(r'<main id="content" class="console-page">(.*)</main>', str(response.body), re.DOTALL)
     assert found is not None
-    inline = re.sub(r"</?(a|strong|code|span|em)\b[^>]*>", "", found.group(1))  # within a sentence: no space
+    return text(found.group(1))
+
+
+def text(part: str) -> str:
+    """The text of a part of a page (HTML), as a person reads it."""
+    inline = re.sub(r"</?(a|strong|code|span|em)\b[^>]*>", "", part)  # within a sentence: no space
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", inline)).strip())
