@@ -29,9 +29,6 @@ class Endpoints:
 
 @contextmanager
 def endpoints() -> Iterator[Endpoints]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
-    stand_in = Endpoints(f"http://127.0.0.1:{server.server_port}")
-
     class Handler(BaseHTTPRequestHandler):
         def _answer(self) -> None:
             path = self.path.partition("?")[0]
@@ -50,7 +47,8 @@ def endpoints() -> Iterator[Endpoints]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server.RequestHandlerClass = Handler
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    stand_in = Endpoints(f"http://127.0.0.1:{server.server_port}")  # the handler's, once a request comes
     threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     try:
         yield stand_in

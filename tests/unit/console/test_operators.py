@@ -28,7 +28,8 @@ def team(aws: None) -> None:
     UserStore().put_hash("operators", "carol", "not-a-hash", user_id="usr_carol", disabled=True)
 
 
-def test_the_list_names_each_operators_roles_and_offers_the_change_to_an_owner(team: None) -> None:
+@pytest.mark.usefixtures("team")
+def test_the_list_names_each_operators_roles_and_offers_the_change_to_an_owner() -> None:
     answer = get_operators(get("operators"), OWNER)
     assert main_text(answer) == (
         "Operators The people of the operators tenant operators Username User id Roles State "
@@ -40,14 +41,16 @@ def test_the_list_names_each_operators_roles_and_offers_the_change_to_an_owner(t
     assert '<form method="get" action="http://127.0.0.1:3000/console/operator-role">' in body
 
 
-def test_an_auditor_sees_the_list_only_and_an_admin_nothing(team: None) -> None:
+@pytest.mark.usefixtures("team")
+def test_an_auditor_sees_the_list_only_and_an_admin_nothing() -> None:
     assert main_text(get_operators(get("operators"), signed("auditor"))).endswith("olivia usr_olivia owner active")
     with pytest.raises(ApiError) as refused:
         get_operators(get("operators"), signed("admin"))
     assert (refused.value.code, refused.value.detail) == ("operator_forbidden", "Your roles (admin) do not allow this.")
 
 
-def test_a_change_is_confirmed_with_what_the_operator_will_hold(team: None) -> None:
+@pytest.mark.usefixtures("team")
+def test_a_change_is_confirmed_with_what_the_operator_will_hold() -> None:
     answer = get_role_change(get("operator-role", [("change", "grant"), ("username", "<i>bob</i>"),
                                                    ("role", "support"), ("tenant", "globex"), ("tenant", "acme")]),
                              OWNER)
@@ -57,6 +60,7 @@ def test_a_change_is_confirmed_with_what_the_operator_will_hold(team: None) -> N
     assert '<input type="hidden" name="tenants" value="acme globex">' in str(answer.body)
 
 
+@pytest.mark.usefixtures("team")
 @pytest.mark.parametrize(("query", "code", "detail"), [
     ([("change", "grant"), ("role", "owner")], "invalid_request", "Name the operator with username."),
     ([("change", "grant"), ("username", "a\nb"), ("role", "owner")], "invalid_request",
@@ -74,14 +78,15 @@ def test_a_change_is_confirmed_with_what_the_operator_will_hold(team: None) -> N
     ([("change", "revoke"), ("username", "carol"), ("role", "admin")], "invalid_request",
      "operator 'carol' holds no role admin."),
 ], ids=["no-username", "control", "change", "no-tenant", "too-many", "nobody", "unknown-tenant", "not-held"])
-def test_a_change_that_cannot_be_is_refused_before_it_is_asked(team: None, query: list[tuple[str, str]], code: str,
+def test_a_change_that_cannot_be_is_refused_before_it_is_asked(query: list[tuple[str, str]], code: str,
                                                                detail: str) -> None:
     with pytest.raises(ApiError) as refused:
         get_role_change(get("operator-role", query), OWNER)
     assert (refused.value.code, refused.value.detail) == (code, detail)
 
 
-def test_a_grant_is_made_said_and_recorded(team: None, audit_events: Events) -> None:
+@pytest.mark.usefixtures("team")
+def test_a_grant_is_made_said_and_recorded(audit_events: Events) -> None:
     from authgate.stores.operators import OperatorStore
 
     answer = post_role_change(post("operator-role", {"change": "grant", "username": "<i>bob</i>", "role": "support",
@@ -98,7 +103,8 @@ def test_a_grant_is_made_said_and_recorded(team: None, audit_events: Events) -> 
          "tenants": ["acme", "globex"]})
 
 
-def test_the_last_owner_is_kept_and_the_refusal_recorded(team: None, audit_events: Events) -> None:
+@pytest.mark.usefixtures("team")
+def test_the_last_owner_is_kept_and_the_refusal_recorded(audit_events: Events) -> None:
     from authgate.stores.operators import OperatorStore
 
     with pytest.raises(ApiError) as refused:
@@ -112,6 +118,7 @@ def test_the_last_owner_is_kept_and_the_refusal_recorded(team: None, audit_event
         "operator.role_revoked", "failure", "last_owner", "owner")
 
 
+@pytest.mark.usefixtures("team")
 @pytest.mark.parametrize(("fields", "code", "detail", "user_id", "reason"), [
     ({"change": "grant", "username": "zed", "role": "owner"}, "not_found",
      "There is no person 'zed' in tenant 'operators'.", "unknown", "unknown_account"),
@@ -120,7 +127,7 @@ def test_the_last_owner_is_kept_and_the_refusal_recorded(team: None, audit_event
     ({"change": "revoke", "username": "carol", "role": "auditor"}, "invalid_request",
      "operator 'carol' holds no role auditor.", "usr_carol", "role_not_held"),
 ], ids=["nobody", "unknown-tenant", "not-held"])
-def test_a_refused_change_is_recorded_with_its_reason(team: None, audit_events: Events, fields: dict[str, str],
+def test_a_refused_change_is_recorded_with_its_reason(audit_events: Events, fields: dict[str, str],
                                                       code: str, detail: str, user_id: str, reason: str) -> None:
     with pytest.raises(ApiError) as refused:
         post_role_change(post("operator-role", fields), OWNER)
@@ -129,7 +136,8 @@ def test_a_refused_change_is_recorded_with_its_reason(team: None, audit_events: 
     assert (event["outcome"], event["reason"], event["target"]) == ("failure", reason, {"type": "user", "id": user_id})
 
 
-def test_only_an_owner_changes_roles(team: None, audit_events: Events) -> None:
+@pytest.mark.usefixtures("team")
+def test_only_an_owner_changes_roles(audit_events: Events) -> None:
     from authgate.stores.operators import OperatorStore
 
     with pytest.raises(ApiError) as refused:

@@ -50,7 +50,8 @@ def ann(aws: None, clock: ManualClock) -> None:
     ConsentStore().remember("acme", "usr_ann", "agent", ("mcp:read",), "https://mcp.example")
 
 
-def test_an_owner_sees_everything_and_every_action(ann: None) -> None:
+@pytest.mark.usefixtures("ann")
+def test_an_owner_sees_everything_and_every_action() -> None:
     answer = get_person(get("person", _ann()), signed("owner"))
     assert main_text(answer) == (
         PROFILE + "Actions Edit Disable Unlock Reset the second factor End the sessions Send a reset link Set a "
@@ -64,7 +65,8 @@ def test_an_owner_sees_everything_and_every_action(ann: None) -> None:
             'action=unlink&amp;idp=https%3A%2F%2Fidp.example">Unlink</a>') in body
 
 
-def test_support_helps_and_changes_nothing_of_the_profile(ann: None) -> None:
+@pytest.mark.usefixtures("ann")
+def test_support_helps_and_changes_nothing_of_the_profile() -> None:
     assert main_text(get_person(get("person", _ann()), signed("support", "acme"))) == (
         PROFILE + "Actions Disable Unlock Reset the second factor End the sessions Send a reset link " + DETAILS
         + "Linked identities 1 linked identity Identity provider Subject Linked https://idp.example sub-1 2025-06-15 "
@@ -72,7 +74,8 @@ def test_support_helps_and_changes_nothing_of_the_profile(ann: None) -> None:
         "web openid profile " + EVENTS)
 
 
-def test_an_auditor_reads_and_a_disabled_person_is_offered_enable(ann: None) -> None:
+@pytest.mark.usefixtures("ann")
+def test_an_auditor_reads_and_a_disabled_person_is_offered_enable() -> None:
     from authgate.stores.users import UserStore
 
     assert "Actions" not in main_text(get_person(get("person", _ann()), signed("auditor")))
@@ -94,6 +97,7 @@ def test_a_person_with_an_unverified_email_and_nothing_else(aws: None, clock: Ma
         "holds a remembered consent. Recent events No event of the last 24 hours names bob. Every event of bob")
 
 
+@pytest.mark.usefixtures("ann")
 @pytest.mark.parametrize(("query", "operator", "code", "detail"), [
     ([("tenant", "acme")], "owner", "invalid_request", "Name the person with tenant and username."),
     ([("username", "ann")], "owner", "invalid_request", "Name the person with tenant and username."),
@@ -103,7 +107,7 @@ def test_a_person_with_an_unverified_email_and_nothing_else(aws: None, clock: Ma
     ([("tenant", "acme"), ("username", "zed")], "admin", "operator_forbidden",
      "Your roles (admin) do not allow this in tenant acme."),
 ], ids=["no-username", "no-tenant", "nobody", "support-elsewhere", "admin"])
-def test_a_person_not_named_not_there_or_not_allowed(ann: None, query: list[tuple[str, str]], operator: str,
+def test_a_person_not_named_not_there_or_not_allowed(query: list[tuple[str, str]], operator: str,
                                                      code: str, detail: str) -> None:
     with pytest.raises(ApiError) as refused:
         get_person(get("person", query), signed(operator, "acme") if operator == "support" else signed(operator))

@@ -19,7 +19,8 @@ def some(aws: None) -> None:
            "approved_clients": [], "require_mfa": True}])
 
 
-def test_each_tenant_in_words_and_a_way_to_create_one(some: None) -> None:
+@pytest.mark.usefixtures("some")
+def test_each_tenant_in_words_and_a_way_to_create_one() -> None:
     answer = get_tenants(get("tenants"), signed("admin"))
     assert main_text(answer) == (
         "Tenants 2 tenants Tenant Name Currencies Second factor required acme <b>Acme</b> usd, eur yes "
@@ -36,7 +37,8 @@ def test_an_auditor_reads_them_and_one_tenant_is_said_as_one(aws: None) -> None:
         "Tenants 1 tenant Tenant Name Currencies Second factor required acme acme usd no")
 
 
-def test_support_is_refused(some: None) -> None:
+@pytest.mark.usefixtures("some")
+def test_support_is_refused() -> None:
     with pytest.raises(ApiError) as refused:
         get_tenants(get("tenants"), signed("support", "acme"))
     assert (refused.value.code, refused.value.detail) == (
