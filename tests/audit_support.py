@@ -92,3 +92,17 @@ def create_audit_stage(retention_days: int = 365) -> AuditStage:
     events.put_targets(Rule="everything", EventBusName=bus, Targets=[{"Id": "q", "Arn": subscriber_arn}])
     return AuditStage(bucket=bucket, mac_key=key, bus=bus, unpublished_queue=world.refs["AuditUnpublishedQueue"],
                       subscriber_queue=subscriber)
+
+
+def keep(stage: AuditStage, *events: tuple[Any, ...]) -> None:
+    """Record `events` ((action, tenant, actor, target, outcome, reason, details)) and keep them in the stage's bucket
+    as the audit function does, one stream record."""
+    from authgate import audit
+    from authgate_cli.local.functions import load_handler
+    from tests.log_hygiene import LogCapture
+
+    audit.bind("203.0.113.10", "Mozilla/5.0", "request-of-the-event")
+    with LogCapture() as capture:
+        for action, tenant, actor, target, outcome, reason, details in events:
+            audit.record(action, tenant, actor=actor, target=target, outcome=outcome, reason=reason, details=details)
+    load_handler("audit")({"Records": stage.records(capture.lines)}, None)

@@ -15,7 +15,7 @@ import pytest
 
 from authgate import audit
 from authgate.clock import ManualClock
-from tests.audit_support import AuditStage
+from tests.audit_support import AuditStage, keep
 from tests.functional.authorize_support import page_of
 from tests.functional.console_support import (
     BAR,
@@ -27,7 +27,6 @@ from tests.functional.console_support import (
     operator_session,
     page_headers,
 )
-from tests.log_hygiene import LogCapture
 
 Invoke = Any
 BOB = "usr_demobob000000000000000"
@@ -37,18 +36,6 @@ HEADINGS = "Time Action Outcome Tenant Actor Target Source address"
 VERIFY = ("Verify the chain Checks that no object of the trail is missing, edited or rewritten, as authgate events "
           "verify does. Since (empty: the whole chain) Earlier keys to trust (--trust-key) one KMS key ARN a line, an "
           "earlier MAC key of this stack; empty: the stack's own key only Verify")
-
-
-def keep(stage: AuditStage, *events: tuple[Any, ...]) -> None:
-    """Record `events` ((action, tenant, actor, target, outcome, reason, details)) and keep them in the stage's bucket
-    as the audit function does, one stream record."""
-    from authgate_cli.local.functions import load_handler
-
-    audit.bind("203.0.113.10", "Mozilla/5.0", "request-of-the-event")
-    with LogCapture() as capture:
-        for action, tenant, actor, target, outcome, reason, details in events:
-            audit.record(action, tenant, actor=actor, target=target, outcome=outcome, reason=reason, details=details)
-    load_handler("audit")({"Records": stage.records(capture.lines)}, None)
 
 
 def four(stage: AuditStage, clock: ManualClock) -> None:

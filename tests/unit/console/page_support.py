@@ -1,5 +1,5 @@
 """What the console's unit tests hand a page: a request to it (a form's with its CSRF token), an operator signed in
-with a role, and the text the page shows."""
+with a role, the tenants and clients it shows, and the text the page shows."""
 
 from __future__ import annotations
 
@@ -40,6 +40,16 @@ def tenants(*tenant_ids: str) -> None:
           for t in tenant_ids])
 
 
+def client(client_id: str, tenant: str = "acme", **values: object) -> None:
+    """A client record of `tenant` as a store holds it (`values` by Client's field names: a registered one's
+    source, say), created at TIMES."""
+    from authgate.clients.model import client_of
+    from authgate.stores.clients import ClientStore
+
+    ClientStore().put(client_of({"client_id": client_id, "tenant_id": tenant, "environment": "local",
+                                 "client_type": "public", "created_at": TIMES, **values}))
+
+
 def get(page: str, query: Sequence[tuple[str, str]] = ()) -> Request:
     """GET /console/`page`?`query`, as API Gateway hands it to the console function."""
     return Request.from_event(console_event("GET", f"/console/{page}".rstrip("/"), urlencode(query)))
@@ -63,5 +73,10 @@ def main_text(response: Response) -> str:
     assert response.status == 200, response.body
     found = re.search(r'<main id="content" class="console-page">(.*)</main>', str(response.body), re.DOTALL)
     assert found is not None
-    inline = re.sub(r"</?(a|strong|code|span|em)\b[^>]*>", "", found.group(1))  # within a sentence: no space
+    return text(found.group(1))
+
+
+def text(part: str) -> str:
+    """The text of a part of a page (HTML), as a person reads it."""
+    inline = re.sub(r"</?(a|strong|code|span|em)\b[^>]*>", "", part)  # within a sentence: no space
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", inline)).strip())
