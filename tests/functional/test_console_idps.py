@@ -310,7 +310,7 @@ def test_a_saml_idp_from_its_pasted_metadata_shows_its_certificates_and_what_to_
             "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent Metadata URL given as a document Certificate 1 "
             f"SHA-256 {fingerprint}, expires ") in shown
     assert shown.endswith(
-        "Register at the identity provider Redirect URI http://127.0.0.1:3000/oauth/federation/callback SP entity ID "
+        "Register at the identity provider SP entity ID "
         "(audience) http://127.0.0.1:3000/saml/demo Assertion Consumer Service (HTTP-POST) "
         "http://127.0.0.1:3000/saml/demo/acs Single Logout Service (HTTP-Redirect) http://127.0.0.1:3000/saml/demo/slo "
         "SP metadata http://127.0.0.1:3000/saml/demo/metadata Actions Change Delete")
@@ -697,7 +697,7 @@ def test_a_saml_idp_s_metadata_is_read_again_from_the_change_form_as_the_command
 SAML_SHOWN = ("Sign-on service https://idp.democorp.example/sso Logout service - NameID format "
               "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent Metadata URL given as a document Certificate 1 "
               "SHA-256 ")
-SAML_REGISTER = ("Register at the identity provider Redirect URI http://127.0.0.1:3000/oauth/federation/callback SP "
+SAML_REGISTER = ("Register at the identity provider SP "
                  "entity ID (audience) http://127.0.0.1:3000/saml/demo Assertion Consumer Service (HTTP-POST) "
                  "http://127.0.0.1:3000/saml/demo/acs Single Logout Service (HTTP-Redirect) "
                  "http://127.0.0.1:3000/saml/demo/slo SP metadata http://127.0.0.1:3000/saml/demo/metadata")

@@ -78,7 +78,7 @@ def test_the_view_of_a_saml_idp_says_what_to_register_for_the_tenant() -> None:
     shown = view(idp, "https://auth.example")
     assert {k: shown[k] for k in ("redirect_uri", "post_logout_redirect_uri", "sp_entity_id", "sp_acs_url",
                                    "sp_slo_url", "sp_metadata_url", "client_secret_set")} == {
-        "redirect_uri": "https://auth.example/oauth/federation/callback", "post_logout_redirect_uri": None,
+        "redirect_uri": None, "post_logout_redirect_uri": None,
         "sp_entity_id": "https://auth.example/saml/acme", "sp_acs_url": "https://auth.example/saml/acme/acs",
         "sp_slo_url": "https://auth.example/saml/acme/slo", "sp_metadata_url": "https://auth.example/saml/acme/metadata",
         "client_secret_set": False}

@@ -90,7 +90,8 @@ def test_a_clients_page_is_judged_before_the_client_is_read(acme: None) -> None:
 def test_a_field_is_bounded() -> None:
     assert bounded("x" * 256, "name") == "x" * 256
     assert bounded("é" * 10, "name", 10) == "é" * 10
-    for value in ("x" * 257, "a\nb"):
+    # Every control character (Unicode's Cc): C0, DEL and C1 alike.
+    for value in ("x" * 257, "a\nb", "a\x7fb", "a\x85b", "a\x9fb"):
         with pytest.raises(ApiError) as refused:
             bounded(value, "name")
         assert (refused.value.code, refused.value.detail) == (

@@ -19,7 +19,8 @@ from tests.unit.console.page_support import get, main_text, signed, tenants
 
 HEADINGS = "Time Action Outcome Tenant Actor Target Source address"
 VERIFY = ("Verify the chain Checks that no object of the trail is missing, edited or rewritten, as authgate events "
-          "verify does. Since (empty: the whole chain) Verify")
+          "verify does. Since (empty: the whole chain) Earlier keys to trust (--trust-key) one KMS key ARN a line, an "
+          "earlier MAC key of this stack; empty: the stack's own key only Verify")
 OLIVIA = audit.operator("olivia", "console:usr_olivia")
 
 

@@ -85,8 +85,7 @@ def test_a_saml_idps_certificates_by_fingerprint_and_expiry(aws: None) -> None:
         "Offered for sign-in yes Sign-on service https://saml.example/sso Logout service - NameID format - "
         f"Metadata URL given as a document Certificate 1 SHA-256 {fingerprint}, expires 2026-06-15 15:06:40 UTC "
         "Keys discovery User match sub Create users no Trust email no Trust MFA no Step-up local Claim mapping the "
-        "defaults Created never Register at the identity provider Redirect URI "
-        "http://127.0.0.1:3000/oauth/federation/callback SP entity ID (audience) http://127.0.0.1:3000/saml/acme "
+        "defaults Created never Register at the identity provider SP entity ID (audience) http://127.0.0.1:3000/saml/acme "
         "Assertion Consumer Service (HTTP-POST) http://127.0.0.1:3000/saml/acme/acs Single Logout Service "
         "(HTTP-Redirect) http://127.0.0.1:3000/saml/acme/slo SP metadata http://127.0.0.1:3000/saml/acme/metadata")
     assert certificate(pem) == f"SHA-256 {fingerprint}, expires 2026-06-15 15:06:40 UTC"

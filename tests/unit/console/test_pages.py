@@ -36,11 +36,14 @@ def test_a_query_parameter_is_given_once_within_its_bound() -> None:
     from authgate.errors import ApiError
     from tests.unit.console.page_support import get
 
-    request = get("people", [("tenant", "acme"), ("q", "a"), ("q", "b"), ("long", "x" * 65), ("ctl", "a\x7fb\x1f")])
+    request = get("people", [("tenant", "acme"), ("q", "a"), ("q", "b"), ("long", "x" * 65), ("ctl", "a\x1fb"),
+                              ("del", "a\x7fb"), ("c1", "a\x85b")])
     assert (query_value(request, "tenant", 64), query_value(request, "absent")) == ("acme", "")
     for name, said in (("q", "The q parameter is repeated."),
                        ("long", "The long parameter is too long or holds control characters."),
-                       ("ctl", "The ctl parameter is too long or holds control characters.")):
+                       ("ctl", "The ctl parameter is too long or holds control characters."),
+                       ("del", "The del parameter is too long or holds control characters."),
+                       ("c1", "The c1 parameter is too long or holds control characters.")):
         with pytest.raises(ApiError) as refused:
             query_value(request, name, 64)
         assert (refused.value.code, refused.value.detail) == ("invalid_request", said)

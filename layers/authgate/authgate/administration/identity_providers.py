@@ -245,7 +245,7 @@ def view(idp: IdentityProvider, issuer: str) -> dict[str, Any]:
     )
 
     shown: dict[str, Any] = idp.public_view()
-    shown["redirect_uri"] = redirect_uri(issuer) if idp.sign_in and issuer else None
+    shown["redirect_uri"] = redirect_uri(issuer) if idp.sign_in and idp.protocol == "oidc" and issuer else None
     oidc = idp.sign_in and idp.protocol == "oidc" and bool(issuer)
     shown["post_logout_redirect_uri"] = post_logout_redirect_uri(issuer) if oidc else None
     shown["backchannel_logout_uri"] = backchannel_logout_uri(issuer, idp.tenant_id, idp.idp_id) \

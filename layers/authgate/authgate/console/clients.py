@@ -18,6 +18,7 @@ from authgate.console.pages import (
     allow,
     allow_somewhere,
     chosen_tenant,
+    controlled,
     links,
     page,
     query_value,
@@ -66,7 +67,7 @@ def judged(request: Request, signed: SignedIn, action: str, client_id: str) -> C
 
 def bounded(value: str, name: str, limit: int = 256) -> str:
     """A posted field at most `limit` characters, without control characters (as a query parameter: query_value)."""
-    if len(value) > limit or any(ord(c) < 32 for c in value):
+    if len(value) > limit or controlled(value):
         raise ApiError("invalid_request", f"The {name} field is too long or holds control characters.")
     return value
 

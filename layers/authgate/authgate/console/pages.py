@@ -10,6 +10,7 @@ page: an action the operator's roles do not allow is a 403 page before anything 
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Iterable, Sequence
 from string import Template
 from typing import Any, NamedTuple
@@ -151,9 +152,14 @@ def query_value(request: Request, name: str, limit: int = 256) -> str:
     if len(values) > 1:
         raise ApiError("invalid_request", f"The {name} parameter is repeated.")
     value = values[0] if values else ""
-    if len(value) > limit or any(ord(c) < 32 for c in value):
+    if len(value) > limit or controlled(value):
         raise ApiError("invalid_request", f"The {name} parameter is too long or holds control characters.")
     return value
+
+
+def controlled(value: str) -> bool:
+    """Whether `value` holds a control character (Unicode's Cc: C0, DEL and C1), which no field of the console takes."""
+    return any(unicodedata.category(c) == "Cc" for c in value)
 
 
 def when(seconds: int) -> str:
