@@ -95,7 +95,6 @@ def post_rotate(request: Request, signed: SignedIn) -> Response:
     form_fields(request, STEP)
     from authgate.administration.signing_keys import rotate_by_function
     from authgate.console.pages import recorded
-
     from authgate.tokens.rotation_request import RotationUnanswered
 
     target = audit.Party("key", "signing-keys")
