@@ -30,7 +30,8 @@ STACK = "authgate-staging"
 # A valid value for each required argument, by its dest (tests/admin_parser.py adds what a leaf's own checks need).
 VALUES = {"client_id": "acme-app", "tenant_id": "acme", "resource": "https://mcp.example.com/mcp", "tenant": "acme",
           "username": "bob", "scopes": "mcp:read", "issuer": "https://idp.example", "kid": "20260101T000000Z-0a1b2c3d",
-          "idp": "https://idp.example", "operator": "olivia", "role": "support"}
+          "idp": "https://idp.example", "operator": "olivia", "role": "support",
+          "fingerprint": ":".join(["AB"] * 32)}
 
 
 def leaves() -> list[list[str]]:
